@@ -1,0 +1,154 @@
+// Package config is the only reader of environment variables. It builds a
+// Config from defaults, then the environment; command-line flags override the
+// result in internal/cli.
+package config
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// Environment variable names, listed in every command's --help.
+const (
+	EnvHome              = "CODERAG_HOME"
+	EnvIndexThreads      = "CODERAG_INDEX_THREADS"
+	EnvEmbeddingProvider = "EMBEDDING_PROVIDER"
+	EnvEmbeddingModel    = "EMBEDDING_MODEL"
+	EnvEmbeddingBaseURL  = "EMBEDDING_BASE_URL"
+	EnvEmbeddingAPIKey   = "EMBEDDING_API_KEY"
+	EnvEmbeddingBatch    = "EMBEDDING_BATCH_SIZE"
+	EnvLLMBaseURL        = "LLM_BASE_URL"
+	EnvLLMAPIKey         = "LLM_API_KEY"
+	EnvLLMModel          = "LLM_MODEL"
+)
+
+// EnvHelp is the block of text describing the environment, for --help output.
+const EnvHelp = `Environment (flags override environment, environment overrides defaults):
+  CODERAG_HOME           index directory (default ~/.coderag; DB at $CODERAG_HOME/index.db)
+  CODERAG_INDEX_THREADS  parse workers (default 4)
+  EMBEDDING_PROVIDER     local (default, built-in, no server) | ollama | openai (aliases glm, zhipu, qwen)
+  EMBEDDING_MODEL        model name (ollama default nomic-embed-text, openai default text-embedding-3-small)
+  EMBEDDING_BASE_URL     server URL (ollama default http://localhost:11434)
+  EMBEDDING_API_KEY      bearer key for openai-compatible servers
+  EMBEDDING_BATCH_SIZE   texts per embedding request (default 32)
+  LLM_BASE_URL, LLM_API_KEY, LLM_MODEL   OpenAI-compatible chat model for 'ask' and the REPL`
+
+// Config holds every setting coderag reads from the environment.
+type Config struct {
+	Home         string // directory holding index.db
+	IndexThreads int    // parse workers, >= 1
+	Embedding    Embedding
+	LLM          LLM
+}
+
+// Embedding selects and configures the embedding provider.
+type Embedding struct {
+	Provider  string // "local", "ollama" or "openai" (aliases normalised)
+	Model     string // "" means the provider's default
+	BaseURL   string
+	APIKey    string
+	BatchSize int // texts per request, >= 1
+}
+
+// LLM configures the OpenAI-compatible chat model used by ask and the REPL.
+type LLM struct {
+	BaseURL string
+	APIKey  string
+	Model   string
+}
+
+// DBPath returns the SQLite file path, $Home/index.db.
+func (c Config) DBPath() string { return filepath.Join(c.Home, "index.db") }
+
+// Default returns the built-in defaults without reading the environment.
+func Default() Config {
+	home, err := os.UserHomeDir()
+	if err != nil || home == "" {
+		home = "."
+	}
+	return Config{
+		Home:         filepath.Join(home, ".coderag"),
+		IndexThreads: 4,
+		Embedding:    Embedding{Provider: "local", BatchSize: 32},
+	}
+}
+
+// FromEnv returns Default() overridden by the environment. A malformed number
+// is an error naming the variable.
+func FromEnv() (Config, error) { return fromLookup(os.LookupEnv) }
+
+func fromLookup(lookup func(string) (string, bool)) (Config, error) {
+	c := Default()
+	get := func(k string) string {
+		v, _ := lookup(k)
+		return strings.TrimSpace(v)
+	}
+	if v := get(EnvHome); v != "" {
+		c.Home = v
+	}
+	var errs []error
+	if v := get(EnvIndexThreads); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			errs = append(errs, fmt.Errorf("%s=%q: want a whole number >= 1", EnvIndexThreads, v))
+		} else {
+			c.IndexThreads = n
+		}
+	}
+	if v := get(EnvEmbeddingProvider); v != "" {
+		c.Embedding.Provider = v
+	}
+	c.Embedding.Model = get(EnvEmbeddingModel)
+	c.Embedding.BaseURL = get(EnvEmbeddingBaseURL)
+	c.Embedding.APIKey = get(EnvEmbeddingAPIKey)
+	if v := get(EnvEmbeddingBatch); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			errs = append(errs, fmt.Errorf("%s=%q: want a whole number >= 1", EnvEmbeddingBatch, v))
+		} else {
+			c.Embedding.BatchSize = n
+		}
+	}
+	c.LLM = LLM{BaseURL: get(EnvLLMBaseURL), APIKey: get(EnvLLMAPIKey), Model: get(EnvLLMModel)}
+	if err := errors.Join(errs...); err != nil {
+		return c, err
+	}
+	return c, c.Validate()
+}
+
+// NormalizeProvider maps aliases to a canonical provider name: glm, zhipu,
+// qwen -> openai. It returns ErrUnknownProvider for anything else.
+func NormalizeProvider(p string) (string, error) {
+	switch strings.ToLower(strings.TrimSpace(p)) {
+	case "", "local":
+		return "local", nil
+	case "ollama":
+		return "ollama", nil
+	case "openai", "glm", "zhipu", "qwen":
+		return "openai", nil
+	}
+	return "", fmt.Errorf("%w %q (want local, ollama, openai, glm, zhipu or qwen)", ErrUnknownProvider, p)
+}
+
+// ErrUnknownProvider is returned for an EMBEDDING_PROVIDER coderag does not know.
+var ErrUnknownProvider = errors.New("unknown embedding provider")
+
+// Validate normalises the provider name and checks ranges.
+func (c *Config) Validate() error {
+	p, err := NormalizeProvider(c.Embedding.Provider)
+	if err != nil {
+		return err
+	}
+	c.Embedding.Provider = p
+	if c.IndexThreads < 1 {
+		return fmt.Errorf("index threads %d: want >= 1", c.IndexThreads)
+	}
+	if c.Embedding.BatchSize < 1 {
+		return fmt.Errorf("embedding batch size %d: want >= 1", c.Embedding.BatchSize)
+	}
+	return nil
+}

@@ -1,0 +1,146 @@
+// Package embed defines the Embedder interface and the helpers shared by every
+// embedding provider: batching (Batch), truncation (Truncate), validation
+// (Validate), vector maths (Normalize, Cosine), the on-disk vector encoding
+// (EncodeVector, DecodeVector) and a careful HTTP layer (NewHTTPClient,
+// PostJSON) with timeouts, retries and readable server errors.
+//
+// Providers live in sub-packages and import this one, never the reverse:
+//
+//	local     built-in default: deterministic feature hashing, no server, no download
+//	ollama    a local Ollama server (POST /api/embed, legacy /api/embeddings)
+//	openai    any OpenAI-compatible /embeddings endpoint (OpenAI, Zhipu GLM, Qwen, vLLM, ...)
+//	provider  the factory, provider.New(Options), which picks one of the above
+//	embedtest the contract suite every Embedder passes, and httptest fakes of the servers
+//
+// Every Embedder returns L2-normalised float32 vectors in input order; an
+// empty or whitespace-only input gets a nil slot and is never sent to a
+// server; inputs are cut to MaxInputRunes runes on a rune boundary; a vector
+// with NaN/Inf or a dimension different from the others is an error, and so
+// is a server that answers 200 with fewer vectors than inputs.
+package embed
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+)
+
+// Embedder turns texts into L2-normalised vectors.
+type Embedder interface {
+	// ID returns "provider:model", e.g. "local:hashing-768-v1" or
+	// "ollama:nomic-embed-text". The index stores it per file; ParseID
+	// splits it.
+	ID() string
+	// Dim returns the vector dimension, or 0 if unknown until the first call.
+	Dim() int
+	// Embed embeds documents (chunks). It returns one vector per input, in
+	// input order; empty or whitespace-only inputs yield a nil slot and are
+	// never sent to a server.
+	Embed(ctx context.Context, texts []string) ([][]float32, error)
+	// EmbedQuery embeds one search query (providers may add a query prefix).
+	// A blank query is ErrEmptyInput.
+	EmbedQuery(ctx context.Context, text string) ([]float32, error)
+}
+
+// Describer is implemented by embedders that can say in one line what they
+// are and what they capture (shown by `coderag stats`).
+type Describer interface {
+	Describe() string
+}
+
+// Describe returns e.Describe() when e implements Describer, else e.ID().
+func Describe(e Embedder) string {
+	if d, ok := e.(Describer); ok {
+		return d.Describe()
+	}
+	return e.ID()
+}
+
+// Options selects and configures a provider; provider.New consumes it. Zero
+// values mean the provider's default.
+type Options struct {
+	// Provider is already normalised by config: "local", "ollama" or "openai"
+	// ("" means "local").
+	Provider string
+	// Model: ollama default "nomic-embed-text"; openai default
+	// "text-embedding-3-small"; local "hashing-<dim>-v1" (default
+	// "hashing-768-v1"), so a stored ID can rebuild its embedder.
+	Model string
+	// BaseURL: ollama default "http://localhost:11434"; openai default
+	// "https://api.openai.com/v1" (see openai.EndpointURL for the /v1 rule).
+	BaseURL string
+	// APIKey is sent as "Authorization: Bearer KEY" by openai; unused elsewhere.
+	APIKey string
+	// BatchSize is the number of texts per request, default DefaultBatchSize.
+	BatchSize int
+	// HTTPClient overrides NewHTTPClient() (tests pass httptest clients).
+	HTTPClient *http.Client
+	// Expand (local only) maps a term — a Chinese word or an English
+	// sub-word — to extra English terms hashed with it, e.g. a bilingual
+	// glossary built by internal/search. nil means none.
+	Expand func(term string) []string
+}
+
+// Defaults shared by every provider.
+const (
+	// DefaultBatchSize is the number of texts per embedding request.
+	DefaultBatchSize = 32
+	// MaxInputRunes is the length, in runes, every input is cut to.
+	MaxInputRunes = 2000
+)
+
+// Sentinel errors. Providers wrap them with the operation and the server's
+// own message; test with errors.Is.
+var (
+	// ErrBadVector: a vector contains NaN or ±Inf (or a value that
+	// overflows float32), or is empty.
+	ErrBadVector = errors.New("invalid embedding vector")
+	// ErrDimMismatch: a vector's dimension differs from the expected one
+	// (the index's, or the first vector's).
+	ErrDimMismatch = errors.New("embedding dimension mismatch")
+	// ErrCountMismatch: a server returned a different number of vectors than
+	// texts sent (including 200 with zero vectors), or bad/duplicate indexes.
+	ErrCountMismatch = errors.New("embedding count mismatch")
+	// ErrEmptyInput: EmbedQuery was given a blank text.
+	ErrEmptyInput = errors.New("empty text")
+	// ErrUnreachable: the server could not be reached (connection refused,
+	// unknown host, connect timeout).
+	ErrUnreachable = errors.New("embedding server not reachable")
+	// ErrModelNotFound: the server does not have the model (ollama: run
+	// `ollama pull MODEL`).
+	ErrModelNotFound = errors.New("embedding model not found")
+	// ErrHTTP: the server answered with an error status; the wrapped message
+	// carries the status and the server's own error text.
+	ErrHTTP = errors.New("embedding request failed")
+	// ErrEmbedderMismatch: a project was indexed with a different embedder
+	// than the one configured (see CheckCompatible).
+	ErrEmbedderMismatch = errors.New("embedder differs from the one the index was built with")
+)
+
+// ParseID splits an embedder ID at its first ':':
+// "ollama:nomic-embed-text" -> ("ollama", "nomic-embed-text");
+// "openai:org/model:v2" -> ("openai", "org/model:v2"); an ID without ':' is
+// all provider: "local" -> ("local", "").
+func ParseID(id string) (provider, model string) {
+	provider, model, _ = strings.Cut(strings.TrimSpace(id), ":")
+	return provider, model
+}
+
+// CheckCompatible reports whether e can embed queries for an index built by
+// the embedder indexID whose vectors have indexDim dimensions (0 = unknown).
+// It returns an ErrEmbedderMismatch error naming both IDs and the settings
+// that select the needed one, or an ErrDimMismatch error if e already knows
+// its dimension and it differs.
+func CheckCompatible(e Embedder, indexID string, indexDim int) error {
+	if e.ID() != indexID {
+		p, m := ParseID(indexID)
+		return fmt.Errorf("%w: index built with %q, configured embedder is %q: set EMBEDDING_PROVIDER=%s EMBEDDING_MODEL=%s (or re-index)",
+			ErrEmbedderMismatch, indexID, e.ID(), p, m)
+	}
+	if d := e.Dim(); d > 0 && indexDim > 0 && d != indexDim {
+		return fmt.Errorf("%w: %s gives %d-d vectors, the index holds %d-d vectors: re-index", ErrDimMismatch, e.ID(), d, indexDim)
+	}
+	return nil
+}

@@ -1,0 +1,51 @@
+// Package lang maps file names to languages and says which files coderag
+// indexes. The grammar registry lives in internal/chunk, keyed by these names.
+package lang
+
+import (
+	"path"
+	"strings"
+)
+
+// byExt maps a lower-case extension (with dot) to a language name. Languages
+// with a tree-sitter grammar in internal/chunk use the grammar's name; others
+// are chunked as text.
+var byExt = map[string]string{
+	".go": "go", ".java": "java", ".py": "python", ".pyi": "python",
+	".js": "javascript", ".mjs": "javascript", ".cjs": "javascript", ".jsx": "javascript",
+	".ts": "typescript", ".mts": "typescript", ".cts": "typescript", ".tsx": "tsx",
+	".rs": "rust", ".c": "c", ".h": "c",
+	".cc": "cpp", ".cpp": "cpp", ".cxx": "cpp", ".hpp": "cpp", ".hh": "cpp", ".hxx": "cpp",
+	".cs": "csharp", ".rb": "ruby", ".php": "php", ".scala": "scala", ".sc": "scala",
+	".kt": "kotlin", ".kts": "kotlin", ".sh": "bash", ".bash": "bash", ".zsh": "bash",
+	".swift": "swift", ".m": "objc", ".mm": "objc", ".lua": "lua", ".dart": "dart",
+	".r": "r", ".pl": "perl", ".pm": "perl", ".ex": "elixir", ".exs": "elixir",
+	".erl": "erlang", ".hs": "haskell", ".ml": "ocaml", ".clj": "clojure", ".groovy": "groovy",
+	".gradle": "groovy", ".vue": "vue", ".svelte": "svelte", ".sql": "sql", ".proto": "protobuf",
+	".md": "markdown", ".markdown": "markdown", ".rst": "text", ".txt": "text",
+	".xml": "xml", ".yaml": "yaml", ".yml": "yaml", ".json": "json", ".toml": "toml",
+	".ini": "ini", ".cfg": "ini", ".conf": "ini", ".properties": "properties",
+	".html": "html", ".htm": "html", ".css": "css", ".scss": "css", ".less": "css",
+	".graphql": "graphql", ".tf": "hcl", ".hcl": "hcl", ".cmake": "cmake", ".mod": "gomod",
+	".s": "asm",
+}
+
+// byName maps exact base names without a useful extension.
+var byName = map[string]string{
+	"Makefile": "make", "makefile": "make", "GNUmakefile": "make", "Dockerfile": "dockerfile",
+	"CMakeLists.txt": "cmake", "Rakefile": "ruby", "Gemfile": "ruby", "BUILD": "starlark",
+	"BUILD.bazel": "starlark", "WORKSPACE": "starlark", "Jenkinsfile": "groovy",
+}
+
+// Detect returns the language of a file from its name, or "" when coderag does
+// not index files of that kind. name may be a path with '/' or OS separators.
+func Detect(name string) string {
+	base := path.Base(strings.ReplaceAll(name, "\\", "/"))
+	if l, ok := byName[base]; ok {
+		return l
+	}
+	return byExt[strings.ToLower(path.Ext(base))]
+}
+
+// Indexable reports whether a file of this name is indexed (Detect != "").
+func Indexable(name string) bool { return Detect(name) != "" }

@@ -1,0 +1,317 @@
+// Package walk discovers the files of a project: it applies the default
+// directory skips, hidden directories, nested .gitignore files (with
+// negation) and .coderagignore files, the size cap, and refuses symlinks.
+// Skipped files are returned as data (Skip with a Reason), never logged and
+// lost (after zoekt's SkipReason).
+package walk
+
+import (
+	"context"
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	gitignore "github.com/sabhiram/go-gitignore"
+
+	"github.com/coderag/coderag/internal/lang"
+)
+
+// MaxFileBytes is the default size cap: larger files are not indexed (1 MiB).
+const MaxFileBytes = 1 << 20
+
+// BinarySniffBytes is how much of a file's head is checked for a NUL byte.
+const BinarySniffBytes = 4096
+
+// SkipDirs are directory names never descended into, besides hidden ones.
+var SkipDirs = map[string]bool{
+	"node_modules": true, "target": true, "build": true, "dist": true,
+	"vendor": true, ".git": true, ".idea": true,
+}
+
+// Reason says why a file was skipped.
+type Reason string
+
+// Skip reasons.
+const (
+	ReasonTooLarge   Reason = "too large"
+	ReasonSymlink    Reason = "symlink"
+	ReasonBinary     Reason = "binary"
+	ReasonUnreadable Reason = "unreadable"
+	ReasonNotUTF8    Reason = "invalid utf-8"
+)
+
+// File is one candidate file. Path is root-relative with '/' separators.
+type File struct {
+	Path    string
+	Abs     string
+	Size    int64 // bytes
+	ModTime time.Time
+}
+
+// Skip records a file that was passed over and why.
+type Skip struct {
+	Path   string
+	Reason Reason
+	Err    string // detail for ReasonUnreadable
+}
+
+// Options tune a walk. The zero value indexes like `coderag index`.
+type Options struct {
+	// MaxFileBytes caps file size; 0 means MaxFileBytes, < 0 means no cap.
+	MaxFileBytes int64
+	// AllFiles lists every non-ignored regular file, not only those whose
+	// language lang.Detect knows (used by glob and the native grep).
+	AllFiles bool
+	// Dir restricts the walk to this root-relative sub-directory ("" = root).
+	Dir string
+}
+
+// Walk calls fn for each candidate file under root in lexical order and
+// returns the files it skipped. Ignored files (ignore rules, hidden or
+// default-skipped directories) are not reported. An fn error or a cancelled
+// ctx stops the walk and is returned.
+func Walk(ctx context.Context, root string, opts Options, fn func(File) error) ([]Skip, error) {
+	root, err := filepath.Abs(root)
+	if err != nil {
+		return nil, err
+	}
+	max := opts.MaxFileBytes
+	if max == 0 {
+		max = MaxFileBytes
+	}
+	m := NewMatcher(root)
+	var skips []Skip
+	start := root
+	if opts.Dir != "" && opts.Dir != "." {
+		start = filepath.Join(root, filepath.FromSlash(opts.Dir))
+		// load ignore files of the ancestors of Dir
+		rel := ""
+		for _, part := range strings.Split(path.Clean(opts.Dir), "/") {
+			m.load(rel)
+			if rel == "" {
+				rel = part
+			} else {
+				rel += "/" + part
+			}
+			if m.Ignored(rel, true) {
+				return nil, nil
+			}
+		}
+	}
+	err = filepath.WalkDir(start, func(p string, d fs.DirEntry, werr error) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, p)
+		rel = filepath.ToSlash(rel)
+		if werr != nil {
+			if p == start {
+				return werr
+			}
+			skips = append(skips, Skip{Path: rel, Reason: ReasonUnreadable, Err: werr.Error()})
+			if d != nil && d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if rel == "." {
+			m.load("")
+			return nil
+		}
+		name := d.Name()
+		if d.IsDir() {
+			if p != start && (SkipDirs[name] || strings.HasPrefix(name, ".")) {
+				return fs.SkipDir
+			}
+			if p != start && m.Ignored(rel, true) {
+				return fs.SkipDir
+			}
+			m.load(rel)
+			return nil
+		}
+		if m.Ignored(rel, false) {
+			return nil
+		}
+		if d.Type()&fs.ModeSymlink != 0 {
+			if opts.AllFiles || lang.Indexable(name) {
+				skips = append(skips, Skip{Path: rel, Reason: ReasonSymlink})
+			}
+			return nil
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		if !opts.AllFiles && !lang.Indexable(name) {
+			return nil
+		}
+		info, err := d.Info()
+		if err != nil {
+			skips = append(skips, Skip{Path: rel, Reason: ReasonUnreadable, Err: err.Error()})
+			return nil
+		}
+		if max > 0 && info.Size() > max {
+			skips = append(skips, Skip{Path: rel, Reason: ReasonTooLarge})
+			return nil
+		}
+		return fn(File{Path: rel, Abs: p, Size: info.Size(), ModTime: info.ModTime()})
+	})
+	return skips, err
+}
+
+// Collect returns every candidate file of a walk, sorted by path, and the skips.
+func Collect(ctx context.Context, root string, opts Options) ([]File, []Skip, error) {
+	var files []File
+	skips, err := Walk(ctx, root, opts, func(f File) error {
+		files = append(files, f)
+		return nil
+	})
+	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
+	return files, skips, err
+}
+
+// IsBinary reports whether head (the first BinarySniffBytes of a file, or
+// all of it) contains a NUL byte, git's and the seed's binary test.
+func IsBinary(head []byte) bool {
+	if len(head) > BinarySniffBytes {
+		head = head[:BinarySniffBytes]
+	}
+	for _, b := range head {
+		if b == 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// SniffBinary opens path and applies IsBinary to its head.
+func SniffBinary(p string) (bool, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return false, err
+	}
+	defer f.Close()
+	buf := make([]byte, BinarySniffBytes)
+	n, err := io.ReadFull(f, buf)
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+		return false, err
+	}
+	return IsBinary(buf[:n]), nil
+}
+
+// Matcher applies the ignore files of a tree: every directory's .gitignore
+// and .coderagignore, deeper files overriding shallower ones, negation
+// ("!pattern") re-including what an earlier pattern excluded.
+type Matcher struct {
+	root   string
+	levels map[string]*level // by root-relative dir ("" = root)
+}
+
+type level struct {
+	ignore *gitignore.GitIgnore // positive patterns and in-file negations
+	negate *gitignore.GitIgnore // negated patterns compiled as positive ones
+}
+
+// NewMatcher returns a Matcher for root; ignore files are loaded lazily by
+// Walk, or eagerly for any path with Load.
+func NewMatcher(root string) *Matcher {
+	return &Matcher{root: root, levels: map[string]*level{}}
+}
+
+// Load reads the ignore files of every directory from the root down to the
+// directory holding rel (a root-relative file path).
+func (m *Matcher) Load(rel string) {
+	dir := path.Dir(rel)
+	m.load("")
+	if dir == "." {
+		return
+	}
+	cur := ""
+	for _, part := range strings.Split(dir, "/") {
+		if cur == "" {
+			cur = part
+		} else {
+			cur += "/" + part
+		}
+		m.load(cur)
+	}
+}
+
+func (m *Matcher) load(dir string) {
+	if _, ok := m.levels[dir]; ok {
+		return
+	}
+	var pats, negs []string
+	for _, name := range []string{".gitignore", ".coderagignore"} {
+		data, err := os.ReadFile(filepath.Join(m.root, filepath.FromSlash(dir), name))
+		if err != nil {
+			continue
+		}
+		for _, line := range strings.Split(string(data), "\n") {
+			line = strings.TrimRight(line, "\r")
+			t := strings.TrimSpace(line)
+			if t == "" || strings.HasPrefix(t, "#") {
+				continue
+			}
+			pats = append(pats, line)
+			if strings.HasPrefix(t, "!") {
+				negs = append(negs, t[1:])
+			}
+		}
+	}
+	if len(pats) == 0 {
+		m.levels[dir] = nil
+		return
+	}
+	l := &level{ignore: gitignore.CompileIgnoreLines(pats...)}
+	if len(negs) > 0 {
+		l.negate = gitignore.CompileIgnoreLines(negs...)
+	}
+	m.levels[dir] = l
+}
+
+// Ignored reports whether root-relative path rel (a directory when isDir) is
+// excluded by the ignore files loaded so far. The deepest ignore file with a
+// verdict on rel wins, as in git.
+func (m *Matcher) Ignored(rel string, isDir bool) bool {
+	dir := path.Dir(rel)
+	if dir == "." {
+		dir = ""
+	}
+	for {
+		if l := m.levels[dir]; l != nil {
+			sub := rel
+			if dir != "" {
+				sub = strings.TrimPrefix(rel, dir+"/")
+			}
+			cands := []string{sub}
+			if isDir {
+				cands = append(cands, sub+"/")
+			}
+			for _, c := range cands {
+				if l.ignore.MatchesPath(c) {
+					return true
+				}
+			}
+			if l.negate != nil {
+				for _, c := range cands {
+					if l.negate.MatchesPath(c) {
+						return false
+					}
+				}
+			}
+		}
+		if dir == "" {
+			return false
+		}
+		dir = path.Dir(dir)
+		if dir == "." {
+			dir = ""
+		}
+	}
+}

@@ -1,0 +1,139 @@
+package walk
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func write(t *testing.T, root, rel, content string) {
+	t.Helper()
+	p := filepath.Join(root, filepath.FromSlash(rel))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestWalkIgnoreRules(t *testing.T) {
+	root := t.TempDir()
+	files := map[string]string{
+		"main.go":                     "package main",
+		"README.md":                   "# hi",
+		"notes.bin":                   "x", // unknown extension: not indexed
+		"node_modules/a/index.js":     "x",
+		"target/A.java":               "x",
+		"build/gen.go":                "x",
+		"dist/app.js":                 "x",
+		"vendor/v.go":                 "x",
+		".idea/x.xml":                 "x",
+		".hidden/secret.go":           "x",
+		"src/.cache/c.go":             "x",
+		".gitignore":                  "*.log\ngen/\n/rootonly.go\n!keep.log\n",
+		"app.log":                     "x",
+		"keep.log":                    "x", // .log not indexable anyway
+		"gen/g.go":                    "x",
+		"rootonly.go":                 "x",
+		"src/rootonly.go":             "x",
+		"src/pkg/.gitignore":          "*.py\n!important.py\n",
+		"src/pkg/a.py":                "x",
+		"src/pkg/important.py":        "x",
+		"src/pkg/sub/b.py":            "x",
+		"src/pkg/sub/.gitignore":      "!b.py\n",
+		"src/other/c.py":              "x",
+		".coderagignore":              "secret/\n",
+		"secret/s.go":                 "x",
+		"src/deep/secret/inner.go":    "x",
+		"src/Foo.java":                "class Foo {}",
+		"docs/guide.md":               "# guide",
+		"config/app.yaml":             "a: 1",
+		"src/pkg/sub/ignored_too.txt": "x",
+	}
+	for rel, c := range files {
+		write(t, root, rel, c)
+	}
+	got, skips, err := Collect(context.Background(), root, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var paths []string
+	for _, f := range got {
+		paths = append(paths, f.Path)
+	}
+	want := []string{
+		"README.md", "config/app.yaml", "docs/guide.md", "main.go", "src/Foo.java",
+		"src/other/c.py", "src/pkg/important.py", "src/pkg/sub/b.py", "src/pkg/sub/ignored_too.txt",
+		"src/rootonly.go",
+	}
+	if !reflect.DeepEqual(paths, want) {
+		t.Fatalf("paths:\n got %v\nwant %v", paths, want)
+	}
+	if len(skips) != 0 {
+		t.Fatalf("unexpected skips %v", skips)
+	}
+}
+
+func TestWalkSizeCapAndSymlink(t *testing.T) {
+	root := t.TempDir()
+	write(t, root, "small.go", "package a")
+	write(t, root, "big.go", strings.Repeat("a", MaxFileBytes+1))
+	write(t, root, "exact.go", strings.Repeat("a", MaxFileBytes))
+	if err := os.Symlink(filepath.Join(root, "small.go"), filepath.Join(root, "link.go")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(root, filepath.Join(root, "loop")); err != nil {
+		t.Fatal(err)
+	}
+	got, skips, err := Collect(context.Background(), root, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || got[0].Path != "exact.go" || got[1].Path != "small.go" {
+		t.Fatalf("files %v", got)
+	}
+	reasons := map[string]Reason{}
+	for _, s := range skips {
+		reasons[s.Path] = s.Reason
+	}
+	if reasons["big.go"] != ReasonTooLarge || reasons["link.go"] != ReasonSymlink {
+		t.Fatalf("skips %v", skips)
+	}
+}
+
+func TestIsBinary(t *testing.T) {
+	cases := []struct {
+		in   []byte
+		want bool
+	}{
+		{[]byte("hello\nworld"), false},
+		{[]byte("ab\x00cd"), true},
+		{append([]byte(strings.Repeat("a", BinarySniffBytes)), 0), false}, // NUL after the sniff window
+		{[]byte("caf\xe9"), false},                                       // invalid UTF-8 is not binary
+		{nil, false},
+	}
+	for i, c := range cases {
+		if got := IsBinary(c.in); got != c.want {
+			t.Errorf("case %d: IsBinary = %v, want %v", i, got, c.want)
+		}
+	}
+}
+
+func TestWalkDirOption(t *testing.T) {
+	root := t.TempDir()
+	write(t, root, ".gitignore", "*.gen.go\n")
+	write(t, root, "a/x.go", "x")
+	write(t, root, "a/y.gen.go", "x")
+	write(t, root, "b/z.go", "x")
+	got, _, err := Collect(context.Background(), root, Options{Dir: "a"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 || got[0].Path != "a/x.go" {
+		t.Fatalf("got %v", got)
+	}
+}
