@@ -1,0 +1,177 @@
+// Package analyze turns code and questions into search terms, the same way on
+// the index side and the query side, so that `OvertimeService` is found by
+// "overtime service", `user_id` by "user id" and `MemoryManager.compress` as a
+// whole and by its parts.
+//
+// A term is lower-case ASCII letters/digits or a run of CJK characters:
+//   - identifiers are split into sub-words at camelCase humps, '_', '.', '$',
+//     '-' and letter/digit boundaries ("parseHTTPRequestLine" -> parse, http,
+//     request, line), each stemmed with the Snowball English stemmer (Porter,
+//     2001); the whole identifier (lower-cased, separators removed) is kept
+//     as well when it has several sub-words, so exact names score higher;
+//   - Chinese text becomes overlapping character bigrams ("悬空引用" -> 悬空,
+//     空引, 引用), the dictionary-free indexing used by CJK search engines
+//     (e.g. Lucene's CJKAnalyzer); a one-character run stays a unigram.
+package analyze
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/kljensen/snowball/english"
+)
+
+// IsHan reports whether r is a CJK ideograph.
+func IsHan(r rune) bool { return unicode.Is(unicode.Han, r) }
+
+// SplitIdentifier splits an identifier into its sub-words, lower-cased and
+// not stemmed: "parseHTTPRequest_line2" -> [parse http request line 2].
+func SplitIdentifier(id string) []string {
+	var out []string
+	rs := []rune(id)
+	start := -1
+	flush := func(end int) {
+		if start >= 0 && end > start {
+			out = append(out, strings.ToLower(string(rs[start:end])))
+		}
+		start = -1
+	}
+	for i, r := range rs {
+		isL, isD := unicode.IsLetter(r) && r < utf8.RuneSelf || unicode.IsLetter(r) && !IsHan(r), unicode.IsDigit(r)
+		if !isL && !isD {
+			flush(i)
+			continue
+		}
+		if start < 0 {
+			start = i
+			continue
+		}
+		prev := rs[i-1]
+		switch {
+		case isD != unicode.IsDigit(prev):
+			flush(i)
+			start = i
+		case unicode.IsUpper(r) && unicode.IsLower(prev):
+			flush(i)
+			start = i
+		case unicode.IsUpper(r) && unicode.IsUpper(prev) && i+1 < len(rs) && unicode.IsLower(rs[i+1]):
+			// "HTTPRequest": split before the 'R'
+			flush(i)
+			start = i
+		}
+	}
+	flush(len(rs))
+	return out
+}
+
+// Stem returns the Snowball English stem of a lower-case word; words of
+// fewer than 3 letters and words with digits are returned unchanged.
+func Stem(w string) string {
+	if len(w) < 3 {
+		return w
+	}
+	for i := 0; i < len(w); i++ {
+		if w[i] >= '0' && w[i] <= '9' {
+			return w
+		}
+	}
+	return english.Stem(w, false)
+}
+
+// Terms appends the analysed terms of text to dst and returns it. Terms
+// repeat as often as they occur (term frequency matters to BM25).
+func Terms(dst []string, text string) []string {
+	i := 0
+	for i < len(text) {
+		r, size := utf8.DecodeRuneInString(text[i:])
+		switch {
+		case IsHan(r):
+			j := i
+			var run []rune
+			for j < len(text) {
+				r2, s2 := utf8.DecodeRuneInString(text[j:])
+				if !IsHan(r2) {
+					break
+				}
+				run = append(run, r2)
+				j += s2
+			}
+			dst = appendCJK(dst, run)
+			i = j
+		case r < utf8.RuneSelf && (isAlnum(byte(r)) || r == '_' || r == '$'):
+			j := i
+			for j < len(text) && (isAlnum(text[j]) || text[j] == '_' || text[j] == '$') {
+				j++
+			}
+			dst = appendIdentifier(dst, text[i:j])
+			i = j
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			// non-ASCII, non-Han word (é, ü, Cyrillic...): keep lower-cased
+			j := i
+			for j < len(text) {
+				r2, s2 := utf8.DecodeRuneInString(text[j:])
+				if !(unicode.IsLetter(r2) || unicode.IsDigit(r2) || r2 == '_') || IsHan(r2) {
+					break
+				}
+				j += s2
+			}
+			dst = appendIdentifier(dst, text[i:j])
+			i = j
+		default:
+			i += size
+		}
+	}
+	return dst
+}
+
+func isAlnum(b byte) bool {
+	return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9'
+}
+
+func appendIdentifier(dst []string, id string) []string {
+	parts := SplitIdentifier(id)
+	if len(parts) == 0 {
+		return dst
+	}
+	if len(parts) > 1 {
+		whole := strings.Join(parts, "")
+		if len(whole) <= 64 {
+			dst = append(dst, whole)
+		}
+	}
+	for _, p := range parts {
+		if len(p) > 64 {
+			continue
+		}
+		dst = append(dst, Stem(p))
+	}
+	return dst
+}
+
+func appendCJK(dst []string, run []rune) []string {
+	if len(run) == 1 {
+		return append(dst, string(run))
+	}
+	for k := 0; k+1 < len(run); k++ {
+		dst = append(dst, string(run[k:k+2]))
+	}
+	return dst
+}
+
+// Join returns the terms of text as one space-separated string, the form
+// stored in the full-text index.
+func Join(text string) string {
+	return strings.Join(Terms(nil, text), " ")
+}
+
+// PathText turns a file path into identifier-like text for analysis:
+// "net/http/server.go" -> "net http server go".
+func PathText(p string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '/' || r == '.' || r == '-' || r == '\\' {
+			return ' '
+		}
+		return r
+	}, p)
+}

@@ -1,0 +1,58 @@
+package analyze
+
+import (
+	"reflect"
+	"testing"
+)
+
+func TestSplitIdentifier(t *testing.T) {
+	cases := map[string][]string{
+		"OvertimeService":       {"overtime", "service"},
+		"user_id":               {"user", "id"},
+		"parseHTTPRequestLine":  {"parse", "http", "request", "line"},
+		"MemoryManager.compress": {"memory", "manager", "compress"},
+		"utf8Len2":              {"utf", "8", "len", "2"},
+		"café_handler":          {"café", "handler"},
+		"XMLHttpRequest":        {"xml", "http", "request"},
+		"":                      nil,
+	}
+	for in, want := range cases {
+		if got := SplitIdentifier(in); !reflect.DeepEqual(got, want) {
+			t.Errorf("SplitIdentifier(%q) = %v, want %v", in, got, want)
+		}
+	}
+}
+
+func TestTermsBothDirections(t *testing.T) {
+	idx := Terms(nil, "type OvertimeService struct{}; user_id := 1")
+	q := Terms(nil, "overtime services user id")
+	set := map[string]bool{}
+	for _, s := range idx {
+		set[s] = true
+	}
+	for _, s := range q {
+		if !set[s] {
+			t.Errorf("query term %q not among index terms %v", s, idx)
+		}
+	}
+	// the whole identifier is kept too
+	if !set["overtimeservice"] || !set["userid"] {
+		t.Errorf("whole identifiers missing: %v", idx)
+	}
+}
+
+func TestTermsChinese(t *testing.T) {
+	got := Terms(nil, "重跑gen-itgc后50条悬空引用清零")
+	want := []string{"重跑", "gen", "itgc", "后", "50", "条悬", "悬空", "空引", "引用", "用清", "清零"}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("got %v\nwant %v", got, want)
+	}
+}
+
+func TestStem(t *testing.T) {
+	for in, want := range map[string]string{"parsing": "pars", "parses": "pars", "retries": "retri", "retry": "retri", "id": "id", "utf8": "utf8"} {
+		if got := Stem(in); got != want {
+			t.Errorf("Stem(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

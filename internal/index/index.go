@@ -1,0 +1,481 @@
+// Package index is the indexing pipeline: walk -> diff against the stored
+// fingerprints -> parse changed files with N workers -> batch chunks for the
+// embedder -> replace each batch's files in one transaction.
+//
+// Change detection follows git's index: a file whose size and mtime equal the
+// stored ones, and whose mtime is older than the moment its fingerprint was
+// written by more than a second, is unchanged without being read. A file
+// modified within that second is "racy" and is hashed again (SHA-256), so a
+// same-size edit within the same second is still caught on the next run.
+// The fingerprint includes the embedder id: changing provider or model
+// re-embeds every file.
+//
+// Crash safety: deletions, and every batch of changed files, are committed in
+// single transactions; a file's fingerprint is written in the same transaction
+// as its rows. A killed run leaves each file fully old or fully new, and the
+// next run redoes what is missing.
+package index
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/coderag/coderag/internal/analyze"
+	"github.com/coderag/coderag/internal/chunk"
+	"github.com/coderag/coderag/internal/embed"
+	"github.com/coderag/coderag/internal/store"
+	"github.com/coderag/coderag/internal/walk"
+)
+
+// Options tune a run.
+type Options struct {
+	// Threads is the number of parse workers (default 4); at most Threads*4
+	// files are in flight at once.
+	Threads int
+	// BatchSize is the number of chunks gathered (across files) before they
+	// are embedded and written in one transaction (default 32).
+	BatchSize int
+	// Progress, if set, is called after each file is processed (from one
+	// goroutine at a time).
+	Progress func(Progress)
+	// Paths, if set, limits the run to these root-relative files (for
+	// --watch); files in Paths that no longer exist are removed.
+	Paths []string
+}
+
+// Progress is a snapshot of a running index.
+type Progress struct {
+	Phase   string // "scan", "index", "done"
+	Done    int    // changed files processed so far
+	Total   int    // changed files to process
+	Scanned int
+	Elapsed time.Duration
+}
+
+// Failure is a file that could not be indexed; it keeps its previous rows
+// and fingerprint and is retried on the next run.
+type Failure struct {
+	Path string `json:"path"`
+	Err  string `json:"error"`
+}
+
+// Report summarises a run.
+type Report struct {
+	Project   string        `json:"project"`
+	Embedder  string        `json:"embedder"`
+	Scanned   int           `json:"scanned"`
+	Changed   int           `json:"changed"`
+	Unchanged int           `json:"unchanged"`
+	Removed   int           `json:"removed"`
+	Failed    int           `json:"failed"`
+	Skipped   int           `json:"skipped"`
+	Chunks    int           `json:"chunks"`    // chunks written this run
+	Relations int           `json:"relations"` // relations written this run
+	Failures  []Failure     `json:"failures,omitempty"`
+	Skips     []walk.Skip   `json:"skips,omitempty"`
+	Elapsed   time.Duration `json:"elapsed_ns"`
+}
+
+// racyWindow is the mtime granularity assumed by the stat fast path.
+const racyWindow = int64(time.Second)
+
+// ResolveRoot returns the absolute, symlink-resolved form of dir, the
+// identity of a project.
+func ResolveRoot(dir string) (string, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return "", err
+	}
+	st, err := os.Stat(real)
+	if err != nil {
+		return "", err
+	}
+	if !st.IsDir() {
+		return "", fmt.Errorf("%s is not a directory", dir)
+	}
+	return real, nil
+}
+
+type work struct {
+	file    walk.File
+	prev    *store.FileRecord
+	sha     string
+	content []byte
+	res     *chunk.FileResult
+	skip    walk.Reason
+	err     error
+	same    bool // hash equal to prev: only touch
+}
+
+// Run indexes root (absolute, resolved) into st with emb and returns the
+// report. Per-file failures are in the report, not the error; the error is
+// for failures that stop the run (database, cancelled context, an embedder
+// that fails for every file).
+func Run(ctx context.Context, st *store.Store, emb embed.Embedder, root string, opts Options) (*Report, error) {
+	start := time.Now()
+	if opts.Threads < 1 {
+		opts.Threads = 4
+	}
+	if opts.BatchSize < 1 {
+		opts.BatchSize = 32
+	}
+	rep := &Report{Project: root, Embedder: emb.ID()}
+	prevs, err := st.Files(ctx, root)
+	if err != nil {
+		return nil, fmt.Errorf("read fingerprints: %w", err)
+	}
+	// 1. scan
+	var files []walk.File
+	var skips []walk.Skip
+	if opts.Paths != nil {
+		files, skips, err = statPaths(root, opts.Paths)
+	} else {
+		files, skips, err = walk.Collect(ctx, root, walk.Options{})
+	}
+	if err != nil {
+		return nil, fmt.Errorf("scan %s: %w", root, err)
+	}
+	rep.Scanned = len(files)
+	seen := make(map[string]bool, len(files))
+	var todo []walk.File
+	for _, f := range files {
+		seen[f.Path] = true
+		if p, ok := prevs[f.Path]; ok && p.Embedder == emb.ID() && p.Size == f.Size &&
+			p.MtimeNS == f.ModTime.UnixNano() && f.ModTime.UnixNano()+racyWindow < p.IndexedAt {
+			rep.Unchanged++
+			continue
+		}
+		todo = append(todo, f)
+	}
+	// 2. removals: gone from the walk (deleted, now ignored, too large, symlink)
+	var remove []string
+	if opts.Paths != nil {
+		for _, p := range opts.Paths {
+			if _, ok := prevs[p]; ok && !seen[p] {
+				remove = append(remove, p)
+			}
+		}
+	} else {
+		for p := range prevs {
+			if !seen[p] {
+				remove = append(remove, p)
+			}
+		}
+	}
+	sort.Strings(remove)
+	if len(remove) > 0 {
+		if err := st.ReplaceFiles(ctx, root, nil, remove); err != nil {
+			return nil, fmt.Errorf("remove deleted files: %w", err)
+		}
+	}
+	rep.Removed = len(remove)
+	if err := st.PutProject(ctx, store.Project{Path: root, Embedder: emb.ID(), Dim: emb.Dim()}); err != nil {
+		return nil, fmt.Errorf("record project: %w", err)
+	}
+
+	// 3. parse with N workers, bounded window, collect in one goroutine
+	in := make(chan walk.File)
+	out := make(chan *work, opts.Threads*4)
+	g, gctx := errgroup.WithContext(ctx)
+	g.Go(func() error {
+		defer close(in)
+		for _, f := range todo {
+			select {
+			case in <- f:
+			case <-gctx.Done():
+				return gctx.Err()
+			}
+		}
+		return nil
+	})
+	var wg sync.WaitGroup
+	for i := 0; i < opts.Threads; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for f := range in {
+				var prev *store.FileRecord
+				if p, ok := prevs[f.Path]; ok {
+					prev = &p
+				}
+				w := prepare(f, prev, emb.ID())
+				select {
+				case out <- w:
+				case <-gctx.Done():
+					return
+				}
+			}
+		}()
+	}
+	go func() { wg.Wait(); close(out) }()
+
+	c := &collector{ctx: gctx, st: st, emb: emb, root: root, rep: rep, batch: opts.BatchSize}
+	done := 0
+	g.Go(func() error {
+		for w := range out {
+			done++
+			if err := c.add(w); err != nil {
+				return err
+			}
+			if opts.Progress != nil {
+				opts.Progress(Progress{Phase: "index", Done: done, Total: len(todo), Scanned: rep.Scanned, Elapsed: time.Since(start)})
+			}
+		}
+		return c.flush()
+	})
+	if err := g.Wait(); err != nil {
+		return rep, err
+	}
+	if err := st.TouchFiles(ctx, root, c.touch); err != nil {
+		return rep, fmt.Errorf("update fingerprints: %w", err)
+	}
+	if d := max(emb.Dim(), c.dim); d > 0 {
+		if err := st.PutProject(ctx, store.Project{Path: root, Embedder: emb.ID(), Dim: d}); err != nil {
+			return rep, err
+		}
+	}
+	rep.Skips = append(skips, c.skips...)
+	rep.Skipped = len(rep.Skips)
+	rep.Failed = len(rep.Failures)
+	rep.Elapsed = time.Since(start)
+	if opts.Progress != nil {
+		opts.Progress(Progress{Phase: "done", Done: done, Total: len(todo), Scanned: rep.Scanned, Elapsed: rep.Elapsed})
+	}
+	if rep.Changed == 0 && rep.Failed > 0 && rep.Failed == len(todo)-len(c.touch)-len(c.skips) && rep.Failed > 1 {
+		return rep, fmt.Errorf("every changed file failed (%d); first: %s: %s", rep.Failed, rep.Failures[0].Path, rep.Failures[0].Err)
+	}
+	return rep, nil
+}
+
+func statPaths(root string, paths []string) ([]walk.File, []walk.Skip, error) {
+	var files []walk.File
+	var skips []walk.Skip
+	m := walk.NewMatcher(root)
+	for _, p := range paths {
+		m.Load(p)
+		abs := filepath.Join(root, filepath.FromSlash(p))
+		st, err := os.Lstat(abs)
+		if err != nil {
+			continue // gone: removed by the caller's diff
+		}
+		if m.Ignored(p, false) || !st.Mode().IsRegular() || hiddenOrSkipped(p) {
+			continue
+		}
+		if st.Size() > walk.MaxFileBytes {
+			skips = append(skips, walk.Skip{Path: p, Reason: walk.ReasonTooLarge})
+			continue
+		}
+		files = append(files, walk.File{Path: p, Abs: abs, Size: st.Size(), ModTime: st.ModTime()})
+	}
+	return files, skips, nil
+}
+
+func hiddenOrSkipped(rel string) bool {
+	parts := strings.Split(rel, "/")
+	for _, d := range parts[:len(parts)-1] {
+		if strings.HasPrefix(d, ".") || walk.SkipDirs[d] {
+			return true
+		}
+	}
+	return false
+}
+
+// prepare reads, hashes and parses one file (runs on a worker).
+func prepare(f walk.File, prev *store.FileRecord, embID string) *work {
+	w := &work{file: f, prev: prev}
+	data, err := os.ReadFile(f.Abs)
+	if err != nil {
+		w.err = fmt.Errorf("read: %w", err)
+		return w
+	}
+	if walk.IsBinary(data) {
+		w.skip = walk.ReasonBinary
+		return w
+	}
+	sum := sha256.Sum256(data)
+	w.sha = hex.EncodeToString(sum[:])
+	if prev != nil && prev.SHA256 == w.sha && prev.Embedder == embID {
+		w.same = true
+		return w
+	}
+	if !utf8.Valid(data) {
+		data = []byte(strings.ToValidUTF8(string(data), "\uFFFD"))
+	}
+	w.content = data
+	res, err := parseSafe(f.Path, data)
+	if err != nil {
+		// parse failure: fall back to text chunks, never lose the file
+		res = &chunk.FileResult{Language: "text", Chunks: chunk.TextChunks(f.Path, "text", data), Fallback: true}
+	}
+	w.res = res
+	return w
+}
+
+func parseSafe(path string, data []byte) (res *chunk.FileResult, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("parse panic: %v", r)
+		}
+	}()
+	return chunk.Parse(path, data)
+}
+
+type collector struct {
+	ctx     context.Context
+	st      *store.Store
+	emb     embed.Embedder
+	root    string
+	rep     *Report
+	batch   int
+	pending []*work
+	nchunks int
+	touch   []store.FileRecord
+	skips   []walk.Skip
+	dim     int
+}
+
+func (c *collector) add(w *work) error {
+	switch {
+	case w.err != nil:
+		c.rep.Failures = append(c.rep.Failures, Failure{Path: w.file.Path, Err: w.err.Error()})
+		return nil
+	case w.skip != "":
+		c.skips = append(c.skips, walk.Skip{Path: w.file.Path, Reason: w.skip})
+		if w.prev != nil { // became binary: drop its old rows
+			if err := c.st.ReplaceFiles(c.ctx, c.root, nil, []string{w.file.Path}); err != nil {
+				return err
+			}
+			c.rep.Removed++
+		}
+		return nil
+	case w.same:
+		c.rep.Unchanged++
+		c.touch = append(c.touch, store.FileRecord{Path: w.file.Path, Size: w.file.Size, MtimeNS: w.file.ModTime.UnixNano()})
+		return nil
+	}
+	c.pending = append(c.pending, w)
+	c.nchunks += len(w.res.Chunks)
+	if c.nchunks >= c.batch {
+		return c.flush()
+	}
+	return nil
+}
+
+func (c *collector) flush() error {
+	if len(c.pending) == 0 {
+		return nil
+	}
+	batch := c.pending
+	c.pending, c.nchunks = nil, 0
+	data, err := c.build(batch)
+	if err != nil {
+		if ctxErr := c.ctx.Err(); ctxErr != nil {
+			return ctxErr
+		}
+		// retry file by file; a file that still fails keeps its old rows
+		for _, w := range batch {
+			d, ferr := c.build([]*work{w})
+			if ferr != nil {
+				if ctxErr := c.ctx.Err(); ctxErr != nil {
+					return ctxErr
+				}
+				c.rep.Failures = append(c.rep.Failures, Failure{Path: w.file.Path, Err: ferr.Error()})
+				continue
+			}
+			if err := c.write(d); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return c.write(data)
+}
+
+func (c *collector) write(data []store.FileData) error {
+	if err := c.st.ReplaceFiles(c.ctx, c.root, data, nil); err != nil {
+		return fmt.Errorf("write batch: %w", err)
+	}
+	for _, d := range data {
+		c.rep.Changed++
+		c.rep.Chunks += len(d.Chunks)
+		c.rep.Relations += len(d.Relations)
+	}
+	return nil
+}
+
+// build embeds the chunks of a batch of files and turns them into rows.
+func (c *collector) build(batch []*work) ([]store.FileData, error) {
+	var texts []string
+	for _, w := range batch {
+		for _, ch := range w.res.Chunks {
+			texts = append(texts, chunk.EmbedText(ch))
+		}
+	}
+	var vecs [][]float32
+	if len(texts) > 0 {
+		var err error
+		vecs, err = c.emb.Embed(c.ctx, texts)
+		if err != nil {
+			return nil, fmt.Errorf("embed: %w", err)
+		}
+		if len(vecs) != len(texts) {
+			return nil, fmt.Errorf("embed: %d vectors for %d texts", len(vecs), len(texts))
+		}
+		for _, v := range vecs {
+			if len(v) == 0 {
+				continue
+			}
+			if c.dim == 0 {
+				c.dim = len(v)
+			} else if len(v) != c.dim {
+				return nil, fmt.Errorf("embed: %w: got %d, want %d", errDim, len(v), c.dim)
+			}
+		}
+	}
+	id := c.emb.ID()
+	out := make([]store.FileData, 0, len(batch))
+	k := 0
+	for _, w := range batch {
+		d := store.FileData{
+			Record: store.FileRecord{Path: w.file.Path, SHA256: w.sha, Embedder: id,
+				Size: w.file.Size, MtimeNS: w.file.ModTime.UnixNano()},
+			Language: w.res.Language,
+		}
+		pathTerms := analyze.Join(analyze.PathText(w.file.Path))
+		for _, ch := range w.res.Chunks {
+			v := vecs[k]
+			k++
+			d.Chunks = append(d.Chunks, store.ChunkRow{
+				Path: w.file.Path, Type: ch.Type, Name: ch.Name, Owner: ch.Owner, Signature: ch.Signature,
+				Language: ch.Language, Doc: ch.Doc, StartLine: ch.StartLine, EndLine: ch.EndLine,
+				DeclEndLine: ch.DeclEndLine, StartByte: ch.StartByte, EndByte: ch.EndByte,
+				Content: ch.Content, Vector: v, Embedder: id,
+				NameTerms: analyze.Join(ch.Name), PathTerms: pathTerms,
+				BodyTerms: analyze.Join(ch.Doc + "\n" + ch.Content),
+			})
+		}
+		for _, r := range w.res.Relations {
+			d.Relations = append(d.Relations, store.RelationRow{Path: w.file.Path, From: r.From, To: r.To, Kind: r.Kind, Line: r.Line})
+		}
+		out = append(out, d)
+	}
+	return out, nil
+}
+
+var errDim = errors.New("embedding dimension changed within a run")

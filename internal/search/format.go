@@ -1,0 +1,63 @@
+package search
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+)
+
+// FormatHuman writes results for people: rank, score, path:start-end, type,
+// name and a 120-character preview; with explain, each score's breakdown.
+func FormatHuman(w io.Writer, resp *Response, explain bool) {
+	if len(resp.Results) == 0 {
+		fmt.Fprintf(w, "no results for %q\n", resp.Query)
+		return
+	}
+	for i, r := range resp.Results {
+		fmt.Fprintf(w, "%2d. %.3f  %s:%d-%d  [%s] %s\n", i+1, r.Score, r.Path, r.StartLine, r.EndLine, r.Type, r.Name)
+		fmt.Fprintf(w, "    %s\n", r.Preview)
+		if explain && r.Explain != nil {
+			e := r.Explain
+			fmt.Fprintf(w, "    explain: vector=%.3f (rank %d) keyword=%.3f (rank %d) fusion=%.4f both=%.2f type=%.3f test-penalty=%.3f terms=%q\n",
+				e.Vector, e.VectorRank, e.Keyword, e.KeywordRank, e.Fusion, e.BothBonus, e.TypeBoost, e.PathPenalty, e.Terms)
+		}
+	}
+}
+
+// FormatForTool renders results for a model: a three-sentence summary (best
+// entry point and its path; the files the results concentrate in; keywords
+// used and the advice to read result 1 first and expand with read_file),
+// then each result with path, line range, type, name, score to 3 decimals and
+// a 180-character snippet.
+func FormatForTool(resp *Response) string {
+	var b strings.Builder
+	if len(resp.Results) == 0 {
+		fmt.Fprintf(&b, "No indexed code matched %q. Try grep_code with an exact identifier, or rephrase with words likely to appear in the code.\n", resp.Query)
+		return b.String()
+	}
+	top := resp.Results[0]
+	fmt.Fprintf(&b, "Best entry point: %s (%s) at %s:%d-%d. ", top.Name, top.Type, top.Path, top.StartLine, top.EndLine)
+	count := map[string]int{}
+	var files []string
+	for _, r := range resp.Results {
+		if count[r.Path] == 0 {
+			files = append(files, r.Path)
+		}
+		count[r.Path]++
+	}
+	sort.SliceStable(files, func(i, j int) bool { return count[files[i]] > count[files[j]] })
+	if len(files) > 3 {
+		files = files[:3]
+	}
+	fmt.Fprintf(&b, "Results concentrate in %s. ", strings.Join(files, ", "))
+	kw := "none"
+	if len(resp.Keywords) > 0 {
+		kw = strings.Join(resp.Keywords, ", ")
+	}
+	fmt.Fprintf(&b, "Keywords used: %s; read result 1 first, then expand with read_file around its lines.\n\n", kw)
+	for i, r := range resp.Results {
+		fmt.Fprintf(&b, "%d. %s:%d-%d [%s] %s (score %.3f)\n   %s\n", i+1, r.Path, r.StartLine, r.EndLine, r.Type, r.Name, r.Score, Preview(r.content, 180))
+	}
+	return b.String()
+}

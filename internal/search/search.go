@@ -1,0 +1,188 @@
+// Package search answers natural-language and identifier queries over the
+// index: it tokenizes the query, runs a vector route (cosine over chunk
+// embeddings) and a keyword route, fuses them with a ranker, caps results per
+// file and formats them for people and for tools.
+//
+// Two rankers are provided:
+//   - "seed" reproduces the seed's CodeRetriever.hybridSearch exactly (see
+//     rankSeed);
+//   - "hybrid" (the default) fuses BM25 over code-aware terms (SQLite FTS5)
+//     with cosine similarity by reciprocal rank fusion (Cormack, Clarke and
+//     Büttcher, SIGIR 2009), then applies name and chunk-type boosts.
+package search
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/coderag/coderag/internal/embed"
+	"github.com/coderag/coderag/internal/store"
+)
+
+// Ranker names accepted by Options.Ranker.
+const (
+	RankerSeed   = "seed"
+	RankerHybrid = "hybrid"
+)
+
+// DefaultRanker is the ranker used when none is named.
+const DefaultRanker = RankerHybrid
+
+// MaxPerFile is the per-file cap on results (the seed's limitPerFile).
+const MaxPerFile = 2
+
+// Options select how a query is answered.
+type Options struct {
+	TopK    int    // results wanted, clamped to 1..30 (default 5)
+	Ranker  string // RankerSeed or RankerHybrid ("" = DefaultRanker)
+	Explain bool   // fill Result.Explain
+}
+
+// ClampTopK applies the default (5) and the 1..30 clamp to k.
+func ClampTopK(k int) int {
+	if k == 0 {
+		return 5
+	}
+	return max(1, min(30, k))
+}
+
+// Result is one ranked chunk. Path is root-relative; lines are 1-based and
+// inclusive.
+type Result struct {
+	Path      string   `json:"path"`
+	Name      string   `json:"name"`
+	Type      string   `json:"type"`
+	StartLine int      `json:"start_line"`
+	EndLine   int      `json:"end_line"`
+	Score     float64  `json:"score"`
+	Preview   string   `json:"preview"`
+	Language  string   `json:"language,omitempty"`
+	Explain   *Explain `json:"explain,omitempty"`
+	content   string
+	id        int64
+}
+
+// Content returns the chunk's stored text.
+func (r Result) Content() string { return r.content }
+
+// Explain is the breakdown of one result's score.
+type Explain struct {
+	Vector      float64 `json:"vector"`                 // cosine similarity (0 if not a vector hit)
+	VectorRank  int     `json:"vector_rank,omitempty"`  // 1-based rank on the vector route
+	Keyword     float64 `json:"keyword"`                // seed: best keyword score; hybrid: BM25
+	KeywordRank int     `json:"keyword_rank,omitempty"` // 1-based rank on the keyword route
+	Fusion      float64 `json:"fusion,omitempty"`       // hybrid: RRF sum
+	BothBonus   float64 `json:"both_bonus,omitempty"`
+	NameBoost   float64 `json:"name_boost,omitempty"`
+	TypeBoost   float64 `json:"type_boost"`
+	PathPenalty float64 `json:"path_penalty,omitempty"`
+	Terms       string  `json:"terms,omitempty"` // keywords that hit
+}
+
+// Response is the answer to one query.
+type Response struct {
+	Query    string   `json:"query"`
+	Ranker   string   `json:"ranker"`
+	Keywords []string `json:"keywords"`
+	Results  []Result `json:"results"`
+}
+
+// Searcher answers queries for one indexed project.
+type Searcher struct {
+	Store    *store.Store
+	Embedder embed.Embedder // must be the embedder the project was indexed with
+	Project  string         // absolute project root
+}
+
+// ErrUnknownRanker is returned for an unknown Options.Ranker.
+var ErrUnknownRanker = errors.New("unknown ranker (want seed or hybrid)")
+
+// Search runs query with the selected ranker.
+func (s *Searcher) Search(ctx context.Context, query string, opts Options) (*Response, error) {
+	query = strings.TrimSpace(query)
+	if query == "" {
+		return nil, errors.New("empty query")
+	}
+	k := ClampTopK(opts.TopK)
+	r := opts.Ranker
+	if r == "" {
+		r = DefaultRanker
+	}
+	var (
+		res  []Result
+		kws  []string
+		err  error
+	)
+	switch r {
+	case RankerSeed:
+		res, kws, err = s.rankSeed(ctx, query, k)
+	case RankerHybrid:
+		res, kws, err = s.rankHybrid(ctx, query, k)
+	default:
+		return nil, fmt.Errorf("%w: %q", ErrUnknownRanker, r)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if !opts.Explain {
+		for i := range res {
+			res[i].Explain = nil
+		}
+	}
+	for i := range res {
+		res[i].Preview = Preview(res[i].content, 120)
+	}
+	if res == nil {
+		res = []Result{}
+	}
+	return &Response{Query: query, Ranker: r, Keywords: kws, Results: res}, nil
+}
+
+// sortResults orders by score desc, then path, then name (the seed's order).
+func sortResults(rs []Result) {
+	sort.SliceStable(rs, func(i, j int) bool {
+		if rs[i].Score != rs[j].Score {
+			return rs[i].Score > rs[j].Score
+		}
+		if rs[i].Path != rs[j].Path {
+			return rs[i].Path < rs[j].Path
+		}
+		return rs[i].Name < rs[j].Name
+	})
+}
+
+// LimitPerFile keeps at most perFile results of each file, in order, and
+// stops at k results (the seed's limitPerFile).
+func LimitPerFile(sorted []Result, k, perFile int) []Result {
+	count := map[string]int{}
+	var out []Result
+	for _, r := range sorted {
+		if len(out) >= k {
+			break
+		}
+		if count[r.Path] >= perFile {
+			continue
+		}
+		count[r.Path]++
+		out = append(out, r)
+	}
+	return out
+}
+
+func fromRow(c store.ChunkRow) Result {
+	return Result{Path: c.Path, Name: c.Name, Type: c.Type, StartLine: c.StartLine, EndLine: c.EndLine,
+		Language: c.Language, content: c.Content, id: c.ID}
+}
+
+// Preview collapses whitespace in content and cuts it to n runes with "...".
+func Preview(content string, n int) string {
+	s := strings.Join(strings.Fields(content), " ")
+	rs := []rune(s)
+	if len(rs) <= n {
+		return s
+	}
+	return string(rs[:n-3]) + "..."
+}

@@ -1,0 +1,155 @@
+package search
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+)
+
+// Seed ranker constants (seed: CodeRetriever.hybridSearch and
+// boostKeywordMatch).
+const (
+	SeedKeywordBase  = 0.3  // a chunk whose name or content contains the keyword
+	SeedNameBonus    = 0.3  // ... and whose name contains it
+	SeedPathBonus    = 0.1  // ... and whose file path contains it
+	SeedContentBonus = 0.1  // ... and whose content contains it
+	SeedBothBonus    = 0.1  // hit by both the vector and the keyword route, once
+	SeedMethodBoost  = 0.15 // method (and function) chunks
+	SeedClassBoost   = 0.10 // class chunks
+	// SeedKeywordLimit caps the rows one keyword's LIKE scan returns; the
+	// seed's limit is not published, so name hits are taken first.
+	SeedKeywordLimit = 200
+)
+
+type seedHit struct {
+	r     Result
+	sem   float64
+	kw    float64
+	isSem bool
+	isKw  bool
+	terms string
+}
+
+// SeedKeywordScore is the seed's score for a chunk matched by one keyword:
+// 0.3, +0.3 if the name contains it, +0.1 if the path does, +0.1 if the
+// content does (case-insensitive), so at most 0.8.
+func SeedKeywordScore(name, path, content, keyword string) float64 {
+	kw := strings.ToLower(keyword)
+	s := SeedKeywordBase
+	if strings.Contains(strings.ToLower(name), kw) {
+		s += SeedNameBonus
+	}
+	if strings.Contains(strings.ToLower(path), kw) {
+		s += SeedPathBonus
+	}
+	if strings.Contains(strings.ToLower(content), kw) {
+		s += SeedContentBonus
+	}
+	return s
+}
+
+// SeedTypeBoost is +0.15 for method and function chunks, +0.10 for class
+// chunks, 0 otherwise. The seed (Java) has no top-level functions; ours are
+// its methods' peers and get the same boost.
+func SeedTypeBoost(typ string) float64 {
+	switch typ {
+	case "method", "function":
+		return SeedMethodBoost
+	case "class":
+		return SeedClassBoost
+	}
+	return 0
+}
+
+// rankSeed is the seed's hybrid ranker, step for step:
+//  1. vector route: the max(2k,10) chunks with the highest cosine;
+//  2. keyword route: per query token, chunks whose name or content contains
+//     it (LIKE, escaped), scored by SeedKeywordScore; a chunk keeps its best;
+//  3. chunks on both routes get max(semantic, keyword) + 0.1 once;
+//  4. type boost; sort by score desc, path, name; at most 2 per file; top k.
+//
+// Chunks are keyed by path + "#" + name, as the seed does.
+func (s *Searcher) rankSeed(ctx context.Context, query string, k int) ([]Result, []string, error) {
+	hits, kws, err := s.seedCandidates(ctx, query, k)
+	if err != nil {
+		return nil, nil, err
+	}
+	return SeedRank(hits, k), kws, nil
+}
+
+func (s *Searcher) seedCandidates(ctx context.Context, query string, k int) (map[string]*seedHit, []string, error) {
+	merged := map[string]*seedHit{}
+	qv, err := s.Embedder.EmbedQuery(ctx, query)
+	if err != nil {
+		return nil, nil, fmt.Errorf("embed query with %s: %w", s.Embedder.ID(), err)
+	}
+	if len(qv) > 0 {
+		sem, err := s.Store.TopKCosine(ctx, s.Project, s.Embedder.ID(), qv, max(2*k, 10))
+		if err != nil {
+			return nil, nil, err
+		}
+		ids := make([]int64, len(sem))
+		for i, x := range sem {
+			ids[i] = x.ID
+		}
+		rows, err := s.Store.ChunksByID(ctx, ids)
+		if err != nil {
+			return nil, nil, err
+		}
+		for _, x := range sem {
+			c, ok := rows[x.ID]
+			if !ok {
+				continue
+			}
+			key := c.Path + "#" + c.Name
+			if h, ok := merged[key]; !ok || x.Score > h.sem {
+				merged[key] = &seedHit{r: fromRow(c), sem: x.Score, isSem: true}
+			}
+		}
+	}
+	kws := Tokenize(query)
+	for _, kw := range kws {
+		rows, err := s.Store.LikeSearch(ctx, s.Project, kw, SeedKeywordLimit)
+		if err != nil {
+			return nil, nil, err
+		}
+		for _, c := range rows {
+			sc := SeedKeywordScore(c.Name, c.Path, c.Content, kw)
+			key := c.Path + "#" + c.Name
+			h, ok := merged[key]
+			if !ok {
+				h = &seedHit{r: fromRow(c)}
+				merged[key] = h
+			}
+			if !h.isKw || sc > h.kw {
+				h.kw, h.isKw, h.terms = sc, true, kw
+			}
+		}
+	}
+	return merged, kws, nil
+}
+
+// SeedRank turns merged candidates into the final list (steps 3 and 4).
+func SeedRank(hits map[string]*seedHit, k int) []Result {
+	var ranked []Result
+	for _, h := range hits {
+		r := h.r
+		ex := &Explain{Vector: h.sem, Keyword: h.kw, Terms: h.terms}
+		switch {
+		case h.isSem && h.isKw:
+			r.Score = max(h.sem, h.kw) + SeedBothBonus
+			ex.BothBonus = SeedBothBonus
+		case h.isSem:
+			r.Score = h.sem
+		default:
+			r.Score = h.kw
+		}
+		ex.TypeBoost = SeedTypeBoost(r.Type)
+		r.Score += ex.TypeBoost
+		r.Explain = ex
+		ranked = append(ranked, r)
+	}
+	sortResults(ranked)
+	return LimitPerFile(ranked, k, MaxPerFile)
+}

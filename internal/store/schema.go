@@ -1,0 +1,88 @@
+package store
+
+// SchemaVersion is the version of the on-disk format below. Open migrates an
+// older file forward and refuses a newer one.
+const SchemaVersion = 1
+
+// schema is the on-disk format of index.db (SQLite, WAL mode). One file holds
+// every project; every row carries project_path, the project's absolute,
+// symlink-resolved root.
+//
+//	meta(key, value)                 schema_version and other facts
+//	projects                         one row per indexed root: embedder id
+//	                                 ("provider:model"), vector dimension, times
+//	indexed_files                    PK (project_path, file_path); content_sha256
+//	                                 and embedding_model are the fingerprint that
+//	                                 lets unchanged files be skipped; size and
+//	                                 mtime_ns feed the stat fast path
+//	code_chunks                      one row per chunk; embedding is a float32
+//	                                 little-endian BLOB (NULL until embedded)
+//	code_relations                   imports/extends/implements/contains/calls
+//	chunks_fts                       FTS5, contentless with delete support,
+//	                                 rowid = code_chunks.id; columns hold
+//	                                 pre-analysed terms (identifier sub-words,
+//	                                 stems, CJK bigrams) so BM25 works on
+//	                                 code-aware terms
+const schema = `
+CREATE TABLE IF NOT EXISTS meta (
+	key   TEXT PRIMARY KEY,
+	value TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS projects (
+	project_path TEXT PRIMARY KEY,
+	embedder     TEXT NOT NULL,
+	dim          INTEGER NOT NULL DEFAULT 0,
+	created_at   INTEGER NOT NULL,
+	updated_at   INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS indexed_files (
+	project_path    TEXT NOT NULL,
+	file_path       TEXT NOT NULL,
+	content_sha256  TEXT NOT NULL,
+	embedding_model TEXT NOT NULL,
+	size            INTEGER NOT NULL,
+	mtime_ns        INTEGER NOT NULL,
+	language        TEXT NOT NULL DEFAULT '',
+	chunk_count     INTEGER NOT NULL DEFAULT 0,
+	indexed_at      INTEGER NOT NULL,
+	PRIMARY KEY (project_path, file_path)
+);
+CREATE TABLE IF NOT EXISTS code_chunks (
+	id              INTEGER PRIMARY KEY,
+	project_path    TEXT NOT NULL,
+	file_path       TEXT NOT NULL,
+	chunk_type      TEXT NOT NULL,
+	name            TEXT NOT NULL,
+	owner           TEXT NOT NULL DEFAULT '',
+	signature       TEXT NOT NULL DEFAULT '',
+	language        TEXT NOT NULL DEFAULT '',
+	doc             TEXT NOT NULL DEFAULT '',
+	start_line      INTEGER NOT NULL,
+	end_line        INTEGER NOT NULL,
+	decl_end_line   INTEGER NOT NULL,
+	start_byte      INTEGER NOT NULL,
+	end_byte        INTEGER NOT NULL,
+	content         TEXT NOT NULL,
+	embedding       BLOB,
+	embedding_model TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX IF NOT EXISTS code_chunks_file ON code_chunks(project_path, file_path);
+CREATE INDEX IF NOT EXISTS code_chunks_name ON code_chunks(project_path, name);
+CREATE TABLE IF NOT EXISTS code_relations (
+	id            INTEGER PRIMARY KEY,
+	project_path  TEXT NOT NULL,
+	file_path     TEXT NOT NULL,
+	from_name     TEXT NOT NULL,
+	to_name       TEXT NOT NULL,
+	relation_type TEXT NOT NULL,
+	line          INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX IF NOT EXISTS code_relations_file ON code_relations(project_path, file_path);
+CREATE INDEX IF NOT EXISTS code_relations_from ON code_relations(project_path, from_name);
+CREATE INDEX IF NOT EXISTS code_relations_to ON code_relations(project_path, to_name);
+CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(
+	name, path, body,
+	content='', contentless_delete=1,
+	tokenize='unicode61 remove_diacritics 2'
+);
+`

@@ -1,0 +1,438 @@
+// Package store is coderag's SQLite index: schema and migrations, chunk and
+// relation rows, the FTS5 full-text index and float32 vector BLOBs. It knows
+// nothing of embedding providers or parsers: callers hand it finished rows.
+//
+// Concurrency: the file is opened in WAL mode with a busy timeout, so readers
+// (search) run while a writer (index) commits. Read paths never write. Every
+// write of a batch of files happens in one IMMEDIATE transaction, so a killed
+// process leaves each file either fully old or fully new.
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	_ "modernc.org/sqlite" // registers the "sqlite" driver (pure Go, FTS5 built in)
+)
+
+// Sentinel errors.
+var (
+	// ErrNotIndexed means the project has no rows in the index.
+	ErrNotIndexed = errors.New("not indexed yet")
+	// ErrNewerSchema means the file was written by a newer coderag.
+	ErrNewerSchema = errors.New("index was written by a newer coderag")
+)
+
+// Store is an open index database.
+type Store struct {
+	db   *sql.DB
+	path string
+}
+
+// Exists reports whether an index file exists at path.
+func Exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
+
+// Open opens (creating if needed) the index at path, sets WAL mode and a 10 s
+// busy timeout, and migrates the schema. Errors name the path.
+func Open(ctx context.Context, path string) (*Store, error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, fmt.Errorf("open index %s: %w", path, err)
+	}
+	dsn := "file:" + path + "?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)" +
+		"&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(1)&_txlock=immediate"
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("open index %s: %w", path, err)
+	}
+	db.SetMaxOpenConns(8)
+	s := &Store{db: db, path: path}
+	if err := s.migrate(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open index %s: %w", path, err)
+	}
+	return s, nil
+}
+
+// Path returns the database file path.
+func (s *Store) Path() string { return s.path }
+
+// DB exposes the handle for packages that add read-only queries (relate).
+func (s *Store) DB() *sql.DB { return s.db }
+
+// Close closes the database.
+func (s *Store) Close() error { return s.db.Close() }
+
+func (s *Store) migrate(ctx context.Context) error {
+	var v string
+	err := s.db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key='schema_version'`).Scan(&v)
+	if err == nil {
+		n, _ := strconv.Atoi(v)
+		if n > SchemaVersion {
+			return fmt.Errorf("%w (schema %d > %d): upgrade coderag", ErrNewerSchema, n, SchemaVersion)
+		}
+		if n == SchemaVersion {
+			return nil
+		}
+	}
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, schema); err != nil {
+		return fmt.Errorf("create schema: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO meta(key,value) VALUES('schema_version',?)
+		ON CONFLICT(key) DO UPDATE SET value=excluded.value`, strconv.Itoa(SchemaVersion)); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// Project is one indexed root.
+type Project struct {
+	Path      string // absolute, symlink-resolved
+	Embedder  string // "provider:model"
+	Dim       int
+	CreatedAt time.Time
+	UpdatedAt time.Time
+}
+
+// GetProject returns the project row for path, or ErrNotIndexed.
+func (s *Store) GetProject(ctx context.Context, path string) (*Project, error) {
+	var p Project
+	var c, u int64
+	err := s.db.QueryRowContext(ctx, `SELECT project_path, embedder, dim, created_at, updated_at
+		FROM projects WHERE project_path=?`, path).Scan(&p.Path, &p.Embedder, &p.Dim, &c, &u)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, ErrNotIndexed
+	}
+	if err != nil {
+		return nil, err
+	}
+	p.CreatedAt, p.UpdatedAt = time.Unix(c, 0), time.Unix(u, 0)
+	return &p, nil
+}
+
+// FindProject returns the nearest indexed root that is dir or one of its
+// ancestors (as git finds its repository), or ErrNotIndexed.
+func (s *Store) FindProject(ctx context.Context, dir string) (*Project, error) {
+	for d := dir; ; {
+		p, err := s.GetProject(ctx, d)
+		if err == nil {
+			return p, nil
+		}
+		if !errors.Is(err, ErrNotIndexed) {
+			return nil, err
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return nil, ErrNotIndexed
+		}
+		d = parent
+	}
+}
+
+// Projects lists every indexed project, by path.
+func (s *Store) Projects(ctx context.Context) ([]Project, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT project_path, embedder, dim, created_at, updated_at FROM projects ORDER BY project_path`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Project
+	for rows.Next() {
+		var p Project
+		var c, u int64
+		if err := rows.Scan(&p.Path, &p.Embedder, &p.Dim, &c, &u); err != nil {
+			return nil, err
+		}
+		p.CreatedAt, p.UpdatedAt = time.Unix(c, 0), time.Unix(u, 0)
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}
+
+// PutProject inserts or updates a project row (embedder, dim, updated_at).
+func (s *Store) PutProject(ctx context.Context, p Project) error {
+	now := time.Now().Unix()
+	_, err := s.db.ExecContext(ctx, `INSERT INTO projects(project_path, embedder, dim, created_at, updated_at)
+		VALUES(?,?,?,?,?) ON CONFLICT(project_path) DO UPDATE SET embedder=excluded.embedder,
+		dim=excluded.dim, updated_at=excluded.updated_at`, p.Path, p.Embedder, p.Dim, now, now)
+	return err
+}
+
+// FileRecord is the fingerprint of one indexed file.
+type FileRecord struct {
+	Path      string
+	SHA256    string // hex
+	Embedder  string // "provider:model"
+	Size      int64
+	MtimeNS   int64
+	IndexedAt int64 // unix nanoseconds when the fingerprint was written
+	Chunks    int
+}
+
+// Files returns the fingerprints of every file of project, by path.
+func (s *Store) Files(ctx context.Context, project string) (map[string]FileRecord, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT file_path, content_sha256, embedding_model, size, mtime_ns, indexed_at, chunk_count
+		FROM indexed_files WHERE project_path=?`, project)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]FileRecord{}
+	for rows.Next() {
+		var r FileRecord
+		if err := rows.Scan(&r.Path, &r.SHA256, &r.Embedder, &r.Size, &r.MtimeNS, &r.IndexedAt, &r.Chunks); err != nil {
+			return nil, err
+		}
+		out[r.Path] = r
+	}
+	return out, rows.Err()
+}
+
+// ChunkRow is one chunk to store. Vector may be nil (not embedded).
+type ChunkRow struct {
+	ID          int64
+	Path        string
+	Type        string
+	Name        string
+	Owner       string
+	Signature   string
+	Language    string
+	Doc         string
+	StartLine   int
+	EndLine     int
+	DeclEndLine int
+	StartByte   int
+	EndByte     int
+	Content     string
+	Vector      []float32
+	Embedder    string
+	// Full-text terms (space-separated, already analysed); not read back.
+	NameTerms, PathTerms, BodyTerms string
+}
+
+// RelationRow is one relation to store.
+type RelationRow struct {
+	Path string
+	From string
+	To   string
+	Kind string
+	Line int
+}
+
+// FileData is the complete new state of one file: its fingerprint, chunks and
+// relations.
+type FileData struct {
+	Record    FileRecord
+	Language  string
+	Chunks    []ChunkRow
+	Relations []RelationRow
+}
+
+// ReplaceFiles atomically replaces the rows of the given files (old chunks,
+// full-text rows, relations and fingerprints out, new ones in) and deletes
+// the rows of the paths in remove, in one transaction.
+func (s *Store) ReplaceFiles(ctx context.Context, project string, files []FileData, remove []string) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("begin: %w", err)
+	}
+	defer tx.Rollback()
+	for _, p := range remove {
+		if err := deleteFile(ctx, tx, project, p); err != nil {
+			return fmt.Errorf("remove %s: %w", p, err)
+		}
+	}
+	insChunk, err := tx.PrepareContext(ctx, `INSERT INTO code_chunks(project_path, file_path, chunk_type, name, owner,
+		signature, language, doc, start_line, end_line, decl_end_line, start_byte, end_byte, content, embedding, embedding_model)
+		VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`)
+	if err != nil {
+		return err
+	}
+	defer insChunk.Close()
+	insFTS, err := tx.PrepareContext(ctx, `INSERT INTO chunks_fts(rowid, name, path, body) VALUES(?,?,?,?)`)
+	if err != nil {
+		return err
+	}
+	defer insFTS.Close()
+	insRel, err := tx.PrepareContext(ctx, `INSERT INTO code_relations(project_path, file_path, from_name, to_name, relation_type, line)
+		VALUES(?,?,?,?,?,?)`)
+	if err != nil {
+		return err
+	}
+	defer insRel.Close()
+	now := time.Now().UnixNano()
+	for _, f := range files {
+		path := f.Record.Path
+		if err := deleteFile(ctx, tx, project, path); err != nil {
+			return fmt.Errorf("replace %s: %w", path, err)
+		}
+		for _, c := range f.Chunks {
+			var blob any
+			if c.Vector != nil {
+				blob = EncodeVector(c.Vector)
+			}
+			res, err := insChunk.ExecContext(ctx, project, path, c.Type, c.Name, c.Owner, c.Signature, c.Language,
+				c.Doc, c.StartLine, c.EndLine, c.DeclEndLine, c.StartByte, c.EndByte, c.Content, blob, c.Embedder)
+			if err != nil {
+				return fmt.Errorf("insert chunk %s %s: %w", path, c.Name, err)
+			}
+			id, _ := res.LastInsertId()
+			if _, err := insFTS.ExecContext(ctx, id, c.NameTerms, c.PathTerms, c.BodyTerms); err != nil {
+				return fmt.Errorf("insert fts %s: %w", path, err)
+			}
+		}
+		for _, r := range f.Relations {
+			if _, err := insRel.ExecContext(ctx, project, path, r.From, r.To, r.Kind, r.Line); err != nil {
+				return fmt.Errorf("insert relation %s: %w", path, err)
+			}
+		}
+		r := f.Record
+		if _, err := tx.ExecContext(ctx, `INSERT INTO indexed_files(project_path, file_path, content_sha256,
+			embedding_model, size, mtime_ns, language, chunk_count, indexed_at) VALUES(?,?,?,?,?,?,?,?,?)`,
+			project, path, r.SHA256, r.Embedder, r.Size, r.MtimeNS, f.Language, len(f.Chunks), now); err != nil {
+			return fmt.Errorf("fingerprint %s: %w", path, err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("commit: %w", err)
+	}
+	return nil
+}
+
+func deleteFile(ctx context.Context, tx *sql.Tx, project, path string) error {
+	if _, err := tx.ExecContext(ctx, `DELETE FROM chunks_fts WHERE rowid IN
+		(SELECT id FROM code_chunks WHERE project_path=? AND file_path=?)`, project, path); err != nil {
+		return err
+	}
+	for _, q := range []string{
+		`DELETE FROM code_chunks WHERE project_path=? AND file_path=?`,
+		`DELETE FROM code_relations WHERE project_path=? AND file_path=?`,
+		`DELETE FROM indexed_files WHERE project_path=? AND file_path=?`,
+	} {
+		if _, err := tx.ExecContext(ctx, q, project, path); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// TouchFiles updates size and mtime of files whose content hash was found
+// unchanged, so the stat fast path skips them next time.
+func (s *Store) TouchFiles(ctx context.Context, project string, recs []FileRecord) error {
+	if len(recs) == 0 {
+		return nil
+	}
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	now := time.Now().UnixNano()
+	for _, r := range recs {
+		if _, err := tx.ExecContext(ctx, `UPDATE indexed_files SET size=?, mtime_ns=?, indexed_at=?
+			WHERE project_path=? AND file_path=?`, r.Size, r.MtimeNS, now, project, r.Path); err != nil {
+			return err
+		}
+	}
+	return tx.Commit()
+}
+
+// Counts holds row counts of one project.
+type Counts struct {
+	Files, Chunks, Embedded, Relations int
+	RelationsByKind                    map[string]int
+	ChunksByType                       map[string]int
+}
+
+// Count returns the row counts of project.
+func (s *Store) Count(ctx context.Context, project string) (Counts, error) {
+	c := Counts{RelationsByKind: map[string]int{}, ChunksByType: map[string]int{}}
+	if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM indexed_files WHERE project_path=?`, project).Scan(&c.Files); err != nil {
+		return c, err
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT chunk_type, count(*), count(embedding) FROM code_chunks WHERE project_path=? GROUP BY chunk_type`, project)
+	if err != nil {
+		return c, err
+	}
+	for rows.Next() {
+		var t string
+		var n, e int
+		if err := rows.Scan(&t, &n, &e); err != nil {
+			rows.Close()
+			return c, err
+		}
+		c.ChunksByType[t] = n
+		c.Chunks += n
+		c.Embedded += e
+	}
+	rows.Close()
+	rows, err = s.db.QueryContext(ctx, `SELECT relation_type, count(*) FROM code_relations WHERE project_path=? GROUP BY relation_type`, project)
+	if err != nil {
+		return c, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var t string
+		var n int
+		if err := rows.Scan(&t, &n); err != nil {
+			return c, err
+		}
+		c.RelationsByKind[t] = n
+		c.Relations += n
+	}
+	return c, rows.Err()
+}
+
+// Size returns the bytes used by the database file and its WAL.
+func (s *Store) Size() int64 {
+	var n int64
+	for _, suf := range []string{"", "-wal", "-shm"} {
+		if st, err := os.Stat(s.path + suf); err == nil {
+			n += st.Size()
+		}
+	}
+	return n
+}
+
+// EncodeVector returns v as a little-endian float32 BLOB (4 bytes per value).
+func EncodeVector(v []float32) []byte {
+	b := make([]byte, 4*len(v))
+	for i, f := range v {
+		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(f))
+	}
+	return b
+}
+
+// DecodeVector parses a BLOB written by EncodeVector; nil for an empty BLOB.
+func DecodeVector(b []byte) []float32 {
+	if len(b) == 0 {
+		return nil
+	}
+	v := make([]float32, len(b)/4)
+	for i := range v {
+		v[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
+	}
+	return v
+}
+
+// likeEscape escapes LIKE wildcards with '\' for use with ESCAPE '\'.
+func likeEscape(s string) string {
+	r := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
+	return r.Replace(s)
+}
