@@ -16,6 +16,8 @@ package analyze
 
 import (
 	"strings"
+	"sync"
+	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
 
@@ -65,8 +67,18 @@ func SplitIdentifier(id string) []string {
 	return out
 }
 
+// stemCache memoises Stem: a code base has a small vocabulary of sub-words
+// repeated many times, and the stemmer dominates analysis time otherwise.
+var stemCache sync.Map // string -> string
+
+// stemCacheMax bounds the cache (about 10 MB of strings at most).
+const stemCacheMax = 200_000
+
+var stemCacheN atomic.Int64
+
 // Stem returns the Snowball English stem of a lower-case word; words of
-// fewer than 3 letters and words with digits are returned unchanged.
+// fewer than 3 letters and words with digits are returned unchanged. Safe
+// for concurrent use.
 func Stem(w string) string {
 	if len(w) < 3 {
 		return w
@@ -76,7 +88,15 @@ func Stem(w string) string {
 			return w
 		}
 	}
-	return english.Stem(w, false)
+	if v, ok := stemCache.Load(w); ok {
+		return v.(string)
+	}
+	st := english.Stem(w, false)
+	if stemCacheN.Load() < stemCacheMax {
+		stemCache.Store(strings.Clone(w), st)
+		stemCacheN.Add(1)
+	}
+	return st
 }
 
 // Terms appends the analysed terms of text to dst and returns it. Terms

@@ -118,6 +118,7 @@ type work struct {
 	sha     string
 	content []byte
 	res     *chunk.FileResult
+	terms   []chunkTerms // full-text terms per chunk, computed on the worker
 	skip    walk.Reason
 	err     error
 	same    bool // hash equal to prev: only touch
@@ -167,10 +168,13 @@ func Run(ctx context.Context, st *store.Store, emb embed.Embedder, root string, 
 	var remove []string
 	if opts.Paths != nil {
 		for _, p := range opts.Paths {
-			if _, ok := prevs[p]; ok && !seen[p] {
-				remove = append(remove, p)
+			for q := range prevs { // p may be a deleted directory
+				if !seen[q] && (q == p || strings.HasPrefix(q, p+"/")) {
+					remove = append(remove, q)
+				}
 			}
 		}
+		remove = dedupe(remove)
 	} else {
 		for p := range prevs {
 			if !seen[p] {
@@ -324,8 +328,15 @@ func prepare(f walk.File, prev *store.FileRecord, embID string) *work {
 		res = &chunk.FileResult{Language: "text", Chunks: chunk.TextChunks(f.Path, "text", data), Fallback: true}
 	}
 	w.res = res
+	pathTerms := analyze.Join(analyze.PathText(f.Path))
+	w.terms = make([]chunkTerms, len(res.Chunks))
+	for i, ch := range res.Chunks {
+		w.terms[i] = chunkTerms{name: analyze.Join(ch.Name), path: pathTerms, body: analyze.Join(ch.Doc + "\n" + ch.Content)}
+	}
 	return w
 }
+
+type chunkTerms struct{ name, path, body string }
 
 func parseSafe(path string, data []byte) (res *chunk.FileResult, err error) {
 	defer func() {
@@ -457,17 +468,16 @@ func (c *collector) build(batch []*work) ([]store.FileData, error) {
 				Size: w.file.Size, MtimeNS: w.file.ModTime.UnixNano()},
 			Language: w.res.Language,
 		}
-		pathTerms := analyze.Join(analyze.PathText(w.file.Path))
-		for _, ch := range w.res.Chunks {
+		for i, ch := range w.res.Chunks {
 			v := vecs[k]
 			k++
+			t := w.terms[i]
 			d.Chunks = append(d.Chunks, store.ChunkRow{
 				Path: w.file.Path, Type: ch.Type, Name: ch.Name, Owner: ch.Owner, Signature: ch.Signature,
 				Language: ch.Language, Doc: ch.Doc, StartLine: ch.StartLine, EndLine: ch.EndLine,
 				DeclEndLine: ch.DeclEndLine, StartByte: ch.StartByte, EndByte: ch.EndByte,
 				Content: ch.Content, Vector: v, Embedder: id,
-				NameTerms: analyze.Join(ch.Name), PathTerms: pathTerms,
-				BodyTerms: analyze.Join(ch.Doc + "\n" + ch.Content),
+				NameTerms: t.name, PathTerms: t.path, BodyTerms: t.body,
 			})
 		}
 		for _, r := range w.res.Relations {
@@ -479,3 +489,14 @@ func (c *collector) build(batch []*work) ([]store.FileData, error) {
 }
 
 var errDim = errors.New("embedding dimension changed within a run")
+
+func dedupe(ss []string) []string {
+	sort.Strings(ss)
+	out := ss[:0]
+	for i, s := range ss {
+		if i == 0 || s != ss[i-1] {
+			out = append(out, s)
+		}
+	}
+	return out
+}

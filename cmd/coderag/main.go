@@ -1,0 +1,19 @@
+// Command coderag finds code in a codebase: exact search (grep, glob, read)
+// and a local, incremental, hybrid RAG index for vague questions.
+package main
+
+import (
+	"context"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/coderag/coderag/internal/cli"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := cli.Main(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}

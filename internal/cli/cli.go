@@ -1,0 +1,236 @@
+// Package cli implements the coderag command line: one file per subcommand,
+// each with its own flag.FlagSet. Main is the whole program minus os.Exit,
+// so tests drive it in process.
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/coderag/coderag/internal/config"
+	"github.com/coderag/coderag/internal/index"
+	"github.com/coderag/coderag/internal/store"
+)
+
+// Version is the coderag version, set at build time with -ldflags.
+var Version = "0.1.0-dev"
+
+// exit codes
+const (
+	exitOK          = 0
+	exitErr         = 1
+	exitUsage       = 2
+	exitInterrupted = 130
+)
+
+// env is what every subcommand gets.
+type env struct {
+	ctx    context.Context
+	cfg    config.Config
+	stdout io.Writer
+	stderr io.Writer
+	stdin  io.Reader
+}
+
+type command struct {
+	name    string
+	summary string
+	run     func(e *env, args []string) error
+}
+
+var commands []command
+
+func register(c command) { commands = append(commands, c) }
+
+func lookup(name string) *command {
+	for i := range commands {
+		if commands[i].name == name {
+			return &commands[i]
+		}
+	}
+	return nil
+}
+
+// usageError marks bad command-line input (exit status 2).
+type usageError struct{ msg string }
+
+func (u usageError) Error() string { return u.msg }
+
+func usagef(format string, a ...any) error { return usageError{fmt.Sprintf(format, a...)} }
+
+// errSilent is returned when the command already printed its message.
+var errSilent = errors.New("")
+
+// Main runs coderag with args (without the program name) and returns the
+// process exit status: 0 success, 1 failure, 2 bad usage, 130 interrupted.
+func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	return MainIO(ctx, args, os.Stdin, stdout, stderr)
+}
+
+// MainIO is Main with an explicit standard input (for the REPL and tests).
+func MainIO(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	cfg, err := config.FromEnv()
+	if err != nil {
+		fmt.Fprintf(stderr, "coderag: %v\n", err)
+		return exitUsage
+	}
+	e := &env{ctx: ctx, cfg: cfg, stdout: stdout, stderr: stderr, stdin: stdin}
+	if len(args) == 0 {
+		return finish(e, "repl", runREPL(e, nil))
+	}
+	name := args[0]
+	switch name {
+	case "-h", "--help", "help":
+		if len(args) > 1 {
+			if c := lookup(args[1]); c != nil {
+				return finish(e, c.name, c.run(e, []string{"--help"}))
+			}
+		}
+		printUsage(stdout)
+		return exitOK
+	case "-v", "--version", "version":
+		fmt.Fprintf(stdout, "coderag %s\n", Version)
+		return exitOK
+	}
+	c := lookup(name)
+	if c == nil {
+		fmt.Fprintf(stderr, "coderag: unknown command %q (run 'coderag --help')\n", name)
+		return exitUsage
+	}
+	return finish(e, c.name, c.run(e, args[1:]))
+}
+
+func finish(e *env, name string, err error) int {
+	switch {
+	case err == nil, errors.Is(err, flag.ErrHelp):
+		return exitOK
+	case errors.Is(err, errSilent):
+		return exitErr
+	case errors.Is(err, context.Canceled):
+		fmt.Fprintf(e.stderr, "coderag %s: interrupted\n", name)
+		return exitInterrupted
+	}
+	var u usageError
+	if errors.As(err, &u) {
+		fmt.Fprintf(e.stderr, "coderag %s: %s\n", name, u.msg)
+		return exitUsage
+	}
+	fmt.Fprintf(e.stderr, "coderag %s: %s\n", name, oneLine(err.Error()))
+	return exitErr
+}
+
+func oneLine(s string) string {
+	s = strings.TrimSpace(s)
+	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\n", " ")), " ")
+}
+
+func printUsage(w io.Writer) {
+	fmt.Fprintf(w, `coderag %s - find code in a codebase you don't know by heart
+
+Usage:
+  coderag <command> [flags] [args]
+  coderag                      interactive REPL
+
+Commands:
+`, Version)
+	cs := append([]command(nil), commands...)
+	sort.Slice(cs, func(i, j int) bool { return cs[i].name < cs[j].name })
+	for _, c := range cs {
+		fmt.Fprintf(w, "  %-9s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintf(w, "\nRun 'coderag <command> --help' for a command's flags.\n\n%s\n", config.EnvHelp)
+}
+
+// newFlags returns a FlagSet whose --help prints usage, the flags and the
+// environment block.
+func newFlags(e *env, name, usage, about string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {
+		w := e.stdout
+		fmt.Fprintf(w, "Usage: coderag %s %s\n\n%s\n\nFlags:\n", name, usage, about)
+		fs.SetOutput(w)
+		fs.PrintDefaults()
+		fs.SetOutput(io.Discard)
+		fmt.Fprintf(w, "\n%s\n", config.EnvHelp)
+	}
+	return fs
+}
+
+// parse parses flags, allowing flags after positional arguments
+// ("coderag search foo --top-k 3").
+func parse(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				fs.Usage()
+				return nil, flag.ErrHelp
+			}
+			return nil, usagef("%v", err)
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return pos, nil
+		}
+		if rest[0] == "--" {
+			return append(pos, rest[1:]...), nil
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+}
+
+// openStore opens the index for writing (creating it).
+func openStore(e *env) (*store.Store, error) {
+	return store.Open(e.ctx, e.cfg.DBPath())
+}
+
+// notIndexedError is the message for a project with no index.
+func notIndexedError(dir string) error {
+	return fmt.Errorf("not indexed yet: run `coderag index %s`", dir)
+}
+
+// openProject resolves dir to its nearest enclosing indexed root and opens
+// the index. A missing index is reported with the not-indexed message; the
+// database file is never created by a read.
+func openProject(e *env, dir string) (*store.Store, *store.Project, error) {
+	if dir == "" {
+		dir = "."
+	}
+	root, err := index.ResolveRoot(dir)
+	if err != nil {
+		return nil, nil, fmt.Errorf("project %s: %w", dir, err)
+	}
+	if !store.Exists(e.cfg.DBPath()) {
+		return nil, nil, notIndexedError(dir)
+	}
+	st, err := openStore(e)
+	if err != nil {
+		return nil, nil, err
+	}
+	p, err := st.FindProject(e.ctx, root)
+	if errors.Is(err, store.ErrNotIndexed) {
+		st.Close()
+		return nil, nil, notIndexedError(dir)
+	}
+	if err != nil {
+		st.Close()
+		return nil, nil, err
+	}
+	return st, p, nil
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}

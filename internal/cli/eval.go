@@ -1,0 +1,83 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"sort"
+
+	"github.com/coderag/coderag/internal/search"
+)
+
+func init() {
+	register(command{name: "eval", summary: "retrieval quality on a golden set: Recall@1, Recall@5, MRR@10", run: runEval})
+}
+
+func runEval(e *env, args []string) error {
+	fs := newFlags(e, "eval", "[flags] GOLDEN.json",
+		`Run every query of a golden set against the current index (it indexes nothing itself)
+and print Recall@1, Recall@5 and MRR@10 overall and per kind and lang, plus the misses.
+Index the golden set's root first, e.g. coderag index "$(go env GOROOT)/src".`)
+	project := fs.String("project", ".", "the indexed root the golden paths are relative to")
+	ranker := fs.String("ranker", search.DefaultRanker, "ranker: hybrid or seed")
+	asJSON := fs.Bool("json", false, "print the report as JSON")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usagef("want one GOLDEN.json")
+	}
+	g, err := search.LoadGolden(pos[0])
+	if err != nil {
+		return err
+	}
+	st, p, err := openProject(e, *project)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	emb, err := projectEmbedder(e.cfg, p.Embedder)
+	if err != nil {
+		return err
+	}
+	s := &search.Searcher{Store: st, Embedder: emb, Project: p.Path}
+	rep, err := search.Evaluate(e.ctx, s, g, *ranker)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return writeJSON(e.stdout, rep)
+	}
+	printEval(e.stdout, rep)
+	return nil
+}
+
+func printEval(w io.Writer, rep *search.EvalReport) {
+	fmt.Fprintf(w, "corpus %s, ranker %s\n\n%-16s %4s %9s %9s %8s\n", rep.Corpus, rep.Ranker, "slice", "n", "Recall@1", "Recall@5", "MRR@10")
+	row := func(name string, m search.Metrics) {
+		fmt.Fprintf(w, "%-16s %4d %9.3f %9.3f %8.3f\n", name, m.N, m.RecallAt1, m.RecallAt5, m.MRRAt10)
+	}
+	row("overall", rep.Overall)
+	for _, group := range []struct {
+		prefix string
+		m      map[string]search.Metrics
+	}{{"kind=", rep.ByKind}, {"lang=", rep.ByLang}} {
+		keys := make([]string, 0, len(group.m))
+		for k := range group.m {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			row(group.prefix+k, group.m[k])
+		}
+	}
+	if len(rep.Misses) > 0 {
+		fmt.Fprintf(w, "\nmisses (rank 0 = not in top 10):\n")
+		for _, m := range rep.Misses {
+			fmt.Fprintf(w, "  %s rank %d  %q\n    expected %s\n", m.ID, m.Rank, m.Query, m.Expected)
+			for _, t := range m.Top3 {
+				fmt.Fprintf(w, "    got      %s\n", t)
+			}
+		}
+	}
+}

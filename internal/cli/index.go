@@ -1,0 +1,168 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"golang.org/x/term"
+
+	"github.com/coderag/coderag/internal/index"
+)
+
+func init() {
+	register(command{name: "index", summary: "build or incrementally update the index of PATH (default .)", run: runIndex})
+}
+
+func runIndex(e *env, args []string) error {
+	fs := newFlags(e, "index", "[flags] [PATH]",
+		`Index PATH: walk it (honouring .gitignore and .coderagignore), chunk every source file
+with tree-sitter, embed the chunks and store everything in $CODERAG_HOME/index.db.
+Unchanged files are skipped (size+mtime, then SHA-256 and embedder id). The default
+embedder, local, is built in: no server, no download; it captures lexical and
+morphological similarity (shared identifier sub-words, stems, CJK bigrams), not
+synonyms. Set EMBEDDING_PROVIDER=ollama or openai for a neural model.`)
+	var ef embedFlags
+	fs.StringVar(&ef.provider, "provider", "", "embedding provider: local, ollama, openai (aliases glm, zhipu, qwen); overrides EMBEDDING_PROVIDER")
+	fs.StringVar(&ef.model, "model", "", "embedding model; overrides EMBEDDING_MODEL")
+	fs.StringVar(&ef.baseURL, "base-url", "", "embedding server URL; overrides EMBEDDING_BASE_URL")
+	fs.IntVar(&ef.batch, "batch-size", 0, "texts per embedding request; overrides EMBEDDING_BATCH_SIZE (default 32)")
+	threads := fs.Int("threads", 0, "parse workers; overrides CODERAG_INDEX_THREADS (default 4)")
+	asJSON := fs.Bool("json", false, "print the run report as JSON")
+	watch := fs.Bool("watch", false, "after indexing, watch the tree and re-index saved files")
+	quiet := fs.Bool("quiet", false, "no progress output")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 1 {
+		return usagef("want at most one PATH, got %d", len(pos))
+	}
+	dir := "."
+	if len(pos) == 1 {
+		dir = pos[0]
+	}
+	root, err := index.ResolveRoot(dir)
+	if err != nil {
+		return fmt.Errorf("index %s: %w", dir, err)
+	}
+	emb, err := newEmbedder(e.cfg, ef)
+	if err != nil {
+		return err
+	}
+	st, err := openStore(e)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	opts := index.Options{Threads: e.cfg.IndexThreads, BatchSize: e.cfg.Embedding.BatchSize}
+	if *threads > 0 {
+		opts.Threads = *threads
+	}
+	if ef.batch > 0 {
+		opts.BatchSize = ef.batch
+	}
+	var prog *progress
+	if !*quiet {
+		prog = newProgress(e.stderr)
+		opts.Progress = prog.update
+	}
+	rep, err := index.Run(e.ctx, st, emb, root, opts)
+	if prog != nil {
+		prog.finish()
+	}
+	if err != nil {
+		if errors.Is(err, e.ctx.Err()) && rep != nil {
+			fmt.Fprintf(e.stderr, "interrupted after %d changed files were committed; run `coderag index %s` again to finish\n", rep.Changed, dir)
+		}
+		return err
+	}
+	if *asJSON {
+		if err := writeJSON(e.stdout, rep); err != nil {
+			return err
+		}
+	} else {
+		printReport(e.stdout, rep)
+	}
+	if *watch {
+		return watchLoop(e, st, emb, root, opts)
+	}
+	if rep.Failed > 0 {
+		return fmt.Errorf("%d file(s) failed and keep their previous index rows; they are retried on the next run", rep.Failed)
+	}
+	return nil
+}
+
+func printReport(w io.Writer, rep *index.Report) {
+	fmt.Fprintf(w, "indexed %s with %s\n", rep.Project, rep.Embedder)
+	fmt.Fprintf(w, "files: %d scanned, %d changed, %d unchanged, %d removed, %d failed, %d skipped\n",
+		rep.Scanned, rep.Changed, rep.Unchanged, rep.Removed, rep.Failed, rep.Skipped)
+	fmt.Fprintf(w, "chunks: %d, relations: %d written in %s\n", rep.Chunks, rep.Relations, rep.Elapsed.Round(time.Millisecond))
+	for _, f := range rep.Failures {
+		fmt.Fprintf(w, "failed: %s: %s\n", f.Path, oneLine(f.Err))
+	}
+	shown := 0
+	for _, s := range rep.Skips {
+		if shown == 10 {
+			fmt.Fprintf(w, "skipped: ... and %d more (see --json)\n", len(rep.Skips)-shown)
+			break
+		}
+		fmt.Fprintf(w, "skipped: %s (%s)\n", s.Path, s.Reason)
+		shown++
+	}
+}
+
+// progress shows a progress bar on a terminal and a plain line every 10
+// files otherwise (as the seed does).
+type progress struct {
+	w     io.Writer
+	tty   bool
+	bar   *progressbar.ProgressBar
+	last  int
+	total int
+}
+
+func newProgress(w io.Writer) *progress {
+	p := &progress{w: w}
+	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		p.tty = true
+	}
+	return p
+}
+
+func (p *progress) update(pr index.Progress) {
+	if pr.Total == 0 {
+		return
+	}
+	if p.tty {
+		if p.bar == nil {
+			p.total = pr.Total
+			p.bar = progressbar.NewOptions(pr.Total,
+				progressbar.OptionSetWriter(p.w),
+				progressbar.OptionSetDescription("indexing"),
+				progressbar.OptionShowCount(),
+				progressbar.OptionShowIts(),
+				progressbar.OptionSetItsString("files"),
+				progressbar.OptionSetPredictTime(true),
+				progressbar.OptionThrottle(100*time.Millisecond),
+				progressbar.OptionClearOnFinish(),
+			)
+		}
+		_ = p.bar.Set(pr.Done)
+		return
+	}
+	if pr.Phase == "index" && (pr.Done-p.last >= 10 || pr.Done == pr.Total) && pr.Done != p.last {
+		p.last = pr.Done
+		rate := float64(pr.Done) / max(pr.Elapsed.Seconds(), 1e-3)
+		fmt.Fprintf(p.w, "indexed %d/%d changed files (%.0f files/s)\n", pr.Done, pr.Total, rate)
+	}
+}
+
+func (p *progress) finish() {
+	if p.bar != nil {
+		_ = p.bar.Finish()
+	}
+}

@@ -1,0 +1,56 @@
+package cli
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/coderag/coderag/internal/search"
+)
+
+func init() {
+	register(command{name: "search", summary: "hybrid search of the index: coderag search \"where is the login timeout handled\"", run: runSearch})
+}
+
+func runSearch(e *env, args []string) error {
+	fs := newFlags(e, "search", "[flags] QUERY",
+		`Search the project's index with a natural-language or identifier query, in English or
+Chinese. Results: rank, score, path:start-end, chunk type, name and a preview.
+For exact names and strings, 'coderag grep' is faster and complete.`)
+	topK := fs.Int("top-k", 5, "number of results (1..30)")
+	asJSON := fs.Bool("json", false, "print results as JSON")
+	project := fs.String("project", ".", "project directory (or any directory inside it)")
+	ranker := fs.String("ranker", search.DefaultRanker, "ranker: hybrid (BM25 + cosine, rank fusion) or seed (the seed's formula)")
+	explain := fs.Bool("explain", false, "print each result's score breakdown")
+	forTool := fs.Bool("tool-format", false, "print the summary format given to agents")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	query := strings.TrimSpace(strings.Join(pos, " "))
+	if query == "" {
+		return usagef("missing QUERY (coderag search \"how are retries scheduled\")")
+	}
+	st, p, err := openProject(e, *project)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	emb, err := projectEmbedder(e.cfg, p.Embedder)
+	if err != nil {
+		return err
+	}
+	s := &search.Searcher{Store: st, Embedder: emb, Project: p.Path}
+	resp, err := s.Search(e.ctx, query, search.Options{TopK: *topK, Ranker: *ranker, Explain: *explain})
+	if err != nil {
+		return err
+	}
+	switch {
+	case *asJSON:
+		return writeJSON(e.stdout, resp)
+	case *forTool:
+		fmt.Fprint(e.stdout, search.FormatForTool(resp))
+	default:
+		search.FormatHuman(e.stdout, resp, *explain)
+	}
+	return nil
+}

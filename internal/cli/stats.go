@@ -1,0 +1,83 @@
+package cli
+
+import (
+	"fmt"
+
+	"github.com/coderag/coderag/internal/embed"
+	"github.com/coderag/coderag/internal/store"
+)
+
+func init() {
+	register(command{name: "stats", summary: "what is indexed: projects, files, chunks, relations, embedder, DB path and size", run: runStats})
+}
+
+type projectStats struct {
+	Path              string         `json:"project"`
+	Embedder          string         `json:"embedder"`
+	EmbedderDescribed string         `json:"embedder_description,omitempty"`
+	Dim               int            `json:"dim"`
+	Files             int            `json:"files"`
+	Chunks            int            `json:"chunks"`
+	Embedded          int            `json:"embedded_chunks"`
+	ChunksByType      map[string]int `json:"chunks_by_type"`
+	Relations         int            `json:"relations"`
+	RelationsByKind   map[string]int `json:"relations_by_kind"`
+	UpdatedAt         string         `json:"updated_at"`
+}
+
+type statsOut struct {
+	DB       string         `json:"db"`
+	DBBytes  int64          `json:"db_bytes"`
+	Schema   int            `json:"schema_version"`
+	Projects []projectStats `json:"projects"`
+}
+
+func runStats(e *env, args []string) error {
+	fs := newFlags(e, "stats", "[flags]", "Show what is indexed: every project with its embedder (id and dimension), files, chunks and relations; the DB path and size.")
+	asJSON := fs.Bool("json", false, "print as JSON")
+	if _, err := parse(fs, args); err != nil {
+		return err
+	}
+	out := statsOut{DB: e.cfg.DBPath(), Schema: store.SchemaVersion, Projects: []projectStats{}}
+	if store.Exists(e.cfg.DBPath()) {
+		st, err := openStore(e)
+		if err != nil {
+			return err
+		}
+		defer st.Close()
+		out.DBBytes = st.Size()
+		ps, err := st.Projects(e.ctx)
+		if err != nil {
+			return err
+		}
+		for _, p := range ps {
+			c, err := st.Count(e.ctx, p.Path)
+			if err != nil {
+				return err
+			}
+			desc := p.Embedder
+			if emb, err := projectEmbedder(e.cfg, p.Embedder); err == nil {
+				desc = embed.Describe(emb)
+			}
+			out.Projects = append(out.Projects, projectStats{Path: p.Path, Embedder: p.Embedder, EmbedderDescribed: desc,
+				Dim: p.Dim, Files: c.Files, Chunks: c.Chunks, Embedded: c.Embedded, ChunksByType: c.ChunksByType,
+				Relations: c.Relations, RelationsByKind: c.RelationsByKind, UpdatedAt: p.UpdatedAt.Format("2006-01-02 15:04:05")})
+		}
+	}
+	if *asJSON {
+		return writeJSON(e.stdout, out)
+	}
+	fmt.Fprintf(e.stdout, "index: %s (%.1f MiB, schema %d)\n", out.DB, float64(out.DBBytes)/(1<<20), out.Schema)
+	if len(out.Projects) == 0 {
+		fmt.Fprintln(e.stdout, "no projects indexed yet: run `coderag index PATH`")
+	}
+	for _, p := range out.Projects {
+		fmt.Fprintf(e.stdout, "\nproject:   %s\n", p.Path)
+		fmt.Fprintf(e.stdout, "embedder:  %s (dim %d)\n           %s\n", p.Embedder, p.Dim, p.EmbedderDescribed)
+		fmt.Fprintf(e.stdout, "files:     %d\n", p.Files)
+		fmt.Fprintf(e.stdout, "chunks:    %d (%d embedded) %v\n", p.Chunks, p.Embedded, p.ChunksByType)
+		fmt.Fprintf(e.stdout, "relations: %d %v\n", p.Relations, p.RelationsByKind)
+		fmt.Fprintf(e.stdout, "updated:   %s\n", p.UpdatedAt)
+	}
+	return nil
+}
