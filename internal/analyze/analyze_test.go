@@ -7,14 +7,14 @@ import (
 
 func TestSplitIdentifier(t *testing.T) {
 	cases := map[string][]string{
-		"OvertimeService":       {"overtime", "service"},
-		"user_id":               {"user", "id"},
-		"parseHTTPRequestLine":  {"parse", "http", "request", "line"},
+		"OvertimeService":        {"overtime", "service"},
+		"user_id":                {"user", "id"},
+		"parseHTTPRequestLine":   {"parse", "http", "request", "line"},
 		"MemoryManager.compress": {"memory", "manager", "compress"},
-		"utf8Len2":              {"utf", "8", "len", "2"},
-		"café_handler":          {"café", "handler"},
-		"XMLHttpRequest":        {"xml", "http", "request"},
-		"":                      nil,
+		"utf8Len2":               {"utf", "8", "len", "2"},
+		"café_handler":           {"café", "handler"},
+		"XMLHttpRequest":         {"xml", "http", "request"},
+		"":                       nil,
 	}
 	for in, want := range cases {
 		if got := SplitIdentifier(in); !reflect.DeepEqual(got, want) {

@@ -15,7 +15,6 @@ type embedFlags struct {
 	batch                    int
 }
 
-
 // newEmbedder builds the configured embedder, with flags overriding the
 // environment.
 func newEmbedder(cfg config.Config, f embedFlags) (embed.Embedder, error) {

@@ -112,9 +112,9 @@ func (s *Searcher) Search(ctx context.Context, query string, opts Options) (*Res
 		r = DefaultRanker
 	}
 	var (
-		res  []Result
-		kws  []string
-		err  error
+		res []Result
+		kws []string
+		err error
 	)
 	switch r {
 	case RankerSeed:

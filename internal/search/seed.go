@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-
 )
 
 // Seed ranker constants (seed: CodeRetriever.hybridSearch and

@@ -19,10 +19,12 @@ type Scored struct {
 // scoredHeap is a min-heap on Score used for top-k selection.
 type scoredHeap []Scored
 
-func (h scoredHeap) Len() int           { return len(h) }
-func (h scoredHeap) Less(i, j int) bool { return h[i].Score < h[j].Score || (h[i].Score == h[j].Score && h[i].ID > h[j].ID) }
-func (h scoredHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *scoredHeap) Push(x any)        { *h = append(*h, x.(Scored)) }
+func (h scoredHeap) Len() int { return len(h) }
+func (h scoredHeap) Less(i, j int) bool {
+	return h[i].Score < h[j].Score || (h[i].Score == h[j].Score && h[i].ID > h[j].ID)
+}
+func (h scoredHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *scoredHeap) Push(x any)   { *h = append(*h, x.(Scored)) }
 func (h *scoredHeap) Pop() any {
 	old := *h
 	x := old[len(old)-1]

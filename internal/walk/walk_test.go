@@ -113,7 +113,7 @@ func TestIsBinary(t *testing.T) {
 		{[]byte("hello\nworld"), false},
 		{[]byte("ab\x00cd"), true},
 		{append([]byte(strings.Repeat("a", BinarySniffBytes)), 0), false}, // NUL after the sniff window
-		{[]byte("caf\xe9"), false},                                       // invalid UTF-8 is not binary
+		{[]byte("caf\xe9"), false},                                        // invalid UTF-8 is not binary
 		{nil, false},
 	}
 	for i, c := range cases {
