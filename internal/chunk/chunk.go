@@ -6,6 +6,44 @@
 // in DeclEndLine), a "method" or "function" chunk holds a whole body, and a
 // "text" chunk is a run of whole lines of about 2000 characters used for files
 // without a grammar or whose parse is unreliable.
+//
+// Chunking is driven by one tree-sitter query per language (queries/*.scm,
+// capture names documented in spec.go); the Go code only resolves owners by
+// byte-range nesting and applies the conventions below.
+//
+// Naming conventions:
+//   - Methods are "Owner.name(params)" with modifiers, return type and throws
+//     dropped and whitespace collapsed: "Agent.run(String userInput)". Owner
+//     is the innermost class-like declaration (simple name), so inner classes
+//     own their methods: "ThreadLocalMap.set(ThreadLocal<?> key, Object value)".
+//   - Go methods take the receiver type without '*' or type parameters:
+//     "Server.Serve(l net.Listener)", "List.Push(v T)"; C++ "Foo::bar"
+//     definitions take Foo; a Rust impl block is a class chunk named after
+//     its type, so its functions read "Store.new()".
+//   - Class chunks of nested classes are named by their path: "Outer.Inner".
+//   - Functions nested in functions, lambdas and methods of anonymous classes
+//     stay inside the enclosing chunk; Kotlin companion objects are not owners.
+//   - Decorators, annotations, attributes and touching comments belong to the
+//     following definition; its chunk starts at the first of them and Doc
+//     holds the comment text (or the Python docstring) without markers.
+//   - Go top-level const/var declarations become text chunks named after
+//     their first identifier; package clauses and imports (all languages with
+//     an import statement) are deliberately not chunked.
+//   - Remaining regions with at least 3 lines holding a letter or digit
+//     (fields, top-level statements, comment blocks) become text chunks named
+//     "path#N", owned by the class around them; a leading license comment is
+//     skipped. When the tree has errors every such region is kept. A file
+//     that yields no chunk at all is text-chunked whole.
+//   - Text chunks of files without a grammar are named "path#N"; Markdown is
+//     split at headings and named after them.
+//
+// Relations: imports (From = file path; standard libraries filtered),
+// extends/implements (From = class chunk name), contains (class -> method or
+// nested class chunk name), calls (From = "Owner.method" or "function" of the
+// innermost enclosing function, else the class or file path; To = the callee
+// as written, bare for method calls, "pkg.Func" for Go/Python calls on an
+// imported package, "Type::fn" for Rust/C++ paths). Relations are
+// deduplicated per (kind, From, To) and capped at 20000 per file.
 package chunk
 
 // Kinds of chunk, as stored in code_chunks.chunk_type.
@@ -32,7 +70,7 @@ type Chunk struct {
 	Path      string // root-relative, '/' separated
 	Language  string // e.g. "go", "java", "python", "text", "markdown"
 	Type      string // KindClass, KindMethod, KindFunction or KindText
-	Name      string // e.g. "Agent.run(String userInput)", "(*Server).Serve(l net.Listener)", "README.md#2"
+	Name      string // e.g. "Agent.run(String userInput)", "Server.Serve(l net.Listener)", "README.md#2"
 	Owner     string // innermost owning type, "" for top-level functions
 	Signature string // signature without modifiers/return type, "" for class and text chunks
 	Doc       string // doc comment text, trimmed; "" if none

@@ -170,8 +170,7 @@ func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				fs.Usage()
+			if errors.Is(err, flag.ErrHelp) { // fs.Usage already printed the help
 				return nil, flag.ErrHelp
 			}
 			return nil, usagef("%v", err)

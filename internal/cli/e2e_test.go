@@ -159,7 +159,7 @@ func TestUsageErrors(t *testing.T) {
 		}
 	}
 	code, out, _ := run(t, "search", "--help")
-	if code != 0 || !strings.Contains(out, "--top-k") || !strings.Contains(out, "CODERAG_HOME") {
+	if code != 0 || !strings.Contains(out, "-top-k") || !strings.Contains(out, "CODERAG_HOME") {
 		t.Errorf("search --help: exit %d %q", code, out)
 	}
 }

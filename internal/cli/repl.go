@@ -2,51 +2,334 @@ package cli
 
 import (
 	"bufio"
+	"context"
+	"errors"
 	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
 	"strings"
+
+	"github.com/chzyer/readline"
+	"golang.org/x/term"
+
+	"github.com/coderag/coderag/internal/agent"
+	"github.com/coderag/coderag/internal/index"
+	"github.com/coderag/coderag/internal/llm"
+	"github.com/coderag/coderag/internal/store"
 )
 
+// graphCommand answers the REPL's /graph NAME for the session's project
+// (a variable so tests and other front ends can replace it).
+var graphCommand = func(e *env, project, name string) error {
+	return runGraph(e, []string{"--project", project, "--", name})
+}
+
+const replHelp = `/index [path]   index a directory (default: the session's project) and make it the session's project
+/search QUERY   hybrid search of the session's project
+/graph NAME     relations of a class or Class.method
+/clear          forget the conversation with the model
+/help           this help
+/exit           quit (or Ctrl-D); Ctrl-C clears the line or stops a running command
+free text       a question for the chat model (LLM_BASE_URL, LLM_MODEL), or a search when none is configured`
+
+const noModelHint = "(no chat model configured: set LLM_BASE_URL and LLM_MODEL (and LLM_API_KEY) to ask questions; showing search results)"
+
+// maxReplHistory is the number of earlier question/answer pairs the model
+// sees.
+const maxReplHistory = 6
+
+// lineReader reads one input line; io.EOF ends the session and
+// errInterrupted (Ctrl-C) discards the line.
+type lineReader interface {
+	readLine() (string, error)
+	close()
+}
+
+var errInterrupted = errors.New("interrupted")
+
+// repl is one interactive session.
+type repl struct {
+	e       *env
+	tty     bool   // stdin is a terminal
+	project string // the session's project directory
+	history []llm.Message
+	hinted  bool
+}
+
 // runREPL is the interactive loop: /index [path], /search q, /graph name,
-// /help, /exit; free text goes to search.
+// /clear, /help, /exit; free text goes to the agent when a chat model is
+// configured, else to search. On a terminal it edits lines with
+// chzyer/readline and keeps history in $CODERAG_HOME/history; otherwise
+// (pipes, tests) it reads plain lines.
 func runREPL(e *env, _ []string) error {
-	project := "."
-	fmt.Fprintf(e.stdout, "coderag %s — /help for commands, /exit to quit\n", Version)
-	sc := bufio.NewScanner(e.stdin)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for {
-		fmt.Fprint(e.stdout, "coderag> ")
-		if !sc.Scan() {
-			fmt.Fprintln(e.stdout)
-			return sc.Err()
+	r := &repl{e: e, project: "."}
+	var in lineReader
+	if f, ok := e.stdin.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		rl, err := newReadline(e, f)
+		if err != nil {
+			return err
 		}
-		line := strings.TrimSpace(sc.Text())
+		in, r.tty = rl, true
+	} else {
+		in = newPlainReader(e)
+	}
+	defer in.close()
+	fmt.Fprintf(e.stdout, "coderag %s — /help for commands, /exit to quit\n", Version)
+	if chatConfigured(e.cfg) {
+		fmt.Fprintf(e.stdout, "chat model: %s\n", e.cfg.LLM.Model)
+	}
+	for {
+		if !r.tty && e.ctx.Err() != nil {
+			return e.ctx.Err()
+		}
+		line, err := in.readLine()
+		if errors.Is(err, errInterrupted) {
+			continue
+		}
+		if errors.Is(err, io.EOF) {
+			fmt.Fprintln(e.stdout)
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("read input: %w", err)
+		}
+		line = strings.TrimSpace(line)
 		if line == "" {
 			continue
 		}
-		cmd, arg, _ := strings.Cut(line, " ")
-		arg = strings.TrimSpace(arg)
-		var err error
-		switch cmd {
-		case "/exit", "/quit":
+		if r.dispatch(line) {
 			return nil
-		case "/help":
-			fmt.Fprintln(e.stdout, "/index [path]  index a directory and make it the session's project\n/search QUERY  hybrid search\n/graph NAME    relations of a class or Class.method\n/exit          quit\nfree text      search")
-		case "/index":
-			if arg != "" {
-				project = arg
-			}
-			err = runIndex(e, []string{"--quiet", project})
-		case "/search":
-			err = runSearch(e, []string{"--project", project, "--", arg})
-		default:
-			if strings.HasPrefix(cmd, "/") {
-				fmt.Fprintf(e.stdout, "unknown command %s (/help)\n", cmd)
-				continue
-			}
-			err = runSearch(e, []string{"--project", project, "--", line})
-		}
-		if err != nil {
-			fmt.Fprintf(e.stdout, "error: %s\n", oneLine(err.Error()))
 		}
 	}
 }
+
+// dispatch runs one input line and reports whether the session should end.
+func (r *repl) dispatch(line string) (quit bool) {
+	cmd, arg, _ := strings.Cut(line, " ")
+	arg = strings.TrimSpace(arg)
+	ce, stop := r.commandEnv()
+	defer stop()
+	var err error
+	switch cmd {
+	case "/exit", "/quit":
+		return true
+	case "/help":
+		fmt.Fprintln(r.e.stdout, replHelp)
+	case "/clear":
+		r.history = nil
+		fmt.Fprintln(r.e.stdout, "conversation cleared")
+	case "/index":
+		err = r.index(ce, arg)
+	case "/search":
+		if arg == "" {
+			fmt.Fprintln(r.e.stdout, "usage: /search QUERY")
+			break
+		}
+		err = runSearch(ce, []string{"--project", r.project, "--", arg})
+	case "/graph":
+		if arg == "" {
+			fmt.Fprintln(r.e.stdout, "usage: /graph NAME (a class or Class.method)")
+			break
+		}
+		err = graphCommand(ce, r.project, arg)
+	default:
+		if strings.HasPrefix(cmd, "/") {
+			fmt.Fprintf(r.e.stdout, "unknown command %s (/help)\n", cmd)
+			break
+		}
+		err = r.ask(ce, line)
+	}
+	switch {
+	case err == nil:
+	case errors.Is(err, context.Canceled) && r.tty:
+		fmt.Fprintln(r.e.stdout, "interrupted")
+	default:
+		fmt.Fprintf(r.e.stdout, "error: %s\n", oneLine(err.Error()))
+	}
+	return false
+}
+
+// commandEnv returns the environment for one command. On a terminal, Ctrl-C
+// while a command runs cancels that command only: the command's context is
+// detached from the process's (which the first SIGINT cancels for good) and
+// cancelled by its own SIGINT handler.
+func (r *repl) commandEnv() (*env, func()) {
+	if !r.tty {
+		return r.e, func() {}
+	}
+	ctx, cancel := context.WithCancel(context.WithoutCancel(r.e.ctx))
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case <-sig:
+			cancel()
+		case <-done:
+		}
+	}()
+	ce := *r.e
+	ce.ctx = ctx
+	return &ce, func() {
+		signal.Stop(sig)
+		close(done)
+		cancel()
+	}
+}
+
+// index indexes dir (default: the session's project) and, as the seed does,
+// makes it the session's project when it has chunks afterwards.
+func (r *repl) index(ce *env, dir string) error {
+	if dir == "" {
+		dir = r.project
+	}
+	root, err := index.ResolveRoot(dir)
+	if err != nil {
+		return fmt.Errorf("index %s: %w (the session keeps project %s)", dir, err, r.project)
+	}
+	ierr := runIndex(ce, []string{"--", dir})
+	chunks := 0
+	if store.Exists(ce.cfg.DBPath()) {
+		if st, err := store.Open(ce.ctx, ce.cfg.DBPath()); err == nil {
+			if c, err := st.Count(ce.ctx, root); err == nil {
+				chunks = c.Chunks
+			}
+			st.Close()
+		}
+	}
+	if chunks > 0 {
+		if root != r.project {
+			r.history = nil // the conversation was about another project
+		}
+		r.project = root
+		fmt.Fprintf(r.e.stdout, "project: %s\n", root)
+	} else {
+		fmt.Fprintf(r.e.stdout, "no searchable chunks in %s; the session keeps project %s\n", root, r.project)
+	}
+	return ierr
+}
+
+// ask sends a question to the agent, or to search when no chat model is
+// configured.
+func (r *repl) ask(ce *env, question string) error {
+	if !chatConfigured(ce.cfg) {
+		if !r.hinted {
+			fmt.Fprintln(r.e.stdout, noModelHint)
+			r.hinted = true
+		}
+		return runSearch(ce, []string{"--project", r.project, "--", question})
+	}
+	client, err := newChatClient(ce.cfg, "")
+	if err != nil {
+		return err
+	}
+	ap, err := openAgentProject(ce, r.project)
+	if err != nil {
+		return err
+	}
+	defer ap.close()
+	a := ap.agent(client)
+	a.History = r.history
+	a.OnToolCall = func(ev agent.ToolEvent) { printToolEvent(ce.stderr, ev) }
+	res, err := a.Run(ce.ctx, question)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(r.e.stdout, res.Answer)
+	r.history = append(r.history,
+		llm.Message{Role: llm.RoleUser, Content: question},
+		llm.Message{Role: llm.RoleAssistant, Content: res.Answer})
+	if n := len(r.history); n > 2*maxReplHistory {
+		r.history = r.history[n-2*maxReplHistory:]
+	}
+	return nil
+}
+
+// plainReader reads lines from a non-terminal stdin, printing the prompt.
+type plainReader struct {
+	e  *env
+	sc *bufio.Scanner
+}
+
+func newPlainReader(e *env) *plainReader {
+	sc := bufio.NewScanner(e.stdin)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	return &plainReader{e: e, sc: sc}
+}
+
+func (p *plainReader) readLine() (string, error) {
+	fmt.Fprint(p.e.stdout, "coderag> ")
+	if !p.sc.Scan() {
+		if err := p.sc.Err(); err != nil {
+			return "", err
+		}
+		return "", io.EOF
+	}
+	return p.sc.Text(), nil
+}
+
+func (p *plainReader) close() {}
+
+// rlReader is the terminal line editor.
+type rlReader struct{ rl *readline.Instance }
+
+// newReadline sets up chzyer/readline on the terminal f, with history in
+// $CODERAG_HOME/history (kept in memory only if that directory cannot be
+// created).
+func newReadline(e *env, f *os.File) (*rlReader, error) {
+	fd := int(f.Fd())
+	var saved *term.State
+	hist := ""
+	if err := os.MkdirAll(e.cfg.Home, 0o755); err == nil {
+		hist = filepath.Join(e.cfg.Home, "history")
+	}
+	rl, err := readline.NewEx(&readline.Config{
+		Prompt:            "coderag> ",
+		HistoryFile:       hist,
+		HistorySearchFold: true,
+		InterruptPrompt:   "^C",
+		EOFPrompt:         "",
+		Stdin:             readline.NewCancelableStdin(f),
+		Stdout:            e.stdout,
+		Stderr:            e.stderr,
+		FuncIsTerminal:    func() bool { return term.IsTerminal(fd) },
+		FuncMakeRaw: func() error {
+			st, err := term.MakeRaw(fd)
+			if err == nil {
+				saved = st
+			}
+			return err
+		},
+		FuncExitRaw: func() error {
+			if saved == nil {
+				return nil
+			}
+			err := term.Restore(fd, saved)
+			saved = nil
+			return err
+		},
+		FuncGetWidth: func() int {
+			w, _, err := term.GetSize(fd)
+			if err != nil || w <= 0 {
+				return 80
+			}
+			return w
+		},
+	})
+	if err != nil {
+		return nil, fmt.Errorf("line editor: %w", err)
+	}
+	return &rlReader{rl: rl}, nil
+}
+
+func (r *rlReader) readLine() (string, error) {
+	line, err := r.rl.Readline()
+	if errors.Is(err, readline.ErrInterrupt) {
+		return "", errInterrupted
+	}
+	return line, err
+}
+
+func (r *rlReader) close() { r.rl.Close() }

@@ -1,5 +1,125 @@
 package search
 
+// The bilingual glossary lets Chinese questions reach English code: it maps
+// Chinese programming words (登录, 超时, 上下文, 压缩, ...) to the English
+// words that code uses for them (login signin auth, timeout deadline,
+// context ctx, compress ...), and a few English abbreviations to their
+// spellings (ctx context, conn connection, ...).
+//
+// Data: data/glossary.tsv, embedded. Format: one entry a line,
+// KEY<TAB>TERM TERM ...; lines starting with '#' are comments; blank lines
+// are ignored. Han keys are Chinese entries; lower-case ASCII keys are the
+// English synonym section. Terms are lower-case ASCII words. The file's
+// header documents its sources; entries were curated by hand from Chinese
+// programming vocabulary and the identifiers of the Go, Java and Python
+// standard libraries. The Chinese keys are also part of the segmentation
+// dictionary (see internal/gendict), so Tokenize keeps them whole.
+
+import (
+	_ "embed"
+	"strings"
+	"sync"
+	"unicode/utf8"
+)
+
+//go:embed data/glossary.tsv
+var glossaryData string
+
 // GlossaryExpand maps a term (a Chinese word or an English sub-word) to
-// extra English terms. It is filled by the bilingual glossary.
+// extra English terms. It is filled by the bilingual glossary: an exact,
+// case-sensitive lookup of the key (English keys are lower case); nil when
+// the term is not in the glossary. The returned slice is shared: callers
+// must not modify its elements.
 var GlossaryExpand func(term string) []string
+
+func init() {
+	GlossaryExpand = glossaryLookup
+}
+
+var (
+	glossOnce   sync.Once
+	glossMap    map[string][]string // all keys
+	glossZh     int                 // number of Chinese keys
+	glossMaxLen int                 // longest Chinese key, in runes
+)
+
+func loadGlossary() {
+	glossOnce.Do(func() {
+		glossMap = make(map[string][]string, 1024)
+		for _, line := range strings.Split(glossaryData, "\n") {
+			if line == "" || line[0] == '#' {
+				continue
+			}
+			key, rest, ok := strings.Cut(line, "\t")
+			key = strings.TrimSpace(key)
+			if !ok || key == "" {
+				continue
+			}
+			terms := strings.Fields(rest)
+			if len(terms) == 0 {
+				continue
+			}
+			if _, dup := glossMap[key]; dup {
+				continue // first entry wins; the tests forbid duplicates
+			}
+			glossMap[key] = terms[:len(terms):len(terms)]
+			if hasHan(key) {
+				glossZh++
+				if n := utf8.RuneCountInString(key); n > glossMaxLen {
+					glossMaxLen = n
+				}
+			}
+		}
+	})
+}
+
+func glossaryLookup(term string) []string {
+	loadGlossary()
+	return glossMap[term]
+}
+
+// GlossarySize returns the number of Chinese entries of the glossary (the
+// English synonym section is not counted).
+func GlossarySize() int {
+	loadGlossary()
+	return glossZh
+}
+
+// ExpandQuery returns the English terms of the glossary entries found in
+// the Chinese text of query, in order of appearance, without duplicates.
+// Each run of Han characters is matched by forward maximum matching over
+// the glossary keys: at each position the longest key that starts there is
+// taken and the scan jumps past it; a position where no key starts is
+// skipped. It returns nil when the query has no Chinese word of the
+// glossary.
+func ExpandQuery(query string) []string {
+	if !hasHan(query) {
+		return nil
+	}
+	loadGlossary()
+	var out []string
+	seen := map[string]bool{}
+	for _, run := range hanRunRE.FindAllString(query, -1) {
+		rs := []rune(run)
+		for i := 0; i < len(rs); {
+			n := min(glossMaxLen, len(rs)-i)
+			for ; n > 0; n-- {
+				if _, ok := glossMap[string(rs[i:i+n])]; ok {
+					break
+				}
+			}
+			if n == 0 {
+				i++
+				continue
+			}
+			for _, t := range glossMap[string(rs[i:i+n])] {
+				if !seen[t] {
+					seen[t] = true
+					out = append(out, t)
+				}
+			}
+			i += n
+		}
+	}
+	return out
+}

@@ -95,6 +95,8 @@ type Searcher struct {
 	Store    *store.Store
 	Embedder embed.Embedder // must be the embedder the project was indexed with
 	Project  string         // absolute project root
+	// Params overrides DefaultHybridParams (tuning and tests); nil = defaults.
+	Params *HybridParams
 }
 
 // ErrUnknownRanker is returned for an unknown Options.Ranker.

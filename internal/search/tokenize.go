@@ -1,12 +1,17 @@
 package search
 
+//go:generate go run ./internal/gendict -out data/zhdict.txt
+
 import (
+	_ "embed"
+	"math"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
-	"unicode"
+	"unicode/utf8"
 
-	"github.com/go-ego/gse"
+	"github.com/go-ego/gse/hmm"
 
 	"github.com/coderag/coderag/internal/analyze"
 )
@@ -20,20 +25,143 @@ var StopWords = map[string]bool{
 	"的是": true, "一个": true, "可以": true, "这里": true, "那里": true,
 }
 
+// zhDictData is the compact segmentation dictionary written by
+// internal/gendict: header lines starting with '#' (the first is
+// "#total N", the sum of the frequencies of the full jieba dictionary), then
+// "word freq" lines sorted by bytes. It is searched in place by binary
+// search, so a process pays nothing to load it.
+//
+//go:embed data/zhdict.txt
+var zhDictData string
+
 var (
-	segOnce sync.Once
-	seg     gse.Segmenter
-	segErr  error
+	zhOnce     sync.Once
+	zhBody     string  // the word lines of zhDictData
+	zhLogTotal float64 // log of the total frequency
+	hmmOnce    sync.Once
 )
 
-// segmenter loads the Chinese dictionary on first use only, so queries
-// without Chinese text never pay for it.
-func segmenter() (*gse.Segmenter, error) {
-	segOnce.Do(func() {
-		seg.SkipLog = true
-		segErr = seg.LoadDictEmbed("zh_s")
+func zhDict() string {
+	zhOnce.Do(func() {
+		body := zhDictData
+		total := 6e7
+		for strings.HasPrefix(body, "#") {
+			line, rest, _ := strings.Cut(body, "\n")
+			if v, ok := strings.CutPrefix(line, "#total "); ok {
+				if n, err := strconv.ParseFloat(strings.TrimSpace(v), 64); err == nil && n > 0 {
+					total = n
+				}
+			}
+			body = rest
+		}
+		zhBody, zhLogTotal = body, math.Log(total)
 	})
-	return &seg, segErr
+	return zhBody
+}
+
+// zhLookup finds word in the dictionary: its frequency (0 if it is not a
+// word) and whether some dictionary word starts with it.
+func zhLookup(word string) (freq int, prefix bool) {
+	d := zhDict()
+	lo, hi := 0, len(d) // both at line starts
+	for lo < hi {
+		mid := lo + (hi-lo)/2
+		s := lo + strings.LastIndexByte(d[lo:mid], '\n') + 1
+		e := strings.IndexByte(d[s:], '\n')
+		if e < 0 {
+			e = len(d) - s
+		}
+		line := d[s : s+e]
+		w, f, _ := strings.Cut(line, " ")
+		switch {
+		case w == word:
+			n, _ := strconv.Atoi(f)
+			return n, true
+		case w < word:
+			lo = s + e + 1
+		default:
+			hi = s
+		}
+	}
+	return 0, strings.HasPrefix(d[lo:], word)
+}
+
+// CutChinese segments a run of Han characters into words the way jieba
+// does (precise mode with HMM): a DAG of the dictionary words found in the
+// text, the most probable path through it by unigram frequency, and the
+// HMM of github.com/go-ego/gse/hmm for runs of characters the dictionary
+// does not know. The dictionary is compact (see internal/gendict) and read
+// in place, so the first call costs microseconds, not a dictionary load.
+// text should be one run of Han characters (Tokenize splits queries so).
+func CutChinese(text string) []string {
+	rs := []rune(text)
+	n := len(rs)
+	if n == 0 {
+		return nil
+	}
+	zhDict()
+	// route[i] = best log-probability of rs[i:] and the end of its first word.
+	type step struct {
+		score float64
+		end   int
+	}
+	route := make([]step, n+1)
+	var freqs []int
+	for i := n - 1; i >= 0; i-- {
+		freqs = freqs[:0]
+		var ends []int
+		for j := i + 1; j <= n; j++ {
+			f, prefix := zhLookup(string(rs[i:j]))
+			if f > 0 {
+				ends = append(ends, j)
+				freqs = append(freqs, f)
+			}
+			if !prefix {
+				break
+			}
+		}
+		if len(ends) == 0 {
+			ends, freqs = append(ends, i+1), append(freqs, 1)
+		}
+		best := step{score: math.Inf(-1)}
+		for k, j := range ends {
+			s := math.Log(float64(freqs[k])) - zhLogTotal + route[j].score
+			if s > best.score || (s == best.score && j > best.end) {
+				best = step{s, j}
+			}
+		}
+		route[i] = best
+	}
+	var out []string
+	var buf []rune
+	flush := func() {
+		switch {
+		case len(buf) == 1:
+			out = append(out, string(buf))
+		case len(buf) > 1:
+			if f, _ := zhLookup(string(buf)); f > 0 {
+				for _, r := range buf {
+					out = append(out, string(r))
+				}
+			} else {
+				hmmOnce.Do(func() { hmm.LoadModel() })
+				out = append(out, hmm.Cut(string(buf))...)
+			}
+		}
+		buf = buf[:0]
+	}
+	for i := 0; i < n; {
+		j := route[i].end
+		if j-i == 1 {
+			buf = append(buf, rs[i])
+		} else {
+			flush()
+			out = append(out, string(rs[i:j]))
+		}
+		i = j
+	}
+	flush()
+	return out
 }
 
 func hasHan(s string) bool {
@@ -46,21 +174,11 @@ func hasHan(s string) bool {
 }
 
 // Tokenize is the seed's query tokenizer (RagQueryTokenizer): Chinese word
-// segmentation (gse, a Go port of jieba) plus identifiers matched by
-// [A-Za-z][A-Za-z0-9_.$-]{1,}; single characters and question words are
-// dropped; order of first appearance is kept; duplicates removed.
+// segmentation (CutChinese, jieba's algorithm over a compact dictionary)
+// plus identifiers matched by [A-Za-z][A-Za-z0-9_.$-]{1,}; single
+// characters and question words are dropped; order of first appearance is
+// kept; duplicates removed.
 func Tokenize(query string) []string {
-	var out []string
-	seen := map[string]bool{}
-	add := func(t string) {
-		t = strings.TrimSpace(t)
-		if len([]rune(t)) < 2 || StopWords[t] || seen[t] {
-			return
-		}
-		seen[t] = true
-		out = append(out, t)
-	}
-	// Walk the query left to right so order is the order of appearance.
 	type span struct {
 		at  int
 		tok string
@@ -70,47 +188,31 @@ func Tokenize(query string) []string {
 		spans = append(spans, span{m[0], query[m[0]:m[1]]})
 	}
 	if hasHan(query) {
-		if sg, err := segmenter(); err == nil {
-			pos := 0
-			for _, w := range sg.Cut(query, true) {
-				i := strings.Index(query[pos:], w)
-				at := pos
-				if i >= 0 {
-					at = pos + i
-					pos = at + len(w)
-				}
-				if hasHan(w) && isAllHan(w) {
-					spans = append(spans, span{at, w})
-				}
-			}
-		} else {
-			// no dictionary: fall back to whole Han runs
-			for _, m := range hanRunRE.FindAllStringIndex(query, -1) {
-				spans = append(spans, span{m[0], query[m[0]:m[1]]})
+		for _, m := range hanRunRE.FindAllStringIndex(query, -1) {
+			at := m[0]
+			for _, w := range CutChinese(query[m[0]:m[1]]) {
+				spans = append(spans, span{at, w})
+				at += len(w)
 			}
 		}
 	}
-	sortSpans := func() {
-		for i := 1; i < len(spans); i++ {
-			for j := i; j > 0 && spans[j].at < spans[j-1].at; j-- {
-				spans[j], spans[j-1] = spans[j-1], spans[j]
-			}
+	// Insertion sort by position: identifiers and Han words interleave.
+	for i := 1; i < len(spans); i++ {
+		for j := i; j > 0 && spans[j].at < spans[j-1].at; j-- {
+			spans[j], spans[j-1] = spans[j-1], spans[j]
 		}
 	}
-	sortSpans()
+	var out []string
+	seen := map[string]bool{}
 	for _, s := range spans {
-		add(s.tok)
+		t := strings.TrimSpace(s.tok)
+		if utf8.RuneCountInString(t) < 2 || StopWords[t] || seen[t] {
+			continue
+		}
+		seen[t] = true
+		out = append(out, t)
 	}
 	return out
 }
 
 var hanRunRE = regexp.MustCompile(`\p{Han}+`)
-
-func isAllHan(s string) bool {
-	for _, r := range s {
-		if !unicode.Is(unicode.Han, r) {
-			return false
-		}
-	}
-	return true
-}

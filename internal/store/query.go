@@ -32,33 +32,17 @@ func (h *scoredHeap) Pop() any {
 	return x
 }
 
-// TopKCosine scans every chunk of project embedded by embedder (its id) and
-// returns the k with the
-// highest cosine similarity to q (both L2-normalised, so cosine = dot
-// product), best first. A stored vector whose dimension differs from len(q)
-// is an error (the index was built by another embedder).
+// TopKCosine returns the k chunks of project embedded by embedder (its id)
+// with the highest cosine similarity to q, best first. Vectors are
+// L2-normalised, so cosine is the dot product. A stored vector whose
+// dimension differs from len(q) is an error (the index was built by another
+// embedder). With CacheVectors on, the project's vectors are kept in memory
+// and reloaded only when meta.vectors_version changes; otherwise they are
+// streamed from code_vectors.
 func (s *Store) TopKCosine(ctx context.Context, project, embedder string, q []float32, k int) ([]Scored, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT id, embedding FROM code_chunks
-		WHERE project_path=? AND embedding_model=? AND embedding IS NOT NULL`, project, embedder)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
 	h := make(scoredHeap, 0, k+1)
-	var blob sql.RawBytes
-	var id int64
-	for rows.Next() {
-		if err := rows.Scan(&id, &blob); err != nil {
-			return nil, err
-		}
-		if len(blob) != 4*len(q) {
-			return nil, fmt.Errorf("vector of chunk %d has dimension %d, query has %d: re-index with the same embedder", id, len(blob)/4, len(q))
-		}
-		var dot float32
-		for i := range q {
-			dot += q[i] * math.Float32frombits(binary.LittleEndian.Uint32(blob[4*i:]))
-		}
-		sc := Scored{ID: id, Score: float64(dot)}
+	push := func(id int64, score float64) {
+		sc := Scored{ID: id, Score: score}
 		if len(h) < k {
 			heap.Push(&h, sc)
 		} else if k > 0 && (sc.Score > h[0].Score || (sc.Score == h[0].Score && sc.ID < h[0].ID)) {
@@ -66,14 +50,135 @@ func (s *Store) TopKCosine(ctx context.Context, project, embedder string, q []fl
 			heap.Fix(&h, 0)
 		}
 	}
-	if err := rows.Err(); err != nil {
-		return nil, err
+	if s.cacheOn.Load() {
+		vs, err := s.vectors(ctx, project, embedder)
+		if err != nil {
+			return nil, err
+		}
+		if vs.dim != 0 && vs.dim != len(q) {
+			return nil, dimError(vs.dim, len(q))
+		}
+		for i, id := range vs.ids {
+			push(id, float64(dot(q, vs.data[i*vs.dim:(i+1)*vs.dim])))
+		}
+	} else {
+		rows, err := s.db.QueryContext(ctx, `SELECT id, vec FROM code_vectors WHERE project_path=? AND embedder=?`, project, embedder)
+		if err != nil {
+			return nil, err
+		}
+		defer rows.Close()
+		var blob sql.RawBytes
+		var id int64
+		for rows.Next() {
+			if err := rows.Scan(&id, &blob); err != nil {
+				return nil, err
+			}
+			if len(blob) != 4*len(q) {
+				return nil, dimError(len(blob)/4, len(q))
+			}
+			push(id, float64(dotBlob(q, blob)))
+		}
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
 	}
 	out := make([]Scored, len(h))
 	for i := len(h) - 1; i >= 0; i-- {
 		out[i] = heap.Pop(&h).(Scored)
 	}
 	return out, nil
+}
+
+func dimError(stored, query int) error {
+	return fmt.Errorf("stored vectors have dimension %d, the query has %d: re-index with the same embedder", stored, query)
+}
+
+func dot(a, b []float32) float32 {
+	var s0, s1, s2, s3 float32
+	n := len(a) &^ 3
+	for i := 0; i < n; i += 4 {
+		s0 += a[i] * b[i]
+		s1 += a[i+1] * b[i+1]
+		s2 += a[i+2] * b[i+2]
+		s3 += a[i+3] * b[i+3]
+	}
+	for i := n; i < len(a); i++ {
+		s0 += a[i] * b[i]
+	}
+	return s0 + s1 + s2 + s3
+}
+
+func dotBlob(q []float32, blob []byte) float32 {
+	var s float32
+	for i := range q {
+		s += q[i] * math.Float32frombits(binary.LittleEndian.Uint32(blob[4*i:]))
+	}
+	return s
+}
+
+// vectorSet is one project's vectors held in memory: row i is
+// data[i*dim:(i+1)*dim] and belongs to chunk ids[i].
+type vectorSet struct {
+	version string
+	ids     []int64
+	dim     int
+	data    []float32
+}
+
+// CacheVectors turns the in-memory vector cache on or off; long-lived
+// processes (MCP server, REPL, eval) turn it on.
+func (s *Store) CacheVectors(on bool) {
+	s.vmu.Lock()
+	s.cacheOn.Store(on)
+	if !on {
+		s.cache = nil
+	}
+	s.vmu.Unlock()
+}
+
+func (s *Store) vectors(ctx context.Context, project, embedder string) (*vectorSet, error) {
+	var version string
+	err := s.db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key='vectors_version'`).Scan(&version)
+	if err != nil && err != sql.ErrNoRows {
+		return nil, err
+	}
+	key := project + "\x00" + embedder
+	s.vmu.Lock()
+	defer s.vmu.Unlock()
+	if vs, ok := s.cache[key]; ok && vs.version == version {
+		return vs, nil
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT id, vec FROM code_vectors WHERE project_path=? AND embedder=?`, project, embedder)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	vs := &vectorSet{version: version}
+	var blob sql.RawBytes
+	var id int64
+	for rows.Next() {
+		if err := rows.Scan(&id, &blob); err != nil {
+			return nil, err
+		}
+		d := len(blob) / 4
+		if vs.dim == 0 {
+			vs.dim = d
+		} else if d != vs.dim {
+			return nil, dimError(d, vs.dim)
+		}
+		vs.ids = append(vs.ids, id)
+		for i := 0; i < d; i++ {
+			vs.data = append(vs.data, math.Float32frombits(binary.LittleEndian.Uint32(blob[4*i:])))
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if s.cache == nil {
+		s.cache = map[string]*vectorSet{}
+	}
+	s.cache[key] = vs
+	return vs, nil
 }
 
 // FTSWeights are the BM25 column weights of chunks_fts (name, path, body).
@@ -109,18 +214,30 @@ func (s *Store) FTSSearch(ctx context.Context, project, match string, w FTSWeigh
 
 // LikeSearch is the seed's keyword route: chunks of project whose name or
 // content contains keyword, case-insensitively for ASCII (SQLite LIKE), with
-// '%', '_' and '\' escaped (LIKE ... ESCAPE '\'). At most limit rows; chunks
-// whose name matches come first, then by id, so the cut is deterministic.
+// '%', '_' and '\' escaped (LIKE ... ESCAPE '\'). At most limit rows: chunks
+// whose name matches first (by id), then chunks whose content matches (by
+// id), so the cut is deterministic and the scan stops early.
 func (s *Store) LikeSearch(ctx context.Context, project, keyword string, limit int) ([]ChunkRow, error) {
 	pat := "%" + likeEscape(keyword) + "%"
 	rows, err := s.db.QueryContext(ctx, `SELECT `+chunkCols+` FROM code_chunks
-		WHERE project_path=? AND (name LIKE ? ESCAPE '\' OR content LIKE ? ESCAPE '\')
-		ORDER BY (name LIKE ? ESCAPE '\') DESC, id LIMIT ?`, project, pat, pat, pat, limit)
+		WHERE project_path=? AND name LIKE ? ESCAPE '\' ORDER BY id LIMIT ?`, project, pat, limit)
+	if err != nil {
+		return nil, fmt.Errorf("keyword search: %w", err)
+	}
+	out, err := scanChunks(rows)
+	rows.Close()
+	if err != nil || len(out) >= limit {
+		return out, err
+	}
+	rows, err = s.db.QueryContext(ctx, `SELECT `+chunkCols+` FROM code_chunks
+		WHERE project_path=? AND content LIKE ? ESCAPE '\' AND NOT (name LIKE ? ESCAPE '\') ORDER BY id LIMIT ?`,
+		project, pat, pat, limit-len(out))
 	if err != nil {
 		return nil, fmt.Errorf("keyword search: %w", err)
 	}
 	defer rows.Close()
-	return scanChunks(rows)
+	more, err := scanChunks(rows)
+	return append(out, more...), err
 }
 
 const chunkCols = `id, file_path, chunk_type, name, owner, signature, language, doc, start_line, end_line,

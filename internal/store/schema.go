@@ -15,8 +15,12 @@ const SchemaVersion = 1
 //	                                 and embedding_model are the fingerprint that
 //	                                 lets unchanged files be skipped; size and
 //	                                 mtime_ns feed the stat fast path
-//	code_chunks                      one row per chunk; embedding is a float32
-//	                                 little-endian BLOB (NULL until embedded)
+//	code_chunks                      one row per chunk (text, lines, names)
+//	code_vectors                     id = code_chunks.id; the chunk's embedding
+//	                                 as a float32 little-endian BLOB, kept apart
+//	                                 so a vector scan reads no chunk text
+//	meta.vectors_version             bumped by every write, so readers can
+//	                                 cache vectors and know when to reload
 //	code_relations                   imports/extends/implements/contains/calls
 //	chunks_fts                       FTS5, contentless with delete support,
 //	                                 rowid = code_chunks.id; columns hold
@@ -63,9 +67,15 @@ CREATE TABLE IF NOT EXISTS code_chunks (
 	start_byte      INTEGER NOT NULL,
 	end_byte        INTEGER NOT NULL,
 	content         TEXT NOT NULL,
-	embedding       BLOB,
 	embedding_model TEXT NOT NULL DEFAULT ''
 );
+CREATE TABLE IF NOT EXISTS code_vectors (
+	id           INTEGER PRIMARY KEY,
+	project_path TEXT NOT NULL,
+	embedder     TEXT NOT NULL,
+	vec          BLOB NOT NULL
+);
+CREATE INDEX IF NOT EXISTS code_vectors_project ON code_vectors(project_path, embedder);
 CREATE INDEX IF NOT EXISTS code_chunks_file ON code_chunks(project_path, file_path);
 CREATE INDEX IF NOT EXISTS code_chunks_name ON code_chunks(project_path, name);
 CREATE TABLE IF NOT EXISTS code_relations (

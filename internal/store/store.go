@@ -19,6 +19,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver (pure Go, FTS5 built in)
@@ -36,6 +38,10 @@ var (
 type Store struct {
 	db   *sql.DB
 	path string
+
+	vmu     sync.Mutex
+	cacheOn atomic.Bool
+	cache   map[string]*vectorSet // by project + "\x00" + embedder
 }
 
 // Exists reports whether an index file exists at path.
@@ -259,8 +265,8 @@ func (s *Store) ReplaceFiles(ctx context.Context, project string, files []FileDa
 		}
 	}
 	insChunk, err := tx.PrepareContext(ctx, `INSERT INTO code_chunks(project_path, file_path, chunk_type, name, owner,
-		signature, language, doc, start_line, end_line, decl_end_line, start_byte, end_byte, content, embedding, embedding_model)
-		VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`)
+		signature, language, doc, start_line, end_line, decl_end_line, start_byte, end_byte, content, embedding_model)
+		VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`)
 	if err != nil {
 		return err
 	}
@@ -270,6 +276,11 @@ func (s *Store) ReplaceFiles(ctx context.Context, project string, files []FileDa
 		return err
 	}
 	defer insFTS.Close()
+	insVec, err := tx.PrepareContext(ctx, `INSERT INTO code_vectors(id, project_path, embedder, vec) VALUES(?,?,?,?)`)
+	if err != nil {
+		return err
+	}
+	defer insVec.Close()
 	insRel, err := tx.PrepareContext(ctx, `INSERT INTO code_relations(project_path, file_path, from_name, to_name, relation_type, line)
 		VALUES(?,?,?,?,?,?)`)
 	if err != nil {
@@ -283,16 +294,17 @@ func (s *Store) ReplaceFiles(ctx context.Context, project string, files []FileDa
 			return fmt.Errorf("replace %s: %w", path, err)
 		}
 		for _, c := range f.Chunks {
-			var blob any
-			if c.Vector != nil {
-				blob = EncodeVector(c.Vector)
-			}
 			res, err := insChunk.ExecContext(ctx, project, path, c.Type, c.Name, c.Owner, c.Signature, c.Language,
-				c.Doc, c.StartLine, c.EndLine, c.DeclEndLine, c.StartByte, c.EndByte, c.Content, blob, c.Embedder)
+				c.Doc, c.StartLine, c.EndLine, c.DeclEndLine, c.StartByte, c.EndByte, c.Content, c.Embedder)
 			if err != nil {
 				return fmt.Errorf("insert chunk %s %s: %w", path, c.Name, err)
 			}
 			id, _ := res.LastInsertId()
+			if len(c.Vector) > 0 {
+				if _, err := insVec.ExecContext(ctx, id, project, c.Embedder, EncodeVector(c.Vector)); err != nil {
+					return fmt.Errorf("insert vector %s: %w", path, err)
+				}
+			}
 			if _, err := insFTS.ExecContext(ctx, id, c.NameTerms, c.PathTerms, c.BodyTerms); err != nil {
 				return fmt.Errorf("insert fts %s: %w", path, err)
 			}
@@ -309,6 +321,10 @@ func (s *Store) ReplaceFiles(ctx context.Context, project string, files []FileDa
 			return fmt.Errorf("fingerprint %s: %w", path, err)
 		}
 	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO meta(key,value) VALUES('vectors_version','1')
+		ON CONFLICT(key) DO UPDATE SET value=CAST(value AS INTEGER)+1`); err != nil {
+		return err
+	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("commit: %w", err)
 	}
@@ -316,9 +332,13 @@ func (s *Store) ReplaceFiles(ctx context.Context, project string, files []FileDa
 }
 
 func deleteFile(ctx context.Context, tx *sql.Tx, project, path string) error {
-	if _, err := tx.ExecContext(ctx, `DELETE FROM chunks_fts WHERE rowid IN
-		(SELECT id FROM code_chunks WHERE project_path=? AND file_path=?)`, project, path); err != nil {
-		return err
+	for _, q := range []string{
+		`DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM code_chunks WHERE project_path=? AND file_path=?)`,
+		`DELETE FROM code_vectors WHERE id IN (SELECT id FROM code_chunks WHERE project_path=? AND file_path=?)`,
+	} {
+		if _, err := tx.ExecContext(ctx, q, project, path); err != nil {
+			return err
+		}
 	}
 	for _, q := range []string{
 		`DELETE FROM code_chunks WHERE project_path=? AND file_path=?`,
@@ -366,20 +386,22 @@ func (s *Store) Count(ctx context.Context, project string) (Counts, error) {
 	if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM indexed_files WHERE project_path=?`, project).Scan(&c.Files); err != nil {
 		return c, err
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT chunk_type, count(*), count(embedding) FROM code_chunks WHERE project_path=? GROUP BY chunk_type`, project)
+	if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM code_vectors WHERE project_path=?`, project).Scan(&c.Embedded); err != nil {
+		return c, err
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT chunk_type, count(*) FROM code_chunks WHERE project_path=? GROUP BY chunk_type`, project)
 	if err != nil {
 		return c, err
 	}
 	for rows.Next() {
 		var t string
-		var n, e int
-		if err := rows.Scan(&t, &n, &e); err != nil {
+		var n int
+		if err := rows.Scan(&t, &n); err != nil {
 			rows.Close()
 			return c, err
 		}
 		c.ChunksByType[t] = n
 		c.Chunks += n
-		c.Embedded += e
 	}
 	rows.Close()
 	rows, err = s.db.QueryContext(ctx, `SELECT relation_type, count(*) FROM code_relations WHERE project_path=? GROUP BY relation_type`, project)

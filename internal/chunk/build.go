@@ -1,0 +1,296 @@
+package chunk
+
+import (
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// chunks turns the resolved definitions into chunks, then covers the
+// remaining significant lines with text chunks.
+func (ps *parsed) chunks() []Chunk {
+	t := newTexter(ps.path, ps.sp.name, ps.src)
+	var out []Chunk
+	for _, d := range ps.defs {
+		if d.dropped {
+			continue
+		}
+		switch d.kind {
+		case "class":
+			end := max(ps.line(d.start)+classHeadLines-1, ps.line(d.nameStart))
+			end = min(end, d.endLine)
+			for end > ps.line(d.nameStart) && !significant(t.line(end)) && strings.TrimSpace(t.line(end)) == "" {
+				end--
+			}
+			c := t.chunk(KindClass, d.qual, d.ownerName, d.startLine, end, d.endLine)
+			c.Doc = d.doc
+			d.chunkName = c.Name
+			out = append(out, c)
+		case "function":
+			kind := KindFunction
+			if d.ownerName != "" {
+				kind = KindMethod
+			}
+			sig := signature(d.name, d.params)
+			name := sig
+			if d.ownerName != "" {
+				name = d.ownerName + "." + sig
+			}
+			c := t.chunk(kind, name, d.ownerName, d.startLine, d.endLine, d.endLine)
+			c.Signature, c.Doc = sig, d.doc
+			d.chunkName = c.Name
+			out = append(out, c)
+		case "text":
+			before := len(t.out)
+			t.split(d.startLine, d.endLine, d.name, "")
+			for _, c := range t.out[before:] {
+				c.Doc = d.doc
+				out = append(out, c)
+			}
+		}
+	}
+	ps.fillGaps(t, &out)
+	if len(out) == 0 {
+		return TextChunks(ps.path, ps.sp.name, ps.src)
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].StartLine != out[j].StartLine {
+			return out[i].StartLine < out[j].StartLine
+		}
+		return out[i].DeclEndLine > out[j].DeclEndLine
+	})
+	return out
+}
+
+var licenseRe = regexp.MustCompile(`(?i)copyright|license|spdx-`)
+
+// fillGaps emits text chunks for runs of uncovered lines holding at least
+// minGapLines significant lines (a letter or digit). Package clauses, import
+// blocks (@skip) and a leading license comment are deliberately not chunked.
+func (ps *parsed) fillGaps(t *texter, out *[]Chunk) {
+	n := ps.idx.Count()
+	if n == 0 {
+		return
+	}
+	covered := make([]bool, n+2)
+	mark := func(a, b int) {
+		for l := max(a, 1); l <= b && l <= n; l++ {
+			covered[l] = true
+		}
+	}
+	for _, c := range *out {
+		mark(c.StartLine, c.EndLine)
+	}
+	for _, s := range ps.skips {
+		mark(ps.line(s[0]), ps.endLine(s[0], s[1]))
+	}
+	mark(1, ps.licenseHeader(t))
+	t.n = 0
+	minGap := minGapLines
+	if ps.errors > 0 {
+		minGap = 1 // around syntax errors nothing may be lost
+	}
+	for l := 1; l <= n; {
+		if covered[l] {
+			l++
+			continue
+		}
+		a := l
+		sig := 0
+		for l <= n && !covered[l] {
+			if significant(t.line(l)) {
+				sig++
+			}
+			l++
+		}
+		if sig >= minGap {
+			b := l - 1
+			for !significant(t.line(a)) {
+				a++
+			}
+			for !significant(t.line(b)) {
+				b--
+			}
+			before := len(t.out)
+			t.split(a, b, "", ps.classAt(ps.idx.Start(a)))
+			*out = append(*out, t.out[before:]...)
+		}
+	}
+}
+
+// licenseHeader returns the last line of a leading comment block that
+// mentions a copyright or license, or 0.
+func (ps *parsed) licenseHeader(t *texter) int {
+	n, l := ps.idx.Count(), 1
+	for l <= n && strings.TrimSpace(t.line(l)) == "" {
+		l++
+	}
+	a := l
+	var text strings.Builder
+	for ; l <= n; l++ {
+		s := strings.TrimSpace(t.line(l))
+		if s == "" {
+			break
+		}
+		if !(strings.HasPrefix(s, "//") || strings.HasPrefix(s, "/*") || strings.HasPrefix(s, "*") ||
+			strings.HasPrefix(s, "#")) || strings.HasPrefix(s, "#include") {
+			return 0
+		}
+		text.WriteString(s)
+	}
+	if l == a || !licenseRe.MatchString(text.String()) {
+		return 0
+	}
+	return l - 1
+}
+
+func significant(s string) bool {
+	for _, r := range s {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r > 127 {
+			return true
+		}
+	}
+	return false
+}
+
+// classAt returns the simple name of the innermost kept class whose whole
+// declaration holds byte offset off, or "".
+func (ps *parsed) classAt(off int) string {
+	if d := ps.classDefAt(uint(off)); d != nil {
+		return d.name
+	}
+	return ""
+}
+
+func (ps *parsed) classDefAt(off uint) *def {
+	var best *def
+	for _, d := range ps.defs {
+		if d.kind == "class" && !d.dropped && d.extStart <= off && off < d.end {
+			if best == nil || d.extStart >= best.extStart {
+				best = d
+			}
+		}
+	}
+	return best
+}
+
+// relations resolves the raw captures into relations, deduplicated per
+// (kind, from, to) and capped at maxRelations.
+func (ps *parsed) relations() []Relation {
+	var funcs []*def
+	classByName := map[string]*def{}
+	localFuncs := map[string]bool{}
+	for _, d := range ps.defs {
+		if d.dropped {
+			continue
+		}
+		switch d.kind {
+		case "function":
+			funcs = append(funcs, d)
+			localFuncs[d.name] = true
+		case "class":
+			if _, ok := classByName[d.name]; !ok {
+				classByName[d.name] = d
+			}
+		}
+	}
+	seen := map[[3]string]bool{}
+	var out []Relation
+	add := func(kind, from, to string, off uint) {
+		if from == "" || to == "" || len(out) >= maxRelations {
+			return
+		}
+		k := [3]string{kind, from, to}
+		if seen[k] {
+			return
+		}
+		seen[k] = true
+		out = append(out, Relation{Path: ps.path, From: from, To: to, Kind: kind, Line: ps.line(off)})
+	}
+	for _, d := range ps.defs {
+		if d.dropped {
+			continue
+		}
+		var from string
+		switch {
+		case d.kind == "class" && d.parent != nil && d.parent.kind == "class":
+			from = d.parent.qual
+		case d.kind == "function" && d.ownerName != "":
+			from = d.ownerName
+			if c := enclosingClass(d); c != nil {
+				from = c.qual
+			} else if c := classByName[d.ownerName]; c != nil {
+				from = c.qual
+			}
+		default:
+			continue
+		}
+		to := d.qual
+		if d.chunkName != "" {
+			to = d.chunkName
+		}
+		add(RelContains, from, to, d.nameStart)
+	}
+	supers := map[*def]int{}
+	for _, r := range ps.rels {
+		if r.kind == "super" {
+			c := ps.classDefAt(r.start)
+			if c == nil || ps.sp.superKind == nil {
+				continue
+			}
+			r.kind = ps.sp.superKind(c.node.Kind(), supers[c], r.text)
+			supers[c]++
+		}
+		switch r.kind {
+		case RelImports:
+			if r.text != "" && !ps.sp.isStd(r.text) {
+				add(RelImports, ps.path, r.text, r.start)
+			}
+		case RelExtends, RelImplements:
+			if c := ps.classDefAt(r.start); c != nil {
+				to := collapse(stripGenerics(r.text))
+				if to != "object" && to != c.name {
+					add(r.kind, c.qual, to, r.start)
+				}
+			}
+		case RelCalls:
+			to := collapse(r.text)
+			if r.path {
+				to = strings.ReplaceAll(stripGenerics(to), " ", "")
+				if parts := strings.Split(to, "::"); len(parts) > 2 {
+					to = strings.Join(parts[len(parts)-2:], "::")
+				}
+			} else if ps.sp.qualifyCalls && r.recvIsName && ps.alias[r.recv] {
+				to = r.recv + "." + to
+			}
+			if ps.sp.localCallsOnly && !localFuncs[to] {
+				continue
+			}
+			add(RelCalls, ps.caller(funcs, r.start), to, r.start)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Line < out[j].Line })
+	return out
+}
+
+func enclosingClass(d *def) *def {
+	for p := d.parent; p != nil; p = p.parent {
+		if p.kind == "class" {
+			return p
+		}
+	}
+	return nil
+}
+
+// caller names the innermost kept function holding off ("Owner.name" or
+// "name"), else the innermost class, else the file path.
+func (ps *parsed) caller(funcs []*def, off uint) string {
+	i := sort.Search(len(funcs), func(i int) bool { return funcs[i].extStart > off }) - 1
+	if i >= 0 && off < funcs[i].end {
+		return funcs[i].qual
+	}
+	if c := ps.classDefAt(off); c != nil {
+		return c.qual
+	}
+	return ps.path
+}

@@ -1,0 +1,645 @@
+package chunk
+
+import (
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"sort"
+	"strings"
+	"time"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+
+	"github.com/coderag/coderag/internal/lang"
+	"github.com/coderag/coderag/internal/lines"
+)
+
+// Errors returned by Parse. A caller that gets an error text-chunks the file
+// with TextChunks.
+var (
+	// ErrPanic wraps a panic recovered while parsing one file.
+	ErrPanic = errors.New("panic while parsing")
+	// ErrQuery means a language's embedded query does not compile (a bug).
+	ErrQuery = errors.New("bad chunk query")
+)
+
+// Tunables. They are documented here because they decide what the index holds.
+const (
+	// classHeadLines is how many lines of a class-like declaration its chunk
+	// holds (counted from the declaration's first line; never less than what
+	// is needed to include the name line).
+	classHeadLines = 6
+	// minGapLines: an uncovered region (top-level statements, fields between
+	// methods, comments) becomes text chunks when it has at least this many
+	// lines containing a letter or digit. Smaller regions are dropped.
+	minGapLines = 3
+	// maxRelations caps the relations kept per file (minified or generated
+	// code can hold hundreds of thousands of calls).
+	maxRelations = 20000
+	// parseTimeout bounds tree-sitter on one file; on timeout the file is
+	// chunked as text.
+	parseTimeout = 10 * time.Second
+	// A file of at least minifiedBytes whose average line is longer than
+	// minifiedLine characters is minified/generated: it is text-chunked
+	// without parsing (a 900 KB one-line bundle becomes one chunk).
+	minifiedBytes = 64 << 10
+	minifiedLine  = 500
+	// errorFallback: when ERROR nodes span more than this fraction of the
+	// file, AST chunks are unreliable and the whole file is text-chunked.
+	// Below it, AST chunks are kept and the broken regions are still covered
+	// by gap text chunks.
+	errorFallback = 0.30
+)
+
+// Parse chunks one file and extracts its relations from the same parse.
+// path is root-relative with '/', src the raw bytes from disk (BOM and CRLF
+// allowed). Files without a grammar, minified files and files whose parse is
+// mostly errors come back text-chunked with Fallback set. Parse is safe for
+// concurrent use. A panic is recovered and returned wrapped in ErrPanic; an
+// error means the caller should fall back to TextChunks.
+func Parse(path string, src []byte) (res *FileResult, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			res, err = nil, fmt.Errorf("parse %s: %w: %v\n%s", path, ErrPanic, r, debug.Stack())
+		}
+	}()
+	if testHookParse != nil {
+		testHookParse(path)
+	}
+	language := lang.Detect(path)
+	sp, err := specFor(language)
+	if err != nil {
+		return nil, fmt.Errorf("parse %s: %w: %w", path, ErrQuery, err)
+	}
+	if language == "" {
+		language = "text"
+	}
+	if sp == nil || looksMinified(src) {
+		return &FileResult{Language: language, Chunks: TextChunks(path, language, src), Fallback: true}, nil
+	}
+	return parseAST(sp, path, src), nil
+}
+
+// testHookParse, when set by a test, runs at the start of every Parse.
+var testHookParse func(path string)
+
+// looksMinified reports a large file with very long lines on average.
+func looksMinified(src []byte) bool {
+	if len(src) < minifiedBytes {
+		return false
+	}
+	n := 1
+	for _, b := range src {
+		if b == '\n' {
+			n++
+		}
+	}
+	return len(src)/n > minifiedLine
+}
+
+// def is one definition found by the query.
+type def struct {
+	kind       string // "class", "function", "text"
+	node       sitter.Node
+	start, end uint // node bytes
+	name       string
+	nameStart  uint
+	params     string
+	owner      string // explicit owner (Go receiver, C++ scope)
+	parent     *def
+	dropped    bool   // nested in a function, or in an anonymous class
+	qual       string // class: Outer.Inner; function: Owner.name
+	ownerName  string // simple name of the owner class
+	chunkName  string // name of its chunk ("" if none)
+	extStart   uint   // first byte of the chunk (decorators, comments)
+	startLine  int    // chunk start (after wrappers, attributes, comments)
+	endLine    int    // last line of the (wrapped) declaration
+	doc        string
+}
+
+type rawRel struct {
+	kind       string
+	text       string // import text, type text, callee
+	recv       string // call receiver text (identifier) if any
+	recvIsName bool
+	path       bool // callee written as a path
+	start      uint
+	name       string // Python "from . import name"
+}
+
+type parsed struct {
+	sp     *spec
+	path   string
+	src    []byte // original
+	buf    []byte // parse buffer: BOM and '\r' blanked, same offsets
+	idx    *lines.Index
+	defs   []*def
+	rels   []rawRel
+	skips  [][2]uint
+	alias  map[string]bool // Go/Python imported package local names
+	errors int             // ERROR/MISSING nodes in the tree
+}
+
+func parseAST(sp *spec, path string, src []byte) *FileResult {
+	res := &FileResult{Language: sp.name}
+	buf := make([]byte, len(src))
+	copy(buf, src)
+	if len(buf) >= 3 && string(buf[:3]) == lines.BOM {
+		buf[0], buf[1], buf[2] = ' ', ' ', ' '
+	}
+	for i, b := range buf {
+		if b == '\r' {
+			buf[i] = ' '
+		}
+	}
+	p := sitter.NewParser()
+	defer p.Close()
+	if err := p.SetLanguage(sp.lang); err != nil {
+		panic(fmt.Sprintf("set language %s: %v", sp.name, err))
+	}
+	deadline := time.Now().Add(parseTimeout)
+	tree := p.ParseWithOptions(func(i int, _ sitter.Point) []byte {
+		if i < len(buf) {
+			return buf[i:]
+		}
+		return nil
+	}, nil, &sitter.ParseOptions{ProgressCallback: func(sitter.ParseState) bool { return time.Now().After(deadline) }})
+	if tree == nil { // timed out
+		res.Chunks, res.Fallback = TextChunks(path, sp.name, src), true
+		return res
+	}
+	defer tree.Close()
+	root := tree.RootNode()
+	if root.HasError() {
+		n, span := countErrors(root)
+		res.ParseErrors = n
+		if float64(span) > errorFallback*float64(len(src)) {
+			res.Chunks, res.Fallback = TextChunks(path, sp.name, src), true
+			return res
+		}
+	}
+	ps := &parsed{sp: sp, path: path, src: src, buf: buf, idx: lines.NewIndex(src), alias: map[string]bool{}, errors: res.ParseErrors}
+	ps.collect(root)
+	ps.resolve()
+	res.Chunks = ps.chunks()
+	res.Relations = ps.relations()
+	return res
+}
+
+// countErrors returns the number of ERROR and MISSING nodes and the bytes
+// spanned by the outermost ERROR nodes.
+func countErrors(n *sitter.Node) (count int, span uint) {
+	if n.IsError() {
+		count++
+		span += n.EndByte() - n.StartByte()
+		c, _ := countErrorsIn(n)
+		return count + c, span
+	}
+	if n.IsMissing() {
+		return 1, 0
+	}
+	return countErrorsIn(n)
+}
+
+func countErrorsIn(n *sitter.Node) (count int, span uint) {
+	for i := uint(0); i < n.ChildCount(); i++ {
+		c := n.Child(i)
+		if c == nil || !c.HasError() && !c.IsMissing() {
+			continue
+		}
+		k, s := countErrors(c)
+		count += k
+		span += s
+	}
+	return count, span
+}
+
+// collect runs the language query once over the tree.
+func (ps *parsed) collect(root *sitter.Node) {
+	qc := sitter.NewQueryCursor()
+	defer qc.Close()
+	seen := map[uintptr]*def{}
+	matches := qc.Matches(ps.sp.query, root, ps.buf)
+	for m := matches.Next(); m != nil; m = matches.Next() {
+		var d *def
+		var rel *rawRel
+		var nameNode, paramsNode, declNode *sitter.Node
+		var owner, importName, alias string
+		var recvNode *sitter.Node
+		for i := range m.Captures {
+			c := &m.Captures[i]
+			n := c.Node
+			switch ps.sp.roles[c.Index] {
+			case "class", "function", "text":
+				if d == nil {
+					d = &def{kind: ps.sp.roles[c.Index], node: n, start: n.StartByte(), end: n.EndByte()}
+				}
+			case "name":
+				nameNode = &n
+			case "params":
+				if paramsNode == nil {
+					paramsNode = &n
+				}
+			case "declarator":
+				declNode = &n
+			case "owner":
+				owner = ps.text(&n)
+			case "skip":
+				ps.skips = append(ps.skips, [2]uint{n.StartByte(), n.EndByte()})
+			case "import":
+				rel = &rawRel{kind: RelImports, text: ps.text(&n), start: n.StartByte()}
+			case "import.name":
+				importName = ps.text(&n)
+			case "import.alias":
+				alias = ps.text(&n)
+			case "extends":
+				rel = &rawRel{kind: RelExtends, text: ps.text(&n), start: n.StartByte()}
+			case "super":
+				rel = &rawRel{kind: "super", text: ps.text(&n), start: n.StartByte()}
+			case "implements":
+				rel = &rawRel{kind: RelImplements, text: ps.text(&n), start: n.StartByte()}
+			case "call":
+				rel = &rawRel{kind: RelCalls, text: ps.text(&n), start: n.StartByte()}
+			case "call.path":
+				rel = &rawRel{kind: RelCalls, text: ps.text(&n), start: n.StartByte(), path: true}
+			case "call.recv":
+				recvNode = &n
+			}
+		}
+		if rel != nil {
+			if recvNode != nil {
+				rel.recv = ps.text(recvNode)
+				rel.recvIsName = recvNode.Kind() == "identifier" || recvNode.Kind() == "package_identifier"
+			}
+			if rel.kind == RelImports {
+				rel.text = ps.sp.cleanImport(rel.text)
+				if importName != "" && strings.Trim(rel.text, ".") == "" {
+					rel.text += importName
+				}
+				if ps.sp.qualifyCalls {
+					ps.addAlias(rel.text, alias)
+				}
+			}
+			if len(ps.rels) < 4*maxRelations {
+				ps.rels = append(ps.rels, *rel)
+			}
+		}
+		if d == nil {
+			continue
+		}
+		if declNode != nil {
+			nameNode, paramsNode, owner = cDeclarator(declNode, ps)
+			if nameNode == nil {
+				continue
+			}
+		}
+		if prev := seen[d.node.Id()]; prev != nil {
+			continue
+		}
+		if nameNode != nil {
+			d.name = collapse(ps.text(nameNode))
+			if d.kind == "class" {
+				d.name = cleanType(d.name)
+			}
+			d.nameStart = nameNode.StartByte()
+		} else {
+			d.nameStart = d.start
+		}
+		if d.name == "" && d.kind != "text" {
+			continue
+		}
+		if paramsNode != nil {
+			d.params = ps.text(paramsNode)
+		}
+		d.owner = cleanType(owner)
+		seen[d.node.Id()] = d
+		ps.defs = append(ps.defs, d)
+	}
+}
+
+// addAlias records the local name under which an import is referenced.
+func (ps *parsed) addAlias(imp, alias string) {
+	if alias != "" {
+		ps.alias[alias] = true
+		return
+	}
+	if ps.sp.name == "python" {
+		ps.alias[strings.SplitN(strings.Fields(imp + " ")[0], ".", 2)[0]] = true
+		if i := strings.LastIndex(imp, " as "); i >= 0 {
+			ps.alias[strings.TrimSpace(imp[i+4:])] = true
+		}
+		return
+	}
+	// Go: the package name is usually the last element, minus "go-"/".vN".
+	last := imp[strings.LastIndex(imp, "/")+1:]
+	if len(last) >= 2 && last[0] == 'v' && strings.Trim(last[1:], "0123456789") == "" && strings.Contains(imp, "/") {
+		p := strings.TrimSuffix(imp, "/"+last)
+		last = p[strings.LastIndex(p, "/")+1:]
+	}
+	if i := strings.Index(last, ".v"); i > 0 {
+		last = last[:i]
+	}
+	last = strings.TrimPrefix(strings.TrimSuffix(last, "-go"), "go-")
+	ps.alias[last] = true
+}
+
+// cDeclarator finds the function_declarator under a C/C++ declarator
+// (through pointer/reference declarators) and returns its name, parameters
+// and, for "Foo::bar", the scope as owner.
+func cDeclarator(n *sitter.Node, ps *parsed) (name, params *sitter.Node, owner string) {
+	for depth := 0; n != nil && depth < 8; depth++ {
+		switch n.Kind() {
+		case "function_declarator":
+			name, params = n.ChildByFieldName("declarator"), n.ChildByFieldName("parameters")
+			for name != nil && name.Kind() == "qualified_identifier" {
+				if sc := name.ChildByFieldName("scope"); sc != nil {
+					owner = ps.text(sc)
+				}
+				name = name.ChildByFieldName("name")
+			}
+			if name != nil && (name.Kind() == "parenthesized_declarator" || strings.HasSuffix(name.Kind(), "_declarator")) {
+				return nil, nil, "" // function pointer, not a definition name
+			}
+			return name, params, owner
+		case "pointer_declarator", "reference_declarator", "attributed_declarator":
+			c := n.ChildByFieldName("declarator")
+			if c == nil && n.NamedChildCount() > 0 {
+				c = n.NamedChild(n.NamedChildCount() - 1)
+			}
+			n = c
+		default:
+			return nil, nil, ""
+		}
+	}
+	return nil, nil, ""
+}
+
+func (ps *parsed) text(n *sitter.Node) string {
+	s, e := n.StartByte(), n.EndByte()
+	if e > uint(len(ps.buf)) || s > e {
+		return ""
+	}
+	return string(ps.buf[s:e])
+}
+
+// line returns the 1-based line of byte offset off.
+func (ps *parsed) line(off uint) int { return ps.idx.Line(int(off)) }
+
+// endLine is the line of the last byte of [start,end).
+func (ps *parsed) endLine(start, end uint) int {
+	if end > start {
+		end--
+	}
+	return ps.line(end)
+}
+
+// resolve links definitions to their enclosing definitions, drops nested
+// functions and anonymous-class methods, and computes names and chunk ranges.
+func (ps *parsed) resolve() {
+	sort.SliceStable(ps.defs, func(i, j int) bool {
+		a, b := ps.defs[i], ps.defs[j]
+		if a.start != b.start {
+			return a.start < b.start
+		}
+		return a.end > b.end
+	})
+	var stack []*def
+	for _, d := range ps.defs {
+		for len(stack) > 0 && stack[len(stack)-1].end <= d.start {
+			stack = stack[:len(stack)-1]
+		}
+		if len(stack) > 0 && stack[len(stack)-1].end >= d.end {
+			d.parent = stack[len(stack)-1]
+		}
+		stack = append(stack, d)
+	}
+	for _, d := range ps.defs {
+		if p := d.parent; p != nil && (p.kind == "function" || p.dropped) {
+			d.dropped = true // parents are resolved first: dropped propagates down
+		}
+		if !d.dropped && d.kind == "function" && ps.inAnonymousBody(d) {
+			d.dropped = true
+		}
+		if d.dropped {
+			continue
+		}
+		cls := d.parent
+		for cls != nil && cls.kind != "class" {
+			cls = cls.parent
+		}
+		switch d.kind {
+		case "class":
+			d.qual = d.name
+			if cls != nil {
+				d.qual = cls.qual + "." + d.name
+				d.ownerName = cls.name
+			}
+		case "function":
+			d.ownerName = d.owner
+			if d.ownerName == "" && cls != nil {
+				d.ownerName = cls.name
+			}
+			d.qual = d.name
+			if d.ownerName != "" {
+				d.qual = d.ownerName + "." + d.name
+			}
+		}
+		ps.extend(d)
+	}
+}
+
+// inAnonymousBody reports a method whose class body belongs to an anonymous
+// class (Java `new Runnable() { ... }`, an enum constant body).
+func (ps *parsed) inAnonymousBody(d *def) bool {
+	if len(ps.sp.anonParents) == 0 {
+		return false
+	}
+	n := d.node.Parent()
+	for i := 0; n != nil && i < 2; i++ {
+		if ps.sp.anonParents[n.Kind()] {
+			return true
+		}
+		n = n.Parent()
+	}
+	return false
+}
+
+// extend moves a definition's start up over its wrappers, attributes and
+// touching comments, and records the doc comment.
+func (ps *parsed) extend(d *def) {
+	n := d.node
+	for {
+		p := n.Parent()
+		if p == nil {
+			break
+		}
+		if ps.sp.wrappers[p.Kind()] {
+			n = *p
+			continue
+		}
+		if ps.sp.singleWrappers[p.Kind()] && countKind(p, n.Kind()) == 1 {
+			n = *p
+			continue
+		}
+		break
+	}
+	d.endLine = ps.endLine(n.StartByte(), n.EndByte())
+	first := n
+	var docs []string
+	for s := prevSibling(&first); s != nil; s = prevSibling(s) {
+		isComment := ps.sp.comments[s.Kind()]
+		if !isComment && !ps.sp.attributes[s.Kind()] {
+			break
+		}
+		if int(first.StartPosition().Row)-int(s.EndPosition().Row) > 1 {
+			break
+		}
+		if pp := s.PrevSibling(); pp != nil && pp.EndPosition().Row == s.StartPosition().Row &&
+			!ps.sp.comments[pp.Kind()] && !ps.sp.attributes[pp.Kind()] {
+			break // a trailing comment of the previous statement
+		}
+		first = *s
+		if isComment {
+			docs = append(docs, ps.text(s))
+		}
+	}
+	d.extStart = first.StartByte()
+	d.startLine = ps.line(d.extStart)
+	for i, j := 0, len(docs)-1; i < j; i, j = i+1, j-1 {
+		docs[i], docs[j] = docs[j], docs[i]
+	}
+	d.doc = docText(strings.Join(docs, "\n"))
+	if d.doc == "" && ps.sp.docstrings {
+		d.doc = ps.docstring(&d.node)
+	}
+}
+
+// prevSibling is n's previous sibling or, when n opens its parent (a Python
+// block starts at its first statement, leaving a leading comment outside),
+// the parent's previous sibling.
+func prevSibling(n *sitter.Node) *sitter.Node {
+	if s := n.PrevSibling(); s != nil {
+		return s
+	}
+	if p := n.Parent(); p != nil && p.StartByte() == n.StartByte() {
+		return p.PrevSibling()
+	}
+	return nil
+}
+
+func countKind(p *sitter.Node, kind string) int {
+	n := 0
+	for i := uint(0); i < p.NamedChildCount(); i++ {
+		if c := p.NamedChild(i); c != nil && c.Kind() == kind {
+			n++
+		}
+	}
+	return n
+}
+
+// docstring returns a Python docstring: the first statement of the body when
+// it is a string.
+func (ps *parsed) docstring(n *sitter.Node) string {
+	body := n.ChildByFieldName("body")
+	if body == nil || body.NamedChildCount() == 0 {
+		return ""
+	}
+	st := body.NamedChild(0)
+	if st == nil || st.Kind() != "expression_statement" || st.NamedChildCount() == 0 {
+		return ""
+	}
+	s := st.NamedChild(0)
+	if s == nil || s.Kind() != "string" {
+		return ""
+	}
+	t := ps.text(s)
+	t = strings.TrimLeft(t, "rRbBuUfF")
+	for _, q := range []string{`"""`, `'''`, `"`, `'`} {
+		if strings.HasPrefix(t, q) && strings.HasSuffix(t, q) && len(t) >= 2*len(q) {
+			t = t[len(q) : len(t)-len(q)]
+			break
+		}
+	}
+	return dedentDoc(t)
+}
+
+// docText strips comment markers from a run of comments.
+func docText(s string) string {
+	if s == "" {
+		return ""
+	}
+	var out []string
+	for _, l := range strings.Split(s, "\n") {
+		l = strings.TrimSpace(l)
+		for _, p := range []string{"/**", "/*!", "/*", "*/", "///", "//!", "//", "#", "*"} {
+			if strings.HasPrefix(l, p) {
+				l = l[len(p):]
+				break
+			}
+		}
+		l = strings.TrimSuffix(strings.TrimSpace(l), "*/")
+		out = append(out, strings.TrimSpace(l))
+	}
+	return strings.TrimSpace(strings.Join(out, "\n"))
+}
+
+func dedentDoc(s string) string {
+	ls := strings.Split(strings.TrimSpace(s), "\n")
+	for i := range ls {
+		ls[i] = strings.TrimSpace(ls[i])
+	}
+	return strings.Join(ls, "\n")
+}
+
+// cleanType reduces a type expression to a simple type name: "*List[T]" ->
+// "List", "Foo<T>::" -> "Foo", "a.b.Outer" stays qualified only through the
+// last element.
+func cleanType(s string) string {
+	s = stripGenerics(strings.TrimSpace(s))
+	s = strings.TrimRight(strings.TrimLeft(s, "*&( "), ":) ")
+	if i := strings.LastIndex(s, "::"); i >= 0 {
+		s = s[i+2:]
+	}
+	if i := strings.LastIndexAny(s, ". *&"); i >= 0 {
+		s = s[i+1:]
+	}
+	return s
+}
+
+// stripGenerics removes <...> and [...] parts (type arguments) of a type.
+func stripGenerics(s string) string {
+	var b strings.Builder
+	depth := 0
+	for _, r := range s {
+		switch r {
+		case '<', '[':
+			depth++
+			continue
+		case '>', ']':
+			if depth > 0 {
+				depth--
+				continue
+			}
+		}
+		if depth == 0 {
+			b.WriteRune(r)
+		}
+	}
+	return strings.TrimSpace(b.String())
+}
+
+// signature is name + parameter list with whitespace collapsed.
+func signature(name, params string) string {
+	params = collapse(params)
+	if params == "" {
+		params = "()"
+	} else if !strings.HasPrefix(params, "(") {
+		params = "(" + params + ")"
+	}
+	params = strings.ReplaceAll(strings.ReplaceAll(params, "( ", "("), " )", ")")
+	params = strings.ReplaceAll(params, " ,", ",")
+	if len(params) > 400 {
+		params = params[:400] + "…)"
+	}
+	return name + params
+}

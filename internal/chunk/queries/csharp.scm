@@ -1,0 +1,22 @@
+; C#: classes, interfaces, structs, enums, records; methods and
+; constructors. Attributes live inside the declaration. Base types are
+; "super" and split into extends/implements by the spec.
+(class_declaration name: (identifier) @name) @class
+(interface_declaration name: (identifier) @name) @class
+(struct_declaration name: (identifier) @name) @class
+(enum_declaration name: (identifier) @name) @class
+(record_declaration name: (identifier) @name) @class
+
+(method_declaration name: (identifier) @name parameters: (parameter_list) @params) @function
+(constructor_declaration name: (identifier) @name parameters: (parameter_list) @params) @function
+
+(base_list (_) @super)
+
+(compilation_unit (using_directive) @skip)
+(using_directive name: (_) [(identifier) (qualified_name)] @import)
+(using_directive !name [(identifier) (qualified_name)] @import)
+
+(invocation_expression function: (identifier) @call)
+(invocation_expression function: (member_access_expression name: (identifier) @call))
+(invocation_expression function: (member_access_expression name: (generic_name (identifier) @call)))
+(invocation_expression function: (generic_name (identifier) @call))

@@ -1,0 +1,21 @@
+; Java: classes, interfaces, enums, records, annotation types; methods and
+; constructors. Annotations live in the declaration's modifiers.
+(class_declaration name: (identifier) @name) @class
+(interface_declaration name: (identifier) @name) @class
+(enum_declaration name: (identifier) @name) @class
+(record_declaration name: (identifier) @name) @class
+(annotation_type_declaration name: (identifier) @name) @class
+
+(method_declaration name: (identifier) @name parameters: (formal_parameters) @params) @function
+(constructor_declaration name: (identifier) @name parameters: (formal_parameters) @params) @function
+(compact_constructor_declaration name: (identifier) @name) @function
+
+(superclass (_) @extends)
+(super_interfaces (type_list (_) @implements))
+(extends_interfaces (type_list (_) @extends))
+
+(package_declaration) @skip
+(import_declaration) @skip
+(import_declaration) @import
+
+(method_invocation name: (identifier) @call)

@@ -1,0 +1,39 @@
+; JavaScript: functions, classes, methods, and functions bound to a name
+; (const f = () => ..., class fields f = () => ...). export_statement is a
+; wrapper (spec). Anonymous callbacks stay inside their enclosing function.
+(function_declaration name: (identifier) @name parameters: (formal_parameters) @params) @function
+(generator_function_declaration name: (identifier) @name parameters: (formal_parameters) @params) @function
+(class_declaration name: (identifier) @name) @class
+(method_definition name: (_) @name parameters: (formal_parameters) @params) @function
+(lexical_declaration
+  (variable_declarator
+    name: (identifier) @name
+    value: [(arrow_function parameters: (formal_parameters) @params)
+            (arrow_function parameter: (identifier) @params)
+            (function_expression parameters: (formal_parameters) @params)
+            (generator_function parameters: (formal_parameters) @params)])) @function
+(variable_declaration
+  (variable_declarator
+    name: (identifier) @name
+    value: [(arrow_function parameters: (formal_parameters) @params)
+            (arrow_function parameter: (identifier) @params)
+            (function_expression parameters: (formal_parameters) @params)
+            (generator_function parameters: (formal_parameters) @params)])) @function
+(field_definition
+  property: (property_identifier) @name
+  value: [(arrow_function parameters: (formal_parameters) @params)
+          (arrow_function parameter: (identifier) @params)
+          (function_expression parameters: (formal_parameters) @params)]) @function
+
+(class_heritage (_) @extends)
+
+(program (import_statement) @skip)
+(import_statement source: (string) @import)
+(export_statement source: (string) @import)
+(call_expression
+  function: (identifier) @_req
+  arguments: (arguments . (string) @import)
+  (#eq? @_req "require"))
+
+((call_expression function: (identifier) @call) (#not-eq? @call "require"))
+(call_expression function: (member_expression object: (_) @call.recv property: (property_identifier) @call))

@@ -1,0 +1,16 @@
+; Python: classes and functions; decorated_definition is a wrapper (spec).
+(class_definition name: (identifier) @name) @class
+(function_definition name: (identifier) @name parameters: (parameters) @params) @function
+
+(class_definition superclasses: (argument_list [(identifier) (attribute)] @extends))
+
+(module (import_statement) @skip)
+(module (import_from_statement) @skip)
+(module (future_import_statement) @skip)
+(import_statement name: [(dotted_name) @import (aliased_import name: (dotted_name) @import)])
+(import_from_statement module_name: (dotted_name) @import)
+(import_from_statement module_name: (relative_import) @import
+  name: [(dotted_name) @import.name (aliased_import name: (dotted_name) @import.name)])
+
+(call function: (identifier) @call)
+(call function: (attribute object: (_) @call.recv attribute: (identifier) @call))

@@ -1,0 +1,47 @@
+; TypeScript and TSX: as JavaScript plus interfaces, type aliases, enums,
+; abstract classes and signatures. export_statement and ambient_declaration
+; (declare ...) are wrappers (spec).
+(function_declaration name: (identifier) @name parameters: (formal_parameters) @params) @function
+(generator_function_declaration name: (identifier) @name parameters: (formal_parameters) @params) @function
+(function_signature name: (identifier) @name parameters: (formal_parameters) @params) @function
+(class_declaration name: (type_identifier) @name) @class
+(abstract_class_declaration name: (type_identifier) @name) @class
+(interface_declaration name: (type_identifier) @name) @class
+(type_alias_declaration name: (type_identifier) @name) @class
+(enum_declaration name: (identifier) @name) @class
+(method_definition name: (_) @name parameters: (formal_parameters) @params) @function
+(abstract_method_signature name: (_) @name parameters: (formal_parameters) @params) @function
+(lexical_declaration
+  (variable_declarator
+    name: (identifier) @name
+    value: [(arrow_function parameters: (formal_parameters) @params)
+            (arrow_function parameter: (identifier) @params)
+            (function_expression parameters: (formal_parameters) @params)
+            (generator_function parameters: (formal_parameters) @params)])) @function
+(variable_declaration
+  (variable_declarator
+    name: (identifier) @name
+    value: [(arrow_function parameters: (formal_parameters) @params)
+            (arrow_function parameter: (identifier) @params)
+            (function_expression parameters: (formal_parameters) @params)
+            (generator_function parameters: (formal_parameters) @params)])) @function
+(public_field_definition
+  name: (property_identifier) @name
+  value: [(arrow_function parameters: (formal_parameters) @params)
+          (arrow_function parameter: (identifier) @params)
+          (function_expression parameters: (formal_parameters) @params)]) @function
+
+(extends_clause value: (_) @extends)
+(implements_clause (_) @implements)
+(extends_type_clause type: (_) @extends)
+
+(program (import_statement) @skip)
+(import_statement source: (string) @import)
+(export_statement source: (string) @import)
+(call_expression
+  function: (identifier) @_req
+  arguments: (arguments . (string) @import)
+  (#eq? @_req "require"))
+
+((call_expression function: (identifier) @call) (#not-eq? @call "require"))
+(call_expression function: (member_expression object: (_) @call.recv property: (property_identifier) @call))

@@ -1,0 +1,160 @@
+package cli
+
+import (
+	"flag"
+	"slices"
+	"strings"
+
+	"github.com/coderag/coderag/internal/relate"
+)
+
+func init() {
+	register(command{name: "graph", summary: "direct relations of a class or Class.method: coderag graph UserService", run: runGraph})
+	register(command{name: "callers", summary: "who calls a function, transitively: coderag callers Store.Get --depth 2", run: runCallers})
+	register(command{name: "callees", summary: "what a function calls, transitively: coderag callees main", run: runCallees})
+	register(command{name: "path", summary: "shortest call path between two functions: coderag path main Store.missing", run: runPath})
+}
+
+// graphOpts are the flags shared by graph, callers, callees and path.
+type graphOpts struct {
+	project *string
+	format  *string
+	asJSON  *bool
+	depth   *int
+}
+
+const nameHelp = `NAME is a class ("UserService", "Outer.Inner"), "Class.method", a full chunk name
+("UserService.find(long id)") to pick one overload, a bare function or method
+name, or a Go form ("time.ParseDuration", "(*conn).serve", "net/http.(*conn).serve").
+An ambiguous name lists its candidates.`
+
+func newGraphFlags(e *env, name, usage, about string, depth bool) (*flag.FlagSet, *graphOpts) {
+	fs := newFlags(e, name, usage, about+"\n\n"+nameHelp)
+	o := &graphOpts{
+		project: fs.String("project", ".", "project directory (or any directory inside it)"),
+		format:  fs.String("format", relate.FormatTree, "output format: "+strings.Join(relate.Formats, ", ")),
+		asJSON:  fs.Bool("json", false, "print JSON (same as --format json)"),
+	}
+	if depth {
+		o.depth = fs.Int("depth", relate.DefaultDepth, "how many calls away to walk (>= 1)")
+	}
+	return fs, o
+}
+
+// check validates the shared flags after parsing.
+func (o *graphOpts) check() error {
+	if *o.asJSON {
+		*o.format = relate.FormatJSON
+	}
+	if !slices.Contains(relate.Formats, *o.format) {
+		return usagef("unknown --format %q (want %s)", *o.format, strings.Join(relate.Formats, ", "))
+	}
+	if o.depth != nil && *o.depth < 1 {
+		return usagef("--depth must be at least 1, got %d", *o.depth)
+	}
+	return nil
+}
+
+// withResolver opens the project's index and runs fn with a resolver over it.
+func withResolver(e *env, o *graphOpts, fn func(r *relate.Resolver) (relate.Result, error)) error {
+	st, p, err := openProject(e, *o.project)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	r, err := relate.NewResolver(e.ctx, st.DB(), p.Path)
+	if err != nil {
+		return err
+	}
+	res, err := fn(r)
+	if err != nil {
+		return err
+	}
+	if err := relate.Render(e.stdout, res, *o.format); err != nil {
+		return err
+	}
+	if pr, ok := res.(*relate.PathResult); ok && !pr.Found {
+		return errSilent // like grep: nothing found is exit status 1
+	}
+	return nil
+}
+
+func oneName(pos []string, what string) (string, error) {
+	name := strings.TrimSpace(strings.Join(pos, " "))
+	if name == "" {
+		return "", usagef("missing NAME (%s)", what)
+	}
+	return name, nil
+}
+
+func runGraph(e *env, args []string) error {
+	fs, o := newGraphFlags(e, "graph", "[flags] NAME",
+		`Print every relation where NAME is the from or the to side: for a class its super
+types, subclasses, members and their calls; for a method its class, the calls it
+makes and the calls that reach it. Calls show the definition they resolve to and
+by which rule (receiver, import, ...), or "unresolved" / "ambiguous".`, false)
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if err := o.check(); err != nil {
+		return err
+	}
+	name, err := oneName(pos, "coderag graph UserService")
+	if err != nil {
+		return err
+	}
+	return withResolver(e, o, func(r *relate.Resolver) (relate.Result, error) { return r.Graph(name) })
+}
+
+func runCallers(e *env, args []string) error {
+	return runWalk(e, args, "callers", `List the functions that call NAME, then their callers, breadth first up to
+--depth calls away, each with the call site and the rule that resolved it. Call
+sites that may reach NAME but are ambiguous (same-named methods, overloads) are
+listed and marked, not followed.`)
+}
+
+func runCallees(e *env, args []string) error {
+	return runWalk(e, args, "callees", `List what NAME calls, then what those call, breadth first up to --depth calls
+away. Calls to names defined nowhere in the project (library calls) are listed as
+unresolved; ambiguous ones list their candidates and are not followed.`)
+}
+
+func runWalk(e *env, args []string, dir, about string) error {
+	fs, o := newGraphFlags(e, dir, "[flags] NAME", about, true)
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if err := o.check(); err != nil {
+		return err
+	}
+	name, err := oneName(pos, "coderag "+dir+" Store.Get")
+	if err != nil {
+		return err
+	}
+	return withResolver(e, o, func(r *relate.Resolver) (relate.Result, error) {
+		if dir == "callers" {
+			return r.Callers(name, *o.depth)
+		}
+		return r.Callees(name, *o.depth)
+	})
+}
+
+func runPath(e *env, args []string) error {
+	fs, o := newGraphFlags(e, "path", "[flags] FROM TO",
+		`Print a shortest call path from function FROM to function TO over resolved calls;
+if there is none, over ambiguous calls too (marked). Exit status 1 when no path
+exists.`, false)
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if err := o.check(); err != nil {
+		return err
+	}
+	if len(pos) != 2 {
+		return usagef("want FROM and TO, got %d argument(s) (coderag path main Store.missing)", len(pos))
+	}
+	return withResolver(e, o, func(r *relate.Resolver) (relate.Result, error) { return r.Path(pos[0], pos[1]) })
+}

@@ -1,0 +1,105 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"log"
+	"os"
+	"time"
+
+	"github.com/coderag/coderag/internal/embed"
+	"github.com/coderag/coderag/internal/index"
+	"github.com/coderag/coderag/internal/mcp"
+)
+
+func init() {
+	register(command{name: "mcp", summary: "MCP server on stdio: coderag's search tools for Claude Code, Cursor, Codex, ...", run: runMCP})
+}
+
+func runMCP(e *env, args []string) error {
+	fs := newFlags(e, "mcp", "[--root PATH] [-v]",
+		`Serve coderag's tools to an MCP client over stdio (newline-delimited JSON-RPC):
+glob_files, grep_code, read_file, search_code, code_graph, index_project, index_status.
+
+Paths resolve against the project root: --root, else the first file:// root the
+client lists, else the working directory. Nothing outside the root is read.
+search_code indexes the project incrementally before answering; after
+--index-budget it answers from what is indexed so far and keeps indexing in the
+background. Only protocol goes to stdout; logs go to stderr.
+
+Example (Claude Code):  claude mcp add coderag -- coderag mcp --root /path/to/project`)
+	rootFlag := fs.String("root", "", "project root (default: the client's MCP roots, else the working directory)")
+	verbose := fs.Bool("v", false, "log tool calls and indexing progress to stderr")
+	fs.BoolVar(verbose, "verbose", false, "same as -v")
+	budget := fs.Duration("index-budget", mcp.DefaultIndexBudget, "how long a tool call waits for indexing before answering and continuing in the background")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usagef("unexpected argument %q (use --root PATH)", pos[0])
+	}
+	if *budget <= 0 || *budget > 50*time.Second {
+		return usagef("--index-budget must be in (0, 50s] so that clients' 60 s tool timeout is never hit, got %s", *budget)
+	}
+	root := ""
+	if *rootFlag != "" {
+		if root, err = index.ResolveRoot(*rootFlag); err != nil {
+			return usagef("--root %s: %v", *rootFlag, err)
+		}
+	}
+	// Configuration errors surface now, not at the first tool call.
+	if _, err := newEmbedder(e.cfg, embedFlags{}); err != nil {
+		return fmt.Errorf("embedder: %w", err)
+	}
+
+	// Reserve the real standard output for the protocol before anything
+	// else can write to it; the Go log package goes to stderr as well.
+	in := io.NopCloser(e.stdin)
+	var out io.WriteCloser = nopWriteCloser{e.stdout}
+	if f, ok := e.stdout.(*os.File); ok && f == os.Stdout {
+		proto, restore, err := mcp.ReserveStdout()
+		if err != nil {
+			return err
+		}
+		defer restore()
+		out = nopWriteCloser{proto}
+	}
+	log.SetOutput(e.stderr)
+
+	st, err := openStore(e)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	srv, err := mcp.NewServer(mcp.Config{
+		Root:            root,
+		Store:           st,
+		NewEmbedder:     func() (embed.Embedder, error) { return newEmbedder(e.cfg, embedFlags{}) },
+		ProjectEmbedder: func(id string) (embed.Embedder, error) { return projectEmbedder(e.cfg, id) },
+		Index:           index.Options{Threads: e.cfg.IndexThreads, BatchSize: e.cfg.Embedding.BatchSize},
+		IndexBudget:     *budget,
+		Log:             e.stderr,
+		Verbose:         *verbose,
+		Version:         Version,
+	})
+	if err != nil {
+		return err
+	}
+	if *verbose {
+		fmt.Fprintf(e.stderr, "coderag mcp %s: serving on stdio (index %s, root %s)\n", Version, st.Path(), describeRoot(root))
+	}
+	return srv.Run(e.ctx, in, out)
+}
+
+func describeRoot(root string) string {
+	if root == "" {
+		return "from client roots, else the working directory"
+	}
+	return root
+}
+
+// nopWriteCloser lets the server "close" a writer it does not own.
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }

@@ -1,0 +1,306 @@
+package embed
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+	"unicode/utf8"
+)
+
+func TestTruncate(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		n    int
+		want string
+	}{
+		{"hello", 10, "hello"},
+		{"hello", 5, "hello"},
+		{"hello", 3, "hel"},
+		{"héllo", 2, "hé"},
+		{"中文字符", 3, "中文字"},
+		{"a😀b", 2, "a😀"},
+		{"abc", 0, ""},
+		{"", 5, ""},
+		{"a\xffb", 2, "a\xff"},
+	} {
+		if got := Truncate(tc.in, tc.n); got != tc.want {
+			t.Errorf("Truncate(%q, %d) = %q, want %q", tc.in, tc.n, got, tc.want)
+		}
+	}
+	long := strings.Repeat("中", 3000)
+	if got := Truncate(long, MaxInputRunes); utf8.RuneCountInString(got) != 2000 || !utf8.ValidString(got) {
+		t.Errorf("2000-rune cut: %d runes, valid %v", utf8.RuneCountInString(got), utf8.ValidString(got))
+	}
+}
+
+func TestParseID(t *testing.T) {
+	for _, tc := range []struct{ id, p, m string }{
+		{"ollama:nomic-embed-text", "ollama", "nomic-embed-text"},
+		{"ollama:nomic-embed-text:v1.5", "ollama", "nomic-embed-text:v1.5"},
+		{"local:hashing-768-v1", "local", "hashing-768-v1"},
+		{"openai:text-embedding-3-small", "openai", "text-embedding-3-small"},
+		{"local", "local", ""},
+		{"", "", ""},
+	} {
+		if p, m := ParseID(tc.id); p != tc.p || m != tc.m {
+			t.Errorf("ParseID(%q) = %q, %q", tc.id, p, m)
+		}
+	}
+}
+
+func TestVectorMaths(t *testing.T) {
+	v := Normalize([]float32{3, 4})
+	if v[0] != 0.6 || v[1] != 0.8 {
+		t.Errorf("Normalize(3,4) = %v", v)
+	}
+	if z := Normalize([]float32{0, 0}); z[0] != 0 || z[1] != 0 {
+		t.Errorf("zero vector changed: %v", z)
+	}
+	if c := Cosine([]float32{0.6, 0.8}, []float32{0.8, 0.6}); math.Abs(float64(c)-0.96) > 1e-6 {
+		t.Errorf("Cosine = %v, want 0.96", c)
+	}
+	if c := Cosine([]float32{1, 0}, []float32{1, 0, 0}); c != 0 {
+		t.Errorf("length mismatch: %v, want 0", c)
+	}
+	if c := Cosine(nil, nil); c != 0 {
+		t.Errorf("empty: %v", c)
+	}
+	odd := Normalize([]float32{1, 2, 3, 4, 5, 6, 7})
+	if c := Cosine(odd, odd); math.Abs(float64(c)-1) > 1e-6 {
+		t.Errorf("self cosine (7 values) = %v", c)
+	}
+}
+
+func TestValidate(t *testing.T) {
+	nan, inf := float32(math.NaN()), float32(math.Inf(1))
+	for _, tc := range []struct {
+		name string
+		vecs [][]float32
+		dim  int
+		want error
+	}{
+		{"ok", [][]float32{{1, 0}, nil, {0, 1}}, 2, nil},
+		{"ok first sets dim", [][]float32{nil, {1, 0, 0}, {0, 1, 0}}, 0, nil},
+		{"NaN", [][]float32{{1, 0}, {nan, 0}}, 2, ErrBadVector},
+		{"Inf", [][]float32{{inf, 0}}, 0, ErrBadVector},
+		{"empty vector", [][]float32{{}}, 0, ErrBadVector},
+		{"index 768 vs model 1024", [][]float32{make([]float32, 1024)}, 768, ErrDimMismatch},
+		{"within batch", [][]float32{{1, 0}, {1, 0, 0}}, 0, ErrDimMismatch},
+	} {
+		err := Validate(tc.vecs, tc.dim)
+		if !errors.Is(err, tc.want) || (tc.want == nil) != (err == nil) {
+			t.Errorf("%s: %v, want %v", tc.name, err, tc.want)
+		}
+	}
+	err := Validate([][]float32{make([]float32, 1024)}, 768)
+	if err == nil || !strings.Contains(err.Error(), "got 1024 dimensions, want 768") {
+		t.Errorf("message: %v", err)
+	}
+}
+
+func TestEncodeDecode(t *testing.T) {
+	b := EncodeVector([]float32{1, -2.5})
+	if want := []byte{0, 0, 0x80, 0x3f, 0, 0, 0x20, 0xc0}; !slices.Equal(b, want) {
+		t.Errorf("EncodeVector = % x, want % x", b, want)
+	}
+	if v := DecodeVector(b); !slices.Equal(v, []float32{1, -2.5}) {
+		t.Errorf("DecodeVector = %v", v)
+	}
+	if DecodeVector([]byte{1, 2, 3}) != nil || DecodeVector(nil) != nil {
+		t.Error("malformed BLOB decoded")
+	}
+}
+
+func TestIsBlank(t *testing.T) {
+	for s, want := range map[string]bool{"": true, " \t\r\n": true, "\u3000\u00a0": true, " x ": false, "中": false} {
+		if IsBlank(s) != want {
+			t.Errorf("IsBlank(%q) != %v", s, want)
+		}
+	}
+}
+
+func TestBatch(t *testing.T) {
+	ctx := context.Background()
+	var calls [][]string
+	echo := func(_ context.Context, texts []string) ([][]float32, error) {
+		calls = append(calls, texts)
+		out := make([][]float32, len(texts))
+		for i, s := range texts {
+			out[i] = []float32{float32(len(s)), 1}
+		}
+		return out, nil
+	}
+	in := []string{"aa", "", "bbbb", "  ", "c"}
+	got, err := Batch(ctx, in, 2, "p:", nil, echo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := [][]string{{"p:aa", "p:bbbb"}, {"p:c"}}; fmt.Sprint(calls) != fmt.Sprint(want) {
+		t.Errorf("requests %q, want %q", calls, want)
+	}
+	if got[1] != nil || got[3] != nil || got[0] == nil || got[2] == nil || got[4] == nil {
+		t.Errorf("slots %v", got)
+	}
+	n := Normalize([]float32{6, 1})
+	if !slices.Equal(got[2], n) {
+		t.Errorf("slot 2 = %v, want normalised %v", got[2], n)
+	}
+	// The prefix counts toward the rune limit.
+	calls = nil
+	if _, err := Batch(ctx, []string{strings.Repeat("é", 3000)}, 0, "search_document: ", nil, echo); err != nil {
+		t.Fatal(err)
+	}
+	if r := utf8.RuneCountInString(calls[0][0]); r != MaxInputRunes || !strings.HasPrefix(calls[0][0], "search_document: é") {
+		t.Errorf("sent %d runes", r)
+	}
+
+	zero := func(context.Context, []string) ([][]float32, error) { return nil, nil }
+	if _, err := Batch(ctx, []string{"x"}, 32, "", nil, zero); !errors.Is(err, ErrCountMismatch) {
+		t.Errorf("200 with zero vectors: %v, want ErrCountMismatch", err)
+	}
+	null := func(_ context.Context, t []string) ([][]float32, error) { return make([][]float32, len(t)), nil }
+	if _, err := Batch(ctx, []string{"x"}, 32, "", nil, null); !errors.Is(err, ErrBadVector) {
+		t.Errorf("null vector: %v, want ErrBadVector", err)
+	}
+	var dl DimLock
+	dims := 2
+	grow := func(_ context.Context, t []string) ([][]float32, error) {
+		out := make([][]float32, len(t))
+		for i := range out {
+			out[i] = make([]float32, dims)
+			out[i][0] = 1
+		}
+		return out, nil
+	}
+	if _, err := Batch(ctx, []string{"x"}, 32, "", &dl, grow); err != nil || dl.Dim() != 2 {
+		t.Fatalf("first call: %v, dim %d", err, dl.Dim())
+	}
+	dims = 3
+	if _, err := Batch(ctx, []string{"x"}, 32, "", &dl, grow); !errors.Is(err, ErrDimMismatch) {
+		t.Errorf("dimension changed between calls: %v, want ErrDimMismatch", err)
+	}
+	fail := func(context.Context, []string) ([][]float32, error) { return nil, errors.New("boom") }
+	if _, err := Batch(ctx, []string{"", "x"}, 32, "", nil, fail); err == nil || !strings.Contains(err.Error(), "embed batch 0 (inputs 1-1): boom") {
+		t.Errorf("error wrapping: %v", err)
+	}
+}
+
+func TestRetryAfter(t *testing.T) {
+	now := time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)
+	for _, tc := range []struct {
+		h    http.Header
+		want time.Duration
+		ok   bool
+	}{
+		{http.Header{"Retry-After": {"0"}}, 0, true},
+		{http.Header{"Retry-After": {"2"}}, 2 * time.Second, true},
+		{http.Header{"Retry-After": {"1.5"}}, 1500 * time.Millisecond, true},
+		{http.Header{"Retry-After": {now.Add(7 * time.Second).Format(http.TimeFormat)}}, 7 * time.Second, true},
+		{http.Header{"Retry-After": {now.Add(-time.Hour).Format(http.TimeFormat)}}, 0, true},
+		{http.Header{"Retry-After-Ms": {"20"}, "Retry-After": {"9"}}, 20 * time.Millisecond, true},
+		{http.Header{"Retry-After": {"soon"}}, 0, false},
+		{http.Header{}, 0, false},
+	} {
+		d, ok := RetryAfter(tc.h, now)
+		if d != tc.want || ok != tc.ok {
+			t.Errorf("RetryAfter(%v) = %v, %v; want %v, %v", tc.h, d, ok, tc.want, tc.ok)
+		}
+	}
+}
+
+func TestServerMessage(t *testing.T) {
+	for body, want := range map[string]string{
+		`{"error":"model \"nomic-embed-text\" not found, try pulling it first"}`:                                                  `model "nomic-embed-text" not found, try pulling it first`,
+		`{"error":{"message":"Incorrect API key provided","type":"invalid_request_error","param":null,"code":"invalid_api_key"}}`: "Incorrect API key provided (type invalid_request_error, code invalid_api_key)",
+		`{"error":{"code":"1211","message":"模型不存在"}}`:                                                                             "模型不存在 (code 1211)",
+		`{"detail":"Not authenticated"}`:                                                                                          "Not authenticated",
+		`{"message":"Forbidden"}`:                                                                                                 "Forbidden",
+		"404 page not found\n":                                                                                                    "404 page not found",
+		"<!DOCTYPE html><html><body>nope</body></html>":                                                                           "the server sent an HTML page, not an embeddings API answer (is the base URL right?)",
+		"": "",
+	} {
+		if got := ServerMessage([]byte(body)); got != want {
+			t.Errorf("ServerMessage(%q) = %q, want %q", body, got, want)
+		}
+	}
+}
+
+func TestDecodeJSON(t *testing.T) {
+	var out struct{ V [][]float32 }
+	if err := DecodeJSON([]byte(`{"V":[[0.1,NaN]]}`), &out); !errors.Is(err, ErrBadVector) {
+		t.Errorf("NaN: %v", err)
+	}
+	if err := DecodeJSON([]byte(`{"V":[[1e39]]}`), &out); !errors.Is(err, ErrBadVector) {
+		t.Errorf("float32 overflow: %v", err)
+	}
+	if err := DecodeJSON([]byte(`<html>`), &out); err == nil || errors.Is(err, ErrBadVector) {
+		t.Errorf("HTML: %v", err)
+	}
+}
+
+func TestPostJSON(t *testing.T) {
+	ctx := context.Background()
+	var n atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch k := n.Add(1); {
+		case r.URL.Path == "/always500":
+			w.WriteHeader(500)
+		case k == 1:
+			w.Header().Set("Retry-After", "0")
+			w.WriteHeader(429)
+		case k == 2:
+			w.WriteHeader(503)
+		default:
+			fmt.Fprint(w, `{"ok":true}`)
+		}
+	}))
+	defer srv.Close()
+	r := Retry{MaxTries: 5, Base: time.Millisecond, On: func(s int) bool { return s == 429 || s >= 500 }}
+	resp, err := PostJSON(ctx, srv.Client(), srv.URL+"/x", nil, map[string]int{"a": 1}, r)
+	if err != nil || resp.Status != 200 || resp.Tries != 3 || string(resp.Body) != `{"ok":true}` {
+		t.Fatalf("429, 503, 200: %+v, %v", resp, err)
+	}
+	n.Store(10)
+	resp, err = PostJSON(ctx, srv.Client(), srv.URL+"/always500", nil, nil, r)
+	if err != nil || resp.Status != 500 || resp.Tries != 5 {
+		t.Errorf("exhausted: %+v, %v", resp, err)
+	}
+	// Canceled while waiting to retry.
+	cctx, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
+	defer cancel()
+	slow := r
+	slow.Base = time.Hour
+	slow.MaxDelay = time.Hour
+	if _, err := PostJSON(cctx, srv.Client(), srv.URL+"/always500", nil, nil, slow); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("canceled backoff: %v", err)
+	}
+	// Nothing listening.
+	l, _ := net.Listen("tcp", "127.0.0.1:0")
+	addr := l.Addr().String()
+	l.Close()
+	if _, err := PostJSON(ctx, nil, "http://"+addr+"/api/embed", nil, nil, r); !errors.Is(err, ErrUnreachable) {
+		t.Errorf("connection refused: %v, want ErrUnreachable", err)
+	}
+}
+
+func TestRetryWait(t *testing.T) {
+	r := Retry{Base: 100 * time.Millisecond, MaxDelay: time.Second}
+	for try, lo := range map[int]time.Duration{1: 100 * time.Millisecond, 2: 200 * time.Millisecond, 3: 400 * time.Millisecond, 10: time.Second} {
+		d := r.wait(try, http.Header{}, time.Now())
+		if d < lo || d > min(lo*6/5+time.Millisecond, time.Second) {
+			t.Errorf("try %d: wait %v, want about %v", try, d, lo)
+		}
+	}
+	if d := r.wait(1, http.Header{"Retry-After": {"60"}}, time.Now()); d != time.Second {
+		t.Errorf("Retry-After capped: %v", d)
+	}
+}

@@ -1,0 +1,279 @@
+package embed
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+	"unicode/utf8"
+)
+
+// Timeouts of NewHTTPClient. A model's first load (Ollama) can take a minute,
+// hence the long header wait.
+const (
+	ConnectTimeout = 30 * time.Second  // TCP connect and TLS handshake
+	ReadTimeout    = 120 * time.Second // from request sent to response headers
+	// MaxResponseBytes bounds one response body (a batch of 32 3072-d vectors
+	// is about 2 MiB of JSON).
+	MaxResponseBytes = 256 << 20
+)
+
+// NewHTTPClient returns the client providers use by default: 30 s connect
+// (net.Dialer.Timeout) and TLS handshake timeouts, 120 s to wait for response
+// headers, proxies from the environment, and no overall timeout — requests are
+// bounded by their context.
+func NewHTTPClient() *http.Client {
+	d := &net.Dialer{Timeout: ConnectTimeout, KeepAlive: 30 * time.Second}
+	return &http.Client{Transport: &http.Transport{
+		Proxy:                 http.ProxyFromEnvironment,
+		DialContext:           d.DialContext,
+		TLSHandshakeTimeout:   ConnectTimeout,
+		ResponseHeaderTimeout: ReadTimeout,
+		ExpectContinueTimeout: time.Second,
+		MaxIdleConnsPerHost:   8,
+		IdleConnTimeout:       90 * time.Second,
+		ForceAttemptHTTP2:     true,
+	}}
+}
+
+// Retry says which responses PostJSON retries and how long it waits.
+type Retry struct {
+	// MaxTries is the total number of attempts; <= 1 means no retry.
+	MaxTries int
+	// Base is the first wait; each further wait doubles it (plus up to 20 %
+	// jitter), capped at MaxDelay. A Retry-After (or Retry-After-Ms) header
+	// replaces the computed wait.
+	Base time.Duration
+	// MaxDelay caps one wait, Retry-After included; 0 means 30 s.
+	MaxDelay time.Duration
+	// On reports whether a status is worth retrying (e.g. 429 and 5xx); nil
+	// means never.
+	On func(status int) bool
+}
+
+// Response is the final HTTP exchange of PostJSON.
+type Response struct {
+	Status int
+	Header http.Header
+	Body   []byte
+	Tries  int // attempts made, >= 1
+}
+
+// PostJSON marshals body, POSTs it to url with Content-Type
+// application/json plus header, and reads the whole response (at most
+// MaxResponseBytes). Statuses accepted by r.On are retried up to r.MaxTries
+// attempts with exponential backoff honouring Retry-After; the last response
+// is returned whatever its status — the caller interprets it.
+//
+// Errors: ctx.Err() once the context is done (also while waiting);
+// ErrUnreachable (wrapping the net error) when the server cannot be reached —
+// connection refused, unknown host, connect timeout; other transport errors
+// wrapped with "POST url".
+func PostJSON(ctx context.Context, c *http.Client, url string, header http.Header, body any, r Retry) (*Response, error) {
+	payload, err := json.Marshal(body)
+	if err != nil {
+		return nil, fmt.Errorf("encode request: %w", err)
+	}
+	if c == nil {
+		c = NewHTTPClient()
+	}
+	for try := 1; ; try++ {
+		resp, err := postOnce(ctx, c, url, header, payload)
+		if err != nil {
+			return nil, err
+		}
+		resp.Tries = try
+		if try >= r.MaxTries || r.On == nil || !r.On(resp.Status) {
+			return resp, nil
+		}
+		if err := sleep(ctx, r.wait(try, resp.Header, time.Now())); err != nil {
+			return nil, err
+		}
+	}
+}
+
+func postOnce(ctx context.Context, c *http.Client, url string, header http.Header, payload []byte) (*Response, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(payload))
+	if err != nil {
+		return nil, fmt.Errorf("POST %s: %w", url, err)
+	}
+	for k, vs := range header {
+		req.Header[k] = vs
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json")
+	resp, err := c.Do(req)
+	if err != nil {
+		if ctxErr := ctx.Err(); ctxErr != nil {
+			return nil, ctxErr
+		}
+		if unreachable(err) {
+			return nil, fmt.Errorf("%w: %w", ErrUnreachable, err)
+		}
+		return nil, fmt.Errorf("POST %s: %w", url, err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(io.LimitReader(resp.Body, MaxResponseBytes+1))
+	if err != nil {
+		if ctxErr := ctx.Err(); ctxErr != nil {
+			return nil, ctxErr
+		}
+		return nil, fmt.Errorf("POST %s: read response: %w", url, err)
+	}
+	if len(b) > MaxResponseBytes {
+		return nil, fmt.Errorf("POST %s: response larger than %d bytes", url, MaxResponseBytes)
+	}
+	return &Response{Status: resp.StatusCode, Header: resp.Header, Body: b}, nil
+}
+
+// unreachable reports a failure to connect at all (as opposed to a failure
+// after the request was sent).
+func unreachable(err error) bool {
+	if errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.EHOSTUNREACH) || errors.Is(err, syscall.ENETUNREACH) {
+		return true
+	}
+	var dnsErr *net.DNSError
+	if errors.As(err, &dnsErr) {
+		return true
+	}
+	var opErr *net.OpError
+	return errors.As(err, &opErr) && opErr.Op == "dial"
+}
+
+func (r Retry) wait(try int, h http.Header, now time.Time) time.Duration {
+	maxDelay := r.MaxDelay
+	if maxDelay <= 0 {
+		maxDelay = 30 * time.Second
+	}
+	if d, ok := RetryAfter(h, now); ok {
+		return min(d, maxDelay)
+	}
+	d := r.Base
+	for i := 1; i < try && d < maxDelay; i++ {
+		d *= 2
+	}
+	if d > 0 {
+		d += rand.N(d/5 + 1)
+	}
+	return min(d, maxDelay)
+}
+
+// RetryAfter reads how long a server asked to wait: "Retry-After-Ms"
+// (milliseconds, sent by OpenAI), else "Retry-After" as seconds (an integer
+// or decimal) or an HTTP date (relative to now; a past date means 0). ok is
+// false when neither header holds a usable value.
+func RetryAfter(h http.Header, now time.Time) (d time.Duration, ok bool) {
+	if v := strings.TrimSpace(h.Get("Retry-After-Ms")); v != "" {
+		if ms, err := strconv.ParseFloat(v, 64); err == nil && ms >= 0 {
+			return time.Duration(ms * float64(time.Millisecond)), true
+		}
+	}
+	v := strings.TrimSpace(h.Get("Retry-After"))
+	if v == "" {
+		return 0, false
+	}
+	if s, err := strconv.ParseFloat(v, 64); err == nil && s >= 0 {
+		return time.Duration(s * float64(time.Second)), true
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		return max(t.Sub(now), 0), true
+	}
+	return 0, false
+}
+
+func sleep(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+// ServerMessage extracts a readable error from a response body: the
+// "error" string (Ollama: {"error":"..."}), "error.message" plus its type and
+// code (OpenAI: {"error":{"message":..,"type":..,"code":..}}), "message" or
+// "detail"; an HTML page is reported as such (usually a wrong base URL);
+// anything else is the trimmed text cut to 300 runes. An empty body gives "".
+func ServerMessage(body []byte) string {
+	s := strings.TrimSpace(string(body))
+	if s == "" {
+		return ""
+	}
+	var m struct {
+		Error   json.RawMessage `json:"error"`
+		Message string          `json:"message"`
+		Detail  json.RawMessage `json:"detail"`
+	}
+	if json.Unmarshal(body, &m) == nil {
+		var str string
+		if len(m.Error) > 0 && json.Unmarshal(m.Error, &str) == nil && str != "" {
+			return str
+		}
+		var obj struct {
+			Message string `json:"message"`
+			Type    string `json:"type"`
+			Code    any    `json:"code"`
+		}
+		if len(m.Error) > 0 && json.Unmarshal(m.Error, &obj) == nil && obj.Message != "" {
+			var extra []string
+			if obj.Type != "" {
+				extra = append(extra, "type "+obj.Type)
+			}
+			if obj.Code != nil && fmt.Sprint(obj.Code) != "" {
+				extra = append(extra, fmt.Sprintf("code %v", obj.Code))
+			}
+			if len(extra) > 0 {
+				return obj.Message + " (" + strings.Join(extra, ", ") + ")"
+			}
+			return obj.Message
+		}
+		if m.Message != "" {
+			return m.Message
+		}
+		if len(m.Detail) > 0 && json.Unmarshal(m.Detail, &str) == nil && str != "" {
+			return str
+		}
+	}
+	if l := strings.ToLower(s); strings.HasPrefix(l, "<!doctype html") || strings.HasPrefix(l, "<html") || strings.Contains(l[:min(len(l), 512)], "<body") {
+		return "the server sent an HTML page, not an embeddings API answer (is the base URL right?)"
+	}
+	if utf8.RuneCountInString(s) > 300 {
+		s = Truncate(s, 300) + "..."
+	}
+	return s
+}
+
+// DecodeJSON unmarshals a 2xx response body into v. A body holding NaN or
+// Infinity (invalid JSON some servers emit) or a number overflowing float32
+// is reported as ErrBadVector; other failures say the body is not the
+// expected JSON and quote its start.
+func DecodeJSON(body []byte, v any) error {
+	err := json.Unmarshal(body, v)
+	if err == nil {
+		return nil
+	}
+	var typeErr *json.UnmarshalTypeError
+	if errors.As(err, &typeErr) && strings.HasPrefix(typeErr.Value, "number") {
+		return fmt.Errorf("%w: %s out of float32 range", ErrBadVector, typeErr.Value)
+	}
+	var synErr *json.SyntaxError
+	if errors.As(err, &synErr) && (bytes.Contains(body, []byte("NaN")) || bytes.Contains(body, []byte("Infinity"))) {
+		return fmt.Errorf("%w: server sent NaN or Infinity (%v)", ErrBadVector, err)
+	}
+	return fmt.Errorf("decode response: %w (body starts %q)", err, Truncate(string(body), 120))
+}

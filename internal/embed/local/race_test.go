@@ -1,0 +1,5 @@
+//go:build race
+
+package local
+
+func init() { raceEnabled = true }

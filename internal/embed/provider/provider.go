@@ -1,0 +1,59 @@
+// Package provider builds the Embedder named by configuration. It is the
+// only package importing every provider, so package embed never imports its
+// own sub-packages.
+package provider
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/coderag/coderag/internal/embed"
+	"github.com/coderag/coderag/internal/embed/local"
+	"github.com/coderag/coderag/internal/embed/ollama"
+	"github.com/coderag/coderag/internal/embed/openai"
+)
+
+// New returns the Embedder for opts.Provider ("local" or "", "ollama",
+// "openai"; config has already mapped glm/zhipu/qwen to "openai"). Model,
+// BaseURL, BatchSize and HTTPClient default per provider (see embed.Options);
+// Expand is used by local only. Errors: an unknown provider, a malformed
+// base URL, or a local model name other than "hashing-<dim>-v1"
+// (local.ErrBadModel). New does not contact any server.
+func New(opts embed.Options) (embed.Embedder, error) {
+	switch strings.ToLower(strings.TrimSpace(opts.Provider)) {
+	case "", local.Provider:
+		dim, err := local.ParseModel(opts.Model)
+		if err != nil {
+			return nil, err
+		}
+		return local.New(local.Options{Dim: dim, Expand: opts.Expand})
+	case ollama.Provider:
+		return ollama.New(ollama.Options{BaseURL: opts.BaseURL, Model: opts.Model,
+			BatchSize: opts.BatchSize, HTTPClient: opts.HTTPClient})
+	case openai.Provider:
+		return openai.New(openai.Options{BaseURL: opts.BaseURL, APIKey: opts.APIKey, Model: opts.Model,
+			BatchSize: opts.BatchSize, HTTPClient: opts.HTTPClient})
+	}
+	return nil, fmt.Errorf("embedding provider %q: want local, ollama or openai", opts.Provider)
+}
+
+// FromID rebuilds the embedder an index was built with from its stored ID
+// ("ollama:nomic-embed-text"), so queries use the same model. Provider and
+// model come from id; BaseURL and APIKey are taken from opts only when
+// opts.Provider names the same provider (else the provider's defaults);
+// BatchSize, HTTPClient and Expand always come from opts.
+func FromID(id string, opts embed.Options) (embed.Embedder, error) {
+	p, m := embed.ParseID(id)
+	if p == "" {
+		return nil, fmt.Errorf("embedder id %q: want provider:model", id)
+	}
+	if !strings.EqualFold(strings.TrimSpace(opts.Provider), p) && !(opts.Provider == "" && p == local.Provider) {
+		opts.BaseURL, opts.APIKey = "", ""
+	}
+	opts.Provider, opts.Model = p, m
+	e, err := New(opts)
+	if err != nil {
+		return nil, fmt.Errorf("embedder %q the index was built with: %w", id, err)
+	}
+	return e, nil
+}

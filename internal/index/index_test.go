@@ -1,0 +1,312 @@
+package index
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/coderag/coderag/internal/embed"
+	"github.com/coderag/coderag/internal/store"
+)
+
+func writeFile(t *testing.T, root, rel, content string) {
+	t.Helper()
+	p := filepath.Join(root, filepath.FromSlash(rel))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func openStore(t *testing.T) *store.Store {
+	t.Helper()
+	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "index.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
+}
+
+func mustRun(t *testing.T, st *store.Store, emb embed.Embedder, root string) *Report {
+	t.Helper()
+	rep, err := Run(context.Background(), st, emb, root, Options{Threads: 2})
+	if err != nil {
+		t.Fatalf("index: %v", err)
+	}
+	return rep
+}
+
+// chunkLines returns "path name start-end" for every chunk of the project.
+func chunkLines(t *testing.T, st *store.Store, root string) []string {
+	t.Helper()
+	rows, err := st.DB().Query(`SELECT file_path, name, start_line, end_line FROM code_chunks WHERE project_path=? ORDER BY file_path, start_line, name`, root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var p, n string
+		var s, e int
+		if err := rows.Scan(&p, &n, &s, &e); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, fmt.Sprintf("%s %s %d-%d", p, n, s, e))
+	}
+	return out
+}
+
+const threeFuncs = `package demo
+
+// Alpha returns one.
+func Alpha() int { return 1 }
+
+// Beta returns two.
+func Beta() int {
+	return 2
+}
+
+// Gamma returns three.
+func Gamma() int {
+	return 3
+}
+`
+
+func resolved(t *testing.T, dir string) string {
+	t.Helper()
+	r, err := ResolveRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// touchLater moves a file's mtime forward so the stat fast path cannot hide
+// an edit made within the same second (the racy case is tested separately).
+func touchLater(t *testing.T, p string, d time.Duration) {
+	t.Helper()
+	ts := time.Now().Add(d)
+	if err := os.Chtimes(p, ts, ts); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestIncrementalEditsMatchFreshIndex(t *testing.T) {
+	emb := localEmbedder(t)
+	root := resolved(t, t.TempDir())
+	writeFile(t, root, "demo/a.go", threeFuncs)
+	writeFile(t, root, "demo/b.go", "package demo\n\nfunc Delta() {}\n")
+	writeFile(t, root, "old/name.go", "package old\n\nfunc Renamed() {}\n")
+	st := openStore(t)
+	rep := mustRun(t, st, emb, root)
+	if rep.Changed != 3 || rep.Failed != 0 {
+		t.Fatalf("first run %+v", rep)
+	}
+	// insert three comment lines above the functions
+	edited := strings.Replace(threeFuncs, "package demo\n", "package demo\n\n// one\n// two\n// three", 1)
+	writeFile(t, root, "demo/a.go", edited)
+	touchLater(t, filepath.Join(root, "demo/a.go"), 2*time.Second)
+	// delete a function
+	writeFile(t, root, "demo/b.go", "package demo\n")
+	touchLater(t, filepath.Join(root, "demo/b.go"), 2*time.Second)
+	// rename a file
+	if err := os.Rename(filepath.Join(root, "old/name.go"), filepath.Join(root, "old/new.go")); err != nil {
+		t.Fatal(err)
+	}
+	rep = mustRun(t, st, emb, root)
+	if rep.Changed != 3 || rep.Removed != 1 {
+		t.Fatalf("second run %+v", rep)
+	}
+	got := chunkLines(t, st, root)
+	fresh := openStore(t)
+	mustRun(t, fresh, emb, root)
+	want := chunkLines(t, fresh, root)
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("incremental != fresh:\n got %v\nwant %v", got, want)
+	}
+	for _, l := range got {
+		if strings.Contains(l, "Delta") || strings.HasPrefix(l, "old/name.go") {
+			t.Fatalf("stale row %q", l)
+		}
+	}
+	// delete a file: no rows remain
+	os.Remove(filepath.Join(root, "demo/a.go"))
+	mustRun(t, st, emb, root)
+	var n int
+	for _, tbl := range []string{"code_chunks", "code_relations", "indexed_files"} {
+		st.DB().QueryRow(`SELECT count(*) FROM `+tbl+` WHERE project_path=? AND file_path='demo/a.go'`, root).Scan(&n)
+		if n != 0 {
+			t.Fatalf("%s still has %d rows of a deleted file", tbl, n)
+		}
+	}
+	var orphans int
+	st.DB().QueryRow(`SELECT count(*) FROM code_vectors v LEFT JOIN code_chunks c ON c.id=v.id WHERE c.id IS NULL`).Scan(&orphans)
+	if orphans != 0 {
+		t.Fatalf("%d orphan vectors", orphans)
+	}
+}
+
+func TestRacySameSizeEditIsCaught(t *testing.T) {
+	emb := localEmbedder(t)
+	root := resolved(t, t.TempDir())
+	p := filepath.Join(root, "x.go")
+	writeFile(t, root, "x.go", "package x\n\nfunc AAAA() {}\n")
+	st := openStore(t)
+	mustRun(t, st, emb, root)
+	info, _ := os.Stat(p)
+	// same size, same mtime: only the racy rule can notice this edit
+	writeFile(t, root, "x.go", "package x\n\nfunc BBBB() {}\n")
+	os.Chtimes(p, info.ModTime(), info.ModTime())
+	rep := mustRun(t, st, emb, root)
+	if rep.Changed != 1 {
+		t.Fatalf("racy edit missed: %+v", rep)
+	}
+	got := strings.Join(chunkLines(t, st, root), "\n")
+	if !strings.Contains(got, "BBBB") || strings.Contains(got, "AAAA") {
+		t.Fatalf("chunks %s", got)
+	}
+	// a third run, long after, hashes nothing
+	rep = mustRun(t, st, emb, root)
+	if rep.Changed != 0 || rep.Unchanged != 1 {
+		t.Fatalf("third run %+v", rep)
+	}
+}
+
+// failingEmbedder fails every batch that contains marker.
+type failingEmbedder struct {
+	embed.Embedder
+	marker string
+}
+
+func (f failingEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	for _, t := range texts {
+		if strings.Contains(t, f.marker) {
+			return nil, errors.New("server rejected the input")
+		}
+	}
+	return f.Embedder.Embed(ctx, texts)
+}
+
+func TestEmbedderFailingForOneFile(t *testing.T) {
+	emb := localEmbedder(t)
+	root := resolved(t, t.TempDir())
+	for i := 0; i < 6; i++ {
+		writeFile(t, root, fmt.Sprintf("f%d.go", i), fmt.Sprintf("package x\n\nfunc F%d() {}\n", i))
+	}
+	st := openStore(t)
+	mustRun(t, st, emb, root)
+	before := chunkLines(t, st, root)
+	// edit every file; one now contains the poison marker
+	for i := 0; i < 6; i++ {
+		body := fmt.Sprintf("package x\n\nfunc G%d() {}\n", i)
+		if i == 3 {
+			body = "package x\n\nfunc POISON() {}\n"
+		}
+		writeFile(t, root, fmt.Sprintf("f%d.go", i), body)
+		touchLater(t, filepath.Join(root, fmt.Sprintf("f%d.go", i)), 2*time.Second)
+	}
+	rep, err := Run(context.Background(), st, failingEmbedder{emb, "POISON"}, root, Options{Threads: 2, BatchSize: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Failed != 1 || rep.Failures[0].Path != "f3.go" || rep.Changed != 5 {
+		t.Fatalf("report %+v", rep)
+	}
+	got := chunkLines(t, st, root)
+	var f3 []string
+	for _, l := range got {
+		if strings.HasPrefix(l, "f3.go") {
+			f3 = append(f3, l)
+		}
+	}
+	var f3before []string
+	for _, l := range before {
+		if strings.HasPrefix(l, "f3.go") {
+			f3before = append(f3before, l)
+		}
+	}
+	if !reflect.DeepEqual(f3, f3before) {
+		t.Fatalf("f3.go should keep its old rows: %v vs %v", f3, f3before)
+	}
+	// next run with a working embedder retries it
+	rep = mustRun(t, st, emb, root)
+	if rep.Changed != 1 {
+		t.Fatalf("retry run %+v", rep)
+	}
+}
+
+func TestSearchWhileIndexing(t *testing.T) {
+	emb := localEmbedder(t)
+	root := resolved(t, t.TempDir())
+	for i := 0; i < 200; i++ {
+		writeFile(t, root, fmt.Sprintf("p%d/f.go", i), fmt.Sprintf("package p\n\n// Handler%d serves.\nfunc Handler%d() {}\n", i, i))
+	}
+	dbPath := filepath.Join(t.TempDir(), "index.db")
+	w, err := store.Open(context.Background(), dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	// seed one file so readers have a project
+	writeFile(t, root, "seed.go", "package p\n\nfunc Seed() {}\n")
+	q, _ := emb.EmbedQuery(context.Background(), "handler")
+	var wg sync.WaitGroup
+	errs := make(chan error, 100)
+	done := make(chan struct{})
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		defer close(done)
+		if _, err := Run(context.Background(), w, emb, root, Options{Threads: 2, BatchSize: 4}); err != nil {
+			errs <- err
+		}
+	}()
+	for r := 0; r < 2; r++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			rd, err := store.Open(context.Background(), dbPath)
+			if err != nil {
+				errs <- err
+				return
+			}
+			defer rd.Close()
+			for {
+				select {
+				case <-done:
+					return
+				default:
+				}
+				if _, err := rd.TopKCosine(context.Background(), root, emb.ID(), q, 5); err != nil {
+					errs <- err
+					return
+				}
+				if _, err := rd.FTSSearch(context.Background(), root, `"handler"`, store.FTSWeights{Name: 1, Path: 1, Body: 1}, 5); err != nil {
+					errs <- err
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	var msgs []string
+	for err := range errs {
+		msgs = append(msgs, err.Error())
+	}
+	sort.Strings(msgs)
+	if len(msgs) > 0 {
+		t.Fatalf("errors during concurrent search/index: %v", msgs)
+	}
+}

@@ -1,0 +1,155 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"path/filepath"
+	"strings"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/coderag/coderag/internal/index"
+	"github.com/coderag/coderag/internal/tools"
+)
+
+// listRootsTimeout bounds the roots/list request a tool call may make.
+const listRootsTimeout = 5 * time.Second
+
+// rootsForbiddenFrom is the first protocol version in which a server may no
+// longer send roots/list (SEP-2322); such clients pass paths in arguments.
+const rootsForbiddenFrom = "2026-07-28"
+
+// root returns the project root for a tool call: Config.Root, else the first
+// usable file:// root of the client (asked once, and again after the client
+// says its roots changed), else Config.WorkDir.
+func (s *Server) root(ctx context.Context, ss *sdk.ServerSession) string {
+	if s.cfg.Root != "" {
+		return s.cfg.Root
+	}
+	s.rootMu.Lock()
+	defer s.rootMu.Unlock()
+	if !s.rootsAsked && ss != nil && clientHasRoots(ss) {
+		s.rootsAsked = true
+		s.clientRoot = ""
+		cctx, cancel := context.WithTimeout(ctx, listRootsTimeout)
+		res, err := ss.ListRoots(cctx, nil)
+		cancel()
+		switch {
+		case err != nil:
+			s.log.Warn("roots/list failed; using the working directory", "dir", s.cfg.WorkDir, "error", err)
+		default:
+			for _, r := range res.Roots {
+				dir, err := fileURIPath(r.URI)
+				if err == nil {
+					dir, err = index.ResolveRoot(dir)
+				}
+				if err != nil {
+					s.log.Warn("unusable client root", "uri", r.URI, "error", err)
+					continue
+				}
+				s.clientRoot = dir
+				s.log.Info("project root from client roots", "root", dir)
+				break
+			}
+		}
+	}
+	if s.clientRoot != "" {
+		return s.clientRoot
+	}
+	return s.cfg.WorkDir
+}
+
+// rootsChanged makes the next tool call ask the client for its roots again.
+func (s *Server) rootsChanged() {
+	s.rootMu.Lock()
+	s.rootsAsked = false
+	s.rootMu.Unlock()
+}
+
+// clientHasRoots reports whether the session's client declared the roots
+// capability on a protocol version that still allows roots/list.
+func clientHasRoots(ss *sdk.ServerSession) bool {
+	p := ss.InitializeParams()
+	if p == nil || p.Capabilities == nil || p.ProtocolVersion >= rootsForbiddenFrom {
+		return false
+	}
+	return p.Capabilities.RootsV2 != nil || p.Capabilities.Roots.ListChanged
+}
+
+// fileURIPath returns the local path of a file:// URI.
+func fileURIPath(uri string) (string, error) {
+	u, err := url.Parse(uri)
+	if err != nil {
+		return "", fmt.Errorf("root %q: %w", uri, err)
+	}
+	if u.Scheme != "file" {
+		return "", fmt.Errorf("root %q: not a file:// URI", uri)
+	}
+	p := u.Path
+	if filepath.Separator == '\\' { // file:///C:/x -> C:\x
+		p = filepath.FromSlash(strings.TrimPrefix(p, "/"))
+	}
+	if p == "" {
+		return "", fmt.Errorf("root %q: empty path", uri)
+	}
+	return p, nil
+}
+
+// insideRoot resolves p (relative to root, or absolute; "" is the root) and
+// returns its root-relative '/' path ("." for the root itself). `..`
+// escapes, absolute paths elsewhere and symlinks pointing out are refused
+// with tools.ErrOutsideRoot; a missing path is tools.ErrNotFound.
+func insideRoot(root, p string) (string, error) {
+	cand := root
+	if p != "" {
+		if filepath.IsAbs(p) {
+			cand = filepath.Clean(p)
+		} else {
+			cand = filepath.Join(root, filepath.FromSlash(p))
+		}
+	}
+	_, lexical := relInside(root, cand)
+	real, err := filepath.EvalSymlinks(cand)
+	if err != nil {
+		if !lexical {
+			return "", fmt.Errorf("%q: %w", p, tools.ErrOutsideRoot)
+		}
+		return "", fmt.Errorf("%q: %w: %w", p, tools.ErrNotFound, err)
+	}
+	rel, ok := relInside(root, real)
+	if !ok {
+		return "", fmt.Errorf("%q resolves to %q: %w", p, real, tools.ErrOutsideRoot)
+	}
+	return rel, nil
+}
+
+// relInside returns p relative to dir as a '/' path and whether p is inside
+// dir (or is dir).
+func relInside(dir, p string) (string, bool) {
+	rel, err := filepath.Rel(dir, p)
+	if err != nil {
+		return "", false
+	}
+	rel = filepath.ToSlash(rel)
+	if rel == ".." || strings.HasPrefix(rel, "../") || filepath.IsAbs(rel) {
+		return "", false
+	}
+	return rel, true
+}
+
+// explain turns a tools or index error into a message that tells the model
+// what to do next. The original error stays wrapped.
+func explain(tool, root string, err error) error {
+	switch {
+	case errors.Is(err, tools.ErrOutsideRoot):
+		return fmt.Errorf("%s: %w; the project root is %s: give paths relative to it", tool, err, root)
+	case errors.Is(err, tools.ErrNotFound):
+		return fmt.Errorf("%s: %w (paths are relative to the project root %s; use glob_files to find the right one)", tool, err, root)
+	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled):
+		return fmt.Errorf("%s: cancelled or timed out: %w", tool, err)
+	}
+	return fmt.Errorf("%s: %w", tool, err)
+}

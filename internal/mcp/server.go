@@ -1,0 +1,244 @@
+// Package mcp is coderag's Model Context Protocol server: the agent tools
+// (grep_code, glob_files, read_file, search_code, code_graph, index_project,
+// index_status) exposed over stdio with the official Go SDK, so any MCP
+// client (Claude Code, Cursor, Codex, Continue) can use them.
+//
+// Each tool lives in its own file with its parameter struct (jsonschema tags
+// describe the arguments) and is a thin adapter over internal/tools,
+// internal/search and internal/index. The server owns three pieces of state:
+//
+//   - the project root (root.go): --root, else the client's MCP roots, else
+//     the working directory at start; every path argument resolves against it
+//     and nothing outside it is read;
+//   - the indexer (indexer.go): one index run at a time per root, bounded by
+//     a time budget after which it continues in the background, so a tool
+//     call never approaches a client's 60 s timeout;
+//   - a cache of query embedders, one per embedder id.
+//
+// Nothing but JSON-RPC is written to the protocol writer: diagnostics go to
+// Config.Log (stderr in the CLI).
+package mcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"runtime/debug"
+	"sync"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/coderag/coderag/internal/embed"
+	"github.com/coderag/coderag/internal/index"
+	"github.com/coderag/coderag/internal/store"
+)
+
+// Defaults for Config.
+const (
+	// DefaultIndexBudget is how long a tool call waits for an index run
+	// before answering and leaving the run in the background.
+	DefaultIndexBudget = 20 * time.Second
+	// DefaultFreshness is how long after a completed run search_code trusts
+	// the index without an incremental refresh: none, since a no-change run
+	// costs one walk and stat of the tree, and calls that arrive during a
+	// run join it.
+	DefaultFreshness = 0
+)
+
+// searchOrder is the advice every tool description carries.
+const searchOrder = `Search order: for exact names and strings (identifiers, error messages, file names) use grep_code or glob_files first, then read_file around the hits; for vague descriptions of behaviour, or when grep_code found nothing after a few tries, use search_code.`
+
+// Config configures a Server. Store and NewEmbedder are required.
+type Config struct {
+	// Root is a fixed project root (the --root flag), absolute and
+	// symlink-resolved. Empty: the first file:// root the client lists,
+	// else WorkDir.
+	Root string
+	// WorkDir is the fallback root; empty means the working directory when
+	// NewServer runs.
+	WorkDir string
+	// Store is the open index database; the server does not close it.
+	Store *store.Store
+	// NewEmbedder builds the configured embedder, used to index a project
+	// that has no index yet and by index_project.
+	NewEmbedder func() (embed.Embedder, error)
+	// ProjectEmbedder rebuilds the embedder a project was indexed with, from
+	// its stored id "provider:model"; used to embed queries and for the
+	// automatic refresh before search_code. Nil means NewEmbedder.
+	ProjectEmbedder func(id string) (embed.Embedder, error)
+	// Index holds Threads and BatchSize for index runs (Progress and Paths
+	// are set by the server).
+	Index index.Options
+	// IndexBudget bounds how long a tool call waits for indexing
+	// (default DefaultIndexBudget).
+	IndexBudget time.Duration
+	// Freshness is how long a completed whole-project run is trusted before
+	// search_code refreshes again (default DefaultFreshness: always refresh).
+	Freshness time.Duration
+	// Log receives diagnostics (never protocol); nil discards them.
+	Log io.Writer
+	// Verbose logs every tool call, index progress and the SDK's own
+	// session events to Log.
+	Verbose bool
+	// Version is reported to clients as the server version.
+	Version string
+}
+
+// Server is a coderag MCP server. Create it with NewServer and serve one
+// session with Run.
+type Server struct {
+	cfg  Config
+	sdk  *sdk.Server
+	log  *slog.Logger
+	life context.Context // lives until Close: background index runs use it
+	stop context.CancelFunc
+	bg   sync.WaitGroup
+
+	rootMu     sync.Mutex
+	clientRoot string // from the client's roots; "" = not known
+	rootsAsked bool   // ListRoots was tried since the last change
+
+	jobMu sync.Mutex
+	jobs  map[string]*job // by project root
+
+	embMu sync.Mutex
+	embs  map[string]embed.Embedder // query embedders by id
+}
+
+// NewServer returns a server with every tool registered, or an error when
+// cfg lacks the store or embedder constructor or the working directory
+// cannot be read.
+func NewServer(cfg Config) (*Server, error) {
+	if cfg.Store == nil {
+		return nil, errors.New("mcp server: no store")
+	}
+	if cfg.NewEmbedder == nil {
+		return nil, errors.New("mcp server: no embedder constructor")
+	}
+	if cfg.ProjectEmbedder == nil {
+		cfg.ProjectEmbedder = func(string) (embed.Embedder, error) { return cfg.NewEmbedder() }
+	}
+	if cfg.WorkDir == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return nil, fmt.Errorf("mcp server: working directory: %w", err)
+		}
+		cfg.WorkDir = wd
+	}
+	wd, err := index.ResolveRoot(cfg.WorkDir)
+	if err != nil {
+		return nil, fmt.Errorf("mcp server: working directory: %w", err)
+	}
+	cfg.WorkDir = wd
+	if cfg.Root != "" {
+		if cfg.Root, err = index.ResolveRoot(cfg.Root); err != nil {
+			return nil, fmt.Errorf("mcp server: root: %w", err)
+		}
+	}
+	if cfg.IndexBudget <= 0 {
+		cfg.IndexBudget = DefaultIndexBudget
+	}
+	if cfg.Log == nil {
+		cfg.Log = io.Discard
+	}
+	if cfg.Version == "" {
+		cfg.Version = "dev"
+	}
+	level := slog.LevelWarn
+	if cfg.Verbose {
+		level = slog.LevelDebug
+	}
+	s := &Server{
+		cfg:  cfg,
+		log:  slog.New(slog.NewTextHandler(cfg.Log, &slog.HandlerOptions{Level: level})),
+		jobs: map[string]*job{},
+		embs: map[string]embed.Embedder{},
+	}
+	s.life, s.stop = context.WithCancel(context.Background())
+	s.sdk = sdk.NewServer(&sdk.Implementation{Name: "coderag", Title: "coderag code search", Version: cfg.Version},
+		&sdk.ServerOptions{
+			Instructions: "coderag searches the code of one project (the root). " + searchOrder +
+				" search_code keeps its index fresh by itself; index_status shows indexing progress.",
+			Logger:                  s.log.With("component", "sdk"),
+			RootsListChangedHandler: func(context.Context, *sdk.RootsListChangedRequest) { s.rootsChanged() },
+		})
+	s.addGlobFiles()
+	s.addGrepCode()
+	s.addReadFile()
+	s.addSearchCode()
+	s.addCodeGraph()
+	s.addIndexProject()
+	s.addIndexStatus()
+	return s, nil
+}
+
+// Run serves one MCP session of newline-delimited JSON-RPC read from in and
+// written to out until the client closes in or ctx is cancelled, then stops
+// background indexing (each committed batch stays; the next run finishes the
+// rest) and returns. A client that simply hangs up is not an error.
+func (s *Server) Run(ctx context.Context, in io.ReadCloser, out io.WriteCloser) error {
+	defer s.Close()
+	err := s.sdk.Run(ctx, &sdk.IOTransport{Reader: in, Writer: out})
+	if err != nil && (errors.Is(err, io.EOF) || errors.Is(err, sdk.ErrConnectionClosed)) {
+		err = nil
+	}
+	if err != nil && ctx.Err() != nil {
+		return ctx.Err()
+	}
+	if err != nil {
+		return fmt.Errorf("mcp session: %w", err)
+	}
+	return nil
+}
+
+// Close cancels background index runs and waits for them to stop. It is
+// called by Run and is safe to call more than once.
+func (s *Server) Close() {
+	s.stop()
+	s.bg.Wait()
+}
+
+// textResult is the answer of a tool: text for the model.
+func textResult(text string) *sdk.CallToolResult {
+	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: text}}}
+}
+
+// toolFunc is a tool's body: text on success; an error becomes a tool result
+// with IsError and the error's message.
+type toolFunc[In any] func(ctx context.Context, req *sdk.CallToolRequest, in In) (string, error)
+
+// addTool registers t with handler f, which is wrapped so that a panic turns
+// into a tool error instead of killing the session, and every call is logged
+// when verbose.
+func addTool[In any](s *Server, t *sdk.Tool, f toolFunc[In]) {
+	name := t.Name
+	sdk.AddTool(s.sdk, t, func(ctx context.Context, req *sdk.CallToolRequest, in In) (res *sdk.CallToolResult, _ any, err error) {
+		start := time.Now()
+		defer func() {
+			if r := recover(); r != nil {
+				s.log.Error("tool panic", "tool", name, "panic", r, "stack", string(debug.Stack()))
+				res, err = nil, fmt.Errorf("%s: internal error: %v", name, r)
+			}
+			if err != nil {
+				s.log.Debug("tool call failed", "tool", name, "elapsed", time.Since(start), "error", err)
+			} else {
+				s.log.Debug("tool call", "tool", name, "elapsed", time.Since(start))
+			}
+		}()
+		text, err := f(ctx, req, in)
+		if err != nil {
+			return nil, nil, err
+		}
+		return textResult(text), nil, nil
+	})
+}
+
+// readOnly returns annotations for a tool that changes nothing.
+func readOnly(title string) *sdk.ToolAnnotations {
+	f := false
+	return &sdk.ToolAnnotations{Title: title, ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: &f}
+}

@@ -1,0 +1,168 @@
+package mcp
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/coderag/coderag/internal/embed"
+	"github.com/coderag/coderag/internal/embed/provider"
+	"github.com/coderag/coderag/internal/store"
+)
+
+// newTestServer serves a Server in process over an in-memory transport and
+// returns the client session (for -race; cli's tests drive the binary).
+func newTestServer(t *testing.T, root string, budget time.Duration) *sdk.ClientSession {
+	t.Helper()
+	ctx := context.Background()
+	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "index.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	newEmb := func() (embed.Embedder, error) { return provider.New(embed.Options{Provider: "local"}) }
+	srv, err := NewServer(Config{Root: root, Store: st, NewEmbedder: newEmb, IndexBudget: budget, Verbose: true, Log: testWriter{t}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st1, st2 := sdk.NewInMemoryTransports()
+	ss, err := srv.sdk.Connect(ctx, st1, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, st2, &sdk.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cs.Close()
+		ss.Wait()
+		srv.Close()
+	})
+	return cs
+}
+
+type testWriter struct{ t *testing.T }
+
+func (w testWriter) Write(p []byte) (int, error) {
+	w.t.Log(strings.TrimRight(string(p), "\n"))
+	return len(p), nil
+}
+
+func callText(t *testing.T, cs *sdk.ClientSession, name string, args map[string]any) (string, bool) {
+	t.Helper()
+	res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	var b strings.Builder
+	for _, c := range res.Content {
+		if tc, ok := c.(*sdk.TextContent); ok {
+			b.WriteString(tc.Text)
+		}
+	}
+	return b.String(), res.IsError
+}
+
+// TestConcurrentSearchDuringIndexing runs index_project, search_code,
+// code_graph and index_status at once, several rounds, under -race.
+func TestConcurrentSearchDuringIndexing(t *testing.T) {
+	root := t.TempDir()
+	for i := range 60 {
+		src := fmt.Sprintf("package p%d\n\n// Retry%d retries the request with backoff.\nfunc Retry%d() int { return helper%d() }\n\nfunc helper%d() int { return %d }\n", i, i, i, i, i, i)
+		p := filepath.Join(root, fmt.Sprintf("p%02d", i), "p.go")
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cs := newTestServer(t, root, 5*time.Millisecond)
+	for round := range 3 {
+		calls := []struct {
+			name string
+			args map[string]any
+		}{
+			{"index_project", nil},
+			{"search_code", map[string]any{"query": "retry with backoff"}},
+			{"code_graph", map[string]any{"name": "Retry7"}},
+			{"index_status", nil},
+		}
+		var wg sync.WaitGroup
+		for _, c := range calls {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				text, isErr := callText(t, cs, c.name, c.args)
+				// search_code and code_graph may meet a project whose first
+				// scan is still going; that is a clear tool error, nothing else.
+				if isErr && !strings.Contains(text, "not indexed yet") {
+					t.Errorf("round %d %s: %s", round, c.name, text)
+				}
+			}()
+		}
+		wg.Wait()
+	}
+	for i := 0; ; i++ {
+		text, _ := callText(t, cs, "index_status", nil)
+		if strings.Contains(text, "state: idle") {
+			break
+		}
+		if i == 1000 {
+			t.Fatalf("still indexing: %s", text)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	text, isErr := callText(t, cs, "search_code", map[string]any{"query": "Retry42 retries the request"})
+	if isErr || !strings.Contains(text, "p42/p.go") {
+		t.Errorf("search after indexing: %s", text)
+	}
+}
+
+func TestInsideRoot(t *testing.T) {
+	root := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(root, "a", "b"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	outside := t.TempDir()
+	if err := os.Symlink(outside, filepath.Join(root, "link")); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		in, want string
+		bad      bool
+	}{
+		{"", ".", false},
+		{".", ".", false},
+		{"a/b", "a/b", false},
+		{"a/../a", "a", false},
+		{filepath.Join(root, "a"), "a", false},
+		{"..", "", true},
+		{"../x", "", true},
+		{outside, "", true},
+		{"link", "", true},
+		{"missing", "", true},
+	} {
+		got, err := insideRoot(root, c.in)
+		if (err != nil) != c.bad || got != c.want {
+			t.Errorf("insideRoot(%q) = %q, %v", c.in, got, err)
+		}
+	}
+}
+
+func TestFileURIPath(t *testing.T) {
+	if p, err := fileURIPath("file:///home/me/my%20proj"); err != nil || p != "/home/me/my proj" {
+		t.Errorf("got %q, %v", p, err)
+	}
+	if _, err := fileURIPath("https://example.com/x"); err == nil {
+		t.Error("https root accepted")
+	}
+}

@@ -1,0 +1,532 @@
+package relate
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/coderag/coderag/internal/chunk"
+	"github.com/coderag/coderag/internal/store"
+)
+
+// Edge is one relation, with the definitions on both sides when they are in
+// the project. For calls, Path and Line are the call site, Caller is the
+// calling definition, Target the resolved callee (nil unless Resolution is a
+// resolved rule) and Candidates the definitions an ambiguous call may reach.
+type Edge struct {
+	Kind       string `json:"kind"` // imports, extends, implements, contains, calls
+	From       string `json:"from"` // from_name as stored
+	To         string `json:"to"`   // to_name as stored (a callee as written)
+	Path       string `json:"path"` // file the relation was found in
+	Line       int    `json:"line"` // line of the relation (the call site)
+	Caller     *Def   `json:"from_def,omitempty"`
+	Target     *Def   `json:"to_def,omitempty"`
+	Resolution string `json:"resolution,omitempty"` // calls only: see the package comment
+	Candidates []*Def `json:"candidates,omitempty"`
+	Depth      int    `json:"depth,omitempty"` // walks: 1 for direct callers/callees
+
+	parent *Def // walks: the node whose expansion found this edge
+}
+
+// Resolved reports whether a call edge reaches exactly one definition.
+func (e *Edge) Resolved() bool { return e.Target != nil && e.Resolution != ResAmbiguous }
+
+// GraphResult is every direct relation of one name (the seed's /graph).
+type GraphResult struct {
+	Query string `json:"query"`
+	// Defs is the definition the query resolved to (empty when the name is
+	// only known from relations, e.g. an external base class).
+	Defs  []*Def `json:"definitions"`
+	Edges []Edge `json:"relations"`
+}
+
+// Walk is the result of Callers or Callees: a breadth-first walk of the call
+// graph from Root, at most Depth calls away. Edges are in discovery order;
+// for callers each edge's Caller is the newly reached node.
+type Walk struct {
+	Query     string `json:"query"`
+	Direction string `json:"direction"` // "callers" or "callees"
+	Root      *Def   `json:"root"`
+	Depth     int    `json:"depth"`
+	Edges     []Edge `json:"edges"`
+	Truncated bool   `json:"truncated,omitempty"`
+}
+
+// PathResult is the shortest call path From -> To. Edges is empty when
+// Found is false. Ambiguous is true when the path needed ambiguous calls
+// (no path exists over resolved calls alone); those edges name the
+// candidate taken in Target.
+type PathResult struct {
+	Query     [2]string `json:"query"`
+	From      *Def      `json:"from"`
+	To        *Def      `json:"to"`
+	Found     bool      `json:"found"`
+	Ambiguous bool      `json:"ambiguous,omitempty"`
+	Edges     []Edge    `json:"edges"`
+}
+
+// maxPathNodes bounds the definitions visited by one Path search.
+const maxPathNodes = 200000
+
+func (r *Resolver) begin() { r.err = nil }
+
+func (r *Resolver) done() error {
+	if r.err != nil {
+		return fmt.Errorf("graph query: %w", r.err)
+	}
+	return nil
+}
+
+// Graph returns every relation where name is the from or the to side: for a
+// class its super types, subclasses, members and the calls its members make;
+// for a method or function its class, its calls and its callers. A name
+// with no definition but stored relations (an external base class, an
+// imported module, a file path) gets those relations as stored.
+func (r *Resolver) Graph(name string) (*GraphResult, error) {
+	r.begin()
+	res := &GraphResult{Query: name, Defs: []*Def{}, Edges: []Edge{}}
+	d, err := r.Lookup(name)
+	if errors.Is(err, ErrNotFound) {
+		raw, rerr := r.rawEdges(strings.TrimSpace(name))
+		if rerr != nil {
+			return nil, rerr
+		}
+		if len(raw) == 0 {
+			return nil, err
+		}
+		res.Edges = raw
+		return res, r.done()
+	}
+	if err != nil {
+		return nil, err
+	}
+	res.Defs = append(res.Defs, d)
+	if d.isClass() {
+		res.Edges = r.classEdges(d)
+	} else {
+		res.Edges = r.memberEdges(d)
+	}
+	return res, r.done()
+}
+
+// rawEdges returns the stored relations whose from or to is exactly name.
+func (r *Resolver) rawEdges(name string) ([]Edge, error) {
+	from, err := store.RelationsFrom(r.ctx, r.db, r.project, []string{name}, nil)
+	if err != nil {
+		return nil, err
+	}
+	to, err := store.RelationsTo(r.ctx, r.db, r.project, []string{name}, nil)
+	if err != nil {
+		return nil, err
+	}
+	var out []Edge
+	for _, row := range append(from, to...) {
+		e := r.edge(row)
+		out = append(out, e)
+	}
+	return out, nil
+}
+
+// edge turns a stored row into an Edge, resolving both sides.
+func (r *Resolver) edge(row store.RelationRow) Edge {
+	e := Edge{Kind: row.Kind, From: row.From, To: row.To, Path: row.Path, Line: row.Line}
+	switch row.Kind {
+	case chunk.RelCalls:
+		e.Caller = r.callerOf(row)
+		r.setTarget(&e, e.Caller)
+	case chunk.RelContains:
+		e.Caller = r.resolveClass(row.Path, row.From)
+		for _, d := range r.byName[row.To] {
+			if d.Path == row.Path {
+				e.Target = d
+			}
+		}
+	case chunk.RelExtends, chunk.RelImplements:
+		e.Caller = r.resolveClass(row.Path, row.From)
+		e.Target = r.resolveClass(row.Path, row.To)
+	}
+	return e
+}
+
+func (r *Resolver) setTarget(e *Edge, caller *Def) {
+	how, cands := r.resolve(caller, e.Path, e.To)
+	e.Resolution = how
+	switch {
+	case how == ResAmbiguous:
+		e.Candidates = cands[:min(len(cands), maxCandidates)]
+	case len(cands) == 1:
+		e.Target = cands[0]
+	}
+}
+
+// classEdges: relations of class c itself, then the calls of its members.
+func (r *Resolver) classEdges(c *Def) []Edge {
+	var out []Edge
+	rows, err := store.RelationsFrom(r.ctx, r.db, r.project, []string{c.Name}, []string{chunk.RelExtends, chunk.RelImplements, chunk.RelContains})
+	if err != nil {
+		r.fail(err)
+	}
+	var members []*Def
+	for _, row := range rows {
+		e := r.edge(row)
+		switch {
+		case row.Kind == chunk.RelContains && e.Target != nil && (e.Target.isClass() || r.classOf(e.Target) == c):
+			e.Caller = c
+			if !e.Target.isClass() {
+				members = append(members, e.Target)
+			}
+		case row.Path == c.Path && row.Kind != chunk.RelContains:
+			e.Caller = c
+		default:
+			continue
+		}
+		out = append(out, e)
+	}
+	in, err := store.RelationsTo(r.ctx, r.db, r.project, []string{c.Name, c.method},
+		[]string{chunk.RelExtends, chunk.RelImplements, chunk.RelContains})
+	if err != nil {
+		r.fail(err)
+	}
+	for _, row := range in {
+		e := r.edge(row)
+		if e.Kind == chunk.RelContains {
+			if row.To != c.Name || row.Path != c.Path {
+				continue
+			}
+		} else if e.Target != c {
+			continue
+		}
+		out = append(out, e)
+	}
+	for _, m := range members {
+		out = append(out, r.calleeEdges(m)...)
+	}
+	return out
+}
+
+// memberEdges: the class containing d, the calls d makes, the calls to d.
+func (r *Resolver) memberEdges(d *Def) []Edge {
+	var out []Edge
+	rows, err := store.RelationsTo(r.ctx, r.db, r.project, []string{d.Name}, []string{chunk.RelContains})
+	if err != nil {
+		r.fail(err)
+	}
+	for _, row := range rows {
+		if row.Path == d.Path {
+			e := r.edge(row)
+			e.Target = d
+			out = append(out, e)
+		}
+	}
+	out = append(out, r.calleeEdges(d)...)
+	out = append(out, r.callerEdges(d)...)
+	return out
+}
+
+// calleeEdges returns the calls made by d, each resolved.
+func (r *Resolver) calleeEdges(d *Def) []Edge {
+	if d.isClass() {
+		return nil
+	}
+	rows, err := store.RelationsFrom(r.ctx, r.db, r.project, []string{d.call}, []string{chunk.RelCalls})
+	if err != nil {
+		r.fail(err)
+		return nil
+	}
+	var out []Edge
+	for _, row := range rows {
+		if row.Path != d.Path || d.Type != "module" && (row.Line < d.StartLine || row.Line > d.EndLine) {
+			continue
+		}
+		e := Edge{Kind: row.Kind, From: row.From, To: row.To, Path: row.Path, Line: row.Line, Caller: d}
+		r.setTarget(&e, d)
+		out = append(out, e)
+	}
+	return out
+}
+
+// calleeNames are the to_name spellings a call to d may have been stored
+// under: "m", "Owner.m", "pkg.m" / "module.m", and a class name for a
+// constructor.
+func (r *Resolver) calleeNames(d *Def) []string {
+	names := []string{d.method}
+	if d.Owner != "" {
+		names = append(names, d.Owner+"."+d.method)
+		if d.method == d.Owner || d.method == "__init__" || d.method == "constructor" || d.method == "initialize" {
+			names = append(names, d.Owner)
+			if d.method == "initialize" {
+				names = append(names, d.Owner+".new")
+			}
+		}
+	} else {
+		if base := path.Base(r.absDir(d)); base != "." && base != "/" {
+			names = append(names, base+"."+d.method)
+		}
+		stem := strings.TrimSuffix(path.Base(d.Path), path.Ext(d.Path))
+		if stem != path.Base(r.absDir(d)) {
+			names = append(names, stem+"."+d.method)
+		}
+	}
+	return names
+}
+
+// callerEdges returns the calls that reach d: resolved to d, or ambiguous
+// with d among the candidates (Resolution ResAmbiguous).
+func (r *Resolver) callerEdges(d *Def) []Edge {
+	if d.isClass() || d.Type == "module" {
+		return nil
+	}
+	rows, err := store.RelationsTo(r.ctx, r.db, r.project, r.calleeNames(d), []string{chunk.RelCalls})
+	if err != nil {
+		r.fail(err)
+		return nil
+	}
+	var out []Edge
+	for _, row := range rows {
+		caller := r.callerOf(row)
+		how, cands := r.resolve(caller, row.Path, row.To)
+		e := Edge{Kind: row.Kind, From: row.From, To: row.To, Path: row.Path, Line: row.Line, Caller: caller, Resolution: how}
+		switch {
+		case how == ResAmbiguous && contains(cands, d):
+			e.Candidates = cands[:min(len(cands), maxCandidates)]
+			if !contains(e.Candidates, d) {
+				e.Candidates = append(e.Candidates, d)
+			}
+		case how != ResAmbiguous && len(cands) == 1 && cands[0] == d:
+			e.Target = d
+		default:
+			continue
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// callable resolves name for a walk; classes are refused.
+func (r *Resolver) callable(name string) (*Def, error) {
+	d, err := r.Lookup(name)
+	if err != nil {
+		return nil, err
+	}
+	if d.isClass() {
+		return nil, fmt.Errorf("%s is a class (%s): give one of its methods: %w", d.Name, d.Loc(), ErrNotCallable)
+	}
+	return d, nil
+}
+
+// Callees walks the calls made by name breadth-first, depth levels deep
+// (DefaultDepth when depth < 1). Every call is listed with its resolution;
+// only resolved calls are followed.
+func (r *Resolver) Callees(name string, depth int) (*Walk, error) {
+	return r.walk(name, depth, "callees")
+}
+
+// Callers walks the callers of name breadth-first, depth levels deep
+// (DefaultDepth when depth < 1). Ambiguous call sites that may reach a node
+// are listed (Resolution ResAmbiguous) but not followed.
+func (r *Resolver) Callers(name string, depth int) (*Walk, error) {
+	return r.walk(name, depth, "callers")
+}
+
+func (r *Resolver) walk(name string, depth int, dir string) (*Walk, error) {
+	r.begin()
+	root, err := r.callable(name)
+	if err != nil {
+		return nil, err
+	}
+	if depth < 1 {
+		depth = DefaultDepth
+	}
+	w := &Walk{Query: name, Direction: dir, Root: root, Depth: depth, Edges: []Edge{}}
+	seen := map[*Def]bool{root: true}
+	frontier := []*Def{root}
+	for lvl := 1; lvl <= depth && len(frontier) > 0; lvl++ {
+		var next []*Def
+		for _, d := range frontier {
+			if err := r.ctx.Err(); err != nil {
+				return nil, err
+			}
+			var edges []Edge
+			if dir == "callees" {
+				edges = r.calleeEdges(d)
+			} else {
+				edges = r.callerEdges(d)
+			}
+			for _, e := range edges {
+				if len(w.Edges) >= maxEdges {
+					w.Truncated = true
+					return w, r.done()
+				}
+				e.Depth, e.parent = lvl, d
+				w.Edges = append(w.Edges, e)
+				if !e.Resolved() {
+					continue
+				}
+				n := e.Target
+				if dir == "callers" {
+					n = e.Caller
+				}
+				if n != nil && !seen[n] && n.Type != "module" {
+					seen[n] = true
+					next = append(next, n)
+				}
+			}
+		}
+		frontier = next
+	}
+	return w, r.done()
+}
+
+// Path returns a shortest call path from one function to another over
+// resolved calls; when there is none, over calls whose ambiguous candidates
+// include the next step (Ambiguous is then set).
+func (r *Resolver) Path(from, to string) (*PathResult, error) {
+	r.begin()
+	a, err := r.callable(from)
+	if err != nil {
+		return nil, err
+	}
+	b, err := r.callable(to)
+	if err != nil {
+		return nil, err
+	}
+	res := &PathResult{Query: [2]string{from, to}, From: a, To: b, Edges: []Edge{}}
+	for _, loose := range []bool{false, true} {
+		edges, err := r.bfsPath(a, b, loose)
+		if err != nil {
+			return nil, err
+		}
+		if edges != nil || a == b {
+			res.Found, res.Ambiguous, res.Edges = true, loose, edges
+			if edges == nil {
+				res.Edges = []Edge{}
+			}
+			break
+		}
+	}
+	return res, r.done()
+}
+
+func (r *Resolver) bfsPath(a, b *Def, loose bool) ([]Edge, error) {
+	if a == b {
+		return nil, nil
+	}
+	type via struct {
+		prev *Def
+		edge Edge
+	}
+	parent := map[*Def]via{a: {}}
+	queue := []*Def{a}
+	for len(queue) > 0 && len(parent) < maxPathNodes {
+		if err := r.ctx.Err(); err != nil {
+			return nil, err
+		}
+		d := queue[0]
+		queue = queue[1:]
+		for _, e := range r.calleeEdges(d) {
+			var nexts []*Def
+			switch {
+			case e.Resolved():
+				nexts = []*Def{e.Target}
+			case loose && e.Resolution == ResAmbiguous:
+				nexts = e.Candidates
+			}
+			for _, n := range nexts {
+				if _, ok := parent[n]; ok {
+					continue
+				}
+				step := e
+				step.Target = n
+				parent[n] = via{d, step}
+				if n == b {
+					var path []Edge
+					for x := b; x != a; x = parent[x].prev {
+						path = append(path, parent[x].edge)
+					}
+					for i, j := 0, len(path)-1; i < j; i, j = i+1, j-1 {
+						path[i], path[j] = path[j], path[i]
+					}
+					for i := range path {
+						path[i].Depth = i + 1
+					}
+					return path, nil
+				}
+				queue = append(queue, n)
+			}
+		}
+	}
+	return nil, nil
+}
+
+// Describe returns the tree text of Graph(name) for one project: what the
+// REPL's /graph and the code_graph MCP/agent tool print.
+func Describe(ctx context.Context, db *sql.DB, project, name string) (string, error) {
+	r, err := NewResolver(ctx, db, project)
+	if err != nil {
+		return "", err
+	}
+	g, err := r.Graph(name)
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	if err := Render(&b, g, FormatTree); err != nil {
+		return "", err
+	}
+	return b.String(), nil
+}
+
+// Neighbors returns the direct callers and callees of the chunk named
+// chunkName (a method or function chunk name as stored, e.g.
+// "UserService.find(long id)"), for `search --expand`. Each entry is
+// "Name path:line" with the definition's location; callers that reach it
+// only through an ambiguous call and ambiguous callees end in " (ambiguous)".
+// Unresolved callees (library calls) are left out. A class or text chunk has
+// no neighbours (nil, nil, nil); an unknown name is a *NotFoundError. When
+// several files define the same chunk name, the first in path order is used.
+func Neighbors(ctx context.Context, db *sql.DB, project, chunkName string) (callers, callees []string, err error) {
+	r, err := NewResolver(ctx, db, project)
+	if err != nil {
+		return nil, nil, err
+	}
+	return r.Neighbors(chunkName)
+}
+
+// Neighbors is the package-level Neighbors on a loaded resolver.
+func (r *Resolver) Neighbors(chunkName string) (callers, callees []string, err error) {
+	r.begin()
+	ds := r.byName[chunkName]
+	if len(ds) == 0 {
+		return nil, nil, &NotFoundError{Name: chunkName, Project: r.project}
+	}
+	d := ds[0]
+	if d.isClass() {
+		return nil, nil, nil
+	}
+	seen := map[string]bool{}
+	add := func(list *[]string, s string) {
+		if !seen[s] {
+			seen[s] = true
+			*list = append(*list, s)
+		}
+	}
+	for _, e := range r.callerEdges(d) {
+		s := e.Caller.call + " " + e.Caller.Loc()
+		if e.Resolution == ResAmbiguous {
+			s += " (ambiguous)"
+		}
+		add(&callers, s)
+	}
+	for _, e := range r.calleeEdges(d) {
+		switch {
+		case e.Resolved():
+			add(&callees, e.Target.call+" "+e.Target.Loc())
+		case e.Resolution == ResAmbiguous:
+			add(&callees, e.To+" (ambiguous)")
+		}
+	}
+	return callers, callees, r.done()
+}

@@ -1,0 +1,408 @@
+// Package relate answers the structural questions that similarity search
+// cannot: what a class or method is directly related to (Graph), who calls a
+// function (Callers), what it calls (Callees) and how one function reaches
+// another (Path). It reads the relations written by the indexer
+// (code_relations: imports, extends, implements, contains, calls) and the
+// definition chunks (code_chunks) of one project.
+//
+// The indexer stores a call's callee as written, usually a bare name
+// ("findById") or a package-qualified one ("store.Open"). Callee names are
+// resolved to in-project definitions here, at query time, in this order; the
+// first rule that finds candidates decides, and the rule is reported as the
+// edge's Resolution:
+//
+//	receiver    a method of the caller's own class/receiver type (same file, else same directory)
+//	enclosing   a method of a class enclosing the caller's class (Java inner classes)
+//	inherited   a method of a super class of the caller's class (extends/implements chain)
+//	same-file   a function, else a method, defined in the caller's file
+//	package     a function (else a method) of the caller's directory (Go package), or for
+//	            "pkg.Func" / "Class.method" a definition in that package or class
+//	import      a definition in a file or class imported by the caller's file
+//	unique      the only definition with that name in the project
+//	ambiguous   several definitions match and none of the rules above chose one;
+//	            they are listed as candidates and never merged
+//	unresolved  nothing in the project has that name (library or builtin call)
+//
+// A rule that finds several candidates (overloads such as run(String) and
+// run()) yields "ambiguous" with those candidates: overloads and same-named
+// methods of different classes are never merged silently. Walks (Callers,
+// Callees) follow resolved edges only; ambiguous edges are reported but not
+// expanded. Without the receiver's static type the rules can be wrong (a call
+// c.st.Get() from Cache.Get resolves to Cache.Get itself): the resolution rule
+// is always shown so a reader can judge.
+package relate
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"path"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/coderag/coderag/internal/store"
+)
+
+// Sentinel errors; NotFoundError and AmbiguousError match them with errors.Is.
+var (
+	// ErrNotFound means no definition or relation has the requested name.
+	ErrNotFound = errors.New("not found")
+	// ErrAmbiguous means the name matches several definitions.
+	ErrAmbiguous = errors.New("ambiguous name")
+	// ErrNotCallable means a call-graph walk was asked for a class.
+	ErrNotCallable = errors.New("not a function or method")
+)
+
+// Resolution rules of a call edge (see the package comment).
+const (
+	ResReceiver   = "receiver"
+	ResEnclosing  = "enclosing"
+	ResInherited  = "inherited"
+	ResSameFile   = "same-file"
+	ResPackage    = "package"
+	ResImport     = "import"
+	ResUnique     = "unique"
+	ResAmbiguous  = "ambiguous"
+	ResUnresolved = "unresolved"
+)
+
+// DefaultDepth is the depth of Callers and Callees when none is given.
+const DefaultDepth = 4
+
+// maxEdges bounds the edges of one walk; a walk that reaches it is Truncated.
+const maxEdges = 5000
+
+// maxCandidates bounds the candidates listed for an ambiguous edge or name.
+const maxCandidates = 20
+
+// Def is a definition of the project: a class-like type, a method or a
+// function (or a "module" pseudo-definition standing for a file's top-level
+// code). Lines are 1-based and inclusive; Path is relative to the project
+// root. Field names follow `search --json`.
+type Def struct {
+	Name      string `json:"name"` // chunk name: "Owner.method(params)", "func(params)" or a class "Outer.Inner"
+	Type      string `json:"type"` // "class", "method", "function" or "module"
+	Owner     string `json:"owner,omitempty"`
+	Path      string `json:"path"`
+	StartLine int    `json:"start_line"`
+	EndLine   int    `json:"end_line"`
+	Language  string `json:"language,omitempty"`
+
+	method string // bare name: method/function name, or a class's simple name
+	call   string // name used as from_name of its calls: "Owner.method", "func"; a class's qualified name
+}
+
+// CallName is the name the definition's own calls are recorded under
+// ("Owner.method" or "func"; the qualified name of a class; the path of a
+// module).
+func (d *Def) CallName() string { return d.call }
+
+// Loc is "path:line" of the definition.
+func (d *Def) Loc() string { return fmt.Sprintf("%s:%d", d.Path, d.StartLine) }
+
+func (d *Def) isClass() bool { return d.Type == "class" }
+
+func (d *Def) dir() string { return path.Dir(d.Path) }
+
+// NotFoundError reports a name with no definition and no relation.
+type NotFoundError struct {
+	Name    string
+	Project string
+}
+
+// Error is "no function or class named NAME in PROJECT".
+func (e *NotFoundError) Error() string {
+	return fmt.Sprintf("no function or class named %s in %s", e.Name, e.Project)
+}
+
+// Is makes errors.Is(err, ErrNotFound) true.
+func (e *NotFoundError) Is(target error) bool { return target == ErrNotFound }
+
+// AmbiguousError reports a name matching several definitions; Candidates
+// lists them (at most maxCandidates, Total counts all) so the user can pick
+// one by its full name.
+type AmbiguousError struct {
+	Name       string
+	Candidates []*Def
+	Total      int
+}
+
+// Error names the candidates on one line, with their locations.
+func (e *AmbiguousError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s is ambiguous (%d definitions); use one of:", e.Name, e.Total)
+	for i, c := range e.Candidates {
+		if i > 0 {
+			b.WriteString(";")
+		}
+		fmt.Fprintf(&b, " %s (%s)", c.Name, c.Loc())
+	}
+	if e.Total > len(e.Candidates) {
+		fmt.Fprintf(&b, "; and %d more", e.Total-len(e.Candidates))
+	}
+	return b.String()
+}
+
+// Is makes errors.Is(err, ErrAmbiguous) true.
+func (e *AmbiguousError) Is(target error) bool { return target == ErrAmbiguous }
+
+// Resolver holds one project's definitions in memory and answers graph
+// queries over its relations. Build one with NewResolver and reuse it for
+// several queries (the REPL, search --expand); it is not safe for
+// concurrent use.
+type Resolver struct {
+	ctx     context.Context
+	db      *sql.DB
+	project string
+
+	defs     []*Def
+	byName   map[string][]*Def // exact chunk name (and class qualified name)
+	byCall   map[string][]*Def // call name "Owner.method" / "func" / class qualified name
+	byMethod map[string][]*Def // bare method or function name
+	classes  map[string][]*Def // class simple name
+	byFile   map[string][]*Def
+	modules  map[string]*Def
+
+	imports map[string][]string // file -> imported module names
+	supers  map[*Def][]*Def
+	err     error // first database error of the current query
+}
+
+// NewResolver loads the definitions of project (absolute root path as
+// stored) from db.
+func NewResolver(ctx context.Context, db *sql.DB, project string) (*Resolver, error) {
+	rows, err := store.Definitions(ctx, db, project)
+	if err != nil {
+		return nil, err
+	}
+	n := len(rows)
+	r := &Resolver{ctx: ctx, db: db, project: project,
+		byName: make(map[string][]*Def, n), byCall: make(map[string][]*Def, n), byMethod: make(map[string][]*Def, n/2),
+		classes: make(map[string][]*Def, n/8), byFile: make(map[string][]*Def, n/8), modules: map[string]*Def{},
+		imports: map[string][]string{}, supers: map[*Def][]*Def{}}
+	r.defs = make([]*Def, 0, n)
+	all := make([]Def, n)
+	for i, row := range rows {
+		d := &all[i]
+		newDef(d, row)
+		r.defs = append(r.defs, d)
+		r.byName[d.Name] = append(r.byName[d.Name], d)
+		r.byCall[d.call] = append(r.byCall[d.call], d)
+		r.byFile[d.Path] = append(r.byFile[d.Path], d)
+		if d.isClass() {
+			r.classes[d.method] = append(r.classes[d.method], d)
+		} else {
+			r.byMethod[d.method] = append(r.byMethod[d.method], d)
+		}
+	}
+	return r, nil
+}
+
+// Project returns the project root the resolver reads.
+func (r *Resolver) Project() string { return r.project }
+
+func newDef(d *Def, row store.DefRow) {
+	*d = Def{Name: row.Name, Type: row.Type, Owner: row.Owner, Path: row.Path,
+		StartLine: row.StartLine, EndLine: row.EndLine, Language: row.Language}
+	if d.EndLine < d.StartLine {
+		d.EndLine = d.StartLine
+	}
+	if d.isClass() {
+		d.call = d.Name
+		d.method = lastSeg(d.Name)
+		return
+	}
+	head := d.Name
+	if i := strings.IndexByte(head, '('); i >= 0 {
+		head = head[:i]
+	}
+	switch {
+	case d.Owner != "" && strings.HasPrefix(head, d.Owner+"."):
+		d.method = head[len(d.Owner)+1:]
+	default:
+		d.method = lastSeg(head)
+	}
+	d.call = d.method
+	if d.Owner != "" {
+		d.call = d.Owner + "." + d.method
+	}
+}
+
+func lastSeg(s string) string {
+	if i := strings.LastIndexByte(s, '.'); i >= 0 {
+		return s[i+1:]
+	}
+	return s
+}
+
+// module returns the pseudo-definition for the top-level code of a file.
+func (r *Resolver) module(p string) *Def {
+	if d := r.modules[p]; d != nil {
+		return d
+	}
+	d := &Def{Name: p, Type: "module", Path: p, StartLine: 1, EndLine: 1, call: p, method: p}
+	r.modules[p] = d
+	return d
+}
+
+// goRecv rewrites Go receiver spellings: "(*conn).serve" and "(conn).serve" -> "conn.serve".
+var goRecv = regexp.MustCompile(`\(\*?([\p{L}_][\p{L}\p{N}_]*)\)\.`)
+
+// Lookup resolves a name typed by a user to exactly one definition. It
+// accepts a full chunk name ("UserService.find(long id)"), "Class.method",
+// "Outer.Inner" or "Inner", a bare function or method name, Go forms
+// ("time.ParseDuration", "(*conn).serve", "net/http.(*conn).serve") and
+// Python "module.func". Several matches give an *AmbiguousError, none a
+// *NotFoundError.
+func (r *Resolver) Lookup(name string) (*Def, error) {
+	cands := r.lookupAll(name)
+	switch len(cands) {
+	case 0:
+		return nil, &NotFoundError{Name: name, Project: r.project}
+	case 1:
+		return cands[0], nil
+	}
+	return nil, ambiguous(name, cands)
+}
+
+func ambiguous(name string, cands []*Def) *AmbiguousError {
+	e := &AmbiguousError{Name: name, Total: len(cands)}
+	e.Candidates = cands[:min(len(cands), maxCandidates)]
+	return e
+}
+
+func (r *Resolver) lookupAll(name string) []*Def {
+	s := strings.TrimSpace(name)
+	if s == "" {
+		return nil
+	}
+	if ds := r.byName[s]; len(ds) > 0 {
+		return ds
+	}
+	s = goRecv.ReplaceAllString(s, "$1.")
+	s = strings.ReplaceAll(s, "::", ".")
+	pkg := ""
+	if i := strings.LastIndexByte(s, '/'); i >= 0 && !strings.Contains(s[:i], "(") {
+		rest := s[i+1:]
+		j := strings.IndexByte(rest, '.')
+		if j < 0 {
+			return nil
+		}
+		pkg, s = s[:i+1]+rest[:j], rest[j+1:]
+	}
+	inPkg := func(ds []*Def) []*Def {
+		if pkg == "" {
+			return ds
+		}
+		return filter(ds, func(d *Def) bool { dir := r.absDir(d); return dir == pkg || strings.HasSuffix(dir, "/"+pkg) })
+	}
+	if ds := inPkg(r.byName[s]); len(ds) > 0 {
+		return ds
+	}
+	if ds := inPkg(r.byCall[s]); len(ds) > 0 {
+		return ds
+	}
+	segs := strings.Split(s, ".")
+	if len(segs) == 1 {
+		if ds := inPkg(r.byMethod[s]); len(ds) > 0 {
+			return ds
+		}
+		return inPkg(r.classes[s])
+	}
+	// Outer.Inner.method, pkg.Type.method, pkg.Func, module.func, pkg.Type
+	last2 := strings.Join(segs[len(segs)-2:], ".")
+	prefix := strings.Join(segs[:len(segs)-2], ".")
+	if ds := inPkg(r.byCall[last2]); len(ds) > 0 && prefix != "" {
+		if got := filter(ds, func(d *Def) bool { return r.classQualOf(d) == prefix+"."+d.Owner || r.inPackage(d, prefix) }); len(got) > 0 {
+			return got
+		}
+	}
+	qual, m := strings.Join(segs[:len(segs)-1], "."), segs[len(segs)-1]
+	if ds := inPkg(r.byMethod[m]); len(ds) > 0 {
+		if got := filter(ds, func(d *Def) bool { return d.Owner == "" && r.inPackage(d, qual) }); len(got) > 0 {
+			return got
+		}
+	}
+	if ds := inPkg(r.classes[m]); len(ds) > 0 {
+		if got := filter(ds, func(d *Def) bool {
+			return strings.HasSuffix(d.Name, "."+m) && strings.HasSuffix(qual, strings.TrimSuffix(d.Name, "."+m)) || r.inPackage(d, qual)
+		}); len(got) > 0 {
+			return got
+		}
+	}
+	return nil
+}
+
+// inPackage reports whether d lives in the package or module named q: a
+// directory whose path ends with q ("http", "net/http"; the project root's
+// own path counts), or for Python a file whose module path ends with q
+// ("models", "shop.models").
+func (r *Resolver) inPackage(d *Def, q string) bool {
+	q = strings.ReplaceAll(q, ".", "/")
+	if strings.HasSuffix(r.absDir(d), "/"+q) {
+		return true
+	}
+	mod := strings.TrimSuffix(d.Path, path.Ext(d.Path))
+	return mod == q || strings.HasSuffix(mod, "/"+q)
+}
+
+// absDir is the absolute, '/'-separated directory of d.
+func (r *Resolver) absDir(d *Def) string {
+	return path.Join(filepath.ToSlash(r.project), d.dir())
+}
+
+// classQualOf returns the qualified name of the class owning method d (a
+// class of that simple name in d's file whose declaration holds d), or "".
+func (r *Resolver) classQualOf(d *Def) string {
+	if c := r.classOf(d); c != nil {
+		return c.Name
+	}
+	return ""
+}
+
+// classOf returns the class definition owning method d.
+func (r *Resolver) classOf(d *Def) *Def {
+	if d.Owner == "" {
+		return nil
+	}
+	var best *Def
+	for _, c := range r.byFile[d.Path] {
+		if c.isClass() && c.method == d.Owner && c.StartLine <= d.StartLine && d.StartLine <= c.EndLine {
+			if best == nil || c.StartLine >= best.StartLine {
+				best = c
+			}
+		}
+	}
+	if best != nil {
+		return best
+	}
+	// Go: methods are declared outside the type, maybe in another file of the package.
+	for _, c := range r.classes[d.Owner] {
+		if c.dir() == d.dir() {
+			return c
+		}
+	}
+	return nil
+}
+
+func filter(ds []*Def, keep func(*Def) bool) []*Def {
+	var out []*Def
+	for _, d := range ds {
+		if keep(d) {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+func sortDefs(ds []*Def) {
+	sort.SliceStable(ds, func(i, j int) bool {
+		if ds[i].Path != ds[j].Path {
+			return ds[i].Path < ds[j].Path
+		}
+		return ds[i].StartLine < ds[j].StartLine
+	})
+}

@@ -1,0 +1,359 @@
+package relate
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Output formats understood by Render.
+const (
+	FormatTree    = "tree"    // indented text, the seed's /graph layout
+	FormatJSON    = "json"    // the result struct, indented
+	FormatDot     = "dot"     // Graphviz digraph (render with dot -Tsvg)
+	FormatMermaid = "mermaid" // Mermaid flowchart, for Markdown
+)
+
+// Formats lists the output formats, for flag help and validation.
+var Formats = []string{FormatTree, FormatJSON, FormatDot, FormatMermaid}
+
+// Result is a query result Render can print: *GraphResult, *Walk or
+// *PathResult.
+type Result interface {
+	tree(w *bufio.Writer)
+	view() *view
+}
+
+var (
+	_ Result = (*GraphResult)(nil)
+	_ Result = (*Walk)(nil)
+	_ Result = (*PathResult)(nil)
+)
+
+// Render writes res to w in format (one of Formats).
+func Render(w io.Writer, res Result, format string) error {
+	bw := bufio.NewWriter(w)
+	switch format {
+	case FormatTree, "":
+		res.tree(bw)
+	case FormatJSON:
+		enc := json.NewEncoder(bw)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(res); err != nil {
+			return fmt.Errorf("render json: %w", err)
+		}
+	case FormatDot:
+		res.view().dot(bw)
+	case FormatMermaid:
+		res.view().mermaid(bw)
+	default:
+		return fmt.Errorf("unknown format %q (want %s)", format, strings.Join(Formats, ", "))
+	}
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("render %s: %w", format, err)
+	}
+	return nil
+}
+
+// ---- tree ----
+
+func defSpan(d *Def) string {
+	if d.EndLine > d.StartLine {
+		return fmt.Sprintf("%s:%d-%d", d.Path, d.StartLine, d.EndLine)
+	}
+	return d.Loc()
+}
+
+// target describes the callee side of a call edge.
+func (e *Edge) target() string {
+	switch {
+	case e.Resolution == ResAmbiguous:
+		var names []string
+		for _, c := range e.Candidates {
+			names = append(names, c.Name+" "+c.Loc())
+		}
+		return "ambiguous: " + strings.Join(names, ", ")
+	case e.Target != nil:
+		return e.Target.Name + " " + e.Target.Loc() + " (" + e.Resolution + ")"
+	case e.Kind == "calls":
+		return "unresolved: not defined in the project"
+	}
+	return ""
+}
+
+func (g *GraphResult) tree(w *bufio.Writer) {
+	fmt.Fprintf(w, "Graph of %s", g.Query)
+	if len(g.Defs) == 1 {
+		d := g.Defs[0]
+		fmt.Fprintf(w, ": %s %s (%s)", d.Type, d.Name, defSpan(d))
+	}
+	fmt.Fprintf(w, "\n%d relations:\n\n", len(g.Edges))
+	// group by from side, keeping first-appearance order (the seed's layout)
+	var order []string
+	groups := map[string][]Edge{}
+	for _, e := range g.Edges {
+		if _, ok := groups[e.From]; !ok {
+			order = append(order, e.From)
+		}
+		groups[e.From] = append(groups[e.From], e)
+	}
+	for _, from := range order {
+		es := groups[from]
+		for i, e := range es {
+			branch := "├──"
+			if i == len(es)-1 {
+				branch = "└──"
+			}
+			fmt.Fprintf(w, "   %s %s %s --> [%s]", from, branch, e.Kind, e.To)
+			switch {
+			case e.Kind == "calls":
+				fmt.Fprintf(w, " = %s", e.target())
+			case e.Target != nil && e.Target.Name != e.To:
+				fmt.Fprintf(w, " = %s %s", e.Target.Name, e.Target.Loc())
+			}
+			fmt.Fprintf(w, "  @ %s:%d\n", e.Path, e.Line)
+		}
+	}
+}
+
+func (wk *Walk) tree(w *bufio.Writer) {
+	fmt.Fprintf(w, "%s of %s (%s), depth %d\n", wk.Direction, wk.Root.Name, defSpan(wk.Root), wk.Depth)
+	callers := wk.Direction == "callers"
+	// children of a node: the edges discovered from it
+	kids := map[*Def][]int{}
+	expanded := map[*Def]bool{}
+	for i, e := range wk.Edges {
+		parent := e.parent
+		kids[parent] = append(kids[parent], i)
+		expanded[parent] = true
+	}
+	w.WriteString(wk.Root.Name + "\n")
+	printed := map[*Def]bool{wk.Root: true}
+	var rec func(d *Def, prefix string)
+	rec = func(d *Def, prefix string) {
+		ks := kids[d]
+		for j, i := range ks {
+			e := wk.Edges[i]
+			branch, next := "├── ", "│   "
+			if j == len(ks)-1 {
+				branch, next = "└── ", "    "
+			}
+			n := e.Target
+			if callers {
+				n = e.Caller
+			}
+			site := fmt.Sprintf("call at %s:%d", e.Path, e.Line)
+			switch {
+			case callers && e.Resolution == ResAmbiguous:
+				fmt.Fprintf(w, "%s%s%s %s  [ambiguous: calls %s, %d candidates; %s]\n", prefix, branch, n.Name, n.Loc(), e.To, len(e.Candidates), site)
+				continue
+			case !callers && e.Resolution == ResAmbiguous:
+				fmt.Fprintf(w, "%s%s%s  [%s; %s]\n", prefix, branch, e.To, e.target(), site)
+				continue
+			case n == nil:
+				fmt.Fprintf(w, "%s%s%s  [unresolved; %s]\n", prefix, branch, e.To, site)
+				continue
+			}
+			how := e.Resolution
+			fmt.Fprintf(w, "%s%s%s %s  [%s; %s]", prefix, branch, n.Name, n.Loc(), how, site)
+			if printed[n] {
+				if expanded[n] {
+					w.WriteString(" …")
+				}
+				w.WriteString("\n")
+				continue
+			}
+			printed[n] = true
+			w.WriteString("\n")
+			rec(n, prefix+next)
+		}
+	}
+	rec(wk.Root, "")
+	var amb, unres int
+	for _, e := range wk.Edges {
+		switch e.Resolution {
+		case ResAmbiguous:
+			amb++
+		case ResUnresolved:
+			unres++
+		}
+	}
+	fmt.Fprintf(w, "%d calls (%d ambiguous, %d unresolved)", len(wk.Edges), amb, unres)
+	if wk.Truncated {
+		fmt.Fprintf(w, "; truncated at %d calls", maxEdges)
+	}
+	w.WriteString("\n")
+}
+
+func (p *PathResult) tree(w *bufio.Writer) {
+	if !p.Found {
+		fmt.Fprintf(w, "no call path from %s to %s\n", p.From.Name, p.To.Name)
+		return
+	}
+	fmt.Fprintf(w, "path from %s to %s: %d calls", p.From.Name, p.To.Name, len(p.Edges))
+	if p.Ambiguous {
+		w.WriteString(" (through ambiguous calls: no path over resolved calls alone)")
+	}
+	fmt.Fprintf(w, "\n%s %s\n", p.From.Name, p.From.Loc())
+	for i, e := range p.Edges {
+		how := e.Resolution
+		if how == ResAmbiguous {
+			how = fmt.Sprintf("ambiguous, 1 of %d candidates", len(e.Candidates))
+		}
+		fmt.Fprintf(w, "%s└── %s %s  [%s; call at %s:%d]\n", strings.Repeat("    ", i), e.Target.Name, e.Target.Loc(), how, e.Path, e.Line)
+	}
+}
+
+// ---- graph views for dot and mermaid ----
+
+type vnode struct {
+	label    string
+	external bool // not a definition of the project
+	root     bool
+}
+
+type vedge struct {
+	from, to int
+	label    string
+	dashed   bool
+}
+
+type view struct {
+	nodes []vnode
+	edges []vedge
+	ids   map[any]int
+	seen  map[vedge]bool
+}
+
+func newView() *view { return &view{ids: map[any]int{}, seen: map[vedge]bool{}} }
+
+func (v *view) def(d *Def) int {
+	if i, ok := v.ids[d]; ok {
+		return i
+	}
+	v.ids[d] = len(v.nodes)
+	v.nodes = append(v.nodes, vnode{label: d.Name + "\n" + d.Loc()})
+	return len(v.nodes) - 1
+}
+
+func (v *view) ext(name string) int {
+	k := "ext:" + name
+	if i, ok := v.ids[k]; ok {
+		return i
+	}
+	v.ids[k] = len(v.nodes)
+	v.nodes = append(v.nodes, vnode{label: name, external: true})
+	return len(v.nodes) - 1
+}
+
+func (v *view) edge(from, to int, label string, dashed bool) {
+	e := vedge{from, to, label, dashed}
+	if !v.seen[e] {
+		v.seen[e] = true
+		v.edges = append(v.edges, e)
+	}
+}
+
+// add draws one relation: resolved sides as definitions, others as external
+// names; an ambiguous call as a dashed edge to each candidate.
+func (v *view) add(e Edge) {
+	var from int
+	if e.Caller != nil {
+		from = v.def(e.Caller)
+	} else {
+		from = v.ext(e.From)
+	}
+	switch {
+	case e.Resolution == ResAmbiguous:
+		for _, c := range e.Candidates {
+			v.edge(from, v.def(c), e.Kind+"?", true)
+		}
+	case e.Target != nil:
+		v.edge(from, v.def(e.Target), e.Kind, false)
+	default:
+		v.edge(from, v.ext(e.To), e.Kind, e.Kind == "calls")
+	}
+}
+
+func (g *GraphResult) view() *view {
+	v := newView()
+	for _, d := range g.Defs {
+		v.nodes[v.def(d)].root = true
+	}
+	for _, e := range g.Edges {
+		v.add(e)
+	}
+	return v
+}
+
+func (wk *Walk) view() *view {
+	v := newView()
+	v.nodes[v.def(wk.Root)].root = true
+	for _, e := range wk.Edges {
+		v.add(e)
+	}
+	return v
+}
+
+func (p *PathResult) view() *view {
+	v := newView()
+	v.nodes[v.def(p.From)].root = true
+	v.nodes[v.def(p.To)].root = true
+	for _, e := range p.Edges {
+		v.edge(v.def(e.Caller), v.def(e.Target), e.Kind, e.Resolution == ResAmbiguous)
+	}
+	return v
+}
+
+func dotQuote(s string) string {
+	s = strings.ReplaceAll(s, `\`, `\\`)
+	s = strings.ReplaceAll(s, `"`, `\"`)
+	return `"` + strings.ReplaceAll(s, "\n", `\n`) + `"`
+}
+
+func (v *view) dot(w *bufio.Writer) {
+	w.WriteString("digraph coderag {\n  rankdir=LR;\n  node [shape=box, fontname=\"Helvetica\", fontsize=10];\n  edge [fontname=\"Helvetica\", fontsize=9];\n")
+	for i, n := range v.nodes {
+		attrs := "label=" + dotQuote(n.label)
+		switch {
+		case n.root:
+			attrs += ", style=\"bold,filled\", fillcolor=\"#eef4ff\""
+		case n.external:
+			attrs += ", style=dashed, fontcolor=\"#666666\""
+		}
+		fmt.Fprintf(w, "  n%d [%s];\n", i, attrs)
+	}
+	for _, e := range v.edges {
+		attrs := "label=" + dotQuote(e.label)
+		if e.dashed {
+			attrs += ", style=dashed"
+		}
+		fmt.Fprintf(w, "  n%d -> n%d [%s];\n", e.from, e.to, attrs)
+	}
+	w.WriteString("}\n")
+}
+
+var mermaidEsc = strings.NewReplacer(`"`, "#quot;", "<", "#lt;", ">", "#gt;", "|", "#124;", "\n", "<br/>")
+
+func (v *view) mermaid(w *bufio.Writer) {
+	w.WriteString("flowchart LR\n")
+	for i, n := range v.nodes {
+		fmt.Fprintf(w, "  n%d[\"%s\"]\n", i, mermaidEsc.Replace(n.label))
+		switch {
+		case n.root:
+			fmt.Fprintf(w, "  style n%d stroke-width:3px\n", i)
+		case n.external:
+			fmt.Fprintf(w, "  style n%d stroke-dasharray: 4 4\n", i)
+		}
+	}
+	for _, e := range v.edges {
+		arrow := "-->"
+		if e.dashed {
+			arrow = "-.->"
+		}
+		fmt.Fprintf(w, "  n%d %s|%s| n%d\n", e.from, arrow, mermaidEsc.Replace(e.label), e.to)
+	}
+}

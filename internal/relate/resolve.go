@@ -1,0 +1,390 @@
+package relate
+
+import (
+	"path"
+	"strings"
+
+	"github.com/coderag/coderag/internal/chunk"
+	"github.com/coderag/coderag/internal/lang"
+	"github.com/coderag/coderag/internal/store"
+)
+
+// maxSuperDepth bounds the extends/implements chain followed for inherited
+// methods.
+const maxSuperDepth = 6
+
+// callerOf returns the definition a calls row was recorded under: the
+// innermost definition of that call name in the row's file whose lines hold
+// the call (this tells overloads apart), else the file's top-level code.
+func (r *Resolver) callerOf(row store.RelationRow) *Def {
+	var best *Def
+	for _, d := range r.byCall[row.From] {
+		if d.Path != row.Path || row.Line < d.StartLine || row.Line > d.EndLine {
+			continue
+		}
+		if best == nil || best.isClass() && !d.isClass() || d.StartLine >= best.StartLine && d.isClass() == best.isClass() {
+			best = d
+		}
+	}
+	if best != nil {
+		return best
+	}
+	for _, d := range r.byCall[row.From] {
+		if d.Path == row.Path {
+			return d
+		}
+	}
+	return r.module(row.Path)
+}
+
+// resolve maps the callee name to as written in file by caller to in-project
+// definitions. It returns the rule that decided and its candidates: exactly
+// one for a resolved call, several for ResAmbiguous, none for ResUnresolved.
+func (r *Resolver) resolve(caller *Def, file, to string) (string, []*Def) {
+	t := strings.ReplaceAll(strings.TrimSpace(to), "::", ".")
+	if i := strings.LastIndexByte(t, '.'); i > 0 && i < len(t)-1 {
+		return r.resolveQualified(file, t[:i], t[i+1:])
+	}
+	return r.resolveBare(caller, file, t)
+}
+
+// pool returns every definition a call to bare name m may reach: functions
+// and methods named m, and the constructors of classes named m.
+func (r *Resolver) pool(m string) []*Def {
+	ds := r.byMethod[m]
+	cs := r.classes[m]
+	if len(cs) == 0 {
+		return ds
+	}
+	out := append([]*Def(nil), ds...)
+	for _, c := range cs {
+		if k := r.ctor(c); k != nil && !contains(out, k) {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// samePool is pool(m) restricted to the language family of file: a C file
+// calling Sleep never reaches a Go function.
+func (r *Resolver) samePool(file, m string) []*Def {
+	pool := r.pool(m)
+	fam := family(r.langOf(file))
+	if fam == "" {
+		return pool
+	}
+	for _, d := range pool {
+		if family(d.Language) != fam {
+			return filter(pool, func(d *Def) bool { return family(d.Language) == fam })
+		}
+	}
+	return pool
+}
+
+// family groups languages that call each other directly.
+func family(lang string) string {
+	switch lang {
+	case "c", "cpp":
+		return "c"
+	case "javascript", "typescript", "tsx":
+		return "js"
+	case "java", "kotlin", "scala":
+		return "jvm"
+	}
+	return lang
+}
+
+// ctor returns the constructor of class c ("C.C(...)", "__init__",
+// "constructor", "initialize"), or nil.
+func (r *Resolver) ctor(c *Def) *Def {
+	for _, d := range r.byFile[c.Path] {
+		if d.isClass() || d.Owner != c.method || d.StartLine < c.StartLine || d.StartLine > c.EndLine {
+			continue
+		}
+		switch d.method {
+		case c.method, "__init__", "constructor", "initialize":
+			return d
+		}
+	}
+	return nil
+}
+
+// pick turns a rule's candidates into its answer. A definition calling its
+// own name is taken as recursion only when the rule finds nothing else: Go
+// wrappers (func ListenAndServe -> srv.ListenAndServe) and delegating
+// overloads (run() -> run(String)) are far more common, and the stored callee
+// has lost its receiver.
+func pick(how string, got []*Def, caller *Def) (string, []*Def) {
+	if len(got) > 1 && contains(got, caller) {
+		got = filter(got, func(d *Def) bool { return d != caller })
+	}
+	if len(got) == 1 {
+		return how, got
+	}
+	sortDefs(got)
+	return ResAmbiguous, got
+}
+
+func (r *Resolver) resolveBare(caller *Def, file, m string) (string, []*Def) {
+	pool := r.samePool(file, m)
+	if len(pool) == 0 {
+		return ResUnresolved, nil
+	}
+	var cls *Def
+	owner := ""
+	switch {
+	case caller == nil:
+	case caller.isClass():
+		cls, owner = caller, caller.method
+	case caller.Owner != "":
+		cls, owner = r.classOf(caller), caller.Owner
+	}
+	if owner != "" {
+		if got := filter(pool, func(d *Def) bool { return d.Owner == owner && d.Path == file }); len(got) > 0 {
+			return pick(ResReceiver, got, caller)
+		}
+		if got := filter(pool, func(d *Def) bool { return d.Owner == owner && d.dir() == path.Dir(file) }); len(got) > 0 {
+			return pick(ResReceiver, got, caller)
+		}
+	}
+	if cls != nil {
+		// enclosing classes: "Outer.Mid.Inner" -> Mid, Outer (same file)
+		segs := strings.Split(cls.Name, ".")
+		for i := len(segs) - 2; i >= 0; i-- {
+			o := segs[i]
+			if got := filter(pool, func(d *Def) bool { return d.Owner == o && d.Path == cls.Path }); len(got) > 0 {
+				return pick(ResEnclosing, got, caller)
+			}
+		}
+		for _, s := range r.superChain(cls) {
+			if got := filter(pool, func(d *Def) bool { return d.Owner == s.method && r.classOf(d) == s }); len(got) > 0 {
+				return pick(ResInherited, got, caller)
+			}
+		}
+	}
+	if got := filter(pool, func(d *Def) bool { return d.Path == file }); len(got) > 0 {
+		if len(got) > 1 {
+			got = filter(got, func(d *Def) bool { return d != caller })
+		}
+		if fn := filter(got, func(d *Def) bool { return d.Owner == "" }); len(fn) > 0 {
+			got = fn
+		}
+		return pick(ResSameFile, got, caller)
+	}
+	if dirScoped[r.langOf(file)] {
+		if got := filter(pool, func(d *Def) bool { return d.dir() == path.Dir(file) }); len(got) > 0 {
+			if len(got) > 1 {
+				got = filter(got, func(d *Def) bool { return d != caller })
+			}
+			if fn := filter(got, func(d *Def) bool { return d.Owner == "" }); len(fn) > 0 {
+				got = fn
+			}
+			return pick(ResPackage, got, caller)
+		}
+	}
+	if got := filter(pool, func(d *Def) bool { return r.imported(file, d) }); len(got) > 0 {
+		return pick(ResImport, got, caller)
+	}
+	return pick(ResUnique, append([]*Def(nil), pool...), caller)
+}
+
+// dirScoped languages see the definitions of their directory (package)
+// without an import; in the others (Python, JS, Rust, ...) a module is a file.
+var dirScoped = map[string]bool{"go": true, "java": true, "kotlin": true, "scala": true, "csharp": true}
+
+// langOf returns the language of file, as the chunker names it.
+func (r *Resolver) langOf(file string) string { return lang.Detect(file) }
+
+// resolveQualified resolves "q.m": a method m of a class named q, or a
+// function m of a package/module named q (Go "store.Open", Python
+// "models.format_name"), preferring what the file imports.
+func (r *Resolver) resolveQualified(file, q, m string) (string, []*Def) {
+	pool := r.samePool(file, m)
+	if len(pool) == 0 {
+		return ResUnresolved, nil
+	}
+	qs := lastSeg(q)
+	got := filter(pool, func(d *Def) bool {
+		if d.Owner == qs {
+			return true // Class.method, or a constructor called through its module
+		}
+		return (d.Owner == "" || d.Owner == m) && r.inPackage(d, q)
+	})
+	if len(got) == 0 {
+		return ResUnresolved, nil
+	}
+	if len(got) > 1 {
+		if imp := filter(got, func(d *Def) bool { return r.imported(file, d) }); len(imp) > 0 {
+			return pick(ResImport, imp, nil)
+		}
+		if same := filter(got, func(d *Def) bool { return d.Path == file }); len(same) > 0 {
+			return pick(ResPackage, same, nil)
+		}
+	}
+	return pick(ResPackage, got, nil)
+}
+
+// superChain returns the in-project super classes of c, nearest first.
+func (r *Resolver) superChain(c *Def) []*Def {
+	var out []*Def
+	seen := map[*Def]bool{c: true}
+	level := []*Def{c}
+	for depth := 0; depth < maxSuperDepth && len(level) > 0; depth++ {
+		var next []*Def
+		for _, k := range level {
+			for _, s := range r.supersOf(k) {
+				if !seen[s] {
+					seen[s] = true
+					out = append(out, s)
+					next = append(next, s)
+				}
+			}
+		}
+		level = next
+	}
+	return out
+}
+
+// supersOf returns the in-project classes c directly extends or implements.
+func (r *Resolver) supersOf(c *Def) []*Def {
+	if s, ok := r.supers[c]; ok {
+		return s
+	}
+	rows, err := store.RelationsFrom(r.ctx, r.db, r.project, []string{c.Name}, []string{chunk.RelExtends, chunk.RelImplements})
+	if err != nil {
+		r.fail(err)
+	}
+	var out []*Def
+	for _, row := range rows {
+		if row.Path != c.Path {
+			continue
+		}
+		if s := r.resolveClass(row.Path, row.To); s != nil && s != c && !contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	r.supers[c] = out
+	return out
+}
+
+// resolveClass finds the in-project class a type name written in file refers
+// to: same file, else same directory, else imported, else the only class of
+// that name. Nil when none or still ambiguous.
+func (r *Resolver) resolveClass(file, name string) *Def {
+	name = strings.ReplaceAll(name, "::", ".")
+	cs := r.classes[lastSeg(name)]
+	if strings.Contains(name, ".") {
+		if q := filter(cs, func(d *Def) bool { return d.Name == name || strings.HasSuffix(d.Name, "."+name) }); len(q) > 0 {
+			cs = q
+		}
+	}
+	for _, keep := range []func(*Def) bool{
+		func(d *Def) bool { return d.Path == file },
+		func(d *Def) bool { return d.dir() == path.Dir(file) },
+		func(d *Def) bool { return r.imported(file, d) },
+		func(*Def) bool { return true },
+	} {
+		if got := filter(cs, keep); len(got) == 1 {
+			return got[0]
+		} else if len(got) > 1 {
+			return nil
+		}
+	}
+	return nil
+}
+
+// importsOf returns the imports recorded for file (cached).
+func (r *Resolver) importsOf(file string) []string {
+	if imps, ok := r.imports[file]; ok {
+		return imps
+	}
+	rows, err := store.RelationsOfFile(r.ctx, r.db, r.project, file, []string{chunk.RelImports})
+	if err != nil {
+		r.fail(err)
+	}
+	var imps []string
+	for _, row := range rows {
+		imps = append(imps, row.To)
+	}
+	r.imports[file] = imps
+	return imps
+}
+
+// imported reports whether file imports the file, package, module or class
+// that defines d.
+func (r *Resolver) imported(file string, d *Def) bool {
+	for _, imp := range r.importsOf(file) {
+		if importMatches(file, imp, d) {
+			return true
+		}
+	}
+	return false
+}
+
+func importMatches(file, imp string, d *Def) bool {
+	dir := d.dir()
+	mod := strings.TrimSuffix(d.Path, path.Ext(d.Path))
+	hasSuffix := func(s, suf string) bool { return suf != "" && (s == suf || strings.HasSuffix(s, "/"+suf)) }
+	switch d.Language {
+	case "go":
+		return hasSuffix(imp, dir)
+	case "python":
+		if i := strings.Index(imp, " as "); i >= 0 {
+			imp = imp[:i]
+		}
+		imp = strings.TrimSpace(imp)
+		dots := len(imp) - len(strings.TrimLeft(imp, "."))
+		p := strings.ReplaceAll(imp[dots:], ".", "/")
+		if dots > 0 {
+			base := path.Dir(file)
+			for i := 1; i < dots; i++ {
+				base = path.Dir(base)
+			}
+			full := path.Join(base, p)
+			return mod == full || dir == full
+		}
+		return hasSuffix(mod, p) || hasSuffix(dir, p)
+	case "java", "kotlin", "scala", "csharp":
+		imp = strings.TrimSuffix(strings.TrimSpace(imp), ";")
+		segs := strings.Split(imp, ".")
+		last := segs[len(segs)-1]
+		pkg := strings.Join(segs[:len(segs)-1], "/")
+		if last == "*" {
+			return hasSuffix(dir, pkg)
+		}
+		cls := d.Owner
+		if d.isClass() {
+			cls = d.method
+		}
+		if cls == last && (pkg == "" || hasSuffix(dir, pkg) || !strings.Contains(pkg, "/")) {
+			return true
+		}
+		// static import of a method: pkg.Class.method
+		return len(segs) >= 2 && last == d.method && segs[len(segs)-2] == d.Owner
+	}
+	// JS/TS/Rust/C/...: compare the import's path with the definition's file.
+	p := strings.Trim(imp, "\"'<>")
+	p = strings.ReplaceAll(p, "::", "/")
+	p = strings.TrimSuffix(p, path.Ext(p))
+	for strings.HasPrefix(p, "./") || strings.HasPrefix(p, "../") {
+		p = p[strings.IndexByte(p, '/')+1:]
+	}
+	p = strings.TrimPrefix(strings.TrimPrefix(p, "crate/"), "@/")
+	return hasSuffix(mod, p) || hasSuffix(dir, p)
+}
+
+func contains(ds []*Def, d *Def) bool {
+	for _, x := range ds {
+		if x == d {
+			return true
+		}
+	}
+	return false
+}
+
+// fail records the first database error of a query.
+func (r *Resolver) fail(err error) {
+	if r.err == nil {
+		r.err = err
+	}
+}

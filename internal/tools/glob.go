@@ -1,0 +1,127 @@
+package tools
+
+import (
+	"context"
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+
+	"github.com/coderag/coderag/internal/walk"
+)
+
+// DefaultGlobLimit is the number of paths Glob returns when Limit is 0.
+const DefaultGlobLimit = 200
+
+// GlobParams are the arguments of glob_files.
+type GlobParams struct {
+	Pattern string `json:"pattern" jsonschema:"glob such as **/*.go or src/**/test_*.py; a pattern without '/' matches file names at any depth"`
+	Path    string `json:"path,omitempty" jsonschema:"directory to search, relative to the project root (default: the root)"`
+	Limit   int    `json:"limit,omitempty" jsonschema:"maximum number of paths to return (default 200)"`
+}
+
+// GlobResult lists matching files.
+type GlobResult struct {
+	Files   []string `json:"files"`   // root-relative '/' paths, in walk order
+	Partial bool     `json:"partial"` // true when Limit cut the list
+	Total   int      `json:"total"`   // number of matching files before the cut
+}
+
+// Glob lists the project's non-ignored files (internal/walk rules, no size
+// cap) under p.Path whose path relative to p.Path matches p.Pattern
+// (doublestar syntax: `**`, `*`, `?`, `[...]`, `{a,b}`). A pattern without
+// '/' is matched against the file name, so "*.go" finds Go files at any
+// depth. Results are sorted by path in walk order (a
+// directory's files before "b.go" when the directory is "b", see
+// pathLess) and capped at p.Limit (default
+// DefaultGlobLimit) with Partial and Total. Errors: ErrBadPattern,
+// ErrOutsideRoot, ErrNotFound.
+func Glob(ctx context.Context, root string, p GlobParams) (*GlobResult, error) {
+	match, err := compileGlob(p.Pattern)
+	if err != nil {
+		return nil, fmt.Errorf("glob: %w", err)
+	}
+	if match == nil {
+		return nil, fmt.Errorf("glob: empty pattern: %w", ErrBadPattern)
+	}
+	t, err := resolve(root, p.Path)
+	if err != nil {
+		return nil, fmt.Errorf("glob: %w", err)
+	}
+	limit := p.Limit
+	if limit <= 0 {
+		limit = DefaultGlobLimit
+	}
+	res := &GlobResult{Files: []string{}}
+	if !t.info.IsDir() {
+		if match(path.Base(t.rel), path.Base(t.rel)) {
+			res.Files, res.Total = []string{t.rel}, 1
+		}
+		return res, nil
+	}
+	dir := t.rel
+	if dir == "." {
+		dir = ""
+	}
+	files, _, err := walk.Collect(ctx, t.root, walk.Options{AllFiles: true, Dir: dir, MaxFileBytes: -1})
+	if err != nil {
+		return nil, fmt.Errorf("glob %s: %w", p.Pattern, err)
+	}
+	sort.Slice(files, func(i, j int) bool { return pathLess(files[i].Path, files[j].Path) })
+	for _, f := range files {
+		sub := f.Path
+		if dir != "" {
+			sub = strings.TrimPrefix(f.Path, dir+"/")
+		}
+		if !match(sub, path.Base(sub)) {
+			continue
+		}
+		res.Total++
+		if len(res.Files) < limit {
+			res.Files = append(res.Files, f.Path)
+		}
+	}
+	res.Partial = res.Total > len(res.Files)
+	return res, nil
+}
+
+// Text renders the result for people and agents: one path a line, then a
+// status line when the list was cut or is empty.
+func (r *GlobResult) Text() string {
+	var b strings.Builder
+	for _, f := range r.Files {
+		b.WriteString(f)
+		b.WriteByte('\n')
+	}
+	switch {
+	case r.Total == 0:
+		b.WriteString("(no matching files)\n")
+	case r.Partial:
+		fmt.Fprintf(&b, "(partial: %d of %d files shown; narrow the pattern or path)\n", len(r.Files), r.Total)
+	}
+	return b.String()
+}
+
+// compileGlob validates a glob and returns a matcher taking the path
+// relative to the search directory and its base name; nil for "".
+func compileGlob(pattern string) (func(rel, base string) bool, error) {
+	pattern = strings.TrimPrefix(strings.TrimPrefix(pattern, "./"), "/")
+	if pattern == "" {
+		return nil, nil
+	}
+	if !doublestar.ValidatePattern(pattern) {
+		return nil, fmt.Errorf("glob %q: %w", pattern, ErrBadPattern)
+	}
+	if !strings.Contains(pattern, "/") {
+		return func(_, base string) bool {
+			ok, _ := doublestar.Match(pattern, base)
+			return ok
+		}, nil
+	}
+	return func(rel, _ string) bool {
+		ok, _ := doublestar.Match(pattern, rel)
+		return ok
+	}, nil
+}

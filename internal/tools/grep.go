@@ -1,0 +1,420 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/coderag/coderag/internal/walk"
+)
+
+// Grep limits and defaults.
+const (
+	DefaultHeadLimit  = 20     // matches per file
+	DefaultMaxResults = 50     // matches in all
+	DefaultMaxChars   = 24_000 // characters of Text() output, before the note
+	// DefaultTimeout bounds one search; a timeout gives a partial result.
+	DefaultTimeout = 8 * time.Second
+	// MaxFileBytes: larger files are not searched (2 MiB).
+	MaxFileBytes = 2 << 20
+	// MaxMatchChars: longer match lines are clipped around the match.
+	MaxMatchChars = 300
+	// MaxSuggestedReads is the number of read_file suggestions, one per file.
+	MaxSuggestedReads = 3
+)
+
+// Engine names, for GrepParams.Engine and GrepResult.Engine.
+const (
+	EngineAuto    = "auto"    // ripgrep when on PATH, else native
+	EngineRipgrep = "ripgrep" // `rg --json`; ErrSearchUnavailable when rg is missing
+	EngineNative  = "native"  // the parallel Go search
+)
+
+// Partial reasons, in GrepResult.PartialReasons.
+const (
+	ReasonHeadLimit  = "head_limit"
+	ReasonMaxResults = "max_results"
+	ReasonMaxChars   = "max_chars"
+	ReasonTimeout    = "timeout"
+)
+
+// GrepParams are the arguments of grep_code. Zero values take the defaults.
+type GrepParams struct {
+	Pattern      string `json:"pattern" jsonschema:"regular expression (Go RE2 syntax), matched within one line; use fixed_strings for literal text"`
+	Path         string `json:"path,omitempty" jsonschema:"directory or file to search, relative to the project root (default: the root)"`
+	Glob         string `json:"glob,omitempty" jsonschema:"only search files matching this glob, relative to path; without '/' it matches file names at any depth (e.g. *.go)"`
+	FixedStrings bool   `json:"fixed_strings,omitempty" jsonschema:"treat pattern as literal text, not a regular expression"`
+	IgnoreCase   bool   `json:"ignore_case,omitempty" jsonschema:"match case-insensitively"`
+	HeadLimit    int    `json:"head_limit,omitempty" jsonschema:"maximum matches per file (default 20)"`
+	MaxResults   int    `json:"max_results,omitempty" jsonschema:"maximum matches in all (default 50)"`
+	MaxChars     int    `json:"max_chars,omitempty" jsonschema:"maximum characters of output (default 24000)"`
+
+	// Engine forces an engine (EngineAuto, EngineRipgrep, EngineNative) for
+	// tests and benchmarks; not part of the tool schema.
+	Engine string `json:"-"`
+	// Timeout overrides DefaultTimeout; not part of the tool schema.
+	Timeout time.Duration `json:"-"`
+}
+
+// GrepResult is the answer of grep_code.
+type GrepResult struct {
+	// Matches in path order (walk order), then line order.
+	Matches []Match `json:"matches"`
+	// Partial is true whenever a limit or the timeout cut the output.
+	Partial bool `json:"partial"`
+	// PartialReasons names the cuts: "head_limit", "max_results",
+	// "max_chars", "timeout".
+	PartialReasons []string `json:"partial_reasons,omitempty"`
+	// Engine is "ripgrep" or "native".
+	Engine string `json:"engine"`
+	// SuggestedReads are up to 3 read_file calls, one per file, in result order.
+	SuggestedReads []SuggestedRead `json:"suggested_reads,omitempty"`
+	// Note explains a cut, a fallback or an empty result in one sentence.
+	Note string `json:"note,omitempty"`
+
+	maxChars int
+}
+
+// Match is one matching line.
+type Match struct {
+	Path    string `json:"path"`              // root-relative, '/' separators
+	Line    int    `json:"line"`              // 1-based (internal/lines rules)
+	Text    string `json:"text"`              // the line, no '\r' or BOM, valid UTF-8
+	Clipped bool   `json:"clipped,omitempty"` // Text is a window of a longer line, cut ends marked "…"
+}
+
+// SuggestedRead is a read_file call that shows the context of a match.
+type SuggestedRead struct {
+	Tool string     `json:"tool"` // always "read_file"
+	Args ReadParams `json:"args"`
+}
+
+// hit is an engine's raw matching line: full text, BOM and '\r' removed.
+type hit struct {
+	line int
+	text string
+}
+
+// fileHits are one file's hits, at most headLimit+1 of them.
+type fileHits struct {
+	path string
+	hits []hit
+}
+
+// query is what both engines search for.
+type query struct {
+	pat   *pattern
+	t     *target
+	dir   string                      // root-relative start directory, "" for the root
+	glob  func(rel, base string) bool // nil for all files; rel is relative to dir
+	globS string                      // the glob text, for ripgrep pruning
+	head  int                         // hits wanted per file (HeadLimit+1)
+	files int                         // stop after this many files with hits
+}
+
+// globOK reports whether root-relative path p passes the glob filter.
+func (q *query) globOK(p string) bool {
+	if q.glob == nil {
+		return true
+	}
+	sub := p
+	if q.dir != "" {
+		sub = strings.TrimPrefix(p, q.dir+"/")
+	}
+	return q.glob(sub, path.Base(p))
+}
+
+// searchFunc runs one engine; it calls emit with files in path order until
+// emit returns false, and reports whether it was cut by ctx's deadline.
+type searchFunc func(ctx context.Context, q *query, emit func(fileHits) bool) error
+
+// Engines, swappable in tests.
+var (
+	nativeSearch  searchFunc = searchNative
+	ripgrepSearch searchFunc = searchRipgrep
+)
+
+// Grep searches the project under root for p.Pattern and returns matching
+// lines in path order (walk order, see pathLess), then line order: at most HeadLimit per file and MaxResults in all,
+// rendered within MaxChars, each long line clipped around its match, with up
+// to 3 suggested reads. Partial says which limit cut the output; a timeout
+// (DefaultTimeout) gives a partial result with reason "timeout", not an
+// error. Ripgrep is used when on PATH (and falls back to the native engine
+// if it fails); both apply the same ignore rules, 2 MiB cap and binary skip.
+// Errors: ErrBadPattern (with the compile error and a hint to use
+// fixed_strings), ErrOutsideRoot, ErrNotFound, ErrSearchUnavailable when no
+// engine could run, and ctx's error when the caller cancelled.
+func Grep(ctx context.Context, root string, p GrepParams) (*GrepResult, error) {
+	pat, err := compilePattern(p.Pattern, p.FixedStrings, p.IgnoreCase)
+	if err != nil {
+		return nil, fmt.Errorf("grep: %w", err)
+	}
+	glob, err := compileGlob(p.Glob)
+	if err != nil {
+		return nil, fmt.Errorf("grep: %w", err)
+	}
+	t, err := resolve(root, p.Path)
+	if err != nil {
+		return nil, fmt.Errorf("grep: %w", err)
+	}
+	head, maxResults, maxChars, timeout := p.HeadLimit, p.MaxResults, p.MaxChars, p.Timeout
+	if head <= 0 {
+		head = DefaultHeadLimit
+	}
+	if maxResults <= 0 {
+		maxResults = DefaultMaxResults
+	}
+	if maxChars <= 0 {
+		maxChars = DefaultMaxChars
+	}
+	if timeout <= 0 {
+		timeout = DefaultTimeout
+	}
+	q := &query{pat: pat, t: t, glob: glob, globS: p.Glob, head: head + 1, files: maxResults + 1}
+	if t.info.IsDir() && t.rel != "." {
+		q.dir = t.rel
+	} else if !t.info.IsDir() {
+		q.dir = path.Dir(t.rel)
+		if q.dir == "." {
+			q.dir = ""
+		}
+	}
+
+	var notes []string
+	if !t.info.IsDir() {
+		if t.info.Size() > MaxFileBytes {
+			notes = append(notes, fmt.Sprintf("%s is larger than 2 MiB and was not searched.", t.rel))
+		} else if bin, err := walk.SniffBinary(t.abs()); err == nil && bin {
+			notes = append(notes, fmt.Sprintf("%s is a binary file and was not searched.", t.rel))
+		}
+	}
+
+	engine := p.Engine
+	if engine == "" {
+		engine = EngineAuto
+	}
+	res := &GrepResult{Matches: []Match{}, maxChars: maxChars}
+	run := func(name string, search searchFunc) error {
+		res.Engine = name
+		c := newCollector(res, pat, head, maxResults, maxChars)
+		sctx, cancel := context.WithTimeout(ctx, timeout)
+		defer cancel()
+		err := search(sctx, q, c.add)
+		if err != nil && ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
+			c.reason(ReasonTimeout)
+			err = nil
+		}
+		if err == nil {
+			c.finish()
+		}
+		return err
+	}
+	switch engine {
+	case EngineNative:
+		err = run(EngineNative, nativeSearch)
+	case EngineRipgrep, EngineAuto:
+		if _, lerr := rgPath(); lerr != nil {
+			if engine == EngineRipgrep {
+				return nil, fmt.Errorf("grep: ripgrep: %w: %w", ErrSearchUnavailable, lerr)
+			}
+			err = run(EngineNative, nativeSearch)
+			break
+		}
+		err = run(EngineRipgrep, ripgrepSearch)
+		if err != nil && ctx.Err() == nil && engine == EngineAuto {
+			notes = append(notes, fmt.Sprintf("ripgrep failed (%v); used the native search", err))
+			*res = GrepResult{Matches: []Match{}, maxChars: maxChars}
+			err = run(EngineNative, nativeSearch)
+		}
+	default:
+		return nil, fmt.Errorf("grep: unknown engine %q", engine)
+	}
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("grep: %w", ctx.Err())
+		}
+		return nil, fmt.Errorf("grep %q: %w: %w", p.Pattern, ErrSearchUnavailable, err)
+	}
+	res.Note = strings.Join(append(notes, res.Note), " ")
+	res.Note = strings.TrimSpace(res.Note)
+	return res, nil
+}
+
+// collector applies the limits to the engine's stream and builds the result.
+type collector struct {
+	res          *GrepResult
+	pat          *pattern
+	head, max    int
+	budget, used int
+	seen         map[string]bool
+	done         bool
+	reasons      map[string]bool
+}
+
+func newCollector(res *GrepResult, pat *pattern, head, max, maxChars int) *collector {
+	return &collector{res: res, pat: pat, head: head, max: max, budget: maxChars, seen: map[string]bool{}, reasons: map[string]bool{}}
+}
+
+func (c *collector) reason(r string) {
+	if !c.reasons[r] {
+		c.reasons[r] = true
+		c.res.PartialReasons = append(c.res.PartialReasons, r)
+	}
+	c.res.Partial = true
+}
+
+// add takes one file's hits; false means no more are wanted.
+func (c *collector) add(fh fileHits) bool {
+	if c.done || len(fh.hits) == 0 {
+		return !c.done
+	}
+	hits := fh.hits
+	if len(hits) > c.head {
+		hits = hits[:c.head]
+		c.reason(ReasonHeadLimit)
+	}
+	for _, h := range hits {
+		if len(c.res.Matches) >= c.max {
+			c.reason(ReasonMaxResults)
+			c.done = true
+			return false
+		}
+		m := clipMatch(fh.path, h, c.pat)
+		cost := matchCost(m)
+		if !c.seen[m.Path] {
+			cost += headerCost(m.Path)
+			if len(c.res.SuggestedReads) < MaxSuggestedReads {
+				cost += suggestCost(suggest(m), len(c.res.SuggestedReads) == 0)
+			}
+		}
+		if c.used+cost > c.budget {
+			c.reason(ReasonMaxChars)
+			c.done = true
+			return false
+		}
+		c.used += cost
+		if !c.seen[m.Path] {
+			c.seen[m.Path] = true
+			if len(c.res.SuggestedReads) < MaxSuggestedReads {
+				c.res.SuggestedReads = append(c.res.SuggestedReads, suggest(m))
+			}
+		}
+		c.res.Matches = append(c.res.Matches, m)
+	}
+	return true
+}
+
+// finish writes the note.
+func (c *collector) finish() {
+	var parts []string
+	for _, r := range c.res.PartialReasons {
+		switch r {
+		case ReasonHeadLimit:
+			parts = append(parts, fmt.Sprintf("some files have more than %d matches (head_limit)", c.head))
+		case ReasonMaxResults:
+			parts = append(parts, fmt.Sprintf("stopped at %d matches (max_results)", c.max))
+		case ReasonMaxChars:
+			parts = append(parts, fmt.Sprintf("stopped at %d characters (max_chars)", c.budget))
+		case ReasonTimeout:
+			parts = append(parts, "the search timed out, results may be incomplete")
+		}
+	}
+	switch {
+	case len(parts) > 0:
+		c.res.Note = "Partial: " + strings.Join(parts, "; ") + "; narrow the pattern, path or glob, or raise the limit."
+	case len(c.res.Matches) == 0:
+		c.res.Note = "No matches."
+	}
+}
+
+// clipMatch turns a hit into a Match, clipping a long line to a window of
+// MaxMatchChars bytes around the first match (rune-safe, "…" marks cut ends).
+func clipMatch(p string, h hit, pat *pattern) Match {
+	m := Match{Path: p, Line: h.line, Text: h.text}
+	if len(h.text) > MaxMatchChars {
+		start := 0
+		if loc := pat.re.FindStringIndex(h.text); loc != nil {
+			start = max(0, loc[0]-MaxMatchChars/4)
+		}
+		start = min(start, len(h.text)-MaxMatchChars)
+		for start > 0 && start < len(h.text) && !isRuneStart(h.text[start]) {
+			start++
+		}
+		win := clipRunes(h.text[start:], MaxMatchChars)
+		text := win
+		if start > 0 {
+			text = "…" + text
+		}
+		if start+len(win) < len(h.text) {
+			text += "…"
+		}
+		m.Text, m.Clipped = text, true
+	}
+	m.Text = validUTF8(m.Text)
+	return m
+}
+
+func isRuneStart(b byte) bool { return b&0xC0 != 0x80 }
+
+func suggest(m Match) SuggestedRead {
+	return SuggestedRead{Tool: "read_file", Args: ReadParams{Path: m.Path, Offset: max(1, m.Line-20), Limit: 80}}
+}
+
+// Text() layout; the cost functions below must agree with it.
+const suggestHeader = "suggested reads:\n"
+
+func headerCost(p string) int { return len(p) + 1 }
+func matchCost(m Match) int   { return len(strconv.Itoa(m.Line)) + 4 + len(m.Text) + 1 }
+func suggestLine(s SuggestedRead) string {
+	args, _ := json.Marshal(s.Args)
+	return s.Tool + " " + string(args) + "\n"
+}
+func suggestCost(s SuggestedRead, first bool) int {
+	n := len(suggestLine(s))
+	if first {
+		n += len(suggestHeader) + 1
+	}
+	return n
+}
+
+// Text renders the result compactly for agents and the CLI:
+//
+//	path/to/file.go
+//	  12: matching line
+//
+//	suggested reads:
+//	read_file {"path":"path/to/file.go","offset":1,"limit":80}
+//	Partial: ... (the note)
+//
+// Everything before the note fits in MaxChars.
+func (r *GrepResult) Text() string {
+	var b strings.Builder
+	last := ""
+	for _, m := range r.Matches {
+		if m.Path != last {
+			b.WriteString(m.Path)
+			b.WriteByte('\n')
+			last = m.Path
+		}
+		fmt.Fprintf(&b, "  %d: %s\n", m.Line, m.Text)
+	}
+	for i, s := range r.SuggestedReads {
+		if i == 0 {
+			b.WriteString("\n" + suggestHeader)
+		}
+		b.WriteString(suggestLine(s))
+	}
+	out := b.String()
+	if r.maxChars > 0 && len(out) > r.maxChars {
+		out = clipRunes(out, r.maxChars)
+	}
+	if r.Note != "" {
+		out += r.Note + "\n"
+	}
+	return out
+}

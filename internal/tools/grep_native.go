@@ -1,0 +1,358 @@
+package tools
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"errors"
+	"runtime"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/coderag/coderag/internal/walk"
+)
+
+// The native engine: the walk (internal/walk, so the ignore rules are the
+// project's) streams files, in walk order, to GOMAXPROCS workers while it is
+// still running; results are handed on strictly in that order, and the
+// workers run at most a bounded window of files ahead of the consumer, so an
+// early stop (max_results) wastes little work. Each file is read into a
+// reused buffer, skipped if binary, cleaned (BOM removed, CRLF folded, which
+// keeps line numbers) and scanned as a whole: a required literal of the
+// pattern (bytes.Index, or an ASCII-lowercased copy for (?i)) finds candidate
+// lines that the regexp then checks; without one the line-mode regexp runs
+// over the whole buffer.
+
+// searchNative implements searchFunc. The walk streams files to the
+// workers while it runs; results are handed on in walk order (pathLess).
+func searchNative(ctx context.Context, q *query, emit func(fileHits) bool) error {
+	if q.pat.never {
+		return ctx.Err()
+	}
+	parent := ctx
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	workers := runtime.GOMAXPROCS(0)
+	type job struct {
+		i int
+		f walk.File
+	}
+	type result struct {
+		i  int
+		fh fileHits
+	}
+	window := make(chan struct{}, workers*16) // files in flight or done but not yet consumed
+	jobs := make(chan job)
+	results := make(chan result, workers*16)
+	total := make(chan int, 1) // number of jobs, sent when the walk is done
+	g, gctx := errgroup.WithContext(ctx)
+	g.Go(func() error {
+		defer close(jobs)
+		n := 0
+		send := func(f walk.File) error {
+			if !q.globOK(f.Path) {
+				return nil
+			}
+			select {
+			case window <- struct{}{}:
+			case <-gctx.Done():
+				return gctx.Err()
+			}
+			select {
+			case jobs <- job{n, f}:
+				n++
+				return nil
+			case <-gctx.Done():
+				return gctx.Err()
+			}
+		}
+		var err error
+		if q.t.info.IsDir() {
+			_, err = walk.Walk(gctx, q.t.root, walk.Options{AllFiles: true, Dir: q.dir, MaxFileBytes: MaxFileBytes}, send)
+		} else if q.t.info.Mode().IsRegular() && q.t.info.Size() <= MaxFileBytes {
+			err = send(walk.File{Path: q.t.rel, Abs: q.t.abs(), Size: q.t.info.Size()})
+		}
+		if err != nil {
+			return err
+		}
+		total <- n
+		return nil
+	})
+	for w := 0; w < workers; w++ {
+		g.Go(func() error {
+			s := newScanner(q)
+			for j := range jobs {
+				r := result{j.i, fileHits{path: j.f.Path, hits: s.file(j.f)}}
+				select {
+				case results <- r:
+				case <-gctx.Done():
+					return nil
+				}
+			}
+			return nil
+		})
+	}
+
+	pending := map[int]fileHits{}
+	next, n := 0, -1
+	stopped := false
+	for !stopped && (n < 0 || next < n) {
+		select {
+		case r := <-results:
+			pending[r.i] = r.fh
+		case n = <-total:
+		case <-gctx.Done():
+			stopped = true
+			continue
+		}
+		for fh, ok := pending[next]; ok; fh, ok = pending[next] {
+			delete(pending, next)
+			next++
+			<-window
+			if len(fh.hits) > 0 && !emit(fh) {
+				stopped = true
+				break
+			}
+		}
+	}
+	cancel()
+	if err := parent.Err(); err != nil {
+		// Do not wait for a worker stuck in one slow file: it stops
+		// after that file and its result is dropped.
+		go func() { _ = g.Wait() }()
+		return err
+	}
+	werr := g.Wait()
+	if werr != nil && !errors.Is(werr, context.Canceled) {
+		return werr
+	}
+	return nil
+}
+
+// scanner is one worker's reusable state.
+type scanner struct {
+	q     *query
+	buf   []byte
+	lower []byte
+	lits  [][]byte // prefilter literals, lowercased when fold
+	fold  bool     // search the ASCII-lowercased copy
+	kfold bool     // a folded literal has k or s, whose folds include non-ASCII runes
+	next  []int
+}
+
+func newScanner(q *query) *scanner {
+	s := &scanner{q: q}
+	for _, l := range q.pat.lits {
+		if l.fold {
+			s.fold = true
+		}
+	}
+	for _, l := range q.pat.lits {
+		b := []byte(l.s)
+		if s.fold {
+			// ASCII lowercasing folds only ASCII: keep the longest ASCII
+			// run of the literal, which every match still contains.
+			b = longestASCIIRun(b)
+			if len(b) == 0 {
+				s.lits = nil
+				return s
+			}
+			for _, c := range b {
+				if c|0x20 == 'k' || c|0x20 == 's' {
+					s.kfold = true
+				}
+			}
+			lowerASCII(b, b)
+		}
+		s.lits = append(s.lits, b)
+	}
+	s.next = make([]int, len(s.lits))
+	return s
+}
+
+func longestASCIIRun(b []byte) []byte {
+	var best []byte
+	for i := 0; i < len(b); {
+		if b[i] >= 0x80 {
+			i++
+			continue
+		}
+		j := i
+		for j < len(b) && b[j] < 0x80 {
+			j++
+		}
+		if j-i > len(best) {
+			best = b[i:j]
+		}
+		i = j
+	}
+	return best
+}
+
+// file returns up to q.head hits of one file; unreadable files have none.
+func (s *scanner) file(f walk.File) []hit {
+	buf, err := s.read(f.Abs, f.Size)
+	if err != nil || isBinary(buf) {
+		return nil
+	}
+	buf = clean(buf)
+	return s.scan(buf)
+}
+
+// read reads up to size bytes of file p (its size at walk time) into the
+// scanner's buffer.
+func (s *scanner) read(p string, size int64) ([]byte, error) {
+	if int64(cap(s.buf)) < size {
+		s.buf = make([]byte, size+size/4)
+	}
+	return readFile(p, s.buf[:size])
+}
+
+// isBinary is walk.IsBinary with a vectorised search for the NUL byte.
+func isBinary(b []byte) bool {
+	return bytes.IndexByte(b[:min(len(b), walk.BinarySniffBytes)], 0) >= 0
+}
+
+// clean removes a UTF-8 BOM and folds "\r\n" (and a final '\r') to '\n' in
+// place, as lines.Clean does, so line numbers are unchanged.
+func clean(b []byte) []byte {
+	b = bytes.TrimPrefix(b, []byte("\ufeff"))
+	i := bytes.IndexByte(b, '\r')
+	if i < 0 {
+		return b
+	}
+	w := i
+	for r := i; r < len(b); r++ {
+		if b[r] == '\r' && (r+1 == len(b) || b[r+1] == '\n') {
+			continue
+		}
+		b[w] = b[r]
+		w++
+	}
+	return b[:w]
+}
+
+// scan finds matching lines of a cleaned buffer.
+func (s *scanner) scan(buf []byte) []hit {
+	var hits []hit
+	line, lineAt := 1, 0 // line number of offset lineAt
+	add := func(start, end int) bool {
+		line += bytes.Count(buf[lineAt:start], []byte{'\n'})
+		lineAt = start
+		hits = append(hits, hit{line: line, text: string(buf[start:end])})
+		return len(hits) < s.q.head
+	}
+	re := s.q.pat.re
+	hay := buf
+	if s.lits != nil && s.fold {
+		if cap(s.lower) < len(buf) {
+			s.lower = make([]byte, len(buf))
+		}
+		hay = s.lower[:len(buf)]
+		nonASCII := lowerASCII(hay, buf)
+		if s.kfold && nonASCII && (bytes.Contains(buf, []byte("\u212a")) || bytes.Contains(buf, []byte("\u017f"))) {
+			hay = nil // Kelvin sign or long s fold to k and s: use the regexp alone
+		}
+	}
+	if s.lits != nil && hay != nil {
+		for i := range s.next {
+			s.next[i] = -2 // not yet searched
+		}
+		for from := 0; from <= len(buf); {
+			pos := s.candidate(hay, from)
+			if pos < 0 {
+				break
+			}
+			start := bytes.LastIndexByte(buf[:pos], '\n') + 1
+			end := bytes.IndexByte(buf[pos:], '\n')
+			if end < 0 {
+				end = len(buf)
+			} else {
+				end += pos
+			}
+			if (s.q.pat.literal || re.Match(buf[start:end])) && !add(start, end) {
+				break
+			}
+			from = end + 1
+		}
+		return hits
+	}
+	for from := 0; from <= len(buf); {
+		loc := re.FindIndex(buf[from:])
+		if loc == nil {
+			break
+		}
+		pos := from + loc[0]
+		if pos == len(buf) && (len(buf) == 0 || buf[len(buf)-1] == '\n') {
+			break // an empty match after the last line
+		}
+		start := bytes.LastIndexByte(buf[:pos], '\n') + 1
+		end := bytes.IndexByte(buf[pos:], '\n')
+		if end < 0 {
+			end = len(buf)
+		} else {
+			end += pos
+		}
+		if !add(start, end) {
+			break
+		}
+		from = end + 1
+	}
+	return hits
+}
+
+// candidate returns the first offset >= from where one of the literals
+// starts, or -1.
+func (s *scanner) candidate(hay []byte, from int) int {
+	best := -1
+	for i, l := range s.lits {
+		n := s.next[i]
+		if n == -1 {
+			continue // no more occurrences
+		}
+		if n < from {
+			if from > len(hay) {
+				n = -1
+			} else if j := bytes.Index(hay[from:], l); j >= 0 {
+				n = from + j
+			} else {
+				n = -1
+			}
+			s.next[i] = n
+		}
+		if n >= 0 && (best < 0 || n < best) {
+			best = n
+		}
+	}
+	return best
+}
+
+// lowerASCII writes src with ASCII letters lowercased to dst (len(dst) >=
+// len(src)), eight bytes at a time, and reports whether src has a non-ASCII
+// byte.
+func lowerASCII(dst, src []byte) bool {
+	const (
+		ones = 0x0101010101010101
+		high = 0x8080808080808080
+	)
+	var acc uint64
+	i := 0
+	for ; i+8 <= len(src); i += 8 {
+		x := binary.LittleEndian.Uint64(src[i:])
+		acc |= x
+		h := x &^ high                    // low 7 bits of each byte
+		geA := h + (0x80-'A')*ones        // high bit set where h >= 'A'
+		gtZ := h + (0x80-'Z'-1)*ones      // high bit set where h > 'Z'
+		upper := (geA &^ gtZ) &^ x & high // ASCII and in 'A'..'Z'
+		binary.LittleEndian.PutUint64(dst[i:], x|upper>>2)
+	}
+	for ; i < len(src); i++ {
+		c := src[i]
+		acc |= uint64(c)
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		dst[i] = c
+	}
+	return acc&high != 0
+}

@@ -1,0 +1,371 @@
+package tools
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/coderag/coderag/internal/lines"
+	"github.com/coderag/coderag/internal/walk"
+)
+
+// The ripgrep engine runs in two passes, so that results are in path order
+// (like the native engine) without `--sort path`, which makes rg
+// single-threaded:
+//
+//  1. `rg --files-with-matches` (parallel) lists the matching files. rg is
+//     told the walk's rules as far as it can take them (gitignore without
+//     needing git, no parent/global/.ignore files, hidden files yes, hidden
+//     and default-skipped directories no, --max-filesize 2M, --text so that
+//     binary detection is ours); the list is then filtered with
+//     walk.Matcher, which adds what rg cannot express (nested
+//     .coderagignore files), and sorted.
+//  2. `rg --json --max-count head` on the first files of that list that are
+//     not binary (NUL in the first 4096 bytes, as walk.IsBinary), at most
+//     max_results+1 of them, which is enough to fill the result and to know
+//     whether max_results cut it.
+//
+// rg gets the pattern printed from Go's parse tree (see pattern.go), so its
+// matches follow Go RE2 semantics; --crlf makes `$` match before "\r\n".
+
+// rgPath finds ripgrep; a variable so tests can hide it.
+var rgPath = func() (string, error) { return exec.LookPath("rg") }
+
+// rgCommon are the flags both passes share.
+var rgCommon = []string{"--no-config", "--no-messages", "--text", "--crlf"}
+
+func searchRipgrep(ctx context.Context, q *query, emit func(fileHits) bool) error {
+	if q.pat.never || (!q.t.info.IsDir() && q.t.info.Size() > MaxFileBytes) {
+		return nil // rg would search an explicitly named file of any size
+	}
+	bin, err := rgPath()
+	if err != nil {
+		return err
+	}
+	args := append([]string{}, rgCommon...)
+	args = append(args, "--files-with-matches", "--null",
+		"--no-require-git", "--no-ignore-parent", "--no-ignore-global", "--no-ignore-exclude", "--no-ignore-dot",
+		"--hidden", "--glob", "!.*/", "--max-filesize", strconv.Itoa(MaxFileBytes))
+	for _, d := range sortedSkipDirs() {
+		args = append(args, "--glob", "!"+d+"/")
+	}
+	if simpleGlob(q.globS) {
+		args = append(args, "--glob", q.globS)
+	}
+	search := "."
+	if q.t.rel != "." {
+		search = q.t.rel
+	}
+	args = append(args, "-e", q.pat.rg, "--", search)
+
+	var files []string
+	timedOut := false
+	err = runRG(ctx, bin, q.t.root, args, func(r *bufio.Reader) error {
+		for {
+			p, err := r.ReadString(0)
+			if p = strings.TrimSuffix(p, "\x00"); p != "" {
+				files = append(files, strings.TrimPrefix(p, "./"))
+			}
+			if err != nil {
+				if errors.Is(err, io.EOF) {
+					return nil
+				}
+				return err
+			}
+		}
+	})
+	if err != nil {
+		if ctx.Err() == nil || !errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return err
+		}
+		timedOut = true // show what was found in the time
+	}
+	sort.Slice(files, func(i, j int) bool { return pathLess(files[i], files[j]) })
+
+	f := newRuleFilter(q)
+	var pick []string
+	for _, p := range files {
+		if len(pick) >= q.files {
+			break
+		}
+		if !f.allowed(p) || !q.globOK(p) {
+			continue
+		}
+		if bin, err := walk.SniffBinary(filepath.Join(q.t.root, filepath.FromSlash(p))); err != nil || bin {
+			continue
+		}
+		pick = append(pick, p)
+	}
+	if len(pick) > 0 {
+		if err := pass2(ctx, bin, q, pick, timedOut, emit); err != nil {
+			return err
+		}
+	}
+	if timedOut {
+		return context.DeadlineExceeded
+	}
+	return nil
+}
+
+// pass2 gets the matching lines of picked files and emits them in order.
+func pass2(ctx context.Context, bin string, q *query, pick []string, timedOut bool, emit func(fileHits) bool) error {
+	if timedOut { // pass 1 used the time; allow a short grace for the found files
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(context.WithoutCancel(ctx), time.Second)
+		defer cancel()
+	}
+	args := append([]string{}, rgCommon...)
+	args = append(args, "--json", "--max-count", strconv.Itoa(q.head), "-e", q.pat.rg, "--")
+	args = append(args, pick...)
+	byPath := make(map[string][]hit, len(pick))
+	err := runRG(ctx, bin, q.t.root, args, func(r *bufio.Reader) error {
+		for {
+			line, err := r.ReadSlice('\n')
+			if errors.Is(err, bufio.ErrBufferFull) { // a long line: copy before reading on
+				head := append([]byte{}, line...)
+				var rest []byte
+				rest, err = r.ReadBytes('\n')
+				line = append(head, rest...)
+			}
+			if bytes.HasPrefix(line, []byte(`{"type":"match"`)) {
+				var m rgMatch
+				if jerr := json.Unmarshal(line, &m); jerr != nil {
+					return fmt.Errorf("decode rg output: %w", jerr)
+				}
+				p := strings.TrimPrefix(m.Data.Path.str(), "./")
+				text := strings.TrimSuffix(strings.TrimSuffix(m.Data.Lines.str(), "\n"), "\r")
+				if m.Data.LineNumber == 1 {
+					text = strings.TrimPrefix(text, lines.BOM)
+				}
+				byPath[p] = append(byPath[p], hit{line: m.Data.LineNumber, text: text})
+			}
+			if err != nil {
+				if errors.Is(err, io.EOF) {
+					return nil
+				}
+				return err
+			}
+		}
+	})
+	if err != nil && !(timedOut && ctx.Err() != nil) {
+		return err
+	}
+	for _, p := range pick {
+		hs := byPath[p]
+		sort.Slice(hs, func(i, j int) bool { return hs[i].line < hs[j].line })
+		if len(hs) > 0 && !emit(fileHits{path: p, hits: hs}) {
+			break
+		}
+	}
+	return nil
+}
+
+type rgMatch struct {
+	Data struct {
+		Path       rgData `json:"path"`
+		Lines      rgData `json:"lines"`
+		LineNumber int    `json:"line_number"`
+	} `json:"data"`
+}
+
+// rgData is ripgrep's arbitrary-data object: text, or base64 bytes when the
+// data is not valid UTF-8.
+type rgData struct {
+	Text  *string `json:"text"`
+	Bytes string  `json:"bytes"`
+}
+
+func (d rgData) str() string {
+	if d.Text != nil {
+		return *d.Text
+	}
+	b, _ := base64.StdEncoding.DecodeString(d.Bytes)
+	return string(b)
+}
+
+// runRG runs rg in dir and feeds its stdout to read. Exit status 1 (no
+// match) is success; status 2 with an empty stderr is too (--no-messages
+// hides per-file errors, such as unreadable files, but rg still exits 2).
+// Cancelling ctx kills the process; it is always waited for.
+func runRG(ctx context.Context, bin, dir string, args []string, read func(*bufio.Reader) error) error {
+	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd.Dir = dir
+	cmd.WaitDelay = time.Second
+	var stderr bytes.Buffer
+	cmd.Stderr = &limitWriter{w: &stderr, n: 4096}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return fmt.Errorf("rg: %w", err)
+	}
+	if err := cmd.Start(); err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return fmt.Errorf("rg: %w", err)
+	}
+	rerr := read(bufio.NewReaderSize(out, 64<<10))
+	if rerr != nil {
+		_ = cmd.Process.Kill()
+		_, _ = io.Copy(io.Discard, out)
+	}
+	werr := cmd.Wait()
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	if rerr != nil {
+		return rerr
+	}
+	var ee *exec.ExitError
+	if errors.As(werr, &ee) {
+		code := ee.ExitCode()
+		if code == 1 || (code == 2 && stderr.Len() == 0) {
+			return nil
+		}
+		return fmt.Errorf("rg exit %d: %s", code, strings.TrimSpace(stderr.String()))
+	}
+	if werr != nil {
+		return fmt.Errorf("rg: %w", werr)
+	}
+	return nil
+}
+
+// limitWriter keeps the first n bytes written to it.
+type limitWriter struct {
+	w *bytes.Buffer
+	n int
+}
+
+func (l *limitWriter) Write(p []byte) (int, error) {
+	if room := l.n - l.w.Len(); room > 0 {
+		l.w.Write(p[:min(len(p), room)])
+	}
+	return len(p), nil
+}
+
+// simpleGlob reports whether a grep glob may be passed to rg for pruning:
+// a file-name pattern (no '/') in the syntax rg and doublestar share.
+func simpleGlob(g string) bool {
+	if g == "" || strings.HasPrefix(g, "!") {
+		return false
+	}
+	for _, c := range g {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.ContainsRune("_.-*?", c)) {
+			return false
+		}
+	}
+	return true
+}
+
+func sortedSkipDirs() []string {
+	var ds []string
+	for d := range walk.SkipDirs {
+		ds = append(ds, d)
+	}
+	sort.Strings(ds)
+	return ds
+}
+
+// ruleFilter re-applies walk's rules to the paths rg found: default-skipped
+// and hidden directories below the search directory, and every .gitignore
+// and .coderagignore from the root down (walk.Matcher).
+type ruleFilter struct {
+	q       *query
+	m       *walk.Matcher
+	blocked bool            // the search directory itself is ignored
+	dirs    map[string]bool // directory -> allowed
+}
+
+func newRuleFilter(q *query) *ruleFilter {
+	f := &ruleFilter{q: q, m: walk.NewMatcher(q.t.root), dirs: map[string]bool{}}
+	if q.t.info.IsDir() && q.dir != "" {
+		// as walk.Walk: an ignored search directory yields nothing
+		f.m.Load(q.dir + "/x")
+		cur := ""
+		for _, part := range strings.Split(q.dir, "/") {
+			if cur == "" {
+				cur = part
+			} else {
+				cur += "/" + part
+			}
+			if f.m.Ignored(cur, true) {
+				f.blocked = true
+			}
+		}
+	}
+	return f
+}
+
+// allowed reports whether the walk would list root-relative file p.
+func (f *ruleFilter) allowed(p string) bool {
+	if f.blocked {
+		return false
+	}
+	if !f.q.t.info.IsDir() {
+		return p == f.q.t.rel // a single file is searched as asked
+	}
+	dir := path.Dir(p)
+	if dir == "." {
+		dir = ""
+	}
+	if !f.dirOK(dir) {
+		return false
+	}
+	f.m.Load(p)
+	return !f.m.Ignored(p, false)
+}
+
+// dirOK reports whether the walk descends into root-relative directory d.
+func (f *ruleFilter) dirOK(d string) bool {
+	if d == f.q.dir || d == "" {
+		return true
+	}
+	if ok, seen := f.dirs[d]; seen {
+		return ok
+	}
+	parent := path.Dir(d)
+	if parent == "." {
+		parent = ""
+	}
+	ok := f.dirOK(parent)
+	if ok {
+		name := path.Base(d)
+		f.m.Load(d)
+		ok = !walk.SkipDirs[name] && !strings.HasPrefix(name, ".") && !f.m.Ignored(d, true)
+	}
+	f.dirs[d] = ok
+	return ok
+}
+
+// pathLess orders '/' paths as the walk visits them: component by
+// component, so "a/b/c" comes before "a/b.go" (directory "b" < "b.go").
+func pathLess(a, b string) bool {
+	for {
+		i, j := strings.IndexByte(a, '/'), strings.IndexByte(b, '/')
+		ca, cb := a, b
+		if i >= 0 {
+			ca = a[:i]
+		}
+		if j >= 0 {
+			cb = b[:j]
+		}
+		if ca != cb || i < 0 || j < 0 {
+			if ca == cb {
+				return i < 0 && j >= 0
+			}
+			return ca < cb
+		}
+		a, b = a[i+1:], b[j+1:]
+	}
+}

@@ -1,0 +1,123 @@
+//go:build unix
+
+package tools
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// fakeRG installs a shell script as ripgrep for one test.
+func fakeRG(t *testing.T, script string) {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "rg")
+	if err := os.WriteFile(p, []byte("#!/bin/sh\n"+script+"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	old := rgPath
+	rgPath = func() (string, error) { return p, nil }
+	t.Cleanup(func() { rgPath = old })
+}
+
+func waitGone(t *testing.T, pidFile string) {
+	t.Helper()
+	b, err := os.ReadFile(pidFile)
+	if err != nil {
+		t.Fatalf("fake rg did not start: %v", err)
+	}
+	pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
+	for i := 0; i < 50; i++ {
+		if syscall.Kill(pid, 0) != nil {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatalf("rg process %d still running", pid)
+}
+
+func TestGrepTimeoutAndCancel(t *testing.T) {
+	root := fixture(t)
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	t.Run("ripgrep timeout is partial and kills rg", func(t *testing.T) {
+		fakeRG(t, "echo $$ > "+pidFile+"\nexec sleep 30")
+		start := time.Now()
+		r, err := Grep(context.Background(), root, GrepParams{Pattern: "foo", Timeout: 300 * time.Millisecond})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Engine != EngineRipgrep || !r.Partial || !slices.Equal(r.PartialReasons, []string{ReasonTimeout}) || !strings.Contains(r.Note, "timed out") {
+			t.Fatalf("%+v", r)
+		}
+		if d := time.Since(start); d > 3*time.Second {
+			t.Errorf("took %v", d)
+		}
+		waitGone(t, pidFile)
+	})
+	t.Run("cancel kills rg and returns the cancel", func(t *testing.T) {
+		fakeRG(t, "echo $$ > "+pidFile+"\nexec sleep 30")
+		ctx, cancel := context.WithCancel(context.Background())
+		time.AfterFunc(200*time.Millisecond, cancel)
+		_, err := Grep(ctx, root, GrepParams{Pattern: "foo"})
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("err = %v", err)
+		}
+		waitGone(t, pidFile)
+	})
+	t.Run("native timeout is partial", func(t *testing.T) {
+		r, err := Grep(context.Background(), root, GrepParams{Pattern: "foo", Engine: EngineNative, Timeout: time.Nanosecond})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !r.Partial || !slices.Contains(r.PartialReasons, ReasonTimeout) {
+			t.Fatalf("%+v", r)
+		}
+	})
+	t.Run("native cancel", func(t *testing.T) {
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		if _, err := Grep(ctx, root, GrepParams{Pattern: "foo", Engine: EngineNative}); !errors.Is(err, context.Canceled) {
+			t.Fatalf("err = %v", err)
+		}
+	})
+}
+
+func TestGrepFallbacks(t *testing.T) {
+	root := fixture(t)
+	t.Run("ripgrep missing uses native", func(t *testing.T) {
+		old := rgPath
+		rgPath = func() (string, error) { return "", errors.New("rg not found") }
+		defer func() { rgPath = old }()
+		r := grep(t, root, GrepParams{Pattern: "foo bar"})
+		if r.Engine != EngineNative || len(r.Matches) != 1 {
+			t.Fatalf("%+v", r)
+		}
+		if _, err := Grep(context.Background(), root, GrepParams{Pattern: "foo", Engine: EngineRipgrep}); !errors.Is(err, ErrSearchUnavailable) {
+			t.Fatalf("forced ripgrep without rg: %v", err)
+		}
+	})
+	t.Run("ripgrep failing falls back with a note", func(t *testing.T) {
+		fakeRG(t, "echo 'regex parse error: boom' >&2\nexit 2")
+		r := grep(t, root, GrepParams{Pattern: "foo bar"})
+		if r.Engine != EngineNative || len(r.Matches) != 1 || !strings.Contains(r.Note, "boom") {
+			t.Fatalf("%+v", r)
+		}
+	})
+	t.Run("no engine at all is search unavailable", func(t *testing.T) {
+		oldRG, oldNative := rgPath, nativeSearch
+		rgPath = func() (string, error) { return "", errors.New("rg not found") }
+		nativeSearch = func(context.Context, *query, func(fileHits) bool) error { return errors.New("disk on fire") }
+		defer func() { rgPath, nativeSearch = oldRG, oldNative }()
+		_, err := Grep(context.Background(), root, GrepParams{Pattern: "foo"})
+		if !errors.Is(err, ErrSearchUnavailable) || !strings.Contains(err.Error(), "search unavailable") {
+			t.Fatalf("err = %v", err)
+		}
+	})
+}
