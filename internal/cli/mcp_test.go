@@ -291,13 +291,16 @@ func testMCPTools(t *testing.T, bin string) {
 	}
 	mustCall(t, cs, "index_status", nil, "state: idle", "indexed: ", "last run:", "chunks")
 
-	mustCall(t, cs, "code_graph", map[string]any{"name": "Sweep"}, "Relations of Sweep", "calls", "auth/session.go")
-	mustCall(t, cs, "code_graph", map[string]any{"name": "NoSuchThing"}, "No relations recorded")
+	graph := mustCall(t, cs, "code_graph", map[string]any{"name": "Sweep"}, "Expire", "auth/session.go")
+	t.Logf("code_graph Sweep:\n%s", graph)
+	mustCall(t, cs, "code_graph", map[string]any{"name": "SessionStore.Expire"}, "Sweep")
 
 	mustCall(t, cs, "index_project", nil, "Indexed the whole project", "unchanged")
 	writeFile(t, filepath.Join(root, "auth", "password.go"), "package auth\n\n// HashPassword hashes a password with bcrypt.\nfunc HashPassword(p string) string { return p }\n")
-	mustCall(t, cs, "index_project", map[string]any{"path": "auth"}, "Indexed auth/", "1 changed")
+	mustCall(t, cs, "index_project", map[string]any{"path": "auth"}, "Indexed auth of", "1 changed")
 	mustCall(t, cs, "search_code", map[string]any{"query": "hash a password"}, "auth/password.go")
+	writeFile(t, filepath.Join(root, "auth", "password.go"), "package auth\n\n// CheckPassword compares a password with its hash.\nfunc CheckPassword(p, h string) bool { return p == h }\n")
+	mustCall(t, cs, "index_project", map[string]any{"path": "auth/password.go"}, "Indexed auth/password.go", "1 changed")
 }
 
 func testMCPBadArguments(t *testing.T, bin string) {
@@ -320,6 +323,7 @@ func testMCPBadArguments(t *testing.T, bin string) {
 		{"read_file", map[string]any{"path": "auth/session.go", "offset": "ten"}, "offset"}, // wrong type
 		{"search_code", map[string]any{"query": "   "}, "empty query"},
 		{"code_graph", map[string]any{"name": ""}, "empty name"},
+		{"code_graph", map[string]any{"name": "NoSuchThing"}, "no function or class named"},
 		{"index_project", map[string]any{"path": "../outside"}, "outside the project root"},
 		{"index_project", map[string]any{"path": "no/such/dir"}, "no such file"},
 	}

@@ -4,8 +4,16 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/coderag/coderag/internal/relate"
 	"github.com/coderag/coderag/internal/search"
 )
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
 
 func init() {
 	register(command{name: "search", summary: "hybrid search of the index: coderag search \"where is the login timeout handled\"", run: runSearch})
@@ -22,6 +30,7 @@ For exact names and strings, 'coderag grep' is faster and complete.`)
 	ranker := fs.String("ranker", search.DefaultRanker, "ranker: hybrid (BM25 + cosine, rank fusion) or seed (the seed's formula)")
 	explain := fs.Bool("explain", false, "print each result's score breakdown")
 	forTool := fs.Bool("tool-format", false, "print the summary format given to agents")
+	expand := fs.Bool("expand", false, "attach each result's callers and callees from the relation graph")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -43,6 +52,23 @@ For exact names and strings, 'coderag grep' is faster and complete.`)
 	resp, err := s.Search(e.ctx, query, search.Options{TopK: *topK, Ranker: *ranker, Explain: *explain})
 	if err != nil {
 		return err
+	}
+	if *expand && len(resp.Results) > 0 {
+		res, err := relate.NewResolver(e.ctx, st.DB(), p.Path)
+		if err != nil {
+			return fmt.Errorf("expand: %w", err)
+		}
+		for i := range resp.Results {
+			r := &resp.Results[i]
+			if r.Type == "text" {
+				continue
+			}
+			callers, callees, err := res.Neighbors(r.Name)
+			if err != nil {
+				continue // a class or an unresolvable name: nothing to attach
+			}
+			r.Callers, r.Callees = nonNil(callers), nonNil(callees)
+		}
 	}
 	switch {
 	case *asJSON:

@@ -331,12 +331,34 @@ func prepare(f walk.File, prev *store.FileRecord, embID string) *work {
 	pathTerms := analyze.Join(analyze.PathText(f.Path))
 	w.terms = make([]chunkTerms, len(res.Chunks))
 	for i, ch := range res.Chunks {
-		w.terms[i] = chunkTerms{name: analyze.Join(ch.Name), path: pathTerms, body: analyze.Join(ch.Doc + "\n" + ch.Content)}
+		w.terms[i] = chunkTerms{name: analyze.Join(symbolName(ch)), owner: analyze.Join(ch.Owner), path: pathTerms,
+			doc: analyze.Join(ch.Doc), body: analyze.Join(ch.Content)}
 	}
 	return w
 }
 
-type chunkTerms struct{ name, path, body string }
+type chunkTerms struct{ name, owner, path, doc, body string }
+
+// symbolName is the part of a chunk's name that names the symbol itself:
+// no owner, no parameters ("Server.Serve(l net.Listener)" -> "Serve",
+// "Outer.Inner" -> "Inner"); text chunks named "path#N" have none, a
+// Markdown section keeps its heading.
+func symbolName(ch chunk.Chunk) string {
+	n := ch.Name
+	if ch.Type == chunk.KindText {
+		if strings.Contains(n, "#") {
+			return ""
+		}
+		return n
+	}
+	if i := strings.IndexByte(n, '('); i > 0 {
+		n = n[:i]
+	}
+	if i := strings.LastIndexAny(n, ".:"); i >= 0 {
+		n = n[i+1:]
+	}
+	return n
+}
 
 func parseSafe(path string, data []byte) (res *chunk.FileResult, err error) {
 	defer func() {
@@ -477,7 +499,7 @@ func (c *collector) build(batch []*work) ([]store.FileData, error) {
 				Language: ch.Language, Doc: ch.Doc, StartLine: ch.StartLine, EndLine: ch.EndLine,
 				DeclEndLine: ch.DeclEndLine, StartByte: ch.StartByte, EndByte: ch.EndByte,
 				Content: ch.Content, Vector: v, Embedder: id,
-				NameTerms: t.name, PathTerms: t.path, BodyTerms: t.body,
+				NameTerms: t.name, OwnerTerms: t.owner, PathTerms: t.path, DocTerms: t.doc, BodyTerms: t.body,
 			})
 		}
 		for _, r := range w.res.Relations {

@@ -30,7 +30,7 @@ func (s *Server) addIndexStatus() {
 			if st.Running {
 				what := "whole project"
 				if st.Scope != "" {
-					what = st.Scope + "/"
+					what = st.Scope
 				}
 				fmt.Fprintf(&b, "state: running (%s, %s): %s\n", what, st.Embedder, progressLine(st))
 			} else {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -156,8 +158,12 @@ func (s *Server) runIndex(j *job, emb embed.Embedder, scope string, done chan st
 }
 
 // subtreeFiles lists the candidate files under the root-relative directory
-// dir, plus dir itself so that files deleted under it are removed.
+// dir, plus dir itself so that files deleted under it are removed. A file is
+// its own list.
 func subtreeFiles(ctx context.Context, root, dir string) ([]string, error) {
+	if fi, err := os.Stat(filepath.Join(root, filepath.FromSlash(dir))); err == nil && !fi.IsDir() {
+		return []string{dir}, nil
+	}
 	files, _, err := walk.Collect(ctx, root, walk.Options{Dir: dir, MaxFileBytes: -1})
 	if err != nil {
 		return nil, fmt.Errorf("scan %s: %w", dir, err)
@@ -286,7 +292,7 @@ func reportText(o *runOutcome) string {
 	r := o.Report
 	what := "the whole project"
 	if o.Scope != "" {
-		what = o.Scope + "/"
+		what = o.Scope
 	}
 	fmt.Fprintf(&b, "Indexed %s of %s with %s in %s.\n", what, r.Project, r.Embedder, r.Elapsed.Round(time.Millisecond))
 	fmt.Fprintf(&b, "files: %d scanned, %d changed, %d unchanged, %d removed, %d failed, %d skipped\n",

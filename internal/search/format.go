@@ -17,6 +17,12 @@ func FormatHuman(w io.Writer, resp *Response, explain bool) {
 	for i, r := range resp.Results {
 		fmt.Fprintf(w, "%2d. %.3f  %s:%d-%d  [%s] %s\n", i+1, r.Score, r.Path, r.StartLine, r.EndLine, r.Type, r.Name)
 		fmt.Fprintf(w, "    %s\n", r.Preview)
+		if len(r.Callers) > 0 {
+			fmt.Fprintf(w, "    callers: %s\n", strings.Join(r.Callers, "; "))
+		}
+		if len(r.Callees) > 0 {
+			fmt.Fprintf(w, "    callees: %s\n", strings.Join(r.Callees, "; "))
+		}
 		if explain && r.Explain != nil {
 			e := r.Explain
 			fmt.Fprintf(w, "    explain: vector=%.3f (rank %d) keyword=%.3f (rank %d) fusion=%.4f both=%.2f type=%.3f test-penalty=%.3f terms=%q\n",

@@ -17,8 +17,12 @@ const (
 	// HybridCandidates is how many chunks each route contributes.
 	HybridCandidates = 200
 	// KeywordWeight and VectorWeight weight the two routes in the fusion.
-	KeywordWeight = 1.0
-	VectorWeight  = 1.0
+	// LocalVectorWeight replaces VectorWeight for the built-in local
+	// embedder, whose vectors are lexical too and add more noise than
+	// signal at full weight (measured on the golden sets: see the README).
+	KeywordWeight     = 1.0
+	VectorWeight      = 1.0
+	LocalVectorWeight = 0.2
 	// TypeBoostCode favours function/method/class chunks over text chunks,
 	// in RRF units (1/(60+1) ~= 0.0164 is a first rank).
 	TypeBoostCode = 0.004
@@ -27,9 +31,9 @@ const (
 	TestPenalty = 0.016
 	// NameExact, NameFold and NameQualified boost chunks whose bare name is
 	// a code-like word of the query (see nameBoost).
-	NameExact     = 0.012
-	NameFold      = 0.008
-	NameQualified = 0.010
+	NameExact     = 0.002
+	NameFold      = 0.0013
+	NameQualified = 0.002
 )
 
 // HybridParams are the knobs of the hybrid ranker; DefaultHybridParams
@@ -41,13 +45,32 @@ type HybridParams struct {
 	NameExact, NameFold         float64
 	NameQualified               float64
 	FTS                         store.FTSWeights
+	// Fusion is FusionRRF or FusionConvex.
+	Fusion string
+	// Alpha is the vector share of a convex combination (FusionConvex).
+	Alpha float64
+	// Coverage weights the share of distinct query terms a chunk contains
+	// (name, path, doc and text), in units of a first rank.
+	Coverage float64
 }
+
+// Fusion methods.
+const (
+	// FusionRRF sums 1/(RRFK+rank) over the routes (Cormack et al., 2009).
+	FusionRRF = "rrf"
+	// FusionConvex mixes max-normalised BM25 and min-max-normalised cosine,
+	// (1-Alpha)*bm25 + Alpha*cos (Bruch et al., "An Analysis of Fusion
+	// Functions for Hybrid Retrieval", 2023); boosts are scaled by 1/0.0164
+	// so they mean the same as under RRF.
+	FusionConvex = "convex"
+)
 
 // DefaultHybridParams returns the default knobs.
 func DefaultHybridParams() HybridParams {
 	return HybridParams{Candidates: HybridCandidates, KeywordWeight: KeywordWeight, VectorWeight: VectorWeight,
 		TypeBoostCode: TypeBoostCode, TestPenalty: TestPenalty, NameExact: NameExact, NameFold: NameFold,
-		NameQualified: NameQualified, FTS: store.FTSWeights{Name: 6, Path: 2, Body: 1}}
+		NameQualified: NameQualified, FTS: store.FTSWeights{Name: 2, Owner: 1, Path: 3, Doc: 3, Body: 1},
+		Fusion: FusionConvex, Alpha: 0.1}
 }
 
 // englishStop are frequent English words that carry no code meaning.
@@ -74,10 +97,26 @@ func QueryTerms(query string) []string {
 		seen[t] = true
 		out = append(out, t)
 	}
-	for _, f := range strings.FieldsFunc(query, func(r rune) bool { return r == ' ' || r == '\t' || r == '\n' || r == ',' || r == '?' || r == '　' }) {
+	for _, f := range strings.FieldsFunc(query, func(r rune) bool { return r == ' ' || r == '\t' || r == '\n' || r == ',' || r == '?' || r == '\u3000' }) {
 		ident := looksLikeIdentifier(f)
-		for _, t := range analyze.Terms(nil, f) {
-			add(t, ident)
+		for _, part := range splitHan(f) {
+			if part.han {
+				// Chinese: bigrams of the segmenter's words only, so no
+				// bigram straddles two words ("时在" of "时 在哪里"), and
+				// question words are dropped.
+				for _, w := range CutChinese(part.text) {
+					if len([]rune(w)) < 2 || StopWords[w] || zhQuestionWords[w] {
+						continue
+					}
+					for _, t := range analyze.Terms(nil, w) {
+						add(t, false)
+					}
+				}
+				continue
+			}
+			for _, t := range analyze.Terms(nil, part.text) {
+				add(t, ident)
+			}
 		}
 	}
 	for _, en := range ExpandQuery(query) {
@@ -85,8 +124,77 @@ func QueryTerms(query string) []string {
 			add(t, false)
 		}
 	}
+	if ExpandEnglish {
+		for _, w := range strings.FieldsFunc(strings.ToLower(query), func(r rune) bool { return !(r >= 'a' && r <= 'z') }) {
+			if englishStop[w] || GlossaryExpand == nil {
+				continue
+			}
+			for _, en := range GlossaryExpand(w) {
+				for _, t := range analyze.Terms(nil, en) {
+					add(t, false)
+				}
+			}
+		}
+	}
 	return out
 }
+
+// coverage returns the share of terms found among the analysed terms of a
+// chunk's name, path, doc and content.
+func coverage(terms []string, c store.ChunkRow) float64 {
+	have := map[string]bool{}
+	for _, t := range analyze.Terms(nil, c.Name+" "+analyze.PathText(c.Path)+" "+c.Doc+" "+c.Content) {
+		have[t] = true
+	}
+	n := 0
+	for _, t := range terms {
+		if have[t] {
+			n++
+		}
+	}
+	return float64(n) / float64(len(terms))
+}
+
+// zhQuestionWords are Chinese function and question words that carry no
+// code meaning, beyond the seed's StopWords.
+var zhQuestionWords = map[string]bool{
+	"哪里": true, "在哪": true, "在哪里": true, "哪个": true, "什么样": true, "时候": true, "什么时候": true,
+	"为什么": true, "是否": true, "怎样": true, "怎么样": true, "多少": true, "如何": true, "的话": true,
+	"是不是": true, "这个": true, "那个": true, "这些": true, "那些": true, "以及": true,
+	"或者": true, "还是": true, "然后": true, "进行": true, "地方": true, "代码": true,
+	"逻辑": true, "方法": true, "函数": true,
+}
+
+type hanPart struct {
+	text string
+	han  bool
+}
+
+// splitHan cuts s into runs of Han and non-Han characters.
+func splitHan(s string) []hanPart {
+	var out []hanPart
+	start, cur := 0, false
+	for i, r := range s {
+		h := analyze.IsHan(r)
+		if i == 0 {
+			cur = h
+			continue
+		}
+		if h != cur {
+			out = append(out, hanPart{s[start:i], cur})
+			start, cur = i, h
+		}
+	}
+	if start < len(s) {
+		out = append(out, hanPart{s[start:], cur})
+	}
+	return out
+}
+
+// ExpandEnglish adds the glossary's English synonyms and abbreviations
+// (request -> req, connection -> conn) of plain query words to the keyword
+// route.
+var ExpandEnglish = false
 
 // looksLikeIdentifier reports whether a query word is written like code:
 // it has an inner upper-case letter, '_', '.', '$' or mixes letters and
@@ -203,6 +311,9 @@ func isTestPath(p string) bool {
 // rankHybrid fuses BM25 and cosine by reciprocal rank fusion.
 func (s *Searcher) rankHybrid(ctx context.Context, query string, k int) ([]Result, []string, error) {
 	hp := DefaultHybridParams()
+	if strings.HasPrefix(s.Embedder.ID(), "local:") {
+		hp.VectorWeight = LocalVectorWeight
+	}
 	if s.Params != nil {
 		hp = *s.Params
 	}
@@ -247,6 +358,19 @@ func (s *Searcher) rankHybrid(ctx context.Context, query string, k int) ([]Resul
 			c.rrf += hp.VectorWeight / (RRFK + float64(i+1))
 		}
 	}
+	var maxKW, maxVec, minVec float64
+	first := true
+	for _, c := range cands {
+		if c.ex.KeywordRank > 0 {
+			maxKW = max(maxKW, c.ex.Keyword)
+		}
+		if c.ex.VectorRank > 0 {
+			if first {
+				maxVec, minVec, first = c.ex.Vector, c.ex.Vector, false
+			}
+			maxVec, minVec = max(maxVec, c.ex.Vector), min(minVec, c.ex.Vector)
+		}
+	}
 	ids := make([]int64, 0, len(cands))
 	for id := range cands {
 		ids = append(ids, id)
@@ -271,7 +395,23 @@ func (s *Searcher) rankHybrid(ctx context.Context, query string, k int) ([]Resul
 			ex.PathPenalty = hp.TestPenalty
 		}
 		ex.NameBoost = nameBoost(r, row.Owner, idents, hp)
-		r.Score = c.rrf + ex.TypeBoost + ex.NameBoost - ex.PathPenalty
+		base := c.rrf
+		if hp.Fusion == FusionConvex {
+			kn, vn := 0.0, 0.0
+			if maxKW > 0 && ex.KeywordRank > 0 {
+				kn = ex.Keyword / maxKW
+			}
+			if maxVec > minVec && ex.VectorRank > 0 {
+				vn = (ex.Vector - minVec) / (maxVec - minVec)
+			}
+			// scale to RRF units so boosts keep their meaning
+			base = ((1-hp.Alpha)*kn + hp.Alpha*vn) / (RRFK + 1)
+			ex.Fusion = base
+		}
+		if hp.Coverage > 0 && len(terms) > 1 {
+			ex.Coverage = hp.Coverage * coverage(terms, row) / (RRFK + 1)
+		}
+		r.Score = base + ex.TypeBoost + ex.NameBoost + ex.Coverage - ex.PathPenalty
 		r.Explain = &ex
 		ranked = append(ranked, r)
 	}

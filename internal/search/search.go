@@ -61,8 +61,11 @@ type Result struct {
 	Preview   string   `json:"preview"`
 	Language  string   `json:"language,omitempty"`
 	Explain   *Explain `json:"explain,omitempty"`
-	content   string
-	id        int64
+	// Callers and Callees are filled by search --expand ("Name path:line").
+	Callers []string `json:"callers,omitempty"`
+	Callees []string `json:"callees,omitempty"`
+	content string
+	id      int64
 }
 
 // Content returns the chunk's stored text.
@@ -79,6 +82,7 @@ type Explain struct {
 	NameBoost   float64 `json:"name_boost,omitempty"`
 	TypeBoost   float64 `json:"type_boost"`
 	PathPenalty float64 `json:"path_penalty,omitempty"`
+	Coverage    float64 `json:"coverage,omitempty"` // share of query terms present, weighted
 	Terms       string  `json:"terms,omitempty"` // keywords that hit
 }
 

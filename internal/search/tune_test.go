@@ -47,13 +47,15 @@ func TestTuneGolden(t *testing.T) {
 	if os.Getenv("CODERAG_TUNE_GRID") != "" {
 		base := DefaultHybridParams()
 		variants := map[string]func(*HybridParams){}
-		for _, vw := range []float64{0, 0.2, 0.4} {
-			for _, nw := range []float64{2, 4} {
-				for _, pw := range []float64{1, 2} {
-					vw, nw, pw := vw, nw, pw
-					variants[fmt.Sprintf("v%.1f-n%.0f-p%.0f", vw, nw, pw)] = func(h *HybridParams) {
-						h.VectorWeight, h.FTS.Name, h.FTS.Path = vw, nw, pw
-					}
+		base.VectorWeight = LocalVectorWeight
+		for _, cv := range []float64{0, 0.3, 0.6, 1.0} {
+			for _, dw := range []float64{3, 6} {
+				cv, dw := cv, dw
+				variants[fmt.Sprintf("cx-cov%.1f-doc%.0f", cv, dw)] = func(h *HybridParams) {
+					h.Fusion, h.Alpha = FusionConvex, 0.1
+					h.NameExact, h.NameFold, h.NameQualified = 0.002, 0.0013, 0.002
+					h.Coverage = cv
+					h.FTS.Doc = dw
 				}
 			}
 		}

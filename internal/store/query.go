@@ -181,8 +181,8 @@ func (s *Store) vectors(ctx context.Context, project, embedder string) (*vectorS
 	return vs, nil
 }
 
-// FTSWeights are the BM25 column weights of chunks_fts (name, path, body).
-type FTSWeights struct{ Name, Path, Body float64 }
+// FTSWeights are the BM25 column weights of chunks_fts.
+type FTSWeights struct{ Name, Owner, Path, Doc, Body float64 }
 
 // FTSSearch runs an FTS5 MATCH expression (built by the caller from analysed,
 // quoted terms; never raw user text) and returns the k best chunks of project
@@ -192,10 +192,10 @@ func (s *Store) FTSSearch(ctx context.Context, project, match string, w FTSWeigh
 	if strings.TrimSpace(match) == "" {
 		return nil, nil
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT c.id, bm25(chunks_fts, ?, ?, ?) AS r
+	rows, err := s.db.QueryContext(ctx, `SELECT c.id, bm25(chunks_fts, ?, ?, ?, ?, ?) AS r
 		FROM chunks_fts JOIN code_chunks c ON c.id = chunks_fts.rowid
 		WHERE chunks_fts MATCH ? AND c.project_path = ?
-		ORDER BY r, c.id LIMIT ?`, w.Name, w.Path, w.Body, match, project, k)
+		ORDER BY r, c.id LIMIT ?`, w.Name, w.Owner, w.Path, w.Doc, w.Body, match, project, k)
 	if err != nil {
 		return nil, fmt.Errorf("full-text search: %w", err)
 	}

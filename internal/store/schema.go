@@ -26,7 +26,9 @@ const SchemaVersion = 1
 //	                                 rowid = code_chunks.id; columns hold
 //	                                 pre-analysed terms (identifier sub-words,
 //	                                 stems, CJK bigrams) so BM25 works on
-//	                                 code-aware terms
+//	                                 code-aware terms: name (the bare symbol),
+//	                                 owner (its class/receiver), path, doc
+//	                                 (doc comment), body (the chunk text)
 const schema = `
 CREATE TABLE IF NOT EXISTS meta (
 	key   TEXT PRIMARY KEY,
@@ -78,6 +80,7 @@ CREATE TABLE IF NOT EXISTS code_vectors (
 CREATE INDEX IF NOT EXISTS code_vectors_project ON code_vectors(project_path, embedder);
 CREATE INDEX IF NOT EXISTS code_chunks_file ON code_chunks(project_path, file_path);
 CREATE INDEX IF NOT EXISTS code_chunks_name ON code_chunks(project_path, name);
+CREATE INDEX IF NOT EXISTS code_chunks_defs ON code_chunks(project_path, chunk_type, file_path, start_line, name, owner, language, decl_end_line);
 CREATE TABLE IF NOT EXISTS code_relations (
 	id            INTEGER PRIMARY KEY,
 	project_path  TEXT NOT NULL,
@@ -91,7 +94,7 @@ CREATE INDEX IF NOT EXISTS code_relations_file ON code_relations(project_path, f
 CREATE INDEX IF NOT EXISTS code_relations_from ON code_relations(project_path, from_name);
 CREATE INDEX IF NOT EXISTS code_relations_to ON code_relations(project_path, to_name);
 CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(
-	name, path, body,
+	name, owner, path, doc, body,
 	content='', contentless_delete=1,
 	tokenize='unicode61 remove_diacritics 2'
 );

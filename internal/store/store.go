@@ -229,7 +229,7 @@ type ChunkRow struct {
 	Vector      []float32
 	Embedder    string
 	// Full-text terms (space-separated, already analysed); not read back.
-	NameTerms, PathTerms, BodyTerms string
+	NameTerms, OwnerTerms, PathTerms, DocTerms, BodyTerms string
 }
 
 // RelationRow is one relation to store.
@@ -271,7 +271,7 @@ func (s *Store) ReplaceFiles(ctx context.Context, project string, files []FileDa
 		return err
 	}
 	defer insChunk.Close()
-	insFTS, err := tx.PrepareContext(ctx, `INSERT INTO chunks_fts(rowid, name, path, body) VALUES(?,?,?,?)`)
+	insFTS, err := tx.PrepareContext(ctx, `INSERT INTO chunks_fts(rowid, name, owner, path, doc, body) VALUES(?,?,?,?,?,?)`)
 	if err != nil {
 		return err
 	}
@@ -305,7 +305,7 @@ func (s *Store) ReplaceFiles(ctx context.Context, project string, files []FileDa
 					return fmt.Errorf("insert vector %s: %w", path, err)
 				}
 			}
-			if _, err := insFTS.ExecContext(ctx, id, c.NameTerms, c.PathTerms, c.BodyTerms); err != nil {
+			if _, err := insFTS.ExecContext(ctx, id, c.NameTerms, c.OwnerTerms, c.PathTerms, c.DocTerms, c.BodyTerms); err != nil {
 				return fmt.Errorf("insert fts %s: %w", path, err)
 			}
 		}
