@@ -233,7 +233,7 @@ func identifierQueries(query string) [][2]string {
 	var out [][2]string
 	fields := strings.Fields(query)
 	for _, m := range identifierRE.FindAllString(query, -1) {
-		if !looksLikeIdentifier(m) && len(fields) > 1 {
+		if !looksLikeIdentifier(m) && len(fields) > 1 && !(PlainWordNames && len(m) >= 6 && !englishStop[strings.ToLower(m)]) {
 			continue
 		}
 		m = strings.Trim(m, ".-$")
@@ -245,6 +245,10 @@ func identifierQueries(query string) [][2]string {
 	}
 	return out
 }
+
+// PlainWordNames lets plain query words of 6+ letters ("karatsuba") count as
+// code-like words for the name boost.
+var PlainWordNames = true
 
 // bareName returns a chunk name without owner and parameters:
 // "Server.Serve(l net.Listener)" -> "Serve".

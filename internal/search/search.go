@@ -83,7 +83,7 @@ type Explain struct {
 	TypeBoost   float64 `json:"type_boost"`
 	PathPenalty float64 `json:"path_penalty,omitempty"`
 	Coverage    float64 `json:"coverage,omitempty"` // share of query terms present, weighted
-	Terms       string  `json:"terms,omitempty"` // keywords that hit
+	Terms       string  `json:"terms,omitempty"`    // keywords that hit
 }
 
 // Response is the answer to one query.

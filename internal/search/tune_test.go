@@ -46,16 +46,14 @@ func TestTuneGolden(t *testing.T) {
 	}
 	if os.Getenv("CODERAG_TUNE_GRID") != "" {
 		base := DefaultHybridParams()
-		variants := map[string]func(*HybridParams){}
 		base.VectorWeight = LocalVectorWeight
-		for _, cv := range []float64{0, 0.3, 0.6, 1.0} {
-			for _, dw := range []float64{3, 6} {
-				cv, dw := cv, dw
-				variants[fmt.Sprintf("cx-cov%.1f-doc%.0f", cv, dw)] = func(h *HybridParams) {
-					h.Fusion, h.Alpha = FusionConvex, 0.1
-					h.NameExact, h.NameFold, h.NameQualified = 0.002, 0.0013, 0.002
-					h.Coverage = cv
-					h.FTS.Doc = dw
+		variants := map[string]func(*HybridParams){}
+		for _, pw := range []bool{false, true} {
+			for _, ne := range []float64{0.002, 0.004} {
+				pw, ne := pw, ne
+				variants[fmt.Sprintf("plain%v-ne%.3f", pw, ne)] = func(h *HybridParams) {
+					PlainWordNames = pw
+					h.NameExact, h.NameFold, h.NameQualified = ne, ne*0.66, ne
 				}
 			}
 		}
