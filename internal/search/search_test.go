@@ -1,0 +1,295 @@
+package search
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/coderag/coderag/internal/embed"
+	"github.com/coderag/coderag/internal/embed/provider"
+	"github.com/coderag/coderag/internal/index"
+	"github.com/coderag/coderag/internal/store"
+)
+
+// fixture indexes files (path -> content) into a fresh SQLite index with the
+// local embedder and returns a Searcher over it.
+func fixture(t *testing.T, files map[string]string) *Searcher {
+	t.Helper()
+	root := t.TempDir()
+	for rel, content := range files {
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	root, err := index.ResolveRoot(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "index.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	emb, err := provider.New(embed.Options{Provider: "local", Expand: GlossaryExpand})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := index.Run(ctx, st, emb, root, index.Options{Threads: 2})
+	if err != nil || rep.Failed > 0 {
+		t.Fatalf("index: %v %+v", err, rep)
+	}
+	return &Searcher{Store: st, Embedder: emb, Project: root}
+}
+
+func top(t *testing.T, s *Searcher, q, ranker string, k int) []Result {
+	t.Helper()
+	resp, err := s.Search(context.Background(), q, Options{TopK: k, Ranker: ranker, Explain: true})
+	if err != nil {
+		t.Fatalf("search %q: %v", q, err)
+	}
+	return resp.Results
+}
+
+func rankOf(rs []Result, path, nameSub string) int {
+	for i, r := range rs {
+		if r.Path == path && strings.Contains(r.Name, nameSub) {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+var corpus = map[string]string{
+	"ops/notes.md": "# 运维记录\n\n重跑gen-itgc后50条悬空引用清零\n\n# Other\n\nnothing to see here\n",
+	"svc/overtime.go": `package svc
+
+// OvertimeService computes overtime pay.
+type OvertimeService struct{}
+
+// Compute returns the overtime for a week.
+func (s *OvertimeService) Compute(hours int) int { return hours - 40 }
+`,
+	"db/user.py": `def load_user_id(user_id):
+    """Load the row of one user."""
+    return user_id
+`,
+	"mem/memory.go": `package mem
+
+// MemoryManager keeps the context small.
+type MemoryManager struct{}
+
+// compress shrinks the conversation history when it grows too long.
+func (m *MemoryManager) compress() {}
+`,
+	"tools/codex.go": `package tools
+
+// AskCodex runs ask-codex with a prompt from current.md; don't quote "twice".
+func AskCodex() string { return "ask-codex current.md" }
+`,
+}
+
+func TestChineseAndIdentifiers(t *testing.T) {
+	s := fixture(t, corpus)
+	for _, ranker := range []string{RankerHybrid, RankerSeed} {
+		cases := []struct{ q, path, name string }{
+			{"悬空", "ops/notes.md", ""},   // Chinese-only text by a Chinese word
+			{"itgc", "ops/notes.md", ""}, // by an English identifier inside it
+			{"OvertimeService", "svc/overtime.go", "OvertimeService"},
+			{"overtime service", "svc/overtime.go", "OvertimeService"},
+			{"user id", "db/user.py", "load_user_id"}, // snake_case from words
+			{"loadUserId", "db/user.py", "load_user_id"},
+			{"MemoryManager.compress", "mem/memory.go", "compress"},
+			{"memory manager compress", "mem/memory.go", "compress"},
+		}
+		for _, c := range cases {
+			if ranker == RankerSeed && (c.q == "overtime service" || c.q == "user id" || c.q == "loadUserId" || c.q == "memory manager compress") {
+				continue // the seed's LIKE route matches whole keywords only
+			}
+			rs := top(t, s, c.q, ranker, 5)
+			if rankOf(rs, c.path, c.name) == 0 {
+				t.Errorf("[%s] %q: want %s %s in top 5, got %v", ranker, c.q, c.path, c.name, names(rs))
+			}
+		}
+	}
+	// 上下文是怎么压缩的: the glossary maps 上下文 -> context, 压缩 -> compress
+	rs := top(t, s, "上下文是怎么压缩的", RankerHybrid, 3)
+	if rankOf(rs, "mem/memory.go", "compress") == 0 {
+		t.Errorf("Chinese question did not reach English code: %v", names(rs))
+	}
+}
+
+func names(rs []Result) []string {
+	var out []string
+	for _, r := range rs {
+		out = append(out, r.Path+":"+r.Name)
+	}
+	return out
+}
+
+func TestSpecialCharactersAreLiteral(t *testing.T) {
+	s := fixture(t, corpus)
+	for _, q := range []string{"ask-codex", "current.md", "don't", `"`, "*", `"twice"`, "a OR b", "NEAR(x y)", "col:val", "100%", "_", `\`, "^", "(", "--"} {
+		for _, ranker := range []string{RankerHybrid, RankerSeed} {
+			if _, err := s.Search(context.Background(), q, Options{TopK: 5, Ranker: ranker}); err != nil {
+				t.Errorf("[%s] %q: %v", ranker, q, err)
+			}
+		}
+	}
+	rs := top(t, s, "ask-codex", RankerHybrid, 3)
+	if rankOf(rs, "tools/codex.go", "AskCodex") != 1 {
+		t.Errorf("ask-codex: %v", names(rs))
+	}
+	rs = top(t, s, "current.md", RankerSeed, 3)
+	if rankOf(rs, "tools/codex.go", "AskCodex") == 0 {
+		t.Errorf("seed current.md: %v", names(rs))
+	}
+}
+
+func TestBigFileCappedAtTwo(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("package big\n\n")
+	for i := 0; i < 40; i++ {
+		fmt.Fprintf(&b, "// RetryRequest%d retries the request with backoff.\nfunc RetryRequest%d() { retry(); retry() }\n\n", i, i)
+	}
+	files := map[string]string{"big/big.go": b.String(),
+		"small/a.go": "package small\n\n// RetryOnce retries once.\nfunc RetryOnce() {}\n"}
+	s := fixture(t, files)
+	for _, ranker := range []string{RankerHybrid, RankerSeed} {
+		rs := top(t, s, "retry the request with backoff", ranker, 10)
+		n := 0
+		for _, r := range rs {
+			if r.Path == "big/big.go" {
+				n++
+			}
+		}
+		if n > 2 {
+			t.Errorf("[%s] big.go has %d of the top 10", ranker, n)
+		}
+		if rankOf(rs, "small/a.go", "RetryOnce") == 0 {
+			t.Errorf("[%s] the cap should let small/a.go in: %v", ranker, names(rs))
+		}
+	}
+}
+
+// Seed formula: each bonus and tie rule on hand-built candidates.
+func TestSeedKeywordScore(t *testing.T) {
+	cases := []struct {
+		name, path, content, kw string
+		want                    float64
+	}{
+		{"Agent.run(String userInput)", "src/Agent.java", "void run() {}", "run", 0.7},     // name and content
+		{"Agent.run(String userInput)", "src/run/Agent.java", "void run() {}", "run", 0.8}, // all bonuses
+		{"Helper", "src/Helper.java", "calls run()", "run", 0.4},                           // content only
+		{"Runner", "src/x.java", "nothing", "RUN", 0.6},                                    // name only, case-insensitive
+		{"Other", "src/run.java", "nothing here", "run", 0.4},                              // path only
+	}
+	for _, c := range cases {
+		if got := SeedKeywordScore(c.name, c.path, c.content, c.kw); fmt.Sprintf("%.2f", got) != fmt.Sprintf("%.2f", c.want) {
+			t.Errorf("SeedKeywordScore(%q,%q,%q,%q) = %.2f, want %.2f", c.name, c.path, c.content, c.kw, got, c.want)
+		}
+	}
+	if SeedTypeBoost("method") != 0.15 || SeedTypeBoost("function") != 0.15 || SeedTypeBoost("class") != 0.10 || SeedTypeBoost("text") != 0 {
+		t.Error("type boosts")
+	}
+}
+
+func TestSeedRankMergeAndTies(t *testing.T) {
+	mk := func(path, name, typ string) Result { return Result{Path: path, Name: name, Type: typ} }
+	hits := map[string]*seedHit{
+		// both routes: max(0.80, 0.70) + 0.1 + method 0.15 = 1.05 (the seed's example)
+		"a#run": {r: mk("src/Agent.java", "Agent.run(String userInput)", "method"), sem: 0.80, isSem: true, kw: 0.70, isKw: true},
+		// vector only: 0.9 + class 0.10 = 1.00
+		"b#B": {r: mk("src/B.java", "B", "class"), sem: 0.90, isSem: true},
+		// keyword only: 0.8 + 0 (text)
+		"c#1": {r: mk("docs/c.md", "c.md#1", "text"), kw: 0.8, isKw: true},
+		// ties at 0.95: ordered by path, then name
+		"d#x": {r: mk("z/d.go", "x", "method"), sem: 0.80, isSem: true},
+		"e#y": {r: mk("a/e.go", "y", "method"), sem: 0.80, isSem: true},
+		"f#a": {r: mk("a/e.go", "a", "method"), sem: 0.80, isSem: true},
+		// a third chunk of a/e.go is dropped by the 2-per-file cap
+		"g#b": {r: mk("a/e.go", "b", "method"), sem: 0.70, isSem: true},
+	}
+	rs := SeedRank(hits, 10)
+	got := names(rs)
+	want := []string{"src/Agent.java:Agent.run(String userInput)", "src/B.java:B", "a/e.go:a", "a/e.go:y", "z/d.go:x", "docs/c.md:c.md#1"}
+	if strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Fatalf("order\n got %v\nwant %v", got, want)
+	}
+	if fmt.Sprintf("%.2f", rs[0].Score) != "1.05" || fmt.Sprintf("%.2f", rs[1].Score) != "1.00" || fmt.Sprintf("%.2f", rs[5].Score) != "0.80" {
+		t.Errorf("scores %v %v %v", rs[0].Score, rs[1].Score, rs[5].Score)
+	}
+	if rs[0].Explain.BothBonus != SeedBothBonus {
+		t.Errorf("both-route bonus not recorded: %+v", rs[0].Explain)
+	}
+	if len(SeedRank(hits, 2)) != 2 {
+		t.Error("top k")
+	}
+}
+
+func TestLimitPerFile(t *testing.T) {
+	var in []Result
+	for i := 0; i < 5; i++ {
+		in = append(in, Result{Path: "a.go", Name: fmt.Sprint(i)})
+	}
+	in = append(in, Result{Path: "b.go", Name: "b"})
+	out := LimitPerFile(in, 3, 2)
+	if len(out) != 3 || out[0].Name != "0" || out[1].Name != "1" || out[2].Path != "b.go" {
+		t.Fatalf("%v", names(out))
+	}
+}
+
+func TestQueryTermsAndMatchExpr(t *testing.T) {
+	got := QueryTerms("errors.Is")
+	if !contains(got, "is") || !contains(got, "error") {
+		t.Errorf("errors.Is keeps 'is' inside an identifier: %v", got)
+	}
+	if contains(QueryTerms("where is the timeout"), "is") {
+		t.Error("plain stop words dropped")
+	}
+	if e := MatchExpr([]string{`a"b`, "c"}); e != `"a""b" OR "c"` {
+		t.Errorf("MatchExpr = %s", e)
+	}
+	zh := QueryTerms("WaitGroup 计数器变成负数时在哪里 panic")
+	if contains(zh, "时在") || contains(zh, "在哪") {
+		t.Errorf("bigrams across words or question words kept: %v", zh)
+	}
+	if !contains(zh, "负数") || !contains(zh, "count") {
+		t.Errorf("want the word 负数 and its glossary term: %v", zh)
+	}
+}
+
+func contains(ss []string, s string) bool {
+	for _, x := range ss {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func TestNameEndsWith(t *testing.T) {
+	cases := []struct {
+		name, sym string
+		want      bool
+	}{
+		{"(*Server).Serve(l net.Listener)", "Serve", true},
+		{"Server.Serve(l net.Listener)", "Serve", true},
+		{"HashMap.resize()", "resize", true},
+		{"Serve", "Serve", true},
+		{"this", "is", false},
+		{"Server.ServeHTTP(w ResponseWriter)", "Serve", false},
+	}
+	for _, c := range cases {
+		if got := NameEndsWith(c.name, c.sym); got != c.want {
+			t.Errorf("NameEndsWith(%q, %q) = %v", c.name, c.sym, got)
+		}
+	}
+}

@@ -1,0 +1,131 @@
+package store
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+)
+
+func openTemp(t *testing.T) *Store {
+	t.Helper()
+	s, err := Open(context.Background(), filepath.Join(t.TempDir(), "sub", "index.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+func file(path string, names ...string) FileData {
+	fd := FileData{Record: FileRecord{Path: path, SHA256: "x", Embedder: "local:test", Size: 1, MtimeNS: 1}, Language: "go"}
+	for i, n := range names {
+		v := []float32{0, 0, 0}
+		v[i%3] = 1
+		fd.Chunks = append(fd.Chunks, ChunkRow{Path: path, Type: "function", Name: n, StartLine: i + 1, EndLine: i + 1,
+			DeclEndLine: i + 1, Content: "body of " + n, Vector: v, Embedder: "local:test", NameTerms: n, BodyTerms: "bodi " + n})
+	}
+	fd.Relations = []RelationRow{{Path: path, From: names[0], To: "other", Kind: "calls", Line: 1}}
+	return fd
+}
+
+func TestReplaceCountDelete(t *testing.T) {
+	ctx := context.Background()
+	s := openTemp(t)
+	if err := s.PutProject(ctx, Project{Path: "/p", Embedder: "local:test", Dim: 3}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.ReplaceFiles(ctx, "/p", []FileData{file("a.go", "alpha", "beta"), file("b.go", "gamma")}, nil); err != nil {
+		t.Fatal(err)
+	}
+	c, err := s.Count(ctx, "/p")
+	if err != nil || c.Files != 2 || c.Chunks != 3 || c.Embedded != 3 || c.Relations != 2 {
+		t.Fatalf("counts %+v %v", c, err)
+	}
+	// replace a.go with one chunk, remove b.go
+	if err := s.ReplaceFiles(ctx, "/p", []FileData{file("a.go", "delta")}, []string{"b.go"}); err != nil {
+		t.Fatal(err)
+	}
+	c, _ = s.Count(ctx, "/p")
+	if c.Files != 1 || c.Chunks != 1 || c.Embedded != 1 || c.Relations != 1 {
+		t.Fatalf("after replace %+v", c)
+	}
+	hits, err := s.FTSSearch(ctx, "/p", `"alpha"`, FTSWeights{1, 1, 1, 1, 1}, 10)
+	if err != nil || len(hits) != 0 {
+		t.Fatalf("stale full-text row: %v %v", hits, err)
+	}
+	hits, _ = s.FTSSearch(ctx, "/p", `"delta"`, FTSWeights{1, 1, 1, 1, 1}, 10)
+	if len(hits) != 1 {
+		t.Fatalf("delta not found: %v", hits)
+	}
+	// projects are isolated
+	if _, err := s.GetProject(ctx, "/q"); err != ErrNotIndexed {
+		t.Fatalf("GetProject(/q) = %v", err)
+	}
+	p, err := s.FindProject(ctx, "/p/sub/dir")
+	if err != nil || p.Path != "/p" {
+		t.Fatalf("FindProject = %v %v", p, err)
+	}
+	if v, err := s.IntegrityCheck(ctx); v != "ok" || err != nil {
+		t.Fatalf("integrity %q %v", v, err)
+	}
+}
+
+func TestLikeSearchEscapesWildcards(t *testing.T) {
+	ctx := context.Background()
+	s := openTemp(t)
+	fd := file("a.go", "x")
+	fd.Chunks[0].Content = "100% done_now"
+	fd2 := file("b.go", "y")
+	fd2.Chunks[0].Content = "1000 doneXnow"
+	if err := s.ReplaceFiles(ctx, "/p", []FileData{fd, fd2}, nil); err != nil {
+		t.Fatal(err)
+	}
+	for kw, want := range map[string]int{"100%": 1, "done_now": 1, "DONE": 2, `\`: 0} {
+		rows, err := s.LikeSearch(ctx, "/p", kw, 10)
+		if err != nil || len(rows) != want {
+			t.Errorf("LikeSearch(%q) = %d rows, %v; want %d", kw, len(rows), err, want)
+		}
+	}
+}
+
+func TestTopKCosineCacheReloads(t *testing.T) {
+	ctx := context.Background()
+	s := openTemp(t)
+	s.CacheVectors(true)
+	if err := s.ReplaceFiles(ctx, "/p", []FileData{file("a.go", "alpha", "beta")}, nil); err != nil {
+		t.Fatal(err)
+	}
+	q := []float32{0, 1, 0}
+	top, err := s.TopKCosine(ctx, "/p", "local:test", q, 1)
+	if err != nil || len(top) != 1 || top[0].Score != 1 {
+		t.Fatalf("top %v %v", top, err)
+	}
+	// after a write the cache must see the new vectors, not the old ids
+	if err := s.ReplaceFiles(ctx, "/p", []FileData{file("a.go", "gamma")}, nil); err != nil {
+		t.Fatal(err)
+	}
+	top, _ = s.TopKCosine(ctx, "/p", "local:test", q, 5)
+	if len(top) != 1 || top[0].Score != 0 {
+		t.Fatalf("cache not reloaded: %v", top)
+	}
+	if _, err := s.TopKCosine(ctx, "/p", "local:test", []float32{1, 0}, 1); err == nil {
+		t.Fatal("dimension mismatch not reported")
+	}
+	s.CacheVectors(false)
+	if _, err := s.TopKCosine(ctx, "/p", "local:test", []float32{1, 0}, 1); err == nil {
+		t.Fatal("dimension mismatch not reported (streaming)")
+	}
+}
+
+func TestVectorRoundTrip(t *testing.T) {
+	v := []float32{1.5, -2, 0, 3.25}
+	got := DecodeVector(EncodeVector(v))
+	for i := range v {
+		if got[i] != v[i] {
+			t.Fatalf("%v != %v", got, v)
+		}
+	}
+	if DecodeVector(nil) != nil {
+		t.Fatal("empty blob")
+	}
+}
