@@ -49,6 +49,10 @@ type HybridParams struct {
 	Fusion string
 	// Alpha is the vector share of a convex combination (FusionConvex).
 	Alpha float64
+	// VectorRerank scores only the keyword route's candidates by cosine
+	// instead of scanning every vector: the right trade for the local
+	// embedder, whose vectors rarely surface a chunk BM25 missed.
+	VectorRerank bool
 	// Coverage weights the share of distinct query terms a chunk contains
 	// (name, path, doc and text), in units of a first rank.
 	Coverage float64
@@ -317,6 +321,7 @@ func (s *Searcher) rankHybrid(ctx context.Context, query string, k int) ([]Resul
 	hp := DefaultHybridParams()
 	if strings.HasPrefix(s.Embedder.ID(), "local:") {
 		hp.VectorWeight = LocalVectorWeight
+		hp.VectorRerank = true
 	}
 	if s.Params != nil {
 		hp = *s.Params
@@ -352,7 +357,16 @@ func (s *Searcher) rankHybrid(ctx context.Context, query string, k int) ([]Resul
 		return nil, nil, fmt.Errorf("embed query with %s: %w", s.Embedder.ID(), err)
 	}
 	if len(qv) > 0 && hp.VectorWeight > 0 {
-		sem, err := s.Store.TopKCosine(ctx, s.Project, s.Embedder.ID(), qv, hp.Candidates)
+		var sem []store.Scored
+		if hp.VectorRerank {
+			ids := make([]int64, 0, len(cands))
+			for id := range cands {
+				ids = append(ids, id)
+			}
+			sem, err = s.Store.CosineByID(ctx, s.Embedder.ID(), ids, qv)
+		} else {
+			sem, err = s.Store.TopKCosine(ctx, s.Project, s.Embedder.ID(), qv, hp.Candidates)
+		}
 		if err != nil {
 			return nil, nil, err
 		}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"sort"
+	"time"
 	"testing"
 
 	"github.com/coderag/coderag/internal/embed"
@@ -48,12 +50,11 @@ func TestTuneGolden(t *testing.T) {
 		base := DefaultHybridParams()
 		base.VectorWeight = LocalVectorWeight
 		variants := map[string]func(*HybridParams){}
-		for _, pw := range []bool{false, true} {
-			for _, ne := range []float64{0.002, 0.004} {
-				pw, ne := pw, ne
-				variants[fmt.Sprintf("plain%v-ne%.3f", pw, ne)] = func(h *HybridParams) {
-					PlainWordNames = pw
-					h.NameExact, h.NameFold, h.NameQualified = ne, ne*0.66, ne
+		for _, rr := range []bool{false, true} {
+			for _, al := range []float64{0.1, 0.2} {
+				rr, al := rr, al
+				variants[fmt.Sprintf("rerank%v-a%.1f", rr, al)] = func(h *HybridParams) {
+					h.VectorRerank, h.Alpha = rr, al
 				}
 			}
 		}
@@ -81,5 +82,40 @@ func TestTuneGolden(t *testing.T) {
 				t.Logf("  miss %s rank %d %q want %s got %v", m.ID, m.Rank, m.Query, m.Expected, m.Top3)
 			}
 		}
+	}
+}
+
+// TestLatencyGolden reports warm in-process query latency (p50, p95) over a
+// golden set's queries on an existing index, with the vector cache on
+// (the MCP server's and REPL's mode) and off (the CLI's mode).
+func TestLatencyGolden(t *testing.T) {
+	db, root, golden := os.Getenv("CODERAG_TUNE_DB"), os.Getenv("CODERAG_TUNE_ROOT"), os.Getenv("CODERAG_TUNE_GOLDEN")
+	if db == "" || os.Getenv("CODERAG_LATENCY") == "" {
+		t.Skip("set CODERAG_LATENCY and the CODERAG_TUNE_* variables")
+	}
+	ctx := context.Background()
+	st, err := store.Open(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	p, _ := st.GetProject(ctx, root)
+	prov, model := embed.ParseID(p.Embedder)
+	emb, _ := provider.New(embed.Options{Provider: prov, Model: model, Expand: GlossaryExpand})
+	g, _ := LoadGolden(golden)
+	s := &Searcher{Store: st, Embedder: emb, Project: p.Path}
+	for _, cache := range []bool{true, false} {
+		st.CacheVectors(cache)
+		s.Search(ctx, "warm up", Options{TopK: 5})
+		var ds []time.Duration
+		for _, q := range g.Queries {
+			t0 := time.Now()
+			if _, err := s.Search(ctx, q.Query, Options{TopK: 5}); err != nil {
+				t.Fatal(err)
+			}
+			ds = append(ds, time.Since(t0))
+		}
+		sort.Slice(ds, func(i, j int) bool { return ds[i] < ds[j] })
+		t.Logf("cache=%v n=%d p50=%v p95=%v", cache, len(ds), ds[len(ds)/2], ds[len(ds)*95/100])
 	}
 }

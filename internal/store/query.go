@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"sort"
 	"strings"
 )
 
@@ -114,6 +115,50 @@ func dotBlob(q []float32, blob []byte) float32 {
 		s += q[i] * math.Float32frombits(binary.LittleEndian.Uint32(blob[4*i:]))
 	}
 	return s
+}
+
+// CosineByID returns the cosine similarity of q to the stored vectors of the
+// given chunks (those embedded by embedder), best first; chunks without a
+// vector are left out. It reads only those rows, so it is cheap where a full
+// scan (TopKCosine) is not.
+func (s *Store) CosineByID(ctx context.Context, embedder string, ids []int64, q []float32) ([]Scored, error) {
+	var out []Scored
+	for start := 0; start < len(ids); start += 500 {
+		part := ids[start:min(start+500, len(ids))]
+		args := []any{embedder}
+		for _, id := range part {
+			args = append(args, id)
+		}
+		rows, err := s.db.QueryContext(ctx, `SELECT id, vec FROM code_vectors WHERE embedder=? AND id IN (?`+
+			strings.Repeat(",?", len(part)-1)+`)`, args...)
+		if err != nil {
+			return nil, err
+		}
+		var blob sql.RawBytes
+		var id int64
+		for rows.Next() {
+			if err := rows.Scan(&id, &blob); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			if len(blob) != 4*len(q) {
+				rows.Close()
+				return nil, dimError(len(blob)/4, len(q))
+			}
+			out = append(out, Scored{ID: id, Score: float64(dotBlob(q, blob))})
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Score != out[j].Score {
+			return out[i].Score > out[j].Score
+		}
+		return out[i].ID < out[j].ID
+	})
+	return out, nil
 }
 
 // vectorSet is one project's vectors held in memory: row i is
