@@ -137,17 +137,28 @@ func Run(ctx context.Context, st *store.Store, emb embed.Embedder, root string, 
 		opts.BatchSize = 32
 	}
 	rep := &Report{Project: root, Embedder: emb.ID()}
-	prevs, err := st.Files(ctx, root)
-	if err != nil {
-		return nil, fmt.Errorf("read fingerprints: %w", err)
-	}
-	// 1. scan
+	// 1. scan the tree while the stored fingerprints load (they overlap:
+	// one is file-system bound, the other SQLite bound)
+	var (
+		prevs   map[string]store.FileRecord
+		prevErr error
+		loaded  = make(chan struct{})
+	)
+	go func() {
+		defer close(loaded)
+		prevs, prevErr = st.Files(ctx, root)
+	}()
 	var files []walk.File
 	var skips []walk.Skip
+	var err error
 	if opts.Paths != nil {
 		files, skips, err = statPaths(root, opts.Paths)
 	} else {
 		files, skips, err = walk.Collect(ctx, root, walk.Options{})
+	}
+	<-loaded
+	if prevErr != nil {
+		return nil, fmt.Errorf("read fingerprints: %w", prevErr)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("scan %s: %w", root, err)
@@ -189,8 +200,15 @@ func Run(ctx context.Context, st *store.Store, emb embed.Embedder, root string, 
 		}
 	}
 	rep.Removed = len(remove)
-	if err := st.PutProject(ctx, store.Project{Path: root, Embedder: emb.ID(), Dim: emb.Dim()}); err != nil {
-		return nil, fmt.Errorf("record project: %w", err)
+	prevProj, perr := st.GetProject(ctx, root)
+	if perr != nil || prevProj.Embedder != emb.ID() || len(todo) > 0 || len(remove) > 0 {
+		dim := emb.Dim()
+		if perr == nil && prevProj.Embedder == emb.ID() && dim == 0 {
+			dim = prevProj.Dim
+		}
+		if err := st.PutProject(ctx, store.Project{Path: root, Embedder: emb.ID(), Dim: dim}); err != nil {
+			return nil, fmt.Errorf("record project: %w", err)
+		}
 	}
 
 	// 3. parse with N workers, bounded window, collect in one goroutine
@@ -249,7 +267,7 @@ func Run(ctx context.Context, st *store.Store, emb embed.Embedder, root string, 
 	if err := st.TouchFiles(ctx, root, c.touch); err != nil {
 		return rep, fmt.Errorf("update fingerprints: %w", err)
 	}
-	if d := max(emb.Dim(), c.dim); d > 0 {
+	if d := max(emb.Dim(), c.dim); d > 0 && (perr != nil || prevProj.Dim != d || prevProj.Embedder != emb.ID()) {
 		if err := st.PutProject(ctx, store.Project{Path: root, Embedder: emb.ID(), Dim: d}); err != nil {
 			return rep, err
 		}

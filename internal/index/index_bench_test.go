@@ -2,6 +2,7 @@ package index
 
 import (
 	"context"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -43,5 +44,27 @@ func BenchmarkIndexNetHTTP(b *testing.B) {
 			b.Fatal(err)
 		}
 		st.Close()
+	}
+}
+
+// BenchmarkNoChange re-indexes an unchanged tree that was indexed into
+// CODERAG_BENCH_DB (set CODERAG_BENCH_DB and CODERAG_BENCH_ROOT; e.g. the
+// tree and index bench/index_bench.sh leaves behind).
+func BenchmarkNoChange(b *testing.B) {
+	db, root := os.Getenv("CODERAG_BENCH_DB"), os.Getenv("CODERAG_BENCH_ROOT")
+	if db == "" || root == "" {
+		b.Skip("set CODERAG_BENCH_DB and CODERAG_BENCH_ROOT")
+	}
+	st, err := store.Open(context.Background(), db)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer st.Close()
+	emb := localEmbedder(b)
+	for i := 0; i < b.N; i++ {
+		rep, err := Run(context.Background(), st, emb, root, Options{})
+		if err != nil || rep.Changed != 0 {
+			b.Fatalf("%v %+v", err, rep)
+		}
 	}
 }

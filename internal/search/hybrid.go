@@ -123,9 +123,11 @@ func QueryTerms(query string) []string {
 			}
 		}
 	}
-	for _, en := range ExpandQuery(query) {
-		for _, t := range analyze.Terms(nil, en) {
-			add(t, false)
+	if UseGlossary {
+		for _, en := range ExpandQuery(query) {
+			for _, t := range analyze.Terms(nil, en) {
+				add(t, false)
+			}
 		}
 	}
 	if ExpandEnglish {
@@ -194,6 +196,11 @@ func splitHan(s string) []hanPart {
 	}
 	return out
 }
+
+// UseGlossary adds the bilingual glossary's English terms for the Chinese
+// words of a query to the keyword route (on by default; off only to measure
+// the glossary's effect).
+var UseGlossary = true
 
 // ExpandEnglish adds the glossary's English synonyms and abbreviations
 // (request -> req, connection -> conn) of plain query words to the keyword

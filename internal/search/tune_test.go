@@ -2,11 +2,10 @@ package search
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"sort"
-	"time"
 	"testing"
+	"time"
 
 	"github.com/coderag/coderag/internal/embed"
 	"github.com/coderag/coderag/internal/embed/provider"
@@ -49,14 +48,9 @@ func TestTuneGolden(t *testing.T) {
 	if os.Getenv("CODERAG_TUNE_GRID") != "" {
 		base := DefaultHybridParams()
 		base.VectorWeight = LocalVectorWeight
-		variants := map[string]func(*HybridParams){}
-		for _, rr := range []bool{false, true} {
-			for _, al := range []float64{0.1, 0.2} {
-				rr, al := rr, al
-				variants[fmt.Sprintf("rerank%v-a%.1f", rr, al)] = func(h *HybridParams) {
-					h.VectorRerank, h.Alpha = rr, al
-				}
-			}
+		variants := map[string]func(*HybridParams){
+			"glossary-on":  func(*HybridParams) { UseGlossary = true },
+			"glossary-off": func(*HybridParams) { UseGlossary = false },
 		}
 		for name, f := range variants {
 			hp := base
@@ -69,6 +63,7 @@ func TestTuneGolden(t *testing.T) {
 			t.Logf("%-10s overall MRR %.3f R@1 %.3f R@5 %.3f | zh MRR %.3f | fuzzy %.3f", name, rep.Overall.MRRAt10, rep.Overall.RecallAt1, rep.Overall.RecallAt5, rep.ByLang["zh"].MRRAt10, rep.ByKind["fuzzy"].MRRAt10)
 		}
 		s.Params = nil
+		UseGlossary = true
 		return
 	}
 	for _, r := range rankers {
