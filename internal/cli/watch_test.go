@@ -41,7 +41,9 @@ func TestIndexWatch(t *testing.T) {
 	defer cancel()
 	var out, errb syncBuffer
 	done := make(chan int)
-	go func() { done <- MainIO(ctx, []string{"index", "--watch", "--quiet", root}, strings.NewReader(""), &out, &errb) }()
+	go func() {
+		done <- MainIO(ctx, []string{"index", "--watch", "--quiet", root}, strings.NewReader(""), &out, &errb)
+	}()
 	waitFor := func(what string, cond func() bool) {
 		t.Helper()
 		deadline := time.Now().Add(20 * time.Second)

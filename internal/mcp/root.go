@@ -111,7 +111,7 @@ func insideRoot(root, p string) (string, error) {
 			cand = filepath.Join(root, filepath.FromSlash(p))
 		}
 	}
-	_, lexical := relInside(root, cand)
+	_, lexical := tools.Within(root, cand)
 	real, err := filepath.EvalSymlinks(cand)
 	if err != nil {
 		if !lexical {
@@ -119,25 +119,11 @@ func insideRoot(root, p string) (string, error) {
 		}
 		return "", fmt.Errorf("%q: %w: %w", p, tools.ErrNotFound, err)
 	}
-	rel, ok := relInside(root, real)
+	rel, ok := tools.Within(root, real)
 	if !ok {
 		return "", fmt.Errorf("%q resolves to %q: %w", p, real, tools.ErrOutsideRoot)
 	}
 	return rel, nil
-}
-
-// relInside returns p relative to dir as a '/' path and whether p is inside
-// dir (or is dir).
-func relInside(dir, p string) (string, bool) {
-	rel, err := filepath.Rel(dir, p)
-	if err != nil {
-		return "", false
-	}
-	rel = filepath.ToSlash(rel)
-	if rel == ".." || strings.HasPrefix(rel, "../") || filepath.IsAbs(rel) {
-		return "", false
-	}
-	return rel, true
 }
 
 // explain turns a tools or index error into a message that tells the model

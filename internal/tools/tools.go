@@ -73,9 +73,9 @@ func resolve(root, p string) (*target, error) {
 			cand = filepath.Join(absRoot, filepath.FromSlash(p))
 		}
 	}
-	asked, ok := within(absRoot, cand)
+	asked, ok := Within(absRoot, cand)
 	if !ok {
-		if asked, ok = within(realRoot, cand); !ok {
+		if asked, ok = Within(realRoot, cand); !ok {
 			return nil, fmt.Errorf("%q: %w", p, ErrOutsideRoot)
 		}
 	}
@@ -83,7 +83,7 @@ func resolve(root, p string) (*target, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%q: %w", p, notFound(err))
 	}
-	rel, ok := within(realRoot, real)
+	rel, ok := Within(realRoot, real)
 	if !ok {
 		return nil, fmt.Errorf("%q resolves to %q: %w", p, real, ErrOutsideRoot)
 	}
@@ -99,8 +99,9 @@ func (t *target) abs() string {
 	return filepath.Join(t.root, filepath.FromSlash(t.rel))
 }
 
-// within returns p relative to dir as a '/' path, and whether p is inside dir.
-func within(dir, p string) (string, bool) {
+// Within returns p relative to dir as a '/' path, and whether p is inside dir
+// (or is dir); both must be absolute and cleaned the same way.
+func Within(dir, p string) (string, bool) {
 	rel, err := filepath.Rel(dir, p)
 	if err != nil {
 		return "", false
