@@ -1,0 +1,44 @@
+package config
+
+import (
+	"strings"
+	"testing"
+)
+
+func lookup(m map[string]string) func(string) (string, bool) {
+	return func(k string) (string, bool) { v, ok := m[k]; return v, ok }
+}
+
+func TestFromLookup(t *testing.T) {
+	c, err := fromLookup(lookup(map[string]string{
+		EnvHome: "/tmp/h", EnvIndexThreads: "8", EnvEmbeddingProvider: "qwen", EnvEmbeddingBatch: "16",
+		EnvEmbeddingModel: " text-embedding-v3 ", EnvLLMModel: "m",
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.DBPath() != "/tmp/h/index.db" || c.IndexThreads != 8 || c.Embedding.Provider != "openai" ||
+		c.Embedding.BatchSize != 16 || c.Embedding.Model != "text-embedding-v3" || c.LLM.Model != "m" {
+		t.Fatalf("%+v", c)
+	}
+	d, err := fromLookup(lookup(nil))
+	if err != nil || d.Embedding.Provider != "local" || d.IndexThreads != 4 || d.Embedding.BatchSize != 32 ||
+		!strings.HasSuffix(d.DBPath(), ".coderag/index.db") {
+		t.Fatalf("defaults %+v %v", d, err)
+	}
+}
+
+func TestFromLookupErrors(t *testing.T) {
+	for _, m := range []map[string]string{
+		{EnvIndexThreads: "zero"}, {EnvIndexThreads: "0"}, {EnvEmbeddingBatch: "-1"}, {EnvEmbeddingProvider: "bogus"},
+	} {
+		if _, err := fromLookup(lookup(m)); err == nil {
+			t.Errorf("%v: no error", m)
+		}
+	}
+	for in, want := range map[string]string{"GLM": "openai", "zhipu": "openai", "": "local", "ollama": "ollama"} {
+		if got, err := NormalizeProvider(in); err != nil || got != want {
+			t.Errorf("NormalizeProvider(%q) = %q, %v", in, got, err)
+		}
+	}
+}
