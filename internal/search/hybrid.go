@@ -49,6 +49,12 @@ type HybridParams struct {
 	Fusion string
 	// Alpha is the vector share of a convex combination (FusionConvex).
 	Alpha float64
+	// CodeQueryScale multiplies the name boosts for short code-like queries
+	// ("HashMap resize", "errors.Is"), where the name is most of the intent.
+	CodeQueryScale float64
+	// ClassTypeBoost is the type boost of class chunks (TypeBoostCode is
+	// for functions and methods).
+	ClassTypeBoost float64
 	// VectorRerank scores only the keyword route's candidates by cosine
 	// instead of scanning every vector: the right trade for the local
 	// embedder, whose vectors rarely surface a chunk BM25 missed.
@@ -73,8 +79,8 @@ const (
 func DefaultHybridParams() HybridParams {
 	return HybridParams{Candidates: HybridCandidates, KeywordWeight: KeywordWeight, VectorWeight: VectorWeight,
 		TypeBoostCode: TypeBoostCode, TestPenalty: TestPenalty, NameExact: NameExact, NameFold: NameFold,
-		NameQualified: NameQualified, FTS: store.FTSWeights{Name: 2, Owner: 1, Path: 3, Doc: 3, Body: 1},
-		Fusion: FusionConvex, Alpha: 0.1}
+		NameQualified: NameQualified, FTS: store.FTSWeights{Name: 1.5, Owner: 1, Path: 2, Doc: 2, Body: 0.7},
+		Fusion: FusionConvex, Alpha: 0.1, CodeQueryScale: 6, ClassTypeBoost: 0}
 }
 
 // englishStop are frequent English words that carry no code meaning.
@@ -257,6 +263,25 @@ func identifierQueries(query string) [][2]string {
 	return out
 }
 
+// isCodeQuery reports whether a query is a short run of code-like words
+// (at most 3 words, no Chinese, at least one written like code or a single
+// word): "HashMap resize", "errors.Is", "StripPrefix".
+func isCodeQuery(q string) bool {
+	fields := strings.Fields(q)
+	if len(fields) == 0 || len(fields) > 3 || hasHan(q) {
+		return false
+	}
+	if len(fields) == 1 {
+		return true
+	}
+	for _, f := range fields {
+		if looksLikeIdentifier(f) {
+			return true
+		}
+	}
+	return false
+}
+
 // PlainWordNames lets plain query words of 6+ letters ("karatsuba") count as
 // code-like words for the name boost.
 var PlainWordNames = true
@@ -303,6 +328,16 @@ func nameBoost(r Result, owner string, idents [][2]string, hp HybridParams) floa
 				b += hp.NameQualified
 			}
 		}
+		// "HashMap resize": another code-like word of the query names the
+		// chunk's owner
+		if id[0] == "" && owner != "" {
+			for _, o := range idents {
+				if o[0] == "" && o[1] == owner && o[1] != id[1] {
+					b += hp.NameQualified
+					break
+				}
+			}
+		}
 		best = max(best, b)
 	}
 	return best
@@ -335,6 +370,7 @@ func (s *Searcher) rankHybrid(ctx context.Context, query string, k int) ([]Resul
 	}
 	terms := QueryTerms(query)
 	idents := identifierQueries(query)
+	codeQuery := isCodeQuery(query)
 	type cand struct {
 		ex  Explain
 		rrf float64
@@ -413,13 +449,20 @@ func (s *Searcher) rankHybrid(ctx context.Context, query string, k int) ([]Resul
 		r := fromRow(row)
 		ex := c.ex
 		ex.Fusion = c.rrf
-		if r.Type != "text" {
+		switch r.Type {
+		case "text":
+		case "class":
+			ex.TypeBoost = hp.ClassTypeBoost
+		default:
 			ex.TypeBoost = hp.TypeBoostCode
 		}
 		if isTestPath(r.Path) {
 			ex.PathPenalty = hp.TestPenalty
 		}
 		ex.NameBoost = nameBoost(r, row.Owner, idents, hp)
+		if codeQuery {
+			ex.NameBoost *= hp.CodeQueryScale
+		}
 		base := c.rrf
 		if hp.Fusion == FusionConvex {
 			kn, vn := 0.0, 0.0

@@ -2,8 +2,10 @@ package search
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"sort"
+	"strings"
 	"testing"
 	"time"
 
@@ -112,5 +114,74 @@ func TestLatencyGolden(t *testing.T) {
 		}
 		sort.Slice(ds, func(i, j int) bool { return ds[i] < ds[j] })
 		t.Logf("cache=%v n=%d p50=%v p95=%v", cache, len(ds), ds[len(ds)/2], ds[len(ds)*95/100])
+	}
+}
+
+// TestTuneMulti evaluates ranker variants over several golden sets at once
+// (CODERAG_TUNE_SETS="db|root|golden;..."), reporting the query-weighted MRR.
+func TestTuneMulti(t *testing.T) {
+	sets := os.Getenv("CODERAG_TUNE_SETS")
+	if sets == "" {
+		t.Skip("set CODERAG_TUNE_SETS")
+	}
+	ctx := context.Background()
+	type evalSet struct {
+		s *Searcher
+		g *Golden
+	}
+	var es []evalSet
+	for _, spec := range strings.Split(sets, ";") {
+		f := strings.Split(spec, "|")
+		st, err := store.Open(ctx, f[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer st.Close()
+		st.CacheVectors(true)
+		p, err := st.GetProject(ctx, f[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		prov, model := embed.ParseID(p.Embedder)
+		emb, _ := provider.New(embed.Options{Provider: prov, Model: model, Expand: GlossaryExpand})
+		g, err := LoadGolden(f[2])
+		if err != nil {
+			t.Fatal(err)
+		}
+		es = append(es, evalSet{&Searcher{Store: st, Embedder: emb, Project: p.Path}, g})
+	}
+	base := DefaultHybridParams()
+	base.VectorWeight, base.VectorRerank = LocalVectorWeight, true
+	variants := map[string]func(*HybridParams){"base": func(*HybridParams) {}}
+	for _, nw := range []float64{1.5, 3} {
+		for _, pw := range []float64{2, 4} {
+			for _, dw := range []float64{2, 4} {
+				for _, bw := range []float64{0.7, 1} {
+					nw, pw, dw, bw := nw, pw, dw, bw
+					variants[fmt.Sprintf("n%.1f-p%.0f-d%.0f-b%.1f", nw, pw, dw, bw)] = func(h *HybridParams) {
+						h.FTS.Name, h.FTS.Path, h.FTS.Doc, h.FTS.Body = nw, pw, dw, bw
+					}
+				}
+			}
+		}
+	}
+	for name, f := range variants {
+		hp := base
+		f(&hp)
+		var line string
+		total, mrr, r5 := 0, 0.0, 0.0
+		for _, e := range es {
+			e.s.Params = &hp
+			rep, err := Evaluate(ctx, e.s, e.g, RankerHybrid)
+			if err != nil {
+				t.Fatal(err)
+			}
+			n := rep.Overall.N
+			total += n
+			mrr += rep.Overall.MRRAt10 * float64(n)
+			r5 += rep.Overall.RecallAt5 * float64(n)
+			line += fmt.Sprintf(" | %s %.3f/%.3f", e.g.Corpus, rep.Overall.MRRAt10, rep.Overall.RecallAt5)
+		}
+		t.Logf("%-16s all MRR %.3f R@5 %.3f%s", name, mrr/float64(total), r5/float64(total), line)
 	}
 }
