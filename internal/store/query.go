@@ -328,36 +328,6 @@ func (s *Store) ChunksByID(ctx context.Context, ids []int64) (map[int64]ChunkRow
 	return out, nil
 }
 
-// ChunksOfFile returns the chunks of one file ordered by start line.
-func (s *Store) ChunksOfFile(ctx context.Context, project, path string) ([]ChunkRow, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT `+chunkCols+` FROM code_chunks WHERE project_path=? AND file_path=? ORDER BY start_line, id`, project, path)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	return scanChunks(rows)
-}
-
-// Relations returns relations of project where name is the from or the to
-// side (exact match), ordered by kind, from, to.
-func (s *Store) Relations(ctx context.Context, project, name string) ([]RelationRow, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT file_path, from_name, to_name, relation_type, line FROM code_relations
-		WHERE project_path=? AND (from_name=? OR to_name=?) ORDER BY relation_type, from_name, to_name, file_path, line`, project, name, name)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []RelationRow
-	for rows.Next() {
-		var r RelationRow
-		if err := rows.Scan(&r.Path, &r.From, &r.To, &r.Kind, &r.Line); err != nil {
-			return nil, err
-		}
-		out = append(out, r)
-	}
-	return out, rows.Err()
-}
-
 // IntegrityCheck runs PRAGMA integrity_check and returns its verdict ("ok").
 func (s *Store) IntegrityCheck(ctx context.Context) (string, error) {
 	var v string
