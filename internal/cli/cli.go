@@ -167,13 +167,19 @@ func newFlags(e *env, name, usage, about string) *flag.FlagSet {
 // parse parses flags, allowing flags after positional arguments
 // ("coderag search foo --top-k 3").
 func parse(fs *flag.FlagSet, args []string) ([]string, error) {
+	// The flag package prints Usage on every parse error; coderag prints the
+	// help only for -h/--help and a one-line error otherwise.
+	help := fs.Usage
+	fs.Usage = func() {}
+	defer func() { fs.Usage = help }()
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) { // fs.Usage already printed the help
+			if errors.Is(err, flag.ErrHelp) {
+				help()
 				return nil, flag.ErrHelp
 			}
-			return nil, usagef("%v", err)
+			return nil, usagef("%v (see --help)", err)
 		}
 		rest := fs.Args()
 		if len(rest) == 0 {

@@ -16,7 +16,15 @@ func runEval(e *env, args []string) error {
 	fs := newFlags(e, "eval", "[flags] GOLDEN.json",
 		`Run every query of a golden set against the current index (it indexes nothing itself)
 and print Recall@1, Recall@5 and MRR@10 overall and per kind and lang, plus the misses.
-Index the golden set's root first, e.g. coderag index "$(go env GOROOT)/src".`)
+Index the golden set's root first, e.g. coderag index "$(go env GOROOT)/src".
+
+Golden file format (JSON):
+  {"corpus": "name", "queries": [{"id": "q1", "query": "where is the request line parsed",
+    "lang": "en", "kind": "fuzzy",
+    "expect": [{"file": "net/http/request.go", "symbol": "parseRequestLine", "line": 1027}]}]}
+A result is a hit when its file equals expect.file (root-relative, '/') and its line range
+holds expect.line, or its name (parameters removed) ends with expect.symbol; several expect
+entries are alternatives. kind and lang slice the metrics.`)
 	project := fs.String("project", ".", "the indexed root the golden paths are relative to")
 	ranker := fs.String("ranker", search.DefaultRanker, "ranker: hybrid or seed")
 	asJSON := fs.Bool("json", false, "print the report as JSON")

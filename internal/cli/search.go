@@ -49,7 +49,11 @@ For exact names and strings, 'coderag grep' is faster and complete.`)
 		return err
 	}
 	s := &search.Searcher{Store: st, Embedder: emb, Project: p.Path}
-	resp, err := s.Search(e.ctx, query, search.Options{TopK: *topK, Ranker: *ranker, Explain: *explain})
+	k := *topK
+	if k < 1 { // an explicit 0 or negative count clamps to 1 (0 means "default" inside)
+		k = 1
+	}
+	resp, err := s.Search(e.ctx, query, search.Options{TopK: k, Ranker: *ranker, Explain: *explain})
 	if err != nil {
 		return err
 	}

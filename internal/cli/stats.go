@@ -2,6 +2,8 @@ package cli
 
 import (
 	"fmt"
+	"sort"
+	"strings"
 
 	"github.com/coderag/coderag/internal/embed"
 	"github.com/coderag/coderag/internal/store"
@@ -32,11 +34,33 @@ type statsOut struct {
 	Projects []projectStats `json:"projects"`
 }
 
+// counts renders {"class": 3, "method": 9} as " (class 3, method 9)".
+func counts(m map[string]int) string {
+	if len(m) == 0 {
+		return ""
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%s %d", k, m[k])
+	}
+	return " (" + strings.Join(parts, ", ") + ")"
+}
+
 func runStats(e *env, args []string) error {
 	fs := newFlags(e, "stats", "[flags]", "Show what is indexed: every project with its embedder (id and dimension), files, chunks and relations; the DB path and size.")
 	asJSON := fs.Bool("json", false, "print as JSON")
-	if _, err := parse(fs, args); err != nil {
+	project := fs.String("project", "", "show only the indexed project holding this directory")
+	pos, err := parse(fs, args)
+	if err != nil {
 		return err
+	}
+	if len(pos) > 0 {
+		return usagef("takes no arguments (use --project DIR)")
 	}
 	out := statsOut{DB: e.cfg.DBPath(), Schema: store.SchemaVersion, Projects: []projectStats{}}
 	if store.Exists(e.cfg.DBPath()) {
@@ -49,6 +73,14 @@ func runStats(e *env, args []string) error {
 		ps, err := st.Projects(e.ctx)
 		if err != nil {
 			return err
+		}
+		if *project != "" {
+			sst, p, err := openProject(e, *project)
+			if err != nil {
+				return err
+			}
+			sst.Close()
+			ps = []store.Project{*p}
 		}
 		for _, p := range ps {
 			c, err := st.Count(e.ctx, p.Path)
@@ -75,8 +107,8 @@ func runStats(e *env, args []string) error {
 		fmt.Fprintf(e.stdout, "\nproject:   %s\n", p.Path)
 		fmt.Fprintf(e.stdout, "embedder:  %s (dim %d)\n           %s\n", p.Embedder, p.Dim, p.EmbedderDescribed)
 		fmt.Fprintf(e.stdout, "files:     %d\n", p.Files)
-		fmt.Fprintf(e.stdout, "chunks:    %d (%d embedded) %v\n", p.Chunks, p.Embedded, p.ChunksByType)
-		fmt.Fprintf(e.stdout, "relations: %d %v\n", p.Relations, p.RelationsByKind)
+		fmt.Fprintf(e.stdout, "chunks:    %d (%d embedded)%s\n", p.Chunks, p.Embedded, counts(p.ChunksByType))
+		fmt.Fprintf(e.stdout, "relations: %d%s\n", p.Relations, counts(p.RelationsByKind))
 		fmt.Fprintf(e.stdout, "updated:   %s\n", p.UpdatedAt)
 	}
 	return nil

@@ -175,6 +175,18 @@ func Run(ctx context.Context, st *store.Store, emb embed.Embedder, root string, 
 		}
 		todo = append(todo, f)
 	}
+	// Files under a directory (or a file) that could not be read are kept
+	// as they are: unreadable is not deleted.
+	for _, sk := range skips {
+		if sk.Reason != walk.ReasonUnreadable {
+			continue
+		}
+		for q := range prevs {
+			if q == sk.Path || strings.HasPrefix(q, sk.Path+"/") {
+				seen[q] = true
+			}
+		}
+	}
 	// 2. removals: gone from the walk (deleted, now ignored, too large, symlink)
 	var remove []string
 	if opts.Paths != nil {
@@ -200,13 +212,15 @@ func Run(ctx context.Context, st *store.Store, emb embed.Embedder, root string, 
 		}
 	}
 	rep.Removed = len(remove)
+	// The project row names the embedder queries must use. A new project
+	// gets it now, so a partial first run is searchable; a project switching
+	// embedders keeps its old one until a run re-embeds every file without
+	// a failure, so a failed switch (server down) never breaks search.
 	prevProj, perr := st.GetProject(ctx, root)
-	if perr != nil || prevProj.Embedder != emb.ID() || len(todo) > 0 || len(remove) > 0 {
-		dim := emb.Dim()
-		if perr == nil && prevProj.Embedder == emb.ID() && dim == 0 {
-			dim = prevProj.Dim
-		}
-		if err := st.PutProject(ctx, store.Project{Path: root, Embedder: emb.ID(), Dim: dim}); err != nil {
+	newProject := perr != nil
+	switching := !newProject && prevProj.Embedder != emb.ID()
+	if newProject {
+		if err := st.PutProject(ctx, store.Project{Path: root, Embedder: emb.ID(), Dim: emb.Dim()}); err != nil {
 			return nil, fmt.Errorf("record project: %w", err)
 		}
 	}
@@ -267,9 +281,12 @@ func Run(ctx context.Context, st *store.Store, emb embed.Embedder, root string, 
 	if err := st.TouchFiles(ctx, root, c.touch); err != nil {
 		return rep, fmt.Errorf("update fingerprints: %w", err)
 	}
-	if d := max(emb.Dim(), c.dim); d > 0 && (perr != nil || prevProj.Dim != d || prevProj.Embedder != emb.ID()) {
+	d := max(emb.Dim(), c.dim)
+	switch {
+	case switching && len(rep.Failures) == 0,
+		!switching && d > 0 && (newProject || prevProj.Dim != d):
 		if err := st.PutProject(ctx, store.Project{Path: root, Embedder: emb.ID(), Dim: d}); err != nil {
-			return rep, err
+			return rep, fmt.Errorf("record project: %w", err)
 		}
 	}
 	rep.Skips = append(skips, c.skips...)

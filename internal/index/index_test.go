@@ -310,3 +310,58 @@ func TestSearchWhileIndexing(t *testing.T) {
 		t.Fatalf("errors during concurrent search/index: %v", msgs)
 	}
 }
+
+// downEmbedder fails every call, as a server that is down does.
+type downEmbedder struct{ id string }
+
+func (d downEmbedder) ID() string { return d.id }
+func (d downEmbedder) Dim() int   { return 0 }
+func (d downEmbedder) Embed(context.Context, []string) ([][]float32, error) {
+	return nil, errors.New("connection refused")
+}
+func (d downEmbedder) EmbedQuery(context.Context, string) ([]float32, error) {
+	return nil, errors.New("connection refused")
+}
+
+func TestFailedEmbedderSwitchKeepsProject(t *testing.T) {
+	emb := localEmbedder(t)
+	root := resolved(t, t.TempDir())
+	writeFile(t, root, "a.go", threeFuncs)
+	writeFile(t, root, "b.go", "package demo\n\nfunc Delta() {}\n")
+	st := openStore(t)
+	mustRun(t, st, emb, root)
+	before := chunkLines(t, st, root)
+	_, err := Run(context.Background(), st, downEmbedder{"ollama:nomic-embed-text"}, root, Options{Threads: 2})
+	if err == nil {
+		t.Fatal("a run whose embedder is down must fail")
+	}
+	p, err := st.GetProject(context.Background(), root)
+	if err != nil || p.Embedder != emb.ID() {
+		t.Fatalf("project embedder changed by a failed run: %+v %v", p, err)
+	}
+	if got := chunkLines(t, st, root); !reflect.DeepEqual(got, before) {
+		t.Fatalf("rows changed: %v", got)
+	}
+	q, _ := emb.EmbedQuery(context.Background(), "alpha")
+	if top, err := st.TopKCosine(context.Background(), root, p.Embedder, q, 3); err != nil || len(top) == 0 {
+		t.Fatalf("search after a failed switch: %v %v", top, err)
+	}
+}
+
+func TestUnreadableDirectoryKeepsRows(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("root reads chmod 000 directories; needs an unprivileged user")
+	}
+	emb := localEmbedder(t)
+	root := resolved(t, t.TempDir())
+	writeFile(t, root, "locked/hidden.go", "package locked\n\nfunc Hidden() {}\n")
+	st := openStore(t)
+	mustRun(t, st, emb, root)
+	lock := filepath.Join(root, "locked")
+	os.Chmod(lock, 0)
+	defer os.Chmod(lock, 0o755)
+	rep := mustRun(t, st, emb, root)
+	if rep.Removed != 0 {
+		t.Fatalf("unreadable directory removed from the index: %+v", rep)
+	}
+}

@@ -105,6 +105,21 @@ func (d *Def) Loc() string { return fmt.Sprintf("%s:%d", d.Path, d.StartLine) }
 
 func (d *Def) isClass() bool { return d.Type == "class" }
 
+// typeable is a form of the definition's name that a user can type back to
+// select it: the name qualified by its directory ("httptest.Server"), the
+// project's own directory name for files at the root ("http.Server").
+func (d *Def) typeable(project string) string {
+	dir := d.dir()
+	if dir == "." {
+		dir = project
+	}
+	name := d.Name
+	if i := strings.IndexByte(name, '('); i > 0 {
+		name = name[:i]
+	}
+	return path.Base(dir) + "." + name
+}
+
 func (d *Def) dir() string { return path.Dir(d.Path) }
 
 // NotFoundError reports a name with no definition and no relation.
@@ -126,6 +141,7 @@ func (e *NotFoundError) Is(target error) bool { return target == ErrNotFound }
 // one by its full name.
 type AmbiguousError struct {
 	Name       string
+	Project    string // absolute root, for typeable candidate names
 	Candidates []*Def
 	Total      int
 }
@@ -134,11 +150,19 @@ type AmbiguousError struct {
 func (e *AmbiguousError) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s is ambiguous (%d definitions); use one of:", e.Name, e.Total)
+	sameDir := true
+	for _, c := range e.Candidates {
+		sameDir = sameDir && c.dir() == e.Candidates[0].dir()
+	}
 	for i, c := range e.Candidates {
 		if i > 0 {
 			b.WriteString(";")
 		}
-		fmt.Fprintf(&b, " %s (%s)", c.Name, c.Loc())
+		name := c.Name // overloads in one place: the full signature selects one
+		if !sameDir {
+			name = c.typeable(e.Project)
+		}
+		fmt.Fprintf(&b, " %s (%s)", name, c.Loc())
 	}
 	if e.Total > len(e.Candidates) {
 		fmt.Fprintf(&b, "; and %d more", e.Total-len(e.Candidates))
@@ -265,11 +289,11 @@ func (r *Resolver) Lookup(name string) (*Def, error) {
 	case 1:
 		return cands[0], nil
 	}
-	return nil, ambiguous(name, cands)
+	return nil, ambiguous(name, r.project, cands)
 }
 
-func ambiguous(name string, cands []*Def) *AmbiguousError {
-	e := &AmbiguousError{Name: name, Total: len(cands)}
+func ambiguous(name, project string, cands []*Def) *AmbiguousError {
+	e := &AmbiguousError{Name: name, Project: project, Total: len(cands)}
 	e.Candidates = cands[:min(len(cands), maxCandidates)]
 	return e
 }

@@ -50,6 +50,16 @@ func LoadGolden(p string) (*Golden, error) {
 	if len(g.Queries) == 0 {
 		return nil, fmt.Errorf("golden %s: no queries", p)
 	}
+	for i, q := range g.Queries {
+		if strings.TrimSpace(q.Query) == "" || len(q.Expect) == 0 {
+			return nil, fmt.Errorf("golden %s: query %d (%q) needs a query and at least one expect entry", p, i+1, q.ID)
+		}
+		for _, e := range q.Expect {
+			if e.File == "" || (e.Line < 1 && e.Symbol == "") {
+				return nil, fmt.Errorf("golden %s: query %q: every expect entry needs file and line or symbol", p, q.ID)
+			}
+		}
+	}
 	return &g, nil
 }
 
