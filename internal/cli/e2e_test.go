@@ -151,11 +151,13 @@ func TestUsageErrors(t *testing.T) {
 		{"search"},
 		{"search", "--top-k", "x", "q"},
 		{"index", "a", "b"},
+		{"search", "--ranker", "nope", "q"},
+		{"search", "--bogus", "q"},
 	}
 	for _, args := range cases {
 		code, _, errs := run(t, args...)
-		if code != 2 || errs == "" {
-			t.Errorf("%v: exit %d stderr %q, want 2 and a message", args, code, errs)
+		if code != 2 || errs == "" || strings.Count(strings.TrimSpace(errs), "\n") != 0 {
+			t.Errorf("%v: exit %d stderr %q, want 2 and a one-line message", args, code, errs)
 		}
 	}
 	code, out, _ := run(t, "search", "--help")

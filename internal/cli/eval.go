@@ -35,6 +35,9 @@ entries are alternatives. kind and lang slice the metrics.`)
 	if len(pos) != 1 {
 		return usagef("want one GOLDEN.json")
 	}
+	if *ranker != search.RankerHybrid && *ranker != search.RankerSeed {
+		return usagef("unknown --ranker %q (want hybrid or seed)", *ranker)
+	}
 	g, err := search.LoadGolden(pos[0])
 	if err != nil {
 		return err

@@ -35,6 +35,9 @@ For exact names and strings, 'coderag grep' is faster and complete.`)
 	if err != nil {
 		return err
 	}
+	if *ranker != search.RankerHybrid && *ranker != search.RankerSeed {
+		return usagef("unknown --ranker %q (want hybrid or seed)", *ranker)
+	}
 	query := strings.TrimSpace(strings.Join(pos, " "))
 	if query == "" {
 		return usagef("missing QUERY (coderag search \"how are retries scheduled\")")
