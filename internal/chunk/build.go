@@ -196,16 +196,20 @@ func (ps *parsed) relations() []Relation {
 	}
 	seen := map[[3]string]bool{}
 	var out []Relation
+	plain := false // set around a plain Go call
 	add := func(kind, from, to string, off uint) {
 		if from == "" || to == "" || len(out) >= maxRelations {
 			return
 		}
 		k := [3]string{kind, from, to}
+		if plain {
+			k[0] += "|plain"
+		}
 		if seen[k] {
 			return
 		}
 		seen[k] = true
-		out = append(out, Relation{Path: ps.path, From: from, To: to, Kind: kind, Line: ps.line(off)})
+		out = append(out, Relation{Path: ps.path, From: from, To: to, Kind: kind, Line: ps.line(off), Plain: plain})
 	}
 	for _, d := range ps.defs {
 		if d.dropped {
@@ -266,7 +270,9 @@ func (ps *parsed) relations() []Relation {
 			if ps.sp.localCallsOnly && !localFuncs[to] {
 				continue
 			}
+			plain = ps.sp.name == "go" && r.recv == "" && !r.path
 			add(RelCalls, ps.caller(funcs, r.start), to, r.start)
+			plain = false
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Line < out[j].Line })

@@ -96,6 +96,10 @@ type Relation struct {
 	To   string
 	Kind string // RelImports, RelExtends, RelImplements, RelContains, RelCalls
 	Line int    // 1-based line where the relation occurs
+	// Plain marks a Go call written without a receiver or package ("f(x)",
+	// not "x.f()"): Go has no implicit receiver, so it can only reach a
+	// function, never a method. Always false for other languages.
+	Plain bool
 }
 
 // FileResult is everything extracted from one file by one parse.

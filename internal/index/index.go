@@ -538,7 +538,7 @@ func (c *collector) build(batch []*work) ([]store.FileData, error) {
 			})
 		}
 		for _, r := range w.res.Relations {
-			d.Relations = append(d.Relations, store.RelationRow{Path: w.file.Path, From: r.From, To: r.To, Kind: r.Kind, Line: r.Line})
+			d.Relations = append(d.Relations, store.RelationRow{Path: w.file.Path, From: r.From, To: r.To, Kind: r.Kind, Line: r.Line, Plain: r.Plain})
 		}
 		out = append(out, d)
 	}

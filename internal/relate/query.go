@@ -29,6 +29,7 @@ type Edge struct {
 	Depth      int    `json:"depth,omitempty"` // walks: 1 for direct callers/callees
 
 	parent *Def // walks: the node whose expansion found this edge
+	plain  bool // a Go call without a receiver (store.RelationRow.Plain)
 }
 
 // Resolved reports whether a call edge reaches exactly one definition.
@@ -132,7 +133,7 @@ func (r *Resolver) rawEdges(name string) ([]Edge, error) {
 
 // edge turns a stored row into an Edge, resolving both sides.
 func (r *Resolver) edge(row store.RelationRow) Edge {
-	e := Edge{Kind: row.Kind, From: row.From, To: row.To, Path: row.Path, Line: row.Line}
+	e := Edge{Kind: row.Kind, From: row.From, To: row.To, Path: row.Path, Line: row.Line, plain: row.Plain}
 	switch row.Kind {
 	case chunk.RelCalls:
 		e.Caller = r.callerOf(row)
@@ -152,7 +153,7 @@ func (r *Resolver) edge(row store.RelationRow) Edge {
 }
 
 func (r *Resolver) setTarget(e *Edge, caller *Def) {
-	how, cands := r.resolve(caller, e.Path, e.To)
+	how, cands := r.resolve(caller, e.Path, e.To, e.plain)
 	e.Resolution = how
 	switch {
 	case how == ResAmbiguous:
@@ -287,7 +288,7 @@ func (r *Resolver) callerEdges(d *Def) []Edge {
 	var out []Edge
 	for _, row := range rows {
 		caller := r.callerOf(row)
-		how, cands := r.resolve(caller, row.Path, row.To)
+		how, cands := r.resolve(caller, row.Path, row.To, row.Plain)
 		e := Edge{Kind: row.Kind, From: row.From, To: row.To, Path: row.Path, Line: row.Line, Caller: caller, Resolution: how}
 		switch {
 		case how == ResAmbiguous && contains(cands, d):

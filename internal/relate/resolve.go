@@ -40,12 +40,33 @@ func (r *Resolver) callerOf(row store.RelationRow) *Def {
 // resolve maps the callee name to as written in file by caller to in-project
 // definitions. It returns the rule that decided and its candidates: exactly
 // one for a resolved call, several for ResAmbiguous, none for ResUnresolved.
-func (r *Resolver) resolve(caller *Def, file, to string) (string, []*Def) {
+//
+// A plain Go call (no receiver, see chunk.Relation.Plain) reaches only
+// functions: Go has no implicit receiver, so "readRequest(b)" inside a
+// method of conn is the package function, not conn.readRequest.
+func (r *Resolver) resolve(caller *Def, file, to string, plain bool) (string, []*Def) {
 	t := strings.ReplaceAll(strings.TrimSpace(to), "::", ".")
 	if i := strings.LastIndexByte(t, '.'); i > 0 && i < len(t)-1 {
 		return r.resolveQualified(file, t[:i], t[i+1:])
 	}
+	if plain {
+		return r.resolvePlain(file, t)
+	}
 	return r.resolveBare(caller, file, t)
+}
+
+// resolvePlain resolves a plain Go call: a function (no owner) of the same
+// file, else of the same package (directory); a builtin or a local func
+// value is unresolved.
+func (r *Resolver) resolvePlain(file, m string) (string, []*Def) {
+	fns := filter(r.samePool(file, m), func(d *Def) bool { return d.Owner == "" && !d.isClass() })
+	if got := filter(fns, func(d *Def) bool { return d.Path == file }); len(got) > 0 {
+		return pick(ResSameFile, got, nil)
+	}
+	if got := filter(fns, func(d *Def) bool { return d.dir() == path.Dir(file) }); len(got) > 0 {
+		return pick(ResPackage, got, nil)
+	}
+	return ResUnresolved, nil
 }
 
 // pool returns every definition a call to bare name m may reach: functions

@@ -81,7 +81,7 @@ func relationsBy(ctx context.Context, db *sql.DB, project, col string, names, ki
 	if len(names) == 0 {
 		return nil, nil
 	}
-	q := `SELECT file_path, from_name, to_name, relation_type, line FROM code_relations
+	q := `SELECT file_path, from_name, to_name, relation_type, line, plain FROM code_relations
 		WHERE project_path=? AND ` + col + ` IN (?` + strings.Repeat(",?", len(names)-1) + `)`
 	args := []any{project}
 	for _, n := range names {
@@ -103,7 +103,7 @@ func relationsBy(ctx context.Context, db *sql.DB, project, col string, names, ki
 	var out []RelationRow
 	for rows.Next() {
 		var r RelationRow
-		if err := rows.Scan(&r.Path, &r.From, &r.To, &r.Kind, &r.Line); err != nil {
+		if err := rows.Scan(&r.Path, &r.From, &r.To, &r.Kind, &r.Line, &r.Plain); err != nil {
 			return nil, fmt.Errorf("relations by %s: %w", col, err)
 		}
 		out = append(out, r)

@@ -2,7 +2,13 @@ package store
 
 // SchemaVersion is the version of the on-disk format below. Open migrates an
 // older file forward and refuses a newer one.
-const SchemaVersion = 1
+const SchemaVersion = 2
+
+// migrations[v] upgrades a file of schema v to v+1; a new file is created at
+// SchemaVersion directly from schema.
+var migrations = map[int]string{
+	1: `ALTER TABLE code_relations ADD COLUMN plain INTEGER NOT NULL DEFAULT 0`,
+}
 
 // schema is the on-disk format of index.db (SQLite, WAL mode). One file holds
 // every project; every row carries project_path, the project's absolute,
@@ -21,7 +27,9 @@ const SchemaVersion = 1
 //	                                 so a vector scan reads no chunk text
 //	meta.vectors_version             bumped by every write, so readers can
 //	                                 cache vectors and know when to reload
-//	code_relations                   imports/extends/implements/contains/calls
+//	code_relations                   imports/extends/implements/contains/calls;
+//	                                 plain = 1 for a Go call written without a
+//	                                 receiver (it can only reach a function)
 //	chunks_fts                       FTS5, contentless with delete support,
 //	                                 rowid = code_chunks.id; columns hold
 //	                                 pre-analysed terms (identifier sub-words,
@@ -88,7 +96,8 @@ CREATE TABLE IF NOT EXISTS code_relations (
 	from_name     TEXT NOT NULL,
 	to_name       TEXT NOT NULL,
 	relation_type TEXT NOT NULL,
-	line          INTEGER NOT NULL DEFAULT 0
+	line          INTEGER NOT NULL DEFAULT 0,
+	plain         INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS code_relations_file ON code_relations(project_path, file_path);
 CREATE INDEX IF NOT EXISTS code_relations_from ON code_relations(project_path, from_name);

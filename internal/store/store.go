@@ -82,13 +82,14 @@ func (s *Store) Close() error { return s.db.Close() }
 
 func (s *Store) migrate(ctx context.Context) error {
 	var v string
+	have := 0 // no meta table or row: a new file
 	err := s.db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key='schema_version'`).Scan(&v)
 	if err == nil {
-		n, _ := strconv.Atoi(v)
-		if n > SchemaVersion {
-			return fmt.Errorf("%w (schema %d > %d): upgrade coderag", ErrNewerSchema, n, SchemaVersion)
+		have, _ = strconv.Atoi(v)
+		if have > SchemaVersion {
+			return fmt.Errorf("%w (schema %d > %d): upgrade coderag", ErrNewerSchema, have, SchemaVersion)
 		}
-		if n == SchemaVersion {
+		if have == SchemaVersion {
 			return nil
 		}
 	}
@@ -97,6 +98,11 @@ func (s *Store) migrate(ctx context.Context) error {
 		return err
 	}
 	defer tx.Rollback()
+	for n := have; n > 0 && n < SchemaVersion; n++ {
+		if _, err := tx.ExecContext(ctx, migrations[n]); err != nil {
+			return fmt.Errorf("migrate schema %d to %d: %w", n, n+1, err)
+		}
+	}
 	if _, err := tx.ExecContext(ctx, schema); err != nil {
 		return fmt.Errorf("create schema: %w", err)
 	}
@@ -234,11 +240,12 @@ type ChunkRow struct {
 
 // RelationRow is one relation to store.
 type RelationRow struct {
-	Path string
-	From string
-	To   string
-	Kind string
-	Line int
+	Path  string
+	From  string
+	To    string
+	Kind  string
+	Line  int
+	Plain bool // a Go call without a receiver (see chunk.Relation.Plain)
 }
 
 // FileData is the complete new state of one file: its fingerprint, chunks and
@@ -281,8 +288,8 @@ func (s *Store) ReplaceFiles(ctx context.Context, project string, files []FileDa
 		return err
 	}
 	defer insVec.Close()
-	insRel, err := tx.PrepareContext(ctx, `INSERT INTO code_relations(project_path, file_path, from_name, to_name, relation_type, line)
-		VALUES(?,?,?,?,?,?)`)
+	insRel, err := tx.PrepareContext(ctx, `INSERT INTO code_relations(project_path, file_path, from_name, to_name, relation_type, line, plain)
+		VALUES(?,?,?,?,?,?,?)`)
 	if err != nil {
 		return err
 	}
@@ -310,7 +317,7 @@ func (s *Store) ReplaceFiles(ctx context.Context, project string, files []FileDa
 			}
 		}
 		for _, r := range f.Relations {
-			if _, err := insRel.ExecContext(ctx, project, path, r.From, r.To, r.Kind, r.Line); err != nil {
+			if _, err := insRel.ExecContext(ctx, project, path, r.From, r.To, r.Kind, r.Line, r.Plain); err != nil {
 				return fmt.Errorf("insert relation %s: %w", path, err)
 			}
 		}

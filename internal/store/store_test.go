@@ -129,3 +129,35 @@ func TestVectorRoundTrip(t *testing.T) {
 		t.Fatal("empty blob")
 	}
 }
+
+func TestMigrateFromSchema1(t *testing.T) {
+	ctx := context.Background()
+	p := filepath.Join(t.TempDir(), "index.db")
+	s, err := Open(ctx, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// make it a schema-1 file: no plain column, version 1
+	for _, q := range []string{
+		`ALTER TABLE code_relations DROP COLUMN plain`,
+		`UPDATE meta SET value='1' WHERE key='schema_version'`,
+	} {
+		if _, err := s.DB().Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.Close()
+	s, err = Open(ctx, p)
+	if err != nil {
+		t.Fatalf("migrate: %v", err)
+	}
+	defer s.Close()
+	if err := s.ReplaceFiles(ctx, "/p", []FileData{file("a.go", "x")}, nil); err != nil {
+		t.Fatalf("write after migration: %v", err)
+	}
+	var v string
+	s.DB().QueryRow(`SELECT value FROM meta WHERE key='schema_version'`).Scan(&v)
+	if v != "2" {
+		t.Fatalf("schema_version %s", v)
+	}
+}
