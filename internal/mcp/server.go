@@ -177,12 +177,14 @@ func NewServer(cfg Config) (*Server, error) {
 }
 
 // Run serves one MCP session of newline-delimited JSON-RPC read from in and
-// written to out until the client closes in or ctx is cancelled, then stops
+// written to out until the client closes in (after every request read has
+// been answered) or ctx is cancelled, then stops
 // background indexing (each committed batch stays; the next run finishes the
 // rest) and returns. A client that simply hangs up is not an error.
 func (s *Server) Run(ctx context.Context, in io.ReadCloser, out io.WriteCloser) error {
 	defer s.Close()
-	err := s.sdk.Run(ctx, &sdk.IOTransport{Reader: in, Writer: out})
+	p := newPending()
+	err := s.sdk.Run(ctx, &sdk.IOTransport{Reader: &drainReader{ctx: ctx, r: in, p: p}, Writer: &drainWriter{w: out, p: p}})
 	if err != nil && (errors.Is(err, io.EOF) || errors.Is(err, sdk.ErrConnectionClosed)) {
 		err = nil
 	}
