@@ -56,9 +56,9 @@ type File struct {
 
 // Skip records a file that was passed over and why.
 type Skip struct {
-	Path   string
-	Reason Reason
-	Err    string // detail for ReasonUnreadable
+	Path   string `json:"path"`
+	Reason Reason `json:"reason"`
+	Err    string `json:"error,omitempty"` // detail for ReasonUnreadable
 }
 
 // Options tune a walk. The zero value indexes like `coderag index`.
