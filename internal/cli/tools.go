@@ -59,11 +59,7 @@ partial; it ends with up to 3 suggested 'read' calls around the first matches.`)
 	if err != nil {
 		return err
 	}
-	if *asJSON {
-		return writeJSON(e.stdout, res)
-	}
-	fmt.Fprint(e.stdout, ensureNL(res.Text()))
-	return nil
+	return printResult(e, *asJSON, res, res.Text())
 }
 
 func runGlob(e *env, args []string) error {
@@ -90,11 +86,7 @@ func runGlob(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if *asJSON {
-		return writeJSON(e.stdout, res)
-	}
-	fmt.Fprint(e.stdout, ensureNL(res.Text()))
-	return nil
+	return printResult(e, *asJSON, res, res.Text())
 }
 
 func runRead(e *env, args []string) error {
@@ -121,16 +113,17 @@ func runRead(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if *asJSON {
-		return writeJSON(e.stdout, res)
-	}
-	fmt.Fprint(e.stdout, ensureNL(res.Text))
-	return nil
+	return printResult(e, *asJSON, res, res.Text)
 }
 
-func ensureNL(s string) string {
-	if s != "" && !strings.HasSuffix(s, "\n") {
-		return s + "\n"
+// printResult writes a tool's result as JSON, or its text ending in a newline.
+func printResult(e *env, asJSON bool, v any, text string) error {
+	if asJSON {
+		return writeJSON(e.stdout, v)
 	}
-	return s
+	if text != "" && !strings.HasSuffix(text, "\n") {
+		text += "\n"
+	}
+	_, err := fmt.Fprint(e.stdout, text)
+	return err
 }
