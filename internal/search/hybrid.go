@@ -282,6 +282,10 @@ func isCodeQuery(q string) bool {
 	return false
 }
 
+// GlossaryNames lets the glossary's English terms for a query's Chinese
+// words count as code-like words for the name boost.
+var GlossaryNames = true
+
 // PlainWordNames lets plain query words of 6+ letters ("karatsuba") count as
 // code-like words for the name boost.
 var PlainWordNames = true
@@ -370,6 +374,14 @@ func (s *Searcher) rankHybrid(ctx context.Context, query string, k int) ([]Resul
 	}
 	terms := QueryTerms(query)
 	idents := identifierQueries(query)
+	if GlossaryNames && UseGlossary {
+		// Chinese words name code too: 扩容 -> grow, a function named grow
+		for _, en := range ExpandQuery(query) {
+			if len(en) >= 4 && !strings.Contains(en, " ") {
+				idents = append(idents, [2]string{"", en})
+			}
+		}
+	}
 	codeQuery := isCodeQuery(query)
 	type cand struct {
 		ex  Explain
