@@ -413,7 +413,7 @@ func (s *Searcher) rankHybrid(ctx context.Context, query string, k int) ([]Resul
 	}
 	if len(qv) > 0 && hp.VectorWeight > 0 {
 		var sem []store.Scored
-		if hp.VectorRerank {
+		if hp.VectorRerank && len(cands) > 0 { // no keyword candidates (a query of stop words): scan every vector
 			ids := make([]int64, 0, len(cands))
 			for id := range cands {
 				ids = append(ids, id)

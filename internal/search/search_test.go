@@ -293,3 +293,13 @@ func TestNameEndsWith(t *testing.T) {
 		}
 	}
 }
+
+// A query with no keyword terms (only stop words) still gets results from
+// the vector route instead of an empty list.
+func TestStopWordQueryNotEmpty(t *testing.T) {
+	s := fixture(t, corpus)
+	rs := top(t, s, "how does it do this", RankerHybrid, 3)
+	if len(rs) == 0 {
+		t.Fatal("a stop-word query returned nothing")
+	}
+}
