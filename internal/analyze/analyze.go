@@ -91,10 +91,27 @@ func Stem(w string) string {
 	if v, ok := stemCache.Load(w); ok {
 		return v.(string)
 	}
-	st := english.Stem(w, false)
+	st := undouble(english.Stem(w, false))
 	if stemCacheN.Load() < stemCacheMax {
 		stemCache.Store(strings.Clone(w), st)
 		stemCacheN.Add(1)
+	}
+	return st
+}
+
+// undouble drops the last letter of a stem that ends in one of Porter2's
+// doubles (bb dd ff gg mm nn pp rr tt). Porter2 undoubles only after it
+// removes a suffix, so "sniffing" -> snif but "sniff" -> sniff and "added"
+// -> ad but "add" -> add; undoubling every stem makes the bare word and its
+// inflections meet.
+func undouble(st string) string {
+	n := len(st)
+	if n < 3 || st[n-1] != st[n-2] {
+		return st
+	}
+	switch st[n-1] {
+	case 'b', 'd', 'f', 'g', 'm', 'n', 'p', 'r', 't':
+		return st[:n-1]
 	}
 	return st
 }

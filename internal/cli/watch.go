@@ -38,7 +38,7 @@ func watchLoop(e *env, st *store.Store, emb embed.Embedder, root string, opts in
 			if rel != "." {
 				name := d.Name()
 				m.Load(rel + "/x")
-				if walk.SkipDirs[name] || strings.HasPrefix(name, ".") || m.Ignored(rel, true) {
+				if walk.SkipDir(p, name) || m.Ignored(rel, true) {
 					return filepath.SkipDir
 				}
 			}

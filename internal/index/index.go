@@ -91,6 +91,17 @@ type Report struct {
 // racyWindow is the mtime granularity assumed by the stat fast path.
 const racyWindow = int64(time.Second)
 
+// AnalysisVersion is the version of chunking and term analysis (packages
+// chunk and analyze) that index rows are made with. Bump it when the same
+// bytes would give other chunks or other full-text terms: every file
+// indexed with another version is then re-parsed on the next run even
+// though its content and embedder are unchanged.
+//
+//	1: first release
+//	2: stems lose a final double consonant ("sniff"/"sniffing" -> snif,
+//	   "add"/"added" -> ad)
+const AnalysisVersion = 2
+
 // ResolveRoot returns the absolute, symlink-resolved form of dir, the
 // identity of a project.
 func ResolveRoot(dir string) (string, error) {
@@ -168,7 +179,7 @@ func Run(ctx context.Context, st *store.Store, emb embed.Embedder, root string, 
 	var todo []walk.File
 	for _, f := range files {
 		seen[f.Path] = true
-		if p, ok := prevs[f.Path]; ok && p.Embedder == emb.ID() && p.Size == f.Size &&
+		if p, ok := prevs[f.Path]; ok && p.Embedder == emb.ID() && p.Analysis == AnalysisVersion && p.Size == f.Size &&
 			p.MtimeNS == f.ModTime.UnixNano() && f.ModTime.UnixNano()+racyWindow < p.IndexedAt {
 			rep.Unchanged++
 			continue
@@ -313,7 +324,7 @@ func statPaths(root string, paths []string) ([]walk.File, []walk.Skip, error) {
 		if err != nil {
 			continue // gone: removed by the caller's diff
 		}
-		if m.Ignored(p, false) || !st.Mode().IsRegular() || hiddenOrSkipped(p) {
+		if m.Ignored(p, false) || !st.Mode().IsRegular() || hiddenOrSkipped(root, p) {
 			continue
 		}
 		if st.Size() > walk.MaxFileBytes {
@@ -325,10 +336,10 @@ func statPaths(root string, paths []string) ([]walk.File, []walk.Skip, error) {
 	return files, skips, nil
 }
 
-func hiddenOrSkipped(rel string) bool {
+func hiddenOrSkipped(root, rel string) bool {
 	parts := strings.Split(rel, "/")
-	for _, d := range parts[:len(parts)-1] {
-		if strings.HasPrefix(d, ".") || walk.SkipDirs[d] {
+	for i, d := range parts[:len(parts)-1] {
+		if walk.SkipDir(filepath.Join(root, filepath.FromSlash(strings.Join(parts[:i+1], "/"))), d) {
 			return true
 		}
 	}
@@ -349,7 +360,7 @@ func prepare(f walk.File, prev *store.FileRecord, embID string) *work {
 	}
 	sum := sha256.Sum256(data)
 	w.sha = hex.EncodeToString(sum[:])
-	if prev != nil && prev.SHA256 == w.sha && prev.Embedder == embID {
+	if prev != nil && prev.SHA256 == w.sha && prev.Embedder == embID && prev.Analysis == AnalysisVersion {
 		w.same = true
 		return w
 	}
@@ -521,7 +532,7 @@ func (c *collector) build(batch []*work) ([]store.FileData, error) {
 	k := 0
 	for _, w := range batch {
 		d := store.FileData{
-			Record: store.FileRecord{Path: w.file.Path, SHA256: w.sha, Embedder: id,
+			Record: store.FileRecord{Path: w.file.Path, SHA256: w.sha, Embedder: id, Analysis: AnalysisVersion,
 				Size: w.file.Size, MtimeNS: w.file.ModTime.UnixNano()},
 			Language: w.res.Language,
 		}

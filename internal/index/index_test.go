@@ -365,3 +365,30 @@ func TestUnreadableDirectoryKeepsRows(t *testing.T) {
 		t.Fatalf("unreadable directory removed from the index: %+v", rep)
 	}
 }
+
+func TestOlderAnalysisIsReparsed(t *testing.T) {
+	emb := localEmbedder(t)
+	root := resolved(t, t.TempDir())
+	writeFile(t, root, "x.go", "package x\n\n// Sniff reads the head.\nfunc Sniff() {}\n")
+	touchLater(t, filepath.Join(root, "x.go"), -time.Minute)
+	st := openStore(t)
+	mustRun(t, st, emb, root)
+	if rep := mustRun(t, st, emb, root); rep.Unchanged != 1 || rep.Changed != 0 {
+		t.Fatalf("second run %+v", rep)
+	}
+	// rows made by an older chunker/analyser: same bytes, same embedder
+	if _, err := st.DB().Exec(`UPDATE indexed_files SET analysis=1`); err != nil {
+		t.Fatal(err)
+	}
+	rep := mustRun(t, st, emb, root)
+	if rep.Unchanged != 0 {
+		t.Fatalf("rows of analysis 1 kept: %+v", rep)
+	}
+	recs, err := st.Files(context.Background(), root)
+	if err != nil || recs["x.go"].Analysis != AnalysisVersion {
+		t.Fatalf("analysis after re-parse: %+v %v", recs["x.go"], err)
+	}
+	if rep := mustRun(t, st, emb, root); rep.Unchanged != 1 {
+		t.Fatalf("fourth run %+v", rep)
+	}
+}

@@ -25,8 +25,18 @@ func FormatHuman(w io.Writer, resp *Response, explain bool) {
 		}
 		if explain && r.Explain != nil {
 			e := r.Explain
-			fmt.Fprintf(w, "    explain: vector=%.3f (rank %d) keyword=%.3f (rank %d) fusion=%.4f both=%.2f type=%.3f test-penalty=%.3f terms=%q\n",
-				e.Vector, e.VectorRank, e.Keyword, e.KeywordRank, e.Fusion, e.BothBonus, e.TypeBoost, e.PathPenalty, e.Terms)
+			fmt.Fprintf(w, "    explain: vector=%.3f (rank %d) keyword=%.3f (rank %d) fusion=%.4f both=%.2f name=%.4f type=%.3f test-penalty=%.3f",
+				e.Vector, e.VectorRank, e.Keyword, e.KeywordRank, e.Fusion, e.BothBonus, e.NameBoost, e.TypeBoost, e.PathPenalty)
+			if e.Delegate > 0 {
+				fmt.Fprintf(w, " delegate=+%.4f (from %s)", e.Delegate, e.DelegateFrom)
+			}
+			if e.CapDropped > 0 {
+				fmt.Fprintf(w, " cap: %d more from this file dropped", e.CapDropped)
+			}
+			if e.Terms != "" {
+				fmt.Fprintf(w, " terms=%q", e.Terms)
+			}
+			fmt.Fprintln(w)
 		}
 	}
 }

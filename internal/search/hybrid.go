@@ -62,6 +62,9 @@ type HybridParams struct {
 	// Coverage weights the share of distinct query terms a chunk contains
 	// (name, path, doc and text), in units of a first rank.
 	Coverage float64
+	// Delegate lifts implementations above the thin wrappers that call
+	// them (see Searcher.delegate).
+	Delegate bool
 }
 
 // Fusion methods.
@@ -80,7 +83,7 @@ func DefaultHybridParams() HybridParams {
 	return HybridParams{Candidates: HybridCandidates, KeywordWeight: KeywordWeight, VectorWeight: VectorWeight,
 		TypeBoostCode: TypeBoostCode, TestPenalty: TestPenalty, NameExact: NameExact, NameFold: NameFold,
 		NameQualified: NameQualified, FTS: store.FTSWeights{Name: 1.5, Owner: 1, Path: 2, Doc: 2, Body: 0.7},
-		Fusion: FusionConvex, Alpha: 0.1, CodeQueryScale: 6, ClassTypeBoost: 0}
+		Fusion: FusionConvex, Alpha: 0.1, CodeQueryScale: 6, ClassTypeBoost: 0, Delegate: true}
 }
 
 // englishStop are frequent English words that carry no code meaning.
@@ -496,5 +499,41 @@ func (s *Searcher) rankHybrid(ctx context.Context, query string, k int) ([]Resul
 		ranked = append(ranked, r)
 	}
 	sortResults(ranked)
-	return LimitPerFile(ranked, k, MaxPerFile), terms, nil
+	if hp.Delegate {
+		if err := s.delegate(ctx, ranked, rows); err != nil {
+			return nil, nil, err
+		}
+	}
+
+	out := LimitPerFile(ranked, k, MaxPerFile)
+	markCapped(ranked, out)
+	return out, terms, nil
+}
+
+// markCapped records in each kept result's Explain how many chunks of its
+// file ranked between it and the last kept result but were dropped by the
+// per-file cap.
+func markCapped(ranked, kept []Result) {
+	if len(kept) == 0 {
+		return
+	}
+	last := kept[len(kept)-1]
+	dropped := map[string]int{}
+	keptID := map[int64]bool{}
+	for _, r := range kept {
+		keptID[r.id] = true
+	}
+	for _, r := range ranked {
+		if !keptID[r.id] {
+			dropped[r.Path]++
+		}
+		if r.id == last.id {
+			break
+		}
+	}
+	for i := range kept {
+		if kept[i].Explain != nil {
+			kept[i].Explain.CapDropped = dropped[kept[i].Path]
+		}
+	}
 }

@@ -32,7 +32,7 @@ const (
 const DefaultRanker = RankerHybrid
 
 // MaxPerFile is the per-file cap on results (the seed's limitPerFile).
-const MaxPerFile = 2
+var MaxPerFile = 2
 
 // Options select how a query is answered.
 type Options struct {
@@ -83,7 +83,14 @@ type Explain struct {
 	TypeBoost   float64 `json:"type_boost"`
 	PathPenalty float64 `json:"path_penalty,omitempty"`
 	Coverage    float64 `json:"coverage,omitempty"` // share of query terms present, weighted
-	Terms       string  `json:"terms,omitempty"`    // keywords that hit
+	// Delegate is the lift given to an implementation called by a thin
+	// wrapper that ranked above it; DelegateFrom names the wrapper.
+	Delegate     float64 `json:"delegate,omitempty"`
+	DelegateFrom string  `json:"delegate_from,omitempty"`
+	// CapDropped counts chunks of the same file that ranked above the last
+	// result shown but were dropped by the per-file cap.
+	CapDropped int    `json:"cap_dropped,omitempty"`
+	Terms      string `json:"terms,omitempty"` // keywords that hit
 }
 
 // Response is the answer to one query.

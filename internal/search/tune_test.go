@@ -152,23 +152,23 @@ func TestTuneMulti(t *testing.T) {
 	}
 	base := DefaultHybridParams()
 	base.VectorWeight, base.VectorRerank = LocalVectorWeight, true
-	variants := map[string]func(*HybridParams){"base": func(*HybridParams) {}}
-	for _, nw := range []float64{1.5, 3} {
-		for _, pw := range []float64{2, 4} {
-			for _, dw := range []float64{2, 4} {
-				for _, bw := range []float64{0.7, 1} {
-					nw, pw, dw, bw := nw, pw, dw, bw
-					variants[fmt.Sprintf("n%.1f-p%.0f-d%.0f-b%.1f", nw, pw, dw, bw)] = func(h *HybridParams) {
-						h.FTS.Name, h.FTS.Path, h.FTS.Doc, h.FTS.Body = nw, pw, dw, bw
-					}
-				}
-			}
+	variants := map[string]func(*HybridParams){
+		"base":        func(*HybridParams) {},
+		"no-delegate": func(h *HybridParams) { h.Delegate = false },
+	}
+	baseRanks := map[string]int{}
+	names := []string{"base"}
+	for name := range variants {
+		if name != "base" {
+			names = append(names, name)
 		}
 	}
-	for name, f := range variants {
+	for _, name := range names {
+		f := variants[name]
 		hp := base
 		f(&hp)
 		var line string
+		var diff []string
 		total, mrr, r5 := 0, 0.0, 0.0
 		for _, e := range es {
 			e.s.Params = &hp
@@ -181,7 +181,15 @@ func TestTuneMulti(t *testing.T) {
 			mrr += rep.Overall.MRRAt10 * float64(n)
 			r5 += rep.Overall.RecallAt5 * float64(n)
 			line += fmt.Sprintf(" | %s %.3f/%.3f", e.g.Corpus, rep.Overall.MRRAt10, rep.Overall.RecallAt5)
+			for id, r := range rep.Ranks {
+				if name == "base" {
+					baseRanks[id] = r
+				} else if baseRanks[id] != r {
+					diff = append(diff, fmt.Sprintf("%s:%d->%d", id, baseRanks[id], r))
+				}
+			}
 		}
-		t.Logf("%-16s all MRR %.3f R@5 %.3f%s", name, mrr/float64(total), r5/float64(total), line)
+		sort.Strings(diff)
+		t.Logf("%-16s all MRR %.3f R@5 %.3f%s %v", name, mrr/float64(total), r5/float64(total), line, diff)
 	}
 }

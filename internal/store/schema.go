@@ -2,12 +2,13 @@ package store
 
 // SchemaVersion is the version of the on-disk format below. Open migrates an
 // older file forward and refuses a newer one.
-const SchemaVersion = 2
+const SchemaVersion = 3
 
 // migrations[v] upgrades a file of schema v to v+1; a new file is created at
 // SchemaVersion directly from schema.
 var migrations = map[int]string{
 	1: `ALTER TABLE code_relations ADD COLUMN plain INTEGER NOT NULL DEFAULT 0`,
+	2: `ALTER TABLE indexed_files ADD COLUMN analysis INTEGER NOT NULL DEFAULT 1`,
 }
 
 // schema is the on-disk format of index.db (SQLite, WAL mode). One file holds
@@ -20,7 +21,9 @@ var migrations = map[int]string{
 //	indexed_files                    PK (project_path, file_path); content_sha256
 //	                                 and embedding_model are the fingerprint that
 //	                                 lets unchanged files be skipped; size and
-//	                                 mtime_ns feed the stat fast path
+//	                                 mtime_ns feed the stat fast path; analysis
+//	                                 is the version of chunking and term analysis
+//	                                 the file's rows were made with
 //	code_chunks                      one row per chunk (text, lines, names)
 //	code_vectors                     id = code_chunks.id; the chunk's embedding
 //	                                 as a float32 little-endian BLOB, kept apart
@@ -59,6 +62,7 @@ CREATE TABLE IF NOT EXISTS indexed_files (
 	language        TEXT NOT NULL DEFAULT '',
 	chunk_count     INTEGER NOT NULL DEFAULT 0,
 	indexed_at      INTEGER NOT NULL,
+	analysis        INTEGER NOT NULL DEFAULT 1,
 	PRIMARY KEY (project_path, file_path)
 );
 CREATE TABLE IF NOT EXISTS code_chunks (

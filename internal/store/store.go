@@ -195,11 +195,15 @@ type FileRecord struct {
 	MtimeNS   int64
 	IndexedAt int64 // unix nanoseconds when the fingerprint was written
 	Chunks    int
+	// Analysis is the version of chunking and term analysis the file's
+	// rows were made with (index.AnalysisVersion); 1 for files indexed
+	// before it was recorded.
+	Analysis int
 }
 
 // Files returns the fingerprints of every file of project, by path.
 func (s *Store) Files(ctx context.Context, project string) (map[string]FileRecord, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT file_path, content_sha256, embedding_model, size, mtime_ns, indexed_at, chunk_count
+	rows, err := s.db.QueryContext(ctx, `SELECT file_path, content_sha256, embedding_model, size, mtime_ns, indexed_at, chunk_count, analysis
 		FROM indexed_files WHERE project_path=?`, project)
 	if err != nil {
 		return nil, err
@@ -208,7 +212,7 @@ func (s *Store) Files(ctx context.Context, project string) (map[string]FileRecor
 	out := map[string]FileRecord{}
 	for rows.Next() {
 		var r FileRecord
-		if err := rows.Scan(&r.Path, &r.SHA256, &r.Embedder, &r.Size, &r.MtimeNS, &r.IndexedAt, &r.Chunks); err != nil {
+		if err := rows.Scan(&r.Path, &r.SHA256, &r.Embedder, &r.Size, &r.MtimeNS, &r.IndexedAt, &r.Chunks, &r.Analysis); err != nil {
 			return nil, err
 		}
 		out[r.Path] = r
@@ -323,8 +327,8 @@ func (s *Store) ReplaceFiles(ctx context.Context, project string, files []FileDa
 		}
 		r := f.Record
 		if _, err := tx.ExecContext(ctx, `INSERT INTO indexed_files(project_path, file_path, content_sha256,
-			embedding_model, size, mtime_ns, language, chunk_count, indexed_at) VALUES(?,?,?,?,?,?,?,?,?)`,
-			project, path, r.SHA256, r.Embedder, r.Size, r.MtimeNS, f.Language, len(f.Chunks), now); err != nil {
+			embedding_model, size, mtime_ns, language, chunk_count, indexed_at, analysis) VALUES(?,?,?,?,?,?,?,?,?,?)`,
+			project, path, r.SHA256, r.Embedder, r.Size, r.MtimeNS, f.Language, len(f.Chunks), now, max(r.Analysis, 1)); err != nil {
 			return fmt.Errorf("fingerprint %s: %w", path, err)
 		}
 	}

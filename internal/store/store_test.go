@@ -137,9 +137,10 @@ func TestMigrateFromSchema1(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// make it a schema-1 file: no plain column, version 1
+	// make it a schema-1 file: no plain or analysis column, version 1
 	for _, q := range []string{
 		`ALTER TABLE code_relations DROP COLUMN plain`,
+		`ALTER TABLE indexed_files DROP COLUMN analysis`,
 		`UPDATE meta SET value='1' WHERE key='schema_version'`,
 	} {
 		if _, err := s.DB().Exec(q); err != nil {
@@ -157,7 +158,11 @@ func TestMigrateFromSchema1(t *testing.T) {
 	}
 	var v string
 	s.DB().QueryRow(`SELECT value FROM meta WHERE key='schema_version'`).Scan(&v)
-	if v != "2" {
+	if v != "3" {
 		t.Fatalf("schema_version %s", v)
+	}
+	recs, err := s.Files(ctx, "/p")
+	if err != nil || recs["a.go"].Analysis != 1 {
+		t.Fatalf("analysis after migration: %+v %v", recs["a.go"], err)
 	}
 }

@@ -51,6 +51,9 @@ func fixture(t testing.TB) string {
 		"node_modules/m.js":       "foo\n",
 		"vendor/v.go":             "foo\n",
 		"sub/build/b.txt":         "foo\n",
+		"go/build/build.go":       "package build // foo\n", // a source package named like an output dir
+		"go/build/doc.txt":        "foo doc\n",
+		"dist/bundle.js":          "foo\n",
 		".gitignore":              "*.log\nout/\n",
 		"app.log":                 "foo\n",
 		"out/o.txt":               "foo\n",
@@ -149,7 +152,7 @@ func TestFixtureRules(t *testing.T) {
 	for _, m := range r.Matches {
 		files = append(files, m.Path)
 	}
-	want := []string{".hiddenfile", "bom.go", "crlf.txt", "late_nul.txt", "latin1.txt", "many.txt", "min.js",
+	want := []string{".hiddenfile", "bom.go", "crlf.txt", "go/build/build.go", "go/build/doc.txt", "late_nul.txt", "latin1.txt", "many.txt", "min.js",
 		"order/b/c.txt", "order/b.go", "size/exact.txt", "sub/deep/open.txt", "sub/keep.log", "sub/x.go", "tabs.txt", "unicode.txt"}
 	if !reflect.DeepEqual(files, want) {
 		t.Fatalf("files with matches:\n got %q\nwant %q", files, want)

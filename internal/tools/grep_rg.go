@@ -271,7 +271,9 @@ func simpleGlob(g string) bool {
 func sortedSkipDirs() []string {
 	var ds []string
 	for d := range walk.SkipDirs {
-		ds = append(ds, d)
+		if !walk.OutputDirs[d] { // decided per directory by ruleFilter
+			ds = append(ds, d)
+		}
 	}
 	sort.Strings(ds)
 	return ds
@@ -342,7 +344,7 @@ func (f *ruleFilter) dirOK(d string) bool {
 	if ok {
 		name := path.Base(d)
 		f.m.Load(d)
-		ok = !walk.SkipDirs[name] && !strings.HasPrefix(name, ".") && !f.m.Ignored(d, true)
+		ok = !walk.SkipDir(filepath.Join(f.q.t.root, filepath.FromSlash(d)), name) && !f.m.Ignored(d, true)
 	}
 	f.dirs[d] = ok
 	return ok

@@ -29,9 +29,45 @@ const MaxFileBytes = 1 << 20
 const BinarySniffBytes = 4096
 
 // SkipDirs are directory names never descended into, besides hidden ones.
+// The build-output names among them (OutputDirs) are still entered when
+// they hold source packages (see isSourcePackage).
 var SkipDirs = map[string]bool{
 	"node_modules": true, "target": true, "build": true, "dist": true,
 	"vendor": true, ".git": true, ".idea": true,
+}
+
+// OutputDirs are the names in SkipDirs that build tools write their output
+// to (Gradle build/, Maven target/, JS dist/) but that are also ordinary
+// package names: Go's go/build and cmd/dist, a Java package ...build.
+var OutputDirs = map[string]bool{"build": true, "dist": true, "target": true}
+
+// SkipDir reports whether the walk passes over the directory named name at
+// absolute path abs: a hidden directory, or one of SkipDirs unless it is an
+// output-directory name holding a source package. Every walker of the
+// project (index, watch, grep, glob) decides with it.
+func SkipDir(abs, name string) bool {
+	if strings.HasPrefix(name, ".") {
+		return true
+	}
+	return SkipDirs[name] && !(OutputDirs[name] && isSourcePackage(abs))
+}
+
+// isSourcePackage reports whether dir directly holds a Go file, a Java file
+// or a Python __init__.py: then it is a package of the project, not build
+// output (compilers write .class, .o and bundles there, and generated
+// sources one level deeper, e.g. build/generated/).
+func isSourcePackage(dir string) bool {
+	es, err := os.ReadDir(dir)
+	if err != nil {
+		return false
+	}
+	for _, e := range es {
+		n := e.Name()
+		if e.Type().IsRegular() && (strings.HasSuffix(n, ".go") || strings.HasSuffix(n, ".java") || n == "__init__.py") {
+			return true
+		}
+	}
+	return false
 }
 
 // Reason says why a file was skipped.
@@ -126,7 +162,7 @@ func Walk(ctx context.Context, root string, opts Options, fn func(File) error) (
 		}
 		name := d.Name()
 		if d.IsDir() {
-			if p != start && (SkipDirs[name] || strings.HasPrefix(name, ".")) {
+			if p != start && SkipDir(p, name) {
 				return fs.SkipDir
 			}
 			if p != start && m.Ignored(rel, true) {

@@ -27,9 +27,15 @@ func TestWalkIgnoreRules(t *testing.T) {
 		"README.md":                   "# hi",
 		"notes.bin":                   "x", // unknown extension: not indexed
 		"node_modules/a/index.js":     "x",
-		"target/A.java":               "x",
-		"build/gen.go":                "x",
+		"target/generated/A.java":     "x", // output dirs: no source file directly inside
+		"build/gen/gen.go":            "x",
+		"build/out.js":                "x",
 		"dist/app.js":                 "x",
+		"go/build/build.go":           "package build", // source packages named like output dirs
+		"go/build/sub/x.go":           "x",
+		"cmd/dist/main.go":            "package main",
+		"lib/target/__init__.py":      "x",
+		"lib/target/t.py":             "x",
 		"vendor/v.go":                 "x",
 		".idea/x.xml":                 "x",
 		".hidden/secret.go":           "x",
@@ -66,7 +72,8 @@ func TestWalkIgnoreRules(t *testing.T) {
 		paths = append(paths, f.Path)
 	}
 	want := []string{
-		"README.md", "config/app.yaml", "docs/guide.md", "main.go", "src/Foo.java",
+		"README.md", "cmd/dist/main.go", "config/app.yaml", "docs/guide.md", "go/build/build.go", "go/build/sub/x.go",
+		"lib/target/__init__.py", "lib/target/t.py", "main.go", "src/Foo.java",
 		"src/other/c.py", "src/pkg/important.py", "src/pkg/sub/b.py", "src/pkg/sub/ignored_too.txt",
 		"src/rootonly.go",
 	}

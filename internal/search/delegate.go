@@ -1,0 +1,184 @@
+package search
+
+import (
+	"context"
+	"path"
+	"strings"
+
+	"github.com/coderag/coderag/internal/store"
+)
+
+// Delegation defaults (see delegate).
+const (
+	// DelegateTop is how many leading results are examined as possible
+	// thin wrappers.
+	DelegateTop = 10
+	// ThinCodeLines is the most non-blank, non-comment lines (signature and
+	// closing brace included) a function may have to count as a thin
+	// wrapper: `func Copy(dst, src) { return copyBuffer(dst, src, nil) }`
+	// has 3.
+	ThinCodeLines = 8
+	// DelegateMargin is how far above its wrapper a delegated-to
+	// implementation is placed, in RRF units (a first rank is ~0.0164).
+	DelegateMargin = 0.0001
+)
+
+// delegate lifts implementations above the thin wrappers that call them.
+// A query that describes behaviour ("copy from a reader to a writer,
+// preferring WriterTo") matches the wrapper's doc comment best, but the
+// behaviour lives in the function it delegates to (io.Copy ->
+// io.copyBuffer, hmac.Equal -> subtle.ConstantTimeCompare). For each of the
+// first DelegateTop results that is a function or method of at most
+// ThinCodeLines code lines, every other candidate that it calls (bare name
+// equal to the callee, in the same directory, or in a directory named by
+// the call's qualifier) gets at least the wrapper's score plus
+// DelegateMargin; the lift is recorded in Explain.Delegate. Candidates only:
+// a callee the query did not retrieve at all is never pulled in.
+//
+// ranked must be sorted; it is re-sorted when anything moves. rows maps
+// candidate ids to their chunks. Errors come from reading relations.
+func (s *Searcher) delegate(ctx context.Context, ranked []Result, rows map[int64]store.ChunkRow) error {
+	type wrapper struct {
+		i    int
+		call string // from_name of the wrapper's calls
+	}
+	var ws []wrapper
+	var names []string
+	for i := 0; i < len(ranked) && i < DelegateTop; i++ {
+		r := ranked[i]
+		if r.Type != "function" && r.Type != "method" || codeLines(r.content) > ThinCodeLines {
+			continue
+		}
+		call := callName(r.Name, rows[r.id].Owner)
+		ws = append(ws, wrapper{i, call})
+		names = append(names, call)
+	}
+	if len(ws) == 0 {
+		return nil
+	}
+	rels, err := store.RelationsFrom(ctx, s.Store.DB(), s.Project, names, []string{"calls"})
+	if err != nil {
+		return err
+	}
+	// callees by (file, from_name)
+	callees := map[[2]string][]string{}
+	for _, rel := range rels {
+		k := [2]string{rel.Path, rel.From}
+		callees[k] = append(callees[k], rel.To)
+	}
+	byName := map[string][]int{}
+	for j, r := range ranked {
+		if r.Type == "function" || r.Type == "method" {
+			byName[bareName(r.Name)] = append(byName[bareName(r.Name)], j)
+		}
+	}
+	moved := false
+	for _, w := range ws {
+		a := ranked[w.i]
+		// the candidates the wrapper calls; a dispatcher that calls two or
+		// more of them (dboxFtoa -> dboxFtoa32 | dboxFtoa64) is not a wrapper
+		var targets []int
+		seen := map[string]bool{}
+		for _, to := range callees[[2]string{a.Path, w.call}] {
+			qual, bare := "", to
+			if i := strings.LastIndexByte(to, '.'); i >= 0 {
+				qual, bare = to[:i], to[i+1:]
+			}
+			for _, j := range byName[bare] {
+				if j == w.i || !sameUnit(a.Path, ranked[j].Path, qual) {
+					continue
+				}
+				if !seen[bare] {
+					seen[bare] = true
+				}
+				targets = append(targets, j)
+			}
+		}
+		if len(seen) != 1 {
+			continue
+		}
+		for _, j := range targets {
+			b := &ranked[j]
+			lift := a.Score + DelegateMargin - b.Score
+			if lift <= 0 {
+				continue
+			}
+			b.Score += lift
+			if b.Explain != nil {
+				b.Explain.Delegate += lift
+				b.Explain.DelegateFrom = a.Name
+			}
+			moved = true
+		}
+	}
+	if moved {
+		sortResults(ranked)
+	}
+	return nil
+}
+
+// sameUnit reports whether a callee defined in bPath can be the target of a
+// call made in aPath: the same directory (Go package, Java package, Python
+// package), or a directory whose base name is the call's qualifier
+// ("subtle.ConstantTimeCompare" -> crypto/subtle). A qualifier that names
+// neither a package nor anything else ("b.grow", "self.x") is a receiver
+// and the same-directory rule decides.
+func sameUnit(aPath, bPath, qual string) bool {
+	da, db := path.Dir(aPath), path.Dir(bPath)
+	if da == db {
+		return true
+	}
+	if qual == "" {
+		return false
+	}
+	if i := strings.LastIndexAny(qual, "./"); i >= 0 {
+		qual = qual[i+1:]
+	}
+	return path.Base(db) == qual
+}
+
+// callName is the name a chunk's calls are recorded under: "Owner.method"
+// or "func" (see relate.Def.CallName).
+func callName(name, owner string) string {
+	if i := strings.IndexByte(name, '('); i >= 0 {
+		name = name[:i]
+	}
+	m := name
+	if owner != "" && strings.HasPrefix(name, owner+".") {
+		m = name[len(owner)+1:]
+	} else if i := strings.LastIndexByte(name, '.'); i >= 0 {
+		m = name[i+1:]
+	}
+	if owner != "" {
+		return owner + "." + m
+	}
+	return m
+}
+
+// codeLines counts the non-blank lines of src that are not comments
+// (//, #, /*, *) or docstrings (Python triple quotes).
+func codeLines(src string) int {
+	n := 0
+	inDoc := ""
+	for _, l := range strings.Split(src, "\n") {
+		l = strings.TrimSpace(l)
+		if inDoc != "" {
+			if strings.Contains(l, inDoc) {
+				inDoc = ""
+			}
+			continue
+		}
+		if strings.HasPrefix(l, `"""`) || strings.HasPrefix(l, "'''") {
+			if q := l[:3]; strings.Count(l, q) == 1 {
+				inDoc = q
+			}
+			continue
+		}
+		if l == "" || strings.HasPrefix(l, "//") || strings.HasPrefix(l, "#") || strings.HasPrefix(l, "/*") ||
+			strings.HasPrefix(l, "*") {
+			continue
+		}
+		n++
+	}
+	return n
+}

@@ -1,0 +1,118 @@
+package search
+
+import (
+	"strings"
+	"testing"
+)
+
+const ioFixture = `package io
+
+// Copy copies from src to dst until either EOF is reached on src or an
+// error occurs. If src implements WriterTo, the copy is implemented by
+// calling src.WriteTo(dst). Otherwise, if dst implements ReaderFrom, the
+// copy is implemented by calling dst.ReadFrom(src).
+func Copy(dst Writer, src Reader) (int64, error) {
+	return copyBuffer(dst, src, nil)
+}
+
+// copyBuffer is the actual implementation of Copy.
+func copyBuffer(dst Writer, src Reader, buf []byte) (int64, error) {
+	if wt, ok := src.(WriterTo); ok {
+		return wt.WriteTo(dst)
+	}
+	if rf, ok := dst.(ReaderFrom); ok {
+		return rf.ReadFrom(src)
+	}
+	n := 0
+	for {
+		n++
+		if n > 10 {
+			break
+		}
+	}
+	return int64(n), nil
+}
+`
+
+const formatFixture = `package format
+
+// Format writes the shortest decimal digits of a float, choosing the
+// algorithm by size: formatShort or formatLong.
+func Format(f float64, size int) string {
+	if size == 32 {
+		return formatShort(f)
+	}
+	return formatLong(f)
+}
+
+// formatShort handles float32.
+func formatShort(f float64) string { return "decimal" }
+
+// formatLong handles float64.
+func formatLong(f float64) string { return "decimal digits" }
+`
+
+func TestDelegateLiftsImplementationAboveThinWrapper(t *testing.T) {
+	s := fixture(t, map[string]string{"io/io.go": ioFixture, "format/format.go": formatFixture})
+	rs := top(t, s, "copy from a reader to a writer preferring WriterTo or ReaderFrom", RankerHybrid, 5)
+	if len(rs) < 2 || !strings.HasPrefix(rs[0].Name, "copyBuffer") || !strings.HasPrefix(rs[1].Name, "Copy(") {
+		t.Fatalf("want copyBuffer above its wrapper Copy, got %v", names(rs))
+	}
+	if rs[0].Explain.Delegate <= 0 || !strings.HasPrefix(rs[0].Explain.DelegateFrom, "Copy(") {
+		t.Fatalf("explain does not show the delegation: %+v", rs[0].Explain)
+	}
+	// without the step the wrapper, whose doc says it all, comes first
+	hp := DefaultHybridParams()
+	hp.VectorWeight, hp.VectorRerank, hp.Delegate = LocalVectorWeight, true, false
+	s.Params = &hp
+	rs = top(t, s, "copy from a reader to a writer preferring WriterTo or ReaderFrom", RankerHybrid, 5)
+	if len(rs) == 0 || !strings.HasPrefix(rs[0].Name, "Copy(") {
+		t.Fatalf("fixture no longer tests anything: %v", names(rs))
+	}
+	s.Params = nil
+	// a dispatcher calling two candidates is not a wrapper: nothing moves
+	rs = top(t, s, "shortest decimal digits of a float choosing the algorithm by size", RankerHybrid, 5)
+	if len(rs) == 0 || !strings.HasPrefix(rs[0].Name, "Format(") {
+		t.Fatalf("dispatcher lost its place: %v", names(rs))
+	}
+	for _, r := range rs {
+		if r.Explain.Delegate != 0 {
+			t.Fatalf("%s lifted from dispatcher %s", r.Name, r.Explain.DelegateFrom)
+		}
+	}
+}
+
+func TestCodeLinesAndCallName(t *testing.T) {
+	if n := codeLines("// doc\n/* c */\nfunc F() {\n\n\treturn g()\n}\n"); n != 3 {
+		t.Fatalf("codeLines = %d, want 3", n)
+	}
+	py := "def copy(a, b):\n    \"\"\"Copy a to b.\n\n    Long story.\n    \"\"\"\n    return _copy(a, b)\n"
+	if n := codeLines(py); n != 2 {
+		t.Fatalf("codeLines(python) = %d, want 2", n)
+	}
+	if n := codeLines("def f():\n    \"\"\"One line.\"\"\"\n    return g()\n"); n != 2 {
+		t.Fatalf("codeLines(one-line docstring) = %d, want 2", n)
+	}
+	for _, c := range [][3]string{
+		{"Copy(dst Writer, src Reader)", "", "Copy"},
+		{"Buffer.Grow(n int)", "Buffer", "Buffer.Grow"},
+		{"ThreadLocalMap.expungeStaleEntries()", "ThreadLocalMap", "ThreadLocalMap.expungeStaleEntries"},
+	} {
+		if got := callName(c[0], c[1]); got != c[2] {
+			t.Errorf("callName(%q, %q) = %q, want %q", c[0], c[1], got, c[2])
+		}
+	}
+	for _, c := range []struct {
+		a, b, qual string
+		want       bool
+	}{
+		{"io/io.go", "io/multi.go", "", true},
+		{"crypto/hmac/hmac.go", "crypto/subtle/constant_time.go", "subtle", true},
+		{"crypto/hmac/hmac.go", "crypto/subtle/constant_time.go", "", false},
+		{"a/x.go", "b/y.go", "b.grow", false},
+	} {
+		if got := sameUnit(c.a, c.b, c.qual); got != c.want {
+			t.Errorf("sameUnit(%q, %q, %q) = %v", c.a, c.b, c.qual, got)
+		}
+	}
+}
