@@ -49,7 +49,7 @@ func TestTuneGolden(t *testing.T) {
 	}
 	if os.Getenv("CODERAG_TUNE_GRID") != "" {
 		base := DefaultHybridParams()
-		base.VectorWeight = LocalVectorWeight
+		base.VectorWeight, base.VectorRerank = LocalVectorWeight, true
 		variants := map[string]func(*HybridParams){
 			"glossary-on":  func(*HybridParams) { UseGlossary = true },
 			"glossary-off": func(*HybridParams) { UseGlossary = false },
