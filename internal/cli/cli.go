@@ -230,6 +230,9 @@ func openProject(e *env, dir string) (*store.Store, *store.Project, error) {
 		st.Close()
 		return nil, nil, err
 	}
+	if n, err := st.StaleFiles(e.ctx, p.Path, index.AnalysisVersion); err == nil && n > 0 {
+		fmt.Fprintf(e.stderr, "note: %d files of %s were indexed by an older coderag; run `coderag index %s` to refresh them\n", n, p.Path, p.Path)
+	}
 	return st, p, nil
 }
 

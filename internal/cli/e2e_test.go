@@ -12,6 +12,7 @@ import (
 
 	"github.com/coderag/coderag/internal/index"
 	"github.com/coderag/coderag/internal/search"
+	"github.com/coderag/coderag/internal/store"
 )
 
 // run drives Main in process and returns exit code, stdout, stderr.
@@ -163,5 +164,80 @@ func TestUsageErrors(t *testing.T) {
 	code, out, _ := run(t, "search", "--help")
 	if code != 0 || !strings.Contains(out, "-top-k") || !strings.Contains(out, "CODERAG_HOME") {
 		t.Errorf("search --help: exit %d %q", code, out)
+	}
+}
+
+// TestOlderAnalysisNote: an index made by an older chunker/analyser is still
+// searched, with a one-line note, and the next index run refreshes it.
+func TestOlderAnalysisNote(t *testing.T) {
+	home := setHome(t)
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "a.go"), []byte("package a\n\n// Sniff reads the head.\nfunc Sniff() {}\n"), 0o644)
+	if code, _, errs := run(t, "index", "--quiet", dir); code != 0 {
+		t.Fatalf("index: %s", errs)
+	}
+	st, err := store.Open(context.Background(), filepath.Join(home, "index.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.DB().Exec(`UPDATE indexed_files SET analysis=1`); err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	code, out, errs := run(t, "search", "--project", dir, "sniffing")
+	if code != 0 || !strings.Contains(out, "Sniff") || !strings.Contains(errs, "1 files of") || !strings.Contains(errs, "older coderag") {
+		t.Fatalf("exit %d out %q err %q", code, out, errs)
+	}
+	if code, _, errs := run(t, "index", "--quiet", dir); code != 0 {
+		t.Fatalf("re-index: %s", errs)
+	}
+	if _, _, errs := run(t, "search", "--project", dir, "sniffing"); strings.Contains(errs, "older") {
+		t.Fatalf("note after re-index: %q", errs)
+	}
+}
+
+// TestRemoveProject: `remove` drops exactly one project, refuses a directory
+// inside a project (naming the root) and an unknown path, and leaves the
+// other projects searchable.
+func TestRemoveProject(t *testing.T) {
+	setHome(t)
+	outer, err := index.ResolveRoot(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	sub := filepath.Join(outer, "sub")
+	os.MkdirAll(filepath.Join(sub, "inner"), 0o755)
+	os.WriteFile(filepath.Join(outer, "a.go"), []byte("package a\n\n// Alpha is first.\nfunc Alpha() {}\n"), 0o644)
+	os.WriteFile(filepath.Join(sub, "b.go"), []byte("package sub\n\n// Beta is second.\nfunc Beta() {}\n"), 0o644)
+	if code, _, errs := run(t, "index", "--quiet", outer); code != 0 {
+		t.Fatalf("index outer: %s", errs)
+	}
+	code, _, errs := run(t, "index", "--quiet", sub)
+	if code != 0 || !strings.Contains(errs, "inside the indexed project "+outer) {
+		t.Fatalf("index sub: exit %d, want a note about the enclosing project: %q", code, errs)
+	}
+	code, _, errs = run(t, "remove", filepath.Join(sub, "inner"))
+	if code != 1 || !strings.Contains(errs, "coderag remove "+sub) || strings.Count(strings.TrimSpace(errs), "\n") != 0 {
+		t.Fatalf("remove inside a project: exit %d %q", code, errs)
+	}
+	code, out, errs := run(t, "remove", sub)
+	if code != 0 || !strings.Contains(out, "removed "+sub) || !strings.Contains(out, "(1 files)") {
+		t.Fatalf("remove: exit %d %q %q", code, out, errs)
+	}
+	if code, _, _ := run(t, "remove", sub); code != 1 {
+		t.Fatalf("second remove: exit %d", code)
+	}
+	if code, _, _ := run(t, "remove"); code != 2 {
+		t.Fatalf("remove without PATH: exit %d", code)
+	}
+	code, out, _ = run(t, "stats", "--json")
+	var s statsOut
+	if err := json.Unmarshal([]byte(out), &s); err != nil || code != 0 || len(s.Projects) != 1 || s.Projects[0].Path != outer || s.Projects[0].Files != 2 {
+		t.Fatalf("stats after remove: %v %s", err, out)
+	}
+	// searching from inside sub now uses the outer project, which still holds b.go
+	code, out, _ = run(t, "search", "--project", sub, "beta second")
+	if code != 0 || !strings.Contains(out, "sub/b.go") {
+		t.Fatalf("search after remove: %d %q", code, out)
 	}
 }

@@ -5,12 +5,14 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 
 	"github.com/coderag/coderag/internal/index"
+	"github.com/coderag/coderag/internal/store"
 )
 
 func init() {
@@ -58,6 +60,11 @@ synonyms. Set EMBEDDING_PROVIDER=ollama or openai for a neural model.`)
 		return err
 	}
 	defer st.Close()
+	if _, err := st.GetProject(e.ctx, root); errors.Is(err, store.ErrNotIndexed) {
+		if p, err := st.FindProject(e.ctx, filepath.Dir(root)); err == nil {
+			fmt.Fprintf(e.stderr, "note: %s is inside the indexed project %s; it becomes a separate project (`coderag remove %s` undoes it)\n", root, p.Path, root)
+		}
+	}
 	opts := index.Options{Threads: e.cfg.IndexThreads, BatchSize: e.cfg.Embedding.BatchSize}
 	if *threads > 0 {
 		opts.Threads = *threads

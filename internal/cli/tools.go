@@ -29,7 +29,8 @@ func runGrep(e *env, args []string) error {
 		`Search file contents with a regular expression (Go RE2 syntax) under the project, with the
 same ignore rules as the index. Uses ripgrep (rg --json, 8 s limit) when it is on PATH, else a
 native parallel search. Output is capped (per file, in all, in characters) and says when it is
-partial; it ends with up to 3 suggested 'read' calls around the first matches.`)
+partial; it ends with up to 3 suggested 'read' calls around the first matches.
+Exit status, as rg and grep: 0 when a line matched, 1 when none did (or on an error), 2 for bad usage.`)
 	var p tools.GrepParams
 	project := fs.String("project", ".", "root directory to search")
 	fs.StringVar(&p.Path, "path", "", "sub-directory or file to search, relative to the project")
@@ -59,7 +60,13 @@ partial; it ends with up to 3 suggested 'read' calls around the first matches.`)
 	if err != nil {
 		return err
 	}
-	return printResult(e, *asJSON, res, res.Text())
+	if err := printResult(e, *asJSON, res, res.Text()); err != nil {
+		return err
+	}
+	if len(res.Matches) == 0 {
+		return errSilent // "No matches." is printed; exit 1 as rg does
+	}
+	return nil
 }
 
 func runGlob(e *env, args []string) error {

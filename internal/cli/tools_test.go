@@ -33,6 +33,10 @@ func TestExactToolCommands(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "notes.md") || !strings.Contains(out, "pkg/retry.go") {
 		t.Fatalf("grep -i: %s", out)
 	}
+	code, out, errs = run(t, "grep", "--project", root, "zzqq-no-such-text")
+	if code != 1 || !strings.Contains(out, "No matches.") || errs != "" {
+		t.Fatalf("no match: exit %d out %q err %q (want 1, as rg)", code, out, errs)
+	}
 	code, _, errs = run(t, "grep", "--project", root, "(")
 	if code != 1 || !strings.Contains(errs, "fixed") || strings.Count(strings.TrimSpace(errs), "\n") != 0 {
 		t.Fatalf("bad regex: exit %d %q", code, errs)

@@ -157,6 +157,45 @@ func (s *Store) FindProject(ctx context.Context, dir string) (*Project, error) {
 	}
 }
 
+// RemoveProject deletes every row of project (full-text rows, vectors,
+// chunks, relations, fingerprints and the project row) in one transaction
+// and returns how many files it held; ErrNotIndexed when path is not a
+// project root. Files on disk are not touched.
+func (s *Store) RemoveProject(ctx context.Context, path string) (int, error) {
+	if _, err := s.GetProject(ctx, path); err != nil {
+		return 0, err
+	}
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return 0, fmt.Errorf("begin: %w", err)
+	}
+	defer tx.Rollback()
+	var files int
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM indexed_files WHERE project_path=?`, path).Scan(&files); err != nil {
+		return 0, err
+	}
+	for _, q := range []string{
+		`DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM code_chunks WHERE project_path=?)`,
+		`DELETE FROM code_vectors WHERE project_path=?`,
+		`DELETE FROM code_chunks WHERE project_path=?`,
+		`DELETE FROM code_relations WHERE project_path=?`,
+		`DELETE FROM indexed_files WHERE project_path=?`,
+		`DELETE FROM projects WHERE project_path=?`,
+	} {
+		if _, err := tx.ExecContext(ctx, q, path); err != nil {
+			return 0, fmt.Errorf("remove project %s: %w", path, err)
+		}
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO meta(key,value) VALUES('vectors_version','1')
+		ON CONFLICT(key) DO UPDATE SET value=CAST(value AS INTEGER)+1`); err != nil {
+		return 0, err
+	}
+	if err := tx.Commit(); err != nil {
+		return 0, fmt.Errorf("remove project %s: %w", path, err)
+	}
+	return files, nil
+}
+
 // Projects lists every indexed project, by path.
 func (s *Store) Projects(ctx context.Context) ([]Project, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT project_path, embedder, dim, created_at, updated_at FROM projects ORDER BY project_path`)
@@ -361,6 +400,18 @@ func deleteFile(ctx context.Context, tx *sql.Tx, project, path string) error {
 		}
 	}
 	return nil
+}
+
+// StaleFiles counts the files of project whose rows were made with an
+// analysis version other than version (see FileRecord.Analysis).
+func (s *Store) StaleFiles(ctx context.Context, project string, version int) (int, error) {
+	var n int
+	err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM indexed_files WHERE project_path=? AND analysis<>?`,
+		project, version).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("count stale files: %w", err)
+	}
+	return n, nil
 }
 
 // TouchFiles updates size and mtime of files whose content hash was found

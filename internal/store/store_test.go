@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
 	"testing"
 )
@@ -164,5 +165,39 @@ func TestMigrateFromSchema1(t *testing.T) {
 	recs, err := s.Files(ctx, "/p")
 	if err != nil || recs["a.go"].Analysis != 1 {
 		t.Fatalf("analysis after migration: %+v %v", recs["a.go"], err)
+	}
+}
+
+func TestRemoveProject(t *testing.T) {
+	ctx := context.Background()
+	s := openTemp(t)
+	for _, p := range []string{"/p", "/q"} {
+		if err := s.PutProject(ctx, Project{Path: p, Embedder: "local:test", Dim: 3}); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.ReplaceFiles(ctx, p, []FileData{file("a.go", "alpha", "beta"), file("b.go", "gamma")}, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	n, err := s.RemoveProject(ctx, "/p")
+	if err != nil || n != 2 {
+		t.Fatalf("RemoveProject = %d, %v", n, err)
+	}
+	if c, _ := s.Count(ctx, "/p"); c.Files+c.Chunks+c.Embedded+c.Relations != 0 {
+		t.Fatalf("rows left: %+v", c)
+	}
+	var fts int
+	s.DB().QueryRow(`SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH 'bodi'`).Scan(&fts)
+	if fts != 3 {
+		t.Fatalf("full-text rows after remove: %d, want the other project's 3", fts)
+	}
+	if c, _ := s.Count(ctx, "/q"); c.Files != 2 || c.Chunks != 3 || c.Embedded != 3 {
+		t.Fatalf("other project touched: %+v", c)
+	}
+	if _, err := s.GetProject(ctx, "/p"); !errors.Is(err, ErrNotIndexed) {
+		t.Fatalf("project row left: %v", err)
+	}
+	if _, err := s.RemoveProject(ctx, "/p"); !errors.Is(err, ErrNotIndexed) {
+		t.Fatalf("second remove: %v", err)
 	}
 }

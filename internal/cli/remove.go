@@ -1,0 +1,62 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+
+	"github.com/coderag/coderag/internal/index"
+	"github.com/coderag/coderag/internal/store"
+)
+
+func init() {
+	register(command{name: "remove", summary: "drop an indexed project from the index (files on disk are untouched)", run: runRemove})
+}
+
+// runRemove deletes one project's rows. PATH must be the project's root, so
+// running it inside a project never removes the enclosing one by accident.
+func runRemove(e *env, args []string) error {
+	fs := newFlags(e, "remove", "[flags] PATH",
+		`Drop the project indexed at PATH from $CODERAG_HOME/index.db: its chunks, vectors,
+relations and fingerprints, in one transaction. Files on disk are not touched, and other
+projects in the index are kept. PATH must be the root that was indexed ('coderag stats'
+lists them); a directory inside a project is refused with the project's root.`)
+	asJSON := fs.Bool("json", false, "print what was removed as JSON")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usagef("want one PATH (the indexed root), got %d arguments", len(pos))
+	}
+	root, err := index.ResolveRoot(pos[0])
+	if err != nil {
+		// a deleted directory can still be forgotten by its path
+		if root, err = filepath.Abs(pos[0]); err != nil {
+			return fmt.Errorf("remove %s: %w", pos[0], err)
+		}
+	}
+	if !store.Exists(e.cfg.DBPath()) {
+		return fmt.Errorf("%s is not indexed (no index at %s)", pos[0], e.cfg.DBPath())
+	}
+	st, err := openStore(e)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	files, err := st.RemoveProject(e.ctx, root)
+	if errors.Is(err, store.ErrNotIndexed) {
+		if p, ferr := st.FindProject(e.ctx, root); ferr == nil {
+			return fmt.Errorf("%s is inside the indexed project %s, not its root: run `coderag remove %s` to drop that project", root, p.Path, p.Path)
+		}
+		return fmt.Errorf("%s is not an indexed project ('coderag stats' lists them)", root)
+	}
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return writeJSON(e.stdout, map[string]any{"removed": root, "files": files})
+	}
+	fmt.Fprintf(e.stdout, "removed %s from the index (%d files)\n", root, files)
+	return nil
+}
