@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"sync"
 	"time"
@@ -98,37 +99,137 @@ func (p *pending) wait(ctx context.Context) {
 	}
 }
 
-// drainReader passes the client's input through, noting requests; at EOF
-// it first waits for their answers.
+// maxLine bounds one input line (one JSON-RPC message or batch): longer
+// lines are answered with an error and dropped.
+const maxLine = 32 << 20
+
+// drainReader passes the client's input through line by line, noting
+// requests; at EOF it first waits for their answers. A line that is not a
+// JSON-RPC message is not passed on (the SDK would end the session): it is
+// answered with a JSON-RPC error, -32700 for invalid JSON and -32600 for
+// JSON that is no request, notification or response, and the session goes
+// on (JSON-RPC 2.0, section 5.1).
 type drainReader struct {
 	ctx  context.Context
 	r    io.ReadCloser
 	p    *pending
-	line []byte
+	w    *drainWriter // where rejections are answered
+	buf  []byte
+	line []byte // the current incomplete line
+	long bool   // the current line passed maxLine: skip to its end
+	out  []byte // accepted lines not yet returned
+	eof  bool
 }
 
 func (d *drainReader) Read(b []byte) (int, error) {
-	n, err := d.r.Read(b)
-	d.line = append(d.line, b[:n]...)
-	for {
-		i := bytes.IndexByte(d.line, '\n')
-		if i < 0 {
-			break
+	for len(d.out) == 0 {
+		if d.eof {
+			d.p.wait(d.ctx)
+			return 0, io.EOF
 		}
-		d.p.read(d.line[:i])
-		d.line = d.line[i+1:]
+		if d.buf == nil {
+			d.buf = make([]byte, 64<<10)
+		}
+		n, err := d.r.Read(d.buf)
+		chunk := d.buf[:n]
+		for len(chunk) > 0 {
+			i := bytes.IndexByte(chunk, '\n')
+			if i < 0 {
+				d.add(chunk)
+				break
+			}
+			d.add(chunk[:i])
+			d.endLine()
+			chunk = chunk[i+1:]
+		}
+		if err == io.EOF {
+			d.endLine()
+			d.eof = true
+			continue
+		}
+		if err != nil {
+			if len(d.out) > 0 {
+				break
+			}
+			return 0, err
+		}
 	}
-	if err == io.EOF {
-		if len(d.line) > 0 {
-			d.p.read(d.line)
-			d.line = nil
-		}
-		if n > 0 {
-			return n, nil // deliver the bytes first; EOF comes on the next call
-		}
-		d.p.wait(d.ctx)
+	n := copy(b, d.out)
+	d.out = d.out[n:]
+	return n, nil
+}
+
+func (d *drainReader) add(b []byte) {
+	if d.long {
+		return
 	}
-	return n, err
+	if len(d.line)+len(b) > maxLine {
+		d.long, d.line = true, nil
+		return
+	}
+	d.line = append(d.line, b...)
+}
+
+// endLine accepts or rejects the line read so far.
+func (d *drainReader) endLine() {
+	line := bytes.TrimSpace(d.line)
+	long := d.long
+	d.line, d.long = d.line[:0], false
+	switch {
+	case long:
+		d.w.reject(nil, -32600, fmt.Sprintf("Invalid Request: message longer than %d MiB", maxLine>>20))
+	case len(line) == 0:
+	case !json.Valid(line):
+		d.w.reject(nil, -32700, "Parse error: the line is not valid JSON")
+	default:
+		if id, ok := validMessage(line); !ok {
+			d.w.reject(id, -32600, `Invalid Request: want a JSON-RPC 2.0 object with "jsonrpc":"2.0" and a method or an id, or a non-empty array of them`)
+			return
+		}
+		d.p.read(line)
+		d.out = append(d.out, line...)
+		d.out = append(d.out, '\n')
+	}
+}
+
+// validMessage reports whether line (valid JSON) is a JSON-RPC 2.0 message
+// or a non-empty batch of them; for an invalid object it returns its id, if
+// any, for the error response.
+func validMessage(line []byte) (json.RawMessage, bool) {
+	type msg struct {
+		JSONRPC string          `json:"jsonrpc"`
+		Method  string          `json:"method"`
+		ID      json.RawMessage `json:"id"`
+		Result  json.RawMessage `json:"result"`
+		Error   json.RawMessage `json:"error"`
+	}
+	ok := func(m msg) bool {
+		return m.JSONRPC == "2.0" && (m.Method != "" || len(m.ID) > 0 && (len(m.Result) > 0 || len(m.Error) > 0))
+	}
+	if line[0] == '[' {
+		var batch []msg
+		if json.Unmarshal(line, &batch) != nil || len(batch) == 0 {
+			return nil, false
+		}
+		for _, m := range batch {
+			if !ok(m) {
+				return nil, false
+			}
+		}
+		return nil, true
+	}
+	var m msg
+	if line[0] != '{' || json.Unmarshal(line, &m) != nil {
+		return nil, false
+	}
+	if !ok(m) {
+		var id json.RawMessage
+		if json.Unmarshal(m.ID, new(any)) == nil && len(m.ID) > 0 && (m.ID[0] == '"' || m.ID[0] >= '0' && m.ID[0] <= '9' || m.ID[0] == '-') {
+			id = m.ID
+		}
+		return id, false
+	}
+	return nil, true
 }
 
 func (d *drainReader) Close() error { return d.r.Close() }
@@ -142,8 +243,9 @@ type drainWriter struct {
 }
 
 func (d *drainWriter) Write(b []byte) (int, error) {
-	n, err := d.w.Write(b)
 	d.mu.Lock()
+	defer d.mu.Unlock()
+	n, err := d.w.Write(b)
 	d.line = append(d.line, b[:n]...)
 	for {
 		i := bytes.IndexByte(d.line, '\n')
@@ -153,8 +255,19 @@ func (d *drainWriter) Write(b []byte) (int, error) {
 		d.p.wrote(d.line[:i])
 		d.line = d.line[i+1:]
 	}
-	d.mu.Unlock()
 	return n, err
+}
+
+// reject writes a JSON-RPC error response for a line that was not passed
+// on; id is null when the line had none.
+func (d *drainWriter) reject(id json.RawMessage, code int, msg string) {
+	if len(id) == 0 {
+		id = json.RawMessage("null")
+	}
+	resp, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "error": map[string]any{"code": code, "message": msg}})
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.w.Write(append(resp, '\n'))
 }
 
 func (d *drainWriter) Close() error { return d.w.Close() }

@@ -70,3 +70,70 @@ func TestRequestsBeforeEOFAreAnswered(t *testing.T) {
 		t.Errorf("search_code did not find Retry: %s", out.String())
 	}
 }
+
+// TestMalformedLinesAreAnsweredNotFatal: a line that is not JSON, or JSON
+// that is not a JSON-RPC message, gets a JSON-RPC error and the session
+// goes on to answer the requests after it.
+func TestMalformedLinesAreAnsweredNotFatal(t *testing.T) {
+	root := t.TempDir()
+	os.WriteFile(filepath.Join(root, "a.go"), []byte("package a\n"), 0o644)
+	ctx := context.Background()
+	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "index.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	newEmb := func() (embed.Embedder, error) { return provider.New(embed.Options{Provider: "local"}) }
+	srv, err := NewServer(Config{Root: root, Store: st, NewEmbedder: newEmb, IndexBudget: 20 * time.Second, Log: io.Discard})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := strings.Join([]string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`,
+		`not json`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`42`,
+		`{"id":7,"hello":"world"}`,
+		`[]`,
+		``,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`,
+		`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"glob_files","arguments":{"pattern":"*.go"}}}`,
+	}, "\n") // no final newline: the last line ends at EOF
+	var out bufCloser
+	if err := srv.Run(ctx, io.NopCloser(strings.NewReader(in)), &out); err != nil {
+		t.Fatalf("session ended with %v; output:\n%s", err, out.String())
+	}
+	answered := map[string]bool{}
+	codes := map[string][]int{}
+	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		var m struct {
+			ID    json.RawMessage `json:"id"`
+			Error *struct {
+				Code int `json:"code"`
+			} `json:"error"`
+		}
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatalf("stdout line is not JSON: %q", line)
+		}
+		if m.Error != nil {
+			codes[string(m.ID)] = append(codes[string(m.ID)], m.Error.Code)
+		} else {
+			answered[string(m.ID)] = true
+		}
+	}
+	for _, id := range []string{"1", "2", "3"} {
+		if !answered[id] {
+			t.Errorf("request %s not answered; output:\n%s", id, out.String())
+		}
+	}
+	// not json -> -32700; 42 and [] -> -32600 with a null id; the object with id 7 -> -32600 with id 7
+	if got := codes["null"]; len(got) != 3 || got[0] != -32700 || got[1] != -32600 || got[2] != -32600 {
+		t.Errorf("errors with a null id: %v", got)
+	}
+	if got := codes["7"]; len(got) != 1 || got[0] != -32600 {
+		t.Errorf("errors for id 7: %v", got)
+	}
+	if !strings.Contains(out.String(), "a.go") {
+		t.Errorf("glob_files after the bad lines: %s", out.String())
+	}
+}

@@ -184,7 +184,8 @@ func NewServer(cfg Config) (*Server, error) {
 func (s *Server) Run(ctx context.Context, in io.ReadCloser, out io.WriteCloser) error {
 	defer s.Close()
 	p := newPending()
-	err := s.sdk.Run(ctx, &sdk.IOTransport{Reader: &drainReader{ctx: ctx, r: in, p: p}, Writer: &drainWriter{w: out, p: p}})
+	w := &drainWriter{w: out, p: p}
+	err := s.sdk.Run(ctx, &sdk.IOTransport{Reader: &drainReader{ctx: ctx, r: in, p: p, w: w}, Writer: w})
 	if err != nil && (errors.Is(err, io.EOF) || errors.Is(err, sdk.ErrConnectionClosed)) {
 		err = nil
 	}
