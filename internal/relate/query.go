@@ -242,7 +242,7 @@ func (r *Resolver) calleeEdges(d *Def) []Edge {
 		if row.Path != d.Path || d.Type != "module" && (row.Line < d.StartLine || row.Line > d.EndLine) {
 			continue
 		}
-		e := Edge{Kind: row.Kind, From: row.From, To: row.To, Path: row.Path, Line: row.Line, Caller: d}
+		e := Edge{Kind: row.Kind, From: row.From, To: row.To, Path: row.Path, Line: row.Line, Caller: d, plain: row.Plain}
 		r.setTarget(&e, d)
 		out = append(out, e)
 	}

@@ -103,7 +103,7 @@ var goldenQueries = map[string][]query{
 // their resolution: the exact expected edges of a fixture.
 func dumpRelations(t *testing.T, st *store.Store, root string) string {
 	ctx := context.Background()
-	rows, err := st.DB().QueryContext(ctx, `SELECT file_path, from_name, to_name, relation_type, line FROM code_relations
+	rows, err := st.DB().QueryContext(ctx, `SELECT file_path, from_name, to_name, relation_type, line, plain FROM code_relations
 		WHERE project_path=? ORDER BY file_path, line, relation_type, from_name, to_name`, root)
 	if err != nil {
 		t.Fatal(err)
@@ -116,7 +116,7 @@ func dumpRelations(t *testing.T, st *store.Store, root string) string {
 	var b strings.Builder
 	for rows.Next() {
 		var row store.RelationRow
-		if err := rows.Scan(&row.Path, &row.From, &row.To, &row.Kind, &row.Line); err != nil {
+		if err := rows.Scan(&row.Path, &row.From, &row.To, &row.Kind, &row.Line, &row.Plain); err != nil {
 			t.Fatal(err)
 		}
 		e := r.edge(row)
@@ -370,5 +370,18 @@ func TestNameErrors(t *testing.T) {
 	text, err := Describe(context.Background(), st.DB(), root, "Cache.lookup")
 	if err != nil || !strings.Contains(text, "Entry.refresh └── calls --> [lookup]") {
 		t.Errorf("Describe: %v\n%s", err, text)
+	}
+}
+
+func TestIsTestFile(t *testing.T) {
+	for p, want := range map[string]bool{
+		"net/http/serve_test.go": true, "net/http/server.go": false, "pkg/testdata/x.go": true,
+		"tests/test_x.py": true, "json/test_decoder.py": true, "json/decoder_test.py": true, "json/decoder.py": false,
+		"src/test/java/FooTest.java": true, "src/main/java/Foo.java": false, "web/app.test.ts": true,
+		"web/app.spec.js": true, "web/__tests__/a.js": true, "web/app.ts": false, "contest/x.go": false,
+	} {
+		if got := IsTestFile(p); got != want {
+			t.Errorf("IsTestFile(%q) = %v, want %v", p, got, want)
+		}
 	}
 }

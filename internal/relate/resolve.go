@@ -86,10 +86,21 @@ func (r *Resolver) pool(m string) []*Def {
 	return out
 }
 
-// samePool is pool(m) restricted to the language family of file: a C file
-// calling Sleep never reaches a Go function.
+// samePool is pool(m) restricted to the language family of file (a C file
+// calling Sleep never reaches a Go function) and, for a file that is not a
+// test, to definitions outside test files: Go does not even compile
+// _test.go files into the package, and production code does not call
+// test helpers in any language.
 func (r *Resolver) samePool(file, m string) []*Def {
 	pool := r.pool(m)
+	if !IsTestFile(file) {
+		for _, d := range pool {
+			if IsTestFile(d.Path) {
+				pool = filter(pool, func(d *Def) bool { return !IsTestFile(d.Path) })
+				break
+			}
+		}
+	}
 	fam := family(r.langOf(file))
 	if fam == "" {
 		return pool
@@ -148,6 +159,12 @@ func pick(how string, got []*Def, caller *Def) (string, []*Def) {
 
 func (r *Resolver) resolveBare(caller *Def, file, m string) (string, []*Def) {
 	pool := r.samePool(file, m)
+	if r.langOf(file) == "go" {
+		// a Go call stored bare but not plain was written on a value
+		// ("x.m()", "time.Now().Add(d)"): it reaches methods, never a
+		// function (package calls are stored qualified, "pkg.F")
+		pool = filter(pool, func(d *Def) bool { return d.Owner != "" })
+	}
 	if len(pool) == 0 {
 		return ResUnresolved, nil
 	}
@@ -207,6 +224,26 @@ func (r *Resolver) resolveBare(caller *Def, file, m string) (string, []*Def) {
 		return pick(ResImport, got, caller)
 	}
 	return pick(ResUnique, append([]*Def(nil), pool...), caller)
+}
+
+// IsTestFile reports whether a root-relative path is test code: Go
+// _test.go files, files under test/, tests/, testdata/ or __tests__/
+// directories, Python test_*.py and *_test.py, JS/TS *.test.* and *.spec.*,
+// Java/Kotlin *Test.java / *Tests.kt under src/test.
+func IsTestFile(p string) bool {
+	p = "/" + p
+	if strings.Contains(p, "/test/") || strings.Contains(p, "/tests/") || strings.Contains(p, "/testdata/") ||
+		strings.Contains(p, "/__tests__/") || strings.Contains(p, "/src/test/") {
+		return true
+	}
+	base := path.Base(p)
+	switch {
+	case strings.HasSuffix(base, "_test.go"), strings.HasSuffix(base, "_test.py"),
+		strings.HasPrefix(base, "test_") && strings.HasSuffix(base, ".py"):
+		return true
+	}
+	stem := strings.TrimSuffix(base, path.Ext(base))
+	return strings.HasSuffix(stem, ".test") || strings.HasSuffix(stem, ".spec")
 }
 
 // dirScoped languages see the definitions of their directory (package)

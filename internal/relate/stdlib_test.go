@@ -92,6 +92,40 @@ func TestStdlibCallers(t *testing.T) {
 	}
 	checkSites(t, root, w)
 
+	// Go call rules without types: a plain call inside (*conn).readRequest
+	// reaches the package function readRequest, not the method itself; the
+	// builtin len is no method named len; production code reaches no
+	// _test.go helper (req.Header.get is no func get of serve_test.go)
+	for _, fn := range []string{"net/http.(*conn).readRequest", "net/http.(*conn).serve"} {
+		w, err := r.Callees(fn, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range w.Edges {
+			if e.Target != nil && IsTestFile(e.Target.Path) {
+				t.Errorf("%s: call %s at %s:%d resolved into test file %s", fn, e.To, e.Path, e.Line, e.Target.Path)
+			}
+			for _, c := range e.Candidates {
+				if IsTestFile(c.Path) {
+					t.Errorf("%s: call %s at %s:%d has test candidate %s", fn, e.To, e.Path, e.Line, c.Path)
+				}
+			}
+			switch e.To {
+			case "readRequest":
+				if fn == "net/http.(*conn).readRequest" && (e.Target == nil || e.Target.Owner != "" || e.Target.Path != "request.go") {
+					t.Errorf("plain readRequest(c.bufr) resolved to %+v (%s)", e.Target, e.Resolution)
+				}
+			case "len", "make", "delete":
+				if e.Resolution != ResUnresolved {
+					t.Errorf("builtin %s resolved as %s %v", e.To, e.Resolution, e.Candidates)
+				}
+			}
+		}
+	}
+	if p, err := r.Path("net/http.(*Server).ListenAndServe", "net/http.readRequest"); err != nil || !p.Found {
+		t.Errorf("no call path ListenAndServe -> readRequest: %v", err)
+	}
+
 	st, root = indexDir(t, filepath.Join(src, "time"))
 	r, err = NewResolver(context.Background(), st.DB(), root)
 	if err != nil {
