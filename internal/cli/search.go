@@ -42,6 +42,9 @@ For exact names and strings, 'coderag grep' is faster and complete.`)
 	if query == "" {
 		return usagef("missing QUERY (coderag search \"how are retries scheduled\")")
 	}
+	if *topK < 1 || *topK > search.MaxTopK {
+		return usagef("--top-k must be 1..%d, got %d", search.MaxTopK, *topK)
+	}
 	st, p, err := openProject(e, *project)
 	if err != nil {
 		return err
@@ -53,9 +56,6 @@ For exact names and strings, 'coderag grep' is faster and complete.`)
 	}
 	s := &search.Searcher{Store: st, Embedder: emb, Project: p.Path}
 	k := *topK
-	if k < 1 { // an explicit 0 or negative count clamps to 1 (0 means "default" inside)
-		k = 1
-	}
 	resp, err := s.Search(e.ctx, query, search.Options{TopK: k, Ranker: *ranker, Explain: *explain})
 	if err != nil {
 		return err

@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -30,7 +32,8 @@ func runGrep(e *env, args []string) error {
 same ignore rules as the index. Uses ripgrep (rg --json, 8 s limit) when it is on PATH, else a
 native parallel search. Output is capped (per file, in all, in characters) and says when it is
 partial; it ends with up to 3 suggested 'read' calls around the first matches.
-Exit status, as rg and grep: 0 when a line matched, 1 when none did (or on an error), 2 for bad usage.`)
+Exit status, as rg and grep: 0 when a line matched, 1 when none did (or on an error), 2 for bad
+usage or an invalid regular expression.`)
 	var p tools.GrepParams
 	project := fs.String("project", ".", "root directory to search")
 	fs.StringVar(&p.Path, "path", "", "sub-directory or file to search, relative to the project")
@@ -52,15 +55,30 @@ Exit status, as rg and grep: 0 when a line matched, 1 when none did (or on an er
 		return usagef("want one PATTERN (quote it), got %d arguments", len(pos))
 	}
 	p.Pattern = pos[0]
+	switch p.Engine {
+	case tools.EngineAuto, tools.EngineRipgrep, tools.EngineNative:
+	default:
+		return usagef("unknown --engine %q (want auto, ripgrep or native)", p.Engine)
+	}
+	if p.HeadLimit < 1 || p.MaxResults < 1 || p.MaxChars < 1 {
+		return usagef("--head-limit, --max-results and --max-chars must be at least 1")
+	}
 	root, err := toolRoot(*project)
 	if err != nil {
 		return err
 	}
 	res, err := tools.Grep(e.ctx, root, p)
 	if err != nil {
-		return err
+		return cliToolError("grep", err)
 	}
-	if err := printResult(e, *asJSON, res, res.Text()); err != nil {
+	text := res.Text()
+	for _, sr := range res.SuggestedReads {
+		// the CLI's own command instead of the agents' read_file call
+		args, _ := json.Marshal(sr.Args)
+		text = strings.Replace(text, sr.Tool+" "+string(args)+"\n",
+			fmt.Sprintf("coderag read --offset %d --limit %d %s\n", sr.Args.Offset, sr.Args.Limit, shellQuote(sr.Args.Path)), 1)
+	}
+	if err := printResult(e, *asJSON, res, text); err != nil {
 		return err
 	}
 	if len(res.Matches) == 0 {
@@ -71,7 +89,7 @@ Exit status, as rg and grep: 0 when a line matched, 1 when none did (or on an er
 
 func runGlob(e *env, args []string) error {
 	fs := newFlags(e, "glob", "[flags] PATTERN",
-		"List the project's files matching a glob (`**`, `*`, `?`, `[...]`, `{a,b}`), ignore rules applied, sorted.\nA pattern without '/' matches file names at any depth.")
+		"List the project's files matching a glob (`**`, `*`, `?`, `[...]`, `{a,b}`), ignore rules applied, sorted.\nA pattern without '/' matches file names at any depth. Exit status 1 when no file matches.")
 	var p tools.GlobParams
 	project := fs.String("project", ".", "root directory")
 	fs.StringVar(&p.Path, "path", "", "sub-directory to list, relative to the project")
@@ -85,15 +103,24 @@ func runGlob(e *env, args []string) error {
 		return usagef("want one PATTERN (quote it so the shell does not expand it)")
 	}
 	p.Pattern = pos[0]
+	if p.Limit < 1 {
+		return usagef("--limit must be at least 1, got %d", p.Limit)
+	}
 	root, err := toolRoot(*project)
 	if err != nil {
 		return err
 	}
 	res, err := tools.Glob(e.ctx, root, p)
 	if err != nil {
+		return cliToolError("glob", err)
+	}
+	if err := printResult(e, *asJSON, res, res.Text()); err != nil {
 		return err
 	}
-	return printResult(e, *asJSON, res, res.Text())
+	if res.Total == 0 {
+		return errSilent // "(no matching files)" is printed; exit 1 as grep
+	}
+	return nil
 }
 
 func runRead(e *env, args []string) error {
@@ -112,15 +139,44 @@ func runRead(e *env, args []string) error {
 		return usagef("want one FILE")
 	}
 	p.Path = pos[0]
+	if p.Offset < 1 || p.Limit < 1 {
+		return usagef("--offset and --limit must be at least 1")
+	}
 	root, err := toolRoot(*project)
 	if err != nil {
 		return err
 	}
 	res, err := tools.Read(e.ctx, root, p)
 	if err != nil {
-		return err
+		return cliToolError("read", err)
 	}
 	return printResult(e, *asJSON, res, res.Text)
+}
+
+// cliToolError words a tools error for the command line: without the
+// repeated command name, with the CLI's flags and commands in its hints
+// instead of the agent tools' parameters, and as a usage error (exit 2) for
+// an invalid pattern, as rg does.
+func cliToolError(cmd string, err error) error {
+	msg := strings.TrimPrefix(strings.TrimPrefix(err.Error(), cmd+": "), cmd+" ")
+	msg = strings.NewReplacer(
+		"set fixed_strings to search for the text literally", "use -F to search for the text literally",
+		"use glob_files to list it", "use `coderag glob` to list it",
+	).Replace(msg)
+	if errors.Is(err, tools.ErrBadPattern) {
+		return usageError{msg}
+	}
+	return errors.New(msg)
+}
+
+// shellQuote quotes p for a shell when it holds anything but safe characters.
+func shellQuote(p string) string {
+	for _, r := range p {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("/._-+", r)) {
+			return "'" + strings.ReplaceAll(p, "'", `'\''`) + "'"
+		}
+	}
+	return p
 }
 
 // printResult writes a tool's result as JSON, or its text ending in a newline.

@@ -38,8 +38,33 @@ func TestExactToolCommands(t *testing.T) {
 		t.Fatalf("no match: exit %d out %q err %q (want 1, as rg)", code, out, errs)
 	}
 	code, _, errs = run(t, "grep", "--project", root, "(")
-	if code != 1 || !strings.Contains(errs, "fixed") || strings.Count(strings.TrimSpace(errs), "\n") != 0 {
-		t.Fatalf("bad regex: exit %d %q", code, errs)
+	if code != 2 || !strings.Contains(errs, "use -F") || strings.Contains(errs, "grep: grep") || strings.Count(strings.TrimSpace(errs), "\n") != 0 {
+		t.Fatalf("bad regex: exit %d %q (want 2 as rg, a -F hint, one line)", code, errs)
+	}
+	code, out, _ = run(t, "grep", "--project", root, "func Retry")
+	if code != 0 || !strings.Contains(out, "coderag read --offset 1 --limit 80 pkg/retry.go") || strings.Contains(out, "read_file") {
+		t.Fatalf("grep suggestions are not CLI commands: %q", out)
+	}
+	for _, bad := range [][]string{
+		{"grep", "--project", root, "--engine", "bogus", "x"},
+		{"grep", "--project", root, "--max-results", "0", "x"},
+		{"search", "--project", root, "--top-k", "0", "x"},
+		{"search", "--project", root, "--top-k", "31", "x"},
+		{"read", "--project", root, "--limit", "0", "notes.md"},
+		{"glob", "--project", root, "--limit", "0", "*.go"},
+	} {
+		if code, _, errs := run(t, bad...); code != 2 || strings.Count(strings.TrimSpace(errs), "\n") != 0 {
+			t.Errorf("%v: exit %d %q, want a one-line usage error (2)", bad, code, errs)
+		}
+	}
+	if code, _, errs := run(t, "glob", "--project", root, "../*"); code != 1 || !strings.Contains(errs, "leaves the project") {
+		t.Errorf("glob ../*: exit %d %q", code, errs)
+	}
+	if code, out, _ := run(t, "glob", "--project", root, "*.nothing"); code != 1 || !strings.Contains(out, "no matching files") {
+		t.Errorf("glob without a match: exit %d %q, want 1", code, out)
+	}
+	if code, _, errs := run(t, "read", "--project", root, "pkg"); code != 1 || !strings.Contains(errs, "coderag glob") || strings.Contains(errs, "read: read") {
+		t.Errorf("read of a directory: exit %d %q", code, errs)
 	}
 	code, out, _ = run(t, "glob", "--project", root, "**/*.go")
 	if code != 0 || strings.TrimSpace(out) != "pkg/retry.go" {

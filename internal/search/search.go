@@ -41,12 +41,15 @@ type Options struct {
 	Explain bool   // fill Result.Explain
 }
 
-// ClampTopK applies the default (5) and the 1..30 clamp to k.
+// MaxTopK is the most results one query returns.
+const MaxTopK = 30
+
+// ClampTopK applies the default (5) and the 1..MaxTopK clamp to k.
 func ClampTopK(k int) int {
 	if k == 0 {
 		return 5
 	}
-	return max(1, min(30, k))
+	return max(1, min(MaxTopK, k))
 }
 
 // Result is one ranked chunk. Path is root-relative; lines are 1-based and

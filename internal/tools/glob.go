@@ -111,6 +111,11 @@ func compileGlob(pattern string) (func(rel, base string) bool, error) {
 	if pattern == "" {
 		return nil, nil
 	}
+	for _, seg := range strings.Split(pattern, "/") {
+		if seg == ".." {
+			return nil, fmt.Errorf("glob %q: '..' leaves the project (patterns are relative to it): %w", pattern, ErrOutsideRoot)
+		}
+	}
 	if !doublestar.ValidatePattern(pattern) {
 		return nil, fmt.Errorf("glob %q: %w", pattern, ErrBadPattern)
 	}

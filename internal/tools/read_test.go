@@ -197,7 +197,7 @@ func TestGlob(t *testing.T) {
 	}{
 		{GlobParams{Pattern: "**/*.go"}, []string{"a.go", "bom.go", "go/build/build.go", "order/b.go", "sub/x.go"}},
 		{GlobParams{Pattern: "*.go"}, []string{"a.go", "bom.go", "go/build/build.go", "order/b.go", "sub/x.go"}}, // name pattern: any depth
-		{GlobParams{Pattern: "order/**"}, []string{"order/b/c.txt", "order/b.go"}},          // walk order
+		{GlobParams{Pattern: "order/**"}, []string{"order/b/c.txt", "order/b.go"}},                               // walk order
 		{GlobParams{Pattern: "*.txt", Path: "sub"}, []string{"sub/deep/open.txt"}},
 		{GlobParams{Pattern: "deep/*", Path: "sub"}, []string{"sub/deep/.coderagignore", "sub/deep/open.txt"}},
 		{GlobParams{Pattern: "sub/**/*.{txt,log}"}, []string{"sub/deep/open.txt", "sub/keep.log"}},

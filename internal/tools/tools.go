@@ -115,10 +115,17 @@ func Within(dir, p string) (string, bool) {
 
 func notFound(err error) error {
 	if errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("%w: %w", ErrNotFound, err)
+		return notFoundError{err}
 	}
 	return err
 }
+
+// notFoundError is ErrNotFound and the file-system error under it, worded
+// once ("no such file or directory", not the lstat text again).
+type notFoundError struct{ err error }
+
+func (e notFoundError) Error() string   { return ErrNotFound.Error() }
+func (e notFoundError) Unwrap() []error { return []error{ErrNotFound, e.err} }
 
 // clipRunes returns the longest prefix of s no longer than n bytes that does
 // not split a UTF-8 sequence.
