@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -239,5 +240,48 @@ func TestRemoveProject(t *testing.T) {
 	code, out, _ = run(t, "search", "--project", sub, "beta second")
 	if code != 0 || !strings.Contains(out, "sub/b.go") {
 		t.Fatalf("search after remove: %d %q", code, out)
+	}
+}
+
+// TestEvalCommand: eval scores a golden set against the index, warns when
+// some expected files are not indexed and refuses when none is.
+func TestEvalCommand(t *testing.T) {
+	setHome(t)
+	root := t.TempDir()
+	os.MkdirAll(filepath.Join(root, "pay"), 0o755)
+	os.WriteFile(filepath.Join(root, "pay", "retry.go"), []byte("package pay\n\n// RetryPayment retries a failed payment with backoff.\nfunc RetryPayment() {}\n"), 0o644)
+	os.WriteFile(filepath.Join(root, "pay", "refund.go"), []byte("package pay\n\n// Refund returns money to the customer.\nfunc Refund() {}\n"), 0o644)
+	if code, _, errs := run(t, "index", "--quiet", root); code != 0 {
+		t.Fatalf("index: %s", errs)
+	}
+	golden := func(files ...string) string {
+		var qs []string
+		for i, f := range files {
+			qs = append(qs, fmt.Sprintf(`{"id":"q%d","query":"retry a failed payment","lang":"en","kind":"fuzzy","expect":[{"file":%q,"symbol":"RetryPayment","line":4}]}`, i, f))
+		}
+		p := filepath.Join(t.TempDir(), "golden.json")
+		os.WriteFile(p, []byte(`{"corpus":"pay","queries":[`+strings.Join(qs, ",")+`]}`), 0o644)
+		return p
+	}
+	code, out, errs := run(t, "eval", "--project", root, "--json", golden("pay/retry.go"))
+	var rep search.EvalReport
+	if err := json.Unmarshal([]byte(out), &rep); code != 0 || err != nil || rep.Overall.N != 1 || rep.Overall.RecallAt1 != 1 || rep.Overall.MRRAt10 != 1 || errs != "" {
+		t.Fatalf("eval: exit %d %v %q %q", code, err, out, errs)
+	}
+	code, out, errs = run(t, "eval", "--project", root, golden("pay/retry.go", "pay/gone.go"))
+	if code != 0 || !strings.Contains(errs, "1 of the 2 expected files are not in the index") || !strings.Contains(errs, "pay/gone.go") || !strings.Contains(out, "Recall@5") {
+		t.Fatalf("partly missing: exit %d %q %q", code, out, errs)
+	}
+	code, _, errs = run(t, "eval", "--project", root, golden("other/x.go"))
+	if code != 1 || !strings.Contains(errs, "none of the 1 files") {
+		t.Fatalf("all missing: exit %d %q", code, errs)
+	}
+	if code, _, _ := run(t, "eval", "--project", root, "--ranker", "bm99", golden("pay/retry.go")); code != 2 {
+		t.Fatalf("bad ranker: exit %d", code)
+	}
+	bad := filepath.Join(t.TempDir(), "bad.json")
+	os.WriteFile(bad, []byte("{not json"), 0o644)
+	if code, _, errs := run(t, "eval", "--project", root, bad); code != 1 || strings.Count(strings.TrimSpace(errs), "\n") != 0 {
+		t.Fatalf("bad golden: exit %d %q", code, errs)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strings"
 
 	"github.com/coderag/coderag/internal/search"
 )
@@ -50,6 +51,32 @@ entries are alternatives. kind and lang slice the metrics.`)
 	emb, err := projectEmbedder(e.cfg, p.Embedder)
 	if err != nil {
 		return err
+	}
+	// a golden set run against the wrong tree would print low numbers that
+	// look real: check that its expected files are indexed
+	indexed, err := st.Files(e.ctx, p.Path)
+	if err != nil {
+		return err
+	}
+	want := map[string]bool{}
+	var missing []string
+	for _, q := range g.Queries {
+		for _, x := range q.Expect {
+			if !want[x.File] {
+				want[x.File] = true
+				if _, ok := indexed[x.File]; !ok {
+					missing = append(missing, x.File)
+				}
+			}
+		}
+	}
+	sort.Strings(missing)
+	switch {
+	case len(want) > 0 && len(missing) == len(want):
+		return fmt.Errorf("none of the %d files %s expects is in the index of %s: index the golden set's root and pass it as --project", len(want), pos[0], p.Path)
+	case len(missing) > 0:
+		fmt.Fprintf(e.stderr, "warning: %d of the %d expected files are not in the index of %s (e.g. %s); their queries count as misses\n",
+			len(missing), len(want), p.Path, strings.Join(missing[:min(3, len(missing))], ", "))
 	}
 	s := &search.Searcher{Store: st, Embedder: emb, Project: p.Path}
 	rep, err := search.Evaluate(e.ctx, s, g, *ranker)
