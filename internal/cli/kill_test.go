@@ -59,7 +59,7 @@ func TestSIGKILLDuringIndex(t *testing.T) {
 	go func() {
 		n := 0
 		for sc.Scan() {
-			if strings.HasPrefix(sc.Text(), "indexed ") {
+			if strings.HasPrefix(sc.Text(), "processed ") {
 				n++
 				if n == 5 {
 					close(progressed)

@@ -14,6 +14,9 @@ func FormatHuman(w io.Writer, resp *Response, explain bool) {
 		fmt.Fprintf(w, "no results for %q\n", resp.Query)
 		return
 	}
+	if resp.Note != "" {
+		fmt.Fprintf(w, "note: %s\n", resp.Note)
+	}
 	for i, r := range resp.Results {
 		fmt.Fprintf(w, "%2d. %.3f  %s:%d-%d  [%s] %s\n", i+1, r.Score, r.Path, r.StartLine, r.EndLine, r.Type, r.Name)
 		fmt.Fprintf(w, "    %s\n", r.Preview)
@@ -53,6 +56,9 @@ func FormatForTool(resp *Response) string {
 		return b.String()
 	}
 	top := resp.Results[0]
+	if resp.Note != "" {
+		fmt.Fprintf(&b, "Note: %s; try grep_code or other words. ", resp.Note)
+	}
 	fmt.Fprintf(&b, "Best entry point: %s (%s) at %s:%d-%d. ", top.Name, top.Type, top.Path, top.StartLine, top.EndLine)
 	count := map[string]int{}
 	var files []string

@@ -102,6 +102,8 @@ type Response struct {
 	Ranker   string   `json:"ranker"`
 	Keywords []string `json:"keywords"`
 	Results  []Result `json:"results"`
+	// Note warns about weak results (see NoKeywordNote); empty otherwise.
+	Note string `json:"note,omitempty"`
 }
 
 // Searcher answers queries for one indexed project.
@@ -143,6 +145,16 @@ func (s *Searcher) Search(ctx context.Context, query string, opts Options) (*Res
 	if err != nil {
 		return nil, err
 	}
+	note := ""
+	if r == RankerHybrid && len(res) > 0 {
+		kw := false
+		for _, x := range res {
+			kw = kw || x.Explain != nil && x.Explain.KeywordRank > 0
+		}
+		if !kw {
+			note = NoKeywordNote
+		}
+	}
 	if !opts.Explain {
 		for i := range res {
 			res[i].Explain = nil
@@ -154,8 +166,13 @@ func (s *Searcher) Search(ctx context.Context, query string, opts Options) (*Res
 	if res == nil {
 		res = []Result{}
 	}
-	return &Response{Query: query, Ranker: r, Keywords: kws, Results: res}, nil
+	return &Response{Query: query, Ranker: r, Keywords: kws, Results: res, Note: note}, nil
 }
+
+// NoKeywordNote is Response.Note when no word of the query occurs in the
+// index and the results come from vector similarity alone.
+const NoKeywordNote = "no word of the query occurs in the indexed code; these results are only the nearest by vector similarity"
+
 
 // sortResults orders by score desc, then path, then name (the seed's order).
 func sortResults(rs []Result) {

@@ -303,3 +303,26 @@ func TestStopWordQueryNotEmpty(t *testing.T) {
 		t.Fatal("a stop-word query returned nothing")
 	}
 }
+
+// A query none of whose words is in the index says so instead of passing
+// vector neighbours off as matches; a query with a keyword hit has no note.
+func TestNoKeywordNote(t *testing.T) {
+	s := fixture(t, corpus)
+	ctx := context.Background()
+	resp, err := s.Search(ctx, "quantum giraffe", Options{TopK: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(resp.Results) == 0 || resp.Note != NoKeywordNote {
+		t.Fatalf("results %d, note %q", len(resp.Results), resp.Note)
+	}
+	var b strings.Builder
+	FormatHuman(&b, resp, false)
+	if !strings.Contains(b.String(), "note: no word of the query") || !strings.Contains(FormatForTool(resp), "Note: no word") {
+		t.Fatalf("formatters drop the note:\n%s\n%s", b.String(), FormatForTool(resp))
+	}
+	resp, err = s.Search(ctx, "overtime pay", Options{TopK: 3})
+	if err != nil || resp.Note != "" {
+		t.Fatalf("note on a keyword hit: %q %v", resp.Note, err)
+	}
+}
