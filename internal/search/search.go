@@ -173,7 +173,6 @@ func (s *Searcher) Search(ctx context.Context, query string, opts Options) (*Res
 // index and the results come from vector similarity alone.
 const NoKeywordNote = "no word of the query occurs in the indexed code; these results are only the nearest by vector similarity"
 
-
 // sortResults orders by score desc, then path, then name (the seed's order).
 func sortResults(rs []Result) {
 	sort.SliceStable(rs, func(i, j int) bool {
