@@ -355,11 +355,14 @@ func TestUnreadableDirectoryKeepsRows(t *testing.T) {
 	emb := localEmbedder(t)
 	root := resolved(t, t.TempDir())
 	writeFile(t, root, "locked/hidden.go", "package locked\n\nfunc Hidden() {}\n")
+	writeFile(t, root, "build/b.go", "package build\n\nfunc B() {}\n") // a package named like an output dir
 	st := openStore(t)
 	mustRun(t, st, emb, root)
-	lock := filepath.Join(root, "locked")
-	os.Chmod(lock, 0)
-	defer os.Chmod(lock, 0o755)
+	for _, d := range []string{"locked", "build"} {
+		lock := filepath.Join(root, d)
+		os.Chmod(lock, 0)
+		defer os.Chmod(lock, 0o755)
+	}
 	rep := mustRun(t, st, emb, root)
 	if rep.Removed != 0 {
 		t.Fatalf("unreadable directory removed from the index: %+v", rep)

@@ -55,11 +55,14 @@ func SkipDir(abs, name string) bool {
 // isSourcePackage reports whether dir directly holds a Go file, a Java file
 // or a Python __init__.py: then it is a package of the project, not build
 // output (compilers write .class, .o and bundles there, and generated
-// sources one level deeper, e.g. build/generated/).
+// sources one level deeper, e.g. build/generated/). A directory that cannot
+// be listed counts as a package: the walk then enters it and reports it
+// unreadable, so rows indexed from it earlier are kept, not dropped as if
+// it were build output.
 func isSourcePackage(dir string) bool {
 	es, err := os.ReadDir(dir)
 	if err != nil {
-		return false
+		return true
 	}
 	for _, e := range es {
 		n := e.Name()

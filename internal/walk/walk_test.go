@@ -144,3 +144,19 @@ func TestWalkDirOption(t *testing.T) {
 		t.Fatalf("got %v", got)
 	}
 }
+
+// A build/dist/target directory that cannot be listed is entered (and then
+// reported unreadable), never taken for build output: its indexed rows must
+// not be dropped.
+func TestSkipDirUnlistableOutputDir(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "gone", "build")
+	if SkipDir(missing, "build") {
+		t.Fatal("an unlistable build/ is skipped as build output")
+	}
+	out := filepath.Join(t.TempDir(), "dist")
+	os.MkdirAll(out, 0o755)
+	os.WriteFile(filepath.Join(out, "app.js"), []byte("x"), 0o644)
+	if !SkipDir(out, "dist") || !SkipDir(out, ".cache") || SkipDir(out, "src") {
+		t.Fatal("SkipDir rules")
+	}
+}
