@@ -136,7 +136,9 @@ func openAgentProject(e *env, dir string) (*agentProject, error) {
 		return nil, fmt.Errorf("project %s: %w", dir, err)
 	}
 	ap := &agentProject{root: root}
-	if !store.Exists(e.cfg.DBPath()) {
+	if exists, err := store.Exists(e.cfg.DBPath()); err != nil {
+		return nil, err
+	} else if !exists {
 		return ap, nil
 	}
 	st, err := openStore(e)

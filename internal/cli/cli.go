@@ -214,7 +214,9 @@ func openProject(e *env, dir string) (*store.Store, *store.Project, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("project %s: %w", dir, err)
 	}
-	if !store.Exists(e.cfg.DBPath()) {
+	if exists, err := store.Exists(e.cfg.DBPath()); err != nil {
+		return nil, nil, err
+	} else if !exists {
 		return nil, nil, notIndexedError(dir)
 	}
 	st, err := openStore(e)

@@ -285,3 +285,19 @@ func TestEvalCommand(t *testing.T) {
 		t.Fatalf("bad golden: exit %d %q", code, errs)
 	}
 }
+
+// TestBadHomeIsAnError: a CODERAG_HOME that is a file is reported as such by
+// every reader, never as an empty index or a project "not indexed yet".
+func TestBadHomeIsAnError(t *testing.T) {
+	home := filepath.Join(t.TempDir(), "homefile")
+	os.WriteFile(home, []byte("x"), 0o644)
+	t.Setenv("CODERAG_HOME", home)
+	dir := t.TempDir()
+	for _, args := range [][]string{{"stats"}, {"search", "--project", dir, "x"}, {"remove", dir}, {"index", "--quiet", dir}} {
+		code, out, errs := run(t, args...)
+		if code != 1 || strings.Contains(errs, "not indexed yet") || strings.Contains(out, "no projects") ||
+			!strings.Contains(errs, "not a directory") || strings.Count(strings.TrimSpace(errs), "\n") != 0 {
+			t.Errorf("%v: exit %d out %q err %q", args, code, out, errs)
+		}
+	}
+}

@@ -36,7 +36,9 @@ lists them); a directory inside a project is refused with the project's root.`)
 			return fmt.Errorf("remove %s: %w", pos[0], err)
 		}
 	}
-	if !store.Exists(e.cfg.DBPath()) {
+	if exists, err := store.Exists(e.cfg.DBPath()); err != nil {
+		return err
+	} else if !exists {
 		return fmt.Errorf("%s is not indexed (no index at %s)", pos[0], e.cfg.DBPath())
 	}
 	st, err := openStore(e)

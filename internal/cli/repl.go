@@ -191,7 +191,7 @@ func (r *repl) index(ce *env, dir string) error {
 	}
 	ierr := runIndex(ce, []string{"--", dir})
 	chunks := 0
-	if store.Exists(ce.cfg.DBPath()) {
+	if ok, _ := store.Exists(ce.cfg.DBPath()); ok {
 		if st, err := store.Open(ce.ctx, ce.cfg.DBPath()); err == nil {
 			if c, err := st.Count(ce.ctx, root); err == nil {
 				chunks = c.Chunks

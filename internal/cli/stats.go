@@ -63,7 +63,11 @@ func runStats(e *env, args []string) error {
 		return usagef("takes no arguments (use --project DIR)")
 	}
 	out := statsOut{DB: e.cfg.DBPath(), Schema: store.SchemaVersion, Projects: []projectStats{}}
-	if store.Exists(e.cfg.DBPath()) {
+	exists, err := store.Exists(e.cfg.DBPath())
+	if err != nil {
+		return err
+	}
+	if exists {
 		st, err := openStore(e)
 		if err != nil {
 			return err

@@ -15,6 +15,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -44,10 +45,18 @@ type Store struct {
 	cache   map[string]*vectorSet // by project + "\x00" + embedder
 }
 
-// Exists reports whether an index file exists at path.
-func Exists(path string) bool {
+// Exists reports whether an index file exists at path. A path that cannot
+// be checked (its directory is a file or unreadable) is an error, not "no
+// index": the caller must not report an empty index over a real one.
+func Exists(path string) (bool, error) {
 	_, err := os.Stat(path)
-	return err == nil
+	switch {
+	case err == nil:
+		return true, nil
+	case errors.Is(err, fs.ErrNotExist):
+		return false, nil
+	}
+	return false, fmt.Errorf("index %s: %w (check CODERAG_HOME)", path, err)
 }
 
 // Open opens (creating if needed) the index at path, sets WAL mode and a 10 s
