@@ -17,7 +17,7 @@ import (
 	"strings"
 	"time"
 
-	gitignore "github.com/sabhiram/go-gitignore"
+	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 
 	"github.com/coderag/coderag/internal/lang"
 )
@@ -244,22 +244,19 @@ func SniffBinary(p string) (bool, error) {
 }
 
 // Matcher applies the ignore files of a tree: every directory's .gitignore
-// and .coderagignore, deeper files overriding shallower ones, negation
-// ("!pattern") re-including what an earlier pattern excluded.
+// and .coderagignore, with git's rules (go-git's gitignore patterns): a
+// pattern is scoped to the directory of its file, the last matching pattern
+// wins, deeper files override shallower ones and "!pattern" re-includes
+// what an earlier pattern excluded ("tmpd/*" then "!tmpd/keep.py").
 type Matcher struct {
 	root   string
-	levels map[string]*level // by root-relative dir ("" = root)
-}
-
-type level struct {
-	ignore *gitignore.GitIgnore // positive patterns and in-file negations
-	negate *gitignore.GitIgnore // negated patterns compiled as positive ones
+	levels map[string][]gitignore.Pattern // by root-relative dir ("" = root); nil = no ignore file
 }
 
 // NewMatcher returns a Matcher for root; ignore files are loaded lazily by
 // Walk, or eagerly for any path with Load.
 func NewMatcher(root string) *Matcher {
-	return &Matcher{root: root, levels: map[string]*level{}}
+	return &Matcher{root: root, levels: map[string][]gitignore.Pattern{}}
 }
 
 // Load reads the ignore files of every directory from the root down to the
@@ -285,7 +282,11 @@ func (m *Matcher) load(dir string) {
 	if _, ok := m.levels[dir]; ok {
 		return
 	}
-	var pats, negs []string
+	var domain []string
+	if dir != "" {
+		domain = strings.Split(dir, "/")
+	}
+	var pats []gitignore.Pattern
 	for _, name := range []string{".gitignore", ".coderagignore"} {
 		data, err := os.ReadFile(filepath.Join(m.root, filepath.FromSlash(dir), name))
 		if err != nil {
@@ -293,64 +294,27 @@ func (m *Matcher) load(dir string) {
 		}
 		for _, line := range strings.Split(string(data), "\n") {
 			line = strings.TrimRight(line, "\r")
-			t := strings.TrimSpace(line)
-			if t == "" || strings.HasPrefix(t, "#") {
+			if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
 				continue
 			}
-			pats = append(pats, line)
-			if strings.HasPrefix(t, "!") {
-				negs = append(negs, t[1:])
-			}
+			pats = append(pats, gitignore.ParsePattern(line, domain))
 		}
 	}
-	if len(pats) == 0 {
-		m.levels[dir] = nil
-		return
-	}
-	l := &level{ignore: gitignore.CompileIgnoreLines(pats...)}
-	if len(negs) > 0 {
-		l.negate = gitignore.CompileIgnoreLines(negs...)
-	}
-	m.levels[dir] = l
+	m.levels[dir] = pats
 }
 
 // Ignored reports whether root-relative path rel (a directory when isDir) is
-// excluded by the ignore files loaded so far. The deepest ignore file with a
-// verdict on rel wins, as in git.
+// excluded by the ignore files loaded so far, from the root's down to the
+// directory holding rel; the last matching pattern decides, as in git.
 func (m *Matcher) Ignored(rel string, isDir bool) bool {
-	dir := path.Dir(rel)
-	if dir == "." {
-		dir = ""
+	parts := strings.Split(rel, "/")
+	var pats []gitignore.Pattern
+	pats = append(pats, m.levels[""]...)
+	for i := 1; i < len(parts); i++ {
+		pats = append(pats, m.levels[strings.Join(parts[:i], "/")]...)
 	}
-	for {
-		if l := m.levels[dir]; l != nil {
-			sub := rel
-			if dir != "" {
-				sub = strings.TrimPrefix(rel, dir+"/")
-			}
-			cands := []string{sub}
-			if isDir {
-				cands = append(cands, sub+"/")
-			}
-			for _, c := range cands {
-				if l.ignore.MatchesPath(c) {
-					return true
-				}
-			}
-			if l.negate != nil {
-				for _, c := range cands {
-					if l.negate.MatchesPath(c) {
-						return false
-					}
-				}
-			}
-		}
-		if dir == "" {
-			return false
-		}
-		dir = path.Dir(dir)
-		if dir == "." {
-			dir = ""
-		}
+	if len(pats) == 0 {
+		return false
 	}
+	return gitignore.NewMatcher(pats).Match(parts, isDir)
 }

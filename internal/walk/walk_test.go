@@ -3,8 +3,10 @@ package walk
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
+	"sort"
 	"strings"
 	"testing"
 )
@@ -158,5 +160,67 @@ func TestSkipDirUnlistableOutputDir(t *testing.T) {
 	os.WriteFile(filepath.Join(out, "app.js"), []byte("x"), 0o644)
 	if !SkipDir(out, "dist") || !SkipDir(out, ".cache") || SkipDir(out, "src") {
 		t.Fatal("SkipDir rules")
+	}
+}
+
+// TestIgnoreAgreesWithGit checks the ignore rules against git itself on a
+// tree of tricky patterns: the files the walk keeps are exactly the
+// untracked, not-ignored files `git ls-files -o --exclude-standard` lists.
+func TestIgnoreAgreesWithGit(t *testing.T) {
+	gitBin, err := exec.LookPath("git")
+	if err != nil {
+		t.Skip("git not installed")
+	}
+	root := t.TempDir()
+	files := map[string]string{
+		".gitignore": "tmpd/*\n!tmpd/ok.py\ndoc?/*.md\n*.log\n!keep.log\n/anchored.txt\nbuildx/\n**/deep/*.tmp\nname[0-9].txt\n" +
+			"# comment\n\\#hash.txt\nspace\\ end.txt\n",
+		"tmpd/ok.py": "x", "tmpd/no.py": "x", "tmpd/sub/z.py": "x",
+		"docs/README.md": "x", "docs/sub/x.md": "x", "doc/a.md": "x",
+		"a.log": "x", "keep.log": "x", "sub/b.log": "x",
+		"anchored.txt": "x", "sub/anchored.txt": "x",
+		"buildx/f.txt": "x", "sub/buildx/g.txt": "x",
+		"a/deep/x.tmp": "x", "a/b/deep/y.tmp": "x", "deep/z.tmp": "x",
+		"name1.txt": "x", "nameA.txt": "x", "#hash.txt": "x", "space end.txt": "x",
+		"nested/.gitignore": "*.py\n!important.py\n/local.txt\n",
+		"nested/a.py": "x", "nested/important.py": "x", "nested/local.txt": "x", "nested/inner/local.txt": "x",
+		"nested/inner/.gitignore": "!a2.py\n",
+		"nested/inner/a2.py": "x", "nested/inner/b2.py": "x",
+		"keep.txt": "x",
+	}
+	for rel, c := range files {
+		write(t, root, rel, c)
+	}
+	cmd := exec.Command(gitBin, "init", "-q", ".")
+	cmd.Dir = root
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Skipf("git init: %v %s", err, out)
+	}
+	cmd = exec.Command(gitBin, "ls-files", "-o", "--exclude-standard")
+	cmd.Dir = root
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		if l != "" && !strings.HasSuffix(l, ".gitignore") {
+			want = append(want, strings.Trim(l, `"`))
+		}
+	}
+	got, _, err := Collect(context.Background(), root, Options{AllFiles: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var paths []string
+	for _, f := range got {
+		if !strings.HasSuffix(f.Path, ".gitignore") {
+			paths = append(paths, f.Path)
+		}
+	}
+	sort.Strings(want)
+	sort.Strings(paths)
+	if !reflect.DeepEqual(paths, want) {
+		t.Fatalf("walk and git disagree:\n walk %q\n git  %q", paths, want)
 	}
 }
