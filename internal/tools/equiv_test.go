@@ -54,7 +54,10 @@ func fixture(t testing.TB) string {
 		"go/build/build.go":       "package build // foo\n", // a source package named like an output dir
 		"go/build/doc.txt":        "foo doc\n",
 		"dist/bundle.js":          "foo\n",
-		".gitignore":              "*.log\nout/\n",
+		".gitignore":              "*.log\nout/\ntmpd/*\n!tmpd/ok.txt\ndoc?/*.md\n",
+		"tmpd/ok.txt":             "foo re-included\n",
+		"tmpd/no.txt":             "foo\n",
+		"docs/r.md":               "foo\n",
 		"app.log":                 "foo\n",
 		"out/o.txt":               "foo\n",
 		"sub/.gitignore":          "!keep.log\n",
@@ -153,7 +156,7 @@ func TestFixtureRules(t *testing.T) {
 		files = append(files, m.Path)
 	}
 	want := []string{".hiddenfile", "bom.go", "crlf.txt", "go/build/build.go", "go/build/doc.txt", "late_nul.txt", "latin1.txt", "many.txt", "min.js",
-		"order/b/c.txt", "order/b.go", "size/exact.txt", "sub/deep/open.txt", "sub/keep.log", "sub/x.go", "tabs.txt", "unicode.txt"}
+		"order/b/c.txt", "order/b.go", "size/exact.txt", "sub/deep/open.txt", "sub/keep.log", "sub/x.go", "tabs.txt", "tmpd/ok.txt", "unicode.txt"}
 	if !reflect.DeepEqual(files, want) {
 		t.Fatalf("files with matches:\n got %q\nwant %q", files, want)
 	}
