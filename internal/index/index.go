@@ -23,6 +23,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -35,6 +36,7 @@ import (
 	"github.com/coderag/coderag/internal/analyze"
 	"github.com/coderag/coderag/internal/chunk"
 	"github.com/coderag/coderag/internal/embed"
+	"github.com/coderag/coderag/internal/lang"
 	"github.com/coderag/coderag/internal/store"
 	"github.com/coderag/coderag/internal/walk"
 )
@@ -324,8 +326,8 @@ func statPaths(root string, paths []string) ([]walk.File, []walk.Skip, error) {
 		if err != nil {
 			continue // gone: removed by the caller's diff
 		}
-		if m.Ignored(p, false) || !st.Mode().IsRegular() || hiddenOrSkipped(root, p) {
-			continue
+		if m.Ignored(p, false) || !st.Mode().IsRegular() || !lang.Indexable(path.Base(p)) || hiddenOrSkipped(root, p) {
+			continue // as the walk: not a candidate
 		}
 		if st.Size() > walk.MaxFileBytes {
 			skips = append(skips, walk.Skip{Path: p, Reason: walk.ReasonTooLarge})

@@ -395,3 +395,42 @@ func TestOlderAnalysisIsReparsed(t *testing.T) {
 		t.Fatalf("fourth run %+v", rep)
 	}
 }
+
+// TestPathsFollowWalkRules: an update limited to some paths (what --watch
+// sends) keeps the same file set as a full walk: no unindexable file types,
+// no ignored or hidden paths, no output directories.
+func TestPathsFollowWalkRules(t *testing.T) {
+	emb := localEmbedder(t)
+	root := resolved(t, t.TempDir())
+	writeFile(t, root, ".gitignore", "*.gen.go\n")
+	writeFile(t, root, "a.go", "package a\n\nfunc A() {}\n")
+	st := openStore(t)
+	mustRun(t, st, emb, root)
+	for rel, c := range map[string]string{
+		"watch.out": "log line", "x.gen.go": "package a", ".hid/h.go": "package h",
+		"dist/app.js": "function f() {}", "lib/build/b.go": "package build\n\nfunc B() {}\n", "b.go": "package a\n\nfunc B() {}\n",
+	} {
+		writeFile(t, root, rel, c)
+	}
+	rep, err := Run(context.Background(), st, emb, root, Options{Threads: 2,
+		Paths: []string{"watch.out", "x.gen.go", ".hid/h.go", "dist/app.js", "lib/build/b.go", "b.go"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := st.Files(context.Background(), root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for p := range recs {
+		got = append(got, p)
+	}
+	sort.Strings(got)
+	if want := []string{"a.go", "b.go", "lib/build/b.go"}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("indexed %v, want %v (report %+v)", got, want, rep)
+	}
+	// and a full run agrees: nothing to add or remove
+	if rep := mustRun(t, st, emb, root); rep.Changed != 0 || rep.Removed != 0 {
+		t.Fatalf("full run after the paths run: %+v", rep)
+	}
+}
