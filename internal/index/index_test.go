@@ -15,6 +15,7 @@ import (
 
 	"github.com/coderag/coderag/internal/embed"
 	"github.com/coderag/coderag/internal/store"
+	"github.com/coderag/coderag/internal/testutil"
 )
 
 func writeFile(t *testing.T, root, rel, content string) {
@@ -349,23 +350,35 @@ func TestFailedEmbedderSwitchKeepsProject(t *testing.T) {
 }
 
 func TestUnreadableDirectoryKeepsRows(t *testing.T) {
-	if os.Geteuid() == 0 {
-		t.Skip("root reads chmod 000 directories; needs an unprivileged user")
+	if testutil.RerunUnprivileged(t) {
+		return
 	}
 	emb := localEmbedder(t)
 	root := resolved(t, t.TempDir())
 	writeFile(t, root, "locked/hidden.go", "package locked\n\nfunc Hidden() {}\n")
 	writeFile(t, root, "build/b.go", "package build\n\nfunc B() {}\n") // a package named like an output dir
+	writeFile(t, root, "secret.go", "package x\n\nfunc Secret() {}\n")
 	st := openStore(t)
 	mustRun(t, st, emb, root)
-	for _, d := range []string{"locked", "build"} {
+	for _, d := range []string{"locked", "build", "secret.go"} {
 		lock := filepath.Join(root, d)
 		os.Chmod(lock, 0)
 		defer os.Chmod(lock, 0o755)
 	}
+	// the edit must be seen, then the file found unreadable
+	touchLater(t, filepath.Join(root, "secret.go"), time.Minute)
 	rep := mustRun(t, st, emb, root)
 	if rep.Removed != 0 {
-		t.Fatalf("unreadable directory removed from the index: %+v", rep)
+		t.Fatalf("unreadable directory or file removed from the index: %+v", rep)
+	}
+	if rep.Failed+rep.Skipped < 3 {
+		t.Fatalf("unreadable paths not reported: %+v", rep)
+	}
+	got := strings.Join(chunkLines(t, st, root), "\n")
+	for _, name := range []string{"Hidden", "B()", "Secret"} {
+		if !strings.Contains(got, name) {
+			t.Errorf("rows of %s lost:\n%s", name, got)
+		}
 	}
 }
 

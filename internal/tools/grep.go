@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/coderag/coderag/internal/walk"
@@ -41,6 +43,9 @@ const (
 	ReasonMaxResults = "max_results"
 	ReasonMaxChars   = "max_chars"
 	ReasonTimeout    = "timeout"
+	// ReasonUnreadable: files or directories could not be read (permissions,
+	// I/O errors); their lines may be missing.
+	ReasonUnreadable = "unreadable"
 )
 
 // GrepParams are the arguments of grep_code. Zero values take the defaults.
@@ -115,6 +120,17 @@ type query struct {
 	globS string                      // the glob text, for ripgrep pruning
 	head  int                         // hits wanted per file (HeadLimit+1)
 	files int                         // stop after this many files with hits
+
+	mu         sync.Mutex
+	unreadable []string // "path: reason" of files and directories the engine could not read
+}
+
+// noteUnreadable records a file or directory the engine could not read
+// (safe for concurrent use).
+func (q *query) noteUnreadable(what string) {
+	q.mu.Lock()
+	q.unreadable = append(q.unreadable, what)
+	q.mu.Unlock()
 }
 
 // globOK reports whether root-relative path p passes the glob filter.
@@ -201,6 +217,7 @@ func Grep(ctx context.Context, root string, p GrepParams) (*GrepResult, error) {
 	res := &GrepResult{Matches: []Match{}, maxChars: maxChars}
 	run := func(name string, search searchFunc) error {
 		res.Engine = name
+		q.unreadable = nil
 		c := newCollector(res, pat, head, maxResults, maxChars)
 		sctx, cancel := context.WithTimeout(ctx, timeout)
 		defer cancel()
@@ -208,6 +225,13 @@ func Grep(ctx context.Context, root string, p GrepParams) (*GrepResult, error) {
 		if err != nil && ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
 			c.reason(ReasonTimeout)
 			err = nil
+		}
+		if err == nil && len(q.unreadable) > 0 {
+			sort.Strings(q.unreadable)
+			c.reason(ReasonUnreadable)
+			n := len(q.unreadable)
+			notes = append(notes, fmt.Sprintf("%d %s could not be read and %s not searched (%s).",
+				n, plural(n, "path", "paths"), plural(n, "was", "were"), strings.Join(q.unreadable[:min(n, 3)], "; ")))
 		}
 		if err == nil {
 			c.finish()
@@ -243,6 +267,13 @@ func Grep(ctx context.Context, root string, p GrepParams) (*GrepResult, error) {
 	res.Note = strings.Join(append(notes, res.Note), " ")
 	res.Note = strings.TrimSpace(res.Note)
 	return res, nil
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // collector applies the limits to the engine's stream and builds the result.

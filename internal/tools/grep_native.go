@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"runtime"
+	"strings"
 
 	"golang.org/x/sync/errgroup"
 
@@ -68,7 +69,13 @@ func searchNative(ctx context.Context, q *query, emit func(fileHits) bool) error
 		}
 		var err error
 		if q.t.info.IsDir() {
-			_, err = walk.Walk(gctx, q.t.root, walk.Options{AllFiles: true, Dir: q.dir, MaxFileBytes: MaxFileBytes}, send)
+			var skips []walk.Skip
+			skips, err = walk.Walk(gctx, q.t.root, walk.Options{AllFiles: true, Dir: q.dir, MaxFileBytes: MaxFileBytes}, send)
+			for _, sk := range skips {
+				if sk.Reason == walk.ReasonUnreadable {
+					q.noteUnreadable(sk.Path + ": " + unreadableReason(sk.Err))
+				}
+			}
 		} else if q.t.info.Mode().IsRegular() && q.t.info.Size() <= MaxFileBytes {
 			err = send(walk.File{Path: q.t.rel, Abs: q.t.abs(), Size: q.t.info.Size()})
 		}
@@ -192,11 +199,24 @@ func longestASCIIRun(b []byte) []byte {
 // file returns up to q.head hits of one file; unreadable files have none.
 func (s *scanner) file(f walk.File) []hit {
 	buf, err := s.read(f.Abs, f.Size)
-	if err != nil || isBinary(buf) {
+	if err != nil {
+		s.q.noteUnreadable(f.Path + ": " + unreadableReason(err.Error()))
+		return nil
+	}
+	if isBinary(buf) {
 		return nil
 	}
 	buf = clean(buf)
 	return s.scan(buf)
+}
+
+// unreadableReason shortens an OS error for a note: "open /x/a.py:
+// permission denied" -> "permission denied".
+func unreadableReason(err string) string {
+	if i := strings.LastIndex(err, ": "); i >= 0 {
+		return err[i+2:]
+	}
+	return err
 }
 
 // read reads up to size bytes of file p (its size at walk time) into the

@@ -44,7 +44,7 @@ import (
 var rgPath = func() (string, error) { return exec.LookPath("rg") }
 
 // rgCommon are the flags both passes share.
-var rgCommon = []string{"--no-config", "--no-messages", "--text", "--crlf"}
+var rgCommon = []string{"--no-config", "--no-ignore-messages", "--text", "--crlf"}
 
 func searchRipgrep(ctx context.Context, q *query, emit func(fileHits) bool) error {
 	if q.pat.never || (!q.t.info.IsDir() && q.t.info.Size() > MaxFileBytes) {
@@ -72,7 +72,7 @@ func searchRipgrep(ctx context.Context, q *query, emit func(fileHits) bool) erro
 
 	var files []string
 	timedOut := false
-	err = runRG(ctx, bin, q.t.root, args, func(r *bufio.Reader) error {
+	err = runRG(ctx, bin, q.t.root, args, q.noteUnreadable, func(r *bufio.Reader) error {
 		for {
 			p, err := r.ReadString(0)
 			if p = strings.TrimSuffix(p, "\x00"); p != "" {
@@ -130,7 +130,7 @@ func pass2(ctx context.Context, bin string, q *query, pick []string, timedOut bo
 	args = append(args, "--json", "--max-count", strconv.Itoa(q.head), "-e", q.pat.rg, "--")
 	args = append(args, pick...)
 	byPath := make(map[string][]hit, len(pick))
-	err := runRG(ctx, bin, q.t.root, args, func(r *bufio.Reader) error {
+	err := runRG(ctx, bin, q.t.root, args, nil, func(r *bufio.Reader) error {
 		for {
 			line, err := r.ReadSlice('\n')
 			if errors.Is(err, bufio.ErrBufferFull) { // a long line: copy before reading on
@@ -199,7 +199,12 @@ func (d rgData) str() string {
 // match) is success; status 2 with an empty stderr is too (--no-messages
 // hides per-file errors, such as unreadable files, but rg still exits 2).
 // Cancelling ctx kills the process; it is always waited for.
-func runRG(ctx context.Context, bin, dir string, args []string, read func(*bufio.Reader) error) error {
+//
+// rg reports a file or directory it cannot read on stderr ("rg: PATH:
+// Permission denied (os error 13)") and exits 2; each such line goes to
+// pathErr ("PATH: permission denied") and is not a failure when pathErr is
+// set. Any other message is.
+func runRG(ctx context.Context, bin, dir string, args []string, pathErr func(string), read func(*bufio.Reader) error) error {
 	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Dir = dir
 	cmd.WaitDelay = time.Second
@@ -233,12 +238,38 @@ func runRG(ctx context.Context, bin, dir string, args []string, read func(*bufio
 		if code == 1 || (code == 2 && stderr.Len() == 0) {
 			return nil
 		}
+		if code == 2 && pathErr != nil {
+			if errs, ok := rgPathErrors(stderr.String()); ok {
+				for _, e := range errs {
+					pathErr(e)
+				}
+				return nil
+			}
+		}
 		return fmt.Errorf("rg exit %d: %s", code, strings.TrimSpace(stderr.String()))
 	}
 	if werr != nil {
 		return fmt.Errorf("rg: %w", werr)
 	}
 	return nil
+}
+
+// rgPathErrors parses rg's per-path messages ("./a.py: Permission denied
+// (os error 13)", with "rg: " before it in older versions) into "a.py: permission denied"; ok is false when
+// some line is another kind of message.
+func rgPathErrors(stderr string) ([]string, bool) {
+	var out []string
+	for _, l := range strings.Split(strings.TrimSpace(stderr), "\n") {
+		rest := strings.TrimPrefix(l, "rg: ") // older rg versions prefix their name
+		i := strings.LastIndex(rest, ": ")
+		if i < 0 || !strings.Contains(rest[i:], "(os error") {
+			return nil, false
+		}
+		p := strings.TrimPrefix(rest[:i], "./")
+		msg := strings.ToLower(strings.TrimSpace(rest[i+2 : strings.Index(rest[i:], "(os error")+i]))
+		out = append(out, p+": "+msg)
+	}
+	return out, len(out) > 0
 }
 
 // limitWriter keeps the first n bytes written to it.

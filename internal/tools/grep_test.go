@@ -4,11 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/coderag/coderag/internal/testutil"
 )
 
 // engines lists the engines to run a test over: native always, ripgrep
@@ -258,5 +261,35 @@ func TestLowerASCII(t *testing.T) {
 	want = strings.Replace(want, "École", "\u00c9cole", 1)
 	if string(got) != want {
 		t.Fatalf("got %q want %q", got, want)
+	}
+}
+
+// TestUnreadableIsReported: a file or directory grep cannot read makes the
+// result partial with a note naming it, on both engines; it is never a
+// silent "No matches." (needs an unprivileged user: root reads mode 000).
+func TestUnreadableIsReported(t *testing.T) {
+	if testutil.RerunUnprivileged(t) {
+		return
+	}
+	root := t.TempDir()
+	write(t, root, "a.txt", "needle in a\n")
+	write(t, root, "sub/b.txt", "needle in b\n")
+	write(t, root, "ok.txt", "nothing here\n")
+	os.Chmod(filepath.Join(root, "a.txt"), 0)
+	os.Chmod(filepath.Join(root, "sub"), 0)
+	t.Cleanup(func() { os.Chmod(filepath.Join(root, "sub"), 0o755) })
+	engines := []string{EngineNative}
+	if _, err := rgPath(); err == nil {
+		engines = append(engines, EngineRipgrep)
+	}
+	for _, e := range engines {
+		r, err := Grep(context.Background(), root, GrepParams{Pattern: "needle", Engine: e})
+		if err != nil {
+			t.Fatalf("%s: %v", e, err)
+		}
+		if !r.Partial || !slices.Contains(r.PartialReasons, ReasonUnreadable) ||
+			!strings.Contains(r.Note, "a.txt: permission denied") || !strings.Contains(r.Note, "sub: permission denied") {
+			t.Errorf("%s: partial %v %v note %q", e, r.Partial, r.PartialReasons, r.Note)
+		}
 	}
 }
