@@ -93,6 +93,9 @@ const (
 
 // Sentinel errors. Providers wrap them with the operation and the server's
 // own message; test with errors.Is.
+//
+// Fatal tells the errors no other input would avoid from those of one
+// input (too long, rejected).
 var (
 	// ErrBadVector: a vector contains NaN or ±Inf (or a value that
 	// overflows float32), or is empty.
@@ -112,8 +115,11 @@ var (
 	// `ollama pull MODEL`).
 	ErrModelNotFound = errors.New("embedding model not found")
 	// ErrHTTP: the server answered with an error status; the wrapped message
-	// carries the status and the server's own error text.
+	// carries the status and the server's own error text (a *StatusError).
 	ErrHTTP = errors.New("embedding request failed")
+	// ErrTimeout: the server took the connection but sent no response
+	// within ReadTimeout.
+	ErrTimeout = errors.New("embedding server did not answer in time")
 	// ErrEmbedderMismatch: a project was indexed with a different embedder
 	// than the one configured (see CheckCompatible).
 	ErrEmbedderMismatch = errors.New("embedder differs from the one the index was built with")
@@ -143,4 +149,41 @@ func CheckCompatible(e Embedder, indexID string, indexDim int) error {
 		return fmt.Errorf("%w: %s gives %d-d vectors, the index holds %d-d vectors: re-index", ErrDimMismatch, e.ID(), d, indexDim)
 	}
 	return nil
+}
+
+// StatusError is an error status from an embedding server; it matches
+// ErrHTTP with errors.Is.
+type StatusError struct {
+	Status int    // HTTP status code
+	Msg    string // what to print after "embedding request failed: "
+}
+
+// NewStatusError returns a *StatusError for status with a formatted message.
+func NewStatusError(status int, format string, a ...any) error {
+	return &StatusError{Status: status, Msg: fmt.Sprintf(format, a...)}
+}
+
+// Error is "embedding request failed: MSG".
+func (e *StatusError) Error() string { return ErrHTTP.Error() + ": " + e.Msg }
+
+// Is makes errors.Is(err, ErrHTTP) true.
+func (e *StatusError) Is(target error) bool { return target == ErrHTTP }
+
+// Fatal reports whether err means the embedder cannot serve any request
+// right now, so trying other texts is pointless: the server is unreachable
+// or silent, lacks the model, or answers 401, 403, 404, 405 or a 5xx status
+// (after the retries). An error about one input (400, 413, 422, a NaN in
+// one vector) is not fatal.
+func Fatal(err error) bool {
+	if errors.Is(err, ErrUnreachable) || errors.Is(err, ErrTimeout) || errors.Is(err, ErrModelNotFound) {
+		return true
+	}
+	var se *StatusError
+	if errors.As(err, &se) {
+		switch {
+		case se.Status == 401, se.Status == 403, se.Status == 404, se.Status == 405, se.Status >= 500:
+			return true
+		}
+	}
+	return false
 }

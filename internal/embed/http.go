@@ -119,6 +119,10 @@ func postOnce(ctx context.Context, c *http.Client, url string, header http.Heade
 		if unreachable(err) {
 			return nil, fmt.Errorf("%w: %w", ErrUnreachable, err)
 		}
+		var ne net.Error
+		if errors.As(err, &ne) && ne.Timeout() {
+			return nil, fmt.Errorf("%w (%s): POST %s: %w", ErrTimeout, ReadTimeout, url, err)
+		}
 		return nil, fmt.Errorf("POST %s: %w", url, err)
 	}
 	defer resp.Body.Close()

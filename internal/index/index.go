@@ -469,12 +469,20 @@ func (c *collector) flush() error {
 		if ctxErr := c.ctx.Err(); ctxErr != nil {
 			return ctxErr
 		}
+		if embed.Fatal(err) {
+			// no other file would fare better: stop now instead of
+			// retrying (and timing out) file by file
+			return fmt.Errorf("%w; the files written before are kept: run again when the embedder answers", err)
+		}
 		// retry file by file; a file that still fails keeps its old rows
 		for _, w := range batch {
 			d, ferr := c.build([]*work{w})
 			if ferr != nil {
 				if ctxErr := c.ctx.Err(); ctxErr != nil {
 					return ctxErr
+				}
+				if embed.Fatal(ferr) {
+					return fmt.Errorf("%w; the files written before are kept: run again when the embedder answers", ferr)
 				}
 				c.rep.Failures = append(c.rep.Failures, Failure{Path: w.file.Path, Err: ferr.Error()})
 				continue

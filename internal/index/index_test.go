@@ -4,16 +4,20 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"reflect"
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/coderag/coderag/internal/embed"
+	"github.com/coderag/coderag/internal/embed/provider"
 	"github.com/coderag/coderag/internal/store"
 	"github.com/coderag/coderag/internal/testutil"
 )
@@ -445,5 +449,44 @@ func TestPathsFollowWalkRules(t *testing.T) {
 	// and a full run agrees: nothing to add or remove
 	if rep := mustRun(t, st, emb, root); rep.Changed != 0 || rep.Removed != 0 {
 		t.Fatalf("full run after the paths run: %+v", rep)
+	}
+}
+
+// TestSilentEmbedderStopsTheRun: an embedding server that takes the
+// connection and never answers stops the run at its first timeout, with
+// the earlier work kept, instead of timing out once more per file.
+func TestSilentEmbedderStopsTheRun(t *testing.T) {
+	var calls atomic.Int32
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		calls.Add(1)
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+	}))
+	defer srv.Close()
+	defer close(release)
+	hc := &http.Client{Transport: &http.Transport{ResponseHeaderTimeout: 200 * time.Millisecond}}
+	emb, err := provider.New(embed.Options{Provider: "ollama", Model: "nomic-embed-text", BaseURL: srv.URL, HTTPClient: hc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := resolved(t, t.TempDir())
+	for i := 0; i < 6; i++ {
+		writeFile(t, root, fmt.Sprintf("f%d.go", i), fmt.Sprintf("package x\n\nfunc F%d() {}\n", i))
+	}
+	st := openStore(t)
+	mustRun(t, st, localEmbedder(t), root)
+	before := chunkLines(t, st, root)
+	_, err = Run(context.Background(), st, emb, root, Options{Threads: 2, BatchSize: 1})
+	if !errors.Is(err, embed.ErrTimeout) || !strings.Contains(err.Error(), "files written before are kept") {
+		t.Fatalf("want a timeout that stops the run, got %v", err)
+	}
+	if n := calls.Load(); n != 1 {
+		t.Fatalf("%d embedding requests after the first timeout, want 1", n)
+	}
+	if got := chunkLines(t, st, root); !reflect.DeepEqual(got, before) {
+		t.Fatalf("rows changed by a failed run:\n%v\n%v", got, before)
 	}
 }

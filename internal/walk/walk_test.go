@@ -183,9 +183,9 @@ func TestIgnoreAgreesWithGit(t *testing.T) {
 		"a/deep/x.tmp": "x", "a/b/deep/y.tmp": "x", "deep/z.tmp": "x",
 		"name1.txt": "x", "nameA.txt": "x", "#hash.txt": "x", "space end.txt": "x",
 		"nested/.gitignore": "*.py\n!important.py\n/local.txt\n",
-		"nested/a.py": "x", "nested/important.py": "x", "nested/local.txt": "x", "nested/inner/local.txt": "x",
+		"nested/a.py":       "x", "nested/important.py": "x", "nested/local.txt": "x", "nested/inner/local.txt": "x",
 		"nested/inner/.gitignore": "!a2.py\n",
-		"nested/inner/a2.py": "x", "nested/inner/b2.py": "x",
+		"nested/inner/a2.py":      "x", "nested/inner/b2.py": "x",
 		"keep.txt": "x",
 	}
 	for rel, c := range files {

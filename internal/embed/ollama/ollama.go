@@ -224,8 +224,8 @@ func (c *Client) sendLegacy(ctx context.Context, texts []string) ([][]float32, e
 			return nil, err
 		}
 		if resp.Status == http.StatusNotFound && isMuxNotFound(resp.Body) {
-			return nil, fmt.Errorf("%w: no Ollama API at %s (404 on /api/embed and /api/embeddings): check EMBEDDING_BASE_URL",
-				embed.ErrHTTP, c.base)
+			return nil, embed.NewStatusError(resp.Status, "no Ollama API at %s (404 on /api/embed and /api/embeddings): check EMBEDDING_BASE_URL",
+				c.base)
 		}
 		if resp.Status != http.StatusOK {
 			return nil, c.httpError("/api/embeddings", resp)
@@ -259,12 +259,12 @@ func (c *Client) httpError(path string, resp *embed.Response) error {
 		if strings.Contains(l, "not found") && !strings.Contains(l, "page not found") && !strings.Contains(l, "html") {
 			return fmt.Errorf("%w: ollama at %s: %s: run `ollama pull %s`", embed.ErrModelNotFound, c.base, msg, c.model)
 		}
-		return fmt.Errorf("%w: ollama %s%s: HTTP 404: %s (is EMBEDDING_BASE_URL an Ollama server?)", embed.ErrHTTP, c.base, path, msg)
+		return embed.NewStatusError(resp.Status, "ollama %s%s: HTTP 404: %s (is EMBEDDING_BASE_URL an Ollama server?)", c.base, path, msg)
 	}
 	if msg == "" {
 		msg = http.StatusText(resp.Status)
 	}
-	return fmt.Errorf("%w: ollama %s%s: HTTP %d: %s", embed.ErrHTTP, c.base, path, resp.Status, msg)
+	return embed.NewStatusError(resp.Status, "ollama %s%s: HTTP %d: %s", c.base, path, resp.Status, msg)
 }
 
 // isMuxNotFound reports the plain "404 page not found" of a Go HTTP mux

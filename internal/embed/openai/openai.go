@@ -238,5 +238,5 @@ func (c *Client) httpError(resp *embed.Response) error {
 	case http.StatusNotFound:
 		hint = " (check EMBEDDING_BASE_URL)"
 	}
-	return fmt.Errorf("%w: openai %s: HTTP %d%s: %s%s", embed.ErrHTTP, c.endpoint, resp.Status, tries, msg, hint)
+	return embed.NewStatusError(resp.Status, "openai %s: HTTP %d%s: %s%s", c.endpoint, resp.Status, tries, msg, hint)
 }
