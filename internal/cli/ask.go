@@ -155,7 +155,7 @@ func openAgentProject(e *env, dir string) (*agentProject, error) {
 		return nil, err
 	}
 	ap.root, ap.st = p.Path, st
-	emb, err := projectEmbedder(e.cfg, p.Embedder)
+	emb, err := e.projectEmbedder(p.Embedder)
 	if err != nil {
 		ap.embErr = err
 		return ap, nil

@@ -34,6 +34,7 @@ const (
 type env struct {
 	ctx    context.Context
 	cfg    config.Config
+	cfgErr error // from config.FromEnv: reported by the commands that embed or index
 	stdout io.Writer
 	stderr io.Writer
 	stdin  io.Reader
@@ -76,12 +77,10 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 
 // MainIO is Main with an explicit standard input (for the REPL and tests).
 func MainIO(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	cfg, err := config.FromEnv()
-	if err != nil {
-		fmt.Fprintf(stderr, "coderag: %v\n", err)
-		return exitUsage
-	}
-	e := &env{ctx: ctx, cfg: cfg, stdout: stdout, stderr: stderr, stdin: stdin}
+	// A bad variable fails only the commands that use it (those that
+	// embed or index): grep, glob, read, stats and the graph still run.
+	cfg, cfgErr := config.FromEnv()
+	e := &env{ctx: ctx, cfg: cfg, cfgErr: cfgErr, stdout: stdout, stderr: stderr, stdin: stdin}
 	if len(args) == 0 {
 		return finish(e, "repl", runREPL(e, nil))
 	}

@@ -301,3 +301,28 @@ func TestBadHomeIsAnError(t *testing.T) {
 		}
 	}
 }
+
+// TestBadEmbeddingEnvFailsOnlyEmbedding: a bad EMBEDDING_* variable stops
+// the commands that build the configured embedder, with one line and exit
+// 2, and no other command.
+func TestBadEmbeddingEnvFailsOnlyEmbedding(t *testing.T) {
+	setHome(t)
+	root := t.TempDir()
+	os.WriteFile(filepath.Join(root, "a.go"), []byte("package a\n\n// Alpha is first.\nfunc Alpha() {}\n"), 0o644)
+	if code, _, errs := run(t, "index", "--quiet", root); code != 0 {
+		t.Fatalf("index: %s", errs)
+	}
+	t.Setenv("EMBEDDING_PROVIDER", "bogus")
+	code, _, errs := run(t, "index", "--quiet", root)
+	if code != 2 || !strings.Contains(errs, "unknown embedding provider") || strings.Count(strings.TrimSpace(errs), "\n") != 0 {
+		t.Fatalf("index with a bad provider: exit %d %q", code, errs)
+	}
+	for _, args := range [][]string{
+		{"grep", "--project", root, "Alpha"}, {"glob", "--project", root, "*.go"}, {"read", "--project", root, "a.go"},
+		{"stats"}, {"search", "--project", root, "alpha"}, {"graph", "--project", root, "Alpha"},
+	} {
+		if code, _, errs := run(t, args...); code != 0 {
+			t.Errorf("%v with a bad EMBEDDING_PROVIDER: exit %d %q", args, code, errs)
+		}
+	}
+}

@@ -17,7 +17,11 @@ type embedFlags struct {
 
 // newEmbedder builds the configured embedder, with flags overriding the
 // environment.
-func newEmbedder(cfg config.Config, f embedFlags) (embed.Embedder, error) {
+func (e *env) newEmbedder(f embedFlags) (embed.Embedder, error) {
+	if e.cfgErr != nil {
+		return nil, usageError{e.cfgErr.Error()}
+	}
+	cfg := e.cfg
 	ec := cfg.Embedding
 	if f.provider != "" {
 		ec.Provider = f.provider
@@ -42,17 +46,21 @@ func newEmbedder(cfg config.Config, f embedFlags) (embed.Embedder, error) {
 // projectEmbedder rebuilds the embedder a project was indexed with (its
 // stored id "provider:model"), taking URL and key from the environment.
 // A query is always embedded by that embedder.
-func projectEmbedder(cfg config.Config, id string) (embed.Embedder, error) {
+//
+// The stored id decides, so a bad EMBEDDING_PROVIDER does not stop a query
+// (e.cfgErr is for the commands that build the configured embedder).
+func (e *env) projectEmbedder(id string) (embed.Embedder, error) {
+	cfg := e.cfg
 	p, m := embed.ParseID(id)
 	ec := cfg.Embedding
 	np, _ := config.NormalizeProvider(ec.Provider)
 	if np != p { // the environment names another provider: its URL/key do not apply
 		ec.BaseURL, ec.APIKey = "", ""
 	}
-	e, err := provider.New(embed.Options{Provider: p, Model: m, BaseURL: ec.BaseURL, APIKey: ec.APIKey,
+	emb, err := provider.New(embed.Options{Provider: p, Model: m, BaseURL: ec.BaseURL, APIKey: ec.APIKey,
 		BatchSize: ec.BatchSize, Expand: search.GlossaryExpand})
 	if err != nil {
 		return nil, fmt.Errorf("this project was indexed with %s, which is unavailable: %w", id, err)
 	}
-	return e, nil
+	return emb, nil
 }

@@ -48,7 +48,7 @@ entries are alternatives. kind and lang slice the metrics.`)
 		return err
 	}
 	defer st.Close()
-	emb, err := projectEmbedder(e.cfg, p.Embedder)
+	emb, err := e.projectEmbedder(p.Embedder)
 	if err != nil {
 		return err
 	}

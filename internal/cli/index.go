@@ -51,7 +51,7 @@ synonyms. Set EMBEDDING_PROVIDER=ollama or openai for a neural model.`)
 	if err != nil {
 		return fmt.Errorf("index %s: %w", dir, err)
 	}
-	emb, err := newEmbedder(e.cfg, ef)
+	emb, err := e.newEmbedder(ef)
 	if err != nil {
 		return err
 	}

@@ -49,7 +49,7 @@ Example (Claude Code):  claude mcp add coderag -- coderag mcp --root /path/to/pr
 		}
 	}
 	// Configuration errors surface now, not at the first tool call.
-	if _, err := newEmbedder(e.cfg, embedFlags{}); err != nil {
+	if _, err := e.newEmbedder(embedFlags{}); err != nil {
 		return fmt.Errorf("embedder: %w", err)
 	}
 
@@ -75,8 +75,8 @@ Example (Claude Code):  claude mcp add coderag -- coderag mcp --root /path/to/pr
 	srv, err := mcp.NewServer(mcp.Config{
 		Root:            root,
 		Store:           st,
-		NewEmbedder:     func() (embed.Embedder, error) { return newEmbedder(e.cfg, embedFlags{}) },
-		ProjectEmbedder: func(id string) (embed.Embedder, error) { return projectEmbedder(e.cfg, id) },
+		NewEmbedder:     func() (embed.Embedder, error) { return e.newEmbedder(embedFlags{}) },
+		ProjectEmbedder: func(id string) (embed.Embedder, error) { return e.projectEmbedder(id) },
 		Index:           index.Options{Threads: e.cfg.IndexThreads, BatchSize: e.cfg.Embedding.BatchSize},
 		IndexBudget:     *budget,
 		Log:             e.stderr,

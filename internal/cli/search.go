@@ -50,7 +50,7 @@ For exact names and strings, 'coderag grep' is faster and complete.`)
 		return err
 	}
 	defer st.Close()
-	emb, err := projectEmbedder(e.cfg, p.Embedder)
+	emb, err := e.projectEmbedder(p.Embedder)
 	if err != nil {
 		return err
 	}

@@ -92,7 +92,7 @@ func runStats(e *env, args []string) error {
 				return err
 			}
 			desc := p.Embedder
-			if emb, err := projectEmbedder(e.cfg, p.Embedder); err == nil {
+			if emb, err := e.projectEmbedder(p.Embedder); err == nil {
 				desc = embed.Describe(emb)
 			}
 			out.Projects = append(out.Projects, projectStats{Path: p.Path, Embedder: p.Embedder, EmbedderDescribed: desc,
