@@ -23,7 +23,7 @@ type graphOpts struct {
 	depth   *int
 }
 
-const nameHelp = `NAME is a class ("UserService", "Outer.Inner"), "Class.method", a full chunk name
+const nameHelp = `A NAME (FROM and TO for path) is a class ("UserService", "Outer.Inner"), "Class.method", a full chunk name
 ("UserService.find(long id)") to pick one overload, a bare function or method
 name, or a Go form ("time.ParseDuration", "(*conn).serve", "net/http.(*conn).serve").
 An ambiguous name lists its candidates.`

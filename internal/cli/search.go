@@ -27,7 +27,7 @@ For exact names and strings, 'coderag grep' is faster and complete.`)
 	topK := fs.Int("top-k", 5, "number of results (1..30)")
 	asJSON := fs.Bool("json", false, "print results as JSON")
 	project := fs.String("project", ".", "project directory (or any directory inside it)")
-	ranker := fs.String("ranker", search.DefaultRanker, "ranker: hybrid (BM25 + cosine, rank fusion) or seed (the seed's formula)")
+	ranker := fs.String("ranker", search.DefaultRanker, "ranker: hybrid (BM25 fused with cosine, name/type boosts, wrapper delegation) or seed (the seed's formula)")
 	explain := fs.Bool("explain", false, "print each result's score breakdown")
 	forTool := fs.Bool("tool-format", false, "print the summary format given to agents")
 	expand := fs.Bool("expand", false, "attach each result's callers and callees from the relation graph")
@@ -41,6 +41,9 @@ For exact names and strings, 'coderag grep' is faster and complete.`)
 	query := strings.TrimSpace(strings.Join(pos, " "))
 	if query == "" {
 		return usagef("missing QUERY (coderag search \"how are retries scheduled\")")
+	}
+	if *asJSON && *forTool {
+		return usagef("--json and --tool-format are two output formats: pick one")
 	}
 	if *topK < 1 || *topK > search.MaxTopK {
 		return usagef("--top-k must be 1..%d, got %d", search.MaxTopK, *topK)
