@@ -29,8 +29,9 @@ var agentTools = []func(root string, st *store.Store) agent.Tool{
 		if st == nil {
 			return agent.GraphTool(nil)
 		}
+		var graphs relate.Cache // the agent asks for several names in one session
 		return agent.GraphTool(func(ctx context.Context, name string) (string, error) {
-			return relate.Describe(ctx, st.DB(), root, name)
+			return graphs.Describe(ctx, st.DB(), root, name)
 		})
 	},
 }

@@ -39,7 +39,7 @@ func (s *Server) addCodeGraph() {
 				}
 				return "", fmt.Errorf("code_graph: read index: %w", err)
 			}
-			text, err := relate.Describe(ctx, s.cfg.Store.DB(), root, name)
+			text, err := s.graphs.Describe(ctx, s.cfg.Store.DB(), root, name)
 			switch {
 			case errors.Is(err, relate.ErrNotFound):
 				hint := "use grep_code to find where it is defined, or search_code to describe it"

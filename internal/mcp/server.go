@@ -34,6 +34,7 @@ import (
 
 	"github.com/coderag/coderag/internal/embed"
 	"github.com/coderag/coderag/internal/index"
+	"github.com/coderag/coderag/internal/relate"
 	"github.com/coderag/coderag/internal/store"
 )
 
@@ -104,6 +105,8 @@ type Server struct {
 
 	jobMu sync.Mutex
 	jobs  map[string]*job // by project root
+
+	graphs relate.Cache // loaded definitions of each project, for code_graph
 
 	embMu sync.Mutex
 	embs  map[string]embed.Embedder // query embedders by id

@@ -56,3 +56,20 @@ func benchDB(b *testing.B) (*store.Store, string) {
 	}
 	return indexDir(b, filepath.Join(goroot(b), "src", "net", "http"))
 }
+
+// BenchmarkCachedDescribe is code_graph in a long-lived process (MCP, ask):
+// the definitions are loaded once, each query then only reads relations.
+// Compare with BenchmarkQueries/graph, which loads them every time.
+func BenchmarkCachedDescribe(b *testing.B) {
+	ctx := context.Background()
+	db, root := benchDB(b)
+	var c Cache
+	if _, err := c.Describe(ctx, db.DB(), root, "net/http.Server.Serve"); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if _, err := c.Describe(ctx, db.DB(), root, "net/http.Server.Serve"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,58 @@
+package relate
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/coderag/coderag/internal/index"
+)
+
+// TestCacheReloadsAfterWrites: the cached resolver answers repeated queries
+// without reloading, sees a new definition after the index changed, and
+// serves concurrent callers.
+func TestCacheReloadsAfterWrites(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "a.go"), []byte("package a\n\nfunc Alpha() { beta() }\n\nfunc beta() {}\n"), 0o644)
+	st, root := indexDir(t, dir)
+	ctx := context.Background()
+	var c Cache
+	var first *Resolver
+	for i := 0; i < 2; i++ {
+		if err := c.Use(ctx, st.DB(), root, func(r *Resolver) error {
+			if first == nil {
+				first = r
+			} else if r != first {
+				t.Error("resolver reloaded without a write")
+			}
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := c.Describe(ctx, st.DB(), root, "Gamma"); err == nil {
+		t.Fatal("Gamma found before it exists")
+	}
+	os.WriteFile(filepath.Join(dir, "g.go"), []byte("package a\n\nfunc Gamma() { Alpha() }\n"), 0o644)
+	if _, err := index.Run(ctx, st, fakeEmbedder{}, root, index.Options{Threads: 1}); err != nil {
+		t.Fatal(err)
+	}
+	out, err := c.Describe(ctx, st.DB(), root, "Gamma")
+	if err != nil || !strings.Contains(out, "Alpha") {
+		t.Fatalf("after the write: %v %q", err, out)
+	}
+	var wg sync.WaitGroup
+	for i := 0; i < 8; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if out, err := c.Describe(ctx, st.DB(), root, "Alpha"); err != nil || !strings.Contains(out, "beta") {
+				t.Errorf("concurrent Describe: %v %q", err, out)
+			}
+		}()
+	}
+	wg.Wait()
+}
