@@ -231,6 +231,21 @@ func TestRemoveProject(t *testing.T) {
 	if code, _, _ := run(t, "remove"); code != 2 {
 		t.Fatalf("remove without PATH: exit %d", code)
 	}
+	// a project deleted from disk, named through a symlinked parent
+	gone := filepath.Join(outer, "gone")
+	os.MkdirAll(gone, 0o755)
+	os.WriteFile(filepath.Join(gone, "g.go"), []byte("package gone\n"), 0o644)
+	if code, _, errs := run(t, "index", "--quiet", gone); code != 0 {
+		t.Fatalf("index gone: %s", errs)
+	}
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(outer, link); err != nil {
+		t.Fatal(err)
+	}
+	os.RemoveAll(gone)
+	if code, out, errs := run(t, "remove", filepath.Join(link, "gone")); code != 0 || !strings.Contains(out, "removed "+gone) {
+		t.Fatalf("remove a deleted project through a symlink: exit %d %q %q", code, out, errs)
+	}
 	code, out, _ = run(t, "stats", "--json")
 	var s statsOut
 	if err := json.Unmarshal([]byte(out), &s); err != nil || code != 0 || len(s.Projects) != 1 || s.Projects[0].Path != outer || s.Projects[0].Files != 2 {

@@ -31,9 +31,13 @@ lists them); a directory inside a project is refused with the project's root.`)
 	}
 	root, err := index.ResolveRoot(pos[0])
 	if err != nil {
-		// a deleted directory can still be forgotten by its path
+		// a deleted directory can still be forgotten by its path, its
+		// parent resolved as the index stored it (symlinks followed)
 		if root, err = filepath.Abs(pos[0]); err != nil {
 			return fmt.Errorf("remove %s: %w", pos[0], err)
+		}
+		if parent, perr := filepath.EvalSymlinks(filepath.Dir(root)); perr == nil {
+			root = filepath.Join(parent, filepath.Base(root))
 		}
 	}
 	if exists, err := store.Exists(e.cfg.DBPath()); err != nil {
