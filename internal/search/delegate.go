@@ -27,13 +27,16 @@ const (
 // A query that describes behaviour ("copy from a reader to a writer,
 // preferring WriterTo") matches the wrapper's doc comment best, but the
 // behaviour lives in the function it delegates to (io.Copy ->
-// io.copyBuffer, hmac.Equal -> subtle.ConstantTimeCompare). For each of the
-// first DelegateTop results that is a function or method of at most
-// ThinCodeLines code lines, every other candidate that it calls (bare name
-// equal to the callee, in the same directory, or in a directory named by
-// the call's qualifier) gets at least the wrapper's score plus
-// DelegateMargin; the lift is recorded in Explain.Delegate. Candidates only:
-// a callee the query did not retrieve at all is never pulled in.
+// io.copyBuffer, Buffer.Grow -> Buffer.grow). For each of the first
+// DelegateTop results that is a function or method of at most ThinCodeLines
+// code lines and calls exactly one other candidate (bare name equal to the
+// callee, in the same directory, or in a directory named by the call's
+// qualifier), that candidate gets at least the wrapper's score plus
+// DelegateMargin; the lift is recorded in Explain.Delegate. A wrapper that
+// calls two candidates is a dispatcher, and a callee name several
+// candidates share is a call through an interface: neither lifts anything.
+// Candidates only: a callee the query did not retrieve at all is never
+// pulled in.
 //
 // ranked must be sorted; it is re-sorted when anything moves. rows maps
 // candidate ids to their chunks. Errors come from reading relations.
@@ -94,7 +97,10 @@ func (s *Searcher) delegate(ctx context.Context, ranked []Result, rows map[int64
 				targets = append(targets, j)
 			}
 		}
-		if len(seen) != 1 {
+		// one callee name with several candidate definitions is a call
+		// through an interface or a base class (CoCompletion.tryFire ->
+		// 17 tryFire implementations): no single implementation to lift
+		if len(seen) != 1 || len(targets) != 1 {
 			continue
 		}
 		for _, j := range targets {

@@ -52,8 +52,22 @@ func formatShort(f float64) string { return "decimal" }
 func formatLong(f float64) string { return "decimal digits" }
 `
 
+const shapeFixture = `package shape
+
+// Area computes the surface of any shape by asking the shape itself.
+func Area(s Shape) float64 {
+	return s.surface()
+}
+
+// surface of a square: side times side.
+func (q Square) surface() float64 { return q.side * q.side }
+
+// surface of a circle: pi r squared.
+func (c Circle) surface() float64 { return 3.14 * c.r * c.r }
+`
+
 func TestDelegateLiftsImplementationAboveThinWrapper(t *testing.T) {
-	s := fixture(t, map[string]string{"io/io.go": ioFixture, "format/format.go": formatFixture})
+	s := fixture(t, map[string]string{"io/io.go": ioFixture, "format/format.go": formatFixture, "shape/shape.go": shapeFixture})
 	rs := top(t, s, "copy from a reader to a writer preferring WriterTo or ReaderFrom", RankerHybrid, 5)
 	if len(rs) < 2 || !strings.HasPrefix(rs[0].Name, "copyBuffer") || !strings.HasPrefix(rs[1].Name, "Copy(") {
 		t.Fatalf("want copyBuffer above its wrapper Copy, got %v", names(rs))
@@ -78,6 +92,16 @@ func TestDelegateLiftsImplementationAboveThinWrapper(t *testing.T) {
 	for _, r := range rs {
 		if r.Explain.Delegate != 0 {
 			t.Fatalf("%s lifted from dispatcher %s", r.Name, r.Explain.DelegateFrom)
+		}
+	}
+	// a call through an interface has no single implementation to lift
+	rs = top(t, s, "compute the surface of any shape", RankerHybrid, 5)
+	if len(rs) == 0 || !strings.HasPrefix(rs[0].Name, "Area(") {
+		t.Fatalf("interface call lifted an implementation: %v", names(rs))
+	}
+	for _, r := range rs {
+		if r.Explain.Delegate != 0 {
+			t.Fatalf("%s lifted from %s through an interface", r.Name, r.Explain.DelegateFrom)
 		}
 	}
 }
