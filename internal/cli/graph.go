@@ -26,7 +26,13 @@ type graphOpts struct {
 const nameHelp = `A NAME (FROM and TO for path) is a class ("UserService", "Outer.Inner"), "Class.method", a full chunk name
 ("UserService.find(long id)") to pick one overload, a bare function or method
 name, or a Go form ("time.ParseDuration", "(*conn).serve", "net/http.(*conn).serve").
-An ambiguous name lists its candidates.`
+An ambiguous name lists its candidates.
+
+Calls are resolved without types, and each edge says by which rule: receiver (a method
+of the caller's own type), enclosing, inherited, same-file, package, import, unique (the
+only definition of that name in the project: a guess for a method called on another
+object), ambiguous (the candidates are listed, never merged) or unresolved (a library
+or builtin call). Production code never resolves into test files.`
 
 func newGraphFlags(e *env, name, usage, about string, depth bool) (*flag.FlagSet, *graphOpts) {
 	fs := newFlags(e, name, usage, about+"\n\n"+nameHelp)
