@@ -176,6 +176,12 @@ func TestBigFileCappedAtTwo(t *testing.T) {
 		if rankOf(rs, "small/a.go", "RetryOnce") == 0 {
 			t.Errorf("[%s] the cap should let small/a.go in: %v", ranker, names(rs))
 		}
+		// --explain says what the cap dropped
+		for _, r := range rs {
+			if r.Path == "big/big.go" && (r.Explain == nil || r.Explain.CapDropped == 0) {
+				t.Errorf("[%s] %s does not report the chunks the cap dropped: %+v", ranker, r.Name, r.Explain)
+			}
+		}
 	}
 }
 

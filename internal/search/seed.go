@@ -150,5 +150,7 @@ func SeedRank(hits map[string]*seedHit, k int) []Result {
 		ranked = append(ranked, r)
 	}
 	sortResults(ranked)
-	return LimitPerFile(ranked, k, MaxPerFile)
+	out := LimitPerFile(ranked, k, MaxPerFile)
+	markCapped(ranked, out)
+	return out
 }
