@@ -14,6 +14,7 @@ import (
 	"github.com/coderag/coderag/internal/index"
 	"github.com/coderag/coderag/internal/search"
 	"github.com/coderag/coderag/internal/store"
+	"github.com/coderag/coderag/internal/testutil"
 )
 
 // run drives Main in process and returns exit code, stdout, stderr.
@@ -339,5 +340,28 @@ func TestBadEmbeddingEnvFailsOnlyEmbedding(t *testing.T) {
 		if code, _, errs := run(t, args...); code != 0 {
 			t.Errorf("%v with a bad EMBEDDING_PROVIDER: exit %d %q", args, code, errs)
 		}
+	}
+}
+
+// TestReadOnlyHome: an index in a directory that cannot be written is still
+// searched; index says why it cannot run.
+func TestReadOnlyHome(t *testing.T) {
+	if testutil.RerunUnprivileged(t) {
+		return
+	}
+	home := setHome(t)
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "a.go"), []byte("package a\n\n// Alpha is first.\nfunc Alpha() {}\n"), 0o644)
+	if code, _, errs := run(t, "index", "--quiet", dir); code != 0 {
+		t.Fatalf("index: %s", errs)
+	}
+	os.Chmod(home, 0o555)
+	defer os.Chmod(home, 0o755)
+	if code, out, errs := run(t, "search", "--project", dir, "alpha"); code != 0 || !strings.Contains(out, "Alpha") {
+		t.Fatalf("search in a read-only home: exit %d %q %q", code, out, errs)
+	}
+	os.WriteFile(filepath.Join(dir, "b.go"), []byte("package a\n\nfunc Beta() {}\n"), 0o644)
+	if code, _, errs := run(t, "index", "--quiet", dir); code != 1 || !strings.Contains(errs, "read-only") {
+		t.Fatalf("index in a read-only home: exit %d %q", code, errs)
 	}
 }

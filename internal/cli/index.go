@@ -60,6 +60,9 @@ synonyms. Set EMBEDDING_PROVIDER=ollama or openai for a neural model.`)
 		return err
 	}
 	defer st.Close()
+	if st.ReadOnly() {
+		return fmt.Errorf("%s is read-only: cannot index (check the permissions of CODERAG_HOME)", st.Path())
+	}
 	if _, err := st.GetProject(e.ctx, root); errors.Is(err, store.ErrNotIndexed) {
 		if p, err := st.FindProject(e.ctx, filepath.Dir(root)); err == nil {
 			fmt.Fprintf(e.stderr, "note: %s is inside the indexed project %s; it becomes a project of its own, and its files stay in %s too (`coderag remove %s` undoes it)\n", root, p.Path, p.Path, root)

@@ -37,8 +37,9 @@ var (
 
 // Store is an open index database.
 type Store struct {
-	db   *sql.DB
-	path string
+	db       *sql.DB
+	path     string
+	readOnly bool // opened by openReadOnly
 
 	vmu     sync.Mutex
 	cacheOn atomic.Bool
@@ -75,10 +76,39 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	s := &Store{db: db, path: path}
 	if err := s.migrate(ctx); err != nil {
 		db.Close()
+		if strings.Contains(err.Error(), "readonly database") {
+			// a read-only CODERAG_HOME (or file): SQLite cannot create its
+			// WAL files there, but the index can still be read
+			return openReadOnly(ctx, path)
+		}
 		return nil, fmt.Errorf("open index %s: %w", path, err)
 	}
 	return s, nil
 }
+
+// openReadOnly opens an index that cannot be written (immutable: no WAL
+// or lock files are created). Its schema must be current, as it cannot be
+// migrated; every write fails with SQLite's read-only error.
+func openReadOnly(ctx context.Context, path string) (*Store, error) {
+	db, err := sql.Open("sqlite", "file:"+path+"?mode=ro&immutable=1")
+	if err != nil {
+		return nil, fmt.Errorf("open index %s read-only: %w", path, err)
+	}
+	var v string
+	if err := db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key='schema_version'`).Scan(&v); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open index %s read-only: %w", path, err)
+	}
+	if v != strconv.Itoa(SchemaVersion) {
+		db.Close()
+		return nil, fmt.Errorf("open index %s: schema %s needs an upgrade to %d, but the index is read-only", path, v, SchemaVersion)
+	}
+	return &Store{db: db, path: path, readOnly: true}, nil
+}
+
+// ReadOnly reports whether the index was opened read-only (its file or
+// directory cannot be written): queries work, writes fail.
+func (s *Store) ReadOnly() bool { return s.readOnly }
 
 // Path returns the database file path.
 func (s *Store) Path() string { return s.path }
