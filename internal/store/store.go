@@ -348,6 +348,18 @@ func (s *Store) ReplaceFiles(ctx context.Context, project string, files []FileDa
 		return fmt.Errorf("begin: %w", err)
 	}
 	defer tx.Rollback()
+	if len(files) > 0 {
+		// a project removed while it was being indexed gets no rows back
+		// without its project row (they would be unreachable orphans)
+		var one int
+		err := tx.QueryRowContext(ctx, `SELECT 1 FROM projects WHERE project_path=?`, project).Scan(&one)
+		if errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("%w: %s was removed from the index during the run", ErrNotIndexed, project)
+		}
+		if err != nil {
+			return err
+		}
+	}
 	for _, p := range remove {
 		if err := deleteFile(ctx, tx, project, p); err != nil {
 			return fmt.Errorf("remove %s: %w", p, err)

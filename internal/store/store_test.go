@@ -78,6 +78,7 @@ func TestLikeSearchEscapesWildcards(t *testing.T) {
 	fd.Chunks[0].Content = "100% done_now"
 	fd2 := file("b.go", "y")
 	fd2.Chunks[0].Content = "1000 doneXnow"
+	s.PutProject(ctx, Project{Path: "/p", Embedder: "local:test", Dim: 3})
 	if err := s.ReplaceFiles(ctx, "/p", []FileData{fd, fd2}, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -93,6 +94,7 @@ func TestTopKCosineCacheReloads(t *testing.T) {
 	ctx := context.Background()
 	s := openTemp(t)
 	s.CacheVectors(true)
+	s.PutProject(ctx, Project{Path: "/p", Embedder: "local:test", Dim: 3})
 	if err := s.ReplaceFiles(ctx, "/p", []FileData{file("a.go", "alpha", "beta")}, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -154,6 +156,7 @@ func TestMigrateFromSchema1(t *testing.T) {
 		t.Fatalf("migrate: %v", err)
 	}
 	defer s.Close()
+	s.PutProject(ctx, Project{Path: "/p", Embedder: "local:test", Dim: 3})
 	if err := s.ReplaceFiles(ctx, "/p", []FileData{file("a.go", "x")}, nil); err != nil {
 		t.Fatalf("write after migration: %v", err)
 	}
@@ -199,5 +202,12 @@ func TestRemoveProject(t *testing.T) {
 	}
 	if _, err := s.RemoveProject(ctx, "/p"); !errors.Is(err, ErrNotIndexed) {
 		t.Fatalf("second remove: %v", err)
+	}
+	// an index run still going writes no orphan rows for the removed project
+	if err := s.ReplaceFiles(ctx, "/p", []FileData{file("c.go", "late")}, nil); !errors.Is(err, ErrNotIndexed) {
+		t.Fatalf("write after remove: %v", err)
+	}
+	if c, _ := s.Count(ctx, "/p"); c.Files+c.Chunks != 0 {
+		t.Fatalf("orphan rows: %+v", c)
 	}
 }
