@@ -2,6 +2,7 @@ package relate
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -55,4 +56,42 @@ func TestCacheReloadsAfterWrites(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+}
+
+// TestGraphOmitsHugeAmbiguity: a call whose name more than maxCandidates
+// definitions share is counted, not listed, in the graph of one of them;
+// an ambiguous edge in the tree names a few candidates and how many more.
+func TestGraphOmitsHugeAmbiguity(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("package p\n\n")
+	for i := 0; i < maxCandidates+2; i++ {
+		fmt.Fprintf(&b, "type T%d struct{}\n\nfunc (T%d) Close() error { return nil }\n\n", i, i)
+	}
+	os.WriteFile(filepath.Join(dir, "types.go"), []byte(b.String()), 0o644)
+	os.WriteFile(filepath.Join(dir, "use.go"), []byte("package p\n\nfunc Shut(c interface{ Close() error }) { c.Close() }\n"), 0o644)
+	st, root := indexDir(t, dir)
+	r, err := NewResolver(context.Background(), st.DB(), root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := r.Graph("T3.Close")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range g.Edges {
+		if e.Caller != nil && e.Caller.Name == "Shut(c interface{ Close() error })" {
+			t.Errorf("a call with %d candidates is listed: %+v", maxCandidates+2, e)
+		}
+	}
+	if g.OmittedAmbiguous != 1 {
+		t.Errorf("OmittedAmbiguous = %d, want 1", g.OmittedAmbiguous)
+	}
+	out, err := runQuery(r, query{"callees", []string{"Shut"}}, FormatTree)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, fmt.Sprintf("and %d more", maxCandidates+2-treeCandidates)) {
+		t.Errorf("tree does not cap the candidates:\n%s", out)
+	}
 }

@@ -26,7 +26,10 @@ type Edge struct {
 	Target     *Def   `json:"to_def,omitempty"`
 	Resolution string `json:"resolution,omitempty"` // calls only: see the package comment
 	Candidates []*Def `json:"candidates,omitempty"`
-	Depth      int    `json:"depth,omitempty"` // walks: 1 for direct callers/callees
+	// CandidatesTotal counts every candidate of an ambiguous call;
+	// Candidates holds at most maxCandidates of them.
+	CandidatesTotal int `json:"candidates_total,omitempty"`
+	Depth           int `json:"depth,omitempty"` // walks: 1 for direct callers/callees
 
 	parent *Def // walks: the node whose expansion found this edge
 	plain  bool // a Go call without a receiver (store.RelationRow.Plain)
@@ -42,6 +45,9 @@ type GraphResult struct {
 	// only known from relations, e.g. an external base class).
 	Defs  []*Def `json:"definitions"`
 	Edges []Edge `json:"relations"`
+	// OmittedAmbiguous counts calls that may reach the definition but
+	// whose name more than maxCandidates definitions share: not listed.
+	OmittedAmbiguous int `json:"omitted_ambiguous_calls,omitempty"`
 }
 
 // Walk is the result of Callers or Callees: a breadth-first walk of the call
@@ -54,6 +60,8 @@ type Walk struct {
 	Depth     int    `json:"depth"`
 	Edges     []Edge `json:"edges"`
 	Truncated bool   `json:"truncated,omitempty"`
+	// OmittedAmbiguous: as in GraphResult (callers walks only).
+	OmittedAmbiguous int `json:"omitted_ambiguous_calls,omitempty"`
 }
 
 // PathResult is the shortest call path From -> To. Edges is empty when
@@ -72,7 +80,7 @@ type PathResult struct {
 // maxPathNodes bounds the definitions visited by one Path search.
 const maxPathNodes = 200000
 
-func (r *Resolver) begin() { r.err = nil }
+func (r *Resolver) begin() { r.err, r.omitted = nil, 0 }
 
 func (r *Resolver) done() error {
 	if r.err != nil {
@@ -110,6 +118,7 @@ func (r *Resolver) Graph(name string) (*GraphResult, error) {
 	} else {
 		res.Edges = r.memberEdges(d)
 	}
+	res.OmittedAmbiguous = r.omitted
 	return res, r.done()
 }
 
@@ -124,9 +133,13 @@ func (r *Resolver) rawEdges(name string) ([]Edge, error) {
 		return nil, err
 	}
 	var out []Edge
+	seen := map[store.RelationRow]bool{}
 	for _, row := range append(from, to...) {
-		e := r.edge(row)
-		out = append(out, e)
+		if seen[row] { // a relation from name to itself is in both lists
+			continue
+		}
+		seen[row] = true
+		out = append(out, r.edge(row))
 	}
 	return out, nil
 }
@@ -158,6 +171,7 @@ func (r *Resolver) setTarget(e *Edge, caller *Def) {
 	switch {
 	case how == ResAmbiguous:
 		e.Candidates = cands[:min(len(cands), maxCandidates)]
+		e.CandidatesTotal = len(cands)
 	case len(cands) == 1:
 		e.Target = cands[0]
 	}
@@ -291,8 +305,14 @@ func (r *Resolver) callerEdges(d *Def) []Edge {
 		how, cands := r.resolve(caller, row.Path, row.To, row.Plain)
 		e := Edge{Kind: row.Kind, From: row.From, To: row.To, Path: row.Path, Line: row.Line, Caller: caller, Resolution: how}
 		switch {
+		case how == ResAmbiguous && contains(cands, d) && len(cands) > maxCandidates:
+			// "x.Close()" anywhere, with 200 Close methods to choose from,
+			// says nothing about d: counted, not listed
+			r.omitted++
+			continue
 		case how == ResAmbiguous && contains(cands, d):
 			e.Candidates = cands[:min(len(cands), maxCandidates)]
+			e.CandidatesTotal = len(cands)
 			if !contains(e.Candidates, d) {
 				e.Candidates = append(e.Candidates, d)
 			}
@@ -358,7 +378,7 @@ func (r *Resolver) walk(name string, depth int, dir string) (*Walk, error) {
 			}
 			for _, e := range edges {
 				if len(w.Edges) >= maxEdges {
-					w.Truncated = true
+					w.Truncated, w.OmittedAmbiguous = true, r.omitted
 					return w, r.done()
 				}
 				e.Depth, e.parent = lvl, d
@@ -378,6 +398,7 @@ func (r *Resolver) walk(name string, depth int, dir string) (*Walk, error) {
 		}
 		frontier = next
 	}
+	w.OmittedAmbiguous = r.omitted
 	return w, r.done()
 }
 

@@ -193,6 +193,7 @@ type Resolver struct {
 	imports map[string][]string // file -> imported module names
 	supers  map[*Def][]*Def
 	err     error // first database error of the current query
+	omitted int   // ambiguous calls left out of the current query (see GraphResult)
 }
 
 // NewResolver loads the definitions of project (absolute root path as

@@ -67,13 +67,24 @@ func defSpan(d *Def) string {
 	return d.Loc()
 }
 
+// treeCandidates is how many candidates of an ambiguous call the tree
+// format names (JSON has up to maxCandidates).
+const treeCandidates = 3
+
 // target describes the callee side of a call edge.
 func (e *Edge) target() string {
 	switch {
 	case e.Resolution == ResAmbiguous:
 		var names []string
-		for _, c := range e.Candidates {
+		for i, c := range e.Candidates {
+			if i == treeCandidates {
+				break
+			}
 			names = append(names, c.Name+" "+c.Loc())
+		}
+		total := max(e.CandidatesTotal, len(e.Candidates))
+		if total > len(names) {
+			names = append(names, fmt.Sprintf("and %d more", total-len(names)))
 		}
 		return "ambiguous: " + strings.Join(names, ", ")
 	case e.Target != nil:
@@ -116,6 +127,9 @@ func (g *GraphResult) tree(w *bufio.Writer) {
 			}
 			fmt.Fprintf(w, "  @ %s:%d\n", e.Path, e.Line)
 		}
+	}
+	if g.OmittedAmbiguous > 0 {
+		fmt.Fprintf(w, "\n(%d more calls may reach it through a name shared by over %d definitions; not listed)\n", g.OmittedAmbiguous, maxCandidates)
 	}
 }
 
@@ -184,6 +198,9 @@ func (wk *Walk) tree(w *bufio.Writer) {
 	fmt.Fprintf(w, "%d calls (%d ambiguous, %d unresolved)", len(wk.Edges), amb, unres)
 	if wk.Truncated {
 		fmt.Fprintf(w, "; truncated at %d calls", maxEdges)
+	}
+	if wk.OmittedAmbiguous > 0 {
+		fmt.Fprintf(w, "; %d calls through names shared by over %d definitions not listed", wk.OmittedAmbiguous, maxCandidates)
 	}
 	w.WriteString("\n")
 }
