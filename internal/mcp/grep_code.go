@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"strings"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -27,6 +28,7 @@ func (s *Server) addGrepCode() {
 			}
 			text := res.Text()
 			if len(res.Matches) == 0 {
+				text = strings.TrimSuffix(strings.TrimRight(text, "\n"), "No matches.")
 				text += "No matches. Try a shorter pattern, ignore_case, or another spelling; after a few misses describe the code in words to search_code.\n"
 			}
 			return text, nil

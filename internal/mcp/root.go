@@ -126,9 +126,24 @@ func insideRoot(root, p string) (string, error) {
 	return rel, nil
 }
 
+// reworded is err with another message; errors.Is still sees err.
+type reworded struct {
+	msg string
+	err error
+}
+
+func (r *reworded) Error() string { return r.msg }
+func (r *reworded) Unwrap() error { return r.err }
+
 // explain turns a tools or index error into a message that tells the model
 // what to do next. The original error stays wrapped.
 func explain(tool, root string, err error) error {
+	// "grep: ..." from tools would read "grep_code: grep: ..."
+	short := tool[:strings.IndexByte(tool+"_", '_')]
+	if msg := err.Error(); strings.HasPrefix(msg, short+": ") || strings.HasPrefix(msg, short+" ") {
+		msg = strings.TrimPrefix(strings.TrimPrefix(msg, short+": "), short+" ")
+		err = &reworded{msg, err}
+	}
 	switch {
 	case errors.Is(err, tools.ErrOutsideRoot):
 		return fmt.Errorf("%s: %w; the project root is %s: give paths relative to it", tool, err, root)

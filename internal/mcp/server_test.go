@@ -171,3 +171,34 @@ func TestFileURIPath(t *testing.T) {
 		t.Error("https root accepted")
 	}
 }
+
+// TestToolMessagesReadOnce: tool errors do not repeat the tool's name
+// ("grep_code: grep: ..."), an empty grep says "No matches." once, and a
+// search with no keyword hit does not recommend its first result.
+func TestToolMessagesReadOnce(t *testing.T) {
+	root := t.TempDir()
+	os.WriteFile(filepath.Join(root, "a.go"), []byte("package a\n\n// Retry retries.\nfunc Retry() {}\n"), 0o644)
+	cs := newTestServer(t, root, 20*time.Second)
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+		bad  string
+	}{
+		{"grep_code", map[string]any{"pattern": "foo("}, "grep_code: grep"},
+		{"read_file", map[string]any{"path": "../x.go"}, "read_file: read"},
+		{"glob_files", map[string]any{"pattern": "../*"}, "glob_files: glob"},
+	} {
+		text, isErr := callText(t, cs, c.tool, c.args)
+		if !isErr || strings.Contains(text, c.bad) || !strings.HasPrefix(text, c.tool+": ") {
+			t.Errorf("%s: error %v %q", c.tool, isErr, text)
+		}
+	}
+	text, _ := callText(t, cs, "grep_code", map[string]any{"pattern": "zzqqnomatch"})
+	if strings.Count(text, "No matches.") != 1 {
+		t.Errorf("grep_code without a match: %q", text)
+	}
+	text, _ = callText(t, cs, "search_code", map[string]any{"query": "quantum giraffe"})
+	if !strings.Contains(text, "probably unrelated") || strings.Contains(text, "Best entry point") {
+		t.Errorf("search_code without a keyword hit: %q", text)
+	}
+}

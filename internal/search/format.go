@@ -57,7 +57,12 @@ func FormatForTool(resp *Response) string {
 	}
 	top := resp.Results[0]
 	if resp.Note != "" {
-		fmt.Fprintf(&b, "Note: %s; try grep_code or other words. ", resp.Note)
+		// no summary that would recommend what is likely noise
+		fmt.Fprintf(&b, "Note: %s, probably unrelated. Try grep_code with an identifier, or other words that may occur in the code.\n\n", resp.Note)
+		for i, r := range resp.Results {
+			fmt.Fprintf(&b, "%d. %s:%d-%d [%s] %s (score %.3f)\n   %s\n", i+1, r.Path, r.StartLine, r.EndLine, r.Type, r.Name, r.Score, Preview(r.content, 180))
+		}
+		return b.String()
 	}
 	fmt.Fprintf(&b, "Best entry point: %s (%s) at %s:%d-%d. ", top.Name, top.Type, top.Path, top.StartLine, top.EndLine)
 	count := map[string]int{}
