@@ -71,7 +71,9 @@ usage or an invalid regular expression.`)
 	if err != nil {
 		return cliToolError("grep", err)
 	}
-	text := res.Text()
+	// the CLI's flag names in the partial note
+	text := strings.NewReplacer("(head_limit)", "(--head-limit)", "(max_results)", "(--max-results)",
+		"(max_chars)", "(--max-chars)").Replace(res.Text())
 	for _, sr := range res.SuggestedReads {
 		// the CLI's own command instead of the agents' read_file call
 		args, _ := json.Marshal(sr.Args)
