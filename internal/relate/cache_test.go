@@ -95,3 +95,23 @@ func TestGraphOmitsHugeAmbiguity(t *testing.T) {
 		t.Errorf("tree does not cap the candidates:\n%s", out)
 	}
 }
+
+// TestLookupPackagePathOutsideModule: a Go name qualified by an import path
+// that the project's directories do not spell (a copy of net/http in
+// /tmp/x) still finds the definition by the rest of the name.
+func TestLookupPackagePathOutsideModule(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "server.go"), []byte("package http\n\ntype Server struct{}\n\nfunc (s *Server) Shutdown() {}\n"), 0o644)
+	st, root := indexDir(t, dir)
+	r, err := NewResolver(context.Background(), st.DB(), root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := r.Lookup("net/http.(*Server).Shutdown")
+	if err != nil || d.call != "Server.Shutdown" {
+		t.Fatalf("Lookup = %+v, %v", d, err)
+	}
+	if _, err := r.Lookup("net/http.(*Server).Missing"); err == nil {
+		t.Fatal("a missing method found")
+	}
+}

@@ -284,6 +284,15 @@ var goRecv = regexp.MustCompile(`\(\*?([\p{L}_][\p{L}\p{N}_]*)\)\.`)
 // *NotFoundError.
 func (r *Resolver) Lookup(name string) (*Def, error) {
 	cands := r.lookupAll(name)
+	if len(cands) == 0 {
+		// "net/http.(*Server).Shutdown" asked of a copy of net/http that
+		// lives outside its module path: the name without the package path
+		if i := strings.LastIndexByte(name, '/'); i >= 0 && !strings.Contains(name[:i], "(") {
+			if rest := name[i+1:]; strings.IndexByte(rest, '.') > 0 {
+				cands = r.lookupAll(rest[strings.IndexByte(rest, '.')+1:])
+			}
+		}
+	}
 	switch len(cands) {
 	case 0:
 		return nil, &NotFoundError{Name: name, Project: r.project}
