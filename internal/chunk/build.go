@@ -196,7 +196,7 @@ func (ps *parsed) relations() []Relation {
 	}
 	seen := map[[3]string]bool{}
 	var out []Relation
-	plain := false // set around a plain Go call
+	plain, self := false, false // set around a plain Go call, a call on the method's receiver
 	add := func(kind, from, to string, off uint) {
 		if from == "" || to == "" || len(out) >= maxRelations {
 			return
@@ -205,11 +205,14 @@ func (ps *parsed) relations() []Relation {
 		if plain {
 			k[0] += "|plain"
 		}
+		if self {
+			k[0] += "|self"
+		}
 		if seen[k] {
 			return
 		}
 		seen[k] = true
-		out = append(out, Relation{Path: ps.path, From: from, To: to, Kind: kind, Line: ps.line(off), Plain: plain})
+		out = append(out, Relation{Path: ps.path, From: from, To: to, Kind: kind, Line: ps.line(off), Plain: plain, Self: self})
 	}
 	for _, d := range ps.defs {
 		if d.dropped {
@@ -271,8 +274,9 @@ func (ps *parsed) relations() []Relation {
 				continue
 			}
 			plain = ps.sp.name == "go" && r.recv == "" && !r.path
+			self = ps.sp.name == "go" && r.recvIsName && r.recv != "" && r.recv == ps.goReceiverName(ps.callerDef(funcs, r.start))
 			add(RelCalls, ps.caller(funcs, r.start), to, r.start)
-			plain = false
+			plain, self = false, false
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Line < out[j].Line })
@@ -290,6 +294,39 @@ func enclosingClass(d *def) *def {
 
 // caller names the innermost kept function holding off ("Owner.name" or
 // "name"), else the innermost class, else the file path.
+// callerDef returns the function or method whose chunk holds byte off, or
+// nil (top-level code, a class body).
+func (ps *parsed) callerDef(funcs []*def, off uint) *def {
+	i := sort.Search(len(funcs), func(i int) bool { return funcs[i].extStart > off }) - 1
+	if i >= 0 && off < funcs[i].end {
+		return funcs[i]
+	}
+	return nil
+}
+
+// goReceiverName returns the receiver variable of a Go method ("c" of
+// "func (c *conn) serve()"), or "" for a function, an unnamed receiver or
+// nil.
+func (ps *parsed) goReceiverName(d *def) string {
+	if d == nil || d.node.Kind() != "method_declaration" {
+		return ""
+	}
+	recv := d.node.ChildByFieldName("receiver")
+	if recv == nil {
+		return ""
+	}
+	for i := uint(0); i < recv.NamedChildCount(); i++ {
+		p := recv.NamedChild(i)
+		if p == nil || p.Kind() != "parameter_declaration" {
+			continue
+		}
+		if n := p.ChildByFieldName("name"); n != nil {
+			return ps.text(n)
+		}
+	}
+	return ""
+}
+
 func (ps *parsed) caller(funcs []*def, off uint) string {
 	i := sort.Search(len(funcs), func(i int) bool { return funcs[i].extStart > off }) - 1
 	if i >= 0 && off < funcs[i].end {

@@ -100,6 +100,11 @@ type Relation struct {
 	// not "x.f()"): Go has no implicit receiver, so it can only reach a
 	// function, never a method. Always false for other languages.
 	Plain bool
+	// Self marks a Go call on the enclosing method's own receiver
+	// ("c.serve()" inside func (c *conn) ...): it reaches a method of the
+	// receiver's type. A call on any other value ("c.rwc.Close()", "t.Add(d)")
+	// has an unknown type. Always false for other languages.
+	Self bool
 }
 
 // FileResult is everything extracted from one file by one parse.

@@ -102,7 +102,8 @@ const racyWindow = int64(time.Second)
 //	1: first release
 //	2: stems lose a final double consonant ("sniff"/"sniffing" -> snif,
 //	   "add"/"added" -> ad)
-const AnalysisVersion = 2
+//	3: Go calls on the method's own receiver are marked (chunk.Relation.Self)
+const AnalysisVersion = 3
 
 // ResolveRoot returns the absolute, symlink-resolved form of dir, the
 // identity of a project.
@@ -559,7 +560,7 @@ func (c *collector) build(batch []*work) ([]store.FileData, error) {
 			})
 		}
 		for _, r := range w.res.Relations {
-			d.Relations = append(d.Relations, store.RelationRow{Path: w.file.Path, From: r.From, To: r.To, Kind: r.Kind, Line: r.Line, Plain: r.Plain})
+			d.Relations = append(d.Relations, store.RelationRow{Path: w.file.Path, From: r.From, To: r.To, Kind: r.Kind, Line: r.Line, Plain: r.Plain, Self: r.Self})
 		}
 		out = append(out, d)
 	}

@@ -115,3 +115,62 @@ func TestLookupPackagePathOutsideModule(t *testing.T) {
 		t.Fatal("a missing method found")
 	}
 }
+
+// TestGoReceiverCalls: a Go call on the method's own receiver reaches the
+// receiver type's method; a call of the same name on another value never
+// resolves to the caller itself or, by assumption, to its own type.
+func TestGoReceiverCalls(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "body.go"), []byte(`package p
+
+type body struct{ rc closer }
+
+// Close closes the wrapped reader: not itself.
+func (b *body) Close() error { return b.rc.Close() }
+
+type conn struct{ b *body }
+
+func (c *conn) serve() { c.read(); c.b.Close() }
+
+func (c *conn) read() {}
+
+type file struct{}
+
+func (f *file) Close() error { return nil }
+`), 0o644)
+	st, root := indexDir(t, dir)
+	r, err := NewResolver(context.Background(), st.DB(), root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := r.Callees("body.Close", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range w.Edges {
+		if e.Target != nil && e.Target.call == "body.Close" {
+			t.Errorf("b.rc.Close() resolved to the caller itself (%s)", e.Resolution)
+		}
+		if e.Resolution == ResReceiver {
+			t.Errorf("b.rc.Close() resolved by the receiver rule")
+		}
+	}
+	w, err = r.Callees("conn.serve", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, e := range w.Edges {
+		tgt := e.Resolution
+		if e.Target != nil {
+			tgt = e.Target.call + " " + e.Resolution
+		}
+		got[e.To] = tgt
+	}
+	if got["read"] != "conn.read receiver" {
+		t.Errorf("c.read(): %q", got["read"])
+	}
+	if got["Close"] != ResAmbiguous {
+		t.Errorf("c.b.Close() with two Close methods and no type: %q, want ambiguous", got["Close"])
+	}
+}

@@ -27,9 +27,12 @@
 // run()) yields "ambiguous" with those candidates: overloads and same-named
 // methods of different classes are never merged silently. Walks (Callers,
 // Callees) follow resolved edges only; ambiguous edges are reported but not
-// expanded. Without the receiver's static type the rules can be wrong (a call
-// c.st.Get() from Cache.Get resolves to Cache.Get itself): the resolution rule
-// is always shown so a reader can judge.
+// expanded. Without the receiver's static type the rules can be wrong (in
+// Python, self.st.get() from Cache.get may resolve to Cache.get itself): the
+// resolution rule is always shown so a reader can judge. Go calls carry more:
+// a plain call reaches functions only, a call on the method's own receiver
+// the receiver type's methods, and a call on another value ("c.rwc.Close()")
+// methods other than the caller, never the caller's own type by assumption.
 package relate
 
 import (

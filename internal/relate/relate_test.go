@@ -116,9 +116,11 @@ func dumpRelations(t *testing.T, st *store.Store, root string) string {
 	var b strings.Builder
 	for rows.Next() {
 		var row store.RelationRow
-		if err := rows.Scan(&row.Path, &row.From, &row.To, &row.Kind, &row.Line, &row.Plain); err != nil {
+		var form int
+		if err := rows.Scan(&row.Path, &row.From, &row.To, &row.Kind, &row.Line, &form); err != nil {
 			t.Fatal(err)
 		}
+		row.SetCallForm(form)
 		e := r.edge(row)
 		fmt.Fprintf(&b, "%s:%d %s %s -> %s", row.Path, row.Line, row.Kind, row.From, row.To)
 		if row.Kind == "calls" {

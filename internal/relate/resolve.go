@@ -43,8 +43,12 @@ func (r *Resolver) callerOf(row store.RelationRow) *Def {
 //
 // A plain Go call (no receiver, see chunk.Relation.Plain) reaches only
 // functions: Go has no implicit receiver, so "readRequest(b)" inside a
-// method of conn is the package function, not conn.readRequest.
-func (r *Resolver) resolve(caller *Def, file, to string, plain bool) (string, []*Def) {
+// method of conn is the package function, not conn.readRequest. Any other
+// Go call stored bare was made on a value: self marks the caller's own
+// receiver ("c.serve()"), whose type is the caller's owner; on another
+// value ("c.rwc.Close()") the type is unknown, so the owner's methods and
+// the caller itself are not assumed.
+func (r *Resolver) resolve(caller *Def, file, to string, plain, self bool) (string, []*Def) {
 	t := strings.ReplaceAll(strings.TrimSpace(to), "::", ".")
 	if i := strings.LastIndexByte(t, '.'); i > 0 && i < len(t)-1 {
 		return r.resolveQualified(file, t[:i], t[i+1:])
@@ -52,7 +56,7 @@ func (r *Resolver) resolve(caller *Def, file, to string, plain bool) (string, []
 	if plain {
 		return r.resolvePlain(file, t)
 	}
-	return r.resolveBare(caller, file, t)
+	return r.resolveBare(caller, file, t, self)
 }
 
 // resolvePlain resolves a plain Go call: a function (no owner) of the same
@@ -157,13 +161,18 @@ func pick(how string, got []*Def, caller *Def) (string, []*Def) {
 	return ResAmbiguous, got
 }
 
-func (r *Resolver) resolveBare(caller *Def, file, m string) (string, []*Def) {
+func (r *Resolver) resolveBare(caller *Def, file, m string, self bool) (string, []*Def) {
 	pool := r.samePool(file, m)
+	goValue := false // a Go call on a value other than the caller's receiver
 	if r.langOf(file) == "go" {
 		// a Go call stored bare but not plain was written on a value
 		// ("x.m()", "time.Now().Add(d)"): it reaches methods, never a
 		// function (package calls are stored qualified, "pkg.F")
 		pool = filter(pool, func(d *Def) bool { return d.Owner != "" })
+		if !self {
+			goValue = true
+			pool = filter(pool, func(d *Def) bool { return d != caller })
+		}
 	}
 	if len(pool) == 0 {
 		return ResUnresolved, nil
@@ -171,7 +180,7 @@ func (r *Resolver) resolveBare(caller *Def, file, m string) (string, []*Def) {
 	var cls *Def
 	owner := ""
 	switch {
-	case caller == nil:
+	case caller == nil, goValue:
 	case caller.isClass():
 		cls, owner = caller, caller.method
 	case caller.Owner != "":

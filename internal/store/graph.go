@@ -103,9 +103,11 @@ func relationsBy(ctx context.Context, db *sql.DB, project, col string, names, ki
 	var out []RelationRow
 	for rows.Next() {
 		var r RelationRow
-		if err := rows.Scan(&r.Path, &r.From, &r.To, &r.Kind, &r.Line, &r.Plain); err != nil {
+		var form int
+		if err := rows.Scan(&r.Path, &r.From, &r.To, &r.Kind, &r.Line, &form); err != nil {
 			return nil, fmt.Errorf("relations by %s: %w", col, err)
 		}
+		r.SetCallForm(form)
 		out = append(out, r)
 	}
 	if err := rows.Err(); err != nil {

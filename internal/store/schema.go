@@ -32,7 +32,8 @@ var migrations = map[int]string{
 //	                                 cache vectors and know when to reload
 //	code_relations                   imports/extends/implements/contains/calls;
 //	                                 plain = 1 for a Go call written without a
-//	                                 receiver (it can only reach a function)
+//	                                 receiver (it can only reach a function), 2
+//	                                 for one on the method's own receiver
 //	chunks_fts                       FTS5, contentless with delete support,
 //	                                 rowid = code_chunks.id; columns hold
 //	                                 pre-analysed terms (identifier sub-words,

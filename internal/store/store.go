@@ -328,7 +328,23 @@ type RelationRow struct {
 	Kind  string
 	Line  int
 	Plain bool // a Go call without a receiver (see chunk.Relation.Plain)
+	Self  bool // a Go call on the method's own receiver (chunk.Relation.Self)
 }
+
+// CallForm is the value of code_relations.plain: 1 for a plain Go call, 2
+// for a Go call on the method's own receiver, 0 otherwise.
+func (r RelationRow) CallForm() int {
+	switch {
+	case r.Plain:
+		return 1
+	case r.Self:
+		return 2
+	}
+	return 0
+}
+
+// SetCallForm sets Plain and Self from a code_relations.plain value.
+func (r *RelationRow) SetCallForm(v int) { r.Plain, r.Self = v == 1, v == 2 }
 
 // FileData is the complete new state of one file: its fingerprint, chunks and
 // relations.
@@ -411,7 +427,7 @@ func (s *Store) ReplaceFiles(ctx context.Context, project string, files []FileDa
 			}
 		}
 		for _, r := range f.Relations {
-			if _, err := insRel.ExecContext(ctx, project, path, r.From, r.To, r.Kind, r.Line, r.Plain); err != nil {
+			if _, err := insRel.ExecContext(ctx, project, path, r.From, r.To, r.Kind, r.Line, r.CallForm()); err != nil {
 				return fmt.Errorf("insert relation %s: %w", path, err)
 			}
 		}
