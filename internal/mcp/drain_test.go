@@ -20,23 +20,31 @@ type bufCloser struct{ bytes.Buffer }
 
 func (b *bufCloser) Close() error { return nil }
 
-// TestRequestsBeforeEOFAreAnswered pipes requests and closes the input at
-// once, as `printf ... | coderag mcp` does: every request read is answered,
-// including a search that first has to index the project.
-func TestRequestsBeforeEOFAreAnswered(t *testing.T) {
+// stdioServer returns a server over a fresh index for a project holding
+// a.go with the given source.
+func stdioServer(t *testing.T, src string) *Server {
+	t.Helper()
 	root := t.TempDir()
-	os.WriteFile(filepath.Join(root, "a.go"), []byte("package a\n\n// Retry retries.\nfunc Retry() {}\n"), 0o644)
-	ctx := context.Background()
-	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "index.db"))
+	os.WriteFile(filepath.Join(root, "a.go"), []byte(src), 0o644)
+	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "index.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer st.Close()
+	t.Cleanup(func() { st.Close() })
 	newEmb := func() (embed.Embedder, error) { return provider.New(embed.Options{Provider: "local"}) }
 	srv, err := NewServer(Config{Root: root, Store: st, NewEmbedder: newEmb, IndexBudget: 20 * time.Second, Log: io.Discard})
 	if err != nil {
 		t.Fatal(err)
 	}
+	return srv
+}
+
+// TestRequestsBeforeEOFAreAnswered pipes requests and closes the input at
+// once, as `printf ... | coderag mcp` does: every request read is answered,
+// including a search that first has to index the project.
+func TestRequestsBeforeEOFAreAnswered(t *testing.T) {
+	ctx := context.Background()
+	srv := stdioServer(t, "package a\n\n// Retry retries.\nfunc Retry() {}\n")
 	in := strings.Join([]string{
 		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`,
 		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
@@ -75,19 +83,8 @@ func TestRequestsBeforeEOFAreAnswered(t *testing.T) {
 // that is not a JSON-RPC message, gets a JSON-RPC error and the session
 // goes on to answer the requests after it.
 func TestMalformedLinesAreAnsweredNotFatal(t *testing.T) {
-	root := t.TempDir()
-	os.WriteFile(filepath.Join(root, "a.go"), []byte("package a\n"), 0o644)
 	ctx := context.Background()
-	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "index.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	newEmb := func() (embed.Embedder, error) { return provider.New(embed.Options{Provider: "local"}) }
-	srv, err := NewServer(Config{Root: root, Store: st, NewEmbedder: newEmb, IndexBudget: 20 * time.Second, Log: io.Discard})
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv := stdioServer(t, "package a\n")
 	in := strings.Join([]string{
 		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`,
 		`not json`,
