@@ -2,6 +2,8 @@ package mcp
 
 import (
 	"context"
+	"fmt"
+	"strings"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -19,9 +21,19 @@ func (s *Server) addReadFile() {
 	addTool(s, &sdk.Tool{Name: "read_file", Description: readFileDescription, Annotations: readOnly("Read lines of a file")},
 		func(ctx context.Context, req *sdk.CallToolRequest, in ReadFileParams) (string, error) {
 			root := s.root(ctx, req.Session)
+			var notes []string // values the tool replaced, said rather than hidden
+			if in.Offset < 0 {
+				notes = append(notes, fmt.Sprintf("offset %d is below 1; 1 used", in.Offset))
+			}
+			if in.Limit < 0 {
+				notes = append(notes, fmt.Sprintf("limit %d is below 1; the default used", in.Limit))
+			}
 			res, err := tools.Read(ctx, root, in)
 			if err != nil {
 				return "", explain("read_file", root, err)
+			}
+			if len(notes) > 0 {
+				return "Note: " + strings.Join(notes, "; ") + ".\n" + res.Text, nil
 			}
 			return res.Text, nil
 		})

@@ -202,3 +202,20 @@ func TestToolMessagesReadOnce(t *testing.T) {
 		t.Errorf("search_code without a keyword hit: %q", text)
 	}
 }
+
+// TestAdjustedValuesAreSaid: a number the tools replace (top_k 99, a
+// negative offset) is said in the answer, not silently changed.
+func TestAdjustedValuesAreSaid(t *testing.T) {
+	root := t.TempDir()
+	os.WriteFile(filepath.Join(root, "a.go"), []byte("package a\n\n// Retry retries.\nfunc Retry() {}\n"), 0o644)
+	cs := newTestServer(t, root, 20*time.Second)
+	if text, _ := callText(t, cs, "search_code", map[string]any{"query": "retry", "top_k": 99}); !strings.Contains(text, "top_k 99 is outside 1..30; 30 used") {
+		t.Errorf("search_code top_k 99: %q", text)
+	}
+	if text, _ := callText(t, cs, "read_file", map[string]any{"path": "a.go", "offset": -5}); !strings.Contains(text, "offset -5 is below 1; 1 used") || !strings.Contains(text, "Retry") {
+		t.Errorf("read_file offset -5: %q", text)
+	}
+	if text, _ := callText(t, cs, "search_code", map[string]any{"query": "retry", "top_k": 3}); strings.Contains(text, "Note: top_k") {
+		t.Errorf("note for a valid top_k: %q", text)
+	}
+}
