@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"fmt"
 	"strings"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -22,11 +23,23 @@ func (s *Server) addGrepCode() {
 		func(ctx context.Context, req *sdk.CallToolRequest, in GrepCodeParams) (string, error) {
 			root := s.root(ctx, req.Session)
 			in.Engine, in.Timeout = "", 0 // defaults: not settable by a client
+			var adjusted []string // values the tool replaces by its defaults, said rather than hidden
+			for _, v := range []struct {
+				name string
+				n    int
+			}{{"head_limit", in.HeadLimit}, {"max_results", in.MaxResults}, {"max_chars", in.MaxChars}} {
+				if v.n < 0 {
+					adjusted = append(adjusted, fmt.Sprintf("%s %d is below 1; the default used", v.name, v.n))
+				}
+			}
 			res, err := tools.Grep(ctx, root, in)
 			if err != nil {
 				return "", explain("grep_code", root, err)
 			}
 			text := res.Text()
+			if len(adjusted) > 0 {
+				text = "Note: " + strings.Join(adjusted, "; ") + ".\n" + text
+			}
 			if len(res.Matches) == 0 {
 				text = strings.TrimSuffix(strings.TrimRight(text, "\n"), "No matches.")
 				text += "No matches. Try a shorter pattern, ignore_case, or another spelling; after a few misses describe the code in words to search_code.\n"

@@ -215,6 +215,9 @@ func TestAdjustedValuesAreSaid(t *testing.T) {
 	if text, _ := callText(t, cs, "read_file", map[string]any{"path": "a.go", "offset": -5}); !strings.Contains(text, "offset -5 is below 1; 1 used") || !strings.Contains(text, "Retry") {
 		t.Errorf("read_file offset -5: %q", text)
 	}
+	if text, _ := callText(t, cs, "grep_code", map[string]any{"pattern": "Retry", "max_results": -1}); !strings.Contains(text, "max_results -1 is below 1") || !strings.Contains(text, "a.go") {
+		t.Errorf("grep_code max_results -1: %q", text)
+	}
 	if text, _ := callText(t, cs, "search_code", map[string]any{"query": "retry", "top_k": 3}); strings.Contains(text, "Note: top_k") {
 		t.Errorf("note for a valid top_k: %q", text)
 	}
