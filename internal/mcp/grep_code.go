@@ -23,7 +23,7 @@ func (s *Server) addGrepCode() {
 		func(ctx context.Context, req *sdk.CallToolRequest, in GrepCodeParams) (string, error) {
 			root := s.root(ctx, req.Session)
 			in.Engine, in.Timeout = "", 0 // defaults: not settable by a client
-			var adjusted []string // values the tool replaces by its defaults, said rather than hidden
+			var adjusted []string         // values the tool replaces by its defaults, said rather than hidden
 			for _, v := range []struct {
 				name string
 				n    int
