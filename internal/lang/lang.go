@@ -49,3 +49,23 @@ func Detect(name string) string {
 
 // Indexable reports whether a file of this name is indexed (Detect != "").
 func Indexable(name string) bool { return Detect(name) != "" }
+
+// IsTestFile reports whether a root-relative path is test code: Go
+// _test.go files, files under test/, tests/, testdata/ or __tests__/
+// directories, Python test_*.py and *_test.py, JS/TS *.test.* and *.spec.*,
+// Java/Kotlin *Test.java / *Tests.kt under src/test.
+func IsTestFile(p string) bool {
+	p = "/" + p
+	if strings.Contains(p, "/test/") || strings.Contains(p, "/tests/") || strings.Contains(p, "/testdata/") ||
+		strings.Contains(p, "/__tests__/") || strings.Contains(p, "/src/test/") {
+		return true
+	}
+	base := path.Base(p)
+	switch {
+	case strings.HasSuffix(base, "_test.go"), strings.HasSuffix(base, "_test.py"),
+		strings.HasPrefix(base, "test_") && strings.HasSuffix(base, ".py"):
+		return true
+	}
+	stem := strings.TrimSuffix(base, path.Ext(base))
+	return strings.HasSuffix(stem, ".test") || strings.HasSuffix(stem, ".spec")
+}

@@ -374,16 +374,3 @@ func TestNameErrors(t *testing.T) {
 		t.Errorf("Describe: %v\n%s", err, text)
 	}
 }
-
-func TestIsTestFile(t *testing.T) {
-	for p, want := range map[string]bool{
-		"net/http/serve_test.go": true, "net/http/server.go": false, "pkg/testdata/x.go": true,
-		"tests/test_x.py": true, "json/test_decoder.py": true, "json/decoder_test.py": true, "json/decoder.py": false,
-		"src/test/java/FooTest.java": true, "src/main/java/Foo.java": false, "web/app.test.ts": true,
-		"web/app.spec.js": true, "web/__tests__/a.js": true, "web/app.ts": false, "contest/x.go": false,
-	} {
-		if got := IsTestFile(p); got != want {
-			t.Errorf("IsTestFile(%q) = %v, want %v", p, got, want)
-		}
-	}
-}

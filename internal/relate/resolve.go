@@ -97,10 +97,10 @@ func (r *Resolver) pool(m string) []*Def {
 // test helpers in any language.
 func (r *Resolver) samePool(file, m string) []*Def {
 	pool := r.pool(m)
-	if !IsTestFile(file) {
+	if !lang.IsTestFile(file) {
 		for _, d := range pool {
-			if IsTestFile(d.Path) {
-				pool = filter(pool, func(d *Def) bool { return !IsTestFile(d.Path) })
+			if lang.IsTestFile(d.Path) {
+				pool = filter(pool, func(d *Def) bool { return !lang.IsTestFile(d.Path) })
 				break
 			}
 		}
@@ -233,26 +233,6 @@ func (r *Resolver) resolveBare(caller *Def, file, m string, self bool) (string, 
 		return pick(ResImport, got, caller)
 	}
 	return pick(ResUnique, append([]*Def(nil), pool...), caller)
-}
-
-// IsTestFile reports whether a root-relative path is test code: Go
-// _test.go files, files under test/, tests/, testdata/ or __tests__/
-// directories, Python test_*.py and *_test.py, JS/TS *.test.* and *.spec.*,
-// Java/Kotlin *Test.java / *Tests.kt under src/test.
-func IsTestFile(p string) bool {
-	p = "/" + p
-	if strings.Contains(p, "/test/") || strings.Contains(p, "/tests/") || strings.Contains(p, "/testdata/") ||
-		strings.Contains(p, "/__tests__/") || strings.Contains(p, "/src/test/") {
-		return true
-	}
-	base := path.Base(p)
-	switch {
-	case strings.HasSuffix(base, "_test.go"), strings.HasSuffix(base, "_test.py"),
-		strings.HasPrefix(base, "test_") && strings.HasSuffix(base, ".py"):
-		return true
-	}
-	stem := strings.TrimSuffix(base, path.Ext(base))
-	return strings.HasSuffix(stem, ".test") || strings.HasSuffix(stem, ".spec")
 }
 
 // dirScoped languages see the definitions of their directory (package)

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/coderag/coderag/internal/lang"
 )
 
 func goroot(t testing.TB) string {
@@ -102,11 +104,11 @@ func TestStdlibCallers(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, e := range w.Edges {
-			if e.Target != nil && IsTestFile(e.Target.Path) {
+			if e.Target != nil && lang.IsTestFile(e.Target.Path) {
 				t.Errorf("%s: call %s at %s:%d resolved into test file %s", fn, e.To, e.Path, e.Line, e.Target.Path)
 			}
 			for _, c := range e.Candidates {
-				if IsTestFile(c.Path) {
+				if lang.IsTestFile(c.Path) {
 					t.Errorf("%s: call %s at %s:%d has test candidate %s", fn, e.To, e.Path, e.Line, c.Path)
 				}
 			}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/coderag/coderag/internal/analyze"
+	"github.com/coderag/coderag/internal/lang"
 	"github.com/coderag/coderag/internal/store"
 )
 
@@ -360,11 +361,6 @@ func MatchExpr(terms []string) string {
 	return strings.Join(q, " OR ")
 }
 
-func isTestPath(p string) bool {
-	return strings.HasSuffix(p, "_test.go") || strings.Contains(p, "/testdata/") || strings.HasPrefix(p, "testdata/") ||
-		strings.Contains(p, "/test/") || strings.HasPrefix(p, "test/") || strings.Contains(p, "/tests/")
-}
-
 // rankHybrid fuses BM25 and cosine by reciprocal rank fusion.
 func (s *Searcher) rankHybrid(ctx context.Context, query string, k int) ([]Result, []string, error) {
 	hp := DefaultHybridParams()
@@ -471,7 +467,7 @@ func (s *Searcher) rankHybrid(ctx context.Context, query string, k int) ([]Resul
 		default:
 			ex.TypeBoost = hp.TypeBoostCode
 		}
-		if isTestPath(r.Path) {
+		if lang.IsTestFile(r.Path) {
 			ex.PathPenalty = hp.TestPenalty
 		}
 		ex.NameBoost = nameBoost(r, row.Owner, idents, hp)
