@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/coderag/coderag/internal/lang"
 	"github.com/coderag/coderag/internal/walk"
 )
 
@@ -77,7 +78,8 @@ type GrepResult struct {
 	PartialReasons []string `json:"partial_reasons,omitempty"`
 	// Engine is "ripgrep" or "native".
 	Engine string `json:"engine"`
-	// SuggestedReads are up to 3 read_file calls, one per file, in result order.
+	// SuggestedReads are up to 3 read_file calls, one per file, in result
+	// order, preferring files that are not tests (lang.IsTestFile).
 	SuggestedReads []SuggestedRead `json:"suggested_reads,omitempty"`
 	// Note explains a cut, a fallback or an empty result in one sentence.
 	Note string `json:"note,omitempty"`
@@ -317,10 +319,24 @@ func (c *collector) add(fh fileHits) bool {
 		}
 		m := clipMatch(fh.path, h, c.pat)
 		cost := matchCost(m)
-		if !c.seen[m.Path] {
+		first := !c.seen[m.Path]
+		// a file's first match may take a suggestion slot: a free one, or
+		// one held by a test file when this file is not a test
+		slot := -1
+		if first {
 			cost += headerCost(m.Path)
-			if len(c.res.SuggestedReads) < MaxSuggestedReads {
-				cost += suggestCost(suggest(m), len(c.res.SuggestedReads) == 0)
+			switch {
+			case len(c.res.SuggestedReads) < MaxSuggestedReads:
+				slot = len(c.res.SuggestedReads)
+				cost += suggestCost(suggest(m), slot == 0)
+			case !lang.IsTestFile(m.Path):
+				for i := len(c.res.SuggestedReads) - 1; i >= 0; i-- { // the last test file gives way
+					if sr := c.res.SuggestedReads[i]; lang.IsTestFile(sr.Args.Path) {
+						slot = i
+						cost += suggestCost(suggest(m), false) - suggestCost(sr, false)
+						break
+					}
+				}
 			}
 		}
 		if c.used+cost > c.budget {
@@ -329,10 +345,13 @@ func (c *collector) add(fh fileHits) bool {
 			return false
 		}
 		c.used += cost
-		if !c.seen[m.Path] {
+		if first {
 			c.seen[m.Path] = true
-			if len(c.res.SuggestedReads) < MaxSuggestedReads {
+			switch {
+			case slot == len(c.res.SuggestedReads):
 				c.res.SuggestedReads = append(c.res.SuggestedReads, suggest(m))
+			case slot >= 0: // drop the test file's suggestion, keep result order
+				c.res.SuggestedReads = append(append(c.res.SuggestedReads[:slot:slot], c.res.SuggestedReads[slot+1:]...), suggest(m))
 			}
 		}
 		c.res.Matches = append(c.res.Matches, m)

@@ -293,3 +293,25 @@ func TestUnreadableIsReported(t *testing.T) {
 		}
 	}
 }
+
+// TestSuggestionsPreferNonTestFiles: the suggested reads go to the code
+// before the tests, whatever the path order, and keep result order.
+func TestSuggestionsPreferNonTestFiles(t *testing.T) {
+	root := t.TempDir()
+	for _, f := range []string{"a_test.go", "b_test.go", "c_test.go", "d.go", "e_test.go", "f.go"} {
+		write(t, root, f, "package p\n\nfunc needle() {}\n")
+	}
+	for _, e := range engines(t) {
+		r := grep(t, root, GrepParams{Pattern: "needle", Engine: e})
+		var got []string
+		for _, s := range r.SuggestedReads {
+			got = append(got, s.Args.Path)
+		}
+		if want := []string{"a_test.go", "d.go", "f.go"}; !slices.Equal(got, want) {
+			t.Errorf("%s: suggestions %v, want %v", e, got, want)
+		}
+		if len(r.Text()) > DefaultMaxChars {
+			t.Errorf("%s: text over the budget", e)
+		}
+	}
+}
