@@ -78,32 +78,27 @@ func (s *Searcher) delegate(ctx context.Context, ranked []Result, rows map[int64
 	moved := false
 	for _, w := range ws {
 		a := ranked[w.i]
-		// the candidates the wrapper calls; a dispatcher that calls two or
-		// more of them (dboxFtoa -> dboxFtoa32 | dboxFtoa64) is not a wrapper
-		var targets []int
-		seen := map[string]bool{}
+		// the candidates the wrapper calls: lifted only when there is
+		// exactly one. A dispatcher calls two or more (dboxFtoa ->
+		// dboxFtoa32 | dboxFtoa64), and one callee name with several
+		// candidate definitions is a call through an interface or a base
+		// class (CoCompletion.tryFire -> 17 tryFire implementations).
+		targets := map[int]bool{}
 		for _, to := range callees[[2]string{a.Path, w.call}] {
 			qual, bare := "", to
 			if i := strings.LastIndexByte(to, '.'); i >= 0 {
 				qual, bare = to[:i], to[i+1:]
 			}
 			for _, j := range byName[bare] {
-				if j == w.i || !sameUnit(a.Path, ranked[j].Path, qual) {
-					continue
+				if j != w.i && sameUnit(a.Path, ranked[j].Path, qual) {
+					targets[j] = true
 				}
-				if !seen[bare] {
-					seen[bare] = true
-				}
-				targets = append(targets, j)
 			}
 		}
-		// one callee name with several candidate definitions is a call
-		// through an interface or a base class (CoCompletion.tryFire ->
-		// 17 tryFire implementations): no single implementation to lift
-		if len(seen) != 1 || len(targets) != 1 {
+		if len(targets) != 1 {
 			continue
 		}
-		for _, j := range targets {
+		for j := range targets {
 			b := &ranked[j]
 			lift := a.Score + DelegateMargin - b.Score
 			if lift <= 0 {
