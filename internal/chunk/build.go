@@ -196,7 +196,7 @@ func (ps *parsed) relations() []Relation {
 	}
 	seen := map[[3]string]bool{}
 	var out []Relation
-	plain, self := false, false // set around a plain Go call, a call on the method's receiver
+	plain, self, value := false, false, false // set around a plain Go call, a call on the method's receiver, on another value
 	add := func(kind, from, to string, off uint) {
 		if from == "" || to == "" || len(out) >= maxRelations {
 			return
@@ -208,11 +208,14 @@ func (ps *parsed) relations() []Relation {
 		if self {
 			k[0] += "|self"
 		}
+		if value {
+			k[0] += "|value"
+		}
 		if seen[k] {
 			return
 		}
 		seen[k] = true
-		out = append(out, Relation{Path: ps.path, From: from, To: to, Kind: kind, Line: ps.line(off), Plain: plain, Self: self})
+		out = append(out, Relation{Path: ps.path, From: from, To: to, Kind: kind, Line: ps.line(off), Plain: plain, Self: self, Value: value})
 	}
 	for _, d := range ps.defs {
 		if d.dropped {
@@ -274,9 +277,19 @@ func (ps *parsed) relations() []Relation {
 				continue
 			}
 			plain = ps.sp.name == "go" && r.recv == "" && !r.path
-			self = ps.sp.name == "go" && r.recvIsName && r.recv != "" && r.recv == ps.goReceiverName(ps.callerDef(funcs, r.start))
+			if r.recv != "" && !r.path && !strings.Contains(to, ".") {
+				switch ps.sp.name {
+				case "go":
+					self = r.recvIsName && r.recv == ps.goReceiverName(ps.callerDef(funcs, r.start))
+				case "python":
+					self = r.recv == "self" || r.recv == "cls"
+				case "javascript", "typescript", "tsx", "kotlin":
+					self = r.recv == "this"
+				}
+				value = !self && r.recv != "super" && (ps.sp.name != "python" || !strings.HasPrefix(r.recv, "super("))
+			}
 			add(RelCalls, ps.caller(funcs, r.start), to, r.start)
-			plain, self = false, false
+			plain, self, value = false, false, false
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Line < out[j].Line })

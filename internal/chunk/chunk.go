@@ -103,8 +103,15 @@ type Relation struct {
 	// Self marks a Go call on the enclosing method's own receiver
 	// ("c.serve()" inside func (c *conn) ...): it reaches a method of the
 	// receiver's type. A call on any other value ("c.rwc.Close()", "t.Add(d)")
-	// has an unknown type. Always false for other languages.
+	// has an unknown type. Also set for Python self/cls and JS, TypeScript
+	// and Kotlin this.
 	Self bool
+	// Value marks a call on some other value ("c.rwc.Close()",
+	// "host.decode()", "repo.save(x)"): not the method's own receiver, not
+	// an imported package or module. Its callee's type is unknown. Set for
+	// the languages whose queries capture the receiver (Go, Python,
+	// JavaScript, TypeScript, Kotlin).
+	Value bool
 }
 
 // FileResult is everything extracted from one file by one parse.

@@ -103,7 +103,9 @@ const racyWindow = int64(time.Second)
 //	2: stems lose a final double consonant ("sniff"/"sniffing" -> snif,
 //	   "add"/"added" -> ad)
 //	3: Go calls on the method's own receiver are marked (chunk.Relation.Self)
-const AnalysisVersion = 3
+//	4: calls on another value are marked (chunk.Relation.Value); Self also
+//	   for Python, JavaScript, TypeScript and Kotlin
+const AnalysisVersion = 4
 
 // ResolveRoot returns the absolute, symlink-resolved form of dir, the
 // identity of a project.
@@ -560,7 +562,7 @@ func (c *collector) build(batch []*work) ([]store.FileData, error) {
 			})
 		}
 		for _, r := range w.res.Relations {
-			d.Relations = append(d.Relations, store.RelationRow{Path: w.file.Path, From: r.From, To: r.To, Kind: r.Kind, Line: r.Line, Plain: r.Plain, Self: r.Self})
+			d.Relations = append(d.Relations, store.RelationRow{Path: w.file.Path, From: r.From, To: r.To, Kind: r.Kind, Line: r.Line, Plain: r.Plain, Self: r.Self, Value: r.Value})
 		}
 		out = append(out, d)
 	}

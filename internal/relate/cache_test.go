@@ -174,3 +174,60 @@ func (f *file) Close() error { return nil }
 		t.Errorf("c.b.Close() with two Close methods and no type: %q, want ambiguous", got["Close"])
 	}
 }
+
+// TestValueCallsAreNotAssumed: in Python (and the other languages whose
+// receivers are read), a call on self reaches the caller's class, while a
+// call on another value neither resolves to the caller's class nor, by
+// uniqueness alone, to the one method of that name in the project.
+func TestValueCallsAreNotAssumed(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "decoder.py"), []byte(`class JSONDecoder:
+    def decode(self, s):
+        return s
+`), 0o644)
+	os.WriteFile(filepath.Join(dir, "orders.py"), []byte(`class Order:
+    def save(self):
+        return 1
+
+    def process(self, repo):
+        self.save()
+        repo.save()
+
+def host_info(host):
+    return host.decode("idna")
+`), 0o644)
+	st, root := indexDir(t, dir)
+	r, err := NewResolver(context.Background(), st.DB(), root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := r.Callees("Order.process", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var self, other []string
+	for _, e := range w.Edges {
+		got := e.Resolution
+		if e.Target != nil {
+			got = e.Target.call + " " + e.Resolution
+		}
+		if e.Line == 6 {
+			self = append(self, got)
+		} else {
+			other = append(other, got)
+		}
+	}
+	if len(self) != 1 || self[0] != "Order.save receiver" {
+		t.Errorf("self.save(): %v", self)
+	}
+	if len(other) != 1 || strings.Contains(other[0], "receiver") {
+		t.Errorf("repo.save() taken for the caller's class: %v", other)
+	}
+	w, err = r.Callees("host_info", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(w.Edges) != 1 || w.Edges[0].Resolution != ResAmbiguous || w.Edges[0].Target != nil {
+		t.Errorf("host.decode() resolved by uniqueness: %+v", w.Edges)
+	}
+}

@@ -33,7 +33,8 @@ type Edge struct {
 
 	parent *Def // walks: the node whose expansion found this edge
 	plain  bool // a Go call without a receiver (store.RelationRow.Plain)
-	self   bool // a Go call on the caller's own receiver (store.RelationRow.Self)
+	self   bool // a call on the caller's own receiver (store.RelationRow.Self)
+	value  bool // a call on another value (store.RelationRow.Value)
 }
 
 // Resolved reports whether a call edge reaches exactly one definition.
@@ -147,7 +148,7 @@ func (r *Resolver) rawEdges(name string) ([]Edge, error) {
 
 // edge turns a stored row into an Edge, resolving both sides.
 func (r *Resolver) edge(row store.RelationRow) Edge {
-	e := Edge{Kind: row.Kind, From: row.From, To: row.To, Path: row.Path, Line: row.Line, plain: row.Plain, self: row.Self}
+	e := Edge{Kind: row.Kind, From: row.From, To: row.To, Path: row.Path, Line: row.Line, plain: row.Plain, self: row.Self, value: row.Value}
 	switch row.Kind {
 	case chunk.RelCalls:
 		e.Caller = r.callerOf(row)
@@ -167,7 +168,7 @@ func (r *Resolver) edge(row store.RelationRow) Edge {
 }
 
 func (r *Resolver) setTarget(e *Edge, caller *Def) {
-	how, cands := r.resolve(caller, e.Path, e.To, e.plain, e.self)
+	how, cands := r.resolve(caller, e.Path, e.To, e.plain, e.value)
 	e.Resolution = how
 	switch {
 	case how == ResAmbiguous:
@@ -257,7 +258,7 @@ func (r *Resolver) calleeEdges(d *Def) []Edge {
 		if row.Path != d.Path || d.Type != "module" && (row.Line < d.StartLine || row.Line > d.EndLine) {
 			continue
 		}
-		e := Edge{Kind: row.Kind, From: row.From, To: row.To, Path: row.Path, Line: row.Line, Caller: d, plain: row.Plain, self: row.Self}
+		e := Edge{Kind: row.Kind, From: row.From, To: row.To, Path: row.Path, Line: row.Line, Caller: d, plain: row.Plain, self: row.Self, value: row.Value}
 		r.setTarget(&e, d)
 		out = append(out, e)
 	}
@@ -303,7 +304,7 @@ func (r *Resolver) callerEdges(d *Def) []Edge {
 	var out []Edge
 	for _, row := range rows {
 		caller := r.callerOf(row)
-		how, cands := r.resolve(caller, row.Path, row.To, row.Plain, row.Self)
+		how, cands := r.resolve(caller, row.Path, row.To, row.Plain, row.Value)
 		e := Edge{Kind: row.Kind, From: row.From, To: row.To, Path: row.Path, Line: row.Line, Caller: caller, Resolution: how}
 		switch {
 		case how == ResAmbiguous && contains(cands, d) && len(cands) > maxCandidates:

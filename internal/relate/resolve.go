@@ -43,12 +43,11 @@ func (r *Resolver) callerOf(row store.RelationRow) *Def {
 //
 // A plain Go call (no receiver, see chunk.Relation.Plain) reaches only
 // functions: Go has no implicit receiver, so "readRequest(b)" inside a
-// method of conn is the package function, not conn.readRequest. Any other
-// Go call stored bare was made on a value: self marks the caller's own
-// receiver ("c.serve()"), whose type is the caller's owner; on another
-// value ("c.rwc.Close()") the type is unknown, so the owner's methods and
-// the caller itself are not assumed.
-func (r *Resolver) resolve(caller *Def, file, to string, plain, self bool) (string, []*Def) {
+// method of conn is the package function, not conn.readRequest. A call on
+// another value (value: "c.rwc.Close()", "host.decode()") has a callee of
+// unknown type: the caller's own class, the caller itself and a name
+// unique in the project are not assumed (see resolveBare).
+func (r *Resolver) resolve(caller *Def, file, to string, plain, value bool) (string, []*Def) {
 	t := strings.ReplaceAll(strings.TrimSpace(to), "::", ".")
 	if i := strings.LastIndexByte(t, '.'); i > 0 && i < len(t)-1 {
 		return r.resolveQualified(file, t[:i], t[i+1:])
@@ -56,7 +55,7 @@ func (r *Resolver) resolve(caller *Def, file, to string, plain, self bool) (stri
 	if plain {
 		return r.resolvePlain(file, t)
 	}
-	return r.resolveBare(caller, file, t, self)
+	return r.resolveBare(caller, file, t, value)
 }
 
 // resolvePlain resolves a plain Go call: a function (no owner) of the same
@@ -161,18 +160,16 @@ func pick(how string, got []*Def, caller *Def) (string, []*Def) {
 	return ResAmbiguous, got
 }
 
-func (r *Resolver) resolveBare(caller *Def, file, m string, self bool) (string, []*Def) {
+func (r *Resolver) resolveBare(caller *Def, file, m string, value bool) (string, []*Def) {
 	pool := r.samePool(file, m)
-	goValue := false // a Go call on a value other than the caller's receiver
 	if r.langOf(file) == "go" {
 		// a Go call stored bare but not plain was written on a value
 		// ("x.m()", "time.Now().Add(d)"): it reaches methods, never a
 		// function (package calls are stored qualified, "pkg.F")
 		pool = filter(pool, func(d *Def) bool { return d.Owner != "" })
-		if !self {
-			goValue = true
-			pool = filter(pool, func(d *Def) bool { return d != caller })
-		}
+	}
+	if value {
+		pool = filter(pool, func(d *Def) bool { return d != caller })
 	}
 	if len(pool) == 0 {
 		return ResUnresolved, nil
@@ -180,7 +177,7 @@ func (r *Resolver) resolveBare(caller *Def, file, m string, self bool) (string, 
 	var cls *Def
 	owner := ""
 	switch {
-	case caller == nil, goValue:
+	case caller == nil, value: // another value: the caller's class is not assumed
 	case caller.isClass():
 		cls, owner = caller, caller.method
 	case caller.Owner != "":
@@ -231,6 +228,12 @@ func (r *Resolver) resolveBare(caller *Def, file, m string, self bool) (string, 
 	}
 	if got := filter(pool, func(d *Def) bool { return r.imported(file, d) }); len(got) > 0 {
 		return pick(ResImport, got, caller)
+	}
+	if value {
+		// "host.decode()": the one decode method in the project is a
+		// guess, not a resolution; the reader sees it as a candidate
+		sortDefs(pool)
+		return ResAmbiguous, append([]*Def(nil), pool...)
 	}
 	return pick(ResUnique, append([]*Def(nil), pool...), caller)
 }

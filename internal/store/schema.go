@@ -33,7 +33,8 @@ var migrations = map[int]string{
 //	code_relations                   imports/extends/implements/contains/calls;
 //	                                 plain = 1 for a Go call written without a
 //	                                 receiver (it can only reach a function), 2
-//	                                 for one on the method's own receiver
+//	                                 for one on the method's own receiver, 3 for
+//	                                 one on another value (see store.CallForm)
 //	chunks_fts                       FTS5, contentless with delete support,
 //	                                 rowid = code_chunks.id; columns hold
 //	                                 pre-analysed terms (identifier sub-words,

@@ -328,23 +328,27 @@ type RelationRow struct {
 	Kind  string
 	Line  int
 	Plain bool // a Go call without a receiver (see chunk.Relation.Plain)
-	Self  bool // a Go call on the method's own receiver (chunk.Relation.Self)
+	Self  bool // a call on the method's own receiver (chunk.Relation.Self)
+	Value bool // a call on another value (chunk.Relation.Value)
 }
 
 // CallForm is the value of code_relations.plain: 1 for a plain Go call, 2
-// for a Go call on the method's own receiver, 0 otherwise.
+// for a call on the method's own receiver, 3 for a call on another value,
+// 0 otherwise (a bare call, or a language whose receivers are not read).
 func (r RelationRow) CallForm() int {
 	switch {
 	case r.Plain:
 		return 1
 	case r.Self:
 		return 2
+	case r.Value:
+		return 3
 	}
 	return 0
 }
 
-// SetCallForm sets Plain and Self from a code_relations.plain value.
-func (r *RelationRow) SetCallForm(v int) { r.Plain, r.Self = v == 1, v == 2 }
+// SetCallForm sets Plain, Self and Value from a code_relations.plain value.
+func (r *RelationRow) SetCallForm(v int) { r.Plain, r.Self, r.Value = v == 1, v == 2, v == 3 }
 
 // FileData is the complete new state of one file: its fingerprint, chunks and
 // relations.
