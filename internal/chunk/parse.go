@@ -243,7 +243,7 @@ func (ps *parsed) collect(root *sitter.Node) {
 			case "declarator":
 				declNode = &n
 			case "owner":
-				owner = ps.text(&n)
+				owner = ps.sp.cleanOwner(ps.text(&n))
 			case "skip":
 				ps.skips = append(ps.skips, [2]uint{n.StartByte(), n.EndByte()})
 			case "import":

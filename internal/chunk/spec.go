@@ -68,6 +68,9 @@ type spec struct {
 	cleanImport func(string) string
 	// qualifyCalls: a @call.recv naming an imported package yields "pkg.Func".
 	qualifyCalls bool
+	// ownerClean, if set, rewrites an @owner text (JS "Layer.prototype" ->
+	// "Layer"); "" means no owner.
+	ownerClean func(string) string
 	// localCallsOnly keeps only calls to functions defined in the file (Bash,
 	// where every command is a "call").
 	localCallsOnly bool
@@ -121,18 +124,21 @@ var langTable = map[string]*spec{
 	},
 	"javascript": {
 		wrappers:    set("export_statement"),
+		ownerClean:  jsOwner,
 		comments:    set("comment"),
 		isStd:       isNodeBuiltin,
 		cleanImport: unquote,
 	},
 	"typescript": {
 		wrappers:    set("export_statement", "ambient_declaration"),
+		ownerClean:  jsOwner,
 		comments:    set("comment"),
 		isStd:       isNodeBuiltin,
 		cleanImport: unquote,
 	},
 	"tsx": {
 		wrappers:    set("export_statement", "ambient_declaration"),
+		ownerClean:  jsOwner,
 		comments:    set("comment"),
 		isStd:       isNodeBuiltin,
 		cleanImport: unquote,
@@ -312,4 +318,27 @@ func csharpSuper(classKind string, i int, name string) string {
 		}
 	}
 	return RelImplements
+}
+
+// cleanOwner applies the language's ownerClean to an @owner text.
+func (sp *spec) cleanOwner(o string) string {
+	if sp.ownerClean != nil {
+		return sp.ownerClean(o)
+	}
+	return o
+}
+
+// jsOwner turns the object of a CommonJS method assignment into an owner:
+// "Layer.prototype" -> "Layer", "res" -> "res"; exports objects and this
+// give none (a module function, or a constructor's own field).
+func jsOwner(o string) string {
+	o = strings.TrimSuffix(strings.TrimSpace(o), ".prototype")
+	switch o {
+	case "exports", "module.exports", "this", "window", "globalThis":
+		return ""
+	}
+	if strings.ContainsAny(o, "()[]`'\" \n") {
+		return "" // a computed object: no stable owner name
+	}
+	return o
 }

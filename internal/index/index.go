@@ -105,7 +105,9 @@ const racyWindow = int64(time.Second)
 //	3: Go calls on the method's own receiver are marked (chunk.Relation.Self)
 //	4: calls on another value are marked (chunk.Relation.Value); Self also
 //	   for Python, JavaScript, TypeScript and Kotlin
-const AnalysisVersion = 4
+//	5: JavaScript/TypeScript methods assigned to an object
+//	   (res.send = function ..., Layer.prototype.match = ...) are chunks
+const AnalysisVersion = 5
 
 // ResolveRoot returns the absolute, symlink-resolved form of dir, the
 // identity of a project.

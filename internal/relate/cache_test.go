@@ -231,3 +231,41 @@ def host_info(host):
 		t.Errorf("host.decode() resolved by uniqueness: %+v", w.Edges)
 	}
 }
+
+// TestJSBareCallsAreFunctions: JavaScript has no implicit this, so a bare
+// call inside a method reaches a function, never the method of the same
+// name on the caller's object; this.x() does reach it.
+func TestJSBareCallsAreFunctions(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "response.js"), []byte(`var send = require('send');
+
+res.send = function send(body) {
+  return body;
+};
+
+res.sendFile = function sendFile(path) {
+  var file = send(path);
+  this.send(file);
+};
+`), 0o644)
+	st, root := indexDir(t, dir)
+	r, err := NewResolver(context.Background(), st.DB(), root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := r.Callees("res.sendFile", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[int]string{}
+	for _, e := range w.Edges {
+		s := e.Resolution
+		if e.Target != nil {
+			s = e.Target.call + " " + e.Resolution
+		}
+		got[e.Line] = s
+	}
+	if got[8] != ResUnresolved || got[9] != "res.send receiver" {
+		t.Errorf("send(path) and this.send(file): %v", got)
+	}
+}

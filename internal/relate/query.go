@@ -168,7 +168,7 @@ func (r *Resolver) edge(row store.RelationRow) Edge {
 }
 
 func (r *Resolver) setTarget(e *Edge, caller *Def) {
-	how, cands := r.resolve(caller, e.Path, e.To, e.plain, e.value)
+	how, cands := r.resolve(caller, e.Path, e.To, e.plain, e.self, e.value)
 	e.Resolution = how
 	switch {
 	case how == ResAmbiguous:
@@ -304,7 +304,7 @@ func (r *Resolver) callerEdges(d *Def) []Edge {
 	var out []Edge
 	for _, row := range rows {
 		caller := r.callerOf(row)
-		how, cands := r.resolve(caller, row.Path, row.To, row.Plain, row.Value)
+		how, cands := r.resolve(caller, row.Path, row.To, row.Plain, row.Self, row.Value)
 		e := Edge{Kind: row.Kind, From: row.From, To: row.To, Path: row.Path, Line: row.Line, Caller: caller, Resolution: how}
 		switch {
 		case how == ResAmbiguous && contains(cands, d) && len(cands) > maxCandidates:

@@ -47,7 +47,7 @@ func (r *Resolver) callerOf(row store.RelationRow) *Def {
 // another value (value: "c.rwc.Close()", "host.decode()") has a callee of
 // unknown type: the caller's own class, the caller itself and a name
 // unique in the project are not assumed (see resolveBare).
-func (r *Resolver) resolve(caller *Def, file, to string, plain, value bool) (string, []*Def) {
+func (r *Resolver) resolve(caller *Def, file, to string, plain, self, value bool) (string, []*Def) {
 	t := strings.ReplaceAll(strings.TrimSpace(to), "::", ".")
 	if i := strings.LastIndexByte(t, '.'); i > 0 && i < len(t)-1 {
 		return r.resolveQualified(file, t[:i], t[i+1:])
@@ -55,7 +55,7 @@ func (r *Resolver) resolve(caller *Def, file, to string, plain, value bool) (str
 	if plain {
 		return r.resolvePlain(file, t)
 	}
-	return r.resolveBare(caller, file, t, value)
+	return r.resolveBare(caller, file, t, self, value)
 }
 
 // resolvePlain resolves a plain Go call: a function (no owner) of the same
@@ -160,7 +160,7 @@ func pick(how string, got []*Def, caller *Def) (string, []*Def) {
 	return ResAmbiguous, got
 }
 
-func (r *Resolver) resolveBare(caller *Def, file, m string, value bool) (string, []*Def) {
+func (r *Resolver) resolveBare(caller *Def, file, m string, self, value bool) (string, []*Def) {
 	pool := r.samePool(file, m)
 	if r.langOf(file) == "go" {
 		// a Go call stored bare but not plain was written on a value
@@ -171,13 +171,20 @@ func (r *Resolver) resolveBare(caller *Def, file, m string, value bool) (string,
 	if value {
 		pool = filter(pool, func(d *Def) bool { return d != caller })
 	}
+	// Python, JavaScript and TypeScript have no implicit receiver: a bare
+	// call ("send(req)", "helper(x)") reaches a function or a class (its
+	// constructor), never a method of the caller's class.
+	bare := !value && !self && noImplicitReceiver[r.langOf(file)]
+	if bare {
+		pool = filter(pool, func(d *Def) bool { return d.Owner == "" || r.isCtor(d) })
+	}
 	if len(pool) == 0 {
 		return ResUnresolved, nil
 	}
 	var cls *Def
 	owner := ""
 	switch {
-	case caller == nil, value: // another value: the caller's class is not assumed
+	case caller == nil, value, bare: // not a call on the caller's own receiver
 	case caller.isClass():
 		cls, owner = caller, caller.method
 	case caller.Owner != "":
@@ -236,6 +243,20 @@ func (r *Resolver) resolveBare(caller *Def, file, m string, value bool) (string,
 		return ResAmbiguous, append([]*Def(nil), pool...)
 	}
 	return pick(ResUnique, append([]*Def(nil), pool...), caller)
+}
+
+// noImplicitReceiver languages need self/this to call a method of the
+// caller's class; their receivers are read by the chunker (a bare call is
+// stored with neither Self nor Value).
+var noImplicitReceiver = map[string]bool{"python": true, "javascript": true, "typescript": true, "tsx": true}
+
+// isCtor reports whether d is the constructor of its owner class.
+func (r *Resolver) isCtor(d *Def) bool {
+	switch d.method {
+	case d.Owner, "__init__", "constructor":
+		return d.Owner != ""
+	}
+	return false
 }
 
 // dirScoped languages see the definitions of their directory (package)

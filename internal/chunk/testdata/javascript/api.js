@@ -37,3 +37,17 @@ app.listen(3000, () => {
   console.log('listening');
   console.log('ready');
 });
+
+/**
+ * Send a response body (CommonJS style, as express writes it).
+ */
+res.send = function send(body) {
+  this.set('Content-Length', body.length);
+  return this.end(body);
+};
+
+Layer.prototype.match = function match(path) {
+  return this.regexp.test(path);
+};
+
+module.exports.helper = (x) => x * 2;

@@ -43,3 +43,7 @@ export function toUser(row: Record<string, unknown>): User {
 
 export const loadFixtures = async (file: string): Promise<User[]> =>
   JSON.parse(await fs.promises.readFile(file, "utf8"));
+
+Repo.prototype.count = function count(): number {
+  return this.items.length;
+};
