@@ -106,7 +106,8 @@ const racyWindow = int64(time.Second)
 //	4: calls on another value are marked (chunk.Relation.Value); Self also
 //	   for Python, JavaScript, TypeScript and Kotlin
 //	5: JavaScript/TypeScript methods assigned to an object
-//	   (res.send = function ..., Layer.prototype.match = ...) are chunks
+//	   (res.send = function ..., Layer.prototype.match = ...) are chunks;
+//	   "new Foo(...)" is a call of Foo (Java, JS, TS, C#, PHP)
 const AnalysisVersion = 5
 
 // ResolveRoot returns the absolute, symlink-resolved form of dir, the

@@ -269,3 +269,30 @@ res.sendFile = function sendFile(path) {
 		t.Errorf("send(path) and this.send(file): %v", got)
 	}
 }
+
+// TestNewIsAConstructorCall: "new Foo(...)" (Java, JS, TS, C#, PHP) is a
+// call of Foo's constructor, found among Foo's callers.
+func TestNewIsAConstructorCall(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "Shop.java"), []byte("class Cart {\n  Cart(int n) {}\n}\nclass Shop {\n  Cart open() { return new Cart(1); }\n}\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "layer.js"), []byte("function Layer(path) { this.path = path; }\nfunction route(p) { return new Layer(p); }\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "inv.php"), []byte("<?php\nclass Invoice { function __construct($a) {} }\nfunction make() { return new Invoice(1); }\n"), 0o644)
+	st, root := indexDir(t, dir)
+	r, err := NewResolver(context.Background(), st.DB(), root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, caller := range map[string]string{"Cart.Cart": "Shop.open", "Layer": "route", "Invoice.__construct": "make"} {
+		w, err := r.Callers(name, 1)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		found := false
+		for _, e := range w.Edges {
+			found = found || e.Caller != nil && e.Caller.call == caller && e.Resolved()
+		}
+		if !found {
+			t.Errorf("%s: %s is not a resolved caller: %+v", name, caller, w.Edges)
+		}
+	}
+}

@@ -272,7 +272,7 @@ func (r *Resolver) calleeNames(d *Def) []string {
 	names := []string{d.method}
 	if d.Owner != "" {
 		names = append(names, d.Owner+"."+d.method)
-		if d.method == d.Owner || d.method == "__init__" || d.method == "constructor" || d.method == "initialize" {
+		if d.method == d.Owner || d.method == "__init__" || d.method == "constructor" || d.method == "initialize" || d.method == "__construct" {
 			names = append(names, d.Owner)
 			if d.method == "initialize" {
 				names = append(names, d.Owner+".new")

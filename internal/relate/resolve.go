@@ -73,7 +73,8 @@ func (r *Resolver) resolvePlain(file, m string) (string, []*Def) {
 }
 
 // pool returns every definition a call to bare name m may reach: functions
-// and methods named m, and the constructors of classes named m.
+// and methods named m, and the constructors of classes named m (the class
+// itself when it declares none).
 func (r *Resolver) pool(m string) []*Def {
 	ds := r.byMethod[m]
 	cs := r.classes[m]
@@ -82,7 +83,11 @@ func (r *Resolver) pool(m string) []*Def {
 	}
 	out := append([]*Def(nil), ds...)
 	for _, c := range cs {
-		if k := r.ctor(c); k != nil && !contains(out, k) {
+		k := r.ctor(c)
+		if k == nil {
+			k = c // an implicit constructor: "new Foo()" reaches the class
+		}
+		if !contains(out, k) {
 			out = append(out, k)
 		}
 	}
@@ -137,7 +142,7 @@ func (r *Resolver) ctor(c *Def) *Def {
 			continue
 		}
 		switch d.method {
-		case c.method, "__init__", "constructor", "initialize":
+		case c.method, "__init__", "constructor", "initialize", "__construct":
 			return d
 		}
 	}
@@ -253,7 +258,7 @@ var noImplicitReceiver = map[string]bool{"python": true, "javascript": true, "ty
 // isCtor reports whether d is the constructor of its owner class.
 func (r *Resolver) isCtor(d *Def) bool {
 	switch d.method {
-	case d.Owner, "__init__", "constructor":
+	case d.Owner, "__init__", "constructor", "__construct":
 		return d.Owner != ""
 	}
 	return false

@@ -20,3 +20,6 @@
 (invocation_expression function: (member_access_expression name: (identifier) @call))
 (invocation_expression function: (member_access_expression name: (generic_name (identifier) @call)))
 (invocation_expression function: (generic_name (identifier) @call))
+
+; "new Foo(...)" calls the constructor of Foo
+(object_creation_expression type: (identifier) @call)

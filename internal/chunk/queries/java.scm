@@ -19,3 +19,7 @@
 (import_declaration) @import
 
 (method_invocation name: (identifier) @call)
+
+; "new Foo(...)" calls the constructor of Foo
+(object_creation_expression type: (type_identifier) @call)
+(object_creation_expression type: (generic_type (type_identifier) @call))

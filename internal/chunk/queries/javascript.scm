@@ -48,3 +48,6 @@
 
 ((call_expression function: (identifier) @call) (#not-eq? @call "require"))
 (call_expression function: (member_expression object: (_) @call.recv property: (property_identifier) @call))
+
+; "new Layer(...)" calls the constructor (or constructor function) Layer
+(new_expression constructor: (identifier) @call)

@@ -25,3 +25,6 @@
 (member_call_expression name: (name) @call)
 (nullsafe_member_call_expression name: (name) @call)
 (scoped_call_expression name: (name) @call)
+
+; "new Invoice(...)" calls the constructor of Invoice
+(object_creation_expression (name) @call)

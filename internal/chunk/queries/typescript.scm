@@ -56,3 +56,6 @@
             (arrow_function parameters: (formal_parameters) @params)
             (arrow_function parameter: (identifier) @params)
             (generator_function parameters: (formal_parameters) @params)])) @function
+
+; "new ZodError(...)" calls the constructor of ZodError
+(new_expression constructor: (identifier) @call)
