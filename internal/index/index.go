@@ -108,7 +108,9 @@ const racyWindow = int64(time.Second)
 //	5: JavaScript/TypeScript methods assigned to an object
 //	   (res.send = function ..., Layer.prototype.match = ...) are chunks;
 //	   "new Foo(...)" is a call of Foo (Java, JS, TS, C#, PHP)
-const AnalysisVersion = 5
+//	6: JavaScript/TypeScript consts bound to a call whose last argument is
+//	   a function (const h = wrap((req, res) => ...)) are function chunks
+const AnalysisVersion = 6
 
 // ResolveRoot returns the absolute, symlink-resolved form of dir, the
 // identity of a project.

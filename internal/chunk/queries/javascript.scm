@@ -51,3 +51,16 @@
 
 ; "new Layer(...)" calls the constructor (or constructor function) Layer
 (new_expression constructor: (identifier) @call)
+
+; A const bound to a call whose last argument is a function: the function is
+; the implementation (const handler = wrap(async (req, res) => {...}),
+; const Button = forwardRef((props, ref) => ...), zod's
+; const $ZodCheck = core.$constructor("...", (inst, def) => {...})).
+(lexical_declaration
+  (variable_declarator
+    name: (identifier) @name
+    value: (call_expression
+      arguments: (arguments
+        [(arrow_function parameters: (formal_parameters) @params)
+         (arrow_function parameter: (identifier) @params)
+         (function_expression parameters: (formal_parameters) @params)] .)))) @function

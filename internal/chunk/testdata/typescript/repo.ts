@@ -47,3 +47,11 @@ export const loadFixtures = async (file: string): Promise<User[]> =>
 Repo.prototype.count = function count(): number {
   return this.items.length;
 };
+
+export const $ZodCheckMinLength = core.$constructor("$ZodCheckMinLength", (inst, def) => {
+  inst.check = (payload) => payload.length >= def.minimum;
+});
+
+const handler = wrap(async (req, res) => {
+  res.send(await load(req.id));
+});
