@@ -13,6 +13,7 @@ import (
 	"os"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/coderag/coderag/internal/config"
 	"github.com/coderag/coderag/internal/index"
@@ -202,6 +203,10 @@ func notIndexedError(dir string) error {
 	return fmt.Errorf("not indexed yet: run `coderag index %s`", dir)
 }
 
+// staleNoted holds the projects whose older-analysis note this process
+// printed already (once is enough in the REPL).
+var staleNoted sync.Map
+
 // openProject resolves dir to its nearest enclosing indexed root and opens
 // the index. A missing index is reported with the not-indexed message; the
 // database file is never created by a read.
@@ -231,8 +236,12 @@ func openProject(e *env, dir string) (*store.Store, *store.Project, error) {
 		st.Close()
 		return nil, nil, err
 	}
-	if n, err := st.StaleFiles(e.ctx, p.Path, index.AnalysisVersion); err == nil && n > 0 {
-		fmt.Fprintf(e.stderr, "note: %d files of %s were indexed by an older coderag; run `coderag index %s` to refresh them\n", n, p.Path, p.Path)
+	if _, said := staleNoted.LoadOrStore(p.Path, true); !said {
+		if n, err := st.StaleFiles(e.ctx, p.Path, index.AnalysisVersion); err == nil && n > 0 {
+			fmt.Fprintf(e.stderr, "note: %d files of %s were indexed by an older coderag; run `coderag index %s` to refresh them\n", n, p.Path, p.Path)
+		} else {
+			staleNoted.Delete(p.Path) // not stale (yet): check again next time
+		}
 	}
 	return st, p, nil
 }
