@@ -3,9 +3,11 @@ package cli
 import (
 	"fmt"
 	"io"
+	"os"
 	"sort"
 	"strings"
 
+	"github.com/coderag/coderag/internal/lang"
 	"github.com/coderag/coderag/internal/search"
 )
 
@@ -25,7 +27,17 @@ Golden file format (JSON):
     "expect": [{"file": "net/http/request.go", "symbol": "parseRequestLine", "line": 1027}]}]}
 A result is a hit when its file equals expect.file (root-relative, '/') and its line range
 holds expect.line, or its name (parameters removed) ends with expect.symbol; several expect
-entries are alternatives. kind and lang slice the metrics.`)
+entries are alternatives. kind and lang slice the metrics.
+
+File-labelled format (the semble benchmark's annotations; a JSON array):
+  [{"query": "how routes are grouped and registered", "relevant": ["routergroup.go"],
+    "secondary": ["gin.go"], "category": "architecture"}]
+A target is a path (or {"path", "start_line", "end_line"}); paths may be relative to a
+parent of the indexed root (a result matches when one path ends with "/" + the other).
+Prints NDCG@10 at chunk level (the top 10 results as returned; a target counts at the
+first result in its file whose lines overlap its span) and at file level (distinct files
+in order of first appearance), with binary gains and IDCG over min(10, targets), overall,
+per category and per language of the first target file.`)
 	project := fs.String("project", ".", "the indexed root the golden paths are relative to")
 	ranker := fs.String("ranker", search.DefaultRanker, "ranker: hybrid or seed")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
@@ -38,6 +50,13 @@ entries are alternatives. kind and lang slice the metrics.`)
 	}
 	if *ranker != search.RankerHybrid && *ranker != search.RankerSeed {
 		return usagef("unknown --ranker %q (want hybrid or seed)", *ranker)
+	}
+	data, err := os.ReadFile(pos[0])
+	if err != nil {
+		return err
+	}
+	if search.IsBenchSet(data) {
+		return runBenchEval(e, pos[0], *project, *ranker, *asJSON)
 	}
 	g, err := search.LoadGolden(pos[0])
 	if err != nil {
@@ -118,4 +137,92 @@ func printEval(w io.Writer, rep *search.EvalReport) {
 			}
 		}
 	}
+}
+
+// runBenchEval evaluates a file-labelled query set (search.LoadBenchSet)
+// against the index of project.
+func runBenchEval(e *env, file, project, ranker string, asJSON bool) error {
+	qs, err := search.LoadBenchSet(file)
+	if err != nil {
+		return err
+	}
+	st, p, err := openProject(e, project)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	emb, err := e.projectEmbedder(p.Embedder)
+	if err != nil {
+		return err
+	}
+	indexed, err := st.Files(e.ctx, p.Path)
+	if err != nil {
+		return err
+	}
+	// match a label to an indexed file once, by the benchmark's suffix rule
+	found := map[string]string{}
+	langOf := func(t string) string {
+		if f, ok := found[t]; ok {
+			return lang.Detect(f)
+		}
+		for f := range indexed {
+			if search.PathMatches(f, t) {
+				found[t] = f
+				return lang.Detect(f)
+			}
+		}
+		found[t] = ""
+		return ""
+	}
+	total, missing := 0, 0
+	for _, q := range qs {
+		for _, t := range append(append([]search.BenchTarget{}, q.Relevant...), q.Secondary...) {
+			total++
+			if langOf(t.Path) == "" && found[t.Path] == "" {
+				missing++
+			}
+		}
+	}
+	switch {
+	case missing == total:
+		return fmt.Errorf("none of the %d files %s labels is in the index of %s: index the set's root and pass it as --project", total, file, p.Path)
+	case missing > 0:
+		fmt.Fprintf(e.stderr, "warning: %d of the %d labelled files are not in the index of %s; they count as misses\n", missing, total, p.Path)
+	}
+	s := &search.Searcher{Store: st, Embedder: emb, Project: p.Path}
+	rep, err := search.EvaluateBench(e.ctx, s, qs, ranker, langOf)
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		return writeJSON(e.stdout, rep)
+	}
+	fmt.Fprintf(e.stdout, "%s, ranker %s\n\n%-22s %4s %12s %11s\n", file, rep.Ranker, "slice", "n", "NDCG@10chunk", "NDCG@10file")
+	row := func(name string, m search.NDCGMetrics) {
+		fmt.Fprintf(e.stdout, "%-22s %4d %12.3f %11.3f\n", name, m.N, m.Chunk, m.File)
+	}
+	row("overall", rep.Overall)
+	for _, g := range []struct {
+		prefix string
+		m      map[string]search.NDCGMetrics
+	}{{"category=", rep.ByCategory}, {"lang=", rep.ByLang}} {
+		keys := make([]string, 0, len(g.m))
+		for k := range g.m {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			row(g.prefix+k, g.m[k])
+		}
+	}
+	if len(rep.Misses) > 0 {
+		fmt.Fprintf(e.stdout, "\nbelow 1 at chunk level (rank 0 = not in top 10):\n")
+		for _, m := range rep.Misses {
+			fmt.Fprintf(e.stdout, "  %.3f %-12s %q ranks %v of %s\n", m.NDCG, m.Category, m.Query, m.Ranks, strings.Join(m.Targets, ", "))
+			for _, t := range m.Top3 {
+				fmt.Fprintf(e.stdout, "        got %s\n", t)
+			}
+		}
+	}
+	return nil
 }
