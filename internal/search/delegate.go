@@ -66,6 +66,12 @@ func (s *Searcher) delegate(ctx context.Context, ranked []Result, rows map[int64
 	// callees by (file, from_name)
 	callees := map[[2]string][]string{}
 	for _, rel := range rels {
+		if rel.Value {
+			// a call on another value ("b.Bind(...)", "t.Execute(w)") is
+			// matched by bare name only: its receiver's type is unknown,
+			// so the edge is a guess and lifts nothing
+			continue
+		}
 		k := [2]string{rel.Path, rel.From}
 		callees[k] = append(callees[k], rel.To)
 	}
@@ -73,6 +79,17 @@ func (s *Searcher) delegate(ctx context.Context, ranked []Result, rows map[int64
 	for j, r := range ranked {
 		if r.Type == "function" || r.Type == "method" {
 			byName[bareName(r.Name)] = append(byName[bareName(r.Name)], j)
+		}
+	}
+	// lifts are computed from the scores before any lift, so a lifted
+	// chunk never passes its lift on (no chains: ExecuteContext ->
+	// Execute -> ExecuteC), and a pinned wrapper's pin is not passed on
+	// (the chunk a symbol query names stays first)
+	orig := make([]float64, len(ranked))
+	for i, r := range ranked {
+		orig[i] = r.Score
+		if r.Explain != nil {
+			orig[i] -= r.Explain.Pin
 		}
 	}
 	moved := false
@@ -100,7 +117,7 @@ func (s *Searcher) delegate(ctx context.Context, ranked []Result, rows map[int64
 		}
 		for j := range targets {
 			b := &ranked[j]
-			lift := a.Score + DelegateMargin - b.Score
+			lift := orig[w.i] + DelegateMargin - b.Score
 			if lift <= 0 {
 				continue
 			}

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/coderag/coderag/internal/analyze"
-	"github.com/coderag/coderag/internal/lang"
 	"github.com/coderag/coderag/internal/store"
 )
 
@@ -35,6 +34,15 @@ const (
 	NameExact     = 0.002
 	NameFold      = 0.0013
 	NameQualified = 0.002
+	// AuxPenalty, DocPenalty, FileCoherence, Diversity and ExactPin are the
+	// defaults of the HybridParams fields of those names.
+	AuxPenalty    = 0.008
+	DocPenalty    = 0.008
+	FileCoherence = 0.5
+	Diversity     = 0.7
+	ExactPin      = 0.05
+	CoherencePool = 50
+	StemBoost     = 0.008
 )
 
 // HybridParams are the knobs of the hybrid ranker; DefaultHybridParams
@@ -66,6 +74,25 @@ type HybridParams struct {
 	// Delegate lifts implementations above the thin wrappers that call
 	// them (see Searcher.delegate).
 	Delegate bool
+	// AuxPenalty is subtracted for docs, examples, benchmarks, generated
+	// code, type declarations and vendored copies; DocPenalty for text
+	// chunks of prose and build files (see pathPrior).
+	AuxPenalty, DocPenalty float64
+	// FileCoherence is the share of a file's other candidates' scores
+	// added to its best candidate (see fileCoherence).
+	FileCoherence float64
+	// StemBoost is added, times stemMatch, to every chunk of a file whose
+	// base name the query spells.
+	StemBoost float64
+	// CoherencePool is how many leading candidates file coherence sums.
+	CoherencePool int
+	// Diversity is the per-extra-chunk decay of a file's candidates when
+	// the list is ordered (see diversify); 0 keeps the score order.
+	Diversity float64
+	// ExactPin is added to a definition whose bare name is the whole of a
+	// symbol query ("ExecuteContext", "gin.Context"): the named chunk
+	// comes first, and no lift passes it (see exactPin).
+	ExactPin float64
 }
 
 // Fusion methods.
@@ -84,7 +111,8 @@ func DefaultHybridParams() HybridParams {
 	return HybridParams{Candidates: HybridCandidates, KeywordWeight: KeywordWeight, VectorWeight: VectorWeight,
 		TypeBoostCode: TypeBoostCode, TestPenalty: TestPenalty, NameExact: NameExact, NameFold: NameFold,
 		NameQualified: NameQualified, FTS: store.FTSWeights{Name: 1.5, Owner: 1, Path: 2, Doc: 2, Body: 0.7},
-		Fusion: FusionConvex, Alpha: 0.1, CodeQueryScale: 6, ClassTypeBoost: 0, Delegate: true}
+		Fusion: FusionConvex, Alpha: 0.1, CodeQueryScale: 6, ClassTypeBoost: 0, Delegate: true,
+		AuxPenalty: AuxPenalty, DocPenalty: DocPenalty, FileCoherence: FileCoherence, CoherencePool: CoherencePool, StemBoost: StemBoost, Diversity: Diversity, ExactPin: ExactPin}
 }
 
 // englishStop are frequent English words that carry no code meaning.
@@ -371,6 +399,7 @@ func (s *Searcher) rankHybrid(ctx context.Context, query string, k int) ([]Resul
 	if s.Params != nil {
 		hp = *s.Params
 	}
+	tuneOverride(&hp)
 	terms := QueryTerms(query)
 	idents := identifierQueries(query)
 	if GlossaryNames && UseGlossary {
@@ -382,6 +411,10 @@ func (s *Searcher) rankHybrid(ctx context.Context, query string, k int) ([]Resul
 		}
 	}
 	codeQuery := isCodeQuery(query)
+	termSet := make(map[string]bool, len(terms))
+	for _, t := range terms {
+		termSet[t] = true
+	}
 	type cand struct {
 		ex  Explain
 		rrf float64
@@ -467,9 +500,7 @@ func (s *Searcher) rankHybrid(ctx context.Context, query string, k int) ([]Resul
 		default:
 			ex.TypeBoost = hp.TypeBoostCode
 		}
-		if lang.IsTestFile(r.Path) {
-			ex.PathPenalty = hp.TestPenalty
-		}
+		ex.PathPenalty = pathPrior(r, hp)
 		ex.NameBoost = nameBoost(r, row.Owner, idents, hp)
 		if codeQuery {
 			ex.NameBoost *= hp.CodeQueryScale
@@ -495,15 +526,45 @@ func (s *Searcher) rankHybrid(ctx context.Context, query string, k int) ([]Resul
 		ranked = append(ranked, r)
 	}
 	sortResults(ranked)
+	topical := topicality(query)
+	// a query whose words name the best candidate's definition ("HashMap
+	// resize", "big nat karatsuba multiplication") asks for that
+	// definition, which the name boosts find; file-level evidence would
+	// pull up the files around it. A one-symbol query keeps it: a file
+	// named like the symbol is where it is defined.
+	named := len(ranked) > 0 && ranked[0].Explain.NameBoost > 0 && ranked[0].Type != "text"
+	if (codeQuery || named) && symbolQuery(query) == "" {
+		topical = 0
+	}
+	if hp.StemBoost > 0 && topical > 0 {
+		sm := map[string]float64{}
+		for i := range ranked {
+			m, ok := sm[ranked[i].Path]
+			if !ok {
+				m = stemMatch(ranked[i].Path, termSet)
+				sm[ranked[i].Path] = m
+			}
+			if b := topical * hp.StemBoost * m; b > 0 {
+				ranked[i].Score += b
+				ranked[i].Explain.StemBoost = b
+			}
+		}
+	}
+	sortResults(ranked)
+	fileCoherence(ranked, hp.FileCoherence*topical, hp.CoherencePool)
+	exactPin(ranked, query, hp.ExactPin)
 	if hp.Delegate {
 		if err := s.delegate(ctx, ranked, rows); err != nil {
 			return nil, nil, err
 		}
 	}
-
-	out := LimitPerFile(ranked, k, MaxPerFile)
-	markCapped(ranked, out)
-	return out, terms, nil
+	diversify(ranked, hp.Diversity)
+	if hp.Diversity <= 0 {
+		out := LimitPerFile(ranked, k, MaxPerFile)
+		markCapped(ranked, out)
+		return out, terms, nil
+	}
+	return ranked[:min(k, len(ranked))], terms, nil
 }
 
 // markCapped records in each kept result's Explain how many chunks of its

@@ -86,6 +86,13 @@ type Explain struct {
 	TypeBoost   float64 `json:"type_boost"`
 	PathPenalty float64 `json:"path_penalty,omitempty"`
 	Coverage    float64 `json:"coverage,omitempty"` // share of query terms present, weighted
+	// FileBoost is the share of the file's other candidates' scores added
+	// to its best one (file coherence).
+	FileBoost float64 `json:"file_boost,omitempty"`
+	// StemBoost is the boost of a file whose name the query spells.
+	StemBoost float64 `json:"stem_boost,omitempty"`
+	// Pin is the boost of a definition named exactly by a symbol query.
+	Pin float64 `json:"pin,omitempty"`
 	// Delegate is the lift given to an implementation called by a thin
 	// wrapper that ranked above it; DelegateFrom names the wrapper.
 	Delegate     float64 `json:"delegate,omitempty"`

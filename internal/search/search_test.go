@@ -153,7 +153,8 @@ func TestSpecialCharactersAreLiteral(t *testing.T) {
 	}
 }
 
-func TestBigFileCappedAtTwo(t *testing.T) {
+func bigFileFixture(t *testing.T) *Searcher {
+	t.Helper()
 	var b strings.Builder
 	b.WriteString("package big\n\n")
 	for i := 0; i < 40; i++ {
@@ -161,27 +162,54 @@ func TestBigFileCappedAtTwo(t *testing.T) {
 	}
 	files := map[string]string{"big/big.go": b.String(),
 		"small/a.go": "package small\n\n// RetryOnce retries once.\nfunc RetryOnce() {}\n"}
-	s := fixture(t, files)
-	for _, ranker := range []string{RankerHybrid, RankerSeed} {
-		rs := top(t, s, "retry the request with backoff", ranker, 10)
-		n := 0
-		for _, r := range rs {
-			if r.Path == "big/big.go" {
-				n++
-			}
+	return fixture(t, files)
+}
+
+// The seed ranker keeps its per-file cap of two and says what it dropped.
+func TestSeedBigFileCappedAtTwo(t *testing.T) {
+	s := bigFileFixture(t)
+	rs := top(t, s, "retry the request with backoff", RankerSeed, 10)
+	n := 0
+	for _, r := range rs {
+		if r.Path == "big/big.go" {
+			n++
 		}
-		if n > 2 {
-			t.Errorf("[%s] big.go has %d of the top 10", ranker, n)
+	}
+	if n > 2 {
+		t.Errorf("big.go has %d of the top 10", n)
+	}
+	if rankOf(rs, "small/a.go", "RetryOnce") == 0 {
+		t.Errorf("the cap should let small/a.go in: %v", names(rs))
+	}
+	for _, r := range rs {
+		if r.Path == "big/big.go" && (r.Explain == nil || r.Explain.CapDropped == 0) {
+			t.Errorf("%s does not report the chunks the cap dropped: %+v", r.Name, r.Explain)
 		}
-		if rankOf(rs, "small/a.go", "RetryOnce") == 0 {
-			t.Errorf("[%s] the cap should let small/a.go in: %v", ranker, names(rs))
+	}
+}
+
+// The hybrid ranker diversifies by re-ordering: a file's third and later
+// chunks move behind another file's best one, and nothing is dropped, so
+// every chunk of a big file can still be reached with a larger top-k.
+func TestHybridDiversityReordersNeverDrops(t *testing.T) {
+	s := bigFileFixture(t)
+	rs := top(t, s, "retry the request with backoff", RankerHybrid, 10)
+	if len(rs) != 10 {
+		t.Fatalf("want 10 results, got %d: %v", len(rs), names(rs))
+	}
+	// without diversification RetryOnce ranks 41st, behind all of big.go
+	if r := rankOf(rs, "small/a.go", "RetryOnce"); r == 0 || r <= DiversityFree {
+		t.Errorf("small/a.go should move into the top 10, behind big.go's first %d chunks; got rank %d: %v", DiversityFree, r, names(rs))
+	}
+	rs = top(t, s, "retry the request with backoff", RankerHybrid, MaxTopK)
+	n := 0
+	for _, r := range rs {
+		if r.Path == "big/big.go" {
+			n++
 		}
-		// --explain says what the cap dropped
-		for _, r := range rs {
-			if r.Path == "big/big.go" && (r.Explain == nil || r.Explain.CapDropped == 0) {
-				t.Errorf("[%s] %s does not report the chunks the cap dropped: %+v", ranker, r.Name, r.Explain)
-			}
-		}
+	}
+	if n != MaxTopK-1 {
+		t.Errorf("top %d should hold %d chunks of big.go (nothing dropped), got %d", MaxTopK, MaxTopK-1, n)
 	}
 }
 

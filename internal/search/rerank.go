@@ -1,0 +1,322 @@
+package search
+
+import (
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/coderag/coderag/internal/analyze"
+	"github.com/coderag/coderag/internal/lang"
+)
+
+// This file holds the re-ranking stages that run after fusion, on the
+// candidate pool (at most HybridParams.Candidates chunks), in this order:
+// path priors, file coherence, exact-name pinning (in rankHybrid), delegation
+// and diversification. Scores are in RRF units: a first rank on one route
+// is 1/(RRFK+1) ~= 0.0164.
+
+// auxKind names why a path holds code that rarely answers a question about
+// what the project does: it documents, declares, demonstrates, measures or
+// was generated. "" for ordinary source.
+func auxKind(p string) string {
+	lp := "/" + strings.ToLower(p)
+	base := path.Base(lp)
+	switch {
+	case strings.HasSuffix(base, ".d.ts"), strings.HasSuffix(base, ".d.mts"), strings.HasSuffix(base, ".d.cts"):
+		return "declaration"
+	case strings.Contains(base, ".pb.") || strings.HasSuffix(base, "_pb2.py") || strings.Contains(base, "_generated") ||
+		strings.HasPrefix(base, "zz_generated") || strings.Contains(base, ".generated.") || strings.HasSuffix(base, ".min.js"):
+		return "generated"
+	}
+	for _, d := range []string{"/examples/", "/example/", "/_examples/", "/samples/", "/sample/", "/demo/", "/demos/"} {
+		if strings.Contains(lp, d) {
+			return "example"
+		}
+	}
+	for _, d := range []string{"/docs/", "/doc/", "/documentation/", "/docs_src/", "/website/"} {
+		if strings.Contains(lp, d) {
+			return "docs"
+		}
+	}
+	for _, d := range []string{"/bench/", "/benches/", "/benchmark/", "/benchmarks/"} {
+		if strings.Contains(lp, d) {
+			return "benchmark"
+		}
+	}
+	for _, d := range []string{"/vendor/", "/third_party/", "/node_modules/", "/compat/", "/legacy/", "/deprecated/"} {
+		if strings.Contains(lp, d) {
+			return "vendored"
+		}
+	}
+	return ""
+}
+
+// docExts are files whose chunks are prose or build configuration, not
+// code: they match many query words and rarely hold the implementation.
+var docExts = map[string]bool{
+	".md": true, ".markdown": true, ".rst": true, ".txt": true, ".adoc": true, ".html": true, ".htm": true,
+	".cmake": true, ".bzl": true, ".bazel": true, ".yml": true, ".yaml": true, ".toml": true, ".json": true,
+	".xml": true, ".cfg": true, ".ini": true, ".in": true, ".am": true, ".m4": true,
+}
+
+// isDocFile reports whether p is prose or build configuration (docExts, or
+// a BUILD/CMakeLists/Makefile-style name).
+func isDocFile(p string) bool {
+	base := path.Base(p)
+	switch strings.ToLower(base) {
+	case "build", "build.bazel", "cmakelists.txt", "makefile", "workspace", "readme", "changelog", "license":
+		return true
+	}
+	return docExts[strings.ToLower(path.Ext(base))]
+}
+
+// pathPrior returns how much to subtract from a candidate's score for where
+// it lives: tests (TestPenalty), docs, examples, benchmarks, generated code,
+// type declarations and vendored copies (AuxPenalty), and prose or build
+// files (DocPenalty). A question about a code base is asked of the code
+// that does the work; those files restate, exercise or describe it with the
+// same words, so they win on term overlap alone unless held back.
+func pathPrior(r Result, hp HybridParams) float64 {
+	p := 0.0
+	if isTestPath(r.Path) {
+		p += hp.TestPenalty
+	} else if auxKind(r.Path) != "" {
+		p += hp.AuxPenalty
+	}
+	if r.Type == "text" && isDocFile(r.Path) {
+		p += hp.DocPenalty
+	}
+	return p
+}
+
+// fileCoherence adds to the best candidate of every file a share (frac) of
+// the scores of the file's other candidates, when they are positive. A file
+// where many chunks match the question is stronger evidence than one lucky
+// chunk: "how are routes grouped and registered" is answered by the file
+// that defines the group, its methods and its helpers. Only the first pool
+// candidates count, so a long file does not win on many weak matches.
+// that defines the group, its methods and its helpers. The idea and its
+// form (boost the file's top chunk by a fraction of the rest) follow
+// semble's multi-chunk file boost (MinishLab/semble, PR 25). ranked must be
+// sorted; it is re-sorted.
+func fileCoherence(ranked []Result, frac float64, pool int) {
+	if frac <= 0 {
+		return
+	}
+	best := map[string]int{}
+	rest := map[string]float64{}
+	for i, r := range ranked[:min(pool, len(ranked))] {
+		if _, ok := best[r.Path]; !ok {
+			best[r.Path] = i
+			continue
+		}
+		if r.Score > 0 {
+			rest[r.Path] += r.Score
+		}
+	}
+	for p, i := range best {
+		// capped at the file's own best score: a long file with many
+		// weak matches gains at most frac of what its best chunk earned
+		if b := frac * min(rest[p], ranked[i].Score); b > 0 {
+			ranked[i].Score += b
+			if ranked[i].Explain != nil {
+				ranked[i].Explain.FileBoost = b
+			}
+		}
+	}
+	sortResults(ranked)
+}
+
+// diversify re-orders ranked so that one file does not fill the list: the
+// n-th candidate of a file is scored as if it had decay^(n-DiversityFree)
+// of its score, and the list is re-sorted on that. Nothing is dropped; a
+// file's extra chunks move down behind other files' best ones. The first
+// DiversityFree candidates of a file are not decayed. decay 0 keeps the
+// order. The ordering score is not written back: Result.Score
+// stays the relevance estimate.
+func diversify(ranked []Result, decay float64) {
+	if decay <= 0 || decay >= 1 || len(ranked) < 2 {
+		return
+	}
+	seen := map[string]int{}
+	eff := make([]float64, len(ranked))
+	for i, r := range ranked {
+		n := seen[r.Path]
+		seen[r.Path] = n + 1
+		f := 1.0
+		for range n - min(n, DiversityFree-1) {
+			f *= decay
+		}
+		// scores may be negative after penalties: push those further down
+		if r.Score >= 0 {
+			eff[i] = r.Score * f
+		} else {
+			eff[i] = r.Score / f
+		}
+	}
+	idx := make([]int, len(ranked))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return eff[idx[a]] > eff[idx[b]] })
+	out := make([]Result, len(ranked))
+	for i, j := range idx {
+		out[i] = ranked[j]
+	}
+	copy(ranked, out)
+}
+
+// isTestPath is lang.IsTestFile plus the conventions of other ecosystems:
+// spec/ directories and *_spec files (Ruby, JS), testing/ helpers, and
+// Java/Kotlin/C# classes named *Test or *Tests outside src/test.
+func isTestPath(p string) bool {
+	if lang.IsTestFile(p) {
+		return true
+	}
+	lp := "/" + strings.ToLower(p)
+	if strings.Contains(lp, "/spec/") || strings.Contains(lp, "/specs/") || strings.Contains(lp, "/testing/") ||
+		strings.Contains(lp, "/e2e/") {
+		return true
+	}
+	base := path.Base(p)
+	stem := strings.TrimSuffix(base, path.Ext(base))
+	return strings.HasSuffix(stem, "_spec") || strings.HasSuffix(stem, "Test") || strings.HasSuffix(stem, "Tests")
+}
+
+// symbolQuery returns the name a query asks for when the whole query is one
+// symbol ("ExecuteContext", "gin.Context", "Foo::bar", "Router#match"):
+// the part after the last qualifier separator. "" for anything else.
+func symbolQuery(q string) string {
+	q = strings.TrimSpace(strings.Trim(strings.TrimSpace(q), "`'\"()"))
+	if q == "" || strings.ContainsAny(q, " \t") || hasHan(q) {
+		return ""
+	}
+	for _, r := range q {
+		if !(r == '_' || r == '$' || r == '.' || r == ':' || r == '#' || r == '-' || r >= '0' && r <= '9' ||
+			r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
+			return ""
+		}
+	}
+	if i := strings.LastIndexAny(q, ".:#"); i >= 0 {
+		q = q[i+1:]
+	}
+	return q
+}
+
+// exactPin adds pin to every definition whose bare name is exactly (case
+// included) the symbol a symbol query names, so that it comes first: a user
+// who types a name wants its definition, not the functions that mention
+// it. The pinned chunks keep their relative order. ranked must be sorted;
+// it is re-sorted.
+func exactPin(ranked []Result, query string, pin float64) {
+	name := symbolQuery(query)
+	if name == "" || pin <= 0 {
+		return
+	}
+	moved := false
+	for i := range ranked {
+		r := &ranked[i]
+		if r.Type == "text" || bareName(r.Name) != name {
+			continue
+		}
+		r.Score += pin
+		if r.Explain != nil {
+			r.Explain.Pin = pin
+		}
+		moved = true
+	}
+	if moved {
+		sortResults(ranked)
+	}
+}
+
+// fileNameTerms returns the analysed terms of a file's base name (the
+// part before the first '.'), or nil for a generic name.
+func fileNameTerms(p string) []string {
+	base := path.Base(p)
+	if i := strings.IndexByte(base, '.'); i > 0 {
+		base = base[:i]
+	}
+	if genericFileNames[strings.ToLower(base)] {
+		return nil
+	}
+	return analyze.Terms(nil, base)
+}
+
+// stemMatch returns the share of the terms of a file's base name (split
+// and stemmed as the index does) that are terms of the query: 1 for cookie.c
+// on "cookie parsing and storage", 2/3 for HttpRedirect.kt on "how HTTP
+// redirects are followed" (http, redirect, and the whole name httpredirect).
+// Code bases name files after what they hold, so a file whose name the
+// question spells is likely the one it asks about; semble's stem boost
+// (MinishLab/semble) rests on the same observation. Generic names (index,
+// mod, util, ...) never match.
+func stemMatch(p string, terms map[string]bool) float64 {
+	ts := fileNameTerms(p)
+	if len(ts) == 0 {
+		return 0
+	}
+	n := 0
+	for _, t := range ts {
+		if terms[t] {
+			n++
+		}
+	}
+	return float64(n) / float64(len(ts))
+}
+
+// genericFileNames are base names that say nothing of a file's subject.
+var genericFileNames = map[string]bool{
+	"index": true, "mod": true, "main": true, "lib": true, "init": true, "__init__": true, "util": true,
+	"utils": true, "helpers": true, "helper": true, "common": true, "types": true, "base": true, "core": true,
+	"api": true, "package-info": true, "doc": true, "readme": true,
+}
+
+// topicality says how much a query names a subject rather than describes a
+// behaviour, from 1 (a short noun phrase: "cookie parsing and storage",
+// "radix tree path matching") down to 0 (a sentence of TopicalMax content
+// words or more: "copy from a reader to a writer, preferring WriterTo or
+// ReaderFrom when the types implement them"). A subject is answered by the
+// file that holds it, so file-level evidence (file names, many matching
+// chunks) counts for short queries; each added constraint narrows the
+// answer to one function, so it counts less and less. Content words are
+// the query's words that are not English stop words; a Chinese run counts
+// its segmented words.
+func topicality(query string) float64 {
+	n := 0
+	for _, f := range strings.Fields(query) {
+		for _, part := range splitHan(f) {
+			if part.han {
+				for _, w := range CutChinese(part.text) {
+					if len([]rune(w)) >= 2 && !StopWords[w] && !zhQuestionWords[w] {
+						n++
+					}
+				}
+				continue
+			}
+			w := strings.ToLower(strings.Trim(part.text, ",.;:?!()\"'`"))
+			if w != "" && !englishStop[w] && !englishStop[analyze.Stem(w)] {
+				n++
+			}
+		}
+	}
+	switch {
+	case n <= TopicalMin:
+		return 1
+	case n >= TopicalMax:
+		return 0
+	}
+	return float64(TopicalMax-n) / float64(TopicalMax-TopicalMin)
+}
+
+// TopicalMin and TopicalMax bound topicality's linear ramp, in content
+// words.
+var (
+	TopicalMin = 6
+	TopicalMax = 9
+)
+
+// DiversityFree is how many candidates of a file keep their score before
+// diversify's decay applies to the next ones: two, as the per-file cap of
+// the seed allowed, since a question often wants a type and its method.
+var DiversityFree = 2
