@@ -32,6 +32,9 @@ func (ps *parsed) chunks() []Chunk {
 				kind = KindMethod
 			}
 			sig := signature(d.name, d.params)
+			if d.sig != "" {
+				sig = d.sig
+			}
 			name := sig
 			if d.ownerName != "" {
 				name = d.ownerName + "." + sig

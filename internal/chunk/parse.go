@@ -74,6 +74,9 @@ func Parse(path string, src []byte) (res *FileResult, err error) {
 	if language == "" {
 		language = "text"
 	}
+	if sl := scanSpecs[language]; sl != nil && sp == nil && !looksMinified(src) {
+		return parseScanned(sl, path, src), nil
+	}
 	if sp == nil || looksMinified(src) {
 		return &FileResult{Language: language, Chunks: TextChunks(path, language, src), Fallback: true}, nil
 	}
@@ -115,6 +118,9 @@ type def struct {
 	startLine  int    // chunk start (after wrappers, attributes, comments)
 	endLine    int    // last line of the (wrapped) declaration
 	doc        string
+	// sig, when set, is the function's signature as written (a Zig test
+	// name, a Haskell type signature's name); it replaces name(params).
+	sig string
 }
 
 type rawRel struct {
@@ -138,6 +144,9 @@ type parsed struct {
 	skips  [][2]uint
 	alias  map[string]bool // Go/Python imported package local names
 	errors int             // ERROR/MISSING nodes in the tree
+	// scanned: defs come from a definition scanner (no tree); their chunk
+	// ranges and docs are already set.
+	scanned bool
 }
 
 func parseAST(sp *spec, path string, src []byte) *FileResult {
@@ -417,7 +426,7 @@ func (ps *parsed) resolve() {
 		if p := d.parent; p != nil && (p.kind == "function" || p.dropped) {
 			d.dropped = true // parents are resolved first: dropped propagates down
 		}
-		if !d.dropped && d.kind == "function" && ps.inAnonymousBody(d) {
+		if !d.dropped && d.kind == "function" && !ps.scanned && ps.inAnonymousBody(d) {
 			d.dropped = true
 		}
 		if d.dropped {
@@ -444,7 +453,9 @@ func (ps *parsed) resolve() {
 				d.qual = d.ownerName + "." + d.name
 			}
 		}
-		ps.extend(d)
+		if !ps.scanned {
+			ps.extend(d)
+		}
 	}
 }
 

@@ -27,7 +27,7 @@ var byExt = map[string]string{
 	".ini": "ini", ".cfg": "ini", ".conf": "ini", ".properties": "properties",
 	".html": "html", ".htm": "html", ".css": "css", ".scss": "css", ".less": "css",
 	".graphql": "graphql", ".tf": "hcl", ".hcl": "hcl", ".cmake": "cmake", ".mod": "gomod",
-	".s": "asm",
+	".s": "asm", ".zig": "zig", ".zon": "zig",
 }
 
 // byName maps exact base names without a useful extension.

@@ -1,0 +1,106 @@
+package chunk
+
+import (
+	"regexp"
+	"strings"
+)
+
+var (
+	hsImportRe = regexp.MustCompile(`^import\s+(?:safe\s+)?(?:qualified\s+)?(?:"[^"]*"\s+)?([A-Z][\w.']*)`)
+	hsTypeRe   = regexp.MustCompile(`^(data|newtype|type|class)\s+(?:(?:family|instance)\s+)?(?:[^=]*=>\s*)?\(?\s*([A-Z][\w']*|\([^)\s]+\))`)
+	hsInstRe   = regexp.MustCompile(`^instance\s+(?:[^=]*=>\s*)?(.*?)\s*(?:\bwhere\b|$)`)
+	hsFnRe     = regexp.MustCompile(`^([a-z_][\w']*|\([^)\sA-Za-z0-9]+\))`)
+	hsIdentRe  = regexp.MustCompile(`\b[a-z_][\w']*`)
+	hsSkip     = set("module", "import", "infixl", "infixr", "infix", "deriving", "foreign", "pattern", "default", "where")
+)
+
+func isHaskellStd(s string) bool {
+	return s == "Prelude" || strings.HasPrefix(s, "Data.") || strings.HasPrefix(s, "Control.") ||
+		strings.HasPrefix(s, "System.") || strings.HasPrefix(s, "GHC.") || strings.HasPrefix(s, "Text.Read") ||
+		strings.HasPrefix(s, "Foreign") || strings.HasPrefix(s, "Numeric") || strings.HasPrefix(s, "Debug.")
+}
+
+// hsDecl is one top-level declaration: its first and last lines.
+type hsDecl struct {
+	kind, name string
+	first, end int // lines
+	nameAt     int // byte
+}
+
+// scanHaskell finds top-level declarations by layout: a declaration starts
+// at a line whose masked text begins in column 0 and runs to the last
+// non-blank line before the next one. A type signature and the equations
+// of the same name form one function chunk named after it; data, newtype,
+// type and class declarations and instances are class chunks. Calls are the
+// identifiers of a body that name a function of the same file.
+func scanHaskell(s *scan) {
+	n := s.idx.Count()
+	var decls []hsDecl
+	for l := 1; l <= n; l++ {
+		t := s.line(l)
+		if t == "" || t[0] == ' ' || t[0] == '\t' || strings.TrimSpace(t) == "" {
+			continue
+		}
+		if len(decls) > 0 && decls[len(decls)-1].kind == "skip" && strings.HasPrefix(strings.TrimSpace(t), ")") {
+			continue // the closing parenthesis of an export list
+		}
+		d := hsDecl{first: l, nameAt: s.idx.Start(l)}
+		word := identAt([]byte(t), 0)
+		switch {
+		case hsSkip[word] || strings.HasPrefix(t, "{-#") || strings.HasPrefix(t, "#") || strings.HasPrefix(t, "$("):
+			d.kind = "skip"
+			if m := hsImportRe.FindStringSubmatch(t); m != nil {
+				s.imp(m[1], s.idx.Start(l))
+			}
+		case word == "instance":
+			d.kind, d.name = "class", "instance"
+			if m := hsInstRe.FindStringSubmatch(t); m != nil && m[1] != "" {
+				d.name = collapse(m[1])
+			}
+		case word == "data" || word == "newtype" || word == "type" || word == "class":
+			m := hsTypeRe.FindStringSubmatchIndex(t)
+			if m == nil {
+				d.kind = "skip"
+				break
+			}
+			d.kind, d.name, d.nameAt = "class", t[m[4]:m[5]], s.idx.Start(l)+m[4]
+		default:
+			m := hsFnRe.FindStringSubmatchIndex(t)
+			if m == nil {
+				d.kind = "skip"
+				break
+			}
+			d.kind, d.name, d.nameAt = "function", t[m[2]:m[3]], s.idx.Start(l)+m[2]
+			if prev := len(decls) - 1; prev >= 0 && decls[prev].kind == "function" && decls[prev].name == d.name {
+				continue // another equation (or the definition after its signature)
+			}
+		}
+		decls = append(decls, d)
+	}
+	for i := range decls {
+		last := n
+		if i+1 < len(decls) {
+			last = decls[i+1].first - 1
+		}
+		for last > decls[i].first && strings.TrimSpace(s.line(last)) == "" {
+			last--
+		}
+		decls[i].end = last
+	}
+	for _, d := range decls {
+		if d.kind == "skip" {
+			continue
+		}
+		a, b := s.idx.Start(d.first), s.idx.End(d.end, s.code)
+		def := s.add(d.kind, d.name, a, b, d.nameAt, "", "")
+		if def == nil || d.kind != "function" {
+			continue
+		}
+		def.sig = d.name
+		for _, m := range hsIdentRe.FindAllIndex(s.code[a:b], -1) {
+			if name := string(s.code[a+m[0] : a+m[1]]); name != d.name {
+				s.call(name, "", a+m[0])
+			}
+		}
+	}
+}
