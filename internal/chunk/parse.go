@@ -189,6 +189,12 @@ func parseAST(sp *spec, path string, src []byte) *FileResult {
 	}
 	ps := &parsed{sp: sp, path: path, src: src, buf: buf, idx: lines.NewIndex(src), alias: map[string]bool{}, errors: res.ParseErrors}
 	ps.collect(root)
+	if sp.name == "rust" {
+		budget := maxMacroParses
+		for _, t := range ps.macroItems(p, root, 0, &budget) {
+			defer t.Close()
+		}
+	}
 	ps.resolve()
 	res.Chunks = ps.chunks()
 	res.Relations = ps.relations()
@@ -653,4 +659,79 @@ func signature(name, params string) string {
 		params = params[:400] + "…)"
 	}
 	return name + params
+}
+
+// maxMacroParses bounds the sub-parses of Rust item macros per file (each
+// costs a parse of a file-sized buffer); maxMacroDepth their nesting.
+const (
+	maxMacroParses = 64
+	maxMacroDepth  = 3
+)
+
+// macroItems parses the brace-delimited body of every item-position Rust
+// macro invocation (cfg_rt! { ... }, cfg_net! { ... }) under n as Rust items
+// and collects their definitions as if written outside the macro: the body
+// is parsed in a copy of the buffer blanked outside it, so byte offsets and
+// lines stay those of the file, and a macro inside an impl block still
+// gives methods of that impl. Bodies that do not parse as items (mostly
+// errors) are left as text. The returned trees must be closed after the
+// definitions are used.
+func (ps *parsed) macroItems(p *sitter.Parser, n *sitter.Node, depth int, budget *int) []*sitter.Tree {
+	var trees []*sitter.Tree
+	var walk func(n *sitter.Node)
+	walk = func(n *sitter.Node) {
+		for i := uint(0); i < n.NamedChildCount(); i++ {
+			c := n.NamedChild(i)
+			if c == nil {
+				continue
+			}
+			switch c.Kind() {
+			case "declaration_list":
+				walk(c)
+			case "impl_item", "mod_item", "trait_item":
+				if b := c.ChildByFieldName("body"); b != nil {
+					walk(b)
+				}
+			case "macro_invocation":
+				if *budget <= 0 || depth >= maxMacroDepth {
+					continue
+				}
+				m := c.ChildByFieldName("macro")
+				tt := c.NamedChild(c.NamedChildCount() - 1)
+				if m == nil || tt == nil || tt.Kind() != "token_tree" || ps.text(m) == "macro_rules" {
+					continue
+				}
+				a, b := tt.StartByte(), tt.EndByte()
+				if b-a < 2 || ps.buf[a] != '{' {
+					continue
+				}
+				*budget--
+				sub := make([]byte, len(ps.buf))
+				for k := range sub {
+					if ps.buf[k] == '\n' {
+						sub[k] = '\n'
+					} else {
+						sub[k] = ' '
+					}
+				}
+				copy(sub[a+1:b-1], ps.buf[a+1:b-1])
+				t := p.Parse(sub, nil)
+				if t == nil {
+					continue
+				}
+				r := t.RootNode()
+				if r.HasError() {
+					if _, span := countErrors(r); float64(span) > errorFallback*float64(b-a) {
+						t.Close()
+						continue
+					}
+				}
+				trees = append(trees, t)
+				ps.collect(r)
+				trees = append(trees, ps.macroItems(p, r, depth+1, budget)...)
+			}
+		}
+	}
+	walk(n)
+	return trees
 }

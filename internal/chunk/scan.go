@@ -119,6 +119,7 @@ func scanDoc(ls []string) string {
 			}
 		}
 		l = strings.TrimSpace(strings.TrimSuffix(strings.TrimSuffix(strings.TrimSpace(l), "*/"), "-}"))
+		l = strings.TrimSpace(strings.TrimPrefix(l, "|"))
 		out = append(out, l)
 	}
 	return strings.TrimSpace(strings.Join(out, "\n"))

@@ -76,7 +76,10 @@ func scanElixir(s *scan) {
 				f := stack[n-1]
 				stack = stack[:n-1]
 				if f.d != nil {
-					s.add(f.d.kind, f.d.name, f.d.start, j, f.d.nm, f.d.params, "")
+					d := s.add(f.d.kind, f.d.name, f.d.start, j, f.d.nm, f.d.params, "")
+					if d != nil && f.d.kind == "class" && d.doc == "" {
+						d.doc = exModuleDoc(s, f.d.start, j)
+					}
 				}
 			}
 		case exDefs[w] != "" && strings.TrimSpace(string(code[s.idx.Start(s.idx.Line(i)):i])) == "":
@@ -129,4 +132,32 @@ func exOneLinerEnd(s *scan, start, doAt int) int {
 
 func indentOf(s string) int {
 	return len(s) - len(strings.TrimLeft(s, " \t"))
+}
+
+// exModuleDoc returns the text of the first @moduledoc (or @shortdoc) string
+// in the module spanning [a,b), cut to maxChunkChars; "" if none.
+func exModuleDoc(s *scan, a, b int) string {
+	k := indexFrom(s.code[:b], a, "@moduledoc")
+	if k < 0 {
+		return ""
+	}
+	q := k + len("@moduledoc")
+	for q < b && (s.src[q] == ' ' || s.src[q] == '~' || s.src[q] >= 'a' && s.src[q] <= 'z' || s.src[q] >= 'A' && s.src[q] <= 'Z') {
+		q++
+	}
+	delim := `"`
+	if hasAt(s.src, q, `"""`) {
+		delim = `"""`
+	} else if q >= b || s.src[q] != '"' {
+		return ""
+	}
+	e := indexFrom(s.src[:b], q+len(delim), delim)
+	if e < 0 {
+		return ""
+	}
+	doc := strings.TrimSpace(string(s.src[q+len(delim) : e]))
+	if len(doc) > maxChunkChars {
+		doc = doc[:maxChunkChars]
+	}
+	return doc
 }

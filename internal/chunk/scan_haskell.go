@@ -47,6 +47,12 @@ func scanHaskell(s *scan) {
 		d := hsDecl{first: l, nameAt: s.idx.Start(l)}
 		word := identAt([]byte(t), 0)
 		switch {
+		case word == "module":
+			d.kind, d.name = "module", strings.TrimSpace(strings.TrimPrefix(t, "module"))
+			if k := strings.IndexAny(d.name, " (\t"); k >= 0 {
+				d.name = d.name[:k]
+			}
+			d.nameAt = s.idx.Start(l) + len("module ")
 		case hsSkip[word] || strings.HasPrefix(t, "{-#") || strings.HasPrefix(t, "#") || strings.HasPrefix(t, "$("):
 			d.kind = "skip"
 			if m := hsImportRe.FindStringSubmatch(t); m != nil {
@@ -88,6 +94,10 @@ func scanHaskell(s *scan) {
 		decls[i].end = last
 	}
 	for _, d := range decls {
+		if d.kind == "module" {
+			hsModule(s, d)
+			continue
+		}
 		if d.kind == "skip" {
 			continue
 		}
@@ -103,4 +113,40 @@ func scanHaskell(s *scan) {
 			}
 		}
 	}
+}
+
+// hsModule adds the module header ("module X (exports) where") as a class
+// chunk named after the module; the header comment above it (often set off
+// by a blank line, after the LANGUAGE pragmas) is its doc and opens its
+// chunk. Functions are not nested in it: they stay top-level functions.
+func hsModule(s *scan, d hsDecl) {
+	end := d.end
+	for l := d.first; l <= d.end; l++ {
+		if strings.Contains(" "+s.line(l)+" ", " where ") || strings.HasSuffix(strings.TrimSpace(s.line(l)), "where") {
+			end = l
+			break
+		}
+	}
+	def := s.add("class", d.name, s.idx.Start(d.first), s.idx.End(end, s.code), d.nameAt, "", "")
+	if def == nil || def.doc != "" {
+		return
+	}
+	l := d.first - 1
+	for l >= 1 && strings.TrimSpace(s.origLine(l)) == "" {
+		l--
+	}
+	last := l
+	var docs []string
+	for ; l >= 1 && strings.TrimSpace(s.origLine(l)) != "" || l >= 1 && l < last && strings.TrimSpace(s.line(l)) == ""; l-- {
+		if strings.TrimSpace(s.line(l)) != "" {
+			break
+		}
+		docs = append([]string{strings.TrimSpace(s.origLine(l))}, docs...)
+	}
+	if len(docs) == 0 {
+		return
+	}
+	def.extStart = uint(s.idx.Start(l + 1))
+	def.startLine = l + 1
+	def.doc = scanDoc(docs)
 }
