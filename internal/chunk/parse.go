@@ -78,7 +78,11 @@ func Parse(path string, src []byte) (res *FileResult, err error) {
 		return parseScanned(sl, path, src), nil
 	}
 	if sp == nil || looksMinified(src) {
-		return &FileResult{Language: language, Chunks: TextChunks(path, language, src), Fallback: true}, nil
+		r := &FileResult{Language: language, Chunks: TextChunks(path, language, src), Fallback: true}
+		if sp != nil || scanSpecs[language] != nil {
+			r.FallbackReason = ReasonMinified
+		}
+		return r, nil
 	}
 	return parseAST(sp, path, src), nil
 }
@@ -174,7 +178,7 @@ func parseAST(sp *spec, path string, src []byte) *FileResult {
 		return nil
 	}, nil, &sitter.ParseOptions{ProgressCallback: func(sitter.ParseState) bool { return time.Now().After(deadline) }})
 	if tree == nil { // timed out
-		res.Chunks, res.Fallback = TextChunks(path, sp.name, src), true
+		res.Chunks, res.Fallback, res.FallbackReason = TextChunks(path, sp.name, src), true, ReasonTimeout
 		return res
 	}
 	defer tree.Close()
@@ -183,7 +187,7 @@ func parseAST(sp *spec, path string, src []byte) *FileResult {
 		n, span := countErrors(root)
 		res.ParseErrors = n
 		if float64(span) > errorFallback*float64(len(src)) {
-			res.Chunks, res.Fallback = TextChunks(path, sp.name, src), true
+			res.Chunks, res.Fallback, res.FallbackReason = TextChunks(path, sp.name, src), true, ReasonErrors
 			return res
 		}
 	}
