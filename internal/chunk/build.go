@@ -32,9 +32,6 @@ func (ps *parsed) chunks() []Chunk {
 				kind = KindMethod
 			}
 			sig := signature(d.name, d.params)
-			if d.sig != "" {
-				sig = d.sig
-			}
 			name := sig
 			if d.ownerName != "" {
 				name = d.ownerName + "." + sig

@@ -122,9 +122,6 @@ type def struct {
 	startLine  int    // chunk start (after wrappers, attributes, comments)
 	endLine    int    // last line of the (wrapped) declaration
 	doc        string
-	// sig, when set, is the function's signature as written (a Zig test
-	// name, a Haskell type signature's name); it replaces name(params).
-	sig string
 }
 
 type rawRel struct {
@@ -200,6 +197,9 @@ func parseAST(sp *spec, path string, src []byte) *FileResult {
 		}
 	}
 	ps.resolve()
+	if sp.name == "typescript" || sp.name == "tsx" {
+		ps.foldOverloads()
+	}
 	res.Chunks = ps.chunks()
 	res.Relations = ps.relations()
 	return res
@@ -457,6 +457,9 @@ func (ps *parsed) resolve() {
 			d.ownerName = d.owner
 			if d.ownerName == "" && cls != nil {
 				d.ownerName = cls.name
+				if ps.sp.qualifiedOwners {
+					d.ownerName = cls.qual
+				}
 			}
 			d.qual = d.name
 			if d.ownerName != "" {
@@ -738,4 +741,33 @@ func (ps *parsed) macroItems(p *sitter.Parser, n *sitter.Node, depth int, budget
 	}
 	walk(n)
 	return trees
+}
+
+// foldOverloads folds TypeScript overload signatures into the
+// implementation that follows them: "function f(a: string): T;" directly
+// followed by more signatures and "function f(a: any) {...}" of the same
+// name and owner make one chunk, starting at the first signature (whose doc
+// it takes when the implementation has none). The signatures are then
+// neither chunks nor graph nodes, so `callers f` finds one definition. A
+// signature without an implementation (a .d.ts declaration) stays a chunk.
+func (ps *parsed) foldOverloads() {
+	var next *def // the next kept top-level-or-sibling definition after i
+	for i := len(ps.defs) - 1; i >= 0; i-- {
+		d := ps.defs[i]
+		if d.dropped {
+			continue
+		}
+		if d.kind == "function" && d.node.Kind() == "function_signature" && next != nil &&
+			next.kind == "function" && next.name == d.name && next.ownerName == d.ownerName && next.parent == d.parent {
+			next.extStart, next.startLine = d.extStart, d.startLine
+			if d.doc != "" && (next.doc == "" || next.startLine == d.startLine) {
+				next.doc = d.doc
+			}
+			d.dropped = true
+			continue
+		}
+		if d.parent == nil || next == nil || next.parent == d.parent || next.start >= d.end {
+			next = d
+		}
+	}
 }

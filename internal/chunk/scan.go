@@ -27,7 +27,7 @@ var scanSpecs = map[string]*scanLang{
 	"zig":     {spec: spec{name: "zig", isStd: isZigStd, cleanImport: unquote}, mask: maskZig, run: scanZig},
 	"swift":   {spec: spec{name: "swift", isStd: isSwiftStd, cleanImport: collapse}, mask: maskSwift, run: scanSwift},
 	"lua":     {spec: spec{name: "lua", isStd: func(string) bool { return false }, cleanImport: unquote}, mask: maskLua, run: scanLua},
-	"elixir":  {spec: spec{name: "elixir", isStd: isElixirStd, cleanImport: collapse}, mask: maskElixir, run: scanElixir},
+	"elixir":  {spec: spec{name: "elixir", qualifiedOwners: true, isStd: isElixirStd, cleanImport: collapse}, mask: maskElixir, run: scanElixir},
 	"haskell": {spec: spec{name: "haskell", isStd: isHaskellStd, cleanImport: collapse, localCallsOnly: true}, mask: maskHaskell, run: scanHaskell},
 }
 
@@ -170,6 +170,11 @@ func matchClose(code []byte, open int) int {
 	return len(code)
 }
 
+// declKeywords precede a definition's name: "fn push(", "func read(",
+// "function M.open(", "def check(", "case notFound(" are not calls.
+var declKeywords = set("fn", "func", "function", "def", "defp", "defmacro", "defmacrop", "defguard", "defguardp",
+	"defdelegate", "defn", "defnp", "case", "init", "subscript", "spec", "callback", "macrocallback", "type", "typep", "opaque")
+
 var callRe = regexp.MustCompile(`(?:([A-Za-z_][\w]*)\s*[.:]\s*)?\b([A-Za-z_][\w]*[!?]?)\s*\(`)
 
 // calls records every "name(" and "recv.name(" in code[a:b] whose name is
@@ -186,6 +191,14 @@ func (s *scan) calls(a, b int, stop map[string]bool) {
 				s.call(name, "", a+m[4])
 				continue
 			}
+		}
+		if head := a + m[4]; m[2] >= 0 {
+			head = a + m[2]
+			if declKeywords[wordBefore(s.code, head)] {
+				continue
+			}
+		} else if declKeywords[wordBefore(s.code, head)] {
+			continue // the name of a definition or declaration, not a call
 		}
 		recv := ""
 		if m[2] >= 0 {

@@ -106,7 +106,6 @@ func scanHaskell(s *scan) {
 		if def == nil || d.kind != "function" {
 			continue
 		}
-		def.sig = d.name
 		for _, m := range hsIdentRe.FindAllIndex(s.code[a:b], -1) {
 			if name := string(s.code[a+m[0] : a+m[1]]); name != d.name {
 				s.call(name, "", a+m[0])

@@ -10,7 +10,7 @@ var (
 	luaAssignRe  = regexp.MustCompile(`(?:^|[\s,{;])(?:local\s+)?([A-Za-z_][\w]*(?:\s*\.\s*[A-Za-z_]\w*)*|\[\s*["'][^"'\n]*["']\s*\])\s*=\s*$`)
 	luaRequireRe = regexp.MustCompile(`\brequire\s*\(?\s*["']`)
 	luaStop      = set("function", "if", "while", "until", "return", "and", "or", "not", "local", "elseif",
-		"then", "do", "end", "in", "for", "repeat", "else")
+		"then", "do", "end", "in", "for", "repeat", "else", "require")
 )
 
 // luaFrame is one open block (function, do, if, repeat) of a Lua file.

@@ -61,14 +61,11 @@ func scanZig(s *scan) {
 	}
 	for _, m := range zigTestRe.FindAllSubmatchIndex(code, -1) {
 		start := skipSpace(code, m[0])
-		name := "test"
+		params := ""
 		if m[2] >= 0 {
-			name = "test " + string(s.src[m[2]:m[3]])
+			params = string(s.src[m[2]:m[3]]) // test "name" reads test("name")
 		}
-		d := s.add("function", name, start, matchClose(code, m[1]-1), start, "", "")
-		if d != nil {
-			d.sig = name
-		}
+		s.add("function", "test", start, matchClose(code, m[1]-1), start, params, "")
 	}
 	for _, m := range zigImportRe.FindAllIndex(code, -1) {
 		q := m[1] - 1
