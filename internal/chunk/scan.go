@@ -1,7 +1,6 @@
 package chunk
 
 import (
-	"regexp"
 	"strings"
 
 	"github.com/coderag/coderag/internal/lines"
@@ -175,39 +174,72 @@ func matchClose(code []byte, open int) int {
 var declKeywords = set("fn", "func", "function", "def", "defp", "defmacro", "defmacrop", "defguard", "defguardp",
 	"defdelegate", "defn", "defnp", "case", "init", "subscript", "spec", "callback", "macrocallback", "type", "typep", "opaque")
 
-var callRe = regexp.MustCompile(`(?:([A-Za-z_][\w]*)\s*[.:]\s*)?\b([A-Za-z_][\w]*[!?]?)\s*\(`)
-
-// calls records every "name(" and "recv.name(" in code[a:b] whose name is
-// not in stop.
+// calls records every "name(" and "recv.name(" (or "recv:name(") in
+// code[a:b] whose name is not in stop and that does not name a definition
+// (declKeywords before it). It is a hand-written pass: regular expressions
+// over whole files cost more than the rest of a scan.
 func (s *scan) calls(a, b int, stop map[string]bool) {
-	for _, m := range callRe.FindAllSubmatchIndex(s.code[a:b], -1) {
-		name := string(s.code[a+m[4] : a+m[5]])
-		if stop[name] || a+m[4] > 0 && (s.code[a+m[4]-1] == '@' || s.code[a+m[4]-1] == '#') {
-			continue // a keyword, a Zig builtin, a Swift attribute or directive
+	code := s.code
+	for i := a; i < b; {
+		c := code[i]
+		if !isIdentByte(c) || c >= '0' && c <= '9' {
+			i++
+			continue
 		}
-		// a call on a member chain x.y.z(): only z is the callee
-		if m[4] > 0 && a+m[4]-1 >= 0 {
-			if p := prevNonSpace(s.code, a+m[4]); p >= 0 && s.code[p] == '.' && m[2] < 0 {
-				s.call(name, "", a+m[4])
-				continue
+		j := i
+		for j < b && isIdentByte(code[j]) {
+			j++
+		}
+		if j < b && (code[j] == '!' || code[j] == '?') && j+1 < b && code[j+1] == '(' {
+			j++ // Elixir/Ruby-style names: valid?(x), put!(x)
+		}
+		name, start := string(code[i:j]), i
+		k := j
+		for k < b && (code[k] == ' ' || code[k] == '\t') {
+			k++
+		}
+		i = j
+		if k >= b || code[k] != '(' || stop[name] || start > 0 && (code[start-1] == '@' || code[start-1] == '#') {
+			continue // not a call, a keyword, a Zig builtin, a Swift attribute or directive
+		}
+		recv, head := "", start
+		if p := prevNonSpace(code, start); p >= 0 && (code[p] == '.' || code[p] == ':' && (p == 0 || code[p-1] != ':')) {
+			q := p
+			for q > 0 && (code[q-1] == ' ' || code[q-1] == '\t') {
+				q--
+			}
+			r := q
+			for r > 0 && isIdentByte(code[r-1]) {
+				r--
+			}
+			if r < q {
+				recv, head = string(code[r:q]), r
+			}
+			if code[p] == ':' && recv == "" {
+				continue // an Elixir atom or keyword ":name(" is not a call
 			}
 		}
-		if head := a + m[4]; m[2] >= 0 {
-			head = a + m[2]
-			if declKeywords[wordBefore(s.code, head)] {
-				continue
-			}
-		} else if declKeywords[wordBefore(s.code, head)] {
+		if declKeywords[wordBefore(code, head)] {
 			continue // the name of a definition or declaration, not a call
 		}
-		recv := ""
-		if m[2] >= 0 {
-			recv = string(s.code[a+m[2] : a+m[3]])
-			if stop[recv] {
-				recv = ""
-			}
+		if stop[recv] {
+			recv = ""
 		}
-		s.call(name, recv, a+m[4])
+		s.call(name, recv, start)
+	}
+}
+
+// lineStarts calls fn with the offset of every line's first non-blank byte
+// and the word there ("" when it does not start with an identifier).
+func (s *scan) lineStarts(fn func(at int, word string)) {
+	for l := 1; l <= s.idx.Count(); l++ {
+		a := s.idx.Start(l)
+		for a < len(s.code) && (s.code[a] == ' ' || s.code[a] == '\t') {
+			a++
+		}
+		if a < len(s.code) && s.code[a] != '\n' {
+			fn(a, identAt(s.code, a))
+		}
 	}
 }
 

@@ -6,7 +6,7 @@ import (
 )
 
 var (
-	exImportRe = regexp.MustCompile(`(?m)^[ \t]*(?:alias|import|use|require)\s+([A-Z][\w.]*)`)
+	exImportRe = regexp.MustCompile(`^(?:alias|import|use|require)\s+([A-Z][\w.]*)`)
 	exNameRe   = regexp.MustCompile(`^\s+([A-Z][\w.]*|[A-Za-z_][\w]*[!?]?)`)
 	exForRe    = regexp.MustCompile(`^\s*,\s*for:\s*([A-Z][\w.]*)`)
 	exDefs     = map[string]string{
@@ -108,9 +108,13 @@ func scanElixir(s *scan) {
 		}
 		i = j
 	}
-	for _, m := range exImportRe.FindAllSubmatchIndex(code, -1) {
-		s.imp(string(code[m[2]:m[3]]), m[2])
-	}
+	s.lineStarts(func(at int, w string) {
+		if w == "alias" || w == "import" || w == "use" || w == "require" {
+			if m := exImportRe.FindSubmatchIndex(code[at:]); m != nil {
+				s.imp(string(code[at+m[2]:at+m[3]]), at+m[2])
+			}
+		}
+	})
 	s.calls(0, len(code), exStop)
 }
 

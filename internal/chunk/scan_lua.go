@@ -8,7 +8,6 @@ import (
 var (
 	luaNamedFnRe = regexp.MustCompile(`^function\s+([A-Za-z_][\w]*(?:\s*[.:]\s*[A-Za-z_]\w*)*)\s*\(`)
 	luaAssignRe  = regexp.MustCompile(`(?:^|[\s,{;])(?:local\s+)?([A-Za-z_][\w]*(?:\s*\.\s*[A-Za-z_]\w*)*|\[\s*["'][^"'\n]*["']\s*\])\s*=\s*$`)
-	luaRequireRe = regexp.MustCompile(`\brequire\s*\(?\s*["']`)
 	luaStop      = set("function", "if", "while", "until", "return", "and", "or", "not", "local", "elseif",
 		"then", "do", "end", "in", "for", "repeat", "else", "require")
 )
@@ -94,10 +93,23 @@ func scanLua(s *scan) {
 		}
 		i += len(w)
 	}
-	for _, m := range luaRequireRe.FindAllIndex(code, -1) {
-		q := m[1] - 1
-		if e := indexFrom(s.src, q+1, string(s.src[q])); e > q && e-q < 200 {
-			s.imp(string(s.src[q+1:e]), m[0])
+	for i := 0; ; {
+		k := indexFrom(code, i, "require")
+		if k < 0 {
+			break
+		}
+		i = k + len("require")
+		if k > 0 && (isIdentByte(code[k-1]) || code[k-1] == '.') {
+			continue
+		}
+		q := skipSpace(code, i)
+		if q < len(code) && code[q] == '(' {
+			q = skipSpace(code, q+1)
+		}
+		if q < len(code) && (code[q] == '"' || code[q] == '\'') {
+			if e := indexFrom(s.src, q+1, string(s.src[q])); e > q && e-q < 200 {
+				s.imp(string(s.src[q+1:e]), k)
+			}
 		}
 	}
 	s.calls(0, len(code), luaStop)

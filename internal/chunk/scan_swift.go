@@ -6,12 +6,17 @@ import (
 )
 
 var (
-	swiftDeclRe   = regexp.MustCompile(`(?m)^[ \t]*(?:@\w+(?:\([^)\n]*\))?\s+)*(?:(?:public|private|fileprivate|internal|open|final|static|class|override|mutating|nonmutating|convenience|required|indirect|dynamic|nonisolated|distributed|package|(?:private|fileprivate|internal|public|package)\(set\))\s+)*(func|init|deinit|subscript|class|struct|enum|protocol|extension|actor)\b`)
-	swiftImportRe = regexp.MustCompile(`(?m)^[ \t]*(?:@\w+(?:\([^)\n]*\))?\s+)*import\s+(?:(?:typealias|struct|class|enum|protocol|let|var|func)\s+)?([\w.]+)`)
+	swiftDeclRe   = regexp.MustCompile(`^(?:@\w+(?:\([^)\n]*\))?\s+)*(?:(?:public|private|fileprivate|internal|open|final|static|class|override|mutating|nonmutating|convenience|required|indirect|dynamic|nonisolated|distributed|package|(?:private|fileprivate|internal|public|package)\(set\))\s+)*(func|init|deinit|subscript|class|struct|enum|protocol|extension|actor)\b`)
+	swiftImportRe = regexp.MustCompile(`^(?:@\w+(?:\([^)\n]*\))?\s+)*import\s+(?:(?:typealias|struct|class|enum|protocol|let|var|func)\s+)?([\w.]+)`)
 	swiftTypeName = regexp.MustCompile(`^\s+([A-Za-z_][\w.]*)`)
 	swiftFuncName = regexp.MustCompile("^\\s+(`?[A-Za-z_]\\w*`?|[^\\s(<A-Za-z_]+)")
 	swiftStop     = set("if", "guard", "switch", "while", "for", "return", "catch", "throw", "try", "await", "repeat",
 		"case", "let", "var", "in", "where", "as", "is", "some", "any", "func", "subscript", "else", "defer")
+	// swiftLineWords are the words a line holding a declaration or an import
+	// starts with (a line may also start with an @attribute).
+	swiftLineWords = set("public", "private", "fileprivate", "internal", "open", "final", "static", "class", "override",
+		"mutating", "nonmutating", "convenience", "required", "indirect", "dynamic", "nonisolated", "distributed",
+		"package", "func", "init", "deinit", "subscript", "struct", "enum", "protocol", "extension", "actor", "import")
 	swiftStdMods = set("Foundation", "Swift", "UIKit", "AppKit", "Darwin", "Glibc", "Dispatch", "XCTest", "Combine",
 		"SwiftUI", "os", "CoreFoundation", "CoreGraphics", "ObjectiveC", "Observation", "Musl", "WinSDK", "_Concurrency", "Testing")
 )
@@ -26,8 +31,24 @@ func isSwiftStd(s string) bool { return swiftStdMods[strings.SplitN(s, ".", 2)[0
 func scanSwift(s *scan) {
 	s.docPrefixes = []string{"@"}
 	code := s.code
-	for _, m := range swiftDeclRe.FindAllSubmatchIndex(code, -1) {
-		start := skipSpace(code, m[0])
+	var decls [][]int
+	s.lineStarts(func(at int, w string) {
+		if w == "" && code[at] != '@' || w != "" && !swiftLineWords[w] {
+			return
+		}
+		if w == "import" || code[at] == '@' {
+			if m := swiftImportRe.FindSubmatchIndex(code[at:]); m != nil {
+				m = shift(m, at)
+				s.imp(string(code[m[2]:m[3]]), m[2])
+				return
+			}
+		}
+		if m := swiftDeclRe.FindSubmatchIndex(code[at:]); m != nil {
+			decls = append(decls, shift(m, at))
+		}
+	})
+	for _, m := range decls {
+		start := m[0]
 		kw := string(code[m[2]:m[3]])
 		i := m[1]
 		switch kw {
@@ -79,9 +100,6 @@ func scanSwift(s *scan) {
 			}
 			s.add("function", name, start, matchClose(code, body), nameAt, params, "")
 		}
-	}
-	for _, m := range swiftImportRe.FindAllSubmatchIndex(code, -1) {
-		s.imp(string(code[m[2]:m[3]]), m[2])
 	}
 	s.calls(0, len(code), swiftStop)
 }

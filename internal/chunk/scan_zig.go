@@ -6,10 +6,9 @@ import (
 )
 
 var (
-	zigFnRe        = regexp.MustCompile(`(?m)^[ \t]*(?:pub\s+)?(?:(?:export|extern(?:\s+"[^"\n]*")?|inline|noinline)\s+)*fn\s+([A-Za-z_]\w*)\s*\(`)
-	zigContainerRe = regexp.MustCompile(`(?m)^[ \t]*(?:pub\s+)?(?:const|var)\s+([A-Za-z_]\w*)\s*(?::[^=\n]*)?=\s*(?:extern\s+|packed\s+)?(struct|enum|union|opaque)\b`)
-	zigTestRe      = regexp.MustCompile(`(?m)^[ \t]*test\s*("[^"\n]*"|[A-Za-z_]\w*)?\s*\{`)
-	zigImportRe    = regexp.MustCompile(`@import\(\s*"`)
+	zigFnRe        = regexp.MustCompile(`^(?:pub\s+)?(?:(?:export|extern(?:\s+"[^"\n]*")?|inline|noinline)\s+)*fn\s+([A-Za-z_]\w*)\s*\(`)
+	zigContainerRe = regexp.MustCompile(`^(?:pub\s+)?(?:const|var)\s+([A-Za-z_]\w*)\s*(?::[^=\n]*)?=\s*(?:extern\s+|packed\s+)?(struct|enum|union|opaque)\b`)
+	zigTestRe      = regexp.MustCompile(`^test\s*("[^"\n]*"|[A-Za-z_]\w*)?\s*\{`)
 	zigTypeBraces  = set("error", "struct", "enum", "union", "opaque")
 	zigStop        = set("if", "while", "for", "switch", "return", "try", "catch", "orelse", "fn", "and", "or",
 		"comptime", "test", "defer", "errdefer", "struct", "union", "enum", "error", "align", "callconv",
@@ -24,57 +23,91 @@ func isZigStd(s string) bool { return s == "std" || s == "builtin" || s == "root
 // its methods. Functions without a body (extern) are not chunked.
 func scanZig(s *scan) {
 	code := s.code
-	for _, m := range zigFnRe.FindAllSubmatchIndex(code, -1) {
-		start := skipSpace(code, m[0])
-		name := string(code[m[2]:m[3]])
-		open := m[1] - 1
-		close := matchClose(code, open)
-		body, isType := zigBody(code, close)
-		if body < 0 {
-			continue
-		}
-		end := matchClose(code, body)
-		kind := "function"
-		if isType {
-			kind = "class"
-		}
-		s.add(kind, name, start, end, m[2], string(s.src[open:close]), "")
-	}
-	for _, m := range zigContainerRe.FindAllSubmatchIndex(code, -1) {
-		start := skipSpace(code, m[0])
-		i := m[1]
-		for i < len(code) && code[i] != '{' && code[i] != ';' {
-			if code[i] == '(' {
-				i = matchClose(code, i)
-				continue
+	s.lineStarts(func(at int, w string) {
+		switch w {
+		case "pub", "fn", "export", "extern", "inline", "noinline":
+			if m := zigFnRe.FindSubmatchIndex(code[at:]); m != nil {
+				zigFn(s, at, shift(m, at))
+				return
 			}
-			i++
+		case "test":
+			if m := zigTestRe.FindSubmatchIndex(code[at:]); m != nil {
+				m = shift(m, at)
+				params := ""
+				if m[2] >= 0 {
+					params = string(s.src[m[2]:m[3]]) // test "name" reads test("name")
+				}
+				s.add("function", "test", at, matchClose(code, m[1]-1), at, params, "")
+			}
+			return
 		}
-		if i >= len(code) || code[i] != '{' {
-			continue
+		if w == "pub" || w == "const" || w == "var" {
+			if m := zigContainerRe.FindSubmatchIndex(code[at:]); m != nil {
+				zigContainer(s, at, shift(m, at))
+			}
 		}
-		end := matchClose(code, i)
-		if j := skipSpace(code, end); j < len(code) && code[j] == ';' {
-			end = j + 1
+	})
+	for i := 0; ; {
+		k := indexFrom(code, i, "@import(")
+		if k < 0 {
+			break
 		}
-		s.add("class", string(code[m[2]:m[3]]), start, end, m[2], "", "")
-	}
-	for _, m := range zigTestRe.FindAllSubmatchIndex(code, -1) {
-		start := skipSpace(code, m[0])
-		params := ""
-		if m[2] >= 0 {
-			params = string(s.src[m[2]:m[3]]) // test "name" reads test("name")
+		q := skipSpace(code, k+len("@import("))
+		if q < len(code) && code[q] == '"' {
+			if e := indexFrom(s.src, q+1, `"`); e > q {
+				s.imp(string(s.src[q+1:e]), k)
+			}
 		}
-		s.add("function", "test", start, matchClose(code, m[1]-1), start, params, "")
-	}
-	for _, m := range zigImportRe.FindAllIndex(code, -1) {
-		q := m[1] - 1
-		e := indexFrom(s.src, q+1, `"`)
-		if e > q {
-			s.imp(string(s.src[q+1:e]), m[0])
-		}
+		i = k + 1
 	}
 	s.calls(0, len(code), zigStop)
+}
+
+// shift adds off to every matched (non-negative) index of m.
+func shift(m []int, off int) []int {
+	for i := range m {
+		if m[i] >= 0 {
+			m[i] += off
+		}
+	}
+	return m
+}
+
+// zigFn adds the function whose declaration zigFnRe matched at start.
+func zigFn(s *scan, start int, m []int) {
+	code := s.code
+	open := m[1] - 1
+	close := matchClose(code, open)
+	body, isType := zigBody(code, close)
+	if body < 0 {
+		return // extern or otherwise body-less
+	}
+	kind := "function"
+	if isType {
+		kind = "class"
+	}
+	s.add(kind, string(code[m[2]:m[3]]), start, matchClose(code, body), m[2], string(s.src[open:close]), "")
+}
+
+// zigContainer adds "const Name = struct/enum/union/opaque { ... };".
+func zigContainer(s *scan, start int, m []int) {
+	code := s.code
+	i := m[1]
+	for i < len(code) && code[i] != '{' && code[i] != ';' {
+		if code[i] == '(' {
+			i = matchClose(code, i)
+			continue
+		}
+		i++
+	}
+	if i >= len(code) || code[i] != '{' {
+		return
+	}
+	end := matchClose(code, i)
+	if j := skipSpace(code, end); j < len(code) && code[j] == ';' {
+		end = j + 1
+	}
+	s.add("class", string(code[m[2]:m[3]]), start, end, m[2], "", "")
 }
 
 // zigBody returns the offset of the '{' opening a function body that
