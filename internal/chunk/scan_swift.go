@@ -25,8 +25,9 @@ func isSwiftStd(s string) bool { return swiftStdMods[strings.SplitN(s, ".", 2)[0
 
 // scanSwift finds Swift functions, initializers, subscripts and type
 // declarations (class, struct, enum, protocol, extension, actor). An
-// extension is a class chunk named after the extended type, so its methods
-// read "Type.method(...)". Protocol requirements without a body are left to
+// extension owns its methods ("Type.method(...)") but is not a chunk of its
+// own: the type is declared once, where `class Type` is (its other lines
+// become text chunks owned by the type). Protocol requirements without a body are left to
 // the protocol's chunk.
 func scanSwift(s *scan) {
 	s.docPrefixes = []string{"@"}
@@ -71,7 +72,9 @@ func scanSwift(s *scan) {
 			if k := strings.LastIndex(name, "."); k >= 0 {
 				name = name[k+1:]
 			}
-			s.add("class", name, start, matchClose(code, j), i+n[2], "", "")
+			if d := s.add("class", name, start, matchClose(code, j), i+n[2], "", ""); d != nil && kw == "extension" {
+				d.ownerOnly = true // owns its methods; the type is declared elsewhere
+			}
 		default:
 			name, nameAt := kw, m[2]
 			if kw == "func" {
