@@ -43,6 +43,9 @@ type scan struct {
 	idx  *lines.Index
 	defs []*def
 	rels []rawRel
+	// skips are byte ranges deliberately not chunked (import lines), as
+	// @skip captures are for grammars.
+	skips [][2]uint
 	// docPrefixes are masked-line prefixes of lines that belong to the next
 	// definition (Swift/Elixir attributes "@"); comment-only lines always do.
 	docPrefixes []string
@@ -131,10 +134,21 @@ func (s *scan) call(name, recv string, off int) {
 	}
 }
 
-// imp records an import of text at byte off.
+// imp records an import of text at byte off. When the import is the whole
+// statement of its line (a top-level "import X", "const x =
+// @import(...)", "local x = require(...)"), the line is not chunked, as
+// imports are not for grammar languages.
 func (s *scan) imp(text string, off int) {
 	if text != "" && len(s.rels) < 4*maxRelations {
 		s.rels = append(s.rels, rawRel{kind: RelImports, text: text, start: uint(off)})
+	}
+	l := s.idx.Line(off)
+	a, b := s.idx.Start(l), s.idx.End(l, s.code)
+	line := strings.TrimSpace(string(s.code[a:b]))
+	if a == 0 || s.code[a] != ' ' && s.code[a] != '\t' || hasAnyPrefix(line, []string{"import ", "local "}) {
+		if !strings.Contains(line, "{") && !strings.Contains(line, "function") {
+			s.skips = append(s.skips, [2]uint{uint(a), uint(b)})
+		}
 	}
 }
 
@@ -268,7 +282,7 @@ func parseScanned(sl *scanLang, path string, src []byte) *FileResult {
 	s := &scan{src: buf, code: sl.mask(buf), idx: idx}
 	sl.run(s)
 	sp := sl.spec
-	ps := &parsed{sp: &sp, path: path, src: src, buf: buf, idx: idx, alias: map[string]bool{}, defs: s.defs, rels: s.rels, scanned: true}
+	ps := &parsed{sp: &sp, path: path, src: src, buf: buf, idx: idx, alias: map[string]bool{}, defs: s.defs, rels: s.rels, skips: s.skips, scanned: true}
 	ps.resolve()
 	res := &FileResult{Language: sp.name}
 	res.Chunks = ps.chunks()

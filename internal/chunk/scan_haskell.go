@@ -94,6 +94,9 @@ func scanHaskell(s *scan) {
 		decls[i].end = last
 	}
 	for _, d := range decls {
+		if d.kind == "skip" && strings.HasPrefix(s.line(d.first), "import") {
+			s.skips = append(s.skips, [2]uint{uint(s.idx.Start(d.first)), uint(s.idx.End(d.end, s.code))})
+		}
 		if d.kind == "module" {
 			hsModule(s, d)
 			continue
