@@ -43,7 +43,7 @@ type exPending struct {
 // lines after it. A module is named in full ("Phoenix.Router"), so its
 // functions read "Phoenix.Router.call(conn, opts)".
 func scanElixir(s *scan) {
-	s.docPrefixes = []string{"@doc", "@spec", "@impl", "@deprecated", "@decorate"}
+	s.docPrefixes = []string{"@doc", "@spec", "@impl", "@deprecated", "@decorate", `"""`, "'''"}
 	code := s.code
 	var stack []exFrame
 	var pending *exPending

@@ -77,7 +77,8 @@ func scanHaskell(s *scan) {
 				break
 			}
 			d.kind, d.name, d.nameAt = "function", t[m[2]:m[3]], s.idx.Start(l)+m[2]
-			if prev := len(decls) - 1; prev >= 0 && decls[prev].kind == "function" && decls[prev].name == d.name {
+			if prev := len(decls) - 1; prev >= 0 && decls[prev].kind == "function" &&
+				(decls[prev].name == d.name || hsInfixEquation(t, decls[prev].name)) {
 				continue // another equation (or the definition after its signature)
 			}
 		}
@@ -151,4 +152,17 @@ func hsModule(s *scan, d hsDecl) {
 	def.extStart = uint(s.idx.Start(l + 1))
 	def.startLine = l + 1
 	def.doc = scanDoc(docs)
+}
+
+// hsInfixEquation reports an equation of operator op ("(<+>)") written
+// infix: "a <+> b = ...".
+func hsInfixEquation(line, op string) bool {
+	if len(op) < 3 || op[0] != '(' {
+		return false
+	}
+	eq := strings.Index(line, "=")
+	if eq < 0 {
+		eq = len(line)
+	}
+	return strings.Contains(line[:eq], " "+op[1:len(op)-1]+" ")
 }
