@@ -114,17 +114,17 @@ type def struct {
 	params     string
 	owner      string // explicit owner (Go receiver, C++ scope)
 	parent     *def
-	dropped    bool   // nested in a function, or in an anonymous class
+	dropped    bool // nested in a function, or in an anonymous class
 	// ownerOnly: a class-like block that owns its methods but is not a
 	// declaration of its own (a Swift extension): no chunk, no graph node.
 	ownerOnly bool
-	qual       string // class: Outer.Inner; function: Owner.name
-	ownerName  string // simple name of the owner class
-	chunkName  string // name of its chunk ("" if none)
-	extStart   uint   // first byte of the chunk (decorators, comments)
-	startLine  int    // chunk start (after wrappers, attributes, comments)
-	endLine    int    // last line of the (wrapped) declaration
-	doc        string
+	qual      string // class: Outer.Inner; function: Owner.name
+	ownerName string // simple name of the owner class
+	chunkName string // name of its chunk ("" if none)
+	extStart  uint   // first byte of the chunk (decorators, comments)
+	startLine int    // chunk start (after wrappers, attributes, comments)
+	endLine   int    // last line of the (wrapped) declaration
+	doc       string
 }
 
 type rawRel struct {
