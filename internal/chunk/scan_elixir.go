@@ -138,12 +138,27 @@ func indentOf(s string) int {
 	return len(s) - len(strings.TrimLeft(s, " \t"))
 }
 
-// exModuleDoc returns the text of the first @moduledoc (or @shortdoc) string
-// in the module spanning [a,b), cut to maxChunkChars; "" if none.
+// exModuleDoc returns the text of the module's own @moduledoc string (not
+// one of a nested module, already in s.defs) in the module spanning [a,b),
+// cut to maxChunkChars; "" if none.
 func exModuleDoc(s *scan, a, b int) string {
-	k := indexFrom(s.code[:b], a, "@moduledoc")
-	if k < 0 {
-		return ""
+	k := a
+	for {
+		k = indexFrom(s.code[:b], k, "@moduledoc")
+		if k < 0 {
+			return ""
+		}
+		nested := false
+		for _, d := range s.defs {
+			if d.kind == "class" && int(d.start) > a && int(d.start) <= k && k < int(d.end) {
+				nested = true
+				k = int(d.end)
+				break
+			}
+		}
+		if !nested {
+			break
+		}
 	}
 	q := k + len("@moduledoc")
 	for q < b && (s.src[q] == ' ' || s.src[q] == '~' || s.src[q] >= 'a' && s.src[q] <= 'z' || s.src[q] >= 'A' && s.src[q] <= 'Z') {
