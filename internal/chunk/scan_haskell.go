@@ -107,13 +107,83 @@ func scanHaskell(s *scan) {
 		}
 		a, b := s.idx.Start(d.first), s.idx.End(d.end, s.code)
 		def := s.add(d.kind, d.name, a, b, d.nameAt, "", "")
-		if def == nil || d.kind != "function" {
+		if def == nil {
 			continue
 		}
-		for _, m := range hsIdentRe.FindAllIndex(s.code[a:b], -1) {
-			if name := string(s.code[a+m[0] : a+m[1]]); name != d.name {
-				s.call(name, "", a+m[0])
+		if d.kind == "function" {
+			hsCalls(s, d.name, a, b)
+			continue
+		}
+		if w := identAt(s.code, a); w == "instance" || w == "class" {
+			hsMethods(s, d)
+		}
+	}
+}
+
+// hsCalls records the identifiers of a body [a,b) as calls (kept only when
+// they name a function of the file: localCallsOnly).
+func hsCalls(s *scan, self string, a, b int) {
+	for _, m := range hsIdentRe.FindAllIndex(s.code[a:b], -1) {
+		if name := string(s.code[a+m[0] : a+m[1]]); name != self {
+			s.call(name, "", a+m[0])
+		}
+	}
+}
+
+// hsMethods adds the methods of a class or instance declaration: the
+// signatures and equations at the indentation of its first body line,
+// grouped by name like top-level functions. An instance's methods are owned
+// by its type ("instance FromJSON Foo" gives "Foo.parseJSON()"), a class's
+// by the class.
+func hsMethods(s *scan, d hsDecl) {
+	owner := d.name
+	if identAt(s.code, s.idx.Start(d.first)) == "instance" {
+		f := strings.Fields(strings.NewReplacer("(", " ", ")", " ").Replace(d.name))
+		for i := 1; i < len(f); i++ { // the first capitalised word after the class name
+			if f[i] != "" && f[i][0] >= 'A' && f[i][0] <= 'Z' {
+				owner = f[i]
+				break
 			}
+		}
+	}
+	indent := -1
+	type group struct {
+		name        string
+		first, last int
+		nameAt      int
+	}
+	var gs []group
+	for l := d.first + 1; l <= d.end; l++ {
+		t := s.line(l)
+		if strings.TrimSpace(t) == "" {
+			continue
+		}
+		in := indentOf(t)
+		if indent < 0 {
+			indent = in
+		}
+		if in > indent && len(gs) > 0 {
+			gs[len(gs)-1].last = l
+			continue
+		}
+		if in != indent {
+			continue
+		}
+		m := hsFnRe.FindStringSubmatchIndex(t[in:])
+		if m == nil {
+			continue
+		}
+		name := t[in+m[2] : in+m[3]]
+		if n := len(gs); n > 0 && (gs[n-1].name == name || hsInfixEquation(t[in:], gs[n-1].name)) {
+			gs[n-1].last = l
+			continue
+		}
+		gs = append(gs, group{name: name, first: l, last: l, nameAt: s.idx.Start(l) + in + m[2]})
+	}
+	for _, g := range gs {
+		a, b := s.idx.Start(g.first)+indentOf(s.line(g.first)), s.idx.End(g.last, s.code)
+		if s.add("function", g.name, a, b, g.nameAt, "", owner) != nil {
+			hsCalls(s, g.name, a, b)
 		}
 	}
 }
