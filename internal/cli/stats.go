@@ -65,13 +65,12 @@ func printLangStats(w io.Writer, ls index.LangStats) {
 	for _, l := range ls.Languages {
 		how := "definitions"
 		if !l.Parser {
-			how = "text only"
+			how = "text (no parser)"
 		}
-		fmt.Fprintf(w, "  %-12s %6d files  %-11s", l.Language, l.Files, how)
 		if l.Fallback > 0 && l.Parser {
-			fmt.Fprintf(w, "  %d fell back to text%s", l.Fallback, counts(l.Reasons))
+			how += fmt.Sprintf(", %d fell back to text%s", l.Fallback, counts(l.Reasons))
 		}
-		fmt.Fprintln(w)
+		fmt.Fprintf(w, "  %-12s %6d files  %s\n", l.Language, l.Files, how)
 	}
 	if len(ls.Unindexed) > 0 {
 		n := 0
