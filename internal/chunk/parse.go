@@ -195,7 +195,7 @@ func parseAST(sp *spec, path string, src []byte) *FileResult {
 	ps.collect(root)
 	if sp.name == "rust" {
 		budget := maxMacroParses
-		for _, t := range ps.macroItems(p, root, 0, &budget) {
+		for _, t := range ps.macroItems(p, root, 0, &budget, deadline) {
 			defer t.Close()
 		}
 	}
@@ -684,9 +684,10 @@ const (
 // is parsed in a copy of the buffer blanked outside it, so byte offsets and
 // lines stay those of the file, and a macro inside an impl block still
 // gives methods of that impl. Bodies that do not parse as items (mostly
-// errors) are left as text. The returned trees must be closed after the
+// errors) are left as text, and so are all bodies once the file's parse
+// deadline has passed. The returned trees must be closed after the
 // definitions are used.
-func (ps *parsed) macroItems(p *sitter.Parser, n *sitter.Node, depth int, budget *int) []*sitter.Tree {
+func (ps *parsed) macroItems(p *sitter.Parser, n *sitter.Node, depth int, budget *int, deadline time.Time) []*sitter.Tree {
 	var trees []*sitter.Tree
 	var walk func(n *sitter.Node)
 	walk = func(n *sitter.Node) {
@@ -725,9 +726,14 @@ func (ps *parsed) macroItems(p *sitter.Parser, n *sitter.Node, depth int, budget
 					}
 				}
 				copy(sub[a+1:b-1], ps.buf[a+1:b-1])
-				t := p.Parse(sub, nil)
+				t := p.ParseWithOptions(func(i int, _ sitter.Point) []byte {
+					if i < len(sub) {
+						return sub[i:]
+					}
+					return nil
+				}, nil, &sitter.ParseOptions{ProgressCallback: func(sitter.ParseState) bool { return time.Now().After(deadline) }})
 				if t == nil {
-					continue
+					continue // out of time: the macro stays text
 				}
 				r := t.RootNode()
 				if r.HasError() {
@@ -738,7 +744,7 @@ func (ps *parsed) macroItems(p *sitter.Parser, n *sitter.Node, depth int, budget
 				}
 				trees = append(trees, t)
 				ps.collect(r)
-				trees = append(trees, ps.macroItems(p, r, depth+1, budget)...)
+				trees = append(trees, ps.macroItems(p, r, depth+1, budget, deadline)...)
 			}
 		}
 	}

@@ -1,7 +1,10 @@
 package chunk
 
 import (
+	"bytes"
 	"fmt"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -113,5 +116,30 @@ go' x
 				t.Errorf("got  %q\nwant %q", got, c.want)
 			}
 		})
+	}
+}
+
+// TestScannersOnTruncatedInput: every prefix of the scanned testdata files
+// (unclosed strings, comments and blocks), with CRLF line ends too, parses
+// without error and keeps the chunk invariants.
+func TestScannersOnTruncatedInput(t *testing.T) {
+	for _, f := range []string{"zig/ring_buffer.zig", "swift/SessionStore.swift", "lua/picker.lua",
+		"elixir/rate_limiter.ex", "haskell/Queue.hs"} {
+		src, err := os.ReadFile(filepath.Join("testdata", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range [][]byte{src, bytes.ReplaceAll(src, []byte("\n"), []byte("\r\n"))} {
+			for n := 0; n <= len(s); n += 5 {
+				res, err := Parse(f, s[:n])
+				if err != nil {
+					t.Fatalf("%s[:%d]: %v", f, n, err)
+				}
+				if res.Fallback {
+					t.Errorf("%s[:%d]: fell back to text", f, n)
+				}
+				checkInvariants(t, f, s[:n], res)
+			}
+		}
 	}
 }
