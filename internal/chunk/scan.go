@@ -320,3 +320,30 @@ func lineEnd(code []byte, i int) int {
 	}
 	return i
 }
+
+// codeText returns src[a:b] without its comments: on every line only the
+// text up to the last byte that is code in the masked copy is kept (what
+// follows it there was masked, and an unclosed-string-free tail that was
+// masked is a comment), and lines holding no code are dropped. Used for
+// parameter lists, which may hold doc comments ("fn f(a: u8, /// the
+// count\n b: u8)").
+func (s *scan) codeText(a, b int) string {
+	var out []string
+	for a < b {
+		e := a
+		for e < b && s.code[e] != '\n' {
+			e++
+		}
+		last := -1
+		for i := a; i < e; i++ {
+			if s.code[i] != ' ' && s.code[i] != '\t' {
+				last = i
+			}
+		}
+		if last >= 0 {
+			out = append(out, string(s.src[a:last+1]))
+		}
+		a = e + 1
+	}
+	return strings.Join(out, "\n")
+}

@@ -100,7 +100,7 @@ func scanElixir(s *scan) {
 			}
 			if k < len(code) && code[k] == '(' {
 				e := matchClose(code, k)
-				p.params = string(s.src[k:e])
+				p.params = s.codeText(k, e)
 				k = e
 			}
 			pending = p

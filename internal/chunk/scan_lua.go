@@ -73,7 +73,7 @@ func scanLua(s *scan) {
 				}
 				open := i + m[1] - 1
 				e := matchClose(code, open)
-				f.params = string(s.src[open:e])
+				f.params = s.codeText(open, e)
 			} else if m := luaAssignRe.FindSubmatchIndex(code[ls:i]); m != nil {
 				full := strings.Join(strings.Fields(string(code[ls+m[2]:ls+m[3]])), "")
 				if strings.HasPrefix(full, "[") {
@@ -86,7 +86,7 @@ func scanLua(s *scan) {
 					f.name = full
 				}
 				if j := skipSpace(code, i+len(w)); j < len(code) && code[j] == '(' {
-					f.params = string(s.src[j:matchClose(code, j)])
+					f.params = s.codeText(j, matchClose(code, j))
 				}
 			}
 			stack = append(stack, f)

@@ -94,7 +94,7 @@ func scanSwift(s *scan) {
 			params := ""
 			if i < len(code) && code[i] == '(' {
 				e := matchClose(code, i)
-				params = string(s.src[i:e])
+				params = s.codeText(i, e)
 				i = e
 			}
 			body := swiftBody(code, i)

@@ -143,3 +143,13 @@ func TestScannersOnTruncatedInput(t *testing.T) {
 		}
 	}
 }
+
+// TestParamsWithoutComments: doc comments inside a parameter list are not
+// part of the chunk name.
+func TestParamsWithoutComments(t *testing.T) {
+	src := "fn collect(\n    analyser: *Analyser,\n    /// a handle to a Document\n    handle: *Handle, // trailing\n) void {}\n"
+	want := []string{"1-5 function collect(analyser: *Analyser, handle: *Handle,)"}
+	if got := defsOf(t, "a.zig", src); !reflect.DeepEqual(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}

@@ -86,7 +86,7 @@ func zigFn(s *scan, start int, m []int) {
 	if isType {
 		kind = "class"
 	}
-	s.add(kind, string(code[m[2]:m[3]]), start, matchClose(code, body), m[2], string(s.src[open:close]), "")
+	s.add(kind, string(code[m[2]:m[3]]), start, matchClose(code, body), m[2], s.codeText(open, close), "")
 }
 
 // zigContainer adds "const Name = struct/enum/union/opaque { ... };".
