@@ -28,6 +28,8 @@ var scanSpecs = map[string]*scanLang{
 	"lua":     {spec: spec{name: "lua", isStd: func(string) bool { return false }, cleanImport: unquote}, mask: maskLua, run: scanLua},
 	"elixir":  {spec: spec{name: "elixir", qualifiedOwners: true, isStd: isElixirStd, cleanImport: collapse}, mask: maskElixir, run: scanElixir},
 	"haskell": {spec: spec{name: "haskell", isStd: isHaskellStd, cleanImport: collapse, localCallsOnly: true}, mask: maskHaskell, run: scanHaskell},
+	"julia":   {spec: spec{name: "julia", qualifiedOwners: true, isStd: isJuliaStd, cleanImport: collapse}, mask: maskJulia, run: scanJulia},
+	"r":       {spec: spec{name: "r", isStd: func(s string) bool { return rBase[s] }, cleanImport: collapse}, mask: maskR, run: scanR},
 }
 
 type scanLang struct {
@@ -82,10 +84,11 @@ func (s *scan) add(kind, name string, start, end, nameStart int, params, owner s
 			break
 		}
 		m := strings.TrimSpace(s.line(l))
-		if m != "" && !hasAnyPrefix(m, s.docPrefixes) {
+		quoted := m != "" && strings.Trim(m, "\"'` \t") == "" // a line of a docstring
+		if m != "" && !quoted && !hasAnyPrefix(m, s.docPrefixes) {
 			break
 		}
-		if m == "" {
+		if m == "" || quoted {
 			docs = append(docs, orig)
 		}
 		first = l
@@ -114,13 +117,18 @@ func hasAnyPrefix(s string, ps []string) bool {
 func scanDoc(ls []string) string {
 	var out []string
 	for _, l := range ls {
-		for _, p := range []string{"///", "//!", "//", "---", "-- |", "-- ^", "--", "/**", "/*", "*/", "*", "#", "{-|", "{-", "-}"} {
+		for _, p := range []string{"///", "//!", "//", "---", "-- |", "-- ^", "--", "/**", "/*", "*/", "*", "#'", "#", "{-|", "{-", "-}", `"""`} {
 			if strings.HasPrefix(l, p) {
 				l = l[len(p):]
 				break
 			}
 		}
 		l = strings.TrimSpace(strings.TrimSuffix(strings.TrimSuffix(strings.TrimSpace(l), "*/"), "-}"))
+		if strings.HasSuffix(l, `"""`) {
+			l = strings.TrimSpace(strings.TrimSuffix(l, `"""`))
+		} else if len(l) >= 2 && l[0] == '"' && l[len(l)-1] == '"' {
+			l = l[1 : len(l)-1] // a one-line docstring
+		}
 		l = strings.TrimSpace(strings.TrimPrefix(l, "|"))
 		out = append(out, l)
 	}
@@ -186,7 +194,7 @@ func matchClose(code []byte, open int) int {
 // declKeywords precede a definition's name: "fn push(", "func read(",
 // "function M.open(", "def check(", "case notFound(" are not calls.
 var declKeywords = set("fn", "func", "function", "def", "defp", "defmacro", "defmacrop", "defguard", "defguardp",
-	"defdelegate", "defn", "defnp", "case", "init", "subscript", "spec", "callback", "macrocallback", "type", "typep", "opaque")
+	"defdelegate", "defn", "defnp", "case", "init", "subscript", "macro", "spec", "callback", "macrocallback", "type", "typep", "opaque")
 
 // calls records every "name(" and "recv.name(" (or "recv:name(") in
 // code[a:b] whose name is not in stop and that does not name a definition
@@ -281,6 +289,7 @@ func parseScanned(sl *scanLang, path string, src []byte) *FileResult {
 	idx := lines.NewIndex(src)
 	s := &scan{src: buf, code: sl.mask(buf), idx: idx}
 	sl.run(s)
+	s.dropDefinitionNames()
 	sp := sl.spec
 	ps := &parsed{sp: &sp, path: path, src: src, buf: buf, idx: idx, alias: map[string]bool{}, defs: s.defs, rels: s.rels, skips: s.skips, scanned: true}
 	ps.resolve()
@@ -346,4 +355,20 @@ func (s *scan) codeText(a, b int) string {
 		a = e + 1
 	}
 	return strings.Join(out, "\n")
+}
+
+// dropDefinitionNames removes the calls found at the name of a definition
+// ("width(x) = ..." in Julia is a definition, not a call of width).
+func (s *scan) dropDefinitionNames() {
+	names := make(map[uint]bool, len(s.defs))
+	for _, d := range s.defs {
+		names[d.nameStart] = true
+	}
+	out := s.rels[:0]
+	for _, r := range s.rels {
+		if r.kind != RelCalls || !names[r.start] {
+			out = append(out, r)
+		}
+	}
+	s.rels = out
 }

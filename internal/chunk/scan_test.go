@@ -124,7 +124,7 @@ go' x
 // without error and keeps the chunk invariants.
 func TestScannersOnTruncatedInput(t *testing.T) {
 	for _, f := range []string{"zig/ring_buffer.zig", "swift/SessionStore.swift", "lua/picker.lua",
-		"elixir/rate_limiter.ex", "haskell/Queue.hs"} {
+		"elixir/rate_limiter.ex", "haskell/Queue.hs", "julia/Intervals.jl", "r/summaries.R"} {
 		src, err := os.ReadFile(filepath.Join("testdata", f))
 		if err != nil {
 			t.Fatal(err)
