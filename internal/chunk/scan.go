@@ -6,10 +6,11 @@ import (
 	"github.com/coderag/coderag/internal/lines"
 )
 
-// Scanned languages: Zig, Swift, Lua, Elixir and Haskell have no tree-sitter
-// grammar that links next to the official go-tree-sitter runtime (the Go
-// module proxy refuses their grammar modules, and smacker/go-tree-sitter
-// bundles a second copy of the C runtime: duplicate symbols at link time).
+// Scanned languages: Zig, Swift, Lua, Elixir, Haskell, Julia and R have no
+// tree-sitter grammar that links next to the official go-tree-sitter runtime
+// (the Go module proxy refuses their grammar modules, and
+// smacker/go-tree-sitter bundles a second copy of the C runtime: duplicate
+// symbols at link time; the repository holds no vendored C sources).
 // They are chunked by definition scanners written here, in Go. A scanner
 // first masks comments and string contents with spaces (same byte offsets,
 // newlines kept), then finds definitions on the masked text with the

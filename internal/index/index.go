@@ -116,7 +116,8 @@ const racyWindow = int64(time.Second)
 //	   "new Foo(...)" is a call of Foo (Java, JS, TS, C#, PHP)
 //	6: JavaScript/TypeScript consts bound to a call whose last argument is
 //	   a function (const h = wrap((req, res) => ...)) are function chunks
-//	7: Zig, Swift, Lua, Elixir and Haskell chunked by definition scanners;
+//	7: Zig, Swift, Lua, Elixir, Haskell, Julia and R chunked by definition
+//	   scanners;
 //	   Rust items inside item macros (cfg_rt! { ... }) are chunks; .inc,
 //	   .bzl and other extensions are indexed; TS overloads fold into their
 //	   implementation, type aliases are text chunks named after the alias;
