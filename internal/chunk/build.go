@@ -17,6 +17,9 @@ func (ps *parsed) chunks() []Chunk {
 		}
 		switch d.kind {
 		case "class":
+			if d.ownerOnly {
+				continue
+			}
 			end := max(ps.line(d.start)+classHeadLines-1, ps.line(d.nameStart))
 			end = min(end, d.endLine)
 			for end > ps.line(d.nameStart) && !significant(t.line(end)) && strings.TrimSpace(t.line(end)) == "" {

@@ -54,6 +54,21 @@ const (
 	KindText     = "text"
 )
 
+// Reasons a file falls back to text chunks (FileResult.FallbackReason).
+const (
+	ReasonNoParser   = "no parser for the language"
+	ReasonMinified   = "minified or generated (long lines)"
+	ReasonTimeout    = "parse timed out"
+	ReasonErrors     = "syntax errors over 30% of the file"
+	ReasonParseError = "parser failed"
+)
+
+// HasParser reports whether files of a lang.Detect language are chunked
+// into definitions (by a tree-sitter grammar or a definition scanner).
+func HasParser(language string) bool {
+	return langTable[language] != nil || scanSpecs[language] != nil
+}
+
 // Relation kinds, as stored in code_relations.relation_type.
 const (
 	RelImports    = "imports"
@@ -122,6 +137,11 @@ type FileResult struct {
 	// Fallback is true when the file was chunked by lines (no grammar, or a
 	// parse too broken for AST chunks).
 	Fallback bool
+	// FallbackReason says why a file of a language coderag parses was
+	// chunked by lines (one of the Reason* constants); "" when Fallback is
+	// false or the language has no parser at all (ReasonNoParser is then
+	// reported by callers that want it).
+	FallbackReason string
 	// ParseErrors counts ERROR/MISSING nodes seen in the tree (0 when no tree).
 	ParseErrors int
 }

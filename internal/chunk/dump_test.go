@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/coderag/coderag/internal/lang"
@@ -51,4 +52,32 @@ func TestDump(t *testing.T) {
 		}
 	}
 	walk(tree.RootNode(), 0, "")
+}
+
+var chunksOf = flag.String("chunks", "", "print the chunks and relations of these files (comma-separated; debug aid)")
+
+// TestChunksOf prints what Parse makes of -chunks FILE,...; it is a
+// debugging aid and is skipped unless the flag is given.
+func TestChunksOf(t *testing.T) {
+	if *chunksOf == "" {
+		t.Skip("no -chunks file")
+	}
+	for _, f := range strings.Split(*chunksOf, ",") {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := Parse(f, src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := render(res)
+		fmt.Printf("== %s %s fallback=%v\n", f, res.Language, res.Fallback)
+		for _, c := range g.Chunks {
+			fmt.Println(c)
+		}
+		for _, r := range g.Relations {
+			fmt.Println("  ", r)
+		}
+	}
 }

@@ -74,8 +74,15 @@ func Parse(path string, src []byte) (res *FileResult, err error) {
 	if language == "" {
 		language = "text"
 	}
+	if sl := scanSpecs[language]; sl != nil && sp == nil && !looksMinified(src) {
+		return parseScanned(sl, path, src), nil
+	}
 	if sp == nil || looksMinified(src) {
-		return &FileResult{Language: language, Chunks: TextChunks(path, language, src), Fallback: true}, nil
+		r := &FileResult{Language: language, Chunks: TextChunks(path, language, src), Fallback: true}
+		if sp != nil || scanSpecs[language] != nil {
+			r.FallbackReason = ReasonMinified
+		}
+		return r, nil
 	}
 	return parseAST(sp, path, src), nil
 }
@@ -107,14 +114,17 @@ type def struct {
 	params     string
 	owner      string // explicit owner (Go receiver, C++ scope)
 	parent     *def
-	dropped    bool   // nested in a function, or in an anonymous class
-	qual       string // class: Outer.Inner; function: Owner.name
-	ownerName  string // simple name of the owner class
-	chunkName  string // name of its chunk ("" if none)
-	extStart   uint   // first byte of the chunk (decorators, comments)
-	startLine  int    // chunk start (after wrappers, attributes, comments)
-	endLine    int    // last line of the (wrapped) declaration
-	doc        string
+	dropped    bool // nested in a function, or in an anonymous class
+	// ownerOnly: a class-like block that owns its methods but is not a
+	// declaration of its own (a Swift extension): no chunk, no graph node.
+	ownerOnly bool
+	qual      string // class: Outer.Inner; function: Owner.name
+	ownerName string // simple name of the owner class
+	chunkName string // name of its chunk ("" if none)
+	extStart  uint   // first byte of the chunk (decorators, comments)
+	startLine int    // chunk start (after wrappers, attributes, comments)
+	endLine   int    // last line of the (wrapped) declaration
+	doc       string
 }
 
 type rawRel struct {
@@ -138,6 +148,9 @@ type parsed struct {
 	skips  [][2]uint
 	alias  map[string]bool // Go/Python imported package local names
 	errors int             // ERROR/MISSING nodes in the tree
+	// scanned: defs come from a definition scanner (no tree); their chunk
+	// ranges and docs are already set.
+	scanned bool
 }
 
 func parseAST(sp *spec, path string, src []byte) *FileResult {
@@ -165,7 +178,7 @@ func parseAST(sp *spec, path string, src []byte) *FileResult {
 		return nil
 	}, nil, &sitter.ParseOptions{ProgressCallback: func(sitter.ParseState) bool { return time.Now().After(deadline) }})
 	if tree == nil { // timed out
-		res.Chunks, res.Fallback = TextChunks(path, sp.name, src), true
+		res.Chunks, res.Fallback, res.FallbackReason = TextChunks(path, sp.name, src), true, ReasonTimeout
 		return res
 	}
 	defer tree.Close()
@@ -174,13 +187,22 @@ func parseAST(sp *spec, path string, src []byte) *FileResult {
 		n, span := countErrors(root)
 		res.ParseErrors = n
 		if float64(span) > errorFallback*float64(len(src)) {
-			res.Chunks, res.Fallback = TextChunks(path, sp.name, src), true
+			res.Chunks, res.Fallback, res.FallbackReason = TextChunks(path, sp.name, src), true, ReasonErrors
 			return res
 		}
 	}
 	ps := &parsed{sp: sp, path: path, src: src, buf: buf, idx: lines.NewIndex(src), alias: map[string]bool{}, errors: res.ParseErrors}
 	ps.collect(root)
+	if sp.name == "rust" {
+		budget := maxMacroParses
+		for _, t := range ps.macroItems(p, root, 0, &budget, deadline) {
+			defer t.Close()
+		}
+	}
 	ps.resolve()
+	if sp.name == "typescript" || sp.name == "tsx" {
+		ps.foldOverloads()
+	}
 	res.Chunks = ps.chunks()
 	res.Relations = ps.relations()
 	return res
@@ -417,7 +439,7 @@ func (ps *parsed) resolve() {
 		if p := d.parent; p != nil && (p.kind == "function" || p.dropped) {
 			d.dropped = true // parents are resolved first: dropped propagates down
 		}
-		if !d.dropped && d.kind == "function" && ps.inAnonymousBody(d) {
+		if !d.dropped && d.kind == "function" && !ps.scanned && ps.inAnonymousBody(d) {
 			d.dropped = true
 		}
 		if d.dropped {
@@ -438,13 +460,18 @@ func (ps *parsed) resolve() {
 			d.ownerName = d.owner
 			if d.ownerName == "" && cls != nil {
 				d.ownerName = cls.name
+				if ps.sp.qualifiedOwners {
+					d.ownerName = cls.qual
+				}
 			}
 			d.qual = d.name
 			if d.ownerName != "" {
 				d.qual = d.ownerName + "." + d.name
 			}
 		}
-		ps.extend(d)
+		if !ps.scanned {
+			ps.extend(d)
+		}
 	}
 }
 
@@ -642,4 +669,114 @@ func signature(name, params string) string {
 		params = params[:400] + "…)"
 	}
 	return name + params
+}
+
+// maxMacroParses bounds the sub-parses of Rust item macros per file (each
+// costs a parse of a file-sized buffer); maxMacroDepth their nesting.
+const (
+	maxMacroParses = 64
+	maxMacroDepth  = 3
+)
+
+// macroItems parses the brace-delimited body of every item-position Rust
+// macro invocation (cfg_rt! { ... }, cfg_net! { ... }) under n as Rust items
+// and collects their definitions as if written outside the macro: the body
+// is parsed in a copy of the buffer blanked outside it, so byte offsets and
+// lines stay those of the file, and a macro inside an impl block still
+// gives methods of that impl. Bodies that do not parse as items (mostly
+// errors) are left as text, and so are all bodies once the file's parse
+// deadline has passed. The returned trees must be closed after the
+// definitions are used.
+func (ps *parsed) macroItems(p *sitter.Parser, n *sitter.Node, depth int, budget *int, deadline time.Time) []*sitter.Tree {
+	var trees []*sitter.Tree
+	var walk func(n *sitter.Node)
+	walk = func(n *sitter.Node) {
+		for i := uint(0); i < n.NamedChildCount(); i++ {
+			c := n.NamedChild(i)
+			if c == nil {
+				continue
+			}
+			switch c.Kind() {
+			case "declaration_list":
+				walk(c)
+			case "impl_item", "mod_item", "trait_item":
+				if b := c.ChildByFieldName("body"); b != nil {
+					walk(b)
+				}
+			case "macro_invocation":
+				if *budget <= 0 || depth >= maxMacroDepth {
+					continue
+				}
+				m := c.ChildByFieldName("macro")
+				tt := c.NamedChild(c.NamedChildCount() - 1)
+				if m == nil || tt == nil || tt.Kind() != "token_tree" || ps.text(m) == "macro_rules" {
+					continue
+				}
+				a, b := tt.StartByte(), tt.EndByte()
+				if b-a < 2 || ps.buf[a] != '{' {
+					continue
+				}
+				*budget--
+				sub := make([]byte, len(ps.buf))
+				for k := range sub {
+					if ps.buf[k] == '\n' {
+						sub[k] = '\n'
+					} else {
+						sub[k] = ' '
+					}
+				}
+				copy(sub[a+1:b-1], ps.buf[a+1:b-1])
+				t := p.ParseWithOptions(func(i int, _ sitter.Point) []byte {
+					if i < len(sub) {
+						return sub[i:]
+					}
+					return nil
+				}, nil, &sitter.ParseOptions{ProgressCallback: func(sitter.ParseState) bool { return time.Now().After(deadline) }})
+				if t == nil {
+					continue // out of time: the macro stays text
+				}
+				r := t.RootNode()
+				if r.HasError() {
+					if _, span := countErrors(r); float64(span) > errorFallback*float64(b-a) {
+						t.Close()
+						continue
+					}
+				}
+				trees = append(trees, t)
+				ps.collect(r)
+				trees = append(trees, ps.macroItems(p, r, depth+1, budget, deadline)...)
+			}
+		}
+	}
+	walk(n)
+	return trees
+}
+
+// foldOverloads folds TypeScript overload signatures into the
+// implementation that follows them: "function f(a: string): T;" directly
+// followed by more signatures and "function f(a: any) {...}" of the same
+// name and owner make one chunk, starting at the first signature (whose doc
+// it takes when the implementation has none). The signatures are then
+// neither chunks nor graph nodes, so `callers f` finds one definition. A
+// signature without an implementation (a .d.ts declaration) stays a chunk.
+func (ps *parsed) foldOverloads() {
+	var next *def // the next kept top-level-or-sibling definition after i
+	for i := len(ps.defs) - 1; i >= 0; i-- {
+		d := ps.defs[i]
+		if d.dropped {
+			continue
+		}
+		if d.kind == "function" && d.node.Kind() == "function_signature" && next != nil &&
+			next.kind == "function" && next.name == d.name && next.ownerName == d.ownerName && next.parent == d.parent {
+			next.extStart, next.startLine = d.extStart, d.startLine
+			if d.doc != "" && (next.doc == "" || next.startLine == d.startLine) {
+				next.doc = d.doc
+			}
+			d.dropped = true
+			continue
+		}
+		if d.parent == nil || next == nil || next.parent == d.parent || next.start >= d.end {
+			next = d
+		}
+	}
 }

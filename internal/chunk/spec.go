@@ -74,6 +74,9 @@ type spec struct {
 	// localCallsOnly keeps only calls to functions defined in the file (Bash,
 	// where every command is a "call").
 	localCallsOnly bool
+	// qualifiedOwners: a method's owner is the qualified path of its class
+	// (Elixir: functions of a nested module read "App.Outer.Inner.f(x)").
+	qualifiedOwners bool
 	// docstrings: Python-style docstrings (first string statement of a body).
 	docstrings bool
 	// superKind classifies the i-th @super (0-based) of a class whose node

@@ -114,6 +114,20 @@ func printReport(w io.Writer, rep *index.Report) {
 	for _, f := range rep.Failures {
 		fmt.Fprintf(w, "failed: %s: %s\n", f.Path, oneLine(f.Err))
 	}
+	for i, f := range rep.Fallbacks {
+		if i == 10 {
+			fmt.Fprintf(w, "text fallback: ... and %d more (see --json or `coderag stats`)\n", len(rep.Fallbacks)-i)
+			break
+		}
+		fmt.Fprintf(w, "text fallback: %s (%s): %s\n", f.Path, f.Language, f.Reason)
+	}
+	if len(rep.Unindexed) > 0 {
+		n := 0
+		for _, c := range rep.Unindexed {
+			n += c
+		}
+		fmt.Fprintf(w, "not indexed (no language for the extension): %d file(s)%s\n", n, topCounts(rep.Unindexed, 8))
+	}
 	shown := 0
 	for _, s := range rep.Skips {
 		if shown == 10 {

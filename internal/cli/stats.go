@@ -2,10 +2,12 @@ package cli
 
 import (
 	"fmt"
+	"io"
 	"sort"
 	"strings"
 
 	"github.com/coderag/coderag/internal/embed"
+	"github.com/coderag/coderag/internal/index"
 	"github.com/coderag/coderag/internal/store"
 )
 
@@ -25,6 +27,9 @@ type projectStats struct {
 	Relations         int            `json:"relations"`
 	RelationsByKind   map[string]int `json:"relations_by_kind"`
 	UpdatedAt         string         `json:"updated_at"`
+	// Languages: files per language, text fallbacks and why, extensions
+	// not indexed with their counts.
+	Languages index.LangStats `json:"languages"`
 }
 
 type statsOut struct {
@@ -47,6 +52,54 @@ func counts(m map[string]int) string {
 	parts := make([]string, len(keys))
 	for i, k := range keys {
 		parts[i] = fmt.Sprintf("%s %d", k, m[k])
+	}
+	return " (" + strings.Join(parts, ", ") + ")"
+}
+
+// printLangStats prints one line per language (files, text fallbacks and
+// their reasons) and the extensions left unindexed.
+func printLangStats(w io.Writer, ls index.LangStats) {
+	if len(ls.Languages) > 0 {
+		fmt.Fprintln(w, "languages:")
+	}
+	for _, l := range ls.Languages {
+		how := "definitions"
+		if !l.Parser {
+			how = "text (no parser)"
+		}
+		if l.Fallback > 0 && l.Parser {
+			how += fmt.Sprintf(", %d fell back to text%s", l.Fallback, counts(l.Reasons))
+		}
+		fmt.Fprintf(w, "  %-12s %6d files  %s\n", l.Language, l.Files, how)
+	}
+	if len(ls.Unindexed) > 0 {
+		n := 0
+		for _, c := range ls.Unindexed {
+			n += c
+		}
+		fmt.Fprintf(w, "not indexed: %d file(s) by extension%s\n", n, topCounts(ls.Unindexed, 20))
+	}
+}
+
+// topCounts renders the n largest counts as " (.inc 12, (none) 3, ...)".
+func topCounts(m map[string]int, n int) string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if m[keys[i]] != m[keys[j]] {
+			return m[keys[i]] > m[keys[j]]
+		}
+		return keys[i] < keys[j]
+	})
+	parts := []string{}
+	for i, k := range keys {
+		if i == n {
+			parts = append(parts, fmt.Sprintf("+%d more", len(keys)-n))
+			break
+		}
+		parts = append(parts, fmt.Sprintf("%s %d", k, m[k]))
 	}
 	return " (" + strings.Join(parts, ", ") + ")"
 }
@@ -95,7 +148,11 @@ func runStats(e *env, args []string) error {
 			if emb, err := e.projectEmbedder(p.Embedder); err == nil {
 				desc = embed.Describe(emb)
 			}
-			out.Projects = append(out.Projects, projectStats{Path: p.Path, Embedder: p.Embedder, EmbedderDescribed: desc,
+			ls, err := index.ReadLangStats(e.ctx, st, p.Path)
+			if err != nil {
+				return err
+			}
+			out.Projects = append(out.Projects, projectStats{Languages: ls, Path: p.Path, Embedder: p.Embedder, EmbedderDescribed: desc,
 				Dim: p.Dim, Files: c.Files, Chunks: c.Chunks, Embedded: c.Embedded, ChunksByType: c.ChunksByType,
 				Relations: c.Relations, RelationsByKind: c.RelationsByKind, UpdatedAt: p.UpdatedAt.Format("2006-01-02 15:04:05")})
 		}
@@ -114,6 +171,7 @@ func runStats(e *env, args []string) error {
 		fmt.Fprintf(e.stdout, "chunks:    %d (%d embedded)%s\n", p.Chunks, p.Embedded, counts(p.ChunksByType))
 		fmt.Fprintf(e.stdout, "relations: %d%s\n", p.Relations, counts(p.RelationsByKind))
 		fmt.Fprintf(e.stdout, "updated:   %s\n", p.UpdatedAt)
+		printLangStats(e.stdout, p.Languages)
 	}
 	return nil
 }

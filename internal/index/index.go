@@ -75,19 +75,25 @@ type Failure struct {
 
 // Report summarises a run.
 type Report struct {
-	Project   string        `json:"project"`
-	Embedder  string        `json:"embedder"`
-	Scanned   int           `json:"scanned"`
-	Changed   int           `json:"changed"`
-	Unchanged int           `json:"unchanged"`
-	Removed   int           `json:"removed"`
-	Failed    int           `json:"failed"`
-	Skipped   int           `json:"skipped"`
-	Chunks    int           `json:"chunks"`    // chunks written this run
-	Relations int           `json:"relations"` // relations written this run
-	Failures  []Failure     `json:"failures,omitempty"`
-	Skips     []walk.Skip   `json:"skips,omitempty"`
-	Elapsed   time.Duration `json:"elapsed_ns"`
+	Project   string      `json:"project"`
+	Embedder  string      `json:"embedder"`
+	Scanned   int         `json:"scanned"`
+	Changed   int         `json:"changed"`
+	Unchanged int         `json:"unchanged"`
+	Removed   int         `json:"removed"`
+	Failed    int         `json:"failed"`
+	Skipped   int         `json:"skipped"`
+	Chunks    int         `json:"chunks"`    // chunks written this run
+	Relations int         `json:"relations"` // relations written this run
+	Failures  []Failure   `json:"failures,omitempty"`
+	Skips     []walk.Skip `json:"skips,omitempty"`
+	// Fallbacks lists the files parsed this run that were chunked by lines
+	// instead of definitions, with the reason.
+	Fallbacks []Fallback `json:"fallbacks,omitempty"`
+	// Unindexed counts, for a full walk, the files no language claims, by
+	// extension (see walk.Options.Unindexed); nil after a partial run.
+	Unindexed map[string]int `json:"unindexed_extensions,omitempty"`
+	Elapsed   time.Duration  `json:"elapsed_ns"`
 }
 
 // racyWindow is the mtime granularity assumed by the stat fast path.
@@ -110,7 +116,13 @@ const racyWindow = int64(time.Second)
 //	   "new Foo(...)" is a call of Foo (Java, JS, TS, C#, PHP)
 //	6: JavaScript/TypeScript consts bound to a call whose last argument is
 //	   a function (const h = wrap((req, res) => ...)) are function chunks
-const AnalysisVersion = 6
+//	7: Zig, Swift, Lua, Elixir, Haskell, Julia and R chunked by definition
+//	   scanners;
+//	   Rust items inside item macros (cfg_rt! { ... }) are chunks; .inc,
+//	   .bzl and other extensions are indexed; TS overloads fold into their
+//	   implementation, type aliases are text chunks named after the alias;
+//	   JS consts bound to a conditional of functions are function chunks
+const AnalysisVersion = 7
 
 // ResolveRoot returns the absolute, symlink-resolved form of dir, the
 // identity of a project.
@@ -175,7 +187,8 @@ func Run(ctx context.Context, st *store.Store, emb embed.Embedder, root string, 
 	if opts.Paths != nil {
 		files, skips, err = statPaths(root, opts.Paths)
 	} else {
-		files, skips, err = walk.Collect(ctx, root, walk.Options{})
+		rep.Unindexed = map[string]int{}
+		files, skips, err = walk.Collect(ctx, root, walk.Options{Unindexed: rep.Unindexed})
 	}
 	<-loaded
 	if prevErr != nil {
@@ -310,6 +323,9 @@ func Run(ctx context.Context, st *store.Store, emb embed.Embedder, root string, 
 			return rep, fmt.Errorf("record project: %w", err)
 		}
 	}
+	if err := saveLangStats(ctx, st, root, c.parsed, rep.Fallbacks, rep.Unindexed); err != nil {
+		return rep, err
+	}
 	rep.Skips = append(skips, c.skips...)
 	rep.Skipped = len(rep.Skips)
 	rep.Failed = len(rep.Failures)
@@ -381,7 +397,8 @@ func prepare(f walk.File, prev *store.FileRecord, embID string) *work {
 	res, err := parseSafe(f.Path, data)
 	if err != nil {
 		// parse failure: fall back to text chunks, never lose the file
-		res = &chunk.FileResult{Language: "text", Chunks: chunk.TextChunks(f.Path, "text", data), Fallback: true}
+		res = &chunk.FileResult{Language: "text", Chunks: chunk.TextChunks(f.Path, "text", data), Fallback: true,
+			FallbackReason: chunk.ReasonParseError}
 	}
 	w.res = res
 	pathTerms := analyze.Join(analyze.PathText(f.Path))
@@ -437,6 +454,7 @@ type collector struct {
 	touch   []store.FileRecord
 	skips   []walk.Skip
 	dim     int
+	parsed  []string // paths parsed this run
 }
 
 func (c *collector) add(w *work) error {
@@ -459,6 +477,18 @@ func (c *collector) add(w *work) error {
 		return nil
 	}
 	c.pending = append(c.pending, w)
+	c.parsed = append(c.parsed, w.file.Path)
+	if w.res.Fallback && (w.res.FallbackReason != "" || chunk.HasParser(w.res.Language)) {
+		reason := w.res.FallbackReason
+		if reason == "" {
+			reason = chunk.ReasonParseError
+		}
+		l := w.res.Language
+		if l == "text" {
+			l = lang.Detect(w.file.Path)
+		}
+		c.rep.Fallbacks = append(c.rep.Fallbacks, Fallback{Path: w.file.Path, Language: l, Reason: reason})
+	}
 	c.nchunks += len(w.res.Chunks)
 	if c.nchunks >= c.batch {
 		return c.flush()

@@ -27,7 +27,12 @@ var byExt = map[string]string{
 	".ini": "ini", ".cfg": "ini", ".conf": "ini", ".properties": "properties",
 	".html": "html", ".htm": "html", ".css": "css", ".scss": "css", ".less": "css",
 	".graphql": "graphql", ".tf": "hcl", ".hcl": "hcl", ".cmake": "cmake", ".mod": "gomod",
-	".s": "asm",
+	".s": "asm", ".zig": "zig", ".zon": "zig", ".inc": "cpp", ".inl": "cpp", ".ipp": "cpp", ".tpp": "cpp",
+	".cppm": "cpp", ".ixx": "cpp", ".bzl": "starlark", ".bazel": "starlark", ".star": "starlark",
+	".jl": "julia", ".hrl": "erlang", ".mli": "ocaml", ".fs": "fsharp",
+	".nim": "nim", ".sv": "verilog", ".vim": "vim", ".el": "elisp", ".lisp": "lisp",
+	".ps1": "powershell", ".bat": "batch", ".cmd": "batch", ".awk": "awk", ".hcl2": "hcl",
+	".nix": "nix", ".pas": "pascal", ".f90": "fortran", ".cu": "cpp", ".cuh": "cpp",
 }
 
 // byName maps exact base names without a useful extension.

@@ -109,6 +109,19 @@ type Options struct {
 	AllFiles bool
 	// Dir restricts the walk to this root-relative sub-directory ("" = root).
 	Dir string
+	// Unindexed, when non-nil, counts the regular files passed over because
+	// lang.Detect does not know them, by lower-case extension ("(none)" for
+	// a name without one), so nothing is skipped without being counted.
+	Unindexed map[string]int
+}
+
+// ExtKey is the key under which Options.Unindexed counts a file name: its
+// lower-case extension with the dot, or "(none)".
+func ExtKey(name string) string {
+	if e := strings.ToLower(path.Ext(name)); e != "" && e != name {
+		return e
+	}
+	return "(none)"
 }
 
 // Walk calls fn for each candidate file under root in lexical order and
@@ -187,6 +200,9 @@ func Walk(ctx context.Context, root string, opts Options, fn func(File) error) (
 			return nil
 		}
 		if !opts.AllFiles && !lang.Indexable(name) {
+			if opts.Unindexed != nil {
+				opts.Unindexed[ExtKey(name)]++
+			}
 			return nil
 		}
 		info, err := d.Info()

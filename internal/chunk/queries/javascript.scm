@@ -64,3 +64,20 @@
         [(arrow_function parameters: (formal_parameters) @params)
          (arrow_function parameter: (identifier) @params)
          (function_expression parameters: (formal_parameters) @params)] .)))) @function
+
+; A const bound to a conditional choosing between functions is a function:
+; const f = cond ? () => {...} : (x) => {...}
+(lexical_declaration
+  (variable_declarator
+    name: (identifier) @name
+    value: (ternary_expression
+      consequence: [(arrow_function parameters: (formal_parameters) @params)
+                    (arrow_function parameter: (identifier) @params)
+                    (function_expression parameters: (formal_parameters) @params)]))) @function
+(lexical_declaration
+  (variable_declarator
+    name: (identifier) @name
+    value: (ternary_expression
+      alternative: [(arrow_function parameters: (formal_parameters) @params)
+                    (arrow_function parameter: (identifier) @params)
+                    (function_expression parameters: (formal_parameters) @params)]))) @function

@@ -1,5 +1,6 @@
-; TypeScript and TSX: as JavaScript plus interfaces, type aliases, enums,
-; abstract classes and signatures. export_statement and ambient_declaration
+; TypeScript and TSX: as JavaScript plus interfaces, enums, abstract
+; classes and signatures (overload signatures fold into the implementation
+; that follows them, see foldOverloads); type aliases are text chunks. export_statement and ambient_declaration
 ; (declare ...) are wrappers (spec).
 (function_declaration name: (identifier) @name parameters: (formal_parameters) @params) @function
 (generator_function_declaration name: (identifier) @name parameters: (formal_parameters) @params) @function
@@ -7,7 +8,8 @@
 (class_declaration name: (type_identifier) @name) @class
 (abstract_class_declaration name: (type_identifier) @name) @class
 (interface_declaration name: (type_identifier) @name) @class
-(type_alias_declaration name: (type_identifier) @name) @class
+; a type alias is a declaration kept whole as text, named after the alias
+(type_alias_declaration name: (type_identifier) @name) @text
 (enum_declaration name: (identifier) @name) @class
 (method_definition name: (_) @name parameters: (formal_parameters) @params) @function
 (abstract_method_signature name: (_) @name parameters: (formal_parameters) @params) @function
@@ -72,3 +74,20 @@
         [(arrow_function parameters: (formal_parameters) @params)
          (arrow_function parameter: (identifier) @params)
          (function_expression parameters: (formal_parameters) @params)] .)))) @function
+
+; A const bound to a conditional choosing between functions is a function:
+; const f = cond ? () => {...} : (x) => {...}
+(lexical_declaration
+  (variable_declarator
+    name: (identifier) @name
+    value: (ternary_expression
+      consequence: [(arrow_function parameters: (formal_parameters) @params)
+                    (arrow_function parameter: (identifier) @params)
+                    (function_expression parameters: (formal_parameters) @params)]))) @function
+(lexical_declaration
+  (variable_declarator
+    name: (identifier) @name
+    value: (ternary_expression
+      alternative: [(arrow_function parameters: (formal_parameters) @params)
+                    (arrow_function parameter: (identifier) @params)
+                    (function_expression parameters: (formal_parameters) @params)]))) @function

@@ -1,0 +1,182 @@
+package chunk
+
+import (
+	"regexp"
+	"strings"
+)
+
+var (
+	exImportRe = regexp.MustCompile(`^(?:alias|import|use|require)\s+([A-Z][\w.]*)`)
+	exNameRe   = regexp.MustCompile(`^\s+([A-Z][\w.]*|[A-Za-z_][\w]*[!?]?)`)
+	exForRe    = regexp.MustCompile(`^\s*,\s*for:\s*([A-Z][\w.]*)`)
+	exDefs     = map[string]string{
+		"defmodule": "class", "defprotocol": "class", "defimpl": "class",
+		"def": "function", "defp": "function", "defmacro": "function", "defmacrop": "function",
+		"defguard": "function", "defguardp": "function", "defdelegate": "function", "defn": "function", "defnp": "function",
+	}
+	exStop = set("def", "defp", "defmacro", "defmacrop", "defmodule", "defguard", "defguardp", "defdelegate",
+		"defimpl", "defprotocol", "defstruct", "defexception", "if", "unless", "case", "cond", "with", "for", "fn", "do", "end",
+		"quote", "unquote", "receive", "try", "import", "alias", "use", "require", "when", "and", "or", "not", "in")
+	exStdMods = set("Kernel", "Enum", "Map", "String", "List", "Keyword", "Logger", "Application", "GenServer",
+		"Supervisor", "Agent", "Task", "Process", "IO", "File", "Path", "System", "Code", "Macro", "Module", "Access",
+		"Inspect", "Protocol", "Stream", "Regex", "URI", "Base", "Integer", "Float", "Tuple", "Atom", "MapSet", "Range",
+		"Date", "DateTime", "NaiveDateTime", "Time", "Calendar", "Exception", "Record", "Registry", "ExUnit", "Bitwise",
+		"Port", "Node", "Function", "DynamicSupervisor", "Config", "Mix", "EEx", "Version", "OptionParser", "StringIO")
+)
+
+func isElixirStd(s string) bool { return exStdMods[strings.SplitN(s, ".", 2)[0]] }
+
+// exFrame is one open do/fn block of an Elixir file.
+type exFrame struct {
+	d *exPending
+}
+
+type exPending struct {
+	kind, name, params string
+	start, nm          int
+}
+
+// scanElixir finds defmodule/defprotocol/defimpl (classes) and
+// def/defp/defmacro/defguard/defdelegate (functions; methods of their
+// module) with do ... end blocks matched by keyword nesting (do and fn open,
+// end closes). A "do:" one-liner ends with its line and the more-indented
+// lines after it. A module is named in full ("Phoenix.Router"), so its
+// functions read "Phoenix.Router.call(conn, opts)".
+func scanElixir(s *scan) {
+	s.docPrefixes = []string{"@doc", "@spec", "@impl", "@deprecated", "@decorate", `"""`, "'''"}
+	code := s.code
+	var stack []exFrame
+	var pending *exPending
+	for i := 0; i < len(code); {
+		if !isIdentByte(code[i]) || i > 0 && (isIdentByte(code[i-1]) || code[i-1] == '.' || code[i-1] == ':' || code[i-1] == '@') {
+			i++
+			continue
+		}
+		w := identAt(code, i)
+		if w == "" {
+			for i < len(code) && isIdentByte(code[i]) {
+				i++
+			}
+			continue
+		}
+		j := i + len(w)
+		switch {
+		case w == "do" && j < len(code) && code[j] == ':':
+			if pending != nil {
+				s.add(pending.kind, pending.name, pending.start, exOneLinerEnd(s, pending.start, j), pending.nm, pending.params, "")
+				pending = nil
+			}
+		case w == "do":
+			stack = append(stack, exFrame{d: pending})
+			pending = nil
+		case w == "fn":
+			stack = append(stack, exFrame{})
+		case w == "end":
+			if n := len(stack); n > 0 {
+				f := stack[n-1]
+				stack = stack[:n-1]
+				if f.d != nil {
+					d := s.add(f.d.kind, f.d.name, f.d.start, j, f.d.nm, f.d.params, "")
+					if d != nil && f.d.kind == "class" && d.doc == "" {
+						d.doc = exModuleDoc(s, f.d.start, j)
+					}
+				}
+			}
+		case exDefs[w] != "" && strings.TrimSpace(string(code[s.idx.Start(s.idx.Line(i)):i])) == "":
+			if pending != nil { // a body-less head (def foo(a, b \\ 1)) or defdelegate
+				s.add(pending.kind, pending.name, pending.start, lineEnd(code, pending.nm), pending.nm, pending.params, "")
+			}
+			pending = nil
+			m := exNameRe.FindSubmatchIndex(code[j:])
+			if m == nil {
+				break
+			}
+			p := &exPending{kind: exDefs[w], name: string(code[j+m[2] : j+m[3]]), start: i, nm: j + m[2]}
+			k := j + m[1]
+			if w == "defimpl" {
+				if f := exForRe.FindSubmatch(code[k:]); f != nil {
+					p.name += "." + string(f[1])
+				}
+			}
+			if k < len(code) && code[k] == '(' {
+				e := matchClose(code, k)
+				p.params = s.codeText(k, e)
+				k = e
+			}
+			pending = p
+			j = k
+		}
+		i = j
+	}
+	s.lineStarts(func(at int, w string) {
+		if w == "alias" || w == "import" || w == "use" || w == "require" {
+			if m := exImportRe.FindSubmatchIndex(code[at:]); m != nil {
+				s.imp(string(code[at+m[2]:at+m[3]]), at+m[2])
+			}
+		}
+	})
+	s.calls(0, len(code), exStop)
+}
+
+// exOneLinerEnd returns the end of a "def f(x), do: ..." definition that
+// starts at start and whose "do:" is at doAt: the line of "do:" and the
+// following lines indented deeper than the definition.
+func exOneLinerEnd(s *scan, start, doAt int) int {
+	indent := indentOf(s.line(s.idx.Line(start)))
+	l := s.idx.Line(doAt)
+	for l+1 <= s.idx.Count() {
+		next := s.line(l + 1)
+		if strings.TrimSpace(next) == "" || indentOf(next) <= indent {
+			break
+		}
+		l++
+	}
+	return s.idx.End(l, s.code)
+}
+
+func indentOf(s string) int {
+	return len(s) - len(strings.TrimLeft(s, " \t"))
+}
+
+// exModuleDoc returns the text of the module's own @moduledoc string (not
+// one of a nested module, already in s.defs) in the module spanning [a,b),
+// cut to maxChunkChars; "" if none.
+func exModuleDoc(s *scan, a, b int) string {
+	k := a
+	for {
+		k = indexFrom(s.code[:b], k, "@moduledoc")
+		if k < 0 {
+			return ""
+		}
+		nested := false
+		for _, d := range s.defs {
+			if d.kind == "class" && int(d.start) > a && int(d.start) <= k && k < int(d.end) {
+				nested = true
+				k = int(d.end)
+				break
+			}
+		}
+		if !nested {
+			break
+		}
+	}
+	q := k + len("@moduledoc")
+	for q < b && (s.src[q] == ' ' || s.src[q] == '~' || s.src[q] >= 'a' && s.src[q] <= 'z' || s.src[q] >= 'A' && s.src[q] <= 'Z') {
+		q++
+	}
+	delim := `"`
+	if hasAt(s.src, q, `"""`) {
+		delim = `"""`
+	} else if q >= b || s.src[q] != '"' {
+		return ""
+	}
+	e := indexFrom(s.src[:b], q+len(delim), delim)
+	if e < 0 {
+		return ""
+	}
+	doc := strings.TrimSpace(string(s.src[q+len(delim) : e]))
+	if len(doc) > maxChunkChars {
+		doc = doc[:maxChunkChars]
+	}
+	return doc
+}

@@ -1,0 +1,238 @@
+package chunk
+
+import (
+	"regexp"
+	"strings"
+)
+
+var (
+	hsImportRe = regexp.MustCompile(`^import\s+(?:safe\s+)?(?:qualified\s+)?(?:"[^"]*"\s+)?([A-Z][\w.']*)`)
+	hsTypeRe   = regexp.MustCompile(`^(data|newtype|type|class)\s+(?:(?:family|instance)\s+)?(?:[^=]*=>\s*)?\(?\s*([A-Z][\w']*|\([^)\s]+\))`)
+	hsInstRe   = regexp.MustCompile(`^instance\s+(?:[^=]*=>\s*)?(.*?)\s*(?:\bwhere\b|$)`)
+	hsFnRe     = regexp.MustCompile(`^([a-z_][\w']*|\([^)\sA-Za-z0-9]+\))`)
+	hsIdentRe  = regexp.MustCompile(`\b[a-z_][\w']*`)
+	hsSkip     = set("module", "import", "infixl", "infixr", "infix", "deriving", "foreign", "pattern", "default", "where")
+)
+
+func isHaskellStd(s string) bool {
+	return s == "Prelude" || strings.HasPrefix(s, "Data.") || strings.HasPrefix(s, "Control.") ||
+		strings.HasPrefix(s, "System.") || strings.HasPrefix(s, "GHC.") || strings.HasPrefix(s, "Text.Read") ||
+		strings.HasPrefix(s, "Foreign") || strings.HasPrefix(s, "Numeric") || strings.HasPrefix(s, "Debug.")
+}
+
+// hsDecl is one top-level declaration: its first and last lines.
+type hsDecl struct {
+	kind, name string
+	first, end int // lines
+	nameAt     int // byte
+}
+
+// scanHaskell finds top-level declarations by layout: a declaration starts
+// at a line whose masked text begins in column 0 and runs to the last
+// non-blank line before the next one. A type signature and the equations
+// of the same name form one function chunk named after it; data, newtype,
+// type and class declarations and instances are class chunks. Calls are the
+// identifiers of a body that name a function of the same file.
+func scanHaskell(s *scan) {
+	n := s.idx.Count()
+	var decls []hsDecl
+	for l := 1; l <= n; l++ {
+		t := s.line(l)
+		if t == "" || t[0] == ' ' || t[0] == '\t' || strings.TrimSpace(t) == "" {
+			continue
+		}
+		if len(decls) > 0 && decls[len(decls)-1].kind == "skip" && strings.HasPrefix(strings.TrimSpace(t), ")") {
+			continue // the closing parenthesis of an export list
+		}
+		d := hsDecl{first: l, nameAt: s.idx.Start(l)}
+		word := identAt([]byte(t), 0)
+		switch {
+		case word == "module":
+			d.kind, d.name = "module", strings.TrimSpace(strings.TrimPrefix(t, "module"))
+			if k := strings.IndexAny(d.name, " (\t"); k >= 0 {
+				d.name = d.name[:k]
+			}
+			d.nameAt = s.idx.Start(l) + len("module ")
+		case hsSkip[word] || strings.HasPrefix(t, "{-#") || strings.HasPrefix(t, "#") || strings.HasPrefix(t, "$("):
+			d.kind = "skip"
+			if m := hsImportRe.FindStringSubmatch(t); m != nil {
+				s.imp(m[1], s.idx.Start(l))
+			}
+		case word == "instance":
+			d.kind, d.name = "class", "instance"
+			if m := hsInstRe.FindStringSubmatch(t); m != nil && m[1] != "" {
+				d.name = collapse(m[1])
+			}
+		case word == "data" || word == "newtype" || word == "type" || word == "class":
+			m := hsTypeRe.FindStringSubmatchIndex(t)
+			if m == nil {
+				d.kind = "skip"
+				break
+			}
+			d.kind, d.name, d.nameAt = "class", t[m[4]:m[5]], s.idx.Start(l)+m[4]
+		default:
+			m := hsFnRe.FindStringSubmatchIndex(t)
+			if m == nil {
+				d.kind = "skip"
+				break
+			}
+			d.kind, d.name, d.nameAt = "function", t[m[2]:m[3]], s.idx.Start(l)+m[2]
+			if prev := len(decls) - 1; prev >= 0 && decls[prev].kind == "function" &&
+				(decls[prev].name == d.name || hsInfixEquation(t, decls[prev].name)) {
+				continue // another equation (or the definition after its signature)
+			}
+		}
+		decls = append(decls, d)
+	}
+	for i := range decls {
+		last := n
+		if i+1 < len(decls) {
+			last = decls[i+1].first - 1
+		}
+		for last > decls[i].first && strings.TrimSpace(s.line(last)) == "" {
+			last--
+		}
+		decls[i].end = last
+	}
+	for _, d := range decls {
+		if d.kind == "skip" && strings.HasPrefix(s.line(d.first), "import") {
+			s.skips = append(s.skips, [2]uint{uint(s.idx.Start(d.first)), uint(s.idx.End(d.end, s.code))})
+		}
+		if d.kind == "module" {
+			hsModule(s, d)
+			continue
+		}
+		if d.kind == "skip" {
+			continue
+		}
+		a, b := s.idx.Start(d.first), s.idx.End(d.end, s.code)
+		def := s.add(d.kind, d.name, a, b, d.nameAt, "", "")
+		if def == nil {
+			continue
+		}
+		if d.kind == "function" {
+			hsCalls(s, d.name, a, b)
+			continue
+		}
+		if w := identAt(s.code, a); w == "instance" || w == "class" {
+			hsMethods(s, d)
+		}
+	}
+}
+
+// hsCalls records the identifiers of a body [a,b) as calls (kept only when
+// they name a function of the file: localCallsOnly).
+func hsCalls(s *scan, self string, a, b int) {
+	for _, m := range hsIdentRe.FindAllIndex(s.code[a:b], -1) {
+		if name := string(s.code[a+m[0] : a+m[1]]); name != self {
+			s.call(name, "", a+m[0])
+		}
+	}
+}
+
+// hsMethods adds the methods of a class or instance declaration: the
+// signatures and equations at the indentation of its first body line,
+// grouped by name like top-level functions. An instance's methods are owned
+// by its type ("instance FromJSON Foo" gives "Foo.parseJSON()"), a class's
+// by the class.
+func hsMethods(s *scan, d hsDecl) {
+	owner := d.name
+	if identAt(s.code, s.idx.Start(d.first)) == "instance" {
+		f := strings.Fields(strings.NewReplacer("(", " ", ")", " ").Replace(d.name))
+		for i := 1; i < len(f); i++ { // the first capitalised word after the class name
+			if f[i] != "" && f[i][0] >= 'A' && f[i][0] <= 'Z' {
+				owner = f[i]
+				break
+			}
+		}
+	}
+	indent := -1
+	type group struct {
+		name        string
+		first, last int
+		nameAt      int
+	}
+	var gs []group
+	for l := d.first + 1; l <= d.end; l++ {
+		t := s.line(l)
+		if strings.TrimSpace(t) == "" {
+			continue
+		}
+		in := indentOf(t)
+		if indent < 0 {
+			indent = in
+		}
+		if in > indent && len(gs) > 0 {
+			gs[len(gs)-1].last = l
+			continue
+		}
+		if in != indent {
+			continue
+		}
+		m := hsFnRe.FindStringSubmatchIndex(t[in:])
+		if m == nil {
+			continue
+		}
+		name := t[in+m[2] : in+m[3]]
+		if n := len(gs); n > 0 && (gs[n-1].name == name || hsInfixEquation(t[in:], gs[n-1].name)) {
+			gs[n-1].last = l
+			continue
+		}
+		gs = append(gs, group{name: name, first: l, last: l, nameAt: s.idx.Start(l) + in + m[2]})
+	}
+	for _, g := range gs {
+		a, b := s.idx.Start(g.first)+indentOf(s.line(g.first)), s.idx.End(g.last, s.code)
+		if s.add("function", g.name, a, b, g.nameAt, "", owner) != nil {
+			hsCalls(s, g.name, a, b)
+		}
+	}
+}
+
+// hsModule adds the module header ("module X (exports) where") as a class
+// chunk named after the module; the header comment above it (often set off
+// by a blank line, after the LANGUAGE pragmas) is its doc and opens its
+// chunk. Functions are not nested in it: they stay top-level functions.
+func hsModule(s *scan, d hsDecl) {
+	end := d.end
+	for l := d.first; l <= d.end; l++ {
+		if strings.Contains(" "+s.line(l)+" ", " where ") || strings.HasSuffix(strings.TrimSpace(s.line(l)), "where") {
+			end = l
+			break
+		}
+	}
+	def := s.add("class", d.name, s.idx.Start(d.first), s.idx.End(end, s.code), d.nameAt, "", "")
+	if def == nil || def.doc != "" {
+		return
+	}
+	l := d.first - 1
+	for l >= 1 && strings.TrimSpace(s.origLine(l)) == "" {
+		l--
+	}
+	last := l
+	var docs []string
+	for ; l >= 1 && strings.TrimSpace(s.origLine(l)) != "" || l >= 1 && l < last && strings.TrimSpace(s.line(l)) == ""; l-- {
+		if strings.TrimSpace(s.line(l)) != "" {
+			break
+		}
+		docs = append([]string{strings.TrimSpace(s.origLine(l))}, docs...)
+	}
+	if len(docs) == 0 {
+		return
+	}
+	def.extStart = uint(s.idx.Start(l + 1))
+	def.startLine = l + 1
+	def.doc = scanDoc(docs)
+}
+
+// hsInfixEquation reports an equation of operator op ("(<+>)") written
+// infix: "a <+> b = ...".
+func hsInfixEquation(line, op string) bool {
+	if len(op) < 3 || op[0] != '(' {
+		return false
+	}
+	eq := strings.Index(line, "=")
+	if eq < 0 {
+		eq = len(line)
+	}
+	return strings.Contains(line[:eq], " "+op[1:len(op)-1]+" ")
+}

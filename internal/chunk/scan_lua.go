@@ -1,0 +1,116 @@
+package chunk
+
+import (
+	"regexp"
+	"strings"
+)
+
+var (
+	luaNamedFnRe = regexp.MustCompile(`^function\s+([A-Za-z_][\w]*(?:\s*[.:]\s*[A-Za-z_]\w*)*)\s*\(`)
+	luaAssignRe  = regexp.MustCompile(`(?:^|[\s,{;])(?:local\s+)?([A-Za-z_][\w]*(?:\s*\.\s*[A-Za-z_]\w*)*|\[\s*["'][^"'\n]*["']\s*\])\s*=\s*$`)
+	luaStop      = set("function", "if", "while", "until", "return", "and", "or", "not", "local", "elseif",
+		"then", "do", "end", "in", "for", "repeat", "else", "require")
+)
+
+// luaFrame is one open block (function, do, if, repeat) of a Lua file.
+type luaFrame struct {
+	closer     string // "end" or "until"
+	def        bool
+	name       string
+	owner      string
+	start, nm  int
+	params     string
+	paramsFrom int
+}
+
+// scanLua finds Lua functions: "function a.b:c(...)", "local function f",
+// and "x.y = function(...)" / "local f = function" / table fields
+// "name = function". Blocks are matched by keyword nesting (function, if,
+// do and repeat open; end and until close). "function M.f" is the method
+// "M.f(...)" (owner M); anonymous callbacks stay in their enclosing chunk.
+func scanLua(s *scan) {
+	code := s.code
+	var stack []luaFrame
+	for i := 0; i < len(code); {
+		if !isIdentByte(code[i]) || i > 0 && (isIdentByte(code[i-1]) || code[i-1] == '.' || code[i-1] == ':') {
+			i++
+			continue
+		}
+		w := identAt(code, i)
+		if w == "" {
+			for i < len(code) && isIdentByte(code[i]) {
+				i++
+			}
+			continue
+		}
+		switch w {
+		case "if", "do":
+			stack = append(stack, luaFrame{closer: "end"})
+		case "repeat":
+			stack = append(stack, luaFrame{closer: "until"})
+		case "end", "until":
+			if n := len(stack); n > 0 {
+				f := stack[n-1]
+				stack = stack[:n-1]
+				if f.def {
+					s.add("function", f.name, f.start, i+len(w), f.nm, f.params, f.owner)
+				}
+			}
+		case "function":
+			f := luaFrame{closer: "end"}
+			ls := s.idx.Start(s.idx.Line(i))
+			if m := luaNamedFnRe.FindSubmatchIndex(code[i:]); m != nil {
+				full := strings.Join(strings.Fields(string(code[i+m[2]:i+m[3]])), "")
+				f.def, f.nm = true, i+m[2]
+				f.start = i
+				if p := strings.TrimSpace(string(code[ls:i])); p == "local" {
+					f.start = skipSpace(code, ls)
+				}
+				if k := strings.LastIndexAny(full, ".:"); k >= 0 {
+					f.owner, f.name = full[:k], full[k+1:]
+				} else {
+					f.name = full
+				}
+				open := i + m[1] - 1
+				e := matchClose(code, open)
+				f.params = s.codeText(open, e)
+			} else if m := luaAssignRe.FindSubmatchIndex(code[ls:i]); m != nil {
+				full := strings.Join(strings.Fields(string(code[ls+m[2]:ls+m[3]])), "")
+				if strings.HasPrefix(full, "[") {
+					full = strings.Trim(string(s.src[ls+m[2]:ls+m[3]]), "[]\"' \t")
+				}
+				f.def, f.nm, f.start = true, ls+m[2], skipSpace(code, ls)
+				if k := strings.LastIndexAny(full, ".:"); k >= 0 {
+					f.owner, f.name = full[:k], full[k+1:]
+				} else {
+					f.name = full
+				}
+				if j := skipSpace(code, i+len(w)); j < len(code) && code[j] == '(' {
+					f.params = s.codeText(j, matchClose(code, j))
+				}
+			}
+			stack = append(stack, f)
+		}
+		i += len(w)
+	}
+	for i := 0; ; {
+		k := indexFrom(code, i, "require")
+		if k < 0 {
+			break
+		}
+		i = k + len("require")
+		if k > 0 && (isIdentByte(code[k-1]) || code[k-1] == '.') {
+			continue
+		}
+		q := skipSpace(code, i)
+		if q < len(code) && code[q] == '(' {
+			q = skipSpace(code, q+1)
+		}
+		if q < len(code) && (code[q] == '"' || code[q] == '\'') {
+			if e := indexFrom(s.src, q+1, string(s.src[q])); e > q && e-q < 200 {
+				s.imp(string(s.src[q+1:e]), k)
+			}
+		}
+	}
+	s.calls(0, len(code), luaStop)
+}

@@ -1,0 +1,161 @@
+package chunk
+
+import (
+	"regexp"
+	"strings"
+)
+
+var (
+	swiftDeclRe   = regexp.MustCompile(`^(?:@\w+(?:\([^)\n]*\))?\s+)*(?:(?:public|private|fileprivate|internal|open|final|static|class|override|mutating|nonmutating|convenience|required|indirect|dynamic|nonisolated|distributed|package|(?:private|fileprivate|internal|public|package)\(set\))\s+)*(func|init|deinit|subscript|class|struct|enum|protocol|extension|actor)\b`)
+	swiftImportRe = regexp.MustCompile(`^(?:@\w+(?:\([^)\n]*\))?\s+)*import\s+(?:(?:typealias|struct|class|enum|protocol|let|var|func)\s+)?([\w.]+)`)
+	swiftTypeName = regexp.MustCompile(`^\s+([A-Za-z_][\w.]*)`)
+	swiftFuncName = regexp.MustCompile("^\\s+(`?[A-Za-z_]\\w*`?|[^\\s(<A-Za-z_]+)")
+	swiftStop     = set("if", "guard", "switch", "while", "for", "return", "catch", "throw", "try", "await", "repeat",
+		"case", "let", "var", "in", "where", "as", "is", "some", "any", "func", "subscript", "else", "defer")
+	// swiftLineWords are the words a line holding a declaration or an import
+	// starts with (a line may also start with an @attribute).
+	swiftLineWords = set("public", "private", "fileprivate", "internal", "open", "final", "static", "class", "override",
+		"mutating", "nonmutating", "convenience", "required", "indirect", "dynamic", "nonisolated", "distributed",
+		"package", "func", "init", "deinit", "subscript", "struct", "enum", "protocol", "extension", "actor", "import")
+	swiftStdMods = set("Foundation", "Swift", "UIKit", "AppKit", "Darwin", "Glibc", "Dispatch", "XCTest", "Combine",
+		"SwiftUI", "os", "CoreFoundation", "CoreGraphics", "ObjectiveC", "Observation", "Musl", "WinSDK", "_Concurrency", "Testing")
+)
+
+func isSwiftStd(s string) bool { return swiftStdMods[strings.SplitN(s, ".", 2)[0]] }
+
+// scanSwift finds Swift functions, initializers, subscripts and type
+// declarations (class, struct, enum, protocol, extension, actor). An
+// extension owns its methods ("Type.method(...)") but is not a chunk of its
+// own: the type is declared once, where `class Type` is (its other lines
+// become text chunks owned by the type). Protocol requirements without a body are left to
+// the protocol's chunk.
+func scanSwift(s *scan) {
+	s.docPrefixes = []string{"@"}
+	code := s.code
+	var decls [][]int
+	s.lineStarts(func(at int, w string) {
+		if w == "" && code[at] != '@' || w != "" && !swiftLineWords[w] {
+			return
+		}
+		if w == "import" || code[at] == '@' {
+			if m := swiftImportRe.FindSubmatchIndex(code[at:]); m != nil {
+				m = shift(m, at)
+				s.imp(string(code[m[2]:m[3]]), m[2])
+				return
+			}
+		}
+		if m := swiftDeclRe.FindSubmatchIndex(code[at:]); m != nil {
+			decls = append(decls, shift(m, at))
+		}
+	})
+	for _, m := range decls {
+		start := m[0]
+		kw := string(code[m[2]:m[3]])
+		i := m[1]
+		switch kw {
+		case "class", "struct", "enum", "protocol", "extension", "actor":
+			n := swiftTypeName.FindSubmatchIndex(code[i:])
+			if n == nil {
+				continue
+			}
+			name := string(code[i+n[2] : i+n[3]])
+			if swiftStop[name] || name == "init" || name == "deinit" {
+				continue // "class func", "class var"
+			}
+			j := i + n[1]
+			for j < len(code) && code[j] != '{' && code[j] != '}' && code[j] != ';' {
+				j++
+			}
+			if j >= len(code) || code[j] != '{' {
+				continue
+			}
+			if k := strings.LastIndex(name, "."); k >= 0 {
+				name = name[k+1:]
+			}
+			if d := s.add("class", name, start, matchClose(code, j), i+n[2], "", ""); d != nil && kw == "extension" {
+				d.ownerOnly = true // owns its methods; the type is declared elsewhere
+			}
+		default:
+			name, nameAt := kw, m[2]
+			if kw == "func" {
+				n := swiftFuncName.FindSubmatchIndex(code[i:])
+				if n == nil {
+					continue
+				}
+				name, nameAt = strings.Trim(string(code[i+n[2]:i+n[3]]), "`"), i+n[2]
+				i += n[1]
+			}
+			for i < len(code) && (code[i] == '?' || code[i] == '!' || code[i] == ' ') {
+				i++
+			}
+			if i < len(code) && code[i] == '<' {
+				i = matchAngle(code, i)
+			}
+			params := ""
+			if i < len(code) && code[i] == '(' {
+				e := matchClose(code, i)
+				params = s.codeText(i, e)
+				i = e
+			}
+			body := swiftBody(code, i)
+			if body < 0 {
+				continue
+			}
+			s.add("function", name, start, matchClose(code, body), nameAt, params, "")
+		}
+	}
+	s.calls(0, len(code), swiftStop)
+}
+
+// matchAngle returns the offset past the '>' closing the '<' at i ("->"
+// inside does not count).
+func matchAngle(code []byte, i int) int {
+	depth := 0
+	for j := i; j < len(code); j++ {
+		switch code[j] {
+		case '<':
+			depth++
+		case '>':
+			if j > 0 && code[j-1] == '-' {
+				continue
+			}
+			depth--
+			if depth == 0 {
+				return j + 1
+			}
+		case '{', ';':
+			return j
+		}
+	}
+	return len(code)
+}
+
+// swiftBody returns the offset of the '{' opening the body of a function
+// whose parameters end at i, or -1 when it has none (a protocol
+// requirement): the declaration ends at a newline not followed by a
+// continuation (->, throws, async, where, ...).
+func swiftBody(code []byte, i int) int {
+	for i < len(code) {
+		switch c := code[i]; c {
+		case '{':
+			return i
+		case '}', ';':
+			return -1
+		case '(', '[':
+			i = matchClose(code, i)
+			continue
+		case '\n':
+			p := prevNonSpace(code, i)
+			n := skipSpace(code, i)
+			if p >= 0 && strings.IndexByte(",>&:(", code[p]) >= 0 {
+				break
+			}
+			rest := string(code[n:min(n+9, len(code))])
+			if !hasAnyPrefix(rest, []string{"{", "->", "throws", "rethrows", "async", "where", "&", ".", ","}) {
+				return -1
+			}
+		}
+		i++
+	}
+	return -1
+}
