@@ -203,8 +203,9 @@ func symbolQuery(q string) string {
 	return q
 }
 
-// exactPin adds pin to every definition whose bare name is exactly (case
-// included) the symbol a symbol query names, so that it comes first: a user
+// exactPin adds pin to every definition outside tests, examples, docs and
+// declarations whose bare name is exactly (case included) the symbol a
+// symbol query names, so that it comes first: a user
 // who types a name wants its definition, not the functions that mention
 // it. The pinned chunks keep their relative order. ranked must be sorted;
 // it is re-sorted.
@@ -216,7 +217,9 @@ func exactPin(ranked []Result, query string, pin float64) {
 	moved := false
 	for i := range ranked {
 		r := &ranked[i]
-		if r.Type == "text" || bareName(r.Name) != name {
+		// tests, examples and declarations mention the name too; the
+		// definition the user wants is in ordinary source
+		if r.Type == "text" || bareName(r.Name) != name || isTestPath(r.Path) || auxKind(r.Path) != "" {
 			continue
 		}
 		r.Score += pin
