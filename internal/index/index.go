@@ -110,7 +110,10 @@ const racyWindow = int64(time.Second)
 //	   "new Foo(...)" is a call of Foo (Java, JS, TS, C#, PHP)
 //	6: JavaScript/TypeScript consts bound to a call whose last argument is
 //	   a function (const h = wrap((req, res) => ...)) are function chunks
-const AnalysisVersion = 6
+//	7: the local embedder's features of Chinese text are the terms of the
+//	   query-side Chinese analysis (segmentation, glossary, CC-CEDICT)
+//	   instead of glossary look-ups of every substring
+const AnalysisVersion = 7
 
 // ResolveRoot returns the absolute, symlink-resolved form of dir, the
 // identity of a project.

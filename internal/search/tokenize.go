@@ -86,13 +86,67 @@ func zhLookup(word string) (freq int, prefix bool) {
 	return 0, strings.HasPrefix(d[lo:], word)
 }
 
+// particles are the Chinese function characters that a word of a question
+// never spans: 路由是怎么匹配的 is 路由/是/怎么/匹配/的, not 路/由是. No
+// multi-character word may contain one of them (whatever the segmentation
+// dictionary says: jieba knows 由是 "therefore" and 的确 "indeed"); the
+// function words lost that way (但是, 是否, 为了) carry no code meaning.
+var particles = map[rune]bool{'是': true, '的': true, '了': true, '吗': true, '呢': true, '吧': true, '啊': true}
+
+// endParticles may start a word (时间, 时钟) but end one only when the word
+// is in the glossary or the bilingual dictionary (超时 timeout, 实时
+// real-time): 本地为空时 is 本地/为空/时, not 为/空时.
+var endParticles = map[rune]bool{'时': true}
+
+// questionWords are the question words no other word may overlap:
+// 在哪里 keeps 在哪 whole and 无论如何 gives up 如何's characters.
+var questionWords = []string{"怎么", "如何", "什么", "哪里", "在哪", "哪个", "哪些", "为什么", "怎样", "哪儿", "多少"}
+
+// knownWord reports whether a word ending in an end particle may stay
+// whole: the glossary or the dictionary knows it.
+func knownWord(w string) bool {
+	if GlossaryExpand != nil && len(GlossaryExpand(w)) > 0 {
+		return true
+	}
+	d := Dictionary()
+	return d != nil && d.Has(w)
+}
+
+// wordBoundaries returns hard[k] for k in 1..n-1: no word may contain both
+// rs[k-1] and rs[k] (particles and question words are words of their own).
+func wordBoundaries(rs []rune) []bool {
+	n := len(rs)
+	hard := make([]bool, n+1)
+	for k, r := range rs {
+		if particles[r] {
+			hard[k], hard[k+1] = true, true
+		}
+	}
+	s := string(rs)
+	for _, q := range questionWords {
+		for off := 0; ; {
+			i := strings.Index(s[off:], q)
+			if i < 0 {
+				break
+			}
+			a := utf8.RuneCountInString(s[:off+i])
+			b := a + utf8.RuneCountInString(q)
+			hard[a], hard[b] = true, true
+			off += i + len(q)
+		}
+	}
+	return hard
+}
+
 // CutChinese segments a run of Han characters into words the way jieba
 // does (precise mode with HMM): a DAG of the dictionary words found in the
 // text, the most probable path through it by unigram frequency, and the
 // HMM of github.com/go-ego/gse/hmm for runs of characters the dictionary
-// does not know. The dictionary is compact (see internal/gendict) and read
-// in place, so the first call costs microseconds, not a dictionary load.
-// text should be one run of Han characters (Tokenize splits queries so).
+// does not know. Unlike jieba, no word crosses a particle or a question
+// word (see particles, endParticles, questionWords). The dictionary is
+// compact (see internal/gendict) and read in place, so the first call costs
+// microseconds, not a dictionary load. text should be one run of Han
+// characters (Tokenize splits queries so).
 func CutChinese(text string) []string {
 	rs := []rune(text)
 	n := len(rs)
@@ -100,6 +154,15 @@ func CutChinese(text string) []string {
 		return nil
 	}
 	zhDict()
+	hard := wordBoundaries(rs)
+	allowed := func(i, j int) bool {
+		for k := i + 1; k < j; k++ {
+			if hard[k] {
+				return false
+			}
+		}
+		return j-i < 2 || !endParticles[rs[j-1]] || knownWord(string(rs[i:j]))
+	}
 	// route[i] = best log-probability of rs[i:] and the end of its first word.
 	type step struct {
 		score float64
@@ -112,7 +175,7 @@ func CutChinese(text string) []string {
 		var ends []int
 		for j := i + 1; j <= n; j++ {
 			f, prefix := zhLookup(string(rs[i:j]))
-			if f > 0 {
+			if f > 0 && allowed(i, j) {
 				ends = append(ends, j)
 				freqs = append(freqs, f)
 			}
@@ -153,7 +216,14 @@ func CutChinese(text string) []string {
 	for i := 0; i < n; {
 		j := route[i].end
 		if j-i == 1 {
+			// the HMM must not join characters across a hard boundary
+			if hard[i] || endParticles[rs[i]] {
+				flush()
+			}
 			buf = append(buf, rs[i])
+			if hard[j] {
+				flush()
+			}
 		} else {
 			flush()
 			out = append(out, string(rs[i:j]))
