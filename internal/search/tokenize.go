@@ -99,8 +99,8 @@ var particles = map[rune]bool{'是': true, '的': true, '了': true, '吗': true
 var endParticles = map[rune]bool{'时': true}
 
 // questionWords are the question words no other word may overlap:
-// 在哪里 keeps 在哪 whole and 无论如何 gives up 如何's characters.
-var questionWords = []string{"怎么", "如何", "什么", "哪里", "在哪", "哪个", "哪些", "为什么", "怎样", "哪儿", "多少"}
+// 无论如何 gives up 如何's characters; the longest match wins (在哪里).
+var questionWords = []string{"怎么", "如何", "什么", "哪里", "在哪", "在哪里", "在哪儿", "哪个", "哪些", "为什么", "怎样", "哪儿", "多少"}
 
 // knownWord reports whether a word ending in an end particle may stay
 // whole: the glossary or the dictionary knows it.
@@ -122,18 +122,22 @@ func wordBoundaries(rs []rune) []bool {
 			hard[k], hard[k+1] = true, true
 		}
 	}
-	s := string(rs)
-	for _, q := range questionWords {
-		for off := 0; ; {
-			i := strings.Index(s[off:], q)
-			if i < 0 {
-				break
+	// Question words are found left to right, longest first, so
+	// overlapping ones (在哪 and 哪里 in 在哪里) do not cut each other.
+	for i := 0; i < n; {
+		m := 0
+		for _, q := range questionWords {
+			qr := []rune(q)
+			if len(qr) > m && i+len(qr) <= n && string(rs[i:i+len(qr)]) == q {
+				m = len(qr)
 			}
-			a := utf8.RuneCountInString(s[:off+i])
-			b := a + utf8.RuneCountInString(q)
-			hard[a], hard[b] = true, true
-			off += i + len(q)
 		}
+		if m == 0 {
+			i++
+			continue
+		}
+		hard[i], hard[i+m] = true, true
+		i += m
 	}
 	return hard
 }
