@@ -89,14 +89,37 @@ func codeVocabulary(w string) bool {
 	return vocab[w]
 }
 
-// skipWord reports the Chinese words that are not translated: question and
-// function words.
+// zhFunctionWords are connectives of Chinese questions whose dictionary
+// senses ("after", "together", "according to") are English function words
+// and only add noise to a code search.
+var zhFunctionWords = map[string]bool{
+	"以后": true, "之后": true, "之前": true, "以前": true, "的时候": true, "全部": true, "一起": true,
+	"出现": true, "直接": true, "根据": true, "通过": true, "需要": true, "能够": true, "之间": true,
+	"所有": true, "各种": true, "不同": true, "其中": true, "或者": true, "并且": true, "而且": true,
+	"只有": true, "才能": true, "还有": true, "已经": true, "现在": true, "正在": true, "应该": true,
+}
+
+// numerals and classifiers: a numeral or demonstrative followed by a
+// classifier (一个, 一条, 两次, 这种, 每行) is a quantity, not a topic.
+var (
+	numerals    = map[rune]bool{'一': true, '两': true, '二': true, '三': true, '几': true, '每': true, '某': true, '这': true, '那': true, '各': true, '此': true, '该': true, '单': true, '多': true}
+	classifiers = map[rune]bool{'个': true, '条': true, '行': true, '次': true, '列': true, '种': true, '些': true, '段': true, '项': true, '件': true, '位': true, '块': true, '份': true, '张': true, '组': true, '批': true, '层': true, '轮': true, '遍': true, '下': true}
+)
+
+// skipWord reports the Chinese words that are not translated: question
+// and function words, particles, quantities.
 func skipWord(w string) bool {
-	if StopWords[w] || zhQuestionWords[w] {
+	if StopWords[w] || zhQuestionWords[w] || zhFunctionWords[w] {
 		return true
 	}
 	rs := []rune(w)
-	return len(rs) == 1 && (particles[rs[0]] || endParticles[rs[0]])
+	switch len(rs) {
+	case 1:
+		return particles[rs[0]] || endParticles[rs[0]] || edgeParticles[rs[0]]
+	case 2:
+		return numerals[rs[0]] && classifiers[rs[1]] && glossaryLookup(w) == nil
+	}
+	return false
 }
 
 // Chinese is the analyzer of Chinese text used everywhere in coderag.

@@ -148,3 +148,17 @@ func TestEmbedderAgreesWithQueryTerms(t *testing.T) {
 
 // stemOf is the local embedder's stem of a word (Snowball English).
 func stemOf(w string) string { return english.Stem(w, false) }
+
+// TestSkipWords: question words, function words and quantities bring no
+// English terms, with or without the dictionary; 是否 stays one question word.
+func TestSkipWords(t *testing.T) {
+	withRealDictionary(t)
+	if got := strings.Join(CutChinese("判断是否在缓存里"), "/"); strings.Contains(got, "否在") {
+		t.Errorf("CutChinese(判断是否在缓存里) = %s", got)
+	}
+	for _, q := range []string{"以后", "一起", "一条", "两次", "是否", "在哪里"} {
+		if got := ExpandQuery(q); got != nil {
+			t.Errorf("ExpandQuery(%q) = %v, want nil", q, got)
+		}
+	}
+}

@@ -93,14 +93,20 @@ func zhLookup(word string) (freq int, prefix bool) {
 // function words lost that way (但是, 是否, 为了) carry no code meaning.
 var particles = map[rune]bool{'是': true, '的': true, '了': true, '吗': true, '呢': true, '吧': true, '啊': true}
 
-// endParticles may start a word (时间, 时钟) but end one only when the word
-// is in the glossary or the bilingual dictionary (超时 timeout, 实时
-// real-time): 本地为空时 is 本地/为空/时, not 为/空时.
+// endParticles may end a word only when the word is in the glossary or
+// the bilingual dictionary (超时 timeout, 实时 real-time): 本地为空时 is
+// 本地/为空/时, not 为/空时.
 var endParticles = map[rune]bool{'时': true}
+
+// edgeParticles may start or end a word only when the glossary or the
+// dictionary knows it (时间, 存在, 在线 yes; 时才 of 时才, 否在 no). They
+// are the function characters that jieba's frequencies glue to a
+// neighbour.
+var edgeParticles = map[rune]bool{'时': true, '在': true}
 
 // questionWords are the question words no other word may overlap:
 // 无论如何 gives up 如何's characters; the longest match wins (在哪里).
-var questionWords = []string{"怎么", "如何", "什么", "哪里", "在哪", "在哪里", "在哪儿", "哪个", "哪些", "为什么", "怎样", "哪儿", "多少"}
+var questionWords = []string{"怎么", "如何", "什么", "哪里", "在哪", "在哪里", "在哪儿", "哪个", "哪些", "为什么", "怎样", "哪儿", "多少", "是否", "是不是"}
 
 // knownWord reports whether a word ending in an end particle may stay
 // whole: the glossary or the dictionary knows it.
@@ -114,14 +120,11 @@ func knownWord(w string) bool {
 
 // wordBoundaries returns hard[k] for k in 1..n-1: no word may contain both
 // rs[k-1] and rs[k] (particles and question words are words of their own).
+// A particle inside a question word (是 of 是否) is part of it.
 func wordBoundaries(rs []rune) []bool {
 	n := len(rs)
 	hard := make([]bool, n+1)
-	for k, r := range rs {
-		if particles[r] {
-			hard[k], hard[k+1] = true, true
-		}
-	}
+	inQuestion := make([]bool, n)
 	// Question words are found left to right, longest first, so
 	// overlapping ones (在哪 and 哪里 in 在哪里) do not cut each other.
 	for i := 0; i < n; {
@@ -137,7 +140,15 @@ func wordBoundaries(rs []rune) []bool {
 			continue
 		}
 		hard[i], hard[i+m] = true, true
+		for k := i; k < i+m; k++ {
+			inQuestion[k] = true
+		}
 		i += m
+	}
+	for k, r := range rs {
+		if particles[r] && !inQuestion[k] {
+			hard[k], hard[k+1] = true, true
+		}
 	}
 	return hard
 }
@@ -165,7 +176,13 @@ func CutChinese(text string) []string {
 				return false
 			}
 		}
-		return j-i < 2 || !endParticles[rs[j-1]] || knownWord(string(rs[i:j]))
+		if j-i < 2 {
+			return true
+		}
+		if endParticles[rs[j-1]] || (edgeParticles[rs[j-1]] || edgeParticles[rs[i]]) && Dictionary() != nil {
+			return knownWord(string(rs[i:j]))
+		}
+		return true
 	}
 	// route[i] = best log-probability of rs[i:] and the end of its first word.
 	type step struct {
