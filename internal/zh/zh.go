@@ -123,35 +123,34 @@ func (a *Analyzer) Translate(word string) Word {
 		return ts
 	}
 	// Parts: forward maximum matching over glossary and dictionary words
-	// of 2+ characters, then single characters (glossary, else the first
-	// two dictionary terms at half weight).
+	// of 2+ characters, then single characters: the glossary's terms, else
+	// the first dictionary term, at half weight beside a longer part (保活 ->
+	// 保 + 活 full; 分隔符 -> 分隔 full, 符 half).
 	rs := []rune(word)
 	w := Word{Text: word, Source: FromNone}
-	best := map[string]float64{}
-	var order []string
+	type piece struct {
+		word     Word
+		charDict bool // a single character translated by the dictionary
+	}
+	var pieces []piece
+	long := false
 	for i := 0; i < len(rs); {
 		n := len(rs) - i
 		if i == 0 {
 			n-- // a proper part
 		}
-		var part Word
-		scale := PartWeight
+		var p piece
 		for ; n >= 1; n-- {
-			if n == 1 {
-				part = a.glossaryOnly(string(rs[i : i+n]))
-				if part.Source == FromNone {
-					// a character's dictionary senses are many: its first
-					// two, at half weight (they reach the embedder only)
-					part = a.direct(string(rs[i : i+n]))
-					if len(part.Terms) > 2 {
-						part.Terms = part.Terms[:2]
-					}
-					scale *= 0.5
+			sub := string(rs[i : i+n])
+			if n > 1 {
+				p = piece{word: a.direct(sub)}
+			} else if p = (piece{word: a.glossaryOnly(sub)}); p.word.Source == FromNone {
+				p = piece{word: a.direct(sub), charDict: true}
+				if len(p.word.Terms) > 1 {
+					p.word.Terms = p.word.Terms[:1]
 				}
-			} else {
-				part = a.direct(string(rs[i : i+n]))
 			}
-			if part.Source != FromNone {
+			if p.word.Source != FromNone {
 				break
 			}
 		}
@@ -159,14 +158,24 @@ func (a *Analyzer) Translate(word string) Word {
 			i++
 			continue
 		}
-		w.Parts = append(w.Parts, part.Text)
-		for _, t := range part.Terms {
+		long = long || n > 1
+		pieces = append(pieces, p)
+		i += n
+	}
+	best := map[string]float64{}
+	var order []string
+	for _, p := range pieces {
+		scale := PartWeight
+		if p.charDict && long {
+			scale *= 0.5
+		}
+		w.Parts = append(w.Parts, p.word.Text)
+		for _, t := range p.word.Terms {
 			if _, ok := best[t.Text]; !ok {
 				order = append(order, t.Text)
 			}
 			best[t.Text] = max(best[t.Text], t.Weight*scale)
 		}
-		i += n
 	}
 	if len(order) == 0 {
 		return w
