@@ -19,7 +19,6 @@ import (
 	_ "embed"
 	"strings"
 	"sync"
-	"unicode/utf8"
 )
 
 //go:embed data/glossary.tsv
@@ -37,10 +36,9 @@ func init() {
 }
 
 var (
-	glossOnce   sync.Once
-	glossMap    map[string][]string // all keys
-	glossZh     int                 // number of Chinese keys
-	glossMaxLen int                 // longest Chinese key, in runes
+	glossOnce sync.Once
+	glossMap  map[string][]string // all keys
+	glossZh   int                 // number of Chinese keys
 )
 
 func loadGlossary() {
@@ -65,9 +63,6 @@ func loadGlossary() {
 			glossMap[key] = terms[:len(terms):len(terms)]
 			if hasHan(key) {
 				glossZh++
-				if n := utf8.RuneCountInString(key); n > glossMaxLen {
-					glossMaxLen = n
-				}
 			}
 		}
 	})
