@@ -15,6 +15,17 @@
 // Segmentation is the caller's (Analyzer.Cut); package search supplies
 // jieba's algorithm with particle boundaries. Without a dictionary the
 // analyzer is glossary-only and says so (Analyzer.Status).
+//
+// Ideas: this is dictionary-based query translation from cross-language
+// information retrieval (Ballesteros and Croft, "Phrasal translation and
+// query expansion techniques for cross-language information retrieval",
+// SIGIR 1997; Pirkola, "The effects of query structure and dictionary
+// setups in dictionary-based cross-language information retrieval", SIGIR
+// 1998): translate word by word, prefer a specialised dictionary (here the
+// hand glossary) over a general one, keep several senses but weigh the
+// first and the shortest most, and back off to compound parts for words
+// the dictionary lacks. The sense rules for CC-CEDICT's format are this
+// package's own.
 package zh
 
 import (
