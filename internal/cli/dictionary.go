@@ -48,22 +48,9 @@ func useDictionary(cfg config.Config) {
 		if d := dictMemo[path]; d != nil {
 			return d, nil
 		}
-		var d *zh.Dict
-		for _, dir := range cacheDirs(path, cfg.Home) {
-			if err := os.MkdirAll(dir, 0o755); err != nil {
-				continue
-			}
-			if d, err = zh.Load(path, dir); err != nil {
-				return nil, err
-			}
-			if d.Cached != "" {
-				break
-			}
-		}
-		if d == nil {
-			if d, err = zh.Load(path, ""); err != nil {
-				return nil, err
-			}
+		d, err := zh.Load(path, cacheDirs(path, cfg.Home)...)
+		if err != nil {
+			return nil, err
 		}
 		dictMemo[path] = d
 		return d, nil

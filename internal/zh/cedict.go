@@ -136,24 +136,28 @@ func Locate(loc Locations) (path string, tried []string, err error) {
 		ErrNoDictionary, DictDir, strings.Join(tried, ", "))
 }
 
-// Load returns the dictionary of the CC-CEDICT file src, reading the cache
-// in cacheDir when it is current and writing it otherwise. When cacheDir is
-// "" or not writable the dictionary is still returned, built in memory
-// (Dict.Cached says which). Errors: the source cannot be read or holds no
-// entry (ErrBadDictionary).
-func Load(src, cacheDir string) (*Dict, error) {
+// Load returns the dictionary of the CC-CEDICT file src. It reads the
+// first current cache found in cacheDirs; when there is none it builds the
+// dictionary and writes the cache to the first of cacheDirs that can be
+// written (created if missing). With no usable directory the dictionary is
+// still returned, built in memory (Dict.Cached says which). Errors: the
+// source cannot be read or holds no entry (ErrBadDictionary).
+func Load(src string, cacheDirs ...string) (*Dict, error) {
 	st, err := os.Stat(src)
 	if err != nil {
 		return nil, fmt.Errorf("load dictionary: %w", err)
 	}
 	h := sha256.Sum256([]byte(converterVersion + "\x00" + src + "\x00" + strconv.FormatInt(st.Size(), 10) + "\x00" + strconv.FormatInt(st.ModTime().UnixNano(), 10)))
 	key := hex.EncodeToString(h[:8])
-	var cachePath string
-	if cacheDir != "" {
-		cachePath = filepath.Join(cacheDir, "cedict-"+key+".tsv")
-		if b, err := readShared(cachePath); err == nil {
+	name := "cedict-" + key + ".tsv"
+	for _, dir := range cacheDirs {
+		if dir == "" {
+			continue
+		}
+		p := filepath.Join(dir, name)
+		if b, err := readShared(p); err == nil {
 			if d, err := parseCache(b, key); err == nil {
-				d.Path, d.Cached = src, cachePath
+				d.Path, d.Cached = src, p
 				return d, nil
 			}
 		}
@@ -174,9 +178,13 @@ func Load(src, cacheDir string) (*Dict, error) {
 		return nil, fmt.Errorf("load dictionary %s: %w", src, err)
 	}
 	d.Path = src
-	if cachePath != "" {
-		if err := writeAtomic(cachePath, text); err == nil {
-			d.Cached = cachePath
+	for _, dir := range cacheDirs {
+		if dir == "" {
+			continue
+		}
+		if p := filepath.Join(dir, name); writeAtomic(p, text) == nil {
+			d.Cached = p
+			break
 		}
 	}
 	return d, nil

@@ -170,6 +170,17 @@ func TestLoadCache(t *testing.T) {
 	if d3.Cached == d1.Cached || d3.Lookup("新") == nil {
 		t.Errorf("changed source: cache %q (old %q), 新 -> %v", d3.Cached, d1.Cached, d3.Lookup("新"))
 	}
+	// an unusable first directory (under a file): the next one is used,
+	// and read back on the next load
+	blocked := filepath.Join(src, "sub")
+	other := filepath.Join(dir, "other")
+	d5, err := Load(src, blocked, other)
+	if err != nil || filepath.Dir(d5.Cached) != other {
+		t.Fatalf("fallback directory: %+v, %v", d5, err)
+	}
+	if d6, err := Load(src, blocked, other); err != nil || d6.Cached != d5.Cached {
+		t.Errorf("fallback cache not reused: %+v, %v", d6, err)
+	}
 	// no cache directory: built in memory
 	d4, err := Load(src, "")
 	if err != nil || d4.Cached != "" || d4.Lookup("新") == nil {
