@@ -82,6 +82,7 @@ func MainIO(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	// embed or index): grep, glob, read, stats and the graph still run.
 	cfg, cfgErr := config.FromEnv()
 	e := &env{ctx: ctx, cfg: cfg, cfgErr: cfgErr, stdout: stdout, stderr: stderr, stdin: stdin}
+	useDictionary(cfg)
 	if len(args) == 0 {
 		return finish(e, "repl", runREPL(e, nil))
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/coderag/coderag/internal/relate"
 	"github.com/coderag/coderag/internal/search"
+	"github.com/coderag/coderag/internal/zh"
 )
 
 func nonNil(s []string) []string {
@@ -86,7 +87,21 @@ For exact names and strings, 'coderag grep' is faster and complete.`)
 	case *forTool:
 		fmt.Fprint(e.stdout, search.FormatForTool(resp))
 	default:
+		if *explain {
+			explainChinese(e, query)
+		}
 		search.FormatHuman(e.stdout, resp, *explain)
 	}
 	return nil
+}
+
+// explainChinese prints, for a query with Chinese words, what translates
+// them and each word's English terms with their source.
+func explainChinese(e *env, query string) {
+	ws := search.ChineseWords(query)
+	if len(ws) == 0 {
+		return
+	}
+	fmt.Fprintf(e.stdout, "chinese: %s\n", search.ChineseStatus())
+	fmt.Fprintf(e.stdout, "  words: %s\n", zh.Format(ws))
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/coderag/coderag/internal/embed"
 	"github.com/coderag/coderag/internal/index"
+	"github.com/coderag/coderag/internal/search"
 	"github.com/coderag/coderag/internal/store"
 )
 
@@ -37,6 +38,9 @@ type statsOut struct {
 	DBBytes  int64          `json:"db_bytes"`
 	Schema   int            `json:"schema_version"`
 	Projects []projectStats `json:"projects"`
+	// Chinese says what translates Chinese queries (dictionary and
+	// glossary, or glossary only and why).
+	Chinese string `json:"chinese"`
 }
 
 // counts renders {"class": 3, "method": 9} as " (class 3, method 9)".
@@ -157,10 +161,12 @@ func runStats(e *env, args []string) error {
 				Relations: c.Relations, RelationsByKind: c.RelationsByKind, UpdatedAt: p.UpdatedAt.Format("2006-01-02 15:04:05")})
 		}
 	}
+	out.Chinese = search.ChineseStatus()
 	if *asJSON {
 		return writeJSON(e.stdout, out)
 	}
 	fmt.Fprintf(e.stdout, "index: %s (%.1f MiB, schema %d)\n", out.DB, float64(out.DBBytes)/(1<<20), out.Schema)
+	fmt.Fprintf(e.stdout, "chinese: %s\n", out.Chinese)
 	if len(out.Projects) == 0 {
 		fmt.Fprintln(e.stdout, "no projects indexed yet: run `coderag index PATH`")
 	}

@@ -81,6 +81,20 @@ type Options struct {
 	// sub-word — to extra English terms hashed with it, e.g. a bilingual
 	// glossary built by internal/search. nil means none.
 	Expand func(term string) []string
+	// Translate (local only) maps a run of Han characters to weighted
+	// English terms hashed with it, e.g. search.TranslateHan, so that a
+	// Chinese query and a Chinese comment get the same English features as
+	// the keyword route gives the query. When set, Expand is not called on
+	// Han text. nil means Expand handles Han substrings (1-4 characters).
+	Translate func(han string) []Expansion
+}
+
+// Expansion is one English term for a run of Chinese text, with a weight
+// in (0, 1] that scales its features (1 for a glossary term, less for a
+// dictionary sense; see package zh).
+type Expansion struct {
+	Term   string
+	Weight float64
 }
 
 // Defaults shared by every provider.

@@ -122,7 +122,10 @@ const racyWindow = int64(time.Second)
 //	   .bzl and other extensions are indexed; TS overloads fold into their
 //	   implementation, type aliases are text chunks named after the alias;
 //	   JS consts bound to a conditional of functions are function chunks
-const AnalysisVersion = 7
+//	8: the local embedder's features of Chinese text are the terms of the
+//	   query-side Chinese analysis (segmentation, glossary, CC-CEDICT)
+//	   instead of glossary look-ups of every substring
+const AnalysisVersion = 8
 
 // ResolveRoot returns the absolute, symlink-resolved form of dir, the
 // identity of a project.
