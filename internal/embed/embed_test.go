@@ -209,6 +209,7 @@ func TestRetryAfter(t *testing.T) {
 		{http.Header{"Retry-After-Ms": {"20"}, "Retry-After": {"9"}}, 20 * time.Millisecond, true},
 		{http.Header{"Retry-After": {"soon"}}, 0, false},
 		{http.Header{}, 0, false},
+		{http.Header{"Retry-After-Ms": {"9227000000000"}}, time.Minute, true},
 	} {
 		d, ok := RetryAfter(tc.h, now)
 		if d != tc.want || ok != tc.ok {
@@ -302,5 +303,12 @@ func TestRetryWait(t *testing.T) {
 	}
 	if d := r.wait(1, http.Header{"Retry-After": {"60"}}, time.Now()); d != time.Second {
 		t.Errorf("Retry-After capped: %v", d)
+	}
+	// before: 9227000000000 ms overflowed time.Duration into a negative
+	// wait, and the client retried with no pause at all
+	for _, h := range []http.Header{{"Retry-After-Ms": {"9227000000000"}}, {"Retry-After": {"9227000000000"}}, {"Retry-After": {"Inf"}}} {
+		if d := r.wait(1, h, time.Now()); d != time.Second {
+			t.Errorf("%v: wait %v, want the 1s cap", h, d)
+		}
 	}
 }

@@ -11,10 +11,11 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/coderag/coderag/internal/httpx"
 )
 
 // Defaults of a Client.
@@ -43,7 +44,7 @@ type APIError struct {
 	Message    string
 	Type       string
 	Code       string
-	RetryAfter time.Duration // parsed Retry-After, -1 when absent
+	RetryAfter time.Duration // Retry-After-Ms / Retry-After, clamped to 60 s (httpx.RetryAfter); -1 when absent
 }
 
 // Error returns "HTTP <status>: <server message>".
@@ -326,7 +327,10 @@ func toolsRefused(e *APIError) bool {
 // readAPIError builds an *APIError from a non-2xx response.
 func readAPIError(resp *http.Response) error {
 	raw, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
-	e := &APIError{StatusCode: resp.StatusCode, RetryAfter: parseRetryAfter(resp.Header.Get("Retry-After"))}
+	e := &APIError{StatusCode: resp.StatusCode, RetryAfter: -1}
+	if d, ok := httpx.RetryAfter(resp.Header, time.Now(), 0); ok {
+		e.RetryAfter = d
+	}
 	e.Message, e.Type, e.Code = errorMessage(raw)
 	return e
 }
@@ -366,22 +370,6 @@ func errorMessage(raw []byte) (msg, typ, code string) {
 		s = s[:300] + "…"
 	}
 	return s, "", ""
-}
-
-// parseRetryAfter reads delay-seconds or an HTTP date; -1 when absent or
-// malformed.
-func parseRetryAfter(v string) time.Duration {
-	v = strings.TrimSpace(v)
-	if v == "" {
-		return -1
-	}
-	if n, err := strconv.ParseFloat(v, 64); err == nil && n >= 0 {
-		return time.Duration(n * float64(time.Second))
-	}
-	if t, err := http.ParseTime(v); err == nil {
-		return max(time.Until(t), 0)
-	}
-	return -1
 }
 
 var errBadBody = errors.New("malformed chat response")

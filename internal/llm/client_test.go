@@ -347,13 +347,26 @@ data: {"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}
 	}
 }
 
-func TestParseRetryAfter(t *testing.T) {
-	for in, want := range map[string]time.Duration{"": -1, "0": 0, "2": 2 * time.Second, "1.5": 1500 * time.Millisecond, "soon": -1} {
-		if got := parseRetryAfter(in); got != want {
-			t.Errorf("parseRetryAfter(%q) = %v, want %v", in, got, want)
+// A huge Retry-After must wait the cap, not overflow into a negative wait
+// (before: "Retry-After: 9227000000000" gave -2562047h and 40 retries in
+// 1.8 s). Retry-After-Ms is read as the embed client reads it.
+func TestRetryAfterClamped(t *testing.T) {
+	c := testClient(t, "http://h", func(c *Config) { c.MaxRetryDelay = 7 * time.Second })
+	for _, h := range []http.Header{
+		{"Retry-After": {"9227000000000"}},
+		{"Retry-After-Ms": {"9227000000000"}},
+		{"Retry-After": {"1e300"}},
+		{"Retry-After": {"Fri, 31 Dec 9999 23:59:59 GMT"}},
+	} {
+		resp := &http.Response{StatusCode: 429, Header: h, Body: io.NopCloser(strings.NewReader(`{"error":{"message":"slow down"}}`))}
+		err := readAPIError(resp)
+		d, retry := c.retryDelay(err, 0)
+		if !retry || d != 7*time.Second {
+			t.Errorf("%v: delay %v, retry %v; want 7s, true", h, d, retry)
 		}
 	}
-	if got := parseRetryAfter(time.Now().Add(-time.Hour).UTC().Format(http.TimeFormat)); got != 0 {
-		t.Errorf("past date: %v", got)
+	resp := &http.Response{StatusCode: 429, Header: http.Header{"Retry-After-Ms": {"20"}}, Body: io.NopCloser(strings.NewReader(""))}
+	if d, _ := c.retryDelay(readAPIError(resp), 0); d != 20*time.Millisecond {
+		t.Errorf("Retry-After-Ms 20: delay %v", d)
 	}
 }
