@@ -16,6 +16,7 @@ import (
 	"sync"
 
 	"github.com/coderag/coderag/internal/config"
+	"github.com/coderag/coderag/internal/httpx"
 	"github.com/coderag/coderag/internal/index"
 	"github.com/coderag/coderag/internal/store"
 )
@@ -122,8 +123,22 @@ func finish(e *env, name string, err error) int {
 		fmt.Fprintf(e.stderr, "coderag %s: %s\n", name, u.msg)
 		return exitUsage
 	}
-	fmt.Fprintf(e.stderr, "coderag %s: %s\n", name, oneLine(err.Error()))
+	fmt.Fprintf(e.stderr, "coderag %s: %s\n", name, e.errText(err))
 	return exitErr
+}
+
+// redactor masks the configured secrets (both API keys, the passwords of
+// both base URLs) and key-shaped tokens. The embedding and chat clients
+// redact their own errors already; this is the last line before a message
+// is printed.
+func (e *env) redactor() *httpx.Redactor {
+	c := e.cfg
+	return httpx.NewRedactor(c.Embedding.APIKey, c.Embedding.BaseURL, c.LLM.APIKey, c.LLM.BaseURL)
+}
+
+// errText is err as one redacted line, the form every error is printed in.
+func (e *env) errText(err error) string {
+	return oneLine(e.redactor().Redact(err.Error()))
 }
 
 func oneLine(s string) string {

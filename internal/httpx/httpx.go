@@ -98,7 +98,7 @@ func NewRedactor(secrets ...string) *Redactor {
 	}
 	for _, s := range secrets {
 		s = strings.TrimSpace(s)
-		if strings.Contains(s, "://") {
+		if strings.Contains(s, "://") { // a URL: only its userinfo is secret
 			if u, err := url.Parse(s); err == nil && u.User != nil {
 				if p, ok := u.User.Password(); ok {
 					add(p)
@@ -109,8 +109,8 @@ func NewRedactor(secrets ...string) *Redactor {
 				if rest, _, ok := strings.Cut(s[strings.Index(s, "://")+3:], "@"); ok {
 					add(rest) // the userinfo as written, escapes and all
 				}
-				continue
 			}
+			continue
 		}
 		add(s)
 	}

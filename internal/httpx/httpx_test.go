@@ -109,3 +109,10 @@ func TestURL(t *testing.T) {
 		}
 	}
 }
+
+func TestRedactorURLWithoutUserinfo(t *testing.T) {
+	r := NewRedactor("http://127.0.0.1:11434")
+	if got := r.Redact("ollama not reachable at http://127.0.0.1:11434"); got != "ollama not reachable at http://127.0.0.1:11434" {
+		t.Errorf("a URL without a password was redacted: %q", got)
+	}
+}

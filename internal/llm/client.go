@@ -72,6 +72,8 @@ type Config struct {
 // Client calls one chat-completions endpoint. It is safe for concurrent use.
 type Client struct {
 	endpoint string
+	shown    string // endpoint with any password masked, for messages
+	redact   *httpx.Redactor
 	cfg      Config
 	hc       *http.Client
 }
@@ -105,14 +107,15 @@ func New(cfg Config) (*Client, error) {
 	if hc == nil {
 		hc = &http.Client{}
 	}
-	return &Client{endpoint: ep, cfg: cfg, hc: hc}, nil
+	return &Client{endpoint: ep, shown: httpx.URL(ep), redact: httpx.NewRedactor(cfg.APIKey, cfg.BaseURL, ep), cfg: cfg, hc: hc}, nil
 }
 
 // Model returns the configured model name.
 func (c *Client) Model() string { return c.cfg.Model }
 
-// Endpoint returns the URL requests are posted to.
-func (c *Client) Endpoint() string { return c.endpoint }
+// Endpoint returns the URL requests are posted to, with the password of a
+// user:password in it masked (url.URL.Redacted).
+func (c *Client) Endpoint() string { return c.shown }
 
 // Endpoint maps a base URL to its chat-completions URL: a base with an empty
 // path gets /v1 ("http://h" -> "http://h/v1/chat/completions"); any other
@@ -145,8 +148,18 @@ func Endpoint(base string) (string, error) {
 //
 // 429, 5xx and dropped connections are retried up to MaxRetries times. Errors:
 // ErrUnreachable (connection refused, unknown host), ErrToolsUnsupported,
-// *APIError, the context's error, or a timeout.
+// *APIError, the context's error, or a timeout. No error message holds the
+// API key or the base URL's password, even when the server echoes them.
 func (c *Client) Chat(ctx context.Context, req Request, onDelta func(string)) (*Response, error) {
+	resp, err := c.chat(ctx, req, onDelta)
+	var apiErr *APIError
+	if errors.As(err, &apiErr) { // callers may print the server's message alone
+		apiErr.Message = c.redact.Redact(apiErr.Message)
+	}
+	return resp, c.redact.Error(err)
+}
+
+func (c *Client) chat(ctx context.Context, req Request, onDelta func(string)) (*Response, error) {
 	if req.Model == "" {
 		req.Model = c.cfg.Model
 	}
@@ -218,7 +231,7 @@ func (c *Client) once(ctx context.Context, body []byte, stream bool, onDelta fun
 		})
 		if err != nil && emitted {
 			// Part of the answer was shown: a retry would show it twice.
-			return nil, fmt.Errorf("chat stream from %s broke off: %w", c.endpoint, err)
+			return nil, fmt.Errorf("chat stream from %s broke off: %w", c.shown, err)
 		}
 	} else {
 		out, err = readJSON(hresp.Body)
@@ -237,7 +250,7 @@ var errAttemptTimeout = errors.New("attempt timed out")
 // transportError classifies an error of Do or of reading the body.
 func (c *Client) transportError(ctx context.Context, err error) error {
 	if errors.Is(context.Cause(ctx), errAttemptTimeout) {
-		return fmt.Errorf("chat request to %s timed out after %s", c.endpoint, c.cfg.Timeout)
+		return fmt.Errorf("chat request to %s timed out after %s", c.shown, c.cfg.Timeout)
 	}
 	if ctx.Err() != nil {
 		return ctx.Err()
@@ -252,13 +265,13 @@ func (c *Client) transportError(ctx context.Context, err error) error {
 		if errors.As(err, &urlErr) {
 			err = urlErr.Err // the URL is in the message already
 		}
-		return fmt.Errorf("%w at %s (is it running? check LLM_BASE_URL): %w", ErrUnreachable, c.endpoint, err)
+		return fmt.Errorf("%w at %s (is it running? check LLM_BASE_URL): %w", ErrUnreachable, c.shown, err)
 	}
 	var syntaxErr *json.SyntaxError
 	if errors.As(err, &syntaxErr) || errors.Is(err, errBadBody) {
 		return err
 	}
-	return errRetryable{fmt.Errorf("chat request to %s: %w", c.endpoint, err)}
+	return errRetryable{fmt.Errorf("chat request to %s: %w", c.shown, err)}
 }
 
 // retryDelay says whether err is transient and how long to wait before
@@ -294,7 +307,7 @@ func (c *Client) explain(err error, withTools bool) error {
 		if apiErr.StatusCode == http.StatusNotFound && strings.Contains(strings.ToLower(apiErr.Message), "model") {
 			return fmt.Errorf("chat model %s: %w", c.cfg.Model, err)
 		}
-		return fmt.Errorf("chat %s: %w", c.endpoint, err)
+		return fmt.Errorf("chat %s: %w", c.shown, err)
 	}
 	var rt errRetryable
 	if errors.As(err, &rt) {

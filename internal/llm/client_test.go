@@ -370,3 +370,36 @@ func TestRetryAfterClamped(t *testing.T) {
 		t.Errorf("Retry-After-Ms 20: delay %v", d)
 	}
 }
+
+// A server that quotes the key in its 401 (as OpenAI-compatible gateways
+// do), and a password in LLM_BASE_URL: neither is in the error, nor in the
+// *APIError a caller may print alone (issue 17, defect 5).
+func TestSecretsNotInErrors(t *testing.T) {
+	const key = "sk-chat-SECRET-0123456789"
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusUnauthorized)
+		fmt.Fprintf(w, `{"error":{"message":"Incorrect API key provided: %s. You can find your API key at https://platform.openai.com/account/api-keys.","type":"invalid_request_error","param":null,"code":"invalid_api_key"}}`,
+			strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer "))
+	}))
+	defer srv.Close()
+	c := testClient(t, strings.Replace(srv.URL, "http://", "http://me:chat-pass-77@", 1), func(c *Config) { c.APIKey = key })
+	_, err := c.Chat(context.Background(), Request{Messages: []Message{{Role: RoleUser, Content: "hi"}}}, nil)
+	var apiErr *APIError
+	if !errors.As(err, &apiErr) || apiErr.StatusCode != 401 {
+		t.Fatalf("err = %v", err)
+	}
+	for _, s := range []string{err.Error(), apiErr.Message, apiErr.Error(), c.Endpoint()} {
+		if strings.Contains(s, "0123456789") || strings.Contains(s, "chat-pass-77") {
+			t.Errorf("secret leaked: %q", s)
+		}
+	}
+	l, _ := net.Listen("tcp", "127.0.0.1:0")
+	addr := l.Addr().String()
+	l.Close()
+	c = testClient(t, "http://me:chat-pass-77@"+addr+"/v1", nil)
+	_, err = c.Chat(context.Background(), Request{Messages: []Message{{Role: RoleUser, Content: "hi"}}}, nil)
+	if !errors.Is(err, ErrUnreachable) || strings.Contains(err.Error(), "chat-pass-77") {
+		t.Errorf("unreachable: %v", err)
+	}
+}

@@ -273,6 +273,10 @@ type OpenAI struct {
 	Models  []string // default "text-embedding-3-small"
 	Path    string   // default "/v1/embeddings"
 	Reorder bool
+	// EchoKey makes a wrong key's 401 quote the whole key sent, as some
+	// OpenAI-compatible gateways do ("Incorrect API key provided:
+	// sk-..."); OpenAI itself masks all but its last four characters.
+	EchoKey bool
 }
 
 // NewOpenAI starts a fake OpenAI embeddings API serving dim-d vectors and
@@ -293,7 +297,11 @@ func (o *OpenAI) handle(s *Server, w http.ResponseWriter, r *http.Request, body 
 		return
 	}
 	if o.Key != "" && r.Header.Get("Authorization") != "Bearer "+o.Key {
-		openAIError(w, http.StatusUnauthorized, "Incorrect API key provided: sk-***. You can find your API key at https://platform.openai.com/account/api-keys.",
+		shown := "sk-***"
+		if o.EchoKey {
+			shown = strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
+		}
+		openAIError(w, http.StatusUnauthorized, "Incorrect API key provided: "+shown+". You can find your API key at https://platform.openai.com/account/api-keys.",
 			"invalid_request_error", "invalid_api_key")
 		return
 	}

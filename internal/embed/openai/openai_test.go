@@ -176,3 +176,44 @@ func TestNoKeyNoHeader(t *testing.T) {
 		t.Errorf("Authorization headers %q", auth)
 	}
 }
+
+// A server that echoes the key in its 401, and a password in the base URL:
+// neither reaches an error message (issue 17, defect 5).
+func TestSecretsNotInErrors(t *testing.T) {
+	const key = "sk-live-0123456789abcdefSECRET"
+	srv := embedtest.NewOpenAI(t, 8, "sk-the-right-one")
+	srv.EchoKey = true
+	c := client(t, srv.URL+"/v1", key)
+	_, err := c.Embed(ctx, []string{"x"})
+	if err == nil || !errors.Is(err, embed.ErrHTTP) || !strings.Contains(err.Error(), "Incorrect API key provided") {
+		t.Fatalf("wrong key: %v", err)
+	}
+	if strings.Contains(err.Error(), key) || strings.Contains(err.Error(), "0123456789abcdef") {
+		t.Errorf("the key leaked: %v", err)
+	}
+	var se *embed.StatusError
+	if !errors.As(err, &se) || strings.Contains(se.Msg, "0123456789abcdef") {
+		t.Errorf("the key leaked into StatusError.Msg: %+v", se)
+	}
+	if _, err := c.EmbedQuery(ctx, "q"); err == nil || strings.Contains(err.Error(), "0123456789abcdef") {
+		t.Errorf("query: %v", err)
+	}
+	// user:password in the base URL, server down
+	l, _ := net.Listen("tcp", "127.0.0.1:0")
+	addr := l.Addr().String()
+	l.Close()
+	c = client(t, "http://alice:hunter2-pass@"+addr+"/v1", "")
+	_, err = c.Embed(ctx, []string{"x"})
+	if !errors.Is(err, embed.ErrUnreachable) || strings.Contains(err.Error(), "hunter2-pass") {
+		t.Errorf("unreachable with userinfo: %v", err)
+	}
+	if strings.Contains(c.Describe(), "hunter2-pass") || strings.Contains(c.Endpoint(), "hunter2-pass") {
+		t.Errorf("Describe/Endpoint: %s / %s", c.Describe(), c.Endpoint())
+	}
+	// reachable, server rejects: the password is not in the 401 either
+	srv2 := embedtest.NewOpenAI(t, 8, "sk-the-right-one")
+	c = client(t, strings.Replace(srv2.URL, "http://", "http://bob:s3cr3t-word@", 1)+"/v1", "")
+	if _, err := c.Embed(ctx, []string{"x"}); err == nil || strings.Contains(err.Error(), "s3cr3t-word") {
+		t.Errorf("401 with userinfo: %v", err)
+	}
+}
