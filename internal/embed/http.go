@@ -96,6 +96,9 @@ func PostJSON(ctx context.Context, c *http.Client, url string, header http.Heade
 		if try >= r.MaxTries || r.On == nil || !r.On(resp.Status) {
 			return resp, nil
 		}
+		if resp.Status >= 500 && ctx.Value(noRetry5xxKey{}) != nil {
+			return resp, nil // a split batch: this 5xx is likely one input's
+		}
 		if err := sleep(ctx, r.wait(try, resp.Header, time.Now())); err != nil {
 			return nil, err
 		}

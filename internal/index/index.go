@@ -525,9 +525,25 @@ func (c *collector) build(batch []*work) ([]store.FileData, error) {
 		}
 	}
 	var vecs [][]float32
+	failed := map[*work]error{} // files with a chunk the embedder refused
 	if len(texts) > 0 {
 		var err error
 		vecs, err = c.emb.Embed(c.ctx, texts)
+		var pe *embed.PartialError
+		if errors.As(err, &pe) && len(vecs) == len(texts) {
+			// some chunks failed alone: their files fail with the reason,
+			// the other files of the batch are written
+			k := 0
+			for _, w := range batch {
+				for range w.res.Chunks {
+					if ferr, ok := pe.Failed[k]; ok && failed[w] == nil {
+						failed[w] = fmt.Errorf("embed chunk %d of %d: %w", k-firstChunk(batch, w)+1, len(w.res.Chunks), ferr)
+					}
+					k++
+				}
+			}
+			err = nil
+		}
 		if err != nil {
 			return nil, fmt.Errorf("embed: %w", err)
 		}
@@ -549,6 +565,11 @@ func (c *collector) build(batch []*work) ([]store.FileData, error) {
 	out := make([]store.FileData, 0, len(batch))
 	k := 0
 	for _, w := range batch {
+		if ferr := failed[w]; ferr != nil {
+			c.rep.Failures = append(c.rep.Failures, Failure{Path: w.file.Path, Err: ferr.Error()})
+			k += len(w.res.Chunks)
+			continue
+		}
 		d := store.FileData{
 			Record: store.FileRecord{Path: w.file.Path, SHA256: w.sha, Embedder: id, Analysis: AnalysisVersion,
 				Size: w.file.Size, MtimeNS: w.file.ModTime.UnixNano()},
@@ -575,6 +596,19 @@ func (c *collector) build(batch []*work) ([]store.FileData, error) {
 }
 
 var errDim = errors.New("embedding dimension changed within a run")
+
+// firstChunk returns the position of w's first chunk among the chunks of
+// batch, in the order build sends them.
+func firstChunk(batch []*work, w *work) int {
+	k := 0
+	for _, x := range batch {
+		if x == w {
+			return k
+		}
+		k += len(x.res.Chunks)
+	}
+	return k
+}
 
 func dedupe(ss []string) []string {
 	sort.Strings(ss)

@@ -188,6 +188,15 @@ type Ollama struct {
 	*Server
 	Models []string // pulled models
 	Legacy bool
+	// Poison, if set, makes /api/embed answer a request holding an input
+	// that contains it with Ollama's 500 for a model that produced NaN:
+	// {"error":"failed to encode response: json: unsupported value: NaN"}.
+	Poison string
+	// MaxRunes, if > 0, makes /api/embed refuse a request holding an input
+	// longer than that with {"error":"the input length exceeds the context
+	// length"} (HTTP 400), as Ollama does for a model whose context is
+	// smaller than the input when truncation is off.
+	MaxRunes int
 }
 
 // NewOllama starts a fake Ollama serving dim-d vectors for models (default
@@ -252,6 +261,16 @@ func (o *Ollama) handle(s *Server, w http.ResponseWriter, r *http.Request, body 
 			return
 		}
 		inputs = []string{one}
+	}
+	for _, t := range inputs {
+		if o.Poison != "" && strings.Contains(t, o.Poison) {
+			writeJSON(w, http.StatusInternalServerError, map[string]string{"error": "failed to encode response: json: unsupported value: NaN"})
+			return
+		}
+		if o.MaxRunes > 0 && utf8.RuneCountInString(t) > o.MaxRunes {
+			writeJSON(w, http.StatusBadRequest, map[string]string{"error": "the input length exceeds the context length"})
+			return
+		}
 	}
 	dim := s.record(inputs...)
 	out := make([][]float32, len(inputs))

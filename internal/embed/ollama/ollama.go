@@ -182,6 +182,10 @@ func (c *Client) Describe() string {
 // password of a user:password in the base URL.
 func (c *Client) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 	v, err := embed.Batch(ctx, texts, c.batch, c.docPrefix, &c.dim, c.send)
+	var pe *embed.PartialError
+	if errors.As(err, &pe) {
+		pe.Redact(c.redact.Error)
+	}
 	return v, c.redact.Error(err)
 }
 

@@ -163,6 +163,10 @@ func (c *Client) Describe() string {
 // password, even when the server echoes them.
 func (c *Client) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 	v, err := embed.Batch(ctx, texts, c.batch, "", &c.dim, c.send)
+	var pe *embed.PartialError
+	if errors.As(err, &pe) {
+		pe.Redact(c.redact.Error)
+	}
 	return v, c.redact.Error(err)
 }
 

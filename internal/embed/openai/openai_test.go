@@ -68,21 +68,44 @@ func TestReorderedIndexes(t *testing.T) {
 func TestBadData(t *testing.T) {
 	srv := embedtest.NewOpenAI(t, 2, "")
 	c := client(t, srv.URL, "")
+	// A bad answer to a request of two: split, each input sent alone
+	// (answered well this time), so the call succeeds.
 	for _, tc := range []struct {
 		name, body string
 		want       error
 	}{
-		{"too few", `{"data":[{"index":0,"embedding":[1,0]}]}`, embed.ErrCountMismatch},
-		{"zero vectors", `{"object":"list","data":[],"model":"text-embedding-3-small"}`, embed.ErrCountMismatch},
-		{"index out of range", `{"data":[{"index":0,"embedding":[1,0]},{"index":5,"embedding":[1,0]}]}`, embed.ErrCountMismatch},
-		{"index repeated", `{"data":[{"index":1,"embedding":[1,0]},{"index":1,"embedding":[1,0]}]}`, embed.ErrCountMismatch},
-		{"NaN", `{"data":[{"index":0,"embedding":[NaN,0]},{"index":1,"embedding":[1,0]}]}`, embed.ErrBadVector},
+		{"too few", `{"data":[{"index":0,"embedding":[1,0]}]}`, nil},
+		{"zero vectors", `{"object":"list","data":[],"model":"text-embedding-3-small"}`, nil},
+		{"index out of range", `{"data":[{"index":0,"embedding":[1,0]},{"index":5,"embedding":[1,0]}]}`, nil},
+		{"index repeated", `{"data":[{"index":1,"embedding":[1,0]},{"index":1,"embedding":[1,0]}]}`, nil},
+		{"NaN", `{"data":[{"index":0,"embedding":[NaN,0]},{"index":1,"embedding":[1,0]}]}`, nil},
 		{"dims differ", `{"data":[{"index":0,"embedding":[1,0]},{"index":1,"embedding":[1,0,0]}]}`, embed.ErrDimMismatch},
-		{"empty embedding", `{"data":[{"index":0,"embedding":[]},{"index":1,"embedding":[1,0]}]}`, embed.ErrBadVector},
+		{"empty embedding", `{"data":[{"index":0,"embedding":[]},{"index":1,"embedding":[1,0]}]}`, nil},
 	} {
 		srv.Inject(embedtest.Reply{Status: 200, Body: tc.body})
-		if _, err := c.Embed(ctx, []string{"a", "b"}); !errors.Is(err, tc.want) {
+		before := srv.Requests()
+		_, err := c.Embed(ctx, []string{"a", "b"})
+		if (tc.want == nil && err != nil) || (tc.want != nil && !errors.Is(err, tc.want)) {
 			t.Errorf("%s: %v, want %v", tc.name, err, tc.want)
+		}
+		if n := srv.Requests() - before; tc.want == nil && n != 3 {
+			t.Errorf("%s: %d requests, want 3 (the pair, then each alone)", tc.name, n)
+		}
+	}
+	// The same answers to a single input: that input fails.
+	for _, tc := range []struct {
+		name, body string
+		want       error
+	}{
+		{"zero vectors", `{"object":"list","data":[],"model":"text-embedding-3-small"}`, embed.ErrCountMismatch},
+		{"index out of range", `{"data":[{"index":5,"embedding":[1,0]}]}`, embed.ErrCountMismatch},
+		{"NaN", `{"data":[{"index":0,"embedding":[NaN,0]}]}`, embed.ErrBadVector},
+		{"empty embedding", `{"data":[{"index":0,"embedding":[]}]}`, embed.ErrBadVector},
+	} {
+		srv.Inject(embedtest.Reply{Status: 200, Body: tc.body})
+		var pe *embed.PartialError
+		if _, err := c.Embed(ctx, []string{"a"}); !errors.Is(err, tc.want) || !errors.As(err, &pe) {
+			t.Errorf("one input, %s: %v, want %v in a PartialError", tc.name, err, tc.want)
 		}
 	}
 	// A 1024-d model against vectors already seen at 2-d.
