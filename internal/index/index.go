@@ -158,6 +158,11 @@ func Run(ctx context.Context, st *store.Store, emb embed.Embedder, root string, 
 		opts.BatchSize = 32
 	}
 	rep := &Report{Project: root, Embedder: emb.ID()}
+	// 0. a few milliseconds of reads at the root and ends of every table:
+	// a damaged index must not report "0 changed" while search fails
+	if err := st.Probe(ctx); err != nil {
+		return nil, fmt.Errorf("%w: %s", err, store.RepairHint)
+	}
 	// 1. scan the tree while the stored fingerprints load (they overlap:
 	// one is file-system bound, the other SQLite bound)
 	var (
@@ -246,6 +251,16 @@ func Run(ctx context.Context, st *store.Store, emb embed.Embedder, root string, 
 		}
 	}
 
+	// The run record says the project is incomplete until the run ends,
+	// so a search meanwhile (or after a crash) can say so. A --watch
+	// update of a few paths leaves the record as it is.
+	recordRun := opts.Paths == nil && len(todo) > 0
+	if recordRun {
+		if err := st.BeginRun(ctx, root, len(files)); err != nil {
+			return nil, err
+		}
+	}
+
 	// 3. parse with N workers, bounded window, collect in one goroutine
 	in := make(chan walk.File)
 	out := make(chan *work, opts.Threads*4)
@@ -314,6 +329,11 @@ func Run(ctx context.Context, st *store.Store, emb embed.Embedder, root string, 
 	rep.Skipped = len(rep.Skips)
 	rep.Failed = len(rep.Failures)
 	rep.Elapsed = time.Since(start)
+	if recordRun {
+		if err := st.EndRun(ctx, root, len(files)-len(c.skips), rep.Failed); err != nil {
+			return rep, err
+		}
+	}
 	if opts.Progress != nil {
 		opts.Progress(Progress{Phase: "done", Done: done, Total: len(todo), Scanned: rep.Scanned, Elapsed: rep.Elapsed})
 	}

@@ -62,8 +62,20 @@ func Exists(path string) (bool, error) {
 
 // Open opens (creating if needed) the index at path, sets WAL mode and a 10 s
 // busy timeout, and migrates the schema. Errors name the path.
+//
+// An existing file is first looked at read-only (see health.go): a file
+// that is not SQLite, or an SQLite database without coderag's schema
+// marker, is refused with ErrForeign and left byte for byte as it was; an
+// index at the current schema with a table missing is ErrDamaged. Both
+// messages say how to go on.
 func Open(ctx context.Context, path string) (*Store, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, fmt.Errorf("open index %s: %w", path, err)
+	}
+	if _, err := inspect(ctx, path); err != nil {
+		if errors.Is(err, ErrDamaged) {
+			return nil, fmt.Errorf("open index %s: %w: %s", path, err, RepairHint)
+		}
 		return nil, fmt.Errorf("open index %s: %w", path, err)
 	}
 	dsn := "file:" + path + "?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)" +
@@ -81,6 +93,9 @@ func Open(ctx context.Context, path string) (*Store, error) {
 			// WAL files there, but the index can still be read
 			return openReadOnly(ctx, path)
 		}
+		if Damaged(err) {
+			return nil, fmt.Errorf("open index %s: %w: %s", path, damaged(err), RepairHint)
+		}
 		return nil, fmt.Errorf("open index %s: %w", path, err)
 	}
 	return s, nil
@@ -97,6 +112,9 @@ func openReadOnly(ctx context.Context, path string) (*Store, error) {
 	var v string
 	if err := db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key='schema_version'`).Scan(&v); err != nil {
 		db.Close()
+		if Damaged(err) {
+			return nil, fmt.Errorf("open index %s read-only: %w: %s", path, damaged(err), RepairHint)
+		}
 		return nil, fmt.Errorf("open index %s read-only: %w", path, err)
 	}
 	if v != strconv.Itoa(SchemaVersion) {
@@ -132,6 +150,13 @@ func (s *Store) migrate(ctx context.Context) error {
 			return nil
 		}
 	}
+	if have == 0 {
+		// a new file: auto_vacuum must be chosen before the first table
+		// (outside a transaction); a failure here only costs the shrinking
+		if _, err := s.db.ExecContext(ctx, newFilePragmas); err != nil && !strings.Contains(err.Error(), "readonly") {
+			return fmt.Errorf("set up new index: %w", err)
+		}
+	}
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
@@ -151,6 +176,11 @@ func (s *Store) migrate(ctx context.Context) error {
 	}
 	return tx.Commit()
 }
+
+// newFilePragmas are set on a database before its first table: incremental
+// auto-vacuum, so RemoveProject can hand freed pages back to the file
+// system without rewriting the whole file.
+const newFilePragmas = `PRAGMA auto_vacuum = INCREMENTAL`
 
 // Project is one indexed root.
 type Project struct {
@@ -197,9 +227,10 @@ func (s *Store) FindProject(ctx context.Context, dir string) (*Project, error) {
 }
 
 // RemoveProject deletes every row of project (full-text rows, vectors,
-// chunks, relations, fingerprints and the project row) in one transaction
-// and returns how many files it held; ErrNotIndexed when path is not a
-// project root. Files on disk are not touched.
+// chunks, relations, fingerprints, the project row and its run record) in
+// one transaction and returns how many files it held; ErrNotIndexed when
+// path is not a project root. Files on disk are not touched. The freed
+// pages stay in the file until Compact.
 func (s *Store) RemoveProject(ctx context.Context, path string) (int, error) {
 	if _, err := s.GetProject(ctx, path); err != nil {
 		return 0, err
@@ -220,6 +251,7 @@ func (s *Store) RemoveProject(ctx context.Context, path string) (int, error) {
 		`DELETE FROM code_relations WHERE project_path=?`,
 		`DELETE FROM indexed_files WHERE project_path=?`,
 		`DELETE FROM projects WHERE project_path=?`,
+		`DELETE FROM meta WHERE key = 'run:' || ?`,
 	} {
 		if _, err := tx.ExecContext(ctx, q, path); err != nil {
 			return 0, fmt.Errorf("remove project %s: %w", path, err)
