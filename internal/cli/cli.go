@@ -137,8 +137,13 @@ func (e *env) redactor() *httpx.Redactor {
 }
 
 // errText is err as one redacted line, the form every error is printed in.
+// An error that shows the index file is damaged ends with how to repair it.
 func (e *env) errText(err error) string {
-	return oneLine(e.redactor().Redact(err.Error()))
+	msg := oneLine(e.redactor().Redact(err.Error()))
+	if store.Damaged(err) && !strings.Contains(msg, "coderag doctor") {
+		msg += "; the index is damaged: " + store.RepairHint
+	}
+	return msg
 }
 
 func oneLine(s string) string {

@@ -27,6 +27,7 @@ import (
 	"log/slog"
 	"os"
 	"runtime/debug"
+	"strings"
 	"sync"
 	"time"
 
@@ -241,8 +242,15 @@ func addTool[In any](s *Server, t *sdk.Tool, f toolFunc[In]) {
 		}()
 		text, err := f(ctx, req, in)
 		if err != nil {
+			msg := err.Error()
 			if s.cfg.Redact != nil {
-				err = redacted{msg: s.cfg.Redact(err.Error()), err: err}
+				msg = s.cfg.Redact(msg)
+			}
+			if store.Damaged(err) && !strings.Contains(msg, "coderag doctor") {
+				msg += "; the index is damaged: " + store.RepairHint
+			}
+			if msg != err.Error() {
+				err = redacted{msg: msg, err: err}
 			}
 			return nil, nil, err
 		}

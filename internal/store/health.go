@@ -364,3 +364,16 @@ func (s *Store) Compact(ctx context.Context) (before, after int64, err error) {
 	}
 	return before, after, nil
 }
+
+// ReadProjects lists the projects of the index at path, read-only and
+// without any check: how doctor learns which projects, and with which
+// embedders, a damaged index held. Rows it cannot read are an error.
+func ReadProjects(ctx context.Context, path string) ([]Project, error) {
+	db, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+	s := &Store{db: db, path: path, readOnly: true}
+	return s.Projects(ctx)
+}
