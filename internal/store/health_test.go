@@ -266,3 +266,44 @@ func TestRunState(t *testing.T) {
 		t.Fatal("the run record outlived its project")
 	}
 }
+
+// TestDiskFullLeavesNoBloat: a write that fails with SQLITE_FULL (here
+// forced by max_page_count, as a full disk would) leaves neither the file
+// nor its WAL larger than before (issue 17, defect 8).
+func TestDiskFullLeavesNoBloat(t *testing.T) {
+	ctx := context.Background()
+	path := filled(t, 5)
+	s, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	s.db.SetMaxOpenConns(1) // the pragmas below hold for this one connection
+	var pages int
+	if err := s.db.QueryRow(`PRAGMA page_count`).Scan(&pages); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.db.Exec(fmt.Sprintf(`PRAGMA cache_size = 20; PRAGMA max_page_count = %d`, pages+300)); err != nil {
+		t.Fatal(err)
+	}
+	before := s.Size()
+	var fs []FileData
+	for i := range 400 {
+		f := file(fmt.Sprintf("big%03d.go", i), "alpha", "beta", "gamma")
+		for j := range f.Chunks {
+			f.Chunks[j].Content = strings.Repeat(fmt.Sprintf("unique text %d %d ", i, j), 60)
+		}
+		fs = append(fs, f)
+	}
+	err = s.ReplaceFiles(ctx, "/p", fs, nil)
+	if err == nil || !strings.Contains(err.Error(), "full") {
+		t.Fatalf("ReplaceFiles = %v, want a disk-full error", err)
+	}
+	if after := s.Size(); after > before+64<<10 {
+		t.Fatalf("index %d bytes before the failed write, %d after", before, after)
+	}
+	c, err := s.Count(ctx, "/p")
+	if err != nil || c.Files != 5 {
+		t.Fatalf("after the failed write: %+v, %v", c, err)
+	}
+}

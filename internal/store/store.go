@@ -78,8 +78,10 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		}
 		return nil, fmt.Errorf("open index %s: %w", path, err)
 	}
+	// journal_size_limit: a WAL that grew (a big batch, a failed write)
+	// is cut back to 64 MiB whenever it is reset
 	dsn := "file:" + path + "?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)" +
-		"&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(1)&_txlock=immediate"
+		"&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(1)&_pragma=journal_size_limit(67108864)&_txlock=immediate"
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		return nil, fmt.Errorf("open index %s: %w", path, err)
@@ -393,8 +395,24 @@ type FileData struct {
 
 // ReplaceFiles atomically replaces the rows of the given files (old chunks,
 // full-text rows, relations and fingerprints out, new ones in) and deletes
-// the rows of the paths in remove, in one transaction.
+// the rows of the paths in remove, in one transaction. When the disk is
+// full the transaction is rolled back and the write-ahead log, grown by
+// the pages written before the failure, is truncated, so a full disk
+// leaves the index no larger than before.
 func (s *Store) ReplaceFiles(ctx context.Context, project string, files []FileData, remove []string) error {
+	err := s.replaceFiles(ctx, project, files, remove)
+	if diskFull(err) {
+		_ = drain(context.WithoutCancel(ctx), s.db, `PRAGMA wal_checkpoint(TRUNCATE)`) // best effort: the error stands
+	}
+	return err
+}
+
+// diskFull reports SQLite's SQLITE_FULL ("database or disk is full").
+func diskFull(err error) bool {
+	return err != nil && strings.Contains(err.Error(), "disk is full")
+}
+
+func (s *Store) replaceFiles(ctx context.Context, project string, files []FileData, remove []string) error {
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("begin: %w", err)
