@@ -267,6 +267,9 @@ func TestSearchSaysIndexIncomplete(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "Note: index incomplete: ") {
 		t.Fatalf("tool format: %s", out)
 	}
+	if code, out, _ := run(t, "stats"); code != 0 || !strings.Contains(out, "last run:  unfinished") || !strings.Contains(out, "of 30 files indexed") {
+		t.Fatalf("stats: %s", out)
+	}
 	if code, out, errs := run(t, "index", "--quiet", root); code != 0 {
 		t.Fatalf("index: %d %s %s", code, out, errs)
 	}

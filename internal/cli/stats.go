@@ -25,6 +25,10 @@ type projectStats struct {
 	Relations         int            `json:"relations"`
 	RelationsByKind   map[string]int `json:"relations_by_kind"`
 	UpdatedAt         string         `json:"updated_at"`
+	// LastRun is the record of the project's last index run (absent for a
+	// project indexed before runs were recorded): done=false means it was
+	// interrupted or is still going; failed counts files it could not index.
+	LastRun *store.RunState `json:"last_run,omitempty"`
 }
 
 type statsOut struct {
@@ -95,9 +99,13 @@ func runStats(e *env, args []string) error {
 			if emb, err := e.projectEmbedder(p.Embedder); err == nil {
 				desc = embed.Describe(emb)
 			}
-			out.Projects = append(out.Projects, projectStats{Path: p.Path, Embedder: p.Embedder, EmbedderDescribed: desc,
+			ps := projectStats{Path: p.Path, Embedder: p.Embedder, EmbedderDescribed: desc,
 				Dim: p.Dim, Files: c.Files, Chunks: c.Chunks, Embedded: c.Embedded, ChunksByType: c.ChunksByType,
-				Relations: c.Relations, RelationsByKind: c.RelationsByKind, UpdatedAt: p.UpdatedAt.Format("2006-01-02 15:04:05")})
+				Relations: c.Relations, RelationsByKind: c.RelationsByKind, UpdatedAt: p.UpdatedAt.Format("2006-01-02 15:04:05")}
+			if r, ok, err := st.LastRun(e.ctx, p.Path); err == nil && ok {
+				ps.LastRun = &r
+			}
+			out.Projects = append(out.Projects, ps)
 		}
 	}
 	if *asJSON {
@@ -114,6 +122,13 @@ func runStats(e *env, args []string) error {
 		fmt.Fprintf(e.stdout, "chunks:    %d (%d embedded)%s\n", p.Chunks, p.Embedded, counts(p.ChunksByType))
 		fmt.Fprintf(e.stdout, "relations: %d%s\n", p.Relations, counts(p.RelationsByKind))
 		fmt.Fprintf(e.stdout, "updated:   %s\n", p.UpdatedAt)
+		switch r := p.LastRun; {
+		case r == nil:
+		case !r.Done:
+			fmt.Fprintf(e.stdout, "last run:  unfinished (interrupted or still going): %d of %d files indexed; run `coderag index %s`\n", p.Files, r.Total, p.Path)
+		case r.Failed > 0:
+			fmt.Fprintf(e.stdout, "last run:  %d of %d files failed and keep their previous rows (`coderag index --json %s` lists them)\n", r.Failed, r.Total, p.Path)
+		}
 	}
 	return nil
 }

@@ -199,12 +199,25 @@ func sleep(ctx context.Context, d time.Duration) error {
 	}
 }
 
+// MaxServerMessageRunes bounds the message ServerMessage returns (a longer
+// one is cut and ends with "...").
+const MaxServerMessageRunes = 500
+
 // ServerMessage extracts a readable error from a response body: the
 // "error" string (Ollama: {"error":"..."}), "error.message" plus its type and
 // code (OpenAI: {"error":{"message":..,"type":..,"code":..}}), "message" or
 // "detail"; an HTML page is reported as such (usually a wrong base URL);
-// anything else is the trimmed text cut to 300 runes. An empty body gives "".
+// anything else is the trimmed text cut to 300 runes. Every message is cut
+// to MaxServerMessageRunes runes. An empty body gives "".
 func ServerMessage(body []byte) string {
+	m := serverMessage(body)
+	if utf8.RuneCountInString(m) > MaxServerMessageRunes {
+		m = Truncate(m, MaxServerMessageRunes) + "..."
+	}
+	return m
+}
+
+func serverMessage(body []byte) string {
 	s := strings.TrimSpace(string(body))
 	if s == "" {
 		return ""

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"syscall"
 	"time"
+	"unicode/utf8"
 
 	"github.com/coderag/coderag/internal/httpx"
 )
@@ -348,10 +349,29 @@ func readAPIError(resp *http.Response) error {
 	return e
 }
 
+// maxMessageRunes bounds each field errorMessage returns.
+const maxMessageRunes = 500
+
 // errorMessage extracts the message of an error body: OpenAI
 // {"error":{"message","type","code"}}, {"error":"text"} (Ollama), or
-// {"message":...}; otherwise the body's text, cut to 300 bytes.
+// {"message":...}; otherwise the body's text, cut to 300 runes. Every
+// field is cut to maxMessageRunes runes (a cut one ends with "…").
 func errorMessage(raw []byte) (msg, typ, code string) {
+	msg, typ, code = parseErrorBody(raw)
+	return cutRunes(msg, maxMessageRunes), cutRunes(typ, maxMessageRunes), cutRunes(code, maxMessageRunes)
+}
+
+// cutRunes cuts s to at most n runes, on a rune boundary, marking a cut
+// with "…".
+func cutRunes(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:n]) + "…"
+}
+
+func parseErrorBody(raw []byte) (msg, typ, code string) {
 	var body struct {
 		Error   json.RawMessage `json:"error"`
 		Message string          `json:"message"`
@@ -378,11 +398,7 @@ func errorMessage(raw []byte) (msg, typ, code string) {
 			return fmt.Sprint(body.Detail), "", ""
 		}
 	}
-	s := strings.Join(strings.Fields(string(raw)), " ")
-	if len(s) > 300 {
-		s = s[:300] + "…"
-	}
-	return s, "", ""
+	return cutRunes(strings.Join(strings.Fields(string(raw)), " "), 300), "", ""
 }
 
 var errBadBody = errors.New("malformed chat response")
