@@ -31,7 +31,7 @@ type SendFunc func(ctx context.Context, texts []string) ([][]float32, error)
 //
 // Errors, each wrapped with the batch number and input range: the context's
 // error once it is done; an error for which Stop is true, at once; an
-// ErrServerFailing error when every input of a request of two or more
+// ErrServerFailing error when every input of a request of four or more
 // failed on its own (the server, not the inputs, is broken); ErrDimMismatch
 // when valid vectors have another dimension than dim remembers (dim nil
 // means check only within the call).
@@ -62,7 +62,7 @@ func Batch(ctx context.Context, texts []string, size int, prefix string, dim *Di
 			}
 			return nil, fmt.Errorf("embed batch %d (inputs %d-%d): %w", n, b.pos[start], b.pos[end-1], err)
 		}
-		if failed := len(b.failed) - failedBefore; end-start >= 2 && failed == end-start {
+		if failed := len(b.failed) - failedBefore; end-start >= minServerFailing && failed == end-start {
 			first := b.failed[b.pos[start]]
 			return nil, fmt.Errorf("embed batch %d (inputs %d-%d): %w: each of its %d inputs failed alone; input %d: %w",
 				n, b.pos[start], b.pos[end-1], ErrServerFailing, failed, b.pos[start], first)
@@ -73,6 +73,11 @@ func Batch(ctx context.Context, texts []string, size int, prefix string, dim *Di
 	}
 	return b.out, nil
 }
+
+// minServerFailing is the smallest request whose inputs, all failing
+// alone, mean the server is broken: in a smaller one (the last of a run,
+// say) they may all be bad inputs.
+const minServerFailing = 4
 
 // maxHalvings bounds how often an input the server calls too long is cut
 // in half and sent again (2000 runes -> 62).

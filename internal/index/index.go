@@ -457,6 +457,28 @@ type collector struct {
 	touch   []store.FileRecord
 	skips   []walk.Skip
 	dim     int
+	// embedded counts files written this run; failedRun counts the files
+	// that failed to embed in a row before the first one was written.
+	embedded, failedRun int
+}
+
+// maxFailedStart is how many files in a row may fail to embed, with none
+// embedded yet, before the run stops: a server that fails for every input
+// is down, even when each request holds too few inputs to tell.
+const maxFailedStart = 16
+
+// embedFailed records a file that could not be embedded, and stops the
+// run when the embedder has failed for every file so far.
+func (c *collector) embedFailed(path string, err error) error {
+	c.rep.Failures = append(c.rep.Failures, Failure{Path: path, Err: err.Error()})
+	if c.embedded == 0 {
+		c.failedRun++
+		if c.failedRun >= maxFailedStart {
+			return fmt.Errorf("%w: each of the first %d files failed (last: %s: %w); the files written before are kept: run again when the embedder answers",
+				errEmbedderFailing, c.failedRun, path, err)
+		}
+	}
+	return nil
 }
 
 func (c *collector) add(w *work) error {
@@ -497,6 +519,9 @@ func (c *collector) flush() error {
 		if ctxErr := c.ctx.Err(); ctxErr != nil {
 			return ctxErr
 		}
+		if errors.Is(err, errEmbedderFailing) {
+			return err
+		}
 		if embed.Fatal(err) {
 			// no other file would fare better: stop now instead of
 			// retrying (and timing out) file by file
@@ -509,10 +534,15 @@ func (c *collector) flush() error {
 				if ctxErr := c.ctx.Err(); ctxErr != nil {
 					return ctxErr
 				}
+				if errors.Is(ferr, errEmbedderFailing) {
+					return ferr
+				}
 				if embed.Fatal(ferr) {
 					return fmt.Errorf("%w; the files written before are kept: run again when the embedder answers", ferr)
 				}
-				c.rep.Failures = append(c.rep.Failures, Failure{Path: w.file.Path, Err: ferr.Error()})
+				if err := c.embedFailed(w.file.Path, ferr); err != nil {
+					return err
+				}
 				continue
 			}
 			if err := c.write(d); err != nil {
@@ -528,6 +558,7 @@ func (c *collector) write(data []store.FileData) error {
 	if err := c.st.ReplaceFiles(c.ctx, c.root, data, nil); err != nil {
 		return fmt.Errorf("write batch: %w", err)
 	}
+	c.embedded += len(data)
 	for _, d := range data {
 		c.rep.Changed++
 		c.rep.Chunks += len(d.Chunks)
@@ -536,7 +567,9 @@ func (c *collector) write(data []store.FileData) error {
 	return nil
 }
 
-// build embeds the chunks of a batch of files and turns them into rows.
+// build embeds the chunks of a batch of files and turns them into rows. A
+// file with a chunk the embedder could not embed alone is recorded as failed
+// (with the chunk's reason) and left out of the rows.
 func (c *collector) build(batch []*work) ([]store.FileData, error) {
 	var texts []string
 	for _, w := range batch {
@@ -586,7 +619,9 @@ func (c *collector) build(batch []*work) ([]store.FileData, error) {
 	k := 0
 	for _, w := range batch {
 		if ferr := failed[w]; ferr != nil {
-			c.rep.Failures = append(c.rep.Failures, Failure{Path: w.file.Path, Err: ferr.Error()})
+			if err := c.embedFailed(w.file.Path, ferr); err != nil {
+				return nil, err
+			}
 			k += len(w.res.Chunks)
 			continue
 		}
@@ -616,6 +651,9 @@ func (c *collector) build(batch []*work) ([]store.FileData, error) {
 }
 
 var errDim = errors.New("embedding dimension changed within a run")
+
+// errEmbedderFailing stops a run whose first files all failed to embed.
+var errEmbedderFailing = errors.New("the embedder fails for every file")
 
 // firstChunk returns the position of w's first chunk among the chunks of
 // batch, in the order build sends them.

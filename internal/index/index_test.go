@@ -547,3 +547,27 @@ func TestBadKeyStopsAtOnce(t *testing.T) {
 		t.Fatalf("%d requests, want 1", n)
 	}
 }
+
+// TestEmbedderFailingEveryFileStops: a server that answers 500 for every
+// input, one input per request (too few to tell the server from the
+// input), still stops the run after maxFailedStart files instead of
+// failing them all one by one.
+func TestEmbedderFailingEveryFileStops(t *testing.T) {
+	srv := embedtest.NewOllama(t, 8)
+	srv.Poison = "package" // in every chunk's text
+	emb, err := provider.New(embed.Options{Provider: "ollama", BaseURL: srv.URL, BatchSize: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := resolved(t, t.TempDir())
+	for i := 0; i < 40; i++ {
+		writeFile(t, root, fmt.Sprintf("f%02d.txt", i), fmt.Sprintf("package note %d\n", i))
+	}
+	_, err = Run(context.Background(), openStore(t), emb, root, Options{Threads: 1, BatchSize: 1})
+	if !errors.Is(err, errEmbedderFailing) || !strings.Contains(err.Error(), "unsupported value: NaN") {
+		t.Fatalf("err = %v, want errEmbedderFailing", err)
+	}
+	if n := srv.Requests(); n > maxFailedStart+2 {
+		t.Fatalf("%d requests, want about %d", n, maxFailedStart)
+	}
+}
