@@ -152,14 +152,19 @@ func (s *Store) migrate(ctx context.Context) error {
 			return nil
 		}
 	}
+	// one connection: a new file's auto_vacuum, chosen outside a
+	// transaction, holds only for the connection that creates the tables
+	conn, err := s.db.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
 	if have == 0 {
-		// a new file: auto_vacuum must be chosen before the first table
-		// (outside a transaction); a failure here only costs the shrinking
-		if _, err := s.db.ExecContext(ctx, newFilePragmas); err != nil && !strings.Contains(err.Error(), "readonly") {
+		if _, err := conn.ExecContext(ctx, newFilePragmas); err != nil && !strings.Contains(err.Error(), "readonly") {
 			return fmt.Errorf("set up new index: %w", err)
 		}
 	}
-	tx, err := s.db.BeginTx(ctx, nil)
+	tx, err := conn.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
