@@ -403,3 +403,29 @@ func TestSecretsNotInErrors(t *testing.T) {
 		t.Errorf("unreachable: %v", err)
 	}
 }
+
+// TestHugeRetryAfterWaits: a 429 asking for 9227000000000 ms is waited on
+// (capped), not retried at once: before, the overflowed wait was negative
+// and the client sent every retry immediately.
+func TestHugeRetryAfterWaits(t *testing.T) {
+	var n atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n.Add(1)
+		w.Header().Set("Retry-After-Ms", "9227000000000")
+		w.Header().Set("Retry-After", "9227000000000")
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusTooManyRequests)
+		io.WriteString(w, `{"error":{"message":"Rate limit reached for gpt-4o","type":"requests","param":null,"code":"rate_limit_exceeded"}}`)
+	}))
+	defer srv.Close()
+	c := testClient(t, srv.URL, func(c *Config) { c.MaxRetries = 5 })
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	_, err := c.Chat(ctx, Request{Messages: []Message{{Role: RoleUser, Content: "hi"}}}, nil)
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("err = %v, want the context's deadline while waiting", err)
+	}
+	if got := n.Load(); got != 1 {
+		t.Fatalf("%d requests, want 1 (the client must wait, not retry at once)", got)
+	}
+}

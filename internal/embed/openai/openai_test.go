@@ -240,3 +240,21 @@ func TestSecretsNotInErrors(t *testing.T) {
 		t.Errorf("401 with userinfo: %v", err)
 	}
 }
+
+// TestHugeRetryAfterWaits: the same attack on the embeddings client.
+func TestHugeRetryAfterWaits(t *testing.T) {
+	srv := embedtest.NewOpenAI(t, 4, "")
+	for range DefaultTries {
+		srv.Inject(embedtest.Reply{Status: 429, Body: embedtest.OpenAIRateLimit, Header: map[string]string{"Retry-After-Ms": "9227000000000"}})
+	}
+	c := client(t, srv.URL, "")
+	cctx, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
+	defer cancel()
+	before := srv.Requests()
+	if _, err := c.Embed(cctx, []string{"x"}); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("err = %v, want the context's deadline while waiting", err)
+	}
+	if n := srv.Requests() - before; n != 1 {
+		t.Fatalf("%d requests, want 1", n)
+	}
+}
