@@ -16,7 +16,11 @@
 // empty or whitespace-only input gets a nil slot and is never sent to a
 // server; inputs are cut to MaxInputRunes runes on a rune boundary; a vector
 // with NaN/Inf or a dimension different from the others is an error, and so
-// is a server that answers 200 with fewer vectors than inputs.
+// is a server that answers 200 with fewer vectors than inputs. One input a
+// server cannot embed (a 500 for a NaN, a 400) fails alone: Batch splits a
+// failing request down to it and returns a *PartialError beside the other
+// vectors; only errors for which Stop is true (server down, model missing,
+// key refused) end a call at once.
 package embed
 
 import (
