@@ -64,3 +64,44 @@ func TestToolResultsHoldNoKey(t *testing.T) {
 		t.Errorf("index_project: want the 401 as a tool error, got %v %s", isErr, text)
 	}
 }
+
+// TestIndexStatusSaysIncomplete: a project whose index run did not finish
+// is reported as incomplete, with its counts (issue 17, defect 8).
+func TestIndexStatusSaysIncomplete(t *testing.T) {
+	ctx := context.Background()
+	root := t.TempDir()
+	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "index.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if err := st.PutProject(ctx, store.Project{Path: root, Embedder: "local:hashing-768-v1", Dim: 768}); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.BeginRun(ctx, root, 10); err != nil {
+		t.Fatal(err)
+	}
+	fd := store.FileData{Record: store.FileRecord{Path: "a.go", SHA256: "x", Embedder: "local:hashing-768-v1", Size: 1, MtimeNS: 1}}
+	if err := st.ReplaceFiles(ctx, root, []store.FileData{fd}, nil); err != nil {
+		t.Fatal(err)
+	}
+	newEmb := func() (embed.Embedder, error) { return provider.New(embed.Options{Provider: "local"}) }
+	s, err := NewServer(Config{Root: root, Store: st, NewEmbedder: newEmb, Log: testWriter{t}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t1, t2 := sdk.NewInMemoryTransports()
+	ss, err := s.sdk.Connect(ctx, t1, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, t2, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { cs.Close(); ss.Wait(); s.Close() }()
+	text, isErr := callText(t, cs, "index_status", nil)
+	if isErr || !strings.Contains(text, "incomplete: 1 of 10 files indexed") {
+		t.Fatalf("index_status: %v\n%s", isErr, text)
+	}
+}
