@@ -307,3 +307,24 @@ func TestDiskFullLeavesNoBloat(t *testing.T) {
 		t.Fatalf("after the failed write: %+v, %v", c, err)
 	}
 }
+
+// TestDroppedIndexRestored: an index (not a table) dropped from the file is
+// re-created by Open: it holds nothing that cannot be rebuilt.
+func TestDroppedIndexRestored(t *testing.T) {
+	ctx := context.Background()
+	path := filled(t, 3)
+	db, _ := sql.Open("sqlite", "file:"+path)
+	if _, err := db.Exec(`DROP INDEX code_chunks_file`); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	s, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var n int
+	if err := s.DB().QueryRow(`SELECT count(*) FROM sqlite_master WHERE type='index' AND name='code_chunks_file'`).Scan(&n); err != nil || n != 1 {
+		t.Fatalf("index restored: %d, %v", n, err)
+	}
+}

@@ -149,7 +149,7 @@ func (s *Store) migrate(ctx context.Context) error {
 			return fmt.Errorf("%w (schema %d > %d): upgrade coderag", ErrNewerSchema, have, SchemaVersion)
 		}
 		if have == SchemaVersion {
-			return nil
+			return s.restoreIndexes(ctx)
 		}
 	}
 	// one connection: a new file's auto_vacuum, chosen outside a
@@ -182,6 +182,43 @@ func (s *Store) migrate(ctx context.Context) error {
 		return err
 	}
 	return tx.Commit()
+}
+
+// restoreIndexes re-creates any of the schema's indexes that were dropped
+// (they hold no data of their own, so this loses nothing); a dropped table
+// is damage and is refused earlier, by inspect.
+func (s *Store) restoreIndexes(ctx context.Context) error {
+	rows, err := s.db.QueryContext(ctx, `SELECT name FROM sqlite_master WHERE type='index'`)
+	if err != nil {
+		return err
+	}
+	have := map[string]bool{}
+	for rows.Next() {
+		var n string
+		if err := rows.Scan(&n); err != nil {
+			rows.Close()
+			return err
+		}
+		have[n] = true
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for _, line := range strings.Split(schema, "\n") {
+		rest, ok := strings.CutPrefix(line, "CREATE INDEX IF NOT EXISTS ")
+		if !ok {
+			continue
+		}
+		name, _, _ := strings.Cut(rest, " ")
+		if have[name] {
+			continue
+		}
+		if _, err := s.db.ExecContext(ctx, line); err != nil {
+			return fmt.Errorf("restore index %s: %w", name, err)
+		}
+	}
+	return nil
 }
 
 // newFilePragmas are set on a database before its first table: incremental
