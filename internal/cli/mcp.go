@@ -82,6 +82,7 @@ Example (Claude Code):  claude mcp add coderag -- coderag mcp --root /path/to/pr
 		Log:             e.stderr,
 		Verbose:         *verbose,
 		Version:         Version,
+		Redact:          e.redactor().Redact,
 	})
 	if err != nil {
 		return err

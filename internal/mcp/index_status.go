@@ -52,6 +52,9 @@ func (s *Server) addIndexStatus() {
 				if len(c.ChunksByType) > 0 {
 					b.WriteString("chunks by type: " + counts(c.ChunksByType) + "\n")
 				}
+				if n, total, partial, err := s.cfg.Store.Incomplete(ctx, root); err == nil && partial {
+					fmt.Fprintf(&b, "incomplete: %d of %d files indexed (a run was interrupted or is going on); index_project finishes it\n", n, total)
+				}
 			}
 			if l := st.Last; l != nil {
 				fmt.Fprintf(&b, "last run: ended %s ago", time.Since(l.Ended).Round(time.Second))

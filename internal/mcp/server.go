@@ -27,6 +27,7 @@ import (
 	"log/slog"
 	"os"
 	"runtime/debug"
+	"strings"
 	"sync"
 	"time"
 
@@ -87,6 +88,10 @@ type Config struct {
 	Verbose bool
 	// Version is reported to clients as the server version.
 	Version string
+	// Redact, if set, rewrites the message of every tool error before the
+	// client (and the model) sees it: the CLI masks the configured API
+	// keys and base-URL passwords. Nil leaves messages as they are.
+	Redact func(string) string
 }
 
 // Server is a coderag MCP server. Create it with NewServer and serve one
@@ -237,11 +242,30 @@ func addTool[In any](s *Server, t *sdk.Tool, f toolFunc[In]) {
 		}()
 		text, err := f(ctx, req, in)
 		if err != nil {
+			msg := err.Error()
+			if s.cfg.Redact != nil {
+				msg = s.cfg.Redact(msg)
+			}
+			if store.Damaged(err) && !strings.Contains(msg, "coderag doctor") {
+				msg += "; the index is damaged: " + store.RepairHint
+			}
+			if msg != err.Error() {
+				err = redacted{msg: msg, err: err}
+			}
 			return nil, nil, err
 		}
 		return textResult(text), nil, nil
 	})
 }
+
+// redacted is a tool error whose message was passed through Config.Redact.
+type redacted struct {
+	msg string
+	err error
+}
+
+func (r redacted) Error() string { return r.msg }
+func (r redacted) Unwrap() error { return r.err }
 
 // readOnly returns annotations for a tool that changes nothing.
 func readOnly(title string) *sdk.ToolAnnotations {

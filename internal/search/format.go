@@ -10,6 +10,9 @@ import (
 // FormatHuman writes results for people: rank, score, path:start-end, type,
 // name and a 120-character preview; with explain, each score's breakdown.
 func FormatHuman(w io.Writer, resp *Response, explain bool) {
+	if resp.Incomplete != "" {
+		fmt.Fprintf(w, "note: %s\n", resp.Incomplete)
+	}
 	if len(resp.Results) == 0 {
 		fmt.Fprintf(w, "no results for %q\n", resp.Query)
 		return
@@ -51,6 +54,9 @@ func FormatHuman(w io.Writer, resp *Response, explain bool) {
 // a 180-character snippet.
 func FormatForTool(resp *Response) string {
 	var b strings.Builder
+	if resp.Incomplete != "" {
+		fmt.Fprintf(&b, "Note: %s. Results cover only the files indexed so far.\n", resp.Incomplete)
+	}
 	if len(resp.Results) == 0 {
 		fmt.Fprintf(&b, "No indexed code matched %q. Try grep_code with an exact identifier, or rephrase with words likely to appear in the code.\n", resp.Query)
 		return b.String()

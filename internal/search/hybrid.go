@@ -380,10 +380,17 @@ func nameBoost(r Result, owner string, idents [][2]string, hp HybridParams) floa
 }
 
 // MatchExpr builds an FTS5 MATCH expression: the terms, each a quoted string
-// (so no user text is ever parsed as FTS syntax), joined by OR.
+// (so no user text is ever parsed as FTS syntax), joined by OR. A NUL byte,
+// which would end the SQL string inside SQLite and leave the quote open, is
+// replaced by a space; blank terms are dropped, so no terms (or only
+// blank ones) give "".
 func MatchExpr(terms []string) string {
 	q := make([]string, 0, len(terms))
 	for _, t := range terms {
+		t = strings.ReplaceAll(t, "\x00", " ")
+		if strings.TrimSpace(t) == "" {
+			continue
+		}
 		q = append(q, `"`+strings.ReplaceAll(t, `"`, `""`)+`"`)
 	}
 	return strings.Join(q, " OR ")
