@@ -325,8 +325,16 @@ func ftsCheck(ctx context.Context, db *sql.DB) error {
 		return err
 	}
 	defer tx.Rollback()
-	_, err = tx.ExecContext(ctx, `INSERT INTO chunks_fts(chunks_fts, rank) VALUES('integrity-check', 0)`)
-	return err
+	ts, err := ftsTables(ctx, db)
+	if err != nil {
+		return err
+	}
+	for _, t := range append([]string{"chunks_fts"}, ts...) {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO `+t+`(`+t+`, rank) VALUES('integrity-check', 0)`); err != nil {
+			return fmt.Errorf("%s: %w", t, err)
+		}
+	}
+	return nil
 }
 
 // Compact gives the pages freed by deletions back to the file system and

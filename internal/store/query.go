@@ -231,15 +231,22 @@ type FTSWeights struct{ Name, Owner, Path, Doc, Body float64 }
 
 // FTSSearch runs an FTS5 MATCH expression (built by the caller from analysed,
 // quoted terms; never raw user text) and returns the k best chunks of project
-// by BM25 (Robertson & Zaragoza, 2009, as implemented by FTS5), Score = -bm25
-// so higher is better.
+// by BM25 (Robertson & Zaragoza, 2009, as implemented by FTS5) over the
+// project's own full-text table, so term statistics are the project's
+// alone (see fts.go); Score = -bm25 so higher is better.
 func (s *Store) FTSSearch(ctx context.Context, project, match string, w FTSWeights, k int) ([]Scored, error) {
 	if strings.TrimSpace(match) == "" {
 		return nil, nil
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT c.id, bm25(chunks_fts, ?, ?, ?, ?, ?) AS r
-		FROM chunks_fts JOIN code_chunks c ON c.id = chunks_fts.rowid
-		WHERE chunks_fts MATCH ? AND c.project_path = ?
+	t := ftsTable(project)
+	if ok, err := hasTable(ctx, s.db, t); err != nil {
+		return nil, fmt.Errorf("full-text search: %w", err)
+	} else if !ok {
+		t = "chunks_fts" // indexed before per-project tables (see fts.go)
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT c.id, bm25(`+t+`, ?, ?, ?, ?, ?) AS r
+		FROM `+t+` JOIN code_chunks c ON c.id = `+t+`.rowid
+		WHERE `+t+` MATCH ? AND c.project_path = ?
 		ORDER BY r, c.id LIMIT ?`, w.Name, w.Owner, w.Path, w.Doc, w.Body, match, project, k)
 	if err != nil {
 		return nil, fmt.Errorf("full-text search: %w", err)

@@ -288,6 +288,9 @@ func (s *Store) RemoveProject(ctx context.Context, path string) (int, error) {
 	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM indexed_files WHERE project_path=?`, path).Scan(&files); err != nil {
 		return 0, err
 	}
+	if _, err := tx.ExecContext(ctx, `DROP TABLE IF EXISTS `+ftsTable(path)); err != nil {
+		return 0, err
+	}
 	for _, q := range []string{
 		`DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM code_chunks WHERE project_path=?)`,
 		`DELETE FROM code_vectors WHERE project_path=?`,
@@ -472,6 +475,9 @@ func (s *Store) replaceFiles(ctx context.Context, project string, files []FileDa
 			return err
 		}
 	}
+	if err := ensureFTS(ctx, tx, project); err != nil {
+		return err
+	}
 	for _, p := range remove {
 		if err := deleteFile(ctx, tx, project, p); err != nil {
 			return fmt.Errorf("remove %s: %w", p, err)
@@ -484,7 +490,7 @@ func (s *Store) replaceFiles(ctx context.Context, project string, files []FileDa
 		return err
 	}
 	defer insChunk.Close()
-	insFTS, err := tx.PrepareContext(ctx, `INSERT INTO chunks_fts(rowid, name, owner, path, doc, body) VALUES(?,?,?,?,?,?)`)
+	insFTS, err := tx.PrepareContext(ctx, `INSERT INTO `+ftsTable(project)+`(rowid, name, owner, path, doc, body) VALUES(?,?,?,?,?,?)`)
 	if err != nil {
 		return err
 	}
@@ -544,8 +550,11 @@ func (s *Store) replaceFiles(ctx context.Context, project string, files []FileDa
 	return nil
 }
 
+// deleteFile deletes the rows of one file; the project's full-text table
+// must exist (ensureFTS).
 func deleteFile(ctx context.Context, tx *sql.Tx, project, path string) error {
 	for _, q := range []string{
+		`DELETE FROM ` + ftsTable(project) + ` WHERE rowid IN (SELECT id FROM code_chunks WHERE project_path=? AND file_path=?)`,
 		`DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM code_chunks WHERE project_path=? AND file_path=?)`,
 		`DELETE FROM code_vectors WHERE id IN (SELECT id FROM code_chunks WHERE project_path=? AND file_path=?)`,
 	} {
