@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"io"
+	"path/filepath"
 	"runtime"
 	"strings"
 
@@ -196,11 +198,15 @@ func longestASCIIRun(b []byte) []byte {
 	return best
 }
 
-// file returns up to q.head hits of one file; unreadable files have none.
+// file returns up to q.head hits of one file; unreadable files have none,
+// and neither have files that grew past MaxFileBytes since the walk.
 func (s *scanner) file(f walk.File) []hit {
-	buf, err := s.read(f.Abs, f.Size)
+	buf, err := s.read(f.Path)
+	if errors.Is(err, errTooLarge) {
+		return nil
+	}
 	if err != nil {
-		s.q.noteUnreadable(f.Path + ": " + unreadableReason(err.Error()))
+		s.q.noteUnreadable(DisplayPath(f.Path) + ": " + unreadableReason(openError(err).Error()))
 		return nil
 	}
 	if isBinary(buf) {
@@ -219,13 +225,31 @@ func unreadableReason(err string) string {
 	return err
 }
 
-// read reads up to size bytes of file p (its size at walk time) into the
-// scanner's buffer.
-func (s *scanner) read(p string, size int64) ([]byte, error) {
+// errTooLarge: a file is over MaxFileBytes when opened.
+var errTooLarge = errors.New("larger than 2 MiB")
+
+// read reads root-relative file rel into the scanner's buffer: opened
+// through the query's os.Root (walk.OpenRegular: regular files only, no
+// blocking, nothing outside the root even if rel was swapped for a symlink
+// since the walk), at most MaxFileBytes (errTooLarge beyond).
+func (s *scanner) read(rel string) ([]byte, error) {
+	f, info, err := walk.OpenRegular(s.q.fs, filepath.FromSlash(rel))
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	size := info.Size()
+	if size > MaxFileBytes {
+		return nil, errTooLarge
+	}
 	if int64(cap(s.buf)) < size {
 		s.buf = make([]byte, size+size/4)
 	}
-	return readFile(p, s.buf[:size])
+	n, err := io.ReadFull(f, s.buf[:size])
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+		return nil, err
+	}
+	return s.buf[:n], nil
 }
 
 // isBinary is walk.IsBinary with a vectorised search for the NUL byte.
