@@ -23,12 +23,12 @@ import (
 // single-threaded:
 //
 //  1. `rg --files-with-matches` (parallel) lists the matching files. rg is
-//     told the walk's rules as far as it can take them (gitignore without
-//     needing git, no parent/global/.ignore files, hidden files yes, hidden
-//     and default-skipped directories no, --max-filesize 2M, --text so that
-//     binary detection is ours); the list is then filtered with
-//     walk.Matcher, which adds what rg cannot express (nested
-//     .coderagignore files), and sorted.
+//     told the walk's rules that need no ignore file (hidden files yes,
+//     hidden and default-skipped directories no, --max-filesize 2M, --text
+//     so that binary detection is ours) and reads no ignore file itself
+//     (--no-ignore: a hostile .gitignore may be a FIFO or a symlink to
+//     /dev/zero); the list is then filtered with walk.Matcher, which
+//     applies every .gitignore and .coderagignore, read safely, and sorted.
 //  2. the first files of that list, at most max_results+1 with a match,
 //     are read here through os.Root (regular files only, never outside the
 //     root, whatever was swapped in since pass 1) and scanned with the
@@ -53,8 +53,11 @@ func searchRipgrep(ctx context.Context, q *query, emit func(fileHits) bool) erro
 		return err
 	}
 	args := append([]string{}, rgCommon...)
-	args = append(args, "--files-with-matches", "--null",
-		"--no-require-git", "--no-ignore-parent", "--no-ignore-global", "--no-ignore-exclude", "--no-ignore-dot",
+	// --no-ignore: rg reads no ignore file at all. It would follow a
+	// .gitignore symlinked to /dev/zero and block on a FIFO .gitignore;
+	// ruleFilter applies the project's ignore files, read safely by
+	// walk.Matcher, to what rg lists.
+	args = append(args, "--files-with-matches", "--null", "--no-ignore",
 		"--hidden", "--glob", "!.*/", "--max-filesize", strconv.Itoa(MaxFileBytes))
 	for _, d := range sortedSkipDirs() {
 		args = append(args, "--glob", "!"+d+"/")

@@ -167,6 +167,12 @@ func Read(ctx context.Context, root string, p ReadParams) (*ReadResult, error) {
 			continue
 		}
 		if errors.Is(err, io.EOF) {
+			if scanned >= readScanCap {
+				if more, _ := f.Read(make([]byte, 1)); more > 0 {
+					res.TotalAtLeast = true // and the last line read is cut: not counted
+					break
+				}
+			}
 			if curLen > 0 {
 				endLine(true)
 			}
@@ -174,11 +180,6 @@ func Read(ctx context.Context, root string, p ReadParams) (*ReadResult, error) {
 		}
 		if err != nil {
 			return nil, fmt.Errorf("read %s: %w", shown, err)
-		}
-	}
-	if scanned >= readScanCap {
-		if more, _ := f.Read(make([]byte, 1)); more > 0 {
-			res.TotalAtLeast = true
 		}
 	}
 	res.TotalLines = total
