@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -169,6 +170,10 @@ func insideRoot(root, p string) (string, error) {
 	if err != nil {
 		if !lexical {
 			return "", fmt.Errorf("%q: %w", p, tools.ErrOutsideRoot)
+		}
+		var pe *fs.PathError
+		if errors.As(err, &pe) { // its path may be outside, after a symlink
+			err = fmt.Errorf("%s: %w", pe.Op, pe.Err)
 		}
 		return "", fmt.Errorf("%q: %w: %w", p, tools.ErrNotFound, err)
 	}

@@ -136,9 +136,16 @@ func Within(dir, p string) (string, bool) {
 	return rel, true
 }
 
+// notFound turns a file-system error into ErrNotFound when the path does not
+// exist, and drops the path from any other *fs.PathError: after a symlink
+// it may be a path outside the root, which no message should show.
 func notFound(err error) error {
 	if errors.Is(err, fs.ErrNotExist) {
 		return notFoundError{err}
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return fmt.Errorf("%s: %w", pe.Op, pe.Err)
 	}
 	return err
 }
