@@ -8,6 +8,7 @@ package walk
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -234,13 +235,20 @@ func IsBinary(head []byte) bool {
 	return false
 }
 
-// SniffBinary opens path and applies IsBinary to its head.
+// SniffBinary opens path and applies IsBinary to its head; a path that is
+// not a regular file is ErrNotRegular (opened without blocking, checked on
+// the descriptor).
 func SniffBinary(p string) (bool, error) {
-	f, err := os.Open(p)
+	f, err := os.OpenFile(p, os.O_RDONLY|oNonblock, 0)
 	if err != nil {
 		return false, err
 	}
 	defer f.Close()
+	if st, err := f.Stat(); err != nil {
+		return false, err
+	} else if !st.Mode().IsRegular() {
+		return false, fmt.Errorf("%s: %w (%s)", p, ErrNotRegular, kind(st.Mode()))
+	}
 	buf := make([]byte, BinarySniffBytes)
 	n, err := io.ReadFull(f, buf)
 	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
