@@ -43,6 +43,9 @@ type lit struct {
 	fold bool
 }
 
+// MaxPatternBytes is the longest grep pattern accepted (64 KiB).
+const MaxPatternBytes = 64 << 10
+
 // clipSyntaxError shortens the expression a regexp/syntax error quotes
 // (for "missing closing )" it is the whole pattern, which may be megabytes)
 // to maxEcho bytes; other errors are returned as they are.
@@ -56,10 +59,18 @@ func clipSyntaxError(err error) error {
 
 // compilePattern validates p (a Go RE2 regexp, or literal text when
 // fixedStrings) and builds both engines' forms. Errors wrap ErrBadPattern
-// and the compile error, with a hint to use fixed_strings.
+// and the compile error, with a hint to use fixed_strings; a pattern over
+// MaxPatternBytes is refused before compiling. Messages quote at most
+// maxEcho bytes of the pattern.
 func compilePattern(p string, fixedStrings, ignoreCase bool) (*pattern, error) {
 	if p == "" {
 		return nil, fmt.Errorf("%w: empty pattern", ErrBadPattern)
+	}
+	if len(p) > MaxPatternBytes {
+		// compiling megabytes of pattern takes seconds to minutes, and the
+		// compile error would quote all of it
+		return nil, fmt.Errorf("%w: the pattern is %d bytes, over the %d KiB limit; search for a shorter distinctive part",
+			ErrBadPattern, len(p), MaxPatternBytes>>10)
 	}
 	src := p
 	if fixedStrings {
