@@ -57,7 +57,7 @@ func Glob(ctx context.Context, root string, p GlobParams) (*GlobResult, error) {
 	res := &GlobResult{Files: []string{}}
 	if !t.info.IsDir() {
 		if match(path.Base(t.rel), path.Base(t.rel)) {
-			res.Files, res.Total = []string{DisplayPath(t.rel)}, 1
+			res.Files, res.Total = []string{walk.DisplayPath(t.rel)}, 1
 		}
 		return res, nil
 	}
@@ -80,7 +80,7 @@ func Glob(ctx context.Context, root string, p GlobParams) (*GlobResult, error) {
 		}
 		res.Total++
 		if len(res.Files) < limit {
-			res.Files = append(res.Files, DisplayPath(f.Path))
+			res.Files = append(res.Files, walk.DisplayPath(f.Path))
 		}
 	}
 	res.Partial = res.Total > len(res.Files)

@@ -197,7 +197,7 @@ func Grep(ctx context.Context, root string, p GrepParams) (*GrepResult, error) {
 		timeout = DefaultTimeout
 	}
 	if !t.info.IsDir() && !t.info.Mode().IsRegular() {
-		return nil, fmt.Errorf("grep %s: %w", DisplayPath(t.asked), walk.ErrNotRegular)
+		return nil, fmt.Errorf("grep %s: %w", walk.DisplayPath(t.asked), walk.ErrNotRegular)
 	}
 	rt, err := t.openIn()
 	if err != nil {
@@ -217,9 +217,9 @@ func Grep(ctx context.Context, root string, p GrepParams) (*GrepResult, error) {
 	var notes []string
 	if !t.info.IsDir() {
 		if t.info.Size() > MaxFileBytes {
-			notes = append(notes, fmt.Sprintf("%s is larger than 2 MiB and was not searched.", DisplayPath(t.rel)))
+			notes = append(notes, fmt.Sprintf("%s is larger than 2 MiB and was not searched.", walk.DisplayPath(t.rel)))
 		} else if head, _, err := walk.ReadRegular(rt, filepath.FromSlash(t.rel), walk.BinarySniffBytes); err == nil && walk.IsBinary(head) {
-			notes = append(notes, fmt.Sprintf("%s is a binary file and was not searched.", DisplayPath(t.rel)))
+			notes = append(notes, fmt.Sprintf("%s is a binary file and was not searched.", walk.DisplayPath(t.rel)))
 		}
 	}
 
@@ -396,7 +396,7 @@ func (c *collector) finish() {
 // clipMatch turns a hit into a Match, clipping a long line to a window of
 // MaxMatchChars bytes around the first match (rune-safe, "…" marks cut ends).
 func clipMatch(p string, h hit, pat *pattern) Match {
-	m := Match{Path: DisplayPath(p), Line: h.line, Text: h.text}
+	m := Match{Path: walk.DisplayPath(p), Line: h.line, Text: h.text}
 	if len(h.text) > MaxMatchChars {
 		start := 0
 		if loc := pat.re.FindStringIndex(h.text); loc != nil {

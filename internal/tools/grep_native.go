@@ -206,7 +206,7 @@ func (s *scanner) file(f walk.File) []hit {
 		return nil
 	}
 	if err != nil {
-		s.q.noteUnreadable(DisplayPath(f.Path) + ": " + unreadableReason(openError(err).Error()))
+		s.q.noteUnreadable(walk.DisplayPath(f.Path) + ": " + unreadableReason(openError(err).Error()))
 		return nil
 	}
 	if isBinary(buf) {

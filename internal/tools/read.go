@@ -83,7 +83,7 @@ func Read(ctx context.Context, root string, p ReadParams) (*ReadResult, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read: %w", err)
 	}
-	shown := DisplayPath(t.asked)
+	shown := walk.DisplayPath(t.asked)
 	if t.info.IsDir() {
 		return nil, fmt.Errorf("read %s: %w (use glob_files to list it)", shown, ErrIsDir)
 	}

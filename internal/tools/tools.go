@@ -23,7 +23,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 )
 
@@ -59,7 +58,7 @@ type target struct {
 // to a target, refusing anything outside root: `..` escapes, absolute paths
 // elsewhere and symlinks that point out (resolved with filepath.EvalSymlinks).
 //
-// p may also be the quoted form DisplayPath gives a name that is not valid
+// p may also be the quoted form walk.DisplayPath gives a name that is not valid
 // UTF-8 or holds control characters (`"bad\xff.go"`): when no file has the
 // literal name, the unquoted one is used.
 //
@@ -157,18 +156,7 @@ type notFoundError struct{ err error }
 func (e notFoundError) Error() string   { return ErrNotFound.Error() }
 func (e notFoundError) Unwrap() []error { return []error{ErrNotFound, e.err} }
 
-// DisplayPath returns root-relative path p as tools show it: unchanged when
-// it is valid UTF-8 without control characters, else Go-quoted
-// (strconv.Quote: `"bad\xff.go"`), a form that JSON carries intact and that
-// Read, Grep and Glob accept back as a path.
-func DisplayPath(p string) string {
-	if utf8.ValidString(p) && strings.IndexFunc(p, func(r rune) bool { return !unicode.IsPrint(r) && r != ' ' }) < 0 {
-		return p
-	}
-	return strconv.Quote(p)
-}
-
-// unquotePath undoes DisplayPath: a path that starts with '"', names no
+// unquotePath undoes walk.DisplayPath: a path that starts with '"', names no
 // file literally under root and unquotes cleanly is returned unquoted;
 // anything else is returned as given.
 func unquotePath(root, p string) string {
