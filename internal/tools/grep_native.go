@@ -5,8 +5,6 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
-	"io"
-	"path/filepath"
 	"runtime"
 	"strings"
 
@@ -90,6 +88,7 @@ func searchNative(ctx context.Context, q *query, emit func(fileHits) bool) error
 	for w := 0; w < workers; w++ {
 		g.Go(func() error {
 			s := newScanner(q)
+			defer s.files.close()
 			for j := range jobs {
 				r := result{j.i, fileHits{path: j.f.Path, hits: s.file(j.f)}}
 				select {
@@ -141,6 +140,7 @@ func searchNative(ctx context.Context, q *query, emit func(fileHits) bool) error
 // scanner is one worker's reusable state.
 type scanner struct {
 	q     *query
+	files *fileReader
 	buf   []byte
 	lower []byte
 	lits  [][]byte // prefilter literals, lowercased when fold
@@ -150,7 +150,7 @@ type scanner struct {
 }
 
 func newScanner(q *query) *scanner {
-	s := &scanner{q: q}
+	s := &scanner{q: q, files: newFileReader(q.fs)}
 	for _, l := range q.pat.lits {
 		if l.fold {
 			s.fold = true
@@ -228,28 +228,16 @@ func unreadableReason(err string) string {
 // errTooLarge: a file is over MaxFileBytes when opened.
 var errTooLarge = errors.New("larger than 2 MiB")
 
-// read reads root-relative file rel into the scanner's buffer: opened
-// through the query's os.Root (walk.OpenRegular: regular files only, no
-// blocking, nothing outside the root even if rel was swapped for a symlink
-// since the walk), at most MaxFileBytes (errTooLarge beyond).
+// read reads root-relative file rel into the scanner's buffer (see
+// fileReader: regular files only, no blocking, nothing outside the root
+// even if rel was swapped for a symlink since the walk), at most
+// MaxFileBytes (errTooLarge beyond).
 func (s *scanner) read(rel string) ([]byte, error) {
-	f, info, err := walk.OpenRegular(s.q.fs, filepath.FromSlash(rel))
-	if err != nil {
-		return nil, err
+	buf, err := s.files.read(rel, s.buf, MaxFileBytes)
+	if err == nil && cap(buf) > cap(s.buf) {
+		s.buf = buf[:0]
 	}
-	defer f.Close()
-	size := info.Size()
-	if size > MaxFileBytes {
-		return nil, errTooLarge
-	}
-	if int64(cap(s.buf)) < size {
-		s.buf = make([]byte, size+size/4)
-	}
-	n, err := io.ReadFull(f, s.buf[:size])
-	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
-		return nil, err
-	}
-	return s.buf[:n], nil
+	return buf, err
 }
 
 // isBinary is walk.IsBinary with a vectorised search for the NUL byte.
