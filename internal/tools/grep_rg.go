@@ -45,12 +45,26 @@ var rgPath = func() (string, error) { return exec.LookPath("rg") }
 var rgCommon = []string{"--no-config", "--no-ignore-messages", "--text", "--crlf"}
 
 func searchRipgrep(ctx context.Context, q *query, emit func(fileHits) bool) error {
-	if q.pat.never || (!q.t.info.IsDir() && q.t.info.Size() > MaxFileBytes) {
-		return nil // rg would search an explicitly named file of any size
+	if q.pat.never {
+		return nil
 	}
 	bin, err := rgPath()
 	if err != nil {
 		return err
+	}
+	if !q.t.info.IsDir() {
+		// One named file is read here, as pass 2 reads: rg would open
+		// whatever the path names by then (a FIFO blocks it) and would
+		// search a named file of any size.
+		if !q.globOK(q.t.rel) {
+			return nil
+		}
+		sc := newScanner(q)
+		defer sc.files.close()
+		if hits := sc.file(walk.File{Path: q.t.rel}); len(hits) > 0 {
+			emit(fileHits{path: q.t.rel, hits: hits})
+		}
+		return nil
 	}
 	args := append([]string{}, rgCommon...)
 	// --no-ignore: rg reads no ignore file at all. It would follow a
