@@ -6,6 +6,7 @@
 package walk
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -323,6 +324,7 @@ func (m *Matcher) load(dir string) {
 			continue
 		case cut:
 			m.problems = append(m.problems, Skip{Path: rel, Reason: ReasonIgnoreFileCut})
+			data = data[:bytes.LastIndexByte(data, '\n')+1] // not half a pattern
 		}
 		for _, line := range strings.Split(string(data), "\n") {
 			line = strings.TrimRight(line, "\r")
