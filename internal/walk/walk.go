@@ -17,6 +17,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
@@ -317,8 +318,8 @@ func (m *Matcher) load(dir string) {
 		rel := path.Join(dir, name)
 		data, cut, err := readIgnoreFile(filepath.Join(m.root, filepath.FromSlash(dir), name))
 		switch {
-		case errors.Is(err, fs.ErrNotExist):
-			continue
+		case errors.Is(err, fs.ErrNotExist), errors.Is(err, syscall.ENOTDIR), errors.Is(err, syscall.ENAMETOOLONG):
+			continue // no such ignore file (Load may be given any path)
 		case err != nil:
 			m.problems = append(m.problems, Skip{Path: rel, Reason: ReasonIgnoreFileNotRead, Err: err.Error()})
 			continue
