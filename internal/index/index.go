@@ -277,7 +277,14 @@ func Run(ctx context.Context, st *store.Store, emb embed.Embedder, root string, 
 		}
 	}
 
-	// 3. parse with N workers, bounded window, collect in one goroutine
+	// 3. parse with N workers, bounded window, collect in one goroutine;
+	// files are opened through the root (walk.OpenRegular), so a file
+	// swapped since the walk for a FIFO or a symlink out is not read
+	rt, err := os.OpenRoot(root)
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", root, err)
+	}
+	defer rt.Close()
 	in := make(chan walk.File)
 	out := make(chan *work, opts.Threads*4)
 	g, gctx := errgroup.WithContext(ctx)
@@ -302,7 +309,7 @@ func Run(ctx context.Context, st *store.Store, emb embed.Embedder, root string, 
 				if p, ok := prevs[f.Path]; ok {
 					prev = &p
 				}
-				w := prepare(f, prev, emb.ID())
+				w := prepare(rt, f, prev, emb.ID())
 				select {
 				case out <- w:
 				case <-gctx.Done():
@@ -395,12 +402,17 @@ func hiddenOrSkipped(root, rel string) bool {
 	return false
 }
 
-// prepare reads, hashes and parses one file (runs on a worker).
-func prepare(f walk.File, prev *store.FileRecord, embID string) *work {
+// prepare reads (through rt, the project root: regular files only, at most
+// walk.MaxFileBytes), hashes and parses one file (runs on a worker).
+func prepare(rt *os.Root, f walk.File, prev *store.FileRecord, embID string) *work {
 	w := &work{file: f, prev: prev}
-	data, err := os.ReadFile(f.Abs)
+	data, cut, err := walk.ReadRegular(rt, filepath.FromSlash(f.Path), walk.MaxFileBytes)
 	if err != nil {
 		w.err = fmt.Errorf("read: %w", err)
+		return w
+	}
+	if cut {
+		w.skip = walk.ReasonTooLarge // grew past the cap since the walk
 		return w
 	}
 	if walk.IsBinary(data) {

@@ -23,7 +23,10 @@ const indexStatusDescription = `Show the state of the project's search index: pr
 func (s *Server) addIndexStatus() {
 	addTool(s, &sdk.Tool{Name: "index_status", Description: indexStatusDescription, Annotations: readOnly("Index status")},
 		func(ctx context.Context, req *sdk.CallToolRequest, _ IndexStatusParams) (string, error) {
-			root := s.root(ctx, req.Session)
+			root, err := s.root(ctx, req.Session)
+			if err != nil {
+				return "", fmt.Errorf("index_status: %w", err)
+			}
 			var b strings.Builder
 			fmt.Fprintf(&b, "project root: %s\nindex: %s\n", root, s.cfg.Store.Path())
 			st := s.job(root).state()

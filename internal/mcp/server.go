@@ -166,6 +166,11 @@ func NewServer(cfg Config) (*Server, error) {
 		jobs: map[string]*job{},
 		embs: map[string]embed.Embedder{},
 	}
+	if cfg.Root == "" {
+		if err := implicitRootError(cfg.WorkDir); err != nil {
+			s.log.Warn("tool calls will be refused unless the client sends MCP roots", "reason", err)
+		}
+	}
 	s.life, s.stop = context.WithCancel(context.Background())
 	s.sdk = sdk.NewServer(&sdk.Implementation{Name: "coderag", Title: "coderag code search", Version: cfg.Version},
 		&sdk.ServerOptions{
@@ -193,7 +198,11 @@ func (s *Server) Run(ctx context.Context, in io.ReadCloser, out io.WriteCloser) 
 	defer s.Close()
 	p := newPending()
 	w := &drainWriter{w: out, p: p}
-	err := s.sdk.Run(ctx, &sdk.IOTransport{Reader: &drainReader{ctx: ctx, r: in, p: p, w: w}, Writer: w})
+	// drainReader answers a line over maxLine with an error and drops it;
+	// the SDK's own cap (16 MiB by default, which ends the session when a
+	// frame passes it) is set above what drainReader can hand on in one
+	// frame, a line plus what the JSON decoder reads ahead.
+	err := s.sdk.Run(ctx, &sdk.IOTransport{Reader: &drainReader{ctx: ctx, r: in, p: p, w: w}, Writer: w, MaxLineLength: sdkMaxLine})
 	if err != nil && (errors.Is(err, io.EOF) || errors.Is(err, sdk.ErrConnectionClosed)) {
 		err = nil
 	}
@@ -205,6 +214,9 @@ func (s *Server) Run(ctx context.Context, in io.ReadCloser, out io.WriteCloser) 
 	}
 	return nil
 }
+
+// sdkMaxLine is the SDK transport's frame cap: above maxLine (see Run).
+const sdkMaxLine = 2*maxLine + 1<<20
 
 // Close cancels background index runs and waits for them to stop. It is
 // called by Run and is safe to call more than once.

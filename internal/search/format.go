@@ -5,6 +5,8 @@ import (
 	"io"
 	"sort"
 	"strings"
+
+	"github.com/coderag/coderag/internal/walk"
 )
 
 // FormatHuman writes results for people: rank, score, path:start-end, type,
@@ -21,7 +23,7 @@ func FormatHuman(w io.Writer, resp *Response, explain bool) {
 		fmt.Fprintf(w, "note: %s\n", resp.Note)
 	}
 	for i, r := range resp.Results {
-		fmt.Fprintf(w, "%2d. %.3f  %s:%d-%d  [%s] %s\n", i+1, r.Score, r.Path, r.StartLine, r.EndLine, r.Type, r.Name)
+		fmt.Fprintf(w, "%2d. %.3f  %s:%d-%d  [%s] %s\n", i+1, r.Score, walk.DisplayPath(r.Path), r.StartLine, r.EndLine, r.Type, r.Name)
 		fmt.Fprintf(w, "    %s\n", r.Preview)
 		if len(r.Callers) > 0 {
 			fmt.Fprintf(w, "    callers: %s\n", strings.Join(r.Callers, "; "))
@@ -66,11 +68,11 @@ func FormatForTool(resp *Response) string {
 		// no summary that would recommend what is likely noise
 		fmt.Fprintf(&b, "Note: %s, probably unrelated. Try grep_code with an identifier, or other words that may occur in the code.\n\n", resp.Note)
 		for i, r := range resp.Results {
-			fmt.Fprintf(&b, "%d. %s:%d-%d [%s] %s (score %.3f)\n   %s\n", i+1, r.Path, r.StartLine, r.EndLine, r.Type, r.Name, r.Score, Preview(r.content, 180))
+			fmt.Fprintf(&b, "%d. %s:%d-%d [%s] %s (score %.3f)\n   %s\n", i+1, walk.DisplayPath(r.Path), r.StartLine, r.EndLine, r.Type, r.Name, r.Score, Preview(r.content, 180))
 		}
 		return b.String()
 	}
-	fmt.Fprintf(&b, "Best entry point: %s (%s) at %s:%d-%d. ", top.Name, top.Type, top.Path, top.StartLine, top.EndLine)
+	fmt.Fprintf(&b, "Best entry point: %s (%s) at %s:%d-%d. ", top.Name, top.Type, walk.DisplayPath(top.Path), top.StartLine, top.EndLine)
 	count := map[string]int{}
 	var files []string
 	for _, r := range resp.Results {
@@ -83,6 +85,9 @@ func FormatForTool(resp *Response) string {
 	if len(files) > 3 {
 		files = files[:3]
 	}
+	for i, f := range files {
+		files[i] = walk.DisplayPath(f)
+	}
 	fmt.Fprintf(&b, "Results concentrate in %s. ", strings.Join(files, ", "))
 	kw := "none"
 	if len(resp.Keywords) > 0 {
@@ -90,7 +95,7 @@ func FormatForTool(resp *Response) string {
 	}
 	fmt.Fprintf(&b, "Keywords used: %s; read result 1 first, then expand with read_file around its lines.\n\n", kw)
 	for i, r := range resp.Results {
-		fmt.Fprintf(&b, "%d. %s:%d-%d [%s] %s (score %.3f)\n   %s\n", i+1, r.Path, r.StartLine, r.EndLine, r.Type, r.Name, r.Score, Preview(r.content, 180))
+		fmt.Fprintf(&b, "%d. %s:%d-%d [%s] %s (score %.3f)\n   %s\n", i+1, walk.DisplayPath(r.Path), r.StartLine, r.EndLine, r.Type, r.Name, r.Score, Preview(r.content, 180))
 	}
 	return b.String()
 }
