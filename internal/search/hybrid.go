@@ -457,7 +457,7 @@ func (s *Searcher) rankHybrid(ctx context.Context, query string, k int) ([]Resul
 			for id := range cands {
 				ids = append(ids, id)
 			}
-			sem, err = s.Store.CosineByID(ctx, s.Embedder.ID(), ids, qv)
+			sem, err = s.Store.CosineByID(ctx, s.Project, s.Embedder.ID(), ids, qv)
 		} else {
 			sem, err = s.Store.TopKCosine(ctx, s.Project, s.Embedder.ID(), qv, hp.Candidates)
 		}

@@ -81,7 +81,8 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	// journal_size_limit: a WAL that grew (a big batch, a failed write)
 	// is cut back to 64 MiB whenever it is reset
 	dsn := "file:" + path + "?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)" +
-		"&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(1)&_pragma=journal_size_limit(67108864)&_txlock=immediate"
+		"&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(1)&_pragma=journal_size_limit(67108864)&_txlock=immediate" +
+		"&_pragma=mmap_size(1073741824)&_pragma=cache_size(-32768)"
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		return nil, fmt.Errorf("open index %s: %w", path, err)
