@@ -33,8 +33,17 @@ func FormatHuman(w io.Writer, resp *Response, explain bool) {
 		}
 		if explain && r.Explain != nil {
 			e := r.Explain
-			fmt.Fprintf(w, "    explain: vector=%.3f (rank %d) keyword=%.3f (rank %d) fusion=%.4f both=%.2f name=%.4f type=%.3f test-penalty=%.3f",
+			fmt.Fprintf(w, "    explain: vector=%.3f (rank %d) keyword=%.3f (rank %d) fusion=%.4f both=%.2f name=%.4f type=%.3f path-penalty=%.3f",
 				e.Vector, e.VectorRank, e.Keyword, e.KeywordRank, e.Fusion, e.BothBonus, e.NameBoost, e.TypeBoost, e.PathPenalty)
+			if e.StemBoost > 0 {
+				fmt.Fprintf(w, " file-name=+%.4f", e.StemBoost)
+			}
+			if e.FileBoost > 0 {
+				fmt.Fprintf(w, " file-coherence=+%.4f", e.FileBoost)
+			}
+			if e.Pin > 0 {
+				fmt.Fprintf(w, " exact-name=+%.3f", e.Pin)
+			}
 			if e.Delegate > 0 {
 				fmt.Fprintf(w, " delegate=+%.4f (from %s)", e.Delegate, e.DelegateFrom)
 			}
