@@ -349,7 +349,7 @@ func nameBoost(r Result, owner string, idents [][2]string, hp HybridParams) floa
 		switch {
 		case bn == id[1]:
 			b = hp.NameExact
-		case strings.EqualFold(bn, id[1]):
+		case strings.EqualFold(bn, id[1]), sigilName(bn) == id[1]:
 			b = hp.NameFold
 		default:
 			continue

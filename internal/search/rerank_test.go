@@ -221,3 +221,20 @@ func TestExactPinSkipsTests(t *testing.T) {
 	}
 	_ = context.Background
 }
+
+// A '$'-prefixed definition ($ZodType) answers a query for the plain name,
+// after the exact spelling.
+func TestExactPinSigil(t *testing.T) {
+	ranked := []Result{
+		{Path: "a.ts", Name: "useType()", Type: "function", Score: 0.03, Explain: &Explain{}},
+		{Path: "core.ts", Name: "$ZodType", Type: "class", Score: 0.01, Explain: &Explain{}},
+		{Path: "classic.ts", Name: "ZodType", Type: "class", Score: 0.005, Explain: &Explain{}},
+	}
+	exactPin(ranked, "ZodType", 0.05)
+	if got := names(ranked); got[0] != "classic.ts:ZodType" || got[1] != "core.ts:$ZodType" {
+		t.Errorf("want the exact name, then the sigil name: %v", got)
+	}
+	if sigilName("$x") != "x" || sigilName("x") != "" || sigilName("$") != "" {
+		t.Error("sigilName")
+	}
+}
