@@ -406,7 +406,6 @@ func (s *Searcher) rankHybrid(ctx context.Context, query string, k int) ([]Resul
 	if s.Params != nil {
 		hp = *s.Params
 	}
-	tuneOverride(&hp)
 	terms := QueryTerms(query)
 	idents := identifierQueries(query)
 	if GlossaryNames && UseGlossary {
