@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // chunks turns the resolved definitions into chunks, then covers the
@@ -65,7 +66,7 @@ func (ps *parsed) chunks() []Chunk {
 	return out
 }
 
-var licenseRe = regexp.MustCompile(`(?i)copyright|license|spdx-`)
+var licenseRe = lazyRegexp(`(?i)copyright|license|spdx-`)
 
 // fillGaps emits text chunks for runs of uncovered lines holding at least
 // minGapLines significant lines (a letter or digit). Package clauses, import
@@ -141,7 +142,7 @@ func (ps *parsed) licenseHeader(t *texter) int {
 		}
 		text.WriteString(s)
 	}
-	if l == a || !licenseRe.MatchString(text.String()) {
+	if l == a || !licenseRe().MatchString(text.String()) {
 		return 0
 	}
 	return l - 1
@@ -352,4 +353,13 @@ func (ps *parsed) caller(funcs []*def, off uint) string {
 		return c.qual
 	}
 	return ps.path
+}
+
+// lazyRegexp returns a function that compiles expr on its first call and
+// returns the same *regexp.Regexp after: the scanners' expressions cost
+// nothing at process start (every command links this package, and most
+// never chunk a Zig or Haskell file). It panics on a bad expression, as
+// regexp.MustCompile does.
+func lazyRegexp(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
 }

@@ -1,14 +1,13 @@
 package chunk
 
 import (
-	"regexp"
 	"strings"
 )
 
 var (
-	exImportRe = regexp.MustCompile(`^(?:alias|import|use|require)\s+([A-Z][\w.]*)`)
-	exNameRe   = regexp.MustCompile(`^\s+([A-Z][\w.]*|[A-Za-z_][\w]*[!?]?)`)
-	exForRe    = regexp.MustCompile(`^\s*,\s*for:\s*([A-Z][\w.]*)`)
+	exImportRe = lazyRegexp(`^(?:alias|import|use|require)\s+([A-Z][\w.]*)`)
+	exNameRe   = lazyRegexp(`^\s+([A-Z][\w.]*|[A-Za-z_][\w]*[!?]?)`)
+	exForRe    = lazyRegexp(`^\s*,\s*for:\s*([A-Z][\w.]*)`)
 	exDefs     = map[string]string{
 		"defmodule": "class", "defprotocol": "class", "defimpl": "class",
 		"def": "function", "defp": "function", "defmacro": "function", "defmacrop": "function",
@@ -87,14 +86,14 @@ func scanElixir(s *scan) {
 				s.add(pending.kind, pending.name, pending.start, lineEnd(code, pending.nm), pending.nm, pending.params, "")
 			}
 			pending = nil
-			m := exNameRe.FindSubmatchIndex(code[j:])
+			m := exNameRe().FindSubmatchIndex(code[j:])
 			if m == nil {
 				break
 			}
 			p := &exPending{kind: exDefs[w], name: string(code[j+m[2] : j+m[3]]), start: i, nm: j + m[2]}
 			k := j + m[1]
 			if w == "defimpl" {
-				if f := exForRe.FindSubmatch(code[k:]); f != nil {
+				if f := exForRe().FindSubmatch(code[k:]); f != nil {
 					p.name += "." + string(f[1])
 				}
 			}
@@ -110,7 +109,7 @@ func scanElixir(s *scan) {
 	}
 	s.lineStarts(func(at int, w string) {
 		if w == "alias" || w == "import" || w == "use" || w == "require" {
-			if m := exImportRe.FindSubmatchIndex(code[at:]); m != nil {
+			if m := exImportRe().FindSubmatchIndex(code[at:]); m != nil {
 				s.imp(string(code[at+m[2]:at+m[3]]), at+m[2])
 			}
 		}

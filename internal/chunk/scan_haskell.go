@@ -1,16 +1,15 @@
 package chunk
 
 import (
-	"regexp"
 	"strings"
 )
 
 var (
-	hsImportRe = regexp.MustCompile(`^import\s+(?:safe\s+)?(?:qualified\s+)?(?:"[^"]*"\s+)?([A-Z][\w.']*)`)
-	hsTypeRe   = regexp.MustCompile(`^(data|newtype|type|class)\s+(?:(?:family|instance)\s+)?(?:[^=]*=>\s*)?\(?\s*([A-Z][\w']*|\([^)\s]+\))`)
-	hsInstRe   = regexp.MustCompile(`^instance\s+(?:[^=]*=>\s*)?(.*?)\s*(?:\bwhere\b|$)`)
-	hsFnRe     = regexp.MustCompile(`^([a-z_][\w']*|\([^)\sA-Za-z0-9]+\))`)
-	hsIdentRe  = regexp.MustCompile(`\b[a-z_][\w']*`)
+	hsImportRe = lazyRegexp(`^import\s+(?:safe\s+)?(?:qualified\s+)?(?:"[^"]*"\s+)?([A-Z][\w.']*)`)
+	hsTypeRe   = lazyRegexp(`^(data|newtype|type|class)\s+(?:(?:family|instance)\s+)?(?:[^=]*=>\s*)?\(?\s*([A-Z][\w']*|\([^)\s]+\))`)
+	hsInstRe   = lazyRegexp(`^instance\s+(?:[^=]*=>\s*)?(.*?)\s*(?:\bwhere\b|$)`)
+	hsFnRe     = lazyRegexp(`^([a-z_][\w']*|\([^)\sA-Za-z0-9]+\))`)
+	hsIdentRe  = lazyRegexp(`\b[a-z_][\w']*`)
 	hsSkip     = set("module", "import", "infixl", "infixr", "infix", "deriving", "foreign", "pattern", "default", "where")
 )
 
@@ -55,23 +54,23 @@ func scanHaskell(s *scan) {
 			d.nameAt = s.idx.Start(l) + len("module ")
 		case hsSkip[word] || strings.HasPrefix(t, "{-#") || strings.HasPrefix(t, "#") || strings.HasPrefix(t, "$("):
 			d.kind = "skip"
-			if m := hsImportRe.FindStringSubmatch(t); m != nil {
+			if m := hsImportRe().FindStringSubmatch(t); m != nil {
 				s.imp(m[1], s.idx.Start(l))
 			}
 		case word == "instance":
 			d.kind, d.name = "class", "instance"
-			if m := hsInstRe.FindStringSubmatch(t); m != nil && m[1] != "" {
+			if m := hsInstRe().FindStringSubmatch(t); m != nil && m[1] != "" {
 				d.name = collapse(m[1])
 			}
 		case word == "data" || word == "newtype" || word == "type" || word == "class":
-			m := hsTypeRe.FindStringSubmatchIndex(t)
+			m := hsTypeRe().FindStringSubmatchIndex(t)
 			if m == nil {
 				d.kind = "skip"
 				break
 			}
 			d.kind, d.name, d.nameAt = "class", t[m[4]:m[5]], s.idx.Start(l)+m[4]
 		default:
-			m := hsFnRe.FindStringSubmatchIndex(t)
+			m := hsFnRe().FindStringSubmatchIndex(t)
 			if m == nil {
 				d.kind = "skip"
 				break
@@ -123,7 +122,7 @@ func scanHaskell(s *scan) {
 // hsCalls records the identifiers of a body [a,b) as calls (kept only when
 // they name a function of the file: localCallsOnly).
 func hsCalls(s *scan, self string, a, b int) {
-	for _, m := range hsIdentRe.FindAllIndex(s.code[a:b], -1) {
+	for _, m := range hsIdentRe().FindAllIndex(s.code[a:b], -1) {
 		if name := string(s.code[a+m[0] : a+m[1]]); name != self {
 			s.call(name, "", a+m[0])
 		}
@@ -169,7 +168,7 @@ func hsMethods(s *scan, d hsDecl) {
 		if in != indent {
 			continue
 		}
-		m := hsFnRe.FindStringSubmatchIndex(t[in:])
+		m := hsFnRe().FindStringSubmatchIndex(t[in:])
 		if m == nil {
 			continue
 		}

@@ -1,15 +1,14 @@
 package chunk
 
 import (
-	"regexp"
 	"strings"
 )
 
 var (
-	jlNamedRe   = regexp.MustCompile(`^(function|macro)\s+((?:[A-Za-z_][\w!]*\.)*[A-Za-z_][\w!]*|\([^)]*\))\s*(?:\{[^}]*\}\s*)?\(`)
-	jlTypeRe    = regexp.MustCompile(`^(?:mutable\s+struct|struct|module|baremodule|abstract\s+type|primitive\s+type)\s+([A-Za-z_]\w*)`)
-	jlShortRe   = regexp.MustCompile(`^((?:[A-Za-z_]\w*\.)*[A-Za-z_][\w!]*)(?:\{[^}\n]*\})?(\([^=\n]*\))\s*(?:::[^=\n]+)?(?:\s+where\s+[^=\n]+)?\s*=[^=>]`)
-	jlImportRe  = regexp.MustCompile(`^(?:using|import)\s+([A-Za-z_][\w.]*)`)
+	jlNamedRe   = lazyRegexp(`^(function|macro)\s+((?:[A-Za-z_][\w!]*\.)*[A-Za-z_][\w!]*|\([^)]*\))\s*(?:\{[^}]*\}\s*)?\(`)
+	jlTypeRe    = lazyRegexp(`^(?:mutable\s+struct|struct|module|baremodule|abstract\s+type|primitive\s+type)\s+([A-Za-z_]\w*)`)
+	jlShortRe   = lazyRegexp(`^((?:[A-Za-z_]\w*\.)*[A-Za-z_][\w!]*)(?:\{[^}\n]*\})?(\([^=\n]*\))\s*(?:::[^=\n]+)?(?:\s+where\s+[^=\n]+)?\s*=[^=>]`)
+	jlImportRe  = lazyRegexp(`^(?:using|import)\s+([A-Za-z_][\w.]*)`)
 	jlOpeners   = set("function", "macro", "module", "baremodule", "struct", "if", "for", "while", "let", "begin", "quote", "do", "try")
 	jlStop      = set("function", "macro", "if", "elseif", "for", "while", "return", "end", "in", "isa", "where", "let", "do", "begin", "quote", "try", "catch", "struct", "module")
 	jlStdModule = set("Base", "Core", "LinearAlgebra", "Statistics", "Random", "Printf", "Test", "Dates", "Distributed",
@@ -100,7 +99,7 @@ func scanJulia(s *scan) {
 			}
 		case w == "abstract" || w == "primitive":
 			// "abstract type T end" holds its own end: consume it
-			if m := jlTypeRe.FindSubmatchIndex(code[i:]); m != nil {
+			if m := jlTypeRe().FindSubmatchIndex(code[i:]); m != nil {
 				if e := indexFrom(code, i+m[1], "end"); e >= 0 {
 					if atLineStart {
 						s.add("class", string(code[i+m[2]:i+m[3]]), i, e+3, i+m[2], "", "")
@@ -112,7 +111,7 @@ func scanJulia(s *scan) {
 		case jlOpeners[w] || w == "mutable":
 			f := jlFrame{}
 			if atLineStart {
-				if m := jlNamedRe.FindSubmatchIndex(code[i:]); m != nil && (w == "function" || w == "macro") {
+				if m := jlNamedRe().FindSubmatchIndex(code[i:]); m != nil && (w == "function" || w == "macro") {
 					full := string(code[i+m[4] : i+m[5]])
 					f.kind, f.start, f.nm = "function", i, i+m[4]
 					if k := strings.LastIndex(full, "."); k > 0 && full[0] != '(' {
@@ -124,7 +123,7 @@ func scanJulia(s *scan) {
 					f.name = full
 					open := i + m[1] - 1
 					f.params = s.codeText(open, matchClose(code, open))
-				} else if m := jlTypeRe.FindSubmatchIndex(code[i:]); m != nil {
+				} else if m := jlTypeRe().FindSubmatchIndex(code[i:]); m != nil {
 					f.kind, f.name, f.start, f.nm = "class", string(code[i+m[2]:i+m[3]]), i, i+m[2]
 				}
 			}
@@ -140,7 +139,7 @@ func scanJulia(s *scan) {
 			stack = append(stack, f)
 		default:
 			if atLineStart && (len(stack) == 0 || stack[len(stack)-1].kind == "class") {
-				if m := jlShortRe.FindSubmatchIndex(code[i:]); m != nil {
+				if m := jlShortRe().FindSubmatchIndex(code[i:]); m != nil {
 					full := string(code[i+m[2] : i+m[3]])
 					owner := ""
 					if k := strings.LastIndex(full, "."); k > 0 {
@@ -153,7 +152,7 @@ func scanJulia(s *scan) {
 				}
 			}
 			if (w == "using" || w == "import") && atLineStart {
-				if m := jlImportRe.FindSubmatchIndex(code[i:]); m != nil {
+				if m := jlImportRe().FindSubmatchIndex(code[i:]); m != nil {
 					s.imp(string(code[i+m[2]:i+m[3]]), i)
 				}
 			}

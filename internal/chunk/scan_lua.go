@@ -1,13 +1,12 @@
 package chunk
 
 import (
-	"regexp"
 	"strings"
 )
 
 var (
-	luaNamedFnRe = regexp.MustCompile(`^function\s+([A-Za-z_][\w]*(?:\s*[.:]\s*[A-Za-z_]\w*)*)\s*\(`)
-	luaAssignRe  = regexp.MustCompile(`(?:^|[\s,{;])(?:local\s+)?([A-Za-z_][\w]*(?:\s*\.\s*[A-Za-z_]\w*)*|\[\s*["'][^"'\n]*["']\s*\])\s*=\s*$`)
+	luaNamedFnRe = lazyRegexp(`^function\s+([A-Za-z_][\w]*(?:\s*[.:]\s*[A-Za-z_]\w*)*)\s*\(`)
+	luaAssignRe  = lazyRegexp(`(?:^|[\s,{;])(?:local\s+)?([A-Za-z_][\w]*(?:\s*\.\s*[A-Za-z_]\w*)*|\[\s*["'][^"'\n]*["']\s*\])\s*=\s*$`)
 	luaStop      = set("function", "if", "while", "until", "return", "and", "or", "not", "local", "elseif",
 		"then", "do", "end", "in", "for", "repeat", "else", "require")
 )
@@ -59,7 +58,7 @@ func scanLua(s *scan) {
 		case "function":
 			f := luaFrame{closer: "end"}
 			ls := s.idx.Start(s.idx.Line(i))
-			if m := luaNamedFnRe.FindSubmatchIndex(code[i:]); m != nil {
+			if m := luaNamedFnRe().FindSubmatchIndex(code[i:]); m != nil {
 				full := strings.Join(strings.Fields(string(code[i+m[2]:i+m[3]])), "")
 				f.def, f.nm = true, i+m[2]
 				f.start = i
@@ -74,7 +73,7 @@ func scanLua(s *scan) {
 				open := i + m[1] - 1
 				e := matchClose(code, open)
 				f.params = s.codeText(open, e)
-			} else if m := luaAssignRe.FindSubmatchIndex(code[ls:i]); m != nil {
+			} else if m := luaAssignRe().FindSubmatchIndex(code[ls:i]); m != nil {
 				full := strings.Join(strings.Fields(string(code[ls+m[2]:ls+m[3]])), "")
 				if strings.HasPrefix(full, "[") {
 					full = strings.Trim(string(s.src[ls+m[2]:ls+m[3]]), "[]\"' \t")

@@ -1,13 +1,12 @@
 package chunk
 
 import (
-	"regexp"
 	"strings"
 )
 
 var (
-	rFnRe     = regexp.MustCompile("^([A-Za-z._][\\w.]*|`[^`\\n]+`)\\s*(?:<<?-|=)\\s*function\\s*\\(")
-	rImportRe = regexp.MustCompile(`^(?:library|require|requireNamespace)\(\s*["']?([A-Za-z][\w.]*)`)
+	rFnRe     = lazyRegexp("^([A-Za-z._][\\w.]*|`[^`\\n]+`)\\s*(?:<<?-|=)\\s*function\\s*\\(")
+	rImportRe = lazyRegexp(`^(?:library|require|requireNamespace)\(\s*["']?([A-Za-z][\w.]*)`)
 	rStop     = set("function", "if", "for", "while", "return", "repeat", "switch", "in", "else", "library", "require", "requireNamespace")
 	rBase     = set("base", "stats", "utils", "methods", "graphics", "grDevices", "datasets", "tools", "parallel", "grid", "compiler", "splines", "stats4", "tcltk")
 )
@@ -35,11 +34,11 @@ func maskR(src []byte) []byte {
 func scanR(s *scan) {
 	code := s.code
 	s.lineStarts(func(at int, w string) {
-		if m := rImportRe.FindSubmatchIndex(code[at:]); m != nil {
+		if m := rImportRe().FindSubmatchIndex(code[at:]); m != nil {
 			s.imp(string(s.src[at+m[2]:at+m[3]]), at)
 			return
 		}
-		m := rFnRe.FindSubmatchIndex(code[at:])
+		m := rFnRe().FindSubmatchIndex(code[at:])
 		if m == nil {
 			return
 		}

@@ -1,15 +1,14 @@
 package chunk
 
 import (
-	"regexp"
 	"strings"
 )
 
 var (
-	swiftDeclRe   = regexp.MustCompile(`^(?:@\w+(?:\([^)\n]*\))?\s+)*(?:(?:public|private|fileprivate|internal|open|final|static|class|override|mutating|nonmutating|convenience|required|indirect|dynamic|nonisolated|distributed|package|(?:private|fileprivate|internal|public|package)\(set\))\s+)*(func|init|deinit|subscript|class|struct|enum|protocol|extension|actor)\b`)
-	swiftImportRe = regexp.MustCompile(`^(?:@\w+(?:\([^)\n]*\))?\s+)*import\s+(?:(?:typealias|struct|class|enum|protocol|let|var|func)\s+)?([\w.]+)`)
-	swiftTypeName = regexp.MustCompile(`^\s+([A-Za-z_][\w.]*)`)
-	swiftFuncName = regexp.MustCompile("^\\s+(`?[A-Za-z_]\\w*`?|[^\\s(<A-Za-z_]+)")
+	swiftDeclRe   = lazyRegexp(`^(?:@\w+(?:\([^)\n]*\))?\s+)*(?:(?:public|private|fileprivate|internal|open|final|static|class|override|mutating|nonmutating|convenience|required|indirect|dynamic|nonisolated|distributed|package|(?:private|fileprivate|internal|public|package)\(set\))\s+)*(func|init|deinit|subscript|class|struct|enum|protocol|extension|actor)\b`)
+	swiftImportRe = lazyRegexp(`^(?:@\w+(?:\([^)\n]*\))?\s+)*import\s+(?:(?:typealias|struct|class|enum|protocol|let|var|func)\s+)?([\w.]+)`)
+	swiftTypeName = lazyRegexp(`^\s+([A-Za-z_][\w.]*)`)
+	swiftFuncName = lazyRegexp("^\\s+(`?[A-Za-z_]\\w*`?|[^\\s(<A-Za-z_]+)")
 	swiftStop     = set("if", "guard", "switch", "while", "for", "return", "catch", "throw", "try", "await", "repeat",
 		"case", "let", "var", "in", "where", "as", "is", "some", "any", "func", "subscript", "else", "defer")
 	// swiftLineWords are the words a line holding a declaration or an import
@@ -38,13 +37,13 @@ func scanSwift(s *scan) {
 			return
 		}
 		if w == "import" || code[at] == '@' {
-			if m := swiftImportRe.FindSubmatchIndex(code[at:]); m != nil {
+			if m := swiftImportRe().FindSubmatchIndex(code[at:]); m != nil {
 				m = shift(m, at)
 				s.imp(string(code[m[2]:m[3]]), m[2])
 				return
 			}
 		}
-		if m := swiftDeclRe.FindSubmatchIndex(code[at:]); m != nil {
+		if m := swiftDeclRe().FindSubmatchIndex(code[at:]); m != nil {
 			decls = append(decls, shift(m, at))
 		}
 	})
@@ -54,7 +53,7 @@ func scanSwift(s *scan) {
 		i := m[1]
 		switch kw {
 		case "class", "struct", "enum", "protocol", "extension", "actor":
-			n := swiftTypeName.FindSubmatchIndex(code[i:])
+			n := swiftTypeName().FindSubmatchIndex(code[i:])
 			if n == nil {
 				continue
 			}
@@ -78,7 +77,7 @@ func scanSwift(s *scan) {
 		default:
 			name, nameAt := kw, m[2]
 			if kw == "func" {
-				n := swiftFuncName.FindSubmatchIndex(code[i:])
+				n := swiftFuncName().FindSubmatchIndex(code[i:])
 				if n == nil {
 					continue
 				}

@@ -1,14 +1,13 @@
 package chunk
 
 import (
-	"regexp"
 	"strings"
 )
 
 var (
-	zigFnRe        = regexp.MustCompile(`^(?:pub\s+)?(?:(?:export|extern(?:\s+"[^"\n]*")?|inline|noinline)\s+)*fn\s+([A-Za-z_]\w*)\s*\(`)
-	zigContainerRe = regexp.MustCompile(`^(?:pub\s+)?(?:const|var)\s+([A-Za-z_]\w*)\s*(?::[^=\n]*)?=\s*(?:extern\s+|packed\s+)?(struct|enum|union|opaque)\b`)
-	zigTestRe      = regexp.MustCompile(`^test\s*("[^"\n]*"|[A-Za-z_]\w*)?\s*\{`)
+	zigFnRe        = lazyRegexp(`^(?:pub\s+)?(?:(?:export|extern(?:\s+"[^"\n]*")?|inline|noinline)\s+)*fn\s+([A-Za-z_]\w*)\s*\(`)
+	zigContainerRe = lazyRegexp(`^(?:pub\s+)?(?:const|var)\s+([A-Za-z_]\w*)\s*(?::[^=\n]*)?=\s*(?:extern\s+|packed\s+)?(struct|enum|union|opaque)\b`)
+	zigTestRe      = lazyRegexp(`^test\s*("[^"\n]*"|[A-Za-z_]\w*)?\s*\{`)
 	zigTypeBraces  = set("error", "struct", "enum", "union", "opaque")
 	zigStop        = set("if", "while", "for", "switch", "return", "try", "catch", "orelse", "fn", "and", "or",
 		"comptime", "test", "defer", "errdefer", "struct", "union", "enum", "error", "align", "callconv",
@@ -26,12 +25,12 @@ func scanZig(s *scan) {
 	s.lineStarts(func(at int, w string) {
 		switch w {
 		case "pub", "fn", "export", "extern", "inline", "noinline":
-			if m := zigFnRe.FindSubmatchIndex(code[at:]); m != nil {
+			if m := zigFnRe().FindSubmatchIndex(code[at:]); m != nil {
 				zigFn(s, at, shift(m, at))
 				return
 			}
 		case "test":
-			if m := zigTestRe.FindSubmatchIndex(code[at:]); m != nil {
+			if m := zigTestRe().FindSubmatchIndex(code[at:]); m != nil {
 				m = shift(m, at)
 				params := ""
 				if m[2] >= 0 {
@@ -42,7 +41,7 @@ func scanZig(s *scan) {
 			return
 		}
 		if w == "pub" || w == "const" || w == "var" {
-			if m := zigContainerRe.FindSubmatchIndex(code[at:]); m != nil {
+			if m := zigContainerRe().FindSubmatchIndex(code[at:]); m != nil {
 				zigContainer(s, at, shift(m, at))
 			}
 		}
