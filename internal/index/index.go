@@ -122,7 +122,9 @@ const racyWindow = int64(time.Second)
 //	   .bzl and other extensions are indexed; TS overloads fold into their
 //	   implementation, type aliases are text chunks named after the alias;
 //	   JS consts bound to a conditional of functions are function chunks
-const AnalysisVersion = 7
+//	8: Go calls on values whose receiver type is read from declarations
+//	   are stored typed ("T.m", "pkg.T.m"; chunk.goTypes)
+const AnalysisVersion = 8
 
 // ResolveRoot returns the absolute, symlink-resolved form of dir, the
 // identity of a project.
@@ -275,6 +277,7 @@ func Run(ctx context.Context, st *store.Store, emb embed.Embedder, root string, 
 		return nil
 	})
 	var wg sync.WaitGroup
+	gopkgs := newGoPackages()
 	for i := 0; i < opts.Threads; i++ {
 		wg.Add(1)
 		go func() {
@@ -284,7 +287,7 @@ func Run(ctx context.Context, st *store.Store, emb embed.Embedder, root string, 
 				if p, ok := prevs[f.Path]; ok {
 					prev = &p
 				}
-				w := prepare(f, prev, emb.ID())
+				w := prepare(f, prev, emb.ID(), gopkgs)
 				select {
 				case out <- w:
 				case <-gctx.Done():
@@ -373,7 +376,7 @@ func hiddenOrSkipped(root, rel string) bool {
 }
 
 // prepare reads, hashes and parses one file (runs on a worker).
-func prepare(f walk.File, prev *store.FileRecord, embID string) *work {
+func prepare(f walk.File, prev *store.FileRecord, embID string, gopkgs *goPackages) *work {
 	w := &work{file: f, prev: prev}
 	data, err := os.ReadFile(f.Abs)
 	if err != nil {
@@ -394,7 +397,7 @@ func prepare(f walk.File, prev *store.FileRecord, embID string) *work {
 		data = []byte(strings.ToValidUTF8(string(data), "\uFFFD"))
 	}
 	w.content = data
-	res, err := parseSafe(f.Path, data)
+	res, err := parseSafe(f.Path, data, gopkgs.get(f.Abs))
 	if err != nil {
 		// parse failure: fall back to text chunks, never lose the file
 		res = &chunk.FileResult{Language: "text", Chunks: chunk.TextChunks(f.Path, "text", data), Fallback: true,
@@ -433,13 +436,13 @@ func symbolName(ch chunk.Chunk) string {
 	return n
 }
 
-func parseSafe(path string, data []byte) (res *chunk.FileResult, err error) {
+func parseSafe(path string, data []byte, pkg *chunk.GoPackage) (res *chunk.FileResult, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("parse panic: %v", r)
 		}
 	}()
-	return chunk.Parse(path, data)
+	return chunk.ParseInPackage(path, data, pkg)
 }
 
 type collector struct {
