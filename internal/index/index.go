@@ -55,6 +55,9 @@ type Options struct {
 	// Paths, if set, limits the run to these root-relative files (for
 	// --watch); files in Paths that no longer exist are removed.
 	Paths []string
+	// OnWait, if set, is called once with a one-line message when another
+	// process is indexing the same project and this run waits for it.
+	OnWait func(msg string)
 }
 
 // Progress is a snapshot of a running index.
@@ -172,6 +175,11 @@ func Run(ctx context.Context, st *store.Store, emb embed.Embedder, root string, 
 		opts.BatchSize = 32
 	}
 	rep := &Report{Project: root, Embedder: emb.ID()}
+	release, err := lockProject(ctx, st.Path(), root, opts.OnWait)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
 	// 1. scan the tree while the stored fingerprints load (they overlap:
 	// one is file-system bound, the other SQLite bound)
 	var (
@@ -185,7 +193,6 @@ func Run(ctx context.Context, st *store.Store, emb embed.Embedder, root string, 
 	}()
 	var files []walk.File
 	var skips []walk.Skip
-	var err error
 	if opts.Paths != nil {
 		files, skips, err = statPaths(root, opts.Paths)
 	} else {
@@ -204,8 +211,7 @@ func Run(ctx context.Context, st *store.Store, emb embed.Embedder, root string, 
 	var todo []walk.File
 	for _, f := range files {
 		seen[f.Path] = true
-		if p, ok := prevs[f.Path]; ok && p.Embedder == emb.ID() && p.Analysis == AnalysisVersion && p.Size == f.Size &&
-			p.MtimeNS == f.ModTime.UnixNano() && f.ModTime.UnixNano()+racyWindow < p.IndexedAt {
+		if p, ok := prevs[f.Path]; ok && unchanged(p, f, emb.ID()) {
 			rep.Unchanged++
 			continue
 		}

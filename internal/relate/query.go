@@ -62,6 +62,7 @@ func (r *Resolver) follows(e *Edge) bool { return e.Resolved() && (!e.Guess || r
 
 // GraphResult is every direct relation of one name (the seed's /graph).
 type GraphResult struct {
+	Root  string `json:"root"` // project root; every Path is relative to it
 	Query string `json:"query"`
 	// Defs is the definition the query resolved to (empty when the name is
 	// only known from relations, e.g. an external base class).
@@ -119,9 +120,10 @@ func dropLibrary(edges []Edge) ([]Edge, int) {
 // graph from Root, at most Depth calls away. Edges are in discovery order;
 // for callers each edge's Caller is the newly reached node.
 type Walk struct {
+	Project   string `json:"root"` // project root; every Path is relative to it
 	Query     string `json:"query"`
 	Direction string `json:"direction"` // "callers" or "callees"
-	Root      *Def   `json:"root"`
+	Root      *Def   `json:"start"`     // the definition the walk starts from
 	Depth     int    `json:"depth"`
 	Edges     []Edge `json:"edges"`
 	Truncated bool   `json:"truncated,omitempty"`
@@ -136,6 +138,7 @@ type Walk struct {
 // (no path exists over resolved calls alone); those edges name the
 // candidate taken in Target.
 type PathResult struct {
+	Root      string    `json:"root"` // project root; every Path is relative to it
 	Query     [2]string `json:"query"`
 	From      *Def      `json:"from"`
 	To        *Def      `json:"to"`
@@ -163,7 +166,7 @@ func (r *Resolver) done() error {
 // imported module, a file path) gets those relations as stored.
 func (r *Resolver) Graph(name string) (*GraphResult, error) {
 	r.begin()
-	res := &GraphResult{Query: name, Defs: []*Def{}, Edges: []Edge{}}
+	res := &GraphResult{Root: r.project, Query: name, Defs: []*Def{}, Edges: []Edge{}}
 	d, err := r.Lookup(name)
 	if errors.Is(err, ErrNotFound) {
 		raw, rerr := r.rawEdges(strings.TrimSpace(name))
@@ -437,7 +440,7 @@ func (r *Resolver) walk(name string, depth int, dir string) (*Walk, error) {
 	if depth < 1 {
 		depth = DefaultDepth
 	}
-	w := &Walk{Query: name, Direction: dir, Root: root, Depth: depth, Edges: []Edge{}}
+	w := &Walk{Project: r.project, Query: name, Direction: dir, Root: root, Depth: depth, Edges: []Edge{}}
 	seen := map[*Def]bool{root: true}
 	frontier := []*Def{root}
 	for lvl := 1; lvl <= depth && len(frontier) > 0; lvl++ {
@@ -494,7 +497,7 @@ func (r *Resolver) Path(from, to string) (*PathResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	res := &PathResult{Query: [2]string{from, to}, From: a, To: b, Edges: []Edge{}}
+	res := &PathResult{Root: r.project, Query: [2]string{from, to}, From: a, To: b, Edges: []Edge{}}
 	for _, loose := range []bool{false, true} {
 		edges, err := r.bfsPath(a, b, loose)
 		if err != nil {
