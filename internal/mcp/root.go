@@ -22,10 +22,16 @@ const listRootsTimeout = 5 * time.Second
 // longer send roots/list (SEP-2322); such clients pass paths in arguments.
 const rootsForbiddenFrom = "2026-07-28"
 
-// root returns the project root for a tool call: Config.Root, else the first
-// usable file:// root of the client (asked once, and again after the client
-// says its roots changed), else Config.WorkDir.
+// root returns the project root for a tool call: the directory rootDir
+// chooses, or the indexed project enclosing it (enclosing.go).
 func (s *Server) root(ctx context.Context, ss *sdk.ServerSession) string {
+	return s.enclosing(ctx, s.rootDir(ctx, ss))
+}
+
+// rootDir returns Config.Root, else the first usable file:// root of the
+// client (asked once, and again after the client says its roots changed),
+// else Config.WorkDir.
+func (s *Server) rootDir(ctx context.Context, ss *sdk.ServerSession) string {
 	if s.cfg.Root != "" {
 		return s.cfg.Root
 	}
