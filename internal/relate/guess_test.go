@@ -63,6 +63,12 @@ type job struct{}
 
 func (j *job) Start() { tmpl(nil, "") }
 `)
+	write("cobra_test.go", `package c
+
+import "testing"
+
+func TestTmpl(t *testing.T) { tmpl(nil, "") }
+`)
 	st, root := indexDir(t, dir)
 	r, err := NewResolver(context.Background(), st.DB(), root)
 	if err != nil {
@@ -127,6 +133,17 @@ func (j *job) Start() { tmpl(nil, "") }
 	if g.Library == 0 {
 		t.Errorf("bytes.Buffer.Len and len() not counted as library calls: %+v", g)
 	}
+	// callers from tests are listed, and left out with NoTests
+	w, err = r.Callers("tmpl", 1)
+	if err != nil || len(w.Edges) != 2 {
+		t.Fatalf("callers of tmpl: %+v %v", w, err)
+	}
+	r.NoTests = true
+	w, _ = r.Callers("tmpl", 1)
+	if len(w.Edges) != 1 || w.Edges[0].Caller.call != "job.Start" {
+		t.Errorf("callers of tmpl without tests: %+v", w.Edges)
+	}
+	r.NoTests = false
 	stats, err := r.Stats(5)
 	if err != nil {
 		t.Fatal(err)
