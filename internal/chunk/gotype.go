@@ -39,8 +39,12 @@ type goDecls struct {
 }
 
 // goType is a named type: Pkg is "" for the package being read, else the
-// import name as written in the file ("template" for *template.Template).
-type goType struct{ Pkg, Name string }
+// import path's last element ("template" for *template.Template). Slice
+// marks a slice, array or map whose elements (values) have that type.
+type goType struct {
+	Pkg, Name string
+	Slice     bool
+}
 
 func (t goType) known() bool { return t.Name != "" }
 
@@ -195,6 +199,10 @@ func typeExpr(e ast.Expr, imps map[string]string) goType {
 		return typeExpr(e.X, imps)
 	case *ast.IndexListExpr:
 		return typeExpr(e.X, imps)
+	case *ast.ArrayType:
+		return sliceOf(typeExpr(e.Elt, imps))
+	case *ast.MapType:
+		return sliceOf(typeExpr(e.Value, imps))
 	case *ast.SelectorExpr:
 		if x, ok := e.X.(*ast.Ident); ok {
 			if p, ok := imps[x.Name]; ok {
@@ -203,6 +211,24 @@ func typeExpr(e ast.Expr, imps map[string]string) goType {
 		}
 	}
 	return goType{}
+}
+
+// sliceOf is a slice of t; nested collections are not tracked.
+func sliceOf(t goType) goType {
+	if !t.known() || t.Slice {
+		return goType{}
+	}
+	t.Slice = true
+	return t
+}
+
+// elemOf is the element type of a collection type t.
+func elemOf(t goType) goType {
+	if !t.Slice {
+		return goType{}
+	}
+	t.Slice = false
+	return t
 }
 
 // predeclared types have no methods in the project; "error" has Error.
@@ -338,10 +364,11 @@ func (tc *typer) function(fd *ast.FuncDecl) {
 				}
 			case *ast.RangeStmt:
 				if n.Tok == token.DEFINE {
-					for _, e := range []ast.Expr{n.Key, n.Value} {
-						if id, ok := e.(*ast.Ident); ok {
-							bind(id.Name, goType{})
-						}
+					if id, ok := n.Key.(*ast.Ident); ok {
+						bind(id.Name, goType{}) // an index, or a map key: not tracked
+					}
+					if id, ok := n.Value.(*ast.Ident); ok {
+						bind(id.Name, elemOf(tc.typeOf(n.X, 0)))
 					}
 				}
 			case *ast.TypeSwitchStmt:
@@ -373,7 +400,7 @@ func (tc *typer) function(fd *ast.FuncDecl) {
 			}
 		}
 		t := tc.typeOf(sel.X, 0)
-		if !t.known() {
+		if !t.known() || t.Slice {
 			return true
 		}
 		if name := tc.method(t, sel.Sel.Name); name != "" {
@@ -431,7 +458,7 @@ func (tc *typer) results(call *ast.CallExpr, depth int) []goType {
 		return tc.d.funcs[fn.Name]
 	case *ast.SelectorExpr:
 		t := tc.typeOf(fn.X, depth+1)
-		if t.known() && t.Pkg == "" {
+		if t.known() && !t.Slice && t.Pkg == "" {
 			if owner := tc.owner(t, fn.Sel.Name, 0); owner != "" {
 				return tc.d.methods[owner][fn.Sel.Name]
 			}
@@ -453,6 +480,8 @@ func (tc *typer) typeOf(e ast.Expr, depth int) goType {
 		return tc.d.vars[e.Name]
 	case *ast.ParenExpr:
 		return tc.typeOf(e.X, depth+1)
+	case *ast.IndexExpr:
+		return elemOf(tc.typeOf(e.X, depth+1))
 	case *ast.StarExpr:
 		return tc.typeOf(e.X, depth+1)
 	case *ast.UnaryExpr:
@@ -469,7 +498,7 @@ func (tc *typer) typeOf(e ast.Expr, depth int) goType {
 		}
 	case *ast.SelectorExpr:
 		t := tc.typeOf(e.X, depth+1)
-		if t.known() && t.Pkg == "" {
+		if t.known() && !t.Slice && t.Pkg == "" {
 			return tc.field(t.Name, e.Sel.Name, 0)
 		}
 	case *ast.CallExpr:
@@ -493,7 +522,7 @@ func (tc *typer) typeOf(e ast.Expr, depth int) goType {
 // checked keeps a type of this package only when the package declares it
 // (a type parameter or an unknown name is not a type we can look into).
 func (tc *typer) checked(t goType) goType {
-	if t.Pkg == "" && !tc.d.types[t.Name] {
+	if t.Pkg == "" && !tc.d.types[t.Name] || t.Pkg == "builtin" && t.Slice {
 		return goType{}
 	}
 	return t

@@ -129,7 +129,13 @@ counting exact edges only.`, false)
 		if len(pos) > 0 {
 			return usagef("--stats takes no NAME")
 		}
-		return withResolver(e, o, func(r *relate.Resolver) (relate.Result, error) { return r.Stats(min(*limit, 1000)) })
+		n := 10 // entries per ranking unless --limit is given
+		fs.Visit(func(f *flag.Flag) {
+			if f.Name == "limit" && *limit > 0 {
+				n = min(*limit, 1000)
+			}
+		})
+		return withResolver(e, o, func(r *relate.Resolver) (relate.Result, error) { return r.Stats(n) })
 	}
 	name, err := oneName(pos, "coderag graph UserService")
 	if err != nil {

@@ -99,6 +99,9 @@ func (e *Edge) library() bool {
 	if e.Kind != chunk.RelCalls || e.Resolution != ResUnresolved {
 		return false
 	}
+	if e.value && strings.Count(e.To, ".") == 1 {
+		return false // typed "T.m" on a type of the caller's package: an interface method or a func field
+	}
 	return strings.Contains(e.To, ".") || strings.Contains(e.To, "::") || e.plain && goBuiltins[e.To]
 }
 
