@@ -25,6 +25,7 @@ const (
 type freshness struct {
 	Refreshed int             // files re-indexed before answering
 	Pending   *index.Changes  // changes left in place (nil when none)
+	why       string          // why Pending was not refreshed
 	stale     map[string]bool // root-relative paths of Pending
 }
 
@@ -36,23 +37,32 @@ func refresh(e *env, st *store.Store, emb embed.Embedder, p *store.Project) (*fr
 	if err != nil {
 		return nil, err
 	}
-	f := &freshness{}
 	if ch.Len() == 0 {
-		return f, nil
+		return &freshness{}, nil
+	}
+	f := &freshness{why: fmt.Sprintf("more than %d to refresh before answering", freshMaxFiles)}
+	switch {
+	case st.ReadOnly():
+		f.why = "the index is read-only"
+	case emb.ID() != p.Embedder:
+		f.why = "the project's embedder is not available"
 	}
 	if ch.Len() <= freshMaxFiles && !st.ReadOnly() && emb.ID() == p.Embedder {
 		ctx, cancel := context.WithTimeout(e.ctx, freshBudget)
 		rep, err := index.Run(ctx, st, emb, p.Path, index.Options{Threads: 2, BatchSize: e.cfg.Embedding.BatchSize, Paths: ch.Paths()})
 		cancel()
 		if err == nil && rep.Failed == 0 {
-			f.Refreshed = ch.Len()
-			return f, nil
+			return &freshness{Refreshed: ch.Len()}, nil
+		}
+		f.why = "the refresh did not finish"
+		if err != nil {
+			f.why += ": " + oneLine(err.Error())
 		}
 		if ch2, err2 := index.Diff(e.ctx, st, p.Path, p.Embedder); err2 == nil {
 			ch = ch2
 		}
 		if ch.Len() == 0 {
-			return f, nil
+			return &freshness{}, nil
 		}
 	}
 	f.Pending = ch
@@ -68,5 +78,5 @@ func (f *freshness) note(root string) string {
 	if f == nil || f.Pending == nil {
 		return ""
 	}
-	return fmt.Sprintf("note: %d files changed since the last index (more than %d to refresh before answering); results from them are marked stale; run `coderag index %s`", f.Pending.Len(), freshMaxFiles, root)
+	return fmt.Sprintf("note: %d files changed since the last index (%s); results from them are marked stale; run `coderag index %s`", f.Pending.Len(), f.why, root)
 }
