@@ -16,6 +16,7 @@ import (
 	"sync"
 
 	"github.com/coderag/coderag/internal/config"
+	"github.com/coderag/coderag/internal/httpx"
 	"github.com/coderag/coderag/internal/index"
 	"github.com/coderag/coderag/internal/store"
 )
@@ -82,6 +83,7 @@ func MainIO(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	// embed or index): grep, glob, read, stats and the graph still run.
 	cfg, cfgErr := config.FromEnv()
 	e := &env{ctx: ctx, cfg: cfg, cfgErr: cfgErr, stdout: stdout, stderr: stderr, stdin: stdin}
+	useDictionary(cfg)
 	if len(args) == 0 {
 		return finish(e, "repl", runREPL(e, nil))
 	}
@@ -122,8 +124,27 @@ func finish(e *env, name string, err error) int {
 		fmt.Fprintf(e.stderr, "coderag %s: %s\n", name, u.msg)
 		return exitUsage
 	}
-	fmt.Fprintf(e.stderr, "coderag %s: %s\n", name, oneLine(err.Error()))
+	fmt.Fprintf(e.stderr, "coderag %s: %s\n", name, e.errText(err))
 	return exitErr
+}
+
+// redactor masks the configured secrets (both API keys, the passwords of
+// both base URLs) and key-shaped tokens. The embedding and chat clients
+// redact their own errors already; this is the last line before a message
+// is printed.
+func (e *env) redactor() *httpx.Redactor {
+	c := e.cfg
+	return httpx.NewRedactor(c.Embedding.APIKey, c.Embedding.BaseURL, c.LLM.APIKey, c.LLM.BaseURL)
+}
+
+// errText is err as one redacted line, the form every error is printed in.
+// An error that shows the index file is damaged ends with how to repair it.
+func (e *env) errText(err error) string {
+	msg := oneLine(e.redactor().Redact(err.Error()))
+	if store.Damaged(err) && !strings.Contains(msg, "coderag doctor") {
+		msg += "; the index is damaged: " + store.RepairHint
+	}
+	return msg
 }
 
 func oneLine(s string) string {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -299,6 +300,44 @@ func TestEvalCommand(t *testing.T) {
 	os.WriteFile(bad, []byte("{not json"), 0o644)
 	if code, _, errs := run(t, "eval", "--project", root, bad); code != 1 || strings.Count(strings.TrimSpace(errs), "\n") != 0 {
 		t.Fatalf("bad golden: exit %d %q", code, errs)
+	}
+}
+
+// TestEvalFileLabelled: eval reads the semble benchmark's file-labelled
+// format (a JSON array) and prints NDCG@10 at chunk and file level, per
+// category and language; labels may carry a repo prefix the index lacks.
+func TestEvalFileLabelled(t *testing.T) {
+	setHome(t)
+	root := t.TempDir()
+	os.MkdirAll(filepath.Join(root, "pay"), 0o755)
+	os.WriteFile(filepath.Join(root, "pay", "retry.go"), []byte("package pay\n\n// RetryPayment retries a failed payment with backoff.\nfunc RetryPayment() {}\n"), 0o644)
+	os.WriteFile(filepath.Join(root, "pay", "refund.go"), []byte("package pay\n\n// Refund returns money to the customer.\nfunc Refund() {}\n"), 0o644)
+	if code, _, errs := run(t, "index", "--quiet", root); code != 0 {
+		t.Fatalf("index: %s", errs)
+	}
+	set := filepath.Join(t.TempDir(), "set.json")
+	os.WriteFile(set, []byte(`[
+	  {"query": "retry a failed payment", "relevant": ["src/pay/retry.go"], "secondary": [], "category": "semantic"},
+	  {"query": "Refund", "relevant": [{"path": "src/pay/refund.go", "start_line": 4, "end_line": 4}], "secondary": ["src/pay/gone.go"]}]`), 0o644)
+	code, out, errs := run(t, "eval", "--project", root, "--json", set)
+	var rep search.BenchReport
+	if err := json.Unmarshal([]byte(out), &rep); code != 0 || err != nil {
+		t.Fatalf("eval: exit %d %v %q %q", code, err, out, errs)
+	}
+	if rep.Overall.N != 2 || rep.ByCategory["semantic"].Chunk != 1 || rep.ByCategory["symbol"].N != 1 || rep.ByLang["go"].N != 2 {
+		t.Errorf("report: %+v", rep)
+	}
+	// Refund: found at rank 1, but its secondary file is not indexed, so
+	// NDCG is 1/(1+1/log2(3)), and the warning names the missing label
+	if got, want := rep.ByCategory["symbol"].Chunk, 1/(1+1/math.Log2(3)); math.Abs(got-want) > 1e-9 {
+		t.Errorf("symbol NDCG %v, want %v", got, want)
+	}
+	if !strings.Contains(errs, "1 of the 3 labelled files are not in the index") {
+		t.Errorf("no warning about the unindexed label: %q", errs)
+	}
+	code, out, _ = run(t, "eval", "--project", root, set)
+	if code != 0 || !strings.Contains(out, "NDCG@10chunk") || !strings.Contains(out, "category=symbol") {
+		t.Errorf("text report: %d %q", code, out)
 	}
 }
 

@@ -115,19 +115,8 @@ func printEval(w io.Writer, rep *search.EvalReport) {
 		fmt.Fprintf(w, "%-16s %4d %9.3f %9.3f %8.3f\n", name, m.N, m.RecallAt1, m.RecallAt5, m.MRRAt10)
 	}
 	row("overall", rep.Overall)
-	for _, group := range []struct {
-		prefix string
-		m      map[string]search.Metrics
-	}{{"kind=", rep.ByKind}, {"lang=", rep.ByLang}} {
-		keys := make([]string, 0, len(group.m))
-		for k := range group.m {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			row(group.prefix+k, group.m[k])
-		}
-	}
+	sliceRows("kind=", rep.ByKind, row)
+	sliceRows("lang=", rep.ByLang, row)
 	if len(rep.Misses) > 0 {
 		fmt.Fprintf(w, "\nmisses (rank 0 = not in top 10):\n")
 		for _, m := range rep.Misses {
@@ -202,19 +191,8 @@ func runBenchEval(e *env, file, project, ranker string, asJSON bool) error {
 		fmt.Fprintf(e.stdout, "%-22s %4d %12.3f %11.3f\n", name, m.N, m.Chunk, m.File)
 	}
 	row("overall", rep.Overall)
-	for _, g := range []struct {
-		prefix string
-		m      map[string]search.NDCGMetrics
-	}{{"category=", rep.ByCategory}, {"lang=", rep.ByLang}} {
-		keys := make([]string, 0, len(g.m))
-		for k := range g.m {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			row(g.prefix+k, g.m[k])
-		}
-	}
+	sliceRows("category=", rep.ByCategory, row)
+	sliceRows("lang=", rep.ByLang, row)
 	if len(rep.Misses) > 0 {
 		fmt.Fprintf(e.stdout, "\nbelow 1 at chunk level (rank 0 = not in top 10):\n")
 		for _, m := range rep.Misses {
@@ -225,4 +203,16 @@ func runBenchEval(e *env, file, project, ranker string, asJSON bool) error {
 		}
 	}
 	return nil
+}
+
+// sliceRows prints one row per slice of m, in key order, named prefix+key.
+func sliceRows[M any](prefix string, m map[string]M, row func(string, M)) {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		row(prefix+k, m[k])
+	}
 }

@@ -49,14 +49,21 @@ func refresh(e *env, st *store.Store, emb embed.Embedder, p *store.Project) (*fr
 	}
 	if ch.Len() <= freshMaxFiles && !st.ReadOnly() && emb.ID() == p.Embedder {
 		ctx, cancel := context.WithTimeout(e.ctx, freshBudget)
-		rep, err := index.Run(ctx, st, emb, p.Path, index.Options{Threads: 2, BatchSize: e.cfg.Embedding.BatchSize, Paths: ch.Paths()})
+		busy := false
+		rep, err := index.Run(ctx, st, emb, p.Path, index.Options{Threads: 2, BatchSize: e.cfg.Embedding.BatchSize, Paths: ch.Paths(),
+			// another process is indexing the project: answer now, do not wait for it
+			OnWait: func(string) { busy = true; cancel() }})
 		cancel()
 		if err == nil && rep.Failed == 0 {
 			return &freshness{Refreshed: ch.Len()}, nil
 		}
-		f.why = "the refresh did not finish"
-		if err != nil {
-			f.why += ": " + oneLine(err.Error())
+		switch {
+		case busy:
+			f.why = "another coderag process is indexing the project"
+		case err != nil:
+			f.why = "the refresh did not finish: " + oneLine(err.Error())
+		default:
+			f.why = "the refresh did not finish"
 		}
 		if ch2, err2 := index.Diff(e.ctx, st, p.Path, p.Embedder); err2 == nil {
 			ch = ch2

@@ -12,6 +12,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/coderag/coderag/internal/index"
+	"github.com/coderag/coderag/internal/search"
 	"github.com/coderag/coderag/internal/store"
 )
 
@@ -55,6 +56,9 @@ synonyms. Set EMBEDDING_PROVIDER=ollama or openai for a neural model.`)
 	if err != nil {
 		return err
 	}
+	// Build the Chinese dictionary's cache while the files are parsed, so
+	// that the first Chinese search after the first index is fast.
+	go search.Dictionary()
 	st, err := openStore(e)
 	if err != nil {
 		return err

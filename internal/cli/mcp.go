@@ -24,7 +24,11 @@ func runMCP(e *env, args []string) error {
 glob_files, grep_code, read_file, search_code, code_graph, index_project, index_status.
 
 Paths resolve against the project root: --root, else the first file:// root the
-client lists, else the working directory. Nothing outside the root is read.
+client lists, else the working directory if it is a project: not / or the home
+directory, and holding (itself or a parent below home) a marker such as .git,
+go.mod, package.json, pyproject.toml, Cargo.toml, pom.xml or build.gradle.
+Otherwise every tool call is refused and says to pass --root. Nothing outside
+the root is read.
 search_code indexes the project incrementally before answering; after
 --index-budget it answers from what is indexed so far and keeps indexing in the
 background. Only protocol goes to stdout; logs go to stderr.
@@ -84,6 +88,7 @@ Example (Claude Code):  claude mcp add coderag -- coderag mcp --root /path/to/pr
 		Log:             e.stderr,
 		Verbose:         *verbose,
 		Version:         Version,
+		Redact:          e.redactor().Redact,
 	})
 	if err != nil {
 		return err

@@ -554,7 +554,9 @@ func testMCPClientRoots(t *testing.T, bin string) {
 	mustCall(t, cs, "glob_files", map[string]any{"pattern": "**/*.py"}, "server/handler.py")
 	mustCall(t, cs, "index_status", nil, "project root: "+root)
 
-	// Without roots and without --root, the working directory is the root.
+	// Without roots and without --root, the working directory is the root
+	// when it is inside a project (a marker at or above it).
+	writeFile(t, filepath.Join(root, ".git", "HEAD"), "ref: refs/heads/main\n")
 	noRoots := sdk.NewClient(&sdk.Implementation{Name: "plain-client", Version: "1"},
 		&sdk.ClientOptions{Capabilities: &sdk.ClientCapabilities{}})
 	cs2 := connect(t, bin, noRoots, filepath.Join(root, "auth"), legacyProtocol)

@@ -20,7 +20,9 @@ func runRemove(e *env, args []string) error {
 		`Drop the project indexed at PATH from $CODERAG_HOME/index.db: its chunks, vectors,
 relations and fingerprints, in one transaction. Files on disk are not touched, and other
 projects in the index are kept. PATH must be the root that was indexed ('coderag stats'
-lists them); a directory inside a project is refused with the project's root.`)
+lists them); a directory inside a project is refused with the project's root. The space
+the project took is given back to the file system (incremental vacuum and a WAL
+checkpoint), so the index file shrinks.`)
 	asJSON := fs.Bool("json", false, "print what was removed as JSON")
 	pos, err := parse(fs, args)
 	if err != nil {
@@ -60,9 +62,20 @@ lists them); a directory inside a project is refused with the project's root.`)
 	if err != nil {
 		return err
 	}
+	// give the freed pages back to the file system (and shrink a WAL left
+	// large by an earlier failed write, e.g. a full disk)
+	before, after, cerr := st.Compact(e.ctx)
 	if *asJSON {
-		return writeJSON(e.stdout, map[string]any{"removed": root, "files": files})
+		out := map[string]any{"removed": root, "files": files, "db_bytes_before": before, "db_bytes_after": after}
+		if cerr != nil {
+			out["compact_error"] = e.errText(cerr)
+		}
+		return writeJSON(e.stdout, out)
 	}
-	fmt.Fprintf(e.stdout, "removed %s from the index (%d files)\n", root, files)
+	fmt.Fprintf(e.stdout, "removed %s from the index (%d files); index file %.1f MiB -> %.1f MiB\n", root, files,
+		float64(before)/(1<<20), float64(after)/(1<<20))
+	if cerr != nil {
+		fmt.Fprintf(e.stderr, "note: the space was not all given back (%s); `coderag remove` of another project, or VACUUM with free disk space, retries it\n", e.errText(cerr))
+	}
 	return nil
 }

@@ -146,7 +146,7 @@ func (r *repl) dispatch(line string) (quit bool) {
 	case errors.Is(err, context.Canceled) && r.tty:
 		fmt.Fprintln(r.e.stdout, "interrupted")
 	default:
-		msg := oneLine(err.Error())
+		msg := r.e.errText(err)
 		// the CLI's advice, in the REPL's own words
 		msg = strings.Replace(msg, "run `coderag index ", "run `/index ", 1)
 		fmt.Fprintf(r.e.stdout, "error: %s\n", msg)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/coderag/coderag/internal/relate"
 	"github.com/coderag/coderag/internal/search"
+	"github.com/coderag/coderag/internal/zh"
 )
 
 func nonNil(s []string) []string {
@@ -105,6 +106,9 @@ For exact names and strings, 'coderag grep' is faster and complete.`)
 				r.Name += "  [stale: file changed since the last index; lines may be off]"
 			}
 		}
+		if *explain {
+			explainChinese(e, query)
+		}
 		search.FormatHuman(e.stdout, resp, *explain)
 	}
 	return nil
@@ -127,4 +131,15 @@ type searchJSON struct {
 type staleResult struct {
 	search.Result
 	Stale bool `json:"stale,omitempty"`
+}
+
+// explainChinese prints, for a query with Chinese words, what translates
+// them and each word's English terms with their source.
+func explainChinese(e *env, query string) {
+	ws := search.ChineseWords(query)
+	if len(ws) == 0 {
+		return
+	}
+	fmt.Fprintf(e.stdout, "chinese: %s\n", search.ChineseStatus())
+	fmt.Fprintf(e.stdout, "  words: %s\n", zh.Format(ws))
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/coderag/coderag/internal/embed"
 	"github.com/coderag/coderag/internal/index"
+	"github.com/coderag/coderag/internal/search"
 	"github.com/coderag/coderag/internal/store"
 )
 
@@ -30,6 +31,10 @@ type projectStats struct {
 	// Languages: files per language, text fallbacks and why, extensions
 	// not indexed with their counts.
 	Languages index.LangStats `json:"languages"`
+	// LastRun is the record of the project's last index run (absent for a
+	// project indexed before runs were recorded): done=false means it was
+	// interrupted or is still going; failed counts files it could not index.
+	LastRun *store.RunState `json:"last_run,omitempty"`
 }
 
 type statsOut struct {
@@ -37,6 +42,9 @@ type statsOut struct {
 	DBBytes  int64          `json:"db_bytes"`
 	Schema   int            `json:"schema_version"`
 	Projects []projectStats `json:"projects"`
+	// Chinese says what translates Chinese queries (dictionary and
+	// glossary, or glossary only and why).
+	Chinese string `json:"chinese"`
 }
 
 // counts renders {"class": 3, "method": 9} as " (class 3, method 9)".
@@ -152,15 +160,21 @@ func runStats(e *env, args []string) error {
 			if err != nil {
 				return err
 			}
-			out.Projects = append(out.Projects, projectStats{Languages: ls, Path: p.Path, Embedder: p.Embedder, EmbedderDescribed: desc,
+			ps := projectStats{Languages: ls, Path: p.Path, Embedder: p.Embedder, EmbedderDescribed: desc,
 				Dim: p.Dim, Files: c.Files, Chunks: c.Chunks, Embedded: c.Embedded, ChunksByType: c.ChunksByType,
-				Relations: c.Relations, RelationsByKind: c.RelationsByKind, UpdatedAt: p.UpdatedAt.Format("2006-01-02 15:04:05")})
+				Relations: c.Relations, RelationsByKind: c.RelationsByKind, UpdatedAt: p.UpdatedAt.Format("2006-01-02 15:04:05")}
+			if r, ok, err := st.LastRun(e.ctx, p.Path); err == nil && ok {
+				ps.LastRun = &r
+			}
+			out.Projects = append(out.Projects, ps)
 		}
 	}
+	out.Chinese = search.ChineseStatus()
 	if *asJSON {
 		return writeJSON(e.stdout, out)
 	}
 	fmt.Fprintf(e.stdout, "index: %s (%.1f MiB, schema %d)\n", out.DB, float64(out.DBBytes)/(1<<20), out.Schema)
+	fmt.Fprintf(e.stdout, "chinese: %s\n", out.Chinese)
 	if len(out.Projects) == 0 {
 		fmt.Fprintln(e.stdout, "no projects indexed yet: run `coderag index PATH`")
 	}
@@ -172,6 +186,13 @@ func runStats(e *env, args []string) error {
 		fmt.Fprintf(e.stdout, "relations: %d%s\n", p.Relations, counts(p.RelationsByKind))
 		fmt.Fprintf(e.stdout, "updated:   %s\n", p.UpdatedAt)
 		printLangStats(e.stdout, p.Languages)
+		switch r := p.LastRun; {
+		case r == nil:
+		case !r.Done:
+			fmt.Fprintf(e.stdout, "last run:  unfinished (interrupted or still going): %d of %d files indexed; run `coderag index %s`\n", p.Files, r.Total, p.Path)
+		case r.Failed > 0:
+			fmt.Fprintf(e.stdout, "last run:  %d of %d files failed and keep their previous rows (`coderag index --json %s` lists them)\n", r.Failed, r.Total, p.Path)
+		}
 	}
 	return nil
 }

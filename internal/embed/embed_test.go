@@ -189,8 +189,104 @@ func TestBatch(t *testing.T) {
 		t.Errorf("dimension changed between calls: %v, want ErrDimMismatch", err)
 	}
 	fail := func(context.Context, []string) ([][]float32, error) { return nil, errors.New("boom") }
-	if _, err := Batch(ctx, []string{"", "x"}, 32, "", nil, fail); err == nil || !strings.Contains(err.Error(), "embed batch 0 (inputs 1-1): boom") {
+	var pe *PartialError
+	if _, err := Batch(ctx, []string{"", "x"}, 32, "", nil, fail); !errors.As(err, &pe) || len(pe.Failed) != 1 || pe.Failed[1] == nil || err.Error() != "boom" {
+		t.Errorf("one input failing: %v, want a PartialError for input 1", err)
+	}
+	stop := func(context.Context, []string) ([][]float32, error) {
+		return nil, NewStatusError(401, "HTTP 401: bad key")
+	}
+	if _, err := Batch(ctx, []string{"", "x", "y"}, 32, "", nil, stop); !Fatal(err) || !strings.Contains(err.Error(), "embed batch 0 (inputs 1-2): embedding request failed: HTTP 401") {
 		t.Errorf("error wrapping: %v", err)
+	}
+}
+
+// poisonSend answers like a server that fails a whole request with 500 as
+// soon as one text in it holds "NaN-maker" (as Ollama does when the model
+// yields NaN: {"error":"failed to encode response: json: unsupported value:
+// NaN"}), and with OpenAI's 400 for any text over limit runes.
+func poisonSend(calls *[][]string, limit int) SendFunc {
+	return func(_ context.Context, texts []string) ([][]float32, error) {
+		*calls = append(*calls, texts)
+		out := make([][]float32, len(texts))
+		for i, s := range texts {
+			if strings.Contains(s, "NaN-maker") {
+				return nil, NewStatusError(500, "ollama /api/embed: HTTP 500: failed to encode response: json: unsupported value: NaN")
+			}
+			if utf8.RuneCountInString(s) > limit {
+				return nil, NewStatusError(400, "openai: HTTP 400: This model's maximum context length is 8192 tokens, however you requested 9000 tokens (9000 in your prompt; 0 for the completion). Please reduce your prompt; or completion length.")
+			}
+			out[i] = []float32{float32(len(s)), 1}
+		}
+		return out, nil
+	}
+}
+
+// TestBatchSplitsDownToTheBadInput: one input that makes the server answer
+// 500 fails alone; the 31 others of its request are embedded (issue 17,
+// defect 7; before, the whole call failed).
+func TestBatchSplitsDownToTheBadInput(t *testing.T) {
+	var calls [][]string
+	in := make([]string, 40)
+	for i := range in {
+		in[i] = fmt.Sprintf("text %d", i)
+	}
+	in[13] = "a NaN-maker text"
+	got, err := Batch(context.Background(), in, 32, "", nil, poisonSend(&calls, 1000))
+	var pe *PartialError
+	if !errors.As(err, &pe) || len(pe.Failed) != 1 || pe.Failed[13] == nil || Fatal(err) {
+		t.Fatalf("err = %v, want a PartialError for input 13 only", err)
+	}
+	if !strings.Contains(pe.Failed[13].Error(), "HTTP 500") {
+		t.Errorf("reason %v", pe.Failed[13])
+	}
+	for i, v := range got {
+		if (v == nil) != (i == 13) {
+			t.Errorf("slot %d = %v", i, v)
+		}
+	}
+	// 1 + 2*log2(32) requests for the first 32, 1 for the last 8
+	if len(calls) != 1+2*5+1 {
+		t.Errorf("%d requests, want 12", len(calls))
+	}
+}
+
+// TestBatchEveryInputFailingStops: a server failing every input alone is
+// down, not fed a bad input: ErrServerFailing, which stops a run.
+func TestBatchEveryInputFailingStops(t *testing.T) {
+	var calls [][]string
+	in := []string{"NaN-maker 1", "NaN-maker 2", "NaN-maker 3", "NaN-maker 4", "ok"}
+	_, err := Batch(context.Background(), in, 4, "", nil, poisonSend(&calls, 1000))
+	if !errors.Is(err, ErrServerFailing) || !Fatal(err) {
+		t.Fatalf("err = %v, want ErrServerFailing", err)
+	}
+	if len(calls) != 7 {
+		t.Errorf("%d requests, want 7 (the first request split to its 4 inputs)", len(calls))
+	}
+}
+
+// TestBatchCutsTooLongInput: an input the server calls too long is sent
+// again cut in half until it fits.
+func TestBatchCutsTooLongInput(t *testing.T) {
+	var calls [][]string
+	in := []string{"short", strings.Repeat("x", 1900), "also short"}
+	got, err := Batch(context.Background(), in, 32, "", nil, poisonSend(&calls, 500))
+	if err != nil {
+		t.Fatalf("err = %v", err)
+	}
+	for i, v := range got {
+		if v == nil {
+			t.Errorf("slot %d empty", i)
+		}
+	}
+	var sizes []int // runes of each request of the long input alone
+	for _, c := range calls {
+		if len(c) == 1 && strings.HasPrefix(c[0], "xx") {
+			sizes = append(sizes, utf8.RuneCountInString(c[0]))
+		}
+	}
+	if fmt.Sprint(sizes) != "[1900 950 475]" {
+		t.Errorf("the long input was sent alone at %v runes, want [1900 950 475]", sizes)
 	}
 }
 
@@ -209,6 +305,7 @@ func TestRetryAfter(t *testing.T) {
 		{http.Header{"Retry-After-Ms": {"20"}, "Retry-After": {"9"}}, 20 * time.Millisecond, true},
 		{http.Header{"Retry-After": {"soon"}}, 0, false},
 		{http.Header{}, 0, false},
+		{http.Header{"Retry-After-Ms": {"9227000000000"}}, time.Minute, true},
 	} {
 		d, ok := RetryAfter(tc.h, now)
 		if d != tc.want || ok != tc.ok {
@@ -302,5 +399,12 @@ func TestRetryWait(t *testing.T) {
 	}
 	if d := r.wait(1, http.Header{"Retry-After": {"60"}}, time.Now()); d != time.Second {
 		t.Errorf("Retry-After capped: %v", d)
+	}
+	// before: 9227000000000 ms overflowed time.Duration into a negative
+	// wait, and the client retried with no pause at all
+	for _, h := range []http.Header{{"Retry-After-Ms": {"9227000000000"}}, {"Retry-After": {"9227000000000"}}, {"Retry-After": {"Inf"}}} {
+		if d := r.wait(1, h, time.Now()); d != time.Second {
+			t.Errorf("%v: wait %v, want the 1s cap", h, d)
+		}
 	}
 }

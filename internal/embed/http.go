@@ -10,11 +10,12 @@ import (
 	"math/rand/v2"
 	"net"
 	"net/http"
-	"strconv"
 	"strings"
 	"syscall"
 	"time"
 	"unicode/utf8"
+
+	"github.com/coderag/coderag/internal/httpx"
 )
 
 // Timeouts of NewHTTPClient. A model's first load (Ollama) can take a minute,
@@ -95,6 +96,9 @@ func PostJSON(ctx context.Context, c *http.Client, url string, header http.Heade
 		if try >= r.MaxTries || r.On == nil || !r.On(resp.Status) {
 			return resp, nil
 		}
+		if resp.Status >= 500 && ctx.Value(noRetry5xxKey{}) != nil {
+			return resp, nil // a split batch: this 5xx is likely one input's
+		}
 		if err := sleep(ctx, r.wait(try, resp.Header, time.Now())); err != nil {
 			return nil, err
 		}
@@ -158,8 +162,8 @@ func (r Retry) wait(try int, h http.Header, now time.Time) time.Duration {
 	if maxDelay <= 0 {
 		maxDelay = 30 * time.Second
 	}
-	if d, ok := RetryAfter(h, now); ok {
-		return min(d, maxDelay)
+	if d, ok := httpx.RetryAfter(h, now, maxDelay); ok {
+		return d
 	}
 	d := r.Base
 	for i := 1; i < try && d < maxDelay; i++ {
@@ -173,25 +177,12 @@ func (r Retry) wait(try int, h http.Header, now time.Time) time.Duration {
 
 // RetryAfter reads how long a server asked to wait: "Retry-After-Ms"
 // (milliseconds, sent by OpenAI), else "Retry-After" as seconds (an integer
-// or decimal) or an HTTP date (relative to now; a past date means 0). ok is
-// false when neither header holds a usable value.
+// or decimal) or an HTTP date (relative to now; a past date means 0),
+// clamped to httpx.DefaultMaxRetryAfter so a huge value never overflows into
+// a negative wait. ok is false when neither header holds a usable value. It
+// is httpx.RetryAfter, which the chat client uses too.
 func RetryAfter(h http.Header, now time.Time) (d time.Duration, ok bool) {
-	if v := strings.TrimSpace(h.Get("Retry-After-Ms")); v != "" {
-		if ms, err := strconv.ParseFloat(v, 64); err == nil && ms >= 0 {
-			return time.Duration(ms * float64(time.Millisecond)), true
-		}
-	}
-	v := strings.TrimSpace(h.Get("Retry-After"))
-	if v == "" {
-		return 0, false
-	}
-	if s, err := strconv.ParseFloat(v, 64); err == nil && s >= 0 {
-		return time.Duration(s * float64(time.Second)), true
-	}
-	if t, err := http.ParseTime(v); err == nil {
-		return max(t.Sub(now), 0), true
-	}
-	return 0, false
+	return httpx.RetryAfter(h, now, 0)
 }
 
 func sleep(ctx context.Context, d time.Duration) error {
@@ -208,12 +199,25 @@ func sleep(ctx context.Context, d time.Duration) error {
 	}
 }
 
+// MaxServerMessageRunes bounds the message ServerMessage returns (a longer
+// one is cut and ends with "...").
+const MaxServerMessageRunes = 500
+
 // ServerMessage extracts a readable error from a response body: the
 // "error" string (Ollama: {"error":"..."}), "error.message" plus its type and
 // code (OpenAI: {"error":{"message":..,"type":..,"code":..}}), "message" or
 // "detail"; an HTML page is reported as such (usually a wrong base URL);
-// anything else is the trimmed text cut to 300 runes. An empty body gives "".
+// anything else is the trimmed text cut to 300 runes. Every message is cut
+// to MaxServerMessageRunes runes. An empty body gives "".
 func ServerMessage(body []byte) string {
+	m := serverMessage(body)
+	if utf8.RuneCountInString(m) > MaxServerMessageRunes {
+		m = Truncate(m, MaxServerMessageRunes) + "..."
+	}
+	return m
+}
+
+func serverMessage(body []byte) string {
 	s := strings.TrimSpace(string(body))
 	if s == "" {
 		return ""

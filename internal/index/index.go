@@ -125,9 +125,12 @@ const racyWindow = int64(time.Second)
 //	   .bzl and other extensions are indexed; TS overloads fold into their
 //	   implementation, type aliases are text chunks named after the alias;
 //	   JS consts bound to a conditional of functions are function chunks
-//	8: Go calls on values whose receiver type is read from declarations
+//	8: the local embedder's features of Chinese text are the terms of the
+//	   query-side Chinese analysis (segmentation, glossary, CC-CEDICT)
+//	   instead of glossary look-ups of every substring
+//	9: Go calls on values whose receiver type is read from declarations
 //	   are stored typed ("T.m", "pkg.T.m"; chunk.goTypes)
-const AnalysisVersion = 8
+const AnalysisVersion = 9
 
 // ResolveRoot returns the absolute, symlink-resolved form of dir, the
 // identity of a project.
@@ -180,6 +183,11 @@ func Run(ctx context.Context, st *store.Store, emb embed.Embedder, root string, 
 		return nil, err
 	}
 	defer release()
+	// 0. a few milliseconds of reads at the root and ends of every table:
+	// a damaged index must not report "0 changed" while search fails
+	if err := st.Probe(ctx); err != nil {
+		return nil, fmt.Errorf("%w: %s", err, store.RepairHint)
+	}
 	// 1. scan the tree while the stored fingerprints load (they overlap:
 	// one is file-system bound, the other SQLite bound)
 	var (
@@ -267,7 +275,24 @@ func Run(ctx context.Context, st *store.Store, emb embed.Embedder, root string, 
 		}
 	}
 
-	// 3. parse with N workers, bounded window, collect in one goroutine
+	// The run record says the project is incomplete until the run ends,
+	// so a search meanwhile (or after a crash) can say so. A --watch
+	// update of a few paths leaves the record as it is.
+	recordRun := opts.Paths == nil && len(todo) > 0
+	if recordRun {
+		if err := st.BeginRun(ctx, root, len(files)); err != nil {
+			return nil, err
+		}
+	}
+
+	// 3. parse with N workers, bounded window, collect in one goroutine;
+	// files are opened through the root (walk.OpenRegular), so a file
+	// swapped since the walk for a FIFO or a symlink out is not read
+	rt, err := os.OpenRoot(root)
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", root, err)
+	}
+	defer rt.Close()
 	in := make(chan walk.File)
 	out := make(chan *work, opts.Threads*4)
 	g, gctx := errgroup.WithContext(ctx)
@@ -293,7 +318,7 @@ func Run(ctx context.Context, st *store.Store, emb embed.Embedder, root string, 
 				if p, ok := prevs[f.Path]; ok {
 					prev = &p
 				}
-				w := prepare(f, prev, emb.ID(), gopkgs)
+				w := prepare(rt, f, prev, emb.ID(), gopkgs)
 				select {
 				case out <- w:
 				case <-gctx.Done():
@@ -339,6 +364,11 @@ func Run(ctx context.Context, st *store.Store, emb embed.Embedder, root string, 
 	rep.Skipped = len(rep.Skips)
 	rep.Failed = len(rep.Failures)
 	rep.Elapsed = time.Since(start)
+	if recordRun {
+		if err := st.EndRun(ctx, root, len(files)-len(c.skips), rep.Failed); err != nil {
+			return rep, err
+		}
+	}
 	if opts.Progress != nil {
 		opts.Progress(Progress{Phase: "done", Done: done, Total: len(todo), Scanned: rep.Scanned, Elapsed: rep.Elapsed})
 	}
@@ -381,12 +411,18 @@ func hiddenOrSkipped(root, rel string) bool {
 	return false
 }
 
-// prepare reads, hashes and parses one file (runs on a worker).
-func prepare(f walk.File, prev *store.FileRecord, embID string, gopkgs *goPackages) *work {
+// prepare reads (through rt, the project root: regular files only, at most
+// walk.MaxFileBytes), hashes and parses one file (runs on a worker); gopkgs
+// gives a Go file its package's declarations.
+func prepare(rt *os.Root, f walk.File, prev *store.FileRecord, embID string, gopkgs *goPackages) *work {
 	w := &work{file: f, prev: prev}
-	data, err := os.ReadFile(f.Abs)
+	data, cut, err := walk.ReadRegular(rt, filepath.FromSlash(f.Path), walk.MaxFileBytes)
 	if err != nil {
 		w.err = fmt.Errorf("read: %w", err)
+		return w
+	}
+	if cut {
+		w.skip = walk.ReasonTooLarge // grew past the cap since the walk
 		return w
 	}
 	if walk.IsBinary(data) {
@@ -464,6 +500,28 @@ type collector struct {
 	skips   []walk.Skip
 	dim     int
 	parsed  []string // paths parsed this run
+	// embedded counts files written this run; failedRun counts the files
+	// that failed to embed in a row before the first one was written.
+	embedded, failedRun int
+}
+
+// maxFailedStart is how many files in a row may fail to embed, with none
+// embedded yet, before the run stops: a server that fails for every input
+// is down, even when each request holds too few inputs to tell.
+const maxFailedStart = 16
+
+// embedFailed records a file that could not be embedded, and stops the
+// run when the embedder has failed for every file so far.
+func (c *collector) embedFailed(path string, err error) error {
+	c.rep.Failures = append(c.rep.Failures, Failure{Path: path, Err: err.Error()})
+	if c.embedded == 0 {
+		c.failedRun++
+		if c.failedRun >= maxFailedStart {
+			return fmt.Errorf("%w: each of the first %d files failed (last: %s: %w); the files written before are kept: run again when the embedder answers",
+				errEmbedderFailing, c.failedRun, path, err)
+		}
+	}
+	return nil
 }
 
 func (c *collector) add(w *work) error {
@@ -516,6 +574,9 @@ func (c *collector) flush() error {
 		if ctxErr := c.ctx.Err(); ctxErr != nil {
 			return ctxErr
 		}
+		if errors.Is(err, errEmbedderFailing) {
+			return err
+		}
 		if embed.Fatal(err) {
 			// no other file would fare better: stop now instead of
 			// retrying (and timing out) file by file
@@ -528,10 +589,15 @@ func (c *collector) flush() error {
 				if ctxErr := c.ctx.Err(); ctxErr != nil {
 					return ctxErr
 				}
+				if errors.Is(ferr, errEmbedderFailing) {
+					return ferr
+				}
 				if embed.Fatal(ferr) {
 					return fmt.Errorf("%w; the files written before are kept: run again when the embedder answers", ferr)
 				}
-				c.rep.Failures = append(c.rep.Failures, Failure{Path: w.file.Path, Err: ferr.Error()})
+				if err := c.embedFailed(w.file.Path, ferr); err != nil {
+					return err
+				}
 				continue
 			}
 			if err := c.write(d); err != nil {
@@ -547,6 +613,7 @@ func (c *collector) write(data []store.FileData) error {
 	if err := c.st.ReplaceFiles(c.ctx, c.root, data, nil); err != nil {
 		return fmt.Errorf("write batch: %w", err)
 	}
+	c.embedded += len(data)
 	for _, d := range data {
 		c.rep.Changed++
 		c.rep.Chunks += len(d.Chunks)
@@ -555,7 +622,9 @@ func (c *collector) write(data []store.FileData) error {
 	return nil
 }
 
-// build embeds the chunks of a batch of files and turns them into rows.
+// build embeds the chunks of a batch of files and turns them into rows. A
+// file with a chunk the embedder could not embed alone is recorded as failed
+// (with the chunk's reason) and left out of the rows.
 func (c *collector) build(batch []*work) ([]store.FileData, error) {
 	var texts []string
 	for _, w := range batch {
@@ -564,9 +633,25 @@ func (c *collector) build(batch []*work) ([]store.FileData, error) {
 		}
 	}
 	var vecs [][]float32
+	failed := map[*work]error{} // files with a chunk the embedder refused
 	if len(texts) > 0 {
 		var err error
 		vecs, err = c.emb.Embed(c.ctx, texts)
+		var pe *embed.PartialError
+		if errors.As(err, &pe) && len(vecs) == len(texts) {
+			// some chunks failed alone: their files fail with the reason,
+			// the other files of the batch are written
+			k := 0
+			for _, w := range batch {
+				for range w.res.Chunks {
+					if ferr, ok := pe.Failed[k]; ok && failed[w] == nil {
+						failed[w] = fmt.Errorf("embed chunk %d of %d: %w", k-firstChunk(batch, w)+1, len(w.res.Chunks), ferr)
+					}
+					k++
+				}
+			}
+			err = nil
+		}
 		if err != nil {
 			return nil, fmt.Errorf("embed: %w", err)
 		}
@@ -588,6 +673,13 @@ func (c *collector) build(batch []*work) ([]store.FileData, error) {
 	out := make([]store.FileData, 0, len(batch))
 	k := 0
 	for _, w := range batch {
+		if ferr := failed[w]; ferr != nil {
+			if err := c.embedFailed(w.file.Path, ferr); err != nil {
+				return nil, err
+			}
+			k += len(w.res.Chunks)
+			continue
+		}
 		d := store.FileData{
 			Record: store.FileRecord{Path: w.file.Path, SHA256: w.sha, Embedder: id, Analysis: AnalysisVersion,
 				Size: w.file.Size, MtimeNS: w.file.ModTime.UnixNano()},
@@ -614,6 +706,22 @@ func (c *collector) build(batch []*work) ([]store.FileData, error) {
 }
 
 var errDim = errors.New("embedding dimension changed within a run")
+
+// errEmbedderFailing stops a run whose first files all failed to embed.
+var errEmbedderFailing = errors.New("the embedder fails for every file")
+
+// firstChunk returns the position of w's first chunk among the chunks of
+// batch, in the order build sends them.
+func firstChunk(batch []*work, w *work) int {
+	k := 0
+	for _, x := range batch {
+		if x == w {
+			return k
+		}
+		k += len(x.res.Chunks)
+	}
+	return k
+}
 
 func dedupe(ss []string) []string {
 	sort.Strings(ss)

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/coderag/coderag/internal/embed"
+	"github.com/coderag/coderag/internal/embed/embedtest"
 	"github.com/coderag/coderag/internal/embed/provider"
 	"github.com/coderag/coderag/internal/store"
 	"github.com/coderag/coderag/internal/testutil"
@@ -488,5 +489,85 @@ func TestSilentEmbedderStopsTheRun(t *testing.T) {
 	}
 	if got := chunkLines(t, st, root); !reflect.DeepEqual(got, before) {
 		t.Fatalf("rows changed by a failed run:\n%v\n%v", got, before)
+	}
+}
+
+// TestOneBadChunkFailsOnlyItsFile: an Ollama that answers 500 (NaN) for
+// one chunk, and 400 for an over-long one, fails only the file of the first
+// (recorded with its reason) and embeds the second cut to fit; every other
+// file is indexed (issue 17, defect 7; before, the first 500 stopped the
+// run and the files after it were neither indexed nor reported).
+func TestOneBadChunkFailsOnlyItsFile(t *testing.T) {
+	srv := embedtest.NewOllama(t, 8)
+	srv.Poison = "NaNMaker"
+	srv.MaxRunes = 600
+	emb, err := provider.New(embed.Options{Provider: "ollama", BaseURL: srv.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := resolved(t, t.TempDir())
+	for i := 0; i < 20; i++ {
+		writeFile(t, root, fmt.Sprintf("f%02d.go", i), fmt.Sprintf("package x\n\n// F%d does a thing.\nfunc F%d() {}\n", i, i))
+	}
+	writeFile(t, root, "f07.go", "package x\n\n// NaNMaker makes the model emit NaN.\nfunc NaNMaker() {}\n")
+	writeFile(t, root, "long.go", "package x\n\n// Long is long.\nfunc Long() {\n"+strings.Repeat("\tx := 1 + 2 + 3 + 4 + 5\n", 60)+"}\n")
+	st := openStore(t)
+	rep, err := Run(context.Background(), st, emb, root, Options{Threads: 2, BatchSize: 64})
+	if err != nil {
+		t.Fatalf("run stopped: %v", err)
+	}
+	if rep.Failed != 1 || rep.Failures[0].Path != "f07.go" || !strings.Contains(rep.Failures[0].Err, "unsupported value: NaN") {
+		t.Fatalf("failures %+v", rep.Failures)
+	}
+	if rep.Changed != 20 {
+		t.Fatalf("changed %d, want 20 (19 files and long.go)", rep.Changed)
+	}
+	var n int
+	if err := st.DB().QueryRow(`SELECT count(*) FROM code_vectors v JOIN code_chunks c ON c.id = v.id WHERE c.file_path = 'long.go'`).Scan(&n); err != nil || n == 0 {
+		t.Fatalf("long.go has %d vectors (%v), want its chunk embedded after cutting", n, err)
+	}
+}
+
+// TestBadKeyStopsAtOnce: a 401 is not split or retried per file.
+func TestBadKeyStopsAtOnce(t *testing.T) {
+	srv := embedtest.NewOpenAI(t, 8, "sk-right-key-123")
+	emb, err := provider.New(embed.Options{Provider: "openai", BaseURL: srv.URL + "/v1", APIKey: "sk-wrong-key-456"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := resolved(t, t.TempDir())
+	for i := 0; i < 10; i++ {
+		writeFile(t, root, fmt.Sprintf("f%d.go", i), fmt.Sprintf("package x\n\nfunc F%d() {}\n", i))
+	}
+	_, err = Run(context.Background(), openStore(t), emb, root, Options{Threads: 2, BatchSize: 4})
+	if err == nil || !strings.Contains(err.Error(), "HTTP 401") {
+		t.Fatalf("err = %v, want the 401", err)
+	}
+	if n := srv.Requests(); n != 1 {
+		t.Fatalf("%d requests, want 1", n)
+	}
+}
+
+// TestEmbedderFailingEveryFileStops: a server that answers 500 for every
+// input, one input per request (too few to tell the server from the
+// input), still stops the run after maxFailedStart files instead of
+// failing them all one by one.
+func TestEmbedderFailingEveryFileStops(t *testing.T) {
+	srv := embedtest.NewOllama(t, 8)
+	srv.Poison = "package" // in every chunk's text
+	emb, err := provider.New(embed.Options{Provider: "ollama", BaseURL: srv.URL, BatchSize: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := resolved(t, t.TempDir())
+	for i := 0; i < 40; i++ {
+		writeFile(t, root, fmt.Sprintf("f%02d.txt", i), fmt.Sprintf("package note %d\n", i))
+	}
+	_, err = Run(context.Background(), openStore(t), emb, root, Options{Threads: 1, BatchSize: 1})
+	if !errors.Is(err, errEmbedderFailing) || !strings.Contains(err.Error(), "unsupported value: NaN") {
+		t.Fatalf("err = %v, want errEmbedderFailing", err)
+	}
+	if n := srv.Requests(); n > maxFailedStart+2 {
+		t.Fatalf("%d requests, want about %d", n, maxFailedStart)
 	}
 }

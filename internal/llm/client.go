@@ -11,10 +11,12 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
 	"syscall"
 	"time"
+	"unicode/utf8"
+
+	"github.com/coderag/coderag/internal/httpx"
 )
 
 // Defaults of a Client.
@@ -43,7 +45,7 @@ type APIError struct {
 	Message    string
 	Type       string
 	Code       string
-	RetryAfter time.Duration // parsed Retry-After, -1 when absent
+	RetryAfter time.Duration // Retry-After-Ms / Retry-After, clamped to 60 s (httpx.RetryAfter); -1 when absent
 }
 
 // Error returns "HTTP <status>: <server message>".
@@ -71,6 +73,8 @@ type Config struct {
 // Client calls one chat-completions endpoint. It is safe for concurrent use.
 type Client struct {
 	endpoint string
+	shown    string // endpoint with any password masked, for messages
+	redact   *httpx.Redactor
 	cfg      Config
 	hc       *http.Client
 }
@@ -104,14 +108,15 @@ func New(cfg Config) (*Client, error) {
 	if hc == nil {
 		hc = &http.Client{}
 	}
-	return &Client{endpoint: ep, cfg: cfg, hc: hc}, nil
+	return &Client{endpoint: ep, shown: httpx.URL(ep), redact: httpx.NewRedactor(cfg.APIKey, cfg.BaseURL, ep), cfg: cfg, hc: hc}, nil
 }
 
 // Model returns the configured model name.
 func (c *Client) Model() string { return c.cfg.Model }
 
-// Endpoint returns the URL requests are posted to.
-func (c *Client) Endpoint() string { return c.endpoint }
+// Endpoint returns the URL requests are posted to, with the password of a
+// user:password in it masked (url.URL.Redacted).
+func (c *Client) Endpoint() string { return c.shown }
 
 // Endpoint maps a base URL to its chat-completions URL: a base with an empty
 // path gets /v1 ("http://h" -> "http://h/v1/chat/completions"); any other
@@ -144,8 +149,18 @@ func Endpoint(base string) (string, error) {
 //
 // 429, 5xx and dropped connections are retried up to MaxRetries times. Errors:
 // ErrUnreachable (connection refused, unknown host), ErrToolsUnsupported,
-// *APIError, the context's error, or a timeout.
+// *APIError, the context's error, or a timeout. No error message holds the
+// API key or the base URL's password, even when the server echoes them.
 func (c *Client) Chat(ctx context.Context, req Request, onDelta func(string)) (*Response, error) {
+	resp, err := c.chat(ctx, req, onDelta)
+	var apiErr *APIError
+	if errors.As(err, &apiErr) { // callers may print the server's message alone
+		apiErr.Message = c.redact.Redact(apiErr.Message)
+	}
+	return resp, c.redact.Error(err)
+}
+
+func (c *Client) chat(ctx context.Context, req Request, onDelta func(string)) (*Response, error) {
 	if req.Model == "" {
 		req.Model = c.cfg.Model
 	}
@@ -217,7 +232,7 @@ func (c *Client) once(ctx context.Context, body []byte, stream bool, onDelta fun
 		})
 		if err != nil && emitted {
 			// Part of the answer was shown: a retry would show it twice.
-			return nil, fmt.Errorf("chat stream from %s broke off: %w", c.endpoint, err)
+			return nil, fmt.Errorf("chat stream from %s broke off: %w", c.shown, err)
 		}
 	} else {
 		out, err = readJSON(hresp.Body)
@@ -236,7 +251,7 @@ var errAttemptTimeout = errors.New("attempt timed out")
 // transportError classifies an error of Do or of reading the body.
 func (c *Client) transportError(ctx context.Context, err error) error {
 	if errors.Is(context.Cause(ctx), errAttemptTimeout) {
-		return fmt.Errorf("chat request to %s timed out after %s", c.endpoint, c.cfg.Timeout)
+		return fmt.Errorf("chat request to %s timed out after %s", c.shown, c.cfg.Timeout)
 	}
 	if ctx.Err() != nil {
 		return ctx.Err()
@@ -251,13 +266,13 @@ func (c *Client) transportError(ctx context.Context, err error) error {
 		if errors.As(err, &urlErr) {
 			err = urlErr.Err // the URL is in the message already
 		}
-		return fmt.Errorf("%w at %s (is it running? check LLM_BASE_URL): %w", ErrUnreachable, c.endpoint, err)
+		return fmt.Errorf("%w at %s (is it running? check LLM_BASE_URL): %w", ErrUnreachable, c.shown, err)
 	}
 	var syntaxErr *json.SyntaxError
 	if errors.As(err, &syntaxErr) || errors.Is(err, errBadBody) {
 		return err
 	}
-	return errRetryable{fmt.Errorf("chat request to %s: %w", c.endpoint, err)}
+	return errRetryable{fmt.Errorf("chat request to %s: %w", c.shown, err)}
 }
 
 // retryDelay says whether err is transient and how long to wait before
@@ -293,7 +308,7 @@ func (c *Client) explain(err error, withTools bool) error {
 		if apiErr.StatusCode == http.StatusNotFound && strings.Contains(strings.ToLower(apiErr.Message), "model") {
 			return fmt.Errorf("chat model %s: %w", c.cfg.Model, err)
 		}
-		return fmt.Errorf("chat %s: %w", c.endpoint, err)
+		return fmt.Errorf("chat %s: %w", c.shown, err)
 	}
 	var rt errRetryable
 	if errors.As(err, &rt) {
@@ -326,15 +341,37 @@ func toolsRefused(e *APIError) bool {
 // readAPIError builds an *APIError from a non-2xx response.
 func readAPIError(resp *http.Response) error {
 	raw, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
-	e := &APIError{StatusCode: resp.StatusCode, RetryAfter: parseRetryAfter(resp.Header.Get("Retry-After"))}
+	e := &APIError{StatusCode: resp.StatusCode, RetryAfter: -1}
+	if d, ok := httpx.RetryAfter(resp.Header, time.Now(), 0); ok {
+		e.RetryAfter = d
+	}
 	e.Message, e.Type, e.Code = errorMessage(raw)
 	return e
 }
 
+// maxMessageRunes bounds each field errorMessage returns.
+const maxMessageRunes = 500
+
 // errorMessage extracts the message of an error body: OpenAI
 // {"error":{"message","type","code"}}, {"error":"text"} (Ollama), or
-// {"message":...}; otherwise the body's text, cut to 300 bytes.
+// {"message":...}; otherwise the body's text, cut to 300 runes. Every
+// field is cut to maxMessageRunes runes (a cut one ends with "…").
 func errorMessage(raw []byte) (msg, typ, code string) {
+	msg, typ, code = parseErrorBody(raw)
+	return cutRunes(msg, maxMessageRunes), cutRunes(typ, maxMessageRunes), cutRunes(code, maxMessageRunes)
+}
+
+// cutRunes cuts s to at most n runes, on a rune boundary, marking a cut
+// with "…".
+func cutRunes(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:n]) + "…"
+}
+
+func parseErrorBody(raw []byte) (msg, typ, code string) {
 	var body struct {
 		Error   json.RawMessage `json:"error"`
 		Message string          `json:"message"`
@@ -361,27 +398,7 @@ func errorMessage(raw []byte) (msg, typ, code string) {
 			return fmt.Sprint(body.Detail), "", ""
 		}
 	}
-	s := strings.Join(strings.Fields(string(raw)), " ")
-	if len(s) > 300 {
-		s = s[:300] + "…"
-	}
-	return s, "", ""
-}
-
-// parseRetryAfter reads delay-seconds or an HTTP date; -1 when absent or
-// malformed.
-func parseRetryAfter(v string) time.Duration {
-	v = strings.TrimSpace(v)
-	if v == "" {
-		return -1
-	}
-	if n, err := strconv.ParseFloat(v, 64); err == nil && n >= 0 {
-		return time.Duration(n * float64(time.Second))
-	}
-	if t, err := http.ParseTime(v); err == nil {
-		return max(time.Until(t), 0)
-	}
-	return -1
+	return cutRunes(strings.Join(strings.Fields(string(raw)), " "), 300), "", ""
 }
 
 var errBadBody = errors.New("malformed chat response")

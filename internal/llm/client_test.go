@@ -347,13 +347,85 @@ data: {"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}
 	}
 }
 
-func TestParseRetryAfter(t *testing.T) {
-	for in, want := range map[string]time.Duration{"": -1, "0": 0, "2": 2 * time.Second, "1.5": 1500 * time.Millisecond, "soon": -1} {
-		if got := parseRetryAfter(in); got != want {
-			t.Errorf("parseRetryAfter(%q) = %v, want %v", in, got, want)
+// A huge Retry-After must wait the cap, not overflow into a negative wait
+// (before: "Retry-After: 9227000000000" gave -2562047h and 40 retries in
+// 1.8 s). Retry-After-Ms is read as the embed client reads it.
+func TestRetryAfterClamped(t *testing.T) {
+	c := testClient(t, "http://h", func(c *Config) { c.MaxRetryDelay = 7 * time.Second })
+	for _, h := range []http.Header{
+		{"Retry-After": {"9227000000000"}},
+		{"Retry-After-Ms": {"9227000000000"}},
+		{"Retry-After": {"1e300"}},
+		{"Retry-After": {"Fri, 31 Dec 9999 23:59:59 GMT"}},
+	} {
+		resp := &http.Response{StatusCode: 429, Header: h, Body: io.NopCloser(strings.NewReader(`{"error":{"message":"slow down"}}`))}
+		err := readAPIError(resp)
+		d, retry := c.retryDelay(err, 0)
+		if !retry || d != 7*time.Second {
+			t.Errorf("%v: delay %v, retry %v; want 7s, true", h, d, retry)
 		}
 	}
-	if got := parseRetryAfter(time.Now().Add(-time.Hour).UTC().Format(http.TimeFormat)); got != 0 {
-		t.Errorf("past date: %v", got)
+	resp := &http.Response{StatusCode: 429, Header: http.Header{"Retry-After-Ms": {"20"}}, Body: io.NopCloser(strings.NewReader(""))}
+	if d, _ := c.retryDelay(readAPIError(resp), 0); d != 20*time.Millisecond {
+		t.Errorf("Retry-After-Ms 20: delay %v", d)
+	}
+}
+
+// A server that quotes the key in its 401 (as OpenAI-compatible gateways
+// do), and a password in LLM_BASE_URL: neither is in the error, nor in the
+// *APIError a caller may print alone (issue 17, defect 5).
+func TestSecretsNotInErrors(t *testing.T) {
+	const key = "sk-chat-SECRET-0123456789"
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusUnauthorized)
+		fmt.Fprintf(w, `{"error":{"message":"Incorrect API key provided: %s. You can find your API key at https://platform.openai.com/account/api-keys.","type":"invalid_request_error","param":null,"code":"invalid_api_key"}}`,
+			strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer "))
+	}))
+	defer srv.Close()
+	c := testClient(t, strings.Replace(srv.URL, "http://", "http://me:chat-pass-77@", 1), func(c *Config) { c.APIKey = key })
+	_, err := c.Chat(context.Background(), Request{Messages: []Message{{Role: RoleUser, Content: "hi"}}}, nil)
+	var apiErr *APIError
+	if !errors.As(err, &apiErr) || apiErr.StatusCode != 401 {
+		t.Fatalf("err = %v", err)
+	}
+	for _, s := range []string{err.Error(), apiErr.Message, apiErr.Error(), c.Endpoint()} {
+		if strings.Contains(s, "0123456789") || strings.Contains(s, "chat-pass-77") {
+			t.Errorf("secret leaked: %q", s)
+		}
+	}
+	l, _ := net.Listen("tcp", "127.0.0.1:0")
+	addr := l.Addr().String()
+	l.Close()
+	c = testClient(t, "http://me:chat-pass-77@"+addr+"/v1", nil)
+	_, err = c.Chat(context.Background(), Request{Messages: []Message{{Role: RoleUser, Content: "hi"}}}, nil)
+	if !errors.Is(err, ErrUnreachable) || strings.Contains(err.Error(), "chat-pass-77") {
+		t.Errorf("unreachable: %v", err)
+	}
+}
+
+// TestHugeRetryAfterWaits: a 429 asking for 9227000000000 ms is waited on
+// (capped), not retried at once: before, the overflowed wait was negative
+// and the client sent every retry immediately.
+func TestHugeRetryAfterWaits(t *testing.T) {
+	var n atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n.Add(1)
+		w.Header().Set("Retry-After-Ms", "9227000000000")
+		w.Header().Set("Retry-After", "9227000000000")
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusTooManyRequests)
+		io.WriteString(w, `{"error":{"message":"Rate limit reached for gpt-4o","type":"requests","param":null,"code":"rate_limit_exceeded"}}`)
+	}))
+	defer srv.Close()
+	c := testClient(t, srv.URL, func(c *Config) { c.MaxRetries = 5 })
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	_, err := c.Chat(ctx, Request{Messages: []Message{{Role: RoleUser, Content: "hi"}}}, nil)
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("err = %v, want the context's deadline while waiting", err)
+	}
+	if got := n.Load(); got != 1 {
+		t.Fatalf("%d requests, want 1 (the client must wait, not retry at once)", got)
 	}
 }

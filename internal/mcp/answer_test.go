@@ -147,7 +147,7 @@ func TestRootInsideIndexedProject(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := srv.root(ctx, nil); got != parent {
+	if got, err := srv.root(ctx, nil); err != nil || got != parent {
 		t.Errorf("root %q, want the enclosing project %q", got, parent)
 	}
 	if ps, _ := st.Projects(ctx); len(ps) != 1 {

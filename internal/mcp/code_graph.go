@@ -26,7 +26,10 @@ func (s *Server) addCodeGraph() {
 			if name == "" {
 				return "", errors.New("code_graph: empty name: give a class, function or Class.method name")
 			}
-			root := s.root(ctx, req.Session)
+			root, err := s.root(ctx, req.Session)
+			if err != nil {
+				return "", fmt.Errorf("code_graph: %w", err)
+			}
 			note, err := s.refresh(ctx, req, root)
 			if err != nil {
 				return "", fmt.Errorf("code_graph: %w", err)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -132,5 +133,49 @@ func TestMalformedLinesAreAnsweredNotFatal(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "a.go") {
 		t.Errorf("glob_files after the bad lines: %s", out.String())
+	}
+}
+
+// TestLongLinesAreAnsweredNotFatal: a request line longer than the SDK's
+// own 16 MiB frame cap (which used to end the session) but under maxLine is
+// served, one over maxLine gets a JSON-RPC error, and the session answers
+// the request after both.
+func TestLongLinesAreAnsweredNotFatal(t *testing.T) {
+	ctx := context.Background()
+	srv := stdioServer(t, "package a\n")
+	call := func(id int, pad int) string {
+		return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"glob_files","arguments":{"pattern":"*.go","path":""}},"pad":"%s"}`,
+			id, strings.Repeat("x", pad))
+	}
+	in := strings.Join([]string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		call(2, 20<<20),    // over the SDK's default cap, under maxLine
+		call(3, maxLine+1), // over maxLine
+		call(4, 0),
+	}, "\n") + "\n"
+	var out bufCloser
+	if err := srv.Run(ctx, io.NopCloser(strings.NewReader(in)), &out); err != nil {
+		t.Fatalf("session ended with %v", err)
+	}
+	ok, codes := map[string]bool{}, map[string]int{}
+	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		var m struct {
+			ID    json.RawMessage `json:"id"`
+			Error *struct {
+				Code int `json:"code"`
+			} `json:"error"`
+		}
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatalf("stdout line is not JSON: %.200q", line)
+		}
+		if m.Error != nil {
+			codes[string(m.ID)] = m.Error.Code
+		} else {
+			ok[string(m.ID)] = true
+		}
+	}
+	if !ok["2"] || !ok["4"] || codes["null"] != -32600 {
+		t.Errorf("answered %v, errors %v; output %.500s", ok, codes, out.String())
 	}
 }

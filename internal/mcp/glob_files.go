@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"fmt"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -16,7 +17,10 @@ const globFilesDescription = `List the project's files whose path matches a glob
 func (s *Server) addGlobFiles() {
 	addTool(s, &sdk.Tool{Name: "glob_files", Description: globFilesDescription, Annotations: readOnly("Find files by glob")},
 		func(ctx context.Context, req *sdk.CallToolRequest, in GlobFilesParams) (string, error) {
-			root := s.root(ctx, req.Session)
+			root, err := s.root(ctx, req.Session)
+			if err != nil {
+				return "", fmt.Errorf("glob_files: %w", err)
+			}
 			res, err := tools.Glob(ctx, root, in)
 			if err != nil {
 				return "", explain("glob_files", root, err)

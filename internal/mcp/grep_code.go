@@ -19,7 +19,10 @@ const grepCodeDescription = `Search the project's files for a regular expression
 func (s *Server) addGrepCode() {
 	addTool(s, &sdk.Tool{Name: "grep_code", Description: grepCodeDescription, Annotations: readOnly("Search code by regex")},
 		func(ctx context.Context, req *sdk.CallToolRequest, in GrepCodeParams) (string, error) {
-			root := s.root(ctx, req.Session)
+			root, err := s.root(ctx, req.Session)
+			if err != nil {
+				return "", fmt.Errorf("grep_code: %w", err)
+			}
 			in.Engine, in.Timeout = "", 0 // defaults: not settable by a client
 			var adjusted []string         // values the tool replaces by its defaults, said rather than hidden
 			for _, v := range []struct {

@@ -19,7 +19,10 @@ func (s *Server) addIndexProject() {
 	addTool(s, &sdk.Tool{Name: "index_project", Description: indexProjectDescription,
 		Annotations: &sdk.ToolAnnotations{Title: "Index the project", IdempotentHint: true, DestructiveHint: &f, OpenWorldHint: &f}},
 		func(ctx context.Context, req *sdk.CallToolRequest, in IndexProjectParams) (string, error) {
-			root := s.root(ctx, req.Session)
+			root, err := s.root(ctx, req.Session)
+			if err != nil {
+				return "", fmt.Errorf("index_project: %w", err)
+			}
 			rel, err := insideRoot(root, in.Path)
 			if err != nil {
 				return "", explain("index_project", root, err)

@@ -21,7 +21,10 @@ const indexStatusDescription = `Show the state of the project's search index: pr
 func (s *Server) addIndexStatus() {
 	addTool(s, &sdk.Tool{Name: "index_status", Description: indexStatusDescription, Annotations: readOnly("Index status")},
 		func(ctx context.Context, req *sdk.CallToolRequest, _ IndexStatusParams) (string, error) {
-			root := s.root(ctx, req.Session)
+			root, err := s.root(ctx, req.Session)
+			if err != nil {
+				return "", fmt.Errorf("index_status: %w", err)
+			}
 			var b strings.Builder
 			fmt.Fprintf(&b, "project root: %s\nindex: %s\n", root, s.cfg.Store.Path())
 			st := s.job(root).state()
@@ -49,6 +52,9 @@ func (s *Server) addIndexStatus() {
 					c.Files, c.Chunks, c.Embedded, c.Relations, p.Embedder, p.UpdatedAt.Format(time.RFC3339))
 				if len(c.ChunksByType) > 0 {
 					b.WriteString("chunks by type: " + counts(c.ChunksByType) + "\n")
+				}
+				if n, total, partial, err := s.cfg.Store.Incomplete(ctx, root); err == nil && partial {
+					fmt.Fprintf(&b, "incomplete: %d of %d files indexed (a run was interrupted or is going on); index_project finishes it\n", n, total)
 				}
 			}
 			if l := st.Last; l != nil {

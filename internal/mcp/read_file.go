@@ -18,7 +18,10 @@ const readFileDescription = `Read a window of lines of one text file of the proj
 func (s *Server) addReadFile() {
 	addTool(s, &sdk.Tool{Name: "read_file", Description: readFileDescription, Annotations: readOnly("Read lines of a file")},
 		func(ctx context.Context, req *sdk.CallToolRequest, in ReadFileParams) (string, error) {
-			root := s.root(ctx, req.Session)
+			root, err := s.root(ctx, req.Session)
+			if err != nil {
+				return "", fmt.Errorf("read_file: %w", err)
+			}
 			var notes []string // values the tool replaced, said rather than hidden
 			if in.Offset < 0 {
 				notes = append(notes, fmt.Sprintf("offset %d is below 1; 1 used", in.Offset))

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/url"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -22,18 +24,70 @@ const listRootsTimeout = 5 * time.Second
 // longer send roots/list (SEP-2322); such clients pass paths in arguments.
 const rootsForbiddenFrom = "2026-07-28"
 
+// ProjectMarkers are the names (files or directories) that make a
+// directory a project: version control, then the build files of the
+// languages coderag parses. The working directory is taken as the implicit
+// root of a server without --root and without client roots only when it,
+// or a directory above it short of the home directory, holds one of them.
+var ProjectMarkers = []string{
+	".git", ".hg", ".svn", ".jj", ".coderagignore",
+	"go.mod", "go.work", "package.json", "deno.json", "tsconfig.json",
+	"pyproject.toml", "setup.py", "setup.cfg", "requirements.txt", "Pipfile",
+	"Cargo.toml", "pom.xml", "build.gradle", "build.gradle.kts", "settings.gradle", "settings.gradle.kts",
+	"build.sbt", "CMakeLists.txt", "Makefile", "meson.build", "composer.json", "Gemfile",
+	"mix.exs", "pubspec.yaml", "Package.swift", "Directory.Build.props",
+}
+
+// ErrNoProjectRoot: the server has no --root, the client sent no usable
+// root, and the working directory is not a project (see ProjectMarkers).
+var ErrNoProjectRoot = errors.New("no project root")
+
+// implicitRootError returns why dir (absolute, symlink-resolved) cannot be
+// the implicit project root, or nil: the file-system root and the home
+// directory never are, and any other directory needs a project marker in
+// itself or in a parent below the home directory.
+func implicitRootError(dir string) error {
+	home, _ := os.UserHomeDir()
+	if home != "" {
+		if h, err := index.ResolveRoot(home); err == nil {
+			home = h
+		}
+	}
+	fix := "start the server with --root PATH, or use a client that sends MCP roots"
+	switch {
+	case dir == filepath.Dir(dir):
+		return fmt.Errorf("%w: the server was started in %s, the file-system root, which is not a project; %s", ErrNoProjectRoot, dir, fix)
+	case home != "" && dir == home:
+		return fmt.Errorf("%w: the server was started in the home directory %s, which is not a project; %s", ErrNoProjectRoot, dir, fix)
+	}
+	for d := dir; d != filepath.Dir(d) && d != home; d = filepath.Dir(d) {
+		for _, m := range ProjectMarkers {
+			if _, err := os.Lstat(filepath.Join(d, m)); err == nil {
+				return nil
+			}
+		}
+	}
+	return fmt.Errorf("%w: the server was started in %s, which has no project marker (.git, go.mod, package.json, pyproject.toml, Cargo.toml, pom.xml, ...); %s", ErrNoProjectRoot, dir, fix)
+}
+
 // root returns the project root for a tool call: the directory rootDir
 // chooses, or the indexed project enclosing it (enclosing.go).
-func (s *Server) root(ctx context.Context, ss *sdk.ServerSession) string {
-	return s.enclosing(ctx, s.rootDir(ctx, ss))
+func (s *Server) root(ctx context.Context, ss *sdk.ServerSession) (string, error) {
+	dir, err := s.rootDir(ctx, ss)
+	if err != nil {
+		return "", err
+	}
+	return s.enclosing(ctx, dir), nil
 }
 
 // rootDir returns Config.Root, else the first usable file:// root of the
 // client (asked once, and again after the client says its roots changed),
-// else Config.WorkDir.
-func (s *Server) rootDir(ctx context.Context, ss *sdk.ServerSession) string {
+// else Config.WorkDir when it is a project (implicitRootError), else
+// ErrNoProjectRoot: a server started from / or the home directory by a
+// client that sends no roots must not serve the whole disk.
+func (s *Server) rootDir(ctx context.Context, ss *sdk.ServerSession) (string, error) {
 	if s.cfg.Root != "" {
-		return s.cfg.Root
+		return s.cfg.Root, nil
 	}
 	s.rootMu.Lock()
 	defer s.rootMu.Unlock()
@@ -63,9 +117,12 @@ func (s *Server) rootDir(ctx context.Context, ss *sdk.ServerSession) string {
 		}
 	}
 	if s.clientRoot != "" {
-		return s.clientRoot
+		return s.clientRoot, nil
 	}
-	return s.cfg.WorkDir
+	if err := implicitRootError(s.cfg.WorkDir); err != nil {
+		return "", err
+	}
+	return s.cfg.WorkDir, nil
 }
 
 // rootsChanged makes the next tool call ask the client for its roots again.
@@ -123,11 +180,16 @@ func insideRoot(root, p string) (string, error) {
 		if !lexical {
 			return "", fmt.Errorf("%q: %w", p, tools.ErrOutsideRoot)
 		}
+		var pe *fs.PathError
+		if errors.As(err, &pe) { // its path may be outside, after a symlink
+			err = fmt.Errorf("%s: %w", pe.Op, pe.Err)
+		}
 		return "", fmt.Errorf("%q: %w: %w", p, tools.ErrNotFound, err)
 	}
 	rel, ok := tools.Within(root, real)
 	if !ok {
-		return "", fmt.Errorf("%q resolves to %q: %w", p, real, tools.ErrOutsideRoot)
+		// not where it leads: that path is outside the project
+		return "", fmt.Errorf("%q: a symlink on the path leads out: %w", p, tools.ErrOutsideRoot)
 	}
 	return rel, nil
 }

@@ -27,7 +27,10 @@ func (s *Server) addSearchCode() {
 			if query == "" {
 				return "", errors.New("search_code: empty query: describe the code you are looking for, e.g. \"where are retries scheduled\"")
 			}
-			root := s.root(ctx, req.Session)
+			root, err := s.root(ctx, req.Session)
+			if err != nil {
+				return "", fmt.Errorf("search_code: %w", err)
+			}
 			note, err := s.refresh(ctx, req, root)
 			if err != nil {
 				return "", fmt.Errorf("search_code: %w", err)

@@ -27,6 +27,7 @@ import (
 	"log/slog"
 	"os"
 	"runtime/debug"
+	"strings"
 	"sync"
 	"time"
 
@@ -88,6 +89,10 @@ type Config struct {
 	Verbose bool
 	// Version is reported to clients as the server version.
 	Version string
+	// Redact, if set, rewrites the message of every tool error before the
+	// client (and the model) sees it: the CLI masks the configured API
+	// keys and base-URL passwords. Nil leaves messages as they are.
+	Redact func(string) string
 }
 
 // Server is a coderag MCP server. Create it with NewServer and serve one
@@ -162,6 +167,11 @@ func NewServer(cfg Config) (*Server, error) {
 		jobs: map[string]*job{},
 		embs: map[string]embed.Embedder{},
 	}
+	if cfg.Root == "" {
+		if err := implicitRootError(cfg.WorkDir); err != nil {
+			s.log.Warn("tool calls will be refused unless the client sends MCP roots", "reason", err)
+		}
+	}
 	s.life, s.stop = context.WithCancel(context.Background())
 	s.sdk = sdk.NewServer(&sdk.Implementation{Name: "coderag", Title: "coderag code search", Version: cfg.Version},
 		&sdk.ServerOptions{
@@ -194,7 +204,11 @@ func (s *Server) Run(ctx context.Context, in io.ReadCloser, out io.WriteCloser) 
 	p := newPending()
 	g := newGate(p)
 	w := &drainWriter{w: out, p: p, g: g}
-	err := s.sdk.Run(ctx, &sdk.IOTransport{Reader: &drainReader{ctx: ctx, r: in, p: p, w: w, g: g}, Writer: w})
+	// drainReader answers a line over maxLine with an error and drops it;
+	// the SDK's own cap (16 MiB by default, which ends the session when a
+	// frame passes it) is set above what drainReader can hand on in one
+	// frame, a line plus what the JSON decoder reads ahead.
+	err := s.sdk.Run(ctx, &sdk.IOTransport{Reader: &drainReader{ctx: ctx, r: in, p: p, w: w, g: g}, Writer: w, MaxLineLength: sdkMaxLine})
 	if err != nil && (errors.Is(err, io.EOF) || errors.Is(err, sdk.ErrConnectionClosed)) {
 		err = nil
 	}
@@ -206,6 +220,9 @@ func (s *Server) Run(ctx context.Context, in io.ReadCloser, out io.WriteCloser) 
 	}
 	return nil
 }
+
+// sdkMaxLine is the SDK transport's frame cap: above maxLine (see Run).
+const sdkMaxLine = 2*maxLine + 1<<20
 
 // Close cancels background index runs and waits for them to stop. It is
 // called by Run and is safe to call more than once.
@@ -250,9 +267,21 @@ func addTool[In any](s *Server, t *sdk.Tool, f toolFunc[In]) {
 		}()
 		text, err := f(ctx, req, in)
 		if err != nil {
+			msg := err.Error()
+			if s.cfg.Redact != nil {
+				msg = s.cfg.Redact(msg)
+			}
+			if store.Damaged(err) && !strings.Contains(msg, "coderag doctor") {
+				msg += "; the index is damaged: " + store.RepairHint
+			}
+			if msg != err.Error() {
+				err = redacted{msg: msg, err: err}
+			}
 			return nil, Answer{}, err
 		}
-		ans.Root = s.root(ctx, req.Session)
+		if root, err := s.root(ctx, req.Session); err == nil {
+			ans.Root = root
+		}
 		text = cut(name, text, answerLimit(req.Params.Arguments), &ans)
 		return textResult(text), ans, nil
 	})
@@ -265,6 +294,15 @@ func writesIndex(title string) *sdk.ToolAnnotations {
 	f := false
 	return &sdk.ToolAnnotations{Title: title, ReadOnlyHint: false, IdempotentHint: true, DestructiveHint: &f, OpenWorldHint: &f}
 }
+
+// redacted is a tool error whose message was passed through Config.Redact.
+type redacted struct {
+	msg string
+	err error
+}
+
+func (r redacted) Error() string { return r.msg }
+func (r redacted) Unwrap() error { return r.err }
 
 // readOnly returns annotations for a tool that changes nothing.
 func readOnly(title string) *sdk.ToolAnnotations {

@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -227,5 +228,55 @@ func TestAdjustedValuesAreSaid(t *testing.T) {
 	}
 	if text, _ := callText(t, cs, "search_code", map[string]any{"query": "retry", "top_k": 3}); strings.Contains(text, "Note: top_k") {
 		t.Errorf("note for a valid top_k: %q", text)
+	}
+}
+
+// TestImplicitRoot: without --root or client roots, the working directory
+// is the root only when it is a project: not /, not the home directory
+// (even one with a .git), and with a marker in it or in a parent below
+// home.
+func TestImplicitRoot(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	os.MkdirAll(filepath.Join(home, ".git"), 0o755)
+	os.MkdirAll(filepath.Join(home, "notes", "2024"), 0o755)
+	proj := filepath.Join(home, "src", "app")
+	os.MkdirAll(filepath.Join(proj, "internal", "x"), 0o755)
+	os.WriteFile(filepath.Join(proj, "go.mod"), []byte("module app\n"), 0o644)
+	bare := t.TempDir()
+	for _, c := range []struct {
+		dir string
+		ok  bool
+	}{
+		{"/", false},
+		{home, false},
+		{filepath.Join(home, "notes", "2024"), false}, // home's .git does not count
+		{bare, false},
+		{proj, true},
+		{filepath.Join(proj, "internal", "x"), true},
+	} {
+		dir, err := filepath.EvalSymlinks(c.dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = implicitRootError(dir)
+		if (err == nil) != c.ok || err != nil && (!errors.Is(err, ErrNoProjectRoot) || !strings.Contains(err.Error(), "--root")) {
+			t.Errorf("%s: %v", c.dir, err)
+		}
+	}
+	// the tools refuse, in process too
+	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "index.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	newEmb := func() (embed.Embedder, error) { return provider.New(embed.Options{Provider: "local"}) }
+	srv, err := NewServer(Config{WorkDir: bare, Store: st, NewEmbedder: newEmb})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	if _, err := srv.root(context.Background(), nil); !errors.Is(err, ErrNoProjectRoot) {
+		t.Errorf("root of a server started in %s: %v", bare, err)
 	}
 }

@@ -140,3 +140,45 @@ func TestCodeLinesAndCallName(t *testing.T) {
 		}
 	}
 }
+
+// A lift is computed from the scores before any lift: an implementation
+// lifted above its wrapper does not pass the lift on to what it calls
+// itself (ExecuteContext -> Execute -> ExecuteC lifted ExecuteC to the
+// top), and a call on another value (t.Execute on a template) lifts
+// nothing, since its receiver's type is unknown.
+func TestDelegateNeverChainsNorFollowsGuesses(t *testing.T) {
+	s := fixture(t, map[string]string{"run/run.go": `package run
+
+// RunWithContext runs the command with a context, retrying the command on failure.
+func RunWithContext(ctx Context) error { return Run() }
+
+// Run runs the command, retrying on failure.
+func Run() error { return runCommand() }
+
+// runCommand executes.
+func runCommand() error { return nil }
+`, "tmpl/tmpl.go": `package tmpl
+
+// Render renders the page template with the data, escaping every value.
+func Render(t *Template, data any) error { return t.Execute(data) }
+
+// Execute writes the page output.
+func Execute() error { return nil }
+`})
+	rs := top(t, s, "run the command with a context, retrying on failure", RankerHybrid, 5)
+	if len(rs) < 3 {
+		t.Fatalf("too few results: %v", names(rs))
+	}
+	if strings.HasPrefix(rs[0].Name, "runCommand") {
+		t.Fatalf("the lift chained RunWithContext -> Run -> runCommand: %v", names(rs))
+	}
+	if !strings.HasPrefix(rs[0].Name, "Run(") || rs[0].Explain.Delegate <= 0 {
+		t.Fatalf("want Run lifted above its wrapper RunWithContext: %v", names(rs))
+	}
+	rs = top(t, s, "render the page template with the data, escaping every value", RankerHybrid, 5)
+	for _, r := range rs {
+		if strings.HasPrefix(r.Name, "Execute") && r.Explain.Delegate != 0 {
+			t.Fatalf("a call on another value (t.Execute) lifted %s", r.Name)
+		}
+	}
+}

@@ -5,11 +5,16 @@ import (
 	"io"
 	"sort"
 	"strings"
+
+	"github.com/coderag/coderag/internal/walk"
 )
 
 // FormatHuman writes results for people: rank, score, path:start-end, type,
 // name and a 120-character preview; with explain, each score's breakdown.
 func FormatHuman(w io.Writer, resp *Response, explain bool) {
+	if resp.Incomplete != "" {
+		fmt.Fprintf(w, "note: %s\n", resp.Incomplete)
+	}
 	if len(resp.Results) == 0 {
 		fmt.Fprintf(w, "no results for %q\n", resp.Query)
 		return
@@ -18,7 +23,7 @@ func FormatHuman(w io.Writer, resp *Response, explain bool) {
 		fmt.Fprintf(w, "note: %s\n", resp.Note)
 	}
 	for i, r := range resp.Results {
-		fmt.Fprintf(w, "%2d. %.3f  %s:%d-%d  [%s] %s\n", i+1, r.Score, r.Path, r.StartLine, r.EndLine, r.Type, r.Name)
+		fmt.Fprintf(w, "%2d. %.3f  %s:%d-%d  [%s] %s\n", i+1, r.Score, walk.DisplayPath(r.Path), r.StartLine, r.EndLine, r.Type, r.Name)
 		fmt.Fprintf(w, "    %s\n", r.Preview)
 		if len(r.Callers) > 0 {
 			fmt.Fprintf(w, "    callers: %s\n", strings.Join(r.Callers, "; "))
@@ -28,8 +33,17 @@ func FormatHuman(w io.Writer, resp *Response, explain bool) {
 		}
 		if explain && r.Explain != nil {
 			e := r.Explain
-			fmt.Fprintf(w, "    explain: vector=%.3f (rank %d) keyword=%.3f (rank %d) fusion=%.4f both=%.2f name=%.4f type=%.3f test-penalty=%.3f",
+			fmt.Fprintf(w, "    explain: vector=%.3f (rank %d) keyword=%.3f (rank %d) fusion=%.4f both=%.2f name=%.4f type=%.3f path-penalty=%.3f",
 				e.Vector, e.VectorRank, e.Keyword, e.KeywordRank, e.Fusion, e.BothBonus, e.NameBoost, e.TypeBoost, e.PathPenalty)
+			if e.StemBoost > 0 {
+				fmt.Fprintf(w, " file-name=+%.4f", e.StemBoost)
+			}
+			if e.FileBoost > 0 {
+				fmt.Fprintf(w, " file-coherence=+%.4f", e.FileBoost)
+			}
+			if e.Pin > 0 {
+				fmt.Fprintf(w, " exact-name=+%.3f", e.Pin)
+			}
 			if e.Delegate > 0 {
 				fmt.Fprintf(w, " delegate=+%.4f (from %s)", e.Delegate, e.DelegateFrom)
 			}
@@ -51,6 +65,9 @@ func FormatHuman(w io.Writer, resp *Response, explain bool) {
 // a 180-character snippet.
 func FormatForTool(resp *Response) string {
 	var b strings.Builder
+	if resp.Incomplete != "" {
+		fmt.Fprintf(&b, "Note: %s. Results cover only the files indexed so far.\n", resp.Incomplete)
+	}
 	if len(resp.Results) == 0 {
 		fmt.Fprintf(&b, "No indexed code matched %q. Try grep_code with an exact identifier, or rephrase with words likely to appear in the code.\n", resp.Query)
 		return b.String()
@@ -60,11 +77,11 @@ func FormatForTool(resp *Response) string {
 		// no summary that would recommend what is likely noise
 		fmt.Fprintf(&b, "Note: %s, probably unrelated. Try grep_code with an identifier, or other words that may occur in the code.\n\n", resp.Note)
 		for i, r := range resp.Results {
-			fmt.Fprintf(&b, "%d. %s:%d-%d [%s] %s (score %.3f)\n   %s\n", i+1, r.Path, r.StartLine, r.EndLine, r.Type, r.Name, r.Score, Preview(r.content, 180))
+			fmt.Fprintf(&b, "%d. %s:%d-%d [%s] %s (score %.3f)\n   %s\n", i+1, walk.DisplayPath(r.Path), r.StartLine, r.EndLine, r.Type, r.Name, r.Score, Preview(r.content, 180))
 		}
 		return b.String()
 	}
-	fmt.Fprintf(&b, "Best entry point: %s (%s) at %s:%d-%d. ", top.Name, top.Type, top.Path, top.StartLine, top.EndLine)
+	fmt.Fprintf(&b, "Best entry point: %s (%s) at %s:%d-%d. ", top.Name, top.Type, walk.DisplayPath(top.Path), top.StartLine, top.EndLine)
 	count := map[string]int{}
 	var files []string
 	for _, r := range resp.Results {
@@ -77,6 +94,9 @@ func FormatForTool(resp *Response) string {
 	if len(files) > 3 {
 		files = files[:3]
 	}
+	for i, f := range files {
+		files[i] = walk.DisplayPath(f)
+	}
 	fmt.Fprintf(&b, "Results concentrate in %s. ", strings.Join(files, ", "))
 	kw := "none"
 	if len(resp.Keywords) > 0 {
@@ -84,7 +104,7 @@ func FormatForTool(resp *Response) string {
 	}
 	fmt.Fprintf(&b, "Keywords used: %s; read result 1 first, then expand with read_file around its lines.\n\n", kw)
 	for i, r := range resp.Results {
-		fmt.Fprintf(&b, "%d. %s:%d-%d [%s] %s (score %.3f)\n   %s\n", i+1, r.Path, r.StartLine, r.EndLine, r.Type, r.Name, r.Score, Preview(r.content, 180))
+		fmt.Fprintf(&b, "%d. %s:%d-%d [%s] %s (score %.3f)\n   %s\n", i+1, walk.DisplayPath(r.Path), r.StartLine, r.EndLine, r.Type, r.Name, r.Score, Preview(r.content, 180))
 	}
 	return b.String()
 }

@@ -19,7 +19,6 @@ import (
 	_ "embed"
 	"strings"
 	"sync"
-	"unicode/utf8"
 )
 
 //go:embed data/glossary.tsv
@@ -37,10 +36,9 @@ func init() {
 }
 
 var (
-	glossOnce   sync.Once
-	glossMap    map[string][]string // all keys
-	glossZh     int                 // number of Chinese keys
-	glossMaxLen int                 // longest Chinese key, in runes
+	glossOnce sync.Once
+	glossMap  map[string][]string // all keys
+	glossZh   int                 // number of Chinese keys
 )
 
 func loadGlossary() {
@@ -65,9 +63,6 @@ func loadGlossary() {
 			glossMap[key] = terms[:len(terms):len(terms)]
 			if hasHan(key) {
 				glossZh++
-				if n := utf8.RuneCountInString(key); n > glossMaxLen {
-					glossMaxLen = n
-				}
 			}
 		}
 	})
@@ -85,41 +80,15 @@ func GlossarySize() int {
 	return glossZh
 }
 
-// ExpandQuery returns the English terms of the glossary entries found in
-// the Chinese text of query, in order of appearance, without duplicates.
-// Each run of Han characters is matched by forward maximum matching over
-// the glossary keys: at each position the longest key that starts there is
-// taken and the scan jumps past it; a position where no key starts is
-// skipped. It returns nil when the query has no Chinese word of the
-// glossary.
+// ExpandQuery returns the English terms for the Chinese words of query, in
+// order of appearance, without duplicates: each Han run is segmented by
+// CutChinese and each word translated by the glossary, else the bilingual
+// dictionary, else its parts (see Chinese and package zh); dictionary terms
+// weaker than zh.MinQueryWeight are left out. It returns nil when the query
+// has no Chinese word that translates.
 func ExpandQuery(query string) []string {
 	if !hasHan(query) {
 		return nil
 	}
-	loadGlossary()
-	var out []string
-	seen := map[string]bool{}
-	for _, run := range hanRunRE.FindAllString(query, -1) {
-		rs := []rune(run)
-		for i := 0; i < len(rs); {
-			n := min(glossMaxLen, len(rs)-i)
-			for ; n > 0; n-- {
-				if _, ok := glossMap[string(rs[i:i+n])]; ok {
-					break
-				}
-			}
-			if n == 0 {
-				i++
-				continue
-			}
-			for _, t := range glossMap[string(rs[i:i+n])] {
-				if !seen[t] {
-					seen[t] = true
-					out = append(out, t)
-				}
-			}
-			i += n
-		}
-	}
-	return out
+	return Chinese.QueryTerms(query)
 }

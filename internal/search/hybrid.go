@@ -349,7 +349,7 @@ func nameBoost(r Result, owner string, idents [][2]string, hp HybridParams) floa
 		switch {
 		case bn == id[1]:
 			b = hp.NameExact
-		case strings.EqualFold(bn, id[1]):
+		case strings.EqualFold(bn, id[1]), sigilName(bn) == id[1]:
 			b = hp.NameFold
 		default:
 			continue
@@ -380,10 +380,17 @@ func nameBoost(r Result, owner string, idents [][2]string, hp HybridParams) floa
 }
 
 // MatchExpr builds an FTS5 MATCH expression: the terms, each a quoted string
-// (so no user text is ever parsed as FTS syntax), joined by OR.
+// (so no user text is ever parsed as FTS syntax), joined by OR. A NUL byte,
+// which would end the SQL string inside SQLite and leave the quote open, is
+// replaced by a space; blank terms are dropped, so no terms (or only
+// blank ones) give "".
 func MatchExpr(terms []string) string {
 	q := make([]string, 0, len(terms))
 	for _, t := range terms {
+		t = strings.ReplaceAll(t, "\x00", " ")
+		if strings.TrimSpace(t) == "" {
+			continue
+		}
 		q = append(q, `"`+strings.ReplaceAll(t, `"`, `""`)+`"`)
 	}
 	return strings.Join(q, " OR ")
@@ -399,7 +406,6 @@ func (s *Searcher) rankHybrid(ctx context.Context, query string, k int) ([]Resul
 	if s.Params != nil {
 		hp = *s.Params
 	}
-	tuneOverride(&hp)
 	terms := QueryTerms(query)
 	idents := identifierQueries(query)
 	if GlossaryNames && UseGlossary {
@@ -450,7 +456,7 @@ func (s *Searcher) rankHybrid(ctx context.Context, query string, k int) ([]Resul
 			for id := range cands {
 				ids = append(ids, id)
 			}
-			sem, err = s.Store.CosineByID(ctx, s.Embedder.ID(), ids, qv)
+			sem, err = s.Store.CosineByID(ctx, s.Project, s.Embedder.ID(), ids, qv)
 		} else {
 			sem, err = s.Store.TopKCosine(ctx, s.Project, s.Embedder.ID(), qv, hp.Candidates)
 		}

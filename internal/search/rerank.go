@@ -205,7 +205,8 @@ func symbolQuery(q string) string {
 
 // exactPin adds pin to every definition outside tests, examples, docs and
 // declarations whose bare name is exactly (case included) the symbol a
-// symbol query names, so that it comes first: a user
+// symbol query names, and half of it to the name with a '$' sigil
+// (sigilName), so that it comes first: a user
 // who types a name wants its definition, not the functions that mention
 // it. The pinned chunks keep their relative order. ranked must be sorted;
 // it is re-sorted.
@@ -219,12 +220,17 @@ func exactPin(ranked []Result, query string, pin float64) {
 		r := &ranked[i]
 		// tests, examples and declarations mention the name too; the
 		// definition the user wants is in ordinary source
-		if r.Type == "text" || bareName(r.Name) != name || isTestPath(r.Path) || auxKind(r.Path) != "" {
+		bn := bareName(r.Name)
+		if r.Type == "text" || bn != name && sigilName(bn) != name || isTestPath(r.Path) || auxKind(r.Path) != "" {
 			continue
 		}
-		r.Score += pin
+		p := pin
+		if bn != name {
+			p = pin / 2 // $ZodType for ZodType: after the exact spelling
+		}
+		r.Score += p
 		if r.Explain != nil {
-			r.Explain.Pin = pin
+			r.Explain.Pin = p
 		}
 		moved = true
 	}
@@ -323,3 +329,15 @@ var (
 // diversify's decay applies to the next ones: two, as the per-file cap of
 // the seed allowed, since a question often wants a type and its method.
 var DiversityFree = 2
+
+// sigilName returns a name without a leading '$' sigil ("$ZodType" ->
+// "ZodType"), or "" when it has none. JavaScript, TypeScript, PHP and
+// shell code prefix a name with '$' to mark a core, internal or reactive
+// variant of the same thing (zod's $ZodType under ZodType, Angular's
+// $http, Svelte's $store); a query for the plain name is about it too.
+func sigilName(n string) string {
+	if len(n) > 1 && n[0] == '$' {
+		return n[1:]
+	}
+	return ""
+}

@@ -111,6 +111,11 @@ type Response struct {
 	Results  []Result `json:"results"`
 	// Note warns about weak results (see NoKeywordNote); empty otherwise.
 	Note string `json:"note,omitempty"`
+	// Incomplete says the project's index is partial — its first index run
+	// was interrupted, or a run is still going — as "index incomplete: N of
+	// M files indexed; run `coderag index ROOT`"; empty for a complete
+	// index. Results (or their absence) then speak only for the N files.
+	Incomplete string `json:"incomplete,omitempty"`
 }
 
 // Searcher answers queries for one indexed project.
@@ -173,7 +178,11 @@ func (s *Searcher) Search(ctx context.Context, query string, opts Options) (*Res
 	if res == nil {
 		res = []Result{}
 	}
-	return &Response{Query: query, Ranker: r, Keywords: kws, Results: res, Note: note}, nil
+	resp := &Response{Query: query, Ranker: r, Keywords: kws, Results: res, Note: note}
+	if n, total, partial, err := s.Store.Incomplete(ctx, s.Project); err == nil && partial {
+		resp.Incomplete = fmt.Sprintf("index incomplete: %d of %d files indexed (an index run was interrupted or is still going); run `coderag index %s`", n, total, s.Project)
+	}
+	return resp, nil
 }
 
 // NoKeywordNote is Response.Note when no word of the query occurs in the

@@ -86,13 +86,82 @@ func zhLookup(word string) (freq int, prefix bool) {
 	return 0, strings.HasPrefix(d[lo:], word)
 }
 
+// particles are the Chinese function characters that a word of a question
+// never spans: 路由是怎么匹配的 is 路由/是/怎么/匹配/的, not 路/由是. No
+// multi-character word may contain one of them (whatever the segmentation
+// dictionary says: jieba knows 由是 "therefore" and 的确 "indeed"); the
+// function words lost that way (但是, 是否, 为了) carry no code meaning.
+var particles = map[rune]bool{'是': true, '的': true, '了': true, '吗': true, '呢': true, '吧': true, '啊': true}
+
+// endParticles may end a word only when the word is in the glossary or
+// the bilingual dictionary (超时 timeout, 实时 real-time): 本地为空时 is
+// 本地/为空/时, not 为/空时.
+var endParticles = map[rune]bool{'时': true}
+
+// edgeParticles may start or end a word only when the glossary or the
+// dictionary knows it (时间, 存在, 在线 yes; 时才 of 时才, 否在 no). They
+// are the function characters that jieba's frequencies glue to a
+// neighbour.
+var edgeParticles = map[rune]bool{'时': true, '在': true}
+
+// questionWords are the question words no other word may overlap:
+// 无论如何 gives up 如何's characters; the longest match wins (在哪里).
+var questionWords = []string{"怎么", "如何", "什么", "哪里", "在哪", "在哪里", "在哪儿", "哪个", "哪些", "为什么", "怎样", "哪儿", "多少", "是否", "是不是"}
+
+// knownWord reports whether a word ending in an end particle may stay
+// whole: the glossary or the dictionary knows it.
+func knownWord(w string) bool {
+	if GlossaryExpand != nil && len(GlossaryExpand(w)) > 0 {
+		return true
+	}
+	d := Dictionary()
+	return d != nil && d.Has(w)
+}
+
+// wordBoundaries returns hard[k] for k in 1..n-1: no word may contain both
+// rs[k-1] and rs[k] (particles and question words are words of their own).
+// A particle inside a question word (是 of 是否) is part of it.
+func wordBoundaries(rs []rune) []bool {
+	n := len(rs)
+	hard := make([]bool, n+1)
+	inQuestion := make([]bool, n)
+	// Question words are found left to right, longest first, so
+	// overlapping ones (在哪 and 哪里 in 在哪里) do not cut each other.
+	for i := 0; i < n; {
+		m := 0
+		for _, q := range questionWords {
+			qr := []rune(q)
+			if len(qr) > m && i+len(qr) <= n && string(rs[i:i+len(qr)]) == q {
+				m = len(qr)
+			}
+		}
+		if m == 0 {
+			i++
+			continue
+		}
+		hard[i], hard[i+m] = true, true
+		for k := i; k < i+m; k++ {
+			inQuestion[k] = true
+		}
+		i += m
+	}
+	for k, r := range rs {
+		if particles[r] && !inQuestion[k] {
+			hard[k], hard[k+1] = true, true
+		}
+	}
+	return hard
+}
+
 // CutChinese segments a run of Han characters into words the way jieba
 // does (precise mode with HMM): a DAG of the dictionary words found in the
 // text, the most probable path through it by unigram frequency, and the
 // HMM of github.com/go-ego/gse/hmm for runs of characters the dictionary
-// does not know. The dictionary is compact (see internal/gendict) and read
-// in place, so the first call costs microseconds, not a dictionary load.
-// text should be one run of Han characters (Tokenize splits queries so).
+// does not know. Unlike jieba, no word crosses a particle or a question
+// word (see particles, endParticles, questionWords). The dictionary is
+// compact (see internal/gendict) and read in place, so the first call costs
+// microseconds, not a dictionary load. text should be one run of Han
+// characters (Tokenize splits queries so).
 func CutChinese(text string) []string {
 	rs := []rune(text)
 	n := len(rs)
@@ -100,6 +169,21 @@ func CutChinese(text string) []string {
 		return nil
 	}
 	zhDict()
+	hard := wordBoundaries(rs)
+	allowed := func(i, j int) bool {
+		for k := i + 1; k < j; k++ {
+			if hard[k] {
+				return false
+			}
+		}
+		if j-i < 2 {
+			return true
+		}
+		if endParticles[rs[j-1]] || (edgeParticles[rs[j-1]] || edgeParticles[rs[i]]) && Dictionary() != nil {
+			return knownWord(string(rs[i:j]))
+		}
+		return true
+	}
 	// route[i] = best log-probability of rs[i:] and the end of its first word.
 	type step struct {
 		score float64
@@ -112,7 +196,7 @@ func CutChinese(text string) []string {
 		var ends []int
 		for j := i + 1; j <= n; j++ {
 			f, prefix := zhLookup(string(rs[i:j]))
-			if f > 0 {
+			if f > 0 && allowed(i, j) {
 				ends = append(ends, j)
 				freqs = append(freqs, f)
 			}
@@ -153,7 +237,14 @@ func CutChinese(text string) []string {
 	for i := 0; i < n; {
 		j := route[i].end
 		if j-i == 1 {
+			// the HMM must not join characters across a hard boundary
+			if hard[i] || endParticles[rs[i]] {
+				flush()
+			}
 			buf = append(buf, rs[i])
+			if hard[j] {
+				flush()
+			}
 		} else {
 			flush()
 			out = append(out, string(rs[i:j]))

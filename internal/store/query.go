@@ -9,6 +9,7 @@ import (
 	"math"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // Scored is a chunk id with a retrieval score (higher is better).
@@ -120,9 +121,33 @@ func dotBlob(q []float32, blob []byte) float32 {
 // CosineByID returns the cosine similarity of q to the stored vectors of the
 // given chunks (those embedded by embedder), best first; chunks without a
 // vector are left out. It reads only those rows, so it is cheap where a full
-// scan (TopKCosine) is not.
-func (s *Store) CosineByID(ctx context.Context, embedder string, ids []int64, q []float32) ([]Scored, error) {
+// scan (TopKCosine) is not. With CacheVectors on, it scores from the
+// project's cached vectors instead of reading rows.
+func (s *Store) CosineByID(ctx context.Context, project, embedder string, ids []int64, q []float32) ([]Scored, error) {
 	var out []Scored
+	if s.cacheOn.Load() {
+		// a warm process scores from the project's cached vectors
+		vs, err := s.vectors(ctx, project, embedder)
+		if err != nil {
+			return nil, err
+		}
+		if vs.dim != 0 && vs.dim != len(q) {
+			return nil, dimError(vs.dim, len(q))
+		}
+		vs.indexOnce.Do(func() {
+			vs.index = make(map[int64]int, len(vs.ids))
+			for i, id := range vs.ids {
+				vs.index[id] = i
+			}
+		})
+		for _, id := range ids {
+			if i, ok := vs.index[id]; ok {
+				out = append(out, Scored{ID: id, Score: float64(dot(q, vs.data[i*vs.dim:(i+1)*vs.dim]))})
+			}
+		}
+		sortScored(out)
+		return out, nil
+	}
 	for start := 0; start < len(ids); start += 500 {
 		part := ids[start:min(start+500, len(ids))]
 		args := []any{embedder}
@@ -152,13 +177,18 @@ func (s *Store) CosineByID(ctx context.Context, embedder string, ids []int64, q 
 			return nil, err
 		}
 	}
+	sortScored(out)
+	return out, nil
+}
+
+// sortScored orders by score descending, then id ascending.
+func sortScored(out []Scored) {
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].Score != out[j].Score {
 			return out[i].Score > out[j].Score
 		}
 		return out[i].ID < out[j].ID
 	})
-	return out, nil
 }
 
 // vectorSet is one project's vectors held in memory: row i is
@@ -168,6 +198,9 @@ type vectorSet struct {
 	ids     []int64
 	dim     int
 	data    []float32
+	// index maps an id to its row, built on first use by CosineByID
+	indexOnce sync.Once
+	index     map[int64]int
 }
 
 // CacheVectors turns the in-memory vector cache on or off; long-lived
@@ -231,16 +264,30 @@ type FTSWeights struct{ Name, Owner, Path, Doc, Body float64 }
 
 // FTSSearch runs an FTS5 MATCH expression (built by the caller from analysed,
 // quoted terms; never raw user text) and returns the k best chunks of project
-// by BM25 (Robertson & Zaragoza, 2009, as implemented by FTS5), Score = -bm25
-// so higher is better.
+// by BM25 (Robertson & Zaragoza, 2009, as implemented by FTS5) over the
+// project's own full-text table, so term statistics are the project's
+// alone (see fts.go); Score = -bm25 so higher is better.
 func (s *Store) FTSSearch(ctx context.Context, project, match string, w FTSWeights, k int) ([]Scored, error) {
 	if strings.TrimSpace(match) == "" {
 		return nil, nil
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT c.id, bm25(chunks_fts, ?, ?, ?, ?, ?) AS r
-		FROM chunks_fts JOIN code_chunks c ON c.id = chunks_fts.rowid
-		WHERE chunks_fts MATCH ? AND c.project_path = ?
-		ORDER BY r, c.id LIMIT ?`, w.Name, w.Owner, w.Path, w.Doc, w.Body, match, project, k)
+	t := ftsTable(project)
+	ok, err := hasTable(ctx, s.db, t)
+	if err != nil {
+		return nil, fmt.Errorf("full-text search: %w", err)
+	}
+	var rows *sql.Rows
+	if ok {
+		// the project's own table holds only its chunks: no join
+		rows, err = s.db.QueryContext(ctx, `SELECT rowid, bm25(`+t+`, ?, ?, ?, ?, ?) AS r
+			FROM `+t+` WHERE `+t+` MATCH ? ORDER BY r, rowid LIMIT ?`, w.Name, w.Owner, w.Path, w.Doc, w.Body, match, k)
+	} else {
+		// indexed before per-project tables (see fts.go)
+		rows, err = s.db.QueryContext(ctx, `SELECT c.id, bm25(chunks_fts, ?, ?, ?, ?, ?) AS r
+			FROM chunks_fts JOIN code_chunks c ON c.id = chunks_fts.rowid
+			WHERE chunks_fts MATCH ? AND c.project_path = ?
+			ORDER BY r, c.id LIMIT ?`, w.Name, w.Owner, w.Path, w.Doc, w.Body, match, project, k)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("full-text search: %w", err)
 	}

@@ -62,12 +62,27 @@ func Exists(path string) (bool, error) {
 
 // Open opens (creating if needed) the index at path, sets WAL mode and a 10 s
 // busy timeout, and migrates the schema. Errors name the path.
+//
+// An existing file is first looked at read-only (see health.go): a file
+// that is not SQLite, or an SQLite database without coderag's schema
+// marker, is refused with ErrForeign and left byte for byte as it was; an
+// index at the current schema with a table missing is ErrDamaged. Both
+// messages say how to go on.
 func Open(ctx context.Context, path string) (*Store, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, fmt.Errorf("open index %s: %w", path, err)
 	}
+	if _, err := inspect(ctx, path); err != nil {
+		if errors.Is(err, ErrDamaged) {
+			return nil, fmt.Errorf("open index %s: %w: %s", path, err, RepairHint)
+		}
+		return nil, fmt.Errorf("open index %s: %w", path, err)
+	}
+	// journal_size_limit: a WAL that grew (a big batch, a failed write)
+	// is cut back to 64 MiB whenever it is reset
 	dsn := "file:" + path + "?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)" +
-		"&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(1)&_txlock=immediate"
+		"&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(1)&_pragma=journal_size_limit(67108864)&_txlock=immediate" +
+		"&_pragma=mmap_size(1073741824)&_pragma=cache_size(-32768)"
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		return nil, fmt.Errorf("open index %s: %w", path, err)
@@ -80,6 +95,9 @@ func Open(ctx context.Context, path string) (*Store, error) {
 			// a read-only CODERAG_HOME (or file): SQLite cannot create its
 			// WAL files there, but the index can still be read
 			return openReadOnly(ctx, path)
+		}
+		if Damaged(err) {
+			return nil, fmt.Errorf("open index %s: %w: %s", path, damaged(err), RepairHint)
 		}
 		return nil, fmt.Errorf("open index %s: %w", path, err)
 	}
@@ -97,6 +115,9 @@ func openReadOnly(ctx context.Context, path string) (*Store, error) {
 	var v string
 	if err := db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key='schema_version'`).Scan(&v); err != nil {
 		db.Close()
+		if Damaged(err) {
+			return nil, fmt.Errorf("open index %s read-only: %w: %s", path, damaged(err), RepairHint)
+		}
 		return nil, fmt.Errorf("open index %s read-only: %w", path, err)
 	}
 	if v != strconv.Itoa(SchemaVersion) {
@@ -129,10 +150,22 @@ func (s *Store) migrate(ctx context.Context) error {
 			return fmt.Errorf("%w (schema %d > %d): upgrade coderag", ErrNewerSchema, have, SchemaVersion)
 		}
 		if have == SchemaVersion {
-			return nil
+			return s.restoreIndexes(ctx)
 		}
 	}
-	tx, err := s.db.BeginTx(ctx, nil)
+	// one connection: a new file's auto_vacuum, chosen outside a
+	// transaction, holds only for the connection that creates the tables
+	conn, err := s.db.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	if have == 0 {
+		if _, err := conn.ExecContext(ctx, newFilePragmas); err != nil && !strings.Contains(err.Error(), "readonly") {
+			return fmt.Errorf("set up new index: %w", err)
+		}
+	}
+	tx, err := conn.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
@@ -151,6 +184,48 @@ func (s *Store) migrate(ctx context.Context) error {
 	}
 	return tx.Commit()
 }
+
+// restoreIndexes re-creates any of the schema's indexes that were dropped
+// (they hold no data of their own, so this loses nothing); a dropped table
+// is damage and is refused earlier, by inspect.
+func (s *Store) restoreIndexes(ctx context.Context) error {
+	rows, err := s.db.QueryContext(ctx, `SELECT name FROM sqlite_master WHERE type='index'`)
+	if err != nil {
+		return err
+	}
+	have := map[string]bool{}
+	for rows.Next() {
+		var n string
+		if err := rows.Scan(&n); err != nil {
+			rows.Close()
+			return err
+		}
+		have[n] = true
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for _, line := range strings.Split(schema, "\n") {
+		rest, ok := strings.CutPrefix(line, "CREATE INDEX IF NOT EXISTS ")
+		if !ok {
+			continue
+		}
+		name, _, _ := strings.Cut(rest, " ")
+		if have[name] {
+			continue
+		}
+		if _, err := s.db.ExecContext(ctx, line); err != nil {
+			return fmt.Errorf("restore index %s: %w", name, err)
+		}
+	}
+	return nil
+}
+
+// newFilePragmas are set on a database before its first table: incremental
+// auto-vacuum, so RemoveProject can hand freed pages back to the file
+// system without rewriting the whole file.
+const newFilePragmas = `PRAGMA auto_vacuum = INCREMENTAL`
 
 // Project is one indexed root.
 type Project struct {
@@ -197,9 +272,10 @@ func (s *Store) FindProject(ctx context.Context, dir string) (*Project, error) {
 }
 
 // RemoveProject deletes every row of project (full-text rows, vectors,
-// chunks, relations, fingerprints and the project row) in one transaction
-// and returns how many files it held; ErrNotIndexed when path is not a
-// project root. Files on disk are not touched.
+// chunks, relations, fingerprints, the project row and its run record) in
+// one transaction and returns how many files it held; ErrNotIndexed when
+// path is not a project root. Files on disk are not touched. The freed
+// pages stay in the file until Compact.
 func (s *Store) RemoveProject(ctx context.Context, path string) (int, error) {
 	if _, err := s.GetProject(ctx, path); err != nil {
 		return 0, err
@@ -213,6 +289,9 @@ func (s *Store) RemoveProject(ctx context.Context, path string) (int, error) {
 	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM indexed_files WHERE project_path=?`, path).Scan(&files); err != nil {
 		return 0, err
 	}
+	if _, err := tx.ExecContext(ctx, `DROP TABLE IF EXISTS `+ftsTable(path)); err != nil {
+		return 0, err
+	}
 	for _, q := range []string{
 		`DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM code_chunks WHERE project_path=?)`,
 		`DELETE FROM code_vectors WHERE project_path=?`,
@@ -220,6 +299,7 @@ func (s *Store) RemoveProject(ctx context.Context, path string) (int, error) {
 		`DELETE FROM code_relations WHERE project_path=?`,
 		`DELETE FROM indexed_files WHERE project_path=?`,
 		`DELETE FROM projects WHERE project_path=?`,
+		`DELETE FROM meta WHERE key = 'run:' || ?`,
 	} {
 		if _, err := tx.ExecContext(ctx, q, path); err != nil {
 			return 0, fmt.Errorf("remove project %s: %w", path, err)
@@ -361,8 +441,24 @@ type FileData struct {
 
 // ReplaceFiles atomically replaces the rows of the given files (old chunks,
 // full-text rows, relations and fingerprints out, new ones in) and deletes
-// the rows of the paths in remove, in one transaction.
+// the rows of the paths in remove, in one transaction. When the disk is
+// full the transaction is rolled back and the write-ahead log, grown by
+// the pages written before the failure, is truncated, so a full disk
+// leaves the index no larger than before.
 func (s *Store) ReplaceFiles(ctx context.Context, project string, files []FileData, remove []string) error {
+	err := s.replaceFiles(ctx, project, files, remove)
+	if diskFull(err) {
+		_ = drain(context.WithoutCancel(ctx), s.db, `PRAGMA wal_checkpoint(TRUNCATE)`) // best effort: the error stands
+	}
+	return err
+}
+
+// diskFull reports SQLite's SQLITE_FULL ("database or disk is full").
+func diskFull(err error) bool {
+	return err != nil && strings.Contains(err.Error(), "disk is full")
+}
+
+func (s *Store) replaceFiles(ctx context.Context, project string, files []FileData, remove []string) error {
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("begin: %w", err)
@@ -380,6 +476,9 @@ func (s *Store) ReplaceFiles(ctx context.Context, project string, files []FileDa
 			return err
 		}
 	}
+	if err := ensureFTS(ctx, tx, project); err != nil {
+		return err
+	}
 	for _, p := range remove {
 		if err := deleteFile(ctx, tx, project, p); err != nil {
 			return fmt.Errorf("remove %s: %w", p, err)
@@ -392,7 +491,7 @@ func (s *Store) ReplaceFiles(ctx context.Context, project string, files []FileDa
 		return err
 	}
 	defer insChunk.Close()
-	insFTS, err := tx.PrepareContext(ctx, `INSERT INTO chunks_fts(rowid, name, owner, path, doc, body) VALUES(?,?,?,?,?,?)`)
+	insFTS, err := tx.PrepareContext(ctx, `INSERT INTO `+ftsTable(project)+`(rowid, name, owner, path, doc, body) VALUES(?,?,?,?,?,?)`)
 	if err != nil {
 		return err
 	}
@@ -452,8 +551,11 @@ func (s *Store) ReplaceFiles(ctx context.Context, project string, files []FileDa
 	return nil
 }
 
+// deleteFile deletes the rows of one file; the project's full-text table
+// must exist (ensureFTS).
 func deleteFile(ctx context.Context, tx *sql.Tx, project, path string) error {
 	for _, q := range []string{
+		`DELETE FROM ` + ftsTable(project) + ` WHERE rowid IN (SELECT id FROM code_chunks WHERE project_path=? AND file_path=?)`,
 		`DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM code_chunks WHERE project_path=? AND file_path=?)`,
 		`DELETE FROM code_vectors WHERE id IN (SELECT id FROM code_chunks WHERE project_path=? AND file_path=?)`,
 	} {

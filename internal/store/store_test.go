@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"testing"
 )
@@ -190,9 +191,12 @@ func TestRemoveProject(t *testing.T) {
 		t.Fatalf("rows left: %+v", c)
 	}
 	var fts int
-	s.DB().QueryRow(`SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH 'bodi'`).Scan(&fts)
+	s.DB().QueryRow(`SELECT count(*) FROM ` + ftsTable("/q") + ` WHERE ` + ftsTable("/q") + ` MATCH 'bodi'`).Scan(&fts)
 	if fts != 3 {
 		t.Fatalf("full-text rows after remove: %d, want the other project's 3", fts)
+	}
+	if ok, err := hasTable(ctx, s.DB(), ftsTable("/p")); err != nil || ok {
+		t.Fatalf("the removed project's full-text table is still there (%v, %v)", ok, err)
 	}
 	if c, _ := s.Count(ctx, "/q"); c.Files != 2 || c.Chunks != 3 || c.Embedded != 3 {
 		t.Fatalf("other project touched: %+v", c)
@@ -209,5 +213,48 @@ func TestRemoveProject(t *testing.T) {
 	}
 	if c, _ := s.Count(ctx, "/p"); c.Files+c.Chunks != 0 {
 		t.Fatalf("orphan rows: %+v", c)
+	}
+}
+
+// BM25 statistics are the project's own: a project's scores do not change
+// when another project that uses the same words is indexed beside it.
+func TestFTSStatisticsPerProject(t *testing.T) {
+	ctx := context.Background()
+	s, err := Open(ctx, filepath.Join(t.TempDir(), "index.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	doc := func(path, body string) FileData {
+		return FileData{Record: FileRecord{Path: path, SHA256: path, Embedder: "e"}, Language: "go",
+			Chunks: []ChunkRow{{Type: "function", Name: path, Content: body, BodyTerms: body, StartLine: 1, EndLine: 1}}}
+	}
+	for _, p := range []string{"/a", "/b"} {
+		if err := s.PutProject(ctx, Project{Path: p, Embedder: "e"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.ReplaceFiles(ctx, "/a", []FileData{doc("x.go", "parse flags"), doc("y.go", "run command")}, nil); err != nil {
+		t.Fatal(err)
+	}
+	w := FTSWeights{Name: 1, Owner: 1, Path: 1, Doc: 1, Body: 1}
+	before, err := s.FTSSearch(ctx, "/a", `"parse" OR "flags"`, w, 10)
+	if err != nil || len(before) != 1 {
+		t.Fatalf("search /a: %v %v", before, err)
+	}
+	// /b makes "parse" and "flags" common words, and its chunks long
+	var many []FileData
+	for i := range 50 {
+		many = append(many, doc(fmt.Sprintf("f%d.go", i), "parse flags parse flags and more words in a long body of text"))
+	}
+	if err := s.ReplaceFiles(ctx, "/b", many, nil); err != nil {
+		t.Fatal(err)
+	}
+	after, err := s.FTSSearch(ctx, "/a", `"parse" OR "flags"`, w, 10)
+	if err != nil || len(after) != 1 {
+		t.Fatalf("search /a after /b: %v %v", after, err)
+	}
+	if after[0].Score != before[0].Score {
+		t.Errorf("BM25 of /a's chunk changed from %v to %v when /b was indexed", before[0].Score, after[0].Score)
 	}
 }

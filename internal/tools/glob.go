@@ -24,7 +24,7 @@ type GlobParams struct {
 
 // GlobResult lists matching files.
 type GlobResult struct {
-	Files   []string `json:"files"`   // root-relative '/' paths, in walk order
+	Files   []string `json:"files"`   // root-relative '/' paths, in walk order, as DisplayPath shows them
 	Partial bool     `json:"partial"` // true when Limit cut the list
 	Total   int      `json:"total"`   // number of matching files before the cut
 }
@@ -57,7 +57,7 @@ func Glob(ctx context.Context, root string, p GlobParams) (*GlobResult, error) {
 	res := &GlobResult{Files: []string{}}
 	if !t.info.IsDir() {
 		if match(path.Base(t.rel), path.Base(t.rel)) {
-			res.Files, res.Total = []string{t.rel}, 1
+			res.Files, res.Total = []string{walk.DisplayPath(t.rel)}, 1
 		}
 		return res, nil
 	}
@@ -80,7 +80,7 @@ func Glob(ctx context.Context, root string, p GlobParams) (*GlobResult, error) {
 		}
 		res.Total++
 		if len(res.Files) < limit {
-			res.Files = append(res.Files, f.Path)
+			res.Files = append(res.Files, walk.DisplayPath(f.Path))
 		}
 	}
 	res.Partial = res.Total > len(res.Files)

@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"path"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -117,6 +119,7 @@ type fileHits struct {
 type query struct {
 	pat   *pattern
 	t     *target
+	fs    *os.Root                    // the project root: every file is opened through it
 	dir   string                      // root-relative start directory, "" for the root
 	glob  func(rel, base string) bool // nil for all files; rel is relative to dir
 	globS string                      // the glob text, for ripgrep pruning
@@ -193,7 +196,15 @@ func Grep(ctx context.Context, root string, p GrepParams) (*GrepResult, error) {
 	if timeout <= 0 {
 		timeout = DefaultTimeout
 	}
-	q := &query{pat: pat, t: t, glob: glob, globS: p.Glob, head: head + 1, files: maxResults + 1}
+	if !t.info.IsDir() && !t.info.Mode().IsRegular() {
+		return nil, fmt.Errorf("grep %s: %w", walk.DisplayPath(t.asked), walk.ErrNotRegular)
+	}
+	rt, err := t.openIn()
+	if err != nil {
+		return nil, fmt.Errorf("grep: %w", err)
+	}
+	defer rt.Close()
+	q := &query{pat: pat, t: t, fs: rt, glob: glob, globS: p.Glob, head: head + 1, files: maxResults + 1}
 	if t.info.IsDir() && t.rel != "." {
 		q.dir = t.rel
 	} else if !t.info.IsDir() {
@@ -206,9 +217,9 @@ func Grep(ctx context.Context, root string, p GrepParams) (*GrepResult, error) {
 	var notes []string
 	if !t.info.IsDir() {
 		if t.info.Size() > MaxFileBytes {
-			notes = append(notes, fmt.Sprintf("%s is larger than 2 MiB and was not searched.", t.rel))
-		} else if bin, err := walk.SniffBinary(t.abs()); err == nil && bin {
-			notes = append(notes, fmt.Sprintf("%s is a binary file and was not searched.", t.rel))
+			notes = append(notes, fmt.Sprintf("%s is larger than 2 MiB and was not searched.", walk.DisplayPath(t.rel)))
+		} else if head, _, err := walk.ReadRegular(rt, filepath.FromSlash(t.rel), walk.BinarySniffBytes); err == nil && walk.IsBinary(head) {
+			notes = append(notes, fmt.Sprintf("%s is a binary file and was not searched.", walk.DisplayPath(t.rel)))
 		}
 	}
 
@@ -264,7 +275,7 @@ func Grep(ctx context.Context, root string, p GrepParams) (*GrepResult, error) {
 		if ctx.Err() != nil {
 			return nil, fmt.Errorf("grep: %w", ctx.Err())
 		}
-		return nil, fmt.Errorf("grep %q: %w: %w", p.Pattern, ErrSearchUnavailable, err)
+		return nil, fmt.Errorf("grep %q: %w: %w", clipEcho(p.Pattern, maxEcho), ErrSearchUnavailable, err)
 	}
 	res.Note = strings.Join(append(notes, res.Note), " ")
 	res.Note = strings.TrimSpace(res.Note)
@@ -385,7 +396,7 @@ func (c *collector) finish() {
 // clipMatch turns a hit into a Match, clipping a long line to a window of
 // MaxMatchChars bytes around the first match (rune-safe, "…" marks cut ends).
 func clipMatch(p string, h hit, pat *pattern) Match {
-	m := Match{Path: p, Line: h.line, Text: h.text}
+	m := Match{Path: walk.DisplayPath(p), Line: h.line, Text: h.text}
 	if len(h.text) > MaxMatchChars {
 		start := 0
 		if loc := pat.re.FindStringIndex(h.text); loc != nil {

@@ -88,6 +88,7 @@ func searchNative(ctx context.Context, q *query, emit func(fileHits) bool) error
 	for w := 0; w < workers; w++ {
 		g.Go(func() error {
 			s := newScanner(q)
+			defer s.files.close()
 			for j := range jobs {
 				r := result{j.i, fileHits{path: j.f.Path, hits: s.file(j.f)}}
 				select {
@@ -139,6 +140,7 @@ func searchNative(ctx context.Context, q *query, emit func(fileHits) bool) error
 // scanner is one worker's reusable state.
 type scanner struct {
 	q     *query
+	files *fileReader
 	buf   []byte
 	lower []byte
 	lits  [][]byte // prefilter literals, lowercased when fold
@@ -148,7 +150,7 @@ type scanner struct {
 }
 
 func newScanner(q *query) *scanner {
-	s := &scanner{q: q}
+	s := &scanner{q: q, files: newFileReader(q.fs)}
 	for _, l := range q.pat.lits {
 		if l.fold {
 			s.fold = true
@@ -196,11 +198,15 @@ func longestASCIIRun(b []byte) []byte {
 	return best
 }
 
-// file returns up to q.head hits of one file; unreadable files have none.
+// file returns up to q.head hits of one file; unreadable files have none,
+// and neither have files that grew past MaxFileBytes since the walk.
 func (s *scanner) file(f walk.File) []hit {
-	buf, err := s.read(f.Abs, f.Size)
+	buf, err := s.read(f.Path)
+	if errors.Is(err, errTooLarge) {
+		return nil
+	}
 	if err != nil {
-		s.q.noteUnreadable(f.Path + ": " + unreadableReason(err.Error()))
+		s.q.noteUnreadable(walk.DisplayPath(f.Path) + ": " + unreadableReason(openError(err).Error()))
 		return nil
 	}
 	if isBinary(buf) {
@@ -219,13 +225,19 @@ func unreadableReason(err string) string {
 	return err
 }
 
-// read reads up to size bytes of file p (its size at walk time) into the
-// scanner's buffer.
-func (s *scanner) read(p string, size int64) ([]byte, error) {
-	if int64(cap(s.buf)) < size {
-		s.buf = make([]byte, size+size/4)
+// errTooLarge: a file is over MaxFileBytes when opened.
+var errTooLarge = errors.New("larger than 2 MiB")
+
+// read reads root-relative file rel into the scanner's buffer (see
+// fileReader: regular files only, no blocking, nothing outside the root
+// even if rel was swapped for a symlink since the walk), at most
+// MaxFileBytes (errTooLarge beyond).
+func (s *scanner) read(rel string) ([]byte, error) {
+	buf, err := s.files.read(rel, s.buf, MaxFileBytes)
+	if err == nil && cap(buf) > cap(s.buf) {
+		s.buf = buf[:0]
 	}
-	return readFile(p, s.buf[:size])
+	return buf, err
 }
 
 // isBinary is walk.IsBinary with a vectorised search for the NUL byte.

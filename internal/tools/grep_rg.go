@@ -4,8 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/base64"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -17,7 +15,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/coderag/coderag/internal/lines"
 	"github.com/coderag/coderag/internal/walk"
 )
 
@@ -26,16 +23,17 @@ import (
 // single-threaded:
 //
 //  1. `rg --files-with-matches` (parallel) lists the matching files. rg is
-//     told the walk's rules as far as it can take them (gitignore without
-//     needing git, no parent/global/.ignore files, hidden files yes, hidden
-//     and default-skipped directories no, --max-filesize 2M, --text so that
-//     binary detection is ours); the list is then filtered with
-//     walk.Matcher, which adds what rg cannot express (nested
-//     .coderagignore files), and sorted.
-//  2. `rg --json --max-count head` on the first files of that list that are
-//     not binary (NUL in the first 4096 bytes, as walk.IsBinary), at most
-//     max_results+1 of them, which is enough to fill the result and to know
-//     whether max_results cut it.
+//     told the walk's rules that need no ignore file (hidden files yes,
+//     hidden and default-skipped directories no, --max-filesize 2M, --text
+//     so that binary detection is ours) and reads no ignore file itself
+//     (--no-ignore: a hostile .gitignore may be a FIFO or a symlink to
+//     /dev/zero); the list is then filtered with walk.Matcher, which
+//     applies every .gitignore and .coderagignore, read safely, and sorted.
+//  2. the first files of that list, at most max_results+1 with a match,
+//     are read here through os.Root (regular files only, never outside the
+//     root, whatever was swapped in since pass 1) and scanned with the
+//     native engine's scanner (binary files skipped as walk.IsBinary): rg
+//     chooses the files, but every line shown comes from bytes read safely.
 //
 // rg gets the pattern printed from Go's parse tree (see pattern.go), so its
 // matches follow Go RE2 semantics; --crlf makes `$` match before "\r\n".
@@ -43,20 +41,37 @@ import (
 // rgPath finds ripgrep; a variable so tests can hide it.
 var rgPath = func() (string, error) { return exec.LookPath("rg") }
 
-// rgCommon are the flags both passes share.
+// rgCommon are the flags every rg run gets.
 var rgCommon = []string{"--no-config", "--no-ignore-messages", "--text", "--crlf"}
 
 func searchRipgrep(ctx context.Context, q *query, emit func(fileHits) bool) error {
-	if q.pat.never || (!q.t.info.IsDir() && q.t.info.Size() > MaxFileBytes) {
-		return nil // rg would search an explicitly named file of any size
+	if q.pat.never {
+		return nil
 	}
 	bin, err := rgPath()
 	if err != nil {
 		return err
 	}
+	if !q.t.info.IsDir() {
+		// One named file is read here, as pass 2 reads: rg would open
+		// whatever the path names by then (a FIFO blocks it) and would
+		// search a named file of any size.
+		if !q.globOK(q.t.rel) {
+			return nil
+		}
+		sc := newScanner(q)
+		defer sc.files.close()
+		if hits := sc.file(walk.File{Path: q.t.rel}); len(hits) > 0 {
+			emit(fileHits{path: q.t.rel, hits: hits})
+		}
+		return nil
+	}
 	args := append([]string{}, rgCommon...)
-	args = append(args, "--files-with-matches", "--null",
-		"--no-require-git", "--no-ignore-parent", "--no-ignore-global", "--no-ignore-exclude", "--no-ignore-dot",
+	// --no-ignore: rg reads no ignore file at all. It would follow a
+	// .gitignore symlinked to /dev/zero and block on a FIFO .gitignore;
+	// ruleFilter applies the project's ignore files, read safely by
+	// walk.Matcher, to what rg lists.
+	args = append(args, "--files-with-matches", "--null", "--no-ignore",
 		"--hidden", "--glob", "!.*/", "--max-filesize", strconv.Itoa(MaxFileBytes))
 	for _, d := range sortedSkipDirs() {
 		args = append(args, "--glob", "!"+d+"/")
@@ -94,105 +109,34 @@ func searchRipgrep(ctx context.Context, q *query, emit func(fileHits) bool) erro
 	}
 	sort.Slice(files, func(i, j int) bool { return pathLess(files[i], files[j]) })
 
+	// Pass 2: the matching lines come from bytes read here, through the
+	// query's os.Root, not from rg, which opened the files by name: a file
+	// swapped for a symlink to outside after pass 1 is refused at open, and
+	// rg's answer never carries file content into the result.
 	f := newRuleFilter(q)
-	var pick []string
+	sc := newScanner(q)
+	defer sc.files.close()
+	emitted := 0
 	for _, p := range files {
-		if len(pick) >= q.files {
+		if emitted >= q.files {
 			break
 		}
 		if !f.allowed(p) || !q.globOK(p) {
 			continue
 		}
-		if bin, err := walk.SniffBinary(filepath.Join(q.t.root, filepath.FromSlash(p))); err != nil || bin {
+		hits := sc.file(walk.File{Path: p})
+		if len(hits) == 0 {
 			continue
 		}
-		pick = append(pick, p)
-	}
-	if len(pick) > 0 {
-		if err := pass2(ctx, bin, q, pick, timedOut, emit); err != nil {
-			return err
+		emitted++
+		if !emit(fileHits{path: p, hits: hits}) {
+			break
 		}
 	}
 	if timedOut {
 		return context.DeadlineExceeded
 	}
 	return nil
-}
-
-// pass2 gets the matching lines of picked files and emits them in order.
-func pass2(ctx context.Context, bin string, q *query, pick []string, timedOut bool, emit func(fileHits) bool) error {
-	if timedOut { // pass 1 used the time; allow a short grace for the found files
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(context.WithoutCancel(ctx), time.Second)
-		defer cancel()
-	}
-	args := append([]string{}, rgCommon...)
-	args = append(args, "--json", "--max-count", strconv.Itoa(q.head), "-e", q.pat.rg, "--")
-	args = append(args, pick...)
-	byPath := make(map[string][]hit, len(pick))
-	err := runRG(ctx, bin, q.t.root, args, nil, func(r *bufio.Reader) error {
-		for {
-			line, err := r.ReadSlice('\n')
-			if errors.Is(err, bufio.ErrBufferFull) { // a long line: copy before reading on
-				head := append([]byte{}, line...)
-				var rest []byte
-				rest, err = r.ReadBytes('\n')
-				line = append(head, rest...)
-			}
-			if bytes.HasPrefix(line, []byte(`{"type":"match"`)) {
-				var m rgMatch
-				if jerr := json.Unmarshal(line, &m); jerr != nil {
-					return fmt.Errorf("decode rg output: %w", jerr)
-				}
-				p := strings.TrimPrefix(m.Data.Path.str(), "./")
-				text := strings.TrimSuffix(strings.TrimSuffix(m.Data.Lines.str(), "\n"), "\r")
-				if m.Data.LineNumber == 1 {
-					text = strings.TrimPrefix(text, lines.BOM)
-				}
-				byPath[p] = append(byPath[p], hit{line: m.Data.LineNumber, text: text})
-			}
-			if err != nil {
-				if errors.Is(err, io.EOF) {
-					return nil
-				}
-				return err
-			}
-		}
-	})
-	if err != nil && !(timedOut && ctx.Err() != nil) {
-		return err
-	}
-	for _, p := range pick {
-		hs := byPath[p]
-		sort.Slice(hs, func(i, j int) bool { return hs[i].line < hs[j].line })
-		if len(hs) > 0 && !emit(fileHits{path: p, hits: hs}) {
-			break
-		}
-	}
-	return nil
-}
-
-type rgMatch struct {
-	Data struct {
-		Path       rgData `json:"path"`
-		Lines      rgData `json:"lines"`
-		LineNumber int    `json:"line_number"`
-	} `json:"data"`
-}
-
-// rgData is ripgrep's arbitrary-data object: text, or base64 bytes when the
-// data is not valid UTF-8.
-type rgData struct {
-	Text  *string `json:"text"`
-	Bytes string  `json:"bytes"`
-}
-
-func (d rgData) str() string {
-	if d.Text != nil {
-		return *d.Text
-	}
-	b, _ := base64.StdEncoding.DecodeString(d.Bytes)
-	return string(b)
 }
 
 // runRG runs rg in dir and feeds its stdout to read. Exit status 1 (no

@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"regexp/syntax"
@@ -42,12 +43,34 @@ type lit struct {
 	fold bool
 }
 
+// MaxPatternBytes is the longest grep pattern accepted (64 KiB).
+const MaxPatternBytes = 64 << 10
+
+// clipSyntaxError shortens the expression a regexp/syntax error quotes
+// (for "missing closing )" it is the whole pattern, which may be megabytes)
+// to maxEcho bytes; other errors are returned as they are.
+func clipSyntaxError(err error) error {
+	var se *syntax.Error
+	if errors.As(err, &se) && len(se.Expr) > maxEcho {
+		return &syntax.Error{Code: se.Code, Expr: clipEcho(se.Expr, maxEcho)}
+	}
+	return err
+}
+
 // compilePattern validates p (a Go RE2 regexp, or literal text when
 // fixedStrings) and builds both engines' forms. Errors wrap ErrBadPattern
-// and the compile error, with a hint to use fixed_strings.
+// and the compile error, with a hint to use fixed_strings; a pattern over
+// MaxPatternBytes is refused before compiling. Messages quote at most
+// maxEcho bytes of the pattern.
 func compilePattern(p string, fixedStrings, ignoreCase bool) (*pattern, error) {
 	if p == "" {
 		return nil, fmt.Errorf("%w: empty pattern", ErrBadPattern)
+	}
+	if len(p) > MaxPatternBytes {
+		// compiling megabytes of pattern takes seconds to minutes, and the
+		// compile error would quote all of it
+		return nil, fmt.Errorf("%w: the pattern is %d bytes, over the %d KiB limit; search for a shorter distinctive part",
+			ErrBadPattern, len(p), MaxPatternBytes>>10)
 	}
 	src := p
 	if fixedStrings {
@@ -57,6 +80,7 @@ func compilePattern(p string, fixedStrings, ignoreCase bool) (*pattern, error) {
 		src = "(?i)" + src
 	}
 	if _, err := regexp.Compile(src); err != nil {
+		err = clipSyntaxError(err)
 		if fixedStrings {
 			return nil, fmt.Errorf("%w: %w", ErrBadPattern, err)
 		}
@@ -64,17 +88,17 @@ func compilePattern(p string, fixedStrings, ignoreCase bool) (*pattern, error) {
 	}
 	tree, err := syntax.Parse(src, syntax.Perl)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrBadPattern, err)
+		return nil, fmt.Errorf("%w: %w", ErrBadPattern, clipSyntaxError(err))
 	}
 	if err := lineMode(tree); err != nil {
-		return nil, fmt.Errorf("%w: %q: %w", ErrBadPattern, p, err)
+		return nil, fmt.Errorf("%w: %q: %w", ErrBadPattern, clipEcho(p, maxEcho), err)
 	}
 	var gb, rb strings.Builder
 	printRE(&gb, tree, false)
 	printRE(&rb, tree, true)
 	re, err := regexp.Compile(gb.String())
 	if err != nil { // cannot happen: the printer emits Go syntax
-		return nil, fmt.Errorf("%w: internal translation of %q: %w", ErrBadPattern, p, err)
+		return nil, fmt.Errorf("%w: internal translation of %q: %w", ErrBadPattern, clipEcho(p, maxEcho), clipSyntaxError(err))
 	}
 	pt := &pattern{re: re, rg: rb.String(), lits: required(tree), never: tree.Op == syntax.OpNoMatch}
 	pt.literal = tree.Op == syntax.OpLiteral && tree.Flags&syntax.FoldCase == 0

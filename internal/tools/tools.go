@@ -21,6 +21,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -56,7 +57,16 @@ type target struct {
 // resolve maps p (relative to root, or absolute inside it; "" is the root)
 // to a target, refusing anything outside root: `..` escapes, absolute paths
 // elsewhere and symlinks that point out (resolved with filepath.EvalSymlinks).
+//
+// p may also be the quoted form walk.DisplayPath gives a name that is not valid
+// UTF-8 or holds control characters (`"bad\xff.go"`): when no file has the
+// literal name, the unquoted one is used.
+//
+// Resolving is a check for messages and for the kind of target; every read
+// opens again through os.Root (openIn), so a path swapped for a symlink
+// after this check still cannot read outside the root.
 func resolve(root, p string) (*target, error) {
+	p = unquotePath(root, p)
 	absRoot, err := filepath.Abs(root)
 	if err != nil {
 		return nil, fmt.Errorf("resolve root %q: %w", root, err)
@@ -85,13 +95,25 @@ func resolve(root, p string) (*target, error) {
 	}
 	rel, ok := Within(realRoot, real)
 	if !ok {
-		return nil, fmt.Errorf("%q resolves to %q: %w", p, real, ErrOutsideRoot)
+		// never say where the link points: that would print a path
+		// outside the project (and probe it) for whoever asked
+		return nil, fmt.Errorf("%q: a symlink on the path leads out: %w", p, ErrOutsideRoot)
 	}
 	info, err := os.Stat(real)
 	if err != nil {
 		return nil, fmt.Errorf("%q: %w", p, notFound(err))
 	}
 	return &target{root: absRoot, rel: rel, asked: asked, info: info}, nil
+}
+
+// openIn opens the project root of t as an os.Root, through which every file
+// is read (see walk.OpenRegular).
+func (t *target) openIn() (*os.Root, error) {
+	r, err := os.OpenRoot(t.root)
+	if err != nil {
+		return nil, fmt.Errorf("open root: %w", notFound(err))
+	}
+	return r, nil
 }
 
 // abs returns the absolute path of the resolved target.
@@ -113,9 +135,16 @@ func Within(dir, p string) (string, bool) {
 	return rel, true
 }
 
+// notFound turns a file-system error into ErrNotFound when the path does not
+// exist, and drops the path from any other *fs.PathError: after a symlink
+// it may be a path outside the root, which no message should show.
 func notFound(err error) error {
 	if errors.Is(err, fs.ErrNotExist) {
 		return notFoundError{err}
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return fmt.Errorf("%s: %w", pe.Op, pe.Err)
 	}
 	return err
 }
@@ -126,6 +155,38 @@ type notFoundError struct{ err error }
 
 func (e notFoundError) Error() string   { return ErrNotFound.Error() }
 func (e notFoundError) Unwrap() []error { return []error{ErrNotFound, e.err} }
+
+// unquotePath undoes walk.DisplayPath: a path that starts with '"', names no
+// file literally under root and unquotes cleanly is returned unquoted;
+// anything else is returned as given.
+func unquotePath(root, p string) string {
+	if len(p) < 2 || p[0] != '"' {
+		return p
+	}
+	lit := p
+	if !filepath.IsAbs(lit) {
+		lit = filepath.Join(root, filepath.FromSlash(lit))
+	}
+	if _, err := os.Lstat(lit); err == nil {
+		return p
+	}
+	if u, err := strconv.Unquote(p); err == nil && u != "" {
+		return u
+	}
+	return p
+}
+
+// maxEcho is how much of a pattern or other user input a message repeats.
+const maxEcho = 200
+
+// clipEcho returns s, or its first n bytes (rune-safe) with the full length,
+// for echoing user input such as a pattern back in a message.
+func clipEcho(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return fmt.Sprintf("%s… (%d bytes)", clipRunes(s, n), len(s))
+}
 
 // clipRunes returns the longest prefix of s no longer than n bytes that does
 // not split a UTF-8 sequence.

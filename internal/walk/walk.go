@@ -6,8 +6,10 @@
 package walk
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -15,6 +17,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
@@ -83,6 +86,12 @@ const (
 	ReasonBinary     Reason = "binary"
 	ReasonUnreadable Reason = "unreadable"
 	ReasonNotUTF8    Reason = "invalid utf-8"
+	// ReasonIgnoreFileCut: an ignore file is larger than
+	// MaxIgnoreFileBytes; only its first MiB of patterns applies.
+	ReasonIgnoreFileCut Reason = "ignore file over 1 MiB, read in part"
+	// ReasonIgnoreFileNotRead: an ignore file is a symlink, FIFO, device
+	// or directory, or could not be read; its patterns do not apply.
+	ReasonIgnoreFileNotRead Reason = "ignore file not read"
 )
 
 // File is one candidate file. Path is root-relative with '/' separators.
@@ -152,7 +161,7 @@ func Walk(ctx context.Context, root string, opts Options, fn func(File) error) (
 				rel += "/" + part
 			}
 			if m.Ignored(rel, true) {
-				return nil, nil
+				return m.Problems(), nil
 			}
 		}
 	}
@@ -216,7 +225,7 @@ func Walk(ctx context.Context, root string, opts Options, fn func(File) error) (
 		}
 		return fn(File{Path: rel, Abs: p, Size: info.Size(), ModTime: info.ModTime()})
 	})
-	return skips, err
+	return append(skips, m.Problems()...), err
 }
 
 // Collect returns every candidate file of a walk, sorted by path, and the skips.
@@ -244,13 +253,20 @@ func IsBinary(head []byte) bool {
 	return false
 }
 
-// SniffBinary opens path and applies IsBinary to its head.
+// SniffBinary opens path and applies IsBinary to its head; a path that is
+// not a regular file is ErrNotRegular (opened without blocking, checked on
+// the descriptor).
 func SniffBinary(p string) (bool, error) {
-	f, err := os.Open(p)
+	f, err := os.OpenFile(p, os.O_RDONLY|oNonblock, 0)
 	if err != nil {
 		return false, err
 	}
 	defer f.Close()
+	if st, err := f.Stat(); err != nil {
+		return false, err
+	} else if !st.Mode().IsRegular() {
+		return false, fmt.Errorf("%s: %w (%s)", p, ErrNotRegular, kind(st.Mode()))
+	}
 	buf := make([]byte, BinarySniffBytes)
 	n, err := io.ReadFull(f, buf)
 	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
@@ -264,9 +280,20 @@ func SniffBinary(p string) (bool, error) {
 // pattern is scoped to the directory of its file, the last matching pattern
 // wins, deeper files override shallower ones and "!pattern" re-includes
 // what an earlier pattern excluded ("tmpd/*" then "!tmpd/keep.py").
+//
+// Ignore files are read only when they are regular files, never through a
+// symlink, without blocking and at most MaxIgnoreFileBytes each (see
+// readIgnoreFile); the others are listed by Problems.
 type Matcher struct {
-	root   string
-	levels map[string][]gitignore.Pattern // by root-relative dir ("" = root); nil = no ignore file
+	root     string
+	levels   map[string][]gitignore.Pattern // by root-relative dir ("" = root); nil = no ignore file
+	problems []Skip                         // ignore files not read, or read in part
+}
+
+// Problems returns the ignore files loaded so far that were not read (not
+// regular files, unreadable) or were cut at MaxIgnoreFileBytes, as skips.
+func (m *Matcher) Problems() []Skip {
+	return append([]Skip(nil), m.problems...)
 }
 
 // NewMatcher returns a Matcher for root; ignore files are loaded lazily by
@@ -304,9 +331,17 @@ func (m *Matcher) load(dir string) {
 	}
 	var pats []gitignore.Pattern
 	for _, name := range []string{".gitignore", ".coderagignore"} {
-		data, err := os.ReadFile(filepath.Join(m.root, filepath.FromSlash(dir), name))
-		if err != nil {
+		rel := path.Join(dir, name)
+		data, cut, err := readIgnoreFile(filepath.Join(m.root, filepath.FromSlash(dir), name))
+		switch {
+		case errors.Is(err, fs.ErrNotExist), errors.Is(err, syscall.ENOTDIR), errors.Is(err, syscall.ENAMETOOLONG):
+			continue // no such ignore file (Load may be given any path)
+		case err != nil:
+			m.problems = append(m.problems, Skip{Path: rel, Reason: ReasonIgnoreFileNotRead, Err: err.Error()})
 			continue
+		case cut:
+			m.problems = append(m.problems, Skip{Path: rel, Reason: ReasonIgnoreFileCut})
+			data = data[:bytes.LastIndexByte(data, '\n')+1] // not half a pattern
 		}
 		for _, line := range strings.Split(string(data), "\n") {
 			line = strings.TrimRight(line, "\r")

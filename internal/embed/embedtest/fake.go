@@ -188,6 +188,15 @@ type Ollama struct {
 	*Server
 	Models []string // pulled models
 	Legacy bool
+	// Poison, if set, makes /api/embed answer a request holding an input
+	// that contains it with Ollama's 500 for a model that produced NaN:
+	// {"error":"failed to encode response: json: unsupported value: NaN"}.
+	Poison string
+	// MaxRunes, if > 0, makes /api/embed refuse a request holding an input
+	// longer than that with {"error":"the input length exceeds the context
+	// length"} (HTTP 400), as Ollama does for a model whose context is
+	// smaller than the input when truncation is off.
+	MaxRunes int
 }
 
 // NewOllama starts a fake Ollama serving dim-d vectors for models (default
@@ -253,6 +262,16 @@ func (o *Ollama) handle(s *Server, w http.ResponseWriter, r *http.Request, body 
 		}
 		inputs = []string{one}
 	}
+	for _, t := range inputs {
+		if o.Poison != "" && strings.Contains(t, o.Poison) {
+			writeJSON(w, http.StatusInternalServerError, map[string]string{"error": "failed to encode response: json: unsupported value: NaN"})
+			return
+		}
+		if o.MaxRunes > 0 && utf8.RuneCountInString(t) > o.MaxRunes {
+			writeJSON(w, http.StatusBadRequest, map[string]string{"error": "the input length exceeds the context length"})
+			return
+		}
+	}
 	dim := s.record(inputs...)
 	out := make([][]float32, len(inputs))
 	for i, t := range inputs {
@@ -273,6 +292,10 @@ type OpenAI struct {
 	Models  []string // default "text-embedding-3-small"
 	Path    string   // default "/v1/embeddings"
 	Reorder bool
+	// EchoKey makes a wrong key's 401 quote the whole key sent, as some
+	// OpenAI-compatible gateways do ("Incorrect API key provided:
+	// sk-..."); OpenAI itself masks all but its last four characters.
+	EchoKey bool
 }
 
 // NewOpenAI starts a fake OpenAI embeddings API serving dim-d vectors and
@@ -293,7 +316,11 @@ func (o *OpenAI) handle(s *Server, w http.ResponseWriter, r *http.Request, body 
 		return
 	}
 	if o.Key != "" && r.Header.Get("Authorization") != "Bearer "+o.Key {
-		openAIError(w, http.StatusUnauthorized, "Incorrect API key provided: sk-***. You can find your API key at https://platform.openai.com/account/api-keys.",
+		shown := "sk-***"
+		if o.EchoKey {
+			shown = strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
+		}
+		openAIError(w, http.StatusUnauthorized, "Incorrect API key provided: "+shown+". You can find your API key at https://platform.openai.com/account/api-keys.",
 			"invalid_request_error", "invalid_api_key")
 		return
 	}

@@ -321,7 +321,15 @@ func (f *featurizer) cjk(s string, scale float64) {
 			}
 		}
 	}
-	if f.e.expand == nil || f.expanding {
+	if f.expanding {
+		return
+	}
+	if f.e.translate != nil {
+		f.translateRun(s, scale)
+		f.havePrev = false
+		return
+	}
+	if f.e.expand == nil {
 		return
 	}
 	for i := range rs {
@@ -330,6 +338,27 @@ func (f *featurizer) cjk(s string, scale float64) {
 		}
 	}
 	f.havePrev = false
+}
+
+// translateRun adds the features of the weighted English terms of a CJK
+// run (Options.Translate).
+func (f *featurizer) translateRun(s string, scale float64) {
+	ts := f.e.translate(s)
+	if len(ts) == 0 {
+		return
+	}
+	prev, have, runes, buf := f.prev, f.havePrev, f.runes, f.buf
+	f.runes, f.buf = nil, nil
+	f.expanding = true
+	for _, t := range ts {
+		if t.Weight <= 0 {
+			continue
+		}
+		f.havePrev = false
+		f.text(t.Term, scale*wExpansion*min(t.Weight, 1))
+	}
+	f.expanding = false
+	f.prev, f.havePrev, f.runes, f.buf = prev, have, runes, buf
 }
 
 func (f *featurizer) expandTerm(term string, scale float64) {

@@ -26,7 +26,13 @@
 //     (weight 0.4), since Chinese is not written with spaces;
 //   - optional expansions: Options.Expand maps a sub-word or a CJK substring
 //     (1-4 characters) to English terms, e.g. a bilingual glossary
-//     ("加班" -> "overtime"), whose features are added at 0.8 of their weight.
+//     ("加班" -> "overtime"), whose features are added at 0.8 of their weight;
+//     Options.Translate, when set, replaces it for CJK text: a whole run is
+//     segmented and translated by the caller (package search's Chinese
+//     analysis, the same as the keyword route's), and each term's features
+//     are added at 0.8 times its weight. Which terms a run gets depends on
+//     the translation data installed (glossary, CC-CEDICT), so an index
+//     built with other data differs only in the features of Chinese text.
 //
 // Each feature is hashed (FNV-1a 64 + a 64-bit finaliser) to a coordinate
 // (hash mod Dim) and a sign (top bit), so collisions cancel in expectation.
@@ -87,13 +93,18 @@ type Options struct {
 	// with it. It must be deterministic and safe for concurrent use; nil
 	// means no expansion.
 	Expand func(term string) []string
+	// Translate, if not nil, maps a run of CJK characters to weighted
+	// English terms (embed.Options.Translate); it replaces Expand for CJK
+	// text. It must be deterministic and safe for concurrent use.
+	Translate func(han string) []embed.Expansion
 }
 
 // Embedder is the feature-hashing embedder. It is safe for concurrent use.
 type Embedder struct {
-	dim    int
-	expand func(string) []string
-	pool   sync.Pool // *featurizer
+	dim       int
+	expand    func(string) []string
+	translate func(string) []embed.Expansion
+	pool      sync.Pool // *featurizer
 }
 
 var _ embed.Embedder = (*Embedder)(nil)
@@ -109,7 +120,7 @@ func New(opts Options) (*Embedder, error) {
 	if d < MinDim || d > MaxDim {
 		return nil, fmt.Errorf("%w: dimension %d (want %d..%d)", ErrBadModel, d, MinDim, MaxDim)
 	}
-	e := &Embedder{dim: d, expand: opts.Expand}
+	e := &Embedder{dim: d, expand: opts.Expand, translate: opts.Translate}
 	e.pool.New = func() any { return newFeaturizer(e) }
 	return e, nil
 }

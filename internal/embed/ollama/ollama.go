@@ -38,6 +38,7 @@ import (
 	"time"
 
 	"github.com/coderag/coderag/internal/embed"
+	"github.com/coderag/coderag/internal/httpx"
 )
 
 // Defaults.
@@ -61,6 +62,8 @@ type Options struct {
 // Client is an Ollama embedder; safe for concurrent use.
 type Client struct {
 	base, model        string
+	shown              string // base with any password masked, for messages
+	redact             *httpx.Redactor
 	batch              int
 	hc                 *http.Client
 	docPrefix, qPrefix string
@@ -91,6 +94,7 @@ func New(opts Options) (*Client, error) {
 	if c.hc == nil {
 		c.hc = embed.NewHTTPClient()
 	}
+	c.shown, c.redact = httpx.URL(base), httpx.NewRedactor(base)
 	rb := opts.RetryBase
 	if rb <= 0 {
 		rb = 500 * time.Millisecond
@@ -166,7 +170,7 @@ func (c *Client) Describe() string {
 	if n := c.Dim(); n > 0 {
 		d = fmt.Sprintf("%d-d", n)
 	}
-	return fmt.Sprintf("%s: neural embeddings from Ollama at %s (%s)", c.ID(), c.base, d)
+	return fmt.Sprintf("%s: neural embeddings from Ollama at %s (%s)", c.ID(), c.shown, d)
 }
 
 // Embed embeds chunks with the model's document prefix; see embed.Batch for
@@ -174,9 +178,15 @@ func (c *Client) Describe() string {
 // ("ollama not reachable at URL: is `ollama serve` running?"),
 // embed.ErrModelNotFound (run `ollama pull MODEL`), embed.ErrHTTP with the
 // server's message, embed.ErrCountMismatch, embed.ErrBadVector,
-// embed.ErrDimMismatch, or the context's error.
+// embed.ErrDimMismatch, or the context's error. No error holds the
+// password of a user:password in the base URL.
 func (c *Client) Embed(ctx context.Context, texts []string) ([][]float32, error) {
-	return embed.Batch(ctx, texts, c.batch, c.docPrefix, &c.dim, c.send)
+	v, err := embed.Batch(ctx, texts, c.batch, c.docPrefix, &c.dim, c.send)
+	var pe *embed.PartialError
+	if errors.As(err, &pe) {
+		pe.Redact(c.redact.Error)
+	}
+	return v, c.redact.Error(err)
 }
 
 // EmbedQuery embeds one query with the model's query prefix; a blank query
@@ -187,7 +197,7 @@ func (c *Client) EmbedQuery(ctx context.Context, text string) ([]float32, error)
 	}
 	v, err := embed.Batch(ctx, []string{text}, 1, c.qPrefix, &c.dim, c.send)
 	if err != nil {
-		return nil, err
+		return nil, c.redact.Error(err)
 	}
 	return v[0], nil
 }
@@ -225,7 +235,7 @@ func (c *Client) sendLegacy(ctx context.Context, texts []string) ([][]float32, e
 		}
 		if resp.Status == http.StatusNotFound && isMuxNotFound(resp.Body) {
 			return nil, embed.NewStatusError(resp.Status, "no Ollama API at %s (404 on /api/embed and /api/embeddings): check EMBEDDING_BASE_URL",
-				c.base)
+				c.shown)
 		}
 		if resp.Status != http.StatusOK {
 			return nil, c.httpError("/api/embeddings", resp)
@@ -247,24 +257,24 @@ func (c *Client) sendLegacy(ctx context.Context, texts []string) ([][]float32, e
 func (c *Client) post(ctx context.Context, path string, body any) (*embed.Response, error) {
 	resp, err := embed.PostJSON(ctx, c.hc, c.base+path, nil, body, c.retry)
 	if errors.Is(err, embed.ErrUnreachable) {
-		return nil, fmt.Errorf("ollama not reachable at %s: is `ollama serve` running? (%w)", c.base, err)
+		return nil, fmt.Errorf("ollama not reachable at %s: is `ollama serve` running? (%w)", c.shown, err)
 	}
 	return resp, err
 }
 
 func (c *Client) httpError(path string, resp *embed.Response) error {
-	msg := embed.ServerMessage(resp.Body)
+	msg := c.redact.Redact(embed.ServerMessage(resp.Body)) // a proxy may echo credentials
 	if resp.Status == http.StatusNotFound {
 		l := strings.ToLower(msg)
 		if strings.Contains(l, "not found") && !strings.Contains(l, "page not found") && !strings.Contains(l, "html") {
-			return fmt.Errorf("%w: ollama at %s: %s: run `ollama pull %s`", embed.ErrModelNotFound, c.base, msg, c.model)
+			return fmt.Errorf("%w: ollama at %s: %s: run `ollama pull %s`", embed.ErrModelNotFound, c.shown, msg, c.model)
 		}
-		return embed.NewStatusError(resp.Status, "ollama %s%s: HTTP 404: %s (is EMBEDDING_BASE_URL an Ollama server?)", c.base, path, msg)
+		return embed.NewStatusError(resp.Status, "ollama %s%s: HTTP 404: %s (is EMBEDDING_BASE_URL an Ollama server?)", c.shown, path, msg)
 	}
 	if msg == "" {
 		msg = http.StatusText(resp.Status)
 	}
-	return embed.NewStatusError(resp.Status, "ollama %s%s: HTTP %d: %s", c.base, path, resp.Status, msg)
+	return embed.NewStatusError(resp.Status, "ollama %s%s: HTTP %d: %s", c.shown, path, resp.Status, msg)
 }
 
 // isMuxNotFound reports the plain "404 page not found" of a Go HTTP mux

@@ -194,3 +194,25 @@ func TestBaseURL(t *testing.T) {
 		t.Error("ftp base accepted")
 	}
 }
+
+// A password in the base URL (an Ollama behind a proxy with basic auth)
+// is never printed (issue 17, defect 5).
+func TestBaseURLPasswordNotInErrors(t *testing.T) {
+	l, _ := net.Listen("tcp", "127.0.0.1:0")
+	addr := l.Addr().String()
+	l.Close()
+	c := client(t, "http://user:pa55-w0rd-x@"+addr, "")
+	_, err := c.Embed(ctx, []string{"x"})
+	if !errors.Is(err, embed.ErrUnreachable) || strings.Contains(err.Error(), "pa55-w0rd-x") {
+		t.Errorf("unreachable: %v", err)
+	}
+	srv := embedtest.NewOllama(t, 8) // serves no "missing-model"
+	c2, err := New(Options{BaseURL: strings.Replace(srv.URL, "http://", "http://user:pa55-w0rd-x@", 1), Model: "missing-model"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c2.Embed(ctx, []string{"x"})
+	if !errors.Is(err, embed.ErrModelNotFound) || strings.Contains(err.Error(), "pa55-w0rd-x") || strings.Contains(c2.Describe(), "pa55-w0rd-x") {
+		t.Errorf("model not found: %v / %s", err, c2.Describe())
+	}
+}

@@ -26,6 +26,7 @@ import (
 	"time"
 
 	"github.com/coderag/coderag/internal/embed"
+	"github.com/coderag/coderag/internal/httpx"
 )
 
 // Defaults.
@@ -51,6 +52,8 @@ type Options struct {
 // Client is an OpenAI-compatible embedder; safe for concurrent use.
 type Client struct {
 	endpoint, model, key string
+	shown                string // endpoint with any password masked, for messages
+	redact               *httpx.Redactor
 	batch                int
 	hc                   *http.Client
 	retry                embed.Retry
@@ -67,7 +70,8 @@ func New(opts Options) (*Client, error) {
 		return nil, err
 	}
 	c := &Client{endpoint: ep, model: strings.TrimSpace(opts.Model), key: strings.TrimSpace(opts.APIKey),
-		batch: opts.BatchSize, hc: opts.HTTPClient}
+		batch: opts.BatchSize, hc: opts.HTTPClient, shown: httpx.URL(ep)}
+	c.redact = httpx.NewRedactor(c.key, ep)
 	if c.model == "" {
 		c.model = DefaultModel
 	}
@@ -137,8 +141,9 @@ func (c *Client) ID() string { return Provider + ":" + c.model }
 // Dim returns the dimension of the vectors seen so far, 0 before the first.
 func (c *Client) Dim() int { return c.dim.Dim() }
 
-// Endpoint returns the resolved embeddings URL.
-func (c *Client) Endpoint() string { return c.endpoint }
+// Endpoint returns the resolved embeddings URL, with the password of a
+// user:password in it masked (url.URL.Redacted).
+func (c *Client) Endpoint() string { return c.shown }
 
 // Describe is the one-line description shown by `coderag stats`.
 func (c *Client) Describe() string {
@@ -146,7 +151,7 @@ func (c *Client) Describe() string {
 	if n := c.Dim(); n > 0 {
 		d = fmt.Sprintf("%d-d", n)
 	}
-	return fmt.Sprintf("%s: neural embeddings from %s (%s)", c.ID(), c.endpoint, d)
+	return fmt.Sprintf("%s: neural embeddings from %s (%s)", c.ID(), c.shown, d)
 }
 
 // Embed embeds chunks; see embed.Batch for order, nil slots, truncation and
@@ -154,9 +159,15 @@ func (c *Client) Describe() string {
 // and the server's message (after retries for 429/5xx), embed.ErrModelNotFound
 // (OpenAI's code "model_not_found"), embed.ErrCountMismatch (wrong count,
 // index out of range or repeated), embed.ErrBadVector, embed.ErrDimMismatch,
-// or the context's error.
+// or the context's error. No error holds the API key or the base URL's
+// password, even when the server echoes them.
 func (c *Client) Embed(ctx context.Context, texts []string) ([][]float32, error) {
-	return embed.Batch(ctx, texts, c.batch, "", &c.dim, c.send)
+	v, err := embed.Batch(ctx, texts, c.batch, "", &c.dim, c.send)
+	var pe *embed.PartialError
+	if errors.As(err, &pe) {
+		pe.Redact(c.redact.Error)
+	}
+	return v, c.redact.Error(err)
 }
 
 // EmbedQuery embeds one query (no prefix); a blank query is
@@ -167,7 +178,7 @@ func (c *Client) EmbedQuery(ctx context.Context, text string) ([]float32, error)
 	}
 	v, err := embed.Batch(ctx, []string{text}, 1, "", &c.dim, c.send)
 	if err != nil {
-		return nil, err
+		return nil, c.redact.Error(err)
 	}
 	return v[0], nil
 }
@@ -179,7 +190,7 @@ func (c *Client) send(ctx context.Context, texts []string) ([][]float32, error) 
 	}
 	resp, err := embed.PostJSON(ctx, c.hc, c.endpoint, h, map[string]any{"model": c.model, "input": texts}, c.retry)
 	if errors.Is(err, embed.ErrUnreachable) {
-		return nil, fmt.Errorf("embeddings server not reachable at %s: check EMBEDDING_BASE_URL (%w)", c.endpoint, err)
+		return nil, fmt.Errorf("embeddings server not reachable at %s: check EMBEDDING_BASE_URL (%w)", c.shown, err)
 	}
 	if err != nil {
 		return nil, err
@@ -194,10 +205,10 @@ func (c *Client) send(ctx context.Context, texts []string) ([][]float32, error) 
 		} `json:"data"`
 	}
 	if err := embed.DecodeJSON(resp.Body, &out); err != nil {
-		return nil, fmt.Errorf("openai %s: %w", c.endpoint, err)
+		return nil, fmt.Errorf("openai %s: %w", c.shown, err)
 	}
 	if len(out.Data) != len(texts) {
-		return nil, fmt.Errorf("openai %s: %w: sent %d texts, got %d vectors", c.endpoint, embed.ErrCountMismatch, len(texts), len(out.Data))
+		return nil, fmt.Errorf("openai %s: %w: sent %d texts, got %d vectors", c.shown, embed.ErrCountMismatch, len(texts), len(out.Data))
 	}
 	vecs := make([][]float32, len(texts))
 	for k, d := range out.Data {
@@ -206,13 +217,13 @@ func (c *Client) send(ctx context.Context, texts []string) ([][]float32, error) 
 			i = *d.Index
 		}
 		if i < 0 || i >= len(texts) {
-			return nil, fmt.Errorf("openai %s: %w: index %d out of range 0..%d", c.endpoint, embed.ErrCountMismatch, i, len(texts)-1)
+			return nil, fmt.Errorf("openai %s: %w: index %d out of range 0..%d", c.shown, embed.ErrCountMismatch, i, len(texts)-1)
 		}
 		if vecs[i] != nil {
-			return nil, fmt.Errorf("openai %s: %w: index %d repeated", c.endpoint, embed.ErrCountMismatch, i)
+			return nil, fmt.Errorf("openai %s: %w: index %d repeated", c.shown, embed.ErrCountMismatch, i)
 		}
 		if len(d.Embedding) == 0 {
-			return nil, fmt.Errorf("openai %s: item %d: %w: empty embedding", c.endpoint, i, embed.ErrBadVector)
+			return nil, fmt.Errorf("openai %s: item %d: %w: empty embedding", c.shown, i, embed.ErrBadVector)
 		}
 		vecs[i] = d.Embedding
 	}
@@ -220,7 +231,7 @@ func (c *Client) send(ctx context.Context, texts []string) ([][]float32, error) 
 }
 
 func (c *Client) httpError(resp *embed.Response) error {
-	msg := embed.ServerMessage(resp.Body)
+	msg := c.redact.Redact(embed.ServerMessage(resp.Body)) // a server may echo the key
 	if msg == "" {
 		msg = http.StatusText(resp.Status)
 	}
@@ -229,7 +240,7 @@ func (c *Client) httpError(resp *embed.Response) error {
 		tries = fmt.Sprintf(" after %d tries", resp.Tries)
 	}
 	if strings.Contains(msg, "model_not_found") {
-		return fmt.Errorf("%w: openai %s: HTTP %d: %s (check EMBEDDING_MODEL=%s)", embed.ErrModelNotFound, c.endpoint, resp.Status, msg, c.model)
+		return fmt.Errorf("%w: openai %s: HTTP %d: %s (check EMBEDDING_MODEL=%s)", embed.ErrModelNotFound, c.shown, resp.Status, msg, c.model)
 	}
 	hint := ""
 	switch resp.Status {
@@ -238,5 +249,5 @@ func (c *Client) httpError(resp *embed.Response) error {
 	case http.StatusNotFound:
 		hint = " (check EMBEDDING_BASE_URL)"
 	}
-	return embed.NewStatusError(resp.Status, "openai %s: HTTP %d%s: %s%s", c.endpoint, resp.Status, tries, msg, hint)
+	return embed.NewStatusError(resp.Status, "openai %s: HTTP %d%s: %s%s", c.shown, resp.Status, tries, msg, hint)
 }

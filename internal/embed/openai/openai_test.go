@@ -68,21 +68,44 @@ func TestReorderedIndexes(t *testing.T) {
 func TestBadData(t *testing.T) {
 	srv := embedtest.NewOpenAI(t, 2, "")
 	c := client(t, srv.URL, "")
+	// A bad answer to a request of two: split, each input sent alone
+	// (answered well this time), so the call succeeds.
 	for _, tc := range []struct {
 		name, body string
 		want       error
 	}{
-		{"too few", `{"data":[{"index":0,"embedding":[1,0]}]}`, embed.ErrCountMismatch},
-		{"zero vectors", `{"object":"list","data":[],"model":"text-embedding-3-small"}`, embed.ErrCountMismatch},
-		{"index out of range", `{"data":[{"index":0,"embedding":[1,0]},{"index":5,"embedding":[1,0]}]}`, embed.ErrCountMismatch},
-		{"index repeated", `{"data":[{"index":1,"embedding":[1,0]},{"index":1,"embedding":[1,0]}]}`, embed.ErrCountMismatch},
-		{"NaN", `{"data":[{"index":0,"embedding":[NaN,0]},{"index":1,"embedding":[1,0]}]}`, embed.ErrBadVector},
+		{"too few", `{"data":[{"index":0,"embedding":[1,0]}]}`, nil},
+		{"zero vectors", `{"object":"list","data":[],"model":"text-embedding-3-small"}`, nil},
+		{"index out of range", `{"data":[{"index":0,"embedding":[1,0]},{"index":5,"embedding":[1,0]}]}`, nil},
+		{"index repeated", `{"data":[{"index":1,"embedding":[1,0]},{"index":1,"embedding":[1,0]}]}`, nil},
+		{"NaN", `{"data":[{"index":0,"embedding":[NaN,0]},{"index":1,"embedding":[1,0]}]}`, nil},
 		{"dims differ", `{"data":[{"index":0,"embedding":[1,0]},{"index":1,"embedding":[1,0,0]}]}`, embed.ErrDimMismatch},
-		{"empty embedding", `{"data":[{"index":0,"embedding":[]},{"index":1,"embedding":[1,0]}]}`, embed.ErrBadVector},
+		{"empty embedding", `{"data":[{"index":0,"embedding":[]},{"index":1,"embedding":[1,0]}]}`, nil},
 	} {
 		srv.Inject(embedtest.Reply{Status: 200, Body: tc.body})
-		if _, err := c.Embed(ctx, []string{"a", "b"}); !errors.Is(err, tc.want) {
+		before := srv.Requests()
+		_, err := c.Embed(ctx, []string{"a", "b"})
+		if (tc.want == nil && err != nil) || (tc.want != nil && !errors.Is(err, tc.want)) {
 			t.Errorf("%s: %v, want %v", tc.name, err, tc.want)
+		}
+		if n := srv.Requests() - before; tc.want == nil && n != 3 {
+			t.Errorf("%s: %d requests, want 3 (the pair, then each alone)", tc.name, n)
+		}
+	}
+	// The same answers to a single input: that input fails.
+	for _, tc := range []struct {
+		name, body string
+		want       error
+	}{
+		{"zero vectors", `{"object":"list","data":[],"model":"text-embedding-3-small"}`, embed.ErrCountMismatch},
+		{"index out of range", `{"data":[{"index":5,"embedding":[1,0]}]}`, embed.ErrCountMismatch},
+		{"NaN", `{"data":[{"index":0,"embedding":[NaN,0]}]}`, embed.ErrBadVector},
+		{"empty embedding", `{"data":[{"index":0,"embedding":[]}]}`, embed.ErrBadVector},
+	} {
+		srv.Inject(embedtest.Reply{Status: 200, Body: tc.body})
+		var pe *embed.PartialError
+		if _, err := c.Embed(ctx, []string{"a"}); !errors.Is(err, tc.want) || !errors.As(err, &pe) {
+			t.Errorf("one input, %s: %v, want %v in a PartialError", tc.name, err, tc.want)
 		}
 	}
 	// A 1024-d model against vectors already seen at 2-d.
@@ -174,5 +197,64 @@ func TestNoKeyNoHeader(t *testing.T) {
 	client(t, srv.URL, "sk-1").Embed(ctx, []string{"x"})
 	if !slices.Equal(auth, []string{"", "Bearer sk-1"}) {
 		t.Errorf("Authorization headers %q", auth)
+	}
+}
+
+// A server that echoes the key in its 401, and a password in the base URL:
+// neither reaches an error message (issue 17, defect 5).
+func TestSecretsNotInErrors(t *testing.T) {
+	const key = "sk-live-0123456789abcdefSECRET"
+	srv := embedtest.NewOpenAI(t, 8, "sk-the-right-one")
+	srv.EchoKey = true
+	c := client(t, srv.URL+"/v1", key)
+	_, err := c.Embed(ctx, []string{"x"})
+	if err == nil || !errors.Is(err, embed.ErrHTTP) || !strings.Contains(err.Error(), "Incorrect API key provided") {
+		t.Fatalf("wrong key: %v", err)
+	}
+	if strings.Contains(err.Error(), key) || strings.Contains(err.Error(), "0123456789abcdef") {
+		t.Errorf("the key leaked: %v", err)
+	}
+	var se *embed.StatusError
+	if !errors.As(err, &se) || strings.Contains(se.Msg, "0123456789abcdef") {
+		t.Errorf("the key leaked into StatusError.Msg: %+v", se)
+	}
+	if _, err := c.EmbedQuery(ctx, "q"); err == nil || strings.Contains(err.Error(), "0123456789abcdef") {
+		t.Errorf("query: %v", err)
+	}
+	// user:password in the base URL, server down
+	l, _ := net.Listen("tcp", "127.0.0.1:0")
+	addr := l.Addr().String()
+	l.Close()
+	c = client(t, "http://alice:hunter2-pass@"+addr+"/v1", "")
+	_, err = c.Embed(ctx, []string{"x"})
+	if !errors.Is(err, embed.ErrUnreachable) || strings.Contains(err.Error(), "hunter2-pass") {
+		t.Errorf("unreachable with userinfo: %v", err)
+	}
+	if strings.Contains(c.Describe(), "hunter2-pass") || strings.Contains(c.Endpoint(), "hunter2-pass") {
+		t.Errorf("Describe/Endpoint: %s / %s", c.Describe(), c.Endpoint())
+	}
+	// reachable, server rejects: the password is not in the 401 either
+	srv2 := embedtest.NewOpenAI(t, 8, "sk-the-right-one")
+	c = client(t, strings.Replace(srv2.URL, "http://", "http://bob:s3cr3t-word@", 1)+"/v1", "")
+	if _, err := c.Embed(ctx, []string{"x"}); err == nil || strings.Contains(err.Error(), "s3cr3t-word") {
+		t.Errorf("401 with userinfo: %v", err)
+	}
+}
+
+// TestHugeRetryAfterWaits: the same attack on the embeddings client.
+func TestHugeRetryAfterWaits(t *testing.T) {
+	srv := embedtest.NewOpenAI(t, 4, "")
+	for range DefaultTries {
+		srv.Inject(embedtest.Reply{Status: 429, Body: embedtest.OpenAIRateLimit, Header: map[string]string{"Retry-After-Ms": "9227000000000"}})
+	}
+	c := client(t, srv.URL, "")
+	cctx, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
+	defer cancel()
+	before := srv.Requests()
+	if _, err := c.Embed(cctx, []string{"x"}); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("err = %v, want the context's deadline while waiting", err)
+	}
+	if n := srv.Requests() - before; n != 1 {
+		t.Fatalf("%d requests, want 1", n)
 	}
 }

@@ -16,7 +16,7 @@ import (
 // New returns the Embedder for opts.Provider ("local" or "", "ollama",
 // "openai"; config has already mapped glm/zhipu/qwen to "openai"). Model,
 // BaseURL, BatchSize and HTTPClient default per provider (see embed.Options);
-// Expand is used by local only. Errors: an unknown provider, a malformed
+// Expand and Translate are used by local only. Errors: an unknown provider, a malformed
 // base URL, or a local model name other than "hashing-<dim>-v1"
 // (local.ErrBadModel). New does not contact any server.
 func New(opts embed.Options) (embed.Embedder, error) {
@@ -26,7 +26,7 @@ func New(opts embed.Options) (embed.Embedder, error) {
 		if err != nil {
 			return nil, err
 		}
-		return local.New(local.Options{Dim: dim, Expand: opts.Expand})
+		return local.New(local.Options{Dim: dim, Expand: opts.Expand, Translate: opts.Translate})
 	case ollama.Provider:
 		return ollama.New(ollama.Options{BaseURL: opts.BaseURL, Model: opts.Model,
 			BatchSize: opts.BatchSize, HTTPClient: opts.HTTPClient})

@@ -1,0 +1,71 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/coderag/coderag/internal/config"
+	"github.com/coderag/coderag/internal/search"
+	"github.com/coderag/coderag/internal/zh"
+)
+
+var (
+	dictMu   sync.Mutex
+	dictKey  string                  // the configuration last given to search.UseDictionary
+	dictMemo = map[string]*zh.Dict{} // loaded dictionaries by source path, for the REPL and tests
+)
+
+// useDictionary tells package search where the bilingual dictionary is:
+// CODERAG_CEDICT, else dict/node_modules next to the executable or above
+// the working directory, else $CODERAG_HOME (see zh.Locate). Nothing is
+// read until the first Chinese text. The reduced dictionary is cached
+// beside the npm package (node_modules/.cache/coderag, as other npm tools
+// cache), else in $CODERAG_HOME/cache, else the user cache directory.
+func useDictionary(cfg config.Config) {
+	dictMu.Lock()
+	defer dictMu.Unlock()
+	key := cfg.CEDICT + "\x00" + cfg.Home
+	if key == dictKey {
+		return
+	}
+	dictKey = key
+	search.UseDictionary(func() (*zh.Dict, error) {
+		loc := zh.Locations{Override: cfg.CEDICT, Home: cfg.Home}
+		if exe, err := os.Executable(); err == nil {
+			loc.Exe = exe
+		}
+		if wd, err := os.Getwd(); err == nil {
+			loc.Cwd = wd
+		}
+		path, _, err := zh.Locate(loc)
+		if err != nil || path == "" {
+			return nil, err
+		}
+		dictMu.Lock()
+		defer dictMu.Unlock()
+		if d := dictMemo[path]; d != nil {
+			return d, nil
+		}
+		d, err := zh.Load(path, cacheDirs(path, cfg.Home)...)
+		if err != nil {
+			return nil, err
+		}
+		dictMemo[path] = d
+		return d, nil
+	})
+}
+
+// cacheDirs lists where the dictionary cache may go, best first.
+func cacheDirs(src, home string) []string {
+	var out []string
+	if i := strings.LastIndex(src, string(filepath.Separator)+"node_modules"+string(filepath.Separator)); i >= 0 {
+		out = append(out, filepath.Join(src[:i], "node_modules", ".cache", "coderag"))
+	}
+	out = append(out, filepath.Join(home, "cache"))
+	if uc, err := os.UserCacheDir(); err == nil {
+		out = append(out, filepath.Join(uc, "coderag"))
+	}
+	return out
+}

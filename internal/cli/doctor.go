@@ -1,0 +1,164 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/coderag/coderag/internal/index"
+	"github.com/coderag/coderag/internal/store"
+)
+
+func init() {
+	register(command{name: "doctor", summary: "check the index file for damage; --rebuild moves a damaged one aside and re-indexes its projects", run: runDoctor})
+}
+
+// doctorOut is the --json form of a doctor run.
+type doctorOut struct {
+	store.CheckReport
+	Healthy bool `json:"healthy"`
+	// MovedTo is where --rebuild moved the damaged file.
+	MovedTo string `json:"moved_to,omitempty"`
+	// Rebuilt lists the projects --rebuild indexed again.
+	Rebuilt []string `json:"rebuilt,omitempty"`
+	// Lost lists the projects --rebuild could not index again (directory
+	// gone, embedder unavailable, or the run failed), with why.
+	Lost map[string]string `json:"lost,omitempty"`
+}
+
+func runDoctor(e *env, args []string) error {
+	fs := newFlags(e, "doctor", "[flags]",
+		`Check $CODERAG_HOME/index.db without changing it: that it is a coderag index (an SQLite
+file of another program is left alone), that every table exists, SQLite's quick_check
+(--full: integrity_check) and the full-text index's own integrity check. Exit status 1
+when something is wrong.
+
+With --rebuild, a damaged index is moved aside to index.db.damaged-TIME (never deleted)
+and every project it listed whose directory still exists is indexed again into a new
+file, each with the embedder it was indexed with. A file that is not a coderag index is
+never moved: set CODERAG_HOME elsewhere instead.`)
+	rebuild := fs.Bool("rebuild", false, "move a damaged index aside and index its projects again")
+	full := fs.Bool("full", false, "run integrity_check (slower, every index entry) instead of quick_check")
+	asJSON := fs.Bool("json", false, "print the findings as JSON")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usagef("takes no arguments")
+	}
+	path := e.cfg.DBPath()
+	exists, err := store.Exists(path)
+	if err != nil {
+		return err
+	}
+	if !exists {
+		if *asJSON {
+			return writeJSON(e.stdout, doctorOut{CheckReport: store.CheckReport{Path: path}, Healthy: true})
+		}
+		fmt.Fprintf(e.stdout, "no index at %s yet: nothing to check\n", path)
+		return nil
+	}
+	rep, err := store.Check(e.ctx, path, *full)
+	if err != nil {
+		return fmt.Errorf("check %s: %w", path, err)
+	}
+	out := doctorOut{CheckReport: *rep, Healthy: len(rep.Problems) == 0}
+	if !*asJSON {
+		for _, p := range rep.Problems {
+			fmt.Fprintf(e.stdout, "problem: %s\n", oneLine(p))
+		}
+	}
+	switch {
+	case out.Healthy:
+		if *asJSON {
+			return writeJSON(e.stdout, out)
+		}
+		fmt.Fprintf(e.stdout, "%s: ok (schema %d, %d projects)\n", path, rep.Schema, len(rep.Projects))
+		return nil
+	case rep.Foreign:
+		if *asJSON {
+			writeJSON(e.stdout, out)
+		}
+		return fmt.Errorf("%s is not a coderag index; it was left untouched: move it away or set CODERAG_HOME", path)
+	case !*rebuild:
+		if *asJSON {
+			writeJSON(e.stdout, out)
+		}
+		return fmt.Errorf("%s is damaged: run `coderag doctor --rebuild` to move it aside and index its %d projects again", path, len(rep.Projects))
+	}
+	out.MovedTo, out.Rebuilt, out.Lost, err = e.rebuild(path, rep.Projects)
+	if *asJSON {
+		if werr := writeJSON(e.stdout, out); werr != nil {
+			return werr
+		}
+	}
+	if err != nil {
+		return err
+	}
+	if len(out.Lost) > 0 {
+		return fmt.Errorf("%d of %d projects could not be indexed again (the damaged file is at %s)", len(out.Lost), len(rep.Projects), out.MovedTo)
+	}
+	return nil
+}
+
+// rebuild moves the damaged file (and its WAL and shared-memory files)
+// aside and indexes projects again into a new file.
+func (e *env) rebuild(path string, projects []string) (movedTo string, rebuilt []string, lost map[string]string, err error) {
+	movedTo = path + ".damaged-" + time.Now().UTC().Format("20060102-150405")
+	for _, suf := range []string{"", "-wal", "-shm"} {
+		if err := os.Rename(path+suf, movedTo+suf); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return "", nil, nil, fmt.Errorf("move %s aside: %w", path+suf, err)
+		}
+	}
+	// the embedder of each project, from the damaged file if it can tell
+	embedders := map[string]string{}
+	if old, err := store.ReadProjects(e.ctx, movedTo); err == nil {
+		for _, p := range old {
+			embedders[p.Path] = p.Embedder
+		}
+	}
+	say := func(format string, a ...any) {
+		fmt.Fprintf(e.stderr, format, a...)
+	}
+	say("moved the damaged index to %s\n", movedTo)
+	st, err := openStore(e)
+	if err != nil {
+		return movedTo, nil, nil, err
+	}
+	defer st.Close()
+	lost = map[string]string{}
+	for _, p := range projects {
+		if fi, err := os.Stat(p); err != nil || !fi.IsDir() {
+			lost[p] = "directory gone"
+			continue
+		}
+		emb, err := e.newEmbedder(embedFlags{})
+		if id := embedders[p]; id != "" {
+			emb, err = e.projectEmbedder(id)
+		}
+		if err != nil {
+			lost[p] = e.errText(err)
+			continue
+		}
+		r, err := index.Run(e.ctx, st, emb, filepath.Clean(p), index.Options{Threads: e.cfg.IndexThreads, BatchSize: e.cfg.Embedding.BatchSize})
+		if err != nil {
+			if e.ctx.Err() != nil {
+				return movedTo, rebuilt, lost, e.ctx.Err()
+			}
+			lost[p] = e.errText(err)
+			continue
+		}
+		rebuilt = append(rebuilt, p)
+		say("re-indexed %s: %d files, %d chunks, %d failed\n", p, r.Changed, r.Chunks, r.Failed)
+	}
+	for p, why := range lost {
+		say("not re-indexed: %s: %s\n", p, why)
+	}
+	if len(projects) == 0 {
+		say("the damaged index listed no readable projects: run `coderag index PATH` for each\n")
+	}
+	return movedTo, rebuilt, lost, nil
+}

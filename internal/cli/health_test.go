@@ -1,0 +1,281 @@
+package cli
+
+import (
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/coderag/coderag/internal/embed"
+	"github.com/coderag/coderag/internal/embed/provider"
+	"github.com/coderag/coderag/internal/index"
+	"github.com/coderag/coderag/internal/store"
+)
+
+func fileSum(t *testing.T, path string) [32]byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sha256.Sum256(b)
+}
+
+// bigFixture writes n Go files, each with a function named after it.
+func bigFixture(t *testing.T, n int) string {
+	t.Helper()
+	root := t.TempDir()
+	for i := range n {
+		src := fmt.Sprintf("package p\n\n// Handler%d serves request kind %d with retries and backoff.\nfunc Handler%d() int {\n\treturn %d\n}\n", i, i, i, i)
+		if err := os.WriteFile(filepath.Join(root, fmt.Sprintf("h%03d.go", i)), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r, err := index.ResolveRoot(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// TestForeignIndexFileUntouched: an SQLite database of another program at
+// $CODERAG_HOME/index.db is refused by every command, in one line, and not
+// one byte of it changes (issue 17, defect 6).
+func TestForeignIndexFileUntouched(t *testing.T) {
+	home := setHome(t)
+	root := bigFixture(t, 3)
+	path := filepath.Join(home, "index.db")
+	db, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`CREATE TABLE invoices(id INTEGER PRIMARY KEY, total REAL); INSERT INTO invoices(total) VALUES (9.5)`); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	before := fileSum(t, path)
+	for _, args := range [][]string{
+		{"search", "--project", root, "handler"},
+		{"stats"},
+		{"graph", "--project", root, "Handler1"},
+		{"remove", root},
+		{"index", "--quiet", root},
+		{"doctor"},
+		{"doctor", "--rebuild"},
+	} {
+		code, out, errs := run(t, args...)
+		if code != 1 || !strings.Contains(errs, "not a coderag index") || strings.Count(strings.TrimSpace(errs), "\n") != 0 {
+			t.Errorf("%v: exit %d\nstdout: %s\nstderr: %s", args, code, out, errs)
+		}
+		if fileSum(t, path) != before {
+			t.Fatalf("%v modified the foreign database", args)
+		}
+	}
+	if _, err := os.Stat(path + "-wal"); err == nil {
+		t.Error("a WAL file was created beside the foreign database")
+	}
+}
+
+// garbleFile overwrites every page after the first (which holds the
+// schema) with random bytes, except the pages of the tables named in keep
+// (and their indexes) and of the schema, found with the dbstat table.
+func garbleFile(t *testing.T, path string, keep ...string) {
+	t.Helper()
+	if st, err := os.Stat(path + "-wal"); err == nil && st.Size() > 0 {
+		t.Fatalf("%s-wal holds %d bytes: the test must corrupt the main file", path, st.Size())
+	}
+	kept := map[int]bool{1: true}
+	if len(keep) > 0 {
+		db, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
+		if err != nil {
+			t.Fatal(err)
+		}
+		// every page of the schema itself (it outgrows page 1 once
+		// per-project full-text tables exist), and of the kept tables
+		for _, name := range append([]string{"sqlite_schema"}, keep...) {
+			rows, err := db.Query(`SELECT pageno FROM dbstat WHERE name = ? OR name IN (SELECT name FROM sqlite_master WHERE tbl_name = ?)`, name, name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for rows.Next() {
+				var p int
+				rows.Scan(&p)
+				kept[p] = true
+			}
+			rows.Close()
+		}
+		db.Close()
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(7, 7))
+	for i := 4096; i < len(b); i++ {
+		if !kept[i/4096+1] {
+			b[i] = byte(r.UintN(256))
+		}
+	}
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestCorruptIndex: on an index.db whose pages are garbage, index does not
+// report success, search fails in one line that says how to repair, doctor
+// says it is damaged, and doctor --rebuild brings search back (issue 17,
+// defect 6: index said "0 changed" while search failed for good).
+func TestCorruptIndex(t *testing.T) {
+	home := setHome(t)
+	root := bigFixture(t, 40)
+	if code, out, errs := run(t, "index", "--quiet", root); code != 0 {
+		t.Fatalf("index: %d %s %s", code, out, errs)
+	}
+	path := filepath.Join(home, "index.db")
+	garbleFile(t, path, "meta", "projects") // what doctor needs to know the projects survives
+	code, out, errs := run(t, "index", "--quiet", root)
+	if code == 0 || strings.Contains(out, "0 changed") || !strings.Contains(errs, "coderag doctor --rebuild") {
+		t.Errorf("index on a corrupt file: exit %d\nstdout: %s\nstderr: %s", code, out, errs)
+	}
+	code, out, errs = run(t, "search", "--project", root, "handler retries")
+	if code != 1 || !strings.Contains(errs, "coderag doctor --rebuild") {
+		t.Errorf("search on a corrupt file: exit %d\nstdout: %s\nstderr: %s", code, out, errs)
+	}
+	code, out, errs = run(t, "doctor")
+	if code != 1 || !strings.Contains(out, "problem:") || !strings.Contains(errs, "is damaged") {
+		t.Errorf("doctor: exit %d\nstdout: %s\nstderr: %s", code, out, errs)
+	}
+	code, out, errs = run(t, "doctor", "--rebuild")
+	if code != 0 {
+		t.Fatalf("doctor --rebuild: exit %d\nstdout: %s\nstderr: %s", code, out, errs)
+	}
+	if m, _ := filepath.Glob(path + ".damaged-*"); len(m) == 0 {
+		t.Error("the damaged file was not kept aside")
+	}
+	code, out, errs = run(t, "search", "--project", root, "Handler7")
+	if code != 0 || !strings.Contains(out, "h007.go") {
+		t.Errorf("search after rebuild: exit %d\nstdout: %s\nstderr: %s", code, out, errs)
+	}
+	if code, out, _ := run(t, "doctor"); code != 0 || !strings.Contains(out, "ok") {
+		t.Errorf("doctor after rebuild: %d %s", code, out)
+	}
+	// every page garbled: the projects are unknown, and rebuild says so
+	garbleFile(t, path)
+	code, out, errs = run(t, "doctor", "--rebuild")
+	if code != 0 || !strings.Contains(errs, "run `coderag index PATH` for each") {
+		t.Errorf("rebuild of an unreadable index: exit %d\nstdout: %s\nstderr: %s", code, out, errs)
+	}
+}
+
+// TestDroppedTable: an index with a table dropped is damaged, not "up to
+// date": index fails saying how to repair (before: "0 changed").
+func TestDroppedTable(t *testing.T) {
+	home := setHome(t)
+	root := bigFixture(t, 5)
+	if code, out, errs := run(t, "index", "--quiet", root); code != 0 {
+		t.Fatalf("index: %d %s %s", code, out, errs)
+	}
+	db, err := sql.Open("sqlite", "file:"+filepath.Join(home, "index.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`DROP TABLE code_vectors`); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	code, out, errs := run(t, "index", "--quiet", root)
+	if code != 1 || !strings.Contains(errs, "code_vectors is missing") || !strings.Contains(errs, "coderag doctor --rebuild") {
+		t.Errorf("index: exit %d\nstdout: %s\nstderr: %s", code, out, errs)
+	}
+	if code, out, errs := run(t, "doctor", "--rebuild"); code != 0 {
+		t.Fatalf("rebuild: %d %s %s", code, out, errs)
+	}
+	if code, out, errs := run(t, "search", "--project", root, "Handler3"); code != 0 || !strings.Contains(out, "h003.go") {
+		t.Errorf("search after rebuild: %d %s %s", code, out, errs)
+	}
+}
+
+// TestRemoveShrinksIndex: `remove` gives the space back (issue 17,
+// defect 8).
+func TestRemoveShrinksIndex(t *testing.T) {
+	home := setHome(t)
+	big := bigFixture(t, 300)
+	small := bigFixture(t, 2)
+	for _, r := range []string{big, small} {
+		if code, out, errs := run(t, "index", "--quiet", r); code != 0 {
+			t.Fatalf("index: %d %s %s", code, out, errs)
+		}
+	}
+	path := filepath.Join(home, "index.db")
+	size := func() int64 {
+		var n int64
+		for _, suf := range []string{"", "-wal"} {
+			if st, err := os.Stat(path + suf); err == nil {
+				n += st.Size()
+			}
+		}
+		return n
+	}
+	before := size()
+	code, out, errs := run(t, "remove", big)
+	if code != 0 || !strings.Contains(out, "MiB ->") {
+		t.Fatalf("remove: %d %s %s", code, out, errs)
+	}
+	after := size()
+	if after > before/3 {
+		t.Fatalf("index %d bytes before remove, %d after: want the space back", before, after)
+	}
+	t.Logf("remove: %d -> %d bytes", before, after)
+	if code, out, _ := run(t, "search", "--project", small, "Handler1"); code != 0 || !strings.Contains(out, "h001.go") {
+		t.Fatalf("the other project after remove: %d %s", code, out)
+	}
+}
+
+// TestSearchSaysIndexIncomplete: a first index interrupted after a few
+// files, then a search that finds nothing for the missing files, says the
+// project is incomplete and how to finish it (issue 17, defect 8).
+func TestSearchSaysIndexIncomplete(t *testing.T) {
+	home := setHome(t)
+	root := bigFixture(t, 60) // more missing files than search refreshes before answering (freshMaxFiles)
+	st, err := store.Open(context.Background(), filepath.Join(home, "index.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	emb, err := provider.New(embed.Options{Provider: "local"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	_, err = index.Run(ctx, st, emb, root, index.Options{Threads: 1, BatchSize: 1, Progress: func(p index.Progress) {
+		if p.Done == 5 {
+			cancel() // as a kill would, after a few files were committed
+		}
+	}})
+	st.Close()
+	if err == nil {
+		t.Fatal("the run was not interrupted")
+	}
+	code, out, errs := run(t, "search", "--project", root, "Handler29")
+	if code != 0 || !strings.Contains(out, "note: index incomplete: ") || !strings.Contains(out, "of 60 files indexed") ||
+		!strings.Contains(out, "run `coderag index "+root+"`") {
+		t.Fatalf("search: %d\nstdout: %s\nstderr: %s", code, out, errs)
+	}
+	code, out, _ = run(t, "search", "--project", root, "--tool-format", "Handler29")
+	if code != 0 || !strings.Contains(out, "Note: index incomplete: ") {
+		t.Fatalf("tool format: %s", out)
+	}
+	if code, out, _ := run(t, "stats"); code != 0 || !strings.Contains(out, "last run:  unfinished") || !strings.Contains(out, "of 60 files indexed") {
+		t.Fatalf("stats: %s", out)
+	}
+	if code, out, errs := run(t, "index", "--quiet", root); code != 0 {
+		t.Fatalf("index: %d %s %s", code, out, errs)
+	}
+	if code, out, _ := run(t, "search", "--project", root, "Handler29"); code != 0 || strings.Contains(out, "incomplete") || !strings.Contains(out, "h029.go") {
+		t.Fatalf("after the index finished: %d %s", code, out)
+	}
+}

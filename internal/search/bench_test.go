@@ -1,0 +1,59 @@
+package search
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+
+	"github.com/coderag/coderag/internal/embed"
+	"github.com/coderag/coderag/internal/embed/provider"
+	"github.com/coderag/coderag/internal/index"
+	"github.com/coderag/coderag/internal/store"
+)
+
+// BenchmarkSearchWarm measures one warm, in-process hybrid query (store
+// open, vectors cached, dictionary loaded) over the queries of the ranking
+// regression test. The tree is GOROOT/src/net/http, indexed once, or the
+// project given by CODERAG_BENCH_ROOT with its index at
+// CODERAG_BENCH_DB (e.g. an index of all of GOROOT/src).
+func BenchmarkSearchWarm(b *testing.B) {
+	ctx := context.Background()
+	root, dbPath := os.Getenv("CODERAG_BENCH_ROOT"), os.Getenv("CODERAG_BENCH_DB")
+	emb, err := provider.New(embed.Options{Provider: "local", Expand: GlossaryExpand, Translate: TranslateHan})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if root == "" || dbPath == "" {
+		root = filepath.Join(runtime.GOROOT(), "src", "net", "http")
+		dbPath = filepath.Join(b.TempDir(), "index.db")
+	}
+	root, err = index.ResolveRoot(root)
+	if err != nil {
+		b.Fatal(err)
+	}
+	st, err := store.Open(ctx, dbPath)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer st.Close()
+	if os.Getenv("CODERAG_BENCH_DB") == "" {
+		if _, err := index.Run(ctx, st, emb, root, index.Options{Threads: 2}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	st.CacheVectors(true)
+	s := &Searcher{Store: st, Embedder: emb, Project: root}
+	for _, q := range rankingQueries { // warm caches
+		if _, err := s.Search(ctx, q, Options{TopK: 10}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		if _, err := s.Search(ctx, rankingQueries[i%len(rankingQueries)], Options{TopK: 10}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

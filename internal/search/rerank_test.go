@@ -1,0 +1,240 @@
+package search
+
+import (
+	"context"
+	"math"
+	"testing"
+)
+
+func TestAuxKind(t *testing.T) {
+	for p, want := range map[string]string{
+		"types/index.d.ts":              "declaration",
+		"api/v1/service.pb.go":          "generated",
+		"k8s/zz_generated.deepcopy.go":  "generated",
+		"examples/basic/main.go":        "example",
+		"docs/guide/routing.py":         "docs",
+		"benches/throughput.rs":         "benchmark",
+		"vendor/github.com/x/y/y.go":    "vendored",
+		"src/router.ts":                 "",
+		"lib/examplesupport/support.go": "",
+		"internal/docsgen/gen.go":       "",
+	} {
+		if got := auxKind(p); got != want {
+			t.Errorf("auxKind(%q) = %q, want %q", p, got, want)
+		}
+	}
+}
+
+func TestPathPrior(t *testing.T) {
+	hp := DefaultHybridParams()
+	cases := []struct {
+		r    Result
+		want float64
+	}{
+		{Result{Path: "src/router.go", Type: "function"}, 0},
+		{Result{Path: "src/router_test.go", Type: "function"}, hp.TestPenalty},
+		{Result{Path: "spec/router_spec.rb", Type: "method"}, hp.TestPenalty},
+		{Result{Path: "examples/app.go", Type: "function"}, hp.AuxPenalty},
+		{Result{Path: "types/index.d.ts", Type: "class"}, hp.AuxPenalty},
+		{Result{Path: "README.md", Type: "text"}, hp.DocPenalty},
+		{Result{Path: "docs/guide.md", Type: "text"}, hp.AuxPenalty + hp.DocPenalty},
+		{Result{Path: "CMakeLists.txt", Type: "text"}, hp.DocPenalty},
+		{Result{Path: "src/router.go", Type: "text"}, 0}, // code between definitions is not prose
+	}
+	for _, c := range cases {
+		if got := pathPrior(c.r, hp); math.Abs(got-c.want) > 1e-12 {
+			t.Errorf("pathPrior(%s %s) = %v, want %v", c.r.Path, c.r.Type, got, c.want)
+		}
+	}
+}
+
+func TestFileCoherence(t *testing.T) {
+	ranked := []Result{
+		{Path: "lucky.go", Name: "Lucky", Score: 0.010, Explain: &Explain{}},
+		{Path: "routes.go", Name: "Group", Score: 0.009, Explain: &Explain{}},
+		{Path: "routes.go", Name: "Handle", Score: 0.004, Explain: &Explain{}},
+		{Path: "routes.go", Name: "Use", Score: 0.003, Explain: &Explain{}},
+		{Path: "big.go", Name: "A", Score: 0.002, Explain: &Explain{}},
+		{Path: "big.go", Name: "B", Score: 0.002, Explain: &Explain{}},
+		{Path: "big.go", Name: "C", Score: 0.002, Explain: &Explain{}},
+		{Path: "big.go", Name: "D", Score: 0.002, Explain: &Explain{}},
+	}
+	fileCoherence(ranked, 0.5, 50)
+	if ranked[0].Name != "Group" {
+		t.Fatalf("the file with several matching chunks should lead: %v", names(ranked))
+	}
+	if got, want := ranked[0].Explain.FileBoost, 0.5*0.007; math.Abs(got-want) > 1e-12 {
+		t.Errorf("Group's boost = %v, want %v (half of its siblings' scores)", got, want)
+	}
+	// big.go's siblings add 0.006, but the boost is capped at its best (0.002)
+	for _, r := range ranked {
+		if r.Name == "A" && math.Abs(r.Explain.FileBoost-0.5*0.002) > 1e-12 {
+			t.Errorf("big.go's boost = %v, want it capped at half its best score", r.Explain.FileBoost)
+		}
+		if r.Name == "Handle" && r.Explain.FileBoost != 0 {
+			t.Errorf("only a file's best chunk is boosted, Handle got %v", r.Explain.FileBoost)
+		}
+	}
+	// a pool of 1 sees no sibling: nothing moves
+	ranked2 := []Result{{Path: "a.go", Score: 2, Explain: &Explain{}}, {Path: "a.go", Score: 1, Explain: &Explain{}}}
+	fileCoherence(ranked2, 0.5, 1)
+	if ranked2[0].Explain.FileBoost != 0 {
+		t.Errorf("siblings outside the pool counted: %v", ranked2[0].Explain.FileBoost)
+	}
+}
+
+func TestStemMatch(t *testing.T) {
+	terms := func(q string) map[string]bool {
+		m := map[string]bool{}
+		for _, t := range QueryTerms(q) {
+			m[t] = true
+		}
+		return m
+	}
+	cases := []struct {
+		path, query string
+		want        float64
+	}{
+		{"lib/cookie.c", "cookie parsing and storage", 1},
+		{"plugins/HttpRedirect.kt", "how HTTP redirects are followed", 2.0 / 3},
+		{"src/index.ts", "index the documents", 0}, // generic name
+		{"lib/transfer.c", "cookie parsing and storage", 0},
+	}
+	for _, c := range cases {
+		if got := stemMatch(c.path, terms(c.query)); math.Abs(got-c.want) > 1e-9 {
+			t.Errorf("stemMatch(%s, %q) = %v, want %v", c.path, c.query, got, c.want)
+		}
+	}
+}
+
+func TestTopicality(t *testing.T) {
+	cases := []struct {
+		q    string
+		want float64
+	}{
+		{"cookie parsing and storage", 1},
+		{"how are routes grouped and registered", 1},
+		{"copy from a reader to a writer, preferring WriterTo or ReaderFrom when the types implement them", 0},
+		// 7 content words: parse binary tzif time zone database format
+		{"parse the binary TZif time zone database format", float64(TopicalMax-7) / float64(TopicalMax-TopicalMin)},
+	}
+	for _, c := range cases {
+		if got := topicality(c.q); math.Abs(got-c.want) > 1e-9 {
+			t.Errorf("topicality(%q) = %v, want %v", c.q, got, c.want)
+		}
+	}
+}
+
+func TestSymbolQuery(t *testing.T) {
+	for q, want := range map[string]string{
+		"ExecuteContext":         "ExecuteContext",
+		"gin.Context":            "Context",
+		"Foo::bar":               "bar",
+		"Router#match":           "match",
+		"`ShouldBindQuery`":      "ShouldBindQuery",
+		"how routes are grouped": "",
+		"路由":                     "",
+	} {
+		if got := symbolQuery(q); got != want {
+			t.Errorf("symbolQuery(%q) = %q, want %q", q, got, want)
+		}
+	}
+}
+
+func TestDiversifyReorders(t *testing.T) {
+	ranked := []Result{
+		{Path: "a.go", Name: "a1", Score: 10}, {Path: "a.go", Name: "a2", Score: 9},
+		{Path: "a.go", Name: "a3", Score: 8}, {Path: "a.go", Name: "a4", Score: 7},
+		{Path: "b.go", Name: "b1", Score: 6},
+	}
+	diversify(ranked, 0.5)
+	got := ""
+	for _, r := range ranked {
+		got += r.Name + " "
+	}
+	// a3 is decayed to 4 and a4 to 1.75: both move behind b1
+	if want := "a1 a2 b1 a3 a4 "; got != want {
+		t.Errorf("order %q, want %q", got, want)
+	}
+	if ranked[3].Score != 8 {
+		t.Errorf("diversify changed a score: %v", ranked[3].Score)
+	}
+}
+
+// A query that is exactly a definition's name puts that definition first,
+// above the functions it delegates to and above a test that mentions it;
+// the wrapper lift neither chains (ExecuteContext -> Execute -> ExecuteC)
+// nor passes the named chunk.
+func TestExactNameComesFirst(t *testing.T) {
+	s := fixture(t, map[string]string{
+		"command.go": `package cobra
+
+// ExecuteContext is the same as Execute(), but sets the ctx on the command.
+func (c *Command) ExecuteContext(ctx context.Context) error {
+	c.ctx = ctx
+	return c.Execute()
+}
+
+// Execute uses the args and runs through the command tree finding
+// appropriate matches for commands and then corresponding flags. It
+// calls ExecuteC with the context set by ExecuteContext.
+func (c *Command) Execute() error {
+	_, err := c.ExecuteC()
+	return err
+}
+
+// ExecuteC executes the command; ExecuteContext and Execute end here.
+func (c *Command) ExecuteC() (cmd *Command, err error) {
+	return c, nil
+}
+`,
+		"command_test.go": `package cobra
+
+func TestExecuteContext(t *testing.T) { ExecuteContext(ctx); ExecuteContext(ctx) }
+
+func ExecuteContext(ctx context.Context) {}
+`,
+	})
+	rs := top(t, s, "ExecuteContext", RankerHybrid, 5)
+	if len(rs) == 0 || rs[0].Path != "command.go" || bareName(rs[0].Name) != "ExecuteContext" {
+		t.Fatalf("ExecuteContext should come first: %v", names(rs))
+	}
+}
+
+func TestExactPinSkipsTests(t *testing.T) {
+	ranked := []Result{
+		{Path: "x_test.go", Name: "Parse()", Type: "function", Score: 0.02, Explain: &Explain{}},
+		{Path: "x.go", Name: "Parse()", Type: "function", Score: 0.01, Explain: &Explain{}},
+		{Path: "x.go", Name: "parse()", Type: "function", Score: 0.015, Explain: &Explain{}},
+	}
+	exactPin(ranked, "Parse", 0.05)
+	if ranked[0].Path != "x.go" || ranked[0].Name != "Parse()" {
+		t.Errorf("the non-test exact definition should lead: %v", names(ranked))
+	}
+	for _, r := range ranked {
+		if r.Path == "x_test.go" && r.Explain.Pin != 0 {
+			t.Errorf("a test chunk was pinned")
+		}
+		if r.Name == "parse()" && r.Explain.Pin != 0 {
+			t.Errorf("the pin is case-sensitive; parse() was pinned")
+		}
+	}
+	_ = context.Background
+}
+
+// A '$'-prefixed definition ($ZodType) answers a query for the plain name,
+// after the exact spelling.
+func TestExactPinSigil(t *testing.T) {
+	ranked := []Result{
+		{Path: "a.ts", Name: "useType()", Type: "function", Score: 0.03, Explain: &Explain{}},
+		{Path: "core.ts", Name: "$ZodType", Type: "class", Score: 0.01, Explain: &Explain{}},
+		{Path: "classic.ts", Name: "ZodType", Type: "class", Score: 0.005, Explain: &Explain{}},
+	}
+	exactPin(ranked, "ZodType", 0.05)
+	if got := names(ranked); got[0] != "classic.ts:ZodType" || got[1] != "core.ts:$ZodType" {
+		t.Errorf("want the exact name, then the sigil name: %v", got)
+	}
+	if sigilName("$x") != "x" || sigilName("x") != "" || sigilName("$") != "" {
+		t.Error("sigilName")
+	}
+}

@@ -1,0 +1,387 @@
+package store
+
+// Health: what Open checks before it writes anything, what a caller checks
+// after a failure, and what `coderag doctor` runs.
+//
+//   - A non-empty file that is not SQLite, or an SQLite database without
+//     coderag's meta table and schema_version row, is not an index: Open
+//     refuses it (ErrForeign) after looking at it read-only, so no command
+//     ever writes coderag's tables (or the WAL header) into someone else's
+//     database.
+//   - An index at the current schema must hold every table (requiredTables);
+//     one dropped is ErrDamaged, not "up to date".
+//   - Probe reads the first and last row of every table and the full-text
+//     index's structure record: milliseconds, so index runs it every time;
+//     it finds damaged roots and ends of b-trees, not every damaged page.
+//   - Check runs PRAGMA quick_check (or integrity_check) and FTS5's
+//     integrity-check: every page, so it is for doctor, not for every run.
+//   - Damaged recognises SQLite's own words for damage in any error
+//     ("database disk image is malformed", "no such table", "file is not a
+//     database") so every command can end with RepairHint.
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// RepairHint is the one line that tells how to repair a damaged index.
+const RepairHint = "run `coderag doctor` to check it, `coderag doctor --rebuild` to rebuild it"
+
+// Sentinel errors of health checks.
+var (
+	// ErrDamaged: the index file is corrupt or a table is missing.
+	ErrDamaged = errors.New("index is damaged")
+	// ErrForeign: the file at the index path is not a coderag index (not
+	// SQLite, or an SQLite database of something else).
+	ErrForeign = errors.New("not a coderag index")
+)
+
+// requiredTables are the tables (and the FTS5 virtual table) of schema.
+var requiredTables = []string{"meta", "projects", "indexed_files", "code_chunks", "code_vectors", "code_relations", "chunks_fts"}
+
+// Damaged reports whether err says the index file is damaged: ErrDamaged,
+// or SQLite's messages for a corrupt file or a missing table or column.
+func Damaged(err error) bool {
+	if err == nil {
+		return false
+	}
+	if errors.Is(err, ErrDamaged) {
+		return true
+	}
+	m := strings.ToLower(err.Error())
+	for _, w := range []string{"malformed", "no such table", "no such column", "file is not a database", "database corrupt",
+		"sqlite_corrupt", "fts5: corrupt", "corrupt structure", "sql logic error: fts5"} {
+		if strings.Contains(m, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// damaged wraps err with ErrDamaged when Damaged says so; other errors are
+// returned as they are.
+func damaged(err error) error {
+	if err == nil || errors.Is(err, ErrDamaged) || !Damaged(err) {
+		return err
+	}
+	return fmt.Errorf("%w: %w", ErrDamaged, err)
+}
+
+// inspect looks at an existing file read-only, before Open writes
+// anything: it returns the schema version recorded in meta (0 for an empty
+// database), ErrForeign for a file that is not SQLite or an SQLite
+// database without coderag's meta, ErrDamaged when a table is missing at
+// the current schema.
+func inspect(ctx context.Context, path string) (int, error) {
+	st, err := os.Stat(path)
+	if err != nil || st.Size() == 0 {
+		return 0, nil // new or empty: created by Open
+	}
+	db, err := sql.Open("sqlite", "file:"+path+"?mode=ro&_pragma=busy_timeout(10000)")
+	if err != nil {
+		return 0, err
+	}
+	defer func() { db.Close() }()
+	tables, err := tableNames(ctx, db)
+	if err != nil && !Damaged(err) && !strings.Contains(strings.ToLower(err.Error()), "not a database") {
+		// a read-only directory without the WAL's -shm file: read the
+		// main file as it is (a consistent snapshot at a checkpoint)
+		db.Close()
+		if db, err = sql.Open("sqlite", "file:"+path+"?mode=ro&immutable=1"); err != nil {
+			return 0, err
+		}
+		tables, err = tableNames(ctx, db)
+	}
+	if err != nil {
+		if strings.Contains(strings.ToLower(err.Error()), "not a database") {
+			return 0, fmt.Errorf("%w: %s is not an SQLite database (a damaged index, or another file): move it away, or %s", ErrForeign, path, RepairHint)
+		}
+		return 0, damaged(err)
+	}
+	if len(tables) == 0 {
+		return 0, nil
+	}
+	ours := 0
+	for _, t := range requiredTables {
+		if tables[t] {
+			ours++
+		}
+	}
+	var v string
+	verr := sql.ErrNoRows
+	if tables["meta"] {
+		verr = db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key='schema_version'`).Scan(&v)
+	}
+	switch {
+	case verr != nil && ours == 0:
+		names := make([]string, 0, len(tables))
+		for n := range tables {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		if len(names) > 5 {
+			names = append(names[:5], "...")
+		}
+		return 0, fmt.Errorf("%w: %s is an SQLite database of something else (tables %s); coderag leaves it untouched: move it away or set CODERAG_HOME",
+			ErrForeign, path, strings.Join(names, ", "))
+	case errors.Is(verr, sql.ErrNoRows):
+		return 0, fmt.Errorf("%w: coderag tables without their schema_version row", ErrDamaged)
+	case verr != nil:
+		return 0, fmt.Errorf("%w: read schema_version: %w", ErrDamaged, verr)
+	}
+	have, err := strconv.Atoi(v)
+	if err != nil || have < 1 {
+		return 0, fmt.Errorf("%w: schema_version %q in %s", ErrDamaged, v, path)
+	}
+	if have == SchemaVersion {
+		if missing := missingTables(tables); len(missing) > 0 {
+			return have, fmt.Errorf("%w: table %s is missing", ErrDamaged, strings.Join(missing, ", "))
+		}
+	}
+	return have, nil
+}
+
+func tableNames(ctx context.Context, db *sql.DB) (map[string]bool, error) {
+	rows, err := db.QueryContext(ctx, `SELECT name FROM sqlite_master WHERE type='table'`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]bool{}
+	for rows.Next() {
+		var n string
+		if err := rows.Scan(&n); err != nil {
+			return nil, err
+		}
+		out[n] = true
+	}
+	return out, rows.Err()
+}
+
+func missingTables(tables map[string]bool) []string {
+	var out []string
+	for _, t := range requiredTables {
+		if !tables[t] {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// Probe reads the first and last row of every coderag table and the
+// full-text index's structure, and runs one full-text query: a check of a
+// few milliseconds that finds a missing table and damage at the root or
+// either end of a b-tree. Errors wrap ErrDamaged.
+func (s *Store) Probe(ctx context.Context) error {
+	tables, err := tableNames(ctx, s.db)
+	if err != nil {
+		return damaged(fmt.Errorf("probe: %w", err))
+	}
+	if missing := missingTables(tables); len(missing) > 0 {
+		return fmt.Errorf("%w: table %s is missing", ErrDamaged, strings.Join(missing, ", "))
+	}
+	var qs []string
+	for _, t := range requiredTables {
+		if t == "chunks_fts" {
+			continue
+		}
+		qs = append(qs, "SELECT * FROM "+t+" ORDER BY rowid LIMIT 1", "SELECT * FROM "+t+" ORDER BY rowid DESC LIMIT 1")
+	}
+	qs = append(qs, `SELECT block FROM chunks_fts_data WHERE id IN (1, 10)`,
+		`SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH '"coderagprobe"' LIMIT 1`)
+	for _, q := range qs {
+		if err := drain(ctx, s.db, q); err != nil {
+			return fmt.Errorf("%w: probe: %w", ErrDamaged, err)
+		}
+	}
+	return nil
+}
+
+func drain(ctx context.Context, db *sql.DB, q string) error {
+	rows, err := db.QueryContext(ctx, q)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	cols, err := rows.Columns()
+	if err != nil {
+		return err
+	}
+	vals := make([]any, len(cols))
+	for i := range vals {
+		vals[i] = new(any)
+	}
+	for rows.Next() {
+		if err := rows.Scan(vals...); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
+// CheckReport is the result of Check.
+type CheckReport struct {
+	Path     string   `json:"path"`
+	Schema   int      `json:"schema_version"`
+	Projects []string `json:"projects,omitempty"`
+	// Problems lists what is wrong, one line each; empty means healthy.
+	Problems []string `json:"problems,omitempty"`
+	// Foreign is true when the file is not a coderag index at all.
+	Foreign bool `json:"foreign,omitempty"`
+}
+
+// Check examines the index at path without changing it: the file is
+// SQLite with coderag's schema marker, every table exists, PRAGMA
+// quick_check (integrity_check with full) finds nothing, and FTS5's
+// integrity-check passes (run inside a transaction that is rolled back).
+// Problems go into the report; the error is only for a check that could
+// not run (context cancelled). A missing file is reported as a problem.
+func Check(ctx context.Context, path string, full bool) (*CheckReport, error) {
+	rep := &CheckReport{Path: path}
+	if _, err := os.Stat(path); err != nil {
+		rep.Problems = append(rep.Problems, fmt.Sprintf("no index: %v", err))
+		return rep, nil
+	}
+	have, err := inspect(ctx, path)
+	rep.Schema = have
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		rep.Foreign = errors.Is(err, ErrForeign)
+		rep.Problems = append(rep.Problems, err.Error())
+		if rep.Foreign {
+			return rep, nil
+		}
+	}
+	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(10000)")
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+	if ps, err := projectPaths(ctx, db); err == nil {
+		rep.Projects = ps
+	}
+	pragma := "PRAGMA quick_check"
+	if full {
+		pragma = "PRAGMA integrity_check"
+	}
+	rows, err := db.QueryContext(ctx, pragma)
+	if err != nil {
+		rep.Problems = append(rep.Problems, fmt.Sprintf("%s: %v", pragma, err))
+	} else {
+		for rows.Next() {
+			var line string
+			if rows.Scan(&line) == nil && line != "ok" {
+				if len(rep.Problems) < 20 {
+					rep.Problems = append(rep.Problems, line)
+				}
+			}
+		}
+		if err := rows.Err(); err != nil {
+			rep.Problems = append(rep.Problems, fmt.Sprintf("%s: %v", pragma, err))
+		}
+		rows.Close()
+	}
+	if have == SchemaVersion {
+		if err := ftsCheck(ctx, db); err != nil {
+			rep.Problems = append(rep.Problems, fmt.Sprintf("full-text index: %v", err))
+		}
+	}
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	return rep, nil
+}
+
+func projectPaths(ctx context.Context, db *sql.DB) ([]string, error) {
+	rows, err := db.QueryContext(ctx, `SELECT project_path FROM projects ORDER BY project_path`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var p string
+		if err := rows.Scan(&p); err != nil {
+			return out, err
+		}
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}
+
+// ftsCheck runs FTS5's integrity-check command, which is an INSERT, in a
+// transaction that is always rolled back.
+func ftsCheck(ctx context.Context, db *sql.DB) error {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	ts, err := ftsTables(ctx, db)
+	if err != nil {
+		return err
+	}
+	for _, t := range append([]string{"chunks_fts"}, ts...) {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO `+t+`(`+t+`, rank) VALUES('integrity-check', 0)`); err != nil {
+			return fmt.Errorf("%s: %w", t, err)
+		}
+	}
+	return nil
+}
+
+// Compact gives the pages freed by deletions back to the file system and
+// empties the write-ahead log: PRAGMA incremental_vacuum on an index made
+// with auto_vacuum=INCREMENTAL (every index this coderag creates), else a
+// one-time VACUUM that also switches the file to incremental auto-vacuum;
+// then a TRUNCATE checkpoint, which also shrinks a WAL left large by a
+// failed write (disk full). It returns the bytes of the file and its WAL
+// before and after. A reader holding an old snapshot can keep the WAL from
+// shrinking until it finishes; that is not an error. VACUUM needs free disk
+// space about the size of the index; when it fails (disk full) the
+// checkpoint still runs and the VACUUM error is returned.
+func (s *Store) Compact(ctx context.Context) (before, after int64, err error) {
+	before = s.Size()
+	var mode int
+	if err := s.db.QueryRowContext(ctx, `PRAGMA auto_vacuum`).Scan(&mode); err != nil {
+		return before, before, damaged(fmt.Errorf("compact: %w", err))
+	}
+	var vacErr error
+	if mode == 2 {
+		vacErr = drain(ctx, s.db, `PRAGMA incremental_vacuum`)
+	} else {
+		// VACUUM cannot run inside a transaction and rewrites the file;
+		// the new auto_vacuum mode takes effect with it
+		if _, err := s.db.ExecContext(ctx, `PRAGMA auto_vacuum = INCREMENTAL`); err == nil {
+			_, vacErr = s.db.ExecContext(ctx, `VACUUM`)
+		}
+	}
+	if err := drain(ctx, s.db, `PRAGMA wal_checkpoint(TRUNCATE)`); err != nil && vacErr == nil {
+		vacErr = err
+	}
+	after = s.Size()
+	if vacErr != nil {
+		return before, after, fmt.Errorf("compact %s: %w", s.path, damaged(vacErr))
+	}
+	return before, after, nil
+}
+
+// ReadProjects lists the projects of the index at path, read-only and
+// without any check: how doctor learns which projects, and with which
+// embedders, a damaged index held. Rows it cannot read are an error.
+func ReadProjects(ctx context.Context, path string) ([]Project, error) {
+	db, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+	s := &Store{db: db, path: path, readOnly: true}
+	return s.Projects(ctx)
+}

@@ -1,0 +1,86 @@
+package store
+
+// Run records: meta holds one row per project, key "run:" + project path,
+// value JSON {"total":M,"done":false,"failed":F,"started":unix-ns}. An index
+// run writes done=false with the number of files it found before it writes
+// any file, and done=true when it ends; a run that crashed or is still
+// going leaves done=false, which is how a search knows the project is
+// incomplete. Projects indexed before this record existed have no row and
+// count as complete.
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// RunState is the record of a project's last index run.
+type RunState struct {
+	Total   int   `json:"total"`   // files the run found to index (after the walk)
+	Done    bool  `json:"done"`    // false: the run is going on, or was interrupted
+	Failed  int   `json:"failed"`  // files that failed in the finished run
+	Started int64 `json:"started"` // unix nanoseconds
+}
+
+func (s *Store) putRun(ctx context.Context, project string, r RunState) error {
+	b, err := json.Marshal(r)
+	if err != nil {
+		return err
+	}
+	_, err = s.db.ExecContext(ctx, `INSERT INTO meta(key,value) VALUES('run:' || ?, ?)
+		ON CONFLICT(key) DO UPDATE SET value=excluded.value`, project, string(b))
+	if err != nil {
+		return fmt.Errorf("record index run: %w", damaged(err))
+	}
+	return nil
+}
+
+// BeginRun records that an index run of project started with total files
+// to have indexed (done=false until EndRun).
+func (s *Store) BeginRun(ctx context.Context, project string, total int) error {
+	return s.putRun(ctx, project, RunState{Total: total, Started: time.Now().UnixNano()})
+}
+
+// EndRun records that the run of project finished: total files are meant
+// to be indexed, failed of them could not be.
+func (s *Store) EndRun(ctx context.Context, project string, total, failed int) error {
+	return s.putRun(ctx, project, RunState{Total: total, Done: true, Failed: failed, Started: time.Now().UnixNano()})
+}
+
+// LastRun returns the record of project's last index run; ok is false when
+// there is none (a project indexed by an older coderag).
+func (s *Store) LastRun(ctx context.Context, project string) (r RunState, ok bool, err error) {
+	var v string
+	err = s.db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = 'run:' || ?`, project).Scan(&v)
+	if errors.Is(err, sql.ErrNoRows) {
+		return r, false, nil
+	}
+	if err != nil {
+		return r, false, damaged(err)
+	}
+	if json.Unmarshal([]byte(v), &r) != nil {
+		return r, false, nil // unreadable record: as if none
+	}
+	return r, true, nil
+}
+
+// Incomplete reports, for a project whose last index run has not finished
+// (interrupted, or still going in some process) and holds fewer files than
+// that run found, how many files are indexed and how many there are; ok is
+// false for a complete project.
+func (s *Store) Incomplete(ctx context.Context, project string) (indexed, total int, ok bool, err error) {
+	r, has, err := s.LastRun(ctx, project)
+	if err != nil || !has || r.Done {
+		return 0, 0, false, err
+	}
+	if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM indexed_files WHERE project_path=?`, project).Scan(&indexed); err != nil {
+		return 0, 0, false, damaged(err)
+	}
+	if indexed >= r.Total {
+		return indexed, r.Total, false, nil
+	}
+	return indexed, r.Total, true, nil
+}
