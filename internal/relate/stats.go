@@ -82,7 +82,8 @@ func (r *Resolver) Stats(n int) (*Stats, error) {
 			st.ByLanguage[l] = &Shares{}
 		}
 		st.ByLanguage[l].add(&e)
-		if !e.Exact() || e.Caller == nil || e.Caller == e.Target || lang.IsTestFile(row.Path) || e.Caller.Type == "module" {
+		if !e.Exact() || e.Caller == nil || e.Caller == e.Target || lang.IsTestFile(row.Path) || e.Caller.Type == "module" ||
+			e.Target.isClass() { // a conversion or a class without a constructor: not a call to code
 			return true
 		}
 		if callers[e.Target] == nil {
