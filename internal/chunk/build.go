@@ -291,6 +291,9 @@ func (ps *parsed) relations() []Relation {
 					self = r.recv == "this"
 				}
 				value = !self && r.recv != "super" && (ps.sp.name != "python" || !strings.HasPrefix(r.recv, "super("))
+				if t, ok := ps.typed[r.start]; ok && value {
+					to = t // the receiver's type is known: "T.m", "pkg.T.m"
+				}
 			}
 			add(RelCalls, ps.caller(funcs, r.start), to, r.start)
 			plain, self, value = false, false, false

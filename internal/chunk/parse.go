@@ -58,6 +58,14 @@ const (
 // concurrent use. A panic is recovered and returned wrapped in ErrPanic; an
 // error means the caller should fall back to TextChunks.
 func Parse(path string, src []byte) (res *FileResult, err error) {
+	return ParseInPackage(path, src, nil)
+}
+
+// ParseInPackage is Parse with the declarations of the Go package the file
+// belongs to (see NewGoPackage), used to type the receivers of Go calls on
+// other values; pkg may be nil (the file's own declarations only) and is
+// ignored for other languages.
+func ParseInPackage(path string, src []byte, pkg *GoPackage) (res *FileResult, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			res, err = nil, fmt.Errorf("parse %s: %w: %v\n%s", path, ErrPanic, r, debug.Stack())
@@ -84,7 +92,7 @@ func Parse(path string, src []byte) (res *FileResult, err error) {
 		}
 		return r, nil
 	}
-	return parseAST(sp, path, src), nil
+	return parseAST(sp, path, src, pkg), nil
 }
 
 // testHookParse, when set by a test, runs at the start of every Parse.
@@ -151,9 +159,12 @@ type parsed struct {
 	// scanned: defs come from a definition scanner (no tree); their chunk
 	// ranges and docs are already set.
 	scanned bool
+	// typed: Go only, byte offset of a called method name -> its typed
+	// callee ("T.m", "pkg.T.m"), see goTypes
+	typed map[uint]string
 }
 
-func parseAST(sp *spec, path string, src []byte) *FileResult {
+func parseAST(sp *spec, path string, src []byte, pkg *GoPackage) *FileResult {
 	res := &FileResult{Language: sp.name}
 	buf := make([]byte, len(src))
 	copy(buf, src)
@@ -204,6 +215,9 @@ func parseAST(sp *spec, path string, src []byte) *FileResult {
 		ps.foldOverloads()
 	}
 	res.Chunks = ps.chunks()
+	if sp.name == "go" {
+		ps.typed = goTypes(src, pkg)
+	}
 	res.Relations = ps.relations()
 	return res
 }

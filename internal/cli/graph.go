@@ -21,6 +21,8 @@ type graphOpts struct {
 	format  *string
 	asJSON  *bool
 	depth   *int
+	guesses *bool
+	noTests *bool
 }
 
 const nameHelp = `A NAME (FROM and TO for path) is a class ("UserService", "Outer.Inner"), "Class.method", a full chunk name
@@ -28,11 +30,15 @@ const nameHelp = `A NAME (FROM and TO for path) is a class ("UserService", "Oute
 name, or a Go form ("time.ParseDuration", "(*conn).serve", "net/http.(*conn).serve").
 An ambiguous name lists its candidates.
 
-Calls are resolved without types, and each edge says by which rule: receiver (a method
-of the caller's own type), enclosing, inherited, same-file, package, import, unique (the
-only definition of that name in the project: a guess for a method called on another
-object), ambiguous (the candidates are listed, never merged) or unresolved (a library
-or builtin call). Production code never resolves into test files.`
+Each call edge says by which rule it was resolved: receiver (a method of the caller's
+own type), typed (Go: a method of the receiver's type, read from parameters, literals,
+results and fields), enclosing, inherited, same-file, package, import, unique,
+ambiguous (the candidates are listed, never merged) or unresolved. A call on another
+value whose type is unknown ("x.Close()") matched by name is marked "guess" (dashed in
+dot and mermaid, "guess": true in JSON); callers, callees and path do not follow
+guesses unless --include-guesses is given. Calls to builtins and other packages
+("len", "fmt.Errorf") are counted, not listed. Production code never resolves into
+test files; --no-tests leaves callers in test files out (tests are included by default).`
 
 func newGraphFlags(e *env, name, usage, about string, depth bool) (*flag.FlagSet, *graphOpts) {
 	fs := newFlags(e, name, usage, about+"\n\n"+nameHelp)
@@ -44,6 +50,8 @@ func newGraphFlags(e *env, name, usage, about string, depth bool) (*flag.FlagSet
 	if depth {
 		o.depth = fs.Int("depth", relate.DefaultDepth, "how many calls away to walk (>= 1)")
 	}
+	o.guesses = fs.Bool("include-guesses", false, "follow guessed edges (calls on values of unknown type)")
+	o.noTests = fs.Bool("no-tests", false, "leave callers in test files out")
 	return fs, o
 }
 
@@ -72,6 +80,7 @@ func withResolver(e *env, o *graphOpts, fn func(r *relate.Resolver) (relate.Resu
 	if err != nil {
 		return err
 	}
+	r.IncludeGuesses, r.NoTests = *o.guesses, *o.noTests
 	res, err := fn(r)
 	if err != nil {
 		return err
@@ -98,7 +107,14 @@ func runGraph(e *env, args []string) error {
 		`Print every relation where NAME is the from or the to side: for a class its super
 types, subclasses, members and their calls; for a method its class, the calls it
 makes and the calls that reach it. Calls show the definition they resolve to and
-by which rule (receiver, import, ...), or "unresolved" / "ambiguous".`, false)
+by which rule (receiver, import, ...), or "unresolved" / "ambiguous".
+
+With --stats and no NAME: the share of call sites that are exact, guessed, ambiguous,
+library/builtin and unresolved (overall and per language), the most-called
+definitions (the core of the codebase) and the widest callers (orchestrators),
+counting exact edges only.`, false)
+	limit := fs.Int("limit", 60, "relations listed (0 = all); the rest are counted in a last line; with --stats, entries per ranking")
+	stats := fs.Bool("stats", false, "call-graph statistics of the project instead of one NAME")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -106,11 +122,33 @@ by which rule (receiver, import, ...), or "unresolved" / "ambiguous".`, false)
 	if err := o.check(); err != nil {
 		return err
 	}
+	if *limit < 0 {
+		return usagef("--limit must be at least 0, got %d", *limit)
+	}
+	if *stats {
+		if len(pos) > 0 {
+			return usagef("--stats takes no NAME")
+		}
+		n := 10 // entries per ranking unless --limit is given
+		fs.Visit(func(f *flag.Flag) {
+			if f.Name == "limit" && *limit > 0 {
+				n = min(*limit, 1000)
+			}
+		})
+		return withResolver(e, o, func(r *relate.Resolver) (relate.Result, error) { return r.Stats(n) })
+	}
 	name, err := oneName(pos, "coderag graph UserService")
 	if err != nil {
 		return err
 	}
-	return withResolver(e, o, func(r *relate.Resolver) (relate.Result, error) { return r.Graph(name) })
+	return withResolver(e, o, func(r *relate.Resolver) (relate.Result, error) {
+		g, err := r.Graph(name)
+		if err != nil {
+			return nil, err
+		}
+		g.Limit(*limit)
+		return g, nil
+	})
 }
 
 func runCallers(e *env, args []string) error {
@@ -149,8 +187,9 @@ func runWalk(e *env, args []string, dir, about string) error {
 
 func runPath(e *env, args []string) error {
 	fs, o := newGraphFlags(e, "path", "[flags] FROM TO",
-		`Print a shortest call path from function FROM to function TO over resolved calls;
-if there is none, over ambiguous calls too (marked). Exit status 1 when no path
+		`Print a shortest call path from function FROM to function TO over exact calls;
+if there is none, over ambiguous calls too (marked). Guessed calls (on values of
+unknown type) are used only with --include-guesses. Exit status 1 when no path
 exists.`, false)
 	pos, err := parse(fs, args)
 	if err != nil {

@@ -241,7 +241,7 @@ func TestRemoveShrinksIndex(t *testing.T) {
 // project is incomplete and how to finish it (issue 17, defect 8).
 func TestSearchSaysIndexIncomplete(t *testing.T) {
 	home := setHome(t)
-	root := bigFixture(t, 30)
+	root := bigFixture(t, 60) // more missing files than search refreshes before answering (freshMaxFiles)
 	st, err := store.Open(context.Background(), filepath.Join(home, "index.db"))
 	if err != nil {
 		t.Fatal(err)
@@ -261,7 +261,7 @@ func TestSearchSaysIndexIncomplete(t *testing.T) {
 		t.Fatal("the run was not interrupted")
 	}
 	code, out, errs := run(t, "search", "--project", root, "Handler29")
-	if code != 0 || !strings.Contains(out, "note: index incomplete: ") || !strings.Contains(out, "of 30 files indexed") ||
+	if code != 0 || !strings.Contains(out, "note: index incomplete: ") || !strings.Contains(out, "of 60 files indexed") ||
 		!strings.Contains(out, "run `coderag index "+root+"`") {
 		t.Fatalf("search: %d\nstdout: %s\nstderr: %s", code, out, errs)
 	}
@@ -269,7 +269,7 @@ func TestSearchSaysIndexIncomplete(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "Note: index incomplete: ") {
 		t.Fatalf("tool format: %s", out)
 	}
-	if code, out, _ := run(t, "stats"); code != 0 || !strings.Contains(out, "last run:  unfinished") || !strings.Contains(out, "of 30 files indexed") {
+	if code, out, _ := run(t, "stats"); code != 0 || !strings.Contains(out, "last run:  unfinished") || !strings.Contains(out, "of 60 files indexed") {
 		t.Fatalf("stats: %s", out)
 	}
 	if code, out, errs := run(t, "index", "--quiet", root); code != 0 {

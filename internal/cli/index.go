@@ -72,7 +72,8 @@ synonyms. Set EMBEDDING_PROVIDER=ollama or openai for a neural model.`)
 			fmt.Fprintf(e.stderr, "note: %s is inside the indexed project %s; it becomes a project of its own, and its files stay in %s too (`coderag remove %s` undoes it)\n", root, p.Path, p.Path, root)
 		}
 	}
-	opts := index.Options{Threads: e.cfg.IndexThreads, BatchSize: e.cfg.Embedding.BatchSize}
+	opts := index.Options{Threads: e.cfg.IndexThreads, BatchSize: e.cfg.Embedding.BatchSize,
+		OnWait: func(msg string) { fmt.Fprintln(e.stderr, "note: "+msg) }}
 	if *threads > 0 {
 		opts.Threads = *threads
 	}

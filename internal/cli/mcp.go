@@ -1,10 +1,12 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"log"
 	"os"
+	"syscall"
 	"time"
 
 	"github.com/coderag/coderag/internal/embed"
@@ -94,7 +96,23 @@ Example (Claude Code):  claude mcp add coderag -- coderag mcp --root /path/to/pr
 	if *verbose {
 		fmt.Fprintf(e.stderr, "coderag mcp %s: serving on stdio (index %s, root %s)\n", Version, st.Path(), describeRoot(root))
 	}
-	return srv.Run(e.ctx, in, out)
+	err = srv.Run(e.ctx, in, out)
+	if err != nil && stoppedBySIGTERM(e.ctx) {
+		// SIGTERM is how an MCP client stops a stdio server that outlives
+		// its closed stdin (MCP, lifecycle: shutdown): a requested, clean
+		// stop (index batches committed, answers drained) is success, so
+		// exit 0 rather than 130 (an interrupt) or 143 (killed by the
+		// signal, which the server was not). Ctrl-C (SIGINT) stays 130.
+		return nil
+	}
+	return err
+}
+
+// stoppedBySIGTERM reports whether ctx was cancelled by SIGTERM
+// (signal.NotifyContext records the signal as the cause).
+func stoppedBySIGTERM(ctx context.Context) bool {
+	c := context.Cause(ctx)
+	return ctx.Err() != nil && c != nil && c.Error() == syscall.SIGTERM.String()+" signal received"
 }
 
 func describeRoot(root string) string {

@@ -276,7 +276,10 @@ func (p *plainReader) readLine() (string, error) {
 func (p *plainReader) close() {}
 
 // rlReader is the terminal line editor.
-type rlReader struct{ rl *readline.Instance }
+type rlReader struct {
+	rl  *readline.Instance
+	out io.Writer
+}
 
 // newReadline sets up chzyer/readline on the terminal f, with history in
 // $CODERAG_HOME/history (kept in memory only if that directory cannot be
@@ -324,11 +327,17 @@ func newReadline(e *env, f *os.File) (*rlReader, error) {
 	if err != nil {
 		return nil, fmt.Errorf("line editor: %w", err)
 	}
-	return &rlReader{rl: rl}, nil
+	return &rlReader{rl: rl, out: e.stdout}, nil
 }
 
 func (r *rlReader) readLine() (string, error) {
 	line, err := r.rl.Readline()
+	if err == nil {
+		// readline ends the line with a bare "\n" while the terminal is
+		// still raw: the cursor stays in the input's column, so the
+		// command's first line would start mid-line. Return to column 0.
+		io.WriteString(r.out, "\r")
+	}
 	if errors.Is(err, readline.ErrInterrupt) {
 		return "", errInterrupted
 	}

@@ -127,6 +127,13 @@ func (s *screen) Write(p []byte) (int, error) {
 	return s.buf.Write(p)
 }
 
+// raw is everything written, escape sequences and carriage returns kept.
+func (s *screen) raw() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.buf.String()
+}
+
 func (s *screen) text() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -209,7 +216,7 @@ func TestREPLTerminal(t *testing.T) {
 
 	send("/graph Retry\r")
 	scr.expect(t, "Graph of Retry", wait)
-	scr.expect(t, "time.Sleep", wait)
+	scr.expect(t, "calls to builtins and other packages not listed", wait)
 	scr.expect(t, "coderag> ", wait)
 
 	// Ctrl-C discards the line being typed.
@@ -219,6 +226,12 @@ func TestREPLTerminal(t *testing.T) {
 	scr.expect(t, "^C", wait)
 	send("/help\r")
 	scr.expect(t, "/graph NAME", wait)
+	// the command's first line starts at column 0: the echoed line's
+	// newline, written in raw mode, is followed by a carriage return
+	if raw := scr.raw(); !regexp.MustCompile(`/help\r?\n\r(\x1b\[[0-9;?]*[A-Za-z])*/index \[path\]`).MatchString(raw) {
+		i := strings.LastIndex(raw, "/help")
+		t.Errorf("first line after /help does not start at column 0: %q", raw[i:min(len(raw), i+60)])
+	}
 	scr.expect(t, "coderag> ", wait)
 
 	send("where does the server start\r")

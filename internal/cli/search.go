@@ -58,6 +58,13 @@ For exact names and strings, 'coderag grep' is faster and complete.`)
 	if err != nil {
 		return err
 	}
+	fresh, err := refresh(e, st, emb, p)
+	if err != nil {
+		return err
+	}
+	if n := fresh.note(p.Path); n != "" {
+		fmt.Fprintln(e.stderr, n)
+	}
 	s := &search.Searcher{Store: st, Embedder: emb, Project: p.Path}
 	k := *topK
 	resp, err := s.Search(e.ctx, query, search.Options{TopK: k, Ranker: *ranker, Explain: *explain})
@@ -83,16 +90,47 @@ For exact names and strings, 'coderag grep' is faster and complete.`)
 	}
 	switch {
 	case *asJSON:
-		return writeJSON(e.stdout, resp)
+		out := searchJSON{Root: p.Path, Response: resp, Refreshed: fresh.Refreshed, Results: make([]staleResult, len(resp.Results))}
+		if fresh.Pending != nil {
+			out.Changed = fresh.Pending.Len()
+		}
+		for i, r := range resp.Results {
+			out.Results[i] = staleResult{Result: r, Stale: fresh.stale[r.Path]}
+		}
+		return writeJSON(e.stdout, out)
 	case *forTool:
 		fmt.Fprint(e.stdout, search.FormatForTool(resp))
 	default:
+		for i := range resp.Results {
+			if r := &resp.Results[i]; fresh.stale[r.Path] {
+				r.Name += "  [stale: file changed since the last index; lines may be off]"
+			}
+		}
 		if *explain {
 			explainChinese(e, query)
 		}
 		search.FormatHuman(e.stdout, resp, *explain)
 	}
 	return nil
+}
+
+// searchJSON is `search --json`: the response with the project root every
+// result path is relative to, and what the freshness check found.
+type searchJSON struct {
+	Root string `json:"root"`
+	*search.Response
+	Results []staleResult `json:"results"`
+	// Refreshed counts files re-indexed before answering; Changed counts
+	// files changed since the last index and left as they were.
+	Refreshed int `json:"refreshed,omitempty"`
+	Changed   int `json:"changed_since_index,omitempty"`
+}
+
+// staleResult is a result with Stale set when its file changed since the
+// last index (its lines may be off).
+type staleResult struct {
+	search.Result
+	Stale bool `json:"stale,omitempty"`
 }
 
 // explainChinese prints, for a query with Chinese words, what translates

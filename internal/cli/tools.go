@@ -4,9 +4,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
+	"path"
+	"path/filepath"
 	"strings"
 
 	"github.com/coderag/coderag/internal/index"
+	"github.com/coderag/coderag/internal/store"
 	"github.com/coderag/coderag/internal/tools"
 )
 
@@ -16,14 +20,45 @@ func init() {
 	register(command{name: "read", summary: "print numbered lines of a file: coderag read FILE [--offset N] [--limit N]", run: runRead})
 }
 
-// toolRoot resolves --project for the exact tools: the directory itself
-// (they need no index).
-func toolRoot(dir string) (string, error) {
-	root, err := index.ResolveRoot(dir)
+// toolRoot resolves --project for the exact tools to the base every
+// command shares: the nearest enclosing indexed project root (as search),
+// else the directory itself (they need no index). sub is dir relative to
+// that root ("" when dir is the root): the scope a bare grep or glob keeps.
+func toolRoot(e *env, dir string) (root, sub string, err error) {
+	d, err := index.ResolveRoot(dir)
 	if err != nil {
-		return "", fmt.Errorf("project %s: %w", dir, err)
+		return "", "", fmt.Errorf("project %s: %w", dir, err)
 	}
-	return root, nil
+	root = d
+	if exists, err := store.Exists(e.cfg.DBPath()); err == nil && exists {
+		if st, err := openStore(e); err == nil {
+			if p, err := st.FindProject(e.ctx, d); err == nil {
+				root = p.Path
+			}
+			st.Close()
+		}
+	}
+	if rel, err := filepath.Rel(root, d); err == nil && rel != "." {
+		sub = filepath.ToSlash(rel)
+	}
+	return root, sub, nil
+}
+
+// rootPath maps a FILE or --path argument to the project base: a path
+// relative to the root (as search prints them) is taken as it is; one that
+// only exists relative to the working directory (a subdirectory of the
+// root) is rewritten relative to the root.
+func rootPath(root, sub, p string) string {
+	if p == "" || filepath.IsAbs(p) || sub == "" {
+		return p
+	}
+	if _, err := os.Lstat(filepath.Join(root, filepath.FromSlash(p))); err == nil {
+		return p
+	}
+	if _, err := os.Lstat(filepath.Join(root, filepath.FromSlash(sub), filepath.FromSlash(p))); err == nil {
+		return path.Join(sub, filepath.ToSlash(p))
+	}
+	return p
 }
 
 func runGrep(e *env, args []string) error {
@@ -63,9 +98,14 @@ usage or an invalid regular expression.`)
 	if p.HeadLimit < 1 || p.MaxResults < 1 || p.MaxChars < 1 {
 		return usagef("--head-limit, --max-results and --max-chars must be at least 1")
 	}
-	root, err := toolRoot(*project)
+	root, sub, err := toolRoot(e, *project)
 	if err != nil {
 		return err
+	}
+	if p.Path == "" {
+		p.Path = sub
+	} else {
+		p.Path = rootPath(root, sub, p.Path)
 	}
 	res, err := tools.Grep(e.ctx, root, p)
 	if err != nil {
@@ -80,7 +120,7 @@ usage or an invalid regular expression.`)
 		text = strings.Replace(text, sr.Tool+" "+string(args)+"\n",
 			fmt.Sprintf("coderag read --offset %d --limit %d %s\n", sr.Args.Offset, sr.Args.Limit, shellQuote(sr.Args.Path)), 1)
 	}
-	if err := printResult(e, *asJSON, res, text); err != nil {
+	if err := printResult(e, *asJSON, root, res, text); err != nil {
 		return err
 	}
 	if len(res.Matches) == 0 {
@@ -108,15 +148,20 @@ func runGlob(e *env, args []string) error {
 	if p.Limit < 1 {
 		return usagef("--limit must be at least 1, got %d", p.Limit)
 	}
-	root, err := toolRoot(*project)
+	root, sub, err := toolRoot(e, *project)
 	if err != nil {
 		return err
+	}
+	if p.Path == "" {
+		p.Path = sub
+	} else {
+		p.Path = rootPath(root, sub, p.Path)
 	}
 	res, err := tools.Glob(e.ctx, root, p)
 	if err != nil {
 		return cliToolError("glob", err)
 	}
-	if err := printResult(e, *asJSON, res, res.Text()); err != nil {
+	if err := printResult(e, *asJSON, root, res, res.Text()); err != nil {
 		return err
 	}
 	if res.Total == 0 {
@@ -144,15 +189,16 @@ func runRead(e *env, args []string) error {
 	if p.Offset < 1 || p.Limit < 1 {
 		return usagef("--offset and --limit must be at least 1")
 	}
-	root, err := toolRoot(*project)
+	root, sub, err := toolRoot(e, *project)
 	if err != nil {
 		return err
 	}
+	p.Path = rootPath(root, sub, p.Path)
 	res, err := tools.Read(e.ctx, root, p)
 	if err != nil {
 		return cliToolError("read", err)
 	}
-	return printResult(e, *asJSON, res, res.Text)
+	return printResult(e, *asJSON, root, res, res.Text)
 }
 
 // cliToolError words a tools error for the command line: without the
@@ -181,14 +227,33 @@ func shellQuote(p string) string {
 	return p
 }
 
-// printResult writes a tool's result as JSON, or its text ending in a newline.
-func printResult(e *env, asJSON bool, v any, text string) error {
+// printResult writes a tool's result as JSON (with "root", the base of its
+// paths, added), or its text ending in a newline.
+func printResult(e *env, asJSON bool, root string, v any, text string) error {
 	if asJSON {
-		return writeJSON(e.stdout, v)
+		return writeJSON(e.stdout, withRoot(root, v))
 	}
 	if text != "" && !strings.HasSuffix(text, "\n") {
 		text += "\n"
 	}
 	_, err := fmt.Fprint(e.stdout, text)
 	return err
+}
+
+// withRoot returns v's JSON object with a "root" member added (v itself
+// when it does not encode as an object).
+func withRoot(root string, v any) any {
+	var buf strings.Builder
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if enc.Encode(v) != nil {
+		return v
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal([]byte(buf.String()), &m) != nil || m == nil {
+		return v
+	}
+	r, _ := json.Marshal(root)
+	m["root"] = r
+	return m
 }

@@ -55,6 +55,9 @@ type Options struct {
 	// Paths, if set, limits the run to these root-relative files (for
 	// --watch); files in Paths that no longer exist are removed.
 	Paths []string
+	// OnWait, if set, is called once with a one-line message when another
+	// process is indexing the same project and this run waits for it.
+	OnWait func(msg string)
 }
 
 // Progress is a snapshot of a running index.
@@ -125,7 +128,9 @@ const racyWindow = int64(time.Second)
 //	8: the local embedder's features of Chinese text are the terms of the
 //	   query-side Chinese analysis (segmentation, glossary, CC-CEDICT)
 //	   instead of glossary look-ups of every substring
-const AnalysisVersion = 8
+//	9: Go calls on values whose receiver type is read from declarations
+//	   are stored typed ("T.m", "pkg.T.m"; chunk.goTypes)
+const AnalysisVersion = 9
 
 // ResolveRoot returns the absolute, symlink-resolved form of dir, the
 // identity of a project.
@@ -173,6 +178,11 @@ func Run(ctx context.Context, st *store.Store, emb embed.Embedder, root string, 
 		opts.BatchSize = 32
 	}
 	rep := &Report{Project: root, Embedder: emb.ID()}
+	release, err := lockProject(ctx, st.Path(), root, opts.OnWait)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
 	// 0. a few milliseconds of reads at the root and ends of every table:
 	// a damaged index must not report "0 changed" while search fails
 	if err := st.Probe(ctx); err != nil {
@@ -191,7 +201,6 @@ func Run(ctx context.Context, st *store.Store, emb embed.Embedder, root string, 
 	}()
 	var files []walk.File
 	var skips []walk.Skip
-	var err error
 	if opts.Paths != nil {
 		files, skips, err = statPaths(root, opts.Paths)
 	} else {
@@ -210,8 +219,7 @@ func Run(ctx context.Context, st *store.Store, emb embed.Embedder, root string, 
 	var todo []walk.File
 	for _, f := range files {
 		seen[f.Path] = true
-		if p, ok := prevs[f.Path]; ok && p.Embedder == emb.ID() && p.Analysis == AnalysisVersion && p.Size == f.Size &&
-			p.MtimeNS == f.ModTime.UnixNano() && f.ModTime.UnixNano()+racyWindow < p.IndexedAt {
+		if p, ok := prevs[f.Path]; ok && unchanged(p, f, emb.ID()) {
 			rep.Unchanged++
 			continue
 		}
@@ -300,6 +308,7 @@ func Run(ctx context.Context, st *store.Store, emb embed.Embedder, root string, 
 		return nil
 	})
 	var wg sync.WaitGroup
+	gopkgs := newGoPackages()
 	for i := 0; i < opts.Threads; i++ {
 		wg.Add(1)
 		go func() {
@@ -309,7 +318,7 @@ func Run(ctx context.Context, st *store.Store, emb embed.Embedder, root string, 
 				if p, ok := prevs[f.Path]; ok {
 					prev = &p
 				}
-				w := prepare(rt, f, prev, emb.ID())
+				w := prepare(rt, f, prev, emb.ID(), gopkgs)
 				select {
 				case out <- w:
 				case <-gctx.Done():
@@ -403,8 +412,9 @@ func hiddenOrSkipped(root, rel string) bool {
 }
 
 // prepare reads (through rt, the project root: regular files only, at most
-// walk.MaxFileBytes), hashes and parses one file (runs on a worker).
-func prepare(rt *os.Root, f walk.File, prev *store.FileRecord, embID string) *work {
+// walk.MaxFileBytes), hashes and parses one file (runs on a worker); gopkgs
+// gives a Go file its package's declarations.
+func prepare(rt *os.Root, f walk.File, prev *store.FileRecord, embID string, gopkgs *goPackages) *work {
 	w := &work{file: f, prev: prev}
 	data, cut, err := walk.ReadRegular(rt, filepath.FromSlash(f.Path), walk.MaxFileBytes)
 	if err != nil {
@@ -429,7 +439,7 @@ func prepare(rt *os.Root, f walk.File, prev *store.FileRecord, embID string) *wo
 		data = []byte(strings.ToValidUTF8(string(data), "\uFFFD"))
 	}
 	w.content = data
-	res, err := parseSafe(f.Path, data)
+	res, err := parseSafe(f.Path, data, gopkgs.get(f.Abs))
 	if err != nil {
 		// parse failure: fall back to text chunks, never lose the file
 		res = &chunk.FileResult{Language: "text", Chunks: chunk.TextChunks(f.Path, "text", data), Fallback: true,
@@ -468,13 +478,13 @@ func symbolName(ch chunk.Chunk) string {
 	return n
 }
 
-func parseSafe(path string, data []byte) (res *chunk.FileResult, err error) {
+func parseSafe(path string, data []byte, pkg *chunk.GoPackage) (res *chunk.FileResult, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("parse panic: %v", r)
 		}
 	}()
-	return chunk.Parse(path, data)
+	return chunk.ParseInPackage(path, data, pkg)
 }
 
 type collector struct {

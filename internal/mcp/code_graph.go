@@ -17,9 +17,7 @@ type CodeGraphParams struct {
 	Name string `json:"name" jsonschema:"a class, type or function name, or Class.method (e.g. UserService or UserService.login), as it appears in the code"`
 }
 
-const codeGraphDescription = `Show the direct relations of a class, type, function or Class.method from the project's index, both directions: what it imports, extends, implements, contains and calls, and what calls, contains, extends or implements it, each with file:line. Use it after you found a symbol (with grep_code or search_code) to see its callers and callees without reading every file.
-
-` + searchOrder
+const codeGraphDescription = `Show the direct relations of a class, type, function or Class.method from the project's index, both directions: what it imports, extends, implements, contains and calls, and what calls, contains, extends or implements it, each with file:line. Use it after you found a symbol (with grep_code or search_code) to see its callers and callees without reading every file.`
 
 func (s *Server) addCodeGraph() {
 	addTool(s, &sdk.Tool{Name: "code_graph", Description: codeGraphDescription, Annotations: readOnly("Relations of a symbol")},

@@ -114,6 +114,7 @@ type drainReader struct {
 	r    io.ReadCloser
 	p    *pending
 	w    *drainWriter // where rejections are answered
+	g    *gate        // session rules (protocol.go); nil = none
 	buf  []byte
 	line []byte // the current incomplete line
 	long bool   // the current line passed maxLine: skip to its end
@@ -186,6 +187,9 @@ func (d *drainReader) endLine() {
 			d.w.reject(id, -32600, `Invalid Request: want a JSON-RPC 2.0 object with "jsonrpc":"2.0" and a method or an id, or a non-empty array of them`)
 			return
 		}
+		if !d.g.pass(line, d.w) {
+			return
+		}
 		d.p.read(line)
 		d.out = append(d.out, line...)
 		d.out = append(d.out, '\n')
@@ -238,6 +242,7 @@ func (d *drainReader) Close() error { return d.r.Close() }
 type drainWriter struct {
 	w    io.WriteCloser
 	p    *pending
+	g    *gate // drops answers to cancelled requests; nil = none
 	mu   sync.Mutex
 	line []byte
 }
@@ -245,6 +250,10 @@ type drainWriter struct {
 func (d *drainWriter) Write(b []byte) (int, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	if len(d.line) == 0 && bytes.IndexByte(b, '\n') == len(b)-1 && d.g.drop(b) {
+		d.p.wrote(b)
+		return len(b), nil
+	}
 	n, err := d.w.Write(b)
 	d.line = append(d.line, b[:n]...)
 	for {

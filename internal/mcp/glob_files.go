@@ -12,9 +12,7 @@ import (
 // GlobFilesParams are the arguments of glob_files: the exact tool's own.
 type GlobFilesParams = tools.GlobParams
 
-const globFilesDescription = `List the project's files whose path matches a glob (** for any depth, *, ?, [abc], {a,b}), sorted, with .gitignore rules applied; paths are relative to the project root. Use it to find files by name or extension when you know part of a file name.
-
-` + searchOrder
+const globFilesDescription = `List the project's files whose path matches a glob (** for any depth, *, ?, [abc], {a,b}), sorted, with .gitignore rules applied; paths are relative to the project root. Use it to find files by name or extension when you know part of a file name.`
 
 func (s *Server) addGlobFiles() {
 	addTool(s, &sdk.Tool{Name: "glob_files", Description: globFilesDescription, Annotations: readOnly("Find files by glob")},

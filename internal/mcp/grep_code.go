@@ -14,9 +14,7 @@ import (
 // parameters (its engine and timeout fields are not part of the schema).
 type GrepCodeParams = tools.GrepParams
 
-const grepCodeDescription = `Search the project's files for a regular expression, line by line (ripgrep when installed, else a built-in search; .gitignore rules apply, binaries and files over 2 MiB are skipped). Returns path, line number and text of each match, grouped by file, then up to 3 suggested read_file calls. Use it first for exact identifiers, strings, error messages and log lines.
-
-` + searchOrder
+const grepCodeDescription = `Search the project's files for a regular expression, line by line (ripgrep when installed, else a built-in search; .gitignore rules apply, binaries and files over 2 MiB are skipped). Returns path, line number and text of each match, grouped by file, then up to 3 suggested read_file calls. Use it first for exact identifiers, strings, error messages and log lines.`
 
 func (s *Server) addGrepCode() {
 	addTool(s, &sdk.Tool{Name: "grep_code", Description: grepCodeDescription, Annotations: readOnly("Search code by regex")},

@@ -12,9 +12,7 @@ type IndexProjectParams struct {
 	Path string `json:"path,omitempty" jsonschema:"directory or file to re-index, relative to the project root (default: the whole project)"`
 }
 
-const indexProjectDescription = `Build or incrementally update the search index of the project (or of one directory of it) used by search_code: only files changed since the last run are parsed and embedded. Rarely needed, since search_code refreshes the index by itself; use it after large changes or to index ahead of time. Waits up to 20 s, then continues in the background (follow it with index_status). Only one run per project at a time: a call during a run joins it.
-
-` + searchOrder
+const indexProjectDescription = `Build or incrementally update the search index of the project (or of one directory of it) used by search_code: only files changed since the last run are parsed and embedded. Rarely needed, since search_code refreshes the index by itself; use it after large changes or to index ahead of time. Waits up to 20 s, then continues in the background (follow it with index_status). Only one run per project at a time: a call during a run joins it.`
 
 func (s *Server) addIndexProject() {
 	f := false

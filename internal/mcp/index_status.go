@@ -16,9 +16,7 @@ import (
 // IndexStatusParams are the arguments of index_status (none).
 type IndexStatusParams struct{}
 
-const indexStatusDescription = `Show the state of the project's search index: project root, index database, whether indexing is running (files done/total, elapsed) or idle, what is indexed (files, chunks, relations, embedder) and the report of the last run.
-
-` + searchOrder
+const indexStatusDescription = `Show the state of the project's search index: project root, index database, whether indexing is running (files done/total, elapsed) or idle, what is indexed (files, chunks, relations, embedder) and the report of the last run.`
 
 func (s *Server) addIndexStatus() {
 	addTool(s, &sdk.Tool{Name: "index_status", Description: indexStatusDescription, Annotations: readOnly("Index status")},

@@ -151,6 +151,7 @@ func (s *Server) runIndex(j *job, emb embed.Embedder, scope string, done chan st
 		opts.Paths = paths
 	}
 	s.log.Info("index run start", "root", j.root, "scope", scope, "embedder", emb.ID())
+	opts.OnWait = func(msg string) { s.log.Warn(msg, "root", j.root) } // another process holds the project's lock
 	out.Report, out.Err = index.Run(s.life, s.cfg.Store, emb, j.root, opts)
 	if out.Err == nil && out.Report == nil {
 		out.Err = errors.New("index run returned no report")

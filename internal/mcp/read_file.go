@@ -13,9 +13,7 @@ import (
 // ReadFileParams are the arguments of read_file: the exact tool's own.
 type ReadFileParams = tools.ReadParams
 
-const readFileDescription = `Read a window of lines of one text file of the project, numbered, and say how many lines remain and the offset to continue from. Use it after grep_code, glob_files or search_code to read the code around a hit (e.g. offset = line-20, limit = 80). Paths outside the project root and binary files are refused.
-
-` + searchOrder
+const readFileDescription = `Read a window of lines of one text file of the project, numbered, and say how many lines remain and the offset to continue from. Use it after grep_code, glob_files or search_code to read the code around a hit (e.g. offset = line-20, limit = 80). Paths outside the project root and binary files are refused.`
 
 func (s *Server) addReadFile() {
 	addTool(s, &sdk.Tool{Name: "read_file", Description: readFileDescription, Annotations: readOnly("Read lines of a file")},

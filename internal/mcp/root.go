@@ -70,13 +70,22 @@ func implicitRootError(dir string) error {
 	return fmt.Errorf("%w: the server was started in %s, which has no project marker (.git, go.mod, package.json, pyproject.toml, Cargo.toml, pom.xml, ...); %s", ErrNoProjectRoot, dir, fix)
 }
 
-// root returns the project root for a tool call: Config.Root, else the first
-// usable file:// root of the client (asked once, and again after the client
-// says its roots changed), else Config.WorkDir when it is a project
-// (implicitRootError), else ErrNoProjectRoot: a server started from / or
-// the home directory by a client that sends no roots must not serve the
-// whole disk.
+// root returns the project root for a tool call: the directory rootDir
+// chooses, or the indexed project enclosing it (enclosing.go).
 func (s *Server) root(ctx context.Context, ss *sdk.ServerSession) (string, error) {
+	dir, err := s.rootDir(ctx, ss)
+	if err != nil {
+		return "", err
+	}
+	return s.enclosing(ctx, dir), nil
+}
+
+// rootDir returns Config.Root, else the first usable file:// root of the
+// client (asked once, and again after the client says its roots changed),
+// else Config.WorkDir when it is a project (implicitRootError), else
+// ErrNoProjectRoot: a server started from / or the home directory by a
+// client that sends no roots must not serve the whole disk.
+func (s *Server) rootDir(ctx context.Context, ss *sdk.ServerSession) (string, error) {
 	if s.cfg.Root != "" {
 		return s.cfg.Root, nil
 	}

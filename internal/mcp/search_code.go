@@ -18,12 +18,10 @@ type SearchCodeParams struct {
 	TopK  int    `json:"top_k,omitempty" jsonschema:"number of results, 1 to 30 (default 5)"`
 }
 
-const searchCodeDescription = `Semantic + keyword (hybrid) search of the project's index for code matching a natural-language description, in English or Chinese. Returns the best entry point, the files the results concentrate in, and ranked chunks (path:start-end, kind, name, score, snippet); expand them with read_file. The index is built or refreshed incrementally before answering; on a very large project the first call may answer from a partial index while indexing continues in the background (see index_status).
-
-` + searchOrder
+const searchCodeDescription = `Semantic + keyword (hybrid) search of the project's index for code matching a natural-language description, in English or Chinese. Returns the best entry point, the files the results concentrate in, and ranked chunks (path:start-end, kind, name, score, snippet); expand them with read_file. The index is built or refreshed incrementally before answering; on a very large project the first call may answer from a partial index while indexing continues in the background (see index_status).`
 
 func (s *Server) addSearchCode() {
-	addTool(s, &sdk.Tool{Name: "search_code", Description: searchCodeDescription, Annotations: readOnly("Search code by description")},
+	addTool(s, &sdk.Tool{Name: "search_code", Description: searchCodeDescription, Annotations: writesIndex("Search code by description")},
 		func(ctx context.Context, req *sdk.CallToolRequest, in SearchCodeParams) (string, error) {
 			query := strings.TrimSpace(in.Query)
 			if query == "" {

@@ -51,7 +51,8 @@ const (
 	DefaultFreshness = 0
 )
 
-// searchOrder is the advice every tool description carries.
+// searchOrder is the advice on choosing a tool, said once, in the server
+// instructions (not repeated in every tool description).
 const searchOrder = `Search order: for exact names and strings (identifiers, error messages, file names) use grep_code or glob_files first, then read_file around the hits; for vague descriptions of behaviour, or when grep_code found nothing after a few tries, use search_code.`
 
 // Config configures a Server. Store and NewEmbedder are required.
@@ -176,9 +177,13 @@ func NewServer(cfg Config) (*Server, error) {
 		&sdk.ServerOptions{
 			Instructions: "coderag searches the code of one project (the root). " + searchOrder +
 				" search_code keeps its index fresh by itself; index_status shows indexing progress.",
-			Logger:                  s.log.With("component", "sdk"),
+			Logger: s.log.With("component", "sdk"),
+			// no logging capability: nothing is sent as MCP log messages
+			// (diagnostics go to Config.Log); tools are added by the SDK
+			Capabilities:            &sdk.ServerCapabilities{},
 			RootsListChangedHandler: func(context.Context, *sdk.RootsListChangedRequest) { s.rootsChanged() },
 		})
+	s.sdk.AddReceivingMiddleware(nullArguments)
 	s.addGlobFiles()
 	s.addGrepCode()
 	s.addReadFile()
@@ -197,12 +202,13 @@ func NewServer(cfg Config) (*Server, error) {
 func (s *Server) Run(ctx context.Context, in io.ReadCloser, out io.WriteCloser) error {
 	defer s.Close()
 	p := newPending()
-	w := &drainWriter{w: out, p: p}
+	g := newGate(p)
+	w := &drainWriter{w: out, p: p, g: g}
 	// drainReader answers a line over maxLine with an error and drops it;
 	// the SDK's own cap (16 MiB by default, which ends the session when a
 	// frame passes it) is set above what drainReader can hand on in one
 	// frame, a line plus what the JSON decoder reads ahead.
-	err := s.sdk.Run(ctx, &sdk.IOTransport{Reader: &drainReader{ctx: ctx, r: in, p: p, w: w}, Writer: w, MaxLineLength: sdkMaxLine})
+	err := s.sdk.Run(ctx, &sdk.IOTransport{Reader: &drainReader{ctx: ctx, r: in, p: p, w: w, g: g}, Writer: w, MaxLineLength: sdkMaxLine})
 	if err != nil && (errors.Is(err, io.EOF) || errors.Is(err, sdk.ErrConnectionClosed)) {
 		err = nil
 	}
@@ -236,15 +242,22 @@ type toolFunc[In any] func(ctx context.Context, req *sdk.CallToolRequest, in In)
 
 // addTool registers t with handler f, which is wrapped so that a panic turns
 // into a tool error instead of killing the session, and every call is logged
-// when verbose.
+// when verbose. The input schema declares the tool's bounds and
+// max_answer_chars (answer.go); the text is cut to that size and returned
+// both as text content and as structured content (Answer).
 func addTool[In any](s *Server, t *sdk.Tool, f toolFunc[In]) {
 	name := t.Name
-	sdk.AddTool(s.sdk, t, func(ctx context.Context, req *sdk.CallToolRequest, in In) (res *sdk.CallToolResult, _ any, err error) {
+	sch, err := inputSchema[In](name)
+	if err != nil {
+		panic(err) // a parameter struct the schema package cannot describe: a programming error
+	}
+	t.InputSchema = sch
+	sdk.AddTool(s.sdk, t, func(ctx context.Context, req *sdk.CallToolRequest, in In) (res *sdk.CallToolResult, ans Answer, err error) {
 		start := time.Now()
 		defer func() {
 			if r := recover(); r != nil {
 				s.log.Error("tool panic", "tool", name, "panic", r, "stack", string(debug.Stack()))
-				res, err = nil, fmt.Errorf("%s: internal error: %v", name, r)
+				res, ans, err = nil, Answer{}, fmt.Errorf("%s: internal error: %v", name, r)
 			}
 			if err != nil {
 				s.log.Debug("tool call failed", "tool", name, "elapsed", time.Since(start), "error", err)
@@ -264,10 +277,22 @@ func addTool[In any](s *Server, t *sdk.Tool, f toolFunc[In]) {
 			if msg != err.Error() {
 				err = redacted{msg: msg, err: err}
 			}
-			return nil, nil, err
+			return nil, Answer{}, err
 		}
-		return textResult(text), nil, nil
+		if root, err := s.root(ctx, req.Session); err == nil {
+			ans.Root = root
+		}
+		text = cut(name, text, answerLimit(req.Params.Arguments), &ans)
+		return textResult(text), ans, nil
 	})
+}
+
+// writesIndex returns annotations for a tool that reads the project but
+// writes coderag's own index (search_code refreshes it before answering):
+// not read-only, idempotent, nothing destroyed.
+func writesIndex(title string) *sdk.ToolAnnotations {
+	f := false
+	return &sdk.ToolAnnotations{Title: title, ReadOnlyHint: false, IdempotentHint: true, DestructiveHint: &f, OpenWorldHint: &f}
 }
 
 // redacted is a tool error whose message was passed through Config.Redact.

@@ -204,20 +204,27 @@ func TestToolMessagesReadOnce(t *testing.T) {
 	}
 }
 
-// TestAdjustedValuesAreSaid: a number the tools replace (top_k 99, a
-// negative offset) is said in the answer, not silently changed.
+// TestAdjustedValuesAreSaid: a number outside a tool's declared range (top_k
+// 99 or 0, a negative offset, read limit 5000) is refused with the range,
+// not silently changed.
 func TestAdjustedValuesAreSaid(t *testing.T) {
 	root := t.TempDir()
 	os.WriteFile(filepath.Join(root, "a.go"), []byte("package a\n\n// Retry retries.\nfunc Retry() {}\n"), 0o644)
 	cs := newTestServer(t, root, 20*time.Second)
-	if text, _ := callText(t, cs, "search_code", map[string]any{"query": "retry", "top_k": 99}); !strings.Contains(text, "top_k 99 is outside 1..30; 30 used") {
-		t.Errorf("search_code top_k 99: %q", text)
-	}
-	if text, _ := callText(t, cs, "read_file", map[string]any{"path": "a.go", "offset": -5}); !strings.Contains(text, "offset -5 is below 1; 1 used") || !strings.Contains(text, "Retry") {
-		t.Errorf("read_file offset -5: %q", text)
-	}
-	if text, _ := callText(t, cs, "grep_code", map[string]any{"pattern": "Retry", "max_results": -1}); !strings.Contains(text, "max_results -1 is below 1") || !strings.Contains(text, "a.go") {
-		t.Errorf("grep_code max_results -1: %q", text)
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+		want string
+	}{
+		{"search_code", map[string]any{"query": "retry", "top_k": 99}, "top_k: maximum: 99/1 is greater than 30"},
+		{"search_code", map[string]any{"query": "retry", "top_k": 0}, "top_k: minimum: 0/1 is less than 1"},
+		{"read_file", map[string]any{"path": "a.go", "offset": -5}, "offset: minimum: -5/1 is less than 1"},
+		{"read_file", map[string]any{"path": "a.go", "limit": 5000}, "limit: maximum: 5000/1 is greater than 2000"},
+		{"grep_code", map[string]any{"pattern": "Retry", "max_results": -1}, "max_results: minimum: -1/1 is less than 1"},
+	} {
+		if text, isErr := callText(t, cs, c.tool, c.args); !isErr || !strings.Contains(text, c.want) {
+			t.Errorf("%s %v: %v %q, want an error with %q", c.tool, c.args, isErr, text, c.want)
+		}
 	}
 	if text, _ := callText(t, cs, "search_code", map[string]any{"query": "retry", "top_k": 3}); strings.Contains(text, "Note: top_k") {
 		t.Errorf("note for a valid top_k: %q", text)

@@ -170,8 +170,9 @@ func (f *file) Close() error { return nil }
 	if got["read"] != "conn.read receiver" {
 		t.Errorf("c.read(): %q", got["read"])
 	}
-	if got["Close"] != ResAmbiguous {
-		t.Errorf("c.b.Close() with two Close methods and no type: %q, want ambiguous", got["Close"])
+	// c.b is a field of type *body: typed from the struct declaration
+	if got["body.Close"] != "body.Close typed" {
+		t.Errorf("c.b.Close() with two Close methods, b a *body field: %q, want body.Close typed", got["body.Close"])
 	}
 }
 

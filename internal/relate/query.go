@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/coderag/coderag/internal/chunk"
+	"github.com/coderag/coderag/internal/lang"
 	"github.com/coderag/coderag/internal/store"
 )
 
@@ -30,6 +31,10 @@ type Edge struct {
 	// Candidates holds at most maxCandidates of them.
 	CandidatesTotal int `json:"candidates_total,omitempty"`
 	Depth           int `json:"depth,omitempty"` // walks: 1 for direct callers/callees
+	// Guess marks a call on another value whose receiver type is unknown,
+	// matched to Target or Candidates by name alone: it may be wrong.
+	// Walks and Path do not follow guesses unless IncludeGuesses is set.
+	Guess bool `json:"guess,omitempty"`
 
 	parent *Def // walks: the node whose expansion found this edge
 	plain  bool // a Go call without a receiver (store.RelationRow.Plain)
@@ -40,8 +45,24 @@ type Edge struct {
 // Resolved reports whether a call edge reaches exactly one definition.
 func (e *Edge) Resolved() bool { return e.Target != nil && e.Resolution != ResAmbiguous }
 
+// Exact reports whether a call edge reaches exactly one definition by a
+// rule that does not guess (see Guess).
+func (e *Edge) Exact() bool { return e.Resolved() && !e.Guess }
+
+// isGuess reports whether a call resolved by how is a guess: a call on
+// another value (value) matched by name because its receiver's type is
+// unknown. Typed calls and unresolved ones are not guesses.
+func isGuess(value bool, how string) bool {
+	return value && how != ResTyped && how != ResUnresolved
+}
+
+// follows reports whether walks and paths go through e: an exact call, or
+// a guess when IncludeGuesses is set.
+func (r *Resolver) follows(e *Edge) bool { return e.Resolved() && (!e.Guess || r.IncludeGuesses) }
+
 // GraphResult is every direct relation of one name (the seed's /graph).
 type GraphResult struct {
+	Root  string `json:"root"` // project root; every Path is relative to it
 	Query string `json:"query"`
 	// Defs is the definition the query resolved to (empty when the name is
 	// only known from relations, e.g. an external base class).
@@ -50,20 +71,69 @@ type GraphResult struct {
 	// OmittedAmbiguous counts calls that may reach the definition but
 	// whose name more than maxCandidates definitions share: not listed.
 	OmittedAmbiguous int `json:"omitted_ambiguous_calls,omitempty"`
+	// Library counts calls to builtins and to other packages' functions
+	// and types ("len", "fmt.Errorf", "bytes.Buffer.Len"): not listed.
+	Library int `json:"library_calls,omitempty"`
+	// More counts relations cut by Limit.
+	More int `json:"more,omitempty"`
+}
+
+// Limit keeps the first n relations (all when n < 1) and counts the rest in
+// More.
+func (g *GraphResult) Limit(n int) {
+	if n > 0 && len(g.Edges) > n {
+		g.More += len(g.Edges) - n
+		g.Edges = g.Edges[:n]
+	}
+}
+
+// goBuiltins are Go's predeclared functions.
+var goBuiltins = map[string]bool{"append": true, "cap": true, "clear": true, "close": true, "complex": true, "copy": true,
+	"delete": true, "imag": true, "len": true, "make": true, "max": true, "min": true, "new": true, "panic": true,
+	"print": true, "println": true, "real": true, "recover": true}
+
+// library reports an unresolved call to a builtin or to another package
+// ("len", "fmt.Errorf", "template.Template.Execute"): a fact about the
+// callee's origin, not a hole in the graph.
+func (e *Edge) library() bool {
+	if e.Kind != chunk.RelCalls || e.Resolution != ResUnresolved {
+		return false
+	}
+	if e.value && strings.Count(e.To, ".") == 1 {
+		return false // typed "T.m" on a type of the caller's package: an interface method or a func field
+	}
+	return strings.Contains(e.To, ".") || strings.Contains(e.To, "::") || e.plain && goBuiltins[e.To]
+}
+
+// dropLibrary removes library calls from edges and returns how many.
+func dropLibrary(edges []Edge) ([]Edge, int) {
+	out := edges[:0]
+	n := 0
+	for _, e := range edges {
+		if e.library() {
+			n++
+			continue
+		}
+		out = append(out, e)
+	}
+	return out, n
 }
 
 // Walk is the result of Callers or Callees: a breadth-first walk of the call
 // graph from Root, at most Depth calls away. Edges are in discovery order;
 // for callers each edge's Caller is the newly reached node.
 type Walk struct {
+	Project   string `json:"root"` // project root; every Path is relative to it
 	Query     string `json:"query"`
 	Direction string `json:"direction"` // "callers" or "callees"
-	Root      *Def   `json:"root"`
+	Root      *Def   `json:"start"`     // the definition the walk starts from
 	Depth     int    `json:"depth"`
 	Edges     []Edge `json:"edges"`
 	Truncated bool   `json:"truncated,omitempty"`
 	// OmittedAmbiguous: as in GraphResult (callers walks only).
 	OmittedAmbiguous int `json:"omitted_ambiguous_calls,omitempty"`
+	// Library: as in GraphResult (callees walks only).
+	Library int `json:"library_calls,omitempty"`
 }
 
 // PathResult is the shortest call path From -> To. Edges is empty when
@@ -71,6 +141,7 @@ type Walk struct {
 // (no path exists over resolved calls alone); those edges name the
 // candidate taken in Target.
 type PathResult struct {
+	Root      string    `json:"root"` // project root; every Path is relative to it
 	Query     [2]string `json:"query"`
 	From      *Def      `json:"from"`
 	To        *Def      `json:"to"`
@@ -98,7 +169,7 @@ func (r *Resolver) done() error {
 // imported module, a file path) gets those relations as stored.
 func (r *Resolver) Graph(name string) (*GraphResult, error) {
 	r.begin()
-	res := &GraphResult{Query: name, Defs: []*Def{}, Edges: []Edge{}}
+	res := &GraphResult{Root: r.project, Query: name, Defs: []*Def{}, Edges: []Edge{}}
 	d, err := r.Lookup(name)
 	if errors.Is(err, ErrNotFound) {
 		raw, rerr := r.rawEdges(strings.TrimSpace(name))
@@ -121,6 +192,7 @@ func (r *Resolver) Graph(name string) (*GraphResult, error) {
 		res.Edges = r.memberEdges(d)
 	}
 	res.OmittedAmbiguous = r.omitted
+	res.Edges, res.Library = dropLibrary(res.Edges)
 	return res, r.done()
 }
 
@@ -170,6 +242,7 @@ func (r *Resolver) edge(row store.RelationRow) Edge {
 func (r *Resolver) setTarget(e *Edge, caller *Def) {
 	how, cands := r.resolve(caller, e.Path, e.To, e.plain, e.self, e.value)
 	e.Resolution = how
+	e.Guess = isGuess(e.value, how)
 	switch {
 	case how == ResAmbiguous:
 		e.Candidates = cands[:min(len(cands), maxCandidates)]
@@ -272,6 +345,9 @@ func (r *Resolver) calleeNames(d *Def) []string {
 	names := []string{d.method}
 	if d.Owner != "" {
 		names = append(names, d.Owner+"."+d.method)
+		if base := path.Base(r.absDir(d)); base != "." && base != "/" {
+			names = append(names, base+"."+d.Owner+"."+d.method) // a typed Go call from another package
+		}
 		if d.method == d.Owner || d.method == "__init__" || d.method == "constructor" || d.method == "initialize" || d.method == "__construct" {
 			names = append(names, d.Owner)
 			if d.method == "initialize" {
@@ -305,7 +381,11 @@ func (r *Resolver) callerEdges(d *Def) []Edge {
 	for _, row := range rows {
 		caller := r.callerOf(row)
 		how, cands := r.resolve(caller, row.Path, row.To, row.Plain, row.Self, row.Value)
-		e := Edge{Kind: row.Kind, From: row.From, To: row.To, Path: row.Path, Line: row.Line, Caller: caller, Resolution: how}
+		e := Edge{Kind: row.Kind, From: row.From, To: row.To, Path: row.Path, Line: row.Line, Caller: caller, Resolution: how,
+			Guess: isGuess(row.Value, how), plain: row.Plain, self: row.Self, value: row.Value}
+		if r.NoTests && lang.IsTestFile(row.Path) {
+			continue
+		}
 		switch {
 		case how == ResAmbiguous && contains(cands, d) && len(cands) > maxCandidates:
 			// "x.Close()" anywhere, with 200 Close methods to choose from,
@@ -363,7 +443,7 @@ func (r *Resolver) walk(name string, depth int, dir string) (*Walk, error) {
 	if depth < 1 {
 		depth = DefaultDepth
 	}
-	w := &Walk{Query: name, Direction: dir, Root: root, Depth: depth, Edges: []Edge{}}
+	w := &Walk{Project: r.project, Query: name, Direction: dir, Root: root, Depth: depth, Edges: []Edge{}}
 	seen := map[*Def]bool{root: true}
 	frontier := []*Def{root}
 	for lvl := 1; lvl <= depth && len(frontier) > 0; lvl++ {
@@ -378,6 +458,9 @@ func (r *Resolver) walk(name string, depth int, dir string) (*Walk, error) {
 			} else {
 				edges = r.callerEdges(d)
 			}
+			var lib int
+			edges, lib = dropLibrary(edges)
+			w.Library += lib
 			for _, e := range edges {
 				if len(w.Edges) >= maxEdges {
 					w.Truncated, w.OmittedAmbiguous = true, r.omitted
@@ -385,7 +468,7 @@ func (r *Resolver) walk(name string, depth int, dir string) (*Walk, error) {
 				}
 				e.Depth, e.parent = lvl, d
 				w.Edges = append(w.Edges, e)
-				if !e.Resolved() {
+				if !r.follows(&e) {
 					continue
 				}
 				n := e.Target
@@ -417,7 +500,7 @@ func (r *Resolver) Path(from, to string) (*PathResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	res := &PathResult{Query: [2]string{from, to}, From: a, To: b, Edges: []Edge{}}
+	res := &PathResult{Root: r.project, Query: [2]string{from, to}, From: a, To: b, Edges: []Edge{}}
 	for _, loose := range []bool{false, true} {
 		edges, err := r.bfsPath(a, b, loose)
 		if err != nil {
@@ -453,9 +536,9 @@ func (r *Resolver) bfsPath(a, b *Def, loose bool) ([]Edge, error) {
 		for _, e := range r.calleeEdges(d) {
 			var nexts []*Def
 			switch {
-			case e.Resolved():
+			case r.follows(&e):
 				nexts = []*Def{e.Target}
-			case loose && e.Resolution == ResAmbiguous:
+			case loose && e.Resolution == ResAmbiguous && (!e.Guess || r.IncludeGuesses):
 				nexts = e.Candidates
 			}
 			for _, n := range nexts {
@@ -538,6 +621,9 @@ func (r *Resolver) Neighbors(chunkName string) (callers, callees []string, err e
 		}
 	}
 	for _, e := range r.callerEdges(d) {
+		if e.Guess {
+			continue // a name match on an untyped receiver: never fed to search
+		}
 		s := e.Caller.call + " " + e.Caller.Loc()
 		if e.Resolution == ResAmbiguous {
 			s += " (ambiguous)"
@@ -546,6 +632,7 @@ func (r *Resolver) Neighbors(chunkName string) (callers, callees []string, err e
 	}
 	for _, e := range r.calleeEdges(d) {
 		switch {
+		case e.Guess:
 		case e.Resolved():
 			add(&callees, e.Target.call+" "+e.Target.Loc())
 		case e.Resolution == ResAmbiguous:

@@ -21,7 +21,13 @@
 //	unique      the only definition with that name in the project
 //	ambiguous   several definitions match and none of the rules above chose one;
 //	            they are listed as candidates and never merged
+//	typed       Go: a call on a value whose type was read from declarations
+//	            (chunk.goTypes), a method of that type
 //	unresolved  nothing in the project has that name (library or builtin call)
+//
+// A call on another value whose type is unknown, matched by name by one of
+// the rules above, is a guess (Edge.Guess): it is listed and marked, drawn
+// dashed, and not followed by walks unless IncludeGuesses is set.
 //
 // A rule that finds several candidates (overloads such as run(String) and
 // run()) yields "ambiguous" with those candidates: overloads and same-named
@@ -70,6 +76,9 @@ const (
 	ResUnique     = "unique"
 	ResAmbiguous  = "ambiguous"
 	ResUnresolved = "unresolved"
+	// ResTyped: a Go call on a value whose type was read from declarations
+	// (parameters, literals, results, fields): a method of that type.
+	ResTyped = "typed"
 )
 
 // DefaultDepth is the depth of Callers and Callees when none is given.
@@ -192,6 +201,12 @@ type Resolver struct {
 	classes  map[string][]*Def // class simple name
 	byFile   map[string][]*Def
 	modules  map[string]*Def
+
+	// IncludeGuesses makes Callers, Callees and Path follow guessed edges
+	// (Edge.Guess); they are listed either way.
+	IncludeGuesses bool
+	// NoTests leaves callers in test files out of Callers and Graph.
+	NoTests bool
 
 	imports map[string][]string // file -> imported module names
 	supers  map[*Def][]*Def

@@ -86,13 +86,24 @@ func (e *Edge) target() string {
 		if total > len(names) {
 			names = append(names, fmt.Sprintf("and %d more", total-len(names)))
 		}
+		if e.Guess {
+			return "guess, ambiguous: " + strings.Join(names, ", ")
+		}
 		return "ambiguous: " + strings.Join(names, ", ")
 	case e.Target != nil:
-		return e.Target.Name + " " + e.Target.Loc() + " (" + e.Resolution + ")"
+		return e.Target.Name + " " + e.Target.Loc() + " (" + e.how() + ")"
 	case e.Kind == "calls":
 		return "unresolved: not defined in the project"
 	}
 	return ""
+}
+
+// how is the edge's resolution, with ", guess" for a guess.
+func (e *Edge) how() string {
+	if e.Guess {
+		return e.Resolution + ", guess"
+	}
+	return e.Resolution
 }
 
 func (g *GraphResult) tree(w *bufio.Writer) {
@@ -113,12 +124,9 @@ func (g *GraphResult) tree(w *bufio.Writer) {
 	}
 	for _, from := range order {
 		es := groups[from]
-		for i, e := range es {
-			branch := "├──"
-			if i == len(es)-1 {
-				branch = "└──"
-			}
-			fmt.Fprintf(w, "   %s %s %s --> [%s]", from, branch, e.Kind, e.To)
+		fmt.Fprintf(w, "%s\n", from)
+		for _, e := range es {
+			fmt.Fprintf(w, "    %s --> [%s]", e.Kind, e.To)
 			switch {
 			case e.Kind == "calls":
 				fmt.Fprintf(w, " = %s", e.target())
@@ -127,6 +135,12 @@ func (g *GraphResult) tree(w *bufio.Writer) {
 			}
 			fmt.Fprintf(w, "  @ %s:%d\n", e.Path, e.Line)
 		}
+	}
+	if g.More > 0 {
+		fmt.Fprintf(w, "\n… %d more relations (raise --limit, or --limit 0 for all)\n", g.More)
+	}
+	if g.Library > 0 {
+		fmt.Fprintf(w, "\n(%d calls to builtins and other packages not listed)\n", g.Library)
 	}
 	if g.OmittedAmbiguous > 0 {
 		fmt.Fprintf(w, "\n(%d more calls may reach it through a name shared by over %d definitions; not listed)\n", g.OmittedAmbiguous, maxCandidates)
@@ -162,7 +176,11 @@ func (wk *Walk) tree(w *bufio.Writer) {
 			site := fmt.Sprintf("call at %s:%d", e.Path, e.Line)
 			switch {
 			case callers && e.Resolution == ResAmbiguous:
-				fmt.Fprintf(w, "%s%s%s %s  [ambiguous: calls %s, %d candidates; %s]\n", prefix, branch, n.Name, n.Loc(), e.To, len(e.Candidates), site)
+				g := ""
+				if e.Guess {
+					g = "guess, "
+				}
+				fmt.Fprintf(w, "%s%s%s %s  [%sambiguous: calls %s, %d candidates; %s]\n", prefix, branch, n.Name, n.Loc(), g, e.To, len(e.Candidates), site)
 				continue
 			case !callers && e.Resolution == ResAmbiguous:
 				fmt.Fprintf(w, "%s%s%s  [%s; %s]\n", prefix, branch, e.To, e.target(), site)
@@ -171,8 +189,7 @@ func (wk *Walk) tree(w *bufio.Writer) {
 				fmt.Fprintf(w, "%s%s%s  [unresolved; %s]\n", prefix, branch, e.To, site)
 				continue
 			}
-			how := e.Resolution
-			fmt.Fprintf(w, "%s%s%s %s  [%s; %s]", prefix, branch, n.Name, n.Loc(), how, site)
+			fmt.Fprintf(w, "%s%s%s %s  [%s; %s]", prefix, branch, n.Name, n.Loc(), e.how(), site)
 			if printed[n] {
 				if expanded[n] {
 					w.WriteString(" …")
@@ -186,7 +203,7 @@ func (wk *Walk) tree(w *bufio.Writer) {
 		}
 	}
 	rec(wk.Root, "")
-	var amb, unres int
+	var amb, unres, guess int
 	for _, e := range wk.Edges {
 		switch e.Resolution {
 		case ResAmbiguous:
@@ -194,8 +211,14 @@ func (wk *Walk) tree(w *bufio.Writer) {
 		case ResUnresolved:
 			unres++
 		}
+		if e.Guess {
+			guess++
+		}
 	}
-	fmt.Fprintf(w, "%d calls (%d ambiguous, %d unresolved)", len(wk.Edges), amb, unres)
+	fmt.Fprintf(w, "%d calls (%d ambiguous, %d unresolved, %d guesses not followed)", len(wk.Edges), amb, unres, guess)
+	if wk.Library > 0 {
+		fmt.Fprintf(w, "; %d calls to builtins and other packages not listed", wk.Library)
+	}
 	if wk.Truncated {
 		fmt.Fprintf(w, "; truncated at %d calls", maxEdges)
 	}
@@ -216,8 +239,8 @@ func (p *PathResult) tree(w *bufio.Writer) {
 	}
 	fmt.Fprintf(w, "\n%s %s\n", p.From.Name, p.From.Loc())
 	for i, e := range p.Edges {
-		how := e.Resolution
-		if how == ResAmbiguous {
+		how := e.how()
+		if e.Resolution == ResAmbiguous {
 			how = fmt.Sprintf("ambiguous, 1 of %d candidates", len(e.Candidates))
 		}
 		fmt.Fprintf(w, "%s└── %s %s  [%s; call at %s:%d]\n", strings.Repeat("    ", i), e.Target.Name, e.Target.Loc(), how, e.Path, e.Line)
@@ -288,6 +311,8 @@ func (v *view) add(e Edge) {
 		for _, c := range e.Candidates {
 			v.edge(from, v.def(c), e.Kind+"?", true)
 		}
+	case e.Target != nil && e.Guess:
+		v.edge(from, v.def(e.Target), e.Kind+" (guess)", true)
 	case e.Target != nil:
 		v.edge(from, v.def(e.Target), e.Kind, false)
 	default:
@@ -320,7 +345,11 @@ func (p *PathResult) view() *view {
 	v.nodes[v.def(p.From)].root = true
 	v.nodes[v.def(p.To)].root = true
 	for _, e := range p.Edges {
-		v.edge(v.def(e.Caller), v.def(e.Target), e.Kind, e.Resolution == ResAmbiguous)
+		label := e.Kind
+		if e.Guess {
+			label += " (guess)"
+		}
+		v.edge(v.def(e.Caller), v.def(e.Target), label, e.Resolution == ResAmbiguous || e.Guess)
 	}
 	return v
 }

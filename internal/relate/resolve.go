@@ -50,6 +50,9 @@ func (r *Resolver) callerOf(row store.RelationRow) *Def {
 func (r *Resolver) resolve(caller *Def, file, to string, plain, self, value bool) (string, []*Def) {
 	t := strings.ReplaceAll(strings.TrimSpace(to), "::", ".")
 	if i := strings.LastIndexByte(t, '.'); i > 0 && i < len(t)-1 {
+		if value {
+			return r.resolveTyped(file, t[:i], t[i+1:])
+		}
 		return r.resolveQualified(file, t[:i], t[i+1:])
 	}
 	if plain {
@@ -270,6 +273,30 @@ var dirScoped = map[string]bool{"go": true, "java": true, "kotlin": true, "scala
 
 // langOf returns the language of file, as the chunker names it.
 func (r *Resolver) langOf(file string) string { return lang.Detect(file) }
+
+// resolveTyped resolves a Go call on a value whose receiver type the
+// chunker read from declarations (chunk.goTypes): q is "T" (a type of the
+// caller's package) or "pkg.T"; only methods of that type qualify. A type
+// outside the project (template.Template) leaves the call unresolved.
+func (r *Resolver) resolveTyped(file, q, m string) (string, []*Def) {
+	typ, pkg := q, ""
+	if i := strings.LastIndexByte(q, '.'); i >= 0 {
+		pkg, typ = q[:i], q[i+1:]
+	}
+	got := filter(r.samePool(file, m), func(d *Def) bool {
+		if d.Owner != typ {
+			return false
+		}
+		if pkg == "" {
+			return d.dir() == path.Dir(file)
+		}
+		return r.inPackage(d, pkg)
+	})
+	if len(got) == 0 {
+		return ResUnresolved, nil
+	}
+	return pick(ResTyped, got, nil)
+}
 
 // resolveQualified resolves "q.m": a method m of a class named q, or a
 // function m of a package/module named q (Go "store.Open", Python

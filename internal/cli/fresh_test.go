@@ -1,0 +1,120 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func writeFile(t *testing.T, path, text string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+type searchOut struct {
+	Root      string `json:"root"`
+	Refreshed int    `json:"refreshed"`
+	Changed   int    `json:"changed_since_index"`
+	Results   []struct {
+		Path      string `json:"path"`
+		Name      string `json:"name"`
+		StartLine int    `json:"start_line"`
+		Stale     bool   `json:"stale"`
+	} `json:"results"`
+}
+
+func searchJSONOut(t *testing.T, args ...string) searchOut {
+	t.Helper()
+	code, out, errs := run(t, append([]string{"search", "--json"}, args...)...)
+	var s searchOut
+	if err := json.Unmarshal([]byte(out), &s); err != nil || code != 0 {
+		t.Fatalf("search %v: exit %d, %v\n%s\n%s", args, code, err, out, errs)
+	}
+	return s
+}
+
+// TestSearchIsFresh: 40 lines inserted at the top of an indexed file and a
+// new function are seen by the next search (refreshed before answering);
+// past the refresh budget, search says how many files changed and marks the
+// results from them stale.
+func TestSearchIsFresh(t *testing.T) {
+	setHome(t)
+	dir := t.TempDir()
+	body := "package shop\n\n// ChargeCustomer bills the customer's card.\nfunc ChargeCustomer(amount int) error { return nil }\n"
+	writeFile(t, filepath.Join(dir, "shop.go"), body)
+	if code, out, errs := run(t, "index", "--quiet", dir); code != 0 {
+		t.Fatalf("index: %d %s %s", code, out, errs)
+	}
+	s := searchJSONOut(t, "--project", dir, "ChargeCustomer")
+	if len(s.Results) == 0 || s.Results[0].StartLine != 3 || s.Root != dir {
+		t.Fatalf("before: %+v", s)
+	}
+	pad := strings.Repeat("var _ = 0\n", 40)
+	writeFile(t, filepath.Join(dir, "shop.go"), "package shop\n\n"+pad+body[len("package shop\n\n"):]+
+		"\n// RefundOrder returns the money of a cancelled order.\nfunc RefundOrder(id int) error { return nil }\n")
+	s = searchJSONOut(t, "--project", dir, "ChargeCustomer")
+	if len(s.Results) == 0 || s.Results[0].StartLine != 43 || s.Refreshed != 1 || s.Results[0].Stale {
+		t.Errorf("after inserting 40 lines: %+v", s)
+	}
+	s = searchJSONOut(t, "--project", dir, "RefundOrder")
+	if len(s.Results) == 0 || !strings.HasPrefix(s.Results[0].Name, "RefundOrder") {
+		t.Errorf("new function not found: %+v", s)
+	}
+	// too many changes to refresh: counted and marked
+	for i := 0; i <= freshMaxFiles; i++ {
+		writeFile(t, filepath.Join(dir, fmt.Sprintf("gen%02d.go", i)), fmt.Sprintf("package shop\n\nfunc Gen%d() {}\n", i))
+	}
+	writeFile(t, filepath.Join(dir, "shop.go"), "package shop\n\n"+pad+pad+body[len("package shop\n\n"):])
+	code, out, errs := run(t, "search", "--project", dir, "ChargeCustomer")
+	want := fmt.Sprintf("%d files changed since the last index", freshMaxFiles+2)
+	if code != 0 || !strings.Contains(errs, want) || !strings.Contains(out, "[stale: file changed since the last index") {
+		t.Errorf("big change: exit %d\n%s\n%s", code, out, errs)
+	}
+	s = searchJSONOut(t, "--project", dir, "ChargeCustomer")
+	if s.Changed != freshMaxFiles+2 || len(s.Results) == 0 || !s.Results[0].Stale {
+		t.Errorf("big change, JSON: %+v", s)
+	}
+}
+
+// TestOneBaseForPaths: from a subdirectory of an indexed project, search,
+// grep, glob and read all use paths relative to the project root, read
+// accepts what search printed, and every JSON output names the root.
+func TestOneBaseForPaths(t *testing.T) {
+	setHome(t)
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "pkg", "inner", "ledger.go"), "package inner\n\n// PostLedgerEntry records one entry.\nfunc PostLedgerEntry() {}\n")
+	if code, out, errs := run(t, "index", "--quiet", dir); code != 0 {
+		t.Fatalf("index: %d %s %s", code, out, errs)
+	}
+	sub := "--project=" + filepath.Join(dir, "pkg")
+	s := searchJSONOut(t, sub, "PostLedgerEntry")
+	if len(s.Results) == 0 || s.Results[0].Path != "pkg/inner/ledger.go" || s.Root != dir {
+		t.Fatalf("search from a subdirectory: %+v", s)
+	}
+	code, out, errs := run(t, "read", sub, "--json", s.Results[0].Path)
+	var rd map[string]any
+	if err := json.Unmarshal([]byte(out), &rd); err != nil || code != 0 || rd["root"] != dir || !strings.Contains(fmt.Sprint(rd), "PostLedgerEntry") {
+		t.Errorf("read of a path printed by search: %d %v\n%s\n%s", code, err, out, errs)
+	}
+	// a path relative to the working directory still works
+	if code, out, errs := run(t, "read", sub, "inner/ledger.go"); code != 0 || !strings.Contains(out, "PostLedgerEntry") {
+		t.Errorf("read relative to the subdirectory: %d %s %s", code, out, errs)
+	}
+	code, out, _ = run(t, "grep", sub, "--json", "PostLedgerEntry")
+	var gr map[string]any
+	if err := json.Unmarshal([]byte(out), &gr); err != nil || code != 0 || gr["root"] != dir || !strings.Contains(out, `"pkg/inner/ledger.go"`) {
+		t.Errorf("grep from a subdirectory: %d %v %s", code, err, out)
+	}
+	code, out, _ = run(t, "glob", sub, "--json", "*.go")
+	if err := json.Unmarshal([]byte(out), &gr); err != nil || code != 0 || gr["root"] != dir || !strings.Contains(out, `"pkg/inner/ledger.go"`) {
+		t.Errorf("glob from a subdirectory: %d %v %s", code, err, out)
+	}
+}

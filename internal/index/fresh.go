@@ -1,0 +1,120 @@
+package index
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/coderag/coderag/internal/store"
+	"github.com/coderag/coderag/internal/walk"
+)
+
+// Changes is the stat-only difference between a project's tree and its
+// index: root-relative paths of files that are new or whose size or mtime
+// differ (Changed), or that are gone (Removed). Files whose content is as
+// indexed but whose rows were made by another analysis version or embedder
+// are not changes here (their lines are still true; Run re-parses them).
+type Changes struct {
+	Changed []string `json:"changed,omitempty"`
+	Removed []string `json:"removed,omitempty"`
+}
+
+// Len is the number of files that differ.
+func (c *Changes) Len() int { return len(c.Changed) + len(c.Removed) }
+
+// Paths returns Changed and Removed together, sorted: the Options.Paths of
+// a Run that brings the index up to date.
+func (c *Changes) Paths() []string {
+	out := append(append([]string(nil), c.Changed...), c.Removed...)
+	sort.Strings(out)
+	return out
+}
+
+// Has reports whether path (root-relative) is changed or removed.
+func (c *Changes) Has(path string) bool {
+	for _, p := range c.Changed {
+		if p == path {
+			return true
+		}
+	}
+	for _, p := range c.Removed {
+		if p == path {
+			return true
+		}
+	}
+	return false
+}
+
+// maxRacyReads bounds the files Diff reads to settle a racy stat.
+const maxRacyReads = 256
+
+// Diff walks root like Run (same ignore rules) and compares every file's
+// size and mtime with its stored fingerprint, without reading any file: the
+// fast path Run uses to skip unchanged files; a file written within a
+// second of its indexing is settled by its content hash (at most
+// maxRacyReads of them; past that they count as changed). embID is the project's
+// embedder id (unused: see Changes). Errors are the walk's or the
+// database's.
+func Diff(ctx context.Context, st *store.Store, root, embID string) (*Changes, error) {
+	prevs, err := st.Files(ctx, root)
+	if err != nil {
+		return nil, fmt.Errorf("read fingerprints: %w", err)
+	}
+	files, skips, err := walk.Collect(ctx, root, walk.Options{})
+	if err != nil {
+		return nil, fmt.Errorf("scan %s: %w", root, err)
+	}
+	c := &Changes{}
+	racy := 0
+	seen := make(map[string]bool, len(files))
+	for _, f := range files {
+		seen[f.Path] = true
+		p, ok := prevs[f.Path]
+		if ok && sameStat(p, f) {
+			continue
+		}
+		if ok && p.Size == f.Size && p.MtimeNS == f.ModTime.UnixNano() && racy < maxRacyReads {
+			// written within racyWindow of its indexing: the stat cannot
+			// tell, the content hash can
+			racy++
+			if b, err := os.ReadFile(f.Abs); err == nil {
+				if sum := sha256.Sum256(b); hex.EncodeToString(sum[:]) == p.SHA256 {
+					continue
+				}
+			}
+		}
+		c.Changed = append(c.Changed, f.Path)
+	}
+	for _, sk := range skips {
+		if sk.Reason != walk.ReasonUnreadable {
+			continue
+		}
+		for q := range prevs {
+			if q == sk.Path || strings.HasPrefix(q, sk.Path+"/") {
+				seen[q] = true
+			}
+		}
+	}
+	for p := range prevs {
+		if !seen[p] {
+			c.Removed = append(c.Removed, p)
+		}
+	}
+	sort.Strings(c.Removed)
+	return c, nil
+}
+
+// unchanged is Run's fast path: same embedder and analysis, and sameStat.
+func unchanged(p store.FileRecord, f walk.File, embID string) bool {
+	return p.Embedder == embID && p.Analysis == AnalysisVersion && sameStat(p, f)
+}
+
+// sameStat: same size and mtime, and indexed well after the file was last
+// written (a write in the same mtime tick could otherwise go unseen).
+func sameStat(p store.FileRecord, f walk.File) bool {
+	return p.Size == f.Size && p.MtimeNS == f.ModTime.UnixNano() && f.ModTime.UnixNano()+racyWindow < p.IndexedAt
+}

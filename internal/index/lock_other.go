@@ -1,0 +1,10 @@
+//go:build !unix
+
+package index
+
+import "os"
+
+// tryLock is a no-op where flock is not available: runs are not serialised.
+func tryLock(*os.File) (bool, error) { return true, nil }
+
+func unlock(*os.File) {}

@@ -1,0 +1,112 @@
+package mcp
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/coderag/coderag/internal/embed"
+	"github.com/coderag/coderag/internal/embed/provider"
+	"github.com/coderag/coderag/internal/store"
+)
+
+// rawSession runs a Server over pipes and returns a line writer and the
+// channel of response lines.
+func rawSession(t *testing.T, root string) (send func(string), lines <-chan string) {
+	t.Helper()
+	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "index.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	newEmb := func() (embed.Embedder, error) { return provider.New(embed.Options{Provider: "local"}) }
+	srv, err := NewServer(Config{Root: root, Store: st, NewEmbedder: newEmb, Log: testWriter{t}, Verbose: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	go func() { srv.Run(context.Background(), inR, outW); outW.Close() }()
+	ch := make(chan string, 100)
+	go func() {
+		sc := bufio.NewScanner(outR)
+		sc.Buffer(nil, 1<<24)
+		for sc.Scan() {
+			ch <- sc.Text()
+		}
+		close(ch)
+	}()
+	t.Cleanup(func() { inW.Close() })
+	return func(s string) {
+		if _, err := io.WriteString(inW, s); err != nil {
+			t.Fatal(err)
+		}
+	}, ch
+}
+
+type rpcResp struct {
+	ID    json.RawMessage `json:"id"`
+	Error *struct {
+		Code    int    `json:"code"`
+		Message string `json:"message"`
+	} `json:"error"`
+	Result json.RawMessage `json:"result"`
+}
+
+func next(t *testing.T, lines <-chan string) rpcResp {
+	t.Helper()
+	l, ok := <-lines
+	if !ok {
+		t.Fatal("server closed its output")
+	}
+	var r rpcResp
+	if err := json.Unmarshal([]byte(l), &r); err != nil {
+		t.Fatalf("bad line %q: %v", l, err)
+	}
+	return r
+}
+
+// TestProtocolFaults: a request before initialize gets -32002, a batch
+// under 2025-06-18 gets -32600 and the session goes on, a cancelled request
+// gets no response, and the logging capability is not declared.
+func TestProtocolFaults(t *testing.T) {
+	root := t.TempDir()
+	os.WriteFile(filepath.Join(root, "a.go"), []byte("package a\n\nfunc A() {}\n"), 0o644)
+	send, lines := rawSession(t, root)
+	send(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}` + "\n")
+	if r := next(t, lines); string(r.ID) != "1" || r.Error == nil || r.Error.Code != codeNotInitialized {
+		t.Errorf("request before initialize: %+v", r)
+	}
+	send(`{"jsonrpc":"2.0","id":2,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}` + "\n")
+	r := next(t, lines)
+	if string(r.ID) != "2" || r.Error != nil || strings.Contains(string(r.Result), `"logging"`) {
+		t.Errorf("initialize: %+v %s", r, r.Result)
+	}
+	send(`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n")
+	send(`[{"jsonrpc":"2.0","id":3,"method":"ping"}]` + "\n")
+	if r := next(t, lines); string(r.ID) != "null" || r.Error == nil || r.Error.Code != codeInvalidRequest || !strings.Contains(r.Error.Message, "batch") {
+		t.Errorf("batch: %+v", r)
+	}
+	// the request and its cancellation arrive together: no response to 5
+	send(`{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"grep_code","arguments":{"pattern":"A"}}}` + "\n" +
+		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":5}}` + "\n")
+	send(`{"jsonrpc":"2.0","id":6,"method":"ping"}` + "\n")
+	for {
+		r := next(t, lines)
+		if string(r.ID) == "5" {
+			t.Errorf("cancelled request answered: %+v", r)
+		}
+		if string(r.ID) == "6" {
+			break
+		}
+	}
+	send(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"glob_files","arguments":{"pattern":"*.go"}}}` + "\n")
+	if r := next(t, lines); string(r.ID) != "7" || r.Error != nil {
+		t.Errorf("after the faults: %+v", r)
+	}
+}
