@@ -89,6 +89,13 @@ type HybridParams struct {
 	// Diversity is the per-extra-chunk decay of a file's candidates when
 	// the list is ordered (see diversify); 0 keeps the score order.
 	Diversity float64
+	// DiversityFree is how many candidates of a file keep their score
+	// before the decay applies: two, as the seed's per-file cap allowed,
+	// since a question often wants a type and its method.
+	DiversityFree int
+	// TopicalMin and TopicalMax bound topicality's linear ramp, in content
+	// words of the query (see topicality).
+	TopicalMin, TopicalMax int
 	// ExactPin is added to a definition whose bare name is the whole of a
 	// symbol query ("ExecuteContext", "gin.Context"): the named chunk
 	// comes first, and no lift passes it (see exactPin).
@@ -112,7 +119,7 @@ func DefaultHybridParams() HybridParams {
 		TypeBoostCode: TypeBoostCode, TestPenalty: TestPenalty, NameExact: NameExact, NameFold: NameFold,
 		NameQualified: NameQualified, FTS: store.FTSWeights{Name: 1.5, Owner: 1, Path: 2, Doc: 2, Body: 0.7},
 		Fusion: FusionConvex, Alpha: 0.1, CodeQueryScale: 6, ClassTypeBoost: 0, Delegate: true,
-		AuxPenalty: AuxPenalty, DocPenalty: DocPenalty, FileCoherence: FileCoherence, CoherencePool: CoherencePool, StemBoost: StemBoost, Diversity: Diversity, ExactPin: ExactPin}
+		AuxPenalty: AuxPenalty, DocPenalty: DocPenalty, FileCoherence: FileCoherence, CoherencePool: CoherencePool, StemBoost: StemBoost, Diversity: Diversity, DiversityFree: 2, ExactPin: ExactPin, TopicalMin: 6, TopicalMax: 9}
 }
 
 // englishStop are frequent English words that carry no code meaning.
@@ -532,7 +539,7 @@ func (s *Searcher) rankHybrid(ctx context.Context, query string, k int) ([]Resul
 		ranked = append(ranked, r)
 	}
 	sortResults(ranked)
-	topical := topicality(query)
+	topical := topicality(query, hp.TopicalMin, hp.TopicalMax)
 	// a query whose words name the best candidate's definition ("HashMap
 	// resize", "big nat karatsuba multiplication") asks for that
 	// definition, which the name boosts find; file-level evidence would
@@ -564,7 +571,7 @@ func (s *Searcher) rankHybrid(ctx context.Context, query string, k int) ([]Resul
 			return nil, nil, err
 		}
 	}
-	diversify(ranked, hp.Diversity)
+	diversify(ranked, hp.Diversity, hp.DiversityFree)
 	if hp.Diversity <= 0 {
 		out := LimitPerFile(ranked, k, MaxPerFile)
 		markCapped(ranked, out)

@@ -128,13 +128,13 @@ func fileCoherence(ranked []Result, frac float64, pool int) {
 }
 
 // diversify re-orders ranked so that one file does not fill the list: the
-// n-th candidate of a file is scored as if it had decay^(n-DiversityFree)
-// of its score, and the list is re-sorted on that. Nothing is dropped; a
+// n-th candidate of a file is scored as if it had decay^(n-free) of its
+// score, and the list is re-sorted on that. Nothing is dropped; a
 // file's extra chunks move down behind other files' best ones. The first
-// DiversityFree candidates of a file are not decayed. decay 0 keeps the
+// free candidates of a file are not decayed. decay 0 keeps the
 // order. The ordering score is not written back: Result.Score
 // stays the relevance estimate.
-func diversify(ranked []Result, decay float64) {
+func diversify(ranked []Result, decay float64, free int) {
 	if decay <= 0 || decay >= 1 || len(ranked) < 2 {
 		return
 	}
@@ -144,7 +144,7 @@ func diversify(ranked []Result, decay float64) {
 		n := seen[r.Path]
 		seen[r.Path] = n + 1
 		f := 1.0
-		for range n - min(n, DiversityFree-1) {
+		for range n - min(n, free-1) {
 			f *= decay
 		}
 		// scores may be negative after penalties: push those further down
@@ -282,16 +282,16 @@ var genericFileNames = map[string]bool{
 }
 
 // topicality says how much a query names a subject rather than describes a
-// behaviour, from 1 (a short noun phrase: "cookie parsing and storage",
-// "radix tree path matching") down to 0 (a sentence of TopicalMax content
-// words or more: "copy from a reader to a writer, preferring WriterTo or
+// behaviour, from 1 (a short noun phrase of at most lo content words:
+// "cookie parsing and storage", "radix tree path matching") down to 0 (a
+// sentence of hi content words or more: "copy from a reader to a writer, preferring WriterTo or
 // ReaderFrom when the types implement them"). A subject is answered by the
 // file that holds it, so file-level evidence (file names, many matching
 // chunks) counts for short queries; each added constraint narrows the
 // answer to one function, so it counts less and less. Content words are
 // the query's words that are not English stop words; a Chinese run counts
 // its segmented words.
-func topicality(query string) float64 {
+func topicality(query string, lo, hi int) float64 {
 	n := 0
 	for _, f := range strings.Fields(query) {
 		for _, part := range splitHan(f) {
@@ -310,25 +310,15 @@ func topicality(query string) float64 {
 		}
 	}
 	switch {
-	case n <= TopicalMin:
+	case n <= lo:
 		return 1
-	case n >= TopicalMax:
+	case n >= hi:
 		return 0
 	}
-	return float64(TopicalMax-n) / float64(TopicalMax-TopicalMin)
+	return float64(hi-n) / float64(hi-lo)
 }
 
-// TopicalMin and TopicalMax bound topicality's linear ramp, in content
-// words.
-var (
-	TopicalMin = 6
-	TopicalMax = 9
-)
 
-// DiversityFree is how many candidates of a file keep their score before
-// diversify's decay applies to the next ones: two, as the per-file cap of
-// the seed allowed, since a question often wants a type and its method.
-var DiversityFree = 2
 
 // sigilName returns a name without a leading '$' sigil ("$ZodType" ->
 // "ZodType"), or "" when it has none. JavaScript, TypeScript, PHP and

@@ -108,6 +108,7 @@ func TestStemMatch(t *testing.T) {
 }
 
 func TestTopicality(t *testing.T) {
+	hp := DefaultHybridParams()
 	cases := []struct {
 		q    string
 		want float64
@@ -116,10 +117,10 @@ func TestTopicality(t *testing.T) {
 		{"how are routes grouped and registered", 1},
 		{"copy from a reader to a writer, preferring WriterTo or ReaderFrom when the types implement them", 0},
 		// 7 content words: parse binary tzif time zone database format
-		{"parse the binary TZif time zone database format", float64(TopicalMax-7) / float64(TopicalMax-TopicalMin)},
+		{"parse the binary TZif time zone database format", float64(hp.TopicalMax-7) / float64(hp.TopicalMax-hp.TopicalMin)},
 	}
 	for _, c := range cases {
-		if got := topicality(c.q); math.Abs(got-c.want) > 1e-9 {
+		if got := topicality(c.q, hp.TopicalMin, hp.TopicalMax); math.Abs(got-c.want) > 1e-9 {
 			t.Errorf("topicality(%q) = %v, want %v", c.q, got, c.want)
 		}
 	}
@@ -147,7 +148,7 @@ func TestDiversifyReorders(t *testing.T) {
 		{Path: "a.go", Name: "a3", Score: 8}, {Path: "a.go", Name: "a4", Score: 7},
 		{Path: "b.go", Name: "b1", Score: 6},
 	}
-	diversify(ranked, 0.5)
+	diversify(ranked, 0.5, 2)
 	got := ""
 	for _, r := range ranked {
 		got += r.Name + " "

@@ -198,8 +198,8 @@ func TestHybridDiversityReordersNeverDrops(t *testing.T) {
 		t.Fatalf("want 10 results, got %d: %v", len(rs), names(rs))
 	}
 	// without diversification RetryOnce ranks 41st, behind all of big.go
-	if r := rankOf(rs, "small/a.go", "RetryOnce"); r == 0 || r <= DiversityFree {
-		t.Errorf("small/a.go should move into the top 10, behind big.go's first %d chunks; got rank %d: %v", DiversityFree, r, names(rs))
+	if r := rankOf(rs, "small/a.go", "RetryOnce"); r == 0 || r <= DefaultHybridParams().DiversityFree {
+		t.Errorf("small/a.go should move into the top 10, behind big.go's first %d chunks; got rank %d: %v", DefaultHybridParams().DiversityFree, r, names(rs))
 	}
 	rs = top(t, s, "retry the request with backoff", RankerHybrid, MaxTopK)
 	n := 0
