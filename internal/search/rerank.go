@@ -318,8 +318,6 @@ func topicality(query string, lo, hi int) float64 {
 	return float64(hi-n) / float64(hi-lo)
 }
 
-
-
 // sigilName returns a name without a leading '$' sigil ("$ZodType" ->
 // "ZodType"), or "" when it has none. JavaScript, TypeScript, PHP and
 // shell code prefix a name with '$' to mark a core, internal or reactive
