@@ -10,10 +10,12 @@ import (
 )
 
 // This file holds the re-ranking stages that run after fusion, on the
-// candidate pool (at most HybridParams.Candidates chunks), in this order:
-// path priors, file coherence, exact-name pinning (in rankHybrid), delegation
-// and diversification. Scores are in RRF units: a first rank on one route
-// is 1/(RRFK+1) ~= 0.0164.
+// candidate pool (at most HybridParams.Candidates chunks). rankHybrid
+// applies them in this order: path priors (with the name and type boosts,
+// per chunk), the file-name match and file coherence (weighted by the
+// query's topicality), the exact-name pin, delegation (delegate.go) and
+// diversification. Scores are in RRF units: a first rank on one route is
+// 1/(RRFK+1) ~= 0.0164.
 
 // auxKind names why a path holds code that rarely answers a question about
 // what the project does: it documents, declares, demonstrates, measures or
@@ -33,7 +35,9 @@ func auxKind(p string) string {
 			return "example"
 		}
 	}
-	for _, d := range []string{"/docs/", "/doc/", "/documentation/", "/docs_src/", "/website/"} {
+	// not "/doc/": it is as often a package (Go's go/doc) as a manual,
+	// and a manual's prose is held back by DocPenalty anyway
+	for _, d := range []string{"/docs/", "/documentation/", "/docs_src/", "/website/"} {
 		if strings.Contains(lp, d) {
 			return "docs"
 		}
