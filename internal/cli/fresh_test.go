@@ -108,6 +108,16 @@ func TestOneBaseForPaths(t *testing.T) {
 	if code, out, errs := run(t, "read", sub, "inner/ledger.go"); code != 0 || !strings.Contains(out, "PostLedgerEntry") {
 		t.Errorf("read relative to the subdirectory: %d %s %s", code, out, errs)
 	}
+	// a name that exists both at the root and in the working directory:
+	// "./x" is the shell's (the working directory's), "x" the root's
+	writeFile(t, filepath.Join(dir, "notes.go"), "package root\n\n// RootNote is at the root.\nfunc RootNote() {}\n")
+	writeFile(t, filepath.Join(dir, "pkg", "notes.go"), "package pkg\n\n// PkgNote is in pkg.\nfunc PkgNote() {}\n")
+	if code, out, errs := run(t, "read", sub, "./notes.go"); code != 0 || !strings.Contains(out, "PkgNote") {
+		t.Errorf("read ./notes.go from pkg should read pkg/notes.go: %d %s %s", code, out, errs)
+	}
+	if code, out, errs := run(t, "read", sub, "notes.go"); code != 0 || !strings.Contains(out, "RootNote") {
+		t.Errorf("read notes.go (as search prints it) should read the root's: %d %s %s", code, out, errs)
+	}
 	code, out, _ = run(t, "grep", sub, "--json", "PostLedgerEntry")
 	var gr map[string]any
 	if err := json.Unmarshal([]byte(out), &gr); err != nil || code != 0 || gr["root"] != dir || !strings.Contains(out, `"pkg/inner/ledger.go"`) {

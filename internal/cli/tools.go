@@ -45,12 +45,16 @@ func toolRoot(e *env, dir string) (root, sub string, err error) {
 }
 
 // rootPath maps a FILE or --path argument to the project base: a path
-// relative to the root (as search prints them) is taken as it is; one that
-// only exists relative to the working directory (a subdirectory of the
-// root) is rewritten relative to the root.
+// written "./x" or "../x" is the shell's, relative to the working directory
+// (a subdirectory of the root); any other path relative to the root (as
+// search prints them) is taken as it is; one that only exists relative to
+// the working directory is rewritten relative to the root.
 func rootPath(root, sub, p string) string {
 	if p == "" || filepath.IsAbs(p) || sub == "" {
 		return p
+	}
+	if slash := filepath.ToSlash(p); slash == "." || slash == ".." || strings.HasPrefix(slash, "./") || strings.HasPrefix(slash, "../") {
+		return path.Join(sub, slash)
 	}
 	if _, err := os.Lstat(filepath.Join(root, filepath.FromSlash(p))); err == nil {
 		return p
