@@ -44,6 +44,9 @@ func FormatHuman(w io.Writer, resp *Response, explain bool) {
 			if e.Pin > 0 {
 				fmt.Fprintf(w, " exact-name=+%.3f", e.Pin)
 			}
+			if e.Diversity > 0 {
+				fmt.Fprintf(w, " diversity=x%.2f (ordered as a later chunk of its file)", e.Diversity)
+			}
 			if e.Delegate > 0 {
 				fmt.Fprintf(w, " delegate=+%.4f (from %s)", e.Delegate, e.DelegateFrom)
 			}

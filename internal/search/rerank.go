@@ -157,6 +157,9 @@ func diversify(ranked []Result, decay float64, free int) {
 		} else {
 			eff[i] = r.Score / f
 		}
+		if f < 1 && ranked[i].Explain != nil {
+			ranked[i].Explain.Diversity = f
+		}
 	}
 	idx := make([]int, len(ranked))
 	for i := range idx {

@@ -160,6 +160,12 @@ func TestDiversifyReorders(t *testing.T) {
 	if ranked[3].Score != 8 {
 		t.Errorf("diversify changed a score: %v", ranked[3].Score)
 	}
+	// --explain says by how much the order discounted a later chunk
+	ex := []Result{{Path: "a.go", Score: 3, Explain: &Explain{}}, {Path: "a.go", Score: 2, Explain: &Explain{}}, {Path: "a.go", Score: 1, Explain: &Explain{}}}
+	diversify(ex, 0.5, 2)
+	if ex[0].Explain.Diversity != 0 || ex[1].Explain.Diversity != 0 || ex[2].Explain.Diversity != 0.5 {
+		t.Errorf("explained factors %v %v %v, want 0 0 0.5", ex[0].Explain.Diversity, ex[1].Explain.Diversity, ex[2].Explain.Diversity)
+	}
 }
 
 // A query that is exactly a definition's name puts that definition first,

@@ -91,6 +91,9 @@ type Explain struct {
 	FileBoost float64 `json:"file_boost,omitempty"`
 	// StemBoost is the boost of a file whose name the query spells.
 	StemBoost float64 `json:"stem_boost,omitempty"`
+	// Diversity is the factor (< 1) this result's score was multiplied by
+	// to order it, as a later chunk of a file already listed; 0 = none.
+	Diversity float64 `json:"diversity,omitempty"`
 	// Pin is the boost of a definition named exactly by a symbol query.
 	Pin float64 `json:"pin,omitempty"`
 	// Delegate is the lift given to an implementation called by a thin
