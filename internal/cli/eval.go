@@ -12,14 +12,15 @@ import (
 )
 
 func init() {
-	register(command{name: "eval", summary: "retrieval quality on a golden set: Recall@1, Recall@5, MRR@10", run: runEval})
+	register(command{name: "eval", summary: "retrieval quality of a query set: NDCG@10 (file-labelled, semble format) or Recall@1/@5 and MRR@10 (golden)", run: runEval})
 }
 
 func runEval(e *env, args []string) error {
-	fs := newFlags(e, "eval", "[flags] GOLDEN.json",
-		`Run every query of a golden set against the current index (it indexes nothing itself)
-and print Recall@1, Recall@5 and MRR@10 overall and per kind and lang, plus the misses.
-Index the golden set's root first, e.g. coderag index "$(go env GOROOT)/src".
+	fs := newFlags(e, "eval", "[flags] SET.json",
+		`Run every query of a query set against the current index (it indexes nothing itself).
+A golden set (a JSON object, below) prints Recall@1, Recall@5 and MRR@10 overall and per
+kind and lang; a file-labelled set (a JSON array, further below) prints NDCG@10. Both list
+the misses. Index the set's root first, e.g. coderag index "$(go env GOROOT)/src".
 
 Golden file format (JSON):
   {"corpus": "name", "queries": [{"id": "q1", "query": "where is the request line parsed",
@@ -46,7 +47,7 @@ per category and per language of the first target file.`)
 		return err
 	}
 	if len(pos) != 1 {
-		return usagef("want one GOLDEN.json")
+		return usagef("want one SET.json")
 	}
 	if *ranker != search.RankerHybrid && *ranker != search.RankerSeed {
 		return usagef("unknown --ranker %q (want hybrid or seed)", *ranker)
