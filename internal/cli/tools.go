@@ -118,11 +118,17 @@ usage or an invalid regular expression.`)
 	// the CLI's flag names in the partial note
 	text := strings.NewReplacer("(head_limit)", "(--head-limit)", "(max_results)", "(--max-results)",
 		"(max_chars)", "(--max-chars)").Replace(res.Text())
+	// a suggested read works when pasted where the user is: it names the
+	// project unless the working directory is its root
+	projectFlag := ""
+	if wd, err := os.Getwd(); err != nil || !sameDir(wd, root) {
+		projectFlag = "--project " + shellQuote(root) + " "
+	}
 	for _, sr := range res.SuggestedReads {
 		// the CLI's own command instead of the agents' read_file call
 		args, _ := json.Marshal(sr.Args)
 		text = strings.Replace(text, sr.Tool+" "+string(args)+"\n",
-			fmt.Sprintf("coderag read --offset %d --limit %d %s\n", sr.Args.Offset, sr.Args.Limit, shellQuote(sr.Args.Path)), 1)
+			fmt.Sprintf("coderag read %s--offset %d --limit %d %s\n", projectFlag, sr.Args.Offset, sr.Args.Limit, shellQuote(sr.Args.Path)), 1)
 	}
 	if err := printResult(e, *asJSON, root, res, text); err != nil {
 		return err
@@ -260,4 +266,12 @@ func withRoot(root string, v any) any {
 	r, _ := json.Marshal(root)
 	m["root"] = r
 	return m
+}
+
+// sameDir reports whether two directories are the same after resolving
+// symlinks.
+func sameDir(a, b string) bool {
+	ra, err1 := filepath.EvalSymlinks(a)
+	rb, err2 := filepath.EvalSymlinks(b)
+	return err1 == nil && err2 == nil && ra == rb
 }
