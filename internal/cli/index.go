@@ -69,7 +69,7 @@ synonyms. Set EMBEDDING_PROVIDER=ollama or openai for a neural model.`)
 	}
 	if _, err := st.GetProject(e.ctx, root); errors.Is(err, store.ErrNotIndexed) {
 		if p, err := st.FindProject(e.ctx, filepath.Dir(root)); err == nil {
-			fmt.Fprintf(e.stderr, "note: %s is inside the indexed project %s; it becomes a project of its own, and its files stay in %s too (`coderag remove %s` undoes it)\n", root, p.Path, p.Path, root)
+			fmt.Fprintf(e.stderr, "note: %s is inside the indexed project %s; it becomes a project of its own, and its files stay in %s too (`coderag remove %s` undoes it)\n", root, p.Path, p.Path, shellQuote(root))
 		}
 	}
 	opts := index.Options{Threads: e.cfg.IndexThreads, BatchSize: e.cfg.Embedding.BatchSize,
