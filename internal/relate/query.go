@@ -102,8 +102,35 @@ func (e *Edge) library() bool {
 	if e.value && strings.Count(e.To, ".") == 1 {
 		return false // typed "T.m" on a type of the caller's package: an interface method or a func field
 	}
-	return strings.Contains(e.To, ".") || strings.Contains(e.To, "::") || e.plain && goBuiltins[e.To]
+	return strings.Contains(e.To, ".") || strings.Contains(e.To, "::") || e.plain && goBuiltins[e.To] || runtimeBuiltins[e.To]
 }
+
+// runtimeBuiltins are bare names that Python's builtins and JavaScript's
+// globals provide. A call to one that nothing in the project defines is
+// a call into the language runtime, not a hole in the graph; one the
+// project does define resolves to it before this is asked.
+var runtimeBuiltins = func() map[string]bool {
+	m := map[string]bool{}
+	for _, n := range strings.Fields(`
+		abs all any ascii bin bool breakpoint bytearray bytes callable chr classmethod compile complex
+		delattr dict dir divmod enumerate eval exec filter float format frozenset getattr globals hasattr
+		hash help hex id input int isinstance issubclass iter len list locals map max memoryview min next
+		object oct open ord pow print property range repr reversed round set setattr slice sorted
+		staticmethod str sum super tuple type vars zip __import__
+		BaseException Exception ArithmeticError AssertionError AttributeError EOFError ImportError
+		IndexError KeyError KeyboardInterrupt LookupError MemoryError ModuleNotFoundError NameError
+		NotImplementedError OSError OverflowError RecursionError RuntimeError StopIteration
+		StopAsyncIteration SyntaxError SystemExit TypeError UnicodeDecodeError UnicodeEncodeError
+		UnicodeError ValueError ZeroDivisionError FileNotFoundError PermissionError TimeoutError
+		DeprecationWarning UserWarning RuntimeWarning
+		parseInt parseFloat isNaN isFinite setTimeout clearTimeout setInterval clearInterval
+		setImmediate queueMicrotask require encodeURIComponent decodeURIComponent encodeURI decodeURI
+		structuredClone fetch Symbol BigInt Number String Boolean Array Object Promise Error TypeError
+		RangeError SyntaxError Date RegExp Map Set WeakMap WeakSet Proxy Buffer`) {
+		m[n] = true
+	}
+	return m
+}()
 
 // dropLibrary removes library calls from edges and returns how many.
 func dropLibrary(edges []Edge) ([]Edge, int) {
