@@ -166,13 +166,24 @@ func (e *AmbiguousError) Error() string {
 	for _, c := range e.Candidates {
 		sameDir = sameDir && c.dir() == e.Candidates[0].dir()
 	}
+	names := make([]string, len(e.Candidates))
+	seen := map[string]int{}
+	for i, c := range e.Candidates {
+		names[i] = c.Name // overloads in one place: the full signature selects one
+		if !sameDir {
+			names[i] = c.typeable(e.Project)
+		}
+		seen[names[i]]++
+	}
 	for i, c := range e.Candidates {
 		if i > 0 {
 			b.WriteString(";")
 		}
-		name := c.Name // overloads in one place: the full signature selects one
-		if !sameDir {
-			name = c.typeable(e.Project)
+		name := names[i]
+		if seen[name] > 1 {
+			// same name, same package (two files declare it under build
+			// tags): the file selects one
+			name = c.Path + ":" + name
 		}
 		fmt.Fprintf(&b, " %s (%s)", name, c.Loc())
 	}
@@ -301,6 +312,17 @@ var goRecv = regexp.MustCompile(`\(\*?([\p{L}_][\p{L}\p{N}_]*)\)\.`)
 // Python "module.func". Several matches give an *AmbiguousError, none a
 // *NotFoundError.
 func (r *Resolver) Lookup(name string) (*Def, error) {
+	if file, rest, ok := fileQualified(name); ok {
+		// "decode.go:Unmarshal": the definitions of that name in that file
+		cands := filter(r.lookupAll(rest), func(d *Def) bool { return d.Path == file || strings.HasSuffix(d.Path, "/"+file) })
+		switch len(cands) {
+		case 0:
+			return nil, &NotFoundError{Name: name, Project: r.project}
+		case 1:
+			return cands[0], nil
+		}
+		return nil, ambiguous(name, r.project, cands)
+	}
 	cands := r.lookupAll(name)
 	if len(cands) == 0 {
 		// "net/http.(*Server).Shutdown" asked of a copy of net/http that
@@ -318,6 +340,22 @@ func (r *Resolver) Lookup(name string) (*Def, error) {
 		return cands[0], nil
 	}
 	return nil, ambiguous(name, r.project, cands)
+}
+
+// fileQualified splits "FILE:NAME" ("decode.go:Unmarshal",
+// "encoding/json/stream.go:Decoder.Decode"), the form an ambiguity error
+// offers when two definitions have the same name and package. A "::"
+// (C++, Rust, PHP qualification) is not a file separator.
+func fileQualified(name string) (file, rest string, ok bool) {
+	i := strings.LastIndexByte(name, ':')
+	if i <= 0 || i == len(name)-1 || name[i-1] == ':' || strings.Contains(name[i+1:], "::") {
+		return "", "", false
+	}
+	file = name[:i]
+	if strings.Contains(file, "::") || path.Ext(file) == "" {
+		return "", "", false
+	}
+	return file, name[i+1:], true
 }
 
 func ambiguous(name, project string, cands []*Def) *AmbiguousError {

@@ -380,3 +380,40 @@ func TestNameErrors(t *testing.T) {
 		t.Errorf("Describe: %v\n%s", err, text)
 	}
 }
+
+// Two definitions with the same name and package (files under different
+// build tags) are offered as FILE:NAME, and that form selects one.
+func TestFileQualifiedNames(t *testing.T) {
+	dir := t.TempDir()
+	for f, src := range map[string]string{
+		"decode.go":    "package json\n\n// Unmarshal v1.\nfunc Unmarshal(data []byte) error { return nil }\n",
+		"v2_decode.go": "package json\n\n// Unmarshal v2.\nfunc Unmarshal(data []byte) error { return nil }\n",
+		"use.go":       "package json\n\nfunc use() { Unmarshal(nil) }\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, f), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st, root := indexDir(t, dir)
+	r, err := NewResolver(context.Background(), st.DB(), root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = r.Lookup("Unmarshal")
+	var amb *AmbiguousError
+	if !errors.As(err, &amb) || !strings.Contains(err.Error(), "v2_decode.go:Unmarshal(data []byte)") || !strings.Contains(err.Error(), " decode.go:Unmarshal(data []byte)") {
+		t.Fatalf("the two candidates must be told apart by file: %v", err)
+	}
+	for _, name := range []string{"decode.go:Unmarshal(data []byte)", "decode.go:Unmarshal"} {
+		d, err := r.Lookup(name)
+		if err != nil || d.Path != "decode.go" {
+			t.Errorf("Lookup(%q) = %v, %v; want the one in decode.go", name, d, err)
+		}
+	}
+	if _, err := r.Lookup("nofile.go:Unmarshal"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("a file that declares no such name: %v", err)
+	}
+	if _, _, ok := fileQualified("std::vector::push_back"); ok {
+		t.Error("C++ qualification taken for a file")
+	}
+}
