@@ -49,6 +49,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -370,6 +371,16 @@ func (r *Resolver) lookupAll(name string) []*Def {
 		return nil
 	}
 	if ds := r.byName[s]; len(ds) > 0 {
+		if !strings.ContainsAny(s, ".:(") {
+			// "Indent" names the type Indent and the function
+			// Indent(dst, src, ...) alike: both are candidates, so the
+			// choice is the user's, not a silent pick of the type
+			for _, d := range r.byMethod[s] {
+				if d.Owner == "" && !slices.Contains(ds, d) {
+					ds = append(slices.Clip(ds), d)
+				}
+			}
+		}
 		return ds
 	}
 	s = goRecv.ReplaceAllString(s, "$1.")

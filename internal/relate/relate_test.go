@@ -389,6 +389,8 @@ func TestFileQualifiedNames(t *testing.T) {
 		"decode.go":    "package json\n\n// Unmarshal v1.\nfunc Unmarshal(data []byte) error { return nil }\n",
 		"v2_decode.go": "package json\n\n// Unmarshal v2.\nfunc Unmarshal(data []byte) error { return nil }\n",
 		"use.go":       "package json\n\nfunc use() { Unmarshal(nil) }\n",
+		"opts.go":      "package json\n\n// Indent is an option.\ntype Indent string\n\n// Indent indents src.\nfunc IndentFunc() {}\n",
+		"indent.go":    "package json\n\n// Indent indents src.\nfunc Indent(dst, src []byte) error { return nil }\n",
 	} {
 		if err := os.WriteFile(filepath.Join(dir, f), []byte(src), 0o644); err != nil {
 			t.Fatal(err)
@@ -412,6 +414,11 @@ func TestFileQualifiedNames(t *testing.T) {
 	}
 	if _, err := r.Lookup("nofile.go:Unmarshal"); !errors.Is(err, ErrNotFound) {
 		t.Errorf("a file that declares no such name: %v", err)
+	}
+	// a type and a function of one name: both offered, neither picked silently
+	_, err = r.Lookup("Indent")
+	if !errors.As(err, &amb) || amb.Total != 2 {
+		t.Errorf("Indent names a type and a function: %v", err)
 	}
 	if _, _, ok := fileQualified("std::vector::push_back"); ok {
 		t.Error("C++ qualification taken for a file")
