@@ -19,7 +19,7 @@ func init() {
 }
 
 func runMCP(e *env, args []string) error {
-	fs := newFlags(e, "mcp", "[--root PATH] [-v]",
+	fs := newFlags(e, "mcp", "[--root PATH] [--index-budget D] [-v]",
 		`Serve coderag's tools to an MCP client over stdio (newline-delimited JSON-RPC):
 glob_files, grep_code, read_file, search_code, code_graph, index_project, index_status.
 

@@ -28,6 +28,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 	"unicode/utf8"
 
@@ -140,6 +141,11 @@ func ResolveRoot(dir string) (string, error) {
 		return "", err
 	}
 	real, err := filepath.EvalSymlinks(abs)
+	if errors.Is(err, os.ErrNotExist) {
+		// EvalSymlinks names the first missing component ("lstat /a"),
+		// not the directory the user gave, which callers name
+		return "", syscall.ENOENT
+	}
 	if err != nil {
 		return "", err
 	}
