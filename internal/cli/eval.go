@@ -7,8 +7,10 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/coderag/coderag/internal/embed"
 	"github.com/coderag/coderag/internal/lang"
 	"github.com/coderag/coderag/internal/search"
+	"github.com/coderag/coderag/internal/store"
 )
 
 func init() {
@@ -63,21 +65,13 @@ per category and per language of the first target file.`)
 	if err != nil {
 		return err
 	}
-	st, p, err := openProject(e, *project)
+	st, p, emb, indexed, err := openEvalProject(e, *project)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	emb, err := e.projectEmbedder(p.Embedder)
-	if err != nil {
-		return err
-	}
 	// a golden set run against the wrong tree would print low numbers that
 	// look real: check that its expected files are indexed
-	indexed, err := st.Files(e.ctx, p.Path)
-	if err != nil {
-		return err
-	}
 	want := map[string]bool{}
 	var missing []string
 	for _, q := range g.Queries {
@@ -136,19 +130,11 @@ func runBenchEval(e *env, file, project, ranker string, asJSON bool) error {
 	if err != nil {
 		return err
 	}
-	st, p, err := openProject(e, project)
+	st, p, emb, indexed, err := openEvalProject(e, project)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	emb, err := e.projectEmbedder(p.Embedder)
-	if err != nil {
-		return err
-	}
-	indexed, err := st.Files(e.ctx, p.Path)
-	if err != nil {
-		return err
-	}
 	// match a label to an indexed file once, by the benchmark's suffix rule
 	found := map[string]string{}
 	langOf := func(t string) string {
@@ -216,4 +202,24 @@ func sliceRows[M any](prefix string, m map[string]M, row func(string, M)) {
 	for _, k := range keys {
 		row(prefix+k, m[k])
 	}
+}
+
+// openEvalProject opens the index of project with the embedder it was
+// indexed with, and lists its indexed files; the caller closes the store.
+func openEvalProject(e *env, project string) (*store.Store, *store.Project, embed.Embedder, map[string]store.FileRecord, error) {
+	st, p, err := openProject(e, project)
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	emb, err := e.projectEmbedder(p.Embedder)
+	if err != nil {
+		st.Close()
+		return nil, nil, nil, nil, err
+	}
+	indexed, err := st.Files(e.ctx, p.Path)
+	if err != nil {
+		st.Close()
+		return nil, nil, nil, nil, err
+	}
+	return st, p, emb, indexed, nil
 }
