@@ -175,7 +175,11 @@ func Evaluate(ctx context.Context, s *Searcher, g *Golden, ranker string) (*Eval
 		if rank != 1 {
 			m := Miss{ID: q.ID, Query: q.Query, Rank: rank}
 			if len(q.Expect) > 0 {
-				m.Expected = fmt.Sprintf("%s:%d %s", q.Expect[0].File, q.Expect[0].Line, q.Expect[0].Symbol)
+				x := q.Expect[0]
+				m.Expected = strings.TrimSpace(x.File + " " + x.Symbol) // no line given: the symbol decides
+				if x.Line > 0 {
+					m.Expected = fmt.Sprintf("%s:%d %s", x.File, x.Line, x.Symbol)
+				}
 			}
 			for i, r := range resp.Results {
 				if i == 3 {
