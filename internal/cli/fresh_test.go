@@ -118,6 +118,10 @@ func TestOneBaseForPaths(t *testing.T) {
 	if code, out, errs := run(t, "read", sub, "notes.go"); code != 0 || !strings.Contains(out, "RootNote") {
 		t.Errorf("read notes.go (as search prints it) should read the root's: %d %s %s", code, out, errs)
 	}
+	// from a subdirectory, grep covers it only, and says so
+	if code, _, errs := run(t, "grep", sub, "RootNote"); code != 1 || !strings.Contains(errs, "searching pkg/ (the working directory) only") {
+		t.Errorf("grep from pkg should search pkg/ only and say so: %d %q", code, errs)
+	}
 	code, out, _ = run(t, "grep", sub, "--json", "PostLedgerEntry")
 	var gr map[string]any
 	if err := json.Unmarshal([]byte(out), &gr); err != nil || code != 0 || gr["root"] != dir || !strings.Contains(out, `"pkg/inner/ledger.go"`) {

@@ -108,6 +108,7 @@ usage or an invalid regular expression.`)
 	}
 	if p.Path == "" {
 		p.Path = sub
+		subtreeNote(e, root, sub)
 	} else {
 		p.Path = rootPath(root, sub, p.Path)
 	}
@@ -164,6 +165,7 @@ func runGlob(e *env, args []string) error {
 	}
 	if p.Path == "" {
 		p.Path = sub
+		subtreeNote(e, root, sub)
 	} else {
 		p.Path = rootPath(root, sub, p.Path)
 	}
@@ -274,4 +276,13 @@ func sameDir(a, b string) bool {
 	ra, err1 := filepath.EvalSymlinks(a)
 	rb, err2 := filepath.EvalSymlinks(b)
 	return err1 == nil && err2 == nil && ra == rb
+}
+
+// subtreeNote says on stderr that a grep or glob run from a subdirectory
+// of the project covers that subdirectory only, as rg does, while its
+// paths and JSON root are the project's.
+func subtreeNote(e *env, root, sub string) {
+	if sub != "" {
+		fmt.Fprintf(e.stderr, "note: searching %s/ (the working directory) only; --project %s covers the whole project\n", sub, shellQuote(root))
+	}
 }
