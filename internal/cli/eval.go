@@ -137,24 +137,30 @@ func runBenchEval(e *env, file, project, ranker string, asJSON bool) error {
 	defer st.Close()
 	// match a label to an indexed file once, by the benchmark's suffix rule
 	found := map[string]string{}
+	indexedAs := func(t string) string {
+		f, ok := found[t]
+		if !ok {
+			for g := range indexed {
+				if search.PathMatches(g, t) {
+					f = g
+					break
+				}
+			}
+			found[t] = f
+		}
+		return f
+	}
 	langOf := func(t string) string {
-		if f, ok := found[t]; ok {
+		if f := indexedAs(t); f != "" {
 			return lang.Detect(f)
 		}
-		for f := range indexed {
-			if search.PathMatches(f, t) {
-				found[t] = f
-				return lang.Detect(f)
-			}
-		}
-		found[t] = ""
 		return ""
 	}
 	total, missing := 0, 0
 	for _, q := range qs {
-		for _, t := range append(append([]search.BenchTarget{}, q.Relevant...), q.Secondary...) {
+		for _, t := range q.Targets() {
 			total++
-			if langOf(t.Path) == "" && found[t.Path] == "" {
+			if indexedAs(t.Path) == "" {
 				missing++
 			}
 		}

@@ -27,6 +27,11 @@ type BenchQuery struct {
 	Category  string        `json:"category"`
 }
 
+// Targets returns the relevant targets, then the secondary ones.
+func (q BenchQuery) Targets() []BenchTarget {
+	return append(append([]BenchTarget{}, q.Relevant...), q.Secondary...)
+}
+
 // BenchTarget is one labelled file, optionally narrowed to a 1-based,
 // inclusive line span (StartLine = 0 means the whole file).
 type BenchTarget struct {
@@ -137,7 +142,7 @@ func BenchRanks(results []Result, q BenchQuery) (chunk, file []int) {
 			files = append(files, r.Path)
 		}
 	}
-	for _, t := range append(append([]BenchTarget{}, q.Relevant...), q.Secondary...) {
+	for _, t := range q.Targets() {
 		c := 0
 		for i, r := range results {
 			if PathMatches(r.Path, t.Path) && (t.StartLine == 0 || t.EndLine == 0 || !(r.EndLine < t.StartLine || r.StartLine > t.EndLine)) {
@@ -215,7 +220,7 @@ func EvaluateBench(ctx context.Context, s *Searcher, qs []BenchQuery, ranker str
 		add(rep.ByCategory, q.Category, c, f)
 		lg := ""
 		if langOf != nil {
-			for _, t := range append(append([]BenchTarget{}, q.Relevant...), q.Secondary...) {
+			for _, t := range q.Targets() {
 				if lg = langOf(t.Path); lg != "" {
 					break
 				}
@@ -227,7 +232,7 @@ func EvaluateBench(ctx context.Context, s *Searcher, qs []BenchQuery, ranker str
 		add(rep.ByLang, lg, c, f)
 		if c < 1 {
 			m := BenchMiss{Query: q.Query, Category: q.Category, NDCG: c, Ranks: cr}
-			for _, t := range append(append([]BenchTarget{}, q.Relevant...), q.Secondary...) {
+			for _, t := range q.Targets() {
 				m.Targets = append(m.Targets, t.Path)
 			}
 			for i, r := range resp.Results {
