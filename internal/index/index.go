@@ -131,7 +131,8 @@ const racyWindow = int64(time.Second)
 //	   instead of glossary look-ups of every substring
 //	9: Go calls on values whose receiver type is read from declarations
 //	   are stored typed ("T.m", "pkg.T.m"; chunk.goTypes)
-const AnalysisVersion = 9
+//	10: Rust `pub use` re-exports stay in their module's text chunk
+const AnalysisVersion = 10
 
 // ResolveRoot returns the absolute, symlink-resolved form of dir, the
 // identity of a project.
