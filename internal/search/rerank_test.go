@@ -168,6 +168,35 @@ func TestDiversifyReorders(t *testing.T) {
 	}
 }
 
+// A definition repeated with the same name and signature in a file beside
+// the first (classic/ and mini/ builds of one API) decays once, letting
+// another file's answer up; a namesake in a distant package (a public
+// wrapper of an internal implementation) keeps its place.
+func TestDiversifyParallelCopies(t *testing.T) {
+	ranked := []Result{
+		{Path: "v4/classic/schemas.ts", Name: "record(k: K, v: V)", Type: "function", Score: 10},
+		{Path: "v4/mini/schemas.ts", Name: "record(k: K, v: V)", Type: "function", Score: 9},
+		{Path: "v4/core/api.ts", Name: "_record(k: K, v: V)", Type: "function", Score: 8},
+	}
+	diversify(ranked, 0.7, 2)
+	if got := ranked[1].Path; got != "v4/core/api.ts" {
+		t.Errorf("second result %s, want the core file ahead of the mini copy", got)
+	}
+	far := []Result{
+		{Path: "crypto/internal/fips140/subtle/constant_time.go", Name: "ConstantTimeCompare(x, y []byte)", Type: "function", Score: 10},
+		{Path: "crypto/subtle/constant_time.go", Name: "ConstantTimeCompare(x, y []byte)", Type: "function", Score: 9},
+		{Path: "bytes/bytes.go", Name: "Compare(a, b []byte)", Type: "function", Score: 8},
+	}
+	diversify(far, 0.7, 2)
+	if got := far[1].Path; got != "crypto/subtle/constant_time.go" {
+		t.Errorf("second result %s, want the public wrapper kept in place", got)
+	}
+	if !parallelPaths("v3/types.ts", "v4/types.ts") || !parallelPaths("net/fd_unix.go", "net/fd_windows.go") ||
+		parallelPaths("crypto/subtle/a.go", "crypto/internal/fips140/subtle/a.go") {
+		t.Error("parallelPaths: want same and sibling directories only")
+	}
+}
+
 // A query that is exactly a definition's name puts that definition first,
 // above the functions it delegates to and above a test that mentions it;
 // the wrapper lift neither chains (ExecuteContext -> Execute -> ExecuteC)
