@@ -200,8 +200,9 @@ func parallelPaths(a, b string) bool {
 }
 
 // isTestPath is lang.IsTestFile plus the conventions of other ecosystems:
-// spec/ directories and *_spec files (Ruby, JS), testing/ helpers, and
-// Java/Kotlin/C# classes named *Test or *Tests outside src/test.
+// spec/ directories and *_spec files (Ruby, JS), testing/ helpers,
+// Java/Kotlin/C# classes named *Test or *Tests outside src/test, and
+// *_test, *_unittest and test_* files in any language.
 func isTestPath(p string) bool {
 	if lang.IsTestFile(p) {
 		return true
@@ -213,7 +214,19 @@ func isTestPath(p string) bool {
 	}
 	base := path.Base(p)
 	stem := strings.TrimSuffix(base, path.Ext(base))
-	return strings.HasSuffix(stem, "_spec") || strings.HasSuffix(stem, "Test") || strings.HasSuffix(stem, "Tests")
+	if strings.HasSuffix(stem, "_spec") || strings.HasSuffix(stem, "Test") || strings.HasSuffix(stem, "Tests") {
+		return true
+	}
+	// foo_test.cc, foo_unittest.cc (googletest), foo_tests.rs, foo-test.js,
+	// test_foo.c: the test-file names of C, C++, Rust and JS projects, which
+	// keep tests beside the code rather than in a tests/ directory
+	ls := strings.ToLower(stem)
+	for _, suf := range []string{"_test", "_tests", "_unittest", "-test", "-tests"} {
+		if strings.HasSuffix(ls, suf) && len(ls) > len(suf) {
+			return true
+		}
+	}
+	return strings.HasPrefix(ls, "test_") && len(ls) > len("test_")
 }
 
 // symbolQuery returns the name a query asks for when the whole query is one
