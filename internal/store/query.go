@@ -244,9 +244,7 @@ func (s *Store) vectors(ctx context.Context, project, embedder string) (*vectorS
 			return nil, dimError(d, vs.dim)
 		}
 		vs.ids = append(vs.ids, id)
-		for i := 0; i < d; i++ {
-			vs.data = append(vs.data, math.Float32frombits(binary.LittleEndian.Uint32(blob[4*i:])))
-		}
+		vs.data = appendVector(vs.data, blob)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, err

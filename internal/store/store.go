@@ -675,16 +675,21 @@ func EncodeVector(v []float32) []byte {
 	return b
 }
 
-// DecodeVector parses a BLOB written by EncodeVector; nil for an empty BLOB.
+// DecodeVector parses a BLOB written by EncodeVector; nil for an empty
+// BLOB or one whose length is not a multiple of 4.
 func DecodeVector(b []byte) []float32 {
-	if len(b) == 0 {
+	if len(b) == 0 || len(b)%4 != 0 {
 		return nil
 	}
-	v := make([]float32, len(b)/4)
-	for i := range v {
-		v[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
+	return appendVector(make([]float32, 0, len(b)/4), b)
+}
+
+// appendVector appends the len(b)/4 values of a vector BLOB to dst.
+func appendVector(dst []float32, b []byte) []float32 {
+	for i := 0; i+4 <= len(b); i += 4 {
+		dst = append(dst, math.Float32frombits(binary.LittleEndian.Uint32(b[i:])))
 	}
-	return v
+	return dst
 }
 
 // likeEscape escapes LIKE wildcards with '\' for use with ESCAPE '\'.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"testing"
 )
@@ -125,13 +126,15 @@ func TestTopKCosineCacheReloads(t *testing.T) {
 func TestVectorRoundTrip(t *testing.T) {
 	v := []float32{1.5, -2, 0, 3.25}
 	got := DecodeVector(EncodeVector(v))
-	for i := range v {
-		if got[i] != v[i] {
-			t.Fatalf("%v != %v", got, v)
-		}
+	if !slices.Equal(got, v) {
+		t.Fatalf("%v != %v", got, v)
 	}
-	if DecodeVector(nil) != nil {
-		t.Fatal("empty blob")
+	b := EncodeVector([]float32{1, -2.5})
+	if want := []byte{0, 0, 0x80, 0x3f, 0, 0, 0x20, 0xc0}; !slices.Equal(b, want) {
+		t.Errorf("EncodeVector = % x, want % x (float32 little-endian)", b, want)
+	}
+	if DecodeVector([]byte{1, 2, 3}) != nil || DecodeVector(nil) != nil {
+		t.Error("malformed BLOB decoded")
 	}
 }
 
