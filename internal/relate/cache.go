@@ -29,7 +29,9 @@ type cacheEntry struct {
 }
 
 // Use runs fn with the project's resolver, loading or reloading it first
-// when needed. ctx applies to the load and to fn's queries.
+// when needed. ctx applies to the load and to fn's queries. Resolvers are
+// kept per (idx, project), so idx must be comparable (a pointer such as
+// *store.Store).
 func (c *Cache) Use(ctx context.Context, idx Index, project string, fn func(*Resolver) error) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
