@@ -266,7 +266,7 @@ func exactPin(ranked []Result, query string, pin float64) {
 		r := &ranked[i]
 		// tests, examples and declarations mention the name too; the
 		// definition the user wants is in ordinary source
-		bn := bareName(r.Name)
+		bn := r.sym.Name
 		if r.Type == "text" || bn != name && sigilName(bn) != name || isTestPath(r.Path) || auxKind(r.Path) != "" {
 			continue
 		}

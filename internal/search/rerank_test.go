@@ -4,6 +4,8 @@ import (
 	"context"
 	"math"
 	"testing"
+
+	"github.com/coderag/coderag/internal/chunk"
 )
 
 func TestAuxKind(t *testing.T) {
@@ -238,16 +240,16 @@ func ExecuteContext(ctx context.Context) {}
 `,
 	})
 	rs := top(t, s, "ExecuteContext", RankerHybrid, 5)
-	if len(rs) == 0 || rs[0].Path != "command.go" || bareName(rs[0].Name) != "ExecuteContext" {
+	if len(rs) == 0 || rs[0].Path != "command.go" || rs[0].sym.Name != "ExecuteContext" {
 		t.Fatalf("ExecuteContext should come first: %v", names(rs))
 	}
 }
 
 func TestExactPinSkipsTests(t *testing.T) {
 	ranked := []Result{
-		{Path: "x_test.go", Name: "Parse()", Type: "function", Score: 0.02, Explain: &Explain{}},
-		{Path: "x.go", Name: "Parse()", Type: "function", Score: 0.01, Explain: &Explain{}},
-		{Path: "x.go", Name: "parse()", Type: "function", Score: 0.015, Explain: &Explain{}},
+		{Path: "x_test.go", Name: "Parse()", Type: "function", Score: 0.02, Explain: &Explain{}, sym: chunk.Symbol{Name: "Parse"}},
+		{Path: "x.go", Name: "Parse()", Type: "function", Score: 0.01, Explain: &Explain{}, sym: chunk.Symbol{Name: "Parse"}},
+		{Path: "x.go", Name: "parse()", Type: "function", Score: 0.015, Explain: &Explain{}, sym: chunk.Symbol{Name: "parse"}},
 	}
 	exactPin(ranked, "Parse", 0.05)
 	if ranked[0].Path != "x.go" || ranked[0].Name != "Parse()" {
@@ -268,9 +270,9 @@ func TestExactPinSkipsTests(t *testing.T) {
 // after the exact spelling.
 func TestExactPinSigil(t *testing.T) {
 	ranked := []Result{
-		{Path: "a.ts", Name: "useType()", Type: "function", Score: 0.03, Explain: &Explain{}},
-		{Path: "core.ts", Name: "$ZodType", Type: "class", Score: 0.01, Explain: &Explain{}},
-		{Path: "classic.ts", Name: "ZodType", Type: "class", Score: 0.005, Explain: &Explain{}},
+		{Path: "a.ts", Name: "useType()", Type: "function", Score: 0.03, Explain: &Explain{}, sym: chunk.Symbol{Name: "useType"}},
+		{Path: "core.ts", Name: "$ZodType", Type: "class", Score: 0.01, Explain: &Explain{}, sym: chunk.Symbol{Name: "$ZodType"}},
+		{Path: "classic.ts", Name: "ZodType", Type: "class", Score: 0.005, Explain: &Explain{}, sym: chunk.Symbol{Name: "ZodType"}},
 	}
 	exactPin(ranked, "ZodType", 0.05)
 	if got := names(ranked); got[0] != "classic.ts:ZodType" || got[1] != "core.ts:$ZodType" {
