@@ -23,7 +23,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -256,7 +255,7 @@ func (r *run) scan(ctx context.Context) error {
 	}()
 	var err error
 	if r.opts.Paths != nil {
-		r.files, r.skips, err = statPaths(r.root, r.opts.Paths)
+		r.files, r.skips = walk.Stat(r.root, r.opts.Paths, walk.Options{})
 	} else {
 		r.rep.Unindexed = map[string]int{}
 		r.files, r.skips, err = walk.Collect(ctx, r.root, walk.Options{Unindexed: r.rep.Unindexed})
@@ -471,39 +470,6 @@ func (r *run) finish(ctx context.Context, c *collector) (*Report, error) {
 		return rep, fmt.Errorf("every changed file failed (%d); first: %s: %s", rep.Failed, rep.Failures[0].Path, rep.Failures[0].Err)
 	}
 	return rep, nil
-}
-
-func statPaths(root string, paths []string) ([]walk.File, []walk.Skip, error) {
-	var files []walk.File
-	var skips []walk.Skip
-	m := walk.NewMatcher(root)
-	for _, p := range paths {
-		m.Load(p)
-		abs := filepath.Join(root, filepath.FromSlash(p))
-		st, err := os.Lstat(abs)
-		if err != nil {
-			continue // gone: removed by the caller's diff
-		}
-		if m.Ignored(p, false) || !st.Mode().IsRegular() || !lang.Indexable(path.Base(p)) || hiddenOrSkipped(root, p) {
-			continue // as the walk: not a candidate
-		}
-		if st.Size() > walk.MaxFileBytes {
-			skips = append(skips, walk.Skip{Path: p, Reason: walk.ReasonTooLarge})
-			continue
-		}
-		files = append(files, walk.File{Path: p, Abs: abs, Size: st.Size(), ModTime: st.ModTime()})
-	}
-	return files, skips, nil
-}
-
-func hiddenOrSkipped(root, rel string) bool {
-	parts := strings.Split(rel, "/")
-	for i, d := range parts[:len(parts)-1] {
-		if walk.SkipDir(filepath.Join(root, filepath.FromSlash(strings.Join(parts[:i+1], "/"))), d) {
-			return true
-		}
-	}
-	return false
 }
 
 // prepare reads (through rt, the project root: regular files only, at most
