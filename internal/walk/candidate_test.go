@@ -73,7 +73,7 @@ func TestRulesTable(t *testing.T) {
 			"big.go": {skip: ReasonTooLarge}, "exact.go": {ok: true}, "bin.go": {ok: true},
 			"sub/.coderagignore": {unindexed: true}, "sub/private.py": {}, "sub/public.py": {ok: true},
 			".github/workflows/ci.yaml": {},
-			"link.go": {skip: ReasonSymlink}, "link.unknownext": {},
+			"link.go":                   {skip: ReasonSymlink}, "link.unknownext": {},
 		}},
 		{Options{AllFiles: true, MaxFileBytes: -1}, map[string]want{
 			"docs/notes.unknownext": {ok: true}, ".gitignore": {ok: true}, "big.go": {ok: true},
