@@ -92,7 +92,7 @@ func (r *Rules) Candidate(rel string, d fs.DirEntry) Verdict {
 	if !r.dirOK(dir) {
 		return Verdict{}
 	}
-	r.m.Load(rel)
+	r.m.load(dir) // dirOK loaded the ignore files above dir
 	if r.m.Ignored(rel, false) {
 		return Verdict{}
 	}
@@ -137,7 +137,7 @@ func (r *Rules) dirOK(rel string) bool {
 	}
 	ok := r.dirOK(parent)
 	if ok {
-		r.m.Load(rel) // the ignore files of the directories above rel
+		r.m.load(parent) // dirOK(parent) loaded those above it
 		exempt := r.base != "" && (rel == r.base || strings.HasPrefix(r.base, rel+"/"))
 		ok = (exempt || !SkipDir(filepath.Join(r.root, filepath.FromSlash(rel)), path.Base(rel))) && !r.m.Ignored(rel, true)
 	}
