@@ -140,11 +140,11 @@ func runStats(e *env, args []string) error {
 			return err
 		}
 		if *project != "" {
-			sst, p, err := openProject(e, *project)
+			_, p, release, err := openProject(e, *project)
 			if err != nil {
 				return err
 			}
-			sst.Close()
+			release()
 			ps = []store.Project{*p}
 		}
 		for _, p := range ps {

@@ -10,9 +10,7 @@ import (
 
 	"github.com/fsnotify/fsnotify"
 
-	"github.com/coderag/coderag/internal/embed"
-	"github.com/coderag/coderag/internal/index"
-	"github.com/coderag/coderag/internal/store"
+	"github.com/coderag/coderag/internal/engine"
 	"github.com/coderag/coderag/internal/walk"
 )
 
@@ -21,7 +19,9 @@ import (
 const watchDebounce = 300 * time.Millisecond
 
 // watchLoop re-indexes files as they are saved until the context ends.
-func watchLoop(e *env, st *store.Store, emb embed.Embedder, root string, opts index.Options) error {
+// Each batch of saved files is one run of the root's index job (req with
+// Paths set).
+func watchLoop(e *env, eng *engine.Engine, root string, req engine.IndexRequest) error {
 	w, err := fsnotify.NewWatcher()
 	if err != nil {
 		return fmt.Errorf("watch: %w", err)
@@ -51,7 +51,6 @@ func watchLoop(e *env, st *store.Store, emb embed.Embedder, root string, opts in
 	pending := map[string]bool{}
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
-	opts.Progress = nil
 	for {
 		select {
 		case <-e.ctx.Done():
@@ -77,9 +76,12 @@ func watchLoop(e *env, st *store.Store, emb embed.Embedder, root string, opts in
 			if len(paths) == 0 {
 				continue
 			}
-			o := opts
-			o.Paths = paths
-			rep, err := index.Run(e.ctx, st, emb, root, o)
+			r := req
+			r.Paths = paths
+			rep, err := indexNow(e, eng, root, r)
+			if e.ctx.Err() != nil {
+				return nil
+			}
 			if err != nil {
 				fmt.Fprintf(e.stderr, "watch: index: %s\n", e.errText(err))
 				continue
