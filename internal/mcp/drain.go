@@ -10,9 +10,12 @@
 //   - go-sdk#1209, "mcp: a malformed JSON frame terminates the stdio
 //     session", https://github.com/modelcontextprotocol/go-sdk/issues/1209
 //     (fix proposed in go-sdk#1210): the SDK reads stdin with one streaming
-//     json.Decoder, so one line that is not JSON, or not JSON-RPC, or longer
-//     than IOTransport.MaxLineLength, ends the session. drainReader answers
-//     such a line with a JSON-RPC error and drops it.
+//     json.Decoder and its read loop ends on the first decode error, so one
+//     line that is not JSON ends the session. The same read loop ends on a
+//     line that is JSON but not JSON-RPC, and on one longer than
+//     IOTransport.MaxLineLength (no upstream issue found for these two).
+//     drainReader answers such a line with a JSON-RPC error (-32700 or
+//     -32600) and drops it.
 //
 // Remove the shim when both are fixed in a released SDK; drain_test.go
 // pins the behaviour either way.
