@@ -53,11 +53,20 @@ type registryTool struct {
 
 var _ Tool = registryTool{}
 
-func (r registryTool) Name() string            { return r.t.Name }
-func (r registryTool) Description() string     { return r.t.Description }
-func (r registryTool) Schema() json.RawMessage { return r.t.SchemaJSON() }
-func (r registryTool) ReadOnly() bool          { return r.t.ReadOnlyIn(r.env) }
+// Name implements Tool.
+func (r registryTool) Name() string { return r.t.Name }
 
+// Description implements Tool.
+func (r registryTool) Description() string { return r.t.Description }
+
+// Schema implements Tool: the registry's schema, as MCP clients see it.
+func (r registryTool) Schema() json.RawMessage { return r.t.SchemaJSON() }
+
+// ReadOnly implements Tool.
+func (r registryTool) ReadOnly() bool { return r.t.ReadOnlyIn(r.env) }
+
+// Call implements Tool: the registry's handler, its answer cut at
+// max_answer_chars.
 func (r registryTool) Call(ctx context.Context, args json.RawMessage) (string, error) {
 	a, err := r.t.Call(ctx, r.env, r.call, args)
 	return a.Text, err
