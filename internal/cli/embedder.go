@@ -4,7 +4,6 @@ import (
 	"github.com/coderag/coderag/internal/config"
 	"github.com/coderag/coderag/internal/embed"
 	"github.com/coderag/coderag/internal/embed/provider"
-	"github.com/coderag/coderag/internal/engine"
 	"github.com/coderag/coderag/internal/search"
 )
 
@@ -59,11 +58,4 @@ func (e *env) embedding() embed.Options {
 	p, _ := config.NormalizeProvider(ec.Provider)
 	return embed.Options{Provider: p, Model: ec.Model, BaseURL: ec.BaseURL, APIKey: ec.APIKey,
 		BatchSize: ec.BatchSize, Expand: search.GlossaryExpand, Translate: search.TranslateHan}
-}
-
-// projectEmbedder rebuilds the embedder a project was indexed with (its
-// stored id "provider:model"), taking URL and key from the environment
-// when it names the same provider (engine.ProjectEmbedder).
-func (e *env) projectEmbedder(id string) (embed.Embedder, error) {
-	return engine.ProjectEmbedder(id, e.embedding())
 }
