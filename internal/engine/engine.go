@@ -265,12 +265,12 @@ func (e *Engine) Search(ctx context.Context, root, query string, opts search.Opt
 // once and kept until the index changes (relate.Cache); calls through one
 // Engine run one at a time. ctx applies to the load and to fn's queries.
 func (e *Engine) Graph(ctx context.Context, root string, fn func(*relate.Resolver) error) error {
-	return e.graphs.Use(ctx, e.st.DB(), root, fn)
+	return e.graphs.Use(ctx, e.st, root, fn)
 }
 
 // Describe returns the direct relations of name in the project at root as
 // a text tree. Errors: relate.ErrNotFound, relate.ErrAmbiguous, or the
 // index's.
 func (e *Engine) Describe(ctx context.Context, root, name string) (string, error) {
-	return e.graphs.Describe(ctx, e.st.DB(), root, name)
+	return e.graphs.Describe(ctx, e.st, root, name)
 }
