@@ -49,43 +49,43 @@ For exact names and strings, 'coderag grep' is faster and complete.`)
 	if *topK < 1 || *topK > search.MaxTopK {
 		return usagef("--top-k must be 1..%d, got %d", search.MaxTopK, *topK)
 	}
-	st, p, err := openProject(e, *project)
+	eng, p, release, err := openProject(e, *project)
 	if err != nil {
 		return err
 	}
-	defer st.Close()
-	emb, err := e.projectEmbedder(p.Embedder)
+	defer release()
+	s, err := eng.Searcher(p)
 	if err != nil {
 		return err
 	}
-	fresh, err := refresh(e, st, emb, p)
+	fresh, err := eng.Freshen(e.ctx, p, s.Embedder)
 	if err != nil {
 		return err
 	}
-	if n := fresh.note(p.Path); n != "" {
+	if n := freshNote(fresh, p.Path); n != "" {
 		fmt.Fprintln(e.stderr, n)
 	}
-	s := &search.Searcher{Store: st, Embedder: emb, Project: p.Path}
-	k := *topK
-	resp, err := s.Search(e.ctx, query, search.Options{TopK: k, Ranker: *ranker, Explain: *explain})
+	resp, err := s.Search(e.ctx, query, search.Options{TopK: *topK, Ranker: *ranker, Explain: *explain})
 	if err != nil {
 		return err
 	}
 	if *expand && len(resp.Results) > 0 {
-		res, err := relate.NewResolver(e.ctx, st, p.Path)
+		err := eng.Graph(e.ctx, p.Path, func(res *relate.Resolver) error {
+			for i := range resp.Results {
+				r := &resp.Results[i]
+				if r.Type == "text" {
+					continue
+				}
+				callers, callees, err := res.Neighbors(r.Name)
+				if err != nil {
+					continue // a class or an unresolvable name: nothing to attach
+				}
+				r.Callers, r.Callees = nonNil(callers), nonNil(callees)
+			}
+			return nil
+		})
 		if err != nil {
 			return fmt.Errorf("expand: %w", err)
-		}
-		for i := range resp.Results {
-			r := &resp.Results[i]
-			if r.Type == "text" {
-				continue
-			}
-			callers, callees, err := res.Neighbors(r.Name)
-			if err != nil {
-				continue // a class or an unresolvable name: nothing to attach
-			}
-			r.Callers, r.Callees = nonNil(callers), nonNil(callees)
 		}
 	}
 	switch {
@@ -95,14 +95,14 @@ For exact names and strings, 'coderag grep' is faster and complete.`)
 			out.Changed = fresh.Pending.Len()
 		}
 		for i, r := range resp.Results {
-			out.Results[i] = staleResult{Result: r, Stale: fresh.stale[r.Path]}
+			out.Results[i] = staleResult{Result: r, Stale: fresh.Stale[r.Path]}
 		}
 		return writeJSON(e.stdout, out)
 	case *forTool:
 		fmt.Fprint(e.stdout, search.FormatForTool(resp))
 	default:
 		for i := range resp.Results {
-			if r := &resp.Results[i]; fresh.stale[r.Path] {
+			if r := &resp.Results[i]; fresh.Stale[r.Path] {
 				r.Name += "  [stale: file changed since the last index; lines may be off]"
 			}
 		}

@@ -13,9 +13,7 @@ import (
 
 	"github.com/fsnotify/fsnotify"
 
-	"github.com/coderag/coderag/internal/embed"
-	"github.com/coderag/coderag/internal/index"
-	"github.com/coderag/coderag/internal/store"
+	"github.com/coderag/coderag/internal/engine"
 	"github.com/coderag/coderag/internal/walk"
 )
 
@@ -44,8 +42,10 @@ type watchConfig struct {
 }
 
 // watchLoop re-indexes files as they are saved until the context ends.
-func watchLoop(e *env, st *store.Store, emb embed.Embedder, root string, opts index.Options) error {
-	return watchTree(e, st, emb, root, opts, watchConfig{})
+// Each batch of saved files is one run of the root's index job (req with
+// Paths set).
+func watchLoop(e *env, eng *engine.Engine, root string, req engine.IndexRequest) error {
+	return watchTree(e, eng, root, req, watchConfig{})
 }
 
 // watchSet adds the directories of a tree that walk.Rules enters to a
@@ -140,7 +140,7 @@ func (s *watchSet) rescanPaths() []string {
 }
 
 // watchTree is watchLoop with its tuning (see watchConfig).
-func watchTree(e *env, st *store.Store, emb embed.Embedder, root string, opts index.Options, cfg watchConfig) error {
+func watchTree(e *env, eng *engine.Engine, root string, req engine.IndexRequest, cfg watchConfig) error {
 	w, err := fsnotify.NewWatcher()
 	if err != nil {
 		return fmt.Errorf("watch: %w", err)
@@ -162,11 +162,13 @@ func watchTree(e *env, st *store.Store, emb embed.Embedder, root string, opts in
 	timer.Stop()
 	rescan := time.NewTicker(cfg.rescan)
 	defer rescan.Stop()
-	opts.Progress = nil
 	run := func(paths []string) {
-		o := opts
-		o.Paths = paths
-		rep, err := index.Run(e.ctx, st, emb, root, o)
+		r := req
+		r.Paths = paths
+		rep, err := indexNow(e, eng, root, r)
+		if e.ctx.Err() != nil {
+			return
+		}
 		if err != nil {
 			fmt.Fprintf(e.stderr, "watch: index: %s\n", e.errText(err))
 			return

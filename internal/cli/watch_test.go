@@ -17,7 +17,7 @@ import (
 	"github.com/fsnotify/fsnotify"
 
 	"github.com/coderag/coderag/internal/config"
-	"github.com/coderag/coderag/internal/index"
+	"github.com/coderag/coderag/internal/engine"
 	"github.com/coderag/coderag/internal/walk"
 )
 
@@ -231,12 +231,12 @@ func TestWatchAddFails(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := openStore(e)
+	eng, release, err := openEngine(e)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer st.Close()
-	if _, err := index.Run(ctx, st, emb, root, index.Options{}); err != nil {
+	defer release()
+	if _, err := indexNow(e, eng, root, engine.IndexRequest{Embedder: emb}); err != nil {
 		t.Fatal(err)
 	}
 	var rec *recordingWatcher
@@ -246,7 +246,7 @@ func TestWatchAddFails(t *testing.T) {
 	}
 	done := make(chan error, 1)
 	go func() {
-		done <- watchTree(e, st, emb, root, index.Options{}, watchConfig{rescan: 100 * time.Millisecond, wrap: wrap})
+		done <- watchTree(e, eng, root, engine.IndexRequest{Embedder: emb}, watchConfig{rescan: 100 * time.Millisecond, wrap: wrap})
 	}()
 	waitFor := func(what string, cond func() bool) {
 		t.Helper()
@@ -267,7 +267,7 @@ func TestWatchAddFails(t *testing.T) {
 		}
 	}
 	indexed := func(p string) bool {
-		files, err := st.Files(ctx, root)
+		files, err := eng.Store().Files(ctx, root)
 		return err == nil && files[p].SHA256 != ""
 	}
 	os.WriteFile(filepath.Join(root, "deep", "er", "new.go"), []byte("package er\n\nfunc Beta() {}\n"), 0o644)
