@@ -58,14 +58,33 @@ For exact names and strings, 'coderag grep' is faster and complete.`)
 	if err != nil {
 		return err
 	}
+	opts := search.Options{TopK: *topK, Ranker: *ranker, Explain: *explain}
+	// The freshness check (a walk and a stat of every file) and the query
+	// are independent reads of the index, so they run at once; the usual
+	// case, nothing changed, then costs the longer of the two instead of
+	// their sum. When the check re-indexed files, the early answer may
+	// predate them and the query runs again.
+	type answer struct {
+		resp *search.Response
+		err  error
+	}
+	early := make(chan answer, 1)
+	go func() {
+		resp, err := s.Search(e.ctx, query, opts)
+		early <- answer{resp, err}
+	}()
 	fresh, err := eng.Freshen(e.ctx, p, s.Embedder)
+	a := <-early
 	if err != nil {
 		return err
 	}
 	if n := freshNote(fresh, p.Path); n != "" {
 		fmt.Fprintln(e.stderr, n)
 	}
-	resp, err := s.Search(e.ctx, query, search.Options{TopK: *topK, Ranker: *ranker, Explain: *explain})
+	if fresh.Refreshed > 0 {
+		a.resp, a.err = s.Search(e.ctx, query, opts)
+	}
+	resp, err := a.resp, a.err
 	if err != nil {
 		return err
 	}
