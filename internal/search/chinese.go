@@ -143,8 +143,13 @@ func ChineseWords(query string) []zh.Word { return Chinese.Words(query) }
 // the local embedder (embed.Options.Translate): the same words and terms
 // as the keyword route, with their weights, weak ones included.
 func TranslateHan(run string) []embed.Expansion {
+	return expansions(Chinese.Words(run))
+}
+
+// expansions flattens the terms of words, with their weights.
+func expansions(ws []zh.Word) []embed.Expansion {
 	var out []embed.Expansion
-	for _, w := range Chinese.Words(run) {
+	for _, w := range ws {
 		for _, t := range w.Terms {
 			out = append(out, embed.Expansion{Term: t.Text, Weight: t.Weight})
 		}

@@ -25,15 +25,11 @@ import (
 var glossaryData string
 
 // GlossaryExpand maps a term (a Chinese word or an English sub-word) to
-// extra English terms. It is filled by the bilingual glossary: an exact,
+// extra English terms from the bilingual glossary: an exact,
 // case-sensitive lookup of the key (English keys are lower case); nil when
 // the term is not in the glossary. The returned slice is shared: callers
 // must not modify its elements.
-var GlossaryExpand func(term string) []string
-
-func init() {
-	GlossaryExpand = glossaryLookup
-}
+func GlossaryExpand(term string) []string { return glossaryLookup(term) }
 
 var (
 	glossOnce sync.Once

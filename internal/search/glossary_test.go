@@ -74,9 +74,6 @@ func TestGlossaryKeysSegmented(t *testing.T) {
 }
 
 func TestGlossaryExpand(t *testing.T) {
-	if GlossaryExpand == nil {
-		t.Fatal("GlossaryExpand is nil")
-	}
 	for term, want := range map[string]string{
 		"登录": "login", "超时": "timeout", "压缩": "compress", "上下文": "context",
 		"锁": "mutex", "扩容": "grow", "ctx": "context", "conn": "connection",

@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/go-ego/gse/hmm"
 
@@ -111,7 +110,7 @@ var questionWords = []string{"怎么", "如何", "什么", "哪里", "在哪", "
 // knownWord reports whether a word ending in an end particle may stay
 // whole: the glossary or the dictionary knows it.
 func knownWord(w string) bool {
-	if GlossaryExpand != nil && len(GlossaryExpand(w)) > 0 {
+	if len(glossaryLookup(w)) > 0 {
 		return true
 	}
 	d := Dictionary()
@@ -270,40 +269,8 @@ func hasHan(s string) bool {
 // characters and question words are dropped; order of first appearance is
 // kept; duplicates removed.
 func Tokenize(query string) []string {
-	type span struct {
-		at  int
-		tok string
-	}
-	var spans []span
-	for _, m := range identifierRE.FindAllStringIndex(query, -1) {
-		spans = append(spans, span{m[0], query[m[0]:m[1]]})
-	}
-	if hasHan(query) {
-		for _, m := range hanRunRE.FindAllStringIndex(query, -1) {
-			at := m[0]
-			for _, w := range CutChinese(query[m[0]:m[1]]) {
-				spans = append(spans, span{at, w})
-				at += len(w)
-			}
-		}
-	}
-	// Insertion sort by position: identifiers and Han words interleave.
-	for i := 1; i < len(spans); i++ {
-		for j := i; j > 0 && spans[j].at < spans[j-1].at; j-- {
-			spans[j], spans[j-1] = spans[j-1], spans[j]
-		}
-	}
-	var out []string
-	seen := map[string]bool{}
-	for _, s := range spans {
-		t := strings.TrimSpace(s.tok)
-		if utf8.RuneCountInString(t) < 2 || StopWords[t] || seen[t] {
-			continue
-		}
-		seen[t] = true
-		out = append(out, t)
-	}
-	return out
+	q := &Query{Text: query, HasHan: hasHan(query), runs: map[string][]string{}}
+	return q.tokenize()
 }
 
 var hanRunRE = regexp.MustCompile(`\p{Han}+`)

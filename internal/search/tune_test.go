@@ -49,10 +49,10 @@ func TestTuneGolden(t *testing.T) {
 	}
 	if os.Getenv("CODERAG_TUNE_GRID") != "" {
 		base := DefaultHybridParams()
-		base.VectorWeight, base.VectorRerank = LocalVectorWeight, true
+		base.VectorRerank = true
 		variants := map[string]func(*HybridParams){
-			"glossary-on":  func(*HybridParams) { UseGlossary = true },
-			"glossary-off": func(*HybridParams) { UseGlossary = false },
+			"glossary-on":  func(h *HybridParams) { h.Glossary = true },
+			"glossary-off": func(h *HybridParams) { h.Glossary = false },
 		}
 		for name, f := range variants {
 			hp := base
@@ -65,7 +65,6 @@ func TestTuneGolden(t *testing.T) {
 			t.Logf("%-10s overall MRR %.3f R@1 %.3f R@5 %.3f | zh MRR %.3f | fuzzy %.3f", name, rep.Overall.MRRAt10, rep.Overall.RecallAt1, rep.Overall.RecallAt5, rep.ByLang["zh"].MRRAt10, rep.ByKind["fuzzy"].MRRAt10)
 		}
 		s.Params = nil
-		UseGlossary = true
 		return
 	}
 	for _, r := range rankers {
@@ -151,7 +150,7 @@ func TestTuneMulti(t *testing.T) {
 		es = append(es, evalSet{&Searcher{Store: st, Embedder: emb, Project: p.Path}, g})
 	}
 	base := DefaultHybridParams()
-	base.VectorWeight, base.VectorRerank = LocalVectorWeight, true
+	base.VectorRerank = true
 	variants := map[string]func(*HybridParams){
 		"base":        func(*HybridParams) {},
 		"no-delegate": func(h *HybridParams) { h.Delegate = false },

@@ -6,6 +6,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/kljensen/snowball/english"
+
+	"github.com/coderag/coderag/internal/embed"
 )
 
 // Feature classes; each seeds the hash, so equal strings of different
@@ -55,6 +57,9 @@ type featurizer struct {
 	stems    map[string]string // local stem cache, in front of stemCache
 	names    map[uint64]string // feature names, only for Terms
 	prevName string
+
+	// translate overrides e.translate for one query (EmbedQueryTranslated).
+	translate func(string) []embed.Expansion
 
 	prev      uint64 // hash of the previous pairable word
 	havePrev  bool
@@ -324,7 +329,7 @@ func (f *featurizer) cjk(s string, scale float64) {
 	if f.expanding {
 		return
 	}
-	if f.e.translate != nil {
+	if f.translate != nil || f.e.translate != nil {
 		f.translateRun(s, scale)
 		f.havePrev = false
 		return
@@ -343,7 +348,11 @@ func (f *featurizer) cjk(s string, scale float64) {
 // translateRun adds the features of the weighted English terms of a CJK
 // run (Options.Translate).
 func (f *featurizer) translateRun(s string, scale float64) {
-	ts := f.e.translate(s)
+	tr := f.translate
+	if tr == nil {
+		tr = f.e.translate
+	}
+	ts := tr(s)
 	if len(ts) == 0 {
 		return
 	}

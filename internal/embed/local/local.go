@@ -195,6 +195,34 @@ func (e *Embedder) EmbedQuery(ctx context.Context, text string) ([]float32, erro
 	return v[0], nil
 }
 
+// EmbedQueryTranslated embeds a query like EmbedQuery, with translate in
+// place of Options.Translate for its CJK runs, when Options.Translate is
+// set (else translate is not called). A search passes the translations it
+// already made of the query, which must equal what Options.Translate
+// returns; the vector is then the same.
+func (e *Embedder) EmbedQueryTranslated(ctx context.Context, text string, translate func(han string) []embed.Expansion) ([]float32, error) {
+	if embed.IsBlank(text) {
+		return nil, embed.ErrEmptyInput
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	f := e.pool.Get().(*featurizer)
+	defer func() {
+		f.translate = nil
+		e.pool.Put(f)
+	}()
+	if e.translate != nil {
+		f.translate = translate
+	}
+	return f.vector(embed.Truncate(text, embed.MaxInputRunes)), nil
+}
+
+// Lexical reports true: the vectors hash the text's own words, the
+// evidence a keyword search has too, so a ranker should weigh them as a
+// re-ranking signal (search.LexicalEmbedder).
+func (e *Embedder) Lexical() bool { return true }
+
 // Term is one feature of a text, for explaining a vector (Terms).
 type Term struct {
 	Name   string  // class and value: "word:overtim", "pair:overtim+servic", "gram:#ov", "ident:overtimeservice", "cjk2:加班", "stop:return", "digits:8"
