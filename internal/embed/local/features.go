@@ -7,6 +7,7 @@ import (
 
 	"github.com/kljensen/snowball/english"
 
+	"github.com/coderag/coderag/internal/analyze"
 	"github.com/coderag/coderag/internal/embed"
 )
 
@@ -170,32 +171,19 @@ func (f *featurizer) identifier(s string, scale float64) {
 	}
 	f.runes = rs
 	parts, letters := 0, 0
-	start := -1
-	for i, r := range rs {
-		if r == '_' {
-			if start >= 0 {
+	start := 0
+	for i := 0; i <= len(rs); i++ {
+		if i < len(rs) && rs[i] != '_' {
+			continue
+		}
+		if i > start {
+			seg := rs[start:i]
+			analyze.SubWords(seg, func(a, b int) {
 				parts++
-				letters += f.part(rs[start:i], scale)
-			}
-			start = -1
-			continue
+				letters += f.part(seg[a:b], scale)
+			})
 		}
-		if start < 0 {
-			start = i
-			continue
-		}
-		p := rs[i-1]
-		if isDigit(r) != isDigit(p) ||
-			(unicode.IsUpper(r) && unicode.IsLower(p)) ||
-			(unicode.IsUpper(r) && unicode.IsUpper(p) && i+1 < len(rs) && unicode.IsLower(rs[i+1])) {
-			parts++
-			letters += f.part(rs[start:i], scale)
-			start = i
-		}
-	}
-	if start >= 0 {
-		parts++
-		letters += f.part(rs[start:], scale)
+		start = i + 1
 	}
 	if parts > 1 && letters > 0 {
 		// The whole identifier, lowercased, separators dropped.

@@ -11,7 +11,8 @@
 //
 //   - identifier sub-words: identifiers are split on snake_case, camelCase,
 //     acronym boundaries ("HTTPServer" -> http, server), letter/digit
-//     boundaries and punctuation such as dots, then stemmed with the Snowball
+//     boundaries and punctuation such as dots (analyze.SubWords, the
+//     splitting of the keyword index), then stemmed with the Snowball
 //     English stemmer ("services" and "Service" meet) — weight 1; English
 //     stop words and common keywords (return, func, public, ...) weight 0.2;
 //     one-letter parts are dropped; digit runs weight 0.3;
