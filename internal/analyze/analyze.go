@@ -12,6 +12,14 @@
 //   - Chinese text becomes overlapping character bigrams ("悬空引用" -> 悬空,
 //     空引, 引用), the dictionary-free indexing used by CJK search engines
 //     (e.g. Lucene's CJKAnalyzer); a one-character run stays a unigram.
+//
+// Identifiers are split by SubWords everywhere: here, in the query analysis
+// (package search) and in the local embedder. The Chinese analysis lives
+// here too: segmentation (CutChinese, segment.go), the bilingual glossary
+// (glossary.go) and the translation of words to English terms with the
+// glossary and CC-CEDICT (chinese.go, package zh), which the query
+// analysis, the local embedder (TranslateHan, for queries and documents)
+// and --explain share.
 package analyze
 
 import (

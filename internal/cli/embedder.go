@@ -3,10 +3,10 @@ package cli
 import (
 	"fmt"
 
+	"github.com/coderag/coderag/internal/analyze"
 	"github.com/coderag/coderag/internal/config"
 	"github.com/coderag/coderag/internal/embed"
 	"github.com/coderag/coderag/internal/embed/provider"
-	"github.com/coderag/coderag/internal/search"
 )
 
 // embedFlags are the embedding flags shared by index (and the REPL's /index).
@@ -40,7 +40,7 @@ func (e *env) newEmbedder(f embedFlags) (embed.Embedder, error) {
 		return nil, err
 	}
 	return provider.New(embed.Options{Provider: p, Model: ec.Model, BaseURL: ec.BaseURL, APIKey: ec.APIKey,
-		BatchSize: ec.BatchSize, Expand: search.GlossaryExpand, Translate: search.TranslateHan})
+		BatchSize: ec.BatchSize, Expand: analyze.GlossaryExpand, Translate: analyze.TranslateHan})
 }
 
 // projectEmbedder rebuilds the embedder a project was indexed with (its
@@ -58,7 +58,7 @@ func (e *env) projectEmbedder(id string) (embed.Embedder, error) {
 		ec.BaseURL, ec.APIKey = "", ""
 	}
 	emb, err := provider.New(embed.Options{Provider: p, Model: m, BaseURL: ec.BaseURL, APIKey: ec.APIKey,
-		BatchSize: ec.BatchSize, Expand: search.GlossaryExpand, Translate: search.TranslateHan})
+		BatchSize: ec.BatchSize, Expand: analyze.GlossaryExpand, Translate: analyze.TranslateHan})
 	if err != nil {
 		return nil, fmt.Errorf("this project was indexed with %s, which is unavailable: %w", id, err)
 	}

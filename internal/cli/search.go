@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/coderag/coderag/internal/analyze"
 	"github.com/coderag/coderag/internal/relate"
 	"github.com/coderag/coderag/internal/search"
 	"github.com/coderag/coderag/internal/zh"
@@ -140,6 +141,6 @@ func explainChinese(e *env, q *search.Query) {
 		return
 	}
 	ws := q.Chinese
-	fmt.Fprintf(e.stdout, "chinese: %s\n", search.ChineseStatus())
+	fmt.Fprintf(e.stdout, "chinese: %s\n", analyze.ChineseStatus())
 	fmt.Fprintf(e.stdout, "  words: %s\n", zh.Format(ws))
 }

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"regexp"
 	"strings"
 	"unicode/utf8"
 
@@ -106,7 +107,7 @@ func AnalyzeQuery(text string, opts QueryOptions) *Query {
 		for i, r := range han {
 			segs[i] = q.cut(r)
 		}
-		q.Chinese = Chinese.Segmented(segs)
+		q.Chinese = analyze.Chinese.Segmented(segs)
 		expand = zh.StrongTerms(q.Chinese)
 	}
 	q.Terms = q.queryTerms(opts, expand)
@@ -130,7 +131,7 @@ func AnalyzeQuery(text string, opts QueryOptions) *Query {
 func (q *Query) cut(run string) []string {
 	ws, ok := q.runs[run]
 	if !ok {
-		ws = CutChinese(run)
+		ws = analyze.CutChinese(run)
 		q.runs[run] = ws
 	}
 	return ws
@@ -152,7 +153,7 @@ func (q *Query) queryTerms(opts QueryOptions, expand []string) []string {
 	var out []string
 	seen := map[string]bool{}
 	add := func(t string, fromIdent bool) {
-		if seen[t] || StopWords[t] || (!fromIdent && englishStop[t]) {
+		if seen[t] || analyze.StopWords[t] || (!fromIdent && englishStop[t]) {
 			return
 		}
 		seen[t] = true
@@ -165,7 +166,7 @@ func (q *Query) queryTerms(opts QueryOptions, expand []string) []string {
 		for _, part := range splitHan(f) {
 			if part.han {
 				for _, w := range q.cut(part.text) {
-					if len([]rune(w)) < 2 || StopWords[w] || zhQuestionWords[w] {
+					if len([]rune(w)) < 2 || analyze.QuestionWord(w) {
 						continue
 					}
 					for _, t := range analyze.Terms(nil, w) {
@@ -191,7 +192,7 @@ func (q *Query) queryTerms(opts QueryOptions, expand []string) []string {
 			if englishStop[w] {
 				continue
 			}
-			for _, en := range GlossaryExpand(w) {
+			for _, en := range analyze.GlossaryExpand(w) {
 				for _, t := range analyze.Terms(nil, en) {
 					add(t, false)
 				}
@@ -230,7 +231,7 @@ func (q *Query) tokenize() []string {
 	seen := map[string]bool{}
 	for _, s := range spans {
 		t := strings.TrimSpace(s.tok)
-		if utf8.RuneCountInString(t) < 2 || StopWords[t] || seen[t] {
+		if utf8.RuneCountInString(t) < 2 || analyze.StopWords[t] || seen[t] {
 			continue
 		}
 		seen[t] = true
@@ -248,7 +249,7 @@ func (q *Query) contentWords() int {
 		for _, part := range splitHan(f) {
 			if part.han {
 				for _, w := range q.cut(part.text) {
-					if len([]rune(w)) >= 2 && !StopWords[w] && !zhQuestionWords[w] {
+					if len([]rune(w)) >= 2 && !analyze.QuestionWord(w) {
 						n++
 					}
 				}
@@ -263,17 +264,32 @@ func (q *Query) contentWords() int {
 	return n
 }
 
-// TranslateHan returns the weighted English terms of one Han run, like the
-// package-level TranslateHan, from the query's own segmentation when the
+// TranslateHan returns the weighted English terms of one Han run, like
+// analyze.TranslateHan, from the query's own segmentation when the
 // run is one of its runs. It is what the local embedder uses to embed this
 // query.
 func (q *Query) TranslateHan(run string) []embed.Expansion {
 	ws, ok := q.runs[run]
 	if !ok {
-		return TranslateHan(run)
+		return analyze.TranslateHan(run)
 	}
-	return expansions(Chinese.Segmented([][]string{ws}))
+	return analyze.TranslateWords(ws)
 }
+
+// Tokenize is the seed's query tokenizer (RagQueryTokenizer): Chinese word
+// segmentation (analyze.CutChinese, jieba's algorithm over a compact
+// dictionary) plus identifiers matched by [A-Za-z][A-Za-z0-9_.$-]{1,};
+// single characters and question words are dropped; order of first
+// appearance is kept; duplicates removed.
+func Tokenize(query string) []string {
+	q := &Query{Text: query, HasHan: analyze.HasHan(query), runs: map[string][]string{}}
+	return q.tokenize()
+}
+
+// identifierRE is the seed's identifier pattern (RagQueryTokenizer).
+var identifierRE = regexp.MustCompile(`[A-Za-z][A-Za-z0-9_.$-]{1,}`)
+
+var hanRunRE = regexp.MustCompile(`\p{Han}+`)
 
 // englishStop are frequent English words that carry no code meaning.
 var englishStop = map[string]bool{
@@ -283,16 +299,6 @@ var englishStop = map[string]bool{
 	"which": true, "what": true, "how": true, "doe": true, "do": true, "does": true, "its": true, "into": true,
 	"there": true, "whi": true, "who": true, "can": true, "so": true, "if": true, "then": true, "than": true,
 	"find": true, "code": true, "function": true, "method": true, "handl": false,
-}
-
-// zhQuestionWords are Chinese function and question words that carry no
-// code meaning, beyond StopWords.
-var zhQuestionWords = map[string]bool{
-	"哪里": true, "在哪": true, "在哪里": true, "哪个": true, "什么样": true, "时候": true, "什么时候": true,
-	"为什么": true, "是否": true, "怎样": true, "怎么样": true, "多少": true, "如何": true, "的话": true,
-	"是不是": true, "这个": true, "那个": true, "这些": true, "那些": true, "以及": true,
-	"或者": true, "还是": true, "然后": true, "进行": true, "地方": true, "代码": true,
-	"逻辑": true, "方法": true, "函数": true,
 }
 
 type hanPart struct {

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/coderag/coderag/internal/analyze"
 	"github.com/coderag/coderag/internal/embed"
 	"github.com/coderag/coderag/internal/embed/provider"
 	"github.com/coderag/coderag/internal/store"
@@ -33,7 +34,7 @@ func TestTuneGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	prov, model := embed.ParseID(p.Embedder)
-	emb, err := provider.New(embed.Options{Provider: prov, Model: model, Expand: GlossaryExpand})
+	emb, err := provider.New(embed.Options{Provider: prov, Model: model, Expand: analyze.GlossaryExpand})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +98,7 @@ func TestLatencyGolden(t *testing.T) {
 	defer st.Close()
 	p, _ := st.GetProject(ctx, root)
 	prov, model := embed.ParseID(p.Embedder)
-	emb, _ := provider.New(embed.Options{Provider: prov, Model: model, Expand: GlossaryExpand})
+	emb, _ := provider.New(embed.Options{Provider: prov, Model: model, Expand: analyze.GlossaryExpand})
 	g, _ := LoadGolden(golden)
 	s := &Searcher{Store: st, Embedder: emb, Project: p.Path}
 	for _, cache := range []bool{true, false} {
@@ -142,7 +143,7 @@ func TestTuneMulti(t *testing.T) {
 			t.Fatal(err)
 		}
 		prov, model := embed.ParseID(p.Embedder)
-		emb, _ := provider.New(embed.Options{Provider: prov, Model: model, Expand: GlossaryExpand})
+		emb, _ := provider.New(embed.Options{Provider: prov, Model: model, Expand: analyze.GlossaryExpand})
 		g, err := LoadGolden(f[2])
 		if err != nil {
 			t.Fatal(err)

@@ -12,7 +12,7 @@
 //   - for a word in neither, its longest known parts (文件系统 -> 文件 + 系统),
 //     each translated as above, at PartWeight of that.
 //
-// Segmentation is the caller's (Analyzer.Cut); package search supplies
+// Segmentation is the caller's (Analyzer.Cut); package analyze supplies
 // jieba's algorithm with particle boundaries. Without a dictionary the
 // analyzer is glossary-only and says so (Analyzer.Status).
 //

@@ -29,7 +29,7 @@
 //     (1-4 characters) to English terms, e.g. a bilingual glossary
 //     ("加班" -> "overtime"), whose features are added at 0.8 of their weight;
 //     Options.Translate, when set, replaces it for CJK text: a whole run is
-//     segmented and translated by the caller (package search's Chinese
+//     segmented and translated by the caller (package analyze's Chinese
 //     analysis, the same as the keyword route's), and each term's features
 //     are added at 0.8 times its weight. Which terms a run gets depends on
 //     the translation data installed (glossary, CC-CEDICT), so an index

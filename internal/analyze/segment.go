@@ -1,22 +1,16 @@
-package search
+package analyze
 
 //go:generate go run ./internal/gendict -out data/zhdict.txt
 
 import (
 	_ "embed"
 	"math"
-	"regexp"
 	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/go-ego/gse/hmm"
-
-	"github.com/coderag/coderag/internal/analyze"
 )
-
-// identifierRE is the seed's identifier pattern (RagQueryTokenizer).
-var identifierRE = regexp.MustCompile(`[A-Za-z][A-Za-z0-9_.$-]{1,}`)
 
 // StopWords are the seed's Chinese question words, dropped from queries.
 var StopWords = map[string]bool{
@@ -160,7 +154,7 @@ func wordBoundaries(rs []rune) []bool {
 // word (see particles, endParticles, questionWords). The dictionary is
 // compact (see internal/gendict) and read in place, so the first call costs
 // microseconds, not a dictionary load. text should be one run of Han
-// characters (Tokenize splits queries so).
+// characters (search.AnalyzeQuery splits queries so).
 func CutChinese(text string) []string {
 	rs := []rune(text)
 	n := len(rs)
@@ -254,23 +248,12 @@ func CutChinese(text string) []string {
 	return out
 }
 
-func hasHan(s string) bool {
+// HasHan reports whether s has a Han character.
+func HasHan(s string) bool {
 	for _, r := range s {
-		if analyze.IsHan(r) {
+		if IsHan(r) {
 			return true
 		}
 	}
 	return false
 }
-
-// Tokenize is the seed's query tokenizer (RagQueryTokenizer): Chinese word
-// segmentation (CutChinese, jieba's algorithm over a compact dictionary)
-// plus identifiers matched by [A-Za-z][A-Za-z0-9_.$-]{1,}; single
-// characters and question words are dropped; order of first appearance is
-// kept; duplicates removed.
-func Tokenize(query string) []string {
-	q := &Query{Text: query, HasHan: hasHan(query), runs: map[string][]string{}}
-	return q.tokenize()
-}
-
-var hanRunRE = regexp.MustCompile(`\p{Han}+`)
