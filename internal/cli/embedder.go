@@ -1,10 +1,10 @@
 package cli
 
 import (
+	"github.com/coderag/coderag/internal/analyze"
 	"github.com/coderag/coderag/internal/config"
 	"github.com/coderag/coderag/internal/embed"
 	"github.com/coderag/coderag/internal/embed/provider"
-	"github.com/coderag/coderag/internal/search"
 )
 
 // embedFlags are the embedding flags shared by index (and the REPL's /index).
@@ -37,7 +37,7 @@ func (e *env) embedOptions(f embedFlags) (embed.Options, error) {
 		return embed.Options{}, err
 	}
 	return embed.Options{Provider: p, Model: ec.Model, BaseURL: ec.BaseURL, APIKey: ec.APIKey,
-		BatchSize: ec.BatchSize, Expand: search.GlossaryExpand, Translate: search.TranslateHan}, nil
+		BatchSize: ec.BatchSize, Expand: analyze.GlossaryExpand, Translate: analyze.TranslateHan}, nil
 }
 
 // newEmbedder builds the configured embedder, with flags overriding the
@@ -57,5 +57,5 @@ func (e *env) embedding() embed.Options {
 	ec := e.cfg.Embedding
 	p, _ := config.NormalizeProvider(ec.Provider)
 	return embed.Options{Provider: p, Model: ec.Model, BaseURL: ec.BaseURL, APIKey: ec.APIKey,
-		BatchSize: ec.BatchSize, Expand: search.GlossaryExpand, Translate: search.TranslateHan}
+		BatchSize: ec.BatchSize, Expand: analyze.GlossaryExpand, Translate: analyze.TranslateHan}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/coderag/coderag/internal/analyze"
 	"github.com/coderag/coderag/internal/relate"
 	"github.com/coderag/coderag/internal/search"
 	"github.com/coderag/coderag/internal/zh"
@@ -126,7 +127,7 @@ For exact names and strings, 'coderag grep' is faster and complete.`)
 			}
 		}
 		if *explain {
-			explainChinese(e, query)
+			explainChinese(e, resp.Analysis)
 		}
 		search.FormatHuman(e.stdout, resp, *explain)
 	}
@@ -154,11 +155,11 @@ type staleResult struct {
 
 // explainChinese prints, for a query with Chinese words, what translates
 // them and each word's English terms with their source.
-func explainChinese(e *env, query string) {
-	ws := search.ChineseWords(query)
-	if len(ws) == 0 {
+func explainChinese(e *env, q *search.Query) {
+	if q == nil || len(q.Chinese) == 0 {
 		return
 	}
-	fmt.Fprintf(e.stdout, "chinese: %s\n", search.ChineseStatus())
+	ws := q.Chinese
+	fmt.Fprintf(e.stdout, "chinese: %s\n", analyze.ChineseStatus())
 	fmt.Fprintf(e.stdout, "  words: %s\n", zh.Format(ws))
 }

@@ -6,10 +6,10 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/coderag/coderag/internal/analyze"
 	"github.com/coderag/coderag/internal/embed"
 	"github.com/coderag/coderag/internal/engine"
 	"github.com/coderag/coderag/internal/index"
-	"github.com/coderag/coderag/internal/search"
 	"github.com/coderag/coderag/internal/store"
 )
 
@@ -170,7 +170,7 @@ func runStats(e *env, args []string) error {
 			out.Projects = append(out.Projects, ps)
 		}
 	}
-	out.Chinese = search.ChineseStatus()
+	out.Chinese = analyze.ChineseStatus()
 	if *asJSON {
 		return writeJSON(e.stdout, out)
 	}

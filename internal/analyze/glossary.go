@@ -1,4 +1,4 @@
-package search
+package analyze
 
 // The bilingual glossary lets Chinese questions reach English code: it maps
 // Chinese programming words (登录, 超时, 上下文, 压缩, ...) to the English
@@ -13,7 +13,7 @@ package search
 // header documents its sources; entries were curated by hand from Chinese
 // programming vocabulary and the identifiers of the Go, Java and Python
 // standard libraries. The Chinese keys are also part of the segmentation
-// dictionary (see internal/gendict), so Tokenize keeps them whole.
+// dictionary (see internal/gendict), so CutChinese keeps them whole.
 
 import (
 	_ "embed"
@@ -25,15 +25,11 @@ import (
 var glossaryData string
 
 // GlossaryExpand maps a term (a Chinese word or an English sub-word) to
-// extra English terms. It is filled by the bilingual glossary: an exact,
+// extra English terms from the bilingual glossary: an exact,
 // case-sensitive lookup of the key (English keys are lower case); nil when
 // the term is not in the glossary. The returned slice is shared: callers
 // must not modify its elements.
-var GlossaryExpand func(term string) []string
-
-func init() {
-	GlossaryExpand = glossaryLookup
-}
+func GlossaryExpand(term string) []string { return glossaryLookup(term) }
 
 var (
 	glossOnce sync.Once
@@ -61,7 +57,7 @@ func loadGlossary() {
 				continue // first entry wins; the tests forbid duplicates
 			}
 			glossMap[key] = terms[:len(terms):len(terms)]
-			if hasHan(key) {
+			if HasHan(key) {
 				glossZh++
 			}
 		}
@@ -87,7 +83,7 @@ func GlossarySize() int {
 // weaker than zh.MinQueryWeight are left out. It returns nil when the query
 // has no Chinese word that translates.
 func ExpandQuery(query string) []string {
-	if !hasHan(query) {
+	if !HasHan(query) {
 		return nil
 	}
 	return Chinese.QueryTerms(query)

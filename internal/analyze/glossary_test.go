@@ -1,10 +1,12 @@
-package search
+package analyze
 
 import (
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/coderag/coderag/internal/zh"
 )
 
 var glossTermRE = regexp.MustCompile(`^[a-z][a-z0-9]*$`)
@@ -33,7 +35,7 @@ func TestGlossaryFormat(t *testing.T) {
 			t.Errorf("line %d: key %q already on line %d", i+1, key, prev)
 		}
 		keys[key] = i + 1
-		if !hanRunRE.MatchString(key) || hanRunRE.FindString(key) != key {
+		if runs := zh.HanRuns(key); len(runs) != 1 || runs[0] != key {
 			if !glossTermRE.MatchString(key) {
 				t.Errorf("line %d: key %q is neither Han nor a lower-case ASCII word", i+1, key)
 			}
@@ -64,19 +66,16 @@ func glossMapLoaded() map[string][]string { loadGlossary(); return glossMap }
 // after the glossary changed: every Chinese key is a dictionary word.
 func TestGlossaryKeysSegmented(t *testing.T) {
 	for key := range glossMapLoaded() {
-		if !hasHan(key) {
+		if !HasHan(key) {
 			continue
 		}
 		if f, _ := zhLookup(key); f == 0 {
-			t.Errorf("glossary key %q missing from data/zhdict.txt: run go generate ./internal/search", key)
+			t.Errorf("glossary key %q missing from data/zhdict.txt: run go generate ./internal/analyze", key)
 		}
 	}
 }
 
 func TestGlossaryExpand(t *testing.T) {
-	if GlossaryExpand == nil {
-		t.Fatal("GlossaryExpand is nil")
-	}
 	for term, want := range map[string]string{
 		"登录": "login", "超时": "timeout", "压缩": "compress", "上下文": "context",
 		"锁": "mutex", "扩容": "grow", "ctx": "context", "conn": "connection",

@@ -1,6 +1,6 @@
-package search
+package analyze
 
-// The Chinese analysis shared by the keyword route (QueryTerms,
+// The Chinese analysis shared by the keyword route (search.AnalyzeQuery,
 // ExpandQuery), the local embedder (TranslateHan, for queries and
 // documents alike) and --explain: segmentation by CutChinese, translation
 // by the hand glossary and, when installed, CC-CEDICT (package zh).
@@ -110,6 +110,21 @@ var (
 	classifiers = map[rune]bool{'个': true, '条': true, '行': true, '次': true, '列': true, '种': true, '些': true, '段': true, '项': true, '件': true, '位': true, '块': true, '份': true, '张': true, '组': true, '批': true, '层': true, '轮': true, '遍': true, '下': true}
 )
 
+// zhQuestionWords are Chinese function and question words that carry no
+// code meaning, beyond StopWords.
+var zhQuestionWords = map[string]bool{
+	"哪里": true, "在哪": true, "在哪里": true, "哪个": true, "什么样": true, "时候": true, "什么时候": true,
+	"为什么": true, "是否": true, "怎样": true, "怎么样": true, "多少": true, "如何": true, "的话": true,
+	"是不是": true, "这个": true, "那个": true, "这些": true, "那些": true, "以及": true,
+	"或者": true, "还是": true, "然后": true, "进行": true, "地方": true, "代码": true,
+	"逻辑": true, "方法": true, "函数": true,
+}
+
+// QuestionWord reports whether a segmented Chinese word is a question or
+// function word that names nothing in code (StopWords, 哪里, 为什么, 函数,
+// ...): the query analysis neither searches for it nor counts it.
+func QuestionWord(w string) bool { return StopWords[w] || zhQuestionWords[w] }
+
 // skipWord reports the Chinese words that are not translated: question
 // and function words, particles, quantities.
 func skipWord(w string) bool {
@@ -143,8 +158,19 @@ func ChineseWords(query string) []zh.Word { return Chinese.Words(query) }
 // the local embedder (embed.Options.Translate): the same words and terms
 // as the keyword route, with their weights, weak ones included.
 func TranslateHan(run string) []embed.Expansion {
+	return expansions(Chinese.Words(run))
+}
+
+// TranslateWords is TranslateHan for a run already segmented into words
+// (what CutChinese returned for it).
+func TranslateWords(words []string) []embed.Expansion {
+	return expansions(Chinese.Segmented([][]string{words}))
+}
+
+// expansions flattens the terms of words, with their weights.
+func expansions(ws []zh.Word) []embed.Expansion {
 	var out []embed.Expansion
-	for _, w := range Chinese.Words(run) {
+	for _, w := range ws {
 		for _, t := range w.Terms {
 			out = append(out, embed.Expansion{Term: t.Text, Weight: t.Weight})
 		}

@@ -1,23 +1,16 @@
-package search
+package analyze
 
 //go:generate go run ./internal/gendict -out data/zhdict.txt
 
 import (
 	_ "embed"
 	"math"
-	"regexp"
 	"strconv"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/go-ego/gse/hmm"
-
-	"github.com/coderag/coderag/internal/analyze"
 )
-
-// identifierRE is the seed's identifier pattern (RagQueryTokenizer).
-var identifierRE = regexp.MustCompile(`[A-Za-z][A-Za-z0-9_.$-]{1,}`)
 
 // StopWords are the seed's Chinese question words, dropped from queries.
 var StopWords = map[string]bool{
@@ -111,7 +104,7 @@ var questionWords = []string{"怎么", "如何", "什么", "哪里", "在哪", "
 // knownWord reports whether a word ending in an end particle may stay
 // whole: the glossary or the dictionary knows it.
 func knownWord(w string) bool {
-	if GlossaryExpand != nil && len(GlossaryExpand(w)) > 0 {
+	if len(glossaryLookup(w)) > 0 {
 		return true
 	}
 	d := Dictionary()
@@ -161,7 +154,7 @@ func wordBoundaries(rs []rune) []bool {
 // word (see particles, endParticles, questionWords). The dictionary is
 // compact (see internal/gendict) and read in place, so the first call costs
 // microseconds, not a dictionary load. text should be one run of Han
-// characters (Tokenize splits queries so).
+// characters (search.AnalyzeQuery splits queries so).
 func CutChinese(text string) []string {
 	rs := []rune(text)
 	n := len(rs)
@@ -255,55 +248,12 @@ func CutChinese(text string) []string {
 	return out
 }
 
-func hasHan(s string) bool {
+// HasHan reports whether s has a Han character.
+func HasHan(s string) bool {
 	for _, r := range s {
-		if analyze.IsHan(r) {
+		if IsHan(r) {
 			return true
 		}
 	}
 	return false
 }
-
-// Tokenize is the seed's query tokenizer (RagQueryTokenizer): Chinese word
-// segmentation (CutChinese, jieba's algorithm over a compact dictionary)
-// plus identifiers matched by [A-Za-z][A-Za-z0-9_.$-]{1,}; single
-// characters and question words are dropped; order of first appearance is
-// kept; duplicates removed.
-func Tokenize(query string) []string {
-	type span struct {
-		at  int
-		tok string
-	}
-	var spans []span
-	for _, m := range identifierRE.FindAllStringIndex(query, -1) {
-		spans = append(spans, span{m[0], query[m[0]:m[1]]})
-	}
-	if hasHan(query) {
-		for _, m := range hanRunRE.FindAllStringIndex(query, -1) {
-			at := m[0]
-			for _, w := range CutChinese(query[m[0]:m[1]]) {
-				spans = append(spans, span{at, w})
-				at += len(w)
-			}
-		}
-	}
-	// Insertion sort by position: identifiers and Han words interleave.
-	for i := 1; i < len(spans); i++ {
-		for j := i; j > 0 && spans[j].at < spans[j-1].at; j-- {
-			spans[j], spans[j-1] = spans[j-1], spans[j]
-		}
-	}
-	var out []string
-	seen := map[string]bool{}
-	for _, s := range spans {
-		t := strings.TrimSpace(s.tok)
-		if utf8.RuneCountInString(t) < 2 || StopWords[t] || seen[t] {
-			continue
-		}
-		seen[t] = true
-		out = append(out, t)
-	}
-	return out
-}
-
-var hanRunRE = regexp.MustCompile(`\p{Han}+`)
