@@ -378,7 +378,7 @@ func TestPages(t *testing.T) {
 	for _, want := range []string{
 		`class="result"`, `href="/file?`, "#L", // path:line link with an anchor
 		`<span class="line">`, `class="chroma"`, // highlighted snippet
-		"why this score", "callers &amp; callees", `type="checkbox" name="project" value="list"`,
+		"why this score", "callers &amp; callees", `type="checkbox" name="project" value="` + f.list + `"`,
 	} {
 		if code != 200 || !strings.Contains(body, want) {
 			t.Errorf("search page lacks %q (status %d)", want, code)

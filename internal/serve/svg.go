@@ -19,7 +19,7 @@ const (
 	colGap       = 110
 	margin       = 20
 	maxGraphRows = 20
-	labelChars   = 34
+	labelChars   = 32
 )
 
 // gnode is one box of the drawing.
