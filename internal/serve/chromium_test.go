@@ -58,9 +58,11 @@ func TestBrowser(t *testing.T) {
 
 	step := func(what string, a ...chromedp.Action[chromedp.Void]) {
 		t.Helper()
+		start := time.Now()
 		if err := chromedp.Do(ctx, a...); err != nil {
 			t.Fatalf("%s: %v", what, err)
 		}
+		t.Logf("%s: %s", what, time.Since(start).Round(time.Millisecond))
 	}
 	step("open the page", chromedp.Navigate(f.srv.URL+"/"), chromedp.WaitVisible(chromedp.CSS("#q")))
 	step("type a query", chromedp.SendKeys(chromedp.CSS("#q"), "record the response headers a handler writes\n"),

@@ -303,6 +303,9 @@ func (l *Local) run(root string, emb embed.Embedder, run *IndexRun) {
 func (l *Local) Remove(ctx context.Context, dir string) (*Removed, error) {
 	root, err := index.ResolveRoot(dir)
 	if err != nil { // a deleted directory is still removed by its path
+		if !filepath.IsAbs(dir) {
+			return nil, fmt.Errorf("remove %s: give the absolute root: %w", dir, ErrUnknownProject)
+		}
 		root = filepath.Clean(dir)
 	}
 	l.mu.Lock()

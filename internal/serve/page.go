@@ -73,9 +73,9 @@ type page struct {
 	Data     any
 }
 
-// render executes page name; a template error is a programming error
-// reported as a 500 with its message.
-func (s *Server) render(w http.ResponseWriter, r *http.Request, name string, data any) {
+// render executes page name and answers with status code; a template
+// error is a programming error reported as a 500 with its message.
+func (s *Server) render(w http.ResponseWriter, code int, name string, data any) {
 	p, ok := data.(*page)
 	if !ok {
 		p = &page{Data: data}
@@ -84,26 +84,19 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, name string, dat
 	if p.Title == "" {
 		p.Title = "coderag"
 	}
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	var b strings.Builder
 	if err := s.pages[name].Execute(&b, p); err != nil {
 		http.Error(w, "render "+name+": "+err.Error(), http.StatusInternalServerError)
 		return
 	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.WriteHeader(code)
 	_, _ = w.Write([]byte(b.String())) // the client went away: nothing to tell it
 }
 
 // pageError renders an error inside the layout with its HTTP status.
 func (s *Server) pageError(w http.ResponseWriter, r *http.Request, err error) {
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.WriteHeader(status(err))
-	var b strings.Builder
-	p := &page{Title: "coderag: error", Version: s.opts.Version, Q: r.URL.Query().Get("q"), Data: err.Error()}
-	if e := s.pages["error"].Execute(&b, p); e != nil {
-		fmt.Fprintf(w, "%s\n", template.HTMLEscapeString(err.Error()))
-		return
-	}
-	_, _ = w.Write([]byte(b.String()))
+	s.render(w, status(err), "error", &page{Title: "coderag: error", Q: r.URL.Query().Get("q"), Data: err.Error()})
 }
 
 // resultView is one search result on the page.
@@ -137,6 +130,7 @@ func (s *Server) pageSearch(w http.ResponseWriter, r *http.Request) {
 	}
 	v := &searchView{}
 	p.Data = v
+	code := http.StatusOK
 	if p.Q != "" {
 		p.Title = p.Q + " - coderag"
 		k := 10
@@ -148,7 +142,7 @@ func (s *Server) pageSearch(w http.ResponseWriter, r *http.Request) {
 			v.Resp, err = s.b.Search(r.Context(), roots, p.Q, search.Options{TopK: k, Explain: true})
 		}
 		if err != nil {
-			w.WriteHeader(status(err))
+			code = status(err)
 			v.Error = err.Error()
 		} else {
 			names := map[string]string{}
@@ -170,7 +164,7 @@ func (s *Server) pageSearch(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 	}
-	s.render(w, r, "search", p)
+	s.render(w, code, "search", p)
 }
 
 // fileView is the file page's data.
@@ -216,7 +210,7 @@ func (s *Server) pageFile(w http.ResponseWriter, r *http.Request) {
 	if res.NextOffset > 0 {
 		v.Next = fmt.Sprintf("/file?%s&offset=%d", projectPathQuery(root, res.Path), res.NextOffset)
 	}
-	s.render(w, r, "file", &page{Title: res.Path + " - coderag", Data: v})
+	s.render(w, http.StatusOK, "file", &page{Title: res.Path + " - coderag", Data: v})
 }
 
 func projectPathQuery(root, path string) string {
@@ -235,7 +229,7 @@ func (s *Server) pageGraph(w http.ResponseWriter, r *http.Request) {
 		s.pageError(w, r, err)
 		return
 	}
-	s.render(w, r, "graph", &page{Title: g.Query + " - call graph - coderag", Data: &graphView{G: g, SVG: drawGraph(g)}})
+	s.render(w, http.StatusOK, "graph", &page{Title: g.Query + " - call graph - coderag", Data: &graphView{G: g, SVG: drawGraph(g)}})
 }
 
 func (s *Server) pageStatus(w http.ResponseWriter, r *http.Request) {
@@ -244,5 +238,5 @@ func (s *Server) pageStatus(w http.ResponseWriter, r *http.Request) {
 		s.pageError(w, r, err)
 		return
 	}
-	s.render(w, r, "status", &page{Title: "index status - coderag", Projects: ps, Data: statusJSON{DB: s.b.StorePath(), Writes: s.opts.Token != "", Projects: ps}})
+	s.render(w, http.StatusOK, "status", &page{Title: "index status - coderag", Projects: ps, Data: statusJSON{DB: s.b.StorePath(), Writes: s.opts.Token != "", Projects: ps}})
 }

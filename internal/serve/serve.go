@@ -165,8 +165,7 @@ func (s *Server) read(h http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		if !s.canRead(r) {
 			if !strings.HasPrefix(r.URL.Path, "/api/") {
-				w.WriteHeader(http.StatusUnauthorized)
-				s.render(w, r, "login", map[string]any{"Next": r.URL.RequestURI()})
+				s.render(w, http.StatusUnauthorized, "login", map[string]any{"Next": r.URL.RequestURI()})
 				return
 			}
 			w.Header().Set("WWW-Authenticate", `Bearer realm="coderag"`)
@@ -202,8 +201,7 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 		next = "/"
 	}
 	if s.opts.Token == "" || subtle.ConstantTimeCompare([]byte(tok), []byte(s.opts.Token)) != 1 {
-		w.WriteHeader(http.StatusUnauthorized)
-		s.render(w, r, "login", map[string]any{"Next": next, "Wrong": true})
+		s.render(w, http.StatusUnauthorized, "login", map[string]any{"Next": next, "Wrong": true})
 		return
 	}
 	http.SetCookie(w, &http.Cookie{Name: tokenCookie, Value: tok, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
