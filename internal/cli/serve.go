@@ -41,7 +41,7 @@ unless --private, which makes them need the token too (the page asks for it
 once). File views are confined to the project roots like the CLI's.`)
 	addr := fs.String("addr", serve.DefaultAddr, "address to listen on (host:port); a non-loopback host shares the index on the network")
 	storeFlag := fs.String("store", "", "index to serve: a SQLite file path (default $CODERAG_HOME/index.db)")
-	token := fs.String("token", "", "bearer token for writes (default $CODERAG_TOKEN); with --private, for reads too")
+	token := fs.String("token", "", "bearer token for writes (default $CODERAG_TOKEN, better: a flag shows in ps); with --private, for reads too")
 	private := fs.Bool("private", false, "reads need the token too")
 	verbose := fs.Bool("v", false, "log MCP transport diagnostics to stderr")
 	pos, err := parse(fs, args)

@@ -34,7 +34,7 @@ func chromiumPath(t *testing.T) string {
 
 // TestBrowser drives the page in headless Chromium: type a query, see the
 // results, open the score breakdown, follow a path:line link to the file
-// view at its anchor, open the call graph from the results; it saves screenshots
+// view at its anchor, open the call graph from the results, then the status page; it saves screenshots
 // of the results and the graph (to docs/ with -update-screenshot).
 func TestBrowser(t *testing.T) {
 	bin := chromiumPath(t)
@@ -105,6 +105,11 @@ func TestBrowser(t *testing.T) {
 	graph, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
 	if err != nil {
 		t.Fatal(err)
+	}
+	step("open the status page", chromedp.Click(chromedp.CSS(`nav a[href="/status"]`)), chromedp.WaitVisible(chromedp.CSS("#status")))
+	rows, err := chromedp.Run(ctx, chromedp.Evaluate[int]("document.querySelectorAll('#status tbody tr[data-project]').length"))
+	if err != nil || rows != 2 {
+		t.Fatalf("status page lists %d projects, %v; want 2", rows, err)
 	}
 	shots := map[string][]byte{"serve.png": results, "serve-graph.png": graph}
 	dir := t.ArtifactDir()
