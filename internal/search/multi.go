@@ -28,7 +28,8 @@ import (
 // only vector neighbours) is interleaved after the projects with keyword
 // hits, so an unrelated repository does not take every other slot.
 // A big project therefore cannot crowd a small one out of the top k: with P
-// projects, each project with hits holds one of the first P slots.
+// projects that have keyword hits, each of them holds one of the first P
+// slots.
 
 // MultiResult is one result of a multi-project search: the Result as a
 // single-project search gives it, the root of the project it comes from, and
