@@ -129,7 +129,7 @@ type rootRequest struct {
 	Root string `json:"root"`
 }
 
-// root reads the root of a write from a JSON body {"root": ...} or the
+// readRoot reads the root of a write from a JSON body {"root": ...} or the
 // root query parameter.
 func readRoot(r *http.Request) (string, error) {
 	if v := r.URL.Query().Get("root"); v != "" {

@@ -63,9 +63,9 @@ func highlight(code, file, language string, first int, hl [2]int, anchors bool) 
 // snippetLines is how many lines of a chunk a search result shows.
 const snippetLines = 12
 
-// snippet is the first snippetLines lines of a chunk's content, from line
-// start, and whether it was cut.
-func snippet(content string, start int) (string, bool) {
+// snippet is the first snippetLines lines of a chunk's content, and
+// whether it was cut.
+func snippet(content string) (string, bool) {
 	lines := strings.Split(strings.TrimRight(content, "\n"), "\n")
 	if len(lines) <= snippetLines {
 		return strings.Join(lines, "\n"), false

@@ -150,7 +150,7 @@ func (s *Server) pageSearch(w http.ResponseWriter, r *http.Request) {
 				names[pr.Project] = pr.Name
 			}
 			for i, res := range v.Resp.Results {
-				code, cut := snippet(res.Content(), res.StartLine)
+				code, cut := snippet(res.Content())
 				rv := resultView{MultiResult: res, N: i + 1, ProjectName: names[res.Project],
 					FileURL: fileURL(res.Project, res.Path, res.StartLine, res.EndLine),
 					Snippet: highlight(code, res.Path, res.Language, res.StartLine, [2]int{}, false), Cut: cut}
