@@ -5,6 +5,8 @@ import (
 	"fmt"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/coderag/coderag/internal/tools"
 )
 
 // IndexProjectParams are the arguments of index_project.
@@ -23,10 +25,12 @@ func (s *Server) addIndexProject() {
 			if err != nil {
 				return "", fmt.Errorf("index_project: %w", err)
 			}
-			rel, err := insideRoot(root, in.Path)
+			t, err := tools.Confine(root, in.Path)
 			if err != nil {
 				return "", explain("index_project", root, err)
 			}
+			rel := t.Rel()
+			t.Close()
 			scope := rel
 			if rel == "." {
 				scope = ""

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -159,39 +158,6 @@ func fileURIPath(uri string) (string, error) {
 		return "", fmt.Errorf("root %q: empty path", uri)
 	}
 	return p, nil
-}
-
-// insideRoot resolves p (relative to root, or absolute; "" is the root) and
-// returns its root-relative '/' path ("." for the root itself). `..`
-// escapes, absolute paths elsewhere and symlinks pointing out are refused
-// with tools.ErrOutsideRoot; a missing path is tools.ErrNotFound.
-func insideRoot(root, p string) (string, error) {
-	cand := root
-	if p != "" {
-		if filepath.IsAbs(p) {
-			cand = filepath.Clean(p)
-		} else {
-			cand = filepath.Join(root, filepath.FromSlash(p))
-		}
-	}
-	_, lexical := tools.Within(root, cand)
-	real, err := filepath.EvalSymlinks(cand)
-	if err != nil {
-		if !lexical {
-			return "", fmt.Errorf("%q: %w", p, tools.ErrOutsideRoot)
-		}
-		var pe *fs.PathError
-		if errors.As(err, &pe) { // its path may be outside, after a symlink
-			err = fmt.Errorf("%s: %w", pe.Op, pe.Err)
-		}
-		return "", fmt.Errorf("%q: %w: %w", p, tools.ErrNotFound, err)
-	}
-	rel, ok := tools.Within(root, real)
-	if !ok {
-		// not where it leads: that path is outside the project
-		return "", fmt.Errorf("%q: a symlink on the path leads out: %w", p, tools.ErrOutsideRoot)
-	}
-	return rel, nil
 }
 
 // reworded is err with another message; errors.Is still sees err.
