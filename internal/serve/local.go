@@ -225,7 +225,7 @@ func (l *Local) Graph(ctx context.Context, project, name string) (*Graph, error)
 		return nil, err
 	}
 	g := &Graph{Root: p.Path, Query: name}
-	err = l.graphs.Use(ctx, l.cfg.Store.DB(), p.Path, func(r *relate.Resolver) error {
+	err = l.graphs.Use(ctx, l.cfg.Store, p.Path, func(r *relate.Resolver) error {
 		if g.Callers, err = r.Callers(name, 1); err != nil {
 			return err
 		}
