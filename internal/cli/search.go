@@ -28,7 +28,9 @@ Chinese. Results: rank, score, path:start-end, chunk type, name and a preview.
 For exact names and strings, 'coderag grep' is faster and complete.`)
 	topK := fs.Int("top-k", 5, "number of results (1..30)")
 	asJSON := fs.Bool("json", false, "print results as JSON")
-	project := fs.String("project", ".", "project directory (or any directory inside it)")
+	var projects stringList
+	fs.Var(&projects, "project", "project directory (or any directory inside it); repeat it to search several projects at once, results merged fairly and each naming its project (default .)")
+	all := fs.Bool("all", false, "search every indexed project, results merged fairly and each naming its project")
 	ranker := fs.String("ranker", search.DefaultRanker, "ranker: hybrid (BM25 fused with cosine, name/type boosts, wrapper delegation) or seed (the seed's formula)")
 	explain := fs.Bool("explain", false, "print each result's score breakdown")
 	forTool := fs.Bool("tool-format", false, "print the summary format given to agents")
@@ -50,7 +52,20 @@ For exact names and strings, 'coderag grep' is faster and complete.`)
 	if *topK < 1 || *topK > search.MaxTopK {
 		return usagef("--top-k must be 1..%d, got %d", search.MaxTopK, *topK)
 	}
-	eng, p, release, err := openProject(e, *project)
+	if *all && len(projects) > 0 {
+		return usagef("--all and --project: pick one")
+	}
+	if *all || len(projects) > 1 {
+		if *expand || *forTool {
+			return usagef("--expand and --tool-format take one project; drop them, or give one --project")
+		}
+		return searchMany(e, projects, *all, query, search.Options{TopK: *topK, Ranker: *ranker, Explain: *explain}, *asJSON)
+	}
+	project := "."
+	if len(projects) == 1 {
+		project = projects[0]
+	}
+	eng, p, release, err := openProject(e, project)
 	if err != nil {
 		return err
 	}
