@@ -12,45 +12,26 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/coderag/coderag/internal/testutil"
 )
 
 // The tests in this file drive the real binary on hostile trees (FIFOs,
 // symlinks to /dev/zero) and from directories that are not projects.
 
-var (
-	hostileBinOnce sync.Once
-	hostileBin     string
-	hostileBinErr  error
-)
-
-// hostileBinary builds cmd/coderag once for this file's tests.
+// hostileBinary returns the shared coderag binary, built once per test
+// process; these tests are skipped with -short.
 func hostileBinary(t *testing.T) string {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
-	hostileBinOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "coderag-hostile")
-		if err != nil {
-			hostileBinErr = err
-			return
-		}
-		hostileBin = filepath.Join(dir, "coderag")
-		out, err := exec.Command("go", "build", "-o", hostileBin, "github.com/coderag/coderag/cmd/coderag").CombinedOutput()
-		if err != nil {
-			hostileBinErr = fmt.Errorf("go build: %v\n%s", err, out)
-		}
-	})
-	if hostileBinErr != nil {
-		t.Fatal(hostileBinErr)
-	}
-	return hostileBin
+	return testutil.Binary(t)
 }
 
 // hangLimit bounds a command that must finish; reaching it means a hang
