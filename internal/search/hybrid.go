@@ -90,7 +90,7 @@ type HybridParams struct {
 	// the list is ordered (see diversify); 0 keeps the score order.
 	Diversity float64
 	// DiversityFree is how many candidates of a file keep their score
-	// before the decay applies: two, as the seed's per-file cap allowed,
+	// before the decay applies: two, as the seed ranker's per-file cap,
 	// since a question often wants a type and its method.
 	DiversityFree int
 	// TopicalMin and TopicalMax bound topicality's linear ramp, in content
@@ -207,7 +207,7 @@ func coverage(terms []string, c store.ChunkRow) float64 {
 }
 
 // zhQuestionWords are Chinese function and question words that carry no
-// code meaning, beyond the seed's StopWords.
+// code meaning, beyond StopWords.
 var zhQuestionWords = map[string]bool{
 	"哪里": true, "在哪": true, "在哪里": true, "哪个": true, "什么样": true, "时候": true, "什么时候": true,
 	"为什么": true, "是否": true, "怎样": true, "怎么样": true, "多少": true, "如何": true, "的话": true,

@@ -16,10 +16,12 @@ import (
 	"github.com/coderag/coderag/internal/analyze"
 )
 
-// identifierRE is the seed's identifier pattern (RagQueryTokenizer).
+// identifierRE matches an identifier of a query: a letter, then letters,
+// digits and _ . $ -, two characters at least.
 var identifierRE = regexp.MustCompile(`[A-Za-z][A-Za-z0-9_.$-]{1,}`)
 
-// StopWords are the seed's Chinese question words, dropped from queries.
+// StopWords are Chinese question words (how, what, which, ...), dropped
+// from queries: they name no code.
 var StopWords = map[string]bool{
 	"怎么": true, "如何": true, "什么": true, "哪些": true, "一下": true, "实现": true,
 	"的是": true, "一个": true, "可以": true, "这里": true, "那里": true,
@@ -264,7 +266,7 @@ func hasHan(s string) bool {
 	return false
 }
 
-// Tokenize is the seed's query tokenizer (RagQueryTokenizer): Chinese word
+// Tokenize is the query tokenizer of the seed ranker: Chinese word
 // segmentation (CutChinese, jieba's algorithm over a compact dictionary)
 // plus identifiers matched by [A-Za-z][A-Za-z0-9_.$-]{1,}; single
 // characters and question words are dropped; order of first appearance is

@@ -223,7 +223,7 @@ func TestLocate(t *testing.T) {
 }
 
 // TestRealDictionarySenses checks code-relevant senses of the real
-// CC-CEDICT for the words the glossary lacked (issue 16).
+// CC-CEDICT for words the built-in glossary lacks.
 func TestRealDictionarySenses(t *testing.T) {
 	d := realDict(t)
 	want := map[string]string{ // word -> a term among its first three
