@@ -2,7 +2,8 @@
 # Test-suite wall time of two checkouts, measured in one run on the same
 # machine so the figures can be compared: for each checkout, the README's
 # test command (go test -count=1 ./...) and the fuzz step of .ci/run
-# (.ci/fuzz, FUZZTIME each target, default 2000x), one after the other.
+# (.ci/fuzz, FUZZTIME each target, default 2000x), one after the other, and
+# the race step of .ci/run when the checkout has one.
 # The Go build cache is shared and kept, as in CI; -count=1 defeats only the
 # test-result cache, so both checkouts pay the same (cached) build cost.
 # A checkout without dict/node_modules gets `npm ci` first (untimed), and
@@ -32,6 +33,16 @@ measure() { # $1 label, $2 dir
   e=$(secs)
   test_s[$label]=$(echo "$e - $s" | bc)
   echo "$label go test ./...: ${test_s[$label]} s (exit $rc, log /tmp/testtime.$label.test.log)"
+  if grep -q -- '-race' "$dir/.ci/run"; then # the race step, run as .ci/run runs it
+    s=$(secs)
+    rc=0
+    (cd "$dir" && go test -race -count=1 -timeout 15m $(go list -test -f '{{.ImportPath}}{{range .Deps}} {{.}}{{end}}' ./... |
+      awk '$1 ~ /\.test$/ && !/tree-sitter/ { sub(/\.test$/, "", $1); print $1 }') >/tmp/testtime.$label.race.log 2>&1) || rc=$?
+    e=$(secs)
+    echo "$label go test -race (pure-Go packages): $(echo "$e - $s" | bc) s (exit $rc)"
+  else
+    echo "$label: no race step in .ci/run"
+  fi
   s=$(secs)
   rc=0
   (cd "$dir" && .ci/fuzz >/tmp/testtime.$label.fuzz.log 2>&1) || rc=$?

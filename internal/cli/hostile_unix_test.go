@@ -83,6 +83,7 @@ func hostileTree(t *testing.T) string {
 // on a tree whose ignore files are /dev/zero and FIFOs and which holds a
 // FIFO named like source.
 func TestHostileTreeCommands(t *testing.T) {
+	t.Parallel() // a subprocess with its own environment; no t.Setenv
 	bin := hostileBinary(t)
 	root := hostileTree(t)
 	env := serverEnv(t)
@@ -208,6 +209,7 @@ func (s *rawServer) wait(t *testing.T, what string) {
 // search_code touch the FIFOs and the /dev/zero ignore file, the server
 // answers each and still exits on stdin EOF, on SIGTERM and on SIGINT.
 func TestMCPHostileTreeExits(t *testing.T) {
+	t.Parallel() // a subprocess with its own environment; no t.Setenv
 	bin := hostileBinary(t)
 	root := hostileTree(t)
 	for _, end := range []string{"EOF", "SIGTERM", "SIGINT"} {
@@ -291,6 +293,7 @@ func TestMCPRefusesImplicitNonProjectRoot(t *testing.T) {
 // TestIndexHonoursSignals: a long `index` stops on SIGINT and on SIGTERM
 // with exit status 130, and its database stays consistent.
 func TestIndexHonoursSignals(t *testing.T) {
+	t.Parallel() // a subprocess with its own environment; no t.Setenv
 	bin := hostileBinary(t)
 	out, err := exec.Command("go", "env", "GOROOT").Output()
 	if err != nil {

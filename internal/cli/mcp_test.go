@@ -29,6 +29,7 @@ const legacyProtocol = "2025-11-25"
 var toolNames = []string{"code_graph", "glob_files", "grep_code", "index_project", "index_status", "read_file", "search_code"}
 
 func TestMCP(t *testing.T) {
+	t.Parallel() // a subprocess with its own environment; no t.Setenv
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}

@@ -15,6 +15,7 @@ import (
 // TestMCPSigtermExitsZero: SIGTERM, how a client stops a stdio MCP server,
 // is a clean, requested stop: exit status 0, not 130.
 func TestMCPSigtermExitsZero(t *testing.T) {
+	t.Parallel() // a subprocess with its own environment; no t.Setenv
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
