@@ -36,8 +36,12 @@ var layers = [][]string{
 	{"internal/index", "internal/search", "internal/tools"},
 	// The service layer: a project's index at run time.
 	{"internal/engine"},
-	// Front ends over the engine.
-	{"internal/mcp", "internal/agent", "internal/serve"},
+	// The tool registry: each tool the model calls, defined once.
+	{"internal/toolset"},
+	// Front ends over the engine and the tools: the MCP server, the agent.
+	{"internal/mcp", "internal/agent"},
+	// The HTTP server, which also serves MCP over HTTP.
+	{"internal/serve"},
 	// Subcommands, REPL and flags.
 	{"internal/cli"},
 	// The binary and the benchmarks that drive it.
@@ -111,7 +115,11 @@ func TestLayerRules(t *testing.T) {
 		{"internal/embed", "internal/store", "a sibling"},
 		{"internal/store/pg", "internal/embed/local", "a sibling"},
 		{"internal/mcp", "internal/agent", "a sibling"},
-		{"internal/serve", "internal/mcp", "a sibling"},
+		{"internal/serve", "internal/mcp", ""},
+		{"internal/mcp", "internal/serve", "a higher layer"},
+		{"internal/agent", "internal/toolset", ""},
+		{"internal/toolset", "internal/agent", "a higher layer"},
+		{"internal/analyze", "internal/embed", "a higher layer"},
 		{"internal/newthing", "internal/lang", "not in the layers table"},
 		{"internal/index", "internal/testutil", "for tests only"},
 	} {
