@@ -53,8 +53,8 @@ func (b *barrier) wait(ctx context.Context) error {
 	}
 }
 
-// TestParallelToolsThenSearchThenAnswer scripts the conversation of the
-// issue: grep_code and read_file in one turn (they must run in parallel,
+// TestParallelToolsThenSearchThenAnswer scripts a typical conversation:
+// grep_code and read_file in one turn (they must run in parallel,
 // and their results must come back in the order asked even though grep
 // finishes last), then search_code, then the answer.
 func TestParallelToolsThenSearchThenAnswer(t *testing.T) {

@@ -1,7 +1,8 @@
 package agent
 
-// SystemPrompt is the default system prompt: the seed's search order
-// (prompts/base.md) restated for coderag's tools, plus how to answer.
+// SystemPrompt is the default system prompt: the order in which to use
+// coderag's tools (grep and glob for exact names, read around hits, search
+// for vague questions), plus how to answer.
 const SystemPrompt = `You are coderag, an assistant that answers questions about one codebase by reading it with tools.
 All paths are relative to the project root. Do not guess: find the code, read it, then answer.
 

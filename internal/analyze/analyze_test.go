@@ -6,6 +6,7 @@ import (
 )
 
 func TestSplitIdentifier(t *testing.T) {
+	t.Parallel()
 	cases := map[string][]string{
 		"OvertimeService":        {"overtime", "service"},
 		"user_id":                {"user", "id"},
@@ -24,6 +25,7 @@ func TestSplitIdentifier(t *testing.T) {
 }
 
 func TestTermsBothDirections(t *testing.T) {
+	t.Parallel()
 	idx := Terms(nil, "type OvertimeService struct{}; user_id := 1")
 	q := Terms(nil, "overtime services user id")
 	set := map[string]bool{}
@@ -42,6 +44,7 @@ func TestTermsBothDirections(t *testing.T) {
 }
 
 func TestTermsChinese(t *testing.T) {
+	t.Parallel()
 	got := Terms(nil, "重跑gen-itgc后50条悬空引用清零")
 	want := []string{"重跑", "gen", "itgc", "后", "50", "条悬", "悬空", "空引", "引用", "用清", "清零"}
 	if !reflect.DeepEqual(got, want) {
@@ -50,6 +53,7 @@ func TestTermsChinese(t *testing.T) {
 }
 
 func TestStem(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{"parsing": "pars", "parses": "pars", "retries": "retri", "retry": "retri", "id": "id", "utf8": "utf8",
 		// a bare word and its inflections meet (Porter2 alone: sniff vs snif, add vs ad)
 		"sniff": "snif", "sniffing": "snif", "add": "ad", "added": "ad", "adding": "ad", "err": "er", "errs": "er",

@@ -12,7 +12,8 @@ import (
 	"github.com/go-ego/gse/hmm"
 )
 
-// StopWords are the seed's Chinese question words, dropped from queries.
+// StopWords are Chinese question words (how, what, which, ...), dropped
+// from queries: they name no code.
 var StopWords = map[string]bool{
 	"怎么": true, "如何": true, "什么": true, "哪些": true, "一下": true, "实现": true,
 	"的是": true, "一个": true, "可以": true, "这里": true, "那里": true,

@@ -1,7 +1,7 @@
 // Package chunk turns one source file into retrieval units (chunks) and the
 // code relations found in the same parse.
 //
-// Chunk kinds follow the seed (PaiCLI CodeChunker): a "class" chunk holds at
+// Chunk kinds: a "class" chunk holds at
 // most the first 6 lines of a class-like declaration (its full range is kept
 // in DeclEndLine), a "method" or "function" chunk holds a whole body, and a
 // "text" chunk is a run of whole lines of about 2000 characters used for files

@@ -16,6 +16,7 @@ var dumpFile = flag.String("dump", "", "print the tree-sitter tree of this file 
 // TestDump prints the syntax tree of -dump FILE; it is a debugging aid and is
 // skipped unless the flag is given.
 func TestDump(t *testing.T) {
+	t.Parallel()
 	if *dumpFile == "" {
 		t.Skip("no -dump file")
 	}
@@ -59,6 +60,7 @@ var chunksOf = flag.String("chunks", "", "print the chunks and relations of thes
 // TestChunksOf prints what Parse makes of -chunks FILE,...; it is a
 // debugging aid and is skipped unless the flag is given.
 func TestChunksOf(t *testing.T) {
+	t.Parallel()
 	if *chunksOf == "" {
 		t.Skip("no -chunks file")
 	}

@@ -11,6 +11,7 @@ import (
 // TestGoTypes: receivers typed from declarations, and left untyped when a
 // name is bound to two types or to a value of unknown type.
 func TestGoTypes(t *testing.T) {
+	t.Parallel()
 	pkg := NewGoPackage(map[string][]byte{"types.go": []byte(`package p
 
 import "bytes"

@@ -5,6 +5,7 @@ import "testing"
 // A Go call without a receiver is marked Plain (it can only reach a
 // function); the same name called on a receiver is a separate relation.
 func TestGoPlainCalls(t *testing.T) {
+	t.Parallel()
 	src := []byte(`package http
 
 import "time"

@@ -226,6 +226,7 @@ func TestReport(t *testing.T) {
 // -short takes about a minute on one core) and requires no Parse error and
 // sensible counts.
 func TestGoStdlib(t *testing.T) {
+	t.Parallel()
 	root := filepath.Join(runtime.GOROOT(), "src")
 	if _, err := os.Stat(root); err != nil {
 		t.Skip("no GOROOT/src")

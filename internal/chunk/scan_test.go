@@ -29,6 +29,7 @@ func defsOf(t *testing.T, path, src string) []string {
 // TestScannerEdges: comments, strings and the block syntax of each scanned
 // language do not move definition boundaries.
 func TestScannerEdges(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name, path, src string
 		want            []string
@@ -123,6 +124,7 @@ go' x
 // (unclosed strings, comments and blocks), with CRLF line ends too, parses
 // without error and keeps the chunk invariants.
 func TestScannersOnTruncatedInput(t *testing.T) {
+	t.Parallel()
 	for _, f := range []string{"zig/ring_buffer.zig", "swift/SessionStore.swift", "lua/picker.lua",
 		"elixir/rate_limiter.ex", "haskell/Queue.hs", "julia/Intervals.jl", "r/summaries.R"} {
 		src, err := os.ReadFile(filepath.Join("testdata", f))
@@ -147,6 +149,7 @@ func TestScannersOnTruncatedInput(t *testing.T) {
 // TestParamsWithoutComments: doc comments inside a parameter list are not
 // part of the chunk name.
 func TestParamsWithoutComments(t *testing.T) {
+	t.Parallel()
 	src := "fn collect(\n    analyser: *Analyser,\n    /// a handle to a Document\n    handle: *Handle, // trailing\n) void {}\n"
 	want := []string{"1-5 function collect(analyser: *Analyser, handle: *Handle,)"}
 	if got := defsOf(t, "a.zig", src); !reflect.DeepEqual(got, want) {

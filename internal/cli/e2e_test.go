@@ -102,7 +102,7 @@ func TestEndToEndNetHTTP(t *testing.T) {
 			hit := false
 			for _, r := range resp.Results {
 				for _, e := range q.Expect {
-					if r.Path == e.File { // issue 2: the expected file is in the top 5
+					if r.Path == e.File { // the expected file is in the top 5
 						hit = true
 					}
 				}

@@ -45,7 +45,7 @@ func bigFixture(t *testing.T, n int) string {
 
 // TestForeignIndexFileUntouched: an SQLite database of another program at
 // $CODERAG_HOME/index.db is refused by every command, in one line, and not
-// one byte of it changes (issue 17, defect 6).
+// one byte of it changes.
 func TestForeignIndexFileUntouched(t *testing.T) {
 	home := setHome(t)
 	root := bigFixture(t, 3)
@@ -128,8 +128,8 @@ func garbleFile(t *testing.T, path string, keep ...string) {
 
 // TestCorruptIndex: on an index.db whose pages are garbage, index does not
 // report success, search fails in one line that says how to repair, doctor
-// says it is damaged, and doctor --rebuild brings search back (issue 17,
-// defect 6: index said "0 changed" while search failed for good).
+// says it is damaged, and doctor --rebuild brings search back (index must
+// not say "0 changed" while search fails for good).
 func TestCorruptIndex(t *testing.T) {
 	home := setHome(t)
 	root := bigFixture(t, 40)
@@ -200,8 +200,7 @@ func TestDroppedTable(t *testing.T) {
 	}
 }
 
-// TestRemoveShrinksIndex: `remove` gives the space back (issue 17,
-// defect 8).
+// TestRemoveShrinksIndex: `remove` gives the space back.
 func TestRemoveShrinksIndex(t *testing.T) {
 	home := setHome(t)
 	big := bigFixture(t, 300)
@@ -238,7 +237,7 @@ func TestRemoveShrinksIndex(t *testing.T) {
 
 // TestSearchSaysIndexIncomplete: a first index interrupted after a few
 // files, then a search that finds nothing for the missing files, says the
-// project is incomplete and how to finish it (issue 17, defect 8).
+// project is incomplete and how to finish it.
 func TestSearchSaysIndexIncomplete(t *testing.T) {
 	home := setHome(t)
 	root := bigFixture(t, 60) // more missing files than search refreshes before answering (freshMaxFiles)

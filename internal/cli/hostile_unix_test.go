@@ -12,45 +12,26 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/coderag/coderag/internal/testutil"
 )
 
 // The tests in this file drive the real binary on hostile trees (FIFOs,
 // symlinks to /dev/zero) and from directories that are not projects.
 
-var (
-	hostileBinOnce sync.Once
-	hostileBin     string
-	hostileBinErr  error
-)
-
-// hostileBinary builds cmd/coderag once for this file's tests.
+// hostileBinary returns the shared coderag binary, built once per test
+// process; these tests are skipped with -short.
 func hostileBinary(t *testing.T) string {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
-	hostileBinOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "coderag-hostile")
-		if err != nil {
-			hostileBinErr = err
-			return
-		}
-		hostileBin = filepath.Join(dir, "coderag")
-		out, err := exec.Command("go", "build", "-o", hostileBin, "github.com/coderag/coderag/cmd/coderag").CombinedOutput()
-		if err != nil {
-			hostileBinErr = fmt.Errorf("go build: %v\n%s", err, out)
-		}
-	})
-	if hostileBinErr != nil {
-		t.Fatal(hostileBinErr)
-	}
-	return hostileBin
+	return testutil.Binary(t)
 }
 
 // hangLimit bounds a command that must finish; reaching it means a hang
@@ -102,6 +83,7 @@ func hostileTree(t *testing.T) string {
 // on a tree whose ignore files are /dev/zero and FIFOs and which holds a
 // FIFO named like source.
 func TestHostileTreeCommands(t *testing.T) {
+	t.Parallel() // a subprocess with its own environment; no t.Setenv
 	bin := hostileBinary(t)
 	root := hostileTree(t)
 	env := serverEnv(t)
@@ -227,6 +209,7 @@ func (s *rawServer) wait(t *testing.T, what string) {
 // search_code touch the FIFOs and the /dev/zero ignore file, the server
 // answers each and still exits on stdin EOF, on SIGTERM and on SIGINT.
 func TestMCPHostileTreeExits(t *testing.T) {
+	t.Parallel() // a subprocess with its own environment; no t.Setenv
 	bin := hostileBinary(t)
 	root := hostileTree(t)
 	for _, end := range []string{"EOF", "SIGTERM", "SIGINT"} {
@@ -310,6 +293,7 @@ func TestMCPRefusesImplicitNonProjectRoot(t *testing.T) {
 // TestIndexHonoursSignals: a long `index` stops on SIGINT and on SIGTERM
 // with exit status 130, and its database stays consistent.
 func TestIndexHonoursSignals(t *testing.T) {
+	t.Parallel() // a subprocess with its own environment; no t.Setenv
 	bin := hostileBinary(t)
 	out, err := exec.Command("go", "env", "GOROOT").Output()
 	if err != nil {

@@ -156,7 +156,7 @@ func printReport(w io.Writer, rep *index.Report) {
 }
 
 // progress shows a progress bar on a terminal and a plain line every 10
-// files otherwise (as the seed does).
+// files otherwise (a log or a pipe).
 type progress struct {
 	w     io.Writer
 	tty   bool

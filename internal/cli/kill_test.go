@@ -12,29 +12,8 @@ import (
 	"time"
 
 	"github.com/coderag/coderag/internal/store"
+	"github.com/coderag/coderag/internal/testutil"
 )
-
-// buildBinary builds cmd/coderag once per test binary.
-var builtBinary string
-
-func buildBinary(t *testing.T) string {
-	t.Helper()
-	if builtBinary != "" {
-		return builtBinary
-	}
-	dir, err := os.MkdirTemp("", "coderag-bin")
-	if err != nil {
-		t.Fatal(err)
-	}
-	bin := filepath.Join(dir, "coderag")
-	cmd := exec.Command("go", "build", "-o", bin, "../../cmd/coderag")
-	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	builtBinary = bin
-	return bin
-}
 
 // TestSIGKILLDuringIndex kills the indexer in the middle of a run and checks
 // the database opens, passes integrity_check, searches, and that the next
@@ -43,7 +22,7 @@ func TestSIGKILLDuringIndex(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
-	bin := buildBinary(t)
+	bin := testutil.Binary(t)
 	home := setHome(t)
 	root := filepath.Join(goroot(t), "src", "net")
 	cmd := exec.Command(bin, "index", root)

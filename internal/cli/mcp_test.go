@@ -15,6 +15,8 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/coderag/coderag/internal/testutil"
 )
 
 // The tests in this file build the real binary once (TestMCP) and drive
@@ -27,14 +29,11 @@ const legacyProtocol = "2025-11-25"
 var toolNames = []string{"code_graph", "glob_files", "grep_code", "index_project", "index_status", "read_file", "search_code"}
 
 func TestMCP(t *testing.T) {
+	t.Parallel() // a subprocess with its own environment; no t.Setenv
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
-	bin := filepath.Join(t.TempDir(), "coderag")
-	build := exec.Command("go", "build", "-o", bin, "github.com/coderag/coderag/cmd/coderag")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := testutil.Binary(t)
 	t.Run("Tools", func(t *testing.T) { testMCPTools(t, bin) })
 	t.Run("BadArguments", func(t *testing.T) { testMCPBadArguments(t, bin) })
 	t.Run("StdoutIsOnlyJSONRPC", func(t *testing.T) { testMCPStdoutIsOnlyJSONRPC(t, bin) })

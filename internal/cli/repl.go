@@ -186,8 +186,8 @@ func (r *repl) commandEnv() (*env, func()) {
 	}
 }
 
-// index indexes dir (default: the session's project) and, as the seed does,
-// makes it the session's project when it has chunks afterwards.
+// index indexes dir (default: the session's project) and makes it the
+// session's project when it has chunks afterwards, so /search goes to it.
 func (r *repl) index(ce *env, dir string) error {
 	if dir == "" {
 		dir = r.project

@@ -17,6 +17,7 @@ import (
 	"github.com/coderag/coderag/internal/agent"
 	"github.com/coderag/coderag/internal/llm"
 	"github.com/coderag/coderag/internal/llm/llmtest"
+	"github.com/coderag/coderag/internal/testutil"
 )
 
 // TestREPLPiped drives the REPL in process with piped input and no chat
@@ -165,15 +166,7 @@ func TestREPLTerminal(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
-	goBin, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("go not on PATH")
-	}
-	bin := filepath.Join(t.TempDir(), "coderag")
-	build := exec.Command(goBin, "build", "-o", bin, "github.com/coderag/coderag/cmd/coderag")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := testutil.Binary(t)
 	root := askFixture(t)
 	home := t.TempDir()
 	cmd := exec.Command(bin)

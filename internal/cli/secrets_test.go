@@ -26,7 +26,7 @@ func leaks(s string) bool {
 
 // TestSecretsNeverPrinted: index, search, ask and the REPL print neither an
 // API key a server echoes in its error body nor the password of a base URL
-// (issue 17, defect 5).
+// anywhere.
 func TestSecretsNeverPrinted(t *testing.T) {
 	root := askFixture(t)
 	setHome(t)

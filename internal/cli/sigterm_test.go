@@ -5,22 +5,21 @@ package cli_test
 import (
 	"bufio"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/coderag/coderag/internal/testutil"
 )
 
 // TestMCPSigtermExitsZero: SIGTERM, how a client stops a stdio MCP server,
 // is a clean, requested stop: exit status 0, not 130.
 func TestMCPSigtermExitsZero(t *testing.T) {
+	t.Parallel() // a subprocess with its own environment; no t.Setenv
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
-	bin := filepath.Join(t.TempDir(), "coderag")
-	if out, err := exec.Command("go", "build", "-o", bin, "github.com/coderag/coderag/cmd/coderag").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := testutil.Binary(t)
 	cmd := exec.Command(bin, "mcp", "--root", t.TempDir())
 	cmd.Env = serverEnv(t)
 	in, err := cmd.StdinPipe()

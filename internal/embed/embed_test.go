@@ -210,8 +210,8 @@ func poisonSend(calls *[][]string, limit int) SendFunc {
 }
 
 // TestBatchSplitsDownToTheBadInput: one input that makes the server answer
-// 500 fails alone; the 31 others of its request are embedded (issue 17,
-// defect 7; before, the whole call failed).
+// 500 fails alone; the 31 others of its request are embedded, not lost
+// with the whole call.
 func TestBatchSplitsDownToTheBadInput(t *testing.T) {
 	var calls [][]string
 	in := make([]string, 40)

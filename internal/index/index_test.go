@@ -495,8 +495,8 @@ func TestSilentEmbedderStopsTheRun(t *testing.T) {
 // TestOneBadChunkFailsOnlyItsFile: an Ollama that answers 500 (NaN) for
 // one chunk, and 400 for an over-long one, fails only the file of the first
 // (recorded with its reason) and embeds the second cut to fit; every other
-// file is indexed (issue 17, defect 7; before, the first 500 stopped the
-// run and the files after it were neither indexed nor reported).
+// file is indexed (the first 500 does not stop the run and leave the
+// files after it neither indexed nor reported).
 func TestOneBadChunkFailsOnlyItsFile(t *testing.T) {
 	srv := embedtest.NewOllama(t, 8)
 	srv.Poison = "NaNMaker"

@@ -373,7 +373,7 @@ func TestRetryAfterClamped(t *testing.T) {
 
 // A server that quotes the key in its 401 (as OpenAI-compatible gateways
 // do), and a password in LLM_BASE_URL: neither is in the error, nor in the
-// *APIError a caller may print alone (issue 17, defect 5).
+// *APIError a caller may print alone.
 func TestSecretsNotInErrors(t *testing.T) {
 	const key = "sk-chat-SECRET-0123456789"
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

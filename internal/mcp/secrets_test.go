@@ -17,8 +17,7 @@ import (
 )
 
 // TestToolResultsHoldNoKey: an embeddings gateway that quotes the key in its
-// 401 never gets it into a tool result, the model's context (issue 17,
-// defect 5).
+// 401 never gets it into a tool result, the model's context.
 func TestToolResultsHoldNoKey(t *testing.T) {
 	const key = "sk-mcp-SECRET-77aa55bb33"
 	srv := embedtest.NewOpenAI(t, 8, "sk-the-right-one")
@@ -66,7 +65,7 @@ func TestToolResultsHoldNoKey(t *testing.T) {
 }
 
 // TestIndexStatusSaysIncomplete: a project whose index run did not finish
-// is reported as incomplete, with its counts (issue 17, defect 8).
+// is reported as incomplete, with its counts.
 func TestIndexStatusSaysIncomplete(t *testing.T) {
 	ctx := context.Background()
 	root := t.TempDir()

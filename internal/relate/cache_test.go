@@ -16,6 +16,7 @@ import (
 // without reloading, sees a new definition after the index changed, and
 // serves concurrent callers.
 func TestCacheReloadsAfterWrites(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "a.go"), []byte("package a\n\nfunc Alpha() { beta() }\n\nfunc beta() {}\n"), 0o644)
 	st, root := indexDir(t, dir)
@@ -62,6 +63,7 @@ func TestCacheReloadsAfterWrites(t *testing.T) {
 // definitions share is counted, not listed, in the graph of one of them;
 // an ambiguous edge in the tree names a few candidates and how many more.
 func TestGraphOmitsHugeAmbiguity(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	var b strings.Builder
 	b.WriteString("package p\n\n")
@@ -100,6 +102,7 @@ func TestGraphOmitsHugeAmbiguity(t *testing.T) {
 // that the project's directories do not spell (a copy of net/http in
 // /tmp/x) still finds the definition by the rest of the name.
 func TestLookupPackagePathOutsideModule(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "server.go"), []byte("package http\n\ntype Server struct{}\n\nfunc (s *Server) Shutdown() {}\n"), 0o644)
 	st, root := indexDir(t, dir)
@@ -120,6 +123,7 @@ func TestLookupPackagePathOutsideModule(t *testing.T) {
 // receiver type's method; a call of the same name on another value never
 // resolves to the caller itself or, by assumption, to its own type.
 func TestGoReceiverCalls(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "body.go"), []byte(`package p
 
@@ -181,6 +185,7 @@ func (f *file) Close() error { return nil }
 // call on another value neither resolves to the caller's class nor, by
 // uniqueness alone, to the one method of that name in the project.
 func TestValueCallsAreNotAssumed(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "decoder.py"), []byte(`class JSONDecoder:
     def decode(self, s):
@@ -237,6 +242,7 @@ def host_info(host):
 // call inside a method reaches a function, never the method of the same
 // name on the caller's object; this.x() does reach it.
 func TestJSBareCallsAreFunctions(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "response.js"), []byte(`var send = require('send');
 
@@ -274,6 +280,7 @@ res.sendFile = function sendFile(path) {
 // TestNewIsAConstructorCall: "new Foo(...)" (Java, JS, TS, C#, PHP) is a
 // call of Foo's constructor, found among Foo's callers.
 func TestNewIsAConstructorCall(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "Shop.java"), []byte("class Cart {\n  Cart(int n) {}\n}\nclass Shop {\n  Cart open() { return new Cart(1); }\n}\n"), 0o644)
 	os.WriteFile(filepath.Join(dir, "layer.js"), []byte("function Layer(path) { this.path = path; }\nfunction route(p) { return new Layer(p); }\n"), 0o644)

@@ -15,6 +15,7 @@ import (
 // is a guess marked in every format, and walks do not follow guesses
 // unless IncludeGuesses is set.
 func TestGuessesAreMarked(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	write := func(name, src string) {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {

@@ -59,7 +59,7 @@ func isGuess(value bool, how string) bool {
 // a guess when IncludeGuesses is set.
 func (r *Resolver) follows(e *Edge) bool { return e.Resolved() && (!e.Guess || r.IncludeGuesses) }
 
-// GraphResult is every direct relation of one name (the seed's /graph).
+// GraphResult is every direct relation of one name (what /graph shows).
 type GraphResult struct {
 	Root  string `json:"root"` // project root; every Path is relative to it
 	Query string `json:"query"`

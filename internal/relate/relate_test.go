@@ -175,6 +175,7 @@ func runQuery(r *Resolver, q query, format string) (string, error) {
 // stored relations (with call resolution) and the golden queries' tree
 // output with testdata/<lang>.golden.txt (go test -update rewrites them).
 func TestGolden(t *testing.T) {
+	t.Parallel()
 	langs := make([]string, 0, len(goldenQueries))
 	for l := range goldenQueries {
 		langs = append(langs, l)
@@ -244,6 +245,7 @@ func lineDiff(want, got string) string {
 // TestKeyEdges states the fixture facts the goldens must keep, so that a
 // careless -update cannot accept a regression silently.
 func TestKeyEdges(t *testing.T) {
+	t.Parallel()
 	cases := map[string]struct{ want, not []string }{
 		"java": {
 			want: []string{
@@ -303,6 +305,7 @@ func TestKeyEdges(t *testing.T) {
 // the dot output must render with `dot -Tsvg` (skipped when Graphviz is not
 // installed; CI installs it).
 func TestFormats(t *testing.T) {
+	t.Parallel()
 	dotBin, dotErr := exec.LookPath("dot")
 	for _, lang := range []string{"go", "java", "python"} {
 		st, root := indexDir(t, filepath.Join("testdata", lang))
@@ -350,6 +353,7 @@ func TestFormats(t *testing.T) {
 
 // TestNameErrors checks name resolution errors and the accepted spellings.
 func TestNameErrors(t *testing.T) {
+	t.Parallel()
 	st, root := indexDir(t, filepath.Join("testdata", "java"))
 	r, err := NewResolver(context.Background(), st, root)
 	if err != nil {
@@ -392,6 +396,7 @@ func TestNameErrors(t *testing.T) {
 // Two definitions with the same name and package (files under different
 // build tags) are offered as FILE:NAME, and that form selects one.
 func TestFileQualifiedNames(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for f, src := range map[string]string{
 		"decode.go":    "package json\n\n// Unmarshal v1.\nfunc Unmarshal(data []byte) error { return nil }\n",

@@ -10,7 +10,7 @@ import (
 
 // Output formats understood by Render.
 const (
-	FormatTree    = "tree"    // indented text, the seed's /graph layout
+	FormatTree    = "tree"    // indented text grouped by the from side, as /graph prints it
 	FormatJSON    = "json"    // the result struct, indented
 	FormatDot     = "dot"     // Graphviz digraph (render with dot -Tsvg)
 	FormatMermaid = "mermaid" // Mermaid flowchart, for Markdown
@@ -113,7 +113,7 @@ func (g *GraphResult) tree(w *bufio.Writer) {
 		fmt.Fprintf(w, ": %s %s (%s)", d.Type, d.Name, defSpan(d))
 	}
 	fmt.Fprintf(w, "\n%d relations:\n\n", len(g.Edges))
-	// group by from side, keeping first-appearance order (the seed's layout)
+	// group by from side, keeping first-appearance order
 	var order []string
 	groups := map[string][]Edge{}
 	for _, e := range g.Edges {

@@ -61,6 +61,7 @@ func checkSites(t *testing.T, root string, w *Walk) {
 // that callers lists real call sites: net/http's (*conn).serve is started
 // by (*Server).Serve, and time.ParseDuration has callers in package time.
 func TestStdlibCallers(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("indexes net/http and time")
 	}

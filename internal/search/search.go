@@ -4,8 +4,8 @@
 // file and formats them for people and for tools.
 //
 // Two rankers are provided:
-//   - "seed" reproduces the seed's CodeRetriever.hybridSearch exactly (see
-//     rankSeed);
+//   - "seed" is a fixed formula (cosine or keyword score plus bonuses,
+//     see rankSeed), kept as a baseline the default must beat;
 //   - "hybrid" (the default) fuses BM25 over code-aware terms (SQLite FTS5)
 //     with cosine similarity by a convex combination of the normalised
 //     scores, then applies name, type, path, file and delegation stages
@@ -36,8 +36,8 @@ const (
 // DefaultRanker is the ranker used when none is named.
 const DefaultRanker = RankerHybrid
 
-// SeedMaxPerFile is the seed ranker's per-file cap on results (the seed's
-// limitPerFile), and the default of HybridParams.MaxPerFile.
+// SeedMaxPerFile is the seed ranker's per-file cap on results, and the
+// default of HybridParams.MaxPerFile.
 const SeedMaxPerFile = 2
 
 // Options select how a query is answered.
@@ -206,7 +206,8 @@ func (s *Searcher) Search(ctx context.Context, query string, opts Options) (*Res
 // index and the results come from vector similarity alone.
 const NoKeywordNote = "no word of the query occurs in the indexed code; these results are only the nearest by vector similarity"
 
-// sortResults orders by score desc, then path, then name (the seed's order).
+// sortResults orders by score desc, then path, then name, so ties are
+// broken the same way on every run.
 func sortResults(rs []Result) {
 	sort.SliceStable(rs, func(i, j int) bool {
 		if rs[i].Score != rs[j].Score {
@@ -220,7 +221,7 @@ func sortResults(rs []Result) {
 }
 
 // LimitPerFile keeps at most perFile results of each file, in order, and
-// stops at k results (the seed's limitPerFile).
+// stops at k results.
 func LimitPerFile(sorted []Result, k, perFile int) []Result {
 	count := map[string]int{}
 	var out []Result

@@ -112,7 +112,7 @@ func TestChineseAndIdentifiers(t *testing.T) {
 		}
 		for _, c := range cases {
 			if ranker == RankerSeed && (c.q == "overtime service" || c.q == "user id" || c.q == "loadUserId" || c.q == "memory manager compress") {
-				continue // the seed's LIKE route matches whole keywords only
+				continue // the seed ranker's LIKE route matches whole keywords only
 			}
 			rs := top(t, s, c.q, ranker, 5)
 			if rankOf(rs, c.path, c.name) == 0 {
@@ -239,7 +239,7 @@ func TestSeedKeywordScore(t *testing.T) {
 func TestSeedRankMergeAndTies(t *testing.T) {
 	mk := func(path, name, typ string) Result { return Result{Path: path, Name: name, Type: typ} }
 	hits := map[string]*seedHit{
-		// both routes: max(0.80, 0.70) + 0.1 + method 0.15 = 1.05 (the seed's example)
+		// both routes: max(0.80, 0.70) + 0.1 + method 0.15 = 1.05
 		"a#run": {r: mk("src/Agent.java", "Agent.run(String userInput)", "method"), sem: 0.80, isSem: true, kw: 0.70, isKw: true},
 		// vector only: 0.9 + class 0.10 = 1.00
 		"b#B": {r: mk("src/B.java", "B", "class"), sem: 0.90, isSem: true},

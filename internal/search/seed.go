@@ -5,8 +5,7 @@ import (
 	"strings"
 )
 
-// Seed ranker constants (seed: CodeRetriever.hybridSearch and
-// boostKeywordMatch).
+// Seed ranker constants: the bonuses of its keyword and type scores.
 const (
 	SeedKeywordBase  = 0.3  // a chunk whose name or content contains the keyword
 	SeedNameBonus    = 0.3  // ... and whose name contains it
@@ -15,8 +14,8 @@ const (
 	SeedBothBonus    = 0.1  // hit by both the vector and the keyword route, once
 	SeedMethodBoost  = 0.15 // method (and function) chunks
 	SeedClassBoost   = 0.10 // class chunks
-	// SeedKeywordLimit caps the rows one keyword's LIKE scan returns; the
-	// seed's limit is not published, so name hits are taken first.
+	// SeedKeywordLimit caps the rows one keyword's LIKE scan returns; name
+	// hits are taken first, so a cut drops content-only hits.
 	SeedKeywordLimit = 200
 )
 
@@ -29,7 +28,7 @@ type seedHit struct {
 	terms string
 }
 
-// SeedKeywordScore is the seed's score for a chunk matched by one keyword:
+// SeedKeywordScore is the seed ranker's score for a chunk matched by one keyword:
 // 0.3, +0.3 if the name contains it, +0.1 if the path does, +0.1 if the
 // content does (case-insensitive), so at most 0.8.
 func SeedKeywordScore(name, path, content, keyword string) float64 {
@@ -48,8 +47,8 @@ func SeedKeywordScore(name, path, content, keyword string) float64 {
 }
 
 // SeedTypeBoost is +0.15 for method and function chunks, +0.10 for class
-// chunks, 0 otherwise. The seed (Java) has no top-level functions; ours are
-// its methods' peers and get the same boost.
+// chunks, 0 otherwise: top-level functions are methods' peers and get the
+// same boost.
 func SeedTypeBoost(typ string) float64 {
 	switch typ {
 	case "method", "function":
@@ -60,14 +59,15 @@ func SeedTypeBoost(typ string) float64 {
 	return 0
 }
 
-// rankSeed is the seed's hybrid ranker, step for step:
+// rankSeed is the seed ranker, step for step:
 //  1. vector route: the max(2k,10) chunks with the highest cosine;
 //  2. keyword route: per query token, chunks whose name or content contains
 //     it (LIKE, escaped), scored by SeedKeywordScore; a chunk keeps its best;
 //  3. chunks on both routes get max(semantic, keyword) + 0.1 once;
 //  4. type boost; sort by score desc, path, name; at most 2 per file; top k.
 //
-// Chunks are keyed by path + "#" + name, as the seed does.
+// Chunks are keyed by path + "#" + name: two chunks of one file with the
+// same name count once.
 func (s *Searcher) rankSeed(ctx context.Context, q *Query, k int) ([]Result, error) {
 	hits, err := s.seedCandidates(ctx, q, k)
 	if err != nil {

@@ -57,8 +57,8 @@ func sum(t *testing.T, path string) [32]byte {
 }
 
 // TestForeignDatabaseRefused: an SQLite file of another program at the
-// index path is refused, and not one byte of it changes (issue 17,
-// defect 6: a read command used to write coderag's tables into it).
+// index path is refused, and not one byte of it changes (no command, not
+// even a read, writes coderag's tables into it).
 func TestForeignDatabaseRefused(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "index.db")
@@ -177,8 +177,8 @@ func TestCorruptPagesAreDamage(t *testing.T) {
 	}
 }
 
-// TestRemoveGivesSpaceBack: removing a project shrinks the file (issue 17,
-// defect 8: the freed pages used to stay in index.db).
+// TestRemoveGivesSpaceBack: removing a project shrinks the file (the freed
+// pages do not stay in index.db).
 func TestRemoveGivesSpaceBack(t *testing.T) {
 	ctx := context.Background()
 	path := filled(t, 200)
@@ -269,7 +269,7 @@ func TestRunState(t *testing.T) {
 
 // TestDiskFullLeavesNoBloat: a write that fails with SQLITE_FULL (here
 // forced by max_page_count, as a full disk would) leaves neither the file
-// nor its WAL larger than before (issue 17, defect 8).
+// nor its WAL larger than before.
 func TestDiskFullLeavesNoBloat(t *testing.T) {
 	ctx := context.Background()
 	path := filled(t, 5)

@@ -304,7 +304,7 @@ func (s *Store) FTSSearch(ctx context.Context, project, match string, w FTSWeigh
 	return out, rows.Err()
 }
 
-// LikeSearch is the seed's keyword route: chunks of project whose name or
+// LikeSearch is the seed ranker's keyword route: chunks of project whose name or
 // content contains keyword, case-insensitively for ASCII (SQLite LIKE), with
 // '%', '_' and '\' escaped (LIKE ... ESCAPE '\'). At most limit rows: chunks
 // whose name matches first (by id), then chunks whose content matches (by

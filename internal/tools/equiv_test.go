@@ -88,6 +88,7 @@ func fixture(t testing.TB) string {
 }
 
 func TestEnginesAgree(t *testing.T) {
+	t.Parallel()
 	needRG(t)
 	root := fixture(t)
 	cases := []GrepParams{
@@ -146,6 +147,7 @@ func TestEnginesAgree(t *testing.T) {
 // TestFixtureRules pins what the shared rules select, so agreement is not
 // agreement on nothing.
 func TestFixtureRules(t *testing.T) {
+	t.Parallel()
 	root := fixture(t)
 	r, err := Grep(context.Background(), root, GrepParams{Pattern: "foo", Engine: EngineNative, MaxResults: 1000, HeadLimit: 1})
 	if err != nil {

@@ -42,6 +42,7 @@ func stdlibRoot(t testing.TB) string {
 // budget, a read_file suggestion must cover it, and following the
 // suggestion must show the line.
 func TestGoldenStdlib(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("searches the whole standard library")
 	}

@@ -36,6 +36,7 @@ func grep(t *testing.T, root string, p GrepParams) *GrepResult {
 }
 
 func TestGrepLimits(t *testing.T) {
+	t.Parallel()
 	root := fixture(t)
 	write(t, root, "utf8long.txt", strings.Repeat("é", 1000)+"needle"+strings.Repeat("ü", 1000)+"\n")
 	for _, e := range engines(t) {
@@ -182,6 +183,7 @@ func TestGrepLimits(t *testing.T) {
 }
 
 func TestGrepErrors(t *testing.T) {
+	t.Parallel()
 	root := fixture(t)
 	ctx := context.Background()
 	for _, e := range engines(t) {
@@ -227,6 +229,7 @@ func TestGrepErrors(t *testing.T) {
 }
 
 func TestPatternTranslation(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in, rg string
 		lits   []lit
@@ -254,6 +257,7 @@ func TestPatternTranslation(t *testing.T) {
 }
 
 func TestLowerASCII(t *testing.T) {
+	t.Parallel()
 	in := []byte("Hello, WORLD! @[`{ ÄÖÜ ÉCOLE 0123456789 AZaz")
 	got := make([]byte, len(in))
 	lowerASCII(got, in)
@@ -268,6 +272,7 @@ func TestLowerASCII(t *testing.T) {
 // result partial with a note naming it, on both engines; it is never a
 // silent "No matches." (needs an unprivileged user: root reads mode 000).
 func TestUnreadableIsReported(t *testing.T) {
+	t.Parallel()
 	if testutil.RerunUnprivileged(t) {
 		return
 	}
@@ -297,6 +302,7 @@ func TestUnreadableIsReported(t *testing.T) {
 // TestSuggestionsPreferNonTestFiles: the suggested reads go to the code
 // before the tests, whatever the path order, and keep result order.
 func TestSuggestionsPreferNonTestFiles(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	for _, f := range []string{"a_test.go", "b_test.go", "c_test.go", "d.go", "e_test.go", "f.go"} {
 		write(t, root, f, "package p\n\nfunc needle() {}\n")

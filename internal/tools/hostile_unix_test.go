@@ -52,6 +52,7 @@ func mkfifo(t *testing.T, p string) {
 // /dev/zero: read refuses the FIFO at once, grep (both engines) and glob
 // finish and list the regular files.
 func TestFIFOsAreNeverRead(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	write(t, root, "a.go", "package a\n// Needle is here.\n")
 	mkfifo(t, filepath.Join(root, "pipe.go"))
@@ -144,6 +145,7 @@ func TestReadStreamsLargeFiles(t *testing.T) {
 // (both engines) run: no answer may ever hold the secret. Bounded by a
 // number of calls, not by time.
 func TestSwapRaceNeverReadsOutside(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	outside := filepath.Join(t.TempDir(), "secret.txt")
 	if err := os.WriteFile(outside, []byte("TOPSECRET outside the root\n"), 0o644); err != nil {
@@ -200,6 +202,7 @@ func TestSwapRaceNeverReadsOutside(t *testing.T) {
 // TestRefusalsDoNotPrintTheTarget: a symlink that leads out is refused
 // without saying where it leads.
 func TestRefusalsDoNotPrintTheTarget(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	outDir := filepath.Join(t.TempDir(), "private-place")
 	write(t, outDir, "key.txt", "k\n")
@@ -221,6 +224,7 @@ func TestRefusalsDoNotPrintTheTarget(t *testing.T) {
 // TestInvalidUTF8NamesRoundTrip: a file name that is not UTF-8 is shown by
 // glob and grep in a quoted form that read, grep and glob accept back.
 func TestInvalidUTF8NamesRoundTrip(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	name := "bad\xff\xfename.go"
 	write(t, root, "dir/"+name, "package bad\n// Marker line.\n")
@@ -261,6 +265,7 @@ func TestInvalidUTF8NamesRoundTrip(t *testing.T) {
 // short message (the old code echoed it twice: 19 MB), and a pattern just
 // under the limit that does not compile is quoted in part only.
 func TestHugePatternIsNotEchoed(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	write(t, root, "a.go", "package a\n")
 	for _, p := range []string{strings.Repeat("a", 9<<20), "(" + strings.Repeat("a", 9<<20), "(" + strings.Repeat("a", MaxPatternBytes-1)} {

@@ -13,6 +13,7 @@ import (
 )
 
 func TestRead(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	var ten strings.Builder
 	for i := 1; i <= 10; i++ {
@@ -114,6 +115,7 @@ func TestRead(t *testing.T) {
 }
 
 func TestReadErrors(t *testing.T) {
+	t.Parallel()
 	parent := t.TempDir()
 	root := filepath.Join(parent, "proj")
 	write(t, parent, "outside.txt", "secret\n")
@@ -189,6 +191,7 @@ func TestReadErrors(t *testing.T) {
 }
 
 func TestGlob(t *testing.T) {
+	t.Parallel()
 	root := fixture(t)
 	ctx := context.Background()
 	tests := []struct {

@@ -17,6 +17,7 @@ import (
 // (the old one ran out of memory on /dev/zero and blocked on the FIFOs),
 // reports each as a Skip, and applies the first MiB of the big one.
 func TestHostileIgnoreFiles(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	write(t, root, "a.go", "package a")
 	write(t, root, "sub/b.go", "package b")
@@ -77,6 +78,7 @@ func TestHostileIgnoreFiles(t *testing.T) {
 // TestOpenRegular: through os.Root, a FIFO is refused without blocking, a
 // symlink out is refused, a symlink inside is followed, a size cap cuts.
 func TestOpenRegular(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	write(t, root, "a.txt", "0123456789")
 	os.Symlink("a.txt", filepath.Join(root, "in.txt"))

@@ -206,7 +206,7 @@ func Collect(ctx context.Context, root string, opts Options) ([]File, []Skip, er
 }
 
 // IsBinary reports whether head (the first BinarySniffBytes of a file, or
-// all of it) contains a NUL byte, git's and the seed's binary test.
+// all of it) contains a NUL byte, the test git uses for binary files.
 func IsBinary(head []byte) bool {
 	if len(head) > BinarySniffBytes {
 		head = head[:BinarySniffBytes]

@@ -23,6 +23,7 @@ func write(t *testing.T, root, rel, content string) {
 }
 
 func TestWalkIgnoreRules(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	files := map[string]string{
 		"main.go":                     "package main",
@@ -88,6 +89,7 @@ func TestWalkIgnoreRules(t *testing.T) {
 }
 
 func TestWalkSizeCapAndSymlink(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	write(t, root, "small.go", "package a")
 	write(t, root, "big.go", strings.Repeat("a", MaxFileBytes+1))
@@ -115,6 +117,7 @@ func TestWalkSizeCapAndSymlink(t *testing.T) {
 }
 
 func TestIsBinary(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		in   []byte
 		want bool
@@ -133,6 +136,7 @@ func TestIsBinary(t *testing.T) {
 }
 
 func TestWalkDirOption(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	write(t, root, ".gitignore", "*.gen.go\n")
 	write(t, root, "a/x.go", "x")
@@ -151,6 +155,7 @@ func TestWalkDirOption(t *testing.T) {
 // reported unreadable), never taken for build output: its indexed rows must
 // not be dropped.
 func TestSkipDirUnlistableOutputDir(t *testing.T) {
+	t.Parallel()
 	missing := filepath.Join(t.TempDir(), "gone", "build")
 	if SkipDir(missing, "build") {
 		t.Fatal("an unlistable build/ is skipped as build output")
@@ -167,6 +172,7 @@ func TestSkipDirUnlistableOutputDir(t *testing.T) {
 // tree of tricky patterns: the files the walk keeps are exactly the
 // untracked, not-ignored files `git ls-files -o --exclude-standard` lists.
 func TestIgnoreAgreesWithGit(t *testing.T) {
+	t.Parallel()
 	gitBin, err := exec.LookPath("git")
 	if err != nil {
 		t.Skip("git not installed")

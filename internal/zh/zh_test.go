@@ -53,6 +53,7 @@ func entry(trad, simp, py string, glosses ...string) Entry {
 // TestSenses checks the sense-selection rules on entries shaped like
 // CC-CEDICT's.
 func TestSenses(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name string
 		es   []Entry
@@ -99,6 +100,7 @@ garbage line
 `
 
 func TestParseCEDICT(t *testing.T) {
+	t.Parallel()
 	for name, text := range map[string]string{
 		"raw":        sample,
 		"hanzi's js": "module.exports = `" + sample + "`;",
@@ -125,6 +127,7 @@ func TestParseCEDICT(t *testing.T) {
 // TestLoadCache checks that Load writes the cache once, reads it back with
 // the same content, and rebuilds it when the source changes.
 func TestLoadCache(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	src := filepath.Join(dir, "cedict_ts.u8")
 	if err := os.WriteFile(src, []byte(sample), 0o644); err != nil {
@@ -189,6 +192,7 @@ func TestLoadCache(t *testing.T) {
 }
 
 func TestLocate(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	inRepo := filepath.Join(root, "repo", DictDir, HanziDataPath)
 	if err := os.MkdirAll(filepath.Dir(inRepo), 0o755); err != nil {
@@ -223,8 +227,9 @@ func TestLocate(t *testing.T) {
 }
 
 // TestRealDictionarySenses checks code-relevant senses of the real
-// CC-CEDICT for the words the glossary lacked (issue 16).
+// CC-CEDICT for words the built-in glossary lacks.
 func TestRealDictionarySenses(t *testing.T) {
+	t.Parallel()
 	d := realDict(t)
 	want := map[string]string{ // word -> a term among its first three
 		"丢弃": "discard", "重连": "reconnect", "双向": "bidirectional", "挑选": "select",
@@ -252,6 +257,7 @@ func TestRealDictionarySenses(t *testing.T) {
 }
 
 func TestAnalyzerSources(t *testing.T) {
+	t.Parallel()
 	d := realDict(t)
 	a := &Analyzer{
 		Cut: func(run string) []string {

@@ -234,7 +234,7 @@ func BenchmarkLocalEmbed(b *testing.B) {
 	b.ReportMetric(float64(bytes)/float64(len(chunks)), "B/chunk")
 }
 
-// TestLocalSpeed reports against the floor of 5,000 chunks/s per core,
+// TestLocalSpeed reports against a floor of 5,000 chunks/s per core,
 // measured in the embedding thread's CPU time (the benchmark reports both).
 func TestLocalSpeed(t *testing.T) {
 	if testing.Short() || raceEnabled {
@@ -251,6 +251,6 @@ func TestLocalSpeed(t *testing.T) {
 	rate := float64(len(chunks)) / cpu.Seconds()
 	t.Logf("%d chunks of net/http: %.0f chunks per CPU-second", len(chunks), rate)
 	if rate < 5000 { // reported, not asserted: speed belongs to benchmarks
-		t.Logf("below the issue's floor: %.0f chunks/cpu-s, want >= 5,000", rate)
+		t.Logf("below the floor: %.0f chunks/cpu-s, want >= 5,000", rate)
 	}
 }

@@ -196,7 +196,7 @@ func TestBaseURL(t *testing.T) {
 }
 
 // A password in the base URL (an Ollama behind a proxy with basic auth)
-// is never printed (issue 17, defect 5).
+// is never printed.
 func TestBaseURLPasswordNotInErrors(t *testing.T) {
 	l, _ := net.Listen("tcp", "127.0.0.1:0")
 	addr := l.Addr().String()

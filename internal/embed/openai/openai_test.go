@@ -201,7 +201,7 @@ func TestNoKeyNoHeader(t *testing.T) {
 }
 
 // A server that echoes the key in its 401, and a password in the base URL:
-// neither reaches an error message (issue 17, defect 5).
+// neither reaches an error message.
 func TestSecretsNotInErrors(t *testing.T) {
 	const key = "sk-live-0123456789abcdefSECRET"
 	srv := embedtest.NewOpenAI(t, 8, "sk-the-right-one")
