@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/coderag/coderag/internal/engine"
-	"github.com/coderag/coderag/internal/index"
+	"github.com/coderag/coderag/internal/mcp"
 	"github.com/coderag/coderag/internal/serve"
 	"github.com/coderag/coderag/internal/store"
 )
@@ -73,7 +73,11 @@ once). File views are confined to the project roots like the CLI's.`)
 		return err
 	}
 	defer st.Close()
-	eng, err := engine.New(e.engineConfig(st, true))
+	ec := e.engineConfig(st, true)
+	if w := logTo(e, *verbose); w != nil {
+		ec.Log = mcp.NewLogger(w, false) // warnings of index runs, as the MCP server logs them
+	}
+	eng, err := engine.New(ec)
 	if err != nil {
 		return err
 	}
@@ -88,13 +92,10 @@ once). File views are confined to the project roots like the CLI's.`)
 		loopback = ta.IP.IsLoopback()
 	}
 	b, err := serve.NewLocal(serve.LocalConfig{
-		Store:           st,
-		NewEmbedder:     eng.NewEmbedder,
-		ProjectEmbedder: eng.ProjectEmbedder,
-		Index:           index.Options{Threads: e.cfg.IndexThreads, BatchSize: e.cfg.Embedding.BatchSize},
-		Version:         Version,
-		Log:             logTo(e, *verbose),
-		Redact:          e.redactor().Redact,
+		Engine:  eng,
+		Version: Version,
+		Log:     logTo(e, *verbose),
+		Redact:  e.redactor().Redact,
 	})
 	if err != nil {
 		return err

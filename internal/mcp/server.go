@@ -199,7 +199,7 @@ func NewServer(cfg Config) (*Server, error) {
 	s.sdk = sdk.NewServer(&sdk.Implementation{Name: "coderag", Title: "coderag code search", Version: cfg.Version},
 		&sdk.ServerOptions{
 			Instructions: "coderag searches the code of one project (the root). " + searchOrder + fresh,
-			Logger: s.log.With("component", "sdk"),
+			Logger:       s.log.With("component", "sdk"),
 			// no logging capability: nothing is sent as MCP log messages
 			// (diagnostics go to Config.Log); tools are added by the SDK
 			Capabilities:            &sdk.ServerCapabilities{},
