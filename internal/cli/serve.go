@@ -35,8 +35,9 @@ repeatable; none = all projects, merged fairly), /api/explain, /api/file?project
 POST /api/index and /api/remove with {"root": "/path"}.
 
 Access: it listens on localhost unless --addr says otherwise. Writes (index,
-remove, and MCP's index_project) need the token (--token or CODERAG_TOKEN) as
-"Authorization: Bearer TOKEN"; with no token they are refused. Reads are open
+remove, MCP's index_project and the refresh before MCP's search_code) need the
+token (--token or CODERAG_TOKEN) as "Authorization: Bearer TOKEN"; with no token
+they are refused, and MCP sessions answer from the index as it is. Reads are open
 unless --private, which makes them need the token too (the page asks for it
 once). File views are confined to the project roots like the CLI's.`)
 	addr := fs.String("addr", serve.DefaultAddr, "address to listen on (host:port); a non-loopback host shares the index on the network")
