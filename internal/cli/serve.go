@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/coderag/coderag/internal/engine"
-	"github.com/coderag/coderag/internal/index"
+	"github.com/coderag/coderag/internal/mcp"
 	"github.com/coderag/coderag/internal/serve"
 	"github.com/coderag/coderag/internal/store"
 )
@@ -35,8 +35,9 @@ repeatable; none = all projects, merged fairly), /api/explain, /api/file?project
 POST /api/index and /api/remove with {"root": "/path"}.
 
 Access: it listens on localhost unless --addr says otherwise. Writes (index,
-remove, and MCP's index_project) need the token (--token or CODERAG_TOKEN) as
-"Authorization: Bearer TOKEN"; with no token they are refused. Reads are open
+remove, MCP's index_project and the refresh before MCP's search_code) need the
+token (--token or CODERAG_TOKEN) as "Authorization: Bearer TOKEN"; with no token
+they are refused, and MCP sessions answer from the index as it is. Reads are open
 unless --private, which makes them need the token too (the page asks for it
 once). File views are confined to the project roots like the CLI's.`)
 	addr := fs.String("addr", serve.DefaultAddr, "address to listen on (host:port); a non-loopback host shares the index on the network")
@@ -73,7 +74,11 @@ once). File views are confined to the project roots like the CLI's.`)
 		return err
 	}
 	defer st.Close()
-	eng, err := engine.New(e.engineConfig(st, true))
+	ec := e.engineConfig(st, true)
+	if w := logTo(e, *verbose); w != nil {
+		ec.Log = mcp.NewLogger(w, false) // warnings of index runs, as the MCP server logs them
+	}
+	eng, err := engine.New(ec)
 	if err != nil {
 		return err
 	}
@@ -88,13 +93,10 @@ once). File views are confined to the project roots like the CLI's.`)
 		loopback = ta.IP.IsLoopback()
 	}
 	b, err := serve.NewLocal(serve.LocalConfig{
-		Store:           st,
-		NewEmbedder:     eng.NewEmbedder,
-		ProjectEmbedder: eng.ProjectEmbedder,
-		Index:           index.Options{Threads: e.cfg.IndexThreads, BatchSize: e.cfg.Embedding.BatchSize},
-		Version:         Version,
-		Log:             logTo(e, *verbose),
-		Redact:          e.redactor().Redact,
+		Engine:  eng,
+		Version: Version,
+		Log:     logTo(e, *verbose),
+		Redact:  e.redactor().Redact,
 	})
 	if err != nil {
 		return err

@@ -103,6 +103,13 @@ type Config struct {
 	// client (and the model) sees it: the CLI masks the configured API
 	// keys and base-URL passwords. Nil leaves messages as they are.
 	Redact func(string) string
+	// ReadOnly makes the server write nothing: search_code and code_graph
+	// answer from the index as it is (no indexing or refresh before
+	// answering; a project without an index gets toolset.NotIndexedMessage),
+	// index_project is not offered, and every tool is annotated read-only.
+	// For clients that may read but not write (MCP over HTTP without the
+	// server's token).
+	ReadOnly bool
 }
 
 // NewLogger returns the server's logger of diagnostics to w: warnings, and
@@ -179,17 +186,20 @@ func NewServer(cfg Config) (*Server, error) {
 		}
 		s.ownsEng = true
 	}
-	s.env = &toolset.Env{Engine: eng, AutoIndex: true}
+	s.env = &toolset.Env{Engine: eng, AutoIndex: !cfg.ReadOnly}
 	if cfg.Root == "" {
 		if err := implicitRootError(cfg.WorkDir); err != nil {
 			s.log.Warn("tool calls will be refused unless the client sends MCP roots", "reason", err)
 		}
 	}
+	fresh := " search_code keeps its index fresh by itself; index_status shows indexing progress."
+	if cfg.ReadOnly {
+		fresh = " search_code and code_graph answer from the index as it is (this session does not index); index_status shows its state."
+	}
 	s.sdk = sdk.NewServer(&sdk.Implementation{Name: "coderag", Title: "coderag code search", Version: cfg.Version},
 		&sdk.ServerOptions{
-			Instructions: "coderag searches the code of one project (the root). " + searchOrder +
-				" search_code keeps its index fresh by itself; index_status shows indexing progress.",
-			Logger: s.log.With("component", "sdk"),
+			Instructions: "coderag searches the code of one project (the root). " + searchOrder + fresh,
+			Logger:       s.log.With("component", "sdk"),
 			// no logging capability: nothing is sent as MCP log messages
 			// (diagnostics go to Config.Log); tools are added by the SDK
 			Capabilities:            &sdk.ServerCapabilities{},
@@ -197,6 +207,9 @@ func NewServer(cfg Config) (*Server, error) {
 		})
 	s.sdk.AddReceivingMiddleware(nullArguments)
 	for _, t := range toolset.All() {
+		if t.Indexes && cfg.ReadOnly {
+			continue
+		}
 		s.addTool(t)
 	}
 	return s, nil
@@ -255,7 +268,7 @@ func textResult(text string) *sdk.CallToolResult {
 func (s *Server) addTool(t *toolset.Tool) {
 	name := t.Name
 	ann := readOnly(t.Title)
-	if !t.ReadOnly {
+	if !t.ReadOnlyIn(s.env) {
 		ann = writesIndex(t.Title)
 	}
 	st := &sdk.Tool{Name: name, Description: t.Description, Annotations: ann, InputSchema: t.Schema()}

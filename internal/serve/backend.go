@@ -15,11 +15,13 @@ import (
 
 // Backend is everything the server asks of coderag. Handlers call nothing
 // else, so the server runs over any implementation: Local (local.go) is the
-// one over today's packages. Project arguments are absolute project roots
+// one over an engine.Engine. Project arguments are absolute project roots
 // as Projects lists them; the server resolves names to roots first.
 type Backend interface {
 	// Projects returns every indexed project with its counts, its last
-	// recorded run and the progress of a run this backend started, sorted
+	// recorded run and the progress of the index job of its root in this
+	// process (and projects whose first run, started by Index, is going
+	// on), sorted
 	// by root.
 	Projects(ctx context.Context) ([]ProjectStatus, error)
 	// Search answers query over projects (all indexed projects when empty),
@@ -42,8 +44,9 @@ type Backend interface {
 	// indexed.
 	Remove(ctx context.Context, root string) (*Removed, error)
 	// MCP returns the MCP server of project, with the same tools as
-	// `coderag mcp --root project`; without write, index_project is left
-	// out.
+	// `coderag mcp --root project`; without write it writes nothing:
+	// index_project is left out and search_code and code_graph answer
+	// from the index as it is.
 	MCP(project string, write bool) (*sdk.Server, error)
 	// StorePath names the index (a file path or a URL without password).
 	StorePath() string
@@ -58,8 +61,8 @@ var (
 )
 
 // ProjectStatus is one indexed project's state: the fields of `coderag
-// stats --json` the page shows, and the progress of an index run started
-// through the server.
+// stats --json` the page shows, and the progress of the index job of its
+// root in the server.
 type ProjectStatus struct {
 	Project   string `json:"project"` // absolute root
 	Name      string `json:"name"`    // base name of the root, for display
@@ -76,11 +79,13 @@ type ProjectStatus struct {
 	// IndexedFiles of TotalFiles are indexed when a run is incomplete.
 	IndexedFiles int `json:"indexed_files,omitempty"`
 	TotalFiles   int `json:"total_files,omitempty"`
-	// Indexing is the run this server started, going on or finished.
+	// Indexing is the root's index run in this server, going on or the
+	// last one that ended, whoever started it (the API, an MCP session);
+	// nil when none ran.
 	Indexing *IndexRun `json:"indexing,omitempty"`
 }
 
-// IndexRun is the progress of an index run started through the server.
+// IndexRun is the progress of an index run in the server.
 type IndexRun struct {
 	Running   bool          `json:"running"`
 	Phase     string        `json:"phase"` // scan, index, done

@@ -13,6 +13,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/coderag/coderag/internal/embed"
+	"github.com/coderag/coderag/internal/engine"
 	"github.com/coderag/coderag/internal/index"
 	"github.com/coderag/coderag/internal/mcp"
 	"github.com/coderag/coderag/internal/relate"
@@ -21,40 +22,33 @@ import (
 	"github.com/coderag/coderag/internal/tools"
 )
 
-// LocalConfig configures Local. Store and NewEmbedder are required.
+// LocalConfig configures Local. Engine is required.
 type LocalConfig struct {
-	// Store is the open index; Local does not close it.
-	Store *store.Store
-	// NewEmbedder builds the configured embedder, for a project indexed
-	// for the first time.
-	NewEmbedder func() (embed.Embedder, error)
-	// ProjectEmbedder rebuilds the embedder a project was indexed with from
-	// its stored id; nil means NewEmbedder.
-	ProjectEmbedder func(id string) (embed.Embedder, error)
-	// Index holds Threads and BatchSize of index runs.
-	Index index.Options
+	// Engine is the index at run time that every request, index run and
+	// MCP session works over: one job per project root, shared by the
+	// API, the page and MCP. Local does not close it; give it
+	// Config.LongLived so queries share the vector cache.
+	Engine *engine.Engine
 	// Version is reported to MCP clients.
 	Version string
 	// Log receives diagnostics of the MCP servers; nil discards them.
 	Log io.Writer
-	// Redact rewrites MCP tool error messages (secrets masked); nil keeps them.
+	// Redact rewrites MCP tool error messages and index run errors
+	// (secrets masked); nil keeps them.
 	Redact func(string) string
 }
 
-// Local is the Backend over one open store and today's packages: search,
-// relate, index, tools and the MCP server of internal/mcp. Safe for
-// concurrent use. Close stops its index runs and MCP servers.
+// Local is the Backend over an engine.Engine: searches through its
+// searchers, graphs through its resolver cache, index runs as its jobs,
+// and MCP servers of internal/mcp over the same engine. Safe for
+// concurrent use. Close closes its MCP servers; the engine's Close stops
+// index runs.
 type Local struct {
-	cfg    LocalConfig
-	graphs relate.Cache
-
-	life context.Context // index runs live until Close
-	stop context.CancelFunc
-	bg   sync.WaitGroup
+	cfg LocalConfig
+	eng *engine.Engine
 
 	mu   sync.Mutex
-	embs map[string]embed.Embedder // query embedders by id
-	jobs map[string]*IndexRun      // runs started here, by root
+	runs map[string]*engine.Run // the last run Index started or joined, by root
 	mcps map[mcpKey]*mcp.Server
 }
 
@@ -65,27 +59,17 @@ type mcpKey struct {
 
 var _ Backend = (*Local)(nil)
 
-// NewLocal returns a Local over cfg.Store, or an error when cfg lacks the
-// store or the embedder constructor. It turns on the store's vector cache:
-// a server answers many queries over the same vectors.
+// NewLocal returns a Local over cfg.Engine, or an error when there is none.
 func NewLocal(cfg LocalConfig) (*Local, error) {
-	if cfg.Store == nil || cfg.NewEmbedder == nil {
-		return nil, errors.New("serve: local backend needs a store and an embedder constructor")
+	if cfg.Engine == nil {
+		return nil, errors.New("serve: local backend needs an engine")
 	}
-	if cfg.ProjectEmbedder == nil {
-		cfg.ProjectEmbedder = func(string) (embed.Embedder, error) { return cfg.NewEmbedder() }
-	}
-	cfg.Store.CacheVectors(true)
-	l := &Local{cfg: cfg, embs: map[string]embed.Embedder{}, jobs: map[string]*IndexRun{}, mcps: map[mcpKey]*mcp.Server{}}
-	l.life, l.stop = context.WithCancel(context.Background())
-	return l, nil
+	return &Local{cfg: cfg, eng: cfg.Engine, runs: map[string]*engine.Run{}, mcps: map[mcpKey]*mcp.Server{}}, nil
 }
 
-// Close cancels running index runs (each committed batch stays), waits for
-// them and closes the MCP servers.
+// Close closes the MCP servers. Index runs belong to the engine: they
+// go on until it is closed.
 func (l *Local) Close() error {
-	l.stop()
-	l.bg.Wait()
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	for k, s := range l.mcps {
@@ -96,12 +80,12 @@ func (l *Local) Close() error {
 }
 
 // StorePath returns the index file path.
-func (l *Local) StorePath() string { return l.cfg.Store.Path() }
+func (l *Local) StorePath() string { return l.eng.Store().Path() }
 
 // Projects lists every indexed project, and projects whose first run,
 // started here, has not written the project row yet.
 func (l *Local) Projects(ctx context.Context) ([]ProjectStatus, error) {
-	ps, err := l.cfg.Store.Projects(ctx)
+	ps, err := l.eng.Store().Projects(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("list projects: %w", err)
 	}
@@ -116,20 +100,23 @@ func (l *Local) Projects(ctx context.Context) ([]ProjectStatus, error) {
 		out = append(out, *s)
 	}
 	l.mu.Lock()
-	for root, run := range l.jobs {
+	var fresh []string
+	for root := range l.runs {
 		if !seen[root] {
-			r := *run
-			out = append(out, ProjectStatus{Project: root, Name: filepath.Base(root), Indexing: &r})
+			fresh = append(fresh, root)
 		}
 	}
 	l.mu.Unlock()
+	for _, root := range fresh {
+		out = append(out, ProjectStatus{Project: root, Name: filepath.Base(root), Indexing: l.indexing(root)})
+	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Project < out[j].Project })
 	return out, nil
 }
 
 // status reads one project's counts and runs.
 func (l *Local) status(ctx context.Context, p *store.Project) (*ProjectStatus, error) {
-	st := l.cfg.Store
+	st := l.eng.Store()
 	c, err := st.Count(ctx, p.Path)
 	if err != nil {
 		return nil, fmt.Errorf("count %s: %w", p.Path, err)
@@ -142,35 +129,47 @@ func (l *Local) status(ctx context.Context, p *store.Project) (*ProjectStatus, e
 	if n, total, partial, err := st.Incomplete(ctx, p.Path); err == nil && partial {
 		s.IndexedFiles, s.TotalFiles = n, total
 	}
-	l.mu.Lock()
-	if run := l.jobs[p.Path]; run != nil {
-		r := *run
-		s.Indexing = &r
-	}
-	l.mu.Unlock()
+	s.Indexing = l.indexing(p.Path)
 	return s, nil
 }
 
-// embedder returns the (cached) embedder with id.
-func (l *Local) embedder(id string) (embed.Embedder, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if e, ok := l.embs[id]; ok {
-		return e, nil
+// indexing is the engine's job of root as an IndexRun: the run going on,
+// else the last one that ended in this process (whoever started it: the
+// API, an MCP session); nil when none ran.
+func (l *Local) indexing(root string) *IndexRun {
+	js := l.eng.Status(root)
+	switch {
+	case js.Running:
+		p := js.Progress
+		phase := p.Phase
+		if phase == "" {
+			phase = "scan"
+		}
+		return &IndexRun{Running: true, Phase: phase, Done: p.Done, Total: p.Total, Scanned: p.Scanned,
+			ElapsedMS: time.Since(js.Started).Milliseconds()}
+	case js.Last != nil:
+		o := js.Last
+		p := js.Progress // the last progress of that run
+		r := &IndexRun{Phase: "done", Done: p.Done, Total: p.Total, Scanned: p.Scanned,
+			ElapsedMS: o.Ended.Sub(o.Started).Milliseconds(), Report: o.Report}
+		if o.Err != nil {
+			r.Error = o.Err.Error()
+			if l.cfg.Redact != nil {
+				r.Error = l.cfg.Redact(r.Error)
+			}
+		}
+		return r
 	}
-	e, err := l.cfg.ProjectEmbedder(id)
-	if err != nil {
-		return nil, fmt.Errorf("embedder %s: %w", id, err)
-	}
-	l.embs[id] = e
-	return e, nil
+	return nil
 }
 
 // Search answers from the index as it is: reads never re-index (an index
-// run is started by Index, by `coderag index` or by an MCP client).
+// run is started by Index, by `coderag index` or by an MCP client with
+// the token). Each project is searched with the embedder it was indexed
+// with, through the engine.
 func (l *Local) Search(ctx context.Context, projects []string, query string, opts search.Options) (*search.MultiResponse, error) {
 	if len(projects) == 0 {
-		ps, err := l.cfg.Store.Projects(ctx)
+		ps, err := l.eng.Store().Projects(ctx)
 		if err != nil {
 			return nil, fmt.Errorf("list projects: %w", err)
 		}
@@ -187,18 +186,18 @@ func (l *Local) Search(ctx context.Context, projects []string, query string, opt
 		if err != nil {
 			return nil, err
 		}
-		emb, err := l.embedder(p.Embedder)
+		s, err := l.eng.Searcher(p)
 		if err != nil {
 			return nil, fmt.Errorf("search %s: %w", root, err)
 		}
-		ss = append(ss, &search.Searcher{Store: l.cfg.Store, Embedder: emb, Project: p.Path})
+		ss = append(ss, s)
 	}
 	return search.SearchProjects(ctx, ss, query, opts)
 }
 
 // project returns the indexed project at root, or ErrUnknownProject.
 func (l *Local) project(ctx context.Context, root string) (*store.Project, error) {
-	p, err := l.cfg.Store.GetProject(ctx, root)
+	p, err := l.eng.Store().GetProject(ctx, root)
 	if errors.Is(err, store.ErrNotIndexed) {
 		return nil, fmt.Errorf("%s: %w", root, ErrUnknownProject)
 	}
@@ -217,15 +216,17 @@ func (l *Local) File(ctx context.Context, project, path string, offset, limit in
 	return tools.Read(ctx, p.Path, tools.ReadParams{Path: path, Offset: offset, Limit: limit})
 }
 
-// Graph walks one level of callers and one of callees through the cached
-// resolver of the project.
+// Graph walks one level of callers and one of callees through the
+// engine's resolver of the project (loaded once, reloaded when the index
+// changes).
 func (l *Local) Graph(ctx context.Context, project, name string) (*Graph, error) {
 	p, err := l.project(ctx, project)
 	if err != nil {
 		return nil, err
 	}
 	g := &Graph{Root: p.Path, Query: name}
-	err = l.graphs.Use(ctx, l.cfg.Store, p.Path, func(r *relate.Resolver) error {
+	err = l.eng.Graph(ctx, p.Path, func(r *relate.Resolver) error {
+		var err error
 		if g.Callers, err = r.Callers(name, 1); err != nil {
 			return err
 		}
@@ -239,67 +240,50 @@ func (l *Local) Graph(ctx context.Context, project, name string) (*Graph, error)
 	return g, nil
 }
 
-// Index starts a run of root in the background unless one runs already.
+// Index starts the engine's job of root in the background (a new project
+// with the configured embedder, an indexed one with its own), or joins
+// the run going on, whoever started it.
 func (l *Local) Index(ctx context.Context, dir string) (*ProjectStatus, error) {
 	root, err := index.ResolveRoot(dir)
 	if err != nil {
 		return nil, fmt.Errorf("index %s: %w", dir, err)
 	}
 	var emb embed.Embedder
-	p, err := l.cfg.Store.GetProject(ctx, root)
+	p, err := l.eng.Store().GetProject(ctx, root)
 	switch {
 	case errors.Is(err, store.ErrNotIndexed):
-		if emb, err = l.cfg.NewEmbedder(); err != nil {
+		if emb, err = l.eng.NewEmbedder(); err != nil {
 			return nil, fmt.Errorf("index %s: embedder: %w", root, err)
 		}
 	case err != nil:
 		return nil, fmt.Errorf("read index: %w", err)
 	default:
-		if emb, err = l.embedder(p.Embedder); err != nil {
+		if emb, err = l.eng.ProjectEmbedder(p.Embedder); err != nil {
 			return nil, fmt.Errorf("index %s: %w", root, err)
 		}
 	}
-	l.mu.Lock()
-	if run := l.jobs[root]; run == nil || !run.Running {
-		run = &IndexRun{Running: true, Phase: "scan"}
-		l.jobs[root] = run
-		l.bg.Add(1)
-		go l.run(root, emb, run)
+	run, err := l.eng.Start(root, engine.IndexRequest{Embedder: emb})
+	if err != nil {
+		return nil, fmt.Errorf("index %s: %w", root, err)
 	}
+	l.mu.Lock()
+	l.runs[root] = run
 	l.mu.Unlock()
 	if p == nil {
-		l.mu.Lock()
-		r := *l.jobs[root]
-		l.mu.Unlock()
-		return &ProjectStatus{Project: root, Name: filepath.Base(root), Indexing: &r}, nil
+		return &ProjectStatus{Project: root, Name: filepath.Base(root), Indexing: l.indexing(root)}, nil
 	}
 	return l.status(ctx, p)
 }
 
-// run indexes root, recording progress and the outcome in run.
-func (l *Local) run(root string, emb embed.Embedder, run *IndexRun) {
-	defer l.bg.Done()
-	start := time.Now()
-	opts := l.cfg.Index
-	opts.Paths = nil
-	opts.Progress = func(p index.Progress) {
-		l.mu.Lock()
-		run.Phase, run.Done, run.Total, run.Scanned, run.ElapsedMS = p.Phase, p.Done, p.Total, p.Scanned, p.Elapsed.Milliseconds()
-		l.mu.Unlock()
-	}
-	rep, err := index.Run(l.life, l.cfg.Store, emb, root, opts)
+// run returns the last run Index started or joined for root, or nil.
+func (l *Local) run(root string) *engine.Run {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	run.Running, run.Phase, run.ElapsedMS, run.Report = false, "done", time.Since(start).Milliseconds(), rep
-	if err != nil {
-		run.Error = err.Error()
-		if l.cfg.Redact != nil {
-			run.Error = l.cfg.Redact(run.Error)
-		}
-	}
+	return l.runs[root]
 }
 
-// Remove drops the project at root and compacts the index file.
+// Remove drops the project at root and compacts the index file; ErrBusy
+// while the engine's job of root is running.
 func (l *Local) Remove(ctx context.Context, dir string) (*Removed, error) {
 	root, err := index.ResolveRoot(dir)
 	if err != nil { // a deleted directory is still removed by its path
@@ -308,12 +292,11 @@ func (l *Local) Remove(ctx context.Context, dir string) (*Removed, error) {
 		}
 		root = filepath.Clean(dir)
 	}
-	l.mu.Lock()
-	if run := l.jobs[root]; run != nil && run.Running {
-		l.mu.Unlock()
+	if l.eng.Status(root).Running {
 		return nil, fmt.Errorf("remove %s: %w", root, ErrBusy)
 	}
-	delete(l.jobs, root)
+	l.mu.Lock()
+	delete(l.runs, root)
 	for _, w := range []bool{false, true} {
 		if s := l.mcps[mcpKey{root, w}]; s != nil {
 			s.Close()
@@ -321,7 +304,8 @@ func (l *Local) Remove(ctx context.Context, dir string) (*Removed, error) {
 		}
 	}
 	l.mu.Unlock()
-	files, err := l.cfg.Store.RemoveProject(ctx, root)
+	st := l.eng.Store()
+	files, err := st.RemoveProject(ctx, root)
 	if errors.Is(err, store.ErrNotIndexed) {
 		return nil, fmt.Errorf("remove %s: %w (give the indexed root)", root, ErrUnknownProject)
 	}
@@ -330,13 +314,17 @@ func (l *Local) Remove(ctx context.Context, dir string) (*Removed, error) {
 	}
 	out := &Removed{Removed: root, Files: files}
 	var cerr error
-	if out.BytesBefore, out.BytesAfter, cerr = l.cfg.Store.Compact(ctx); cerr != nil {
+	if out.BytesBefore, out.BytesAfter, cerr = st.Compact(ctx); cerr != nil {
 		out.CompactError = cerr.Error()
 	}
 	return out, nil
 }
 
-// MCP returns the cached MCP server of project, rooted there.
+// MCP returns the cached MCP server of project, rooted there, over the
+// engine: its index runs are the engine's jobs, shared with the API.
+// Without write the server is read-only (mcp.Config.ReadOnly): no
+// index_project, and search_code and code_graph answer from the index as
+// it is instead of refreshing it.
 func (l *Local) MCP(project string, write bool) (*sdk.Server, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -345,21 +333,16 @@ func (l *Local) MCP(project string, write bool) (*sdk.Server, error) {
 		return s.SDKServer(), nil
 	}
 	s, err := mcp.NewServer(mcp.Config{
-		Root:            project,
-		WorkDir:         project,
-		Store:           l.cfg.Store,
-		NewEmbedder:     l.cfg.NewEmbedder,
-		ProjectEmbedder: l.cfg.ProjectEmbedder,
-		Index:           l.cfg.Index,
-		Log:             l.cfg.Log,
-		Version:         l.cfg.Version,
-		Redact:          l.cfg.Redact,
+		Engine:   l.eng,
+		Root:     project,
+		WorkDir:  project,
+		ReadOnly: !write,
+		Log:      l.cfg.Log,
+		Version:  l.cfg.Version,
+		Redact:   l.cfg.Redact,
 	})
 	if err != nil {
 		return nil, err
-	}
-	if !write {
-		s.SDKServer().RemoveTools("index_project")
 	}
 	l.mcps[k] = s
 	return s.SDKServer(), nil

@@ -3,11 +3,17 @@ package serve
 import (
 	"context"
 	"net/http"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/coderag/coderag/internal/embed"
 )
 
 // bearerTransport adds a bearer token to every request.
@@ -22,11 +28,17 @@ func (b bearerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 // connect opens an MCP session over streamable HTTP with the SDK's client.
 func connect(t *testing.T, endpoint, token string) *sdk.ClientSession {
 	t.Helper()
+	return connectWith(t, endpoint, token, nil)
+}
+
+// connectWith is connect with client options (nil: the defaults).
+func connectWith(t *testing.T, endpoint, token string, opts *sdk.ClientOptions) *sdk.ClientSession {
+	t.Helper()
 	hc := &http.Client{}
 	if token != "" {
 		hc.Transport = bearerTransport{token}
 	}
-	c := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil)
+	c := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, opts)
 	cs, err := c.Connect(context.Background(), &sdk.StreamableClientTransport{Endpoint: endpoint, HTTPClient: hc, MaxRetries: -1, DisableStandaloneSSE: true}, nil)
 	if err != nil {
 		t.Fatalf("connect %s: %v", endpoint, err)
@@ -92,5 +104,142 @@ func TestMCPOverHTTP(t *testing.T) {
 	pf := newFixture(t, Options{Token: "s3cret", PrivateReads: true})
 	if code, _ := pf.do(t, "POST", "/mcp?project=list", "", `{}`); code != 401 {
 		t.Errorf("MCP on a private server without the token: %d, want 401", code)
+	}
+}
+
+// callText calls tool name over cs and returns its text and whether it is
+// a tool error.
+func callText(t *testing.T, cs *sdk.ClientSession, params *sdk.CallToolParams) (string, bool) {
+	t.Helper()
+	res, err := cs.CallTool(context.Background(), params)
+	if err != nil {
+		t.Fatalf("%s: %v", params.Name, err)
+	}
+	var b strings.Builder
+	for _, c := range res.Content {
+		if tc, ok := c.(*sdk.TextContent); ok {
+			b.WriteString(tc.Text)
+		}
+	}
+	return b.String(), res.IsError
+}
+
+// gatedEmbedder holds every Embed call until gate is closed and counts
+// the non-blank documents it embeds; queries pass through.
+type gatedEmbedder struct {
+	embed.Embedder
+	gate <-chan struct{}
+	docs *atomic.Int64
+}
+
+func (g gatedEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	select {
+	case <-g.gate:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	for _, s := range texts {
+		if strings.TrimSpace(s) != "" {
+			g.docs.Add(1)
+		}
+	}
+	return g.Embedder.Embed(ctx, texts)
+}
+
+// TestMCPSharesIndexJob: an index run started over the API and a
+// search_code over MCP-over-HTTP on the same root are one engine job: the
+// MCP session's index_status sees the API's run, search_code joins it
+// (its progress notifications come from that run, which is held until the
+// first one arrives), answers from the finished index, and no second run
+// follows; every chunk was embedded once.
+func TestMCPSharesIndexJob(t *testing.T) {
+	f := newFixture(t, Options{Token: "s3cret"})
+	gate := make(chan struct{})
+	var docs atomic.Int64
+	f.wrap = func(e embed.Embedder) embed.Embedder { return gatedEmbedder{Embedder: e, gate: gate, docs: &docs} }
+	extra := filepath.Join(filepath.Dir(f.list), "extra")
+	if err := os.Mkdir(extra, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	copyFiles(t, extra, "container/ring", "ring.go")
+	if code, body := f.do(t, "POST", "/api/index", "s3cret", `{"root":"`+extra+`"}`); code != 202 {
+		t.Fatalf("index: %d %s", code, body)
+	}
+	apiRun := f.local.run(extra)
+	if apiRun == nil || apiRun.Joined {
+		t.Fatalf("the API did not start a run: %+v", apiRun)
+	}
+
+	var once sync.Once
+	var progress atomic.Value
+	cs := connectWith(t, f.srv.URL+"/mcp?project=extra", "s3cret", &sdk.ClientOptions{
+		ProgressNotificationHandler: func(_ context.Context, req *sdk.ProgressNotificationClientRequest) {
+			progress.Store(req.Params.Message)
+			once.Do(func() { close(gate) })
+		},
+	})
+	text, isErr := callText(t, cs, &sdk.CallToolParams{Name: "index_status"})
+	if isErr || !strings.Contains(text, "state: running (whole project") {
+		t.Errorf("index_status over MCP during the API's run:\n%s", text)
+	}
+	params := &sdk.CallToolParams{Name: "search_code", Arguments: map[string]any{"query": "move the ring forward by n elements", "top_k": 3}}
+	params.SetProgressToken("p1")
+	text, isErr = callText(t, cs, params)
+	if isErr || !strings.Contains(text, "ring.go:") || strings.Contains(text, "still running") {
+		t.Fatalf("search_code joined to the API's run:\n%s", text)
+	}
+	if msg, _ := progress.Load().(string); !strings.HasPrefix(msg, "indexing "+extra+":") {
+		t.Errorf("progress notification %q", msg)
+	}
+	js := f.eng.Status(extra)
+	if js.Running || js.Last == nil || js.Last != apiRun.Outcome() || js.Last.Err != nil {
+		t.Fatalf("job after search_code: %+v; the API's run ended with %+v", js, apiRun.Outcome())
+	}
+	c, err := f.st.Count(context.Background(), extra)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Embedded == 0 || docs.Load() != int64(c.Embedded) {
+		t.Errorf("embedded %d documents for %d embedded chunks: each chunk must be embedded once", docs.Load(), c.Embedded)
+	}
+}
+
+// TestMCPReadSessionDoesNotIndex: a session without the token answers
+// from the index as it is (a file added since indexing is not indexed and
+// not found, and no index run happens); a session with the token
+// refreshes the same index before answering.
+func TestMCPReadSessionDoesNotIndex(t *testing.T) {
+	f := newFixture(t, Options{Token: "s3cret"})
+	ctx := context.Background()
+	src := "package list\n\n// Thermostat regulates the boiler temperature.\nfunc Thermostat(celsius int) bool { return celsius < 60 }\n"
+	if err := os.WriteFile(filepath.Join(f.list, "thermo.go"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	before, err := f.st.Count(ctx, f.list)
+	if err != nil {
+		t.Fatal(err)
+	}
+	query := &sdk.CallToolParams{Name: "search_code", Arguments: map[string]any{"query": "thermostat regulates the boiler temperature", "top_k": 3}}
+	ro := connect(t, f.srv.URL+"/mcp?project=list", "")
+	text, isErr := callText(t, ro, query)
+	if isErr || strings.Contains(text, "thermo.go") || !strings.Contains(text, "list.go") {
+		t.Errorf("search_code without the token:\n%s", text)
+	}
+	if text, isErr := callText(t, ro, &sdk.CallToolParams{Name: "code_graph", Arguments: map[string]any{"name": "Thermostat"}}); !isErr || !strings.Contains(text, "no function or class named Thermostat") {
+		t.Errorf("code_graph without the token: %v %s", isErr, text)
+	}
+	if js := f.eng.Status(f.list); js.Running || js.Last != nil {
+		t.Errorf("a session without the token ran an index job: %+v", js)
+	}
+	if after, err := f.st.Count(ctx, f.list); err != nil || after.Files != before.Files || after.Chunks != before.Chunks {
+		t.Errorf("index changed by a read session: %+v -> %+v (%v)", before, after, err)
+	}
+
+	rw := connect(t, f.srv.URL+"/mcp?project=list", "s3cret")
+	if text, isErr := callText(t, rw, query); isErr || !strings.Contains(text, "thermo.go") {
+		t.Errorf("search_code with the token did not refresh:\n%s", text)
+	}
+	if js := f.eng.Status(f.list); js.Last == nil || js.Last.Report == nil || js.Last.Report.Changed != 1 {
+		t.Errorf("job after search_code with the token: %+v", js)
 	}
 }

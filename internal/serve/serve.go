@@ -10,17 +10,18 @@
 //     score breakdown, a call graph drawn as SVG, index status and progress.
 //
 // Every handler goes through Backend (backend.go), so the server does not
-// know how the index is stored; Local (local.go) is the backend over
-// today's packages.
+// know how the index is stored; Local (local.go) is the backend over an
+// engine.Engine, shared by the API, the page and every MCP session.
 //
 // Access: with no token, reads are open and writes (index, remove) are
 // refused. With a token, writes need "Authorization: Bearer TOKEN", and so
 // does everything but the static files when Options.PrivateReads is set
 // (the page then asks for the token once and keeps it in a cookie, which is
 // accepted for reads only). An MCP session opened with the token has
-// index_project; one opened without it does not. When the listener is on
-// a loopback address, requests whose Host is not a loopback name are
-// refused (DNS rebinding).
+// index_project and refreshes the index before search_code; one opened
+// without it writes nothing (no index_project, answers from the index as
+// it is). When the listener is on a loopback address, requests whose Host
+// is not a loopback name are refused (DNS rebinding).
 //
 // File views apply the CLI's confinement (tools.Read over os.Root): a path
 // with `..`, an absolute path elsewhere or a symlink leading out of the

@@ -16,6 +16,7 @@ import (
 	"github.com/coderag/coderag/internal/analyze"
 	"github.com/coderag/coderag/internal/embed"
 	"github.com/coderag/coderag/internal/embed/provider"
+	"github.com/coderag/coderag/internal/engine"
 	"github.com/coderag/coderag/internal/index"
 	"github.com/coderag/coderag/internal/store"
 )
@@ -26,8 +27,12 @@ type fixture struct {
 	list, rec string // project roots
 	outside   string // a directory next to the roots, with a secret file
 	st        *store.Store
+	eng       *engine.Engine
 	local     *Local
 	srv       *httptest.Server
+	// wrap, when set before the first index run of the server, wraps
+	// every embedder the engine builds (tests that count or hold embeds).
+	wrap func(embed.Embedder) embed.Embedder
 }
 
 // copyFiles copies GOROOT/src/<dir>/<name> for each name into dst.
@@ -85,7 +90,21 @@ func newFixture(t *testing.T, opts Options) *fixture {
 			t.Fatalf("index %s: %v %+v", root, err, rep)
 		}
 	}
-	f.local, err = NewLocal(LocalConfig{Store: f.st, NewEmbedder: newEmb, Index: index.Options{Threads: 2}, Version: "test"})
+	wrapped := func() (embed.Embedder, error) {
+		e, err := newEmb()
+		if err == nil && f.wrap != nil {
+			e = f.wrap(e)
+		}
+		return e, err
+	}
+	f.eng, err = engine.New(engine.Config{Store: f.st, NewEmbedder: wrapped,
+		ProjectEmbedder: func(string) (embed.Embedder, error) { return wrapped() },
+		Index:           index.Options{Threads: 2}, LongLived: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.eng.Close() })
+	f.local, err = NewLocal(LocalConfig{Engine: f.eng, Version: "test"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -302,7 +321,7 @@ func TestTokens(t *testing.T) {
 		if code != 202 || !strings.Contains(body, `"indexing"`) {
 			t.Fatalf("index: %d %s", code, body)
 		}
-		f.local.bg.Wait() // the run is done (no wall clock)
+		<-f.local.run(extra).Done() // the run is done (no wall clock)
 		var st statusJSON
 		f.getJSON(t, "/api/status", &st)
 		var found *ProjectStatus
