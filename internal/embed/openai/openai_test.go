@@ -127,12 +127,20 @@ func TestRetries(t *testing.T) {
 	if _, err := c.Embed(ctx, []string{"x"}); err != nil || srv.Requests()-before != 2 {
 		t.Errorf("429 Retry-After 0: %v after %d requests, want success after 2", err, srv.Requests()-before)
 	}
-	// Retry-After: 1 is honoured: the retry comes a second later.
+	// Retry-After: 1 is honoured: a caller that cannot wait a second gets
+	// its deadline error, and the server never sees an early retry.
 	rate.Header = map[string]string{"Retry-After": "1"}
 	srv.Inject(rate)
-	start := time.Now()
-	if _, err := c.Embed(ctx, []string{"x"}); err != nil || time.Since(start) < time.Second {
-		t.Errorf("429 Retry-After 1: %v after %v", err, time.Since(start))
+	before = srv.Requests()
+	short, cancel := context.WithTimeout(ctx, 200*time.Millisecond)
+	_, err := c.Embed(short, []string{"x"})
+	cancel()
+	if err == nil || srv.Requests()-before != 1 {
+		t.Errorf("429 Retry-After 1 under a 200ms deadline: %v after %d requests, want an error after 1", err, srv.Requests()-before)
+	}
+	// the rate limit answered, the next call goes through
+	if _, err := c.Embed(ctx, []string{"x"}); err != nil {
+		t.Errorf("after the rate limit: %v", err)
 	}
 	srv.Inject(embedtest.Reply{Status: 500, Body: embedtest.OpenAIServerError})
 	if _, err := c.Embed(ctx, []string{"x"}); err != nil {
@@ -142,7 +150,7 @@ func TestRetries(t *testing.T) {
 		srv.Inject(embedtest.Reply{Status: 502, Body: "<html><body>Bad Gateway</body></html>"})
 	}
 	before = srv.Requests()
-	_, err := c.Embed(ctx, []string{"x"})
+	_, err = c.Embed(ctx, []string{"x"})
 	if !errors.Is(err, embed.ErrHTTP) || !strings.Contains(err.Error(), "HTTP 502 after 5 tries") || srv.Requests()-before != DefaultTries {
 		t.Errorf("502 x5: %v after %d requests", err, srv.Requests()-before)
 	}
