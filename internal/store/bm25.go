@@ -128,12 +128,12 @@ func newFTSDoc(cols [5]string) ftsDoc {
 // ftsBatch collects the full-text rows of a batch of chunks, written by
 // flush in a few statements.
 type ftsBatch struct {
-	ids, docIDs       []int64
-	docLens           []int32
-	terms             []string
+	ids, docIDs        []int64
+	docLens            []int32
+	terms              []string
 	f0, f1, f2, f3, f4 []int32
-	df                map[string]int64
-	tokens            int64
+	df                 map[string]int64
+	tokens             int64
 }
 
 func (b *ftsBatch) add(id int64, c ChunkRow) {

@@ -23,6 +23,7 @@ func eachStore(t *testing.T, fn func(t *testing.T, s *Store)) {
 	t.Helper()
 	for _, kind := range []string{"sqlite", "postgres"} {
 		t.Run(kind, func(t *testing.T) {
+			t.Parallel()
 			fn(t, openKind(t, kind))
 		})
 	}
@@ -54,6 +55,7 @@ func mustProject(t *testing.T, s *Store, p string) {
 }
 
 func TestContractFilesAndChunks(t *testing.T) {
+	t.Parallel()
 	eachStore(t, func(t *testing.T, s *Store) {
 		ctx := context.Background()
 		mustProject(t, s, "/p")
@@ -128,6 +130,7 @@ func got0(t *testing.T, s *Store, project, name string) ChunkRow {
 }
 
 func TestContractTextIsKept(t *testing.T) {
+	t.Parallel()
 	eachStore(t, func(t *testing.T, s *Store) {
 		ctx := context.Background()
 		mustProject(t, s, "/p")
@@ -157,6 +160,7 @@ func TestContractTextIsKept(t *testing.T) {
 }
 
 func TestContractRelations(t *testing.T) {
+	t.Parallel()
 	eachStore(t, func(t *testing.T, s *Store) {
 		ctx := context.Background()
 		mustProject(t, s, "/p")
@@ -198,6 +202,7 @@ func TestContractRelations(t *testing.T) {
 }
 
 func TestContractVectors(t *testing.T) {
+	t.Parallel()
 	eachStore(t, func(t *testing.T, s *Store) {
 		ctx := context.Background()
 		mustProject(t, s, "/p")
@@ -237,6 +242,7 @@ func TestContractVectors(t *testing.T) {
 }
 
 func TestContractRunsAndRemoveProject(t *testing.T) {
+	t.Parallel()
 	eachStore(t, func(t *testing.T, s *Store) {
 		ctx := context.Background()
 		for _, p := range []string{"/p", "/q"} {
@@ -290,8 +296,10 @@ func TestContractRunsAndRemoveProject(t *testing.T) {
 }
 
 func TestContractMigrations(t *testing.T) {
+	t.Parallel()
 	for _, kind := range []string{"sqlite", "postgres"} {
 		t.Run(kind, func(t *testing.T) {
+			t.Parallel()
 			ctx := context.Background()
 			target := filepath.Join(t.TempDir(), "index.db")
 			if kind == "postgres" {
@@ -316,8 +324,10 @@ func TestContractMigrations(t *testing.T) {
 // TestContractOpenTwice opens a store a second time (schema creation is
 // idempotent and keeps the rows).
 func TestContractOpenTwice(t *testing.T) {
+	t.Parallel()
 	for _, kind := range []string{"sqlite", "postgres"} {
 		t.Run(kind, func(t *testing.T) {
+			t.Parallel()
 			ctx := context.Background()
 			target := filepath.Join(t.TempDir(), "index.db")
 			if kind == "postgres" {
@@ -393,6 +403,7 @@ func named(t *testing.T, s *Store, hits []Scored) []string {
 // queries and column weights, after inserts, replacements and deletions,
 // with a second project beside it (statistics are per project).
 func TestContractBM25MatchesFTS5(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	lite, pg := openKind(t, "sqlite"), openKind(t, "postgres")
 	queries := []string{`"http" OR "request"`, `"parsehttprequest"`, `"缓存" OR "索引" OR "search"`, `"naive" OR "resume"`,
@@ -450,6 +461,7 @@ func TestContractBM25MatchesFTS5(t *testing.T) {
 // TestFTSTokensLikeUnicode61 checks ftsTokens against FTS5's own
 // tokenizer: the tokens it makes of a text are the ones FTS5 matches.
 func TestFTSTokensLikeUnicode61(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := openKind(t, "sqlite")
 	for _, q := range []string{`CREATE VIRTUAL TABLE tokfts USING fts5(x, tokenize='unicode61 remove_diacritics 2')`,
@@ -497,6 +509,7 @@ func uniq(s []string) []string {
 // project waits, says so, and gets the lock when the first is released;
 // another project is not blocked. On SQLite it is a no-op.
 func TestContractLockProject(t *testing.T) {
+	t.Parallel()
 	eachStore(t, func(t *testing.T, s *Store) {
 		ctx := context.Background()
 		rel, err := s.LockProject(ctx, "/p", nil)

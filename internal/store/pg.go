@@ -321,8 +321,10 @@ func (c *pgConn) Prepare(q string) (driver.Stmt, error) { return c.c.Prepare(reb
 func (c *pgConn) PrepareContext(ctx context.Context, q string) (driver.Stmt, error) {
 	return c.c.PrepareContext(ctx, rebind(q))
 }
-func (c *pgConn) Close() error              { return c.c.Close() }
-func (c *pgConn) Begin() (driver.Tx, error) { return c.c.BeginTx(context.Background(), driver.TxOptions{}) }
+func (c *pgConn) Close() error { return c.c.Close() }
+func (c *pgConn) Begin() (driver.Tx, error) {
+	return c.c.BeginTx(context.Background(), driver.TxOptions{})
+}
 func (c *pgConn) BeginTx(ctx context.Context, o driver.TxOptions) (driver.Tx, error) {
 	return c.c.BeginTx(ctx, o)
 }
@@ -332,10 +334,13 @@ func (c *pgConn) ExecContext(ctx context.Context, q string, args []driver.NamedV
 func (c *pgConn) QueryContext(ctx context.Context, q string, args []driver.NamedValue) (driver.Rows, error) {
 	return c.c.QueryContext(ctx, rebind(q), args)
 }
-func (c *pgConn) Ping(ctx context.Context) error              { return c.c.Ping(ctx) }
-func (c *pgConn) ResetSession(ctx context.Context) error      { return c.c.ResetSession(ctx) }
-func (c *pgConn) IsValid() bool                               { return !c.c.Conn().IsClosed() }
-func (c *pgConn) CheckNamedValue(nv *driver.NamedValue) error { nv.Value = pgValue(nv.Value); return nil }
+func (c *pgConn) Ping(ctx context.Context) error         { return c.c.Ping(ctx) }
+func (c *pgConn) ResetSession(ctx context.Context) error { return c.c.ResetSession(ctx) }
+func (c *pgConn) IsValid() bool                          { return !c.c.Conn().IsClosed() }
+func (c *pgConn) CheckNamedValue(nv *driver.NamedValue) error {
+	nv.Value = pgValue(nv.Value)
+	return nil
+}
 
 // pgValue makes a string argument storable in a text column: PostgreSQL
 // refuses NUL bytes and invalid UTF-8, which source files may hold; both

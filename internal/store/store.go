@@ -516,7 +516,7 @@ func (s *Store) replaceFiles(ctx context.Context, project string, files []FileDa
 	}
 	defer insChunk.Close()
 	var insFTS *sql.Stmt // SQLite: the project's FTS5 table
-	var pgFTS ftsBatch  // PostgreSQL: term statistics, written at the end
+	var pgFTS ftsBatch   // PostgreSQL: term statistics, written at the end
 	if !s.pg {
 		insFTS, err = tx.PrepareContext(ctx, `INSERT INTO `+ftsTable(project)+`(rowid, name, owner, path, doc, body) VALUES(?,?,?,?,?,?)`)
 		if err != nil {

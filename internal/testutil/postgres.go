@@ -42,7 +42,7 @@ func Postgres(t testing.TB) string {
 	b := make([]byte, 8)
 	_, _ = rand.Read(b)
 	name := "coderag_test_" + hex.EncodeToString(b)
-	if _, err := db.ExecContext(ctx, `CREATE DATABASE `+name); err != nil {
+	if _, err := db.ExecContext(ctx, `CREATE DATABASE `+name+` STRATEGY = FILE_COPY`); err != nil {
 		db.Close()
 		t.Fatalf("%s: create a throwaway database: %v", EnvTestPostgres, err)
 	}
