@@ -134,6 +134,23 @@ type ftsBatch struct {
 	f0, f1, f2, f3, f4 []int32
 	df                 map[string]int64
 	tokens             int64
+
+	// vectors and relations of the batch, written by flush too (one
+	// statement instead of a round trip per row)
+	vecIDs                           []int64
+	vecEmb                           []string
+	vecs                             [][]byte
+	relPath, relFrom, relTo, relKind []string
+	relLine, relForm                 []int64
+}
+
+func (b *ftsBatch) addVector(id int64, embedder string, v []byte) {
+	b.vecIDs, b.vecEmb, b.vecs = append(b.vecIDs, id), append(b.vecEmb, embedder), append(b.vecs, v)
+}
+
+func (b *ftsBatch) addRelation(path string, r RelationRow) {
+	b.relPath, b.relFrom, b.relTo, b.relKind = append(b.relPath, path), append(b.relFrom, r.From), append(b.relTo, r.To), append(b.relKind, r.Kind)
+	b.relLine, b.relForm = append(b.relLine, int64(r.Line)), append(b.relForm, int64(r.CallForm()))
 }
 
 func (b *ftsBatch) add(id int64, c ChunkRow) {
@@ -155,11 +172,28 @@ func (b *ftsBatch) add(id int64, c ChunkRow) {
 // flush writes the batch's postings, document lengths, document
 // frequencies and project totals.
 func (b *ftsBatch) flush(ctx context.Context, tx *sql.Tx, project string) error {
+	const step = 20000
+	for i := 0; i < len(b.vecIDs); i += step {
+		j := min(i+step, len(b.vecIDs))
+		if _, err := tx.ExecContext(ctx, `INSERT INTO code_vectors(id, project_path, embedder, vec)
+			SELECT id, ?, emb, vec FROM unnest(?::bigint[], ?::text[], ?::bytea[]) AS u(id, emb, vec)`,
+			project, b.vecIDs[i:j], b.vecEmb[i:j], b.vecs[i:j]); err != nil {
+			return fmt.Errorf("insert vectors: %w", err)
+		}
+	}
+	for i := 0; i < len(b.relPath); i += step {
+		j := min(i+step, len(b.relPath))
+		if _, err := tx.ExecContext(ctx, `INSERT INTO code_relations(project_path, file_path, from_name, to_name, relation_type, line, plain)
+			SELECT ?, * FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::bigint[], ?::bigint[])`,
+			project, b.relPath[i:j], b.relFrom[i:j], b.relTo[i:j], b.relKind[i:j], b.relLine[i:j], b.relForm[i:j]); err != nil {
+			return fmt.Errorf("insert relations: %w", err)
+		}
+	}
 	if len(b.docIDs) == 0 {
+		*b = ftsBatch{}
 		return nil
 	}
 	key := projectKey(project)
-	const step = 20000
 	for i := 0; i < len(b.ids); i += step {
 		j := min(i+step, len(b.ids))
 		if _, err := tx.ExecContext(ctx, `INSERT INTO fts_postings(project, term, id, f_name, f_owner, f_path, f_doc, f_body)

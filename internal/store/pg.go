@@ -48,8 +48,16 @@ func IsPostgres(target string) bool {
 // Postgres reports whether the store is on PostgreSQL.
 func (s *Store) Postgres() bool { return s.pg }
 
-// redactURL returns target with its password replaced by "xxxxx", for
-// messages and Path.
+// Redact returns target fit for a message: a PostgreSQL URL with its
+// password replaced by "xxxxx"; an SQLite path as it is.
+func Redact(target string) string {
+	if !IsPostgres(target) {
+		return target
+	}
+	return redactURL(target)
+}
+
+// redactURL returns a PostgreSQL URL with its password replaced by "xxxxx".
 func redactURL(target string) string {
 	u, err := url.Parse(target)
 	if err != nil {
@@ -83,7 +91,7 @@ func openPostgres(ctx context.Context, target string) (*Store, error) {
 
 // migrateLockKey is the advisory lock that serialises schema creation and
 // migration between processes opening the same database at once.
-const migrateLockKey = 0x636f64657261670 // "coderag" in hex, shifted
+const migrateLockKey = 0x636f6465726167 // "coderag" in ASCII
 
 // migratePG creates the schema of a new database or checks the version of
 // an existing one, under a transaction-scoped advisory lock.

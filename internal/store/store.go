@@ -516,7 +516,7 @@ func (s *Store) replaceFiles(ctx context.Context, project string, files []FileDa
 	}
 	defer insChunk.Close()
 	var insFTS *sql.Stmt // SQLite: the project's FTS5 table
-	var pgFTS ftsBatch   // PostgreSQL: term statistics, written at the end
+	var pgFTS ftsBatch   // PostgreSQL: term statistics, vectors and relations, written at the end
 	if !s.pg {
 		insFTS, err = tx.PrepareContext(ctx, `INSERT INTO `+ftsTable(project)+`(rowid, name, owner, path, doc, body) VALUES(?,?,?,?,?,?)`)
 		if err != nil {
@@ -548,7 +548,9 @@ func (s *Store) replaceFiles(ctx context.Context, project string, files []FileDa
 				return fmt.Errorf("insert chunk %s %s: %w", path, c.Name, err)
 			}
 			if len(c.Vector) > 0 {
-				if _, err := insVec.ExecContext(ctx, id, project, c.Embedder, EncodeVector(c.Vector)); err != nil {
+				if s.pg {
+					pgFTS.addVector(id, c.Embedder, EncodeVector(c.Vector))
+				} else if _, err := insVec.ExecContext(ctx, id, project, c.Embedder, EncodeVector(c.Vector)); err != nil {
 					return fmt.Errorf("insert vector %s: %w", path, err)
 				}
 			}
@@ -559,7 +561,9 @@ func (s *Store) replaceFiles(ctx context.Context, project string, files []FileDa
 			}
 		}
 		for _, r := range f.Relations {
-			if _, err := insRel.ExecContext(ctx, project, path, r.From, r.To, r.Kind, r.Line, r.CallForm()); err != nil {
+			if s.pg {
+				pgFTS.addRelation(path, r)
+			} else if _, err := insRel.ExecContext(ctx, project, path, r.From, r.To, r.Kind, r.Line, r.CallForm()); err != nil {
 				return fmt.Errorf("insert relation %s: %w", path, err)
 			}
 		}
