@@ -7,14 +7,26 @@
 #   (e.g. postgres://postgres:postgres@localhost/postgres); the databases the
 #   script creates are dropped at the end.
 #   Corpora: PY_STDLIB (default /tmp/golden/py) with python-stdlib.json, and
-#   GO_SUBSET (default GOROOT/src/net/http) with go-stdlib.json, whose
-#   queries about files outside the subset count as missing on both stores.
+#   a subset of GOROOT/src with go-stdlib.json: the directories that hold the
+#   golden set's answers (their .go files other than tests, one level), so
+#   the Go figure has fewer distractors than the whole tree, on both stores.
 set -euo pipefail
 bin=${1:?CODERAG}; admin=${2:?PGURL}
 here=$(cd "$(dirname "$0")" && pwd)
 golden=${3:-$here/../../shared/golden}
-py=${PY_STDLIB:-/tmp/golden/py}; gosub=${GO_SUBSET:-$(go env GOROOT)/src/net/http}
+py=${PY_STDLIB:-/tmp/golden/py}
 work=$(mktemp -d); dbs=()
+gosub=$work/go/src
+python3 - "$golden/go-stdlib.json" "$(go env GOROOT)/src" "$gosub" <<'PY'
+import json, os, shutil, sys
+golden, src, dst = sys.argv[1:]
+dirs = {os.path.dirname(e['file']) for q in json.load(open(golden))['queries'] for e in q['expect']}
+for d in dirs:
+    os.makedirs(os.path.join(dst, d), exist_ok=True)
+    for f in os.listdir(os.path.join(src, d)):
+        if f.endswith('.go') and not f.endswith('_test.go'):
+            shutil.copy(os.path.join(src, d, f), os.path.join(dst, d, f))
+PY
 cleanup() {
   for d in "${dbs[@]}"; do psql -q "$admin" -c "DROP DATABASE IF EXISTS $d WITH (FORCE)" >/dev/null || true; done
   rm -rf "$work"

@@ -30,6 +30,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -305,6 +306,51 @@ func (s *Store) LockProject(ctx context.Context, project string, onWait func(str
 		case <-time.After(100 * time.Millisecond):
 		}
 	}
+}
+
+// pgInsertChunks inserts the chunks of one file in one statement and
+// returns their ids in the order of cs. The rows are inserted in that
+// order (ORDER BY ord), so the identity column gives them ascending ids.
+func pgInsertChunks(ctx context.Context, tx *sql.Tx, project, path string, cs []ChunkRow) ([]int64, error) {
+	if len(cs) == 0 {
+		return nil, nil
+	}
+	n := len(cs)
+	typ, name, owner, sig, lang, doc, content, emb := make([]string, n), make([]string, n), make([]string, n),
+		make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n)
+	sl, el, dl, sb, eb := make([]int64, n), make([]int64, n), make([]int64, n), make([]int64, n), make([]int64, n)
+	for i, c := range cs {
+		typ[i], name[i], owner[i], sig[i], lang[i], doc[i], content[i], emb[i] = c.Type, c.Name, c.Owner, c.Signature, c.Language, c.Doc, c.Content, c.Embedder
+		sl[i], el[i], dl[i], sb[i], eb[i] = int64(c.StartLine), int64(c.EndLine), int64(c.DeclEndLine), int64(c.StartByte), int64(c.EndByte)
+	}
+	rows, err := tx.QueryContext(ctx, `INSERT INTO code_chunks(project_path, file_path, chunk_type, name, owner,
+		signature, language, doc, start_line, end_line, decl_end_line, start_byte, end_byte, content, embedding_model)
+		SELECT ?, ?, t, n, o, sg, l, d, sl, el, dl, sb, eb, c, e
+		FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::bigint[], ?::bigint[],
+			?::bigint[], ?::bigint[], ?::bigint[], ?::text[], ?::text[]) WITH ORDINALITY
+			AS u(t, n, o, sg, l, d, sl, el, dl, sb, eb, c, e, ord)
+		ORDER BY ord RETURNING id`,
+		project, path, typ, name, owner, sig, lang, doc, sl, el, dl, sb, eb, content, emb)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	ids := make([]int64, 0, n)
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		ids = append(ids, id)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if len(ids) != n {
+		return nil, fmt.Errorf("%d chunks inserted, %d ids returned", n, len(ids))
+	}
+	slices.Sort(ids)
+	return ids, nil
 }
 
 // pgConnector opens pgx connections that speak the package's '?' SQL.

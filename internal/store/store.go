@@ -541,9 +541,17 @@ func (s *Store) replaceFiles(ctx context.Context, project string, files []FileDa
 		if err := s.deleteFile(ctx, tx, project, path); err != nil {
 			return fmt.Errorf("replace %s: %w", path, err)
 		}
-		for _, c := range f.Chunks {
+		var ids []int64 // PostgreSQL: the file's chunks in one statement
+		if s.pg {
+			if ids, err = pgInsertChunks(ctx, tx, project, path, f.Chunks); err != nil {
+				return fmt.Errorf("insert chunks %s: %w", path, err)
+			}
+		}
+		for i, c := range f.Chunks {
 			var id int64
-			if err := insChunk.QueryRowContext(ctx, project, path, c.Type, c.Name, c.Owner, c.Signature, c.Language,
+			if s.pg {
+				id = ids[i]
+			} else if err := insChunk.QueryRowContext(ctx, project, path, c.Type, c.Name, c.Owner, c.Signature, c.Language,
 				c.Doc, c.StartLine, c.EndLine, c.DeclEndLine, c.StartByte, c.EndByte, c.Content, c.Embedder).Scan(&id); err != nil {
 				return fmt.Errorf("insert chunk %s %s: %w", path, c.Name, err)
 			}
