@@ -11,7 +11,7 @@ golden=${3:-$here/../../shared/golden}
 jdk=${JDK_SRC:-$homes/jdk}; py=${PY_STDLIB:-$homes/py}
 for t in "go:$(go env GOROOT)/src:go-stdlib" "java:$jdk:java-jdk" "py:$py:python-stdlib"; do
   IFS=: read -r n dir set <<<"$t"
-  CODERAG_HOME="$homes/home-$n" EMBEDDING_PROVIDER= "$bin" eval --json --project "$dir" "$golden/$set.json" 2>/dev/null |
+  CODERAG_HOME="$homes/home-$n" EMBEDDING_PROVIDER= "$bin" eval --json --project "$dir" "$golden/$set.json" |
     python3 -c "
 import json,sys
 r=json.load(sys.stdin); o=r['overall']; z=r['by_lang'].get('zh',{}); k=r['by_kind']

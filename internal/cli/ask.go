@@ -31,7 +31,7 @@ var agentTools = []func(root string, st *store.Store) agent.Tool{
 		}
 		var graphs relate.Cache // the agent asks for several names in one session
 		return agent.GraphTool(func(ctx context.Context, name string) (string, error) {
-			return graphs.Describe(ctx, st.DB(), root, name)
+			return graphs.Describe(ctx, st, root, name)
 		})
 	},
 }

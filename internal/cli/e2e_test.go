@@ -183,7 +183,7 @@ func TestOlderAnalysisNote(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := st.DB().Exec(`UPDATE indexed_files SET analysis=1`); err != nil {
+	if _, err := rawDB(t, st).Exec(`UPDATE indexed_files SET analysis=1`); err != nil {
 		t.Fatal(err)
 	}
 	st.Close()

@@ -76,7 +76,7 @@ func withResolver(e *env, o *graphOpts, fn func(r *relate.Resolver) (relate.Resu
 		return err
 	}
 	defer st.Close()
-	r, err := relate.NewResolver(e.ctx, st.DB(), p.Path)
+	r, err := relate.NewResolver(e.ctx, st, p.Path)
 	if err != nil {
 		return err
 	}

@@ -72,7 +72,7 @@ For exact names and strings, 'coderag grep' is faster and complete.`)
 		return err
 	}
 	if *expand && len(resp.Results) > 0 {
-		res, err := relate.NewResolver(e.ctx, st.DB(), p.Path)
+		res, err := relate.NewResolver(e.ctx, st, p.Path)
 		if err != nil {
 			return fmt.Errorf("expand: %w", err)
 		}

@@ -1,7 +1,6 @@
 // Package embed defines the Embedder interface and the helpers shared by every
 // embedding provider: batching (Batch), truncation (Truncate), validation
-// (Validate), vector maths (Normalize, Cosine), the on-disk vector encoding
-// (EncodeVector, DecodeVector) and a careful HTTP layer (NewHTTPClient,
+// (Validate), vector maths (Normalize, Cosine) and a careful HTTP layer (NewHTTPClient,
 // PostJSON) with timeouts, retries and readable server errors.
 //
 // Providers live in sub-packages and import this one, never the reverse:
@@ -138,9 +137,6 @@ var (
 	// ErrTimeout: the server took the connection but sent no response
 	// within ReadTimeout.
 	ErrTimeout = errors.New("embedding server did not answer in time")
-	// ErrEmbedderMismatch: a project was indexed with a different embedder
-	// than the one configured (see CheckCompatible).
-	ErrEmbedderMismatch = errors.New("embedder differs from the one the index was built with")
 	// ErrServerFailing: every input of a request failed even when sent
 	// alone, so the server, not an input, is at fault (Batch).
 	ErrServerFailing = errors.New("embedding server fails for every input")
@@ -153,23 +149,6 @@ var (
 func ParseID(id string) (provider, model string) {
 	provider, model, _ = strings.Cut(strings.TrimSpace(id), ":")
 	return provider, model
-}
-
-// CheckCompatible reports whether e can embed queries for an index built by
-// the embedder indexID whose vectors have indexDim dimensions (0 = unknown).
-// It returns an ErrEmbedderMismatch error naming both IDs and the settings
-// that select the needed one, or an ErrDimMismatch error if e already knows
-// its dimension and it differs.
-func CheckCompatible(e Embedder, indexID string, indexDim int) error {
-	if e.ID() != indexID {
-		p, m := ParseID(indexID)
-		return fmt.Errorf("%w: index built with %q, configured embedder is %q: set EMBEDDING_PROVIDER=%s EMBEDDING_MODEL=%s (or re-index)",
-			ErrEmbedderMismatch, indexID, e.ID(), p, m)
-	}
-	if d := e.Dim(); d > 0 && indexDim > 0 && d != indexDim {
-		return fmt.Errorf("%w: %s gives %d-d vectors, the index holds %d-d vectors: re-index", ErrDimMismatch, e.ID(), d, indexDim)
-	}
-	return nil
 }
 
 // StatusError is an error status from an embedding server; it matches

@@ -107,19 +107,6 @@ func TestValidate(t *testing.T) {
 	}
 }
 
-func TestEncodeDecode(t *testing.T) {
-	b := EncodeVector([]float32{1, -2.5})
-	if want := []byte{0, 0, 0x80, 0x3f, 0, 0, 0x20, 0xc0}; !slices.Equal(b, want) {
-		t.Errorf("EncodeVector = % x, want % x", b, want)
-	}
-	if v := DecodeVector(b); !slices.Equal(v, []float32{1, -2.5}) {
-		t.Errorf("DecodeVector = %v", v)
-	}
-	if DecodeVector([]byte{1, 2, 3}) != nil || DecodeVector(nil) != nil {
-		t.Error("malformed BLOB decoded")
-	}
-}
-
 func TestIsBlank(t *testing.T) {
 	for s, want := range map[string]bool{"": true, " \t\r\n": true, "\u3000\u00a0": true, " x ": false, "中": false} {
 		if IsBlank(s) != want {

@@ -5,7 +5,6 @@ package embed
 // 768-d vector is a 3072-byte BLOB. The dimension is len(blob)/4.
 
 import (
-	"encoding/binary"
 	"fmt"
 	"math"
 	"unicode"
@@ -76,28 +75,6 @@ func Validate(vecs [][]float32, wantDim int) error {
 		}
 	}
 	return nil
-}
-
-// EncodeVector returns v as a little-endian float32 BLOB of 4*len(v) bytes.
-func EncodeVector(v []float32) []byte {
-	b := make([]byte, 4*len(v))
-	for i, x := range v {
-		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(x))
-	}
-	return b
-}
-
-// DecodeVector is the inverse of EncodeVector. It returns nil for an empty
-// BLOB or one whose length is not a multiple of 4.
-func DecodeVector(b []byte) []float32 {
-	if len(b) == 0 || len(b)%4 != 0 {
-		return nil
-	}
-	v := make([]float32, len(b)/4)
-	for i := range v {
-		v[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
-	}
-	return v
 }
 
 // Truncate returns s cut to at most maxRunes runes, never splitting a UTF-8

@@ -131,7 +131,8 @@ const racyWindow = int64(time.Second)
 //	   instead of glossary look-ups of every substring
 //	9: Go calls on values whose receiver type is read from declarations
 //	   are stored typed ("T.m", "pkg.T.m"; chunk.goTypes)
-const AnalysisVersion = 9
+//	10: Rust `pub use` re-exports stay in their module's text chunk
+const AnalysisVersion = 10
 
 // ResolveRoot returns the absolute, symlink-resolved form of dir, the
 // identity of a project.
@@ -470,8 +471,8 @@ func prepare(rt *os.Root, f walk.File, prev *store.FileRecord, embID string, gop
 
 type chunkTerms struct{ name, owner, path, doc, body string }
 
-// symbolName is the part of a chunk's name that names the symbol itself:
-// no owner, no parameters ("Server.Serve(l net.Listener)" -> "Serve",
+// symbolName is the part of a chunk's name that names the symbol itself
+// (chunk.Symbol.Name: "Server.Serve(l net.Listener)" -> "Serve",
 // "Outer.Inner" -> "Inner"); text chunks named "path#N" have none, a
 // Markdown section keeps its heading.
 func symbolName(ch chunk.Chunk) string {
@@ -482,13 +483,7 @@ func symbolName(ch chunk.Chunk) string {
 		}
 		return n
 	}
-	if i := strings.IndexByte(n, '('); i > 0 {
-		n = n[:i]
-	}
-	if i := strings.LastIndexAny(n, ".:"); i >= 0 {
-		n = n[i+1:]
-	}
-	return n
+	return chunk.ParseSymbol(ch.Type, n, ch.Owner).Name
 }
 
 func parseSafe(path string, data []byte, pkg *chunk.GoPackage) (res *chunk.FileResult, err error) {
@@ -702,9 +697,11 @@ func (c *collector) build(batch []*work) ([]store.FileData, error) {
 			v := vecs[k]
 			k++
 			t := w.terms[i]
+			sym := chunk.ParseSymbol(ch.Type, ch.Name, ch.Owner)
 			d.Chunks = append(d.Chunks, store.ChunkRow{
-				Path: w.file.Path, Type: ch.Type, Name: ch.Name, Owner: ch.Owner, Signature: ch.Signature,
-				Language: ch.Language, Doc: ch.Doc, StartLine: ch.StartLine, EndLine: ch.EndLine,
+				Path: w.file.Path, Type: ch.Type, Name: ch.Name, Owner: ch.Owner, Symbol: sym.Name, Params: sym.Params,
+				Signature: ch.Signature,
+				Language:  ch.Language, Doc: ch.Doc, StartLine: ch.StartLine, EndLine: ch.EndLine,
 				DeclEndLine: ch.DeclEndLine, StartByte: ch.StartByte, EndByte: ch.EndByte,
 				Content: ch.Content, Vector: v, Embedder: id,
 				NameTerms: t.name, OwnerTerms: t.owner, PathTerms: t.path, DocTerms: t.doc, BodyTerms: t.body,

@@ -56,7 +56,7 @@ func mustRun(t *testing.T, st *store.Store, emb embed.Embedder, root string) *Re
 // chunkLines returns "path name start-end" for every chunk of the project.
 func chunkLines(t *testing.T, st *store.Store, root string) []string {
 	t.Helper()
-	rows, err := st.DB().Query(`SELECT file_path, name, start_line, end_line FROM code_chunks WHERE project_path=? ORDER BY file_path, start_line, name`, root)
+	rows, err := rawDB(t, st).Query(`SELECT file_path, name, start_line, end_line FROM code_chunks WHERE project_path=? ORDER BY file_path, start_line, name`, root)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,13 +151,13 @@ func TestIncrementalEditsMatchFreshIndex(t *testing.T) {
 	mustRun(t, st, emb, root)
 	var n int
 	for _, tbl := range []string{"code_chunks", "code_relations", "indexed_files"} {
-		st.DB().QueryRow(`SELECT count(*) FROM `+tbl+` WHERE project_path=? AND file_path='demo/a.go'`, root).Scan(&n)
+		rawDB(t, st).QueryRow(`SELECT count(*) FROM `+tbl+` WHERE project_path=? AND file_path='demo/a.go'`, root).Scan(&n)
 		if n != 0 {
 			t.Fatalf("%s still has %d rows of a deleted file", tbl, n)
 		}
 	}
 	var orphans int
-	st.DB().QueryRow(`SELECT count(*) FROM code_vectors v LEFT JOIN code_chunks c ON c.id=v.id WHERE c.id IS NULL`).Scan(&orphans)
+	rawDB(t, st).QueryRow(`SELECT count(*) FROM code_vectors v LEFT JOIN code_chunks c ON c.id=v.id WHERE c.id IS NULL`).Scan(&orphans)
 	if orphans != 0 {
 		t.Fatalf("%d orphan vectors", orphans)
 	}
@@ -398,7 +398,7 @@ func TestOlderAnalysisIsReparsed(t *testing.T) {
 		t.Fatalf("second run %+v", rep)
 	}
 	// rows made by an older chunker/analyser: same bytes, same embedder
-	if _, err := st.DB().Exec(`UPDATE indexed_files SET analysis=1`); err != nil {
+	if _, err := rawDB(t, st).Exec(`UPDATE indexed_files SET analysis=1`); err != nil {
 		t.Fatal(err)
 	}
 	rep := mustRun(t, st, emb, root)
@@ -523,7 +523,7 @@ func TestOneBadChunkFailsOnlyItsFile(t *testing.T) {
 		t.Fatalf("changed %d, want 20 (19 files and long.go)", rep.Changed)
 	}
 	var n int
-	if err := st.DB().QueryRow(`SELECT count(*) FROM code_vectors v JOIN code_chunks c ON c.id = v.id WHERE c.file_path = 'long.go'`).Scan(&n); err != nil || n == 0 {
+	if err := rawDB(t, st).QueryRow(`SELECT count(*) FROM code_vectors v JOIN code_chunks c ON c.id = v.id WHERE c.file_path = 'long.go'`).Scan(&n); err != nil || n == 0 {
 		t.Fatalf("long.go has %d vectors (%v), want its chunk embedded after cutting", n, err)
 	}
 }

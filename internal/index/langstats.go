@@ -2,10 +2,7 @@ package index
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
-	"errors"
-	"fmt"
 	"sort"
 
 	"github.com/coderag/coderag/internal/chunk"
@@ -40,24 +37,18 @@ type LangStats struct {
 	Unindexed map[string]int `json:"unindexed_extensions"`
 }
 
-// langMeta is the persisted part of LangStats, one JSON value per project in
-// the meta table under langMetaKey(project).
+// langMeta is the persisted part of LangStats, one JSON value per project
+// (store.PutLangStats).
 type langMeta struct {
 	Fallbacks map[string]Fallback `json:"fallbacks"` // by path
 	Unindexed map[string]int      `json:"unindexed"`
 }
 
-func langMetaKey(project string) string { return "langstats\x00" + project }
-
-func loadLangMeta(ctx context.Context, db *sql.DB, project string) (langMeta, error) {
+func loadLangMeta(ctx context.Context, st *store.Store, project string) (langMeta, error) {
 	m := langMeta{Fallbacks: map[string]Fallback{}, Unindexed: map[string]int{}}
-	var v string
-	err := db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key=?`, langMetaKey(project)).Scan(&v)
-	if errors.Is(err, sql.ErrNoRows) {
-		return m, nil
-	}
-	if err != nil {
-		return m, fmt.Errorf("read language stats: %w", err)
+	v, ok, err := st.LangStats(ctx, project)
+	if err != nil || !ok {
+		return m, err
 	}
 	if err := json.Unmarshal([]byte(v), &m); err != nil {
 		return langMeta{Fallbacks: map[string]Fallback{}, Unindexed: map[string]int{}}, nil // rewritten on the next run
@@ -68,31 +59,12 @@ func loadLangMeta(ctx context.Context, db *sql.DB, project string) (langMeta, er
 	return m, nil
 }
 
-// fileLanguages returns path -> language of every indexed file of project.
-func fileLanguages(ctx context.Context, db *sql.DB, project string) (map[string]string, error) {
-	rows, err := db.QueryContext(ctx, `SELECT file_path, language FROM indexed_files WHERE project_path=?`, project)
-	if err != nil {
-		return nil, fmt.Errorf("read file languages: %w", err)
-	}
-	defer rows.Close()
-	out := map[string]string{}
-	for rows.Next() {
-		var p, l string
-		if err := rows.Scan(&p, &l); err != nil {
-			return nil, err
-		}
-		out[p] = l
-	}
-	return out, rows.Err()
-}
-
 // saveLangStats merges one run into the persisted language stats: the
 // fallbacks of re-parsed files replace their old entries, files no longer
 // indexed are dropped, and a full walk replaces the unindexed counts
 // (unindexed is nil after a partial run).
 func saveLangStats(ctx context.Context, st *store.Store, project string, parsed []string, fallbacks []Fallback, unindexed map[string]int) error {
-	db := st.DB()
-	m, err := loadLangMeta(ctx, db, project)
+	m, err := loadLangMeta(ctx, st, project)
 	if err != nil {
 		return err
 	}
@@ -102,7 +74,7 @@ func saveLangStats(ctx context.Context, st *store.Store, project string, parsed 
 	for _, f := range fallbacks {
 		m.Fallbacks[f.Path] = f
 	}
-	files, err := fileLanguages(ctx, db, project)
+	files, err := st.FileLanguages(ctx, project)
 	if err != nil {
 		return err
 	}
@@ -118,11 +90,7 @@ func saveLangStats(ctx context.Context, st *store.Store, project string, parsed 
 	if err != nil {
 		return err
 	}
-	if _, err := db.ExecContext(ctx, `INSERT INTO meta(key, value) VALUES(?, ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value`,
-		langMetaKey(project), string(b)); err != nil {
-		return fmt.Errorf("write language stats: %w", err)
-	}
-	return nil
+	return st.PutLangStats(ctx, project, string(b))
 }
 
 // ReadLangStats returns the per-language summary of an indexed project:
@@ -130,12 +98,11 @@ func saveLangStats(ctx context.Context, st *store.Store, project string, parsed 
 // from the last runs. Files of a language without a parser all count as
 // fallbacks with chunk.ReasonNoParser.
 func ReadLangStats(ctx context.Context, st *store.Store, project string) (LangStats, error) {
-	db := st.DB()
-	m, err := loadLangMeta(ctx, db, project)
+	m, err := loadLangMeta(ctx, st, project)
 	if err != nil {
 		return LangStats{}, err
 	}
-	files, err := fileLanguages(ctx, db, project)
+	files, err := st.FileLanguages(ctx, project)
 	if err != nil {
 		return LangStats{}, err
 	}

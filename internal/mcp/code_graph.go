@@ -40,11 +40,11 @@ func (s *Server) addCodeGraph() {
 				}
 				return "", fmt.Errorf("code_graph: read index: %w", err)
 			}
-			text, err := s.graphs.Describe(ctx, s.cfg.Store.DB(), root, name)
+			text, err := s.graphs.Describe(ctx, s.cfg.Store, root, name)
 			switch {
 			case errors.Is(err, relate.ErrNotFound):
 				hint := "use grep_code to find where it is defined, or search_code to describe it"
-				if similar, serr := similarNames(ctx, s.cfg.Store, root, name, 10); serr == nil && len(similar) > 0 {
+				if similar, serr := s.cfg.Store.RelationNamesLike(ctx, root, name, 10); serr == nil && len(similar) > 0 {
 					hint = "indexed names containing it: " + strings.Join(similar, ", ")
 				}
 				if note != "" {
@@ -61,27 +61,4 @@ func (s *Server) addCodeGraph() {
 			}
 			return text, nil
 		})
-}
-
-// similarNames returns up to n distinct relation names of project that
-// contain name (case-insensitive), shortest first.
-func similarNames(ctx context.Context, st *store.Store, project, name string, n int) ([]string, error) {
-	pat := "%" + strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(name) + "%"
-	rows, err := st.DB().QueryContext(ctx, `SELECT DISTINCT nm FROM (
-		SELECT from_name AS nm FROM code_relations WHERE project_path=? AND from_name LIKE ? ESCAPE '\'
-		UNION SELECT to_name FROM code_relations WHERE project_path=? AND to_name LIKE ? ESCAPE '\')
-		ORDER BY length(nm), nm LIMIT ?`, project, pat, project, pat, n)
-	if err != nil {
-		return nil, fmt.Errorf("similar names: %w", err)
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var s string
-		if err := rows.Scan(&s); err != nil {
-			return nil, fmt.Errorf("similar names: %w", err)
-		}
-		out = append(out, s)
-	}
-	return out, rows.Err()
 }

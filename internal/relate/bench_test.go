@@ -32,7 +32,7 @@ func BenchmarkQueries(b *testing.B) {
 	for _, q := range queries {
 		b.Run(q.name, func(b *testing.B) {
 			for b.Loop() {
-				r, err := NewResolver(ctx, db.DB(), root)
+				r, err := NewResolver(ctx, db, root)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -64,11 +64,11 @@ func BenchmarkCachedDescribe(b *testing.B) {
 	ctx := context.Background()
 	db, root := benchDB(b)
 	var c Cache
-	if _, err := c.Describe(ctx, db.DB(), root, "net/http.Server.Serve"); err != nil {
+	if _, err := c.Describe(ctx, db, root, "net/http.Server.Serve"); err != nil {
 		b.Fatal(err)
 	}
 	for b.Loop() {
-		if _, err := c.Describe(ctx, db.DB(), root, "net/http.Server.Serve"); err != nil {
+		if _, err := c.Describe(ctx, db, root, "net/http.Server.Serve"); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -2,7 +2,6 @@ package relate
 
 import (
 	"context"
-	"database/sql"
 	"strings"
 	"sync"
 )
@@ -11,7 +10,7 @@ import (
 // MCP server, an ask session), so that only the first graph query of a
 // project pays for loading its definitions (about 0.5 s on the Go standard
 // library's 115k chunks); a resolver is reloaded when the index changed
-// since (meta.vectors_version, bumped by every write). The zero value is
+// since (Index.DataVersion changes with every write). The zero value is
 // ready. Safe for concurrent use: queries through one Cache run one at a
 // time, as a Resolver is not safe for concurrent use.
 type Cache struct {
@@ -20,7 +19,7 @@ type Cache struct {
 }
 
 type cacheKey struct {
-	db      *sql.DB
+	idx     Index
 	project string
 }
 
@@ -30,19 +29,21 @@ type cacheEntry struct {
 }
 
 // Use runs fn with the project's resolver, loading or reloading it first
-// when needed. ctx applies to the load and to fn's queries.
-func (c *Cache) Use(ctx context.Context, db *sql.DB, project string, fn func(*Resolver) error) error {
+// when needed. ctx applies to the load and to fn's queries. Resolvers are
+// kept per (idx, project), so idx must be comparable (a pointer such as
+// *store.Store).
+func (c *Cache) Use(ctx context.Context, idx Index, project string, fn func(*Resolver) error) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	var version string
-	// a missing row (an index never written) reads as "" and still caches
-	if err := db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key='vectors_version'`).Scan(&version); err != nil && err != sql.ErrNoRows {
+	// an index never written has version "" and still caches
+	version, err := idx.DataVersion(ctx)
+	if err != nil {
 		return err
 	}
-	k := cacheKey{db, project}
+	k := cacheKey{idx, project}
 	e := c.m[k]
 	if e == nil || e.version != version {
-		r, err := NewResolver(ctx, db, project)
+		r, err := NewResolver(ctx, idx, project)
 		if err != nil {
 			return err
 		}
@@ -58,9 +59,9 @@ func (c *Cache) Use(ctx context.Context, db *sql.DB, project string, fn func(*Re
 }
 
 // Describe is the package-level Describe through the cache.
-func (c *Cache) Describe(ctx context.Context, db *sql.DB, project, name string) (string, error) {
+func (c *Cache) Describe(ctx context.Context, idx Index, project, name string) (string, error) {
 	var out string
-	err := c.Use(ctx, db, project, func(r *Resolver) error {
+	err := c.Use(ctx, idx, project, func(r *Resolver) error {
 		g, err := r.Graph(name)
 		if err != nil {
 			return err

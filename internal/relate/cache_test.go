@@ -23,7 +23,7 @@ func TestCacheReloadsAfterWrites(t *testing.T) {
 	var c Cache
 	var first *Resolver
 	for i := 0; i < 2; i++ {
-		if err := c.Use(ctx, st.DB(), root, func(r *Resolver) error {
+		if err := c.Use(ctx, st, root, func(r *Resolver) error {
 			if first == nil {
 				first = r
 			} else if r != first {
@@ -34,14 +34,14 @@ func TestCacheReloadsAfterWrites(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if _, err := c.Describe(ctx, st.DB(), root, "Gamma"); err == nil {
+	if _, err := c.Describe(ctx, st, root, "Gamma"); err == nil {
 		t.Fatal("Gamma found before it exists")
 	}
 	os.WriteFile(filepath.Join(dir, "g.go"), []byte("package a\n\nfunc Gamma() { Alpha() }\n"), 0o644)
 	if _, err := index.Run(ctx, st, fakeEmbedder{}, root, index.Options{Threads: 1}); err != nil {
 		t.Fatal(err)
 	}
-	out, err := c.Describe(ctx, st.DB(), root, "Gamma")
+	out, err := c.Describe(ctx, st, root, "Gamma")
 	if err != nil || !strings.Contains(out, "Alpha") {
 		t.Fatalf("after the write: %v %q", err, out)
 	}
@@ -50,7 +50,7 @@ func TestCacheReloadsAfterWrites(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if out, err := c.Describe(ctx, st.DB(), root, "Alpha"); err != nil || !strings.Contains(out, "beta") {
+			if out, err := c.Describe(ctx, st, root, "Alpha"); err != nil || !strings.Contains(out, "beta") {
 				t.Errorf("concurrent Describe: %v %q", err, out)
 			}
 		}()
@@ -71,7 +71,7 @@ func TestGraphOmitsHugeAmbiguity(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "types.go"), []byte(b.String()), 0o644)
 	os.WriteFile(filepath.Join(dir, "use.go"), []byte("package p\n\nfunc Shut(c interface{ Close() error }) { c.Close() }\n"), 0o644)
 	st, root := indexDir(t, dir)
-	r, err := NewResolver(context.Background(), st.DB(), root)
+	r, err := NewResolver(context.Background(), st, root)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +103,7 @@ func TestLookupPackagePathOutsideModule(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "server.go"), []byte("package http\n\ntype Server struct{}\n\nfunc (s *Server) Shutdown() {}\n"), 0o644)
 	st, root := indexDir(t, dir)
-	r, err := NewResolver(context.Background(), st.DB(), root)
+	r, err := NewResolver(context.Background(), st, root)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,7 +139,7 @@ type file struct{}
 func (f *file) Close() error { return nil }
 `), 0o644)
 	st, root := indexDir(t, dir)
-	r, err := NewResolver(context.Background(), st.DB(), root)
+	r, err := NewResolver(context.Background(), st, root)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,7 +198,7 @@ def host_info(host):
     return host.decode("idna")
 `), 0o644)
 	st, root := indexDir(t, dir)
-	r, err := NewResolver(context.Background(), st.DB(), root)
+	r, err := NewResolver(context.Background(), st, root)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -250,7 +250,7 @@ res.sendFile = function sendFile(path) {
 };
 `), 0o644)
 	st, root := indexDir(t, dir)
-	r, err := NewResolver(context.Background(), st.DB(), root)
+	r, err := NewResolver(context.Background(), st, root)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -279,7 +279,7 @@ func TestNewIsAConstructorCall(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "layer.js"), []byte("function Layer(path) { this.path = path; }\nfunction route(p) { return new Layer(p); }\n"), 0o644)
 	os.WriteFile(filepath.Join(dir, "inv.php"), []byte("<?php\nclass Invoice { function __construct($a) {} }\nfunction make() { return new Invoice(1); }\n"), 0o644)
 	st, root := indexDir(t, dir)
-	r, err := NewResolver(context.Background(), st.DB(), root)
+	r, err := NewResolver(context.Background(), st, root)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -70,7 +70,7 @@ import "testing"
 func TestTmpl(t *testing.T) { tmpl(nil, "") }
 `)
 	st, root := indexDir(t, dir)
-	r, err := NewResolver(context.Background(), st.DB(), root)
+	r, err := NewResolver(context.Background(), st, root)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,7 +2,6 @@ package relate
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"path"
@@ -225,11 +224,11 @@ func (r *Resolver) Graph(name string) (*GraphResult, error) {
 
 // rawEdges returns the stored relations whose from or to is exactly name.
 func (r *Resolver) rawEdges(name string) ([]Edge, error) {
-	from, err := store.RelationsFrom(r.ctx, r.db, r.project, []string{name}, nil)
+	from, err := r.idx.RelationsFrom(r.ctx, r.project, []string{name}, nil)
 	if err != nil {
 		return nil, err
 	}
-	to, err := store.RelationsTo(r.ctx, r.db, r.project, []string{name}, nil)
+	to, err := r.idx.RelationsTo(r.ctx, r.project, []string{name}, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -282,7 +281,7 @@ func (r *Resolver) setTarget(e *Edge, caller *Def) {
 // classEdges: relations of class c itself, then the calls of its members.
 func (r *Resolver) classEdges(c *Def) []Edge {
 	var out []Edge
-	rows, err := store.RelationsFrom(r.ctx, r.db, r.project, []string{c.Name}, []string{chunk.RelExtends, chunk.RelImplements, chunk.RelContains})
+	rows, err := r.idx.RelationsFrom(r.ctx, r.project, []string{c.Name}, []string{chunk.RelExtends, chunk.RelImplements, chunk.RelContains})
 	if err != nil {
 		r.fail(err)
 	}
@@ -302,7 +301,7 @@ func (r *Resolver) classEdges(c *Def) []Edge {
 		}
 		out = append(out, e)
 	}
-	in, err := store.RelationsTo(r.ctx, r.db, r.project, []string{c.Name, c.method},
+	in, err := r.idx.RelationsTo(r.ctx, r.project, []string{c.Name, c.method},
 		[]string{chunk.RelExtends, chunk.RelImplements, chunk.RelContains})
 	if err != nil {
 		r.fail(err)
@@ -327,7 +326,7 @@ func (r *Resolver) classEdges(c *Def) []Edge {
 // memberEdges: the class containing d, the calls d makes, the calls to d.
 func (r *Resolver) memberEdges(d *Def) []Edge {
 	var out []Edge
-	rows, err := store.RelationsTo(r.ctx, r.db, r.project, []string{d.Name}, []string{chunk.RelContains})
+	rows, err := r.idx.RelationsTo(r.ctx, r.project, []string{d.Name}, []string{chunk.RelContains})
 	if err != nil {
 		r.fail(err)
 	}
@@ -348,7 +347,7 @@ func (r *Resolver) calleeEdges(d *Def) []Edge {
 	if d.isClass() {
 		return nil
 	}
-	rows, err := store.RelationsFrom(r.ctx, r.db, r.project, []string{d.call}, []string{chunk.RelCalls})
+	rows, err := r.idx.RelationsFrom(r.ctx, r.project, []string{d.call}, []string{chunk.RelCalls})
 	if err != nil {
 		r.fail(err)
 		return nil
@@ -399,7 +398,7 @@ func (r *Resolver) callerEdges(d *Def) []Edge {
 	if d.isClass() || d.Type == "module" {
 		return nil
 	}
-	rows, err := store.RelationsTo(r.ctx, r.db, r.project, r.calleeNames(d), []string{chunk.RelCalls})
+	rows, err := r.idx.RelationsTo(r.ctx, r.project, r.calleeNames(d), []string{chunk.RelCalls})
 	if err != nil {
 		r.fail(err)
 		return nil
@@ -597,8 +596,8 @@ func (r *Resolver) bfsPath(a, b *Def, loose bool) ([]Edge, error) {
 
 // Describe returns the tree text of Graph(name) for one project: what the
 // REPL's /graph and the code_graph MCP/agent tool print.
-func Describe(ctx context.Context, db *sql.DB, project, name string) (string, error) {
-	r, err := NewResolver(ctx, db, project)
+func Describe(ctx context.Context, idx Index, project, name string) (string, error) {
+	r, err := NewResolver(ctx, idx, project)
 	if err != nil {
 		return "", err
 	}
@@ -621,15 +620,6 @@ func Describe(ctx context.Context, db *sql.DB, project, name string) (string, er
 // Unresolved callees (library calls) are left out. A class or text chunk has
 // no neighbours (nil, nil, nil); an unknown name is a *NotFoundError. When
 // several files define the same chunk name, the first in path order is used.
-func Neighbors(ctx context.Context, db *sql.DB, project, chunkName string) (callers, callees []string, err error) {
-	r, err := NewResolver(ctx, db, project)
-	if err != nil {
-		return nil, nil, err
-	}
-	return r.Neighbors(chunkName)
-}
-
-// Neighbors is the package-level Neighbors on a loaded resolver.
 func (r *Resolver) Neighbors(chunkName string) (callers, callees []string, err error) {
 	r.begin()
 	ds := r.byName[chunkName]

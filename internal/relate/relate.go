@@ -43,7 +43,6 @@ package relate
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"path"
@@ -53,8 +52,23 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/coderag/coderag/internal/chunk"
 	"github.com/coderag/coderag/internal/store"
 )
+
+// Index is what a Resolver reads: the definition and relation rows of a
+// project, and a token that changes with every write of the index (for
+// Cache). *store.Store implements it; the methods are documented there.
+type Index interface {
+	Definitions(ctx context.Context, project string) ([]store.DefRow, error)
+	RelationsFrom(ctx context.Context, project string, names, kinds []string) ([]store.RelationRow, error)
+	RelationsTo(ctx context.Context, project string, names, kinds []string) ([]store.RelationRow, error)
+	RelationsOfFile(ctx context.Context, project, path string, kinds []string) ([]store.RelationRow, error)
+	CallRelations(ctx context.Context, project string, fn func(store.RelationRow) bool) error
+	DataVersion(ctx context.Context) (string, error)
+}
+
+var _ Index = (*store.Store)(nil)
 
 // Sentinel errors; NotFoundError and AmbiguousError match them with errors.Is.
 var (
@@ -203,7 +217,7 @@ func (e *AmbiguousError) Is(target error) bool { return target == ErrAmbiguous }
 // concurrent use.
 type Resolver struct {
 	ctx     context.Context
-	db      *sql.DB
+	idx     Index
 	project string
 
 	defs     []*Def
@@ -227,14 +241,14 @@ type Resolver struct {
 }
 
 // NewResolver loads the definitions of project (absolute root path as
-// stored) from db.
-func NewResolver(ctx context.Context, db *sql.DB, project string) (*Resolver, error) {
-	rows, err := store.Definitions(ctx, db, project)
+// stored) from idx.
+func NewResolver(ctx context.Context, idx Index, project string) (*Resolver, error) {
+	rows, err := idx.Definitions(ctx, project)
 	if err != nil {
 		return nil, err
 	}
 	n := len(rows)
-	r := &Resolver{ctx: ctx, db: db, project: project,
+	r := &Resolver{ctx: ctx, idx: idx, project: project,
 		byName: make(map[string][]*Def, n), byCall: make(map[string][]*Def, n), byMethod: make(map[string][]*Def, n/2),
 		classes: make(map[string][]*Def, n/8), byFile: make(map[string][]*Def, n/8), modules: map[string]*Def{},
 		imports: map[string][]string{}, supers: map[*Def][]*Def{}}
@@ -265,25 +279,12 @@ func newDef(d *Def, row store.DefRow) {
 	if d.EndLine < d.StartLine {
 		d.EndLine = d.StartLine
 	}
+	d.method = row.Symbol
 	if d.isClass() {
 		d.call = d.Name
-		d.method = lastSeg(d.Name)
 		return
 	}
-	head := d.Name
-	if i := strings.IndexByte(head, '('); i >= 0 {
-		head = head[:i]
-	}
-	switch {
-	case d.Owner != "" && strings.HasPrefix(head, d.Owner+"."):
-		d.method = head[len(d.Owner)+1:]
-	default:
-		d.method = lastSeg(head)
-	}
-	d.call = d.method
-	if d.Owner != "" {
-		d.call = d.Owner + "." + d.method
-	}
+	d.call = chunk.Symbol{Name: row.Symbol, Owner: row.Owner}.CallName()
 }
 
 func lastSeg(s string) string {

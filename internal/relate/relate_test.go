@@ -3,6 +3,7 @@ package relate
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -105,13 +106,20 @@ var goldenQueries = map[string][]query{
 // their resolution: the exact expected edges of a fixture.
 func dumpRelations(t *testing.T, st *store.Store, root string) string {
 	ctx := context.Background()
-	rows, err := st.DB().QueryContext(ctx, `SELECT file_path, from_name, to_name, relation_type, line, plain FROM code_relations
+	// every relation of the project, read from the file itself: the store
+	// has no query for "all relations" (nothing but this dump needs one)
+	db, err := sql.Open("sqlite", "file:"+st.Path()+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	rows, err := db.QueryContext(ctx, `SELECT file_path, from_name, to_name, relation_type, line, plain FROM code_relations
 		WHERE project_path=? ORDER BY file_path, line, relation_type, from_name, to_name`, root)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer rows.Close()
-	r, err := NewResolver(ctx, st.DB(), root)
+	r, err := NewResolver(ctx, st, root)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,7 +186,7 @@ func TestGolden(t *testing.T) {
 			var b strings.Builder
 			b.WriteString("### relations\n")
 			b.WriteString(dumpRelations(t, st, root))
-			r, err := NewResolver(context.Background(), st.DB(), root)
+			r, err := NewResolver(context.Background(), st, root)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -298,7 +306,7 @@ func TestFormats(t *testing.T) {
 	dotBin, dotErr := exec.LookPath("dot")
 	for _, lang := range []string{"go", "java", "python"} {
 		st, root := indexDir(t, filepath.Join("testdata", lang))
-		r, err := NewResolver(context.Background(), st.DB(), root)
+		r, err := NewResolver(context.Background(), st, root)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -343,7 +351,7 @@ func TestFormats(t *testing.T) {
 // TestNameErrors checks name resolution errors and the accepted spellings.
 func TestNameErrors(t *testing.T) {
 	st, root := indexDir(t, filepath.Join("testdata", "java"))
-	r, err := NewResolver(context.Background(), st.DB(), root)
+	r, err := NewResolver(context.Background(), st, root)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -375,7 +383,7 @@ func TestNameErrors(t *testing.T) {
 		len(callees) != 2 || callees[0] != "find (ambiguous)" || callees[1] != "UserService.format com/shop/service/UserService.java:27" {
 		t.Errorf("Neighbors: %q %q %v", callers, callees, err)
 	}
-	text, err := Describe(context.Background(), st.DB(), root, "Cache.lookup")
+	text, err := Describe(context.Background(), st, root, "Cache.lookup")
 	if err != nil || !strings.Contains(text, "Entry.refresh\n    calls --> [lookup]") {
 		t.Errorf("Describe: %v\n%s", err, text)
 	}
@@ -397,7 +405,7 @@ func TestFileQualifiedNames(t *testing.T) {
 		}
 	}
 	st, root := indexDir(t, dir)
-	r, err := NewResolver(context.Background(), st.DB(), root)
+	r, err := NewResolver(context.Background(), st, root)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -353,7 +353,7 @@ func (r *Resolver) supersOf(c *Def) []*Def {
 	if s, ok := r.supers[c]; ok {
 		return s
 	}
-	rows, err := store.RelationsFrom(r.ctx, r.db, r.project, []string{c.Name}, []string{chunk.RelExtends, chunk.RelImplements})
+	rows, err := r.idx.RelationsFrom(r.ctx, r.project, []string{c.Name}, []string{chunk.RelExtends, chunk.RelImplements})
 	if err != nil {
 		r.fail(err)
 	}
@@ -401,7 +401,7 @@ func (r *Resolver) importsOf(file string) []string {
 	if imps, ok := r.imports[file]; ok {
 		return imps
 	}
-	rows, err := store.RelationsOfFile(r.ctx, r.db, r.project, file, []string{chunk.RelImports})
+	rows, err := r.idx.RelationsOfFile(r.ctx, r.project, file, []string{chunk.RelImports})
 	if err != nil {
 		r.fail(err)
 	}

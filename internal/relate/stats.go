@@ -71,7 +71,7 @@ func (r *Resolver) Stats(n int) (*Stats, error) {
 	st := &Stats{Project: r.project, ByLanguage: map[string]*Shares{}}
 	callers := map[*Def]map[*Def]bool{} // callee -> callers
 	callees := map[*Def]map[*Def]bool{} // caller -> callees
-	err := store.CallRelations(r.ctx, r.db, r.project, func(row store.RelationRow) bool {
+	err := r.idx.CallRelations(r.ctx, r.project, func(row store.RelationRow) bool {
 		if r.ctx.Err() != nil {
 			return false
 		}

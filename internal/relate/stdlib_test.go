@@ -69,7 +69,7 @@ func TestStdlibCallers(t *testing.T) {
 	start := time.Now()
 	st, root := indexDir(t, filepath.Join(src, "net", "http"))
 	t.Logf("indexed net/http in %v", time.Since(start).Round(time.Millisecond))
-	r, err := NewResolver(context.Background(), st.DB(), root)
+	r, err := NewResolver(context.Background(), st, root)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +129,7 @@ func TestStdlibCallers(t *testing.T) {
 	}
 
 	st, root = indexDir(t, filepath.Join(src, "time"))
-	r, err = NewResolver(context.Background(), st.DB(), root)
+	r, err = NewResolver(context.Background(), st, root)
 	if err != nil {
 		t.Fatal(err)
 	}

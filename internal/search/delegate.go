@@ -52,14 +52,14 @@ func (s *Searcher) delegate(ctx context.Context, ranked []Result, rows map[int64
 		if r.Type != "function" && r.Type != "method" || codeLines(r.content) > ThinCodeLines {
 			continue
 		}
-		call := callName(r.Name, rows[r.id].Owner)
+		call := r.sym.CallName()
 		ws = append(ws, wrapper{i, call})
 		names = append(names, call)
 	}
 	if len(ws) == 0 {
 		return nil
 	}
-	rels, err := store.RelationsFrom(ctx, s.Store.DB(), s.Project, names, []string{"calls"})
+	rels, err := s.Store.RelationsFrom(ctx, s.Project, names, []string{"calls"})
 	if err != nil {
 		return err
 	}
@@ -78,7 +78,7 @@ func (s *Searcher) delegate(ctx context.Context, ranked []Result, rows map[int64
 	byName := map[string][]int{}
 	for j, r := range ranked {
 		if r.Type == "function" || r.Type == "method" {
-			byName[bareName(r.Name)] = append(byName[bareName(r.Name)], j)
+			byName[r.sym.Name] = append(byName[r.sym.Name], j)
 		}
 	}
 	// lifts are computed from the scores before any lift, so a lifted
@@ -153,24 +153,6 @@ func sameUnit(aPath, bPath, qual string) bool {
 		qual = qual[i+1:]
 	}
 	return path.Base(db) == qual
-}
-
-// callName is the name a chunk's calls are recorded under: "Owner.method"
-// or "func" (see relate.Def.CallName).
-func callName(name, owner string) string {
-	if i := strings.IndexByte(name, '('); i >= 0 {
-		name = name[:i]
-	}
-	m := name
-	if owner != "" && strings.HasPrefix(name, owner+".") {
-		m = name[len(owner)+1:]
-	} else if i := strings.LastIndexByte(name, '.'); i >= 0 {
-		m = name[i+1:]
-	}
-	if owner != "" {
-		return owner + "." + m
-	}
-	return m
 }
 
 // codeLines counts the non-blank lines of src that are not comments

@@ -117,15 +117,6 @@ func TestCodeLinesAndCallName(t *testing.T) {
 	if n := codeLines("def f():\n    \"\"\"One line.\"\"\"\n    return g()\n"); n != 2 {
 		t.Fatalf("codeLines(one-line docstring) = %d, want 2", n)
 	}
-	for _, c := range [][3]string{
-		{"Copy(dst Writer, src Reader)", "", "Copy"},
-		{"Buffer.Grow(n int)", "Buffer", "Buffer.Grow"},
-		{"ThreadLocalMap.expungeStaleEntries()", "ThreadLocalMap", "ThreadLocalMap.expungeStaleEntries"},
-	} {
-		if got := callName(c[0], c[1]); got != c[2] {
-			t.Errorf("callName(%q, %q) = %q, want %q", c[0], c[1], got, c[2])
-		}
-	}
 	for _, c := range []struct {
 		a, b, qual string
 		want       bool

@@ -329,18 +329,6 @@ var GlossaryNames = true
 // code-like words for the name boost.
 var PlainWordNames = true
 
-// bareName returns a chunk name without owner and parameters:
-// "Server.Serve(l net.Listener)" -> "Serve".
-func bareName(name string) string {
-	if i := strings.IndexByte(name, '('); i > 0 {
-		name = name[:i]
-	}
-	if i := strings.LastIndexByte(name, '.'); i >= 0 {
-		name = name[i+1:]
-	}
-	return name
-}
-
 // nameBoost scores how well a chunk's name answers the code-like words of
 // the query: the bare name equal to a word (case-sensitive: NameExact,
 // else case-insensitive: NameFold), plus NameQualified when the word's
@@ -349,7 +337,7 @@ func nameBoost(r Result, owner string, idents [][2]string, hp HybridParams) floa
 	if len(idents) == 0 || r.Type == "text" {
 		return 0
 	}
-	bn := bareName(r.Name)
+	bn := r.sym.Name
 	best := 0.0
 	for _, id := range idents {
 		b := 0.0

@@ -133,7 +133,9 @@ func fileCoherence(ranked []Result, frac float64, pool int) {
 
 // diversify re-orders ranked so that one file does not fill the list: the
 // n-th candidate of a file is scored as if it had decay^(n-free) of its
-// score, and the list is re-sorted on that. Nothing is dropped; a
+// score, a definition that repeats a better-ranked one of another file
+// (same type, name and signature) is decayed once more, and the list is
+// re-sorted on that. Nothing is dropped; a
 // file's extra chunks move down behind other files' best ones. The first
 // free candidates of a file are not decayed. decay 0 keeps the
 // order. The ordering score is not written back: Result.Score
@@ -143,6 +145,7 @@ func diversify(ranked []Result, decay float64, free int) {
 		return
 	}
 	seen := map[string]int{}
+	defs := map[string]string{} // type+name+signature -> path of its first chunk
 	eff := make([]float64, len(ranked))
 	for i, r := range ranked {
 		n := seen[r.Path]
@@ -150,6 +153,21 @@ func diversify(ranked []Result, decay float64, free int) {
 		f := 1.0
 		for range n - min(n, free-1) {
 			f *= decay
+		}
+		// a definition with the same kind, name and signature as a
+		// better-ranked one in a file beside it (same directory, or
+		// sibling directories) is a parallel copy of it: a v3 and a v4
+		// API, a platform variant, a classic and a mini build. It says
+		// little the first does not, so it decays once as a file's extra
+		// chunk does. A namesake further away (a public wrapper of an
+		// internal implementation) is a different layer and keeps its place
+		if r.Type != "text" {
+			key := r.Type + "\x00" + r.Name
+			if p, ok := defs[key]; !ok {
+				defs[key] = r.Path
+			} else if p != r.Path && parallelPaths(p, r.Path) {
+				f *= decay
+			}
 		}
 		// scores may be negative after penalties: push those further down
 		if r.Score >= 0 {
@@ -173,9 +191,18 @@ func diversify(ranked []Result, decay float64, free int) {
 	copy(ranked, out)
 }
 
+// parallelPaths reports two files in the same directory or in sibling
+// directories (v3/types.ts and v4/types.ts; classic/schemas.ts and
+// mini/schemas.ts).
+func parallelPaths(a, b string) bool {
+	da, db := path.Dir(a), path.Dir(b)
+	return da == db || path.Dir(da) == path.Dir(db)
+}
+
 // isTestPath is lang.IsTestFile plus the conventions of other ecosystems:
-// spec/ directories and *_spec files (Ruby, JS), testing/ helpers, and
-// Java/Kotlin/C# classes named *Test or *Tests outside src/test.
+// spec/ directories and *_spec files (Ruby, JS), testing/ helpers,
+// Java/Kotlin/C# classes named *Test or *Tests outside src/test, and
+// *_test, *_unittest and test_* files in any language.
 func isTestPath(p string) bool {
 	if lang.IsTestFile(p) {
 		return true
@@ -187,7 +214,19 @@ func isTestPath(p string) bool {
 	}
 	base := path.Base(p)
 	stem := strings.TrimSuffix(base, path.Ext(base))
-	return strings.HasSuffix(stem, "_spec") || strings.HasSuffix(stem, "Test") || strings.HasSuffix(stem, "Tests")
+	if strings.HasSuffix(stem, "_spec") || strings.HasSuffix(stem, "Test") || strings.HasSuffix(stem, "Tests") {
+		return true
+	}
+	// foo_test.cc, foo_unittest.cc (googletest), foo_tests.rs, foo-test.js,
+	// test_foo.c: the test-file names of C, C++, Rust and JS projects, which
+	// keep tests beside the code rather than in a tests/ directory
+	ls := strings.ToLower(stem)
+	for _, suf := range []string{"_test", "_tests", "_unittest", "-test", "-tests"} {
+		if strings.HasSuffix(ls, suf) && len(ls) > len(suf) {
+			return true
+		}
+	}
+	return strings.HasPrefix(ls, "test_") && len(ls) > len("test_")
 }
 
 // symbolQuery returns the name a query asks for when the whole query is one
@@ -227,7 +266,7 @@ func exactPin(ranked []Result, query string, pin float64) {
 		r := &ranked[i]
 		// tests, examples and declarations mention the name too; the
 		// definition the user wants is in ordinary source
-		bn := bareName(r.Name)
+		bn := r.sym.Name
 		if r.Type == "text" || bn != name && sigilName(bn) != name || isTestPath(r.Path) || auxKind(r.Path) != "" {
 			continue
 		}

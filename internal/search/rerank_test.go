@@ -4,6 +4,8 @@ import (
 	"context"
 	"math"
 	"testing"
+
+	"github.com/coderag/coderag/internal/chunk"
 )
 
 func TestAuxKind(t *testing.T) {
@@ -34,6 +36,12 @@ func TestPathPrior(t *testing.T) {
 		{Result{Path: "src/router.go", Type: "function"}, 0},
 		{Result{Path: "src/router_test.go", Type: "function"}, hp.TestPenalty},
 		{Result{Path: "spec/router_spec.rb", Type: "method"}, hp.TestPenalty},
+		{Result{Path: "db/db_test.cc", Type: "function"}, hp.TestPenalty},
+		{Result{Path: "util/env_posix_unittest.cc", Type: "function"}, hp.TestPenalty},
+		{Result{Path: "src/test_parser.c", Type: "function"}, hp.TestPenalty},
+		{Result{Path: "lib/router-test.js", Type: "function"}, hp.TestPenalty},
+		{Result{Path: "src/latest.rs", Type: "function"}, 0},
+		{Result{Path: "src/contest_test_data.c", Type: "function"}, 0},
 		{Result{Path: "examples/app.go", Type: "function"}, hp.AuxPenalty},
 		{Result{Path: "types/index.d.ts", Type: "class"}, hp.AuxPenalty},
 		{Result{Path: "README.md", Type: "text"}, hp.DocPenalty},
@@ -168,6 +176,35 @@ func TestDiversifyReorders(t *testing.T) {
 	}
 }
 
+// A definition repeated with the same name and signature in a file beside
+// the first (classic/ and mini/ builds of one API) decays once, letting
+// another file's answer up; a namesake in a distant package (a public
+// wrapper of an internal implementation) keeps its place.
+func TestDiversifyParallelCopies(t *testing.T) {
+	ranked := []Result{
+		{Path: "v4/classic/schemas.ts", Name: "record(k: K, v: V)", Type: "function", Score: 10},
+		{Path: "v4/mini/schemas.ts", Name: "record(k: K, v: V)", Type: "function", Score: 9},
+		{Path: "v4/core/api.ts", Name: "_record(k: K, v: V)", Type: "function", Score: 8},
+	}
+	diversify(ranked, 0.7, 2)
+	if got := ranked[1].Path; got != "v4/core/api.ts" {
+		t.Errorf("second result %s, want the core file ahead of the mini copy", got)
+	}
+	far := []Result{
+		{Path: "crypto/internal/fips140/subtle/constant_time.go", Name: "ConstantTimeCompare(x, y []byte)", Type: "function", Score: 10},
+		{Path: "crypto/subtle/constant_time.go", Name: "ConstantTimeCompare(x, y []byte)", Type: "function", Score: 9},
+		{Path: "bytes/bytes.go", Name: "Compare(a, b []byte)", Type: "function", Score: 8},
+	}
+	diversify(far, 0.7, 2)
+	if got := far[1].Path; got != "crypto/subtle/constant_time.go" {
+		t.Errorf("second result %s, want the public wrapper kept in place", got)
+	}
+	if !parallelPaths("v3/types.ts", "v4/types.ts") || !parallelPaths("net/fd_unix.go", "net/fd_windows.go") ||
+		parallelPaths("crypto/subtle/a.go", "crypto/internal/fips140/subtle/a.go") {
+		t.Error("parallelPaths: want same and sibling directories only")
+	}
+}
+
 // A query that is exactly a definition's name puts that definition first,
 // above the functions it delegates to and above a test that mentions it;
 // the wrapper lift neither chains (ExecuteContext -> Execute -> ExecuteC)
@@ -203,16 +240,16 @@ func ExecuteContext(ctx context.Context) {}
 `,
 	})
 	rs := top(t, s, "ExecuteContext", RankerHybrid, 5)
-	if len(rs) == 0 || rs[0].Path != "command.go" || bareName(rs[0].Name) != "ExecuteContext" {
+	if len(rs) == 0 || rs[0].Path != "command.go" || rs[0].sym.Name != "ExecuteContext" {
 		t.Fatalf("ExecuteContext should come first: %v", names(rs))
 	}
 }
 
 func TestExactPinSkipsTests(t *testing.T) {
 	ranked := []Result{
-		{Path: "x_test.go", Name: "Parse()", Type: "function", Score: 0.02, Explain: &Explain{}},
-		{Path: "x.go", Name: "Parse()", Type: "function", Score: 0.01, Explain: &Explain{}},
-		{Path: "x.go", Name: "parse()", Type: "function", Score: 0.015, Explain: &Explain{}},
+		{Path: "x_test.go", Name: "Parse()", Type: "function", Score: 0.02, Explain: &Explain{}, sym: chunk.Symbol{Name: "Parse"}},
+		{Path: "x.go", Name: "Parse()", Type: "function", Score: 0.01, Explain: &Explain{}, sym: chunk.Symbol{Name: "Parse"}},
+		{Path: "x.go", Name: "parse()", Type: "function", Score: 0.015, Explain: &Explain{}, sym: chunk.Symbol{Name: "parse"}},
 	}
 	exactPin(ranked, "Parse", 0.05)
 	if ranked[0].Path != "x.go" || ranked[0].Name != "Parse()" {
@@ -233,9 +270,9 @@ func TestExactPinSkipsTests(t *testing.T) {
 // after the exact spelling.
 func TestExactPinSigil(t *testing.T) {
 	ranked := []Result{
-		{Path: "a.ts", Name: "useType()", Type: "function", Score: 0.03, Explain: &Explain{}},
-		{Path: "core.ts", Name: "$ZodType", Type: "class", Score: 0.01, Explain: &Explain{}},
-		{Path: "classic.ts", Name: "ZodType", Type: "class", Score: 0.005, Explain: &Explain{}},
+		{Path: "a.ts", Name: "useType()", Type: "function", Score: 0.03, Explain: &Explain{}, sym: chunk.Symbol{Name: "useType"}},
+		{Path: "core.ts", Name: "$ZodType", Type: "class", Score: 0.01, Explain: &Explain{}, sym: chunk.Symbol{Name: "$ZodType"}},
+		{Path: "classic.ts", Name: "ZodType", Type: "class", Score: 0.005, Explain: &Explain{}, sym: chunk.Symbol{Name: "ZodType"}},
 	}
 	exactPin(ranked, "ZodType", 0.05)
 	if got := names(ranked); got[0] != "classic.ts:ZodType" || got[1] != "core.ts:$ZodType" {

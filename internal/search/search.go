@@ -18,6 +18,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/coderag/coderag/internal/chunk"
 	"github.com/coderag/coderag/internal/embed"
 	"github.com/coderag/coderag/internal/store"
 )
@@ -69,6 +70,7 @@ type Result struct {
 	Callees []string `json:"callees,omitempty"`
 	content string
 	id      int64
+	sym     chunk.Symbol // the chunk's name taken apart (zero for text chunks)
 }
 
 // Content returns the chunk's stored text.
@@ -225,7 +227,8 @@ func LimitPerFile(sorted []Result, k, perFile int) []Result {
 
 func fromRow(c store.ChunkRow) Result {
 	return Result{Path: c.Path, Name: c.Name, Type: c.Type, StartLine: c.StartLine, EndLine: c.EndLine,
-		Language: c.Language, content: c.Content, id: c.ID}
+		Language: c.Language, content: c.Content, id: c.ID,
+		sym: chunk.Symbol{Name: c.Symbol, Owner: c.Owner, Params: c.Params}}
 }
 
 // Preview collapses whitespace in content and cuts it to n runes with "...".

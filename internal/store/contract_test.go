@@ -175,28 +175,73 @@ func TestContractRelations(t *testing.T) {
 		if err := s.ReplaceFiles(ctx, "/p", []FileData{fd}, nil); err != nil {
 			t.Fatal(err)
 		}
-		from, err := RelationsFrom(ctx, s.DB(), "/p", []string{"Run"}, []string{"calls"})
+		from, err := s.RelationsFrom(ctx, "/p", []string{"Run"}, []string{"calls"})
 		if err != nil || len(from) != 2 || from[0].To != "T.helper" || !from[0].Self || from[1].To != "helper" || !from[1].Plain {
 			t.Fatalf("RelationsFrom = %+v, %v", from, err)
 		}
-		to, err := RelationsTo(ctx, s.DB(), "/p", []string{"Base", "fmt.Println"}, nil)
+		to, err := s.RelationsTo(ctx, "/p", []string{"Base", "fmt.Println"}, nil)
 		if err != nil || len(to) != 2 || to[0].Kind != "extends" || !to[1].Value {
 			t.Fatalf("RelationsTo = %+v, %v", to, err)
 		}
-		if of, err := RelationsOfFile(ctx, s.DB(), "/p", "a.go", []string{"extends"}); err != nil || len(of) != 1 {
+		if of, err := s.RelationsOfFile(ctx, "/p", "a.go", []string{"extends"}); err != nil || len(of) != 1 {
 			t.Fatalf("RelationsOfFile = %+v, %v", of, err)
 		}
 		n := 0
-		if err := CallRelations(ctx, s.DB(), "/p", func(RelationRow) bool { n++; return true }); err != nil || n != 3 {
+		if err := s.CallRelations(ctx, "/p", func(RelationRow) bool { n++; return true }); err != nil || n != 3 {
 			t.Fatalf("CallRelations saw %d, %v", n, err)
 		}
-		defs, err := Definitions(ctx, s.DB(), "/p")
+		defs, err := s.Definitions(ctx, "/p")
 		if err != nil || len(defs) != 2 || defs[0].Name != "Run" || defs[1].Type != "method" || defs[1].Owner != "T" {
 			t.Fatalf("Definitions = %+v, %v", defs, err)
 		}
-		counts, err := RelationCounts(ctx, s.DB(), "/p")
-		if err != nil || counts["calls"] != 3 || counts["extends"] != 1 {
-			t.Fatalf("RelationCounts = %v, %v", counts, err)
+		c, err := s.Count(ctx, "/p")
+		if err != nil || c.RelationsByKind["calls"] != 3 || c.RelationsByKind["extends"] != 1 {
+			t.Fatalf("relation counts = %v, %v", c.RelationsByKind, err)
+		}
+		// names of relations: both sides, distinct, case-insensitive, shortest first
+		names, err := s.RelationNamesLike(ctx, "/p", "HELPER", 10)
+		if err != nil || strings.Join(names, " ") != "helper T.helper" {
+			t.Fatalf("RelationNamesLike = %q, %v", names, err)
+		}
+		if names, _ := s.RelationNamesLike(ctx, "/p", "%", 10); len(names) != 0 {
+			t.Fatalf("'%%' matched %q", names)
+		}
+	})
+}
+
+func TestContractSymbolsAndMeta(t *testing.T) {
+	t.Parallel()
+	eachStore(t, func(t *testing.T, s *Store) {
+		ctx := context.Background()
+		v0, err := s.DataVersion(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mustProject(t, s, "/p")
+		fd := file("a.go", "Serve")
+		fd.Chunks[0].Type, fd.Chunks[0].Name, fd.Chunks[0].Owner = "method", "Server.Serve(l net.Listener)", "Server"
+		fd.Chunks[0].Symbol, fd.Chunks[0].Params = "Serve", "l net.Listener"
+		if err := s.ReplaceFiles(ctx, "/p", []FileData{fd}, nil); err != nil {
+			t.Fatal(err)
+		}
+		defs, err := s.Definitions(ctx, "/p")
+		if err != nil || len(defs) != 1 || defs[0].Symbol != "Serve" || defs[0].Params != "l net.Listener" || defs[0].Owner != "Server" {
+			t.Fatalf("Definitions = %+v, %v", defs, err)
+		}
+		if v1, _ := s.DataVersion(ctx); v1 == v0 {
+			t.Fatalf("DataVersion unchanged by a write: %q", v1)
+		}
+		if _, ok, err := s.LangStats(ctx, "/p"); ok || err != nil {
+			t.Fatalf("LangStats before any: %v %v", ok, err)
+		}
+		if err := s.PutLangStats(ctx, "/p", `{"go":1}`); err != nil {
+			t.Fatal(err)
+		}
+		if v, ok, err := s.LangStats(ctx, "/p"); !ok || err != nil || v != `{"go":1}` {
+			t.Fatalf("LangStats = %q %v %v", v, ok, err)
+		}
+		if langs, err := s.FileLanguages(ctx, "/p"); err != nil || langs["a.go"] != "go" {
+			t.Fatalf("FileLanguages = %v %v", langs, err)
 		}
 	})
 }
@@ -310,7 +355,7 @@ func TestContractMigrations(t *testing.T) {
 				t.Fatal(err)
 			}
 			mustProject(t, s, "/p")
-			if _, err := s.DB().ExecContext(ctx, `UPDATE meta SET value='99' WHERE key='schema_version'`); err != nil {
+			if _, err := s.db.ExecContext(ctx, `UPDATE meta SET value='99' WHERE key='schema_version'`); err != nil {
 				t.Fatal(err)
 			}
 			s.Close()
@@ -466,15 +511,15 @@ func TestFTSTokensLikeUnicode61(t *testing.T) {
 	s := openKind(t, "sqlite")
 	for _, q := range []string{`CREATE VIRTUAL TABLE tokfts USING fts5(x, tokenize='unicode61 remove_diacritics 2')`,
 		`CREATE VIRTUAL TABLE tok USING fts5vocab(tokfts, 'row')`} {
-		if _, err := s.DB().ExecContext(ctx, q); err != nil {
+		if _, err := s.db.ExecContext(ctx, q); err != nil {
 			t.Fatal(err)
 		}
 	}
 	text := "Naïve résumé_x1 Ünïcode ÅNGSTRÖM 缓存存储 a-b.c 2024 çà œ ß ПРИВЕТ x\u0301y"
-	if _, err := s.DB().ExecContext(ctx, `INSERT INTO tokfts(x) VALUES(?)`, text); err != nil {
+	if _, err := s.db.ExecContext(ctx, `INSERT INTO tokfts(x) VALUES(?)`, text); err != nil {
 		t.Fatal(err)
 	}
-	rows, err := s.DB().QueryContext(ctx, `SELECT term FROM tok`)
+	rows, err := s.db.QueryContext(ctx, `SELECT term FROM tok`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -556,4 +601,53 @@ func TestContractLockProject(t *testing.T) {
 			t.Fatalf("a cancelled wait gave %v", err)
 		}
 	})
+}
+
+// TestPostgresMigrateFromSchema3 turns a database into the first
+// PostgreSQL schema (3: no symbol and params columns) with rows in it and
+// checks that Open migrates it, backfilling the symbols as on SQLite.
+func TestPostgresMigrateFromSchema3(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	target := testutil.Postgres(t)
+	s, err := Open(ctx, target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustProject(t, s, "/p")
+	fd := file("a.go", "x")
+	fd.Chunks = append(fd.Chunks,
+		ChunkRow{Path: "a.go", Type: "method", Name: "Server.Serve(l net.Listener)", Owner: "Server", StartLine: 5, EndLine: 6, DeclEndLine: 6},
+		ChunkRow{Path: "a.go", Type: "class", Name: "pkg.Server", StartLine: 1, EndLine: 2, DeclEndLine: 2})
+	if err := s.ReplaceFiles(ctx, "/p", []FileData{fd}, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{`ALTER TABLE code_chunks DROP COLUMN symbol`, `ALTER TABLE code_chunks DROP COLUMN params`,
+		`UPDATE meta SET value='3' WHERE key='schema_version'`} {
+		if _, err := s.db.ExecContext(ctx, q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.Close()
+	s, err = Open(ctx, target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	defs, err := s.Definitions(ctx, "/p")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, d := range defs {
+		got = append(got, d.Type+" "+d.Symbol+"|"+d.Owner+"|"+d.Params)
+	}
+	want := "function x|| class Server|| method Serve|Server|l net.Listener"
+	if strings.Join(got, " ") != want {
+		t.Fatalf("after migration %q, want %q", strings.Join(got, " "), want)
+	}
+	var v string
+	if err := s.db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key='schema_version'`).Scan(&v); err != nil || v != fmt.Sprint(SchemaVersion) {
+		t.Fatalf("schema_version %q %v", v, err)
+	}
 }

@@ -3,14 +3,15 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
 )
 
-// Read queries for the relation graph (package relate). They take a *sql.DB
-// so that relate can be handed Store.DB(). Relation lookups are served by the
-// indexes code_relations_from, code_relations_to and code_relations_file;
+// Read queries for the relation graph (package relate) and for tools that
+// name symbols. Relation lookups are served by the indexes
+// code_relations_from, code_relations_to and code_relations_file;
 // Definitions reads the project's code_chunks rows once per query session
 // (only the leading short columns, never content or embedding).
 
@@ -20,8 +21,10 @@ type DefRow struct {
 	ID        int64
 	Path      string
 	Type      string // "class", "method" or "function"
-	Name      string
-	Owner     string
+	Name      string // the chunk name as the chunker wrote it
+	Owner     string // chunk.Symbol.Owner
+	Symbol    string // chunk.Symbol.Name: the bare name
+	Params    string // chunk.Symbol.Params
 	Language  string
 	StartLine int
 	EndLine   int // last line of the whole declaration (decl_end_line)
@@ -29,9 +32,9 @@ type DefRow struct {
 
 // Definitions returns every class, method and function chunk of project,
 // ordered by path and start line.
-func Definitions(ctx context.Context, db *sql.DB, project string) ([]DefRow, error) {
-	rows, err := db.QueryContext(ctx, `SELECT id, file_path, chunk_type, name, owner, language, start_line, decl_end_line
-		FROM code_chunks WHERE project_path=? AND chunk_type IN ('class','method','function')`, project)
+func (s *Store) Definitions(ctx context.Context, project string) ([]DefRow, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT id, file_path, chunk_type, name, owner, symbol, params, language,
+		start_line, decl_end_line FROM code_chunks WHERE project_path=? AND chunk_type IN ('class','method','function')`, project)
 	if err != nil {
 		return nil, fmt.Errorf("load definitions: %w", err)
 	}
@@ -39,7 +42,8 @@ func Definitions(ctx context.Context, db *sql.DB, project string) ([]DefRow, err
 	var out []DefRow
 	for rows.Next() {
 		var d DefRow
-		if err := rows.Scan(&d.ID, &d.Path, &d.Type, &d.Name, &d.Owner, &d.Language, &d.StartLine, &d.EndLine); err != nil {
+		if err := rows.Scan(&d.ID, &d.Path, &d.Type, &d.Name, &d.Owner, &d.Symbol, &d.Params, &d.Language,
+			&d.StartLine, &d.EndLine); err != nil {
 			return nil, fmt.Errorf("load definitions: %w", err)
 		}
 		out = append(out, d)
@@ -63,21 +67,22 @@ func Definitions(ctx context.Context, db *sql.DB, project string) ([]DefRow, err
 // RelationsFrom returns the relations of project whose from_name is one of
 // names and whose kind is one of kinds (all kinds when kinds is empty),
 // ordered by path, line, kind, from and to.
-func RelationsFrom(ctx context.Context, db *sql.DB, project string, names, kinds []string) ([]RelationRow, error) {
-	return relationsBy(ctx, db, project, "from_name", names, kinds)
+func (s *Store) RelationsFrom(ctx context.Context, project string, names, kinds []string) ([]RelationRow, error) {
+	return s.relationsBy(ctx, project, "from_name", names, kinds)
 }
 
 // RelationsTo is RelationsFrom on the to_name side.
-func RelationsTo(ctx context.Context, db *sql.DB, project string, names, kinds []string) ([]RelationRow, error) {
-	return relationsBy(ctx, db, project, "to_name", names, kinds)
+func (s *Store) RelationsTo(ctx context.Context, project string, names, kinds []string) ([]RelationRow, error) {
+	return s.relationsBy(ctx, project, "to_name", names, kinds)
 }
 
-// RelationsOfFile returns the relations of one file with the given kinds.
-func RelationsOfFile(ctx context.Context, db *sql.DB, project, path string, kinds []string) ([]RelationRow, error) {
-	return relationsBy(ctx, db, project, "file_path", []string{path}, kinds)
+// RelationsOfFile returns the relations of one file with the given kinds
+// (all kinds when kinds is empty), in the order of RelationsFrom.
+func (s *Store) RelationsOfFile(ctx context.Context, project, path string, kinds []string) ([]RelationRow, error) {
+	return s.relationsBy(ctx, project, "file_path", []string{path}, kinds)
 }
 
-func relationsBy(ctx context.Context, db *sql.DB, project, col string, names, kinds []string) ([]RelationRow, error) {
+func (s *Store) relationsBy(ctx context.Context, project, col string, names, kinds []string) ([]RelationRow, error) {
 	if len(names) == 0 {
 		return nil, nil
 	}
@@ -95,7 +100,7 @@ func relationsBy(ctx context.Context, db *sql.DB, project, col string, names, ki
 	}
 	// No ORDER BY: it would make SQLite walk code_relations_file (every
 	// relation of the project) instead of the from/to index. Sorted below.
-	rows, err := db.QueryContext(ctx, q, args...)
+	rows, err := s.db.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("relations by %s: %w", col, err)
 	}
@@ -132,21 +137,71 @@ func relationsBy(ctx context.Context, db *sql.DB, project, col string, names, ki
 	return out, nil
 }
 
-// RelationCounts returns the number of relations of project per kind.
-func RelationCounts(ctx context.Context, db *sql.DB, project string) (map[string]int, error) {
-	rows, err := db.QueryContext(ctx, `SELECT relation_type, COUNT(*) FROM code_relations WHERE project_path=? GROUP BY relation_type`, project)
+// CallRelations calls fn with every "calls" relation of project, in no
+// particular order; fn returning false stops the scan. Errors are the
+// query's, wrapped.
+func (s *Store) CallRelations(ctx context.Context, project string, fn func(RelationRow) bool) error {
+	rows, err := s.db.QueryContext(ctx, `SELECT file_path, from_name, to_name, relation_type, line, plain FROM code_relations
+		WHERE project_path=? AND relation_type='calls'`, project)
 	if err != nil {
-		return nil, fmt.Errorf("count relations: %w", err)
+		return fmt.Errorf("call relations: %w", err)
 	}
 	defer rows.Close()
-	out := map[string]int{}
 	for rows.Next() {
-		var k string
-		var n int
-		if err := rows.Scan(&k, &n); err != nil {
-			return nil, fmt.Errorf("count relations: %w", err)
+		var r RelationRow
+		var form int
+		if err := rows.Scan(&r.Path, &r.From, &r.To, &r.Kind, &r.Line, &form); err != nil {
+			return fmt.Errorf("call relations: %w", err)
 		}
-		out[k] = n
+		r.SetCallForm(form)
+		if !fn(r) {
+			break
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("call relations: %w", err)
+	}
+	return nil
+}
+
+// RelationNamesLike returns up to n distinct from/to names of project's
+// relations that contain sub (case-insensitively for ASCII, as SQLite
+// LIKE; '%', '_' and '\' in sub are literal), shortest first, then in byte
+// order.
+func (s *Store) RelationNamesLike(ctx context.Context, project, sub string, n int) ([]string, error) {
+	pat := "%" + likeEscape(sub) + "%"
+	like := "LIKE"
+	if s.pg {
+		like = "ILIKE" // PostgreSQL's LIKE is case-sensitive
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT nm FROM (
+		SELECT from_name AS nm FROM code_relations WHERE project_path=? AND from_name `+like+` ? ESCAPE '\'
+		UNION SELECT to_name FROM code_relations WHERE project_path=? AND to_name `+like+` ? ESCAPE '\') AS names
+		ORDER BY length(nm), nm LIMIT ?`, project, pat, project, pat, n)
+	if err != nil {
+		return nil, fmt.Errorf("relation names like %q: %w", sub, err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var nm string
+		if err := rows.Scan(&nm); err != nil {
+			return nil, fmt.Errorf("relation names like %q: %w", sub, err)
+		}
+		out = append(out, nm)
 	}
 	return out, rows.Err()
+}
+
+// DataVersion returns a token that changes with every write of the index
+// (meta.vectors_version, bumped by ReplaceFiles and RemoveProject), so a
+// reader can cache what it loaded and reload when the token differs; ""
+// for an index never written.
+func (s *Store) DataVersion(ctx context.Context) (string, error) {
+	var v string
+	err := s.db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key='vectors_version'`).Scan(&v)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return "", fmt.Errorf("read index version: %w", err)
+	}
+	return v, nil
 }

@@ -188,7 +188,7 @@ func TestRemoveGivesSpaceBack(t *testing.T) {
 	}
 	defer s.Close()
 	var mode int
-	if err := s.DB().QueryRow(`PRAGMA auto_vacuum`).Scan(&mode); err != nil || mode != 2 {
+	if err := s.db.QueryRow(`PRAGMA auto_vacuum`).Scan(&mode); err != nil || mode != 2 {
 		t.Fatalf("auto_vacuum = %d, %v; want 2 (incremental) on a new index", mode, err)
 	}
 	if _, err := s.RemoveProject(ctx, "/p"); err != nil {
@@ -228,7 +228,7 @@ func TestCompactConvertsOldFile(t *testing.T) {
 		t.Fatalf("compact %d -> %d, %v", before, after, err)
 	}
 	var mode int
-	s.DB().QueryRow(`PRAGMA auto_vacuum`).Scan(&mode)
+	s.db.QueryRow(`PRAGMA auto_vacuum`).Scan(&mode)
 	if mode != 2 {
 		t.Fatalf("auto_vacuum = %d after compact, want 2", mode)
 	}
@@ -324,7 +324,7 @@ func TestDroppedIndexRestored(t *testing.T) {
 	}
 	defer s.Close()
 	var n int
-	if err := s.DB().QueryRow(`SELECT count(*) FROM sqlite_master WHERE type='index' AND name='code_chunks_file'`).Scan(&n); err != nil || n != 1 {
+	if err := s.db.QueryRow(`SELECT count(*) FROM sqlite_master WHERE type='index' AND name='code_chunks_file'`).Scan(&n); err != nil || n != 1 {
 		t.Fatalf("index restored: %d, %v", n, err)
 	}
 }

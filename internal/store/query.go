@@ -215,9 +215,8 @@ func (s *Store) CacheVectors(on bool) {
 }
 
 func (s *Store) vectors(ctx context.Context, project, embedder string) (*vectorSet, error) {
-	var version string
-	err := s.db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key='vectors_version'`).Scan(&version)
-	if err != nil && err != sql.ErrNoRows {
+	version, err := s.DataVersion(ctx)
+	if err != nil {
 		return nil, err
 	}
 	key := project + "\x00" + embedder
@@ -245,9 +244,7 @@ func (s *Store) vectors(ctx context.Context, project, embedder string) (*vectorS
 			return nil, dimError(d, vs.dim)
 		}
 		vs.ids = append(vs.ids, id)
-		for i := 0; i < d; i++ {
-			vs.data = append(vs.data, math.Float32frombits(binary.LittleEndian.Uint32(blob[4*i:])))
-		}
+		vs.data = appendVector(vs.data, blob)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, err
@@ -339,14 +336,14 @@ func (s *Store) LikeSearch(ctx context.Context, project, keyword string, limit i
 	return append(out, more...), err
 }
 
-const chunkCols = `id, file_path, chunk_type, name, owner, signature, language, doc, start_line, end_line,
+const chunkCols = `id, file_path, chunk_type, name, owner, symbol, params, signature, language, doc, start_line, end_line,
 	decl_end_line, start_byte, end_byte, content, embedding_model`
 
 func scanChunks(rows *sql.Rows) ([]ChunkRow, error) {
 	var out []ChunkRow
 	for rows.Next() {
 		var c ChunkRow
-		if err := rows.Scan(&c.ID, &c.Path, &c.Type, &c.Name, &c.Owner, &c.Signature, &c.Language, &c.Doc,
+		if err := rows.Scan(&c.ID, &c.Path, &c.Type, &c.Name, &c.Owner, &c.Symbol, &c.Params, &c.Signature, &c.Language, &c.Doc,
 			&c.StartLine, &c.EndLine, &c.DeclEndLine, &c.StartByte, &c.EndByte, &c.Content, &c.Embedder); err != nil {
 			return nil, err
 		}

@@ -1,15 +1,46 @@
 package store
 
+import "strings"
+
 // SchemaVersion is the version of the on-disk format below. Open migrates an
 // older file forward and refuses a newer one.
-const SchemaVersion = 3
+const SchemaVersion = 4
 
 // migrations[v] upgrades a file of schema v to v+1; a new file is created at
 // SchemaVersion directly from schema.
 var migrations = map[int]string{
 	1: `ALTER TABLE code_relations ADD COLUMN plain INTEGER NOT NULL DEFAULT 0`,
 	2: `ALTER TABLE indexed_files ADD COLUMN analysis INTEGER NOT NULL DEFAULT 1`,
+	3: `ALTER TABLE code_chunks ADD COLUMN symbol TEXT NOT NULL DEFAULT '';
+		ALTER TABLE code_chunks ADD COLUMN params TEXT NOT NULL DEFAULT '';
+		` + backfillSymbols,
 }
+
+// backfillSymbols fills code_chunks.symbol and params of rows written
+// before those columns from the chunk name, by the rules of
+// chunk.ParseSymbol: the name is cut at its first '(' (the rest, less a
+// final ')', is params); a method named "Owner.m" keeps m, any other name
+// its last dotted segment; a class keeps the last dotted segment of its
+// whole name; text chunks name no symbol. last(x), the text after the last
+// '.', is replace(x, rtrim(x, <x without dots>), ”): rtrim strips the
+// trailing run of characters that are not '.', leaving the prefix through
+// the last '.'.
+var backfillSymbols = strings.NewReplacer(
+	"HEAD", "(CASE WHEN instr(name, '(') > 0 THEN substr(name, 1, instr(name, '(') - 1) ELSE name END)",
+	"PARAMS", "(CASE WHEN instr(name, '(') > 0 THEN substr(name, instr(name, '(') + 1) ELSE '' END)",
+).Replace(strings.NewReplacer(
+	"LAST(HEAD)", "replace(HEAD, rtrim(HEAD, replace(HEAD, '.', '')), '')",
+	"LAST(name)", "replace(name, rtrim(name, replace(name, '.', '')), '')",
+).Replace(`UPDATE code_chunks SET
+	symbol = CASE
+		WHEN chunk_type = 'class' THEN LAST(name)
+		WHEN chunk_type = 'text' THEN ''
+		WHEN owner <> '' AND substr(HEAD, 1, length(owner) + 1) = owner || '.' THEN substr(HEAD, length(owner) + 2)
+		ELSE LAST(HEAD) END,
+	params = CASE
+		WHEN chunk_type IN ('class', 'text') THEN ''
+		WHEN PARAMS LIKE '%)' THEN substr(PARAMS, 1, length(PARAMS) - 1)
+		ELSE PARAMS END`))
 
 // schema is the on-disk format of index.db (SQLite, WAL mode). One file holds
 // every project; every row carries project_path, the project's absolute,
@@ -24,7 +55,10 @@ var migrations = map[int]string{
 //	                                 mtime_ns feed the stat fast path; analysis
 //	                                 is the version of chunking and term analysis
 //	                                 the file's rows were made with
-//	code_chunks                      one row per chunk (text, lines, names)
+//	code_chunks                      one row per chunk (text, lines, names);
+//	                                 name is the chunk name as the chunker
+//	                                 wrote it, symbol, owner and params its
+//	                                 parts (chunk.Symbol)
 //	code_vectors                     id = code_chunks.id; the chunk's embedding
 //	                                 as a float32 little-endian BLOB, kept apart
 //	                                 so a vector scan reads no chunk text
@@ -74,6 +108,8 @@ CREATE TABLE IF NOT EXISTS code_chunks (
 	chunk_type      TEXT NOT NULL,
 	name            TEXT NOT NULL,
 	owner           TEXT NOT NULL DEFAULT '',
+	symbol          TEXT NOT NULL DEFAULT '',
+	params          TEXT NOT NULL DEFAULT '',
 	signature       TEXT NOT NULL DEFAULT '',
 	language        TEXT NOT NULL DEFAULT '',
 	doc             TEXT NOT NULL DEFAULT '',

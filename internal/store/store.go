@@ -148,9 +148,6 @@ func (s *Store) ReadOnly() bool { return s.readOnly }
 // password.
 func (s *Store) Path() string { return s.path }
 
-// DB exposes the handle for packages that add read-only queries (relate).
-func (s *Store) DB() *sql.DB { return s.db }
-
 // Close closes the database.
 func (s *Store) Close() error { return s.db.Close() }
 
@@ -405,8 +402,10 @@ type ChunkRow struct {
 	ID          int64
 	Path        string
 	Type        string
-	Name        string
-	Owner       string
+	Name        string // the chunk name as the chunker wrote it
+	Owner       string // chunk.Symbol.Owner
+	Symbol      string // chunk.Symbol.Name: the bare name ("" for text chunks)
+	Params      string // chunk.Symbol.Params
 	Signature   string
 	Language    string
 	Doc         string
@@ -509,8 +508,8 @@ func (s *Store) replaceFiles(ctx context.Context, project string, files []FileDa
 		}
 	}
 	insChunk, err := tx.PrepareContext(ctx, `INSERT INTO code_chunks(project_path, file_path, chunk_type, name, owner,
-		signature, language, doc, start_line, end_line, decl_end_line, start_byte, end_byte, content, embedding_model)
-		VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) RETURNING id`)
+		symbol, params, signature, language, doc, start_line, end_line, decl_end_line, start_byte, end_byte, content,
+		embedding_model) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) RETURNING id`)
 	if err != nil {
 		return err
 	}
@@ -551,7 +550,7 @@ func (s *Store) replaceFiles(ctx context.Context, project string, files []FileDa
 			var id int64
 			if s.pg {
 				id = ids[i]
-			} else if err := insChunk.QueryRowContext(ctx, project, path, c.Type, c.Name, c.Owner, c.Signature, c.Language,
+			} else if err := insChunk.QueryRowContext(ctx, project, path, c.Type, c.Name, c.Owner, c.Symbol, c.Params, c.Signature, c.Language,
 				c.Doc, c.StartLine, c.EndLine, c.DeclEndLine, c.StartByte, c.EndByte, c.Content, c.Embedder).Scan(&id); err != nil {
 				return fmt.Errorf("insert chunk %s %s: %w", path, c.Name, err)
 			}
@@ -738,16 +737,21 @@ func EncodeVector(v []float32) []byte {
 	return b
 }
 
-// DecodeVector parses a BLOB written by EncodeVector; nil for an empty BLOB.
+// DecodeVector parses a BLOB written by EncodeVector; nil for an empty
+// BLOB or one whose length is not a multiple of 4.
 func DecodeVector(b []byte) []float32 {
-	if len(b) == 0 {
+	if len(b) == 0 || len(b)%4 != 0 {
 		return nil
 	}
-	v := make([]float32, len(b)/4)
-	for i := range v {
-		v[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
+	return appendVector(make([]float32, 0, len(b)/4), b)
+}
+
+// appendVector appends the len(b)/4 values of a vector BLOB to dst.
+func appendVector(dst []float32, b []byte) []float32 {
+	for i := 0; i+4 <= len(b); i += 4 {
+		dst = append(dst, math.Float32frombits(binary.LittleEndian.Uint32(b[i:])))
 	}
-	return v
+	return dst
 }
 
 // likeEscape escapes LIKE wildcards with '\' for use with ESCAPE '\'.

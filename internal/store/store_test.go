@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"testing"
 )
 
@@ -124,13 +126,15 @@ func TestTopKCosineCacheReloads(t *testing.T) {
 func TestVectorRoundTrip(t *testing.T) {
 	v := []float32{1.5, -2, 0, 3.25}
 	got := DecodeVector(EncodeVector(v))
-	for i := range v {
-		if got[i] != v[i] {
-			t.Fatalf("%v != %v", got, v)
-		}
+	if !slices.Equal(got, v) {
+		t.Fatalf("%v != %v", got, v)
 	}
-	if DecodeVector(nil) != nil {
-		t.Fatal("empty blob")
+	b := EncodeVector([]float32{1, -2.5})
+	if want := []byte{0, 0, 0x80, 0x3f, 0, 0, 0x20, 0xc0}; !slices.Equal(b, want) {
+		t.Errorf("EncodeVector = % x, want % x (float32 little-endian)", b, want)
+	}
+	if DecodeVector([]byte{1, 2, 3}) != nil || DecodeVector(nil) != nil {
+		t.Error("malformed BLOB decoded")
 	}
 }
 
@@ -141,13 +145,15 @@ func TestMigrateFromSchema1(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// make it a schema-1 file: no plain or analysis column, version 1
+	// make it a schema-1 file: no plain, analysis, symbol or params column, version 1
 	for _, q := range []string{
+		`ALTER TABLE code_chunks DROP COLUMN symbol`,
+		`ALTER TABLE code_chunks DROP COLUMN params`,
 		`ALTER TABLE code_relations DROP COLUMN plain`,
 		`ALTER TABLE indexed_files DROP COLUMN analysis`,
 		`UPDATE meta SET value='1' WHERE key='schema_version'`,
 	} {
-		if _, err := s.DB().Exec(q); err != nil {
+		if _, err := s.db.Exec(q); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -162,8 +168,8 @@ func TestMigrateFromSchema1(t *testing.T) {
 		t.Fatalf("write after migration: %v", err)
 	}
 	var v string
-	s.DB().QueryRow(`SELECT value FROM meta WHERE key='schema_version'`).Scan(&v)
-	if v != "3" {
+	s.db.QueryRow(`SELECT value FROM meta WHERE key='schema_version'`).Scan(&v)
+	if v != strconv.Itoa(SchemaVersion) {
 		t.Fatalf("schema_version %s", v)
 	}
 	recs, err := s.Files(ctx, "/p")
@@ -191,11 +197,11 @@ func TestRemoveProject(t *testing.T) {
 		t.Fatalf("rows left: %+v", c)
 	}
 	var fts int
-	s.DB().QueryRow(`SELECT count(*) FROM ` + ftsTable("/q") + ` WHERE ` + ftsTable("/q") + ` MATCH 'bodi'`).Scan(&fts)
+	s.db.QueryRow(`SELECT count(*) FROM ` + ftsTable("/q") + ` WHERE ` + ftsTable("/q") + ` MATCH 'bodi'`).Scan(&fts)
 	if fts != 3 {
 		t.Fatalf("full-text rows after remove: %d, want the other project's 3", fts)
 	}
-	if ok, err := hasTable(ctx, s.DB(), ftsTable("/p")); err != nil || ok {
+	if ok, err := hasTable(ctx, s.db, ftsTable("/p")); err != nil || ok {
 		t.Fatalf("the removed project's full-text table is still there (%v, %v)", ok, err)
 	}
 	if c, _ := s.Count(ctx, "/q"); c.Files != 2 || c.Chunks != 3 || c.Embedded != 3 {

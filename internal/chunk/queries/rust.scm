@@ -15,7 +15,10 @@
 (impl_item trait: (_) @implements)
 (trait_item bounds: (trait_bounds [(type_identifier) (scoped_type_identifier) (generic_type)] @extends))
 
-(source_file (use_declaration) @skip)
+; A private use is an import and is left out of the chunks; a `pub use` is a
+; re-export, part of the module's public API (axum's extract/mod.rs re-exports
+; FromRequest from axum-core), so it stays in the module's text chunk.
+(source_file (use_declaration) @skip (#not-match? @skip "^pub"))
 (source_file (extern_crate_declaration) @skip)
 (use_declaration argument: (_) @import)
 (extern_crate_declaration name: (identifier) @import)
