@@ -88,10 +88,10 @@ func main() {
 		}
 		res = append(res, r)
 	}
-	fmt.Printf("%-9s %9s %7s %9s %9s %11s\n", "store", "searches", "errors", "p50", "p95", "index runs")
+	fmt.Printf("%-9s %9s %10s %7s %9s %9s %11s\n", "store", "searches", "searches/s", "errors", "p50", "p95", "index runs")
 	for _, r := range res {
-		fmt.Printf("%-9s %9d %7d %9s %9s %11d\n", r.store, r.searches, r.errors,
-			r.p50.Round(100*time.Microsecond), r.p95.Round(100*time.Microsecond), r.indexRuns)
+		fmt.Printf("%-9s %9d %10.1f %7d %9s %9s %11d\n", r.store, r.searches, float64(r.searches)/duration.Seconds(), r.errors,
+			r.p50.Round(time.Millisecond), r.p95.Round(time.Millisecond), r.indexRuns)
 		if r.firstErr != nil {
 			fmt.Printf("  first error: %v\n", r.firstErr)
 		}
