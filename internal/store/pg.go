@@ -122,6 +122,12 @@ func (s *Store) migratePG(ctx context.Context) error {
 		if err == nil && have == 0 {
 			return fmt.Errorf("%w: schema_version %q", ErrDamaged, v)
 		}
+		if have == SchemaVersion {
+			// no DDL at all: CREATE INDEX IF NOT EXISTS takes a SHARE lock
+			// on its table even when the index exists, which would wait
+			// for (and can deadlock with) writers in other processes
+			return tx.Commit()
+		}
 		for n := have; n > 0 && n < SchemaVersion; n++ {
 			m, ok := pgMigrations[n]
 			if !ok {

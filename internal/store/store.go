@@ -507,33 +507,32 @@ func (s *Store) replaceFiles(ctx context.Context, project string, files []FileDa
 			return fmt.Errorf("remove %s: %w", p, err)
 		}
 	}
-	insChunk, err := tx.PrepareContext(ctx, `INSERT INTO code_chunks(project_path, file_path, chunk_type, name, owner,
-		symbol, params, signature, language, doc, start_line, end_line, decl_end_line, start_byte, end_byte, content,
-		embedding_model) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) RETURNING id`)
-	if err != nil {
-		return err
-	}
-	defer insChunk.Close()
-	var insFTS *sql.Stmt // SQLite: the project's FTS5 table
-	var pgFTS ftsBatch   // PostgreSQL: term statistics, vectors and relations, written at the end
+	// SQLite: one prepared insert per row; PostgreSQL: a file's chunks in
+	// one statement (pgInsertChunks), full-text statistics, vectors and
+	// relations of the batch at the end (pgFTS.flush)
+	var insChunk, insFTS, insVec, insRel *sql.Stmt
+	var pgFTS ftsBatch
 	if !s.pg {
-		insFTS, err = tx.PrepareContext(ctx, `INSERT INTO `+ftsTable(project)+`(rowid, name, owner, path, doc, body) VALUES(?,?,?,?,?,?)`)
-		if err != nil {
-			return err
+		for _, p := range []struct {
+			stmt **sql.Stmt
+			q    string
+		}{
+			{&insChunk, `INSERT INTO code_chunks(project_path, file_path, chunk_type, name, owner,
+		symbol, params, signature, language, doc, start_line, end_line, decl_end_line, start_byte, end_byte, content,
+		embedding_model) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) RETURNING id`},
+			{&insFTS, `INSERT INTO ` + ftsTable(project) + `(rowid, name, owner, path, doc, body) VALUES(?,?,?,?,?,?)`},
+			{&insVec, `INSERT INTO code_vectors(id, project_path, embedder, vec) VALUES(?,?,?,?)`},
+			{&insRel, `INSERT INTO code_relations(project_path, file_path, from_name, to_name, relation_type, line, plain)
+		VALUES(?,?,?,?,?,?,?)`},
+		} {
+			st, err := tx.PrepareContext(ctx, p.q)
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			*p.stmt = st
 		}
-		defer insFTS.Close()
 	}
-	insVec, err := tx.PrepareContext(ctx, `INSERT INTO code_vectors(id, project_path, embedder, vec) VALUES(?,?,?,?)`)
-	if err != nil {
-		return err
-	}
-	defer insVec.Close()
-	insRel, err := tx.PrepareContext(ctx, `INSERT INTO code_relations(project_path, file_path, from_name, to_name, relation_type, line, plain)
-		VALUES(?,?,?,?,?,?,?)`)
-	if err != nil {
-		return err
-	}
-	defer insRel.Close()
 	now := time.Now().UnixNano()
 	for _, f := range files {
 		path := f.Record.Path
