@@ -32,6 +32,7 @@ import (
 
 	_ "github.com/jackc/pgx/v5/stdlib"
 
+	"github.com/coderag/coderag/internal/analyze"
 	"github.com/coderag/coderag/internal/embed"
 	"github.com/coderag/coderag/internal/embed/provider"
 	"github.com/coderag/coderag/internal/index"
@@ -138,7 +139,7 @@ func newDatabase(ctx context.Context, admin string) (string, func(), error) {
 // go/ast, round after round, until the duration ends.
 func run(ctx context.Context, name, target, src, work string, clients int, d time.Duration) (result, error) {
 	r := result{store: name}
-	emb, err := provider.New(embed.Options{Provider: "local", Expand: search.GlossaryExpand, Translate: search.TranslateHan})
+	emb, err := provider.New(embed.Options{Provider: "local", Expand: analyze.GlossaryExpand, Translate: analyze.TranslateHan})
 	if err != nil {
 		return r, err
 	}

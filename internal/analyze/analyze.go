@@ -12,6 +12,14 @@
 //   - Chinese text becomes overlapping character bigrams ("悬空引用" -> 悬空,
 //     空引, 引用), the dictionary-free indexing used by CJK search engines
 //     (e.g. Lucene's CJKAnalyzer); a one-character run stays a unigram.
+//
+// Identifiers are split by SubWords everywhere: here, in the query analysis
+// (package search) and in the local embedder. The Chinese analysis lives
+// here too: segmentation (CutChinese, segment.go), the bilingual glossary
+// (glossary.go) and the translation of words to English terms with the
+// glossary and CC-CEDICT (chinese.go, package zh), which the query
+// analysis, the local embedder (TranslateHan, for queries and documents)
+// and --explain share.
 package analyze
 
 import (
@@ -29,13 +37,18 @@ func IsHan(r rune) bool { return unicode.Is(unicode.Han, r) }
 
 // SplitIdentifier splits an identifier into its sub-words, lower-cased and
 // not stemmed: "parseHTTPRequest_line2" -> [parse http request line 2].
+// Runs of letters (Han excepted) and digits are split by SubWords; every
+// other character separates.
 func SplitIdentifier(id string) []string {
 	var out []string
 	rs := []rune(id)
 	start := -1
 	flush := func(end int) {
 		if start >= 0 && end > start {
-			out = append(out, strings.ToLower(string(rs[start:end])))
+			run := rs[start:end]
+			SubWords(run, func(i, j int) {
+				out = append(out, strings.ToLower(string(run[i:j])))
+			})
 		}
 		start = -1
 	}
@@ -47,24 +60,34 @@ func SplitIdentifier(id string) []string {
 		}
 		if start < 0 {
 			start = i
-			continue
-		}
-		prev := rs[i-1]
-		switch {
-		case isD != unicode.IsDigit(prev):
-			flush(i)
-			start = i
-		case unicode.IsUpper(r) && unicode.IsLower(prev):
-			flush(i)
-			start = i
-		case unicode.IsUpper(r) && unicode.IsUpper(prev) && i+1 < len(rs) && unicode.IsLower(rs[i+1]):
-			// "HTTPRequest": split before the 'R'
-			flush(i)
-			start = i
 		}
 	}
 	flush(len(rs))
 	return out
+}
+
+// SubWords calls yield(i, j) for each sub-word rs[i:j] of a run of word
+// characters with no separator in it, in order: the run is cut between a
+// digit and a non-digit, before an upper-case letter that follows a
+// lower-case one ("parseHttp" -> parse, Http) and before the last capital
+// of an acronym followed by a lower-case letter ("HTTPRequest" -> HTTP,
+// Request). The index, the query analysis and the local embedder all split
+// identifiers with it.
+func SubWords(rs []rune, yield func(i, j int)) {
+	if len(rs) == 0 {
+		return
+	}
+	start := 0
+	for i := 1; i < len(rs); i++ {
+		r, prev := rs[i], rs[i-1]
+		if unicode.IsDigit(r) != unicode.IsDigit(prev) ||
+			unicode.IsUpper(r) && unicode.IsLower(prev) ||
+			unicode.IsUpper(r) && unicode.IsUpper(prev) && i+1 < len(rs) && unicode.IsLower(rs[i+1]) {
+			yield(start, i)
+			start = i
+		}
+	}
+	yield(start, len(rs))
 }
 
 // stemCache memoises Stem: a code base has a small vocabulary of sub-words

@@ -59,3 +59,24 @@ func TestStem(t *testing.T) {
 		}
 	}
 }
+
+func TestSubWords(t *testing.T) {
+	cases := map[string][]string{
+		"parseHTTPRequest": {"parse", "HTTP", "Request"},
+		"HTTPServer2Go":    {"HTTP", "Server", "2", "Go"},
+		"ABc":              {"A", "Bc"},
+		"AB":               {"AB"},
+		"v1beta2":          {"v", "1", "beta", "2"},
+		"ÜberGröße":        {"Über", "Größe"},
+		"x":                {"x"},
+		"":                 nil,
+	}
+	for in, want := range cases {
+		rs := []rune(in)
+		var got []string
+		SubWords(rs, func(i, j int) { got = append(got, string(rs[i:j])) })
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("SubWords(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -10,30 +8,14 @@ import (
 
 	"github.com/coderag/coderag/internal/agent"
 	"github.com/coderag/coderag/internal/config"
+	"github.com/coderag/coderag/internal/engine"
 	"github.com/coderag/coderag/internal/index"
 	"github.com/coderag/coderag/internal/llm"
-	"github.com/coderag/coderag/internal/relate"
-	"github.com/coderag/coderag/internal/search"
 	"github.com/coderag/coderag/internal/store"
 )
 
 func init() {
 	register(command{name: "ask", summary: "answer a question about the code with a tool-using chat model (LLM_*)", run: runAsk})
-}
-
-// agentTools are the tools added to the project tools of every agent. Each
-// receives the project root and the open index (nil when the project is not
-// indexed).
-var agentTools = []func(root string, st *store.Store) agent.Tool{
-	func(root string, st *store.Store) agent.Tool {
-		if st == nil {
-			return agent.GraphTool(nil)
-		}
-		var graphs relate.Cache // the agent asks for several names in one session
-		return agent.GraphTool(func(ctx context.Context, name string) (string, error) {
-			return graphs.Describe(ctx, st, root, name)
-		})
-	},
 }
 
 func runAsk(e *env, args []string) error {
@@ -116,13 +98,12 @@ func newChatClient(cfg config.Config, model string) (*llm.Client, error) {
 	return llm.New(llm.Config{BaseURL: c.BaseURL, APIKey: c.APIKey, Model: c.Model})
 }
 
-// agentProject is a project opened for the agent: its root, and the index
-// when it has one.
+// agentProject is a project opened for the agent: its root, and the
+// engine over the index when there is an index database.
 type agentProject struct {
-	root     string
-	st       *store.Store
-	searcher *search.Searcher // nil when not indexed
-	embErr   error            // why the index cannot be searched, if it cannot
+	root    string
+	eng     *engine.Engine // nil when there is no index database
+	release func()
 }
 
 // openAgentProject resolves dir to its nearest enclosing indexed root (or dir
@@ -136,60 +117,34 @@ func openAgentProject(e *env, dir string) (*agentProject, error) {
 	if err != nil {
 		return nil, fmt.Errorf("project %s: %w", dir, err)
 	}
-	ap := &agentProject{root: root}
+	ap := &agentProject{root: root, release: func() {}}
 	if exists, err := store.Exists(e.cfg.DBPath()); err != nil {
 		return nil, err
 	} else if !exists {
 		return ap, nil
 	}
-	st, err := openStore(e)
+	eng, release, err := openEngine(e)
 	if err != nil {
 		return nil, err
 	}
-	p, err := st.FindProject(e.ctx, root)
-	if errors.Is(err, store.ErrNotIndexed) {
-		st.Close()
-		return ap, nil
-	}
-	if err != nil {
-		st.Close()
+	p, err := eng.Project(e.ctx, root)
+	switch {
+	case errors.Is(err, store.ErrNotIndexed):
+	case err != nil:
+		release()
 		return nil, err
+	default:
+		ap.root = p.Path
 	}
-	ap.root, ap.st = p.Path, st
-	emb, err := e.projectEmbedder(p.Embedder)
-	if err != nil {
-		ap.embErr = err
-		return ap, nil
-	}
-	ap.searcher = &search.Searcher{Store: st, Embedder: emb, Project: p.Path}
+	ap.eng, ap.release = eng, release
 	return ap, nil
 }
 
-func (ap *agentProject) close() {
-	if ap.st != nil {
-		ap.st.Close()
-	}
-}
+func (ap *agentProject) close() { ap.release() }
 
-// tools returns the agent's tools over this project.
-func (ap *agentProject) tools() []agent.Tool {
-	ts := agent.ProjectTools(ap.root, ap.searcher)
-	if ap.embErr != nil {
-		err := ap.embErr
-		ts[len(ts)-1] = agent.FuncTool{ToolName: agent.ToolSearch, ToolDescription: ts[len(ts)-1].Description(),
-			Parameters: ts[len(ts)-1].Schema(), IsReadOnly: true,
-			Fn: func(context.Context, json.RawMessage) (string, error) {
-				return "", fmt.Errorf("search_code is unavailable (use grep_code and glob_files): %w", err)
-			}}
-	}
-	for _, f := range agentTools {
-		ts = append(ts, f(ap.root, ap.st))
-	}
-	return ts
-}
-
+// agent returns an agent over the registry's query tools of this project.
 func (ap *agentProject) agent(c agent.ChatClient) *agent.Agent {
-	return &agent.Agent{Client: c, Tools: ap.tools()}
+	return &agent.Agent{Client: c, Tools: agent.ProjectTools(ap.root, ap.eng)}
 }
 
 // printToolEvent writes one -v line: "→ grep_code {"pattern":"x"} 12ms, 340 chars".

@@ -16,6 +16,7 @@ import (
 	"sync"
 
 	"github.com/coderag/coderag/internal/config"
+	"github.com/coderag/coderag/internal/engine"
 	"github.com/coderag/coderag/internal/httpx"
 	"github.com/coderag/coderag/internal/index"
 	"github.com/coderag/coderag/internal/store"
@@ -40,6 +41,11 @@ type env struct {
 	stdout io.Writer
 	stderr io.Writer
 	stdin  io.Reader
+	// shared, when set, is the session's one engine (the REPL); nil: each
+	// command opens and closes its own.
+	shared *sharedEngine
+	// longLived turns the vector cache on in engines this env opens.
+	longLived bool
 }
 
 type command struct {
@@ -220,6 +226,69 @@ func openStore(e *env) (*store.Store, error) {
 	return store.Open(e.ctx, e.cfg.DBPath())
 }
 
+// engineConfig is the engine configuration of this environment over st.
+func (e *env) engineConfig(st *store.Store, longLived bool) engine.Config {
+	return engine.Config{Store: st, Embedding: e.embedding(), EmbeddingErr: e.embeddingErr(),
+		Index:     index.Options{Threads: e.cfg.IndexThreads, BatchSize: e.cfg.Embedding.BatchSize},
+		LongLived: longLived}
+}
+
+// embeddingErr is why the configured embedder cannot be built, or nil.
+func (e *env) embeddingErr() error {
+	_, err := e.embedOptions(embedFlags{})
+	return err
+}
+
+// sharedEngine is the one engine of a long-lived front end (the REPL):
+// opened at the first command that needs the index, closed at the end of
+// the session.
+type sharedEngine struct {
+	mu  sync.Mutex
+	eng *engine.Engine
+}
+
+func (s *sharedEngine) close() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.eng != nil {
+		s.eng.Close()
+		s.eng.Store().Close()
+		s.eng = nil
+	}
+}
+
+// openEngine opens the index (creating it) under an engine, or returns
+// the session's shared engine; the returned function releases it.
+func openEngine(e *env) (*engine.Engine, func(), error) {
+	if s := e.shared; s != nil {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if s.eng == nil {
+			st, err := store.Open(context.WithoutCancel(e.ctx), e.cfg.DBPath())
+			if err != nil {
+				return nil, nil, err
+			}
+			eng, err := engine.New(e.engineConfig(st, true))
+			if err != nil {
+				st.Close()
+				return nil, nil, err
+			}
+			s.eng = eng
+		}
+		return s.eng, func() {}, nil
+	}
+	st, err := openStore(e)
+	if err != nil {
+		return nil, nil, err
+	}
+	eng, err := engine.New(e.engineConfig(st, e.longLived))
+	if err != nil {
+		st.Close()
+		return nil, nil, err
+	}
+	return eng, func() { eng.Close(); st.Close() }, nil
+}
+
 // notIndexedError is the message for a project with no index.
 func notIndexedError(dir string) error {
 	return fmt.Errorf("not indexed yet: run `coderag index %s`", dir)
@@ -230,42 +299,43 @@ func notIndexedError(dir string) error {
 var staleNoted sync.Map
 
 // openProject resolves dir to its nearest enclosing indexed root and opens
-// the index. A missing index is reported with the not-indexed message; the
-// database file is never created by a read.
-func openProject(e *env, dir string) (*store.Store, *store.Project, error) {
+// the index under an engine; the returned function releases it. A missing
+// index is reported with the not-indexed message; the database file is
+// never created by a read.
+func openProject(e *env, dir string) (*engine.Engine, *store.Project, func(), error) {
 	if dir == "" {
 		dir = "."
 	}
 	root, err := index.ResolveRoot(dir)
 	if err != nil {
-		return nil, nil, fmt.Errorf("project %s: %w", dir, err)
+		return nil, nil, nil, fmt.Errorf("project %s: %w", dir, err)
 	}
 	if exists, err := store.Exists(e.cfg.DBPath()); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	} else if !exists {
-		return nil, nil, notIndexedError(dir)
+		return nil, nil, nil, notIndexedError(dir)
 	}
-	st, err := openStore(e)
+	eng, release, err := openEngine(e)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	p, err := st.FindProject(e.ctx, root)
+	p, err := eng.Project(e.ctx, root)
 	if errors.Is(err, store.ErrNotIndexed) {
-		st.Close()
-		return nil, nil, notIndexedError(dir)
+		release()
+		return nil, nil, nil, notIndexedError(dir)
 	}
 	if err != nil {
-		st.Close()
-		return nil, nil, err
+		release()
+		return nil, nil, nil, err
 	}
 	if _, said := staleNoted.LoadOrStore(p.Path, true); !said {
-		if n, err := st.StaleFiles(e.ctx, p.Path, index.AnalysisVersion); err == nil && n > 0 {
+		if n, err := eng.Store().StaleFiles(e.ctx, p.Path, index.AnalysisVersion); err == nil && n > 0 {
 			fmt.Fprintf(e.stderr, "note: %d files of %s were indexed by an older coderag; run `coderag index %s` to refresh them\n", n, p.Path, p.Path)
 		} else {
 			staleNoted.Delete(p.Path) // not stale (yet): check again next time
 		}
 	}
-	return st, p, nil
+	return eng, p, release, nil
 }
 
 func writeJSON(w io.Writer, v any) error {

@@ -6,14 +6,14 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/coderag/coderag/internal/analyze"
 	"github.com/coderag/coderag/internal/config"
-	"github.com/coderag/coderag/internal/search"
 	"github.com/coderag/coderag/internal/zh"
 )
 
 var (
 	dictMu   sync.Mutex
-	dictKey  string                  // the configuration last given to search.UseDictionary
+	dictKey  string                  // the configuration last given to analyze.UseDictionary
 	dictMemo = map[string]*zh.Dict{} // loaded dictionaries by source path, for the REPL and tests
 )
 
@@ -31,7 +31,7 @@ func useDictionary(cfg config.Config) {
 		return
 	}
 	dictKey = key
-	search.UseDictionary(func() (*zh.Dict, error) {
+	analyze.UseDictionary(func() (*zh.Dict, error) {
 		loc := zh.Locations{Override: cfg.CEDICT, Home: cfg.Home}
 		if exe, err := os.Executable(); err == nil {
 			loc.Exe = exe

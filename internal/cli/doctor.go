@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/coderag/coderag/internal/engine"
 	"github.com/coderag/coderag/internal/index"
 	"github.com/coderag/coderag/internal/store"
 )
@@ -140,7 +141,7 @@ func (e *env) rebuild(path string, projects []string) (movedTo string, rebuilt [
 		}
 		emb, err := e.newEmbedder(embedFlags{})
 		if id := embedders[p]; id != "" {
-			emb, err = e.projectEmbedder(id)
+			emb, err = engine.ProjectEmbedder(id, e.embedding())
 		}
 		if err != nil {
 			lost[p] = e.errText(err)

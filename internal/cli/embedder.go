@@ -1,12 +1,10 @@
 package cli
 
 import (
-	"fmt"
-
+	"github.com/coderag/coderag/internal/analyze"
 	"github.com/coderag/coderag/internal/config"
 	"github.com/coderag/coderag/internal/embed"
 	"github.com/coderag/coderag/internal/embed/provider"
-	"github.com/coderag/coderag/internal/search"
 )
 
 // embedFlags are the embedding flags shared by index (and the REPL's /index).
@@ -15,14 +13,13 @@ type embedFlags struct {
 	batch                    int
 }
 
-// newEmbedder builds the configured embedder, with flags overriding the
-// environment.
-func (e *env) newEmbedder(f embedFlags) (embed.Embedder, error) {
+// embedOptions is the configured embedder with flags overriding the
+// environment. A bad provider (flag or EMBEDDING_PROVIDER) is an error.
+func (e *env) embedOptions(f embedFlags) (embed.Options, error) {
 	if e.cfgErr != nil {
-		return nil, usageError{e.cfgErr.Error()}
+		return embed.Options{}, usageError{e.cfgErr.Error()}
 	}
-	cfg := e.cfg
-	ec := cfg.Embedding
+	ec := e.cfg.Embedding
 	if f.provider != "" {
 		ec.Provider = f.provider
 	}
@@ -37,30 +34,28 @@ func (e *env) newEmbedder(f embedFlags) (embed.Embedder, error) {
 	}
 	p, err := config.NormalizeProvider(ec.Provider)
 	if err != nil {
-		return nil, err
+		return embed.Options{}, err
 	}
-	return provider.New(embed.Options{Provider: p, Model: ec.Model, BaseURL: ec.BaseURL, APIKey: ec.APIKey,
-		BatchSize: ec.BatchSize, Expand: search.GlossaryExpand, Translate: search.TranslateHan})
+	return embed.Options{Provider: p, Model: ec.Model, BaseURL: ec.BaseURL, APIKey: ec.APIKey,
+		BatchSize: ec.BatchSize, Expand: analyze.GlossaryExpand, Translate: analyze.TranslateHan}, nil
 }
 
-// projectEmbedder rebuilds the embedder a project was indexed with (its
-// stored id "provider:model"), taking URL and key from the environment.
-// A query is always embedded by that embedder.
-//
-// The stored id decides, so a bad EMBEDDING_PROVIDER does not stop a query
-// (e.cfgErr is for the commands that build the configured embedder).
-func (e *env) projectEmbedder(id string) (embed.Embedder, error) {
-	cfg := e.cfg
-	p, m := embed.ParseID(id)
-	ec := cfg.Embedding
-	np, _ := config.NormalizeProvider(ec.Provider)
-	if np != p { // the environment names another provider: its URL/key do not apply
-		ec.BaseURL, ec.APIKey = "", ""
-	}
-	emb, err := provider.New(embed.Options{Provider: p, Model: m, BaseURL: ec.BaseURL, APIKey: ec.APIKey,
-		BatchSize: ec.BatchSize, Expand: search.GlossaryExpand, Translate: search.TranslateHan})
+// newEmbedder builds the configured embedder, with flags overriding the
+// environment.
+func (e *env) newEmbedder(f embedFlags) (embed.Embedder, error) {
+	o, err := e.embedOptions(f)
 	if err != nil {
-		return nil, fmt.Errorf("this project was indexed with %s, which is unavailable: %w", id, err)
+		return nil, err
 	}
-	return emb, nil
+	return provider.New(o)
+}
+
+// embedding is the configured embedder's options as far as they can be
+// read: a bad EMBEDDING_PROVIDER leaves the provider empty, so a query of
+// an indexed project (whose stored id decides) still works.
+func (e *env) embedding() embed.Options {
+	ec := e.cfg.Embedding
+	p, _ := config.NormalizeProvider(ec.Provider)
+	return embed.Options{Provider: p, Model: ec.Model, BaseURL: ec.BaseURL, APIKey: ec.APIKey,
+		BatchSize: ec.BatchSize, Expand: analyze.GlossaryExpand, Translate: analyze.TranslateHan}
 }

@@ -7,7 +7,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/coderag/coderag/internal/embed"
 	"github.com/coderag/coderag/internal/lang"
 	"github.com/coderag/coderag/internal/search"
 	"github.com/coderag/coderag/internal/store"
@@ -65,11 +64,11 @@ per category and per language of the first target file.`)
 	if err != nil {
 		return err
 	}
-	st, p, emb, indexed, err := openEvalProject(e, *project)
+	s, p, release, indexed, err := openEvalProject(e, *project)
 	if err != nil {
 		return err
 	}
-	defer st.Close()
+	defer release()
 	// a golden set run against the wrong tree would print low numbers that
 	// look real: check that its expected files are indexed
 	want := map[string]bool{}
@@ -92,7 +91,6 @@ per category and per language of the first target file.`)
 		fmt.Fprintf(e.stderr, "warning: %d of the %d expected files are not in the index of %s (e.g. %s); their queries count as misses\n",
 			len(missing), len(want), p.Path, strings.Join(missing[:min(3, len(missing))], ", "))
 	}
-	s := &search.Searcher{Store: st, Embedder: emb, Project: p.Path}
 	rep, err := search.Evaluate(e.ctx, s, g, *ranker)
 	if err != nil {
 		return err
@@ -130,11 +128,11 @@ func runBenchEval(e *env, file, project, ranker string, asJSON bool) error {
 	if err != nil {
 		return err
 	}
-	st, p, emb, indexed, err := openEvalProject(e, project)
+	s, p, release, indexed, err := openEvalProject(e, project)
 	if err != nil {
 		return err
 	}
-	defer st.Close()
+	defer release()
 	// match a label to an indexed file once, by the benchmark's suffix rule
 	found := map[string]string{}
 	indexedAs := func(t string) string {
@@ -171,7 +169,6 @@ func runBenchEval(e *env, file, project, ranker string, asJSON bool) error {
 	case missing > 0:
 		fmt.Fprintf(e.stderr, "warning: %d of the %d labelled files are not in the index of %s; they count as misses\n", missing, total, p.Path)
 	}
-	s := &search.Searcher{Store: st, Embedder: emb, Project: p.Path}
 	rep, err := search.EvaluateBench(e.ctx, s, qs, ranker, langOf)
 	if err != nil {
 		return err
@@ -210,22 +207,26 @@ func sliceRows[M any](prefix string, m map[string]M, row func(string, M)) {
 	}
 }
 
-// openEvalProject opens the index of project with the embedder it was
-// indexed with, and lists its indexed files; the caller closes the store.
-func openEvalProject(e *env, project string) (*store.Store, *store.Project, embed.Embedder, map[string]store.FileRecord, error) {
-	st, p, err := openProject(e, project)
+// openEvalProject opens the index of project under a long-lived engine
+// (an evaluation runs many queries: the vector cache is on), returns a
+// searcher with the embedder it was indexed with and lists its indexed
+// files; the caller calls release.
+func openEvalProject(e *env, project string) (s *search.Searcher, p *store.Project, release func(), indexed map[string]store.FileRecord, err error) {
+	le := *e
+	le.longLived = true
+	eng, p, release, err := openProject(&le, project)
 	if err != nil {
 		return nil, nil, nil, nil, err
 	}
-	emb, err := e.projectEmbedder(p.Embedder)
+	s, err = eng.Searcher(p)
 	if err != nil {
-		st.Close()
+		release()
 		return nil, nil, nil, nil, err
 	}
-	indexed, err := st.Files(e.ctx, p.Path)
+	indexed, err = eng.Store().Files(e.ctx, p.Path)
 	if err != nil {
-		st.Close()
+		release()
 		return nil, nil, nil, nil, err
 	}
-	return st, p, emb, indexed, nil
+	return s, p, release, indexed, nil
 }

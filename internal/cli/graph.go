@@ -69,19 +69,23 @@ func (o *graphOpts) check() error {
 	return nil
 }
 
-// withResolver opens the project's index and runs fn with a resolver over it.
+// withResolver opens the project's index and runs fn with its resolver
+// (the engine's cached one), then renders the result.
 func withResolver(e *env, o *graphOpts, fn func(r *relate.Resolver) (relate.Result, error)) error {
-	st, p, err := openProject(e, *o.project)
+	eng, p, release, err := openProject(e, *o.project)
 	if err != nil {
 		return err
 	}
-	defer st.Close()
-	r, err := relate.NewResolver(e.ctx, st, p.Path)
-	if err != nil {
+	defer release()
+	var res relate.Result
+	err = eng.Graph(e.ctx, p.Path, func(r *relate.Resolver) error {
+		guesses, noTests := r.IncludeGuesses, r.NoTests
+		defer func() { r.IncludeGuesses, r.NoTests = guesses, noTests }()
+		r.IncludeGuesses, r.NoTests = *o.guesses, *o.noTests
+		var err error
+		res, err = fn(r)
 		return err
-	}
-	r.IncludeGuesses, r.NoTests = *o.guesses, *o.noTests
-	res, err := fn(r)
+	})
 	if err != nil {
 		return err
 	}

@@ -11,8 +11,9 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 
+	"github.com/coderag/coderag/internal/analyze"
+	"github.com/coderag/coderag/internal/engine"
 	"github.com/coderag/coderag/internal/index"
-	"github.com/coderag/coderag/internal/search"
 	"github.com/coderag/coderag/internal/store"
 )
 
@@ -58,12 +59,13 @@ synonyms. Set EMBEDDING_PROVIDER=ollama or openai for a neural model.`)
 	}
 	// Build the Chinese dictionary's cache while the files are parsed, so
 	// that the first Chinese search after the first index is fast.
-	go search.Dictionary()
-	st, err := openStore(e)
+	go analyze.Dictionary()
+	eng, release, err := openEngine(e)
 	if err != nil {
 		return err
 	}
-	defer st.Close()
+	defer release()
+	st := eng.Store()
 	if st.ReadOnly() {
 		return fmt.Errorf("%s is read-only: cannot index (check the permissions of CODERAG_HOME)", st.Path())
 	}
@@ -72,20 +74,14 @@ synonyms. Set EMBEDDING_PROVIDER=ollama or openai for a neural model.`)
 			fmt.Fprintf(e.stderr, "note: %s is inside the indexed project %s; it becomes a project of its own, and its files stay in %s too (`coderag remove %s` undoes it)\n", root, p.Path, p.Path, shellQuote(root))
 		}
 	}
-	opts := index.Options{Threads: e.cfg.IndexThreads, BatchSize: e.cfg.Embedding.BatchSize,
+	req := engine.IndexRequest{Embedder: emb, Threads: *threads, BatchSize: ef.batch,
 		OnWait: func(msg string) { fmt.Fprintln(e.stderr, "note: "+msg) }}
-	if *threads > 0 {
-		opts.Threads = *threads
-	}
-	if ef.batch > 0 {
-		opts.BatchSize = ef.batch
-	}
 	var prog *progress
 	if !*quiet {
 		prog = newProgress(e.stderr)
-		opts.Progress = prog.update
+		req.Progress = prog.update
 	}
-	rep, err := index.Run(e.ctx, st, emb, root, opts)
+	rep, err := indexNow(e, eng, root, req)
 	if prog != nil {
 		prog.finish()
 	}
@@ -103,12 +99,27 @@ synonyms. Set EMBEDDING_PROVIDER=ollama or openai for a neural model.`)
 		printReport(e.stdout, rep)
 	}
 	if *watch {
-		return watchLoop(e, st, emb, root, opts)
+		req.Progress = nil
+		return watchLoop(e, eng, root, req)
 	}
 	if rep.Failed > 0 {
 		return fmt.Errorf("%d file(s) failed and keep their previous index rows; they are retried on the next run", rep.Failed)
 	}
 	return nil
+}
+
+// indexNow runs req over root as the root's index job and waits for it;
+// the report comes back with the run's error (or ctx's, when interrupted:
+// then it holds what was committed).
+func indexNow(e *env, eng *engine.Engine, root string, req engine.IndexRequest) (*index.Report, error) {
+	out, err := eng.Index(e.ctx, root, req)
+	if out == nil {
+		return nil, err
+	}
+	if err == nil {
+		err = out.Err
+	}
+	return out.Report, err
 }
 
 func printReport(w io.Writer, rep *index.Report) {

@@ -9,7 +9,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/coderag/coderag/internal/embed"
+	"github.com/coderag/coderag/internal/engine"
 	"github.com/coderag/coderag/internal/index"
 	"github.com/coderag/coderag/internal/mcp"
 )
@@ -78,17 +78,21 @@ Example (Claude Code):  claude mcp add coderag -- coderag mcp --root /path/to/pr
 		return err
 	}
 	defer st.Close()
+	ec := e.engineConfig(st, true)
+	ec.IndexBudget = *budget
+	ec.Log = mcp.NewLogger(e.stderr, *verbose)
+	eng, err := engine.New(ec)
+	if err != nil {
+		return err
+	}
+	defer eng.Close()
 	srv, err := mcp.NewServer(mcp.Config{
-		Root:            root,
-		Store:           st,
-		NewEmbedder:     func() (embed.Embedder, error) { return e.newEmbedder(embedFlags{}) },
-		ProjectEmbedder: func(id string) (embed.Embedder, error) { return e.projectEmbedder(id) },
-		Index:           index.Options{Threads: e.cfg.IndexThreads, BatchSize: e.cfg.Embedding.BatchSize},
-		IndexBudget:     *budget,
-		Log:             e.stderr,
-		Verbose:         *verbose,
-		Version:         Version,
-		Redact:          e.redactor().Redact,
+		Root:    root,
+		Engine:  eng,
+		Log:     e.stderr,
+		Verbose: *verbose,
+		Version: Version,
+		Redact:  e.redactor().Redact,
 	})
 	if err != nil {
 		return err

@@ -65,6 +65,10 @@ type repl struct {
 // (pipes, tests) it reads plain lines.
 func runREPL(e *env, _ []string) error {
 	r := &repl{e: e, project: "."}
+	// one engine for the session: the resolver and vector caches live
+	// from one command to the next
+	e.shared = &sharedEngine{}
+	defer e.shared.close()
 	var in lineReader
 	if f, ok := e.stdin.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		rl, err := newReadline(e, f)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/coderag/coderag/internal/analyze"
 	"github.com/coderag/coderag/internal/relate"
 	"github.com/coderag/coderag/internal/search"
 	"github.com/coderag/coderag/internal/zh"
@@ -27,7 +28,9 @@ Chinese. Results: rank, score, path:start-end, chunk type, name and a preview.
 For exact names and strings, 'coderag grep' is faster and complete.`)
 	topK := fs.Int("top-k", 5, "number of results (1..30)")
 	asJSON := fs.Bool("json", false, "print results as JSON")
-	project := fs.String("project", ".", "project directory (or any directory inside it)")
+	var projects stringList
+	fs.Var(&projects, "project", "project directory (or any directory inside it); repeat it to search several projects at once, results merged fairly and each naming its project (default .)")
+	all := fs.Bool("all", false, "search every indexed project, results merged fairly and each naming its project")
 	ranker := fs.String("ranker", search.DefaultRanker, "ranker: hybrid (BM25 fused with cosine, name/type boosts, wrapper delegation) or seed (the seed's formula)")
 	explain := fs.Bool("explain", false, "print each result's score breakdown")
 	forTool := fs.Bool("tool-format", false, "print the summary format given to agents")
@@ -49,43 +52,75 @@ For exact names and strings, 'coderag grep' is faster and complete.`)
 	if *topK < 1 || *topK > search.MaxTopK {
 		return usagef("--top-k must be 1..%d, got %d", search.MaxTopK, *topK)
 	}
-	st, p, err := openProject(e, *project)
+	if *all && len(projects) > 0 {
+		return usagef("--all and --project: pick one")
+	}
+	if *all || len(projects) > 1 {
+		if *expand || *forTool {
+			return usagef("--expand and --tool-format take one project; drop them, or give one --project")
+		}
+		return searchMany(e, projects, *all, query, search.Options{TopK: *topK, Ranker: *ranker, Explain: *explain}, *asJSON)
+	}
+	project := "."
+	if len(projects) == 1 {
+		project = projects[0]
+	}
+	eng, p, release, err := openProject(e, project)
 	if err != nil {
 		return err
 	}
-	defer st.Close()
-	emb, err := e.projectEmbedder(p.Embedder)
+	defer release()
+	s, err := eng.Searcher(p)
 	if err != nil {
 		return err
 	}
-	fresh, err := refresh(e, st, emb, p)
+	opts := search.Options{TopK: *topK, Ranker: *ranker, Explain: *explain}
+	// The freshness check (a walk and a stat of every file) and the query
+	// are independent reads of the index, so they run at once; the usual
+	// case, nothing changed, then costs the longer of the two instead of
+	// their sum. When the check re-indexed files, the early answer may
+	// predate them and the query runs again.
+	type answer struct {
+		resp *search.Response
+		err  error
+	}
+	early := make(chan answer, 1)
+	go func() {
+		resp, err := s.Search(e.ctx, query, opts)
+		early <- answer{resp, err}
+	}()
+	fresh, err := eng.Freshen(e.ctx, p, s.Embedder)
+	a := <-early
 	if err != nil {
 		return err
 	}
-	if n := fresh.note(p.Path); n != "" {
+	if n := freshNote(fresh, p.Path); n != "" {
 		fmt.Fprintln(e.stderr, n)
 	}
-	s := &search.Searcher{Store: st, Embedder: emb, Project: p.Path}
-	k := *topK
-	resp, err := s.Search(e.ctx, query, search.Options{TopK: k, Ranker: *ranker, Explain: *explain})
+	if fresh.Refreshed > 0 {
+		a.resp, a.err = s.Search(e.ctx, query, opts)
+	}
+	resp, err := a.resp, a.err
 	if err != nil {
 		return err
 	}
 	if *expand && len(resp.Results) > 0 {
-		res, err := relate.NewResolver(e.ctx, st, p.Path)
+		err := eng.Graph(e.ctx, p.Path, func(res *relate.Resolver) error {
+			for i := range resp.Results {
+				r := &resp.Results[i]
+				if r.Type == "text" {
+					continue
+				}
+				callers, callees, err := res.Neighbors(r.Name)
+				if err != nil {
+					continue // a class or an unresolvable name: nothing to attach
+				}
+				r.Callers, r.Callees = nonNil(callers), nonNil(callees)
+			}
+			return nil
+		})
 		if err != nil {
 			return fmt.Errorf("expand: %w", err)
-		}
-		for i := range resp.Results {
-			r := &resp.Results[i]
-			if r.Type == "text" {
-				continue
-			}
-			callers, callees, err := res.Neighbors(r.Name)
-			if err != nil {
-				continue // a class or an unresolvable name: nothing to attach
-			}
-			r.Callers, r.Callees = nonNil(callers), nonNil(callees)
 		}
 	}
 	switch {
@@ -95,19 +130,19 @@ For exact names and strings, 'coderag grep' is faster and complete.`)
 			out.Changed = fresh.Pending.Len()
 		}
 		for i, r := range resp.Results {
-			out.Results[i] = staleResult{Result: r, Stale: fresh.stale[r.Path]}
+			out.Results[i] = staleResult{Result: r, Stale: fresh.Stale[r.Path]}
 		}
 		return writeJSON(e.stdout, out)
 	case *forTool:
 		fmt.Fprint(e.stdout, search.FormatForTool(resp))
 	default:
 		for i := range resp.Results {
-			if r := &resp.Results[i]; fresh.stale[r.Path] {
+			if r := &resp.Results[i]; fresh.Stale[r.Path] {
 				r.Name += "  [stale: file changed since the last index; lines may be off]"
 			}
 		}
 		if *explain {
-			explainChinese(e, query)
+			explainChinese(e, resp.Analysis)
 		}
 		search.FormatHuman(e.stdout, resp, *explain)
 	}
@@ -135,11 +170,11 @@ type staleResult struct {
 
 // explainChinese prints, for a query with Chinese words, what translates
 // them and each word's English terms with their source.
-func explainChinese(e *env, query string) {
-	ws := search.ChineseWords(query)
-	if len(ws) == 0 {
+func explainChinese(e *env, q *search.Query) {
+	if q == nil || len(q.Chinese) == 0 {
 		return
 	}
-	fmt.Fprintf(e.stdout, "chinese: %s\n", search.ChineseStatus())
+	ws := q.Chinese
+	fmt.Fprintf(e.stdout, "chinese: %s\n", analyze.ChineseStatus())
 	fmt.Fprintf(e.stdout, "  words: %s\n", zh.Format(ws))
 }

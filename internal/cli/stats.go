@@ -6,9 +6,10 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/coderag/coderag/internal/analyze"
 	"github.com/coderag/coderag/internal/embed"
+	"github.com/coderag/coderag/internal/engine"
 	"github.com/coderag/coderag/internal/index"
-	"github.com/coderag/coderag/internal/search"
 	"github.com/coderag/coderag/internal/store"
 )
 
@@ -140,11 +141,11 @@ func runStats(e *env, args []string) error {
 			return err
 		}
 		if *project != "" {
-			sst, p, err := openProject(e, *project)
+			_, p, release, err := openProject(e, *project)
 			if err != nil {
 				return err
 			}
-			sst.Close()
+			release()
 			ps = []store.Project{*p}
 		}
 		for _, p := range ps {
@@ -153,7 +154,7 @@ func runStats(e *env, args []string) error {
 				return err
 			}
 			desc := p.Embedder
-			if emb, err := e.projectEmbedder(p.Embedder); err == nil {
+			if emb, err := engine.ProjectEmbedder(p.Embedder, e.embedding()); err == nil {
 				desc = embed.Describe(emb)
 			}
 			ls, err := index.ReadLangStats(e.ctx, st, p.Path)
@@ -169,7 +170,7 @@ func runStats(e *env, args []string) error {
 			out.Projects = append(out.Projects, ps)
 		}
 	}
-	out.Chinese = search.ChineseStatus()
+	out.Chinese = analyze.ChineseStatus()
 	if *asJSON {
 		return writeJSON(e.stdout, out)
 	}

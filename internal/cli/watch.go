@@ -1,18 +1,19 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/fsnotify/fsnotify"
 
-	"github.com/coderag/coderag/internal/embed"
-	"github.com/coderag/coderag/internal/index"
-	"github.com/coderag/coderag/internal/store"
+	"github.com/coderag/coderag/internal/engine"
 	"github.com/coderag/coderag/internal/walk"
 )
 
@@ -20,38 +21,169 @@ import (
 // re-indexing (saves by editors come as bursts of events).
 const watchDebounce = 300 * time.Millisecond
 
+// watchRescan is how often the directories that could not be watched are
+// rescanned (a stat of their files; only changed files are read).
+const watchRescan = 10 * time.Second
+
+// inotifyLimitFile holds the per-user limit on inotify watches (Linux).
+const inotifyLimitFile = "/proc/sys/fs/inotify/max_user_watches"
+
+// dirWatcher adds a directory to the watched set: fsnotify.Watcher.Add.
+type dirWatcher interface {
+	Add(dir string) error
+}
+
+// watchConfig tunes watchTree: rescan is the period of the rescan of
+// unwatched directories (0: watchRescan); wrap, if set, wraps the
+// watcher's Add (tests make it fail).
+type watchConfig struct {
+	rescan time.Duration
+	wrap   func(dirWatcher) dirWatcher
+}
+
 // watchLoop re-indexes files as they are saved until the context ends.
-func watchLoop(e *env, st *store.Store, emb embed.Embedder, root string, opts index.Options) error {
+// Each batch of saved files is one run of the root's index job (req with
+// Paths set).
+func watchLoop(e *env, eng *engine.Engine, root string, req engine.IndexRequest) error {
+	return watchTree(e, eng, root, req, watchConfig{})
+}
+
+// watchSet adds the directories of a tree that walk.Rules enters to a
+// watcher and keeps those whose Add failed, with the first error. Rules
+// are built afresh for each tree added, so an edited ignore file or a
+// build/ directory that became a package counts.
+type watchSet struct {
+	root      string
+	w         dirWatcher
+	watched   int
+	unwatched map[string]error // root-relative directory -> Add error
+	reported  int              // len(unwatched) when last reported
+}
+
+// addTree adds dir (absolute) and the directories below it that the walk
+// enters. A directory whose Add fails is kept in unwatched (its
+// subdirectories are still tried); a directory that was unwatched and is
+// added now leaves it.
+func (s *watchSet) addTree(dir string) {
+	rules := walk.NewRules(s.root, walk.Options{})
+	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return nil
+		}
+		rel, _ := filepath.Rel(s.root, p)
+		rel = filepath.ToSlash(rel)
+		if rel != "." && !rules.Candidate(rel, d).OK {
+			return filepath.SkipDir
+		}
+		if err := s.w.Add(p); err != nil {
+			if _, ok := s.unwatched[rel]; !ok && !errors.Is(err, fs.ErrNotExist) {
+				s.unwatched[rel] = err
+			}
+			return nil
+		}
+		if _, ok := s.unwatched[rel]; ok {
+			delete(s.unwatched, rel)
+			s.reported = min(s.reported, len(s.unwatched))
+		}
+		s.watched++
+		return nil
+	})
+}
+
+// report writes, when more directories are unwatched than at the last
+// report, how many and why: for the inotify limit (ENOSPC), the limit's
+// file and value and how to raise it.
+func (s *watchSet) report(e *env, rescan time.Duration) {
+	n := len(s.unwatched)
+	if n <= s.reported {
+		return
+	}
+	s.reported = n
+	dirs := make([]string, 0, n)
+	for d := range s.unwatched {
+		dirs = append(dirs, d)
+	}
+	sort.Strings(dirs)
+	first := dirs[0]
+	ferr := s.unwatched[first]
+	fallback := fmt.Sprintf("changes there are found by a rescan every %s instead of at once", rescan)
+	for _, d := range dirs {
+		if errors.Is(s.unwatched[d], syscall.ENOSPC) {
+			limit := "unknown"
+			if b, err := os.ReadFile(inotifyLimitFile); err == nil {
+				limit = strings.TrimSpace(string(b))
+			}
+			fmt.Fprintf(e.stderr, "watch: %d of %d directories are not watched: the inotify watch limit is reached (%s = %s); %s; raise the limit with `sudo sysctl fs.inotify.max_user_watches=524288`\n",
+				n, n+s.watched, inotifyLimitFile, limit, fallback)
+			return
+		}
+	}
+	fmt.Fprintf(e.stderr, "watch: %d of %d directories are not watched (first: %s: %s); %s\n",
+		n, n+s.watched, walk.DisplayPath(first), e.errText(ferr), fallback)
+}
+
+// rescanPaths returns the unwatched directories ("." for the root),
+// retrying Add for each first (a raised limit, or freed watches, let them
+// be watched again); each is re-indexed as a path (expandPending).
+func (s *watchSet) rescanPaths() []string {
+	var out []string
+	for d := range s.unwatched {
+		out = append(out, d)
+	}
+	sort.Strings(out)
+	for _, d := range out {
+		if _, still := s.unwatched[d]; still {
+			s.addTree(filepath.Join(s.root, filepath.FromSlash(d)))
+		}
+	}
+	return out
+}
+
+// watchTree is watchLoop with its tuning (see watchConfig).
+func watchTree(e *env, eng *engine.Engine, root string, req engine.IndexRequest, cfg watchConfig) error {
 	w, err := fsnotify.NewWatcher()
 	if err != nil {
 		return fmt.Errorf("watch: %w", err)
 	}
 	defer w.Close()
-	m := walk.NewMatcher(root)
-	addTree := func(dir string) {
-		_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-			if err != nil || !d.IsDir() {
-				return nil
-			}
-			rel, _ := filepath.Rel(root, p)
-			rel = filepath.ToSlash(rel)
-			if rel != "." {
-				name := d.Name()
-				m.Load(rel + "/x")
-				if walk.SkipDir(p, name) || m.Ignored(rel, true) {
-					return filepath.SkipDir
-				}
-			}
-			_ = w.Add(p)
-			return nil
-		})
+	var add dirWatcher = w
+	if cfg.wrap != nil {
+		add = cfg.wrap(add)
 	}
-	addTree(root)
+	if cfg.rescan <= 0 {
+		cfg.rescan = watchRescan
+	}
+	ws := &watchSet{root: root, w: add, unwatched: map[string]error{}}
+	ws.addTree(root)
 	fmt.Fprintf(e.stderr, "watching %s for changes (Ctrl-C to stop)\n", root)
+	ws.report(e, cfg.rescan)
 	pending := map[string]bool{}
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
-	opts.Progress = nil
+	rescan := time.NewTicker(cfg.rescan)
+	defer rescan.Stop()
+	run := func(paths []string) {
+		r := req
+		r.Paths = paths
+		rep, err := indexNow(e, eng, root, r)
+		if e.ctx.Err() != nil {
+			return
+		}
+		if err != nil {
+			fmt.Fprintf(e.stderr, "watch: index: %s\n", e.errText(err))
+			return
+		}
+		if rep.Changed+rep.Removed+rep.Failed > 0 {
+			fmt.Fprintf(e.stdout, "%s re-indexed: %d changed, %d removed, %d failed (%s)\n",
+				time.Now().Format("15:04:05"), rep.Changed, rep.Removed, rep.Failed, rep.Elapsed.Round(time.Millisecond))
+		}
+	}
+	reindex := func(paths []string) {
+		if len(paths) > 0 {
+			run(paths)
+		}
+	}
+	reindexAll := func() { run(nil) }
 	for {
 		select {
 		case <-e.ctx.Done():
@@ -66,7 +198,8 @@ func watchLoop(e *env, st *store.Store, emb embed.Embedder, root string, opts in
 			rel = filepath.ToSlash(rel)
 			if ev.Has(fsnotify.Create) {
 				if fi, err := filepath.Glob(ev.Name); err == nil && len(fi) == 1 {
-					addTree(ev.Name) // a new directory: watch it (no-op for files)
+					ws.addTree(ev.Name) // a new directory: watch it (no-op for files)
+					ws.report(e, cfg.rescan)
 				}
 			}
 			pending[rel] = true
@@ -74,27 +207,30 @@ func watchLoop(e *env, st *store.Store, emb embed.Embedder, root string, opts in
 		case <-timer.C:
 			paths := expandPending(root, pending)
 			pending = map[string]bool{}
-			if len(paths) == 0 {
+			reindex(paths)
+		case <-rescan.C:
+			if len(ws.unwatched) == 0 {
 				continue
 			}
-			o := opts
-			o.Paths = paths
-			rep, err := index.Run(e.ctx, st, emb, root, o)
-			if err != nil {
-				fmt.Fprintf(e.stderr, "watch: index: %s\n", e.errText(err))
+			set := map[string]bool{}
+			for _, d := range ws.rescanPaths() {
+				set[d] = true
+			}
+			if set["."] {
+				// the root itself is unwatched: a full run finds every change
+				reindexAll()
 				continue
 			}
-			if rep.Changed+rep.Removed+rep.Failed > 0 {
-				fmt.Fprintf(e.stdout, "%s re-indexed: %d changed, %d removed, %d failed (%s)\n",
-					time.Now().Format("15:04:05"), rep.Changed, rep.Removed, rep.Failed, rep.Elapsed.Round(time.Millisecond))
-			}
+			reindex(expandPending(root, set))
 		}
 	}
 }
 
 // expandPending turns event paths into file paths: a directory event
-// stands for the indexed files below it.
+// stands for the files below it in the directories rules enter (the index
+// checks each file with the same rules).
 func expandPending(root string, pending map[string]bool) []string {
+	rules := walk.NewRules(root, walk.Options{})
 	set := map[string]bool{}
 	for p := range pending {
 		abs := filepath.Join(root, filepath.FromSlash(p))
@@ -102,10 +238,15 @@ func expandPending(root string, pending map[string]bool) []string {
 			if err != nil {
 				return nil
 			}
-			if !d.IsDir() {
-				rel, _ := filepath.Rel(root, q)
-				set[filepath.ToSlash(rel)] = true
+			rel, _ := filepath.Rel(root, q)
+			rel = filepath.ToSlash(rel)
+			if d.IsDir() {
+				if q != abs && !rules.Candidate(rel, d).OK {
+					return filepath.SkipDir
+				}
+				return nil
 			}
+			set[rel] = true
 			return nil
 		})
 		set[p] = true // deleted files and directories are diffed by the index

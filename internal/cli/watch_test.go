@@ -3,12 +3,22 @@ package cli
 import (
 	"bytes"
 	"context"
+	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
+	"sort"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
+
+	"github.com/fsnotify/fsnotify"
+
+	"github.com/coderag/coderag/internal/config"
+	"github.com/coderag/coderag/internal/engine"
+	"github.com/coderag/coderag/internal/walk"
 )
 
 // syncBuffer is a bytes.Buffer safe for one writer and one reader.
@@ -85,5 +95,193 @@ func TestIndexWatch(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("watch did not stop on cancel")
+	}
+}
+
+// recordingWatcher passes Add to the real watcher, records the directories
+// added, and makes Add fail with ENOSPC (what inotify_add_watch returns at
+// max_user_watches) for directories at or under one of fail.
+type recordingWatcher struct {
+	mu    sync.Mutex
+	w     dirWatcher
+	root  string
+	fail  []string // root-relative directories
+	added map[string]bool
+	tries map[string]int
+}
+
+func (r *recordingWatcher) Add(dir string) error {
+	rel, _ := filepath.Rel(r.root, dir)
+	rel = filepath.ToSlash(rel)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.tries[rel]++
+	for _, f := range r.fail {
+		if rel == f || strings.HasPrefix(rel, f+"/") {
+			return syscall.ENOSPC
+		}
+	}
+	r.added[rel] = true
+	return r.w.Add(dir)
+}
+
+func (r *recordingWatcher) has(rel string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.added[rel]
+}
+
+// TestWatchAndIndexAgree builds a tree with every kind of excluded
+// directory and file and checks that the directories --watch watches are
+// exactly the directories holding the files the index takes (walk.Collect
+// for a full run, walk.Stat for the paths --watch reports), plus the
+// directories the walk enters that hold none (their new files must be seen).
+func TestWatchAndIndexAgree(t *testing.T) {
+	root := t.TempDir()
+	tree := map[string]string{
+		".gitignore":           "ignored/\n*.gen.go\n",
+		"a.go":                 "package a",
+		"a.gen.go":             "package a",
+		"pkg/b.go":             "package pkg",
+		"pkg/empty/.keep":      "",
+		"ignored/c.go":         "package c",
+		".hidden/d.go":         "package d",
+		"node_modules/x/e.js":  "x",
+		"build/out.js":         "x",
+		"go/build/build.go":    "package build",
+		"sub/.coderagignore":   "private/\n",
+		"sub/private/f.go":     "package f",
+		"sub/public/g.go":      "package g",
+		"vendor/v/v.go":        "package v",
+		"docs/notes.unknownxt": "x",
+	}
+	for rel, c := range tree {
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w, err := fsnotify.NewWatcher()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	rec := &recordingWatcher{w: w, root: root, added: map[string]bool{}, tries: map[string]int{}}
+	ws := &watchSet{root: root, w: rec, unwatched: map[string]error{}}
+	ws.addTree(root)
+
+	var all []string
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			rel, _ := filepath.Rel(root, p)
+			all = append(all, filepath.ToSlash(rel))
+		}
+		return nil
+	})
+	collected, _, err := walk.Collect(context.Background(), root, walk.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stated, _ := walk.Stat(root, all, walk.Options{})
+	if len(collected) != len(stated) {
+		t.Fatalf("full walk takes %d files, the paths of a watch event %d", len(collected), len(stated))
+	}
+	for i := range collected {
+		if collected[i].Path != stated[i].Path {
+			t.Fatalf("full walk takes %s, the paths of a watch event %s", collected[i].Path, stated[i].Path)
+		}
+		if dir := path.Dir(collected[i].Path); !rec.has(dir) {
+			t.Errorf("%s is indexed but its directory %s is not watched", collected[i].Path, dir)
+		}
+	}
+	want := []string{".", "docs", "go", "go/build", "pkg", "pkg/empty", "sub", "sub/public"}
+	var got []string
+	for d := range rec.added {
+		got = append(got, d)
+	}
+	sort.Strings(got)
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("watched %v, want %v", got, want)
+	}
+}
+
+// TestWatchAddFails makes Add fail with ENOSPC for one subtree, as inotify
+// does at max_user_watches: the watch says how many directories are not
+// watched and names the limit, and a file saved in an unwatched directory
+// is still indexed, by the rescan.
+func TestWatchAddFails(t *testing.T) {
+	setHome(t)
+	root := t.TempDir()
+	for _, d := range []string{"ok", "deep/er"} {
+		os.MkdirAll(filepath.Join(root, d), 0o755)
+	}
+	os.WriteFile(filepath.Join(root, "ok", "a.go"), []byte("package ok\n\nfunc Alpha() {}\n"), 0o644)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	cfg, err := config.FromEnv()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out, errb syncBuffer
+	e := &env{ctx: ctx, cfg: cfg, stdout: &out, stderr: &errb, stdin: strings.NewReader("")}
+	emb, err := e.newEmbedder(embedFlags{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	eng, release, err := openEngine(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	if _, err := indexNow(e, eng, root, engine.IndexRequest{Embedder: emb}); err != nil {
+		t.Fatal(err)
+	}
+	var rec *recordingWatcher
+	wrap := func(w dirWatcher) dirWatcher {
+		rec = &recordingWatcher{w: w, root: root, fail: []string{"deep"}, added: map[string]bool{}, tries: map[string]int{}}
+		return rec
+	}
+	done := make(chan error, 1)
+	go func() {
+		done <- watchTree(e, eng, root, engine.IndexRequest{Embedder: emb}, watchConfig{rescan: 100 * time.Millisecond, wrap: wrap})
+	}()
+	waitFor := func(what string, cond func() bool) {
+		t.Helper()
+		deadline := time.Now().Add(20 * time.Second)
+		for time.Now().Before(deadline) {
+			if cond() {
+				return
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		t.Fatalf("timed out waiting for %s; stdout %q stderr %q", what, out.String(), errb.String())
+	}
+	waitFor("the unwatched report", func() bool { return strings.Contains(errb.String(), "not watched") })
+	msg := errb.String()
+	for _, want := range []string{"2 of 4 directories are not watched", inotifyLimitFile, "rescan every 100ms", "sysctl fs.inotify.max_user_watches"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("report lacks %q: %s", want, msg)
+		}
+	}
+	indexed := func(p string) bool {
+		files, err := eng.Store().Files(ctx, root)
+		return err == nil && files[p].SHA256 != ""
+	}
+	os.WriteFile(filepath.Join(root, "deep", "er", "new.go"), []byte("package er\n\nfunc Beta() {}\n"), 0o644)
+	waitFor("a file in an unwatched directory indexed by the rescan", func() bool { return indexed("deep/er/new.go") })
+	os.Remove(filepath.Join(root, "deep", "er", "new.go"))
+	waitFor("a file deleted in an unwatched directory removed by the rescan", func() bool { return !indexed("deep/er/new.go") })
+	// a watched directory still works by events
+	os.WriteFile(filepath.Join(root, "ok", "b.go"), []byte("package ok\n\nfunc Gamma() {}\n"), 0o644)
+	waitFor("a file in a watched directory indexed", func() bool { return indexed("ok/b.go") })
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if rec.tries["deep"] < 2 {
+		t.Errorf("Add of the unwatched directory was not retried: %d tries", rec.tries["deep"])
 	}
 }

@@ -26,6 +26,7 @@ const (
 	EnvLLMBaseURL        = "LLM_BASE_URL"
 	EnvLLMAPIKey         = "LLM_API_KEY"
 	EnvLLMModel          = "LLM_MODEL"
+	EnvToken             = "CODERAG_TOKEN"
 )
 
 // EnvHelp is the block of text describing the environment, for --help output.
@@ -41,7 +42,8 @@ const EnvHelp = `Environment (flags override environment, environment overrides 
   EMBEDDING_BASE_URL     server URL (ollama default http://localhost:11434)
   EMBEDDING_API_KEY      bearer key for openai-compatible servers
   EMBEDDING_BATCH_SIZE   texts per embedding request (default 32)
-  LLM_BASE_URL, LLM_API_KEY, LLM_MODEL   OpenAI-compatible chat model for 'ask' and the REPL`
+  LLM_BASE_URL, LLM_API_KEY, LLM_MODEL   OpenAI-compatible chat model for 'ask' and the REPL
+  CODERAG_TOKEN          bearer token of 'coderag serve' (writes need it; --token overrides)`
 
 // Config holds every setting coderag reads from the environment.
 type Config struct {
@@ -51,6 +53,9 @@ type Config struct {
 	IndexThreads int    // parse workers, >= 1
 	Embedding    Embedding
 	LLM          LLM
+	// Token is the bearer token `coderag serve` requires for writes (and
+	// for reads with --private); "" means writes are refused.
+	Token string
 }
 
 // Embedding selects and configures the embedding provider.
@@ -131,6 +136,7 @@ func fromLookup(lookup func(string) (string, bool)) (Config, error) {
 		}
 	}
 	c.LLM = LLM{BaseURL: get(EnvLLMBaseURL), APIKey: get(EnvLLMAPIKey), Model: get(EnvLLMModel)}
+	c.Token = get(EnvToken)
 	if err := errors.Join(errs...); err != nil {
 		return c, err
 	}

@@ -12,17 +12,17 @@ func lookup(m map[string]string) func(string) (string, bool) {
 func TestFromLookup(t *testing.T) {
 	c, err := fromLookup(lookup(map[string]string{
 		EnvHome: "/tmp/h", EnvIndexThreads: "8", EnvEmbeddingProvider: "qwen", EnvEmbeddingBatch: "16",
-		EnvEmbeddingModel: " text-embedding-v3 ", EnvLLMModel: "m",
+		EnvEmbeddingModel: " text-embedding-v3 ", EnvLLMModel: "m", EnvToken: " t0k\n",
 	}))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if c.DBPath() != "/tmp/h/index.db" || c.IndexThreads != 8 || c.Embedding.Provider != "openai" ||
-		c.Embedding.BatchSize != 16 || c.Embedding.Model != "text-embedding-v3" || c.LLM.Model != "m" {
+		c.Embedding.BatchSize != 16 || c.Embedding.Model != "text-embedding-v3" || c.LLM.Model != "m" || c.Token != "t0k" {
 		t.Fatalf("%+v", c)
 	}
 	d, err := fromLookup(lookup(nil))
-	if err != nil || d.Embedding.Provider != "local" || d.IndexThreads != 4 || d.Embedding.BatchSize != 32 ||
+	if err != nil || d.Token != "" || d.Embedding.Provider != "local" || d.IndexThreads != 4 || d.Embedding.BatchSize != 32 ||
 		!strings.HasSuffix(d.DBPath(), ".coderag/index.db") {
 		t.Fatalf("defaults %+v %v", d, err)
 	}

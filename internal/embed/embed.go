@@ -85,7 +85,7 @@ type Options struct {
 	// glossary built by internal/search. nil means none.
 	Expand func(term string) []string
 	// Translate (local only) maps a run of Han characters to weighted
-	// English terms hashed with it, e.g. search.TranslateHan, so that a
+	// English terms hashed with it, e.g. analyze.TranslateHan, so that a
 	// Chinese query and a Chinese comment get the same English features as
 	// the keyword route gives the query. When set, Expand is not called on
 	// Han text. nil means Expand handles Han substrings (1-4 characters).

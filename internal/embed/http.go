@@ -7,13 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"net"
 	"net/http"
 	"strings"
-	"syscall"
 	"time"
-	"unicode/utf8"
 
 	"github.com/coderag/coderag/internal/httpx"
 )
@@ -106,31 +103,27 @@ func PostJSON(ctx context.Context, c *http.Client, url string, header http.Heade
 }
 
 func postOnce(ctx context.Context, c *http.Client, url string, header http.Header, payload []byte) (*Response, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(payload))
-	if err != nil {
-		return nil, fmt.Errorf("POST %s: %w", url, err)
-	}
-	for k, vs := range header {
-		req.Header[k] = vs
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json")
-	resp, err := c.Do(req)
+	resp, err := httpx.Post(ctx, c, url, header, payload, "application/json")
 	if err != nil {
 		if ctxErr := ctx.Err(); ctxErr != nil {
 			return nil, ctxErr
 		}
-		if unreachable(err) {
+		if httpx.Unreachable(err) {
 			return nil, fmt.Errorf("%w: %w", ErrUnreachable, err)
 		}
-		var ne net.Error
-		if errors.As(err, &ne) && ne.Timeout() {
+		if httpx.Timeout(err) {
 			return nil, fmt.Errorf("%w (%s): POST %s: %w", ErrTimeout, ReadTimeout, url, err)
 		}
 		return nil, fmt.Errorf("POST %s: %w", url, err)
 	}
 	defer resp.Body.Close()
-	b, err := io.ReadAll(io.LimitReader(resp.Body, MaxResponseBytes+1))
+	var b []byte
+	if resp.StatusCode/100 != 2 {
+		// an error body is read as the chat client reads it
+		b, err = httpx.ReadLimited(resp.Body, httpx.MaxErrorBodyBytes)
+	} else {
+		b, err = io.ReadAll(io.LimitReader(resp.Body, MaxResponseBytes+1))
+	}
 	if err != nil {
 		if ctxErr := ctx.Err(); ctxErr != nil {
 			return nil, ctxErr
@@ -143,36 +136,8 @@ func postOnce(ctx context.Context, c *http.Client, url string, header http.Heade
 	return &Response{Status: resp.StatusCode, Header: resp.Header, Body: b}, nil
 }
 
-// unreachable reports a failure to connect at all (as opposed to a failure
-// after the request was sent).
-func unreachable(err error) bool {
-	if errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.EHOSTUNREACH) || errors.Is(err, syscall.ENETUNREACH) {
-		return true
-	}
-	var dnsErr *net.DNSError
-	if errors.As(err, &dnsErr) {
-		return true
-	}
-	var opErr *net.OpError
-	return errors.As(err, &opErr) && opErr.Op == "dial"
-}
-
 func (r Retry) wait(try int, h http.Header, now time.Time) time.Duration {
-	maxDelay := r.MaxDelay
-	if maxDelay <= 0 {
-		maxDelay = 30 * time.Second
-	}
-	if d, ok := httpx.RetryAfter(h, now, maxDelay); ok {
-		return d
-	}
-	d := r.Base
-	for i := 1; i < try && d < maxDelay; i++ {
-		d *= 2
-	}
-	if d > 0 {
-		d += rand.N(d/5 + 1)
-	}
-	return min(d, maxDelay)
+	return httpx.Backoff(try, r.Base, r.MaxDelay, h, now)
 }
 
 // RetryAfter reads how long a server asked to wait: "Retry-After-Ms"
@@ -185,85 +150,25 @@ func RetryAfter(h http.Header, now time.Time) (d time.Duration, ok bool) {
 	return httpx.RetryAfter(h, now, 0)
 }
 
-func sleep(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return ctx.Err()
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
-}
+func sleep(ctx context.Context, d time.Duration) error { return httpx.Sleep(ctx, d) }
 
 // MaxServerMessageRunes bounds the message ServerMessage returns (a longer
-// one is cut and ends with "...").
-const MaxServerMessageRunes = 500
+// one is cut and ends with "…").
+const MaxServerMessageRunes = httpx.MaxMessageRunes
 
-// ServerMessage extracts a readable error from a response body: the
-// "error" string (Ollama: {"error":"..."}), "error.message" plus its type and
-// code (OpenAI: {"error":{"message":..,"type":..,"code":..}}), "message" or
+// ServerMessage extracts a readable error from a response body with
+// httpx.ParseError (the one parser the chat client uses too): the "error"
+// string (Ollama: {"error":"..."}), "error.message" plus its type and code
+// (OpenAI: {"error":{"message":..,"type":..,"code":..}}), "message" or
 // "detail"; an HTML page is reported as such (usually a wrong base URL);
-// anything else is the trimmed text cut to 300 runes. Every message is cut
-// to MaxServerMessageRunes runes. An empty body gives "".
+// anything else is the text cut to 300 runes. The message is cut to
+// MaxServerMessageRunes runes. An empty body gives "".
 func ServerMessage(body []byte) string {
-	m := serverMessage(body)
-	if utf8.RuneCountInString(m) > MaxServerMessageRunes {
-		m = Truncate(m, MaxServerMessageRunes) + "..."
-	}
-	return m
-}
-
-func serverMessage(body []byte) string {
-	s := strings.TrimSpace(string(body))
-	if s == "" {
-		return ""
-	}
-	var m struct {
-		Error   json.RawMessage `json:"error"`
-		Message string          `json:"message"`
-		Detail  json.RawMessage `json:"detail"`
-	}
-	if json.Unmarshal(body, &m) == nil {
-		var str string
-		if len(m.Error) > 0 && json.Unmarshal(m.Error, &str) == nil && str != "" {
-			return str
-		}
-		var obj struct {
-			Message string `json:"message"`
-			Type    string `json:"type"`
-			Code    any    `json:"code"`
-		}
-		if len(m.Error) > 0 && json.Unmarshal(m.Error, &obj) == nil && obj.Message != "" {
-			var extra []string
-			if obj.Type != "" {
-				extra = append(extra, "type "+obj.Type)
-			}
-			if obj.Code != nil && fmt.Sprint(obj.Code) != "" {
-				extra = append(extra, fmt.Sprintf("code %v", obj.Code))
-			}
-			if len(extra) > 0 {
-				return obj.Message + " (" + strings.Join(extra, ", ") + ")"
-			}
-			return obj.Message
-		}
-		if m.Message != "" {
-			return m.Message
-		}
-		if len(m.Detail) > 0 && json.Unmarshal(m.Detail, &str) == nil && str != "" {
-			return str
-		}
-	}
-	if l := strings.ToLower(s); strings.HasPrefix(l, "<!doctype html") || strings.HasPrefix(l, "<html") || strings.Contains(l[:min(len(l), 512)], "<body") {
+	e := httpx.ParseError(body)
+	if e.HTML {
 		return "the server sent an HTML page, not an embeddings API answer (is the base URL right?)"
 	}
-	if utf8.RuneCountInString(s) > 300 {
-		s = Truncate(s, 300) + "..."
-	}
-	return s
+	return httpx.CutRunes(e.String(), MaxServerMessageRunes)
 }
 
 // DecodeJSON unmarshals a 2xx response body into v. A body holding NaN or
@@ -283,5 +188,5 @@ func DecodeJSON(body []byte, v any) error {
 	if errors.As(err, &synErr) && (bytes.Contains(body, []byte("NaN")) || bytes.Contains(body, []byte("Infinity"))) {
 		return fmt.Errorf("%w: server sent NaN or Infinity (%v)", ErrBadVector, err)
 	}
-	return fmt.Errorf("decode response: %w (body starts %q)", err, Truncate(string(body), 120))
+	return fmt.Errorf("decode response: %w (body starts %q)", err, httpx.Snippet(body, 120))
 }

@@ -1,8 +1,12 @@
-// Package httpx holds the HTTP helpers the embedding clients (internal/embed)
-// and the chat client (internal/llm) share, so both behave alike against an
-// untrusted server: RetryAfter reads a server's requested wait and clamps it,
-// and a Redactor keeps configured secrets (API keys, passwords in a base URL)
-// out of every error message built from a server's answer.
+// Package httpx is the one client layer for OpenAI-compatible servers that
+// the embedding clients (internal/embed) and the chat client (internal/llm)
+// share, so both behave alike against an untrusted server: Post sends a
+// request, Unreachable and Timeout classify transport errors, Backoff and
+// RetryAfter decide the wait before a retry (Retry-After-Ms, Retry-After,
+// clamped), ReadLimited and ParseError read an error body (the same limit,
+// the same shapes, cut by runes), and a Redactor keeps configured secrets
+// (API keys, passwords in a base URL) out of every error message built
+// from a server's answer.
 //
 // It imports nothing of coderag; embed and llm are siblings and import it,
 // never each other.

@@ -23,7 +23,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -176,15 +175,15 @@ type work struct {
 // report. Per-file failures are in the report, not the error; the error is
 // for failures that stop the run (database, cancelled context, an embedder
 // that fails for every file).
+//
+// The steps, in order: lock the project, probe the database, scan (walk
+// or stat the given paths) while the fingerprints load, diff, remove what
+// is gone, record the project, parse and embed and write the changed files
+// (pipeline), then finish (fingerprints, project dimension, language
+// statistics, run record, report).
 func Run(ctx context.Context, st *store.Store, emb embed.Embedder, root string, opts Options) (*Report, error) {
-	start := time.Now()
-	if opts.Threads < 1 {
-		opts.Threads = 4
-	}
-	if opts.BatchSize < 1 {
-		opts.BatchSize = 32
-	}
-	rep := &Report{Project: root, Embedder: emb.ID()}
+	r := &run{st: st, emb: emb, root: root, opts: withDefaults(opts), start: time.Now(),
+		rep: &Report{Project: root, Embedder: emb.ID()}}
 	lock := lockProject
 	if st.Postgres() {
 		// runs on other machines share the database, not a lock file
@@ -197,122 +196,200 @@ func Run(ctx context.Context, st *store.Store, emb embed.Embedder, root string, 
 		return nil, err
 	}
 	defer release()
-	// 0. a few milliseconds of reads at the root and ends of every table:
+	// a few milliseconds of reads at the root and ends of every table:
 	// a damaged index must not report "0 changed" while search fails
 	if err := st.Probe(ctx); err != nil {
 		return nil, fmt.Errorf("%w: %s", err, store.RepairHint)
 	}
-	// 1. scan the tree while the stored fingerprints load (they overlap:
-	// one is file-system bound, the other SQLite bound)
-	var (
-		prevs   map[string]store.FileRecord
-		prevErr error
-		loaded  = make(chan struct{})
-	)
+	if err := r.scan(ctx); err != nil {
+		return nil, err
+	}
+	r.diff()
+	if err := r.removeGone(ctx); err != nil {
+		return nil, err
+	}
+	if err := r.recordStart(ctx); err != nil {
+		return nil, err
+	}
+	c, err := r.pipeline(ctx)
+	if err != nil {
+		return r.rep, err
+	}
+	return r.finish(ctx, c)
+}
+
+// run is the state of one Run, shared by its steps.
+type run struct {
+	st    *store.Store
+	emb   embed.Embedder
+	root  string
+	opts  Options
+	start time.Time
+	rep   *Report
+
+	prevs map[string]store.FileRecord // stored fingerprints by path
+	files []walk.File                 // candidates found by the scan
+	skips []walk.Skip                 // skips of the scan
+	seen  map[string]bool             // stored paths still present (or kept as unreadable)
+	todo  []walk.File                 // files whose stat differs from their fingerprint
+
+	prevProj   *store.Project
+	newProject bool // no project row before this run
+	switching  bool // the project's embedder is not emb
+	recordRun  bool // the run record is begun and ended by this run
+	done       int  // changed files processed so far
+}
+
+// withDefaults fills the zero fields of opts.
+func withDefaults(opts Options) Options {
+	if opts.Threads < 1 {
+		opts.Threads = 4
+	}
+	if opts.BatchSize < 1 {
+		opts.BatchSize = 32
+	}
+	return opts
+}
+
+// scan lists the candidate files (a walk of the tree, or a stat of
+// opts.Paths) while the stored fingerprints load: one is file-system
+// bound, the other SQLite bound, so they overlap.
+func (r *run) scan(ctx context.Context) error {
+	var prevErr error
+	loaded := make(chan struct{})
 	go func() {
 		defer close(loaded)
-		prevs, prevErr = st.Files(ctx, root)
+		r.prevs, prevErr = r.st.Files(ctx, r.root)
 	}()
-	var files []walk.File
-	var skips []walk.Skip
-	if opts.Paths != nil {
-		files, skips, err = statPaths(root, opts.Paths)
+	var err error
+	if r.opts.Paths != nil {
+		r.files, r.skips = walk.Stat(r.root, r.opts.Paths, walk.Options{})
 	} else {
-		rep.Unindexed = map[string]int{}
-		files, skips, err = walk.Collect(ctx, root, walk.Options{Unindexed: rep.Unindexed})
+		r.rep.Unindexed = map[string]int{}
+		r.files, r.skips, err = walk.Collect(ctx, r.root, walk.Options{Unindexed: r.rep.Unindexed})
 	}
 	<-loaded
 	if prevErr != nil {
-		return nil, fmt.Errorf("read fingerprints: %w", prevErr)
+		return fmt.Errorf("read fingerprints: %w", prevErr)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("scan %s: %w", root, err)
+		return fmt.Errorf("scan %s: %w", r.root, err)
 	}
-	rep.Scanned = len(files)
-	seen := make(map[string]bool, len(files))
-	var todo []walk.File
-	for _, f := range files {
-		seen[f.Path] = true
-		if p, ok := prevs[f.Path]; ok && unchanged(p, f, emb.ID()) {
-			rep.Unchanged++
+	r.rep.Scanned = len(r.files)
+	return nil
+}
+
+// diff splits the scanned files into unchanged ones (counted) and todo, and
+// marks which stored paths are still present. Files under a directory (or
+// a file) that could not be read are kept as they are: unreadable is not
+// deleted.
+func (r *run) diff() {
+	r.seen = make(map[string]bool, len(r.files))
+	for _, f := range r.files {
+		r.seen[f.Path] = true
+		if p, ok := r.prevs[f.Path]; ok && unchanged(p, f, r.emb.ID()) {
+			r.rep.Unchanged++
 			continue
 		}
-		todo = append(todo, f)
+		r.todo = append(r.todo, f)
 	}
-	// Files under a directory (or a file) that could not be read are kept
-	// as they are: unreadable is not deleted.
-	for _, sk := range skips {
+	for _, sk := range r.skips {
 		if sk.Reason != walk.ReasonUnreadable {
 			continue
 		}
-		for q := range prevs {
+		for q := range r.prevs {
 			if q == sk.Path || strings.HasPrefix(q, sk.Path+"/") {
-				seen[q] = true
+				r.seen[q] = true
 			}
 		}
 	}
-	// 2. removals: gone from the walk (deleted, now ignored, too large, symlink)
+}
+
+// gone returns the stored paths that left the scan (deleted, now ignored,
+// too large, symlink), sorted; for a run over opts.Paths, only those at or
+// under one of the paths (a path may be a deleted directory).
+func (r *run) gone() []string {
 	var remove []string
-	if opts.Paths != nil {
-		for _, p := range opts.Paths {
-			for q := range prevs { // p may be a deleted directory
-				if !seen[q] && (q == p || strings.HasPrefix(q, p+"/")) {
+	if r.opts.Paths != nil {
+		for _, p := range r.opts.Paths {
+			for q := range r.prevs {
+				if !r.seen[q] && (q == p || strings.HasPrefix(q, p+"/")) {
 					remove = append(remove, q)
 				}
 			}
 		}
 		remove = dedupe(remove)
 	} else {
-		for p := range prevs {
-			if !seen[p] {
+		for p := range r.prevs {
+			if !r.seen[p] {
 				remove = append(remove, p)
 			}
 		}
 	}
 	sort.Strings(remove)
+	return remove
+}
+
+// removeGone deletes the rows of the files gone from the scan in one
+// transaction.
+func (r *run) removeGone(ctx context.Context) error {
+	remove := r.gone()
 	if len(remove) > 0 {
-		if err := st.ReplaceFiles(ctx, root, nil, remove); err != nil {
-			return nil, fmt.Errorf("remove deleted files: %w", err)
+		if err := r.st.ReplaceFiles(ctx, r.root, nil, remove); err != nil {
+			return fmt.Errorf("remove deleted files: %w", err)
 		}
 	}
-	rep.Removed = len(remove)
-	// The project row names the embedder queries must use. A new project
-	// gets it now, so a partial first run is searchable; a project switching
-	// embedders keeps its old one until a run re-embeds every file without
-	// a failure, so a failed switch (server down) never breaks search.
-	prevProj, perr := st.GetProject(ctx, root)
-	newProject := perr != nil
-	switching := !newProject && prevProj.Embedder != emb.ID()
-	if newProject {
-		if err := st.PutProject(ctx, store.Project{Path: root, Embedder: emb.ID(), Dim: emb.Dim()}); err != nil {
-			return nil, fmt.Errorf("record project: %w", err)
-		}
-	}
+	r.rep.Removed = len(remove)
+	return nil
+}
 
-	// The run record says the project is incomplete until the run ends,
-	// so a search meanwhile (or after a crash) can say so. A --watch
-	// update of a few paths leaves the record as it is.
-	recordRun := opts.Paths == nil && len(todo) > 0
-	if recordRun {
-		if err := st.BeginRun(ctx, root, len(files)); err != nil {
-			return nil, err
+// recordStart writes the project row of a new project and begins the run
+// record.
+//
+// The project row names the embedder queries must use. A new project gets
+// it now, so a partial first run is searchable; a project switching
+// embedders keeps its old one until a run re-embeds every file without a
+// failure, so a failed switch (server down) never breaks search.
+//
+// The run record says the project is incomplete until the run ends, so a
+// search meanwhile (or after a crash) can say so. A --watch update of a few
+// paths leaves the record as it is.
+func (r *run) recordStart(ctx context.Context) error {
+	prevProj, perr := r.st.GetProject(ctx, r.root)
+	r.prevProj = prevProj
+	r.newProject = perr != nil
+	r.switching = !r.newProject && prevProj.Embedder != r.emb.ID()
+	if r.newProject {
+		if err := r.st.PutProject(ctx, store.Project{Path: r.root, Embedder: r.emb.ID(), Dim: r.emb.Dim()}); err != nil {
+			return fmt.Errorf("record project: %w", err)
 		}
 	}
+	r.recordRun = r.opts.Paths == nil && len(r.todo) > 0
+	if r.recordRun {
+		if err := r.st.BeginRun(ctx, r.root, len(r.files)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
 
-	// 3. parse with N workers, bounded window, collect in one goroutine;
-	// files are opened through the root (walk.OpenRegular), so a file
-	// swapped since the walk for a FIFO or a symlink out is not read
-	rt, err := os.OpenRoot(root)
+// pipeline parses the todo files with opts.Threads workers in a bounded
+// window and hands them, in one goroutine, to a collector that embeds and
+// writes them in batches. Files are opened through the root
+// (walk.OpenRegular), so a file swapped since the walk for a FIFO or a
+// symlink out is not read.
+func (r *run) pipeline(ctx context.Context) (*collector, error) {
+	rt, err := os.OpenRoot(r.root)
 	if err != nil {
-		return nil, fmt.Errorf("open %s: %w", root, err)
+		return nil, fmt.Errorf("open %s: %w", r.root, err)
 	}
 	defer rt.Close()
 	in := make(chan walk.File)
-	out := make(chan *work, opts.Threads*4)
+	out := make(chan *work, r.opts.Threads*4)
 	g, gctx := errgroup.WithContext(ctx)
 	g.Go(func() error {
 		defer close(in)
-		for _, f := range todo {
+		for _, f := range r.todo {
 			select {
 			case in <- f:
 			case <-gctx.Done():
@@ -323,16 +400,16 @@ func Run(ctx context.Context, st *store.Store, emb embed.Embedder, root string, 
 	})
 	var wg sync.WaitGroup
 	gopkgs := newGoPackages()
-	for i := 0; i < opts.Threads; i++ {
+	for i := 0; i < r.opts.Threads; i++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for f := range in {
 				var prev *store.FileRecord
-				if p, ok := prevs[f.Path]; ok {
+				if p, ok := r.prevs[f.Path]; ok {
 					prev = &p
 				}
-				w := prepare(rt, f, prev, emb.ID(), gopkgs)
+				w := prepare(rt, f, prev, r.emb.ID(), gopkgs)
 				select {
 				case out <- w:
 				case <-gctx.Done():
@@ -343,86 +420,64 @@ func Run(ctx context.Context, st *store.Store, emb embed.Embedder, root string, 
 	}
 	go func() { wg.Wait(); close(out) }()
 
-	c := &collector{ctx: gctx, st: st, emb: emb, root: root, rep: rep, batch: opts.BatchSize}
-	done := 0
+	c := &collector{ctx: gctx, st: r.st, emb: r.emb, root: r.root, rep: r.rep, batch: r.opts.BatchSize}
 	g.Go(func() error {
 		for w := range out {
-			done++
+			r.done++
 			if err := c.add(w); err != nil {
 				return err
 			}
-			if opts.Progress != nil {
-				opts.Progress(Progress{Phase: "index", Done: done, Total: len(todo), Scanned: rep.Scanned, Elapsed: time.Since(start)})
-			}
+			r.progress("index", time.Since(r.start))
 		}
 		return c.flush()
 	})
 	if err := g.Wait(); err != nil {
-		return rep, err
+		return nil, err
 	}
-	if err := st.TouchFiles(ctx, root, c.touch); err != nil {
+	return c, nil
+}
+
+// progress calls opts.Progress, if set, with the run's counts.
+func (r *run) progress(phase string, elapsed time.Duration) {
+	if r.opts.Progress != nil {
+		r.opts.Progress(Progress{Phase: phase, Done: r.done, Total: len(r.todo), Scanned: r.rep.Scanned, Elapsed: elapsed})
+	}
+}
+
+// finish writes what the pipeline left (fingerprints of files whose
+// content was unchanged, the project's embedder and dimension, language
+// statistics, the end of the run record) and completes the report. A run
+// in which every changed file failed (more than one) is an error.
+func (r *run) finish(ctx context.Context, c *collector) (*Report, error) {
+	rep := r.rep
+	if err := r.st.TouchFiles(ctx, r.root, c.touch); err != nil {
 		return rep, fmt.Errorf("update fingerprints: %w", err)
 	}
-	d := max(emb.Dim(), c.dim)
+	d := max(r.emb.Dim(), c.dim)
 	switch {
-	case switching && len(rep.Failures) == 0,
-		!switching && d > 0 && (newProject || prevProj.Dim != d):
-		if err := st.PutProject(ctx, store.Project{Path: root, Embedder: emb.ID(), Dim: d}); err != nil {
+	case r.switching && len(rep.Failures) == 0,
+		!r.switching && d > 0 && (r.newProject || r.prevProj.Dim != d):
+		if err := r.st.PutProject(ctx, store.Project{Path: r.root, Embedder: r.emb.ID(), Dim: d}); err != nil {
 			return rep, fmt.Errorf("record project: %w", err)
 		}
 	}
-	if err := saveLangStats(ctx, st, root, c.parsed, rep.Fallbacks, rep.Unindexed); err != nil {
+	if err := saveLangStats(ctx, r.st, r.root, c.parsed, rep.Fallbacks, rep.Unindexed); err != nil {
 		return rep, err
 	}
-	rep.Skips = append(skips, c.skips...)
+	rep.Skips = append(r.skips, c.skips...)
 	rep.Skipped = len(rep.Skips)
 	rep.Failed = len(rep.Failures)
-	rep.Elapsed = time.Since(start)
-	if recordRun {
-		if err := st.EndRun(ctx, root, len(files)-len(c.skips), rep.Failed); err != nil {
+	rep.Elapsed = time.Since(r.start)
+	if r.recordRun {
+		if err := r.st.EndRun(ctx, r.root, len(r.files)-len(c.skips), rep.Failed); err != nil {
 			return rep, err
 		}
 	}
-	if opts.Progress != nil {
-		opts.Progress(Progress{Phase: "done", Done: done, Total: len(todo), Scanned: rep.Scanned, Elapsed: rep.Elapsed})
-	}
-	if rep.Changed == 0 && rep.Failed > 0 && rep.Failed == len(todo)-len(c.touch)-len(c.skips) && rep.Failed > 1 {
+	r.progress("done", rep.Elapsed)
+	if rep.Changed == 0 && rep.Failed > 0 && rep.Failed == len(r.todo)-len(c.touch)-len(c.skips) && rep.Failed > 1 {
 		return rep, fmt.Errorf("every changed file failed (%d); first: %s: %s", rep.Failed, rep.Failures[0].Path, rep.Failures[0].Err)
 	}
 	return rep, nil
-}
-
-func statPaths(root string, paths []string) ([]walk.File, []walk.Skip, error) {
-	var files []walk.File
-	var skips []walk.Skip
-	m := walk.NewMatcher(root)
-	for _, p := range paths {
-		m.Load(p)
-		abs := filepath.Join(root, filepath.FromSlash(p))
-		st, err := os.Lstat(abs)
-		if err != nil {
-			continue // gone: removed by the caller's diff
-		}
-		if m.Ignored(p, false) || !st.Mode().IsRegular() || !lang.Indexable(path.Base(p)) || hiddenOrSkipped(root, p) {
-			continue // as the walk: not a candidate
-		}
-		if st.Size() > walk.MaxFileBytes {
-			skips = append(skips, walk.Skip{Path: p, Reason: walk.ReasonTooLarge})
-			continue
-		}
-		files = append(files, walk.File{Path: p, Abs: abs, Size: st.Size(), ModTime: st.ModTime()})
-	}
-	return files, skips, nil
-}
-
-func hiddenOrSkipped(root, rel string) bool {
-	parts := strings.Split(rel, "/")
-	for i, d := range parts[:len(parts)-1] {
-		if walk.SkipDir(filepath.Join(root, filepath.FromSlash(strings.Join(parts[:i+1], "/"))), d) {
-			return true
-		}
-	}
-	return false
 }
 
 // prepare reads (through rt, the project root: regular files only, at most

@@ -1,20 +1,15 @@
 package llm
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"math/rand/v2"
-	"net"
 	"net/http"
 	"net/url"
 	"strings"
-	"syscall"
 	"time"
-	"unicode/utf8"
 
 	"github.com/coderag/coderag/internal/httpx"
 )
@@ -46,6 +41,7 @@ type APIError struct {
 	Type       string
 	Code       string
 	RetryAfter time.Duration // Retry-After-Ms / Retry-After, clamped to 60 s (httpx.RetryAfter); -1 when absent
+	header     http.Header   // of the response, for httpx.Backoff
 }
 
 // Error returns "HTTP <status>: <server message>".
@@ -200,20 +196,15 @@ func (e errRetryable) Unwrap() error { return e.err }
 func (c *Client) once(ctx context.Context, body []byte, stream bool, onDelta func(string)) (*Response, error) {
 	ctx, cancel := context.WithTimeoutCause(ctx, c.cfg.Timeout, errAttemptTimeout)
 	defer cancel()
-	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, c.endpoint, bytes.NewReader(body))
-	if err != nil {
-		return nil, fmt.Errorf("chat request: %w", err)
-	}
-	hreq.Header.Set("Content-Type", "application/json")
-	if stream {
-		hreq.Header.Set("Accept", "text/event-stream")
-	} else {
-		hreq.Header.Set("Accept", "application/json")
-	}
+	var h http.Header
 	if c.cfg.APIKey != "" {
-		hreq.Header.Set("Authorization", "Bearer "+c.cfg.APIKey)
+		h = http.Header{"Authorization": {"Bearer " + c.cfg.APIKey}}
 	}
-	hresp, err := c.hc.Do(hreq)
+	accept := "application/json"
+	if stream {
+		accept = "text/event-stream"
+	}
+	hresp, err := httpx.Post(ctx, c.hc, c.endpoint, h, body, accept)
 	if err != nil {
 		return nil, c.transportError(ctx, err)
 	}
@@ -260,8 +251,7 @@ func (c *Client) transportError(ctx context.Context, err error) error {
 	if errors.As(err, &apiErr) { // an error event inside a stream
 		return err
 	}
-	var dnsErr *net.DNSError
-	if errors.Is(err, syscall.ECONNREFUSED) || errors.As(err, &dnsErr) || errors.Is(err, syscall.EHOSTUNREACH) || errors.Is(err, syscall.ENETUNREACH) {
+	if httpx.Unreachable(err) {
 		var urlErr *url.Error
 		if errors.As(err, &urlErr) {
 			err = urlErr.Err // the URL is in the message already
@@ -276,26 +266,24 @@ func (c *Client) transportError(ctx context.Context, err error) error {
 }
 
 // retryDelay says whether err is transient and how long to wait before
-// attempt+1: Retry-After when the server sent it, else RetryBase * 2^attempt
-// with ±20% jitter, capped at MaxRetryDelay.
+// attempt+1: Retry-After-Ms or Retry-After when the server sent it, else
+// RetryBase * 2^attempt with up to 20% jitter, capped at MaxRetryDelay
+// (httpx.Backoff, as the embedding clients wait).
 func (c *Client) retryDelay(err error, attempt int) (time.Duration, bool) {
 	var apiErr *APIError
 	var rt errRetryable
+	var h http.Header
 	switch {
 	case errors.As(err, &apiErr):
 		if apiErr.StatusCode != http.StatusTooManyRequests && apiErr.StatusCode < 500 {
 			return 0, false
 		}
-		if apiErr.RetryAfter >= 0 {
-			return min(apiErr.RetryAfter, c.cfg.MaxRetryDelay), true
-		}
+		h = apiErr.header
 	case errors.As(err, &rt):
 	default:
 		return 0, false
 	}
-	d := c.cfg.RetryBase << min(attempt, 16)
-	d = time.Duration(float64(d) * (0.8 + 0.4*rand.Float64()))
-	return min(d, c.cfg.MaxRetryDelay), true
+	return httpx.Backoff(attempt+1, c.cfg.RetryBase, c.cfg.MaxRetryDelay, h, time.Now()), true
 }
 
 // explain turns the last error into the one the caller sees.
@@ -338,10 +326,12 @@ func toolsRefused(e *APIError) bool {
 	return false
 }
 
-// readAPIError builds an *APIError from a non-2xx response.
+// readAPIError builds an *APIError from a non-2xx response: its body read
+// and parsed by httpx (ReadLimited, ParseError), as the embedding clients
+// read theirs.
 func readAPIError(resp *http.Response) error {
-	raw, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
-	e := &APIError{StatusCode: resp.StatusCode, RetryAfter: -1}
+	raw, _ := httpx.ReadLimited(resp.Body, httpx.MaxErrorBodyBytes)
+	e := &APIError{StatusCode: resp.StatusCode, RetryAfter: -1, header: resp.Header}
 	if d, ok := httpx.RetryAfter(resp.Header, time.Now(), 0); ok {
 		e.RetryAfter = d
 	}
@@ -350,55 +340,19 @@ func readAPIError(resp *http.Response) error {
 }
 
 // maxMessageRunes bounds each field errorMessage returns.
-const maxMessageRunes = 500
+const maxMessageRunes = httpx.MaxMessageRunes
 
-// errorMessage extracts the message of an error body: OpenAI
-// {"error":{"message","type","code"}}, {"error":"text"} (Ollama), or
-// {"message":...}; otherwise the body's text, cut to 300 runes. Every
-// field is cut to maxMessageRunes runes (a cut one ends with "…").
+// errorMessage extracts the message, type and code of an error body with
+// httpx.ParseError (OpenAI {"error":{"message","type","code"}}, Ollama
+// {"error":"text"}, {"message":...}, {"detail":...}; an HTML page says it is
+// one; other text cut to 300 runes). Every field is cut to maxMessageRunes
+// runes (a cut one ends with "…").
 func errorMessage(raw []byte) (msg, typ, code string) {
-	msg, typ, code = parseErrorBody(raw)
-	return cutRunes(msg, maxMessageRunes), cutRunes(typ, maxMessageRunes), cutRunes(code, maxMessageRunes)
-}
-
-// cutRunes cuts s to at most n runes, on a rune boundary, marking a cut
-// with "…".
-func cutRunes(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
+	e := httpx.ParseError(raw)
+	if e.HTML {
+		e.Message = "the server sent an HTML page, not a chat completions answer (is LLM_BASE_URL right?)"
 	}
-	r := []rune(s)
-	return string(r[:n]) + "…"
-}
-
-func parseErrorBody(raw []byte) (msg, typ, code string) {
-	var body struct {
-		Error   json.RawMessage `json:"error"`
-		Message string          `json:"message"`
-		Detail  any             `json:"detail"`
-	}
-	if json.Unmarshal(raw, &body) == nil {
-		var obj struct {
-			Message string `json:"message"`
-			Type    string `json:"type"`
-			Code    any    `json:"code"`
-		}
-		var s string
-		switch {
-		case len(body.Error) > 0 && json.Unmarshal(body.Error, &obj) == nil && obj.Message != "":
-			if obj.Code != nil {
-				code = fmt.Sprint(obj.Code)
-			}
-			return obj.Message, obj.Type, code
-		case len(body.Error) > 0 && json.Unmarshal(body.Error, &s) == nil && s != "":
-			return s, "", ""
-		case body.Message != "":
-			return body.Message, "", ""
-		case body.Detail != nil:
-			return fmt.Sprint(body.Detail), "", ""
-		}
-	}
-	return cutRunes(strings.Join(strings.Fields(string(raw)), " "), 300), "", ""
+	return e.Message, e.Type, e.Code
 }
 
 var errBadBody = errors.New("malformed chat response")
@@ -411,20 +365,13 @@ func readJSON(r io.Reader) (*Response, error) {
 	}
 	var out Response
 	if err := json.Unmarshal(raw, &out); err != nil {
-		return nil, fmt.Errorf("%w: %w (body starts %q)", errBadBody, err, clip(raw, 120))
+		return nil, fmt.Errorf("%w: %w (body starts %q)", errBadBody, err, httpx.Snippet(raw, 120))
 	}
 	if len(out.Choices) == 0 {
 		if msg, _, _ := errorMessage(raw); strings.Contains(string(raw), `"error"`) && msg != "" {
 			return nil, &APIError{StatusCode: http.StatusOK, Message: msg, RetryAfter: -1}
 		}
-		return nil, fmt.Errorf("%w: no choices (body starts %q)", errBadBody, clip(raw, 120))
+		return nil, fmt.Errorf("%w: no choices (body starts %q)", errBadBody, httpx.Snippet(raw, 120))
 	}
 	return &out, nil
-}
-
-func clip(b []byte, n int) string {
-	if len(b) > n {
-		b = b[:n]
-	}
-	return string(b)
 }

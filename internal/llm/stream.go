@@ -7,6 +7,8 @@ import (
 	"io"
 	"net/http"
 	"strings"
+
+	"github.com/coderag/coderag/internal/httpx"
 )
 
 // streamChunk is one server-sent event of a streamed completion.
@@ -68,7 +70,7 @@ func readStream(r io.Reader, onDelta func(string)) (*Response, error) {
 		}
 		var ch streamChunk
 		if err := json.Unmarshal([]byte(payload), &ch); err != nil {
-			return false, fmt.Errorf("%w: bad event %q: %w", errBadBody, clip([]byte(payload), 120), err)
+			return false, fmt.Errorf("%w: bad event %q: %w", errBadBody, httpx.Snippet([]byte(payload), 120), err)
 		}
 		if len(ch.Error) > 0 && string(ch.Error) != "null" {
 			msg, typ, code := errorMessage([]byte(payload))

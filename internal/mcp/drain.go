@@ -1,3 +1,24 @@
+// This file is a transport shim between stdio and the SDK's IOTransport
+// for two open bugs of github.com/modelcontextprotocol/go-sdk (v1.8.0):
+//
+//   - go-sdk#1061, "stdio: responses to already-received requests are
+//     dropped when stdin EOF arrives first (one-shot pipes get no output)",
+//     https://github.com/modelcontextprotocol/go-sdk/issues/1061: the EOF
+//     of the read side shuts the connection down, which cancels the calls
+//     in flight and refuses to write their answers. drainReader holds the
+//     EOF back until every request read has been answered (pending).
+//   - go-sdk#1209, "mcp: a malformed JSON frame terminates the stdio
+//     session", https://github.com/modelcontextprotocol/go-sdk/issues/1209
+//     (fix proposed in go-sdk#1210): the SDK reads stdin with one streaming
+//     json.Decoder and its read loop ends on the first decode error, so one
+//     line that is not JSON ends the session. The same read loop ends on a
+//     line that is JSON but not JSON-RPC, and on one longer than
+//     IOTransport.MaxLineLength (no upstream issue found for these two).
+//     drainReader answers such a line with a JSON-RPC error (-32700 or
+//     -32600) and drops it.
+//
+// Remove the shim when both are fixed in a released SDK; drain_test.go
+// pins the behaviour either way.
 package mcp
 
 import (

@@ -8,8 +8,5 @@ import "context"
 // dir is returned unchanged when no project holds it or the index cannot
 // be read.
 func (s *Server) enclosing(ctx context.Context, dir string) string {
-	if p, err := s.cfg.Store.FindProject(ctx, dir); err == nil {
-		return p.Path
-	}
-	return dir
+	return s.env.Engine.Enclosing(ctx, dir)
 }

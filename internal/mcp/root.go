@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -14,7 +13,6 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/coderag/coderag/internal/index"
-	"github.com/coderag/coderag/internal/tools"
 )
 
 // listRootsTimeout bounds the roots/list request a tool call may make.
@@ -159,66 +157,4 @@ func fileURIPath(uri string) (string, error) {
 		return "", fmt.Errorf("root %q: empty path", uri)
 	}
 	return p, nil
-}
-
-// insideRoot resolves p (relative to root, or absolute; "" is the root) and
-// returns its root-relative '/' path ("." for the root itself). `..`
-// escapes, absolute paths elsewhere and symlinks pointing out are refused
-// with tools.ErrOutsideRoot; a missing path is tools.ErrNotFound.
-func insideRoot(root, p string) (string, error) {
-	cand := root
-	if p != "" {
-		if filepath.IsAbs(p) {
-			cand = filepath.Clean(p)
-		} else {
-			cand = filepath.Join(root, filepath.FromSlash(p))
-		}
-	}
-	_, lexical := tools.Within(root, cand)
-	real, err := filepath.EvalSymlinks(cand)
-	if err != nil {
-		if !lexical {
-			return "", fmt.Errorf("%q: %w", p, tools.ErrOutsideRoot)
-		}
-		var pe *fs.PathError
-		if errors.As(err, &pe) { // its path may be outside, after a symlink
-			err = fmt.Errorf("%s: %w", pe.Op, pe.Err)
-		}
-		return "", fmt.Errorf("%q: %w: %w", p, tools.ErrNotFound, err)
-	}
-	rel, ok := tools.Within(root, real)
-	if !ok {
-		// not where it leads: that path is outside the project
-		return "", fmt.Errorf("%q: a symlink on the path leads out: %w", p, tools.ErrOutsideRoot)
-	}
-	return rel, nil
-}
-
-// reworded is err with another message; errors.Is still sees err.
-type reworded struct {
-	msg string
-	err error
-}
-
-func (r *reworded) Error() string { return r.msg }
-func (r *reworded) Unwrap() error { return r.err }
-
-// explain turns a tools or index error into a message that tells the model
-// what to do next. The original error stays wrapped.
-func explain(tool, root string, err error) error {
-	// "grep: ..." from tools would read "grep_code: grep: ..."
-	short := tool[:strings.IndexByte(tool+"_", '_')]
-	if msg := err.Error(); strings.HasPrefix(msg, short+": ") || strings.HasPrefix(msg, short+" ") {
-		msg = strings.TrimPrefix(strings.TrimPrefix(msg, short+": "), short+" ")
-		err = &reworded{msg, err}
-	}
-	switch {
-	case errors.Is(err, tools.ErrOutsideRoot):
-		return fmt.Errorf("%s: %w; the project root is %s: give paths relative to it", tool, err, root)
-	case errors.Is(err, tools.ErrNotFound):
-		return fmt.Errorf("%s: %w (paths are relative to the project root %s; use glob_files to find the right one)", tool, err, root)
-	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled):
-		return fmt.Errorf("%s: cancelled or timed out: %w", tool, err)
-	}
-	return fmt.Errorf("%s: %w", tool, err)
 }

@@ -1,19 +1,21 @@
-// Package mcp is coderag's Model Context Protocol server: the agent tools
-// (grep_code, glob_files, read_file, search_code, code_graph, index_project,
-// index_status) exposed over stdio with the official Go SDK, so any MCP
-// client (Claude Code, Cursor, Codex, Continue) can use them.
+// Package mcp is coderag's Model Context Protocol server: the tools of
+// internal/toolset (grep_code, glob_files, read_file, search_code,
+// code_graph, index_project, index_status) exposed over stdio with the
+// official Go SDK, so any MCP client (Claude Code, Cursor, Codex, Continue)
+// can use them.
 //
-// Each tool lives in its own file with its parameter struct (jsonschema tags
-// describe the arguments) and is a thin adapter over internal/tools,
-// internal/search and internal/index. The server owns three pieces of state:
+// The server is a thin adapter: each tool is defined once in
+// internal/toolset (name, description, parameter struct, handler) and its
+// index runs, freshness and caches are the engine's (internal/engine).
+// The server owns what is MCP's own:
 //
 //   - the project root (root.go): --root, else the client's MCP roots, else
 //     the working directory at start; every path argument resolves against it
 //     and nothing outside it is read;
-//   - the indexer (indexer.go): one index run at a time per root, bounded by
-//     a time budget after which it continues in the background, so a tool
-//     call never approaches a client's 60 s timeout;
-//   - a cache of query embedders, one per embedder id.
+//   - progress notifications while a call waits for an index run, and the
+//     structured content (Answer) of every result;
+//   - the transport (drain.go): answers drained before exit, oversized
+//     lines refused.
 //
 // Nothing but JSON-RPC is written to the protocol writer: diagnostics go to
 // Config.Log (stderr in the CLI).
@@ -21,6 +23,7 @@ package mcp
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -34,16 +37,17 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/coderag/coderag/internal/embed"
+	"github.com/coderag/coderag/internal/engine"
 	"github.com/coderag/coderag/internal/index"
-	"github.com/coderag/coderag/internal/relate"
 	"github.com/coderag/coderag/internal/store"
+	"github.com/coderag/coderag/internal/toolset"
 )
 
 // Defaults for Config.
 const (
 	// DefaultIndexBudget is how long a tool call waits for an index run
 	// before answering and leaving the run in the background.
-	DefaultIndexBudget = 20 * time.Second
+	DefaultIndexBudget = engine.DefaultIndexBudget
 	// DefaultFreshness is how long after a completed run search_code trusts
 	// the index without an incremental refresh: none, since a no-change run
 	// costs one walk and stat of the tree, and calls that arrive during a
@@ -55,8 +59,14 @@ const (
 // instructions (not repeated in every tool description).
 const searchOrder = `Search order: for exact names and strings (identifiers, error messages, file names) use grep_code or glob_files first, then read_file around the hits; for vague descriptions of behaviour, or when grep_code found nothing after a few tries, use search_code.`
 
-// Config configures a Server. Store and NewEmbedder are required.
+// Config configures a Server. Either Engine, or Store and NewEmbedder, are
+// required.
 type Config struct {
+	// Engine is the index at run time the tools work over; the server
+	// does not close it. Nil: the server builds one over Store with
+	// NewEmbedder, ProjectEmbedder, Index, IndexBudget and Freshness (and
+	// its vector cache on), and closes it in Close.
+	Engine *engine.Engine
 	// Root is a fixed project root (the --root flag), absolute and
 	// symlink-resolved. Empty: the first file:// root the client lists,
 	// else WorkDir.
@@ -65,6 +75,7 @@ type Config struct {
 	// NewServer runs.
 	WorkDir string
 	// Store is the open index database; the server does not close it.
+	// Ignored when Engine is set.
 	Store *store.Store
 	// NewEmbedder builds the configured embedder, used to index a project
 	// that has no index yet and by index_project.
@@ -73,8 +84,7 @@ type Config struct {
 	// its stored id "provider:model"; used to embed queries and for the
 	// automatic refresh before search_code. Nil means NewEmbedder.
 	ProjectEmbedder func(id string) (embed.Embedder, error)
-	// Index holds Threads and BatchSize for index runs (Progress and Paths
-	// are set by the server).
+	// Index holds Threads and BatchSize for index runs.
 	Index index.Options
 	// IndexBudget bounds how long a tool call waits for indexing
 	// (default DefaultIndexBudget).
@@ -95,40 +105,42 @@ type Config struct {
 	Redact func(string) string
 }
 
+// NewLogger returns the server's logger of diagnostics to w: warnings, and
+// everything (tool calls, index progress, SDK events) when verbose. Give
+// it to the engine a Config.Engine is built with, so index runs log alike.
+func NewLogger(w io.Writer, verbose bool) *slog.Logger {
+	level := slog.LevelWarn
+	if verbose {
+		level = slog.LevelDebug
+	}
+	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: level}))
+}
+
 // Server is a coderag MCP server. Create it with NewServer and serve one
 // session with Run.
 type Server struct {
-	cfg  Config
-	sdk  *sdk.Server
-	log  *slog.Logger
-	life context.Context // lives until Close: background index runs use it
-	stop context.CancelFunc
-	bg   sync.WaitGroup
+	cfg     Config
+	sdk     *sdk.Server
+	log     *slog.Logger
+	env     *toolset.Env
+	ownsEng bool // the server built the engine and closes it
 
 	rootMu     sync.Mutex
 	clientRoot string // from the client's roots; "" = not known
 	rootsAsked bool   // ListRoots was tried since the last change
-
-	jobMu sync.Mutex
-	jobs  map[string]*job // by project root
-
-	graphs relate.Cache // loaded definitions of each project, for code_graph
-
-	embMu sync.Mutex
-	embs  map[string]embed.Embedder // query embedders by id
 }
 
 // NewServer returns a server with every tool registered, or an error when
 // cfg lacks the store or embedder constructor or the working directory
 // cannot be read.
 func NewServer(cfg Config) (*Server, error) {
-	if cfg.Store == nil {
+	if cfg.Engine == nil && cfg.Store == nil {
 		return nil, errors.New("mcp server: no store")
 	}
-	if cfg.NewEmbedder == nil {
+	if cfg.Engine == nil && cfg.NewEmbedder == nil {
 		return nil, errors.New("mcp server: no embedder constructor")
 	}
-	if cfg.ProjectEmbedder == nil {
+	if cfg.ProjectEmbedder == nil && cfg.NewEmbedder != nil {
 		cfg.ProjectEmbedder = func(string) (embed.Embedder, error) { return cfg.NewEmbedder() }
 	}
 	if cfg.WorkDir == "" {
@@ -157,22 +169,22 @@ func NewServer(cfg Config) (*Server, error) {
 	if cfg.Version == "" {
 		cfg.Version = "dev"
 	}
-	level := slog.LevelWarn
-	if cfg.Verbose {
-		level = slog.LevelDebug
+	s := &Server{cfg: cfg, log: NewLogger(cfg.Log, cfg.Verbose)}
+	eng := cfg.Engine
+	if eng == nil {
+		eng, err = engine.New(engine.Config{Store: cfg.Store, NewEmbedder: cfg.NewEmbedder, ProjectEmbedder: cfg.ProjectEmbedder,
+			Index: cfg.Index, IndexBudget: cfg.IndexBudget, Freshness: cfg.Freshness, LongLived: true, Log: s.log})
+		if err != nil {
+			return nil, fmt.Errorf("mcp server: %w", err)
+		}
+		s.ownsEng = true
 	}
-	s := &Server{
-		cfg:  cfg,
-		log:  slog.New(slog.NewTextHandler(cfg.Log, &slog.HandlerOptions{Level: level})),
-		jobs: map[string]*job{},
-		embs: map[string]embed.Embedder{},
-	}
+	s.env = &toolset.Env{Engine: eng, AutoIndex: true}
 	if cfg.Root == "" {
 		if err := implicitRootError(cfg.WorkDir); err != nil {
 			s.log.Warn("tool calls will be refused unless the client sends MCP roots", "reason", err)
 		}
 	}
-	s.life, s.stop = context.WithCancel(context.Background())
 	s.sdk = sdk.NewServer(&sdk.Implementation{Name: "coderag", Title: "coderag code search", Version: cfg.Version},
 		&sdk.ServerOptions{
 			Instructions: "coderag searches the code of one project (the root). " + searchOrder +
@@ -184,13 +196,9 @@ func NewServer(cfg Config) (*Server, error) {
 			RootsListChangedHandler: func(context.Context, *sdk.RootsListChangedRequest) { s.rootsChanged() },
 		})
 	s.sdk.AddReceivingMiddleware(nullArguments)
-	s.addGlobFiles()
-	s.addGrepCode()
-	s.addReadFile()
-	s.addSearchCode()
-	s.addCodeGraph()
-	s.addIndexProject()
-	s.addIndexStatus()
+	for _, t := range toolset.All() {
+		s.addTool(t)
+	}
 	return s, nil
 }
 
@@ -224,11 +232,13 @@ func (s *Server) Run(ctx context.Context, in io.ReadCloser, out io.WriteCloser) 
 // sdkMaxLine is the SDK transport's frame cap: above maxLine (see Run).
 const sdkMaxLine = 2*maxLine + 1<<20
 
-// Close cancels background index runs and waits for them to stop. It is
-// called by Run and is safe to call more than once.
+// Close cancels background index runs and waits for them to stop when
+// the server built its engine (a Config.Engine is the caller's to close).
+// It is called by Run and is safe to call more than once.
 func (s *Server) Close() {
-	s.stop()
-	s.bg.Wait()
+	if s.ownsEng {
+		s.env.Engine.Close()
+	}
 }
 
 // textResult is the answer of a tool: text for the model.
@@ -236,23 +246,20 @@ func textResult(text string) *sdk.CallToolResult {
 	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: text}}}
 }
 
-// toolFunc is a tool's body: text on success; an error becomes a tool result
-// with IsError and the error's message.
-type toolFunc[In any] func(ctx context.Context, req *sdk.CallToolRequest, in In) (string, error)
-
-// addTool registers t with handler f, which is wrapped so that a panic turns
-// into a tool error instead of killing the session, and every call is logged
-// when verbose. The input schema declares the tool's bounds and
-// max_answer_chars (answer.go); the text is cut to that size and returned
+// addTool registers t, the registry's tool, as an MCP tool: its schema is
+// the registry's, which the SDK validates arguments against; the handler
+// resolves the call's project root, sends progress notifications while
+// the call waits for indexing, turns a panic into a tool error instead of
+// killing the session, logs every call when verbose, and returns the text
 // both as text content and as structured content (Answer).
-func addTool[In any](s *Server, t *sdk.Tool, f toolFunc[In]) {
+func (s *Server) addTool(t *toolset.Tool) {
 	name := t.Name
-	sch, err := inputSchema[In](name)
-	if err != nil {
-		panic(err) // a parameter struct the schema package cannot describe: a programming error
+	ann := readOnly(t.Title)
+	if !t.ReadOnly {
+		ann = writesIndex(t.Title)
 	}
-	t.InputSchema = sch
-	sdk.AddTool(s.sdk, t, func(ctx context.Context, req *sdk.CallToolRequest, in In) (res *sdk.CallToolResult, ans Answer, err error) {
+	st := &sdk.Tool{Name: name, Description: t.Description, Annotations: ann, InputSchema: t.Schema()}
+	sdk.AddTool(s.sdk, st, func(ctx context.Context, req *sdk.CallToolRequest, args json.RawMessage) (res *sdk.CallToolResult, ans Answer, err error) {
 		start := time.Now()
 		defer func() {
 			if r := recover(); r != nil {
@@ -265,7 +272,11 @@ func addTool[In any](s *Server, t *sdk.Tool, f toolFunc[In]) {
 				s.log.Debug("tool call", "tool", name, "elapsed", time.Since(start))
 			}
 		}()
-		text, err := f(ctx, req, in)
+		call := toolset.Call{
+			Root: func(ctx context.Context) (string, error) { return s.root(ctx, req.Session) },
+			Tick: s.progress(ctx, req),
+		}
+		a, err := t.Call(ctx, s.env, call, args)
 		if err != nil {
 			msg := err.Error()
 			if s.cfg.Redact != nil {
@@ -279,12 +290,32 @@ func addTool[In any](s *Server, t *sdk.Tool, f toolFunc[In]) {
 			}
 			return nil, Answer{}, err
 		}
+		ans = Answer{Text: a.Text, Truncated: a.Truncated, TotalChars: a.TotalChars, Continue: a.Continue}
 		if root, err := s.root(ctx, req.Session); err == nil {
 			ans.Root = root
 		}
-		text = cut(name, text, answerLimit(req.Params.Arguments), &ans)
-		return textResult(text), ans, nil
+		return textResult(a.Text), ans, nil
 	})
+}
+
+// progress returns the tick of a call that waits for indexing: an MCP
+// progress notification, when the client asked for them.
+func (s *Server) progress(ctx context.Context, req *sdk.CallToolRequest) func(engine.JobState) {
+	var token any
+	if req != nil && req.Params != nil {
+		token = req.Params.GetProgressToken()
+	}
+	if token == nil || req.Session == nil {
+		return nil
+	}
+	return func(st engine.JobState) {
+		msg := fmt.Sprintf("indexing %s: %s", st.Root, st.Line())
+		err := req.Session.NotifyProgress(ctx, &sdk.ProgressNotificationParams{ProgressToken: token,
+			Progress: float64(st.Progress.Done), Total: float64(st.Progress.Total), Message: msg})
+		if err != nil {
+			s.log.Debug("progress notification failed", "error", err)
+		}
+	}
 }
 
 // writesIndex returns annotations for a tool that reads the project but

@@ -16,6 +16,7 @@ import (
 	"github.com/coderag/coderag/internal/embed"
 	"github.com/coderag/coderag/internal/embed/provider"
 	"github.com/coderag/coderag/internal/store"
+	"github.com/coderag/coderag/internal/tools"
 )
 
 // newTestServer serves a Server in process over an in-memory transport and
@@ -133,7 +134,9 @@ func TestConcurrentSearchDuringIndexing(t *testing.T) {
 	}
 }
 
-func TestInsideRoot(t *testing.T) {
+// TestConfineIndexScope: the path index_project is given is confined by
+// tools.Confine, as read_file, grep_code and glob_files paths are.
+func TestConfineIndexScope(t *testing.T) {
 	root := t.TempDir()
 	if err := os.MkdirAll(filepath.Join(root, "a", "b"), 0o755); err != nil {
 		t.Fatal(err)
@@ -157,9 +160,14 @@ func TestInsideRoot(t *testing.T) {
 		{"link", "", true},
 		{"missing", "", true},
 	} {
-		got, err := insideRoot(root, c.in)
+		got := ""
+		tg, err := tools.Confine(root, c.in)
+		if err == nil {
+			got = tg.Rel()
+			tg.Close()
+		}
 		if (err != nil) != c.bad || got != c.want {
-			t.Errorf("insideRoot(%q) = %q, %v", c.in, got, err)
+			t.Errorf("Confine(%q) = %q, %v", c.in, got, err)
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/coderag/coderag/internal/analyze"
 	"github.com/coderag/coderag/internal/embed"
 	"github.com/coderag/coderag/internal/embed/provider"
 	"github.com/coderag/coderag/internal/index"
@@ -21,7 +22,7 @@ import (
 func BenchmarkSearchWarm(b *testing.B) {
 	ctx := context.Background()
 	root, dbPath := os.Getenv("CODERAG_BENCH_ROOT"), os.Getenv("CODERAG_BENCH_DB")
-	emb, err := provider.New(embed.Options{Provider: "local", Expand: GlossaryExpand, Translate: TranslateHan})
+	emb, err := provider.New(embed.Options{Provider: "local", Expand: analyze.GlossaryExpand, Translate: analyze.TranslateHan})
 	if err != nil {
 		b.Fatal(err)
 	}

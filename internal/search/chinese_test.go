@@ -4,11 +4,11 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/kljensen/snowball/english"
 
+	"github.com/coderag/coderag/internal/analyze"
 	"github.com/coderag/coderag/internal/embed/local"
 	"github.com/coderag/coderag/internal/zh"
 )
@@ -30,32 +30,9 @@ func withRealDictionary(t *testing.T) *zh.Dict {
 	if err != nil {
 		t.Fatal(err)
 	}
-	UseDictionary(func() (*zh.Dict, error) { return d, nil })
-	t.Cleanup(func() { UseDictionary(nil) })
+	analyze.UseDictionary(func() (*zh.Dict, error) { return d, nil })
+	t.Cleanup(func() { analyze.UseDictionary(nil) })
 	return d
-}
-
-// TestCutChineseParticles: no word crosses a particle or a question word.
-func TestCutChineseParticles(t *testing.T) {
-	cases := []struct{ in, want string }{
-		{"路由是怎么匹配的", "路由/是/怎么/匹配/的"}, // jieba alone: 路/由是/怎么/匹配/的
-		{"本地为空时", "本地/为空/时"},         // not 为/空时
-		{"请求体是如何解析的", "请求体/是/如何/解析/的"},
-		{"连接在哪里关闭", "连接/在/哪里/关闭"},
-		{"请求超时", "请求/超时"}, // 超时 is a glossary word: it keeps its 时
-		{"时间轮", "时间/轮"},   // 时 may start a word
-	}
-	for _, c := range cases {
-		if got := strings.Join(CutChinese(c.in), "/"); got != c.want {
-			t.Errorf("CutChinese(%q) = %s, want %s", c.in, got, c.want)
-		}
-	}
-	withRealDictionary(t)
-	for _, c := range cases {
-		if got := strings.Join(CutChinese(c.in), "/"); got != c.want {
-			t.Errorf("with the dictionary: CutChinese(%q) = %s, want %s", c.in, got, c.want)
-		}
-	}
 }
 
 // TestMixedQueryKeepsIdentifiers: identifiers stay whole, Chinese words
@@ -77,51 +54,12 @@ func TestMixedQueryKeepsIdentifiers(t *testing.T) {
 	}
 }
 
-// TestDictionaryTranslation: words the glossary lacks are translated from
-// CC-CEDICT; glossary words keep the glossary's terms; junk words across
-// particles bring no terms.
-func TestDictionaryTranslation(t *testing.T) {
-	if got := ExpandQuery("丢弃过期的连接"); slices.Contains(got, "discard") {
-		t.Fatalf("without the dictionary 丢弃 is not translated: %v", got)
-	}
-	if s := ChineseStatus(); !strings.Contains(s, "glossary only") {
-		t.Errorf("status without dictionary: %q", s)
-	}
-	withRealDictionary(t)
-	got := ExpandQuery("丢弃过期的连接")
-	if !containsInOrder(got, "discard", "expire", "connection") {
-		t.Errorf("ExpandQuery(丢弃过期的连接) = %v", got)
-	}
-	if got := ExpandQuery("怎么挑选节点"); !slices.Contains(got, "select") || !slices.Contains(got, "node") {
-		t.Errorf("ExpandQuery(怎么挑选节点) = %v", got)
-	}
-	for _, w := range []string{"therefore", "thus", "hence"} { // 由是
-		if slices.Contains(ExpandQuery("路由是怎么匹配的"), w) {
-			t.Errorf("路由是怎么匹配的 brought %q", w)
-		}
-	}
-	ws := ChineseWords("阻塞时丢弃请求")
-	src := map[string]zh.Source{}
-	for _, w := range ws {
-		src[w.Text] = w.Source
-	}
-	if src["阻塞"] != zh.FromGlossary || src["丢弃"] != zh.FromDictionary || src["请求"] != zh.FromGlossary {
-		t.Errorf("sources %v", src)
-	}
-	if slices.Contains(ExpandQuery("阻塞"), "block") {
-		t.Errorf("阻塞 -> %v: block pulls up every block_on", ExpandQuery("阻塞"))
-	}
-	if s := ChineseStatus(); !strings.Contains(s, "CC-CEDICT") {
-		t.Errorf("status with dictionary: %q", s)
-	}
-}
-
 // TestEmbedderAgreesWithQueryTerms: the local embedder, given TranslateHan
 // as the CLI wires it, hashes the English terms the keyword route gets for
 // the same Chinese text, whether it is a query or a comment in a document.
 func TestEmbedderAgreesWithQueryTerms(t *testing.T) {
 	withRealDictionary(t)
-	e, err := local.New(local.Options{Expand: GlossaryExpand, Translate: TranslateHan})
+	e, err := local.New(local.Options{Expand: analyze.GlossaryExpand, Translate: analyze.TranslateHan})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +68,7 @@ func TestEmbedderAgreesWithQueryTerms(t *testing.T) {
 		for _, ft := range e.Terms(text) {
 			have[ft.Name] = true
 		}
-		for _, w := range ChineseWords(text) {
+		for _, w := range analyze.ChineseWords(text) {
 			for _, tm := range w.Terms {
 				if tm.Weight < zh.MinQueryWeight {
 					continue
@@ -148,17 +86,3 @@ func TestEmbedderAgreesWithQueryTerms(t *testing.T) {
 
 // stemOf is the local embedder's stem of a word (Snowball English).
 func stemOf(w string) string { return english.Stem(w, false) }
-
-// TestSkipWords: question words, function words and quantities bring no
-// English terms, with or without the dictionary; 是否 stays one question word.
-func TestSkipWords(t *testing.T) {
-	withRealDictionary(t)
-	if got := strings.Join(CutChinese("判断是否在缓存里"), "/"); strings.Contains(got, "否在") {
-		t.Errorf("CutChinese(判断是否在缓存里) = %s", got)
-	}
-	for _, q := range []string{"以后", "一起", "一条", "两次", "是否", "在哪里"} {
-		if got := ExpandQuery(q); got != nil {
-			t.Errorf("ExpandQuery(%q) = %v, want nil", q, got)
-		}
-	}
-}

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/coderag/coderag/internal/analyze"
 	"github.com/coderag/coderag/internal/embed/local"
 	"github.com/coderag/coderag/internal/zh"
 )
@@ -64,12 +65,12 @@ func coldChild(t *testing.T, query string) {
 	if os.Getenv("CODERAG_COLDSTART_NODICT") == "" {
 		useTestDictionary(wd)
 	}
-	e, err := local.New(local.Options{Expand: GlossaryExpand, Translate: TranslateHan})
+	e, err := local.New(local.Options{Expand: analyze.GlossaryExpand, Translate: analyze.TranslateHan})
 	if err != nil {
 		t.Fatal(err)
 	}
 	_ = QueryTerms(query)
-	_ = ExpandQuery(query)
+	_ = analyze.ExpandQuery(query)
 	if _, err := e.EmbedQuery(t.Context(), query); err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +78,7 @@ func coldChild(t *testing.T, query string) {
 }
 
 func useTestDictionary(wd string) {
-	UseDictionary(func() (*zh.Dict, error) {
+	analyze.UseDictionary(func() (*zh.Dict, error) {
 		path, _, err := zh.Locate(zh.Locations{Cwd: wd})
 		if err != nil {
 			return nil, err

@@ -19,7 +19,8 @@ const (
 	// has 3.
 	ThinCodeLines = 8
 	// DelegateMargin is how far above its wrapper a delegated-to
-	// implementation is placed, in RRF units (a first rank is ~0.0164).
+	// implementation is placed, in fused units (1/FusionScale ~= 0.0164 is
+	// the best fused score).
 	DelegateMargin = 0.0001
 )
 

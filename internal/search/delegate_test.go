@@ -77,7 +77,7 @@ func TestDelegateLiftsImplementationAboveThinWrapper(t *testing.T) {
 	}
 	// without the step the wrapper, whose doc says it all, comes first
 	hp := DefaultHybridParams()
-	hp.VectorWeight, hp.VectorRerank, hp.Delegate = LocalVectorWeight, true, false
+	hp.VectorRerank, hp.Delegate = true, false
 	s.Params = &hp
 	rs = top(t, s, "copy from a reader to a writer preferring WriterTo or ReaderFrom", RankerHybrid, 5)
 	if len(rs) == 0 || !strings.HasPrefix(rs[0].Name, "Copy(") {

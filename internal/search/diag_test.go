@@ -5,6 +5,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/coderag/coderag/internal/analyze"
 	"github.com/coderag/coderag/internal/embed"
 	"github.com/coderag/coderag/internal/embed/provider"
 	"github.com/coderag/coderag/internal/store"
@@ -26,7 +27,7 @@ func TestDiagGolden(t *testing.T) {
 	st.CacheVectors(true)
 	p, _ := st.GetProject(ctx, root)
 	prov, model := embed.ParseID(p.Embedder)
-	emb, _ := provider.New(embed.Options{Provider: prov, Model: model, Expand: GlossaryExpand})
+	emb, _ := provider.New(embed.Options{Provider: prov, Model: model, Expand: analyze.GlossaryExpand})
 	g, _ := LoadGolden(golden)
 	hp := DefaultHybridParams()
 	for _, q := range g.Queries {

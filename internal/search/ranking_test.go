@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/coderag/coderag/internal/analyze"
 	"github.com/coderag/coderag/internal/embed"
 	"github.com/coderag/coderag/internal/embed/provider"
 	"github.com/coderag/coderag/internal/index"
@@ -95,7 +96,7 @@ func rankingRegression(t *testing.T, target, root, golden, header string) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	emb, err := provider.New(embed.Options{Provider: "local", Expand: GlossaryExpand, Translate: TranslateHan})
+	emb, err := provider.New(embed.Options{Provider: "local", Expand: analyze.GlossaryExpand, Translate: analyze.TranslateHan})
 	if err != nil {
 		t.Fatal(err)
 	}

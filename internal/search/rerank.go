@@ -14,8 +14,8 @@ import (
 // applies them in this order: path priors (with the name and type boosts,
 // per chunk), the file-name match and file coherence (weighted by the
 // query's topicality), the exact-name pin, delegation (delegate.go) and
-// diversification. Scores are in RRF units: a first rank on one route is
-// 1/(RRFK+1) ~= 0.0164.
+// diversification. Scores are in fused units: the best candidate on both
+// routes fuses to 1/FusionScale ~= 0.0164.
 
 // auxKind names why a path holds code that rarely answers a question about
 // what the project does: it documents, declares, demonstrates, measures or
@@ -234,7 +234,7 @@ func isTestPath(p string) bool {
 // the part after the last qualifier separator. "" for anything else.
 func symbolQuery(q string) string {
 	q = strings.TrimSpace(strings.Trim(strings.TrimSpace(q), "`'\"()"))
-	if q == "" || strings.ContainsAny(q, " \t") || hasHan(q) {
+	if q == "" || strings.ContainsAny(q, " \t") {
 		return ""
 	}
 	for _, r := range q {
@@ -251,13 +251,12 @@ func symbolQuery(q string) string {
 
 // exactPin adds pin to every definition outside tests, examples, docs and
 // declarations whose bare name is exactly (case included) the symbol a
-// symbol query names, and half of it to the name with a '$' sigil
-// (sigilName), so that it comes first: a user
+// symbol query names (name, see symbolQuery), and half of it to the name
+// with a '$' sigil (sigilName), so that it comes first: a user
 // who types a name wants its definition, not the functions that mention
 // it. The pinned chunks keep their relative order. ranked must be sorted;
 // it is re-sorted.
-func exactPin(ranked []Result, query string, pin float64) {
-	name := symbolQuery(query)
+func exactPin(ranked []Result, name string, pin float64) {
 	if name == "" || pin <= 0 {
 		return
 	}
@@ -336,25 +335,9 @@ var genericFileNames = map[string]bool{
 // chunks) counts for short queries; each added constraint narrows the
 // answer to one function, so it counts less and less. Content words are
 // the query's words that are not English stop words; a Chinese run counts
-// its segmented words.
-func topicality(query string, lo, hi int) float64 {
-	n := 0
-	for _, f := range strings.Fields(query) {
-		for _, part := range splitHan(f) {
-			if part.han {
-				for _, w := range CutChinese(part.text) {
-					if len([]rune(w)) >= 2 && !StopWords[w] && !zhQuestionWords[w] {
-						n++
-					}
-				}
-				continue
-			}
-			w := strings.ToLower(strings.Trim(part.text, ",.;:?!()\"'`"))
-			if w != "" && !englishStop[w] && !englishStop[analyze.Stem(w)] {
-				n++
-			}
-		}
-	}
+// its segmented words (Query.ContentWords).
+func topicality(q *Query, lo, hi int) float64 {
+	n := q.ContentWords
 	switch {
 	case n <= lo:
 		return 1

@@ -128,7 +128,7 @@ func TestTopicality(t *testing.T) {
 		{"parse the binary TZif time zone database format", float64(hp.TopicalMax-7) / float64(hp.TopicalMax-hp.TopicalMin)},
 	}
 	for _, c := range cases {
-		if got := topicality(c.q, hp.TopicalMin, hp.TopicalMax); math.Abs(got-c.want) > 1e-9 {
+		if got := topicality(AnalyzeQuery(c.q, hp.QueryOptions), hp.TopicalMin, hp.TopicalMax); math.Abs(got-c.want) > 1e-9 {
 			t.Errorf("topicality(%q) = %v, want %v", c.q, got, c.want)
 		}
 	}

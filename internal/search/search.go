@@ -7,8 +7,12 @@
 //   - "seed" reproduces the seed's CodeRetriever.hybridSearch exactly (see
 //     rankSeed);
 //   - "hybrid" (the default) fuses BM25 over code-aware terms (SQLite FTS5)
-//     with cosine similarity by reciprocal rank fusion (Cormack, Clarke and
-//     Büttcher, SIGIR 2009), then applies name and chunk-type boosts.
+//     with cosine similarity by a convex combination of the normalised
+//     scores, then applies name, type, path, file and delegation stages
+//     (hybrid.go, rerank.go, delegate.go).
+//
+// A query is analysed once (AnalyzeQuery) into a Query that every ranker,
+// the query embedding and --explain read.
 package search
 
 import (
@@ -32,8 +36,9 @@ const (
 // DefaultRanker is the ranker used when none is named.
 const DefaultRanker = RankerHybrid
 
-// MaxPerFile is the per-file cap on results (the seed's limitPerFile).
-var MaxPerFile = 2
+// SeedMaxPerFile is the seed ranker's per-file cap on results (the seed's
+// limitPerFile), and the default of HybridParams.MaxPerFile.
+const SeedMaxPerFile = 2
 
 // Options select how a query is answered.
 type Options struct {
@@ -82,12 +87,11 @@ type Explain struct {
 	VectorRank  int     `json:"vector_rank,omitempty"`  // 1-based rank on the vector route
 	Keyword     float64 `json:"keyword"`                // seed: best keyword score; hybrid: BM25
 	KeywordRank int     `json:"keyword_rank,omitempty"` // 1-based rank on the keyword route
-	Fusion      float64 `json:"fusion,omitempty"`       // hybrid: RRF sum
+	Fusion      float64 `json:"fusion,omitempty"`       // hybrid: (1-Alpha)*bm25 + Alpha*cos, normalised, / FusionScale
 	BothBonus   float64 `json:"both_bonus,omitempty"`
 	NameBoost   float64 `json:"name_boost,omitempty"`
 	TypeBoost   float64 `json:"type_boost"`
 	PathPenalty float64 `json:"path_penalty,omitempty"`
-	Coverage    float64 `json:"coverage,omitempty"` // share of query terms present, weighted
 	// FileBoost is the share of the file's other candidates' scores added
 	// to its best one (file coherence).
 	FileBoost float64 `json:"file_boost,omitempty"`
@@ -116,6 +120,9 @@ type Response struct {
 	Results  []Result `json:"results"`
 	// Note warns about weak results (see NoKeywordNote); empty otherwise.
 	Note string `json:"note,omitempty"`
+	// Analysis is the analysed query the rankers read (Chinese words and
+	// their translations for --explain, the query's kind).
+	Analysis *Query `json:"-"`
 	// Incomplete says the project's index is partial — its first index run
 	// was interrupted, or a run is still going — as "index incomplete: N of
 	// M files indexed; run `coderag index ROOT`"; empty for a complete
@@ -146,6 +153,11 @@ func (s *Searcher) Search(ctx context.Context, query string, opts Options) (*Res
 	if r == "" {
 		r = DefaultRanker
 	}
+	if r != RankerSeed && r != RankerHybrid {
+		return nil, fmt.Errorf("%w: %q", ErrUnknownRanker, r)
+	}
+	hp := s.HybridParams()
+	q := AnalyzeQuery(query, hp.QueryOptions)
 	var (
 		res []Result
 		kws []string
@@ -153,11 +165,11 @@ func (s *Searcher) Search(ctx context.Context, query string, opts Options) (*Res
 	)
 	switch r {
 	case RankerSeed:
-		res, kws, err = s.rankSeed(ctx, query, k)
-	case RankerHybrid:
-		res, kws, err = s.rankHybrid(ctx, query, k)
+		res, err = s.rankSeed(ctx, q, k)
+		kws = q.Keywords
 	default:
-		return nil, fmt.Errorf("%w: %q", ErrUnknownRanker, r)
+		res, err = s.rankHybrid(ctx, q, hp, k)
+		kws = q.Terms
 	}
 	if err != nil {
 		return nil, err
@@ -183,7 +195,7 @@ func (s *Searcher) Search(ctx context.Context, query string, opts Options) (*Res
 	if res == nil {
 		res = []Result{}
 	}
-	resp := &Response{Query: query, Ranker: r, Keywords: kws, Results: res, Note: note}
+	resp := &Response{Query: query, Ranker: r, Keywords: kws, Results: res, Note: note, Analysis: q}
 	if n, total, partial, err := s.Store.Incomplete(ctx, s.Project); err == nil && partial {
 		resp.Incomplete = fmt.Sprintf("index incomplete: %d of %d files indexed (an index run was interrupted or is still going); run `coderag index %s`", n, total, s.Project)
 	}

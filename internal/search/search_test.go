@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/coderag/coderag/internal/analyze"
 	"github.com/coderag/coderag/internal/embed"
 	"github.com/coderag/coderag/internal/embed/provider"
 	"github.com/coderag/coderag/internal/index"
@@ -38,7 +39,7 @@ func fixture(t *testing.T, files map[string]string) *Searcher {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	emb, err := provider.New(embed.Options{Provider: "local", Expand: GlossaryExpand})
+	emb, err := provider.New(embed.Options{Provider: "local", Expand: analyze.GlossaryExpand})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,7 +2,6 @@ package search
 
 import (
 	"context"
-	"fmt"
 	"strings"
 )
 
@@ -69,24 +68,24 @@ func SeedTypeBoost(typ string) float64 {
 //  4. type boost; sort by score desc, path, name; at most 2 per file; top k.
 //
 // Chunks are keyed by path + "#" + name, as the seed does.
-func (s *Searcher) rankSeed(ctx context.Context, query string, k int) ([]Result, []string, error) {
-	hits, kws, err := s.seedCandidates(ctx, query, k)
+func (s *Searcher) rankSeed(ctx context.Context, q *Query, k int) ([]Result, error) {
+	hits, err := s.seedCandidates(ctx, q, k)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	return SeedRank(hits, k), kws, nil
+	return SeedRank(hits, k), nil
 }
 
-func (s *Searcher) seedCandidates(ctx context.Context, query string, k int) (map[string]*seedHit, []string, error) {
+func (s *Searcher) seedCandidates(ctx context.Context, q *Query, k int) (map[string]*seedHit, error) {
 	merged := map[string]*seedHit{}
-	qv, err := s.Embedder.EmbedQuery(ctx, query)
+	qv, err := s.embedQuery(ctx, q)
 	if err != nil {
-		return nil, nil, fmt.Errorf("embed query with %s: %w", s.Embedder.ID(), err)
+		return nil, err
 	}
 	if len(qv) > 0 {
 		sem, err := s.Store.TopKCosine(ctx, s.Project, s.Embedder.ID(), qv, max(2*k, 10))
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		ids := make([]int64, len(sem))
 		for i, x := range sem {
@@ -94,7 +93,7 @@ func (s *Searcher) seedCandidates(ctx context.Context, query string, k int) (map
 		}
 		rows, err := s.Store.ChunksByID(ctx, ids)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		for _, x := range sem {
 			c, ok := rows[x.ID]
@@ -107,11 +106,10 @@ func (s *Searcher) seedCandidates(ctx context.Context, query string, k int) (map
 			}
 		}
 	}
-	kws := Tokenize(query)
-	for _, kw := range kws {
+	for _, kw := range q.Keywords {
 		rows, err := s.Store.LikeSearch(ctx, s.Project, kw, SeedKeywordLimit)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		for _, c := range rows {
 			sc := SeedKeywordScore(c.Name, c.Path, c.Content, kw)
@@ -126,7 +124,7 @@ func (s *Searcher) seedCandidates(ctx context.Context, query string, k int) (map
 			}
 		}
 	}
-	return merged, kws, nil
+	return merged, nil
 }
 
 // SeedRank turns merged candidates into the final list (steps 3 and 4).
@@ -150,7 +148,7 @@ func SeedRank(hits map[string]*seedHit, k int) []Result {
 		ranked = append(ranked, r)
 	}
 	sortResults(ranked)
-	out := LimitPerFile(ranked, k, MaxPerFile)
+	out := LimitPerFile(ranked, k, SeedMaxPerFile)
 	markCapped(ranked, out)
 	return out
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/coderag/coderag/internal/analyze"
 	"github.com/coderag/coderag/internal/embed"
 	"github.com/coderag/coderag/internal/embed/provider"
 	"github.com/coderag/coderag/internal/store"
@@ -33,7 +34,7 @@ func TestTuneGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	prov, model := embed.ParseID(p.Embedder)
-	emb, err := provider.New(embed.Options{Provider: prov, Model: model, Expand: GlossaryExpand})
+	emb, err := provider.New(embed.Options{Provider: prov, Model: model, Expand: analyze.GlossaryExpand})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,10 +50,10 @@ func TestTuneGolden(t *testing.T) {
 	}
 	if os.Getenv("CODERAG_TUNE_GRID") != "" {
 		base := DefaultHybridParams()
-		base.VectorWeight, base.VectorRerank = LocalVectorWeight, true
+		base.VectorRerank = true
 		variants := map[string]func(*HybridParams){
-			"glossary-on":  func(*HybridParams) { UseGlossary = true },
-			"glossary-off": func(*HybridParams) { UseGlossary = false },
+			"glossary-on":  func(h *HybridParams) { h.Glossary = true },
+			"glossary-off": func(h *HybridParams) { h.Glossary = false },
 		}
 		for name, f := range variants {
 			hp := base
@@ -65,7 +66,6 @@ func TestTuneGolden(t *testing.T) {
 			t.Logf("%-10s overall MRR %.3f R@1 %.3f R@5 %.3f | zh MRR %.3f | fuzzy %.3f", name, rep.Overall.MRRAt10, rep.Overall.RecallAt1, rep.Overall.RecallAt5, rep.ByLang["zh"].MRRAt10, rep.ByKind["fuzzy"].MRRAt10)
 		}
 		s.Params = nil
-		UseGlossary = true
 		return
 	}
 	for _, r := range rankers {
@@ -98,7 +98,7 @@ func TestLatencyGolden(t *testing.T) {
 	defer st.Close()
 	p, _ := st.GetProject(ctx, root)
 	prov, model := embed.ParseID(p.Embedder)
-	emb, _ := provider.New(embed.Options{Provider: prov, Model: model, Expand: GlossaryExpand})
+	emb, _ := provider.New(embed.Options{Provider: prov, Model: model, Expand: analyze.GlossaryExpand})
 	g, _ := LoadGolden(golden)
 	s := &Searcher{Store: st, Embedder: emb, Project: p.Path}
 	for _, cache := range []bool{true, false} {
@@ -143,7 +143,7 @@ func TestTuneMulti(t *testing.T) {
 			t.Fatal(err)
 		}
 		prov, model := embed.ParseID(p.Embedder)
-		emb, _ := provider.New(embed.Options{Provider: prov, Model: model, Expand: GlossaryExpand})
+		emb, _ := provider.New(embed.Options{Provider: prov, Model: model, Expand: analyze.GlossaryExpand})
 		g, err := LoadGolden(f[2])
 		if err != nil {
 			t.Fatal(err)
@@ -151,7 +151,7 @@ func TestTuneMulti(t *testing.T) {
 		es = append(es, evalSet{&Searcher{Store: st, Embedder: emb, Project: p.Path}, g})
 	}
 	base := DefaultHybridParams()
-	base.VectorWeight, base.VectorRerank = LocalVectorWeight, true
+	base.VectorRerank = true
 	variants := map[string]func(*HybridParams){
 		"base":        func(*HybridParams) {},
 		"no-delegate": func(h *HybridParams) { h.Delegate = false },

@@ -203,8 +203,11 @@ type vectorSet struct {
 	index     map[int64]int
 }
 
+// CachingVectors reports whether the in-memory vector cache is on.
+func (s *Store) CachingVectors() bool { return s.cacheOn.Load() }
+
 // CacheVectors turns the in-memory vector cache on or off; long-lived
-// processes (MCP server, REPL, eval) turn it on.
+// processes (MCP server, REPL, eval) turn it on (engine.Config.LongLived).
 func (s *Store) CacheVectors(on bool) {
 	s.vmu.Lock()
 	s.cacheOn.Store(on)

@@ -46,10 +46,11 @@ func Glob(ctx context.Context, root string, p GlobParams) (*GlobResult, error) {
 	if match == nil {
 		return nil, fmt.Errorf("glob: empty pattern: %w", ErrBadPattern)
 	}
-	t, err := resolve(root, p.Path)
+	t, err := Confine(root, p.Path)
 	if err != nil {
 		return nil, fmt.Errorf("glob: %w", err)
 	}
+	defer t.Close()
 	limit := p.Limit
 	if limit <= 0 {
 		limit = DefaultGlobLimit

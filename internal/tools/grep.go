@@ -118,7 +118,7 @@ type fileHits struct {
 // query is what both engines search for.
 type query struct {
 	pat   *pattern
-	t     *target
+	t     *Target
 	fs    *os.Root                    // the project root: every file is opened through it
 	dir   string                      // root-relative start directory, "" for the root
 	glob  func(rel, base string) bool // nil for all files; rel is relative to dir
@@ -179,10 +179,11 @@ func Grep(ctx context.Context, root string, p GrepParams) (*GrepResult, error) {
 	if err != nil {
 		return nil, fmt.Errorf("grep: %w", err)
 	}
-	t, err := resolve(root, p.Path)
+	t, err := Confine(root, p.Path)
 	if err != nil {
 		return nil, fmt.Errorf("grep: %w", err)
 	}
+	defer t.Close()
 	head, maxResults, maxChars, timeout := p.HeadLimit, p.MaxResults, p.MaxChars, p.Timeout
 	if head <= 0 {
 		head = DefaultHeadLimit
@@ -199,12 +200,7 @@ func Grep(ctx context.Context, root string, p GrepParams) (*GrepResult, error) {
 	if !t.info.IsDir() && !t.info.Mode().IsRegular() {
 		return nil, fmt.Errorf("grep %s: %w", walk.DisplayPath(t.asked), walk.ErrNotRegular)
 	}
-	rt, err := t.openIn()
-	if err != nil {
-		return nil, fmt.Errorf("grep: %w", err)
-	}
-	defer rt.Close()
-	q := &query{pat: pat, t: t, fs: rt, glob: glob, globS: p.Glob, head: head + 1, files: maxResults + 1}
+	q := &query{pat: pat, t: t, fs: t.fs, glob: glob, globS: p.Glob, head: head + 1, files: maxResults + 1}
 	if t.info.IsDir() && t.rel != "." {
 		q.dir = t.rel
 	} else if !t.info.IsDir() {
@@ -218,7 +214,7 @@ func Grep(ctx context.Context, root string, p GrepParams) (*GrepResult, error) {
 	if !t.info.IsDir() {
 		if t.info.Size() > MaxFileBytes {
 			notes = append(notes, fmt.Sprintf("%s is larger than 2 MiB and was not searched.", walk.DisplayPath(t.rel)))
-		} else if head, _, err := walk.ReadRegular(rt, filepath.FromSlash(t.rel), walk.BinarySniffBytes); err == nil && walk.IsBinary(head) {
+		} else if head, _, err := walk.ReadRegular(t.fs, filepath.FromSlash(t.rel), walk.BinarySniffBytes); err == nil && walk.IsBinary(head) {
 			notes = append(notes, fmt.Sprintf("%s is a binary file and was not searched.", walk.DisplayPath(t.rel)))
 		}
 	}

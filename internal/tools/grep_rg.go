@@ -7,9 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os/exec"
-	"path"
-	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -254,75 +253,29 @@ func sortedSkipDirs() []string {
 	return ds
 }
 
-// ruleFilter re-applies walk's rules to the paths rg found: default-skipped
-// and hidden directories below the search directory, and every .gitignore
-// and .coderagignore from the root down (walk.Matcher).
+// ruleFilter re-applies walk's rules (walk.Rules, with the search
+// directory as the walk's start) to the paths rg found: default-skipped and
+// hidden directories below the search directory, and every .gitignore and
+// .coderagignore from the root down.
 type ruleFilter struct {
-	q       *query
-	m       *walk.Matcher
-	blocked bool            // the search directory itself is ignored
-	dirs    map[string]bool // directory -> allowed
+	q     *query
+	rules *walk.Rules
 }
 
 func newRuleFilter(q *query) *ruleFilter {
-	f := &ruleFilter{q: q, m: walk.NewMatcher(q.t.root), dirs: map[string]bool{}}
-	if q.t.info.IsDir() && q.dir != "" {
-		// as walk.Walk: an ignored search directory yields nothing
-		f.m.Load(q.dir + "/x")
-		cur := ""
-		for _, part := range strings.Split(q.dir, "/") {
-			if cur == "" {
-				cur = part
-			} else {
-				cur += "/" + part
-			}
-			if f.m.Ignored(cur, true) {
-				f.blocked = true
-			}
-		}
-	}
-	return f
+	return &ruleFilter{q: q, rules: walk.NewRules(q.t.root, walk.Options{AllFiles: true, Dir: q.dir, MaxFileBytes: -1})}
 }
 
 // allowed reports whether the walk would list root-relative file p.
 func (f *ruleFilter) allowed(p string) bool {
-	if f.blocked {
-		return false
-	}
 	if !f.q.t.info.IsDir() {
 		return p == f.q.t.rel // a single file is searched as asked
 	}
-	dir := path.Dir(p)
-	if dir == "." {
-		dir = ""
-	}
-	if !f.dirOK(dir) {
+	// as walk.Walk: an ignored search directory yields nothing
+	if f.q.dir != "" && !f.rules.Candidate(f.q.dir, fs.FileInfoToDirEntry(f.q.t.info)).OK {
 		return false
 	}
-	f.m.Load(p)
-	return !f.m.Ignored(p, false)
-}
-
-// dirOK reports whether the walk descends into root-relative directory d.
-func (f *ruleFilter) dirOK(d string) bool {
-	if d == f.q.dir || d == "" {
-		return true
-	}
-	if ok, seen := f.dirs[d]; seen {
-		return ok
-	}
-	parent := path.Dir(d)
-	if parent == "." {
-		parent = ""
-	}
-	ok := f.dirOK(parent)
-	if ok {
-		name := path.Base(d)
-		f.m.Load(d)
-		ok = !walk.SkipDir(filepath.Join(f.q.t.root, filepath.FromSlash(d)), name) && !f.m.Ignored(d, true)
-	}
-	f.dirs[d] = ok
-	return ok
+	return f.rules.Candidate(p, nil).OK
 }
 
 // pathLess orders '/' paths as the walk visits them: component by

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"path/filepath"
 	"strings"
 
 	"github.com/coderag/coderag/internal/lines"
@@ -79,22 +78,18 @@ func Read(ctx context.Context, root string, p ReadParams) (*ReadResult, error) {
 	if p.Path == "" {
 		return nil, fmt.Errorf("read: empty path: %w", ErrNotFound)
 	}
-	t, err := resolve(root, p.Path)
+	t, err := Confine(root, p.Path)
 	if err != nil {
 		return nil, fmt.Errorf("read: %w", err)
 	}
+	defer t.Close()
 	shown := walk.DisplayPath(t.asked)
 	if t.info.IsDir() {
 		return nil, fmt.Errorf("read %s: %w (use glob_files to list it)", shown, ErrIsDir)
 	}
-	rt, err := t.openIn()
+	f, _, err := t.OpenRegular(t.rel)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", shown, err)
-	}
-	defer rt.Close()
-	f, _, err := walk.OpenRegular(rt, filepath.FromSlash(t.rel))
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", shown, openError(err))
 	}
 	defer f.Close()
 

@@ -20,10 +20,14 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"unicode/utf8"
+
+	"github.com/coderag/coderag/internal/walk"
 )
 
 // Sentinel errors; wrapped with context, test them with errors.Is.
@@ -46,26 +50,32 @@ var (
 	ErrIsDir = errors.New("is a directory")
 )
 
-// target is a path resolved against the project root.
-type target struct {
+// Target is a path confined to a project root by Confine. Every file under
+// it is opened through Root (an os.Root), never by path name.
+type Target struct {
 	root  string      // absolute project root as given (not symlink-resolved)
 	rel   string      // root-relative '/' path of the resolved target; "." for the root
 	asked string      // root-relative '/' path as requested (lexically cleaned)
 	info  fs.FileInfo // of the resolved target
+	fs    *os.Root    // the project root, open for the life of the Target
 }
 
-// resolve maps p (relative to root, or absolute inside it; "" is the root)
-// to a target, refusing anything outside root: `..` escapes, absolute paths
-// elsewhere and symlinks that point out (resolved with filepath.EvalSymlinks).
+// Confine maps p (relative to root, or absolute inside it; "" is the root)
+// to a Target inside root, built on os.Root: `..` escapes and absolute
+// paths elsewhere are refused lexically, and the target is looked up
+// through an os.Root of root, which refuses a symlink leading out (or an
+// absolute symlink) at the moment of each lookup and open, so a component
+// swapped for a symlink after Confine returns still cannot reach outside.
+// Symlinks that stay inside are followed; Rel names the file they lead to.
 //
-// p may also be the quoted form walk.DisplayPath gives a name that is not valid
-// UTF-8 or holds control characters (`"bad\xff.go"`): when no file has the
-// literal name, the unquoted one is used.
+// p may also be the quoted form walk.DisplayPath gives a name that is not
+// valid UTF-8 or holds control characters (`"bad\xff.go"`): when no file
+// has the literal name, the unquoted one is used.
 //
-// Resolving is a check for messages and for the kind of target; every read
-// opens again through os.Root (openIn), so a path swapped for a symlink
-// after this check still cannot read outside the root.
-func resolve(root, p string) (*target, error) {
+// Errors: ErrOutsideRoot (the message never names where a symlink leads),
+// ErrNotFound for a missing path, or the error opening root. The caller
+// closes the Target.
+func Confine(root, p string) (*Target, error) {
 	p = unquotePath(root, p)
 	absRoot, err := filepath.Abs(root)
 	if err != nil {
@@ -89,35 +99,102 @@ func resolve(root, p string) (*target, error) {
 			return nil, fmt.Errorf("%q: %w", p, ErrOutsideRoot)
 		}
 	}
-	real, err := filepath.EvalSymlinks(cand)
-	if err != nil {
-		return nil, fmt.Errorf("%q: %w", p, notFound(err))
-	}
-	rel, ok := Within(realRoot, real)
-	if !ok {
-		// never say where the link points: that would print a path
-		// outside the project (and probe it) for whoever asked
-		return nil, fmt.Errorf("%q: a symlink on the path leads out: %w", p, ErrOutsideRoot)
-	}
-	info, err := os.Stat(real)
-	if err != nil {
-		return nil, fmt.Errorf("%q: %w", p, notFound(err))
-	}
-	return &target{root: absRoot, rel: rel, asked: asked, info: info}, nil
-}
-
-// openIn opens the project root of t as an os.Root, through which every file
-// is read (see walk.OpenRegular).
-func (t *target) openIn() (*os.Root, error) {
-	r, err := os.OpenRoot(t.root)
+	r, err := os.OpenRoot(absRoot)
 	if err != nil {
 		return nil, fmt.Errorf("open root: %w", notFound(err))
 	}
-	return r, nil
+	info, err := r.Stat(filepath.FromSlash(asked))
+	if err == nil {
+		var rel string
+		if rel, err = realRel(r, asked); err == nil {
+			return &Target{root: absRoot, rel: rel, asked: asked, info: info, fs: r}, nil
+		}
+	}
+	r.Close()
+	return nil, fmt.Errorf("%q: %w", p, openError(err))
 }
 
+// maxLinks bounds the symlinks realRel follows (as the kernel's ELOOP).
+const maxLinks = 40
+
+// realRel returns the root-relative '/' path that rel names once every
+// symlink on it is followed, looking each component up through r (Lstat,
+// Readlink): the name a symlink inside the root leads to. A link that
+// leads out of the root is an error that os.Root would give ("path escapes
+// from parent").
+func realRel(r *os.Root, rel string) (string, error) {
+	todo := strings.Split(rel, "/")
+	var out []string
+	links := 0
+	for len(todo) > 0 {
+		c := todo[0]
+		todo = todo[1:]
+		switch c {
+		case "", ".":
+			continue
+		case "..":
+			if len(out) == 0 {
+				return "", errEscapes(rel)
+			}
+			out = out[:len(out)-1]
+			continue
+		}
+		cur := path.Join(append(out, c)...)
+		fi, err := r.Lstat(filepath.FromSlash(cur))
+		if err != nil {
+			return "", err
+		}
+		if fi.Mode()&fs.ModeSymlink == 0 {
+			out = append(out, c)
+			continue
+		}
+		if links++; links > maxLinks {
+			return "", &fs.PathError{Op: "resolve", Path: rel, Err: syscall.ELOOP}
+		}
+		dst, err := r.Readlink(filepath.FromSlash(cur))
+		if err != nil {
+			return "", err
+		}
+		if filepath.IsAbs(dst) {
+			return "", errEscapes(rel)
+		}
+		todo = append(strings.Split(filepath.ToSlash(dst), "/"), todo...)
+	}
+	if len(out) == 0 {
+		return ".", nil
+	}
+	return path.Join(out...), nil
+}
+
+// errEscapes is the error os.Root gives for a path that leaves the root.
+func errEscapes(rel string) error {
+	return &fs.PathError{Op: "resolve", Path: rel, Err: errors.New("path escapes from parent")}
+}
+
+// Rel returns the root-relative '/' path of the target after symlinks
+// inside the root; "." for the root itself.
+func (t *Target) Rel() string { return t.rel }
+
+// Info returns the file information of the target (symlinks followed).
+func (t *Target) Info() fs.FileInfo { return t.info }
+
+// OpenRegular opens the root-relative path rel ('/' separators) through
+// the target's os.Root (walk.OpenRegular): regular files only, never
+// outside the root, whatever was swapped in since Confine. A path leading
+// out is ErrOutsideRoot, a missing one ErrNotFound.
+func (t *Target) OpenRegular(rel string) (*os.File, fs.FileInfo, error) {
+	f, info, err := walk.OpenRegular(t.fs, filepath.FromSlash(rel))
+	if err != nil {
+		return nil, nil, openError(err)
+	}
+	return f, info, nil
+}
+
+// Close releases the target's os.Root.
+func (t *Target) Close() error { return t.fs.Close() }
+
 // abs returns the absolute path of the resolved target.
-func (t *target) abs() string {
+func (t *Target) abs() string {
 	return filepath.Join(t.root, filepath.FromSlash(t.rel))
 }
 

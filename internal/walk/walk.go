@@ -21,8 +21,6 @@ import (
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
-
-	"github.com/coderag/coderag/internal/lang"
 )
 
 // MaxFileBytes is the default size cap: larger files are not indexed (1 MiB).
@@ -142,28 +140,18 @@ func Walk(ctx context.Context, root string, opts Options, fn func(File) error) (
 	if err != nil {
 		return nil, err
 	}
-	max := opts.MaxFileBytes
-	if max == 0 {
-		max = MaxFileBytes
-	}
-	m := NewMatcher(root)
+	r := NewRules(root, opts)
+	m := r.m
 	var skips []Skip
 	start := root
-	if opts.Dir != "" && opts.Dir != "." {
-		start = filepath.Join(root, filepath.FromSlash(opts.Dir))
-		// load ignore files of the ancestors of Dir
-		rel := ""
-		for _, part := range strings.Split(path.Clean(opts.Dir), "/") {
-			m.load(rel)
-			if rel == "" {
-				rel = part
-			} else {
-				rel += "/" + part
-			}
-			if m.Ignored(rel, true) {
-				return m.Problems(), nil
-			}
+	if r.base != "" {
+		start = filepath.Join(root, filepath.FromSlash(r.base))
+		// an ignored start directory (or one under an ignored directory)
+		// yields nothing
+		if !r.dirOK(r.base) {
+			return m.Problems(), nil
 		}
+		m.load(r.base)
 	}
 	err = filepath.WalkDir(start, func(p string, d fs.DirEntry, werr error) error {
 		if err := ctx.Err(); err != nil {
@@ -185,45 +173,23 @@ func Walk(ctx context.Context, root string, opts Options, fn func(File) error) (
 			m.load("")
 			return nil
 		}
-		name := d.Name()
+		v := r.Candidate(rel, d)
 		if d.IsDir() {
-			if p != start && SkipDir(p, name) {
-				return fs.SkipDir
-			}
-			if p != start && m.Ignored(rel, true) {
+			if !v.OK {
 				return fs.SkipDir
 			}
 			m.load(rel)
 			return nil
 		}
-		if m.Ignored(rel, false) {
-			return nil
+		switch {
+		case v.OK:
+			return fn(File{Path: rel, Abs: p, Size: v.Info.Size(), ModTime: v.Info.ModTime()})
+		case v.Skip != "":
+			skips = append(skips, Skip{Path: rel, Reason: v.Skip, Err: v.Err})
+		case v.Unindexed && opts.Unindexed != nil:
+			opts.Unindexed[ExtKey(d.Name())]++
 		}
-		if d.Type()&fs.ModeSymlink != 0 {
-			if opts.AllFiles || lang.Indexable(name) {
-				skips = append(skips, Skip{Path: rel, Reason: ReasonSymlink})
-			}
-			return nil
-		}
-		if !d.Type().IsRegular() {
-			return nil
-		}
-		if !opts.AllFiles && !lang.Indexable(name) {
-			if opts.Unindexed != nil {
-				opts.Unindexed[ExtKey(name)]++
-			}
-			return nil
-		}
-		info, err := d.Info()
-		if err != nil {
-			skips = append(skips, Skip{Path: rel, Reason: ReasonUnreadable, Err: err.Error()})
-			return nil
-		}
-		if max > 0 && info.Size() > max {
-			skips = append(skips, Skip{Path: rel, Reason: ReasonTooLarge})
-			return nil
-		}
-		return fn(File{Path: rel, Abs: p, Size: info.Size(), ModTime: info.ModTime()})
+		return nil
 	})
 	return append(skips, m.Problems()...), err
 }

@@ -12,7 +12,7 @@
 //   - for a word in neither, its longest known parts (文件系统 -> 文件 + 系统),
 //     each translated as above, at PartWeight of that.
 //
-// Segmentation is the caller's (Analyzer.Cut); package search supplies
+// Segmentation is the caller's (Analyzer.Cut); package analyze supplies
 // jieba's algorithm with particle boundaries. Without a dictionary the
 // analyzer is glossary-only and says so (Analyzer.Status).
 //
@@ -103,15 +103,24 @@ func (a *Analyzer) dict() *Dict {
 // does not drop, in order of appearance, without duplicates. Words of one
 // character are kept only when the glossary knows them.
 func (a *Analyzer) Words(text string) []Word {
+	runs := HanRuns(text)
+	segs := make([][]string, len(runs))
+	for i, run := range runs {
+		if a.Cut != nil {
+			segs[i] = a.Cut(run)
+		} else {
+			segs[i] = []string{run}
+		}
+	}
+	return a.Segmented(segs)
+}
+
+// Segmented is Words over text already segmented: one slice of words per
+// Han run, in order (what Cut returned for each run).
+func (a *Analyzer) Segmented(runs [][]string) []Word {
 	var out []Word
 	seen := map[string]bool{}
-	for _, run := range HanRuns(text) {
-		var ws []string
-		if a.Cut != nil {
-			ws = a.Cut(run)
-		} else {
-			ws = []string{run}
-		}
+	for _, ws := range runs {
 		for _, w := range ws {
 			if seen[w] || a.Skip != nil && a.Skip(w) {
 				continue
@@ -252,9 +261,16 @@ func (a *Analyzer) direct(word string) Word {
 // part terms of weight >= MinQueryWeight, in order of appearance, without
 // duplicates.
 func (a *Analyzer) QueryTerms(text string) []string {
+	return StrongTerms(a.Words(text))
+}
+
+// StrongTerms returns the terms of words that are strong enough to be
+// keywords (every glossary term, others of weight >= MinQueryWeight), in
+// order, without duplicates.
+func StrongTerms(words []Word) []string {
 	var out []string
 	seen := map[string]bool{}
-	for _, w := range a.Words(text) {
+	for _, w := range words {
 		for _, t := range w.Terms {
 			if seen[t.Text] || t.Weight < MinQueryWeight {
 				continue

@@ -6,6 +6,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/kljensen/snowball/english"
+
+	"github.com/coderag/coderag/internal/analyze"
+	"github.com/coderag/coderag/internal/embed"
 )
 
 // Feature classes; each seeds the hash, so equal strings of different
@@ -55,6 +58,9 @@ type featurizer struct {
 	stems    map[string]string // local stem cache, in front of stemCache
 	names    map[uint64]string // feature names, only for Terms
 	prevName string
+
+	// translate overrides e.translate for one query (EmbedQueryTranslated).
+	translate func(string) []embed.Expansion
 
 	prev      uint64 // hash of the previous pairable word
 	havePrev  bool
@@ -165,32 +171,19 @@ func (f *featurizer) identifier(s string, scale float64) {
 	}
 	f.runes = rs
 	parts, letters := 0, 0
-	start := -1
-	for i, r := range rs {
-		if r == '_' {
-			if start >= 0 {
+	start := 0
+	for i := 0; i <= len(rs); i++ {
+		if i < len(rs) && rs[i] != '_' {
+			continue
+		}
+		if i > start {
+			seg := rs[start:i]
+			analyze.SubWords(seg, func(a, b int) {
 				parts++
-				letters += f.part(rs[start:i], scale)
-			}
-			start = -1
-			continue
+				letters += f.part(seg[a:b], scale)
+			})
 		}
-		if start < 0 {
-			start = i
-			continue
-		}
-		p := rs[i-1]
-		if isDigit(r) != isDigit(p) ||
-			(unicode.IsUpper(r) && unicode.IsLower(p)) ||
-			(unicode.IsUpper(r) && unicode.IsUpper(p) && i+1 < len(rs) && unicode.IsLower(rs[i+1])) {
-			parts++
-			letters += f.part(rs[start:i], scale)
-			start = i
-		}
-	}
-	if start >= 0 {
-		parts++
-		letters += f.part(rs[start:], scale)
+		start = i + 1
 	}
 	if parts > 1 && letters > 0 {
 		// The whole identifier, lowercased, separators dropped.
@@ -324,7 +317,7 @@ func (f *featurizer) cjk(s string, scale float64) {
 	if f.expanding {
 		return
 	}
-	if f.e.translate != nil {
+	if f.translate != nil || f.e.translate != nil {
 		f.translateRun(s, scale)
 		f.havePrev = false
 		return
@@ -343,7 +336,11 @@ func (f *featurizer) cjk(s string, scale float64) {
 // translateRun adds the features of the weighted English terms of a CJK
 // run (Options.Translate).
 func (f *featurizer) translateRun(s string, scale float64) {
-	ts := f.e.translate(s)
+	tr := f.translate
+	if tr == nil {
+		tr = f.e.translate
+	}
+	ts := tr(s)
 	if len(ts) == 0 {
 		return
 	}

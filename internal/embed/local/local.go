@@ -11,7 +11,8 @@
 //
 //   - identifier sub-words: identifiers are split on snake_case, camelCase,
 //     acronym boundaries ("HTTPServer" -> http, server), letter/digit
-//     boundaries and punctuation such as dots, then stemmed with the Snowball
+//     boundaries and punctuation such as dots (analyze.SubWords, the
+//     splitting of the keyword index), then stemmed with the Snowball
 //     English stemmer ("services" and "Service" meet) — weight 1; English
 //     stop words and common keywords (return, func, public, ...) weight 0.2;
 //     one-letter parts are dropped; digit runs weight 0.3;
@@ -28,7 +29,7 @@
 //     (1-4 characters) to English terms, e.g. a bilingual glossary
 //     ("加班" -> "overtime"), whose features are added at 0.8 of their weight;
 //     Options.Translate, when set, replaces it for CJK text: a whole run is
-//     segmented and translated by the caller (package search's Chinese
+//     segmented and translated by the caller (package analyze's Chinese
 //     analysis, the same as the keyword route's), and each term's features
 //     are added at 0.8 times its weight. Which terms a run gets depends on
 //     the translation data installed (glossary, CC-CEDICT), so an index
@@ -194,6 +195,34 @@ func (e *Embedder) EmbedQuery(ctx context.Context, text string) ([]float32, erro
 	}
 	return v[0], nil
 }
+
+// EmbedQueryTranslated embeds a query like EmbedQuery, with translate in
+// place of Options.Translate for its CJK runs, when Options.Translate is
+// set (else translate is not called). A search passes the translations it
+// already made of the query, which must equal what Options.Translate
+// returns; the vector is then the same.
+func (e *Embedder) EmbedQueryTranslated(ctx context.Context, text string, translate func(han string) []embed.Expansion) ([]float32, error) {
+	if embed.IsBlank(text) {
+		return nil, embed.ErrEmptyInput
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	f := e.pool.Get().(*featurizer)
+	defer func() {
+		f.translate = nil
+		e.pool.Put(f)
+	}()
+	if e.translate != nil {
+		f.translate = translate
+	}
+	return f.vector(embed.Truncate(text, embed.MaxInputRunes)), nil
+}
+
+// Lexical reports true: the vectors hash the text's own words, the
+// evidence a keyword search has too, so a ranker should weigh them as a
+// re-ranking signal (search.LexicalEmbedder).
+func (e *Embedder) Lexical() bool { return true }
 
 // Term is one feature of a text, for explaining a vector (Terms).
 type Term struct {

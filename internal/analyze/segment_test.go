@@ -1,0 +1,141 @@
+package analyze
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/go-ego/gse"
+
+	"github.com/coderag/coderag/internal/zh"
+)
+
+func TestTokenizeCutChinese(t *testing.T) {
+	cases := map[string]string{
+		"上下文是怎么压缩的":      "上下文/是/怎么/压缩/的",
+		"数据库连接池是怎么复用连接的": "数据库/连接池/是/怎么/复用/连接/的",
+		"重跑": "重跑", // unknown to the dictionary: the HMM joins it
+		"读取环境变量并解析配置文件": "读取/环境变量/并/解析/配置文件",
+	}
+	for in, want := range cases {
+		if got := strings.Join(CutChinese(in), "/"); got != want {
+			t.Errorf("CutChinese(%q) = %s, want %s", in, got, want)
+		}
+	}
+	if got := CutChinese(""); got != nil {
+		t.Errorf("CutChinese(\"\") = %q, want nil", got)
+	}
+}
+
+func TestTokenizeDictLookup(t *testing.T) {
+	if f, _ := zhLookup("上下文"); f == 0 {
+		t.Error("上下文 not in the dictionary")
+	}
+	if f, prefix := zhLookup("上下"); f == 0 || !prefix {
+		t.Errorf("zhLookup(上下) = %d, %v", f, prefix)
+	}
+	if f, prefix := zhLookup("悬空引用清零"); f != 0 || prefix {
+		t.Errorf("zhLookup(悬空引用清零) = %d, %v, want 0, false", f, prefix)
+	}
+	// the first and last words of the sorted body are found
+	body := zhDict()
+	first, _, _ := strings.Cut(body, " ")
+	last := body[strings.LastIndexByte(strings.TrimSuffix(body, "\n"), '\n')+1:]
+	last, _, _ = strings.Cut(last, " ")
+	for _, w := range []string{first, last} {
+		if f, _ := zhLookup(w); f == 0 {
+			t.Errorf("zhLookup(%q) = 0", w)
+		}
+	}
+}
+
+// TestTokenizeColdLatency measures (and logs, with -v) the first CutChinese call of a
+// fresh process: it re-runs this test binary with only the helper test.
+func TestTokenizeColdLatency(t *testing.T) {
+	if os.Getenv("CODERAG_COLD_HELPER") == "1" {
+		t0 := time.Now()
+		CutChinese("上下文是怎么压缩的")
+		d1 := time.Since(t0)
+		CutChinese("重跑") // unknown to the dictionary: loads the HMM model
+		fmt.Printf("cold-ns %d %d\n", d1.Nanoseconds(), time.Since(t0).Nanoseconds())
+		return
+	}
+	if testing.Short() {
+		t.Skip("spawns a process")
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestTokenizeColdLatency$", "-test.count=1")
+	cmd.Env = append(os.Environ(), "CODERAG_COLD_HELPER=1")
+	t0 := time.Now()
+	out, err := cmd.Output()
+	wall := time.Since(t0)
+	if err != nil {
+		t.Fatalf("helper: %v\n%s", err, out)
+	}
+	var first, both time.Duration
+	for _, line := range strings.Split(string(out), "\n") {
+		if f := strings.Fields(line); len(f) == 3 && f[0] == "cold-ns" {
+			a, _ := strconv.ParseInt(f[1], 10, 64)
+			b, _ := strconv.ParseInt(f[2], 10, 64)
+			first, both = time.Duration(a), time.Duration(b)
+		}
+	}
+	t.Logf("cold CutChinese in a fresh process: first Chinese query %v, with the HMM model %v; process wall %v", first, both, wall)
+	// A measurement, not an assertion: wall-clock bounds are for benchmarks
+	// (the gse "zh_s" dictionary load this replaces took ~1.3 s).
+	if first <= 0 {
+		t.Errorf("helper printed no timing: %s", out)
+	}
+}
+
+// gseSample are questions of the kind coderag answers; CutChinese must cut
+// them exactly as gse does with its "zh_s" dictionary plus the glossary keys.
+var gseSample = []string{
+	"上下文是怎么压缩的", "处理登录超时的地方", "重跑gen-itgc后50条悬空引用清零",
+	"ArrayList 扩容是在哪里实现的", "ThreadLocal 里 key 已被回收的过期 entry 是怎么清理的",
+	"CompletableFuture 完成后怎么依次触发依赖它的回调", "线程池队列满了并且线程数达到上限时新提交的任务会怎么处理",
+	"lru_cache 的缓存淘汰是怎么实现的", "协程等待超时之后是怎么取消内部任务的", "深拷贝时如何处理循环引用",
+	"HTTP 服务器是怎么解析请求行和请求头的", "JSON 结构体字段的 tag 是在哪里解析的",
+	"select 多个 case 同时就绪时是如何随机选择的", "互斥锁什么时候切换到饥饿模式", "bytes.Buffer 的扩容策略",
+	"把 push 风格的迭代器转换成 pull 风格", "WaitGroup 计数器变成负数时在哪里 panic",
+	"调度器本地运行队列为空时怎么从别的处理器那里偷协程来跑", "数据库连接池是怎么复用连接的",
+	"子进程退出后如何回收僵尸进程", "读取环境变量并解析配置文件", "证书校验失败时的错误处理",
+	"垃圾回收的三色标记是在哪里实现的", "向量检索的召回率怎么提升", "把文本切成块然后计算嵌入向量",
+	"重试的时候指数退避的上限是多少", "哪里设置了请求的超时时间", "日志文件按天滚动切割",
+	"解析命令行参数的函数", "正则表达式匹配失败返回什么", "哈希表扩容时如何迁移旧桶", "如何关闭空闲连接",
+	"服务优雅退出时等待所有请求处理完", "序列化成 JSON 时忽略空字段", "时区转换和夏令时处理", "令牌桶限流算法",
+	"会话过期后重定向到登录页", "中间件里拦截未授权的请求", "读写锁的写者饥饿问题", "分块上传大文件并校验哈希",
+	"这个函数为什么会在高并发下出现数据竞争", "请帮我找到负责发送邮件通知的模块",
+}
+
+// TestTokenizeMatchesGse checks CutChinese against gse itself. Loading
+// gse's dictionary takes seconds, so it runs only with
+// CODERAG_GSE_COMPARE=1.
+func TestTokenizeMatchesGse(t *testing.T) {
+	if os.Getenv("CODERAG_GSE_COMPARE") != "1" {
+		t.Skip("set CODERAG_GSE_COMPARE=1 to compare with gse")
+	}
+	var sg gse.Segmenter
+	sg.SkipLog = true
+	if err := sg.LoadDictEmbed("zh_s"); err != nil {
+		t.Fatal(err)
+	}
+	for key := range glossMapLoaded() {
+		if HasHan(key) {
+			if f, _, ok := sg.Find(key); !ok || f == 0 {
+				sg.AddToken(key, 100)
+			}
+		}
+	}
+	for _, s := range gseSample {
+		for _, run := range zh.HanRuns(s) {
+			got, want := strings.Join(CutChinese(run), "/"), strings.Join(sg.Cut(run, true), "/")
+			if got != want {
+				t.Errorf("CutChinese(%q) = %s, gse: %s", run, got, want)
+			}
+		}
+	}
+}

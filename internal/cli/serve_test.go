@@ -1,0 +1,79 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestServeCommand: `coderag serve --addr 127.0.0.1:0` serves the index of
+// $CODERAG_HOME, takes its token from CODERAG_TOKEN, and stops when its
+// context ends; bad flag combinations are usage errors.
+func TestServeCommand(t *testing.T) {
+	setHome(t)
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "a.go"), []byte("package a\n\n// Ping answers pong.\nfunc Ping() string { return \"pong\" }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errs := run(t, "index", dir); code != 0 {
+		t.Fatalf("index: %s", errs)
+	}
+	t.Setenv("CODERAG_TOKEN", "tok")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	pr, pw := io.Pipe()
+	done := make(chan int, 1)
+	go func() {
+		done <- Main(ctx, []string{"serve", "--addr", "127.0.0.1:0"}, io.Discard, pw)
+		pw.Close()
+	}()
+	sc := bufio.NewScanner(pr)
+	if !sc.Scan() {
+		t.Fatalf("serve printed nothing: %v", sc.Err())
+	}
+	first := sc.Text()
+	go func() { _, _ = io.Copy(io.Discard, pr) }()
+	url := regexp.MustCompile(`http://127\.0\.0\.1:\d+`).FindString(first)
+	if url == "" || !strings.Contains(first, "writes need the token") {
+		t.Fatalf("first line %q", first)
+	}
+	res, err := http.Get(url + "/api/search?q=ping")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out struct {
+		Results []struct {
+			Project string `json:"project"`
+			Path    string `json:"path"`
+		} `json:"results"`
+	}
+	err = json.NewDecoder(res.Body).Decode(&out)
+	res.Body.Close()
+	if err != nil || len(out.Results) == 0 || out.Results[0].Path != "a.go" {
+		t.Fatalf("search: %v %+v", err, out)
+	}
+	req, _ := http.NewRequest("POST", url+"/api/index", strings.NewReader(`{"root":"`+dir+`"}`))
+	req.Header.Set("Authorization", "Bearer tok")
+	if res, err := http.DefaultClient.Do(req); err != nil || res.StatusCode != http.StatusAccepted {
+		t.Fatalf("index with CODERAG_TOKEN: %v %v", err, res.StatusCode)
+	}
+	cancel()
+	if code := <-done; code != exitInterrupted {
+		t.Errorf("serve after cancel: exit %d, want %d", code, exitInterrupted)
+	}
+
+	t.Setenv("CODERAG_TOKEN", "")
+	if code, _, errs := run(t, "serve", "--private"); code != exitUsage || !strings.Contains(errs, "needs a token") {
+		t.Errorf("--private without a token: exit %d %s", code, errs)
+	}
+	if code, _, errs := run(t, "serve", "--store", "postgres://me:hunter2@db/x"); code != exitUsage || strings.Contains(errs, "hunter2") {
+		t.Errorf("--store URL: exit %d %s", code, errs)
+	}
+}

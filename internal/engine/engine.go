@@ -1,0 +1,276 @@
+// Package engine owns a project's index at run time: the open store, the
+// embedders (the configured one, and the one each project was indexed
+// with), one index job per project root with its progress and freshness,
+// the relation-graph resolver cache and the store's vector cache.
+//
+// Every front end is an adapter over an Engine: the CLI subcommands, the
+// REPL, `ask`, `index --watch`, the MCP server and the tool registry
+// (internal/toolset). The engine sits below them and above index, search,
+// relate, store and embed; it imports none of cli, mcp, agent or toolset.
+//
+// A short-lived command opens an Engine, makes one query and closes it; a
+// long-lived front end (MCP, REPL, a server) sets Config.LongLived so the
+// store keeps each project's vectors in memory between queries.
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/coderag/coderag/internal/embed"
+	"github.com/coderag/coderag/internal/embed/provider"
+	"github.com/coderag/coderag/internal/index"
+	"github.com/coderag/coderag/internal/relate"
+	"github.com/coderag/coderag/internal/search"
+	"github.com/coderag/coderag/internal/store"
+)
+
+// DefaultIndexBudget is how long Engine.Refresh and a tool call wait for an
+// index run before answering and leaving the run in the background.
+const DefaultIndexBudget = 20 * time.Second
+
+// Config configures an Engine. Either DBPath or Store is required.
+type Config struct {
+	// DBPath is the index database Open opens (creating it); the Engine
+	// closes it. Ignored when Store is set.
+	DBPath string
+	// Store is an index database opened by the caller, who closes it after
+	// the Engine.
+	Store *store.Store
+	// Embedding describes the configured embedder (provider already
+	// normalised: "local", "ollama" or "openai"; model, base URL, API key,
+	// batch size, and the local embedder's Expand and Translate). It builds
+	// the embedder of new indexes and, through provider.FromID, lends its
+	// URL and key to the embedder a project was indexed with when the
+	// providers match.
+	Embedding embed.Options
+	// EmbeddingErr, when set, is why the configured embedder cannot be
+	// built (a bad environment variable); NewEmbedder returns it. Queries
+	// of indexed projects still work: they use the stored embedder id.
+	EmbeddingErr error
+	// NewEmbedder, when set, replaces the configured embedder (tests, and
+	// front ends with their own flags).
+	NewEmbedder func() (embed.Embedder, error)
+	// ProjectEmbedder, when set, replaces provider.FromID for rebuilding a
+	// project's embedder from its stored id "provider:model".
+	ProjectEmbedder func(id string) (embed.Embedder, error)
+	// Index holds Threads and BatchSize for index runs; Progress, Paths
+	// and OnWait are set per run.
+	Index index.Options
+	// IndexBudget bounds how long Refresh waits for a run (default
+	// DefaultIndexBudget); the run goes on in the background after it.
+	IndexBudget time.Duration
+	// Freshness is how long a finished whole-project run is trusted by
+	// Refresh without another incremental run (0: always refresh; a
+	// no-change run costs one walk and stat of the tree).
+	Freshness time.Duration
+	// LongLived turns the store's in-memory vector cache on: set it in
+	// processes that answer many queries (MCP, REPL, a server).
+	LongLived bool
+	// Log receives diagnostics of index runs; nil discards them.
+	Log *slog.Logger
+}
+
+// Engine is the run-time state of one index database and the projects in
+// it. It is safe for concurrent use. Create it with Open or New and end it
+// with Close.
+type Engine struct {
+	cfg     Config
+	st      *store.Store
+	ownsSt  bool
+	log     *slog.Logger
+	life    context.Context // background index runs use it; cancelled by Close
+	stop    context.CancelFunc
+	bg      sync.WaitGroup
+	closeMu sync.Once
+
+	jobMu sync.Mutex
+	jobs  map[string]*job // by project root
+
+	embMu sync.Mutex
+	embs  map[string]embed.Embedder // project embedders by id
+
+	graphs relate.Cache
+}
+
+// Open opens cfg.DBPath (creating the database) and returns an Engine that
+// closes it on Close. Errors: no path, or the store's open error.
+func Open(ctx context.Context, cfg Config) (*Engine, error) {
+	if cfg.Store != nil {
+		return New(cfg)
+	}
+	if cfg.DBPath == "" {
+		return nil, errors.New("open engine: no index database path")
+	}
+	st, err := store.Open(ctx, cfg.DBPath)
+	if err != nil {
+		return nil, err
+	}
+	cfg.Store = st
+	e, err := New(cfg)
+	if err != nil {
+		st.Close()
+		return nil, err
+	}
+	e.ownsSt = true
+	return e, nil
+}
+
+// New returns an Engine over cfg.Store, which the caller keeps and closes
+// after the Engine. Errors: no store.
+func New(cfg Config) (*Engine, error) {
+	if cfg.Store == nil {
+		return nil, errors.New("new engine: no store")
+	}
+	if cfg.IndexBudget <= 0 {
+		cfg.IndexBudget = DefaultIndexBudget
+	}
+	if cfg.Log == nil {
+		cfg.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	e := &Engine{cfg: cfg, st: cfg.Store, log: cfg.Log, jobs: map[string]*job{}, embs: map[string]embed.Embedder{}}
+	e.life, e.stop = context.WithCancel(context.Background())
+	if cfg.LongLived {
+		e.st.CacheVectors(true)
+	}
+	return e, nil
+}
+
+// Close cancels background index runs (each committed batch stays), waits
+// for them to end, and closes the store when Open opened it. It is safe to
+// call more than once.
+func (e *Engine) Close() error {
+	var err error
+	e.closeMu.Do(func() {
+		e.stop()
+		e.bg.Wait()
+		if e.ownsSt {
+			err = e.st.Close()
+		}
+	})
+	return err
+}
+
+// Store is the open index database.
+func (e *Engine) Store() *store.Store { return e.st }
+
+// IndexBudget is how long a caller waits for an index run before leaving
+// it in the background (Config.IndexBudget).
+func (e *Engine) IndexBudget() time.Duration { return e.cfg.IndexBudget }
+
+// NewEmbedder builds the configured embedder (Config.NewEmbedder, else
+// Config.Embedding); it returns Config.EmbeddingErr when that is set.
+func (e *Engine) NewEmbedder() (embed.Embedder, error) {
+	if e.cfg.NewEmbedder != nil {
+		return e.cfg.NewEmbedder()
+	}
+	if e.cfg.EmbeddingErr != nil {
+		return nil, e.cfg.EmbeddingErr
+	}
+	return provider.New(e.cfg.Embedding)
+}
+
+// ProjectEmbedder returns the embedder a project was indexed with, rebuilt
+// from its stored id "provider:model" once and cached: queries are always
+// embedded by it. Errors say the project's embedder is unavailable.
+func (e *Engine) ProjectEmbedder(id string) (embed.Embedder, error) {
+	e.embMu.Lock()
+	defer e.embMu.Unlock()
+	if emb, ok := e.embs[id]; ok {
+		return emb, nil
+	}
+	emb, err := e.buildProjectEmbedder(id)
+	if err != nil {
+		return nil, err
+	}
+	e.embs[id] = emb
+	return emb, nil
+}
+
+func (e *Engine) buildProjectEmbedder(id string) (embed.Embedder, error) {
+	if e.cfg.ProjectEmbedder != nil {
+		emb, err := e.cfg.ProjectEmbedder(id)
+		if err != nil {
+			return nil, fmt.Errorf("embedder %s: %w", id, err)
+		}
+		return emb, nil
+	}
+	return ProjectEmbedder(id, e.cfg.Embedding)
+}
+
+// ProjectEmbedder rebuilds the embedder of stored id "provider:model" with
+// provider.FromID: URL and key come from configured only when it names the
+// same provider. The error says the project's embedder is unavailable.
+func ProjectEmbedder(id string, configured embed.Options) (embed.Embedder, error) {
+	emb, err := provider.FromID(id, configured)
+	if err != nil {
+		return nil, fmt.Errorf("this project was indexed with %s, which is unavailable: %w", id, err)
+	}
+	return emb, nil
+}
+
+// Project returns the indexed project that holds dir: dir itself (made
+// absolute and symlink-resolved) or its nearest indexed ancestor.
+// store.ErrNotIndexed when none is.
+func (e *Engine) Project(ctx context.Context, dir string) (*store.Project, error) {
+	root, err := index.ResolveRoot(dir)
+	if err != nil {
+		return nil, fmt.Errorf("project %s: %w", dir, err)
+	}
+	return e.st.FindProject(ctx, root)
+}
+
+// Enclosing returns the indexed project holding dir (an absolute,
+// symlink-resolved directory), or dir itself when none does or the index
+// cannot be read: a root inside an indexed project is that project.
+func (e *Engine) Enclosing(ctx context.Context, dir string) string {
+	if p, err := e.st.FindProject(ctx, filepath.Clean(dir)); err == nil {
+		return p.Path
+	}
+	return dir
+}
+
+// Searcher returns a searcher over project p with the embedder p was
+// indexed with. Errors: that embedder is unavailable.
+func (e *Engine) Searcher(p *store.Project) (*search.Searcher, error) {
+	emb, err := e.ProjectEmbedder(p.Embedder)
+	if err != nil {
+		return nil, err
+	}
+	return &search.Searcher{Store: e.st, Embedder: emb, Project: p.Path}, nil
+}
+
+// Search runs query over the indexed project at root (exactly; see
+// Project for the enclosing one). Errors: store.ErrNotIndexed, an
+// unavailable embedder, or the search's own.
+func (e *Engine) Search(ctx context.Context, root, query string, opts search.Options) (*search.Response, error) {
+	p, err := e.st.GetProject(ctx, root)
+	if err != nil {
+		return nil, err
+	}
+	s, err := e.Searcher(p)
+	if err != nil {
+		return nil, err
+	}
+	return s.Search(ctx, query, opts)
+}
+
+// Graph runs fn with the relation resolver of the project at root, loaded
+// once and kept until the index changes (relate.Cache); calls through one
+// Engine run one at a time. ctx applies to the load and to fn's queries.
+func (e *Engine) Graph(ctx context.Context, root string, fn func(*relate.Resolver) error) error {
+	return e.graphs.Use(ctx, e.st, root, fn)
+}
+
+// Describe returns the direct relations of name in the project at root as
+// a text tree. Errors: relate.ErrNotFound, relate.ErrAmbiguous, or the
+// index's.
+func (e *Engine) Describe(ctx context.Context, root, name string) (string, error) {
+	return e.graphs.Describe(ctx, e.st, root, name)
+}

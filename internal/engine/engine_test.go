@@ -1,0 +1,324 @@
+package engine_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/coderag/coderag/internal/embed"
+	"github.com/coderag/coderag/internal/embed/provider"
+	"github.com/coderag/coderag/internal/engine"
+	"github.com/coderag/coderag/internal/index"
+	"github.com/coderag/coderag/internal/relate"
+	"github.com/coderag/coderag/internal/search"
+	"github.com/coderag/coderag/internal/store"
+)
+
+// projectFiles is how many files project writes (go.mod among them).
+const projectFiles = 5
+
+// project copies a few files of the Go standard library's strings package
+// into a temporary project and returns its root (absolute, resolved).
+func project(t *testing.T) string {
+	t.Helper()
+	src := filepath.Join(runtime.GOROOT(), "src", "strings")
+	root := filepath.Join(t.TempDir(), "strs")
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(root, "go.mod"), []byte("module strs\n\ngo 1.22\n"), 0o644)
+	for _, f := range []string{"builder.go", "reader.go", "replace.go", "compare.go"} {
+		b, err := os.ReadFile(filepath.Join(src, f))
+		if err != nil {
+			t.Fatalf("GOROOT source: %v", err)
+		}
+		if err := os.WriteFile(filepath.Join(root, f), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r, err := index.ResolveRoot(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// open returns an engine over a throwaway index database.
+func open(t *testing.T, cfg engine.Config) *engine.Engine {
+	t.Helper()
+	t.Setenv("CODERAG_HOME", t.TempDir())
+	cfg.DBPath = filepath.Join(t.TempDir(), "index.db")
+	if cfg.Embedding.Provider == "" {
+		cfg.Embedding = embed.Options{Provider: "local"}
+	}
+	e, err := engine.Open(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := e.Close(); err != nil {
+			t.Error(err)
+		}
+	})
+	return e
+}
+
+// gate is the local embedder made to wait, in its first Embed call, until
+// released: a run that is known to be in progress.
+type gate struct {
+	embed.Embedder
+	once    sync.Once
+	entered chan struct{}
+	release chan struct{}
+
+	mu    sync.Mutex
+	texts map[string]int // times each text was embedded
+}
+
+func newGate(t *testing.T) *gate {
+	t.Helper()
+	e, err := provider.New(embed.Options{Provider: "local"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &gate{Embedder: e, entered: make(chan struct{}), release: make(chan struct{}), texts: map[string]int{}}
+}
+
+func (g *gate) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	g.once.Do(func() {
+		close(g.entered)
+		<-g.release
+	})
+	g.mu.Lock()
+	for _, s := range texts {
+		g.texts[s]++
+	}
+	g.mu.Unlock()
+	return g.Embedder.Embed(ctx, texts)
+}
+
+// TestOneJobPerRoot: an index request for a root that is being indexed
+// joins the running run: one run, each chunk embedded once, and every
+// caller gets the same outcome.
+func TestOneJobPerRoot(t *testing.T) {
+	root := project(t)
+	e := open(t, engine.Config{})
+	g := newGate(t)
+	ctx := context.Background()
+
+	type result struct {
+		out *engine.Outcome
+		err error
+	}
+	first := make(chan result, 1)
+	go func() {
+		out, err := e.Index(ctx, root, engine.IndexRequest{Embedder: g})
+		first <- result{out, err}
+	}()
+	<-g.entered // the first run is embedding its first batch
+	if st := e.Status(root); !st.Running || st.Scope != "" {
+		t.Fatalf("status during the run: %+v", st)
+	}
+	joined, err := e.Start(root, engine.IndexRequest{Embedder: g})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !joined.Joined {
+		t.Fatal("a second request during a run started another run")
+	}
+	close(g.release)
+	<-joined.Done()
+	r := <-first
+	if r.err != nil || r.out == nil || r.out.Err != nil {
+		t.Fatalf("first run: %+v %v", r.out, r.err)
+	}
+	if joined.Outcome() != r.out {
+		t.Errorf("the joiner saw another outcome: %+v, want %+v", joined.Outcome(), r.out)
+	}
+	if last := e.Status(root).Last; last != r.out {
+		t.Errorf("last run %+v is not the one run", last)
+	}
+	rep := r.out.Report
+	if rep.Changed != projectFiles || rep.Chunks == 0 {
+		t.Fatalf("report %+v", rep)
+	}
+	for s, n := range g.texts {
+		if n != 1 {
+			t.Errorf("text embedded %d times: %.60q", n, s)
+		}
+	}
+	// the index is there and searchable through the engine
+	res, err := e.Search(ctx, root, "WriteString appends to the builder", search.Options{TopK: 3})
+	if err != nil || len(res.Results) == 0 || !strings.HasPrefix(res.Results[0].Path, "builder.go") {
+		t.Fatalf("search: %+v %v", res, err)
+	}
+}
+
+// TestIndexCancelled: a caller whose context ends cancels the run it
+// started and gets what was committed with the context's error.
+func TestIndexCancelled(t *testing.T) {
+	root := project(t)
+	e := open(t, engine.Config{})
+	g := newGate(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	var out *engine.Outcome
+	go func() {
+		var err error
+		out, err = e.Index(ctx, root, engine.IndexRequest{Embedder: g})
+		done <- err
+	}()
+	<-g.entered
+	cancel()
+	close(g.release)
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+	if out == nil || !errors.Is(out.Err, context.Canceled) {
+		t.Fatalf("outcome %+v", out)
+	}
+	if st := e.Status(root); st.Running {
+		t.Error("the cancelled run is still running")
+	}
+}
+
+// TestRefreshFreshness: Refresh indexes a new project with the configured
+// embedder, and within Config.Freshness trusts the finished run instead of
+// starting another; with no freshness window every Refresh runs.
+func TestRefreshFreshness(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name      string
+		freshness int // hours
+		wantRun   bool
+	}{{"trusted", 1, false}, {"always", 0, true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := project(t)
+			e := open(t, engine.Config{Freshness: hours(tc.freshness)})
+			r, err := e.Refresh(ctx, root, nil)
+			if err != nil || r.Indexed || !r.Finished || r.Err != nil {
+				t.Fatalf("first refresh: %+v %v", r, err)
+			}
+			first := e.Status(root).Last
+			if first == nil || first.Report.Changed != projectFiles {
+				t.Fatalf("first run %+v", first)
+			}
+			r, err = e.Refresh(ctx, root, nil)
+			if err != nil || !r.Indexed || !r.Finished {
+				t.Fatalf("second refresh: %+v %v", r, err)
+			}
+			second := e.Status(root).Last
+			if ran := second != first; ran != tc.wantRun {
+				t.Errorf("second refresh ran: %v, want %v", ran, tc.wantRun)
+			}
+			if tc.wantRun && (second.Report.Changed != 0 || second.Report.Unchanged != projectFiles) {
+				t.Errorf("no-change refresh: %+v", second.Report)
+			}
+		})
+	}
+}
+
+// TestFreshen: a one-shot query re-indexes a small change set first, and
+// leaves a large one pending with its files marked stale.
+func TestFreshen(t *testing.T) {
+	ctx := context.Background()
+	root := project(t)
+	e := open(t, engine.Config{})
+	emb, err := e.NewEmbedder()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out, err := e.Index(ctx, root, engine.IndexRequest{Embedder: emb}); err != nil || out.Err != nil {
+		t.Fatalf("index: %v %+v", err, out)
+	}
+	p, err := e.Project(ctx, root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(root, "extra.go"), []byte("package strings\n\n// Shout returns s in capitals with an exclamation mark.\nfunc Shout(s string) string { return s + \"!\" }\n"), 0o644)
+	f, err := e.Freshen(ctx, p, emb)
+	if err != nil || f.Refreshed != 1 || f.Pending != nil {
+		t.Fatalf("small change: %+v %v", f, err)
+	}
+	res, err := e.Search(ctx, root, "Shout", search.Options{TopK: 1})
+	if err != nil || len(res.Results) == 0 || res.Results[0].Path != "extra.go" {
+		t.Fatalf("the refreshed file is not searchable: %+v %v", res, err)
+	}
+	for i := 0; i <= engine.FreshMaxFiles; i++ {
+		os.WriteFile(filepath.Join(root, "gen"+strings.Repeat("x", i)+".go"), []byte("package strings\n\nfunc g() {}\n"), 0o644)
+	}
+	f, err = e.Freshen(ctx, p, emb)
+	if err != nil || f.Refreshed != 0 || f.Pending == nil || f.Pending.Len() != engine.FreshMaxFiles+1 || !f.Stale["gen.go"] || f.Why == "" {
+		t.Fatalf("large change: %+v %v", f, err)
+	}
+}
+
+// TestLongLivedCachesVectors: the vector cache is on in long-lived
+// engines only.
+func TestLongLivedCachesVectors(t *testing.T) {
+	for _, long := range []bool{false, true} {
+		e := open(t, engine.Config{LongLived: long})
+		if got := e.Store().CachingVectors(); got != long {
+			t.Errorf("LongLived %v: vector cache on = %v", long, got)
+		}
+	}
+}
+
+// TestProjectEmbedder: a project's embedder is rebuilt from its stored id
+// once and cached; an id whose provider cannot be built says the project's
+// embedder is unavailable.
+func TestProjectEmbedder(t *testing.T) {
+	e := open(t, engine.Config{Embedding: embed.Options{Provider: "openai", Model: "text-embedding-3-small", BaseURL: "http://127.0.0.1:1/v1", APIKey: "k"}})
+	a, err := e.ProjectEmbedder("local:hashing-256-v1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := e.ProjectEmbedder("local:hashing-256-v1")
+	if a != b || a.ID() != "local:hashing-256-v1" {
+		t.Errorf("not cached or wrong embedder: %s %s", a.ID(), b.ID())
+	}
+	if _, err := e.ProjectEmbedder("nosuch:model"); err == nil || !strings.Contains(err.Error(), "this project was indexed with nosuch:model, which is unavailable") {
+		t.Errorf("unknown provider: %v", err)
+	}
+	// the configured embedder stays the configured one
+	if emb, err := e.NewEmbedder(); err != nil || emb.ID() != "openai:text-embedding-3-small" {
+		t.Errorf("configured embedder: %v %v", emb, err)
+	}
+}
+
+// TestGraphCached: graph queries go through one resolver per project,
+// which sees the index again after it changes.
+func TestGraphCached(t *testing.T) {
+	ctx := context.Background()
+	root := project(t)
+	e := open(t, engine.Config{})
+	emb, _ := e.NewEmbedder()
+	if _, err := e.Index(ctx, root, engine.IndexRequest{Embedder: emb}); err != nil {
+		t.Fatal(err)
+	}
+	text, err := e.Describe(ctx, root, "Builder.WriteString")
+	if err != nil || !strings.Contains(text, "Builder") {
+		t.Fatalf("describe: %q %v", text, err)
+	}
+	if _, err := e.Describe(ctx, root, "Shout"); !errors.Is(err, relate.ErrNotFound) {
+		t.Fatalf("unknown name: %v", err)
+	}
+	os.WriteFile(filepath.Join(root, "extra.go"), []byte("package strings\n\nfunc Shout(s string) string { return s }\n"), 0o644)
+	if _, err := e.Index(ctx, root, engine.IndexRequest{Embedder: emb, Paths: []string{"extra.go"}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Describe(ctx, root, "Shout"); err != nil {
+		t.Errorf("after indexing extra.go: %v", err)
+	}
+	if _, err := e.Search(ctx, filepath.Join(root, "nope"), "x", search.Options{}); !errors.Is(err, store.ErrNotIndexed) {
+		t.Errorf("search of an unindexed root: %v", err)
+	}
+}
+
+func hours(n int) time.Duration { return time.Duration(n) * time.Hour }

@@ -1,0 +1,90 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/coderag/coderag/internal/embed"
+	"github.com/coderag/coderag/internal/index"
+	"github.com/coderag/coderag/internal/store"
+)
+
+// Before a one-shot query (the CLI's search) Freshen looks for files
+// changed since the last index with the stat fast path (index.Diff: size
+// and mtime, no reads). Up to FreshMaxFiles changed files are re-indexed in
+// place, within FreshBudget; more, or a refresh that fails, leave the index
+// as it is, and the Freshness says so.
+const (
+	FreshMaxFiles = 32
+	FreshBudget   = 10 * time.Second
+)
+
+// Freshness is what Freshen found and did.
+type Freshness struct {
+	// Refreshed counts files re-indexed before answering.
+	Refreshed int
+	// Pending holds the changes left in place (nil when none).
+	Pending *index.Changes
+	// Why says why Pending was not refreshed, in a few words.
+	Why string
+	// Stale holds the root-relative paths of Pending.
+	Stale map[string]bool
+}
+
+// Freshen brings a small change set of project p into the index with emb
+// (which must be p's embedder for a refresh to happen) and reports what is
+// left. Errors of the diff itself are returned; a failed refresh is not an
+// error (the changes stay pending). The refresh runs as root's index job,
+// so it never overlaps another run of this Engine.
+func (e *Engine) Freshen(ctx context.Context, p *store.Project, emb embed.Embedder) (*Freshness, error) {
+	ch, err := index.Diff(ctx, e.st, p.Path, p.Embedder)
+	if err != nil {
+		return nil, err
+	}
+	if ch.Len() == 0 {
+		return &Freshness{}, nil
+	}
+	f := &Freshness{Why: fmt.Sprintf("more than %d to refresh before answering", FreshMaxFiles)}
+	switch {
+	case e.st.ReadOnly():
+		f.Why = "the index is read-only"
+	case emb.ID() != p.Embedder:
+		f.Why = "the project's embedder is not available"
+	}
+	if ch.Len() <= FreshMaxFiles && !e.st.ReadOnly() && emb.ID() == p.Embedder {
+		rctx, cancel := context.WithTimeout(ctx, FreshBudget)
+		busy := false
+		out, err := e.Index(rctx, p.Path, IndexRequest{Embedder: emb, Paths: ch.Paths(), Threads: 2,
+			// another process is indexing the project: answer now, do not wait for it
+			OnWait: func(string) { busy = true; cancel() }})
+		cancel()
+		if err == nil && out != nil && out.Err != nil {
+			err = out.Err
+		}
+		if err == nil && out != nil && out.Report.Failed == 0 {
+			return &Freshness{Refreshed: ch.Len()}, nil
+		}
+		switch {
+		case busy:
+			f.Why = "another coderag process is indexing the project"
+		case err != nil:
+			f.Why = "the refresh did not finish: " + strings.Join(strings.Fields(err.Error()), " ")
+		default:
+			f.Why = "the refresh did not finish"
+		}
+		if ch2, err2 := index.Diff(ctx, e.st, p.Path, p.Embedder); err2 == nil {
+			ch = ch2
+		}
+		if ch.Len() == 0 {
+			return &Freshness{}, nil
+		}
+	}
+	f.Pending = ch
+	f.Stale = map[string]bool{}
+	for _, q := range ch.Paths() {
+		f.Stale[q] = true
+	}
+	return f, nil
+}

@@ -1,0 +1,397 @@
+package search
+
+import (
+	"regexp"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/coderag/coderag/internal/analyze"
+	"github.com/coderag/coderag/internal/embed"
+	"github.com/coderag/coderag/internal/zh"
+)
+
+// Query is one query analysed once, at the top of Searcher.Search: every
+// ranker, --explain and the query embedding read it instead of the text.
+// Build it with AnalyzeQuery; its fields are not to be modified.
+type Query struct {
+	// Text is the query as asked, trimmed of surrounding white space.
+	Text string
+	// Terms are the keyword route's analysed, de-duplicated terms, in
+	// order of appearance (see QueryTerms).
+	Terms []string
+	// Keywords are the seed ranker's tokens (see Tokenize).
+	Keywords []string
+	// Identifiers are the code-like words of the query, for the name boost
+	// (see identifierQueries), then, with QueryOptions.GlossaryNames, the
+	// one-word English names of its Chinese words.
+	Identifiers []Identifier
+	// Chinese are the query's Chinese words, each with its English terms
+	// and their source (glossary, dictionary, parts); nil when the query
+	// has no Han character.
+	Chinese []zh.Word
+	// Code is true for a short run of code-like words (at most 3 words,
+	// no Chinese, one written like code or a single word): "HashMap
+	// resize", "errors.Is", "StripPrefix".
+	Code bool
+	// Symbol is the name a query asks for when the whole query is one
+	// symbol ("gin.Context" -> "Context"); "" otherwise (see symbolQuery).
+	Symbol string
+	// ContentWords counts the words that carry meaning: the words that are
+	// not English stop words, and the segmented Chinese words that are not
+	// question words (see topicality).
+	ContentWords int
+	// HasHan is true when the query has a Han character.
+	HasHan bool
+	// runs memoises the segmentation of each Han run, so one query is
+	// segmented once whatever reads it (embedders included).
+	runs map[string][]string
+}
+
+// Identifier is a code-like word of a query split into an optional
+// qualifier and the bare name: "hex.Dump" -> {"hex", "Dump"},
+// "StripPrefix" -> {"", "StripPrefix"}.
+type Identifier struct {
+	Qualifier, Name string
+}
+
+// Query kinds (Query.Kind).
+const (
+	// KindSymbol is a query that is one symbol: "gin.Context".
+	KindSymbol = "symbol"
+	// KindCode is a short run of code-like words: "HashMap resize".
+	KindCode = "code"
+	// KindDescriptive is a question or description in words.
+	KindDescriptive = "descriptive"
+)
+
+// Kind returns KindSymbol, KindCode or KindDescriptive.
+func (q *Query) Kind() string {
+	switch {
+	case q.Symbol != "":
+		return KindSymbol
+	case q.Code:
+		return KindCode
+	}
+	return KindDescriptive
+}
+
+// QueryOptions choose what the analysis adds to a query's own words. They
+// are part of HybridParams.
+type QueryOptions struct {
+	// Glossary adds the English terms of the query's Chinese words
+	// (glossary, else dictionary) to the keyword route.
+	Glossary bool
+	// ExpandEnglish adds the glossary's English synonyms and abbreviations
+	// of plain query words (request -> req, connection -> conn) to the
+	// keyword route.
+	ExpandEnglish bool
+	// GlossaryNames lets the one-word English terms (4+ letters) of the
+	// query's Chinese words count as code-like words for the name boost
+	// (扩容 -> grow, a function named grow); only with Glossary.
+	GlossaryNames bool
+	// PlainWordNames lets plain query words of 6+ letters ("karatsuba")
+	// count as code-like words for the name boost.
+	PlainWordNames bool
+}
+
+// AnalyzeQuery analyses text (already trimmed) once: terms, seed tokens,
+// identifiers, Chinese words with their translations, kind and content
+// words. Each Han run is segmented once.
+func AnalyzeQuery(text string, opts QueryOptions) *Query {
+	q := &Query{Text: text, runs: map[string][]string{}}
+	han := zh.HanRuns(text)
+	q.HasHan = len(han) > 0
+	var expand []string
+	if q.HasHan {
+		segs := make([][]string, len(han))
+		for i, r := range han {
+			segs[i] = q.cut(r)
+		}
+		q.Chinese = analyze.Chinese.Segmented(segs)
+		expand = zh.StrongTerms(q.Chinese)
+	}
+	q.Terms = q.queryTerms(opts, expand)
+	q.Keywords = q.tokenize()
+	q.Identifiers = identifierQueries(text, opts.PlainWordNames)
+	if opts.GlossaryNames && opts.Glossary {
+		// Chinese words name code too: 扩容 -> grow, a function named grow
+		for _, en := range expand {
+			if len(en) >= 4 && !strings.Contains(en, " ") {
+				q.Identifiers = append(q.Identifiers, Identifier{"", en})
+			}
+		}
+	}
+	q.Code = isCodeQuery(text, q.HasHan)
+	q.Symbol = symbolQuery(text)
+	q.ContentWords = q.contentWords()
+	return q
+}
+
+// cut segments one Han run, once per query.
+func (q *Query) cut(run string) []string {
+	ws, ok := q.runs[run]
+	if !ok {
+		ws = analyze.CutChinese(run)
+		q.runs[run] = ws
+	}
+	return ws
+}
+
+// QueryTerms returns the keyword route's terms of query under the default
+// options: AnalyzeQuery(query, DefaultHybridParams().QueryOptions).Terms.
+func QueryTerms(query string) []string {
+	return AnalyzeQuery(query, DefaultHybridParams().QueryOptions).Terms
+}
+
+// queryTerms returns the analysed, de-duplicated terms of the query for
+// the keyword route, in order of appearance: English stop words are
+// dropped from plain words but kept inside identifiers ("errors.Is" keeps
+// "is"); a Chinese run adds the terms of its segmented words (no term
+// straddles two words) but no question word; with opts.Glossary, expand
+// (the English terms of the Chinese words) adds its terms.
+func (q *Query) queryTerms(opts QueryOptions, expand []string) []string {
+	var out []string
+	seen := map[string]bool{}
+	add := func(t string, fromIdent bool) {
+		if seen[t] || analyze.StopWords[t] || (!fromIdent && englishStop[t]) {
+			return
+		}
+		seen[t] = true
+		out = append(out, t)
+	}
+	for _, f := range strings.FieldsFunc(q.Text, func(r rune) bool {
+		return r == ' ' || r == '\t' || r == '\n' || r == ',' || r == '?' || r == '\u3000'
+	}) {
+		ident := looksLikeIdentifier(f)
+		for _, part := range splitHan(f) {
+			if part.han {
+				for _, w := range q.cut(part.text) {
+					if len([]rune(w)) < 2 || analyze.QuestionWord(w) {
+						continue
+					}
+					for _, t := range analyze.Terms(nil, w) {
+						add(t, false)
+					}
+				}
+				continue
+			}
+			for _, t := range analyze.Terms(nil, part.text) {
+				add(t, ident)
+			}
+		}
+	}
+	if opts.Glossary {
+		for _, en := range expand {
+			for _, t := range analyze.Terms(nil, en) {
+				add(t, false)
+			}
+		}
+	}
+	if opts.ExpandEnglish {
+		for _, w := range strings.FieldsFunc(strings.ToLower(q.Text), func(r rune) bool { return !(r >= 'a' && r <= 'z') }) {
+			if englishStop[w] {
+				continue
+			}
+			for _, en := range analyze.GlossaryExpand(w) {
+				for _, t := range analyze.Terms(nil, en) {
+					add(t, false)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// tokenize is Tokenize over the query's memoised segmentation.
+func (q *Query) tokenize() []string {
+	type span struct {
+		at  int
+		tok string
+	}
+	var spans []span
+	for _, m := range identifierRE.FindAllStringIndex(q.Text, -1) {
+		spans = append(spans, span{m[0], q.Text[m[0]:m[1]]})
+	}
+	if q.HasHan {
+		for _, m := range hanRunRE.FindAllStringIndex(q.Text, -1) {
+			at := m[0]
+			for _, w := range q.cut(q.Text[m[0]:m[1]]) {
+				spans = append(spans, span{at, w})
+				at += len(w)
+			}
+		}
+	}
+	// Insertion sort by position: identifiers and Han words interleave.
+	for i := 1; i < len(spans); i++ {
+		for j := i; j > 0 && spans[j].at < spans[j-1].at; j-- {
+			spans[j], spans[j-1] = spans[j-1], spans[j]
+		}
+	}
+	var out []string
+	seen := map[string]bool{}
+	for _, s := range spans {
+		t := strings.TrimSpace(s.tok)
+		if utf8.RuneCountInString(t) < 2 || analyze.StopWords[t] || seen[t] {
+			continue
+		}
+		seen[t] = true
+		out = append(out, t)
+	}
+	return out
+}
+
+// contentWords counts the query's words that are not English stop words
+// (after trimming punctuation, as written or stemmed) and its segmented
+// Chinese words of 2+ characters that are not question words.
+func (q *Query) contentWords() int {
+	n := 0
+	for _, f := range strings.Fields(q.Text) {
+		for _, part := range splitHan(f) {
+			if part.han {
+				for _, w := range q.cut(part.text) {
+					if len([]rune(w)) >= 2 && !analyze.QuestionWord(w) {
+						n++
+					}
+				}
+				continue
+			}
+			w := strings.ToLower(strings.Trim(part.text, ",.;:?!()\"'`"))
+			if w != "" && !englishStop[w] && !englishStop[analyze.Stem(w)] {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// TranslateHan returns the weighted English terms of one Han run, like
+// analyze.TranslateHan, from the query's own segmentation when the
+// run is one of its runs. It is what the local embedder uses to embed this
+// query.
+func (q *Query) TranslateHan(run string) []embed.Expansion {
+	ws, ok := q.runs[run]
+	if !ok {
+		return analyze.TranslateHan(run)
+	}
+	return analyze.TranslateWords(ws)
+}
+
+// Tokenize is the seed's query tokenizer (RagQueryTokenizer): Chinese word
+// segmentation (analyze.CutChinese, jieba's algorithm over a compact
+// dictionary) plus identifiers matched by [A-Za-z][A-Za-z0-9_.$-]{1,};
+// single characters and question words are dropped; order of first
+// appearance is kept; duplicates removed.
+func Tokenize(query string) []string {
+	q := &Query{Text: query, HasHan: analyze.HasHan(query), runs: map[string][]string{}}
+	return q.tokenize()
+}
+
+// identifierRE is the seed's identifier pattern (RagQueryTokenizer).
+var identifierRE = regexp.MustCompile(`[A-Za-z][A-Za-z0-9_.$-]{1,}`)
+
+var hanRunRE = regexp.MustCompile(`\p{Han}+`)
+
+// englishStop are frequent English words that carry no code meaning.
+var englishStop = map[string]bool{
+	"the": true, "a": true, "an": true, "of": true, "to": true, "in": true, "is": true, "it": true,
+	"and": true, "or": true, "for": true, "on": true, "by": true, "be": true, "are": true, "at": true,
+	"as": true, "with": true, "that": true, "this": true, "from": true, "when": true, "where": true,
+	"which": true, "what": true, "how": true, "doe": true, "do": true, "does": true, "its": true, "into": true,
+	"there": true, "whi": true, "who": true, "can": true, "so": true, "if": true, "then": true, "than": true,
+	"find": true, "code": true, "function": true, "method": true, "handl": false,
+}
+
+type hanPart struct {
+	text string
+	han  bool
+}
+
+// splitHan cuts s into runs of Han and non-Han characters.
+func splitHan(s string) []hanPart {
+	var out []hanPart
+	start, cur := 0, false
+	for i, r := range s {
+		h := analyze.IsHan(r)
+		if i == 0 {
+			cur = h
+			continue
+		}
+		if h != cur {
+			out = append(out, hanPart{s[start:i], cur})
+			start, cur = i, h
+		}
+	}
+	if start < len(s) {
+		out = append(out, hanPart{s[start:], cur})
+	}
+	return out
+}
+
+// looksLikeIdentifier reports whether a query word is written like code:
+// it has an inner upper-case letter, '_', '.', '$' or mixes letters and
+// digits ("errors.Is", "user_id", "bytes.Buffer", "utf8").
+func looksLikeIdentifier(w string) bool {
+	w = strings.Trim(w, "\"'`()[]{}:;!?。，、")
+	if len(w) < 2 {
+		return false
+	}
+	letters, digits := false, false
+	for i, r := range w {
+		switch {
+		case r == '_' || r == '.' || r == '$':
+			if i > 0 && i < len(w)-1 {
+				return true
+			}
+		case r >= 'A' && r <= 'Z':
+			if i > 0 {
+				return true
+			}
+			letters = true
+		case r >= 'a' && r <= 'z':
+			letters = true
+		case r >= '0' && r <= '9':
+			digits = true
+		}
+	}
+	return letters && digits
+}
+
+// identifierQueries returns the code-like words of a query, split into an
+// optional qualifier and the bare name. A query of one word counts as
+// code-like whatever its case; with plainWords, so does a plain word of 6+
+// letters that is not a stop word.
+func identifierQueries(query string, plainWords bool) []Identifier {
+	var out []Identifier
+	fields := strings.Fields(query)
+	for _, m := range identifierRE.FindAllString(query, -1) {
+		if !looksLikeIdentifier(m) && len(fields) > 1 && !(plainWords && len(m) >= 6 && !englishStop[strings.ToLower(m)]) {
+			continue
+		}
+		m = strings.Trim(m, ".-$")
+		if i := strings.LastIndexByte(m, '.'); i > 0 {
+			out = append(out, Identifier{m[:i], m[i+1:]})
+		} else {
+			out = append(out, Identifier{"", m})
+		}
+	}
+	return out
+}
+
+// isCodeQuery reports whether a query is a short run of code-like words
+// (at most 3 words, no Chinese, at least one written like code or a single
+// word): "HashMap resize", "errors.Is", "StripPrefix".
+func isCodeQuery(q string, hasHan bool) bool {
+	fields := strings.Fields(q)
+	if len(fields) == 0 || len(fields) > 3 || hasHan {
+		return false
+	}
+	if len(fields) == 1 {
+		return true
+	}
+	for _, f := range fields {
+		if looksLikeIdentifier(f) {
+			return true
+		}
+	}
+	return false
+}

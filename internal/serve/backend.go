@@ -1,0 +1,112 @@
+package serve
+
+import (
+	"context"
+	"errors"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/coderag/coderag/internal/index"
+	"github.com/coderag/coderag/internal/relate"
+	"github.com/coderag/coderag/internal/search"
+	"github.com/coderag/coderag/internal/store"
+	"github.com/coderag/coderag/internal/tools"
+)
+
+// Backend is everything the server asks of coderag. Handlers call nothing
+// else, so the server runs over any implementation: Local (local.go) is the
+// one over today's packages. Project arguments are absolute project roots
+// as Projects lists them; the server resolves names to roots first.
+type Backend interface {
+	// Projects returns every indexed project with its counts, its last
+	// recorded run and the progress of a run this backend started, sorted
+	// by root.
+	Projects(ctx context.Context) ([]ProjectStatus, error)
+	// Search answers query over projects (all indexed projects when empty),
+	// merged fairly by search.SearchProjects.
+	Search(ctx context.Context, projects []string, query string, opts search.Options) (*search.MultiResponse, error)
+	// File reads a window of one file of project with the confinement of
+	// tools.Read: tools.ErrOutsideRoot for `..`, absolute paths elsewhere
+	// and symlinks leading out; tools.ErrNotFound, tools.ErrBinary, ...
+	File(ctx context.Context, project, path string, offset, limit int) (*tools.ReadResult, error)
+	// Graph returns the direct callers and callees of the function or
+	// method name in project; relate.ErrNotFound or relate.ErrAmbiguous
+	// when name does not pick one definition.
+	Graph(ctx context.Context, project, name string) (*Graph, error)
+	// Index starts indexing the directory root (a new project, or an
+	// incremental run of an indexed one) in the background and returns at
+	// once with its status; a run already going on is joined, not doubled.
+	Index(ctx context.Context, root string) (*ProjectStatus, error)
+	// Remove drops the project indexed at root (which must be its root):
+	// ErrUnknownProject when it is not indexed, ErrBusy while it is being
+	// indexed.
+	Remove(ctx context.Context, root string) (*Removed, error)
+	// MCP returns the MCP server of project, with the same tools as
+	// `coderag mcp --root project`; without write, index_project is left
+	// out.
+	MCP(project string, write bool) (*sdk.Server, error)
+	// StorePath names the index (a file path or a URL without password).
+	StorePath() string
+}
+
+// Sentinel errors of a Backend, mapped to HTTP statuses by the server.
+var (
+	// ErrUnknownProject: no indexed project has that root or name (404).
+	ErrUnknownProject = errors.New("not an indexed project")
+	// ErrBusy: the project is being indexed; try again when it is done (409).
+	ErrBusy = errors.New("the project is being indexed")
+)
+
+// ProjectStatus is one indexed project's state: the fields of `coderag
+// stats --json` the page shows, and the progress of an index run started
+// through the server.
+type ProjectStatus struct {
+	Project   string `json:"project"` // absolute root
+	Name      string `json:"name"`    // base name of the root, for display
+	Indexed   bool   `json:"indexed"` // false: a first run is going on
+	Embedder  string `json:"embedder,omitempty"`
+	Files     int    `json:"files"`
+	Chunks    int    `json:"chunks"`
+	Embedded  int    `json:"embedded_chunks"`
+	Relations int    `json:"relations"`
+	UpdatedAt string `json:"updated_at,omitempty"` // RFC 3339
+	// LastRun is the record of the project's last index run, whichever
+	// process ran it: done=false means it was interrupted or is going on.
+	LastRun *store.RunState `json:"last_run,omitempty"`
+	// IndexedFiles of TotalFiles are indexed when a run is incomplete.
+	IndexedFiles int `json:"indexed_files,omitempty"`
+	TotalFiles   int `json:"total_files,omitempty"`
+	// Indexing is the run this server started, going on or finished.
+	Indexing *IndexRun `json:"indexing,omitempty"`
+}
+
+// IndexRun is the progress of an index run started through the server.
+type IndexRun struct {
+	Running   bool          `json:"running"`
+	Phase     string        `json:"phase"` // scan, index, done
+	Done      int           `json:"done"`  // changed files processed
+	Total     int           `json:"total"` // changed files to process
+	Scanned   int           `json:"scanned"`
+	ElapsedMS int64         `json:"elapsed_ms"`
+	Error     string        `json:"error,omitempty"`
+	Report    *index.Report `json:"report,omitempty"` // when finished
+}
+
+// Graph is a definition with its direct callers and callees, each walk in
+// the shape of `coderag callers --json` and `coderag callees --json`.
+type Graph struct {
+	Root    string       `json:"root"`
+	Query   string       `json:"query"`
+	Start   *relate.Def  `json:"start"`
+	Callers *relate.Walk `json:"callers"`
+	Callees *relate.Walk `json:"callees"`
+}
+
+// Removed is the answer to Remove, the shape of `coderag remove --json`.
+type Removed struct {
+	Removed      string `json:"removed"`
+	Files        int    `json:"files"`
+	BytesBefore  int64  `json:"db_bytes_before"`
+	BytesAfter   int64  `json:"db_bytes_after"`
+	CompactError string `json:"compact_error,omitempty"`
+}

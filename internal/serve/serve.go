@@ -1,0 +1,358 @@
+// Package serve is `coderag serve`: one index shared over HTTP by a team.
+// It serves three things from one handler:
+//
+//   - a JSON API under /api/ whose field names are those of the CLI's
+//     --json output (search, file, graph, explain, status, index, remove);
+//   - MCP over the streamable HTTP transport at /mcp, with the tools of
+//     `coderag mcp` rooted at one indexed project (?project=NAME);
+//   - a web page for people, embedded in the binary (web/): a search box,
+//     results with highlighted snippets, a file view with line anchors, the
+//     score breakdown, a call graph drawn as SVG, index status and progress.
+//
+// Every handler goes through Backend (backend.go), so the server does not
+// know how the index is stored; Local (local.go) is the backend over
+// today's packages.
+//
+// Access: with no token, reads are open and writes (index, remove) are
+// refused. With a token, writes need "Authorization: Bearer TOKEN", and so
+// does everything but the static files when Options.PrivateReads is set
+// (the page then asks for the token once and keeps it in a cookie, which is
+// accepted for reads only). An MCP session opened with the token has
+// index_project; one opened without it does not. When the listener is on
+// a loopback address, requests whose Host is not a loopback name are
+// refused (DNS rebinding).
+//
+// File views apply the CLI's confinement (tools.Read over os.Root): a path
+// with `..`, an absolute path elsewhere or a symlink leading out of the
+// project root is refused with 403, a project that is not indexed with 404.
+package serve
+
+import (
+	"context"
+	"crypto/subtle"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"html/template"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"path/filepath"
+	"strings"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/coderag/coderag/internal/relate"
+	"github.com/coderag/coderag/internal/search"
+	"github.com/coderag/coderag/internal/tools"
+	"github.com/coderag/coderag/internal/walk"
+)
+
+// DefaultAddr is where `coderag serve` listens unless told otherwise.
+const DefaultAddr = "127.0.0.1:7777"
+
+// tokenCookie holds the token a person typed on the page (reads only).
+const tokenCookie = "coderag_token"
+
+// Options configure a Server.
+type Options struct {
+	// Token enables writes and is what they must present; "" refuses writes.
+	Token string
+	// PrivateReads makes reads need the token too (Token must be set).
+	PrivateReads bool
+	// Loopback is set when the listener is on a loopback address: requests
+	// must then name a loopback host.
+	Loopback bool
+	// Version is shown on the page.
+	Version string
+	// Log receives diagnostics of the MCP transport; nil discards them.
+	Log io.Writer
+}
+
+// Server is the HTTP handler of `coderag serve`. Create it with New.
+type Server struct {
+	b     Backend
+	opts  Options
+	mux   *http.ServeMux
+	pages map[string]*template.Template
+	css   []byte // chroma's stylesheet for highlighted code
+	// mcpRead and mcpWrite serve MCP sessions opened without and with the
+	// token: a session lives in the handler that opened it.
+	mcpRead, mcpWrite http.Handler
+}
+
+// New returns the server over b, or an error when opts are inconsistent
+// (PrivateReads without a Token) or the embedded templates do not parse.
+func New(b Backend, opts Options) (*Server, error) {
+	if opts.PrivateReads && opts.Token == "" {
+		return nil, errors.New("serve: private reads need a token")
+	}
+	if opts.Log == nil {
+		opts.Log = io.Discard
+	}
+	s := &Server{b: b, opts: opts, mux: http.NewServeMux()}
+	var err error
+	if s.pages, err = parsePages(); err != nil {
+		return nil, err
+	}
+	if s.css, err = chromaCSS(); err != nil {
+		return nil, err
+	}
+	log := slog.New(slog.NewTextHandler(opts.Log, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	s.mcpRead = sdk.NewStreamableHTTPHandler(func(r *http.Request) *sdk.Server { return s.mcpServer(r, false) }, &sdk.StreamableHTTPOptions{Logger: log})
+	s.mcpWrite = sdk.NewStreamableHTTPHandler(func(r *http.Request) *sdk.Server { return s.mcpServer(r, true) }, &sdk.StreamableHTTPOptions{Logger: log})
+
+	s.mux.Handle("GET /static/", http.StripPrefix("/static/", s.static()))
+	s.mux.HandleFunc("POST /login", s.login)
+	s.mux.HandleFunc("GET /{$}", s.read(s.pageSearch))
+	s.mux.HandleFunc("GET /file", s.read(s.pageFile))
+	s.mux.HandleFunc("GET /graph", s.read(s.pageGraph))
+	s.mux.HandleFunc("GET /status", s.read(s.pageStatus))
+	s.mux.HandleFunc("GET /api/status", s.read(s.apiStatus))
+	s.mux.HandleFunc("GET /api/search", s.read(s.apiSearch))
+	s.mux.HandleFunc("GET /api/explain", s.read(s.apiExplain))
+	s.mux.HandleFunc("GET /api/file", s.read(s.apiFile))
+	s.mux.HandleFunc("GET /api/graph", s.read(s.apiGraph))
+	s.mux.HandleFunc("POST /api/index", s.write(s.apiIndex))
+	s.mux.HandleFunc("POST /api/remove", s.write(s.apiRemove))
+	s.mux.HandleFunc("/mcp", s.mcp)
+	return s, nil
+}
+
+// ServeHTTP refuses a non-loopback Host on a loopback listener, then routes.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if s.opts.Loopback && !loopbackHost(r.Host) {
+		httpError(w, r, http.StatusForbidden, fmt.Errorf("host %q is not a loopback name: this server listens on localhost only", r.Host))
+		return
+	}
+	s.mux.ServeHTTP(w, r)
+}
+
+// loopbackHost reports whether host (with or without a port) is localhost
+// or a loopback address.
+func loopbackHost(host string) bool {
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	host = strings.Trim(host, "[]")
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// bearer reports whether r carries the token in its Authorization header.
+func (s *Server) bearer(r *http.Request) bool {
+	h := r.Header.Get("Authorization")
+	t, ok := strings.CutPrefix(h, "Bearer ")
+	return ok && s.opts.Token != "" && subtle.ConstantTimeCompare([]byte(strings.TrimSpace(t)), []byte(s.opts.Token)) == 1
+}
+
+// canRead reports whether r may read: always without PrivateReads, else
+// with the token as a bearer header or the page's cookie.
+func (s *Server) canRead(r *http.Request) bool {
+	if !s.opts.PrivateReads || s.bearer(r) {
+		return true
+	}
+	c, err := r.Cookie(tokenCookie)
+	return err == nil && subtle.ConstantTimeCompare([]byte(c.Value), []byte(s.opts.Token)) == 1
+}
+
+// read wraps a handler that only reads.
+func (s *Server) read(h http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if !s.canRead(r) {
+			if !strings.HasPrefix(r.URL.Path, "/api/") {
+				s.render(w, http.StatusUnauthorized, "login", map[string]any{"Next": r.URL.RequestURI()})
+				return
+			}
+			w.Header().Set("WWW-Authenticate", `Bearer realm="coderag"`)
+			httpError(w, r, http.StatusUnauthorized, errors.New("this server needs a token for reads: send Authorization: Bearer TOKEN"))
+			return
+		}
+		h(w, r)
+	}
+}
+
+// write wraps a handler that changes the index: the bearer token is
+// required (a cookie is not enough, so another site cannot make a
+// browser write).
+func (s *Server) write(h http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case s.opts.Token == "":
+			httpError(w, r, http.StatusForbidden, errors.New("writes are off: start coderag serve with --token or CODERAG_TOKEN to allow index and remove"))
+		case !s.bearer(r):
+			w.Header().Set("WWW-Authenticate", `Bearer realm="coderag"`)
+			httpError(w, r, http.StatusUnauthorized, errors.New("index and remove need the server's token: send Authorization: Bearer TOKEN"))
+		default:
+			h(w, r)
+		}
+	}
+}
+
+// login keeps the token a person typed in a cookie, for reads.
+func (s *Server) login(w http.ResponseWriter, r *http.Request) {
+	tok := r.PostFormValue("token")
+	next := r.PostFormValue("next")
+	if !strings.HasPrefix(next, "/") || strings.HasPrefix(next, "//") {
+		next = "/"
+	}
+	if s.opts.Token == "" || subtle.ConstantTimeCompare([]byte(tok), []byte(s.opts.Token)) != 1 {
+		s.render(w, http.StatusUnauthorized, "login", map[string]any{"Next": next, "Wrong": true})
+		return
+	}
+	http.SetCookie(w, &http.Cookie{Name: tokenCookie, Value: tok, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
+	http.Redirect(w, r, next, http.StatusSeeOther)
+}
+
+// mcp serves MCP: sessions with the bearer token get every tool, others
+// (when reads are open) every tool but index_project. The project must
+// resolve before a session is opened, so a wrong name is a clear 404.
+func (s *Server) mcp(w http.ResponseWriter, r *http.Request) {
+	write := s.bearer(r)
+	if !write && !s.canRead(r) {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="coderag"`)
+		httpError(w, r, http.StatusUnauthorized, errors.New("this server needs a token: send Authorization: Bearer TOKEN"))
+		return
+	}
+	if _, err := s.mcpProject(r); err != nil {
+		httpError(w, r, status(err), err)
+		return
+	}
+	if write {
+		s.mcpWrite.ServeHTTP(w, r)
+		return
+	}
+	s.mcpRead.ServeHTTP(w, r)
+}
+
+// mcpProject is the root of ?project=, or the only indexed project.
+func (s *Server) mcpProject(r *http.Request) (string, error) {
+	name := r.URL.Query().Get("project")
+	if name != "" {
+		return s.resolve(r.Context(), name)
+	}
+	ps, err := s.b.Projects(r.Context())
+	if err != nil {
+		return "", err
+	}
+	if len(ps) == 1 {
+		return ps[0].Project, nil
+	}
+	names := make([]string, len(ps))
+	for i, p := range ps {
+		names[i] = p.Name
+	}
+	return "", fmt.Errorf("%d projects are indexed (%s): name one with /mcp?project=NAME: %w", len(ps), strings.Join(names, ", "), errNeedProject)
+}
+
+// errNeedProject: a request that must name a project did not (400).
+var errNeedProject = errors.New("no project named")
+
+func (s *Server) mcpServer(r *http.Request, write bool) *sdk.Server {
+	root, err := s.mcpProject(r)
+	if err != nil {
+		return nil
+	}
+	srv, err := s.b.MCP(root, write)
+	if err != nil {
+		return nil
+	}
+	return srv
+}
+
+// resolve maps a project root or the base name of one to the indexed
+// root: ErrUnknownProject when none matches, an ambiguity error when a
+// base name is shared.
+func (s *Server) resolve(ctx context.Context, name string) (string, error) {
+	ps, err := s.b.Projects(ctx)
+	if err != nil {
+		return "", err
+	}
+	var hits []string
+	for _, p := range ps {
+		if p.Project == name || filepath.Clean(name) == p.Project {
+			return p.Project, nil
+		}
+		if p.Name == name {
+			hits = append(hits, p.Project)
+		}
+	}
+	switch len(hits) {
+	case 1:
+		return hits[0], nil
+	case 0:
+		return "", fmt.Errorf("%q: %w", name, ErrUnknownProject)
+	}
+	return "", fmt.Errorf("%q names %d projects (%s): give the root: %w", name, len(hits), strings.Join(hits, ", "), errNeedProject)
+}
+
+// resolveAll resolves every name; none means all projects.
+func (s *Server) resolveAll(ctx context.Context, names []string) ([]string, error) {
+	var out []string
+	seen := map[string]bool{}
+	for _, n := range names {
+		if n == "" {
+			continue
+		}
+		root, err := s.resolve(ctx, n)
+		if err != nil {
+			return nil, err
+		}
+		if !seen[root] {
+			seen[root] = true
+			out = append(out, root)
+		}
+	}
+	return out, nil
+}
+
+// status maps a backend error to an HTTP status.
+func status(err error) int {
+	switch {
+	case errors.Is(err, tools.ErrOutsideRoot):
+		return http.StatusForbidden
+	case errors.Is(err, ErrUnknownProject), errors.Is(err, tools.ErrNotFound), errors.Is(err, relate.ErrNotFound):
+		return http.StatusNotFound
+	case errors.Is(err, ErrBusy), errors.Is(err, relate.ErrAmbiguous):
+		return http.StatusConflict
+	case errors.Is(err, errNeedProject), errors.Is(err, errBadRequest), errors.Is(err, search.ErrUnknownRanker),
+		errors.Is(err, tools.ErrBinary), errors.Is(err, tools.ErrIsDir), errors.Is(err, walk.ErrNotRegular),
+		errors.Is(err, tools.ErrOffsetPastEnd), errors.Is(err, relate.ErrNotCallable):
+		return http.StatusBadRequest
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return http.StatusServiceUnavailable
+	}
+	return http.StatusInternalServerError
+}
+
+// errBadRequest marks a malformed request (400).
+var errBadRequest = errors.New("bad request")
+
+// badRequest is a 400 error with message msg.
+func badRequest(format string, a ...any) error {
+	return fmt.Errorf("%s: %w", fmt.Sprintf(format, a...), errBadRequest)
+}
+
+// httpError answers with {"error": msg} for the API and MCP, plain text
+// otherwise.
+func httpError(w http.ResponseWriter, r *http.Request, code int, err error) {
+	if strings.HasPrefix(r.URL.Path, "/api/") || r.URL.Path == "/mcp" {
+		writeJSON(w, code, map[string]string{"error": err.Error()})
+		return
+	}
+	http.Error(w, err.Error(), code)
+}
+
+// writeJSON writes v as indented JSON with status code.
+func writeJSON(w http.ResponseWriter, code int, v any) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(code)
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(v) // the client went away: nothing to tell it
+}

@@ -1,0 +1,126 @@
+package toolset
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
+)
+
+// Answer sizes. Every tool's text answer is cut at a line boundary past
+// max_answer_chars (default DefaultAnswerChars, at most MaxAnswerChars):
+// Claude Code refuses tool results over 25,000 tokens (about 100,000
+// characters) and a 40,000-character answer already fills a tenth of a
+// 100k-token context. The cut says how much was left out and how to get
+// it (the tool's own offset or narrowing arguments).
+const (
+	DefaultAnswerChars = 20000
+	MaxAnswerChars     = 40000
+	minAnswerChars     = 1000
+)
+
+// bound is a numeric argument's declared range and default.
+type bound struct{ min, max, def int }
+
+// bounds are the declared ranges of the tools' numeric arguments (also
+// enforced by the tools themselves); the SDK validates arguments against
+// them, so a value outside is refused with the range instead of silently
+// replaced.
+var bounds = map[string]map[string]bound{
+	"grep_code":   {"head_limit": {1, 1000, 20}, "max_results": {1, 2000, 50}, "max_chars": {1, MaxAnswerChars, 24000}},
+	"glob_files":  {"limit": {1, 5000, 200}},
+	"read_file":   {"offset": {1, 1 << 30, 1}, "limit": {1, 2000, 200}},
+	"search_code": {"top_k": {1, 30, 5}},
+}
+
+// inputSchema returns the schema of In with the tool's bounds declared and
+// the common max_answer_chars argument added.
+func inputSchema[In any](tool string) (*jsonschema.Schema, error) {
+	sch, err := jsonschema.For[In](nil)
+	if err != nil {
+		return nil, fmt.Errorf("%s input schema: %w", tool, err)
+	}
+	if sch.Properties == nil {
+		sch.Properties = map[string]*jsonschema.Schema{}
+	}
+	set := func(p *jsonschema.Schema, b bound) {
+		lo, hi := float64(b.min), float64(b.max)
+		p.Minimum, p.Maximum = &lo, &hi
+		p.Default = json.RawMessage(strconv.Itoa(b.def))
+	}
+	for name, b := range bounds[tool] {
+		if p := sch.Properties[name]; p != nil {
+			set(p, b)
+		}
+	}
+	p := &jsonschema.Schema{Type: "integer", Description: fmt.Sprintf("longest answer in characters, %d to %d (default %d); a longer answer is cut at a line boundary and says how to continue", minAnswerChars, MaxAnswerChars, DefaultAnswerChars)}
+	set(p, bound{minAnswerChars, MaxAnswerChars, DefaultAnswerChars})
+	sch.Properties["max_answer_chars"] = p
+	return sch, nil
+}
+
+// answerLimit reads max_answer_chars from raw arguments, DefaultAnswerChars
+// when absent; a value out of range is clamped (the MCP SDK refuses it
+// before, by the schema).
+func answerLimit(args json.RawMessage) int {
+	var a struct {
+		Max int `json:"max_answer_chars"`
+	}
+	if DecodeArgs(args, &a) != nil || a.Max == 0 {
+		return DefaultAnswerChars
+	}
+	return min(max(a.Max, minAnswerChars), MaxAnswerChars)
+}
+
+// cut bounds text to limit characters (bytes of UTF-8; the cut note is
+// extra, under 400), at the last line boundary before it, and fills the
+// Answer's cut fields with how tool continues.
+func cut(tool, text string, limit int, ans *Answer) string {
+	ans.Text = text
+	if len(text) <= limit {
+		return text
+	}
+	keep := text[:limit]
+	if i := strings.LastIndexByte(keep, '\n'); i > 0 {
+		keep = keep[:i+1]
+	} else {
+		for len(keep) > 0 && !utf8Start(text[len(keep)]) {
+			keep = keep[:len(keep)-1]
+		}
+	}
+	ans.Truncated, ans.TotalChars = true, len(text)
+	ans.Continue = continueHint(tool, keep)
+	out := keep + fmt.Sprintf("\n[answer cut at %d of %d characters (max_answer_chars %d, at most %d). To continue: %s]\n",
+		len(keep), len(text), limit, MaxAnswerChars, ans.Continue)
+	ans.Text = out
+	return out
+}
+
+func utf8Start(b byte) bool { return b&0xC0 != 0x80 }
+
+// continueHint says how tool's caller reads what was cut after kept.
+func continueHint(tool, kept string) string {
+	switch tool {
+	case "read_file":
+		// lines are "%6d\t%s": continue after the last whole line shown
+		lines := strings.Split(strings.TrimRight(kept, "\n"), "\n")
+		for i := len(lines) - 1; i >= 0; i-- {
+			f := strings.TrimSpace(strings.SplitN(lines[i], "\t", 2)[0])
+			if n, err := strconv.Atoi(f); err == nil {
+				return fmt.Sprintf("call read_file again with offset %d (or a smaller limit)", n+1)
+			}
+		}
+		return "call read_file with a larger offset or a smaller limit"
+	case "grep_code":
+		return "narrow the search with path or glob, or lower max_results or head_limit"
+	case "glob_files":
+		return "narrow the pattern or path, or lower limit"
+	case "search_code":
+		return "lower top_k or ask a narrower question"
+	case "code_graph":
+		return "ask for a narrower name (Class.method) or lower depth"
+	}
+	return "raise max_answer_chars (at most " + strconv.Itoa(MaxAnswerChars) + ")"
+}

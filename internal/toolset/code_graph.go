@@ -1,0 +1,69 @@
+package toolset
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/coderag/coderag/internal/relate"
+	"github.com/coderag/coderag/internal/store"
+)
+
+// CodeGraphParams are the arguments of code_graph.
+type CodeGraphParams struct {
+	Name string `json:"name" jsonschema:"a class, type or function name, or Class.method (e.g. UserService or UserService.login), as it appears in the code"`
+}
+
+var codeGraph = define(CodeGraph, "Relations of a symbol", true,
+	`Show the direct relations of a class, type, function or Class.method from the project's index, both directions: what it imports, extends, implements, contains and calls, and what calls, contains, extends or implements it, each with file:line. Use it after you found a symbol (with grep_code or search_code) to see its callers and callees without reading every file.`,
+	func(ctx context.Context, env *Env, c Call, in CodeGraphParams) (string, error) {
+		name := strings.TrimSpace(in.Name)
+		if name == "" {
+			return "", errors.New("code_graph: empty name: give a class, function or Class.method name")
+		}
+		root, err := c.Root(ctx)
+		if err != nil {
+			return "", fmt.Errorf("code_graph: %w", err)
+		}
+		notIndexed := strings.Replace(NotIndexedMessage, SearchCode, CodeGraph, 1)
+		eng := env.Engine
+		if eng == nil {
+			return notIndexed, nil
+		}
+		note := ""
+		if env.AutoIndex {
+			if note, err = refresh(ctx, env, c, root); err != nil {
+				return "", fmt.Errorf("code_graph: %w", err)
+			}
+		}
+		if _, err := eng.Store().GetProject(ctx, root); err != nil {
+			switch {
+			case errors.Is(err, store.ErrNotIndexed) && !env.AutoIndex:
+				return notIndexed, nil
+			case errors.Is(err, store.ErrNotIndexed):
+				return "", fmt.Errorf("code_graph: %s is not indexed yet (indexing runs in the background; see index_status): %w", root, err)
+			}
+			return "", fmt.Errorf("code_graph: read index: %w", err)
+		}
+		text, err := eng.Describe(ctx, root, name)
+		switch {
+		case errors.Is(err, relate.ErrNotFound):
+			hint := "use grep_code to find where it is defined, or search_code to describe it"
+			if similar, serr := eng.Store().RelationNamesLike(ctx, root, name, 10); serr == nil && len(similar) > 0 {
+				hint = "indexed names containing it: " + strings.Join(similar, ", ")
+			}
+			if note != "" {
+				hint = "indexing is still running, so it may not be indexed yet (see index_status); " + hint
+			}
+			return "", fmt.Errorf("code_graph: %w; %s", err, hint)
+		case errors.Is(err, relate.ErrAmbiguous):
+			return "", fmt.Errorf("code_graph: %w", err)
+		case err != nil:
+			return "", fmt.Errorf("code_graph: relations of %s: %w", name, err)
+		}
+		if note != "" {
+			text = strings.TrimRight(text, "\n") + "\n\n" + note + "\n"
+		}
+		return text, nil
+	})

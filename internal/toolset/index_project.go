@@ -1,0 +1,95 @@
+package toolset
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/coderag/coderag/internal/engine"
+)
+
+// IndexProjectParams are the arguments of index_project.
+type IndexProjectParams struct {
+	Path string `json:"path,omitempty" jsonschema:"directory or file to re-index, relative to the project root (default: the whole project)"`
+}
+
+// errNoEngine is the error of the index tools in a front end without an
+// index database.
+var errNoEngine = errors.New("no index database in this session")
+
+var indexProject = func() *Tool {
+	t := define(IndexProject, "Index the project", false,
+		`Build or incrementally update the search index of the project (or of one directory of it) used by search_code: only files changed since the last run are parsed and embedded. Rarely needed, since search_code refreshes the index by itself; use it after large changes or to index ahead of time. Waits up to 20 s, then continues in the background (follow it with index_status). Only one run per project at a time: a call during a run joins it.`,
+		func(ctx context.Context, env *Env, c Call, in IndexProjectParams) (string, error) {
+			root, err := c.Root(ctx)
+			if err != nil {
+				return "", fmt.Errorf("index_project: %w", err)
+			}
+			eng := env.Engine
+			if eng == nil {
+				return "", fmt.Errorf("index_project: %w", errNoEngine)
+			}
+			rel, err := InsideRoot(root, in.Path)
+			if err != nil {
+				return "", explain(IndexProject, root, err)
+			}
+			scope := rel
+			if rel == "." {
+				scope = ""
+			}
+			emb, err := eng.NewEmbedder()
+			if err != nil {
+				return "", fmt.Errorf("index_project: embedder: %w", err)
+			}
+			r, err := eng.Start(root, engine.IndexRequest{Embedder: emb, Scope: scope})
+			if err != nil {
+				return "", fmt.Errorf("index_project: %w", err)
+			}
+			finished, err := eng.Wait(ctx, root, r, c.Tick)
+			if err != nil {
+				return "", fmt.Errorf("index_project: %w (the run continues in the background)", err)
+			}
+			prefix := ""
+			if r.Joined {
+				prefix = "An index run was already in progress; joined it.\n"
+			}
+			if !finished {
+				return fmt.Sprintf("%sIndexing %s continues in the background: %s. search_code works meanwhile on what is indexed so far; call index_status to follow progress.\n",
+					prefix, root, eng.Status(root).Line()), nil
+			}
+			out := r.Outcome()
+			if out == nil {
+				return "", fmt.Errorf("index_project: run of %s ended without an outcome", root)
+			}
+			if out.Err != nil {
+				return "", fmt.Errorf("index_project: indexing %s failed: %w", root, out.Err)
+			}
+			return prefix + reportText(out), nil
+		})
+	t.Indexes = true
+	return t
+}()
+
+// reportText renders a finished run for the model.
+func reportText(o *engine.Outcome) string {
+	var b strings.Builder
+	r := o.Report
+	what := "the whole project"
+	if o.Scope != "" {
+		what = o.Scope
+	}
+	fmt.Fprintf(&b, "Indexed %s of %s with %s in %s.\n", what, r.Project, r.Embedder, r.Elapsed.Round(time.Millisecond))
+	fmt.Fprintf(&b, "files: %d scanned, %d changed, %d unchanged, %d removed, %d failed, %d skipped\n",
+		r.Scanned, r.Changed, r.Unchanged, r.Removed, r.Failed, r.Skipped)
+	fmt.Fprintf(&b, "written: %d chunks, %d relations\n", r.Chunks, r.Relations)
+	for i, f := range r.Failures {
+		if i == 5 {
+			fmt.Fprintf(&b, "... and %d more failures\n", len(r.Failures)-i)
+			break
+		}
+		fmt.Fprintf(&b, "failed: %s: %s\n", f.Path, oneLine(f.Err))
+	}
+	return b.String()
+}

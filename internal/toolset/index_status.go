@@ -1,0 +1,86 @@
+package toolset
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/coderag/coderag/internal/store"
+)
+
+// IndexStatusParams are the arguments of index_status (none).
+type IndexStatusParams struct{}
+
+var indexStatus = define(IndexStatus, "Index status", true,
+	`Show the state of the project's search index: project root, index database, whether indexing is running (files done/total, elapsed) or idle, what is indexed (files, chunks, relations, embedder) and the report of the last run.`,
+	func(ctx context.Context, env *Env, c Call, _ IndexStatusParams) (string, error) {
+		root, err := c.Root(ctx)
+		if err != nil {
+			return "", fmt.Errorf("index_status: %w", err)
+		}
+		eng := env.Engine
+		if eng == nil {
+			return "", fmt.Errorf("index_status: %w", errNoEngine)
+		}
+		st := eng.Store()
+		var b strings.Builder
+		fmt.Fprintf(&b, "project root: %s\nindex: %s\n", root, st.Path())
+		js := eng.Status(root)
+		if js.Running {
+			what := "whole project"
+			if js.Scope != "" {
+				what = js.Scope
+			}
+			fmt.Fprintf(&b, "state: running (%s, %s): %s\n", what, js.Embedder, js.Line())
+		} else {
+			b.WriteString("state: idle\n")
+		}
+		p, err := st.GetProject(ctx, root)
+		switch {
+		case errors.Is(err, store.ErrNotIndexed):
+			b.WriteString("indexed: no (search_code or index_project will index it)\n")
+		case err != nil:
+			return "", fmt.Errorf("index_status: read index: %w", err)
+		default:
+			c, err := st.Count(ctx, root)
+			if err != nil {
+				return "", fmt.Errorf("index_status: count: %w", err)
+			}
+			fmt.Fprintf(&b, "indexed: %d files, %d chunks (%d embedded), %d relations; embedder %s; updated %s\n",
+				c.Files, c.Chunks, c.Embedded, c.Relations, p.Embedder, p.UpdatedAt.Format(time.RFC3339))
+			if len(c.ChunksByType) > 0 {
+				b.WriteString("chunks by type: " + counts(c.ChunksByType) + "\n")
+			}
+			if n, total, partial, err := st.Incomplete(ctx, root); err == nil && partial {
+				fmt.Fprintf(&b, "incomplete: %d of %d files indexed (a run was interrupted or is going on); index_project finishes it\n", n, total)
+			}
+		}
+		if l := js.Last; l != nil {
+			fmt.Fprintf(&b, "last run: ended %s ago", time.Since(l.Ended).Round(time.Second))
+			if l.Err != nil {
+				fmt.Fprintf(&b, ", failed: %s\n", oneLine(l.Err.Error()))
+			} else {
+				b.WriteString("\n" + reportText(l))
+			}
+		} else {
+			b.WriteString("last run: none in this session\n")
+		}
+		return b.String(), nil
+	})
+
+// counts renders a map as "k1 n1, k2 n2" sorted by key.
+func counts(m map[string]int) string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%s %d", k, m[k])
+	}
+	return strings.Join(parts, ", ")
+}

@@ -1,0 +1,84 @@
+package toolset_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/coderag/coderag/internal/embed"
+	"github.com/coderag/coderag/internal/engine"
+	"github.com/coderag/coderag/internal/index"
+	"github.com/coderag/coderag/internal/toolset"
+)
+
+func newEngine(t *testing.T) (*engine.Engine, string) {
+	t.Helper()
+	t.Setenv("CODERAG_HOME", t.TempDir())
+	root := filepath.Join(t.TempDir(), "proj")
+	os.MkdirAll(root, 0o755)
+	os.WriteFile(filepath.Join(root, "go.mod"), []byte("module proj\n"), 0o644)
+	os.WriteFile(filepath.Join(root, "retry.go"), []byte("package proj\n\n// Backoff doubles the wait between attempts.\nfunc Backoff(n int) int { return 1 << n }\n\nfunc Retry() { Backoff(3) }\n"), 0o644)
+	root, err := index.ResolveRoot(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := engine.Open(context.Background(), engine.Config{DBPath: filepath.Join(t.TempDir(), "index.db"), Embedding: embed.Options{Provider: "local"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Close() })
+	return e, root
+}
+
+func call(t *testing.T, env *toolset.Env, root, tool, args string) (string, error) {
+	t.Helper()
+	a, err := toolset.Lookup(tool).Call(context.Background(), env, toolset.Fixed(root), json.RawMessage(args))
+	return a.Text, err
+}
+
+// TestAutoIndex: with Env.AutoIndex search_code and code_graph index a
+// new project before answering; without it they say it is not indexed
+// and start no run.
+func TestAutoIndex(t *testing.T) {
+	e, root := newEngine(t)
+	off := &toolset.Env{Engine: e}
+	if out, err := call(t, off, root, toolset.SearchCode, `{"query":"wait between attempts"}`); err != nil || out != toolset.NotIndexedMessage {
+		t.Fatalf("search without auto-index: %q %v", out, err)
+	}
+	if out, err := call(t, off, root, toolset.CodeGraph, `{"name":"Backoff"}`); err != nil || !strings.Contains(out, "so code_graph is unavailable") {
+		t.Fatalf("graph without auto-index: %q %v", out, err)
+	}
+	if st := e.Status(root); st.Running || st.Last != nil {
+		t.Fatalf("a tool without auto-index indexed: %+v", st)
+	}
+	on := &toolset.Env{Engine: e, AutoIndex: true}
+	out, err := call(t, on, root, toolset.SearchCode, `{"query":"wait between attempts","top_k":"2"}`)
+	if err != nil || !strings.Contains(out, "retry.go") {
+		t.Fatalf("search with auto-index: %q %v", out, err)
+	}
+	out, err = call(t, off, root, toolset.CodeGraph, `{"name":"Backoff"}`)
+	if err != nil || !strings.Contains(out, "Retry") {
+		t.Fatalf("graph of an indexed project: %q %v", out, err)
+	}
+	if toolset.Lookup(toolset.SearchCode).ReadOnlyIn(on) || !toolset.Lookup(toolset.SearchCode).ReadOnlyIn(off) || toolset.Lookup(toolset.IndexProject).ReadOnlyIn(off) {
+		t.Error("read-only: search_code writes the index only with auto-index; index_project always does")
+	}
+}
+
+// TestAnswerCut: every answer is cut at max_answer_chars, at a line
+// boundary, and says how to continue.
+func TestAnswerCut(t *testing.T) {
+	e, root := newEngine(t)
+	os.WriteFile(filepath.Join(root, "big.txt"), []byte(strings.Repeat("a line of text that is long enough\n", 200)), 0o644)
+	a, err := toolset.Lookup(toolset.ReadFile).Call(context.Background(), &toolset.Env{Engine: e}, toolset.Fixed(root),
+		json.RawMessage(`{"path":"big.txt","limit":200,"max_answer_chars":1000}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !a.Truncated || a.TotalChars <= 1000 || !strings.Contains(a.Continue, "read_file again with offset") || !strings.Contains(a.Text, "[answer cut at") {
+		t.Fatalf("answer %+v", a)
+	}
+}

@@ -1,0 +1,172 @@
+package walk
+
+import (
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/coderag/coderag/internal/lang"
+)
+
+// Rules is the one rule that decides whether a path of a project is a
+// candidate: Walk lists exactly the files it accepts, the index checks the
+// paths --watch reports with it (Stat), --watch watches the directories it
+// accepts, and grep filters ripgrep's file list with it.
+//
+// A directory is entered unless it or a directory above it is hidden or
+// default-skipped (SkipDir) or excluded by an ignore file. Options.Dir, the
+// directory a walk starts from, and the directories above it are exempt
+// from SkipDir (asking for .github/ searches it) but not from ignore files.
+// A file is a candidate when its directory is entered, no ignore file
+// excludes it, it is a regular file (a symlink is a skip with
+// ReasonSymlink), a language claims its name (unless Options.AllFiles;
+// else it is counted as unindexed) and it is at most the size cap (else a
+// skip with ReasonTooLarge). Hidden files are candidates. Content rules
+// (binary, invalid UTF-8) apply when the file is read (IsBinary).
+//
+// Ignore files are loaded as paths are checked and kept; a Rules is for one
+// goroutine.
+type Rules struct {
+	root string
+	opts Options
+	max  int64
+	base string // Options.Dir cleaned; "" for the root
+	m    *Matcher
+	dirs map[string]bool // root-relative directory -> entered
+}
+
+// Verdict is what Rules says of one path.
+type Verdict struct {
+	// OK: a candidate file, or a directory the walk enters.
+	OK bool
+	// Skip is set for a file passed over that is reported as a skip
+	// (ReasonSymlink, ReasonTooLarge, ReasonUnreadable with Err).
+	Skip Reason
+	Err  string
+	// Unindexed: a regular file no language claims (see Options.Unindexed).
+	Unindexed bool
+	// Info is the file's information (from the entry) when OK, for files.
+	Info fs.FileInfo
+}
+
+// NewRules returns the rules of a walk of root (absolute) with opts.
+func NewRules(root string, opts Options) *Rules {
+	max := opts.MaxFileBytes
+	if max == 0 {
+		max = MaxFileBytes
+	}
+	base := ""
+	if opts.Dir != "" && opts.Dir != "." {
+		base = path.Clean(opts.Dir)
+	}
+	return &Rules{root: root, opts: opts, max: max, base: base, m: NewMatcher(root), dirs: map[string]bool{}}
+}
+
+// Matcher returns the ignore-file matcher the rules load files into.
+func (r *Rules) Matcher() *Matcher { return r.m }
+
+// Candidate applies the rule to root-relative '/' path rel. d is its
+// directory entry (lstat information: a symlink is not followed); a nil d
+// applies only the path rules (directories, ignore files, language unless
+// AllFiles) to a file. For a directory, OK says whether the walk enters it
+// (or passes through it to Options.Dir); "" and "." are the root. With
+// Options.Dir, a file outside it is not a candidate.
+func (r *Rules) Candidate(rel string, d fs.DirEntry) Verdict {
+	if rel == "." {
+		rel = ""
+	}
+	under := r.base == "" || rel == r.base || strings.HasPrefix(rel, r.base+"/")
+	if rel == "" || (d != nil && d.IsDir()) {
+		above := rel == "" || strings.HasPrefix(r.base, rel+"/")
+		return Verdict{OK: (under || above) && r.dirOK(rel)}
+	}
+	if !under {
+		return Verdict{}
+	}
+	dir := path.Dir(rel)
+	if dir == "." {
+		dir = ""
+	}
+	if !r.dirOK(dir) {
+		return Verdict{}
+	}
+	r.m.load(dir) // dirOK loaded the ignore files above dir
+	if r.m.Ignored(rel, false) {
+		return Verdict{}
+	}
+	name := path.Base(rel)
+	indexable := r.opts.AllFiles || lang.Indexable(name)
+	if d == nil {
+		return Verdict{OK: indexable}
+	}
+	switch t := d.Type(); {
+	case t&fs.ModeSymlink != 0:
+		if indexable {
+			return Verdict{Skip: ReasonSymlink}
+		}
+		return Verdict{}
+	case !t.IsRegular():
+		return Verdict{}
+	case !indexable:
+		return Verdict{Unindexed: true}
+	}
+	info, err := d.Info()
+	if err != nil {
+		return Verdict{Skip: ReasonUnreadable, Err: err.Error()}
+	}
+	if r.max > 0 && info.Size() > r.max {
+		return Verdict{Skip: ReasonTooLarge}
+	}
+	return Verdict{OK: true, Info: info}
+}
+
+// dirOK reports whether the walk enters root-relative directory rel ("" is
+// the root), deciding each directory once.
+func (r *Rules) dirOK(rel string) bool {
+	if rel == "" {
+		return true
+	}
+	if ok, seen := r.dirs[rel]; seen {
+		return ok
+	}
+	parent := path.Dir(rel)
+	if parent == "." {
+		parent = ""
+	}
+	ok := r.dirOK(parent)
+	if ok {
+		r.m.load(parent) // dirOK(parent) loaded those above it
+		exempt := r.base != "" && (rel == r.base || strings.HasPrefix(r.base, rel+"/"))
+		ok = (exempt || !SkipDir(filepath.Join(r.root, filepath.FromSlash(rel)), path.Base(rel))) && !r.m.Ignored(rel, true)
+	}
+	r.dirs[rel] = ok
+	return ok
+}
+
+// Stat applies Rules (with opts) to each of paths (root-relative '/'
+// paths of files, as --watch reports them) by lstat, and returns the
+// candidates, in the order given, and the skips, as Walk would list them.
+// A path that no longer exists, or names a directory, is left out (the
+// caller diffs what is gone).
+func Stat(root string, paths []string, opts Options) ([]File, []Skip) {
+	r := NewRules(root, opts)
+	var files []File
+	var skips []Skip
+	for _, p := range paths {
+		abs := filepath.Join(root, filepath.FromSlash(p))
+		st, err := os.Lstat(abs)
+		if err != nil || st.IsDir() {
+			continue
+		}
+		v := r.Candidate(p, fs.FileInfoToDirEntry(st))
+		switch {
+		case v.OK:
+			files = append(files, File{Path: p, Abs: abs, Size: v.Info.Size(), ModTime: v.Info.ModTime()})
+		case v.Skip != "":
+			skips = append(skips, Skip{Path: p, Reason: v.Skip, Err: v.Err})
+		}
+	}
+	return files, skips
+}
