@@ -12,7 +12,6 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/coderag/coderag/internal/embed"
 	"github.com/coderag/coderag/internal/zh"
 )
 
@@ -157,23 +156,31 @@ func ChineseWords(query string) []zh.Word { return Chinese.Words(query) }
 // TranslateHan maps a run of Han characters to weighted English terms for
 // the local embedder (embed.Options.Translate): the same words and terms
 // as the keyword route, with their weights, weak ones included.
-func TranslateHan(run string) []embed.Expansion {
+func TranslateHan(run string) []Expansion {
 	return expansions(Chinese.Words(run))
 }
 
 // TranslateWords is TranslateHan for a run already segmented into words
 // (what CutChinese returned for it).
-func TranslateWords(words []string) []embed.Expansion {
+func TranslateWords(words []string) []Expansion {
 	return expansions(Chinese.Segmented([][]string{words}))
 }
 
 // expansions flattens the terms of words, with their weights.
-func expansions(ws []zh.Word) []embed.Expansion {
-	var out []embed.Expansion
+func expansions(ws []zh.Word) []Expansion {
+	var out []Expansion
 	for _, w := range ws {
 		for _, t := range w.Terms {
-			out = append(out, embed.Expansion{Term: t.Text, Weight: t.Weight})
+			out = append(out, Expansion{Term: t.Text, Weight: t.Weight})
 		}
 	}
 	return out
+}
+
+// Expansion is one English term for a run of Chinese text, with a weight
+// in (0, 1] that scales its features (1 for a glossary term, less for a
+// dictionary sense; see package zh).
+type Expansion struct {
+	Term   string
+	Weight float64
 }

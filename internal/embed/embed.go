@@ -28,6 +28,8 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+
+	"github.com/coderag/coderag/internal/analyze"
 )
 
 // Embedder turns texts into L2-normalised vectors.
@@ -89,15 +91,7 @@ type Options struct {
 	// Chinese query and a Chinese comment get the same English features as
 	// the keyword route gives the query. When set, Expand is not called on
 	// Han text. nil means Expand handles Han substrings (1-4 characters).
-	Translate func(han string) []Expansion
-}
-
-// Expansion is one English term for a run of Chinese text, with a weight
-// in (0, 1] that scales its features (1 for a glossary term, less for a
-// dictionary sense; see package zh).
-type Expansion struct {
-	Term   string
-	Weight float64
+	Translate func(han string) []analyze.Expansion
 }
 
 // Defaults shared by every provider.

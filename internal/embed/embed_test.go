@@ -277,30 +277,6 @@ func TestBatchCutsTooLongInput(t *testing.T) {
 	}
 }
 
-func TestRetryAfter(t *testing.T) {
-	now := time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)
-	for _, tc := range []struct {
-		h    http.Header
-		want time.Duration
-		ok   bool
-	}{
-		{http.Header{"Retry-After": {"0"}}, 0, true},
-		{http.Header{"Retry-After": {"2"}}, 2 * time.Second, true},
-		{http.Header{"Retry-After": {"1.5"}}, 1500 * time.Millisecond, true},
-		{http.Header{"Retry-After": {now.Add(7 * time.Second).Format(http.TimeFormat)}}, 7 * time.Second, true},
-		{http.Header{"Retry-After": {now.Add(-time.Hour).Format(http.TimeFormat)}}, 0, true},
-		{http.Header{"Retry-After-Ms": {"20"}, "Retry-After": {"9"}}, 20 * time.Millisecond, true},
-		{http.Header{"Retry-After": {"soon"}}, 0, false},
-		{http.Header{}, 0, false},
-		{http.Header{"Retry-After-Ms": {"9227000000000"}}, time.Minute, true},
-	} {
-		d, ok := RetryAfter(tc.h, now)
-		if d != tc.want || ok != tc.ok {
-			t.Errorf("RetryAfter(%v) = %v, %v; want %v, %v", tc.h, d, ok, tc.want, tc.ok)
-		}
-	}
-}
-
 func TestServerMessage(t *testing.T) {
 	for body, want := range map[string]string{
 		`{"error":"model \"nomic-embed-text\" not found, try pulling it first"}`:                                                  `model "nomic-embed-text" not found, try pulling it first`,

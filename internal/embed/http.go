@@ -140,16 +140,6 @@ func (r Retry) wait(try int, h http.Header, now time.Time) time.Duration {
 	return httpx.Backoff(try, r.Base, r.MaxDelay, h, now)
 }
 
-// RetryAfter reads how long a server asked to wait: "Retry-After-Ms"
-// (milliseconds, sent by OpenAI), else "Retry-After" as seconds (an integer
-// or decimal) or an HTTP date (relative to now; a past date means 0),
-// clamped to httpx.DefaultMaxRetryAfter so a huge value never overflows into
-// a negative wait. ok is false when neither header holds a usable value. It
-// is httpx.RetryAfter, which the chat client uses too.
-func RetryAfter(h http.Header, now time.Time) (d time.Duration, ok bool) {
-	return httpx.RetryAfter(h, now, 0)
-}
-
 func sleep(ctx context.Context, d time.Duration) error { return httpx.Sleep(ctx, d) }
 
 // MaxServerMessageRunes bounds the message ServerMessage returns (a longer

@@ -6,7 +6,7 @@ import (
 	"path"
 	"strings"
 
-	"github.com/coderag/coderag/internal/embed"
+	"github.com/coderag/coderag/internal/analyze"
 	"github.com/coderag/coderag/internal/store"
 )
 
@@ -343,7 +343,7 @@ func (s *Searcher) rankHybrid(ctx context.Context, q *Query, hp HybridParams, k 
 // embedder), so the query is not analysed a second time. translate maps a
 // Han run to weighted English terms.
 type QueryEmbedder interface {
-	EmbedQueryTranslated(ctx context.Context, text string, translate func(han string) []embed.Expansion) ([]float32, error)
+	EmbedQueryTranslated(ctx context.Context, text string, translate func(han string) []analyze.Expansion) ([]float32, error)
 }
 
 // embedQuery embeds q with the project's embedder: through QueryEmbedder

@@ -6,7 +6,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/coderag/coderag/internal/analyze"
-	"github.com/coderag/coderag/internal/embed"
 	"github.com/coderag/coderag/internal/zh"
 )
 
@@ -268,7 +267,7 @@ func (q *Query) contentWords() int {
 // analyze.TranslateHan, from the query's own segmentation when the
 // run is one of its runs. It is what the local embedder uses to embed this
 // query.
-func (q *Query) TranslateHan(run string) []embed.Expansion {
+func (q *Query) TranslateHan(run string) []analyze.Expansion {
 	ws, ok := q.runs[run]
 	if !ok {
 		return analyze.TranslateHan(run)

@@ -64,9 +64,6 @@ func NewRules(root string, opts Options) *Rules {
 	return &Rules{root: root, opts: opts, max: max, base: base, m: NewMatcher(root), dirs: map[string]bool{}}
 }
 
-// Matcher returns the ignore-file matcher the rules load files into.
-func (r *Rules) Matcher() *Matcher { return r.m }
-
 // Candidate applies the rule to root-relative '/' path rel. d is its
 // directory entry (lstat information: a symlink is not followed); a nil d
 // applies only the path rules (directories, ignore files, language unless

@@ -8,7 +8,6 @@ import (
 	"github.com/kljensen/snowball/english"
 
 	"github.com/coderag/coderag/internal/analyze"
-	"github.com/coderag/coderag/internal/embed"
 )
 
 // Feature classes; each seeds the hash, so equal strings of different
@@ -60,7 +59,7 @@ type featurizer struct {
 	prevName string
 
 	// translate overrides e.translate for one query (EmbedQueryTranslated).
-	translate func(string) []embed.Expansion
+	translate func(string) []analyze.Expansion
 
 	prev      uint64 // hash of the previous pairable word
 	havePrev  bool

@@ -63,6 +63,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/coderag/coderag/internal/analyze"
 	"github.com/coderag/coderag/internal/embed"
 )
 
@@ -97,14 +98,14 @@ type Options struct {
 	// Translate, if not nil, maps a run of CJK characters to weighted
 	// English terms (embed.Options.Translate); it replaces Expand for CJK
 	// text. It must be deterministic and safe for concurrent use.
-	Translate func(han string) []embed.Expansion
+	Translate func(han string) []analyze.Expansion
 }
 
 // Embedder is the feature-hashing embedder. It is safe for concurrent use.
 type Embedder struct {
 	dim       int
 	expand    func(string) []string
-	translate func(string) []embed.Expansion
+	translate func(string) []analyze.Expansion
 	pool      sync.Pool // *featurizer
 }
 
@@ -201,7 +202,7 @@ func (e *Embedder) EmbedQuery(ctx context.Context, text string) ([]float32, erro
 // set (else translate is not called). A search passes the translations it
 // already made of the query, which must equal what Options.Translate
 // returns; the vector is then the same.
-func (e *Embedder) EmbedQueryTranslated(ctx context.Context, text string, translate func(han string) []embed.Expansion) ([]float32, error) {
+func (e *Embedder) EmbedQueryTranslated(ctx context.Context, text string, translate func(han string) []analyze.Expansion) ([]float32, error) {
 	if embed.IsBlank(text) {
 		return nil, embed.ErrEmptyInput
 	}

@@ -11,7 +11,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"strings"
 	"sync"
 	"testing"
 
@@ -184,14 +183,4 @@ func LastUser(req llm.Request) string {
 		}
 	}
 	return ""
-}
-
-// Contains reports whether any tool result of req contains sub.
-func Contains(req llm.Request, sub string) bool {
-	for _, m := range ToolResults(req) {
-		if strings.Contains(m.Content, sub) {
-			return true
-		}
-	}
-	return false
 }
