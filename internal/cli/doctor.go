@@ -64,7 +64,7 @@ never moved: set CODERAG_HOME elsewhere instead.`)
 	}
 	rep, err := store.Check(e.ctx, path, *full)
 	if err != nil {
-		return fmt.Errorf("check %s: %w", path, err)
+		return fmt.Errorf("check %s: %w", store.Redact(path), err)
 	}
 	out := doctorOut{CheckReport: *rep, Healthy: len(rep.Problems) == 0}
 	if !*asJSON {
@@ -77,18 +77,21 @@ never moved: set CODERAG_HOME elsewhere instead.`)
 		if *asJSON {
 			return writeJSON(e.stdout, out)
 		}
-		fmt.Fprintf(e.stdout, "%s: ok (schema %d, %d projects)\n", path, rep.Schema, len(rep.Projects))
+		fmt.Fprintf(e.stdout, "%s: ok (schema %d, %d projects)\n", store.Redact(path), rep.Schema, len(rep.Projects))
 		return nil
 	case rep.Foreign:
 		if *asJSON {
 			writeJSON(e.stdout, out)
 		}
-		return fmt.Errorf("%s is not a coderag index; it was left untouched: move it away or set CODERAG_HOME", path)
+		return fmt.Errorf("%s is not a coderag index; it was left untouched: move it away or set CODERAG_HOME", store.Redact(path))
 	case !*rebuild:
 		if *asJSON {
 			writeJSON(e.stdout, out)
 		}
-		return fmt.Errorf("%s is damaged: run `coderag doctor --rebuild` to move it aside and index its %d projects again", path, len(rep.Projects))
+		return fmt.Errorf("%s is damaged: run `coderag doctor --rebuild` to move it aside and index its %d projects again", store.Redact(path), len(rep.Projects))
+	}
+	if store.IsPostgres(path) {
+		return fmt.Errorf("%s: a PostgreSQL index is not moved aside: remove its projects (coderag remove) and index them again", store.Redact(path))
 	}
 	out.MovedTo, out.Rebuilt, out.Lost, err = e.rebuild(path, rep.Projects)
 	if *asJSON {

@@ -45,7 +45,7 @@ checkpoint), so the index file shrinks.`)
 	if exists, err := store.Exists(e.cfg.DBPath()); err != nil {
 		return err
 	} else if !exists {
-		return fmt.Errorf("%s is not indexed (no index at %s)", pos[0], e.cfg.DBPath())
+		return fmt.Errorf("%s is not indexed (no index at %s)", pos[0], store.Redact(e.cfg.DBPath()))
 	}
 	st, err := openStore(e)
 	if err != nil {

@@ -41,7 +41,6 @@ they are refused, and MCP sessions answer from the index as it is. Reads are ope
 unless --private, which makes them need the token too (the page asks for it
 once). File views are confined to the project roots like the CLI's.`)
 	addr := fs.String("addr", serve.DefaultAddr, "address to listen on (host:port); a non-loopback host shares the index on the network")
-	storeFlag := fs.String("store", "", "index to serve: a SQLite file path (default $CODERAG_HOME/index.db)")
 	token := fs.String("token", "", "bearer token for writes (default $CODERAG_TOKEN, better: a flag shows in ps); with --private, for reads too")
 	private := fs.Bool("private", false, "reads need the token too")
 	verbose := fs.Bool("v", false, "log MCP transport diagnostics to stderr")
@@ -59,13 +58,7 @@ once). File views are confined to the project roots like the CLI's.`)
 	if *private && tok == "" {
 		return usagef("--private needs a token (--token or CODERAG_TOKEN)")
 	}
-	path := *storeFlag
-	switch {
-	case path == "":
-		path = e.cfg.DBPath()
-	case strings.Contains(path, "://"):
-		return usagef("--store %s: only a SQLite file path is supported by this build", redactURL(path))
-	}
+	path := e.cfg.DBPath() // --store (every command's flag) or CODERAG_STORE: SQLite or PostgreSQL
 	if _, err := e.newEmbedder(embedFlags{}); err != nil {
 		return fmt.Errorf("embedder: %w", err)
 	}
@@ -136,16 +129,4 @@ func logTo(e *env, verbose bool) io.Writer {
 		return e.stderr
 	}
 	return nil
-}
-
-// redactURL drops the password of a store URL for messages.
-func redactURL(s string) string {
-	if i := strings.Index(s, "://"); i >= 0 {
-		if at := strings.LastIndex(s, "@"); at > i {
-			if c := strings.Index(s[i+3:at], ":"); c >= 0 {
-				return s[:i+3+c] + ":***" + s[at:]
-			}
-		}
-	}
-	return s
 }

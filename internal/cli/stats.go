@@ -124,7 +124,7 @@ func runStats(e *env, args []string) error {
 	if len(pos) > 0 {
 		return usagef("takes no arguments (use --project DIR)")
 	}
-	out := statsOut{DB: e.cfg.DBPath(), Schema: store.SchemaVersion, Projects: []projectStats{}}
+	out := statsOut{DB: store.Redact(e.cfg.DBPath()), Schema: store.SchemaVersion, Projects: []projectStats{}}
 	exists, err := store.Exists(e.cfg.DBPath())
 	if err != nil {
 		return err

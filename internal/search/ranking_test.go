@@ -15,6 +15,7 @@ import (
 	"github.com/coderag/coderag/internal/embed/provider"
 	"github.com/coderag/coderag/internal/index"
 	"github.com/coderag/coderag/internal/store"
+	"github.com/coderag/coderag/internal/testutil"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/ranking/*.golden.txt from the current ranking")
@@ -66,12 +67,31 @@ func TestRankingRegression(t *testing.T) {
 		}
 	}
 	withRealDictionary(t) // the Chinese queries rank with CC-CEDICT, as users get them
-	ctx := context.Background()
 	root, err := index.ResolveRoot(root)
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "index.db"))
+	// the same golden file for both stores: PostgreSQL's BM25 must give
+	// the same top 5 as SQLite's FTS5
+	for _, kind := range []string{"sqlite", "postgres"} {
+		t.Run(kind, func(t *testing.T) {
+			if *update && kind != "sqlite" {
+				t.Skip("the golden file is written from SQLite")
+			}
+			target := filepath.Join(t.TempDir(), "index.db")
+			if kind == "postgres" {
+				target = testutil.Postgres(t)
+			}
+			rankingRegression(t, target, root, golden, header)
+		})
+	}
+}
+
+// rankingRegression indexes root into the store at target and compares
+// the rankings of rankingQueries with the golden file.
+func rankingRegression(t *testing.T, target, root, golden, header string) {
+	ctx := context.Background()
+	st, err := store.Open(ctx, target)
 	if err != nil {
 		t.Fatal(err)
 	}

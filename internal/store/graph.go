@@ -170,9 +170,13 @@ func (s *Store) CallRelations(ctx context.Context, project string, fn func(Relat
 // order.
 func (s *Store) RelationNamesLike(ctx context.Context, project, sub string, n int) ([]string, error) {
 	pat := "%" + likeEscape(sub) + "%"
-	rows, err := s.db.QueryContext(ctx, `SELECT DISTINCT nm FROM (
-		SELECT from_name AS nm FROM code_relations WHERE project_path=? AND from_name LIKE ? ESCAPE '\'
-		UNION SELECT to_name FROM code_relations WHERE project_path=? AND to_name LIKE ? ESCAPE '\')
+	like := "LIKE"
+	if s.pg {
+		like = "ILIKE" // PostgreSQL's LIKE is case-sensitive
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT nm FROM (
+		SELECT from_name AS nm FROM code_relations WHERE project_path=? AND from_name `+like+` ? ESCAPE '\'
+		UNION SELECT to_name FROM code_relations WHERE project_path=? AND to_name `+like+` ? ESCAPE '\') AS names
 		ORDER BY length(nm), nm LIMIT ?`, project, pat, project, pat, n)
 	if err != nil {
 		return nil, fmt.Errorf("relation names like %q: %w", sub, err)

@@ -178,7 +178,17 @@ func missingTables(tables map[string]bool) []string {
 // full-text index's structure, and runs one full-text query: a check of a
 // few milliseconds that finds a missing table and damage at the root or
 // either end of a b-tree. Errors wrap ErrDamaged.
+//
+// On PostgreSQL it reads one row of every table of pgSchema.
 func (s *Store) Probe(ctx context.Context) error {
+	if s.pg {
+		for _, t := range pgTables {
+			if err := drain(ctx, s.db, "SELECT * FROM "+t+" LIMIT 1"); err != nil {
+				return fmt.Errorf("%w: probe: %w", ErrDamaged, err)
+			}
+		}
+		return nil
+	}
 	tables, err := tableNames(ctx, s.db)
 	if err != nil {
 		return damaged(fmt.Errorf("probe: %w", err))
@@ -242,7 +252,13 @@ type CheckReport struct {
 // integrity-check passes (run inside a transaction that is rolled back).
 // Problems go into the report; the error is only for a check that could
 // not run (context cancelled). A missing file is reported as a problem.
+//
+// A PostgreSQL URL is opened (creating the schema if needed) and probed:
+// the server checks its own pages.
 func Check(ctx context.Context, path string, full bool) (*CheckReport, error) {
+	if IsPostgres(path) {
+		return checkPostgres(ctx, path)
+	}
 	rep := &CheckReport{Path: path}
 	if _, err := os.Stat(path); err != nil {
 		rep.Problems = append(rep.Problems, fmt.Sprintf("no index: %v", err))
@@ -347,8 +363,18 @@ func ftsCheck(ctx context.Context, db *sql.DB) error {
 // shrinking until it finishes; that is not an error. VACUUM needs free disk
 // space about the size of the index; when it fails (disk full) the
 // checkpoint still runs and the VACUUM error is returned.
+//
+// On PostgreSQL it runs VACUUM on coderag's tables and returns the
+// database's size before and after.
 func (s *Store) Compact(ctx context.Context) (before, after int64, err error) {
 	before = s.Size()
+	if s.pg {
+		_, err := s.db.ExecContext(ctx, `VACUUM `+strings.Join(pgTables, ", "))
+		if err != nil {
+			err = fmt.Errorf("compact %s: %w", s.path, err)
+		}
+		return before, s.Size(), err
+	}
 	var mode int
 	if err := s.db.QueryRowContext(ctx, `PRAGMA auto_vacuum`).Scan(&mode); err != nil {
 		return before, before, damaged(fmt.Errorf("compact: %w", err))
@@ -377,6 +403,14 @@ func (s *Store) Compact(ctx context.Context) (before, after int64, err error) {
 // without any check: how doctor learns which projects, and with which
 // embedders, a damaged index held. Rows it cannot read are an error.
 func ReadProjects(ctx context.Context, path string) ([]Project, error) {
+	if IsPostgres(path) {
+		st, err := Open(ctx, path)
+		if err != nil {
+			return nil, err
+		}
+		defer st.Close()
+		return st.Projects(ctx)
+	}
 	db, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
 	if err != nil {
 		return nil, err
@@ -384,4 +418,27 @@ func ReadProjects(ctx context.Context, path string) ([]Project, error) {
 	defer db.Close()
 	s := &Store{db: db, path: path, readOnly: true}
 	return s.Projects(ctx)
+}
+
+// checkPostgres is Check for a PostgreSQL URL.
+func checkPostgres(ctx context.Context, target string) (*CheckReport, error) {
+	rep := &CheckReport{Path: redactURL(target)}
+	st, err := Open(ctx, target)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		rep.Foreign = errors.Is(err, ErrForeign)
+		rep.Problems = append(rep.Problems, err.Error())
+		return rep, nil
+	}
+	defer st.Close()
+	rep.Schema = SchemaVersion
+	if ps, err := projectPaths(ctx, st.db); err == nil {
+		rep.Projects = ps
+	}
+	if err := st.Probe(ctx); err != nil {
+		rep.Problems = append(rep.Problems, err.Error())
+	}
+	return rep, ctx.Err()
 }

@@ -271,6 +271,9 @@ func (s *Store) FTSSearch(ctx context.Context, project, match string, w FTSWeigh
 	if strings.TrimSpace(match) == "" {
 		return nil, nil
 	}
+	if s.pg {
+		return s.pgFTSSearch(ctx, project, match, w, k)
+	}
 	t := ftsTable(project)
 	ok, err := hasTable(ctx, s.db, t)
 	if err != nil {
@@ -311,8 +314,12 @@ func (s *Store) FTSSearch(ctx context.Context, project, match string, w FTSWeigh
 // id), so the cut is deterministic and the scan stops early.
 func (s *Store) LikeSearch(ctx context.Context, project, keyword string, limit int) ([]ChunkRow, error) {
 	pat := "%" + likeEscape(keyword) + "%"
+	like := "LIKE" // ASCII case-insensitive on SQLite
+	if s.pg {
+		like = "ILIKE"
+	}
 	rows, err := s.db.QueryContext(ctx, `SELECT `+chunkCols+` FROM code_chunks
-		WHERE project_path=? AND name LIKE ? ESCAPE '\' ORDER BY id LIMIT ?`, project, pat, limit)
+		WHERE project_path=? AND name `+like+` ? ESCAPE '\' ORDER BY id LIMIT ?`, project, pat, limit)
 	if err != nil {
 		return nil, fmt.Errorf("keyword search: %w", err)
 	}
@@ -322,7 +329,7 @@ func (s *Store) LikeSearch(ctx context.Context, project, keyword string, limit i
 		return out, err
 	}
 	rows, err = s.db.QueryContext(ctx, `SELECT `+chunkCols+` FROM code_chunks
-		WHERE project_path=? AND content LIKE ? ESCAPE '\' AND NOT (name LIKE ? ESCAPE '\') ORDER BY id LIMIT ?`,
+		WHERE project_path=? AND content `+like+` ? ESCAPE '\' AND NOT (name `+like+` ? ESCAPE '\') ORDER BY id LIMIT ?`,
 		project, pat, pat, limit-len(out))
 	if err != nil {
 		return nil, fmt.Errorf("keyword search: %w", err)
@@ -376,7 +383,14 @@ func (s *Store) ChunksByID(ctx context.Context, ids []int64) (map[int64]ChunkRow
 }
 
 // IntegrityCheck runs PRAGMA integrity_check and returns its verdict ("ok").
+// On PostgreSQL, which checks its own pages, it runs Probe and says "ok".
 func (s *Store) IntegrityCheck(ctx context.Context) (string, error) {
+	if s.pg {
+		if err := s.Probe(ctx); err != nil {
+			return "", err
+		}
+		return "ok", nil
+	}
 	var v string
 	err := s.db.QueryRowContext(ctx, `PRAGMA integrity_check`).Scan(&v)
 	return v, err

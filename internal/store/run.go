@@ -25,13 +25,16 @@ type RunState struct {
 	Started int64 `json:"started"` // unix nanoseconds
 }
 
+// runKey is the meta key of project's run record.
+func runKey(project string) string { return "run:" + project }
+
 func (s *Store) putRun(ctx context.Context, project string, r RunState) error {
 	b, err := json.Marshal(r)
 	if err != nil {
 		return err
 	}
-	_, err = s.db.ExecContext(ctx, `INSERT INTO meta(key,value) VALUES('run:' || ?, ?)
-		ON CONFLICT(key) DO UPDATE SET value=excluded.value`, project, string(b))
+	_, err = s.db.ExecContext(ctx, `INSERT INTO meta(key,value) VALUES(?, ?)
+		ON CONFLICT(key) DO UPDATE SET value=excluded.value`, runKey(project), string(b))
 	if err != nil {
 		return fmt.Errorf("record index run: %w", damaged(err))
 	}
@@ -54,7 +57,7 @@ func (s *Store) EndRun(ctx context.Context, project string, total, failed int) e
 // there is none (a project indexed by an older coderag).
 func (s *Store) LastRun(ctx context.Context, project string) (r RunState, ok bool, err error) {
 	var v string
-	err = s.db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = 'run:' || ?`, project).Scan(&v)
+	err = s.db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = ?`, runKey(project)).Scan(&v)
 	if errors.Is(err, sql.ErrNoRows) {
 		return r, false, nil
 	}

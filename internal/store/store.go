@@ -40,6 +40,7 @@ type Store struct {
 	db       *sql.DB
 	path     string
 	readOnly bool // opened by openReadOnly
+	pg       bool // on PostgreSQL (pg.go); path is the URL without its password
 
 	vmu     sync.Mutex
 	cacheOn atomic.Bool
@@ -49,7 +50,13 @@ type Store struct {
 // Exists reports whether an index file exists at path. A path that cannot
 // be checked (its directory is a file or unreadable) is an error, not "no
 // index": the caller must not report an empty index over a real one.
+//
+// A PostgreSQL URL (IsPostgres) always exists: Open creates the schema in
+// the database it names.
 func Exists(path string) (bool, error) {
+	if IsPostgres(path) {
+		return true, nil
+	}
 	_, err := os.Stat(path)
 	switch {
 	case err == nil:
@@ -61,7 +68,10 @@ func Exists(path string) (bool, error) {
 }
 
 // Open opens (creating if needed) the index at path, sets WAL mode and a 10 s
-// busy timeout, and migrates the schema. Errors name the path.
+// busy timeout, and migrates the schema. Errors name the path. A path that
+// is a postgres:// URL opens that PostgreSQL database instead (see pg.go),
+// creating coderag's tables in it when it has none and refusing a
+// database that holds other tables (ErrForeign).
 //
 // An existing file is first looked at read-only (see health.go): a file
 // that is not SQLite, or an SQLite database without coderag's schema
@@ -69,6 +79,9 @@ func Exists(path string) (bool, error) {
 // index at the current schema with a table missing is ErrDamaged. Both
 // messages say how to go on.
 func Open(ctx context.Context, path string) (*Store, error) {
+	if IsPostgres(path) {
+		return openPostgres(ctx, path)
+	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, fmt.Errorf("open index %s: %w", path, err)
 	}
@@ -131,7 +144,8 @@ func openReadOnly(ctx context.Context, path string) (*Store, error) {
 // directory cannot be written): queries work, writes fail.
 func (s *Store) ReadOnly() bool { return s.readOnly }
 
-// Path returns the database file path.
+// Path returns the database file path, or the PostgreSQL URL without its
+// password.
 func (s *Store) Path() string { return s.path }
 
 // Close closes the database.
@@ -286,24 +300,32 @@ func (s *Store) RemoveProject(ctx context.Context, path string) (int, error) {
 	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM indexed_files WHERE project_path=?`, path).Scan(&files); err != nil {
 		return 0, err
 	}
-	if _, err := tx.ExecContext(ctx, `DROP TABLE IF EXISTS `+ftsTable(path)); err != nil {
-		return 0, err
+	var qs []string
+	if s.pg {
+		if err := pgRemoveFTS(ctx, tx, path); err != nil {
+			return 0, fmt.Errorf("remove project %s: %w", path, err)
+		}
+	} else {
+		if _, err := tx.ExecContext(ctx, `DROP TABLE IF EXISTS `+ftsTable(path)); err != nil {
+			return 0, err
+		}
+		qs = append(qs, `DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM code_chunks WHERE project_path=?)`)
 	}
-	for _, q := range []string{
-		`DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM code_chunks WHERE project_path=?)`,
+	for _, q := range append(qs,
 		`DELETE FROM code_vectors WHERE project_path=?`,
 		`DELETE FROM code_chunks WHERE project_path=?`,
 		`DELETE FROM code_relations WHERE project_path=?`,
 		`DELETE FROM indexed_files WHERE project_path=?`,
 		`DELETE FROM projects WHERE project_path=?`,
-		`DELETE FROM meta WHERE key = 'run:' || ?`,
-	} {
+	) {
 		if _, err := tx.ExecContext(ctx, q, path); err != nil {
 			return 0, fmt.Errorf("remove project %s: %w", path, err)
 		}
 	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO meta(key,value) VALUES('vectors_version','1')
-		ON CONFLICT(key) DO UPDATE SET value=CAST(value AS INTEGER)+1`); err != nil {
+	if _, err := tx.ExecContext(ctx, `DELETE FROM meta WHERE key = ?`, runKey(path)); err != nil {
+		return 0, fmt.Errorf("remove project %s: %w", path, err)
+	}
+	if err := bumpVectors(ctx, tx); err != nil {
 		return 0, err
 	}
 	if err := tx.Commit(); err != nil {
@@ -475,61 +497,79 @@ func (s *Store) replaceFiles(ctx context.Context, project string, files []FileDa
 			return err
 		}
 	}
-	if err := ensureFTS(ctx, tx, project); err != nil {
-		return err
+	if !s.pg {
+		if err := ensureFTS(ctx, tx, project); err != nil {
+			return err
+		}
 	}
 	for _, p := range remove {
-		if err := deleteFile(ctx, tx, project, p); err != nil {
+		if err := s.deleteFile(ctx, tx, project, p); err != nil {
 			return fmt.Errorf("remove %s: %w", p, err)
 		}
 	}
-	insChunk, err := tx.PrepareContext(ctx, `INSERT INTO code_chunks(project_path, file_path, chunk_type, name, owner,
+	// SQLite: one prepared insert per row; PostgreSQL: a file's chunks in
+	// one statement (pgInsertChunks), full-text statistics, vectors and
+	// relations of the batch at the end (pgFTS.flush)
+	var insChunk, insFTS, insVec, insRel *sql.Stmt
+	var pgFTS ftsBatch
+	if !s.pg {
+		for _, p := range []struct {
+			stmt **sql.Stmt
+			q    string
+		}{
+			{&insChunk, `INSERT INTO code_chunks(project_path, file_path, chunk_type, name, owner,
 		symbol, params, signature, language, doc, start_line, end_line, decl_end_line, start_byte, end_byte, content,
-		embedding_model) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`)
-	if err != nil {
-		return err
+		embedding_model) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) RETURNING id`},
+			{&insFTS, `INSERT INTO ` + ftsTable(project) + `(rowid, name, owner, path, doc, body) VALUES(?,?,?,?,?,?)`},
+			{&insVec, `INSERT INTO code_vectors(id, project_path, embedder, vec) VALUES(?,?,?,?)`},
+			{&insRel, `INSERT INTO code_relations(project_path, file_path, from_name, to_name, relation_type, line, plain)
+		VALUES(?,?,?,?,?,?,?)`},
+		} {
+			st, err := tx.PrepareContext(ctx, p.q)
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			*p.stmt = st
+		}
 	}
-	defer insChunk.Close()
-	insFTS, err := tx.PrepareContext(ctx, `INSERT INTO `+ftsTable(project)+`(rowid, name, owner, path, doc, body) VALUES(?,?,?,?,?,?)`)
-	if err != nil {
-		return err
-	}
-	defer insFTS.Close()
-	insVec, err := tx.PrepareContext(ctx, `INSERT INTO code_vectors(id, project_path, embedder, vec) VALUES(?,?,?,?)`)
-	if err != nil {
-		return err
-	}
-	defer insVec.Close()
-	insRel, err := tx.PrepareContext(ctx, `INSERT INTO code_relations(project_path, file_path, from_name, to_name, relation_type, line, plain)
-		VALUES(?,?,?,?,?,?,?)`)
-	if err != nil {
-		return err
-	}
-	defer insRel.Close()
 	now := time.Now().UnixNano()
 	for _, f := range files {
 		path := f.Record.Path
-		if err := deleteFile(ctx, tx, project, path); err != nil {
+		if err := s.deleteFile(ctx, tx, project, path); err != nil {
 			return fmt.Errorf("replace %s: %w", path, err)
 		}
-		for _, c := range f.Chunks {
-			res, err := insChunk.ExecContext(ctx, project, path, c.Type, c.Name, c.Owner, c.Symbol, c.Params, c.Signature, c.Language,
-				c.Doc, c.StartLine, c.EndLine, c.DeclEndLine, c.StartByte, c.EndByte, c.Content, c.Embedder)
-			if err != nil {
+		var ids []int64 // PostgreSQL: the file's chunks in one statement
+		if s.pg {
+			if ids, err = pgInsertChunks(ctx, tx, project, path, f.Chunks); err != nil {
+				return fmt.Errorf("insert chunks %s: %w", path, err)
+			}
+		}
+		for i, c := range f.Chunks {
+			var id int64
+			if s.pg {
+				id = ids[i]
+			} else if err := insChunk.QueryRowContext(ctx, project, path, c.Type, c.Name, c.Owner, c.Symbol, c.Params, c.Signature, c.Language,
+				c.Doc, c.StartLine, c.EndLine, c.DeclEndLine, c.StartByte, c.EndByte, c.Content, c.Embedder).Scan(&id); err != nil {
 				return fmt.Errorf("insert chunk %s %s: %w", path, c.Name, err)
 			}
-			id, _ := res.LastInsertId()
 			if len(c.Vector) > 0 {
-				if _, err := insVec.ExecContext(ctx, id, project, c.Embedder, EncodeVector(c.Vector)); err != nil {
+				if s.pg {
+					pgFTS.addVector(id, c.Embedder, EncodeVector(c.Vector))
+				} else if _, err := insVec.ExecContext(ctx, id, project, c.Embedder, EncodeVector(c.Vector)); err != nil {
 					return fmt.Errorf("insert vector %s: %w", path, err)
 				}
 			}
-			if _, err := insFTS.ExecContext(ctx, id, c.NameTerms, c.OwnerTerms, c.PathTerms, c.DocTerms, c.BodyTerms); err != nil {
+			if s.pg {
+				pgFTS.add(id, c)
+			} else if _, err := insFTS.ExecContext(ctx, id, c.NameTerms, c.OwnerTerms, c.PathTerms, c.DocTerms, c.BodyTerms); err != nil {
 				return fmt.Errorf("insert fts %s: %w", path, err)
 			}
 		}
 		for _, r := range f.Relations {
-			if _, err := insRel.ExecContext(ctx, project, path, r.From, r.To, r.Kind, r.Line, r.CallForm()); err != nil {
+			if s.pg {
+				pgFTS.addRelation(path, r)
+			} else if _, err := insRel.ExecContext(ctx, project, path, r.From, r.To, r.Kind, r.Line, r.CallForm()); err != nil {
 				return fmt.Errorf("insert relation %s: %w", path, err)
 			}
 		}
@@ -540,8 +580,10 @@ func (s *Store) replaceFiles(ctx context.Context, project string, files []FileDa
 			return fmt.Errorf("fingerprint %s: %w", path, err)
 		}
 	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO meta(key,value) VALUES('vectors_version','1')
-		ON CONFLICT(key) DO UPDATE SET value=CAST(value AS INTEGER)+1`); err != nil {
+	if err := pgFTS.flush(ctx, tx, project); err != nil {
+		return err
+	}
+	if err := bumpVectors(ctx, tx); err != nil {
 		return err
 	}
 	if err := tx.Commit(); err != nil {
@@ -550,14 +592,28 @@ func (s *Store) replaceFiles(ctx context.Context, project string, files []FileDa
 	return nil
 }
 
-// deleteFile deletes the rows of one file; the project's full-text table
-// must exist (ensureFTS).
-func deleteFile(ctx context.Context, tx *sql.Tx, project, path string) error {
-	for _, q := range []string{
-		`DELETE FROM ` + ftsTable(project) + ` WHERE rowid IN (SELECT id FROM code_chunks WHERE project_path=? AND file_path=?)`,
-		`DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM code_chunks WHERE project_path=? AND file_path=?)`,
-		`DELETE FROM code_vectors WHERE id IN (SELECT id FROM code_chunks WHERE project_path=? AND file_path=?)`,
-	} {
+// bumpVectors increments meta.vectors_version, last in a write
+// transaction (on PostgreSQL the row stays locked until commit).
+func bumpVectors(ctx context.Context, tx *sql.Tx) error {
+	_, err := tx.ExecContext(ctx, `INSERT INTO meta(key,value) VALUES('vectors_version','1')
+		ON CONFLICT(key) DO UPDATE SET value=CAST(CAST(meta.value AS BIGINT)+1 AS TEXT)`)
+	return err
+}
+
+// deleteFile deletes the rows of one file; on SQLite the project's
+// full-text table must exist (ensureFTS).
+func (s *Store) deleteFile(ctx context.Context, tx *sql.Tx, project, path string) error {
+	qs := []string{`DELETE FROM code_vectors WHERE id IN (SELECT id FROM code_chunks WHERE project_path=? AND file_path=?)`}
+	if s.pg {
+		if err := pgDeleteFTS(ctx, tx, project, path); err != nil {
+			return err
+		}
+	} else {
+		qs = append(qs,
+			`DELETE FROM `+ftsTable(project)+` WHERE rowid IN (SELECT id FROM code_chunks WHERE project_path=? AND file_path=?)`,
+			`DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM code_chunks WHERE project_path=? AND file_path=?)`)
+	}
+	for _, q := range qs {
 		if _, err := tx.ExecContext(ctx, q, project, path); err != nil {
 			return err
 		}
@@ -655,9 +711,14 @@ func (s *Store) Count(ctx context.Context, project string) (Counts, error) {
 	return c, rows.Err()
 }
 
-// Size returns the bytes used by the database file and its WAL.
+// Size returns the bytes used by the database file and its WAL; on
+// PostgreSQL, the size of the database (0 when it cannot be read).
 func (s *Store) Size() int64 {
 	var n int64
+	if s.pg {
+		_ = s.db.QueryRow(`SELECT pg_database_size(current_database())`).Scan(&n)
+		return n
+	}
 	for _, suf := range []string{"", "-wal", "-shm"} {
 		if st, err := os.Stat(s.path + suf); err == nil {
 			n += st.Size()

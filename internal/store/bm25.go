@@ -1,0 +1,338 @@
+package store
+
+// BM25 on PostgreSQL, the same numbers FTS5 computes on SQLite.
+//
+// FTS5's bm25() (Robertson & Zaragoza, 2009; fts5_aux.c) scores a row D for
+// a query of phrases q1..qn as
+//
+//	sum_i IDF(qi) * f(qi,D) * (k1+1) / (f(qi,D) + k1 * (1 - b + b*|D|/avgdl))
+//
+// with k1 = 1.2, b = 0.75, IDF(q) = ln((N - n(q) + 0.5) / (n(q) + 0.5)),
+// replaced by 1e-6 when it is not positive; N is the rows of the table,
+// n(q) the rows holding q, f(q,D) the occurrences of q in D's columns each
+// multiplied by its column weight, |D| the tokens of D over all columns
+// (unweighted) and avgdl the tokens of the table over N. FTS5 returns the
+// negated sum; FTSSearch returns it positive.
+//
+// The columns hold pre-analysed terms, which FTS5's unicode61 tokenizer
+// (remove_diacritics 2) splits and folds once more; ftsTokens does the same
+// in Go, so a chunk's rows in fts_postings are the tokens FTS5 would have
+// indexed. Per project, as one FTS5 table per project on SQLite:
+// fts_stats holds N and the total tokens, fts_terms n(q), fts_docs |D|,
+// fts_postings f per column. A query (MatchExpr's quoted terms joined by
+// OR) is parsed by parseMatch; every term the analyzer makes is one token,
+// so every phrase is one token (a quoted string of several tokens, which
+// the analyzer never makes, counts as that many one-token phrases).
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// bm25K1 and bm25B are FTS5's constants.
+const (
+	bm25K1 = 1.2
+	bm25B  = 0.75
+)
+
+// ftsTokens appends the tokens FTS5's unicode61 tokenizer with
+// remove_diacritics 2 makes of text: runs of letters, digits and
+// private-use characters, lower-cased, with Latin diacritics removed.
+func ftsTokens(dst []string, text string) []string {
+	start := -1
+	var b strings.Builder
+	flush := func() {
+		if start >= 0 {
+			dst = append(dst, b.String())
+			b.Reset()
+			start = -1
+		}
+	}
+	for i, r := range text {
+		if !(unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.Is(unicode.Co, r)) {
+			if unicode.Is(unicode.Mn, r) && start >= 0 {
+				continue // a combining diacritic inside a token is dropped
+			}
+			flush()
+			continue
+		}
+		if start < 0 {
+			start = i
+		}
+		if r < utf8.RuneSelf {
+			if 'A' <= r && r <= 'Z' {
+				r += 'a' - 'A'
+			}
+			b.WriteByte(byte(r))
+			continue
+		}
+		b.WriteString(foldRune(unicode.ToLower(r)))
+	}
+	flush()
+	return dst
+}
+
+// foldRune removes the diacritic of a lower-case Latin letter ("é" -> "e").
+func foldRune(r rune) string {
+	if f, ok := latinFold[r]; ok {
+		return f
+	}
+	return string(r)
+}
+
+// latinFold maps the accented lower-case letters of Latin-1 and Latin
+// Extended-A to their base letters, as unicode61's remove_diacritics does.
+var latinFold = func() map[rune]string {
+	m := map[rune]string{}
+	for base, accented := range map[string]string{
+		"a": "àáâãäåāăą", "c": "çćĉċč", "d": "ď", "e": "èéêëēĕėęě", "g": "ĝğġģ", "h": "ĥ",
+		"i": "ìíîïĩīĭįı", "j": "ĵ", "k": "ķ", "l": "ĺļľ", "n": "ñńņňŉ", "o": "òóôõöōŏő",
+		"r": "ŕŗř", "s": "śŝşš", "t": "ţť", "u": "ùúûüũūŭůűų", "w": "ŵ", "y": "ýÿŷ", "z": "źżž",
+	} {
+		for _, r := range accented {
+			m[r] = base
+		}
+	}
+	return m
+}()
+
+// ftsDoc is one chunk's full-text statistics: per token, its occurrences
+// in the five columns (name, owner, path, doc, body), and the total.
+type ftsDoc struct {
+	freq map[string]*[5]int32
+	len  int
+}
+
+func newFTSDoc(cols [5]string) ftsDoc {
+	d := ftsDoc{freq: map[string]*[5]int32{}}
+	var toks []string
+	for c, text := range cols {
+		toks = ftsTokens(toks[:0], text)
+		d.len += len(toks)
+		for _, t := range toks {
+			f := d.freq[t]
+			if f == nil {
+				f = new([5]int32)
+				d.freq[t] = f
+			}
+			f[c]++
+		}
+	}
+	return d
+}
+
+// ftsBatch collects the full-text rows of a batch of chunks, written by
+// flush in a few statements.
+type ftsBatch struct {
+	ids, docIDs        []int64
+	docLens            []int32
+	terms              []string
+	f0, f1, f2, f3, f4 []int32
+	df                 map[string]int64
+	tokens             int64
+
+	// vectors and relations of the batch, written by flush too (one
+	// statement instead of a round trip per row)
+	vecIDs                           []int64
+	vecEmb                           []string
+	vecs                             [][]byte
+	relPath, relFrom, relTo, relKind []string
+	relLine, relForm                 []int64
+}
+
+func (b *ftsBatch) addVector(id int64, embedder string, v []byte) {
+	b.vecIDs, b.vecEmb, b.vecs = append(b.vecIDs, id), append(b.vecEmb, embedder), append(b.vecs, v)
+}
+
+func (b *ftsBatch) addRelation(path string, r RelationRow) {
+	b.relPath, b.relFrom, b.relTo, b.relKind = append(b.relPath, path), append(b.relFrom, r.From), append(b.relTo, r.To), append(b.relKind, r.Kind)
+	b.relLine, b.relForm = append(b.relLine, int64(r.Line)), append(b.relForm, int64(r.CallForm()))
+}
+
+func (b *ftsBatch) add(id int64, c ChunkRow) {
+	d := newFTSDoc([5]string{c.NameTerms, c.OwnerTerms, c.PathTerms, c.DocTerms, c.BodyTerms})
+	if b.df == nil {
+		b.df = map[string]int64{}
+	}
+	b.docIDs = append(b.docIDs, id)
+	b.docLens = append(b.docLens, int32(d.len))
+	b.tokens += int64(d.len)
+	for t, f := range d.freq {
+		b.ids = append(b.ids, id)
+		b.terms = append(b.terms, t)
+		b.f0, b.f1, b.f2, b.f3, b.f4 = append(b.f0, f[0]), append(b.f1, f[1]), append(b.f2, f[2]), append(b.f3, f[3]), append(b.f4, f[4])
+		b.df[t]++
+	}
+}
+
+// flush writes the batch's postings, document lengths, document
+// frequencies and project totals.
+func (b *ftsBatch) flush(ctx context.Context, tx *sql.Tx, project string) error {
+	const step = 20000
+	for i := 0; i < len(b.vecIDs); i += step {
+		j := min(i+step, len(b.vecIDs))
+		if _, err := tx.ExecContext(ctx, `INSERT INTO code_vectors(id, project_path, embedder, vec)
+			SELECT id, ?, emb, vec FROM unnest(?::bigint[], ?::text[], ?::bytea[]) AS u(id, emb, vec)`,
+			project, b.vecIDs[i:j], b.vecEmb[i:j], b.vecs[i:j]); err != nil {
+			return fmt.Errorf("insert vectors: %w", err)
+		}
+	}
+	for i := 0; i < len(b.relPath); i += step {
+		j := min(i+step, len(b.relPath))
+		if _, err := tx.ExecContext(ctx, `INSERT INTO code_relations(project_path, file_path, from_name, to_name, relation_type, line, plain)
+			SELECT ?, * FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::bigint[], ?::bigint[])`,
+			project, b.relPath[i:j], b.relFrom[i:j], b.relTo[i:j], b.relKind[i:j], b.relLine[i:j], b.relForm[i:j]); err != nil {
+			return fmt.Errorf("insert relations: %w", err)
+		}
+	}
+	if len(b.docIDs) == 0 {
+		*b = ftsBatch{}
+		return nil
+	}
+	key := projectKey(project)
+	for i := 0; i < len(b.ids); i += step {
+		j := min(i+step, len(b.ids))
+		if _, err := tx.ExecContext(ctx, `INSERT INTO fts_postings(project, term, id, f_name, f_owner, f_path, f_doc, f_body)
+			SELECT ?, * FROM unnest(?::text[], ?::bigint[], ?::int[], ?::int[], ?::int[], ?::int[], ?::int[])`,
+			key, b.terms[i:j], b.ids[i:j], b.f0[i:j], b.f1[i:j], b.f2[i:j], b.f3[i:j], b.f4[i:j]); err != nil {
+			return fmt.Errorf("insert postings: %w", err)
+		}
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO fts_docs(id, project, len) SELECT id, ?, len FROM unnest(?::bigint[], ?::int[]) AS u(id, len)`,
+		key, b.docIDs, b.docLens); err != nil {
+		return fmt.Errorf("insert document lengths: %w", err)
+	}
+	terms := make([]string, 0, len(b.df))
+	dfs := make([]int64, 0, len(b.df))
+	for t, n := range b.df {
+		terms = append(terms, t)
+		dfs = append(dfs, n)
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO fts_terms(project, term, df) SELECT ?, * FROM unnest(?::text[], ?::bigint[])
+		ON CONFLICT (project, term) DO UPDATE SET df = fts_terms.df + excluded.df`, key, terms, dfs); err != nil {
+		return fmt.Errorf("count terms: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO fts_stats(project, docs, tokens) VALUES(?, ?, ?)
+		ON CONFLICT (project) DO UPDATE SET docs = fts_stats.docs + excluded.docs, tokens = fts_stats.tokens + excluded.tokens`,
+		key, int64(len(b.docIDs)), b.tokens); err != nil {
+		return fmt.Errorf("count documents: %w", err)
+	}
+	*b = ftsBatch{}
+	return nil
+}
+
+// pgDeleteFTS removes the full-text rows of one file's chunks and takes
+// them out of the project's statistics.
+func pgDeleteFTS(ctx context.Context, tx *sql.Tx, project, path string) error {
+	key := projectKey(project)
+	ids := `SELECT id FROM code_chunks WHERE project_path=? AND file_path=?`
+	for _, q := range []struct {
+		sql  string
+		args []any
+	}{
+		{`UPDATE fts_terms t SET df = t.df - d.n FROM (SELECT term, count(*) AS n FROM fts_postings
+			WHERE id IN (` + ids + `) GROUP BY term) d WHERE t.project=? AND t.term=d.term`, []any{project, path, key}},
+		{`UPDATE fts_stats s SET docs = s.docs - d.n, tokens = s.tokens - d.len FROM (SELECT count(*) AS n,
+			coalesce(sum(len), 0) AS len FROM fts_docs WHERE id IN (` + ids + `)) d WHERE s.project=? AND d.n > 0`, []any{project, path, key}},
+		{`DELETE FROM fts_postings WHERE id IN (` + ids + `)`, []any{project, path}},
+		{`DELETE FROM fts_docs WHERE id IN (` + ids + `)`, []any{project, path}},
+	} {
+		if _, err := tx.ExecContext(ctx, q.sql, q.args...); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// pgRemoveFTS deletes every full-text row of project.
+func pgRemoveFTS(ctx context.Context, tx *sql.Tx, project string) error {
+	key := projectKey(project)
+	for _, t := range []string{"fts_postings", "fts_docs", "fts_terms", "fts_stats"} {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM `+t+` WHERE project=?`, key); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// parseMatch returns the tokens of the phrases of a MatchExpr expression
+// (quoted strings joined by OR), in order, repeats kept: a repeated phrase
+// counts twice in FTS5's sum.
+func parseMatch(match string) []string {
+	var out []string
+	for i := 0; i < len(match); i++ {
+		switch c := match[i]; {
+		case c == '"':
+			var b strings.Builder
+			j := i + 1
+			for j < len(match) {
+				if match[j] == '"' {
+					if j+1 < len(match) && match[j+1] == '"' {
+						b.WriteByte('"')
+						j += 2
+						continue
+					}
+					break
+				}
+				b.WriteByte(match[j])
+				j++
+			}
+			out = ftsTokens(out, b.String())
+			i = j
+		case c == ' ' || c == '\t' || c == '\n':
+		default:
+			j := i
+			for j < len(match) && match[j] != ' ' && match[j] != '"' {
+				j++
+			}
+			if w := match[i:j]; w != "OR" && w != "AND" && w != "NOT" {
+				out = ftsTokens(out, w)
+			}
+			i = j - 1
+		}
+	}
+	return out
+}
+
+// pgFTSSearch is FTSSearch on PostgreSQL: FTS5's BM25 (see above) over the
+// project's statistics, the k best chunks, score descending then id; scores
+// are compared rounded to 9 decimals, so a tie FTS5 sees exactly is a tie
+// here too whatever order the sum is taken in.
+func (s *Store) pgFTSSearch(ctx context.Context, project, match string, w FTSWeights, k int) ([]Scored, error) {
+	terms := parseMatch(match)
+	if len(terms) == 0 {
+		return nil, nil
+	}
+	rows, err := s.db.QueryContext(ctx, `WITH st AS (
+			SELECT docs::float8 AS n, tokens::float8 / greatest(docs, 1) AS avgdl FROM fts_stats WHERE project = ?),
+		q AS (SELECT term, count(*) AS mult FROM unnest(?::text[]) AS term GROUP BY term),
+		w AS (SELECT t.term, q.mult * (CASE WHEN st.n - t.df + 0.5 <= t.df + 0.5 THEN 1e-6
+				ELSE ln((st.n - t.df + 0.5) / (t.df + 0.5)) END) AS idf
+			FROM q JOIN fts_terms t ON t.project = ? AND t.term = q.term CROSS JOIN st WHERE t.df > 0),
+		sc AS (SELECT p.id, sum(w.idf * f.f * ?::float8 / (f.f + ?::float8 * (1 - ?::float8 + ?::float8 * d.len / st.avgdl))) AS score
+			FROM w JOIN fts_postings p ON p.project = ? AND p.term = w.term
+			JOIN fts_docs d ON d.id = p.id CROSS JOIN st
+			CROSS JOIN LATERAL (SELECT ?::float8 * p.f_name + ?::float8 * p.f_owner + ?::float8 * p.f_path
+				+ ?::float8 * p.f_doc + ?::float8 * p.f_body AS f) f
+			GROUP BY p.id)
+		SELECT id, score FROM sc ORDER BY round(score::numeric, 9) DESC, id LIMIT ?`,
+		projectKey(project), terms, projectKey(project), bm25K1+1, bm25K1, bm25B, bm25B, projectKey(project),
+		w.Name, w.Owner, w.Path, w.Doc, w.Body, k)
+	if err != nil {
+		return nil, fmt.Errorf("full-text search: %w", err)
+	}
+	defer rows.Close()
+	var out []Scored
+	for rows.Next() {
+		var sc Scored
+		if err := rows.Scan(&sc.ID, &sc.Score); err != nil {
+			return nil, fmt.Errorf("full-text search: %w", err)
+		}
+		out = append(out, sc)
+	}
+	return out, rows.Err()
+}

@@ -1,0 +1,499 @@
+package store
+
+// PostgreSQL: the same store on a database server, for a team.
+//
+// A target that starts with postgres:// or postgresql:// opens the
+// database it names (the pgx v5 driver through database/sql); anything else
+// is an SQLite file path. The rest of the package is shared: queries are
+// written once with '?' placeholders and portable SQL, and the connections
+// of a PostgreSQL store rewrite them (pgConn below). What differs lives
+// here and in bm25.go:
+//   - the schema (pgSchema): BIGINT columns, identity ids, BYTEA vectors;
+//   - full-text ranking: FTS5 does not exist, so the store keeps its own
+//     term statistics per project (fts_* tables) and computes FTS5's BM25
+//     in SQL over them (bm25.go);
+//   - text: PostgreSQL text holds neither NUL bytes nor invalid UTF-8, so
+//     string arguments are made valid (NUL and bad bytes become U+FFFD);
+//   - one index run per project: a session advisory lock (LockProject),
+//     so runs on several machines serialise per project while different
+//     projects index concurrently.
+//
+// Vectors are float32 little-endian BYTEA rows scored in Go, as on SQLite
+// (keyword candidates by CosineByID, a streaming top-k scan by TopKCosine);
+// pgvector is not used.
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/stdlib"
+)
+
+// IsPostgres reports whether target names a PostgreSQL database (a
+// postgres:// or postgresql:// URL) rather than an SQLite file.
+func IsPostgres(target string) bool {
+	return strings.HasPrefix(target, "postgres://") || strings.HasPrefix(target, "postgresql://")
+}
+
+// Postgres reports whether the store is on PostgreSQL.
+func (s *Store) Postgres() bool { return s.pg }
+
+// Redact returns target fit for a message: a PostgreSQL URL with its
+// password replaced by "xxxxx"; an SQLite path as it is.
+func Redact(target string) string {
+	if !IsPostgres(target) {
+		return target
+	}
+	return redactURL(target)
+}
+
+// redactURL returns a PostgreSQL URL with its password replaced by "xxxxx".
+func redactURL(target string) string {
+	u, err := url.Parse(target)
+	if err != nil {
+		return "postgres://(unparsable URL)"
+	}
+	return u.Redacted()
+}
+
+// openPostgres connects to the database at target and migrates its schema.
+func openPostgres(ctx context.Context, target string) (*Store, error) {
+	name := redactURL(target)
+	cfg, err := pgx.ParseConfig(target)
+	if err != nil {
+		return nil, fmt.Errorf("open index %s: %w", name, err)
+	}
+	db := sql.OpenDB(pgConnector{stdlib.GetConnector(*cfg)})
+	db.SetMaxOpenConns(16)
+	db.SetMaxIdleConns(16)
+	db.SetConnMaxIdleTime(5 * time.Minute)
+	if err := db.PingContext(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open index %s: %w", name, err)
+	}
+	s := &Store{db: db, path: name, pg: true}
+	if err := s.migratePG(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open index %s: %w", name, err)
+	}
+	return s, nil
+}
+
+// migrateLockKey is the advisory lock that serialises schema creation and
+// migration between processes opening the same database at once.
+const migrateLockKey = 0x636f6465726167 // "coderag" in ASCII
+
+// migratePG creates the schema of a new database or checks the version of
+// an existing one, under a transaction-scoped advisory lock.
+func (s *Store) migratePG(ctx context.Context) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(?)`, int64(migrateLockKey)); err != nil {
+		return fmt.Errorf("lock schema: %w", err)
+	}
+	var exists bool
+	if err := tx.QueryRowContext(ctx, `SELECT to_regclass('meta') IS NOT NULL`).Scan(&exists); err != nil {
+		return err
+	}
+	if exists {
+		var v string
+		err := tx.QueryRowContext(ctx, `SELECT value FROM meta WHERE key='schema_version'`).Scan(&v)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return err
+		}
+		have, _ := strconv.Atoi(v)
+		if have > SchemaVersion {
+			return fmt.Errorf("%w (schema %d > %d): upgrade coderag", ErrNewerSchema, have, SchemaVersion)
+		}
+		if err == nil && have == 0 {
+			return fmt.Errorf("%w: schema_version %q", ErrDamaged, v)
+		}
+		if have == SchemaVersion {
+			// no DDL at all: CREATE INDEX IF NOT EXISTS takes a SHARE lock
+			// on its table even when the index exists, which would wait
+			// for (and can deadlock with) writers in other processes
+			return tx.Commit()
+		}
+		for n := have; n > 0 && n < SchemaVersion; n++ {
+			m, ok := pgMigrations[n]
+			if !ok {
+				return fmt.Errorf("no migration from schema %d on PostgreSQL: create a new database and index again", n)
+			}
+			if _, err := tx.ExecContext(ctx, m); err != nil {
+				return fmt.Errorf("migrate schema %d to %d: %w", n, n+1, err)
+			}
+		}
+	} else {
+		var foreign int
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM pg_tables WHERE schemaname = current_schema()`).Scan(&foreign); err != nil {
+			return err
+		}
+		if foreign > 0 {
+			return fmt.Errorf("%w: the database holds %d other tables; give coderag a database of its own", ErrForeign, foreign)
+		}
+	}
+	if _, err := tx.ExecContext(ctx, pgSchema); err != nil {
+		return fmt.Errorf("create schema: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO meta(key,value) VALUES('schema_version',?)
+		ON CONFLICT(key) DO UPDATE SET value=excluded.value`, strconv.Itoa(SchemaVersion)); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// pgMigrations[v] upgrades a PostgreSQL database of schema v to v+1 (the
+// first PostgreSQL schema was 3); a new database is created at
+// SchemaVersion directly from pgSchema. The symbol backfill is SQLite's
+// with strpos for instr.
+var pgMigrations = map[int]string{
+	3: `ALTER TABLE code_chunks ADD COLUMN symbol TEXT COLLATE "C" NOT NULL DEFAULT '';
+		ALTER TABLE code_chunks ADD COLUMN params TEXT COLLATE "C" NOT NULL DEFAULT '';
+		` + strings.ReplaceAll(backfillSymbols, "instr(", "strpos("),
+}
+
+// pgSchema is the PostgreSQL form of schema (see schema.go for the
+// meaning of each table; text is compared byte by byte, COLLATE "C", as
+// SQLite does) plus the full-text statistics FTS5 keeps on
+// SQLite, per project (project = projectKey(project_path)):
+//
+//	fts_stats(project, docs, tokens)   rows and total tokens of the project
+//	fts_terms(project, term, df)       documents holding the term
+//	fts_docs(id, project, len)         tokens of chunk id (all columns)
+//	fts_postings(project, term, id,    occurrences of term in each column of
+//	  f_name .. f_body)                chunk id
+const pgSchema = `
+CREATE TABLE IF NOT EXISTS meta (
+	key   TEXT COLLATE "C" PRIMARY KEY,
+	value TEXT COLLATE "C" NOT NULL
+);
+CREATE TABLE IF NOT EXISTS projects (
+	project_path TEXT COLLATE "C" PRIMARY KEY,
+	embedder     TEXT COLLATE "C" NOT NULL,
+	dim          BIGINT NOT NULL DEFAULT 0,
+	created_at   BIGINT NOT NULL,
+	updated_at   BIGINT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS indexed_files (
+	project_path    TEXT COLLATE "C" NOT NULL,
+	file_path       TEXT COLLATE "C" NOT NULL,
+	content_sha256  TEXT COLLATE "C" NOT NULL,
+	embedding_model TEXT COLLATE "C" NOT NULL,
+	size            BIGINT NOT NULL,
+	mtime_ns        BIGINT NOT NULL,
+	language        TEXT COLLATE "C" NOT NULL DEFAULT '',
+	chunk_count     BIGINT NOT NULL DEFAULT 0,
+	indexed_at      BIGINT NOT NULL,
+	analysis        BIGINT NOT NULL DEFAULT 1,
+	PRIMARY KEY (project_path, file_path)
+);
+CREATE TABLE IF NOT EXISTS code_chunks (
+	id              BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,
+	project_path    TEXT COLLATE "C" NOT NULL,
+	file_path       TEXT COLLATE "C" NOT NULL,
+	chunk_type      TEXT COLLATE "C" NOT NULL,
+	name            TEXT COLLATE "C" NOT NULL,
+	owner           TEXT COLLATE "C" NOT NULL DEFAULT '',
+	symbol          TEXT COLLATE "C" NOT NULL DEFAULT '',
+	params          TEXT COLLATE "C" NOT NULL DEFAULT '',
+	signature       TEXT COLLATE "C" NOT NULL DEFAULT '',
+	language        TEXT COLLATE "C" NOT NULL DEFAULT '',
+	doc             TEXT COLLATE "C" NOT NULL DEFAULT '',
+	start_line      BIGINT NOT NULL,
+	end_line        BIGINT NOT NULL,
+	decl_end_line   BIGINT NOT NULL,
+	start_byte      BIGINT NOT NULL,
+	end_byte        BIGINT NOT NULL,
+	content         TEXT COLLATE "C" NOT NULL,
+	embedding_model TEXT COLLATE "C" NOT NULL DEFAULT ''
+);
+CREATE TABLE IF NOT EXISTS code_vectors (
+	id           BIGINT PRIMARY KEY,
+	project_path TEXT COLLATE "C" NOT NULL,
+	embedder     TEXT COLLATE "C" NOT NULL,
+	vec          BYTEA NOT NULL
+);
+CREATE INDEX IF NOT EXISTS code_vectors_project ON code_vectors(project_path, embedder);
+CREATE INDEX IF NOT EXISTS code_chunks_file ON code_chunks(project_path, file_path);
+CREATE INDEX IF NOT EXISTS code_chunks_name ON code_chunks(project_path, name);
+CREATE INDEX IF NOT EXISTS code_chunks_defs ON code_chunks(project_path, chunk_type, file_path, start_line, name, owner, language, decl_end_line);
+CREATE TABLE IF NOT EXISTS code_relations (
+	id            BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,
+	project_path  TEXT COLLATE "C" NOT NULL,
+	file_path     TEXT COLLATE "C" NOT NULL,
+	from_name     TEXT COLLATE "C" NOT NULL,
+	to_name       TEXT COLLATE "C" NOT NULL,
+	relation_type TEXT COLLATE "C" NOT NULL,
+	line          BIGINT NOT NULL DEFAULT 0,
+	plain         BIGINT NOT NULL DEFAULT 0
+);
+CREATE INDEX IF NOT EXISTS code_relations_file ON code_relations(project_path, file_path);
+CREATE INDEX IF NOT EXISTS code_relations_from ON code_relations(project_path, from_name);
+CREATE INDEX IF NOT EXISTS code_relations_to ON code_relations(project_path, to_name);
+CREATE TABLE IF NOT EXISTS fts_stats (
+	project BIGINT PRIMARY KEY,
+	docs    BIGINT NOT NULL,
+	tokens  BIGINT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS fts_terms (
+	project BIGINT NOT NULL,
+	term    TEXT COLLATE "C" NOT NULL,
+	df      BIGINT NOT NULL,
+	PRIMARY KEY (project, term)
+);
+CREATE TABLE IF NOT EXISTS fts_docs (
+	id      BIGINT PRIMARY KEY,
+	project BIGINT NOT NULL,
+	len     INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS fts_docs_project ON fts_docs(project);
+CREATE TABLE IF NOT EXISTS fts_postings (
+	project BIGINT NOT NULL,
+	term    TEXT COLLATE "C" NOT NULL,
+	id      BIGINT NOT NULL,
+	f_name  INTEGER NOT NULL,
+	f_owner INTEGER NOT NULL,
+	f_path  INTEGER NOT NULL,
+	f_doc   INTEGER NOT NULL,
+	f_body  INTEGER NOT NULL,
+	PRIMARY KEY (project, term, id)
+);
+CREATE INDEX IF NOT EXISTS fts_postings_id ON fts_postings(id);
+`
+
+// pgTables are the tables of pgSchema, for Probe.
+var pgTables = []string{"meta", "projects", "indexed_files", "code_chunks", "code_vectors", "code_relations",
+	"fts_stats", "fts_terms", "fts_docs", "fts_postings"}
+
+// projectKey is the int64 key of project in the fts_* tables and its
+// advisory lock: the FNV-1a 64-bit hash of the path.
+func projectKey(project string) int64 {
+	h := fnv.New64a()
+	h.Write([]byte(project))
+	return int64(h.Sum64())
+}
+
+// LockProject takes the exclusive right to index project on a PostgreSQL
+// store: a session advisory lock keyed by the project, held on a
+// connection of its own until release is called or the process dies.
+// While another process holds it, onWait (if set) is called once with a
+// message naming the project, and LockProject waits, polling, until the
+// lock is free or ctx ends (ctx's error). On SQLite it returns a no-op
+// release: the index package locks a file beside the database instead.
+func (s *Store) LockProject(ctx context.Context, project string, onWait func(string)) (release func(), err error) {
+	if !s.pg {
+		return func() {}, nil
+	}
+	conn, err := s.db.Conn(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("lock %s: %w", project, err)
+	}
+	key := projectKey(project)
+	waited := false
+	for {
+		var ok bool
+		if err := conn.QueryRowContext(ctx, `SELECT pg_try_advisory_lock(?)`, key).Scan(&ok); err != nil {
+			conn.Close()
+			return nil, fmt.Errorf("lock %s: %w", project, err)
+		}
+		if ok {
+			return func() {
+				_, err := conn.ExecContext(context.WithoutCancel(ctx), `SELECT pg_advisory_unlock(?)`, key)
+				if err != nil {
+					// a connection that cannot unlock is dropped, which
+					// ends its session and so its lock
+					_ = conn.Raw(func(any) error { return driver.ErrBadConn })
+				}
+				conn.Close()
+			}, nil
+		}
+		if !waited && onWait != nil {
+			onWait(fmt.Sprintf("project %s is being indexed by another process; waiting", project))
+		}
+		waited = true
+		select {
+		case <-ctx.Done():
+			conn.Close()
+			return nil, ctx.Err()
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
+// pgInsertChunks inserts the chunks of one file in one statement and
+// returns their ids in the order of cs. The rows are inserted in that
+// order (ORDER BY ord), so the identity column gives them ascending ids.
+func pgInsertChunks(ctx context.Context, tx *sql.Tx, project, path string, cs []ChunkRow) ([]int64, error) {
+	if len(cs) == 0 {
+		return nil, nil
+	}
+	n := len(cs)
+	typ, name, owner, symbol, params := make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n)
+	sig, lang, doc, content, emb := make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n)
+	sl, el, dl, sb, eb := make([]int64, n), make([]int64, n), make([]int64, n), make([]int64, n), make([]int64, n)
+	for i, c := range cs {
+		typ[i], name[i], owner[i], symbol[i], params[i] = c.Type, c.Name, c.Owner, c.Symbol, c.Params
+		sig[i], lang[i], doc[i], content[i], emb[i] = c.Signature, c.Language, c.Doc, c.Content, c.Embedder
+		sl[i], el[i], dl[i], sb[i], eb[i] = int64(c.StartLine), int64(c.EndLine), int64(c.DeclEndLine), int64(c.StartByte), int64(c.EndByte)
+	}
+	rows, err := tx.QueryContext(ctx, `INSERT INTO code_chunks(project_path, file_path, chunk_type, name, owner,
+		symbol, params, signature, language, doc, start_line, end_line, decl_end_line, start_byte, end_byte, content,
+		embedding_model)
+		SELECT ?, ?, t, n, o, sy, pa, sg, l, d, sl, el, dl, sb, eb, c, e
+		FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[],
+			?::bigint[], ?::bigint[], ?::bigint[], ?::bigint[], ?::bigint[], ?::text[], ?::text[]) WITH ORDINALITY
+			AS u(t, n, o, sy, pa, sg, l, d, sl, el, dl, sb, eb, c, e, ord)
+		ORDER BY ord RETURNING id`,
+		project, path, typ, name, owner, symbol, params, sig, lang, doc, sl, el, dl, sb, eb, content, emb)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	ids := make([]int64, 0, n)
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		ids = append(ids, id)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if len(ids) != n {
+		return nil, fmt.Errorf("%d chunks inserted, %d ids returned", n, len(ids))
+	}
+	slices.Sort(ids)
+	return ids, nil
+}
+
+// pgConnector opens pgx connections that speak the package's '?' SQL.
+type pgConnector struct{ c driver.Connector }
+
+func (p pgConnector) Connect(ctx context.Context) (driver.Conn, error) {
+	c, err := p.c.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &pgConn{c.(*stdlib.Conn)}, nil
+}
+
+func (p pgConnector) Driver() driver.Driver { return p.c.Driver() }
+
+// pgConn is a pgx connection whose queries have '?' placeholders rewritten
+// to $1, $2, ... (rebind) and whose string arguments are made storable
+// (pgText).
+type pgConn struct{ c *stdlib.Conn }
+
+func (c *pgConn) Prepare(q string) (driver.Stmt, error) { return c.c.Prepare(rebind(q)) }
+func (c *pgConn) PrepareContext(ctx context.Context, q string) (driver.Stmt, error) {
+	return c.c.PrepareContext(ctx, rebind(q))
+}
+func (c *pgConn) Close() error { return c.c.Close() }
+func (c *pgConn) Begin() (driver.Tx, error) {
+	return c.c.BeginTx(context.Background(), driver.TxOptions{})
+}
+func (c *pgConn) BeginTx(ctx context.Context, o driver.TxOptions) (driver.Tx, error) {
+	return c.c.BeginTx(ctx, o)
+}
+func (c *pgConn) ExecContext(ctx context.Context, q string, args []driver.NamedValue) (driver.Result, error) {
+	return c.c.ExecContext(ctx, rebind(q), args)
+}
+func (c *pgConn) QueryContext(ctx context.Context, q string, args []driver.NamedValue) (driver.Rows, error) {
+	return c.c.QueryContext(ctx, rebind(q), args)
+}
+func (c *pgConn) Ping(ctx context.Context) error         { return c.c.Ping(ctx) }
+func (c *pgConn) ResetSession(ctx context.Context) error { return c.c.ResetSession(ctx) }
+func (c *pgConn) IsValid() bool                          { return !c.c.Conn().IsClosed() }
+func (c *pgConn) CheckNamedValue(nv *driver.NamedValue) error {
+	nv.Value = pgValue(nv.Value)
+	return nil
+}
+
+// pgValue makes a string argument storable in a text column: PostgreSQL
+// refuses NUL bytes and invalid UTF-8, which source files may hold; both
+// become U+FFFD. Other values pass through for pgx to encode.
+func pgValue(v any) any {
+	switch x := v.(type) {
+	case string:
+		return pgText(x)
+	case []string:
+		out := x
+		for i, s := range x {
+			if t := pgText(s); t != s {
+				if &out[0] == &x[0] {
+					out = append([]string(nil), x...)
+				}
+				out[i] = t
+			}
+		}
+		return out
+	}
+	return v
+}
+
+func pgText(s string) string {
+	if utf8.ValidString(s) && !strings.Contains(s, "\x00") {
+		return s
+	}
+	return strings.ReplaceAll(strings.ToValidUTF8(s, "\uFFFD"), "\x00", "\uFFFD")
+}
+
+// rebind rewrites the '?' placeholders of q to $1, $2, ..., leaving those
+// inside string literals, quoted identifiers and comments alone.
+func rebind(q string) string {
+	if !strings.Contains(q, "?") {
+		return q
+	}
+	var b strings.Builder
+	b.Grow(len(q) + 16)
+	n := 0
+	for i := 0; i < len(q); i++ {
+		c := q[i]
+		switch {
+		case c == '\'' || c == '"':
+			j := i + 1
+			for j < len(q) {
+				if q[j] == c {
+					if j+1 < len(q) && q[j+1] == c {
+						j += 2
+						continue
+					}
+					break
+				}
+				j++
+			}
+			end := min(j+1, len(q))
+			b.WriteString(q[i:end])
+			i = end - 1
+		case c == '-' && i+1 < len(q) && q[i+1] == '-':
+			j := strings.IndexByte(q[i:], '\n')
+			if j < 0 {
+				j = len(q) - i - 1
+			}
+			b.WriteString(q[i : i+j+1])
+			i += j
+		case c == '?':
+			n++
+			b.WriteByte('$')
+			b.WriteString(strconv.Itoa(n))
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
