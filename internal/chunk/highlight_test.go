@@ -123,3 +123,18 @@ func TestHighlightRandom(t *testing.T) {
 		checkSpans(t, highlight(p, src), len(src)) // no recover: a panic fails the test
 	}
 }
+
+// FuzzHighlight checks Highlight on any bytes under any of fuzzNames: no
+// panic (called without its recover) and valid spans.
+func FuzzHighlight(f *testing.F) {
+	f.Add(uint8(0), []byte("package p\n// c\nfunc F() string { return \"a\\\"\" + `b` }\n"))
+	f.Add(uint8(3), []byte("const t = `x${a + `y${b}`}` /* c"))
+	f.Add(uint8(19), []byte("--[==[ c ]==] s = [[a]] .. \"\\\"\""))
+	f.Add(uint8(16), []byte("~S\"\"\"a\"\"\" ?\\n # c \"#{x}\""))
+	f.Fuzz(func(t *testing.T, which uint8, src []byte) {
+		if len(src) > 64<<10 {
+			return
+		}
+		checkSpans(t, highlight(fuzzNames[int(which)%len(fuzzNames)], src), len(src))
+	})
+}
