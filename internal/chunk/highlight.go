@@ -1,7 +1,6 @@
 package chunk
 
 import (
-	"sort"
 	"strings"
 	"time"
 
@@ -335,7 +334,6 @@ func highlightMask(language string, src, out []byte) []Span {
 		}
 		last, i = b, b
 	}
-	sort.Slice(spans, func(x, y int) bool { return spans[x].Start < spans[y].Start })
 	return spans
 }
 

@@ -57,7 +57,6 @@ func chromaCSS() []byte { return []byte(codeCSS) }
 // The file name decides the syntax (chunk.Highlight); language, the
 // index's name for it, is not needed. Every byte of code is escaped.
 func highlight(code, file, language string, first int, hl [2]int, anchors bool) template.HTML {
-	_ = language
 	spans := chunk.Highlight(file, []byte(code))
 	var b strings.Builder
 	b.Grow(len(code) * 2)
