@@ -1,63 +1,115 @@
 package serve
 
 import (
-	"bytes"
-	"fmt"
 	"html/template"
-	"path"
+	"strconv"
 	"strings"
 
-	"github.com/alecthomas/chroma/v2"
-	"github.com/alecthomas/chroma/v2/formatters/html"
-	"github.com/alecthomas/chroma/v2/lexers"
-	"github.com/alecthomas/chroma/v2/styles"
+	"github.com/coderag/coderag/internal/chunk"
 )
 
-// codeStyle is the chroma style of highlighted code.
-const codeStyle = "github"
-
-// chromaCSS returns the stylesheet of the classes highlight emits.
-func chromaCSS() ([]byte, error) {
-	var b bytes.Buffer
-	if err := html.New(html.WithClasses(true)).WriteCSS(&b, styles.Get(codeStyle)); err != nil {
-		return nil, fmt.Errorf("serve: highlight stylesheet: %w", err)
-	}
-	return b.Bytes(), nil
+// tokenClass maps a chunk.Highlight class to the CSS class of its span;
+// classes not listed here are rendered as plain text.
+var tokenClass = map[string]string{
+	chunk.ClassComment:  "tc",
+	chunk.ClassString:   "ts",
+	chunk.ClassNumber:   "tn",
+	chunk.ClassKeyword:  "tk",
+	chunk.ClassType:     "tt",
+	chunk.ClassFunction: "tf",
 }
 
-// lexer picks a lexer by file name, then by coderag's language name, else
-// plain text.
-func lexer(file, language string) chroma.Lexer {
-	l := lexers.Match(path.Base(file))
-	if l == nil && language != "" {
-		l = lexers.Get(language)
-	}
-	if l == nil {
-		l = lexers.Fallback
-	}
-	return chroma.Coalesce(l)
+// codeCSS styles the markup highlight writes: light colours by default,
+// dark ones when the browser prefers a dark scheme.
+const codeCSS = `.chroma { tab-size: 4; -webkit-text-size-adjust: none; }
+.chroma .line { display: flex; }
+.chroma .ln { white-space: pre; -webkit-user-select: none; user-select: none; margin-right: 0.4em; padding: 0 0.4em; color: #7f7f7f; }
+.chroma .lnlinks { outline: none; text-decoration: none; color: inherit; }
+.chroma .cl { white-space: pre; }
+.chroma .hl { background-color: #fff1b8; }
+.chroma .tc { color: #57606a; font-style: italic; }
+.chroma .ts { color: #0a3069; }
+.chroma .tn { color: #0550ae; }
+.chroma .tk { color: #cf222e; }
+.chroma .tt { color: #953800; }
+.chroma .tf { color: #6639ba; }
+@media (prefers-color-scheme: dark) {
+  .chroma .ln { color: #8b949e; }
+  .chroma .hl { background-color: #3b3220; }
+  .chroma .tc { color: #8b949e; }
+  .chroma .ts { color: #a5d6ff; }
+  .chroma .tn { color: #79c0ff; }
+  .chroma .tk { color: #ff7b72; }
+  .chroma .tt { color: #ffa657; }
+  .chroma .tf { color: #d2a8ff; }
 }
+`
 
-// highlight renders code (lines numbered from first) as HTML with classes;
-// lines hl[0]..hl[1] are marked when hl[0] > 0, and with anchors each line
-// number gets the id "L<n>" and links to it.
+// chromaCSS returns the stylesheet of the classes highlight emits (served
+// as /static/chroma.css).
+func chromaCSS() []byte { return []byte(codeCSS) }
+
+// highlight renders code (lines numbered from first) as HTML: a <pre
+// class="chroma"> holding one <span class="line"> per line with its number
+// (class "ln") and its text (class "cl"), tokens wrapped in spans of the
+// classes of tokenClass. Lines hl[0]..hl[1] get the class "hl" when hl[0] >
+// 0, and with anchors each line number gets the id "L<n>" and links to it.
+// The file name decides the syntax (chunk.Highlight); language, the
+// index's name for it, is not needed. Every byte of code is escaped.
 func highlight(code, file, language string, first int, hl [2]int, anchors bool) template.HTML {
-	it, err := lexer(file, language).Tokenise(nil, code)
-	if err != nil {
-		return template.HTML("<pre>" + template.HTMLEscapeString(code) + "</pre>") // #nosec: escaped
-	}
-	opts := []html.Option{html.WithClasses(true), html.WithLineNumbers(true), html.BaseLineNumber(first), html.TabWidth(4)}
-	if anchors {
-		opts = append(opts, html.WithLinkableLineNumbers(true, "L"))
-	}
-	if hl[0] > 0 {
-		opts = append(opts, html.HighlightLines([][2]int{hl}))
-	}
+	spans := chunk.Highlight(file, []byte(code))
 	var b strings.Builder
-	if err := html.New(opts...).Format(&b, styles.Get(codeStyle), it); err != nil {
-		return template.HTML("<pre>" + template.HTMLEscapeString(code) + "</pre>")
+	b.Grow(len(code) * 2)
+	b.WriteString(`<pre class="chroma"><code>`)
+	si := 0 // first span that may reach the current line
+	for start, n := 0, first; ; n++ {
+		end := strings.IndexByte(code[start:], '\n')
+		if end < 0 {
+			end = len(code)
+		} else {
+			end += start + 1 // the newline belongs to its line
+		}
+		num := strconv.Itoa(n)
+		b.WriteString(`<span class="line`)
+		if hl[0] > 0 && n >= hl[0] && n <= hl[1] {
+			b.WriteString(` hl`)
+		}
+		b.WriteString(`"><span class="ln"`)
+		if anchors {
+			b.WriteString(` id="L` + num + `"><a class="lnlinks" href="#L` + num + `">` + num + `</a>`)
+		} else {
+			b.WriteString(`>` + num)
+		}
+		b.WriteString(`</span><span class="cl">`)
+		for si < len(spans) && spans[si].End <= start {
+			si++
+		}
+		at := start
+		for k := si; k < len(spans) && spans[k].Start < end; k++ {
+			s := spans[k]
+			a, z := max(s.Start, start), min(s.End, end)
+			if z > a && code[z-1] == '\n' {
+				z-- // keep the newline outside the token span
+			}
+			cls, ok := tokenClass[s.Class]
+			if !ok || z <= a {
+				continue
+			}
+			b.WriteString(template.HTMLEscapeString(code[at:a]))
+			b.WriteString(`<span class="` + cls + `">`)
+			b.WriteString(template.HTMLEscapeString(code[a:z]))
+			b.WriteString(`</span>`)
+			at = z
+		}
+		b.WriteString(template.HTMLEscapeString(code[at:end]))
+		b.WriteString(`</span></span>`)
+		start = end
+		if end == len(code) {
+			break
+		}
 	}
-	return template.HTML(b.String()) // chroma escapes every token
+	b.WriteString(`</code></pre>`)
+	return template.HTML(b.String()) // #nosec: every text byte is escaped, classes come from tokenClass
 }
 
 // snippetLines is how many lines of a chunk a search result shows.

@@ -77,7 +77,7 @@ type Server struct {
 	opts  Options
 	mux   *http.ServeMux
 	pages map[string]*template.Template
-	css   []byte // chroma's stylesheet for highlighted code
+	css   []byte // the stylesheet of highlighted code
 	// mcpRead and mcpWrite serve MCP sessions opened without and with the
 	// token: a session lives in the handler that opened it.
 	mcpRead, mcpWrite http.Handler
@@ -97,9 +97,7 @@ func New(b Backend, opts Options) (*Server, error) {
 	if s.pages, err = parsePages(); err != nil {
 		return nil, err
 	}
-	if s.css, err = chromaCSS(); err != nil {
-		return nil, err
-	}
+	s.css = chromaCSS()
 	log := slog.New(slog.NewTextHandler(opts.Log, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	s.mcpRead = sdk.NewStreamableHTTPHandler(func(r *http.Request) *sdk.Server { return s.mcpServer(r, false) }, &sdk.StreamableHTTPOptions{Logger: log})
 	s.mcpWrite = sdk.NewStreamableHTTPHandler(func(r *http.Request) *sdk.Server { return s.mcpServer(r, true) }, &sdk.StreamableHTTPOptions{Logger: log})
