@@ -301,8 +301,27 @@ var staleNoted sync.Map
 // openProject resolves dir to its nearest enclosing indexed root and opens
 // the index under an engine; the returned function releases it. A missing
 // index is reported with the not-indexed message; the database file is
-// never created by a read.
+// never created by a read. It notes, once per process and project, files
+// indexed by an older coderag.
 func openProject(e *env, dir string) (*engine.Engine, *store.Project, func(), error) {
+	eng, p, release, err := openProjectQuiet(e, dir)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	noteOlder(e, p.Path, func() int {
+		n, err := eng.Store().StaleFiles(e.ctx, p.Path, index.AnalysisVersion)
+		if err != nil {
+			return 0
+		}
+		return n
+	})
+	return eng, p, release, nil
+}
+
+// openProjectQuiet is openProject without the older-files note, for
+// commands whose freshness check counts those files anyway
+// (engine.Freshness.Older) and print the note with noteOlder.
+func openProjectQuiet(e *env, dir string) (*engine.Engine, *store.Project, func(), error) {
 	if dir == "" {
 		dir = "."
 	}
@@ -328,14 +347,21 @@ func openProject(e *env, dir string) (*engine.Engine, *store.Project, func(), er
 		release()
 		return nil, nil, nil, err
 	}
-	if _, said := staleNoted.LoadOrStore(p.Path, true); !said {
-		if n, err := eng.Store().StaleFiles(e.ctx, p.Path, index.AnalysisVersion); err == nil && n > 0 {
-			fmt.Fprintf(e.stderr, "note: %d files of %s were indexed by an older coderag; run `coderag index %s` to refresh them\n", n, p.Path, p.Path)
-		} else {
-			staleNoted.Delete(p.Path) // not stale (yet): check again next time
-		}
-	}
 	return eng, p, release, nil
+}
+
+// noteOlder prints, once per process and project, how many files of the
+// project were indexed by an older coderag; count is called only when the
+// note has not been printed yet.
+func noteOlder(e *env, root string, count func() int) {
+	if _, said := staleNoted.LoadOrStore(root, true); said {
+		return
+	}
+	if n := count(); n > 0 {
+		fmt.Fprintf(e.stderr, "note: %d files of %s were indexed by an older coderag; run `coderag index %s` to refresh them\n", n, root, root)
+		return
+	}
+	staleNoted.Delete(root) // not stale (yet): check again next time
 }
 
 func writeJSON(w io.Writer, v any) error {

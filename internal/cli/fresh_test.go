@@ -1,12 +1,15 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/coderag/coderag/internal/store"
 )
 
 func writeFile(t *testing.T, path, text string) {
@@ -130,5 +133,42 @@ func TestOneBaseForPaths(t *testing.T) {
 	code, out, _ = run(t, "glob", sub, "--json", "*.go")
 	if err := json.Unmarshal([]byte(out), &gr); err != nil || code != 0 || gr["root"] != dir || !strings.Contains(out, `"pkg/inner/ledger.go"`) {
 		t.Errorf("glob from a subdirectory: %d %v %s", code, err, out)
+	}
+}
+
+// TestOlderAnalysisNoted: files indexed by another analysis version are
+// named once per process, by search (from its freshness check) and by the
+// other commands (from the store), and not at all when none are older.
+func TestOlderAnalysisNoted(t *testing.T) {
+	home := setHome(t)
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "a.go"), "package a\n\n// Alpha is the first.\nfunc Alpha() {}\n")
+	writeFile(t, filepath.Join(dir, "b.go"), "package a\n\n// Beta is the second.\nfunc Beta() {}\n")
+	if code, out, errs := run(t, "index", "--quiet", dir); code != 0 {
+		t.Fatalf("index: %d %s %s", code, out, errs)
+	}
+	if _, _, errs := run(t, "search", "--project", dir, "Alpha"); strings.Contains(errs, "older coderag") {
+		t.Fatalf("fresh index noted as older: %s", errs)
+	}
+	st, err := store.Open(context.Background(), filepath.Join(home, "index.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if _, err := rawDB(t, st).Exec(`UPDATE indexed_files SET analysis=1 WHERE file_path='b.go'`); err != nil {
+		t.Fatal(err)
+	}
+	staleNoted.Delete(dir)
+	want := "note: 1 files of " + dir + " were indexed by an older coderag"
+	if code, _, errs := run(t, "search", "--project", dir, "Alpha"); code != 0 || !strings.Contains(errs, want) {
+		t.Errorf("search: %d, stderr %q, want %q", code, errs, want)
+	}
+	// once per process and project
+	if _, _, errs := run(t, "search", "--project", dir, "Beta"); strings.Contains(errs, "older coderag") {
+		t.Errorf("noted twice: %s", errs)
+	}
+	staleNoted.Delete(dir)
+	if code, _, errs := run(t, "callers", "--project", dir, "Alpha"); !strings.Contains(errs, want) {
+		t.Errorf("callers: %d, stderr %q, want %q", code, errs, want)
 	}
 }

@@ -65,7 +65,7 @@ For exact names and strings, 'coderag grep' is faster and complete.`)
 	if len(projects) == 1 {
 		project = projects[0]
 	}
-	eng, p, release, err := openProject(e, project)
+	eng, p, release, err := openProjectQuiet(e, project)
 	if err != nil {
 		return err
 	}
@@ -94,6 +94,7 @@ For exact names and strings, 'coderag grep' is faster and complete.`)
 	if err != nil {
 		return err
 	}
+	noteOlder(e, p.Path, func() int { return fresh.Older })
 	if n := freshNote(fresh, p.Path); n != "" {
 		fmt.Fprintln(e.stderr, n)
 	}

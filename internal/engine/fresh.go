@@ -31,6 +31,9 @@ type Freshness struct {
 	Why string
 	// Stale holds the root-relative paths of Pending.
 	Stale map[string]bool
+	// Older counts files indexed by another analysis version
+	// (index.Changes.Older), which only a full index run re-analyses.
+	Older int
 }
 
 // Freshen brings a small change set of project p into the index with emb
@@ -44,9 +47,9 @@ func (e *Engine) Freshen(ctx context.Context, p *store.Project, emb embed.Embedd
 		return nil, err
 	}
 	if ch.Len() == 0 {
-		return &Freshness{}, nil
+		return &Freshness{Older: ch.Older}, nil
 	}
-	f := &Freshness{Why: fmt.Sprintf("more than %d to refresh before answering", FreshMaxFiles)}
+	f := &Freshness{Older: ch.Older, Why: fmt.Sprintf("more than %d to refresh before answering", FreshMaxFiles)}
 	switch {
 	case e.st.ReadOnly():
 		f.Why = "the index is read-only"
@@ -64,7 +67,7 @@ func (e *Engine) Freshen(ctx context.Context, p *store.Project, emb embed.Embedd
 			err = out.Err
 		}
 		if err == nil && out != nil && out.Report.Failed == 0 {
-			return &Freshness{Refreshed: ch.Len()}, nil
+			return &Freshness{Refreshed: ch.Len(), Older: ch.Older}, nil
 		}
 		switch {
 		case busy:
@@ -78,7 +81,7 @@ func (e *Engine) Freshen(ctx context.Context, p *store.Project, emb embed.Embedd
 			ch = ch2
 		}
 		if ch.Len() == 0 {
-			return &Freshness{}, nil
+			return &Freshness{Older: ch.Older}, nil
 		}
 	}
 	f.Pending = ch

@@ -21,6 +21,10 @@ import (
 type Changes struct {
 	Changed []string `json:"changed,omitempty"`
 	Removed []string `json:"removed,omitempty"`
+	// Older counts the indexed files whose rows were made by another
+	// AnalysisVersion (unchanged on disk, so not in Changed): a full
+	// `coderag index` re-analyses them.
+	Older int `json:"-"`
 }
 
 // Len is the number of files that differ.
@@ -69,6 +73,11 @@ func Diff(ctx context.Context, st *store.Store, root, embID string) (*Changes, e
 		return nil, fmt.Errorf("scan %s: %w", root, err)
 	}
 	c := &Changes{}
+	for _, p := range prevs {
+		if p.Analysis != AnalysisVersion {
+			c.Older++
+		}
+	}
 	racy := 0
 	seen := make(map[string]bool, len(files))
 	for _, f := range files {
