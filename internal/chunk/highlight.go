@@ -7,7 +7,6 @@ import (
 	sitter "github.com/tree-sitter/go-tree-sitter"
 
 	"github.com/coderag/coderag/internal/lang"
-	"github.com/coderag/coderag/internal/lines"
 )
 
 // Span classes returned by Highlight.
@@ -98,16 +97,7 @@ func paintSpans(paint []byte) []Span {
 // highlightTree parses src and paints its nodes; inner nodes overwrite
 // outer ones (a template substitution inside a string is code again).
 func highlightTree(language *sitter.Language, src []byte) []Span {
-	buf := make([]byte, len(src))
-	copy(buf, src)
-	if len(buf) >= 3 && string(buf[:3]) == lines.BOM {
-		buf[0], buf[1], buf[2] = ' ', ' ', ' '
-	}
-	for i, b := range buf {
-		if b == '\r' {
-			buf[i] = ' '
-		}
-	}
+	buf := parseBuffer(src)
 	p := sitter.NewParser()
 	defer p.Close()
 	if err := p.SetLanguage(language); err != nil {

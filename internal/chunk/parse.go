@@ -166,16 +166,7 @@ type parsed struct {
 
 func parseAST(sp *spec, path string, src []byte, pkg *GoPackage) *FileResult {
 	res := &FileResult{Language: sp.name}
-	buf := make([]byte, len(src))
-	copy(buf, src)
-	if len(buf) >= 3 && string(buf[:3]) == lines.BOM {
-		buf[0], buf[1], buf[2] = ' ', ' ', ' '
-	}
-	for i, b := range buf {
-		if b == '\r' {
-			buf[i] = ' '
-		}
-	}
+	buf := parseBuffer(src)
 	p := sitter.NewParser()
 	defer p.Close()
 	if err := p.SetLanguage(sp.lang); err != nil {
@@ -793,4 +784,21 @@ func (ps *parsed) foldOverloads() {
 			next = d
 		}
 	}
+}
+
+// parseBuffer returns a copy of src for tree-sitter with a UTF-8 BOM and
+// every '\r' turned into spaces, so that byte offsets and line numbers stay
+// those of the file on disk while CRLF files parse like LF ones.
+func parseBuffer(src []byte) []byte {
+	buf := make([]byte, len(src))
+	copy(buf, src)
+	if len(buf) >= 3 && string(buf[:3]) == lines.BOM {
+		buf[0], buf[1], buf[2] = ' ', ' ', ' '
+	}
+	for i, b := range buf {
+		if b == '\r' {
+			buf[i] = ' '
+		}
+	}
+	return buf
 }
