@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"runtime/debug"
 	"strings"
 
 	"github.com/coderag/coderag/internal/analyze"
@@ -51,6 +52,9 @@ For exact names and strings, 'coderag grep' is faster and complete.`)
 	}
 	if *topK < 1 || *topK > search.MaxTopK {
 		return usagef("--top-k must be 1..%d, got %d", search.MaxTopK, *topK)
+	}
+	if e.shared == nil && !e.longLived {
+		oneShotGC()
 	}
 	if *all && len(projects) > 0 {
 		return usagef("--all and --project: pick one")
@@ -178,4 +182,16 @@ func explainChinese(e *env, q *search.Query) {
 	ws := q.Chinese
 	fmt.Fprintf(e.stdout, "chinese: %s\n", analyze.ChineseStatus())
 	fmt.Fprintf(e.stdout, "  words: %s\n", zh.Format(ws))
+}
+
+// oneShotGC lets the garbage collector run less often in a process that
+// answers one query and exits: a cold search allocates a few tens of MB
+// (analysis, candidates, vectors), and at the default GOGC=100 it pays for
+// several collections of memory the exit frees anyway. 400 cuts about a
+// tenth of a cold search's wall time (bench/cold_search.sh) for a peak heap
+// that stays in the tens of MB. A GOGC the user set is kept.
+func oneShotGC() {
+	if prev := debug.SetGCPercent(400); prev != 100 {
+		debug.SetGCPercent(prev)
+	}
 }
