@@ -22,7 +22,7 @@ type SearchCodeParams struct {
 }
 
 var searchCode = define(SearchCode, "Search code by description", false,
-	`Semantic + keyword (hybrid) search of the project's index for code matching a natural-language description, in English or Chinese. Returns the best entry point, the files the results concentrate in, and ranked chunks (path:start-end, kind, name, score, snippet); expand them with read_file. The index is built or refreshed incrementally before answering; on a very large project the first call may answer from a partial index while indexing continues in the background (see index_status).`,
+	`Semantic + keyword (hybrid) search of the project's index for code matching a natural-language description, in English or Chinese. Returns the best entry point, the files the results concentrate in, and ranked chunks (path:start-end, kind, name, score, snippet); expand them with read_file. In a session that may write the index (the stdio MCP server, a serve session with the token), the index is built or refreshed incrementally before answering, and on a very large project the first call may answer from a partial index while indexing continues in the background; other sessions answer from the index as it is (see index_status).`,
 	func(ctx context.Context, env *Env, c Call, in SearchCodeParams) (string, error) {
 		query := strings.TrimSpace(in.Query)
 		if query == "" {
