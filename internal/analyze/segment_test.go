@@ -65,7 +65,7 @@ func TestTokenizeColdLatency(t *testing.T) {
 		return
 	}
 	if testing.Short() {
-		t.Skip("spawns a process")
+		t.Skip("-short: spawns a process")
 	}
 	cmd := exec.Command(os.Args[0], "-test.run=^TestTokenizeColdLatency$", "-test.count=1")
 	cmd.Env = append(os.Environ(), "CODERAG_COLD_HELPER=1")

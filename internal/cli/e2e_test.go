@@ -48,7 +48,7 @@ func setHome(t *testing.T) string {
 // its expected file in the top 5, through the same code path as the CLI.
 func TestEndToEndNetHTTP(t *testing.T) {
 	if testing.Short() {
-		t.Skip("indexes net/http")
+		t.Skip("-short: indexes GOROOT/src/net/http")
 	}
 	setHome(t)
 	root := filepath.Join(goroot(t), "src", "net", "http")

@@ -29,7 +29,7 @@ import (
 func hostileBinary(t *testing.T) string {
 	t.Helper()
 	if testing.Short() {
-		t.Skip("builds the binary")
+		t.Skip("-short: builds and runs the coderag binary")
 	}
 	return testutil.Binary(t)
 }

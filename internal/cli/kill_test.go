@@ -20,7 +20,7 @@ import (
 // run completes it to the same chunk count as a fresh index.
 func TestSIGKILLDuringIndex(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds the binary")
+		t.Skip("-short: builds and runs the coderag binary")
 	}
 	bin := testutil.Binary(t)
 	home := setHome(t)

@@ -31,7 +31,7 @@ var toolNames = []string{"code_graph", "glob_files", "grep_code", "index_project
 func TestMCP(t *testing.T) {
 	t.Parallel() // a subprocess with its own environment; no t.Setenv
 	if testing.Short() {
-		t.Skip("builds the binary")
+		t.Skip("-short: builds and runs the coderag binary")
 	}
 	bin := testutil.Binary(t)
 	t.Run("Tools", func(t *testing.T) { testMCPTools(t, bin) })

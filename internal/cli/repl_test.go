@@ -164,7 +164,7 @@ func (s *screen) expect(t *testing.T, want string, timeout time.Duration) {
 // the lines.
 func TestREPLTerminal(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds the binary")
+		t.Skip("-short: builds and runs the coderag binary")
 	}
 	bin := testutil.Binary(t)
 	root := askFixture(t)

@@ -17,7 +17,7 @@ import (
 func TestMCPSigtermExitsZero(t *testing.T) {
 	t.Parallel() // a subprocess with its own environment; no t.Setenv
 	if testing.Short() {
-		t.Skip("builds the binary")
+		t.Skip("-short: builds and runs the coderag binary")
 	}
 	bin := testutil.Binary(t)
 	cmd := exec.Command(bin, "mcp", "--root", t.TempDir())

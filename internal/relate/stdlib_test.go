@@ -63,7 +63,7 @@ func checkSites(t *testing.T, root string, w *Walk) {
 func TestStdlibCallers(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
-		t.Skip("indexes net/http and time")
+		t.Skip("-short: indexes GOROOT/src/net/http and time")
 	}
 	src := filepath.Join(goroot(t), "src")
 

@@ -78,7 +78,7 @@ func touchGoFiles(t *testing.T, root string, round int) {
 // both projects end complete.
 func TestSearchDuringIndexing(t *testing.T) {
 	if testing.Short() {
-		t.Skip("indexes encoding/json three times")
+		t.Skip("-short: indexes GOROOT/src/encoding/json three times")
 	}
 	for _, kind := range []string{"sqlite", "postgres"} {
 		t.Run(kind, func(t *testing.T) {

@@ -49,7 +49,7 @@ var rankingQueries = []string{
 // version the tree differs and the test says so and skips.
 func TestRankingRegression(t *testing.T) {
 	if testing.Short() {
-		t.Skip("indexes net/http")
+		t.Skip("-short: indexes GOROOT/src/net/http")
 	}
 	root := filepath.Join(runtime.GOROOT(), "src", "net", "http")
 	if _, err := os.Stat(root); err != nil {
@@ -76,7 +76,7 @@ func TestRankingRegression(t *testing.T) {
 	for _, kind := range []string{"sqlite", "postgres"} {
 		t.Run(kind, func(t *testing.T) {
 			if *update && kind != "sqlite" {
-				t.Skip("the golden file is written from SQLite")
+				t.Skip("-update writes the golden file from SQLite only; PostgreSQL is compared with it in a normal run")
 			}
 			target := filepath.Join(t.TempDir(), "index.db")
 			if kind == "postgres" {

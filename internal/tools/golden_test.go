@@ -44,7 +44,7 @@ func stdlibRoot(t testing.TB) string {
 func TestGoldenStdlib(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
-		t.Skip("searches the whole standard library")
+		t.Skip("-short: searches the whole Go standard library")
 	}
 	root := stdlibRoot(t)
 	data, err := os.ReadFile("testdata/grep_golden.json")
