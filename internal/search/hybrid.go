@@ -266,6 +266,17 @@ func (s *Searcher) rankHybrid(ctx context.Context, q *Query, hp HybridParams, k 
 	if err != nil {
 		return nil, err
 	}
+	// a symbol query no parsed definition answers: look for where the
+	// name is declared in text or re-exported (see symbolSites)
+	var sites map[int64]float64
+	if q.Symbol != "" && hp.ExactPin > 0 && !definesSymbol(rows, q.Symbol) {
+		if sites, err = s.symbolSites(ctx, q.Symbol, hp, rows); err != nil {
+			return nil, err
+		}
+		for id := range sites {
+			get(id)
+		}
+	}
 	var ranked []Result
 	for id, c := range cands {
 		row, ok := rows[id]
@@ -324,6 +335,7 @@ func (s *Searcher) rankHybrid(ctx context.Context, q *Query, hp HybridParams, k 
 	sortResults(ranked)
 	fileCoherence(ranked, hp.FileCoherence*topical, hp.CoherencePool)
 	exactPin(ranked, q.Symbol, hp.ExactPin)
+	pinSites(ranked, sites)
 	if hp.Delegate {
 		if err := s.delegate(ctx, ranked, rows); err != nil {
 			return nil, err
