@@ -10,7 +10,7 @@ import (
 // MCP server, an ask session), so that only the first graph query of a
 // project pays for loading its definitions (about 0.5 s on the Go standard
 // library's 115k chunks); a resolver is reloaded when the index changed
-// since (Index.DataVersion changes with every write). The zero value is
+// since (Index.DataVersion changes with every write of the project). The zero value is
 // ready. Safe for concurrent use: queries through one Cache run one at a
 // time, as a Resolver is not safe for concurrent use.
 type Cache struct {
@@ -36,7 +36,7 @@ func (c *Cache) Use(ctx context.Context, idx Index, project string, fn func(*Res
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	// an index never written has version "" and still caches
-	version, err := idx.DataVersion(ctx)
+	version, err := idx.DataVersion(ctx, project)
 	if err != nil {
 		return err
 	}

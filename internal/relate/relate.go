@@ -65,7 +65,7 @@ type Index interface {
 	RelationsTo(ctx context.Context, project string, names, kinds []string) ([]store.RelationRow, error)
 	RelationsOfFile(ctx context.Context, project, path string, kinds []string) ([]store.RelationRow, error)
 	CallRelations(ctx context.Context, project string, fn func(store.RelationRow) bool) error
-	DataVersion(ctx context.Context) (string, error)
+	DataVersion(ctx context.Context, project string) (string, error)
 }
 
 var _ Index = (*store.Store)(nil)

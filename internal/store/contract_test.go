@@ -213,7 +213,7 @@ func TestContractSymbolsAndMeta(t *testing.T) {
 	t.Parallel()
 	eachStore(t, func(t *testing.T, s *Store) {
 		ctx := context.Background()
-		v0, err := s.DataVersion(ctx)
+		v0, err := s.DataVersion(ctx, "/p")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -228,7 +228,7 @@ func TestContractSymbolsAndMeta(t *testing.T) {
 		if err != nil || len(defs) != 1 || defs[0].Symbol != "Serve" || defs[0].Params != "l net.Listener" || defs[0].Owner != "Server" {
 			t.Fatalf("Definitions = %+v, %v", defs, err)
 		}
-		if v1, _ := s.DataVersion(ctx); v1 == v0 {
+		if v1, _ := s.DataVersion(ctx, "/p"); v1 == v0 {
 			t.Fatalf("DataVersion unchanged by a write: %q", v1)
 		}
 		if _, ok, err := s.LangStats(ctx, "/p"); ok || err != nil {

@@ -193,15 +193,16 @@ func (s *Store) RelationNamesLike(ctx context.Context, project, sub string, n in
 	return out, rows.Err()
 }
 
-// DataVersion returns a token that changes with every write of the index
-// (meta.vectors_version, bumped by ReplaceFiles and RemoveProject), so a
-// reader can cache what it loaded and reload when the token differs; ""
-// for an index never written.
-func (s *Store) DataVersion(ctx context.Context) (string, error) {
+// DataVersion returns a token that changes with every write of project's
+// rows (meta data_version:PROJECT, bumped by ReplaceFiles and
+// RemoveProject, never reset), so a reader can cache what it loaded of
+// the project and reload when the token differs; "" for a project never
+// written. Writes to other projects leave it unchanged.
+func (s *Store) DataVersion(ctx context.Context, project string) (string, error) {
 	var v string
-	err := s.db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key='vectors_version'`).Scan(&v)
+	err := s.db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key=?`, versionKey(project)).Scan(&v)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
-		return "", fmt.Errorf("read index version: %w", err)
+		return "", fmt.Errorf("read index version of %s: %w", project, err)
 	}
 	return v, nil
 }

@@ -137,21 +137,39 @@ func TestRelationNamesLike(t *testing.T) {
 func TestDataVersion(t *testing.T) {
 	ctx := context.Background()
 	s := openTemp(t)
-	v0, err := s.DataVersion(ctx)
+	v0, err := s.DataVersion(ctx, "/p")
 	if err != nil || v0 != "" {
 		t.Fatalf("new index version %q %v", v0, err)
 	}
 	s.PutProject(ctx, Project{Path: "/p", Embedder: "local:test", Dim: 3})
+	s.PutProject(ctx, Project{Path: "/q", Embedder: "local:test", Dim: 3})
 	if err := s.ReplaceFiles(ctx, "/p", []FileData{file("a.go", "alpha")}, nil); err != nil {
 		t.Fatal(err)
 	}
-	v1, _ := s.DataVersion(ctx)
+	v1, _ := s.DataVersion(ctx, "/p")
+	// a write to another project leaves /p's version, and so its caches, alone
+	if err := s.ReplaceFiles(ctx, "/q", []FileData{file("b.go", "beta")}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := s.DataVersion(ctx, "/p"); v != v1 {
+		t.Fatalf("a write to /q changed /p's version %q -> %q", v1, v)
+	}
+	if q, _ := s.DataVersion(ctx, "/q"); q == "" {
+		t.Fatal("/q's version not set by its write")
+	}
 	if _, err := s.RemoveProject(ctx, "/p"); err != nil {
 		t.Fatal(err)
 	}
-	v2, _ := s.DataVersion(ctx)
-	if v1 == v0 || v2 == v1 {
-		t.Fatalf("versions %q %q %q: every write must change it", v0, v1, v2)
+	v2, _ := s.DataVersion(ctx, "/p")
+	// a project indexed again after removal must not reuse a version a
+	// cache may still hold
+	s.PutProject(ctx, Project{Path: "/p", Embedder: "local:test", Dim: 3})
+	if err := s.ReplaceFiles(ctx, "/p", []FileData{file("a.go", "alpha")}, nil); err != nil {
+		t.Fatal(err)
+	}
+	v3, _ := s.DataVersion(ctx, "/p")
+	if v1 == v0 || v2 == v1 || v3 == v2 || v3 == v1 {
+		t.Fatalf("versions %q %q %q %q: every write of /p must change it", v0, v1, v2, v3)
 	}
 }
 

@@ -39,7 +39,7 @@ func (h *scoredHeap) Pop() any {
 // L2-normalised, so cosine is the dot product. A stored vector whose
 // dimension differs from len(q) is an error (the index was built by another
 // embedder). With CacheVectors on, the project's vectors are kept in memory
-// and reloaded only when meta.vectors_version changes; otherwise they are
+// and reloaded only when the project's DataVersion changes; otherwise they are
 // streamed from code_vectors.
 func (s *Store) TopKCosine(ctx context.Context, project, embedder string, q []float32, k int) ([]Scored, error) {
 	h := make(scoredHeap, 0, k+1)
@@ -218,7 +218,7 @@ func (s *Store) CacheVectors(on bool) {
 }
 
 func (s *Store) vectors(ctx context.Context, project, embedder string) (*vectorSet, error) {
-	version, err := s.DataVersion(ctx)
+	version, err := s.DataVersion(ctx, project)
 	if err != nil {
 		return nil, err
 	}

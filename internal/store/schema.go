@@ -62,8 +62,9 @@ var backfillSymbols = strings.NewReplacer(
 //	code_vectors                     id = code_chunks.id; the chunk's embedding
 //	                                 as a float32 little-endian BLOB, kept apart
 //	                                 so a vector scan reads no chunk text
-//	meta.vectors_version             bumped by every write, so readers can
-//	                                 cache vectors and know when to reload
+//	meta.data_version:PROJECT        bumped by every write of the project,
+//	                                 so readers can cache its vectors and
+//	                                 resolver and know when to reload
 //	code_relations                   imports/extends/implements/contains/calls;
 //	                                 plain = 1 for a Go call written without a
 //	                                 receiver (it can only reach a function), 2

@@ -325,7 +325,7 @@ func (s *Store) RemoveProject(ctx context.Context, path string) (int, error) {
 	if _, err := tx.ExecContext(ctx, `DELETE FROM meta WHERE key = ?`, runKey(path)); err != nil {
 		return 0, fmt.Errorf("remove project %s: %w", path, err)
 	}
-	if err := bumpVectors(ctx, tx); err != nil {
+	if err := bumpVersion(ctx, tx, path); err != nil {
 		return 0, err
 	}
 	if err := tx.Commit(); err != nil {
@@ -583,7 +583,7 @@ func (s *Store) replaceFiles(ctx context.Context, project string, files []FileDa
 	if err := pgFTS.flush(ctx, tx, project); err != nil {
 		return err
 	}
-	if err := bumpVectors(ctx, tx); err != nil {
+	if err := bumpVersion(ctx, tx, project); err != nil {
 		return err
 	}
 	if err := tx.Commit(); err != nil {
@@ -592,11 +592,17 @@ func (s *Store) replaceFiles(ctx context.Context, project string, files []FileDa
 	return nil
 }
 
-// bumpVectors increments meta.vectors_version, last in a write
-// transaction (on PostgreSQL the row stays locked until commit).
-func bumpVectors(ctx context.Context, tx *sql.Tx) error {
-	_, err := tx.ExecContext(ctx, `INSERT INTO meta(key,value) VALUES('vectors_version','1')
-		ON CONFLICT(key) DO UPDATE SET value=CAST(CAST(meta.value AS BIGINT)+1 AS TEXT)`)
+// versionKey is the meta key of a project's data version.
+func versionKey(project string) string { return "data_version:" + project }
+
+// bumpVersion increments the project's data version (meta
+// data_version:PROJECT), last in a write transaction. On PostgreSQL the
+// row stays locked until commit; it is one row per project, so writers of
+// different projects do not wait for each other, and readers of one
+// project keep their caches while another is written.
+func bumpVersion(ctx context.Context, tx *sql.Tx, project string) error {
+	_, err := tx.ExecContext(ctx, `INSERT INTO meta(key,value) VALUES(?,'1')
+		ON CONFLICT(key) DO UPDATE SET value=CAST(CAST(meta.value AS BIGINT)+1 AS TEXT)`, versionKey(project))
 	return err
 }
 
