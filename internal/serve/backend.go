@@ -6,6 +6,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/coderag/coderag/internal/engine"
 	"github.com/coderag/coderag/internal/index"
 	"github.com/coderag/coderag/internal/relate"
 	"github.com/coderag/coderag/internal/search"
@@ -41,7 +42,8 @@ type Backend interface {
 	Index(ctx context.Context, root string) (*ProjectStatus, error)
 	// Remove drops the project indexed at root (which must be its root):
 	// ErrUnknownProject when it is not indexed, ErrBusy while it is being
-	// indexed.
+	// indexed, engine.ErrRemoving while another Remove of it goes on. No
+	// index run of root starts between the check and the delete.
 	Remove(ctx context.Context, root string) (*Removed, error)
 	// MCP returns the MCP server of project, with the same tools as
 	// `coderag mcp --root project`; without write it writes nothing:
@@ -56,8 +58,9 @@ type Backend interface {
 var (
 	// ErrUnknownProject: no indexed project has that root or name (404).
 	ErrUnknownProject = errors.New("not an indexed project")
-	// ErrBusy: the project is being indexed; try again when it is done (409).
-	ErrBusy = errors.New("the project is being indexed")
+	// ErrBusy: the project is being indexed; try again when it is done
+	// (409). It is engine.ErrIndexing, so errors of the engine match it.
+	ErrBusy = engine.ErrIndexing
 )
 
 // ProjectStatus is one indexed project's state: the fields of `coderag

@@ -44,6 +44,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/coderag/coderag/internal/engine"
 	"github.com/coderag/coderag/internal/relate"
 	"github.com/coderag/coderag/internal/search"
 	"github.com/coderag/coderag/internal/tools"
@@ -316,7 +317,7 @@ func status(err error) int {
 		return http.StatusForbidden
 	case errors.Is(err, ErrUnknownProject), errors.Is(err, tools.ErrNotFound), errors.Is(err, relate.ErrNotFound):
 		return http.StatusNotFound
-	case errors.Is(err, ErrBusy), errors.Is(err, relate.ErrAmbiguous):
+	case errors.Is(err, ErrBusy), errors.Is(err, engine.ErrRemoving), errors.Is(err, relate.ErrAmbiguous):
 		return http.StatusConflict
 	case errors.Is(err, errNeedProject), errors.Is(err, errBadRequest), errors.Is(err, search.ErrUnknownRanker),
 		errors.Is(err, tools.ErrBinary), errors.Is(err, tools.ErrIsDir), errors.Is(err, walk.ErrNotRegular),
