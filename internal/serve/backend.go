@@ -39,6 +39,7 @@ type Backend interface {
 	// Index starts indexing the directory root (a new project, or an
 	// incremental run of an indexed one) in the background and returns at
 	// once with its status; a run already going on is joined, not doubled.
+	// engine.ErrRemoving (409) while a Remove of root is going on.
 	Index(ctx context.Context, root string) (*ProjectStatus, error)
 	// Remove drops the project indexed at root (which must be its root):
 	// ErrUnknownProject when it is not indexed, ErrBusy while it is being
