@@ -13,8 +13,10 @@ func init() {
 	register(command{name: "remove", summary: "drop an indexed project from the index (files on disk are untouched)", run: runRemove})
 }
 
-// runRemove deletes one project's rows. PATH must be the project's root, so
-// running it inside a project never removes the enclosing one by accident.
+// runRemove deletes one project's rows through the engine (engine.Remove:
+// no index run of the project, here or in another process, writes
+// meanwhile). PATH must be the project's root, so running it inside a
+// project never removes the enclosing one by accident.
 func runRemove(e *env, args []string) error {
 	fs := newFlags(e, "remove", "[flags] PATH",
 		`Drop the project indexed at PATH from $CODERAG_HOME/index.db: its chunks, vectors,
@@ -47,14 +49,16 @@ checkpoint), so the index file shrinks.`)
 	} else if !exists {
 		return fmt.Errorf("%s is not indexed (no index at %s)", pos[0], store.Redact(e.cfg.DBPath()))
 	}
-	st, err := openStore(e)
+	eng, release, err := openEngine(e)
 	if err != nil {
 		return err
 	}
-	defer st.Close()
-	files, err := st.RemoveProject(e.ctx, root)
+	defer release()
+	// the engine holds the root (and its cross-process lock, waited for
+	// when another process is indexing it) from the check to the delete
+	rm, err := eng.Remove(e.ctx, root, func(msg string) { fmt.Fprintln(e.stderr, msg) })
 	if errors.Is(err, store.ErrNotIndexed) {
-		if p, ferr := st.FindProject(e.ctx, root); ferr == nil {
+		if p, ferr := eng.Store().FindProject(e.ctx, root); ferr == nil {
 			return fmt.Errorf("%s is inside the indexed project %s, not its root: run `coderag remove %s` to drop that project", root, p.Path, p.Path)
 		}
 		return fmt.Errorf("%s is not an indexed project ('coderag stats' lists them)", root)
@@ -62,9 +66,7 @@ checkpoint), so the index file shrinks.`)
 	if err != nil {
 		return err
 	}
-	// give the freed pages back to the file system (and shrink a WAL left
-	// large by an earlier failed write, e.g. a full disk)
-	before, after, cerr := st.Compact(e.ctx)
+	files, before, after, cerr := rm.Files, rm.BytesBefore, rm.BytesAfter, rm.CompactErr
 	if *asJSON {
 		out := map[string]any{"removed": root, "files": files, "db_bytes_before": before, "db_bytes_after": after}
 		if cerr != nil {

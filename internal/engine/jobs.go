@@ -27,6 +27,7 @@ type job struct {
 
 	mu        sync.Mutex
 	run       *Run // the running run; nil when idle
+	held      bool // Hold has the root: no run may start
 	progress  index.Progress
 	last      *Outcome
 	freshAt   time.Time // end of the last successful whole-project run
@@ -111,6 +112,8 @@ type JobState struct {
 	Embedder string // of the running run
 	Started  time.Time
 	Progress index.Progress
+	// Held is true while Hold (a Remove) has the root: runs are refused.
+	Held bool
 	// Last is the outcome of the last run that ended in this Engine; nil
 	// when none did.
 	Last *Outcome
@@ -146,7 +149,7 @@ func (e *Engine) Status(root string) JobState {
 	j := e.job(root)
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	st := JobState{Root: root, Progress: j.progress, Last: j.last}
+	st := JobState{Root: root, Progress: j.progress, Last: j.last, Held: j.held}
 	if r := j.run; r != nil {
 		st.Running, st.Scope, st.Embedder, st.Started = true, r.Scope, r.Embedder, r.Started
 	}
@@ -154,20 +157,21 @@ func (e *Engine) Status(root string) JobState {
 }
 
 // Fresh reports whether a whole-project run of root with embedder id ended
-// successfully less than Config.Freshness ago and nothing is running.
+// successfully less than Config.Freshness ago and root is neither being
+// indexed nor held (Hold).
 func (e *Engine) Fresh(root, id string) bool {
 	j := e.job(root)
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	d := e.cfg.Freshness
-	return j.run == nil && d > 0 && j.freshEmb == id && time.Since(j.freshAt) < d
+	return j.run == nil && !j.held && d > 0 && j.freshEmb == id && time.Since(j.freshAt) < d
 }
 
 // Start begins an index run of root (absolute, symlink-resolved) in the
 // background unless one is running, in which case it returns that run
 // with Joined set: one run per root at a time. The run lives until it ends
-// or Close; wait for it with Wait or Run.Done. Errors: no embedder, or the
-// Engine is closed.
+// or Close; wait for it with Wait or Run.Done. Errors: no embedder, the
+// Engine is closed, or ErrRemoving while Hold has root.
 func (e *Engine) Start(root string, req IndexRequest) (*Run, error) {
 	if req.Embedder == nil {
 		return nil, errors.New("index: no embedder")
@@ -178,6 +182,9 @@ func (e *Engine) Start(root string, req IndexRequest) (*Run, error) {
 	j := e.job(root)
 	j.mu.Lock()
 	defer j.mu.Unlock()
+	if j.held {
+		return nil, fmt.Errorf("index %s: %w", root, ErrRemoving)
+	}
 	if r := j.run; r != nil {
 		// a joiner does not own the run: it cannot cancel it
 		return &Run{Joined: true, Scope: r.Scope, Embedder: r.Embedder, Started: r.Started, Deadline: r.Deadline,

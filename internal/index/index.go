@@ -184,14 +184,7 @@ type work struct {
 func Run(ctx context.Context, st *store.Store, emb embed.Embedder, root string, opts Options) (*Report, error) {
 	r := &run{st: st, emb: emb, root: root, opts: withDefaults(opts), start: time.Now(),
 		rep: &Report{Project: root, Embedder: emb.ID()}}
-	lock := lockProject
-	if st.Postgres() {
-		// runs on other machines share the database, not a lock file
-		lock = func(ctx context.Context, _, root string, onWait func(string)) (func(), error) {
-			return st.LockProject(ctx, root, onWait)
-		}
-	}
-	release, err := lock(ctx, st.Path(), root, opts.OnWait)
+	release, err := Lock(ctx, st, root, opts.OnWait)
 	if err != nil {
 		return nil, err
 	}

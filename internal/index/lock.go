@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/coderag/coderag/internal/store"
 )
 
 // One run per project at a time. Run takes an exclusive lock on
@@ -16,6 +18,19 @@ import (
 // same project twice at once; a second run waits for the first (calling
 // Options.OnWait once) and then finds the files already done. The lock is
 // released when the run ends or its process dies.
+
+// Lock takes the exclusive right to change project root in st, the lock
+// every Run holds: a file lock beside a SQLite database, a session
+// advisory lock on PostgreSQL (runs on other machines share the database,
+// not a lock file). While another process holds it, onWait (if set) is
+// called once with a message naming root and Lock waits, polling, until it
+// is free or ctx ends (ctx's error). The returned func releases it.
+func Lock(ctx context.Context, st *store.Store, root string, onWait func(string)) (release func(), err error) {
+	if st.Postgres() {
+		return st.LockProject(ctx, root, onWait)
+	}
+	return lockProject(ctx, st.Path(), root, onWait)
+}
 
 // lockPoll is how often a waiting run retries the lock.
 const lockPoll = 50 * time.Millisecond

@@ -6,6 +6,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/coderag/coderag/internal/engine"
 	"github.com/coderag/coderag/internal/index"
 	"github.com/coderag/coderag/internal/relate"
 	"github.com/coderag/coderag/internal/search"
@@ -38,10 +39,12 @@ type Backend interface {
 	// Index starts indexing the directory root (a new project, or an
 	// incremental run of an indexed one) in the background and returns at
 	// once with its status; a run already going on is joined, not doubled.
+	// engine.ErrRemoving (409) while a Remove of root is going on.
 	Index(ctx context.Context, root string) (*ProjectStatus, error)
 	// Remove drops the project indexed at root (which must be its root):
 	// ErrUnknownProject when it is not indexed, ErrBusy while it is being
-	// indexed.
+	// indexed, engine.ErrRemoving while another Remove of it goes on. No
+	// index run of root starts between the check and the delete.
 	Remove(ctx context.Context, root string) (*Removed, error)
 	// MCP returns the MCP server of project, with the same tools as
 	// `coderag mcp --root project`; without write it writes nothing:
@@ -56,8 +59,9 @@ type Backend interface {
 var (
 	// ErrUnknownProject: no indexed project has that root or name (404).
 	ErrUnknownProject = errors.New("not an indexed project")
-	// ErrBusy: the project is being indexed; try again when it is done (409).
-	ErrBusy = errors.New("the project is being indexed")
+	// ErrBusy: the project is being indexed; try again when it is done
+	// (409). It is engine.ErrIndexing, so errors of the engine match it.
+	ErrBusy = engine.ErrIndexing
 )
 
 // ProjectStatus is one indexed project's state: the fields of `coderag

@@ -2,15 +2,20 @@ package serve
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/coderag/coderag/internal/embed"
+	"github.com/coderag/coderag/internal/store"
 )
 
 var updateScreenshot = flag.Bool("update-screenshot", false, "write the screenshots of the Chromium test to docs/")
@@ -34,11 +39,23 @@ func chromiumPath(t *testing.T) string {
 
 // TestBrowser drives the page in headless Chromium: type a query, see the
 // results, open the score breakdown, follow a path:line link to the file
-// view at its anchor, open the call graph from the results, then the status page; it saves screenshots
-// of the results and the graph (to docs/ with -update-screenshot).
+// view at its anchor, open the call graph from the results, then the status
+// page. There, as a person would: index a small directory (refused with the
+// API's 401 text until the token is given, which the page keeps in
+// sessionStorage, never in the URL), see its row running with a progress
+// bar while the run is held in its embedder, follow it to done once
+// released, search it from the
+// header, and remove it after a confirm step (a cancel keeps it). It saves
+// screenshots of the results, the graph and the status page (to docs/ with
+// -update-screenshot).
 func TestBrowser(t *testing.T) {
 	bin := chromiumPath(t)
-	f := newFixture(t, Options{})
+	f := newFixture(t, Options{Token: "s3cret"})
+	// index runs of the server embed only once gate is closed: the page is
+	// seen showing a run in progress (queries pass through)
+	gate := make(chan struct{})
+	var docs atomic.Int64
+	f.wrap = func(e embed.Embedder) embed.Embedder { return gatedEmbedder{Embedder: e, gate: gate, docs: &docs} }
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(bin),
 		chromedp.NoSandbox, // tests run as root in CI containers
@@ -111,7 +128,66 @@ func TestBrowser(t *testing.T) {
 	if err != nil || rows != 2 {
 		t.Fatalf("status page lists %d projects, %v; want 2", rows, err)
 	}
-	shots := map[string][]byte{"serve.png": results, "serve-graph.png": graph}
+
+	// writes from the page: a small real directory indexed, searched and removed
+	small := filepath.Join(filepath.Dir(f.list), "ringdir")
+	if err := os.Mkdir(small, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	copyFiles(t, small, "container/ring", "ring.go")
+	step("index without the token", chromedp.SetValue(chromedp.CSS("#index-root"), small),
+		chromedp.Click(chromedp.CSS("#index-btn")), chromedp.WaitVisible(chromedp.CSS("#write-msg.error")))
+	if msg, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS("#write-msg"))); err != nil || !strings.Contains(msg, "need the server's token") {
+		t.Fatalf("refused write shows %q, %v; want the API's 401 text", msg, err)
+	}
+	step("give the token", chromedp.SendKeys(chromedp.CSS("#token"), "s3cret\n"), chromedp.WaitVisible(chromedp.CSS("#token-forget")))
+	row := `#status tr[data-project="` + small + `"]`
+	step("index a directory", chromedp.SetValue(chromedp.CSS("#index-root"), small), chromedp.Click(chromedp.CSS("#index-btn")),
+		chromedp.WaitVisible(chromedp.CSS(row+`[data-state="running"] td.state progress`)))
+	if state, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(row+" td.state"))); err != nil || !strings.Contains(state, "files") {
+		t.Fatalf("a running row says %q, %v", state, err)
+	}
+	status, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		t.Fatal(err)
+	}
+	close(gate)
+	step("follow it to the end", chromedp.WaitVisible(chromedp.CSS(row+`[data-state="done"]`)))
+	if files, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(row+" td:nth-child(2)"))); err != nil || files != "1" {
+		t.Fatalf("the new project's row says %q files, %v; want 1", files, err)
+	}
+	if msg, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS("#write-msg.ok"))); err != nil || !strings.HasPrefix(msg, "indexed "+small+": 1 changed") {
+		t.Fatalf("after indexing the page says %q, %v", msg, err)
+	}
+	kept, err := chromedp.Run(ctx, chromedp.Evaluate[string]("sessionStorage.getItem('coderag_token')"))
+	if err != nil || kept != "s3cret" {
+		t.Fatalf("token in sessionStorage: %q, %v", kept, err)
+	}
+	step("search the new project", chromedp.SendKeys(chromedp.CSS("#q"), "move the ring forward by n elements\n"),
+		chromedp.WaitVisible(chromedp.CSS("#results .result")))
+	first, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS("#results .result .head")))
+	if err != nil || !strings.Contains(first, "ring.go:") || !strings.Contains(first, "ringdir") {
+		t.Fatalf("first result %q, %v; want ring.go of ringdir", first, err)
+	}
+	if u, err := chromedp.Run(ctx, chromedp.Location()); err != nil || strings.Contains(u, "s3cret") {
+		t.Fatalf("the token is in the URL %q (%v)", u, err)
+	}
+	step("ask to remove it", chromedp.Navigate(f.srv.URL+"/status"), chromedp.Click(chromedp.CSS(row+" button.remove")),
+		chromedp.WaitVisible(chromedp.CSS(row+" button.confirm")))
+	step("cancel", chromedp.Click(chromedp.CSS(row+" button.cancel")), chromedp.WaitVisible(chromedp.CSS(row+" button.remove")))
+	if _, err := f.st.GetProject(ctx, small); err != nil {
+		t.Fatalf("cancel removed the project: %v", err)
+	}
+	step("remove it", chromedp.Click(chromedp.CSS(row+" button.remove")), chromedp.Click(chromedp.CSS(row+" button.confirm")),
+		chromedp.WaitNotPresent(chromedp.CSS(row)))
+	if msg, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS("#write-msg.ok"))); err != nil || !strings.HasPrefix(msg, "removed "+small+" from the index (1 file)") {
+		t.Fatalf("after removing the page says %q, %v", msg, err)
+	}
+	if _, err := f.st.GetProject(ctx, small); !errors.Is(err, store.ErrNotIndexed) {
+		t.Fatalf("the removed project is still indexed: %v", err)
+	}
+
+	shots := map[string][]byte{"serve.png": results, "serve-graph.png": graph, "serve-status.png": status}
 	dir := t.ArtifactDir()
 	if *updateScreenshot {
 		dir = filepath.Join("..", "..", "docs")

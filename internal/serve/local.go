@@ -282,8 +282,12 @@ func (l *Local) run(root string) *engine.Run {
 	return l.runs[root]
 }
 
-// Remove drops the project at root and compacts the index file; ErrBusy
-// while the engine's job of root is running.
+// Remove drops the project at root and compacts the index file, through
+// engine.Remove: the root's job slot and its cross-process lock are held
+// from the busy check to the delete, so an index run started meanwhile (the
+// API, an MCP session, `coderag index`) is refused or refuses, never
+// interleaved. ErrBusy while a run of root is going on, here or in another
+// process; engine.ErrRemoving while another Remove of it is.
 func (l *Local) Remove(ctx context.Context, dir string) (*Removed, error) {
 	root, err := index.ResolveRoot(dir)
 	if err != nil { // a deleted directory is still removed by its path
@@ -292,8 +296,12 @@ func (l *Local) Remove(ctx context.Context, dir string) (*Removed, error) {
 		}
 		root = filepath.Clean(dir)
 	}
-	if l.eng.Status(root).Running {
-		return nil, fmt.Errorf("remove %s: %w", root, ErrBusy)
+	rm, err := l.eng.Remove(ctx, root, nil)
+	if errors.Is(err, store.ErrNotIndexed) {
+		return nil, fmt.Errorf("remove %s: %w (give the indexed root)", root, ErrUnknownProject)
+	}
+	if err != nil {
+		return nil, err
 	}
 	l.mu.Lock()
 	delete(l.runs, root)
@@ -304,18 +312,9 @@ func (l *Local) Remove(ctx context.Context, dir string) (*Removed, error) {
 		}
 	}
 	l.mu.Unlock()
-	st := l.eng.Store()
-	files, err := st.RemoveProject(ctx, root)
-	if errors.Is(err, store.ErrNotIndexed) {
-		return nil, fmt.Errorf("remove %s: %w (give the indexed root)", root, ErrUnknownProject)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("remove %s: %w", root, err)
-	}
-	out := &Removed{Removed: root, Files: files}
-	var cerr error
-	if out.BytesBefore, out.BytesAfter, cerr = st.Compact(ctx); cerr != nil {
-		out.CompactError = cerr.Error()
+	out := &Removed{Removed: root, Files: rm.Files, BytesBefore: rm.BytesBefore, BytesAfter: rm.BytesAfter}
+	if rm.CompactErr != nil {
+		out.CompactError = rm.CompactErr.Error()
 	}
 	return out, nil
 }

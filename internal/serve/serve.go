@@ -7,7 +7,9 @@
 //     `coderag mcp` rooted at one indexed project (?project=NAME);
 //   - a web page for people, embedded in the binary (web/): a search box,
 //     results with highlighted snippets, a file view with line anchors, the
-//     score breakdown, a call graph drawn as SVG, index status and progress.
+//     score breakdown, a call graph drawn as SVG, index status and progress,
+//     and on the status page a directory field to index and a remove button
+//     per project (with a confirm step), both through the JSON API.
 //
 // Every handler goes through Backend (backend.go), so the server does not
 // know how the index is stored; Local (local.go) is the backend over an
@@ -17,7 +19,8 @@
 // refused. With a token, writes need "Authorization: Bearer TOKEN", and so
 // does everything but the static files when Options.PrivateReads is set
 // (the page then asks for the token once and keeps it in a cookie, which is
-// accepted for reads only). An MCP session opened with the token has
+// accepted for reads only). The status page's writes send the token as a
+// bearer header from sessionStorage, where the page keeps it once asked. An MCP session opened with the token has
 // index_project and refreshes the index before search_code; one opened
 // without it writes nothing (no index_project, answers from the index as
 // it is). When the listener is on a loopback address, requests whose Host
@@ -44,6 +47,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/coderag/coderag/internal/engine"
 	"github.com/coderag/coderag/internal/relate"
 	"github.com/coderag/coderag/internal/search"
 	"github.com/coderag/coderag/internal/tools"
@@ -316,7 +320,7 @@ func status(err error) int {
 		return http.StatusForbidden
 	case errors.Is(err, ErrUnknownProject), errors.Is(err, tools.ErrNotFound), errors.Is(err, relate.ErrNotFound):
 		return http.StatusNotFound
-	case errors.Is(err, ErrBusy), errors.Is(err, relate.ErrAmbiguous):
+	case errors.Is(err, ErrBusy), errors.Is(err, engine.ErrRemoving), errors.Is(err, relate.ErrAmbiguous):
 		return http.StatusConflict
 	case errors.Is(err, errNeedProject), errors.Is(err, errBadRequest), errors.Is(err, search.ErrUnknownRanker),
 		errors.Is(err, tools.ErrBinary), errors.Is(err, tools.ErrIsDir), errors.Is(err, walk.ErrNotRegular),

@@ -3,6 +3,7 @@ package serve
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -11,6 +12,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/coderag/coderag/internal/analyze"
@@ -421,5 +423,53 @@ func TestPages(t *testing.T) {
 	}
 	if code, _ := f.do(t, "GET", "/static/nothing.txt", "", ""); code != 404 {
 		t.Errorf("unknown static file: %d", code)
+	}
+}
+
+// TestAPIRemoveExcludesIndex: over the API, a remove of a project whose
+// index run is going on (held in its embedder) is refused with 409 and the
+// engine's reason, and leaves the run and the project alone; while the
+// engine holds a root for a remove, an index request of it is refused with
+// 409; once the run is done, remove drops the project.
+func TestAPIRemoveExcludesIndex(t *testing.T) {
+	f := newFixture(t, Options{Token: "s3cret"})
+	gate := make(chan struct{})
+	var docs atomic.Int64
+	f.wrap = func(e embed.Embedder) embed.Embedder { return gatedEmbedder{Embedder: e, gate: gate, docs: &docs} }
+	extra := filepath.Join(filepath.Dir(f.list), "extra")
+	if err := os.Mkdir(extra, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	copyFiles(t, extra, "container/ring", "ring.go")
+	if code, body := f.do(t, "POST", "/api/index", "s3cret", `{"root":"`+extra+`"}`); code != 202 {
+		t.Fatalf("index: %d %s", code, body)
+	}
+	run := f.local.run(extra)
+	code, body := f.do(t, "POST", "/api/remove", "s3cret", `{"root":"`+extra+`"}`)
+	if code != 409 || !strings.Contains(body, "the project is being indexed") {
+		t.Fatalf("remove during the run: %d %s", code, body)
+	}
+	close(gate)
+	<-run.Done()
+	if out := run.Outcome(); out.Err != nil || out.Report.Changed != 1 {
+		t.Fatalf("the run after a refused remove: %+v", out)
+	}
+
+	release, err := f.eng.Hold(f.list)
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, body = f.do(t, "POST", "/api/index", "s3cret", `{"root":"list"}`)
+	if code != 409 || !strings.Contains(body, "the project is being removed") {
+		t.Errorf("index during a remove: %d %s", code, body)
+	}
+	release()
+
+	code, body = f.do(t, "POST", "/api/remove", "s3cret", `{"root":"extra"}`)
+	if code != 200 || !strings.Contains(body, `"files": 1`) {
+		t.Fatalf("remove after the run: %d %s", code, body)
+	}
+	if _, err := f.st.GetProject(context.Background(), extra); !errors.Is(err, store.ErrNotIndexed) {
+		t.Errorf("the project is still indexed: %v", err)
 	}
 }
