@@ -11,6 +11,7 @@ import (
 	"github.com/coderag/coderag/internal/engine"
 	"github.com/coderag/coderag/internal/index"
 	"github.com/coderag/coderag/internal/store"
+	"github.com/coderag/coderag/internal/testutil"
 )
 
 // indexed indexes root through e with the configured embedder and fails
@@ -128,9 +129,23 @@ func TestHoldRefusesRuns(t *testing.T) {
 // refused, and it removes the project once the lock is free. The root's
 // freshness is forgotten: the next Refresh indexes it from scratch.
 func TestRemoveWaitsForOtherProcess(t *testing.T) {
+	t.Run("sqlite", func(t *testing.T) {
+		removeWaitsForOtherProcess(t, open(t, engine.Config{Freshness: hours(1)}))
+	})
+	// on PostgreSQL the other process's lock is an advisory lock
+	t.Run("postgres", func(t *testing.T) {
+		st, err := store.Open(context.Background(), testutil.Postgres(t))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { st.Close() })
+		removeWaitsForOtherProcess(t, open(t, engine.Config{Freshness: hours(1), Store: st}))
+	})
+}
+
+func removeWaitsForOtherProcess(t *testing.T, e *engine.Engine) {
 	ctx := context.Background()
 	root := project(t)
-	e := open(t, engine.Config{Freshness: hours(1)})
 	if r, err := e.Refresh(ctx, root, nil); err != nil || !r.Finished || r.Err != nil {
 		t.Fatalf("first refresh: %+v %v", r, err)
 	}
