@@ -33,6 +33,7 @@ var byExt = map[string]string{
 	".nim": "nim", ".sv": "verilog", ".vim": "vim", ".el": "elisp", ".lisp": "lisp",
 	".ps1": "powershell", ".bat": "batch", ".cmd": "batch", ".awk": "awk", ".hcl2": "hcl",
 	".nix": "nix", ".pas": "pascal", ".f90": "fortran", ".cu": "cpp", ".cuh": "cpp",
+	".ru": "ruby", ".rake": "ruby", ".gemspec": "ruby", ".podspec": "ruby", ".pyw": "python", ".mdx": "markdown",
 }
 
 // byName maps exact base names without a useful extension.
@@ -40,6 +41,7 @@ var byName = map[string]string{
 	"Makefile": "make", "makefile": "make", "GNUmakefile": "make", "Dockerfile": "dockerfile",
 	"CMakeLists.txt": "cmake", "Rakefile": "ruby", "Gemfile": "ruby", "BUILD": "starlark",
 	"BUILD.bazel": "starlark", "WORKSPACE": "starlark", "Jenkinsfile": "groovy",
+	"Vagrantfile": "ruby", "Podfile": "ruby", "Guardfile": "ruby", "Brewfile": "ruby",
 }
 
 // Detect returns the language of a file from its name, or "" when coderag does
