@@ -58,7 +58,7 @@ func auxKind(p string) string {
 // docExts are files whose chunks are prose or build configuration, not
 // code: they match many query words and rarely hold the implementation.
 var docExts = map[string]bool{
-	".md": true, ".markdown": true, ".rst": true, ".txt": true, ".adoc": true, ".html": true, ".htm": true,
+	".md": true, ".mdx": true, ".markdown": true, ".rst": true, ".txt": true, ".adoc": true, ".html": true, ".htm": true,
 	".cmake": true, ".bzl": true, ".bazel": true, ".yml": true, ".yaml": true, ".toml": true, ".json": true,
 	".xml": true, ".cfg": true, ".ini": true, ".in": true, ".am": true, ".m4": true,
 }
