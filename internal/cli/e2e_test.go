@@ -250,7 +250,7 @@ func TestRemoveProject(t *testing.T) {
 	}
 	code, out, _ = run(t, "stats", "--json")
 	var s statsOut
-	if err := json.Unmarshal([]byte(out), &s); err != nil || code != 0 || len(s.Projects) != 1 || s.Projects[0].Path != outer || s.Projects[0].Files != 2 {
+	if err := json.Unmarshal([]byte(out), &s); err != nil || code != 0 || len(s.Projects) != 1 || s.Projects[0].Root != outer || s.Projects[0].Files != 2 {
 		t.Fatalf("stats after remove: %v %s", err, out)
 	}
 	// searching from inside sub now uses the outer project, which still holds b.go
