@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"runtime/debug"
 	"strings"
+	"sync/atomic"
+	"unicode"
 
 	"github.com/coderag/coderag/internal/analyze"
 	"github.com/coderag/coderag/internal/relate"
@@ -109,6 +111,7 @@ For exact names and strings, 'coderag grep' is faster and complete.`)
 	if err != nil {
 		return err
 	}
+	noteGlossaryOnly(e, query)
 	if *expand && len(resp.Results) > 0 {
 		err := eng.Graph(e.ctx, p.Path, func(res *relate.Resolver) error {
 			for i := range resp.Results {
@@ -171,6 +174,24 @@ type searchJSON struct {
 type staleResult struct {
 	search.Result
 	Stale bool `json:"stale,omitempty"`
+}
+
+// glossaryNoted is set once this process has printed the glossary-only
+// note (once is enough in the REPL).
+var glossaryNoted atomic.Bool
+
+// noteGlossaryOnly prints on stderr, once per process, a one-line note
+// when query has Chinese characters and they were translated by the
+// built-in glossary alone because the dictionary is missing or unreadable
+// (analyze.DictionaryNote). Standard output, --json included, is left as
+// it is.
+func noteGlossaryOnly(e *env, query string) {
+	if glossaryNoted.Load() || !strings.ContainsFunc(query, func(r rune) bool { return unicode.Is(unicode.Han, r) }) {
+		return
+	}
+	if n := analyze.DictionaryNote(); n != "" && !glossaryNoted.Swap(true) {
+		fmt.Fprintln(e.stderr, "note: "+n)
+	}
 }
 
 // explainChinese prints, for a query with Chinese words, what translates
