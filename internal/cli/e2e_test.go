@@ -148,6 +148,8 @@ func TestSearchNotIndexed(t *testing.T) {
 	}
 }
 
+// TestUsageErrors: bad command lines, negative --threads and --batch-size
+// included, exit 2 with a one-line message.
 func TestUsageErrors(t *testing.T) {
 	setHome(t)
 	cases := [][]string{
@@ -157,12 +159,18 @@ func TestUsageErrors(t *testing.T) {
 		{"index", "a", "b"},
 		{"search", "--ranker", "nope", "q"},
 		{"search", "--bogus", "q"},
+		{"index", "--threads", "-1", "."},
+		{"index", "--batch-size", "-5", "."},
 	}
 	for _, args := range cases {
 		code, _, errs := run(t, args...)
 		if code != 2 || errs == "" || strings.Count(strings.TrimSpace(errs), "\n") != 0 {
 			t.Errorf("%v: exit %d stderr %q, want 2 and a one-line message", args, code, errs)
 		}
+	}
+	// a range error says the range and the default
+	if _, _, errs := run(t, "search", "--top-k", "0", "q"); errs != "coderag search: --top-k must be 1 to 30 (default 5), got 0\n" {
+		t.Errorf("search --top-k 0: %q", errs)
 	}
 	code, out, _ := run(t, "search", "--help")
 	if code != 0 || !strings.Contains(out, "-top-k") || !strings.Contains(out, "CODERAG_HOME") {

@@ -29,7 +29,7 @@ func runSearch(e *env, args []string) error {
 		`Search the project's index with a natural-language or identifier query, in English or
 Chinese. Results: rank, score, path:start-end, chunk type, name and a preview.
 For exact names and strings, 'coderag grep' is faster and complete.`)
-	topK := fs.Int("top-k", 5, "number of results (1..30)")
+	topK := fs.Int("top-k", 5, "number of results, 1 to 30")
 	asJSON := fs.Bool("json", false, "print results as JSON")
 	var projects stringList
 	fs.Var(&projects, "project", "project directory (or any directory inside it); repeat it to search several projects at once, results merged fairly and each naming its project (default .)")
@@ -53,7 +53,7 @@ For exact names and strings, 'coderag grep' is faster and complete.`)
 		return usagef("--json and --tool-format are two output formats: pick one")
 	}
 	if *topK < 1 || *topK > search.MaxTopK {
-		return usagef("--top-k must be 1..%d, got %d", search.MaxTopK, *topK)
+		return usagef("--top-k must be 1 to %d (default 5), got %d", search.MaxTopK, *topK)
 	}
 	if e.shared == nil && !e.longLived {
 		oneShotGC()
