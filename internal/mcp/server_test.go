@@ -226,6 +226,7 @@ func TestAdjustedValuesAreSaid(t *testing.T) {
 	}{
 		{"search_code", map[string]any{"query": "retry", "top_k": 99}, "search_code: top_k must be 1 to 30 (omit it for the default, 5); got 99"},
 		{"search_code", map[string]any{"query": "retry", "top_k": 0}, "search_code: top_k must be 1 to 30 (omit it for the default, 5); got 0"},
+		{"search_code", map[string]any{"query": "retry", "top_k": "abc"}, `search_code: top_k must be an integer from 1 to 30 (omit it for the default, 5); got "abc"`},
 		{"read_file", map[string]any{"path": "a.go", "offset": -5}, "read_file: offset must be 1 to 1073741824 (omit it for the default, 1); got -5"},
 		{"read_file", map[string]any{"path": "a.go", "limit": 5000}, "read_file: limit must be 1 to 2000 (omit it for the default, 200); got 5000"},
 		{"grep_code", map[string]any{"pattern": "Retry", "max_results": -1}, "grep_code: max_results must be 1 to 2000 (omit it for the default, 50); got -1"},

@@ -65,8 +65,9 @@ func inputSchema[In any](tool string) (*jsonschema.Schema, error) {
 // give one of the tool's numeric arguments, max_answer_chars included, a
 // value outside its declared range, as one line for the model:
 // "search_code: top_k must be 1 to 30 (omit it for the default, 5); got 0".
-// Numbers sent as strings count as numbers; missing arguments, other
-// types and undecodable arguments are left to the decoder.
+// Numbers sent as strings count as numbers; a value that is no integer
+// ("abc", 2.5, true) is refused the same way. Missing or null arguments,
+// and arguments that are not a JSON object, are left to the decoder.
 func (t *Tool) CheckBounds(args json.RawMessage) error {
 	var m map[string]json.RawMessage
 	if json.Unmarshal(args, &m) != nil {
@@ -74,18 +75,22 @@ func (t *Tool) CheckBounds(args json.RawMessage) error {
 	}
 	check := func(name string, b bound) error {
 		raw, ok := m[name]
-		if !ok {
+		if !ok || string(raw) == "null" {
 			return nil
 		}
+		text := string(raw)
 		var s string
 		if json.Unmarshal(raw, &s) == nil {
-			raw = json.RawMessage(s)
+			text = s
 		}
-		n, err := strconv.ParseInt(strings.TrimSpace(string(raw)), 10, 64)
-		if err != nil || (n >= int64(b.min) && n <= int64(b.max)) {
-			return nil
+		n, err := strconv.ParseInt(strings.TrimSpace(text), 10, 64)
+		switch {
+		case err != nil:
+			return fmt.Errorf("%s: %s must be an integer from %d to %d (omit it for the default, %d); got %s", t.Name, name, b.min, b.max, b.def, raw)
+		case n < int64(b.min) || n > int64(b.max):
+			return fmt.Errorf("%s: %s must be %d to %d (omit it for the default, %d); got %d", t.Name, name, b.min, b.max, b.def, n)
 		}
-		return fmt.Errorf("%s: %s must be %d to %d (omit it for the default, %d); got %d", t.Name, name, b.min, b.max, b.def, n)
+		return nil
 	}
 	names := make([]string, 0, len(bounds[t.Name]))
 	for name := range bounds[t.Name] {
