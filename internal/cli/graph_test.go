@@ -2,6 +2,8 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -220,5 +222,35 @@ func TestGraphAndWalksAgreeOnLines(t *testing.T) {
 	}
 	if _, out, _ := run(t, "callers", p, "--depth", "1", "(*Store).missing"); !strings.Contains(out, "Store.Get(k string) store/store.go:21  [receiver; call at store/store.go:25]") {
 		t.Errorf("callers (*Store).missing:\n%s", out)
+	}
+}
+
+// TestPathThroughManyCandidates: a path through an ambiguous call may take
+// any of its candidates, not only the first 20 that JSON lists, and says
+// how many there are, as callees does.
+func TestPathThroughManyCandidates(t *testing.T) {
+	setHome(t)
+	dir := t.TempDir()
+	var src strings.Builder
+	src.WriteString("package p\n\n")
+	for i := range 22 {
+		fmt.Fprintf(&src, "type T%d struct{}\n\nfunc (T%d) Close() {}\n\n", i, i)
+	}
+	src.WriteString("// Run closes x.\nfunc Run(x interface{ Close() }) {\n\tx.Close()\n}\n")
+	if err := os.WriteFile(filepath.Join(dir, "p.go"), []byte(src.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errs := run(t, "index", "--quiet", dir); code != 0 {
+		t.Fatalf("index: %s", errs)
+	}
+	p := "--project=" + dir
+	if _, out, _ := run(t, "callees", p, "Run"); !strings.Contains(out, "and 19 more") {
+		t.Fatalf("callees Run does not list 22 candidates:\n%s", out)
+	}
+	for _, target := range []string{"T5.Close", "T21.Close"} {
+		code, out, errs := run(t, "path", p, "--include-guesses", "Run", target)
+		if code != 0 || !strings.Contains(out, target+"() p.go:") || !strings.Contains(out, "[guess, ambiguous, 1 of 22 candidates; call at p.go:") {
+			t.Errorf("path Run %s: exit %d\n%s%s", target, code, out, errs)
+		}
 	}
 }

@@ -38,10 +38,11 @@ type Edge struct {
 	// Walks and Path do not follow guesses unless IncludeGuesses is set.
 	Guess bool `json:"guess,omitempty"`
 
-	parent *Def // walks: the node whose expansion found this edge
-	plain  bool // a Go call without a receiver (store.RelationRow.Plain)
-	self   bool // a call on the caller's own receiver (store.RelationRow.Self)
-	value  bool // a call on another value (store.RelationRow.Value)
+	parent *Def   // walks: the node whose expansion found this edge
+	all    []*Def // every candidate of an ambiguous call (Candidates is cut), for Path
+	plain  bool   // a Go call without a receiver (store.RelationRow.Plain)
+	self   bool   // a call on the caller's own receiver (store.RelationRow.Self)
+	value  bool   // a call on another value (store.RelationRow.Value)
 }
 
 // atTarget puts a contains edge at the first line of the definition it
@@ -287,6 +288,7 @@ func (r *Resolver) setTarget(e *Edge, caller *Def) {
 	case how == ResAmbiguous:
 		e.Candidates = cands[:min(len(cands), maxCandidates)]
 		e.CandidatesTotal = len(cands)
+		e.all = cands
 	case len(cands) == 1:
 		e.Target = cands[0]
 	}
@@ -580,7 +582,7 @@ func (r *Resolver) bfsPath(a, b *Def, loose bool) ([]Edge, error) {
 			case r.follows(&e):
 				nexts = []*Def{e.Target}
 			case loose && e.Resolution == ResAmbiguous && (!e.Guess || r.IncludeGuesses):
-				nexts = e.Candidates
+				nexts = e.all
 			}
 			for _, n := range nexts {
 				if _, ok := parent[n]; ok {
