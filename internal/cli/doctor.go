@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
+	"github.com/coderag/coderag/internal/analyze"
 	"github.com/coderag/coderag/internal/engine"
 	"github.com/coderag/coderag/internal/index"
 	"github.com/coderag/coderag/internal/store"
@@ -19,7 +21,15 @@ func init() {
 // doctorOut is the --json form of a doctor run.
 type doctorOut struct {
 	store.CheckReport
-	Healthy bool `json:"healthy"`
+	// Root is the indexed project that holds the working directory (the
+	// project search, graph and stats would use there), an absolute path;
+	// omitted when the directory is in none of Projects.
+	Root    string `json:"root,omitempty"`
+	Healthy bool   `json:"healthy"`
+	// Chinese says what translates Chinese queries, as in `stats`: the
+	// CC-CEDICT dictionary and the glossary, or the glossary only and why.
+	// A missing dictionary is not a problem of the index file.
+	Chinese string `json:"chinese"`
 	// MovedTo is where --rebuild moved the damaged file.
 	MovedTo string `json:"moved_to,omitempty"`
 	// Rebuilt lists the projects --rebuild indexed again.
@@ -42,7 +52,7 @@ file, each with the embedder it was indexed with. A file that is not a coderag i
 never moved: set CODERAG_HOME elsewhere instead.`)
 	rebuild := fs.Bool("rebuild", false, "move a damaged index aside and index its projects again")
 	full := fs.Bool("full", false, "run integrity_check (slower, every index entry) instead of quick_check")
-	asJSON := fs.Bool("json", false, "print the findings as JSON")
+	asJSON := fs.Bool("json", false, `print the findings as JSON: {"path" (the index), "schema_version", "projects", "problems", "root" (the indexed project holding the working directory), "healthy", "chinese" (what translates Chinese queries), ...}`)
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -57,16 +67,16 @@ never moved: set CODERAG_HOME elsewhere instead.`)
 	}
 	if !exists {
 		if *asJSON {
-			return writeJSON(e.stdout, doctorOut{CheckReport: store.CheckReport{Path: path}, Healthy: true})
+			return writeJSON(e.stdout, doctorOut{CheckReport: store.CheckReport{Path: store.Redact(path)}, Healthy: true, Chinese: analyze.ChineseStatus()})
 		}
-		fmt.Fprintf(e.stdout, "no index at %s yet: nothing to check\n", path)
+		fmt.Fprintf(e.stdout, "no index at %s yet: nothing to check\nchinese: %s\n", store.Redact(path), analyze.ChineseStatus())
 		return nil
 	}
 	rep, err := store.Check(e.ctx, path, *full)
 	if err != nil {
 		return fmt.Errorf("check %s: %w", store.Redact(path), err)
 	}
-	out := doctorOut{CheckReport: *rep, Healthy: len(rep.Problems) == 0}
+	out := doctorOut{CheckReport: *rep, Root: enclosingRoot(".", rep.Projects), Healthy: len(rep.Problems) == 0, Chinese: analyze.ChineseStatus()}
 	if !*asJSON {
 		for _, p := range rep.Problems {
 			fmt.Fprintf(e.stdout, "problem: %s\n", oneLine(p))
@@ -77,7 +87,7 @@ never moved: set CODERAG_HOME elsewhere instead.`)
 		if *asJSON {
 			return writeJSON(e.stdout, out)
 		}
-		fmt.Fprintf(e.stdout, "%s: ok (schema %d, %d projects)\n", store.Redact(path), rep.Schema, len(rep.Projects))
+		fmt.Fprintf(e.stdout, "%s: ok (schema %d, %d projects)\nchinese: %s\n", store.Redact(path), rep.Schema, len(rep.Projects), out.Chinese)
 		return nil
 	case rep.Foreign:
 		if *asJSON {
@@ -106,6 +116,26 @@ never moved: set CODERAG_HOME elsewhere instead.`)
 		return fmt.Errorf("%d of %d projects could not be indexed again (the damaged file is at %s)", len(out.Lost), len(rep.Projects), out.MovedTo)
 	}
 	return nil
+}
+
+// enclosingRoot returns the nearest of roots that is dir or one of its
+// parents, after resolving dir as index.ResolveRoot does; "" when none is.
+func enclosingRoot(dir string, roots []string) string {
+	d, err := index.ResolveRoot(dir)
+	if err != nil {
+		return ""
+	}
+	best := ""
+	for _, r := range roots {
+		rel, err := filepath.Rel(r, d)
+		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			continue
+		}
+		if len(r) > len(best) {
+			best = r
+		}
+	}
+	return best
 }
 
 // rebuild moves the damaged file (and its WAL and shared-memory files)

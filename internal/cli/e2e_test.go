@@ -148,6 +148,8 @@ func TestSearchNotIndexed(t *testing.T) {
 	}
 }
 
+// TestUsageErrors: bad command lines, negative --threads and --batch-size
+// included, exit 2 with a one-line message.
 func TestUsageErrors(t *testing.T) {
 	setHome(t)
 	cases := [][]string{
@@ -157,12 +159,18 @@ func TestUsageErrors(t *testing.T) {
 		{"index", "a", "b"},
 		{"search", "--ranker", "nope", "q"},
 		{"search", "--bogus", "q"},
+		{"index", "--threads", "-1", "."},
+		{"index", "--batch-size", "-5", "."},
 	}
 	for _, args := range cases {
 		code, _, errs := run(t, args...)
 		if code != 2 || errs == "" || strings.Count(strings.TrimSpace(errs), "\n") != 0 {
 			t.Errorf("%v: exit %d stderr %q, want 2 and a one-line message", args, code, errs)
 		}
+	}
+	// a range error says the range and the default
+	if _, _, errs := run(t, "search", "--top-k", "0", "q"); errs != "coderag search: --top-k must be 1 to 30 (default 5), got 0\n" {
+		t.Errorf("search --top-k 0: %q", errs)
 	}
 	code, out, _ := run(t, "search", "--help")
 	if code != 0 || !strings.Contains(out, "-top-k") || !strings.Contains(out, "CODERAG_HOME") {
@@ -250,7 +258,7 @@ func TestRemoveProject(t *testing.T) {
 	}
 	code, out, _ = run(t, "stats", "--json")
 	var s statsOut
-	if err := json.Unmarshal([]byte(out), &s); err != nil || code != 0 || len(s.Projects) != 1 || s.Projects[0].Path != outer || s.Projects[0].Files != 2 {
+	if err := json.Unmarshal([]byte(out), &s); err != nil || code != 0 || len(s.Projects) != 1 || s.Projects[0].Root != outer || s.Projects[0].Files != 2 {
 		t.Fatalf("stats after remove: %v %s", err, out)
 	}
 	// searching from inside sub now uses the outer project, which still holds b.go

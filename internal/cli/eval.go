@@ -42,7 +42,7 @@ in order of first appearance), with binary gains and IDCG over min(10, targets),
 per category and per language of the first target file.`)
 	project := fs.String("project", ".", "the indexed root the golden paths are relative to")
 	ranker := fs.String("ranker", search.DefaultRanker, "ranker: hybrid or seed")
-	asJSON := fs.Bool("json", false, "print the report as JSON")
+	asJSON := fs.Bool("json", false, "print the report as JSON, with the project's absolute \"root\"")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -96,10 +96,23 @@ per category and per language of the first target file.`)
 		return err
 	}
 	if *asJSON {
-		return writeJSON(e.stdout, rep)
+		return writeJSON(e.stdout, evalJSON{Root: p.Path, EvalReport: rep})
 	}
 	printEval(e.stdout, rep)
 	return nil
+}
+
+// evalJSON is `eval --json` of a golden set: the report and the absolute
+// root of the project it was measured on.
+type evalJSON struct {
+	Root string `json:"root"`
+	*search.EvalReport
+}
+
+// benchJSON is `eval --json` of a file-labelled set, with the root.
+type benchJSON struct {
+	Root string `json:"root"`
+	*search.BenchReport
 }
 
 func printEval(w io.Writer, rep *search.EvalReport) {
@@ -174,7 +187,7 @@ func runBenchEval(e *env, file, project, ranker string, asJSON bool) error {
 		return err
 	}
 	if asJSON {
-		return writeJSON(e.stdout, rep)
+		return writeJSON(e.stdout, benchJSON{Root: p.Path, BenchReport: rep})
 	}
 	fmt.Fprintf(e.stdout, "%s, ranker %s\n\n%-22s %4s %12s %11s\n", file, rep.Ranker, "slice", "n", "NDCG@10chunk", "NDCG@10file")
 	row := func(name string, m search.NDCGMetrics) {

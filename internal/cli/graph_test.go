@@ -2,6 +2,8 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -149,5 +151,106 @@ func TestGraphAmbiguous(t *testing.T) {
 	code, out, _ := run(t, "callers", "--project", dir, "UserService.find(String name)")
 	if code != 0 || !strings.Contains(out, "ambiguous: calls find, 2 candidates") {
 		t.Errorf("overload by signature: %d %s", code, out)
+	}
+}
+
+// TestGraphAndWalksAgreeOnLines: graph, callers and callees give one line
+// per fact. A contained method is at the line where its definition starts
+// (doc comment included), the line callers and callees print for it; and
+// every resolved call graph lists is in the callers of its target and the
+// callees of its caller at the same call site.
+func TestGraphAndWalksAgreeOnLines(t *testing.T) {
+	dir := indexGraphFixture(t)
+	p := "--project=" + dir
+	type def struct {
+		Name      string `json:"name"`
+		Path      string `json:"path"`
+		StartLine int    `json:"start_line"`
+	}
+	type edge struct {
+		Kind   string `json:"kind"`
+		Path   string `json:"path"`
+		Line   int    `json:"line"`
+		Caller *def   `json:"from_def"`
+		Target *def   `json:"to_def"`
+		Depth  int    `json:"depth"`
+	}
+	decode := func(args ...string) []edge {
+		t.Helper()
+		code, out, errs := run(t, append(args, p, "--json")...)
+		var v struct {
+			Relations []edge `json:"relations"`
+			Edges     []edge `json:"edges"`
+		}
+		if err := json.Unmarshal([]byte(out), &v); code != 0 || err != nil {
+			t.Fatalf("%v: exit %d %v %s", args, code, err, errs)
+		}
+		return append(v.Relations, v.Edges...)
+	}
+	has := func(es []edge, want edge) bool {
+		for _, e := range es {
+			if e.Depth <= 1 && e.Path == want.Path && e.Line == want.Line && e.Caller != nil && *e.Caller == *want.Caller &&
+				e.Target != nil && *e.Target == *want.Target {
+				return true
+			}
+		}
+		return false
+	}
+	calls := 0
+	for _, name := range []string{"Store", "Cache", "Store.Get", "Cache.Lookup", "main", "New"} {
+		for _, e := range decode("graph", "--limit", "0", name) {
+			switch {
+			case e.Kind == "contains" && e.Target != nil && e.Line != e.Target.StartLine:
+				t.Errorf("graph %s: contains %s at line %d, its definition starts at %d", name, e.Target.Name, e.Line, e.Target.StartLine)
+			case e.Kind == "calls" && e.Target != nil && e.Caller != nil:
+				calls++
+				if !has(decode("callers", "--depth", "1", "--include-guesses", e.Target.Name), e) {
+					t.Errorf("graph %s: call %s -> %s at %s:%d is not in the callers of %s", name, e.Caller.Name, e.Target.Name, e.Path, e.Line, e.Target.Name)
+				}
+				if !has(decode("callees", "--depth", "1", "--include-guesses", e.Caller.Name), e) {
+					t.Errorf("graph %s: call %s -> %s at %s:%d is not in the callees of %s", name, e.Caller.Name, e.Target.Name, e.Path, e.Line, e.Caller.Name)
+				}
+			}
+		}
+	}
+	if calls == 0 {
+		t.Fatal("no resolved call in the graphs checked")
+	}
+	// the text forms say the same line for Store.Get
+	if _, out, _ := run(t, "graph", p, "Store"); !strings.Contains(out, "contains --> [Store.Get(k string)]  @ store/store.go:21\n") {
+		t.Errorf("graph Store:\n%s", out)
+	}
+	if _, out, _ := run(t, "callers", p, "--depth", "1", "(*Store).missing"); !strings.Contains(out, "Store.Get(k string) store/store.go:21  [receiver; call at store/store.go:25]") {
+		t.Errorf("callers (*Store).missing:\n%s", out)
+	}
+}
+
+// TestPathThroughManyCandidates: a path through an ambiguous call may take
+// any of its candidates, not only the first 20 that JSON lists, and says
+// how many there are, as callees does.
+func TestPathThroughManyCandidates(t *testing.T) {
+	setHome(t)
+	dir := t.TempDir()
+	var src strings.Builder
+	src.WriteString("package p\n\n")
+	for i := range 22 {
+		fmt.Fprintf(&src, "type T%d struct{}\n\nfunc (T%d) Close() {}\n\n", i, i)
+	}
+	src.WriteString("// Run closes x.\nfunc Run(x interface{ Close() }) {\n\tx.Close()\n}\n")
+	if err := os.WriteFile(filepath.Join(dir, "p.go"), []byte(src.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errs := run(t, "index", "--quiet", dir); code != 0 {
+		t.Fatalf("index: %s", errs)
+	}
+	p := "--project=" + dir
+	if _, out, _ := run(t, "callees", p, "Run"); !strings.Contains(out, "and 19 more") {
+		t.Fatalf("callees Run does not list 22 candidates:\n%s", out)
+	}
+	for _, target := range []string{"T5.Close", "T21.Close"} {
+		code, out, errs := run(t, "path", p, "--include-guesses", "Run", target)
+		if code != 0 || !strings.Contains(out, target+"() p.go:") || !strings.Contains(out, "[guess, ambiguous, 1 of 22 candidates; call at p.go:") {
+			t.Errorf("path Run %s: exit %d\n%s%s", target, code, out, errs)
+		}
 	}
 }

@@ -45,6 +45,12 @@ synonyms. Set EMBEDDING_PROVIDER=ollama or openai for a neural model.`)
 	if len(pos) > 1 {
 		return usagef("want at most one PATH, got %d", len(pos))
 	}
+	if *threads < 0 {
+		return usagef("--threads must be at least 1, got %d", *threads)
+	}
+	if ef.batch < 0 {
+		return usagef("--batch-size must be at least 1, got %d", ef.batch)
+	}
 	dir := "."
 	if len(pos) == 1 {
 		dir = pos[0]

@@ -288,7 +288,7 @@ func testMCPTools(t *testing.T, bin string) {
 	mustCall(t, cs, "search_code", map[string]any{"query": "retry a failed request with exponential backoff", "top_k": 3},
 		"server/handler.py", "Best entry point")
 	mustCall(t, cs, "search_code", map[string]any{"query": "登录超时 login timeout"}, "auth/session.go")
-	if text, isErr := call(t, cs, "search_code", map[string]any{"query": "session", "top_k": 1000}); !isErr || !strings.Contains(text, "greater than 30") {
+	if text, isErr := call(t, cs, "search_code", map[string]any{"query": "session", "top_k": 1000}); !isErr || !strings.Contains(text, "top_k must be 1 to 30 (omit it for the default, 5); got 1000") {
 		t.Errorf("top_k 1000 not refused with its range: %v %s", isErr, text)
 	}
 	mustCall(t, cs, "index_status", nil, "state: idle", "indexed: ", "last run:", "chunks")

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"runtime/debug"
 	"strings"
+	"sync/atomic"
+	"unicode"
 
 	"github.com/coderag/coderag/internal/analyze"
 	"github.com/coderag/coderag/internal/relate"
@@ -27,7 +29,7 @@ func runSearch(e *env, args []string) error {
 		`Search the project's index with a natural-language or identifier query, in English or
 Chinese. Results: rank, score, path:start-end, chunk type, name and a preview.
 For exact names and strings, 'coderag grep' is faster and complete.`)
-	topK := fs.Int("top-k", 5, "number of results (1..30)")
+	topK := fs.Int("top-k", 5, "number of results, 1 to 30")
 	asJSON := fs.Bool("json", false, "print results as JSON")
 	var projects stringList
 	fs.Var(&projects, "project", "project directory (or any directory inside it); repeat it to search several projects at once, results merged fairly and each naming its project (default .)")
@@ -51,7 +53,7 @@ For exact names and strings, 'coderag grep' is faster and complete.`)
 		return usagef("--json and --tool-format are two output formats: pick one")
 	}
 	if *topK < 1 || *topK > search.MaxTopK {
-		return usagef("--top-k must be 1..%d, got %d", search.MaxTopK, *topK)
+		return usagef("--top-k must be 1 to %d (default 5), got %d", search.MaxTopK, *topK)
 	}
 	if e.shared == nil && !e.longLived {
 		oneShotGC()
@@ -109,6 +111,7 @@ For exact names and strings, 'coderag grep' is faster and complete.`)
 	if err != nil {
 		return err
 	}
+	noteGlossaryOnly(e, query)
 	if *expand && len(resp.Results) > 0 {
 		err := eng.Graph(e.ctx, p.Path, func(res *relate.Resolver) error {
 			for i := range resp.Results {
@@ -171,6 +174,24 @@ type searchJSON struct {
 type staleResult struct {
 	search.Result
 	Stale bool `json:"stale,omitempty"`
+}
+
+// glossaryNoted is set once this process has printed the glossary-only
+// note (once is enough in the REPL).
+var glossaryNoted atomic.Bool
+
+// noteGlossaryOnly prints on stderr, once per process, a one-line note
+// when query has Chinese characters and they were translated by the
+// built-in glossary alone because the dictionary is missing or unreadable
+// (analyze.DictionaryNote). Standard output, --json included, is left as
+// it is.
+func noteGlossaryOnly(e *env, query string) {
+	if glossaryNoted.Load() || !strings.ContainsFunc(query, func(r rune) bool { return unicode.Is(unicode.Han, r) }) {
+		return
+	}
+	if n := analyze.DictionaryNote(); n != "" && !glossaryNoted.Swap(true) {
+		fmt.Fprintln(e.stderr, "note: "+n)
+	}
 }
 
 // explainChinese prints, for a query with Chinese words, what translates

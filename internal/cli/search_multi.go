@@ -84,6 +84,7 @@ func searchMany(e *env, dirs []string, all bool, query string, opts search.Optio
 	if err != nil {
 		return err
 	}
+	noteGlossaryOnly(e, query)
 	if asJSON {
 		return writeJSON(e.stdout, resp)
 	}

@@ -5,6 +5,7 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/coderag/coderag/internal/analyze"
 	"github.com/coderag/coderag/internal/embed"
@@ -17,8 +18,9 @@ func init() {
 	register(command{name: "stats", summary: "what is indexed: projects, files, chunks, relations, embedder, DB path and size", run: runStats})
 }
 
+// projectStats is one project of `stats --json`.
 type projectStats struct {
-	Path              string         `json:"project"`
+	Root              string         `json:"root"` // absolute, symlink-resolved project root
 	Embedder          string         `json:"embedder"`
 	EmbedderDescribed string         `json:"embedder_description,omitempty"`
 	Dim               int            `json:"dim"`
@@ -28,14 +30,20 @@ type projectStats struct {
 	ChunksByType      map[string]int `json:"chunks_by_type"`
 	Relations         int            `json:"relations"`
 	RelationsByKind   map[string]int `json:"relations_by_kind"`
-	UpdatedAt         string         `json:"updated_at"`
-	// Languages: files per language, text fallbacks and why, extensions
-	// not indexed with their counts.
-	Languages index.LangStats `json:"languages"`
+	// UpdatedAt is when the project's row was last written, RFC 3339 in UTC.
+	UpdatedAt string `json:"updated_at"`
+	// Languages lists files per language, by files descending, with the
+	// files chunked as text and why.
+	Languages []index.LangCount `json:"languages"`
+	// Unindexed counts the files of the last full walk no language claims,
+	// by lower-case extension ("(none)" without one).
+	Unindexed map[string]int `json:"unindexed_extensions"`
 	// LastRun is the record of the project's last index run (absent for a
 	// project indexed before runs were recorded): done=false means it was
 	// interrupted or is still going; failed counts files it could not index.
-	LastRun *store.RunState `json:"last_run,omitempty"`
+	LastRun *store.RunReport `json:"last_run,omitempty"`
+
+	updated time.Time // UpdatedAt for people, in local time
 }
 
 type statsOut struct {
@@ -114,7 +122,16 @@ func topCounts(m map[string]int, n int) string {
 }
 
 func runStats(e *env, args []string) error {
-	fs := newFlags(e, "stats", "[flags]", "Show what is indexed: every project with its embedder (id and dimension), files, chunks and relations; the DB path and size.")
+	fs := newFlags(e, "stats", "[flags]", `Show what is indexed: every project with its embedder (id and dimension), files, chunks
+and relations; the DB path and size.
+
+--json prints {"db", "db_bytes", "schema_version", "chinese", "projects": [{"root",
+"embedder", "embedder_description", "dim", "files", "chunks", "embedded_chunks",
+"chunks_by_type", "relations", "relations_by_kind", "updated_at", "languages": [{"language",
+"files", "parser", "fallback", "fallback_reasons"}], "unindexed_extensions", "last_run":
+{"total", "done", "failed", "started", "ended", "duration_ms"}}]}. root is the project's
+absolute path; times are RFC 3339 in UTC; last_run is absent for a project indexed before
+runs were recorded, and ended and duration_ms while a run is not done.`)
 	asJSON := fs.Bool("json", false, "print as JSON")
 	project := fs.String("project", "", "show only the indexed project holding this directory")
 	pos, err := parse(fs, args)
@@ -161,11 +178,20 @@ func runStats(e *env, args []string) error {
 			if err != nil {
 				return err
 			}
-			ps := projectStats{Languages: ls, Path: p.Path, Embedder: p.Embedder, EmbedderDescribed: desc,
+			ps := projectStats{Root: p.Path, Embedder: p.Embedder, EmbedderDescribed: desc,
 				Dim: p.Dim, Files: c.Files, Chunks: c.Chunks, Embedded: c.Embedded, ChunksByType: c.ChunksByType,
-				Relations: c.Relations, RelationsByKind: c.RelationsByKind, UpdatedAt: p.UpdatedAt.Format("2006-01-02 15:04:05")}
+				Relations: c.Relations, RelationsByKind: c.RelationsByKind,
+				UpdatedAt: p.UpdatedAt.UTC().Format(time.RFC3339), updated: p.UpdatedAt,
+				Languages: ls.Languages, Unindexed: ls.Unindexed}
+			if ps.Languages == nil {
+				ps.Languages = []index.LangCount{}
+			}
+			if ps.Unindexed == nil {
+				ps.Unindexed = map[string]int{}
+			}
 			if r, ok, err := st.LastRun(e.ctx, p.Path); err == nil && ok {
-				ps.LastRun = &r
+				rep := r.Report()
+				ps.LastRun = &rep
 			}
 			out.Projects = append(out.Projects, ps)
 		}
@@ -180,19 +206,19 @@ func runStats(e *env, args []string) error {
 		fmt.Fprintln(e.stdout, "no projects indexed yet: run `coderag index PATH`")
 	}
 	for _, p := range out.Projects {
-		fmt.Fprintf(e.stdout, "\nproject:   %s\n", p.Path)
+		fmt.Fprintf(e.stdout, "\nproject:   %s\n", p.Root)
 		fmt.Fprintf(e.stdout, "embedder:  %s (dim %d)\n           %s\n", p.Embedder, p.Dim, p.EmbedderDescribed)
 		fmt.Fprintf(e.stdout, "files:     %d\n", p.Files)
 		fmt.Fprintf(e.stdout, "chunks:    %d (%d embedded)%s\n", p.Chunks, p.Embedded, counts(p.ChunksByType))
 		fmt.Fprintf(e.stdout, "relations: %d%s\n", p.Relations, counts(p.RelationsByKind))
-		fmt.Fprintf(e.stdout, "updated:   %s\n", p.UpdatedAt)
-		printLangStats(e.stdout, p.Languages)
+		fmt.Fprintf(e.stdout, "updated:   %s\n", p.updated.Format("2006-01-02 15:04:05"))
+		printLangStats(e.stdout, index.LangStats{Languages: p.Languages, Unindexed: p.Unindexed})
 		switch r := p.LastRun; {
 		case r == nil:
 		case !r.Done:
-			fmt.Fprintf(e.stdout, "last run:  unfinished (interrupted or still going): %d of %d files indexed; run `coderag index %s`\n", p.Files, r.Total, p.Path)
+			fmt.Fprintf(e.stdout, "last run:  unfinished (interrupted or still going): %d of %d files indexed; run `coderag index %s`\n", p.Files, r.Total, p.Root)
 		case r.Failed > 0:
-			fmt.Fprintf(e.stdout, "last run:  %d of %d files failed and keep their previous rows (`coderag index --json %s` lists them)\n", r.Failed, r.Total, p.Path)
+			fmt.Fprintf(e.stdout, "last run:  %d of %d files failed and keep their previous rows (`coderag index --json %s` lists them)\n", r.Failed, r.Total, p.Root)
 		}
 	}
 	return nil

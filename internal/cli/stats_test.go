@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestIndexAndStatsAccountForEveryFile: `index` names the file that fell
@@ -53,8 +54,61 @@ func TestIndexAndStatsAccountForEveryFile(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &s); err != nil || code != 0 || len(s.Projects) != 1 {
 		t.Fatalf("stats --json: %v %s", err, out)
 	}
-	ls := s.Projects[0].Languages
-	if ls.Unindexed["(none)"] != 1 || ls.Unindexed[".xyz"] != 1 || len(ls.Languages) != 3 {
-		t.Errorf("stats --json languages: %+v", ls)
+	p := s.Projects[0]
+	if p.Unindexed["(none)"] != 1 || p.Unindexed[".xyz"] != 1 || len(p.Languages) != 3 {
+		t.Errorf("stats --json languages: %+v %+v", p.Languages, p.Unindexed)
+	}
+	checkStatsJSON(t, out, root)
+}
+
+// checkStatsJSON checks the shape of `stats --json` output for the one
+// project root: the root by name, languages as one flat list, times as
+// RFC 3339 and the last run's length in milliseconds.
+func checkStatsJSON(t *testing.T, out, root string) {
+	t.Helper()
+	var raw struct {
+		Projects []map[string]json.RawMessage `json:"projects"`
+	}
+	if err := json.Unmarshal([]byte(out), &raw); err != nil || len(raw.Projects) != 1 {
+		t.Fatalf("stats --json: %v %s", err, out)
+	}
+	p := raw.Projects[0]
+	want, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got string
+	if json.Unmarshal(p["root"], &got) != nil || got != want {
+		t.Errorf("stats --json root = %s, want %q", p["root"], want)
+	}
+	if _, ok := p["project"]; ok {
+		t.Errorf("stats --json still names the root \"project\": %s", out)
+	}
+	var langs []map[string]any
+	if err := json.Unmarshal(p["languages"], &langs); err != nil || len(langs) == 0 || langs[0]["language"] == nil {
+		t.Errorf("stats --json languages is not a flat list of languages: %s (%v)", p["languages"], err)
+	}
+	var updated string
+	if json.Unmarshal(p["updated_at"], &updated) != nil {
+		t.Errorf("updated_at = %s", p["updated_at"])
+	} else if _, err := time.Parse(time.RFC3339, updated); err != nil {
+		t.Errorf("updated_at is not RFC 3339: %v", err)
+	}
+	var run struct {
+		Done       bool   `json:"done"`
+		Started    string `json:"started"`
+		Ended      string `json:"ended"`
+		DurationMS *int64 `json:"duration_ms"`
+	}
+	if err := json.Unmarshal(p["last_run"], &run); err != nil || !run.Done {
+		t.Fatalf("last_run = %s (%v)", p["last_run"], err)
+	}
+	st, err1 := time.Parse(time.RFC3339, run.Started)
+	en, err2 := time.Parse(time.RFC3339, run.Ended)
+	if err1 != nil || err2 != nil || en.Before(st) {
+		t.Errorf("last_run times are not RFC 3339 in order: %s (%v %v)", p["last_run"], err1, err2)
+	}
+	if !strings.Contains(string(p["last_run"]), `"duration_ms"`) {
+		t.Errorf("last_run has no duration_ms: %s", p["last_run"])
 	}
 }

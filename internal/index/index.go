@@ -76,9 +76,10 @@ type Failure struct {
 	Err  string `json:"error"`
 }
 
-// Report summarises a run.
+// Report summarises a run. Its JSON form (`index --json`) names the
+// project's absolute root "root" and the run's wall time "duration_ms".
 type Report struct {
-	Project   string      `json:"project"`
+	Project   string      `json:"root"` // absolute, symlink-resolved project root
 	Embedder  string      `json:"embedder"`
 	Scanned   int         `json:"scanned"`
 	Changed   int         `json:"changed"`
@@ -96,7 +97,10 @@ type Report struct {
 	// Unindexed counts, for a full walk, the files no language claims, by
 	// extension (see walk.Options.Unindexed); nil after a partial run.
 	Unindexed map[string]int `json:"unindexed_extensions,omitempty"`
-	Elapsed   time.Duration  `json:"elapsed_ns"`
+	// Elapsed is the run's wall time; DurationMS is the same in whole
+	// milliseconds, the form JSON carries.
+	Elapsed    time.Duration `json:"-"`
+	DurationMS int64         `json:"duration_ms"`
 }
 
 // racyWindow is the mtime granularity assumed by the stat fast path.
@@ -461,6 +465,7 @@ func (r *run) finish(ctx context.Context, c *collector) (*Report, error) {
 	rep.Skipped = len(rep.Skips)
 	rep.Failed = len(rep.Failures)
 	rep.Elapsed = time.Since(r.start)
+	rep.DurationMS = rep.Elapsed.Milliseconds()
 	if r.recordRun {
 		if err := r.st.EndRun(ctx, r.root, len(r.files)-len(c.skips), rep.Failed); err != nil {
 			return rep, err

@@ -34,12 +34,21 @@ type Answer struct {
 // nullArguments makes "arguments": null (what clients send for a tool
 // without arguments) an empty object before the SDK validates it: applying
 // the schema's defaults to a null object panics in jsonschema-go v0.4.3.
+// It also refuses a numeric argument outside its declared range with the
+// tool's own one-line error (toolset.Tool.CheckBounds), which names the
+// range and the default, in place of the schema validator's
+// "minimum: 0/1 is less than 1.000000".
 func nullArguments(next sdk.MethodHandler) sdk.MethodHandler {
 	return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
 		if method == "tools/call" {
 			if p, ok := req.GetParams().(*sdk.CallToolParamsRaw); ok && p != nil {
 				if a := bytes.TrimSpace(p.Arguments); len(a) == 0 || string(a) == "null" {
 					p.Arguments = json.RawMessage("{}")
+				}
+				if t := toolset.Lookup(p.Name); t != nil {
+					if err := t.CheckBounds(p.Arguments); err != nil {
+						return &sdk.CallToolResult{IsError: true, Content: []sdk.Content{&sdk.TextContent{Text: err.Error()}}}, nil
+					}
 				}
 			}
 		}

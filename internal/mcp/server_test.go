@@ -213,8 +213,8 @@ func TestToolMessagesReadOnce(t *testing.T) {
 }
 
 // TestAdjustedValuesAreSaid: a number outside a tool's declared range (top_k
-// 99 or 0, a negative offset, read limit 5000) is refused with the range,
-// not silently changed.
+// 99 or 0, a negative offset, read limit 5000) is refused with one line
+// naming the tool, the range and the default, not silently changed.
 func TestAdjustedValuesAreSaid(t *testing.T) {
 	root := t.TempDir()
 	os.WriteFile(filepath.Join(root, "a.go"), []byte("package a\n\n// Retry retries.\nfunc Retry() {}\n"), 0o644)
@@ -224,13 +224,14 @@ func TestAdjustedValuesAreSaid(t *testing.T) {
 		args map[string]any
 		want string
 	}{
-		{"search_code", map[string]any{"query": "retry", "top_k": 99}, "top_k: maximum: 99/1 is greater than 30"},
-		{"search_code", map[string]any{"query": "retry", "top_k": 0}, "top_k: minimum: 0/1 is less than 1"},
-		{"read_file", map[string]any{"path": "a.go", "offset": -5}, "offset: minimum: -5/1 is less than 1"},
-		{"read_file", map[string]any{"path": "a.go", "limit": 5000}, "limit: maximum: 5000/1 is greater than 2000"},
-		{"grep_code", map[string]any{"pattern": "Retry", "max_results": -1}, "max_results: minimum: -1/1 is less than 1"},
+		{"search_code", map[string]any{"query": "retry", "top_k": 99}, "search_code: top_k must be 1 to 30 (omit it for the default, 5); got 99"},
+		{"search_code", map[string]any{"query": "retry", "top_k": 0}, "search_code: top_k must be 1 to 30 (omit it for the default, 5); got 0"},
+		{"search_code", map[string]any{"query": "retry", "top_k": "abc"}, `search_code: top_k must be an integer from 1 to 30 (omit it for the default, 5); got "abc"`},
+		{"read_file", map[string]any{"path": "a.go", "offset": -5}, "read_file: offset must be 1 to 1073741824 (omit it for the default, 1); got -5"},
+		{"read_file", map[string]any{"path": "a.go", "limit": 5000}, "read_file: limit must be 1 to 2000 (omit it for the default, 200); got 5000"},
+		{"grep_code", map[string]any{"pattern": "Retry", "max_results": -1}, "grep_code: max_results must be 1 to 2000 (omit it for the default, 50); got -1"},
 	} {
-		if text, isErr := callText(t, cs, c.tool, c.args); !isErr || !strings.Contains(text, c.want) {
+		if text, isErr := callText(t, cs, c.tool, c.args); !isErr || text != c.want {
 			t.Errorf("%s %v: %v %q, want an error with %q", c.tool, c.args, isErr, text, c.want)
 		}
 	}

@@ -17,11 +17,14 @@ import (
 // calling definition, Target the resolved callee (nil unless Resolution is a
 // resolved rule) and Candidates the definitions an ambiguous call may reach.
 type Edge struct {
-	Kind       string `json:"kind"` // imports, extends, implements, contains, calls
-	From       string `json:"from"` // from_name as stored
-	To         string `json:"to"`   // to_name as stored (a callee as written)
-	Path       string `json:"path"` // file the relation was found in
-	Line       int    `json:"line"` // line of the relation (the call site)
+	Kind string `json:"kind"` // imports, extends, implements, contains, calls
+	From string `json:"from"` // from_name as stored
+	To   string `json:"to"`   // to_name as stored (a callee as written)
+	Path string `json:"path"` // file the relation was found in
+	// Line is the line of the relation: the call site of a call, the
+	// first line of the contained definition (its Def.StartLine) for
+	// contains, the declaration's line for imports, extends and implements.
+	Line       int    `json:"line"`
 	Caller     *Def   `json:"from_def,omitempty"`
 	Target     *Def   `json:"to_def,omitempty"`
 	Resolution string `json:"resolution,omitempty"` // calls only: see the package comment
@@ -35,10 +38,21 @@ type Edge struct {
 	// Walks and Path do not follow guesses unless IncludeGuesses is set.
 	Guess bool `json:"guess,omitempty"`
 
-	parent *Def // walks: the node whose expansion found this edge
-	plain  bool // a Go call without a receiver (store.RelationRow.Plain)
-	self   bool // a call on the caller's own receiver (store.RelationRow.Self)
-	value  bool // a call on another value (store.RelationRow.Value)
+	parent *Def   // walks: the node whose expansion found this edge
+	all    []*Def // every candidate of an ambiguous call (Candidates is cut), for Path
+	plain  bool   // a Go call without a receiver (store.RelationRow.Plain)
+	self   bool   // a call on the caller's own receiver (store.RelationRow.Self)
+	value  bool   // a call on another value (store.RelationRow.Value)
+}
+
+// atTarget puts a contains edge at the first line of the definition it
+// contains (Target.StartLine, doc comment included), the line every other
+// output gives that definition (Def.Loc, callers, callees, path, search's
+// start_line), instead of the line of its name as the chunker records it.
+func (e *Edge) atTarget() {
+	if e.Kind == chunk.RelContains && e.Target != nil {
+		e.Line = e.Target.StartLine
+	}
 }
 
 // Resolved reports whether a call edge reaches exactly one definition.
@@ -258,6 +272,7 @@ func (r *Resolver) edge(row store.RelationRow) Edge {
 				e.Target = d
 			}
 		}
+		e.atTarget()
 	case chunk.RelExtends, chunk.RelImplements:
 		e.Caller = r.resolveClass(row.Path, row.From)
 		e.Target = r.resolveClass(row.Path, row.To)
@@ -273,6 +288,7 @@ func (r *Resolver) setTarget(e *Edge, caller *Def) {
 	case how == ResAmbiguous:
 		e.Candidates = cands[:min(len(cands), maxCandidates)]
 		e.CandidatesTotal = len(cands)
+		e.all = cands
 	case len(cands) == 1:
 		e.Target = cands[0]
 	}
@@ -334,6 +350,7 @@ func (r *Resolver) memberEdges(d *Def) []Edge {
 		if row.Path == d.Path {
 			e := r.edge(row)
 			e.Target = d
+			e.atTarget()
 			out = append(out, e)
 		}
 	}
@@ -565,7 +582,7 @@ func (r *Resolver) bfsPath(a, b *Def, loose bool) ([]Edge, error) {
 			case r.follows(&e):
 				nexts = []*Def{e.Target}
 			case loose && e.Resolution == ResAmbiguous && (!e.Guess || r.IncludeGuesses):
-				nexts = e.Candidates
+				nexts = e.all
 			}
 			for _, n := range nexts {
 				if _, ok := parent[n]; ok {

@@ -241,7 +241,10 @@ func (p *PathResult) tree(w *bufio.Writer) {
 	for i, e := range p.Edges {
 		how := e.how()
 		if e.Resolution == ResAmbiguous {
-			how = fmt.Sprintf("ambiguous, 1 of %d candidates", len(e.Candidates))
+			how = fmt.Sprintf("ambiguous, 1 of %d candidates", max(e.CandidatesTotal, len(e.Candidates)))
+			if e.Guess {
+				how = "guess, " + how
+			}
 		}
 		fmt.Fprintf(w, "%s└── %s %s  [%s; call at %s:%d]\n", strings.Repeat("    ", i), e.Target.Name, e.Target.Loc(), how, e.Path, e.Line)
 	}

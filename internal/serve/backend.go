@@ -79,7 +79,7 @@ type ProjectStatus struct {
 	UpdatedAt string `json:"updated_at,omitempty"` // RFC 3339
 	// LastRun is the record of the project's last index run, whichever
 	// process ran it: done=false means it was interrupted or is going on.
-	LastRun *store.RunState `json:"last_run,omitempty"`
+	LastRun *store.RunReport `json:"last_run,omitempty"`
 	// IndexedFiles of TotalFiles are indexed when a run is incomplete.
 	IndexedFiles int `json:"indexed_files,omitempty"`
 	TotalFiles   int `json:"total_files,omitempty"`

@@ -124,7 +124,8 @@ func (l *Local) status(ctx context.Context, p *store.Project) (*ProjectStatus, e
 	s := &ProjectStatus{Project: p.Path, Name: filepath.Base(p.Path), Indexed: true, Embedder: p.Embedder,
 		Files: c.Files, Chunks: c.Chunks, Embedded: c.Embedded, Relations: c.Relations, UpdatedAt: p.UpdatedAt.Format(time.RFC3339)}
 	if r, ok, err := st.LastRun(ctx, p.Path); err == nil && ok {
-		s.LastRun = &r
+		rep := r.Report()
+		s.LastRun = &rep
 	}
 	if n, total, partial, err := st.Incomplete(ctx, p.Path); err == nil && partial {
 		s.IndexedFiles, s.TotalFiles = n, total

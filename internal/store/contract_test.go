@@ -302,11 +302,27 @@ func TestContractRunsAndRemoveProject(t *testing.T) {
 		if idx, total, ok, err := s.Incomplete(ctx, "/p"); err != nil || !ok || idx != 2 || total != 3 {
 			t.Fatalf("Incomplete = %d %d %v %v", idx, total, ok, err)
 		}
+		began, _, err := s.LastRun(ctx, "/p")
+		if err != nil || began.Done || began.Started == 0 || began.Report().Ended != "" {
+			t.Fatalf("LastRun of a running run = %+v (%+v), %v", began, began.Report(), err)
+		}
 		if err := s.EndRun(ctx, "/p", 2, 0); err != nil {
 			t.Fatal(err)
 		}
-		if r, ok, err := s.LastRun(ctx, "/p"); err != nil || !ok || !r.Done || r.Total != 2 {
+		r, ok, err := s.LastRun(ctx, "/p")
+		if err != nil || !ok || !r.Done || r.Total != 2 {
 			t.Fatalf("LastRun = %+v %v %v", r, ok, err)
+		}
+		// the finished record keeps the start BeginRun wrote and adds the end;
+		// its printed form has RFC 3339 times and the length in milliseconds
+		if r.Started != began.Started || r.Ended < r.Started {
+			t.Fatalf("finished run %+v does not keep the start of %+v", r, began)
+		}
+		rep := r.Report()
+		st, err1 := time.Parse(time.RFC3339, rep.Started)
+		en, err2 := time.Parse(time.RFC3339, rep.Ended)
+		if err1 != nil || err2 != nil || st.Unix() != r.Started/1e9 || en.Unix() != r.Ended/1e9 || rep.DurationMS == nil || *rep.DurationMS != (r.Ended-r.Started)/1e6 {
+			t.Fatalf("Report() = %+v of %+v (%v %v)", rep, r, err1, err2)
 		}
 		before, err := s.FTSSearch(ctx, "/q", `"alpha" OR "bodi"`, FTSWeights{1, 1, 1, 1, 1}, 10)
 		if err != nil || len(before) != 2 {

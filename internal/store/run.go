@@ -1,9 +1,10 @@
 package store
 
 // Run records: meta holds one row per project, key "run:" + project path,
-// value JSON {"total":M,"done":false,"failed":F,"started":unix-ns}. An index
-// run writes done=false with the number of files it found before it writes
-// any file, and done=true when it ends; a run that crashed or is still
+// value JSON {"total":M,"done":false,"failed":F,"started":unix-ns,
+// "ended":unix-ns}. An index run writes done=false with the number of files
+// it found before it writes any file, and done=true with the time it ended
+// (keeping the time it started) when it ends; a run that crashed or is still
 // going leaves done=false, which is how a search knows the project is
 // incomplete. Projects indexed before this record existed have no row and
 // count as complete.
@@ -23,6 +24,42 @@ type RunState struct {
 	Done    bool  `json:"done"`    // false: the run is going on, or was interrupted
 	Failed  int   `json:"failed"`  // files that failed in the finished run
 	Started int64 `json:"started"` // unix nanoseconds
+	// Ended is when a finished run ended (unix nanoseconds); 0 while
+	// Done is false, and in records written before it was kept.
+	Ended int64 `json:"ended,omitempty"`
+}
+
+// RunReport is a RunState as `stats --json` and the HTTP API print it:
+// times as RFC 3339 strings in UTC, the run's length in milliseconds.
+type RunReport struct {
+	Total  int  `json:"total"`  // files the run found to index
+	Done   bool `json:"done"`   // false: the run is going on, or was interrupted
+	Failed int  `json:"failed"` // files that failed in the finished run
+	// Started and Ended are RFC 3339 times; Ended and DurationMS are
+	// omitted while the run is not done (and for records that lack them).
+	Started    string `json:"started,omitempty"`
+	Ended      string `json:"ended,omitempty"`
+	DurationMS *int64 `json:"duration_ms,omitempty"`
+}
+
+// Report returns r in its printed form (RunReport).
+func (r RunState) Report() RunReport {
+	out := RunReport{Total: r.Total, Done: r.Done, Failed: r.Failed}
+	stamp := func(ns int64) string {
+		if ns == 0 {
+			return ""
+		}
+		return time.Unix(0, ns).UTC().Format(time.RFC3339)
+	}
+	out.Started = stamp(r.Started)
+	if r.Done && r.Ended != 0 {
+		out.Ended = stamp(r.Ended)
+		if r.Started != 0 && r.Ended >= r.Started {
+			ms := (r.Ended - r.Started) / int64(time.Millisecond)
+			out.DurationMS = &ms
+		}
+	}
+	return out
 }
 
 // runKey is the meta key of project's run record.
@@ -48,9 +85,17 @@ func (s *Store) BeginRun(ctx context.Context, project string, total int) error {
 }
 
 // EndRun records that the run of project finished: total files are meant
-// to be indexed, failed of them could not be.
+// to be indexed, failed of them could not be. The start time BeginRun
+// recorded is kept; without one, the run counts as started when it ended.
 func (s *Store) EndRun(ctx context.Context, project string, total, failed int) error {
-	return s.putRun(ctx, project, RunState{Total: total, Done: true, Failed: failed, Started: time.Now().UnixNano()})
+	now := time.Now().UnixNano()
+	started := now
+	if prev, ok, err := s.LastRun(ctx, project); err != nil {
+		return err
+	} else if ok && !prev.Done && prev.Started != 0 && prev.Started <= now {
+		started = prev.Started
+	}
+	return s.putRun(ctx, project, RunState{Total: total, Done: true, Failed: failed, Started: started, Ended: now})
 }
 
 // LastRun returns the record of project's last index run; ok is false when

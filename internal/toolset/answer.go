@@ -3,6 +3,7 @@ package toolset
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -24,10 +25,9 @@ const (
 // bound is a numeric argument's declared range and default.
 type bound struct{ min, max, def int }
 
-// bounds are the declared ranges of the tools' numeric arguments (also
-// enforced by the tools themselves); the SDK validates arguments against
-// them, so a value outside is refused with the range instead of silently
-// replaced.
+// bounds are the declared ranges of the tools' numeric arguments, in the
+// schema and checked by CheckBounds: a value outside is refused with the
+// range and the default instead of silently replaced.
 var bounds = map[string]map[string]bound{
 	"grep_code":   {"head_limit": {1, 1000, 20}, "max_results": {1, 2000, 50}, "max_chars": {1, MaxAnswerChars, 24000}},
 	"glob_files":  {"limit": {1, 5000, 200}},
@@ -59,6 +59,50 @@ func inputSchema[In any](tool string) (*jsonschema.Schema, error) {
 	set(p, bound{minAnswerChars, MaxAnswerChars, DefaultAnswerChars})
 	sch.Properties["max_answer_chars"] = p
 	return sch, nil
+}
+
+// CheckBounds returns an error when args (a tool call's JSON arguments)
+// give one of the tool's numeric arguments, max_answer_chars included, a
+// value outside its declared range, as one line for the model:
+// "search_code: top_k must be 1 to 30 (omit it for the default, 5); got 0".
+// Numbers sent as strings count as numbers; a value that is no integer
+// ("abc", 2.5, true) is refused the same way. Missing or null arguments,
+// and arguments that are not a JSON object, are left to the decoder.
+func (t *Tool) CheckBounds(args json.RawMessage) error {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(args, &m) != nil {
+		return nil
+	}
+	check := func(name string, b bound) error {
+		raw, ok := m[name]
+		if !ok || string(raw) == "null" {
+			return nil
+		}
+		text := string(raw)
+		var s string
+		if json.Unmarshal(raw, &s) == nil {
+			text = s
+		}
+		n, err := strconv.ParseInt(strings.TrimSpace(text), 10, 64)
+		switch {
+		case err != nil:
+			return fmt.Errorf("%s: %s must be an integer from %d to %d (omit it for the default, %d); got %s", t.Name, name, b.min, b.max, b.def, raw)
+		case n < int64(b.min) || n > int64(b.max):
+			return fmt.Errorf("%s: %s must be %d to %d (omit it for the default, %d); got %d", t.Name, name, b.min, b.max, b.def, n)
+		}
+		return nil
+	}
+	names := make([]string, 0, len(bounds[t.Name]))
+	for name := range bounds[t.Name] {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		if err := check(name, bounds[t.Name][name]); err != nil {
+			return err
+		}
+	}
+	return check("max_answer_chars", bound{minAnswerChars, MaxAnswerChars, DefaultAnswerChars})
 }
 
 // answerLimit reads max_answer_chars from raw arguments, DefaultAnswerChars

@@ -60,9 +60,6 @@ var searchCode = define(SearchCode, "Search code by description", false,
 			return "", fmt.Errorf("search_code: %w", err)
 		}
 		text := search.FormatForTool(resp)
-		if k := search.ClampTopK(in.TopK); in.TopK != 0 && k != in.TopK {
-			text = fmt.Sprintf("Note: top_k %d is outside 1..%d; %d used.\n", in.TopK, search.MaxTopK, k) + text
-		}
 		if note != "" {
 			text = strings.TrimRight(text, "\n") + "\n\n" + note + "\n"
 		}

@@ -118,9 +118,13 @@ type Answer struct {
 
 // Call runs the tool with JSON arguments args (empty or null mean {};
 // numbers sent as strings are accepted) and returns its answer cut to the
-// arguments' max_answer_chars. An error is for the model to read: it
+// arguments' max_answer_chars. A numeric argument outside its declared
+// range is refused (CheckBounds). An error is for the model to read: it
 // names the tool and says what to do next.
 func (t *Tool) Call(ctx context.Context, env *Env, c Call, args json.RawMessage) (Answer, error) {
+	if err := t.CheckBounds(args); err != nil {
+		return Answer{}, err
+	}
 	text, err := t.run(ctx, env, c, args)
 	if err != nil {
 		return Answer{}, err

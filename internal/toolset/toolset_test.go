@@ -82,3 +82,39 @@ func TestAnswerCut(t *testing.T) {
 		t.Fatalf("answer %+v", a)
 	}
 }
+
+// TestTopKRange: the agent's path (Tool.Call) refuses a top_k outside the
+// declared 1..30, 0 and quoted numbers included, and a top_k that is no
+// integer, with one line giving the range and the default, as the MCP
+// server does; an omitted or null top_k means the default, and the schema
+// declares the same range and default.
+func TestTopKRange(t *testing.T) {
+	e, root := newEngine(t)
+	on := &toolset.Env{Engine: e, AutoIndex: true}
+	for _, k := range []string{`0`, `-1`, `31`, `"0"`} {
+		_, err := call(t, on, root, toolset.SearchCode, `{"query":"wait between attempts","top_k":`+k+`}`)
+		want := "search_code: top_k must be 1 to 30 (omit it for the default, 5); got " + strings.Trim(k, `"`)
+		if err == nil || err.Error() != want {
+			t.Errorf("top_k %s: %v, want %q", k, err, want)
+		}
+	}
+	for _, k := range []string{`"abc"`, `2.5`, `true`} {
+		_, err := call(t, on, root, toolset.SearchCode, `{"query":"wait between attempts","top_k":`+k+`}`)
+		want := "search_code: top_k must be an integer from 1 to 30 (omit it for the default, 5); got " + k
+		if err == nil || err.Error() != want {
+			t.Errorf("top_k %s: %v, want %q", k, err, want)
+		}
+	}
+	for _, args := range []string{`{"query":"wait between attempts"}`, `{"query":"wait between attempts","top_k":null}`} {
+		out, err := call(t, on, root, toolset.SearchCode, args)
+		if err != nil || !strings.Contains(out, "retry.go") {
+			t.Fatalf("search %s: %q %v", args, out, err)
+		}
+	}
+	raw := string(toolset.Lookup(toolset.SearchCode).SchemaJSON())
+	for _, w := range []string{`"minimum":1`, `"maximum":30`, `"default":5`, `1 to 30 (default 5)`} {
+		if !strings.Contains(raw, w) {
+			t.Errorf("search_code schema lacks %s: %s", w, raw)
+		}
+	}
+}
