@@ -336,6 +336,7 @@ func (s *Searcher) rankHybrid(ctx context.Context, q *Query, hp HybridParams, k 
 	fileCoherence(ranked, hp.FileCoherence*topical, hp.CoherencePool)
 	exactPin(ranked, q.Symbol, hp.ExactPin)
 	pinSites(ranked, sites)
+	spelledPin(ranked, q.Spelled, hp.ExactPin/2)
 	if hp.Delegate {
 		if err := s.delegate(ctx, ranked, rows); err != nil {
 			return nil, err

@@ -35,6 +35,11 @@ type Query struct {
 	// Symbol is the name a query asks for when the whole query is one
 	// symbol ("gin.Context" -> "Context"); "" otherwise (see symbolQuery).
 	Symbol string
+	// Spelled is the name a query of two to four plain words spells when
+	// its words are joined ("generate password hash" ->
+	// "generatepasswordhash", which generate_password_hash and
+	// GeneratePasswordHash fold to; see foldName); "" otherwise.
+	Spelled string
 	// ContentWords counts the words that carry meaning: the words that are
 	// not English stop words, and the segmented Chinese words that are not
 	// question words (see topicality).
@@ -122,6 +127,9 @@ func AnalyzeQuery(text string, opts QueryOptions) *Query {
 	}
 	q.Code = isCodeQuery(text, q.HasHan)
 	q.Symbol = symbolQuery(text)
+	if q.Symbol == "" && !q.HasHan {
+		q.Spelled = spelledName(text)
+	}
 	q.ContentWords = q.contentWords()
 	return q
 }
@@ -393,4 +401,42 @@ func isCodeQuery(q string, hasHan bool) bool {
 		}
 	}
 	return false
+}
+
+// spelledName returns the lower-cased concatenation of text's words when
+// text is two to four words of ASCII letters and digits ("secure
+// filename", "file server"), else "".
+func spelledName(text string) string {
+	ws := strings.Fields(text)
+	if len(ws) < 2 || len(ws) > 4 {
+		return ""
+	}
+	for _, w := range ws {
+		for i := 0; i < len(w); i++ {
+			if !isAlnumByte(w[i]) {
+				return ""
+			}
+		}
+	}
+	return strings.ToLower(strings.Join(ws, ""))
+}
+
+func isAlnumByte(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+// foldName returns a name lower-cased without '_', '-' and '$':
+// generate_password_hash, GeneratePasswordHash and generate-password-hash
+// all fold to generatepasswordhash.
+func foldName(n string) string {
+	return strings.Map(func(r rune) rune {
+		switch r {
+		case '_', '-', '$':
+			return -1
+		}
+		if r >= 'A' && r <= 'Z' {
+			return r + ('a' - 'A')
+		}
+		return r
+	}, n)
 }

@@ -47,7 +47,11 @@ func auxKind(p string) string {
 			return "benchmark"
 		}
 	}
-	for _, d := range []string{"/vendor/", "/third_party/", "/node_modules/", "/compat/", "/legacy/", "/deprecated/"} {
+	// third-party code copied into the tree goes by a few conventional
+	// directory names (Go's vendor, Bazel's third_party, C/C++'s 3rdparty,
+	// deps and bundled: spdlog's bundled fmt, redis's deps)
+	for _, d := range []string{"/vendor/", "/third_party/", "/third-party/", "/thirdparty/", "/3rdparty/", "/bundled/", "/deps/",
+		"/node_modules/", "/compat/", "/legacy/", "/deprecated/"} {
 		if strings.Contains(lp, d) {
 			return "vendored"
 		}
@@ -276,6 +280,36 @@ func exactPin(ranked []Result, name string, pin float64) {
 		r.Score += p
 		if r.Explain != nil {
 			r.Explain.Pin = p
+		}
+		moved = true
+	}
+	if moved {
+		sortResults(ranked)
+	}
+}
+
+// spelledPin adds pin to every definition outside tests, examples, docs and
+// declarations whose folded bare name (foldName) is the name a query of a
+// few plain words spells (spelled, see Query.Spelled): "secure filename"
+// asks for secure_filename and "file server" for FileServer, as surely as
+// the identifier would, but the words alone match every chunk that
+// mentions security, files or servers, and a file-name match or a
+// wrapper's lift can push the function they name below its neighbours.
+// The pinned chunks keep their relative order. ranked must be sorted; it
+// is re-sorted.
+func spelledPin(ranked []Result, spelled string, pin float64) {
+	if spelled == "" || pin <= 0 {
+		return
+	}
+	moved := false
+	for i := range ranked {
+		r := &ranked[i]
+		if r.Type == "text" || foldName(r.sym.Name) != spelled || isTestPath(r.Path) || auxKind(r.Path) != "" {
+			continue
+		}
+		r.Score += pin
+		if r.Explain != nil {
+			r.Explain.Pin += pin
 		}
 		moved = true
 	}

@@ -17,6 +17,9 @@ func TestAuxKind(t *testing.T) {
 		"docs/guide/routing.py":         "docs",
 		"benches/throughput.rs":         "benchmark",
 		"vendor/github.com/x/y/y.go":    "vendored",
+		"include/x/fmt/bundled/core.h":  "vendored",
+		"deps/jemalloc/src/arena.c":     "vendored",
+		"src/3rdparty/zlib/inflate.c":   "vendored",
 		"src/router.ts":                 "",
 		"lib/examplesupport/support.go": "",
 		"internal/docsgen/gen.go":       "",
@@ -280,5 +283,47 @@ func TestExactPinSigil(t *testing.T) {
 	}
 	if sigilName("$x") != "x" || sigilName("x") != "" || sigilName("$") != "" {
 		t.Error("sigilName")
+	}
+}
+
+// A query of a few plain words that spell a definition's name asks for it:
+// the named function comes first, above a file whose name the words match
+// and the implementation a wrapper there lifts.
+func TestSpelledName(t *testing.T) {
+	s := fixture(t, map[string]string{
+		"pkg/security.py": `def _hash_internal(method, salt, password):
+    """Internal secure hashing of a password with a salt; secure by default."""
+    return method + salt + password
+
+
+def check_password_hash(pwhash, password):
+    """Securely check that a stored secure hash matches a password (secure filename safe)."""
+    return _hash_internal(pwhash, "", password)
+`,
+		"pkg/utils.py": `def secure_filename(filename):
+    """Return a secure version of a filename."""
+    return filename.replace("/", "_")
+
+
+def other(x):
+    return x
+`,
+	})
+	rs := top(t, s, "secure filename", RankerHybrid, 3)
+	if len(rs) == 0 || rs[0].sym.Name != "secure_filename" || rs[0].Explain.Pin <= 0 {
+		t.Fatalf("secure_filename should come first, pinned: %v", names(rs))
+	}
+	for _, c := range []struct{ q, want string }{
+		{"secure filename", "securefilename"}, {"File Server", "fileserver"}, {"get user by id", "getuserbyid"},
+		{"filename", ""}, {"how are secure filenames made here", ""}, {"secure_filename x", ""}, {"gin.Context", ""},
+	} {
+		if got := AnalyzeQuery(c.q, DefaultHybridParams().QueryOptions).Spelled; got != c.want {
+			t.Errorf("Spelled(%q) = %q, want %q", c.q, got, c.want)
+		}
+	}
+	for n, want := range map[string]string{"generate_password_hash": "generatepasswordhash", "FileServer": "fileserver", "$ZodType": "zodtype", "safe-join": "safejoin"} {
+		if got := foldName(n); got != want {
+			t.Errorf("foldName(%q) = %q, want %q", n, got, want)
+		}
 	}
 }
