@@ -76,8 +76,8 @@ type HybridParams struct {
 	// FileCoherence is the share of a file's other candidates' scores
 	// added to its best candidate (see fileCoherence).
 	FileCoherence float64
-	// StemBoost is added, times stemMatch, to every chunk of a file whose
-	// base name the query spells.
+	// StemBoost is added, times stemMatch and namesakeShare, to every
+	// chunk of a file whose base name the query spells.
 	StemBoost float64
 	// CoherencePool is how many leading candidates file coherence sums.
 	CoherencePool int
@@ -320,10 +320,13 @@ func (s *Searcher) rankHybrid(ctx context.Context, q *Query, hp HybridParams, k 
 	}
 	if hp.StemBoost > 0 && topical > 0 {
 		sm := map[string]float64{}
+		namesakes := baseNameCounts(ranked)
 		for i := range ranked {
 			m, ok := sm[ranked[i].Path]
 			if !ok {
-				m = stemMatch(ranked[i].Path, termSet)
+				if m = stemMatch(ranked[i].Path, termSet); m > 0 {
+					m *= namesakeShare(ranked[i].Path, namesakes, termSet)
+				}
 				sm[ranked[i].Path] = m
 			}
 			if b := topical * hp.StemBoost * m; b > 0 {

@@ -353,6 +353,42 @@ func stemMatch(p string, terms map[string]bool) float64 {
 	return float64(n) / float64(len(ts))
 }
 
+// baseNameCounts returns, for each lower-cased base name ("format.go"), how
+// many distinct files of ranked carry it.
+func baseNameCounts(ranked []Result) map[string]int {
+	seen := map[string]bool{}
+	n := map[string]int{}
+	for _, r := range ranked {
+		if !seen[r.Path] {
+			seen[r.Path] = true
+			n[strings.ToLower(path.Base(r.Path))]++
+		}
+	}
+	return n
+}
+
+// namesakeShare returns the share of the file-name boost that p keeps when
+// namesakes[base] candidate files have its base name: 1/k for k of them,
+// or 1 when a directory of p is named by a query term (terms). A base name
+// that recurs across packages (format.go in time/, fmt/ and go/format/;
+// parser.go beside every parser) names the role a file plays in its
+// package, not the subject of the question, so the query word that
+// matches it points at k files equally and each gets 1/k. A directory the
+// query names ("classic zod schemas" for classic/schemas.ts) picks one of
+// them, which keeps the whole boost. A unique name keeps it too.
+func namesakeShare(p string, namesakes map[string]int, terms map[string]bool) float64 {
+	k := namesakes[strings.ToLower(path.Base(p))]
+	if k <= 1 {
+		return 1
+	}
+	for _, t := range analyze.Terms(nil, path.Dir(p)) {
+		if terms[t] {
+			return 1
+		}
+	}
+	return 1 / float64(k)
+}
+
 // genericFileNames are base names that say nothing of a file's subject.
 var genericFileNames = map[string]bool{
 	"index": true, "mod": true, "main": true, "lib": true, "init": true, "__init__": true, "util": true,

@@ -327,3 +327,42 @@ def other(x):
 		}
 	}
 }
+
+// A file name shared by several candidate files (format.go in three
+// packages) earns each of them a third of the file-name boost, unless the
+// query also names the file's directory; a unique name keeps the whole.
+func TestFileNameBoostSharedByNamesakes(t *testing.T) {
+	s := fixture(t, map[string]string{
+		"tz/format.go":     "package tz\n\n// layoutChunks splits a layout string into chunks.\nfunc layoutChunks(s string) []string { return nil }\n",
+		"fmtx/format.go":   "package fmtx\n\n// padNumber pads a number with zeros.\nfunc padNumber(n int) string { return \"\" }\n",
+		"report/format.go": "package report\n\n// columnWidth measures a column of a table.\nfunc columnWidth(c []string) int { return 0 }\n",
+		"tz/zone.go":       "package tz\n\n// loadZoneData decodes the binary zone database.\nfunc loadZoneData(b []byte) {}\n",
+	})
+	full := DefaultHybridParams().StemBoost // topicality 1: at most six content words
+	stem := func(rs []Result, p string) float64 {
+		t.Helper()
+		for _, r := range rs {
+			if r.Path == p {
+				return r.Explain.StemBoost
+			}
+		}
+		t.Fatalf("%s not ranked: %v", p, names(rs))
+		return 0
+	}
+	rs := top(t, s, "binary zone database format", RankerHybrid, 10)
+	for _, p := range []string{"tz/format.go", "fmtx/format.go", "report/format.go"} {
+		if got := stem(rs, p); math.Abs(got-full/3) > 1e-9 {
+			t.Errorf("%s: file-name boost %v, want a third of %v (three format.go files)", p, got, full)
+		}
+	}
+	if got := stem(rs, "tz/zone.go"); math.Abs(got-full) > 1e-9 {
+		t.Errorf("tz/zone.go: file-name boost %v, want all of %v (a unique name)", got, full)
+	}
+	if r := rankOf(rs, "tz/zone.go", "loadZoneData"); r != 1 {
+		t.Errorf("loadZoneData should rank first, got %d: %v", r, names(rs))
+	}
+	rs = top(t, s, "tz layout format", RankerHybrid, 10)
+	if got := stem(rs, "tz/format.go"); math.Abs(got-full) > 1e-9 {
+		t.Errorf("tz/format.go on a query naming tz: file-name boost %v, want all of %v", got, full)
+	}
+}
