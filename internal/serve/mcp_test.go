@@ -154,17 +154,7 @@ func (g gatedEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, 
 // follows; every chunk was embedded once.
 func TestMCPSharesIndexJob(t *testing.T) {
 	f := newFixture(t, Options{Token: "s3cret"})
-	gate := make(chan struct{})
-	var docs atomic.Int64
-	f.wrap = func(e embed.Embedder) embed.Embedder { return gatedEmbedder{Embedder: e, gate: gate, docs: &docs} }
-	extra := filepath.Join(filepath.Dir(f.list), "extra")
-	if err := os.Mkdir(extra, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	copyFiles(t, extra, "container/ring", "ring.go")
-	if code, body := f.do(t, "POST", "/api/index", "s3cret", `{"root":"`+extra+`"}`); code != 202 {
-		t.Fatalf("index: %d %s", code, body)
-	}
+	extra, gate, docs := startGatedIndex(t, f)
 	apiRun := f.local.run(extra)
 	if apiRun == nil || apiRun.Joined {
 		t.Fatalf("the API did not start a run: %+v", apiRun)
@@ -242,4 +232,22 @@ func TestMCPReadSessionDoesNotIndex(t *testing.T) {
 	if js := f.eng.Status(f.list); js.Last == nil || js.Last.Report == nil || js.Last.Report.Changed != 1 {
 		t.Errorf("job after search_code with the token: %+v", js)
 	}
+}
+
+// startGatedIndex starts, over the API, an index run of a copy of
+// container/ring whose embedder blocks until gate is closed (docs counts
+// the texts it embedded), and returns the copy's root and the gate.
+func startGatedIndex(t *testing.T, f *fixture) (root string, gate chan struct{}, docs *atomic.Int64) {
+	t.Helper()
+	gate, docs = make(chan struct{}), new(atomic.Int64)
+	f.wrap = func(e embed.Embedder) embed.Embedder { return gatedEmbedder{Embedder: e, gate: gate, docs: docs} }
+	root = filepath.Join(filepath.Dir(f.list), "extra")
+	if err := os.Mkdir(root, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	copyFiles(t, root, "container/ring", "ring.go")
+	if code, body := f.do(t, "POST", "/api/index", "s3cret", `{"root":"`+root+`"}`); code != 202 {
+		t.Fatalf("index: %d %s", code, body)
+	}
+	return root, gate, docs
 }

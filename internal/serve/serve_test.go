@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"sync/atomic"
 	"testing"
 
 	"github.com/coderag/coderag/internal/analyze"
@@ -433,17 +432,7 @@ func TestPages(t *testing.T) {
 // 409; once the run is done, remove drops the project.
 func TestAPIRemoveExcludesIndex(t *testing.T) {
 	f := newFixture(t, Options{Token: "s3cret"})
-	gate := make(chan struct{})
-	var docs atomic.Int64
-	f.wrap = func(e embed.Embedder) embed.Embedder { return gatedEmbedder{Embedder: e, gate: gate, docs: &docs} }
-	extra := filepath.Join(filepath.Dir(f.list), "extra")
-	if err := os.Mkdir(extra, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	copyFiles(t, extra, "container/ring", "ring.go")
-	if code, body := f.do(t, "POST", "/api/index", "s3cret", `{"root":"`+extra+`"}`); code != 202 {
-		t.Fatalf("index: %d %s", code, body)
-	}
+	extra, gate, _ := startGatedIndex(t, f)
 	run := f.local.run(extra)
 	code, body := f.do(t, "POST", "/api/remove", "s3cret", `{"root":"`+extra+`"}`)
 	if code != 409 || !strings.Contains(body, "the project is being indexed") {
