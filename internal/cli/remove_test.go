@@ -13,25 +13,16 @@ import (
 	"github.com/coderag/coderag/internal/store"
 )
 
-// signalWriter is a buffer that closes first on its first write.
+// signalWriter is a syncBuffer that closes first on its first write.
 type signalWriter struct {
-	mu    sync.Mutex
-	buf   bytes.Buffer
+	syncBuffer
 	once  sync.Once
 	first chan struct{}
 }
 
 func (w *signalWriter) Write(p []byte) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
 	defer w.once.Do(func() { close(w.first) })
-	return w.buf.Write(p)
-}
-
-func (w *signalWriter) String() string {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.buf.String()
+	return w.syncBuffer.Write(p)
 }
 
 // TestRemoveWaitsForIndexRun: `remove` goes through the engine, so while

@@ -264,28 +264,17 @@ func exactPin(ranked []Result, name string, pin float64) {
 	if name == "" || pin <= 0 {
 		return
 	}
-	moved := false
-	for i := range ranked {
-		r := &ranked[i]
+	pinWhere(ranked, func(r *Result) float64 {
 		// tests, examples and declarations mention the name too; the
-		// definition the user wants is in ordinary source
-		bn := r.sym.Name
-		if r.Type == "text" || bn != name && sigilName(bn) != name || isTestPath(r.Path) || auxKind(r.Path) != "" {
-			continue
+		// definition the user wants is in ordinary source (pinnable)
+		switch {
+		case !pinnable(*r, name):
+			return 0
+		case r.sym.Name != name:
+			return pin / 2 // $ZodType for ZodType: after the exact spelling
 		}
-		p := pin
-		if bn != name {
-			p = pin / 2 // $ZodType for ZodType: after the exact spelling
-		}
-		r.Score += p
-		if r.Explain != nil {
-			r.Explain.Pin = p
-		}
-		moved = true
-	}
-	if moved {
-		sortResults(ranked)
-	}
+		return pin
+	})
 }
 
 // spelledPin adds pin to every definition outside tests, examples, docs and
@@ -301,15 +290,27 @@ func spelledPin(ranked []Result, spelled string, pin float64) {
 	if spelled == "" || pin <= 0 {
 		return
 	}
+	pinWhere(ranked, func(r *Result) float64 {
+		if r.Type == "text" || foldName(r.sym.Name) != spelled || isTestPath(r.Path) || auxKind(r.Path) != "" {
+			return 0
+		}
+		return pin
+	})
+}
+
+// pinWhere adds pin(r) to each result's score (and to its Explain.Pin)
+// and re-sorts ranked when any pin is positive.
+func pinWhere(ranked []Result, pin func(r *Result) float64) {
 	moved := false
 	for i := range ranked {
 		r := &ranked[i]
-		if r.Type == "text" || foldName(r.sym.Name) != spelled || isTestPath(r.Path) || auxKind(r.Path) != "" {
+		p := pin(r)
+		if p <= 0 {
 			continue
 		}
-		r.Score += pin
+		r.Score += p
 		if r.Explain != nil {
-			r.Explain.Pin += pin
+			r.Explain.Pin += p
 		}
 		moved = true
 	}

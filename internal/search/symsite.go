@@ -179,13 +179,5 @@ func pinSites(ranked []Result, sites map[int64]float64) {
 	if len(sites) == 0 {
 		return
 	}
-	for i := range ranked {
-		if p, ok := sites[ranked[i].id]; ok {
-			ranked[i].Score += p
-			if ranked[i].Explain != nil {
-				ranked[i].Explain.Pin = p
-			}
-		}
-	}
-	sortResults(ranked)
+	pinWhere(ranked, func(r *Result) float64 { return sites[r.id] })
 }
