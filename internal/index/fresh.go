@@ -57,7 +57,9 @@ func (c *Changes) Has(path string) bool {
 const maxRacyReads = 256
 
 // Diff walks root like Run (same ignore rules) and compares every file's
-// size and mtime with its stored fingerprint, without reading any file: the
+// size and mtime with its stored fingerprint, without reading any file (a
+// file that differs is only opened, to leave out one this user may not
+// read: Run skips it as unreadable, so it is no pending change): the
 // fast path Run uses to skip unchanged files; a file written within a
 // second of its indexing is settled by its content hash (at most
 // maxRacyReads of them; past that they count as changed). embID is the project's
@@ -95,6 +97,11 @@ func Diff(ctx context.Context, st *store.Store, root, embID string) (*Changes, e
 					continue
 				}
 			}
+		}
+		if walk.ReadDenied(f.Abs) {
+			// unreadable: a run skips it and keeps what is indexed of
+			// it, so it is not a change a run would bring in
+			continue
 		}
 		c.Changed = append(c.Changed, f.Path)
 	}
