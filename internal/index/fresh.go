@@ -21,6 +21,10 @@ import (
 type Changes struct {
 	Changed []string `json:"changed,omitempty"`
 	Removed []string `json:"removed,omitempty"`
+	// New holds the paths of Changed that have no stored fingerprint:
+	// files never indexed (added since the last run, or not reached yet
+	// by an interrupted one).
+	New []string `json:"-"`
 	// Older counts the indexed files whose rows were made by another
 	// AnalysisVersion (unchanged on disk, so not in Changed): a full
 	// `coderag index` re-analyses them.
@@ -35,6 +39,22 @@ func (c *Changes) Len() int { return len(c.Changed) + len(c.Removed) }
 func (c *Changes) Paths() []string {
 	out := append(append([]string(nil), c.Changed...), c.Removed...)
 	sort.Strings(out)
+	return out
+}
+
+// WithoutNew returns c without the files never indexed (c.New): the
+// changes to files that have rows.
+func (c *Changes) WithoutNew() *Changes {
+	out := &Changes{Removed: c.Removed, Older: c.Older}
+	isNew := make(map[string]bool, len(c.New))
+	for _, p := range c.New {
+		isNew[p] = true
+	}
+	for _, p := range c.Changed {
+		if !isNew[p] {
+			out.Changed = append(out.Changed, p)
+		}
+	}
 	return out
 }
 
@@ -104,6 +124,9 @@ func Diff(ctx context.Context, st *store.Store, root, embID string) (*Changes, e
 			continue
 		}
 		c.Changed = append(c.Changed, f.Path)
+		if !ok {
+			c.New = append(c.New, f.Path)
+		}
 	}
 	for _, sk := range skips {
 		if sk.Reason != walk.ReasonUnreadable {
