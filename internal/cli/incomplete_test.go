@@ -54,7 +54,7 @@ func TestInterruptedFirstIndexNotes(t *testing.T) {
 	}
 	n := incomplete.FindStringSubmatch(out)[1]
 	code, out, _ = run(t, "stats")
-	if code != 0 || !strings.Contains(out, "unfinished (interrupted or still going): "+n+" of 40 files indexed") {
+	if code != 0 || !strings.Contains(out, "index incomplete: "+n+" of 40 files indexed") {
 		t.Errorf("stats after an interrupted first index: exit %d\n%s", code, out)
 	}
 	// an indexed file edited: a change, noted as one

@@ -216,7 +216,7 @@ runs were recorded, and ended and duration_ms while a run is not done.`)
 		switch r := p.LastRun; {
 		case r == nil:
 		case !r.Done:
-			fmt.Fprintf(e.stdout, "last run:  unfinished (interrupted or still going): %d of %d files indexed; run `coderag index %s`\n", p.Files, r.Total, p.Root)
+			fmt.Fprintf(e.stdout, "last run:  unfinished (interrupted or still going): index incomplete: %d of %d files indexed; run `coderag index %s`\n", p.Files, r.Total, p.Root)
 		case r.Failed > 0:
 			fmt.Fprintf(e.stdout, "last run:  %d of %d files failed and keep their previous rows (`coderag index --json %s` lists them)\n", r.Failed, r.Total, p.Root)
 		}
