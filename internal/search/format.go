@@ -16,6 +16,9 @@ func FormatHuman(w io.Writer, resp *Response, explain bool) {
 		fmt.Fprintf(w, "note: %s\n", resp.Incomplete)
 	}
 	if len(resp.Results) == 0 {
+		if resp.Note != "" {
+			fmt.Fprintf(w, "note: %s\n", resp.Note)
+		}
 		fmt.Fprintf(w, "no results for %q\n", resp.Query)
 		return
 	}
@@ -70,6 +73,10 @@ func FormatForTool(resp *Response) string {
 	var b strings.Builder
 	if resp.Incomplete != "" {
 		fmt.Fprintf(&b, "Note: %s. Results cover only the files indexed so far.\n", resp.Incomplete)
+	}
+	if len(resp.Results) == 0 && resp.Note == NoWordsNote {
+		fmt.Fprintf(&b, "The query %q has no searchable words (only punctuation or symbols). Use grep_code for an exact string, or ask with words.\n", resp.Query)
+		return b.String()
 	}
 	if len(resp.Results) == 0 {
 		fmt.Fprintf(&b, "No indexed code matched %q. Try grep_code with an exact identifier, or rephrase with words likely to appear in the code.\n", resp.Query)
