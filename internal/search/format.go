@@ -48,7 +48,7 @@ func FormatHuman(w io.Writer, resp *Response, explain bool) {
 				fmt.Fprintf(w, " exact-name=+%.3f", e.Pin)
 			}
 			if e.Diversity > 0 {
-				fmt.Fprintf(w, " diversity=x%.2f (ordered as a later chunk of its file)", e.Diversity)
+				fmt.Fprintf(w, " diversity=x%.2f (the score is multiplied by it: a later chunk of its file, or a parallel copy)", e.Diversity)
 			}
 			if e.Delegate > 0 {
 				fmt.Fprintf(w, " delegate=+%.4f (from %s)", e.Delegate, e.DelegateFrom)

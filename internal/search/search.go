@@ -99,7 +99,8 @@ type Explain struct {
 	// StemBoost is the boost of a file whose name the query spells.
 	StemBoost float64 `json:"stem_boost,omitempty"`
 	// Diversity is the factor (< 1) this result's score was multiplied by
-	// to order it, as a later chunk of a file already listed; 0 = none.
+	// (Result.Score includes it) to order it, as a later chunk of a file
+	// already listed or a parallel copy of a definition; 0 = none.
 	Diversity float64 `json:"diversity,omitempty"`
 	// Pin is the boost of a definition named exactly by a symbol query.
 	Pin float64 `json:"pin,omitempty"`
