@@ -124,6 +124,9 @@ func topCounts(m map[string]int, n int) string {
 	return " (" + strings.Join(parts, ", ") + ")"
 }
 
+// maxSkipsShown is how many skipped paths stats prints.
+const maxSkipsShown = 10
+
 func runStats(e *env, args []string) error {
 	fs := newFlags(e, "stats", "[flags]", `Show what is indexed: every project with its embedder (id and dimension), files, chunks
 and relations; the DB path and size.
@@ -132,9 +135,11 @@ and relations; the DB path and size.
 "embedder", "embedder_description", "dim", "files", "chunks", "embedded_chunks",
 "chunks_by_type", "relations", "relations_by_kind", "updated_at", "languages": [{"language",
 "files", "parser", "fallback", "fallback_reasons"}], "unindexed_extensions", "last_run":
-{"total", "done", "failed", "started", "ended", "duration_ms"}}]}. root is the project's
+{"total", "done", "failed", "skipped": [{"path", "reason", "error"}], "skipped_total", "started",
+"ended", "duration_ms"}}]}. root is the project's
 absolute path; exists is false when there is no index yet; times are RFC 3339 in UTC; last_run is absent for a project indexed before
-runs were recorded, and ended and duration_ms while a run is not done.`)
+runs were recorded, and ended and duration_ms while a run is not done; skipped lists the paths
+the last finished run passed over (unreadable, too large, symlink, binary), at most 100.`)
 	asJSON := fs.Bool("json", false, "print as JSON")
 	project := fs.String("project", "", "show only the indexed project holding this directory")
 	pos, err := parse(fs, args)
@@ -227,6 +232,16 @@ runs were recorded, and ended and duration_ms while a run is not done.`)
 			fmt.Fprintf(e.stdout, "last run:  unfinished (interrupted or still going): index incomplete: %d of %d files indexed; run `coderag index %s`\n", p.Files, r.Total, p.Root)
 		case r.Failed > 0:
 			fmt.Fprintf(e.stdout, "last run:  %d of %d files failed and keep their previous rows (`coderag index --json %s` lists them)\n", r.Failed, r.Total, p.Root)
+		}
+		if r := p.LastRun; r != nil && r.Done && r.SkippedTotal > 0 {
+			fmt.Fprintf(e.stdout, "skipped:   %d by the last run\n", r.SkippedTotal)
+			for i, sk := range r.Skipped {
+				if i == maxSkipsShown {
+					fmt.Fprintf(e.stdout, "           … %d more (`stats --json` lists %d)\n", r.SkippedTotal-i, len(r.Skipped))
+					break
+				}
+				fmt.Fprintf(e.stdout, "           %s (%s)\n", sk.Path, sk.Reason)
+			}
 		}
 	}
 	return nil

@@ -469,7 +469,11 @@ func (r *run) finish(ctx context.Context, c *collector) (*Report, error) {
 	rep.Elapsed = time.Since(r.start)
 	rep.DurationMS = rep.Elapsed.Milliseconds()
 	if r.recordRun {
-		if err := r.st.EndRun(ctx, r.root, len(r.files)-len(c.skips), rep.Failed); err != nil {
+		skipped := make([]store.Skipped, len(rep.Skips))
+		for i, sk := range rep.Skips {
+			skipped[i] = store.Skipped{Path: sk.Path, Reason: string(sk.Reason), Err: sk.Err}
+		}
+		if err := r.st.EndRun(ctx, r.root, len(r.files)-len(c.skips), rep.Failed, skipped...); err != nil {
 			return rep, err
 		}
 	}
