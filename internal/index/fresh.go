@@ -73,13 +73,19 @@ func (c *Changes) Has(path string) bool {
 	return false
 }
 
-// maxRacyReads bounds the files Diff reads to settle a racy stat.
-const maxRacyReads = 256
+// maxRacyReads bounds the files Diff reads to settle a racy stat;
+// maxDeniedChecks bounds the differing files it opens to leave out the
+// unreadable ones (past it, they count as changed).
+const (
+	maxRacyReads    = 256
+	maxDeniedChecks = 4096
+)
 
 // Diff walks root like Run (same ignore rules) and compares every file's
-// size and mtime with its stored fingerprint, without reading any file (a
-// file that differs is only opened, to leave out one this user may not
-// read: Run skips it as unreadable, so it is no pending change): the
+// size and mtime with its stored fingerprint, without reading any file (up
+// to maxDeniedChecks files that differ are only opened, to leave out those
+// this user may not read: Run skips them as unreadable, so they are no
+// pending change): the
 // fast path Run uses to skip unchanged files; a file written within a
 // second of its indexing is settled by its content hash (at most
 // maxRacyReads of them; past that they count as changed). embID is the project's
@@ -100,7 +106,7 @@ func Diff(ctx context.Context, st *store.Store, root, embID string) (*Changes, e
 			c.Older++
 		}
 	}
-	racy := 0
+	racy, opened := 0, 0
 	seen := make(map[string]bool, len(files))
 	for _, f := range files {
 		seen[f.Path] = true
@@ -118,10 +124,13 @@ func Diff(ctx context.Context, st *store.Store, root, embID string) (*Changes, e
 				}
 			}
 		}
-		if walk.ReadDenied(f.Abs) {
-			// unreadable: a run skips it and keeps what is indexed of
-			// it, so it is not a change a run would bring in
-			continue
+		if opened < maxDeniedChecks {
+			opened++
+			if walk.ReadDenied(f.Abs) {
+				// unreadable: a run skips it and keeps what is indexed
+				// of it, so it is not a change a run would bring in
+				continue
+			}
 		}
 		c.Changed = append(c.Changed, f.Path)
 		if !ok {
