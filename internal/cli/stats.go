@@ -136,8 +136,8 @@ and relations; the DB path and size.
 "chunks_by_type", "relations", "relations_by_kind", "updated_at", "languages": [{"language",
 "files", "parser", "fallback", "fallback_reasons"}], "unindexed_extensions", "last_run":
 {"total", "done", "failed", "skipped": [{"path", "reason", "error"}], "skipped_total", "started",
-"ended", "duration_ms"}}]}. root is the project's
-absolute path; exists is false when there is no index yet; times are RFC 3339 in UTC; last_run is absent for a project indexed before
+"ended", "duration_ms"}}]}. root is the project's absolute path; exists is false when there
+is no index yet; times are RFC 3339 in UTC; last_run is absent for a project indexed before
 runs were recorded, and ended and duration_ms while a run is not done; skipped lists the paths
 the last finished run passed over (unreadable, too large, symlink, binary), at most 100.`)
 	asJSON := fs.Bool("json", false, "print as JSON")

@@ -2,8 +2,9 @@ package store
 
 // Run records: meta holds one row per project, key "run:" + project path,
 // value JSON {"total":M,"done":false,"failed":F,"started":unix-ns,
-// "ended":unix-ns,"skipped":[{"path","reason","error"}],"skipped_total":S}. An index run writes done=false with the number of files
-// it found before it writes any file, and done=true with the time it ended
+// "ended":unix-ns,"skipped":[{"path","reason","error"}],"skipped_total":S}.
+// An index run writes done=false with the number of files it found before
+// it writes any file, and done=true with the time it ended
 // (keeping the time it started) when it ends; a run that crashed or is still
 // going leaves done=false, which is how a search knows the project is
 // incomplete. Projects indexed before this record existed have no row and
