@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -209,6 +210,9 @@ func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 			}
 			return nil, usagef("%v (see --help)", err)
 		}
+		if err := emptyPathFlag(fs); err != nil {
+			return nil, err
+		}
 		rest := fs.Args()
 		if len(rest) == 0 {
 			return pos, nil
@@ -219,6 +223,38 @@ func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 		pos = append(pos, rest[0])
 		args = rest[1:]
 	}
+}
+
+// pathFlags are the flags whose value is a directory: given empty (an unset
+// shell variable, `--project "$DIR"`), they are a usage error rather than
+// the current directory.
+var pathFlags = map[string]bool{"project": true, "root": true}
+
+// emptyPathFlag is the usage error for a path flag set to "", or nil.
+func emptyPathFlag(fs *flag.FlagSet) error {
+	var err error
+	fs.Visit(func(f *flag.Flag) {
+		if !pathFlags[f.Name] || err != nil {
+			return
+		}
+		empty := f.Value.String() == ""
+		if l, ok := f.Value.(*stringList); ok {
+			empty = slices.Contains(*l, "")
+		}
+		if empty {
+			err = usagef("--%s is empty (an unset shell variable?): give a directory, or leave the flag out for the current one", f.Name)
+		}
+	})
+	return err
+}
+
+// pathArg is a PATH argument checked for emptiness: "" is a usage error,
+// not the current directory.
+func pathArg(arg string) (string, error) {
+	if arg == "" {
+		return "", usagef("PATH is empty (an unset shell variable?): give a directory, or leave it out for the current one")
+	}
+	return arg, nil
 }
 
 // openStore opens the index for writing (creating it).

@@ -254,3 +254,21 @@ func TestPathThroughManyCandidates(t *testing.T) {
 		}
 	}
 }
+
+// TestGraphHeaderCounts: the header of `graph` gives the total and, under a
+// --limit, how many are shown, with "relation" for one.
+func TestGraphHeaderCounts(t *testing.T) {
+	dir := indexGraphFixture(t)
+	for limit, want := range map[string]string{
+		"1": "\n3 relations, 1 shown:\n", "2": "\n3 relations, 2 shown:\n", "0": "\n3 relations:\n", "3": "\n3 relations:\n",
+	} {
+		code, out, errs := run(t, "graph", "--project", dir, "--limit", limit, "Store.Get")
+		if code != 0 || !strings.Contains(out, want) {
+			t.Errorf("--limit %s: exit %d, want %q in\n%s%s", limit, code, want, out, errs)
+		}
+	}
+	code, out, _ := run(t, "graph", "--project", dir, "--limit", "2", "Store.Get")
+	if code != 0 || !strings.Contains(out, "… 1 more relation (raise --limit") {
+		t.Errorf("--limit 2 footer: exit %d\n%s", code, out)
+	}
+}

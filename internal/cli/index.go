@@ -53,7 +53,9 @@ synonyms. Set EMBEDDING_PROVIDER=ollama or openai for a neural model.`)
 	}
 	dir := "."
 	if len(pos) == 1 {
-		dir = pos[0]
+		if dir, err = pathArg(pos[0]); err != nil {
+			return err
+		}
 	}
 	root, err := index.ResolveRoot(dir)
 	if err != nil {

@@ -33,6 +33,9 @@ checkpoint), so the index file shrinks.`)
 	if len(pos) != 1 {
 		return usagef("want one PATH (the indexed root), got %d arguments", len(pos))
 	}
+	if _, err := pathArg(pos[0]); err != nil {
+		return err
+	}
 	root, err := index.ResolveRoot(pos[0])
 	if err != nil {
 		// a deleted directory can still be forgotten by its path, its

@@ -28,7 +28,9 @@ func runSearch(e *env, args []string) error {
 	fs := newFlags(e, "search", "[flags] QUERY",
 		`Search the project's index with a natural-language or identifier query, in English or
 Chinese. Results: rank, score, path:start-end, chunk type, name and a preview.
-For exact names and strings, 'coderag grep' is faster and complete.`)
+For exact names and strings, 'coderag grep' is faster and complete. A query whose words are all
+stop words ("the") or that has no word at all ("???") is answered with a note saying so (the
+latter with no results); the exit status is 0 whenever the search ran.`)
 	topK := fs.Int("top-k", 5, "number of results, 1 to 30")
 	asJSON := fs.Bool("json", false, "print results as JSON")
 	var projects stringList

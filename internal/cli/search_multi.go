@@ -86,8 +86,21 @@ func searchMany(e *env, dirs []string, all bool, query string, opts search.Optio
 	}
 	noteGlossaryOnly(e, query)
 	if asJSON {
-		return writeJSON(e.stdout, resp)
+		roots := make([]string, len(ps))
+		for i := range ps {
+			roots[i] = ps[i].Path
+		}
+		return writeJSON(e.stdout, multiJSON{Roots: roots, MultiResponse: resp})
 	}
 	search.FormatMultiHuman(e.stdout, resp, opts.Explain)
 	return nil
+}
+
+// multiJSON is `search --json` over several projects: the merged answer
+// with the absolute roots of the projects searched, in the order given
+// (--all: the index's order); each result's path is relative to its
+// "project", one of them.
+type multiJSON struct {
+	Roots []string `json:"roots"`
+	*search.MultiResponse
 }

@@ -4,9 +4,11 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/coderag/coderag/internal/index"
 	"github.com/coderag/coderag/internal/search"
 )
 
@@ -27,6 +29,14 @@ func TestSearchManyProjects(t *testing.T) {
 			t.Fatalf("index %s: %s", d, errs)
 		}
 	}
+	ra, err := index.ResolveRoot(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rb, err := index.ResolveRoot(b)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, args := range [][]string{{"--project", a, "--project", b}, {"--all"}} {
 		code, out, errs := run(t, append([]string{"search", "--json", "charge the invoice card"}, args...)...)
 		if code != 0 {
@@ -35,6 +45,16 @@ func TestSearchManyProjects(t *testing.T) {
 		var resp search.MultiResponse
 		if err := json.Unmarshal([]byte(out), &resp); err != nil {
 			t.Fatalf("search %v --json: %v\n%s", args, err, out)
+		}
+		// like every --json output, it names the roots its paths are
+		// relative to
+		var top struct {
+			Roots []string `json:"roots"`
+		}
+		if err := json.Unmarshal([]byte(out), &top); err != nil || len(top.Roots) != 2 ||
+			!slices.Contains(top.Roots, resp.Projects[0].Project) || !slices.Contains(top.Roots, resp.Projects[1].Project) ||
+			!slices.Contains(top.Roots, ra) || !slices.Contains(top.Roots, rb) {
+			t.Errorf("search %v --json: roots %q, want %q and %q", args, top.Roots, ra, rb)
 		}
 		got := map[string]string{}
 		for _, r := range resp.Results {

@@ -47,7 +47,10 @@ type projectStats struct {
 }
 
 type statsOut struct {
-	DB       string         `json:"db"`
+	DB string `json:"db"`
+	// Exists is false when there is no index file yet (db_bytes is then 0
+	// and schema_version the one a first index would write).
+	Exists   bool           `json:"exists"`
 	DBBytes  int64          `json:"db_bytes"`
 	Schema   int            `json:"schema_version"`
 	Projects []projectStats `json:"projects"`
@@ -121,17 +124,22 @@ func topCounts(m map[string]int, n int) string {
 	return " (" + strings.Join(parts, ", ") + ")"
 }
 
+// maxSkipsShown is how many skipped paths stats prints.
+const maxSkipsShown = 10
+
 func runStats(e *env, args []string) error {
 	fs := newFlags(e, "stats", "[flags]", `Show what is indexed: every project with its embedder (id and dimension), files, chunks
 and relations; the DB path and size.
 
---json prints {"db", "db_bytes", "schema_version", "chinese", "projects": [{"root",
+--json prints {"db", "exists", "db_bytes", "schema_version", "chinese", "projects": [{"root",
 "embedder", "embedder_description", "dim", "files", "chunks", "embedded_chunks",
 "chunks_by_type", "relations", "relations_by_kind", "updated_at", "languages": [{"language",
 "files", "parser", "fallback", "fallback_reasons"}], "unindexed_extensions", "last_run":
-{"total", "done", "failed", "started", "ended", "duration_ms"}}]}. root is the project's
-absolute path; times are RFC 3339 in UTC; last_run is absent for a project indexed before
-runs were recorded, and ended and duration_ms while a run is not done.`)
+{"total", "done", "failed", "skipped": [{"path", "reason", "error"}], "skipped_total", "started",
+"ended", "duration_ms"}}]}. root is the project's absolute path; exists is false when there
+is no index yet; times are RFC 3339 in UTC; last_run is absent for a project indexed before
+runs were recorded, and ended and duration_ms while a run is not done; skipped lists the paths
+the last finished run passed over (unreadable, too large, symlink, binary), at most 100.`)
 	asJSON := fs.Bool("json", false, "print as JSON")
 	project := fs.String("project", "", "show only the indexed project holding this directory")
 	pos, err := parse(fs, args)
@@ -146,6 +154,7 @@ runs were recorded, and ended and duration_ms while a run is not done.`)
 	if err != nil {
 		return err
 	}
+	out.Exists = exists
 	if exists {
 		st, err := openStore(e)
 		if err != nil {
@@ -200,7 +209,11 @@ runs were recorded, and ended and duration_ms while a run is not done.`)
 	if *asJSON {
 		return writeJSON(e.stdout, out)
 	}
-	fmt.Fprintf(e.stdout, "index: %s (%.1f MiB, schema %d)\n", out.DB, float64(out.DBBytes)/(1<<20), out.Schema)
+	if out.Exists {
+		fmt.Fprintf(e.stdout, "index: %s (%.1f MiB, schema %d)\n", out.DB, float64(out.DBBytes)/(1<<20), out.Schema)
+	} else {
+		fmt.Fprintf(e.stdout, "index: none yet (%s does not exist)\n", out.DB)
+	}
 	fmt.Fprintf(e.stdout, "chinese: %s\n", out.Chinese)
 	if len(out.Projects) == 0 {
 		fmt.Fprintln(e.stdout, "no projects indexed yet: run `coderag index PATH`")
@@ -216,9 +229,19 @@ runs were recorded, and ended and duration_ms while a run is not done.`)
 		switch r := p.LastRun; {
 		case r == nil:
 		case !r.Done:
-			fmt.Fprintf(e.stdout, "last run:  unfinished (interrupted or still going): %d of %d files indexed; run `coderag index %s`\n", p.Files, r.Total, p.Root)
+			fmt.Fprintf(e.stdout, "last run:  unfinished (interrupted or still going): index incomplete: %d of %d files indexed; run `coderag index %s`\n", p.Files, r.Total, p.Root)
 		case r.Failed > 0:
 			fmt.Fprintf(e.stdout, "last run:  %d of %d files failed and keep their previous rows (`coderag index --json %s` lists them)\n", r.Failed, r.Total, p.Root)
+		}
+		if r := p.LastRun; r != nil && r.Done && r.SkippedTotal > 0 {
+			fmt.Fprintf(e.stdout, "skipped:   %d by the last run\n", r.SkippedTotal)
+			for i, sk := range r.Skipped {
+				if i == maxSkipsShown {
+					fmt.Fprintf(e.stdout, "           … %d more (`stats --json` lists %d)\n", r.SkippedTotal-i, len(r.Skipped))
+					break
+				}
+				fmt.Fprintf(e.stdout, "           %s (%s)\n", sk.Path, sk.Reason)
+			}
 		}
 	}
 	return nil

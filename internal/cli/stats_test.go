@@ -112,3 +112,73 @@ func checkStatsJSON(t *testing.T, out, root string) {
 		t.Errorf("last_run has no duration_ms: %s", p["last_run"])
 	}
 }
+
+// TestStatsWithoutIndex: stats on an empty CODERAG_HOME says there is no
+// index yet, in text and JSON, and creates none.
+func TestStatsWithoutIndex(t *testing.T) {
+	home := setHome(t)
+	code, out, errs := run(t, "stats")
+	if code != 0 || !strings.Contains(out, "index: none yet (") || strings.Contains(out, "MiB") || strings.Contains(out, "schema") {
+		t.Errorf("stats without an index: exit %d\n%s\n%s", code, out, errs)
+	}
+	code, out, _ = run(t, "stats", "--json")
+	var s struct {
+		Exists *bool `json:"exists"`
+	}
+	if err := json.Unmarshal([]byte(out), &s); err != nil || code != 0 || s.Exists == nil || *s.Exists {
+		t.Errorf("stats --json without an index: exit %d %v\n%s", code, err, out)
+	}
+	if _, err := os.Stat(filepath.Join(home, "index.db")); err == nil {
+		t.Error("stats created the index")
+	}
+	root := t.TempDir()
+	os.WriteFile(filepath.Join(root, "a.go"), []byte("package a\n"), 0o644)
+	if code, _, errs := run(t, "index", "--quiet", root); code != 0 {
+		t.Fatalf("index: %s", errs)
+	}
+	code, out, _ = run(t, "stats", "--json")
+	if err := json.Unmarshal([]byte(out), &s); err != nil || code != 0 || s.Exists == nil || !*s.Exists {
+		t.Errorf("stats --json with an index: exit %d %v\n%s", code, err, out)
+	}
+}
+
+// TestRubyBuildFilesAndRdocIndexed: Rakefile and Gemfile are Ruby (by
+// name) and .rdoc is text, as rack's tree has them: none is left
+// unindexed, and stats counts them under their languages.
+func TestRubyBuildFilesAndRdocIndexed(t *testing.T) {
+	setHome(t)
+	root := t.TempDir()
+	for name, body := range map[string]string{
+		"Rakefile":       "desc \"Run all the tests\"\ntask default: :test\n",
+		"Gemfile":        "source 'https://rubygems.org'\ngemspec\n",
+		"SPEC.rdoc":      "= Rack's specification\n\nThis specification aims to formalize the Rack protocol.\n",
+		"lib/rack.rb":    "module Rack\n  def self.release\n    '3.1'\n  end\nend\n",
+		"test/multipart": "--AaB03x\r\n",
+	} {
+		writeFile(t, filepath.Join(root, name), body)
+	}
+	code, out, errs := run(t, "index", root)
+	if code != 0 || !strings.Contains(out, "not indexed (no language for the extension): 1 file(s) ((none) 1)") {
+		t.Fatalf("index: exit %d\n%s\n%s", code, out, errs)
+	}
+	code, out, _ = run(t, "stats", "--json")
+	var s struct {
+		Projects []struct {
+			Languages []struct {
+				Language string `json:"language"`
+				Files    int    `json:"files"`
+			} `json:"languages"`
+			Unindexed map[string]int `json:"unindexed_extensions"`
+		} `json:"projects"`
+	}
+	if err := json.Unmarshal([]byte(out), &s); err != nil || code != 0 || len(s.Projects) != 1 {
+		t.Fatalf("stats --json: exit %d %v\n%s", code, err, out)
+	}
+	files := map[string]int{}
+	for _, l := range s.Projects[0].Languages {
+		files[l.Language] = l.Files
+	}
+	if files["ruby"] != 3 || files["text"] != 1 || len(s.Projects[0].Unindexed) != 1 {
+		t.Errorf("languages %v, unindexed %v: want ruby 3 (Rakefile, Gemfile, rack.rb), text 1 (SPEC.rdoc), only test/multipart unindexed", files, s.Projects[0].Unindexed)
+	}
+}

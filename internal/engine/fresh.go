@@ -49,7 +49,8 @@ func (e *Engine) Freshen(ctx context.Context, p *store.Project, emb embed.Embedd
 	if ch.Len() == 0 {
 		return &Freshness{Older: ch.Older}, nil
 	}
-	f := &Freshness{Older: ch.Older, Why: fmt.Sprintf("more than %d to refresh before answering", FreshMaxFiles)}
+	tooMany := fmt.Sprintf("more than %d to refresh before answering", FreshMaxFiles)
+	f := &Freshness{Older: ch.Older, Why: tooMany}
 	switch {
 	case e.st.ReadOnly():
 		f.Why = "the index is read-only"
@@ -82,6 +83,17 @@ func (e *Engine) Freshen(ctx context.Context, p *store.Project, emb embed.Embedd
 		}
 		if ch.Len() == 0 {
 			return &Freshness{Older: ch.Older}, nil
+		}
+	}
+	if _, _, partial, err := e.st.Incomplete(ctx, p.Path); err == nil && partial {
+		// an index run was interrupted or is going on: the files it has
+		// not reached are not changes but missing, which the search's
+		// incomplete note counts; only changes to indexed files are left
+		if ch = ch.WithoutNew(); ch.Len() == 0 {
+			return &Freshness{Older: ch.Older}, nil
+		}
+		if ch.Len() <= FreshMaxFiles && f.Why == tooMany {
+			f.Why = "not refreshed while the index is incomplete"
 		}
 	}
 	f.Pending = ch

@@ -21,6 +21,10 @@ import (
 type Changes struct {
 	Changed []string `json:"changed,omitempty"`
 	Removed []string `json:"removed,omitempty"`
+	// New holds the paths of Changed that have no stored fingerprint:
+	// files never indexed (added since the last run, or not reached yet
+	// by an interrupted one).
+	New []string `json:"-"`
 	// Older counts the indexed files whose rows were made by another
 	// AnalysisVersion (unchanged on disk, so not in Changed): a full
 	// `coderag index` re-analyses them.
@@ -35,6 +39,22 @@ func (c *Changes) Len() int { return len(c.Changed) + len(c.Removed) }
 func (c *Changes) Paths() []string {
 	out := append(append([]string(nil), c.Changed...), c.Removed...)
 	sort.Strings(out)
+	return out
+}
+
+// WithoutNew returns c without the files never indexed (c.New): the
+// changes to files that have rows.
+func (c *Changes) WithoutNew() *Changes {
+	out := &Changes{Removed: c.Removed, Older: c.Older}
+	isNew := make(map[string]bool, len(c.New))
+	for _, p := range c.New {
+		isNew[p] = true
+	}
+	for _, p := range c.Changed {
+		if !isNew[p] {
+			out.Changed = append(out.Changed, p)
+		}
+	}
 	return out
 }
 
@@ -53,11 +73,19 @@ func (c *Changes) Has(path string) bool {
 	return false
 }
 
-// maxRacyReads bounds the files Diff reads to settle a racy stat.
-const maxRacyReads = 256
+// maxRacyReads bounds the files Diff reads to settle a racy stat;
+// maxDeniedChecks bounds the differing files it opens to leave out the
+// unreadable ones (past it, they count as changed).
+const (
+	maxRacyReads    = 256
+	maxDeniedChecks = 4096
+)
 
 // Diff walks root like Run (same ignore rules) and compares every file's
-// size and mtime with its stored fingerprint, without reading any file: the
+// size and mtime with its stored fingerprint, without reading any file (up
+// to maxDeniedChecks files that differ are only opened, to leave out those
+// this user may not read: Run skips them as unreadable, so they are no
+// pending change): the
 // fast path Run uses to skip unchanged files; a file written within a
 // second of its indexing is settled by its content hash (at most
 // maxRacyReads of them; past that they count as changed). embID is the project's
@@ -78,7 +106,7 @@ func Diff(ctx context.Context, st *store.Store, root, embID string) (*Changes, e
 			c.Older++
 		}
 	}
-	racy := 0
+	racy, opened := 0, 0
 	seen := make(map[string]bool, len(files))
 	for _, f := range files {
 		seen[f.Path] = true
@@ -96,7 +124,18 @@ func Diff(ctx context.Context, st *store.Store, root, embID string) (*Changes, e
 				}
 			}
 		}
+		if opened < maxDeniedChecks {
+			opened++
+			if walk.ReadDenied(f.Abs) {
+				// unreadable: a run skips it and keeps what is indexed
+				// of it, so it is not a change a run would bring in
+				continue
+			}
+		}
 		c.Changed = append(c.Changed, f.Path)
+		if !ok {
+			c.New = append(c.New, f.Path)
+		}
 	}
 	for _, sk := range skips {
 		if sk.Reason != walk.ReasonUnreadable {

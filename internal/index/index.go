@@ -22,6 +22,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -171,6 +172,7 @@ type work struct {
 	res     *chunk.FileResult
 	terms   []chunkTerms // full-text terms per chunk, computed on the worker
 	skip    walk.Reason
+	skipErr string // detail of a ReasonUnreadable skip
 	err     error
 	same    bool // hash equal to prev: only touch
 }
@@ -467,7 +469,11 @@ func (r *run) finish(ctx context.Context, c *collector) (*Report, error) {
 	rep.Elapsed = time.Since(r.start)
 	rep.DurationMS = rep.Elapsed.Milliseconds()
 	if r.recordRun {
-		if err := r.st.EndRun(ctx, r.root, len(r.files)-len(c.skips), rep.Failed); err != nil {
+		skipped := make([]store.Skipped, len(rep.Skips))
+		for i, sk := range rep.Skips {
+			skipped[i] = store.Skipped{Path: sk.Path, Reason: string(sk.Reason), Err: sk.Err}
+		}
+		if err := r.st.EndRun(ctx, r.root, len(r.files)-len(c.skips), rep.Failed, skipped...); err != nil {
 			return rep, err
 		}
 	}
@@ -484,6 +490,11 @@ func (r *run) finish(ctx context.Context, c *collector) (*Report, error) {
 func prepare(rt *os.Root, f walk.File, prev *store.FileRecord, embID string, gopkgs *goPackages) *work {
 	w := &work{file: f, prev: prev}
 	data, cut, err := walk.ReadRegular(rt, filepath.FromSlash(f.Path), walk.MaxFileBytes)
+	if errors.Is(err, fs.ErrPermission) {
+		// not a failure to retry: a skip, until its permissions change
+		w.skip, w.skipErr = walk.ReasonUnreadable, err.Error()
+		return w
+	}
 	if err != nil {
 		w.err = fmt.Errorf("read: %w", err)
 		return w
@@ -591,8 +602,10 @@ func (c *collector) add(w *work) error {
 		c.rep.Failures = append(c.rep.Failures, Failure{Path: w.file.Path, Err: w.err.Error()})
 		return nil
 	case w.skip != "":
-		c.skips = append(c.skips, walk.Skip{Path: w.file.Path, Reason: w.skip})
-		if w.prev != nil { // became binary: drop its old rows
+		c.skips = append(c.skips, walk.Skip{Path: w.file.Path, Reason: w.skip, Err: w.skipErr})
+		// became binary or too large: drop its old rows; unreadable: keep
+		// them, as for an unreadable directory
+		if w.prev != nil && w.skip != walk.ReasonUnreadable {
 			if err := c.st.ReplaceFiles(c.ctx, c.root, nil, []string{w.file.Path}); err != nil {
 				return err
 			}

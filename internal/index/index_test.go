@@ -21,6 +21,7 @@ import (
 	"github.com/coderag/coderag/internal/embed/provider"
 	"github.com/coderag/coderag/internal/store"
 	"github.com/coderag/coderag/internal/testutil"
+	"github.com/coderag/coderag/internal/walk"
 )
 
 func writeFile(t *testing.T, root, rel, content string) {
@@ -569,5 +570,36 @@ func TestEmbedderFailingEveryFileStops(t *testing.T) {
 	}
 	if n := srv.Requests(); n > maxFailedStart+2 {
 		t.Fatalf("%d requests, want about %d", n, maxFailedStart)
+	}
+}
+
+// TestUnreadableFileIsASkip: a file this user may not read is a skip with
+// its reason, not a failure retried forever, and Diff (the freshness check
+// before a search) does not count it as changed; a readable new file is.
+func TestUnreadableFileIsASkip(t *testing.T) {
+	if testutil.RerunUnprivileged(t) {
+		return
+	}
+	emb := localEmbedder(t)
+	root := resolved(t, t.TempDir())
+	writeFile(t, root, "a.go", "package a\n\nfunc A() {}\n")
+	writeFile(t, root, "locked.go", "package a\n\nfunc Locked() {}\n")
+	os.Chmod(filepath.Join(root, "locked.go"), 0)
+	defer os.Chmod(filepath.Join(root, "locked.go"), 0o644)
+	st := openStore(t)
+	for i := 0; i < 2; i++ {
+		rep := mustRun(t, st, emb, root)
+		if rep.Failed != 0 || rep.Skipped != 1 || rep.Skips[0].Path != "locked.go" ||
+			rep.Skips[0].Reason != walk.ReasonUnreadable || !strings.Contains(rep.Skips[0].Err, "permission denied") {
+			t.Fatalf("run %d: %+v", i+1, rep)
+		}
+	}
+	ch, err := Diff(context.Background(), st, root, emb.ID())
+	if err != nil || ch.Len() != 0 {
+		t.Fatalf("diff counts the unreadable file: %+v %v", ch, err)
+	}
+	writeFile(t, root, "b.go", "package a\n\nfunc B() {}\n")
+	if ch, err := Diff(context.Background(), st, root, emb.ID()); err != nil || strings.Join(ch.Changed, ",") != "b.go" {
+		t.Fatalf("diff after a new file: %+v %v", ch, err)
 	}
 }

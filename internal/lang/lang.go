@@ -22,7 +22,7 @@ var byExt = map[string]string{
 	".r": "r", ".pl": "perl", ".pm": "perl", ".ex": "elixir", ".exs": "elixir",
 	".erl": "erlang", ".hs": "haskell", ".ml": "ocaml", ".clj": "clojure", ".groovy": "groovy",
 	".gradle": "groovy", ".vue": "vue", ".svelte": "svelte", ".sql": "sql", ".proto": "protobuf",
-	".md": "markdown", ".markdown": "markdown", ".rst": "text", ".txt": "text",
+	".md": "markdown", ".markdown": "markdown", ".rst": "text", ".rdoc": "text", ".txt": "text",
 	".xml": "xml", ".yaml": "yaml", ".yml": "yaml", ".json": "json", ".toml": "toml",
 	".ini": "ini", ".cfg": "ini", ".conf": "ini", ".properties": "properties",
 	".html": "html", ".htm": "html", ".css": "css", ".scss": "css", ".less": "css",

@@ -112,7 +112,11 @@ func (g *GraphResult) tree(w *bufio.Writer) {
 		d := g.Defs[0]
 		fmt.Fprintf(w, ": %s %s (%s)", d.Type, d.Name, defSpan(d))
 	}
-	fmt.Fprintf(w, "\n%d relations:\n\n", len(g.Edges))
+	if total := len(g.Edges) + g.More; g.More > 0 {
+		fmt.Fprintf(w, "\n%d %s, %d shown:\n\n", total, plural(total, "relation"), len(g.Edges))
+	} else {
+		fmt.Fprintf(w, "\n%d %s:\n\n", total, plural(total, "relation"))
+	}
 	// group by from side, keeping first-appearance order
 	var order []string
 	groups := map[string][]Edge{}
@@ -137,7 +141,7 @@ func (g *GraphResult) tree(w *bufio.Writer) {
 		}
 	}
 	if g.More > 0 {
-		fmt.Fprintf(w, "\n… %d more relations (raise --limit, or --limit 0 for all)\n", g.More)
+		fmt.Fprintf(w, "\n… %d more %s (raise --limit, or --limit 0 for all)\n", g.More, plural(g.More, "relation"))
 	}
 	if g.Library > 0 {
 		fmt.Fprintf(w, "\n(%d calls to builtins and other packages not listed)\n", g.Library)
@@ -145,6 +149,14 @@ func (g *GraphResult) tree(w *bufio.Writer) {
 	if g.OmittedAmbiguous > 0 {
 		fmt.Fprintf(w, "\n(%d more calls may reach it through a name shared by over %d definitions; not listed)\n", g.OmittedAmbiguous, maxCandidates)
 	}
+}
+
+// plural is noun for a count of 1, noun+"s" for any other count.
+func plural(n int, noun string) string {
+	if n == 1 {
+		return noun
+	}
+	return noun + "s"
 }
 
 func (wk *Walk) tree(w *bufio.Writer) {

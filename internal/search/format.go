@@ -16,6 +16,9 @@ func FormatHuman(w io.Writer, resp *Response, explain bool) {
 		fmt.Fprintf(w, "note: %s\n", resp.Incomplete)
 	}
 	if len(resp.Results) == 0 {
+		if resp.Note != "" {
+			fmt.Fprintf(w, "note: %s\n", resp.Note)
+		}
 		fmt.Fprintf(w, "no results for %q\n", resp.Query)
 		return
 	}
@@ -45,7 +48,7 @@ func FormatHuman(w io.Writer, resp *Response, explain bool) {
 				fmt.Fprintf(w, " exact-name=+%.3f", e.Pin)
 			}
 			if e.Diversity > 0 {
-				fmt.Fprintf(w, " diversity=x%.2f (ordered as a later chunk of its file)", e.Diversity)
+				fmt.Fprintf(w, " diversity=x%.2f (the score is multiplied by it: a later chunk of its file, or a parallel copy)", e.Diversity)
 			}
 			if e.Delegate > 0 {
 				fmt.Fprintf(w, " delegate=+%.4f (from %s)", e.Delegate, e.DelegateFrom)
@@ -70,6 +73,10 @@ func FormatForTool(resp *Response) string {
 	var b strings.Builder
 	if resp.Incomplete != "" {
 		fmt.Fprintf(&b, "Note: %s. Results cover only the files indexed so far.\n", resp.Incomplete)
+	}
+	if len(resp.Results) == 0 && resp.Note == NoWordsNote {
+		fmt.Fprintf(&b, "The query %q has no searchable words (only punctuation or symbols). Use grep_code for an exact string, or ask with words.\n", resp.Query)
+		return b.String()
 	}
 	if len(resp.Results) == 0 {
 		fmt.Fprintf(&b, "No indexed code matched %q. Try grep_code with an exact identifier, or rephrase with words likely to appear in the code.\n", resp.Query)

@@ -24,7 +24,7 @@ import (
 // per-project rank: every project's first result, then every project's
 // second, and so on; within one round, results are ordered by their own
 // score (the best guess at which project's hit is better). A project whose
-// answer has no keyword hit at all (Note is NoKeywordNote: its results are
+// answer has no keyword hit at all (Note is NoKeywordNote or StopWordsNote: its results are
 // only vector neighbours) is interleaved after the projects with keyword
 // hits, so an unrelated repository does not take every other slot.
 // A big project therefore cannot crowd a small one out of the top k: with P
@@ -141,7 +141,7 @@ func MergeRanked(roots []string, resps []*Response, k int) []MultiResult {
 	for _, weak := range []bool{false, true} {
 		var tier []int // indexes into resps of this tier's projects
 		for i, r := range resps {
-			if r != nil && len(r.Results) > 0 && (r.Note == NoKeywordNote) == weak {
+			if r != nil && len(r.Results) > 0 && vectorOnly(r.Note) == weak {
 				tier = append(tier, i)
 			}
 		}
@@ -175,6 +175,9 @@ func FormatMultiHuman(w io.Writer, resp *MultiResponse, explain bool) {
 		}
 	}
 	if len(resp.Results) == 0 {
+		if len(resp.Projects) > 0 && resp.Projects[0].Note == NoWordsNote {
+			fmt.Fprintf(w, "note: %s\n", NoWordsNote)
+		}
 		fmt.Fprintf(w, "no results for %q in %d projects\n", resp.Query, len(resp.Projects))
 		return
 	}

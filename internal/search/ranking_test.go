@@ -114,6 +114,10 @@ func rankingRegression(t *testing.T, target, root, golden, header string) {
 		fmt.Fprintf(&b, "\n%s\n", q)
 		for i, r := range resp.Results {
 			fmt.Fprintf(&b, "  %d. %s:%d %s %s\n", i+1, r.Path, r.StartLine, r.Type, r.Name)
+			// the score shown is the one the list is ordered by
+			if i > 0 && r.Score > resp.Results[i-1].Score {
+				t.Errorf("%q: #%d scores %.4f above #%d's %.4f", q, i+1, r.Score, i, resp.Results[i-1].Score)
+			}
 		}
 	}
 	got := b.String()

@@ -142,8 +142,8 @@ func fileCoherence(ranked []Result, frac float64, pool int) {
 // re-sorted on that. Nothing is dropped; a
 // file's extra chunks move down behind other files' best ones. The first
 // free candidates of a file are not decayed. decay 0 keeps the
-// order. The ordering score is not written back: Result.Score
-// stays the relevance estimate.
+// order. The decayed score is written back to Result.Score, so the scores
+// shown descend with the list; Explain.Diversity keeps the factor.
 func diversify(ranked []Result, decay float64, free int) {
 	if decay <= 0 || decay >= 1 || len(ranked) < 2 {
 		return
@@ -182,6 +182,10 @@ func diversify(ranked []Result, decay float64, free int) {
 		if f < 1 && ranked[i].Explain != nil {
 			ranked[i].Explain.Diversity = f
 		}
+	}
+	// the score shown is the one the list is ordered by
+	for i := range ranked {
+		ranked[i].Score = eff[i]
 	}
 	idx := make([]int, len(ranked))
 	for i := range idx {

@@ -168,8 +168,15 @@ func TestDiversifyReorders(t *testing.T) {
 	if want := "a1 a2 b1 a3 a4 "; got != want {
 		t.Errorf("order %q, want %q", got, want)
 	}
-	if ranked[3].Score != 8 {
-		t.Errorf("diversify changed a score: %v", ranked[3].Score)
+	// the scores are the ones the list is ordered by: a3 shows 4, and
+	// they descend
+	if ranked[3].Score != 4 || ranked[4].Score != 1.75 {
+		t.Errorf("decayed scores %v %v, want 4 1.75", ranked[3].Score, ranked[4].Score)
+	}
+	for i := 1; i < len(ranked); i++ {
+		if ranked[i].Score > ranked[i-1].Score {
+			t.Errorf("scores out of order at %d: %v > %v", i+1, ranked[i].Score, ranked[i-1].Score)
+		}
 	}
 	// --explain says by how much the order discounted a later chunk
 	ex := []Result{{Path: "a.go", Score: 3, Explain: &Explain{}}, {Path: "a.go", Score: 2, Explain: &Explain{}}, {Path: "a.go", Score: 1, Explain: &Explain{}}}

@@ -21,6 +21,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"unicode"
 
 	"github.com/coderag/coderag/internal/chunk"
 	"github.com/coderag/coderag/internal/embed"
@@ -98,7 +99,8 @@ type Explain struct {
 	// StemBoost is the boost of a file whose name the query spells.
 	StemBoost float64 `json:"stem_boost,omitempty"`
 	// Diversity is the factor (< 1) this result's score was multiplied by
-	// to order it, as a later chunk of a file already listed; 0 = none.
+	// (Result.Score includes it) to order it, as a later chunk of a file
+	// already listed or a parallel copy of a definition; 0 = none.
 	Diversity float64 `json:"diversity,omitempty"`
 	// Pin is the boost of a definition named exactly by a symbol query.
 	Pin float64 `json:"pin,omitempty"`
@@ -158,6 +160,11 @@ func (s *Searcher) Search(ctx context.Context, query string, opts Options) (*Res
 	}
 	hp := s.HybridParams()
 	q := AnalyzeQuery(query, hp.QueryOptions)
+	if !strings.ContainsFunc(query, func(c rune) bool { return unicode.IsLetter(c) || unicode.IsDigit(c) }) {
+		// nothing to match: any result would be an arbitrary neighbour
+		return &Response{Query: query, Ranker: r, Keywords: []string{}, Results: []Result{}, Note: NoWordsNote,
+			Analysis: q, Incomplete: s.incomplete(ctx)}, nil
+	}
 	var (
 		res []Result
 		kws []string
@@ -180,7 +187,11 @@ func (s *Searcher) Search(ctx context.Context, query string, opts Options) (*Res
 		for _, x := range res {
 			kw = kw || x.Explain != nil && x.Explain.KeywordRank > 0
 		}
-		if !kw {
+		switch {
+		case kw:
+		case len(q.Terms) == 0:
+			note = StopWordsNote
+		default:
 			note = NoKeywordNote
 		}
 	}
@@ -195,16 +206,32 @@ func (s *Searcher) Search(ctx context.Context, query string, opts Options) (*Res
 	if res == nil {
 		res = []Result{}
 	}
-	resp := &Response{Query: query, Ranker: r, Keywords: kws, Results: res, Note: note, Analysis: q}
-	if n, total, partial, err := s.Store.Incomplete(ctx, s.Project); err == nil && partial {
-		resp.Incomplete = fmt.Sprintf("index incomplete: %d of %d files indexed (an index run was interrupted or is still going); run `coderag index %s`", n, total, s.Project)
-	}
-	return resp, nil
+	return &Response{Query: query, Ranker: r, Keywords: kws, Results: res, Note: note, Analysis: q, Incomplete: s.incomplete(ctx)}, nil
 }
 
-// NoKeywordNote is Response.Note when no word of the query occurs in the
-// index and the results come from vector similarity alone.
-const NoKeywordNote = "no word of the query occurs in the indexed code; these results are only the nearest by vector similarity"
+// incomplete is Response.Incomplete for the project.
+func (s *Searcher) incomplete(ctx context.Context) string {
+	if n, total, partial, err := s.Store.Incomplete(ctx, s.Project); err == nil && partial {
+		return fmt.Sprintf("index incomplete: %d of %d files indexed (an index run was interrupted or is still going); run `coderag index %s`", n, total, s.Project)
+	}
+	return ""
+}
+
+// The notes of Response.Note. NoKeywordNote: no word of the query occurs in
+// the index and the results come from vector similarity alone.
+// StopWordsNote: the query's words are all common English words (stop
+// words, "the", "how to"), which the keyword route does not search, and no
+// result has a keyword hit. NoWordsNote: the query has no letter or digit
+// at all; there are no results.
+const (
+	NoKeywordNote = "no word of the query occurs in the indexed code; these results are only the nearest by vector similarity"
+	StopWordsNote = "the query has only common words (stop words), which are not searched as keywords; these results are only the nearest by vector similarity: add a word that names what you look for"
+	NoWordsNote   = "the query has no searchable words (only punctuation or symbols); use `coderag grep` for an exact string"
+)
+
+// vectorOnly reports whether note marks an answer whose results come from
+// vector similarity alone.
+func vectorOnly(note string) bool { return note == NoKeywordNote || note == StopWordsNote }
 
 // sortResults orders by score desc, then path, then name, so ties are
 // broken the same way on every run.

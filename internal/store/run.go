@@ -2,8 +2,9 @@ package store
 
 // Run records: meta holds one row per project, key "run:" + project path,
 // value JSON {"total":M,"done":false,"failed":F,"started":unix-ns,
-// "ended":unix-ns}. An index run writes done=false with the number of files
-// it found before it writes any file, and done=true with the time it ended
+// "ended":unix-ns,"skipped":[{"path","reason","error"}],"skipped_total":S}.
+// An index run writes done=false with the number of files it found before
+// it writes any file, and done=true with the time it ended
 // (keeping the time it started) when it ends; a run that crashed or is still
 // going leaves done=false, which is how a search knows the project is
 // incomplete. Projects indexed before this record existed have no row and
@@ -27,7 +28,23 @@ type RunState struct {
 	// Ended is when a finished run ended (unix nanoseconds); 0 while
 	// Done is false, and in records written before it was kept.
 	Ended int64 `json:"ended,omitempty"`
+	// Skipped lists the paths the finished run passed over (unreadable,
+	// too large, symlink, binary ...), at most MaxRunSkips of them;
+	// SkippedTotal counts them all.
+	Skipped      []Skipped `json:"skipped,omitempty"`
+	SkippedTotal int       `json:"skipped_total,omitempty"`
 }
+
+// Skipped is one path an index run passed over and why (walk.Reason's
+// text, with the error for an unreadable path).
+type Skipped struct {
+	Path   string `json:"path"`
+	Reason string `json:"reason"`
+	Err    string `json:"error,omitempty"`
+}
+
+// MaxRunSkips caps the skipped paths a run record keeps.
+const MaxRunSkips = 100
 
 // RunReport is a RunState as `stats --json` and the HTTP API print it:
 // times as RFC 3339 strings in UTC, the run's length in milliseconds.
@@ -35,6 +52,10 @@ type RunReport struct {
 	Total  int  `json:"total"`  // files the run found to index
 	Done   bool `json:"done"`   // false: the run is going on, or was interrupted
 	Failed int  `json:"failed"` // files that failed in the finished run
+	// Skipped lists paths the finished run passed over, with the reason
+	// (at most MaxRunSkips); SkippedTotal counts them all.
+	Skipped      []Skipped `json:"skipped,omitempty"`
+	SkippedTotal int       `json:"skipped_total,omitempty"`
 	// Started and Ended are RFC 3339 times; Ended and DurationMS are
 	// omitted while the run is not done (and for records that lack them).
 	Started    string `json:"started,omitempty"`
@@ -44,7 +65,7 @@ type RunReport struct {
 
 // Report returns r in its printed form (RunReport).
 func (r RunState) Report() RunReport {
-	out := RunReport{Total: r.Total, Done: r.Done, Failed: r.Failed}
+	out := RunReport{Total: r.Total, Done: r.Done, Failed: r.Failed, Skipped: r.Skipped, SkippedTotal: r.SkippedTotal}
 	stamp := func(ns int64) string {
 		if ns == 0 {
 			return ""
@@ -85,9 +106,11 @@ func (s *Store) BeginRun(ctx context.Context, project string, total int) error {
 }
 
 // EndRun records that the run of project finished: total files are meant
-// to be indexed, failed of them could not be. The start time BeginRun
-// recorded is kept; without one, the run counts as started when it ended.
-func (s *Store) EndRun(ctx context.Context, project string, total, failed int) error {
+// to be indexed, failed of them could not be, and the paths in skipped
+// were passed over (the first MaxRunSkips are kept). The start time
+// BeginRun recorded is kept; without one, the run counts as started when
+// it ended.
+func (s *Store) EndRun(ctx context.Context, project string, total, failed int, skipped ...Skipped) error {
 	now := time.Now().UnixNano()
 	started := now
 	if prev, ok, err := s.LastRun(ctx, project); err != nil {
@@ -95,7 +118,9 @@ func (s *Store) EndRun(ctx context.Context, project string, total, failed int) e
 	} else if ok && !prev.Done && prev.Started != 0 && prev.Started <= now {
 		started = prev.Started
 	}
-	return s.putRun(ctx, project, RunState{Total: total, Done: true, Failed: failed, Started: started, Ended: now})
+	r := RunState{Total: total, Done: true, Failed: failed, Started: started, Ended: now, SkippedTotal: len(skipped)}
+	r.Skipped = skipped[:min(len(skipped), MaxRunSkips)]
+	return s.putRun(ctx, project, r)
 }
 
 // LastRun returns the record of project's last index run; ok is false when

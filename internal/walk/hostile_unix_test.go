@@ -6,10 +6,13 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/coderag/coderag/internal/testutil"
 )
 
 // TestHostileIgnoreFiles: a .gitignore symlinked to /dev/zero, FIFOs named
@@ -104,5 +107,35 @@ func TestOpenRegular(t *testing.T) {
 	}
 	if _, _, err := ReadRegular(r, "fifo", -1); err == nil || !strings.Contains(err.Error(), "FIFO") {
 		t.Errorf("fifo: %v", err)
+	}
+}
+
+// TestUnreadableDirectoryOnce: a directory that cannot be read is one skip
+// (ReasonUnreadable); the ignore files it may or may not hold are not
+// reported, while an ignore file that is there and unreadable still is.
+func TestUnreadableDirectoryOnce(t *testing.T) {
+	if testutil.RerunUnprivileged(t) {
+		return
+	}
+	root := t.TempDir()
+	write(t, root, "a.go", "package a")
+	write(t, root, "locked/b.go", "package b")
+	write(t, root, "open/c.go", "package c")
+	write(t, root, "open/.gitignore", "x.go\n")
+	for p, mode := range map[string]os.FileMode{"locked": 0, "open/.gitignore": 0} {
+		os.Chmod(filepath.Join(root, p), mode)
+		defer os.Chmod(filepath.Join(root, p), 0o755)
+	}
+	_, skips, err := Collect(context.Background(), root, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, s := range skips {
+		got = append(got, s.Path+" "+string(s.Reason))
+	}
+	sort.Strings(got)
+	if want := "locked unreadable,open/.gitignore ignore file not read"; strings.Join(got, ",") != want {
+		t.Errorf("skips %q, want %q", got, want)
 	}
 }

@@ -104,6 +104,18 @@ func readIgnoreFile(p string) (data []byte, cut bool, err error) {
 	return readCapped(f, info.Size(), MaxIgnoreFileBytes)
 }
 
+// ReadDenied reports whether opening file p for reading fails with a
+// permission error: the file is there, this user may not read it. It is
+// opened without blocking (a FIFO swapped in does not hang) and closed.
+func ReadDenied(p string) bool {
+	f, err := os.OpenFile(p, os.O_RDONLY|oNonblock, 0)
+	if err != nil {
+		return errors.Is(err, fs.ErrPermission)
+	}
+	f.Close()
+	return false
+}
+
 // kind names a non-regular file mode for messages.
 func kind(m fs.FileMode) string {
 	switch {

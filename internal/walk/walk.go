@@ -302,6 +302,10 @@ func (m *Matcher) load(dir string) {
 		switch {
 		case errors.Is(err, fs.ErrNotExist), errors.Is(err, syscall.ENOTDIR), errors.Is(err, syscall.ENAMETOOLONG):
 			continue // no such ignore file (Load may be given any path)
+		case errors.Is(err, fs.ErrPermission) && !visible(filepath.Join(m.root, filepath.FromSlash(dir), name)):
+			// the directory cannot be searched: the walk reports it once,
+			// and whether it holds ignore files is unknown
+			continue
 		case err != nil:
 			m.problems = append(m.problems, Skip{Path: rel, Reason: ReasonIgnoreFileNotRead, Err: err.Error()})
 			continue
@@ -318,6 +322,13 @@ func (m *Matcher) load(dir string) {
 		}
 	}
 	m.levels[dir] = pats
+}
+
+// visible reports whether p can be lstat'ed: false when it does not exist
+// or its directory cannot be searched.
+func visible(p string) bool {
+	_, err := os.Lstat(p)
+	return err == nil
 }
 
 // Ignored reports whether root-relative path rel (a directory when isDir) is

@@ -1,0 +1,71 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/coderag/coderag/internal/embed"
+	"github.com/coderag/coderag/internal/embed/provider"
+	"github.com/coderag/coderag/internal/index"
+	"github.com/coderag/coderag/internal/store"
+)
+
+// TestInterruptedFirstIndexNotes: after a first index run cancelled a few
+// files in, search gives one accurate note (index incomplete: N of 40),
+// not "files changed" for the files the run never reached; stats says the
+// same; a later edit of an indexed file is the one change noted.
+func TestInterruptedFirstIndexNotes(t *testing.T) {
+	home := setHome(t)
+	dir := t.TempDir()
+	for i := 0; i < 40; i++ {
+		writeFile(t, filepath.Join(dir, fmt.Sprintf("f%02d.go", i)), fmt.Sprintf("package shop\n\n// Handler%d serves request kind %d.\nfunc Handler%d() {}\n", i, i, i))
+	}
+	root, err := index.ResolveRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	emb, err := provider.New(embed.Options{Provider: "local"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := store.Open(context.Background(), filepath.Join(home, "index.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	_, err = index.Run(ctx, st, emb, root, index.Options{Threads: 1, BatchSize: 1, Progress: func(p index.Progress) {
+		if p.Done >= 3 {
+			cancel() // Ctrl-C a few files in
+		}
+	}})
+	cancel()
+	st.Close()
+	if err == nil {
+		t.Fatal("the run was not interrupted")
+	}
+	incomplete := regexp.MustCompile(`index incomplete: (\d+) of 40 files indexed`)
+	code, out, errs := run(t, "search", "--project", dir, "handler serves request")
+	if code != 0 || !strings.Contains(out, "Handler") || strings.Contains(out+errs, "changed since the last index") || !incomplete.MatchString(out) {
+		t.Fatalf("search after an interrupted first index: exit %d\n%s\n%s", code, out, errs)
+	}
+	n := incomplete.FindStringSubmatch(out)[1]
+	code, out, _ = run(t, "stats")
+	if code != 0 || !strings.Contains(out, "index incomplete: "+n+" of 40 files indexed") {
+		t.Errorf("stats after an interrupted first index: exit %d\n%s", code, out)
+	}
+	// an indexed file edited: a change, noted as one
+
+	s := searchJSONOut(t, "--project", dir, "Handler0")
+	if len(s.Results) == 0 {
+		t.Fatal("nothing indexed")
+	}
+	writeFile(t, filepath.Join(dir, s.Results[0].Path), "package shop\n\n// Edited is new.\nfunc Edited() {}\n")
+	code, out, errs = run(t, "search", "--project", dir, "handler serves request")
+	if code != 0 || !strings.Contains(errs, "note: 1 files changed since the last index (not refreshed while the index is incomplete)") || !incomplete.MatchString(out) {
+		t.Errorf("search after an edit of an indexed file: exit %d\n%s\n%s", code, out, errs)
+	}
+}
