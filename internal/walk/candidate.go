@@ -76,6 +76,9 @@ func (r *Rules) Candidate(rel string, d fs.DirEntry) Verdict {
 	}
 	under := r.base == "" || rel == r.base || strings.HasPrefix(rel, r.base+"/")
 	if rel == "" || (d != nil && d.IsDir()) {
+		if strings.Count(rel, "/") >= MaxDirDepth {
+			return Verdict{Skip: ReasonTooDeep}
+		}
 		above := rel == "" || strings.HasPrefix(r.base, rel+"/")
 		return Verdict{OK: (under || above) && r.dirOK(rel)}
 	}

@@ -90,7 +90,27 @@ const (
 	// ReasonIgnoreFileNotRead: an ignore file is a symlink, FIFO, device
 	// or directory, or could not be read; its patterns do not apply.
 	ReasonIgnoreFileNotRead Reason = "ignore file not read"
+	// ReasonTooDeep: a directory more than MaxDirDepth levels below the
+	// root; the walk does not enter it.
+	ReasonTooDeep Reason = "directory nested too deep"
+	// ReasonIgnorePatterns: some patterns of an ignore file have more
+	// than MaxIgnoreStars "**" parts after repeats are merged; they do
+	// not apply.
+	ReasonIgnorePatterns Reason = "ignore patterns with too many ** parts skipped"
 )
+
+// MaxDirDepth is how many directory levels below the root a walk enters.
+// Source trees are a few dozen levels deep at most; a tree a thousand
+// levels deep (a hostile clone) would make every ignore-pattern match
+// cost as much as its depth, on every entry.
+const MaxDirDepth = 64
+
+// MaxIgnoreStars is the most "**" parts an ignore pattern may keep. Each
+// one can match any number of directories, so matching a path of depth d
+// against a pattern with k of them can take d^k steps: a cloned
+// repository's .gitignore of such lines would stall every walk. Real
+// patterns use one or two.
+const MaxIgnoreStars = 4
 
 // File is one candidate file. Path is root-relative with '/' separators.
 type File struct {
@@ -176,6 +196,9 @@ func Walk(ctx context.Context, root string, opts Options, fn func(File) error) (
 		v := r.Candidate(rel, d)
 		if d.IsDir() {
 			if !v.OK {
+				if v.Skip != "" {
+					skips = append(skips, Skip{Path: rel, Reason: v.Skip})
+				}
 				return fs.SkipDir
 			}
 			m.load(rel)
@@ -313,12 +336,21 @@ func (m *Matcher) load(dir string) {
 			m.problems = append(m.problems, Skip{Path: rel, Reason: ReasonIgnoreFileCut})
 			data = data[:bytes.LastIndexByte(data, '\n')+1] // not half a pattern
 		}
+		skipped := 0
 		for _, line := range strings.Split(string(data), "\n") {
 			line = strings.TrimRight(line, "\r")
 			if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
 				continue
 			}
+			line, ok := boundIgnorePattern(line)
+			if !ok {
+				skipped++
+				continue
+			}
 			pats = append(pats, gitignore.ParsePattern(line, domain))
+		}
+		if skipped > 0 {
+			m.problems = append(m.problems, Skip{Path: rel, Reason: ReasonIgnorePatterns, Err: fmt.Sprintf("%d skipped", skipped)})
 		}
 	}
 	m.levels[dir] = pats
@@ -329,6 +361,22 @@ func (m *Matcher) load(dir string) {
 func visible(p string) bool {
 	_, err := os.Lstat(p)
 	return err == nil
+}
+
+// boundIgnorePattern merges the repeated "**/" parts of an ignore pattern
+// ("**/**/x" matches what "**/x" does) and reports false when more than
+// MaxIgnoreStars "**" parts remain.
+func boundIgnorePattern(line string) (string, bool) {
+	if !strings.Contains(line, "**") {
+		return line, true
+	}
+	for strings.Contains(line, "**/**/") {
+		line = strings.ReplaceAll(line, "**/**/", "**/")
+	}
+	for strings.Contains(line, "/**/**") {
+		line = strings.ReplaceAll(line, "/**/**", "/**")
+	}
+	return line, strings.Count(line, "**") <= MaxIgnoreStars
 }
 
 // Ignored reports whether root-relative path rel (a directory when isDir) is

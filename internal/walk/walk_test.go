@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"reflect"
 	"sort"
@@ -228,5 +229,69 @@ func TestIgnoreAgreesWithGit(t *testing.T) {
 	sort.Strings(paths)
 	if !reflect.DeepEqual(paths, want) {
 		t.Fatalf("walk and git disagree:\n walk %q\n git  %q", paths, want)
+	}
+}
+
+// A tree deeper than MaxDirDepth is walked down to that depth, and the
+// directory below is named as skipped; files above it are candidates.
+func TestWalkDepthCap(t *testing.T) {
+	root := t.TempDir()
+	deep := strings.Repeat("d/", MaxDirDepth+5)
+	write(t, root, "top.go", "package top\n")
+	write(t, root, strings.Repeat("d/", MaxDirDepth-1)+"ok.go", "package ok\n")
+	write(t, root, deep+"leaf.go", "package leaf\n")
+	files, skips, err := Collect(context.Background(), root, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range files {
+		got = append(got, path.Base(f.Path))
+	}
+	if !reflect.DeepEqual(got, []string{"ok.go", "top.go"}) {
+		t.Errorf("files %v, want ok.go and top.go", got)
+	}
+	n := 0
+	for _, s := range skips {
+		if s.Reason == ReasonTooDeep {
+			n++
+			if strings.Count(s.Path, "/") != MaxDirDepth {
+				t.Errorf("skipped %d levels down, want %d", strings.Count(s.Path, "/"), MaxDirDepth)
+			}
+		}
+	}
+	if n != 1 {
+		t.Errorf("%d too-deep skips, want 1: %v", n, skips)
+	}
+}
+
+// Repeated "**/" parts merge, and a pattern left with more than
+// MaxIgnoreStars of them is dropped and reported; the others still apply.
+func TestIgnorePatternBound(t *testing.T) {
+	for in, want := range map[string]string{
+		"**/**/**/x.go": "**/x.go", "a/**/**/b": "a/**/b", "*.log": "*.log", "build/**/**": "build/**",
+	} {
+		if got, ok := boundIgnorePattern(in); !ok || got != want {
+			t.Errorf("boundIgnorePattern(%q) = %q %v, want %q", in, got, ok, want)
+		}
+	}
+	root := t.TempDir()
+	hostile := strings.Repeat("a*/**/", MaxIgnoreStars+1) + "x"
+	write(t, root, ".gitignore", hostile+"\n"+strings.Repeat("**/", 200)+"gen_*.go\n")
+	write(t, root, "src/gen_a.go", "package src\n")
+	write(t, root, "src/main.go", "package src\n")
+	files, skips, err := Collect(context.Background(), root, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) != 1 || files[0].Path != "src/main.go" {
+		t.Errorf("files %v: the merged **/gen_*.go pattern should still ignore src/gen_a.go", files)
+	}
+	found := false
+	for _, s := range skips {
+		found = found || s.Reason == ReasonIgnorePatterns && s.Path == ".gitignore" && s.Err == "1 skipped"
+	}
+	if !found {
+		t.Errorf("the dropped pattern is not reported: %v", skips)
 	}
 }
