@@ -22,6 +22,7 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/coderag/coderag/internal/chunk"
 	"github.com/coderag/coderag/internal/embed"
@@ -150,6 +151,7 @@ func (s *Searcher) Search(ctx context.Context, query string, opts Options) (*Res
 	if query == "" {
 		return nil, errors.New("empty query")
 	}
+	query, cut := cutQuery(query)
 	k := ClampTopK(opts.TopK)
 	r := opts.Ranker
 	if r == "" {
@@ -195,6 +197,9 @@ func (s *Searcher) Search(ctx context.Context, query string, opts Options) (*Res
 			note = NoKeywordNote
 		}
 	}
+	if cut {
+		note = strings.TrimPrefix(note+"; "+CutQueryNote, "; ")
+	}
 	if !opts.Explain {
 		for i := range res {
 			res[i].Explain = nil
@@ -207,6 +212,30 @@ func (s *Searcher) Search(ctx context.Context, query string, opts Options) (*Res
 		res = []Result{}
 	}
 	return &Response{Query: query, Ranker: r, Keywords: kws, Results: res, Note: note, Analysis: q, Incomplete: s.incomplete(ctx)}, nil
+}
+
+// MaxQueryBytes is the longest query searched as given; a longer one (a
+// pasted log or file) is cut at the last word boundary before it, with
+// CutQueryNote. Every word of a query is a term of the keyword route and
+// of the name boosts, so a 100 KB query would cost seconds of CPU for
+// results no better than its first sentences give.
+const MaxQueryBytes = 1000
+
+// cutQuery returns query cut to at most MaxQueryBytes at a space (or a
+// rune boundary when the first MaxQueryBytes hold no space), and whether
+// it was cut.
+func cutQuery(query string) (string, bool) {
+	if len(query) <= MaxQueryBytes {
+		return query, false
+	}
+	q := query[:MaxQueryBytes]
+	for len(q) > 0 && !utf8.RuneStart(query[len(q)]) {
+		q = q[:len(q)-1]
+	}
+	if i := strings.LastIndexAny(q, " \t\n"); i > 0 {
+		q = q[:i]
+	}
+	return strings.TrimSpace(q), true
 }
 
 // incomplete is Response.Incomplete for the project.
@@ -227,6 +256,7 @@ const (
 	NoKeywordNote = "no word of the query occurs in the indexed code; these results are only the nearest by vector similarity"
 	StopWordsNote = "the query has only common words (stop words), which are not searched as keywords; these results are only the nearest by vector similarity: add a word that names what you look for"
 	NoWordsNote   = "the query has no searchable words (only punctuation or symbols); use `coderag grep` for an exact string"
+	CutQueryNote  = "the query was cut to its first 1,000 bytes; search for the part that names what you look for"
 )
 
 // vectorOnly reports whether note marks an answer whose results come from

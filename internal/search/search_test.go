@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"unicode/utf8"
 	"testing"
 
 	"github.com/coderag/coderag/internal/analyze"
@@ -359,5 +360,27 @@ func TestNoKeywordNote(t *testing.T) {
 	resp, err = s.Search(ctx, "overtime pay", Options{TopK: 3})
 	if err != nil || resp.Note != "" {
 		t.Fatalf("note on a keyword hit: %q %v", resp.Note, err)
+	}
+}
+
+// A query over MaxQueryBytes is cut at a word boundary before it and says
+// so; a query within it is searched as given.
+func TestLongQueryCut(t *testing.T) {
+	long := strings.Repeat("parse the request line ", 10000) // 230 KB
+	q, cut := cutQuery(long)
+	if !cut || len(q) > MaxQueryBytes || !strings.HasSuffix(q, "line") && !strings.HasSuffix(q, "request") && !strings.HasSuffix(q, "the") && !strings.HasSuffix(q, "parse") {
+		t.Fatalf("cut %v to %d bytes ending %q", cut, len(q), q[max(0, len(q)-12):])
+	}
+	han := strings.Repeat("解析请求行", 1000) // no space: cut on a rune boundary
+	if q, cut := cutQuery(han); !cut || len(q) > MaxQueryBytes || !utf8.ValidString(q) {
+		t.Fatalf("Han query cut %v to %d bytes, valid %v", cut, len(q), utf8.ValidString(q))
+	}
+	if q, cut := cutQuery("parse the request line"); cut || q != "parse the request line" {
+		t.Fatal("a short query was changed")
+	}
+	s := fixture(t, map[string]string{"req.go": "package req\n\n// parseRequestLine parses the request line.\nfunc parseRequestLine(line string) {}\n"})
+	resp, err := s.Search(context.Background(), long, Options{TopK: 3})
+	if err != nil || !strings.Contains(resp.Note, CutQueryNote) || len(resp.Results) == 0 || len(resp.Query) > MaxQueryBytes {
+		t.Fatalf("long query: %v note %q, %d results, query of %d bytes", err, resp.Note, len(resp.Results), len(resp.Query))
 	}
 }
