@@ -50,11 +50,28 @@ func shortReads(t *testing.T, f *fixture, d time.Duration) *httptest.Server {
 	return srv
 }
 
+// dialFrom is a dialer whose connections come from the loopback address
+// ip (any 127.x.y.z is a loopback address on Linux): another client.
+func dialFrom(ip string) *net.Dialer {
+	return &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(ip)}}
+}
+
+// clientFrom is an HTTP client whose requests come from ip.
+func clientFrom(ip string) *http.Client {
+	return &http.Client{Transport: &http.Transport{DialContext: dialFrom(ip).DialContext}}
+}
+
 // slowRequest opens a connection to srv and sends the headers of a POST
 // to path announcing a body of 100000 bytes, and its first byte.
 func slowRequest(t *testing.T, srv *httptest.Server, path, token string) net.Conn {
 	t.Helper()
-	c, err := net.Dial("tcp", srv.Listener.Addr().String())
+	return slowRequestFrom(t, "127.0.0.1", srv, path, token)
+}
+
+// slowRequestFrom is slowRequest from the loopback address ip.
+func slowRequestFrom(t *testing.T, ip string, srv *httptest.Server, path, token string) net.Conn {
+	t.Helper()
+	c, err := dialFrom(ip).Dial("tcp", srv.Listener.Addr().String())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,48 +147,50 @@ func TestMCPCallOutlivesReadTimeout(t *testing.T) {
 	}
 }
 
-// TestRequestCap: with MaxRequests requests being served (two slow
-// bodies), one more is answered 503 with Retry-After, static files are
-// still served, and once the slow clients leave, requests are served.
-func TestRequestCap(t *testing.T) {
-	f := newFixture(t, Options{Token: "s3cret", MaxRequests: 2})
-	a := slowRequest(t, f.srv, "/api/index", "s3cret")
-	b := slowRequest(t, f.srv, "/mcp?project=list", "")
-	full := false
-	for i := 0; i < 500 && !full; i++ { // until the server has both in its handlers
-		res, err := f.srv.Client().Get(f.srv.URL + "/api/status")
+// waitStatus gets /api/status with c until it answers code, and returns
+// the last answer.
+func waitStatus(t *testing.T, c *http.Client, srv *httptest.Server, code int) *http.Response {
+	t.Helper()
+	for i := 0; ; i++ {
+		res, err := c.Get(srv.URL + "/api/status")
 		if err != nil {
 			t.Fatal(err)
 		}
 		_, _ = io.Copy(io.Discard, res.Body)
 		res.Body.Close()
-		if res.StatusCode == http.StatusServiceUnavailable {
-			full = true
-			if res.Header.Get("Retry-After") == "" {
-				t.Errorf("503 without Retry-After")
-			}
-			break
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	if !full {
-		t.Fatal("two slow requests in the server, a third was still served")
-	}
-	if code, _ := f.do(t, "GET", "/static/style.css", "", ""); code != 200 {
-		t.Errorf("static file while full: %d", code)
-	}
-	a.Close()
-	b.Close()
-	for i := 0; ; i++ {
-		code, _ := f.do(t, "GET", "/api/status", "", "")
-		if code == 200 {
-			break
+		if res.StatusCode == code {
+			return res
 		}
 		if i == 500 {
-			t.Fatalf("still %d after the slow clients left", code)
+			t.Fatalf("/api/status still answers %d, want %d", res.StatusCode, code)
 		}
-		time.Sleep(10 * time.Millisecond)
+		time.Sleep(10 * time.Millisecond) // until the server has read the slow requests' headers
 	}
+}
+
+// TestRequestCap: a client with MaxPerClient requests being served (two
+// slow bodies) is answered 503 with Retry-After for one more, while
+// another client is served; with MaxRequests served in all, every client
+// is answered 503; static files are always served; once the slow clients
+// leave, requests are served again.
+func TestRequestCap(t *testing.T) {
+	f := newFixture(t, Options{Token: "s3cret", MaxRequests: 3, MaxPerClient: 2})
+	a, b := clientFrom("127.0.0.1"), clientFrom("127.0.0.2")
+	slow := []net.Conn{slowRequest(t, f.srv, "/api/index", "s3cret"), slowRequest(t, f.srv, "/mcp?project=list", "")}
+	if res := waitStatus(t, a, f.srv, http.StatusServiceUnavailable); res.Header.Get("Retry-After") == "" {
+		t.Errorf("503 without Retry-After")
+	}
+	waitStatus(t, b, f.srv, http.StatusOK) // another client is served
+	slow = append(slow, slowRequestFrom(t, "127.0.0.2", f.srv, "/api/index", "s3cret"))
+	waitStatus(t, b, f.srv, http.StatusServiceUnavailable)
+	waitStatus(t, clientFrom("127.0.0.3"), f.srv, http.StatusServiceUnavailable)
+	if res, err := clientFrom("127.0.0.3").Get(f.srv.URL + "/static/style.css"); err != nil || res.StatusCode != 200 {
+		t.Errorf("static file while full: %v %v", err, res)
+	}
+	for _, c := range slow {
+		c.Close()
+	}
+	waitStatus(t, a, f.srv, http.StatusOK)
 }
 
 // countingBackend counts the calls of Projects, which reads every

@@ -53,6 +53,7 @@ import (
 	"net/url"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -90,6 +91,11 @@ type Options struct {
 	// MaxStreams caps the MCP event streams (GET /mcp) open at once,
 	// answered likewise beyond it. 0 means DefaultMaxStreams.
 	MaxStreams int
+	// MaxPerClient caps the requests and streams one client (one remote
+	// IP address) has served at once, so one client cannot take every
+	// slot; one more is answered 503 with Retry-After. 0 means half of
+	// MaxRequests.
+	MaxPerClient int
 	// MaxBodyBytes caps a request body; a larger one is a read error in
 	// the handler. 0 means DefaultMaxBodyBytes.
 	MaxBodyBytes int64
@@ -139,6 +145,10 @@ type Server struct {
 	// slots and streams hold one token per request and MCP event stream
 	// being served (Options.MaxRequests, MaxStreams).
 	slots, streams chan struct{}
+	// clients counts the requests and streams of each remote IP address
+	// being served (Options.MaxPerClient).
+	clientMu sync.Mutex
+	clients  map[string]int
 }
 
 // New returns the server over b, or an error when opts are inconsistent
@@ -156,11 +166,14 @@ func New(b Backend, opts Options) (*Server, error) {
 	if opts.MaxStreams <= 0 {
 		opts.MaxStreams = DefaultMaxStreams
 	}
+	if opts.MaxPerClient <= 0 {
+		opts.MaxPerClient = max(1, opts.MaxRequests/2)
+	}
 	if opts.MaxBodyBytes <= 0 {
 		opts.MaxBodyBytes = DefaultMaxBodyBytes
 	}
 	s := &Server{b: b, opts: opts, mux: http.NewServeMux(),
-		slots: make(chan struct{}, opts.MaxRequests), streams: make(chan struct{}, opts.MaxStreams)}
+		slots: make(chan struct{}, opts.MaxRequests), streams: make(chan struct{}, opts.MaxStreams), clients: map[string]int{}}
 	var err error
 	if s.pages, err = parsePages(); err != nil {
 		return nil, err
@@ -190,8 +203,9 @@ func New(b Backend, opts Options) (*Server, error) {
 
 // ServeHTTP caps the request body (Options.MaxBodyBytes),
 // refuses a non-loopback Host on a loopback listener, answers 503 with
-// Retry-After when MaxRequests requests (or MaxStreams MCP event streams)
-// are being served, then routes. Static files take no slot.
+// Retry-After when MaxRequests requests (or MaxStreams MCP event streams),
+// or MaxPerClient of r's client, are being served, then routes. Static
+// files take no slot.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.boundBody(w, r)
 	if s.opts.Loopback && !loopbackHost(r.Host) {
@@ -199,21 +213,51 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !strings.HasPrefix(r.URL.Path, "/static/") {
-		pool := s.slots
-		if r.Method == http.MethodGet && r.URL.Path == "/mcp" {
-			pool = s.streams
-		}
-		select {
-		case pool <- struct{}{}:
-			defer func() { <-pool }()
-		default:
+		release, ok := s.admit(r)
+		if !ok {
 			w.Header().Set("Retry-After", retryAfter)
 			w.Header().Set("Connection", "close")
 			httpError(w, r, http.StatusServiceUnavailable, errors.New("the server is serving as many requests as it takes: try again shortly"))
 			return
 		}
+		defer release()
 	}
 	s.mux.ServeHTTP(w, r)
+}
+
+// admit takes a slot for r (a stream slot for an MCP event stream) and
+// one of its client's, and returns the function that gives them back; ok
+// is false when either is full.
+func (s *Server) admit(r *http.Request) (release func(), ok bool) {
+	client := r.RemoteAddr
+	if h, _, err := net.SplitHostPort(client); err == nil {
+		client = h
+	}
+	s.clientMu.Lock()
+	if s.clients[client] >= s.opts.MaxPerClient {
+		s.clientMu.Unlock()
+		return nil, false
+	}
+	s.clients[client]++
+	s.clientMu.Unlock()
+	leave := func() {
+		s.clientMu.Lock()
+		if s.clients[client]--; s.clients[client] <= 0 {
+			delete(s.clients, client)
+		}
+		s.clientMu.Unlock()
+	}
+	pool := s.slots
+	if r.Method == http.MethodGet && r.URL.Path == "/mcp" {
+		pool = s.streams
+	}
+	select {
+	case pool <- struct{}{}:
+		return func() { <-pool; leave() }, true
+	default:
+		leave()
+		return nil, false
+	}
 }
 
 // boundBody caps r's body at MaxBodyBytes: reading more is an error.
