@@ -110,8 +110,8 @@ type Config struct {
 	// For clients that may read but not write (MCP over HTTP without the
 	// server's token).
 	ReadOnly bool
-	// IndexedReads limits read_file to the files the index takes
-	// (toolset.Env.IndexedReads): for a server that shows the project to
+	// IndexedReads limits read_file and grep_code to the files the index
+	// takes (toolset.Env.IndexedReads): for a server that shows the project to
 	// others (`coderag serve`).
 	IndexedReads bool
 }
