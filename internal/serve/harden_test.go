@@ -147,9 +147,8 @@ func TestMCPCallOutlivesReadTimeout(t *testing.T) {
 	}
 }
 
-// waitStatus gets /api/status with c until it answers code, and returns
-// the last answer.
-func waitStatus(t *testing.T, c *http.Client, srv *httptest.Server, code int) *http.Response {
+// waitStatus gets /api/status with c until it answers code.
+func waitStatus(t *testing.T, c *http.Client, srv *httptest.Server, code int) {
 	t.Helper()
 	for i := 0; ; i++ {
 		res, err := c.Get(srv.URL + "/api/status")
@@ -159,13 +158,37 @@ func waitStatus(t *testing.T, c *http.Client, srv *httptest.Server, code int) *h
 		_, _ = io.Copy(io.Discard, res.Body)
 		res.Body.Close()
 		if res.StatusCode == code {
-			return res
+			return
 		}
 		if i == 500 {
 			t.Fatalf("/api/status still answers %d, want %d", res.StatusCode, code)
 		}
-		time.Sleep(10 * time.Millisecond) // until the server has read the slow requests' headers
+		time.Sleep(10 * time.Millisecond) // until the slow clients have left
 	}
+}
+
+// waitServing waits until the server s serves n requests: the slow
+// requests sent have been read up to their bodies.
+func waitServing(t *testing.T, s *Server, n int) {
+	t.Helper()
+	for i := 0; len(s.slots) != n; i++ {
+		if i == 1000 {
+			t.Fatalf("serving %d requests, want %d", len(s.slots), n)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// get is the status and Retry-After of GET /api/status by c.
+func get(t *testing.T, c *http.Client, srv *httptest.Server) (int, string) {
+	t.Helper()
+	res, err := c.Get(srv.URL + "/api/status")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _ = io.Copy(io.Discard, res.Body)
+	res.Body.Close()
+	return res.StatusCode, res.Header.Get("Retry-After")
 }
 
 // TestRequestCap: a client with MaxPerClient requests being served (two
@@ -175,15 +198,23 @@ func waitStatus(t *testing.T, c *http.Client, srv *httptest.Server, code int) *h
 // leave, requests are served again.
 func TestRequestCap(t *testing.T) {
 	f := newFixture(t, Options{Token: "s3cret", MaxRequests: 3, MaxPerClient: 2})
+	s := f.srv.Config.Handler.(*Server)
 	a, b := clientFrom("127.0.0.1"), clientFrom("127.0.0.2")
 	slow := []net.Conn{slowRequest(t, f.srv, "/api/index", "s3cret"), slowRequest(t, f.srv, "/mcp?project=list", "")}
-	if res := waitStatus(t, a, f.srv, http.StatusServiceUnavailable); res.Header.Get("Retry-After") == "" {
-		t.Errorf("503 without Retry-After")
+	waitServing(t, s, 2)
+	if code, retry := get(t, a, f.srv); code != http.StatusServiceUnavailable || retry == "" {
+		t.Errorf("a third request of a client with two served: %d, Retry-After %q", code, retry)
 	}
-	waitStatus(t, b, f.srv, http.StatusOK) // another client is served
+	if code, _ := get(t, b, f.srv); code != 200 {
+		t.Errorf("another client: %d", code)
+	}
 	slow = append(slow, slowRequestFrom(t, "127.0.0.2", f.srv, "/api/index", "s3cret"))
-	waitStatus(t, b, f.srv, http.StatusServiceUnavailable)
-	waitStatus(t, clientFrom("127.0.0.3"), f.srv, http.StatusServiceUnavailable)
+	waitServing(t, s, 3)
+	for _, c := range []*http.Client{b, clientFrom("127.0.0.3")} {
+		if code, retry := get(t, c, f.srv); code != http.StatusServiceUnavailable || retry == "" {
+			t.Errorf("a request while the server is full: %d, Retry-After %q", code, retry)
+		}
+	}
 	if res, err := clientFrom("127.0.0.3").Get(f.srv.URL + "/static/style.css"); err != nil || res.StatusCode != 200 {
 		t.Errorf("static file while full: %v %v", err, res)
 	}
@@ -245,8 +276,9 @@ func TestResolveDoesNotReadCounts(t *testing.T) {
 // TestFileViewIndexedOnly: the file views of the API, the page and MCP's
 // read_file show the files the index takes and answer 404 "not indexed"
 // (a tool error over MCP) for a dot-env file, .git/config, gitignored
-// files and a symlink inside the root to one of them; the CLI's reader
-// (tools.Read) still reads them.
+// files and a symlink inside the root to one of them, and MCP's grep_code
+// does not search them; the CLI's read and grep (tools.Read, tools.Grep)
+// still do.
 func TestFileViewIndexedOnly(t *testing.T) {
 	f := newFixture(t, Options{})
 	write := func(rel, text string) {
@@ -284,6 +316,19 @@ func TestFileViewIndexedOnly(t *testing.T) {
 		if res, err := tools.Read(context.Background(), f.list, tools.ReadParams{Path: p}); err != nil || !strings.Contains(res.Text, "hunter2") {
 			t.Errorf("tools.Read %s (the CLI's read): %v", p, err)
 		}
+	}
+	// grep_code searches the same files: no line of the secrets, and a
+	// path into .git/ is refused; the CLI's grep still finds them
+	grep := &sdk.CallToolParams{Name: "grep_code", Arguments: map[string]any{"pattern": "hunter[2]"}}
+	if text, isErr := callText(t, cs, grep); isErr || strings.Contains(text, "hunter2") || !strings.Contains(text, "No matches") {
+		t.Errorf("MCP grep_code of the secrets: %v %.300s", isErr, text)
+	}
+	grep.Arguments = map[string]any{"pattern": "url", "path": ".git"}
+	if text, isErr := callText(t, cs, grep); !isErr || !strings.Contains(text, "not indexed") || strings.Contains(text, "hunter2") {
+		t.Errorf("MCP grep_code in .git: %v %.300s", isErr, text)
+	}
+	if res, err := tools.Grep(context.Background(), f.list, tools.GrepParams{Pattern: "hunter[2]"}); err != nil || len(res.Matches) == 0 || res.Matches[0].Path != ".env" {
+		t.Errorf("tools.Grep (the CLI's grep): %v %+v", err, res)
 	}
 	if code, body := f.do(t, "GET", "/api/file?project=list&path=list.go&limit=2", "", ""); code != 200 || !strings.Contains(body, "Copyright") {
 		t.Errorf("an indexed file: %d %.200s", code, body)

@@ -31,7 +31,8 @@
 // with `..`, an absolute path elsewhere or a symlink leading out of the
 // project root is refused with 403, a project that is not indexed with 404.
 // They show only the files an index run would take (tools.ReadIndexed):
-// .git/, ignored files and dot-env files are 404 "not indexed".
+// .git/, ignored files and dot-env files are 404 "not indexed"; MCP's
+// read_file and grep_code in these sessions are limited alike.
 //
 // Limits: NewHTTPServer bounds the reading of headers and requests, idle
 // connections and header size; the Server caps bodies and the requests
