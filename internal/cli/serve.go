@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"net/http"
 	"strings"
 	"time"
 
@@ -32,14 +31,16 @@ root; with one project indexed, /mcp alone).
 API: GET /api/status, /api/search?q=&project=&top_k=&explain=1 (project
 repeatable; none = all projects, merged fairly), /api/explain, /api/file?project=
 &path=&offset=&limit=, /api/graph?project=&name=[&format=svg];
-POST /api/index and /api/remove with {"root": "/path"}.
+POST /api/index, /api/remove and /api/cancel (stop an index run) with
+{"root": "/path"}.
 
 Access: it listens on localhost unless --addr says otherwise. Writes (index,
 remove, MCP's index_project and the refresh before MCP's search_code) need the
 token (--token or CODERAG_TOKEN) as "Authorization: Bearer TOKEN"; with no token
 they are refused, and MCP sessions answer from the index as it is. Reads are open
 unless --private, which makes them need the token too (the page asks for it
-once). File views are confined to the project roots like the CLI's.`)
+once). File views are confined to the project roots like the CLI's, and show
+only the files the index takes (no .env, .git/ or ignored files).`)
 	addr := fs.String("addr", serve.DefaultAddr, "address to listen on (host:port); a non-loopback host shares the index on the network")
 	token := fs.String("token", "", "bearer token for writes (default $CODERAG_TOKEN, better: a flag shows in ps); with --private, for reads too")
 	private := fs.Bool("private", false, "reads need the token too")
@@ -99,7 +100,7 @@ once). File views are confined to the project roots like the CLI's.`)
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	srv := serve.NewHTTPServer(h)
 	url := "http://" + ln.Addr().String()
 	fmt.Fprintf(e.stderr, "coderag serve %s: %s (index %s; MCP at %s/mcp; writes %s)\n", Version, url, st.Path(), url, map[bool]string{true: "need the token", false: "off: no token"}[tok != ""])
 	if !loopback && tok == "" {

@@ -59,6 +59,12 @@ func TestServeCommand(t *testing.T) {
 	if err != nil || len(out.Results) == 0 || out.Results[0].Path != "a.go" {
 		t.Fatalf("search: %v %+v", err, out)
 	}
+	// the server's header cap (serve.MaxHeaderBytes), below net/http's 1 MiB
+	big, _ := http.NewRequest("GET", url+"/api/status", nil)
+	big.Header.Set("X-Pad", strings.Repeat("a", 100<<10))
+	if res, err := http.DefaultClient.Do(big); err != nil || res.StatusCode != http.StatusRequestHeaderFieldsTooLarge {
+		t.Errorf("100 KiB of headers: %v %v, want 431", err, res)
+	}
 	req, _ := http.NewRequest("POST", url+"/api/index", strings.NewReader(`{"root":"`+dir+`"}`))
 	req.Header.Set("Authorization", "Bearer tok")
 	if res, err := http.DefaultClient.Do(req); err != nil || res.StatusCode != http.StatusAccepted {

@@ -200,6 +200,21 @@ func (e *Engine) Start(root string, req IndexRequest) (*Run, error) {
 	return r, nil
 }
 
+// Cancel stops the run of root going on, whoever started or joined it:
+// its context is cancelled, what it committed stays, and its Outcome's
+// Err matches context.Canceled once Done is closed. It returns that run, or nil
+// when root is idle.
+func (e *Engine) Cancel(root string) *Run {
+	j := e.job(root)
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.run == nil {
+		return nil
+	}
+	j.run.cancel()
+	return j.run
+}
+
 // Wait waits for r until its Deadline, calling tick (when not nil) about
 // every second with root's job state. It reports whether the run ended; a
 // cancelled ctx returns ctx.Err() and leaves the run going.

@@ -110,6 +110,10 @@ type Config struct {
 	// For clients that may read but not write (MCP over HTTP without the
 	// server's token).
 	ReadOnly bool
+	// IndexedReads limits read_file and grep_code to the files the index
+	// takes (toolset.Env.IndexedReads): for a server that shows the project to
+	// others (`coderag serve`).
+	IndexedReads bool
 }
 
 // NewLogger returns the server's logger of diagnostics to w: warnings, and
@@ -186,7 +190,7 @@ func NewServer(cfg Config) (*Server, error) {
 		}
 		s.ownsEng = true
 	}
-	s.env = &toolset.Env{Engine: eng, AutoIndex: !cfg.ReadOnly}
+	s.env = &toolset.Env{Engine: eng, AutoIndex: !cfg.ReadOnly, IndexedReads: cfg.IndexedReads}
 	if cfg.Root == "" {
 		if err := implicitRootError(cfg.WorkDir); err != nil {
 			s.log.Warn("tool calls will be refused unless the client sends MCP roots", "reason", err)

@@ -5,10 +5,16 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/coderag/coderag/internal/index"
 	"github.com/coderag/coderag/internal/search"
+	"github.com/coderag/coderag/internal/tools"
 )
 
 // statusJSON is GET /api/status.
@@ -78,19 +84,61 @@ func (s *Server) apiExplain(w http.ResponseWriter, r *http.Request) {
 // window (tools.ReadResult), confined to the project root.
 func (s *Server) apiFile(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
+	path, err := filePath(q)
+	if err != nil {
+		httpError(w, r, status(err), err)
+		return
+	}
 	root, err := s.resolve(r.Context(), q.Get("project"))
 	if err != nil {
 		httpError(w, r, status(err), err)
 		return
 	}
-	offset, _ := strconv.Atoi(q.Get("offset"))
-	limit, _ := strconv.Atoi(q.Get("limit"))
-	res, err := s.b.File(r.Context(), root, q.Get("path"), max(offset, 0), max(limit, 0))
+	offset, err := lineParam(q, "offset")
+	if err != nil {
+		httpError(w, r, status(err), err)
+		return
+	}
+	limit, err := lineParam(q, "limit")
+	if err != nil {
+		httpError(w, r, status(err), err)
+		return
+	}
+	res, err := s.b.File(r.Context(), root, path, offset, limit)
 	if err != nil {
 		httpError(w, r, status(err), err)
 		return
 	}
 	writeJSON(w, http.StatusOK, res)
+}
+
+// filePath is the path parameter of a file view: a NUL byte, which no
+// file name holds, is a 400.
+func filePath(q url.Values) (string, error) {
+	p := q.Get("path")
+	if strings.ContainsRune(p, 0) {
+		return "", badRequest("path %q holds a NUL byte", p)
+	}
+	return p, nil
+}
+
+// maxLine bounds the line numbers of a file view (offset, limit, line,
+// end): a file is read in its first 64 MiB only, so no line is beyond it.
+const maxLine = tools.MaxReadScanBytes
+
+// lineParam is the line number parameter name of q: 0 when absent or
+// below 1, a 400 naming the value as given when it is not a whole number
+// or is above maxLine.
+func lineParam(q url.Values, name string) (int, error) {
+	v := q.Get(name)
+	if v == "" {
+		return 0, nil
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || n > maxLine {
+		return 0, badRequest("%s must be a line number from 1 to %d, got %q", name, maxLine, v)
+	}
+	return int(max(n, 0)), nil
 }
 
 // apiGraph is GET /api/graph?project=&name=[&format=svg]: direct callers
@@ -155,6 +203,9 @@ func (s *Server) apiIndex(w http.ResponseWriter, r *http.Request) {
 	}
 	if indexed, err := s.resolve(r.Context(), root); err == nil {
 		root = indexed // a project's name re-indexes it
+	} else if root, err = indexRoot(root); err != nil {
+		httpError(w, r, status(err), err)
+		return
 	}
 	st, err := s.b.Index(r.Context(), root)
 	if err != nil {
@@ -162,6 +213,86 @@ func (s *Server) apiIndex(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusAccepted, st)
+}
+
+// systemDirs are directories never indexed over the API, nor anything
+// under them: the operating system's, not a project's.
+var systemDirs = []string{"/etc", "/proc", "/sys", "/dev", "/boot", "/run", "/private/etc"}
+
+// systemRoots are directories never indexed themselves (a project may sit
+// below them): they hold the whole system's files.
+var systemRoots = []string{"/usr", "/var", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/opt", "/srv", "/mnt", "/media",
+	"/tmp", "/home", "/Users", "/private", "/private/var", "/private/tmp", "/Library", "/System", "/Applications", "/Volumes"}
+
+// indexRoot checks a directory POST /api/index was asked to index that is
+// not an indexed project's name or root, and returns it symlink-resolved:
+// a 400 for a relative path (the server's working directory is no one's
+// business), the file-system root, the home directory or a directory
+// above it, and the system's directories (systemDirs, systemRoots), as
+// the MCP server refuses /, the home directory and directories with no
+// project marker as an implicit root.
+func indexRoot(dir string) (string, error) {
+	if !filepath.IsAbs(dir) {
+		return "", badRequest("root %q is relative: give the absolute directory on the server, or the name of an indexed project", dir)
+	}
+	root, err := index.ResolveRoot(dir)
+	if err != nil {
+		return "", badRequest("root %q: %v", dir, err)
+	}
+	for _, d := range []string{filepath.Clean(dir), root} {
+		if d == filepath.Dir(d) {
+			return "", badRequest("root %s is the file-system root, not a project: give the project's directory", d)
+		}
+		if home, err := os.UserHomeDir(); err == nil && home != "" {
+			for _, h := range []string{filepath.Clean(home), resolved(home)} {
+				if d == h || strings.HasPrefix(h, d+string(filepath.Separator)) {
+					return "", badRequest("root %s is the home directory or holds it, not a project: give the project's directory", d)
+				}
+			}
+		}
+		for _, sys := range systemDirs {
+			if d == sys || strings.HasPrefix(d, sys+"/") {
+				return "", badRequest("root %s is a system directory, not a project", d)
+			}
+		}
+		if slices.Contains(systemRoots, d) {
+			return "", badRequest("root %s is a system directory, not a project: give the project's directory", d)
+		}
+	}
+	return root, nil
+}
+
+// resolved is p with its symlinks resolved, or p when that fails.
+func resolved(p string) string {
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r
+	}
+	return p
+}
+
+// apiCancel is POST /api/cancel: stops the index run of a project (its
+// name or root) going on in the server and answers when it has stopped,
+// with {"root", "cancelled"} (false: no run was going on); what the run
+// committed stays indexed.
+func (s *Server) apiCancel(w http.ResponseWriter, r *http.Request) {
+	root, err := readRoot(r)
+	if err != nil {
+		httpError(w, r, status(err), err)
+		return
+	}
+	if indexed, err := s.resolve(r.Context(), root); err == nil {
+		root = indexed
+	} else if !filepath.IsAbs(root) {
+		httpError(w, r, status(err), err)
+		return
+	}
+	root = filepath.Clean(root)
+	stopped, err := s.b.Cancel(r.Context(), root)
+	if err != nil {
+		httpError(w, r, status(err), err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"root": root, "cancelled": stopped})
 }
 
 // apiRemove is POST /api/remove: drops an indexed project (`coderag

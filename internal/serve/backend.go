@@ -25,12 +25,16 @@ type Backend interface {
 	// on), sorted
 	// by root.
 	Projects(ctx context.Context) ([]ProjectStatus, error)
+	// Roots returns the roots Projects lists, sorted, without reading
+	// their counts or runs: what resolving a project name needs.
+	Roots(ctx context.Context) ([]string, error)
 	// Search answers query over projects (all indexed projects when empty),
 	// merged fairly by search.SearchProjects.
 	Search(ctx context.Context, projects []string, query string, opts search.Options) (*search.MultiResponse, error)
 	// File reads a window of one file of project with the confinement of
 	// tools.Read: tools.ErrOutsideRoot for `..`, absolute paths elsewhere
-	// and symlinks leading out; tools.ErrNotFound, tools.ErrBinary, ...
+	// and symlinks leading out; tools.ErrNotIndexed for a file the index
+	// does not take (tools.ReadIndexed); tools.ErrNotFound, tools.ErrBinary, ...
 	File(ctx context.Context, project, path string, offset, limit int) (*tools.ReadResult, error)
 	// Graph returns the direct callers and callees of the function or
 	// method name in project; relate.ErrNotFound or relate.ErrAmbiguous
@@ -41,6 +45,11 @@ type Backend interface {
 	// once with its status; a run already going on is joined, not doubled.
 	// engine.ErrRemoving (409) while a Remove of root is going on.
 	Index(ctx context.Context, root string) (*ProjectStatus, error)
+	// Cancel stops the index run of root going on in this server,
+	// whoever started it (the API, an MCP session), and waits until it
+	// has stopped; what it committed stays indexed. It reports whether a
+	// run was going on.
+	Cancel(ctx context.Context, root string) (bool, error)
 	// Remove drops the project indexed at root (which must be its root):
 	// ErrUnknownProject when it is not indexed, ErrBusy while it is being
 	// indexed, engine.ErrRemoving while another Remove of it goes on. No

@@ -114,6 +114,31 @@ func (l *Local) Projects(ctx context.Context) ([]ProjectStatus, error) {
 	return out, nil
 }
 
+// Roots lists the root of every indexed project, and of projects whose
+// first run, started here, has not written the project row yet: one query
+// of the project rows.
+func (l *Local) Roots(ctx context.Context) ([]string, error) {
+	ps, err := l.eng.Store().Projects(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("list projects: %w", err)
+	}
+	out := make([]string, 0, len(ps))
+	seen := map[string]bool{}
+	for _, p := range ps {
+		seen[p.Path] = true
+		out = append(out, p.Path)
+	}
+	l.mu.Lock()
+	for root := range l.runs {
+		if !seen[root] {
+			out = append(out, root)
+		}
+	}
+	l.mu.Unlock()
+	sort.Strings(out)
+	return out, nil
+}
+
 // status reads one project's counts and runs.
 func (l *Local) status(ctx context.Context, p *store.Project) (*ProjectStatus, error) {
 	st := l.eng.Store()
@@ -208,13 +233,14 @@ func (l *Local) project(ctx context.Context, root string) (*store.Project, error
 	return p, nil
 }
 
-// File reads with tools.Read under the project's root (os.Root confinement).
+// File reads with tools.ReadIndexed under the project's root (os.Root
+// confinement; only files the index takes).
 func (l *Local) File(ctx context.Context, project, path string, offset, limit int) (*tools.ReadResult, error) {
 	p, err := l.project(ctx, project)
 	if err != nil {
 		return nil, err
 	}
-	return tools.Read(ctx, p.Path, tools.ReadParams{Path: path, Offset: offset, Limit: limit})
+	return tools.ReadIndexed(ctx, p.Path, tools.ReadParams{Path: path, Offset: offset, Limit: limit})
 }
 
 // Graph walks one level of callers and one of callees through the
@@ -274,6 +300,21 @@ func (l *Local) Index(ctx context.Context, dir string) (*ProjectStatus, error) {
 		return &ProjectStatus{Project: root, Name: filepath.Base(root), Indexing: l.indexing(root)}, nil
 	}
 	return l.status(ctx, p)
+}
+
+// Cancel cancels the engine's run of root (engine.Cancel) and waits for
+// it to end, or for ctx.
+func (l *Local) Cancel(ctx context.Context, root string) (bool, error) {
+	r := l.eng.Cancel(root)
+	if r == nil {
+		return false, nil
+	}
+	select {
+	case <-r.Done():
+		return true, nil
+	case <-ctx.Done():
+		return true, fmt.Errorf("cancel %s: %w", root, ctx.Err())
+	}
 }
 
 // run returns the last run Index started or joined for root, or nil.
@@ -337,9 +378,12 @@ func (l *Local) MCP(project string, write bool) (*sdk.Server, error) {
 		Root:     project,
 		WorkDir:  project,
 		ReadOnly: !write,
-		Log:      l.cfg.Log,
-		Version:  l.cfg.Version,
-		Redact:   l.cfg.Redact,
+		// files never indexed (dot-env files, ignored keys, .git/) are
+		// not shown to the team
+		IndexedReads: true,
+		Log:          l.cfg.Log,
+		Version:      l.cfg.Version,
+		Redact:       l.cfg.Redact,
 	})
 	if err != nil {
 		return nil, err

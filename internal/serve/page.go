@@ -181,18 +181,29 @@ const fileWindow = tools.MaxReadLimit
 
 func (s *Server) pageFile(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
+	path, err := filePath(q)
+	if err != nil {
+		s.pageError(w, r, err)
+		return
+	}
 	root, err := s.resolve(r.Context(), q.Get("project"))
 	if err != nil {
 		s.pageError(w, r, err)
 		return
 	}
-	line, _ := strconv.Atoi(q.Get("line"))
-	end, _ := strconv.Atoi(q.Get("end"))
-	offset, _ := strconv.Atoi(q.Get("offset"))
+	var line, end, offset int
+	for _, p := range []struct {
+		name string
+		v    *int
+	}{{"line", &line}, {"end", &end}, {"offset", &offset}} {
+		if *p.v, err = lineParam(q, p.name); err != nil {
+			s.pageError(w, r, err)
+			return
+		}
+	}
 	if offset < 1 {
 		offset = max(1, line-fileWindow/4)
 	}
-	path := q.Get("path")
 	res, err := s.b.File(r.Context(), root, path, offset, fileWindow)
 	if err != nil {
 		s.pageError(w, r, err)

@@ -2,7 +2,8 @@
 // It serves three things from one handler:
 //
 //   - a JSON API under /api/ whose field names are those of the CLI's
-//     --json output (search, file, graph, explain, status, index, remove);
+//     --json output (search, file, graph, explain, status, index, remove,
+//     cancel);
 //   - MCP over the streamable HTTP transport at /mcp, with the tools of
 //     `coderag mcp` rooted at one indexed project (?project=NAME);
 //   - a web page for people, embedded in the binary (web/): a search box,
@@ -29,6 +30,14 @@
 // File views apply the CLI's confinement (tools.Read over os.Root): a path
 // with `..`, an absolute path elsewhere or a symlink leading out of the
 // project root is refused with 403, a project that is not indexed with 404.
+// They show only the files an index run would take (tools.ReadIndexed):
+// .git/, ignored files and dot-env files are 404 "not indexed"; MCP's
+// read_file and grep_code in these sessions are limited alike.
+//
+// Limits: NewHTTPServer bounds the reading of headers and requests, idle
+// connections and header size; the Server caps bodies and the requests
+// served at once (503 with Retry-After beyond), so slow clients cannot hold
+// it.
 package serve
 
 import (
@@ -42,8 +51,11 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"path/filepath"
 	"strings"
+	"sync"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -73,6 +85,52 @@ type Options struct {
 	Version string
 	// Log receives diagnostics of the MCP transport; nil discards them.
 	Log io.Writer
+	// MaxRequests caps the requests served at once, static files and MCP
+	// event streams aside; one more is answered 503 with Retry-After.
+	// 0 means DefaultMaxRequests.
+	MaxRequests int
+	// MaxStreams caps the MCP event streams (GET /mcp) open at once,
+	// answered likewise beyond it. 0 means DefaultMaxStreams.
+	MaxStreams int
+	// MaxPerClient caps the requests and streams one client (one remote
+	// IP address) has served at once, so one client cannot take every
+	// slot; one more is answered 503 with Retry-After. 0 means half of
+	// MaxRequests.
+	MaxPerClient int
+	// MaxBodyBytes caps a request body; a larger one is a read error in
+	// the handler. 0 means DefaultMaxBodyBytes.
+	MaxBodyBytes int64
+}
+
+// Limits of a Server and of the http.Server NewHTTPServer returns.
+const (
+	// DefaultMaxRequests is Options.MaxRequests' default.
+	DefaultMaxRequests = 64
+	// DefaultMaxStreams is Options.MaxStreams' default.
+	DefaultMaxStreams = 256
+	// DefaultMaxBodyBytes is Options.MaxBodyBytes' default (4 MiB).
+	DefaultMaxBodyBytes = 4 << 20
+	// HeaderTimeout bounds the reading of a request's headers.
+	HeaderTimeout = 10 * time.Second
+	// ReadTimeout bounds the reading of a whole request, headers and
+	// body: a client that sends it slower is cut off.
+	ReadTimeout = 30 * time.Second
+	// IdleTimeout closes a kept-alive connection with no request for so long.
+	IdleTimeout = 2 * time.Minute
+	// MaxHeaderBytes caps a request's headers (64 KiB).
+	MaxHeaderBytes = 64 << 10
+	// retryAfter is the Retry-After of a 503 when the server is full (s).
+	retryAfter = "2"
+)
+
+// NewHTTPServer returns the http.Server of `coderag serve` over h, with
+// the timeouts and header size cap above. ReadTimeout leaves MCP event
+// streams alone: net/http lifts the connection's read deadline once a
+// request's body is read, so only the request itself is bounded, not the
+// answer streamed after it. There is no WriteTimeout, which would cut
+// those streams.
+func NewHTTPServer(h http.Handler) *http.Server {
+	return &http.Server{Handler: h, ReadHeaderTimeout: HeaderTimeout, ReadTimeout: ReadTimeout, IdleTimeout: IdleTimeout, MaxHeaderBytes: MaxHeaderBytes}
 }
 
 // Server is the HTTP handler of `coderag serve`. Create it with New.
@@ -85,6 +143,13 @@ type Server struct {
 	// mcpRead and mcpWrite serve MCP sessions opened without and with the
 	// token: a session lives in the handler that opened it.
 	mcpRead, mcpWrite http.Handler
+	// slots and streams hold one token per request and MCP event stream
+	// being served (Options.MaxRequests, MaxStreams).
+	slots, streams chan struct{}
+	// clients counts the requests and streams of each remote IP address
+	// being served (Options.MaxPerClient).
+	clientMu sync.Mutex
+	clients  map[string]int
 }
 
 // New returns the server over b, or an error when opts are inconsistent
@@ -96,7 +161,20 @@ func New(b Backend, opts Options) (*Server, error) {
 	if opts.Log == nil {
 		opts.Log = io.Discard
 	}
-	s := &Server{b: b, opts: opts, mux: http.NewServeMux()}
+	if opts.MaxRequests <= 0 {
+		opts.MaxRequests = DefaultMaxRequests
+	}
+	if opts.MaxStreams <= 0 {
+		opts.MaxStreams = DefaultMaxStreams
+	}
+	if opts.MaxPerClient <= 0 {
+		opts.MaxPerClient = max(1, opts.MaxRequests/2)
+	}
+	if opts.MaxBodyBytes <= 0 {
+		opts.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	s := &Server{b: b, opts: opts, mux: http.NewServeMux(),
+		slots: make(chan struct{}, opts.MaxRequests), streams: make(chan struct{}, opts.MaxStreams), clients: map[string]int{}}
 	var err error
 	if s.pages, err = parsePages(); err != nil {
 		return nil, err
@@ -119,17 +197,75 @@ func New(b Backend, opts Options) (*Server, error) {
 	s.mux.HandleFunc("GET /api/graph", s.read(s.apiGraph))
 	s.mux.HandleFunc("POST /api/index", s.write(s.apiIndex))
 	s.mux.HandleFunc("POST /api/remove", s.write(s.apiRemove))
+	s.mux.HandleFunc("POST /api/cancel", s.write(s.apiCancel))
 	s.mux.HandleFunc("/mcp", s.mcp)
 	return s, nil
 }
 
-// ServeHTTP refuses a non-loopback Host on a loopback listener, then routes.
+// ServeHTTP caps the request body (Options.MaxBodyBytes),
+// refuses a non-loopback Host on a loopback listener, answers 503 with
+// Retry-After when MaxRequests requests (or MaxStreams MCP event streams),
+// or MaxPerClient of r's client, are being served, then routes. Static
+// files take no slot.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	s.boundBody(w, r)
 	if s.opts.Loopback && !loopbackHost(r.Host) {
 		httpError(w, r, http.StatusForbidden, fmt.Errorf("host %q is not a loopback name: this server listens on localhost only", r.Host))
 		return
 	}
+	if !strings.HasPrefix(r.URL.Path, "/static/") {
+		release, ok := s.admit(r)
+		if !ok {
+			w.Header().Set("Retry-After", retryAfter)
+			w.Header().Set("Connection", "close")
+			httpError(w, r, http.StatusServiceUnavailable, errors.New("the server is serving as many requests as it takes: try again shortly"))
+			return
+		}
+		defer release()
+	}
 	s.mux.ServeHTTP(w, r)
+}
+
+// admit takes a slot for r (a stream slot for an MCP event stream) and
+// one of its client's, and returns the function that gives them back; ok
+// is false when either is full.
+func (s *Server) admit(r *http.Request) (release func(), ok bool) {
+	client := r.RemoteAddr
+	if h, _, err := net.SplitHostPort(client); err == nil {
+		client = h
+	}
+	s.clientMu.Lock()
+	if s.clients[client] >= s.opts.MaxPerClient {
+		s.clientMu.Unlock()
+		return nil, false
+	}
+	s.clients[client]++
+	s.clientMu.Unlock()
+	leave := func() {
+		s.clientMu.Lock()
+		if s.clients[client]--; s.clients[client] <= 0 {
+			delete(s.clients, client)
+		}
+		s.clientMu.Unlock()
+	}
+	pool := s.slots
+	if r.Method == http.MethodGet && r.URL.Path == "/mcp" {
+		pool = s.streams
+	}
+	select {
+	case pool <- struct{}{}:
+		return func() { <-pool; leave() }, true
+	default:
+		leave()
+		return nil, false
+	}
+}
+
+// boundBody caps r's body at MaxBodyBytes: reading more is an error.
+func (s *Server) boundBody(w http.ResponseWriter, r *http.Request) {
+	if r.Body != nil && r.Body != http.NoBody {
+		r.Body = http.MaxBytesReader(w, r.Body, s.opts.MaxBodyBytes)
+	}
 }
 
 // loopbackHost reports whether host (with or without a port) is localhost
@@ -199,10 +335,7 @@ func (s *Server) write(h http.HandlerFunc) http.HandlerFunc {
 // login keeps the token a person typed in a cookie, for reads.
 func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 	tok := r.PostFormValue("token")
-	next := r.PostFormValue("next")
-	if !strings.HasPrefix(next, "/") || strings.HasPrefix(next, "//") {
-		next = "/"
-	}
+	next := localPath(r.PostFormValue("next"))
 	if s.opts.Token == "" || subtle.ConstantTimeCompare([]byte(tok), []byte(s.opts.Token)) != 1 {
 		s.render(w, http.StatusUnauthorized, "login", map[string]any{"Next": next, "Wrong": true})
 		return
@@ -211,9 +344,30 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 	http.Redirect(w, r, next, http.StatusSeeOther)
 }
 
+// localPath returns next when it is a path of this server ("/status",
+// "/file?project=p"), else "/": it must start with one '/' and hold no
+// backslash, whitespace or control character (browsers read "/\evil.com" and
+// "/\t/evil.com" as "//evil.com"), and must parse with no scheme or host.
+func localPath(next string) string {
+	if len(next) < 1 || next[0] != '/' || strings.HasPrefix(next, "//") {
+		return "/"
+	}
+	for _, c := range next {
+		if c == '\\' || c <= ' ' || c == 0x7f {
+			return "/"
+		}
+	}
+	u, err := url.Parse(next)
+	if err != nil || u.Scheme != "" || u.Host != "" || u.User != nil {
+		return "/"
+	}
+	return next
+}
+
 // mcp serves MCP: sessions with the bearer token get every tool, others
 // (when reads are open) every tool but index_project. The project must
-// resolve before a session is opened, so a wrong name is a clear 404.
+// resolve before a session is opened, so a wrong name is a clear 404; the
+// root it resolves to goes to mcpServer in the request's context.
 func (s *Server) mcp(w http.ResponseWriter, r *http.Request) {
 	write := s.bearer(r)
 	if !write && !s.canRead(r) {
@@ -221,10 +375,12 @@ func (s *Server) mcp(w http.ResponseWriter, r *http.Request) {
 		httpError(w, r, http.StatusUnauthorized, errors.New("this server needs a token: send Authorization: Bearer TOKEN"))
 		return
 	}
-	if _, err := s.mcpProject(r); err != nil {
+	root, err := s.mcpProject(r)
+	if err != nil {
 		httpError(w, r, status(err), err)
 		return
 	}
+	r = r.WithContext(context.WithValue(r.Context(), mcpRootKey{}, root))
 	if write {
 		s.mcpWrite.ServeHTTP(w, r)
 		return
@@ -232,32 +388,37 @@ func (s *Server) mcp(w http.ResponseWriter, r *http.Request) {
 	s.mcpRead.ServeHTTP(w, r)
 }
 
+// mcpRootKey keys the resolved project root of an /mcp request.
+type mcpRootKey struct{}
+
 // mcpProject is the root of ?project=, or the only indexed project.
 func (s *Server) mcpProject(r *http.Request) (string, error) {
 	name := r.URL.Query().Get("project")
 	if name != "" {
 		return s.resolve(r.Context(), name)
 	}
-	ps, err := s.b.Projects(r.Context())
+	roots, err := s.b.Roots(r.Context())
 	if err != nil {
 		return "", err
 	}
-	if len(ps) == 1 {
-		return ps[0].Project, nil
+	if len(roots) == 1 {
+		return roots[0], nil
 	}
-	names := make([]string, len(ps))
-	for i, p := range ps {
-		names[i] = p.Name
+	names := make([]string, len(roots))
+	for i, p := range roots {
+		names[i] = filepath.Base(p)
 	}
-	return "", fmt.Errorf("%d projects are indexed (%s): name one with /mcp?project=NAME: %w", len(ps), strings.Join(names, ", "), errNeedProject)
+	return "", fmt.Errorf("%d projects are indexed (%s): name one with /mcp?project=NAME: %w", len(roots), strings.Join(names, ", "), errNeedProject)
 }
 
 // errNeedProject: a request that must name a project did not (400).
 var errNeedProject = errors.New("no project named")
 
+// mcpServer is the MCP server of the root s.mcp resolved; nil (the SDK
+// answers 400) when there is none.
 func (s *Server) mcpServer(r *http.Request, write bool) *sdk.Server {
-	root, err := s.mcpProject(r)
-	if err != nil {
+	root, _ := r.Context().Value(mcpRootKey{}).(string)
+	if root == "" {
 		return nil
 	}
 	srv, err := s.b.MCP(root, write)
@@ -269,19 +430,20 @@ func (s *Server) mcpServer(r *http.Request, write bool) *sdk.Server {
 
 // resolve maps a project root or the base name of one to the indexed
 // root: ErrUnknownProject when none matches, an ambiguity error when a
-// base name is shared.
+// base name is shared. It reads the list of roots only (Backend.Roots),
+// not each project's counts.
 func (s *Server) resolve(ctx context.Context, name string) (string, error) {
-	ps, err := s.b.Projects(ctx)
+	roots, err := s.b.Roots(ctx)
 	if err != nil {
 		return "", err
 	}
 	var hits []string
-	for _, p := range ps {
-		if p.Project == name || filepath.Clean(name) == p.Project {
-			return p.Project, nil
+	for _, p := range roots {
+		if p == name || filepath.Clean(name) == p {
+			return p, nil
 		}
-		if p.Name == name {
-			hits = append(hits, p.Project)
+		if filepath.Base(p) == name {
+			hits = append(hits, p)
 		}
 	}
 	switch len(hits) {
@@ -318,7 +480,8 @@ func status(err error) int {
 	switch {
 	case errors.Is(err, tools.ErrOutsideRoot):
 		return http.StatusForbidden
-	case errors.Is(err, ErrUnknownProject), errors.Is(err, tools.ErrNotFound), errors.Is(err, relate.ErrNotFound):
+	case errors.Is(err, ErrUnknownProject), errors.Is(err, tools.ErrNotFound), errors.Is(err, tools.ErrNotIndexed),
+		errors.Is(err, relate.ErrNotFound):
 		return http.StatusNotFound
 	case errors.Is(err, ErrBusy), errors.Is(err, engine.ErrRemoving), errors.Is(err, relate.ErrAmbiguous):
 		return http.StatusConflict

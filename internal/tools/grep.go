@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -125,6 +126,8 @@ type query struct {
 	globS string                      // the glob text, for ripgrep pruning
 	head  int                         // hits wanted per file (HeadLimit+1)
 	files int                         // stop after this many files with hits
+	// indexed limits the search to the files the index takes (GrepIndexed)
+	indexed bool
 
 	mu         sync.Mutex
 	unreadable []string // "path: reason" of files and directories the engine could not read
@@ -171,6 +174,23 @@ var (
 // fixed_strings), ErrOutsideRoot, ErrNotFound, ErrSearchUnavailable when no
 // engine could run, and ctx's error when the caller cancelled.
 func Grep(ctx context.Context, root string, p GrepParams) (*GrepResult, error) {
+	return grepFiles(ctx, root, p, false)
+}
+
+// GrepIndexed is Grep over the files an index run would take only (see
+// ReadIndexed): no hidden or skipped directory, even when p.Path names
+// one, no ignored file, only languages coderag indexes; a path that is
+// not such a file or directory is ErrNotIndexed.
+func GrepIndexed(ctx context.Context, root string, p GrepParams) (*GrepResult, error) {
+	return grepFiles(ctx, root, p, true)
+}
+
+// walkOptions are the walk options of q's search below its directory.
+func (q *query) walkOptions(maxBytes int64) walk.Options {
+	return walk.Options{AllFiles: !q.indexed, Dir: q.dir, MaxFileBytes: maxBytes}
+}
+
+func grepFiles(ctx context.Context, root string, p GrepParams, indexed bool) (*GrepResult, error) {
 	pat, err := compilePattern(p.Pattern, p.FixedStrings, p.IgnoreCase)
 	if err != nil {
 		return nil, fmt.Errorf("grep: %w", err)
@@ -200,7 +220,16 @@ func Grep(ctx context.Context, root string, p GrepParams) (*GrepResult, error) {
 	if !t.info.IsDir() && !t.info.Mode().IsRegular() {
 		return nil, fmt.Errorf("grep %s: %w", walk.DisplayPath(t.asked), walk.ErrNotRegular)
 	}
-	q := &query{pat: pat, t: t, fs: t.fs, glob: glob, globS: p.Glob, head: head + 1, files: maxResults + 1}
+	if indexed {
+		var d fs.DirEntry // nil: the path rules of a file
+		if t.info.IsDir() {
+			d = fs.FileInfoToDirEntry(t.info)
+		}
+		if !walk.NewRules(t.root, walk.Options{}).Candidate(t.rel, d).OK {
+			return nil, fmt.Errorf("grep %s: %w: only files the index takes can be searched here", walk.DisplayPath(t.asked), ErrNotIndexed)
+		}
+	}
+	q := &query{pat: pat, t: t, fs: t.fs, glob: glob, globS: p.Glob, head: head + 1, files: maxResults + 1, indexed: indexed}
 	if t.info.IsDir() && t.rel != "." {
 		q.dir = t.rel
 	} else if !t.info.IsDir() {

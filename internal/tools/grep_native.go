@@ -70,7 +70,7 @@ func searchNative(ctx context.Context, q *query, emit func(fileHits) bool) error
 		var err error
 		if q.t.info.IsDir() {
 			var skips []walk.Skip
-			skips, err = walk.Walk(gctx, q.t.root, walk.Options{AllFiles: true, Dir: q.dir, MaxFileBytes: MaxFileBytes}, send)
+			skips, err = walk.Walk(gctx, q.t.root, q.walkOptions(MaxFileBytes), send)
 			for _, sk := range skips {
 				if sk.Reason == walk.ReasonUnreadable {
 					q.noteUnreadable(sk.Path + ": " + unreadableReason(sk.Err))

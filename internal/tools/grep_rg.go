@@ -263,7 +263,7 @@ type ruleFilter struct {
 }
 
 func newRuleFilter(q *query) *ruleFilter {
-	return &ruleFilter{q: q, rules: walk.NewRules(q.t.root, walk.Options{AllFiles: true, Dir: q.dir, MaxFileBytes: -1})}
+	return &ruleFilter{q: q, rules: walk.NewRules(q.t.root, q.walkOptions(-1))}
 }
 
 // allowed reports whether the walk would list root-relative file p.

@@ -72,6 +72,21 @@ var readScanCap int64 = MaxReadScanBytes
 // ErrOffsetPastEnd when Offset > TotalLines (offset 1 of an empty file is
 // allowed and returns no lines).
 func Read(ctx context.Context, root string, p ReadParams) (*ReadResult, error) {
+	return read(ctx, root, p, false)
+}
+
+// ReadIndexed is Read limited to the files an index run would take: the
+// file (the one a symlink inside the root leads to) must pass the path
+// rules of walk.Rules with the index's options (no hidden or skipped
+// directory such as .git/, not ignored by .gitignore or .coderagignore, a
+// language coderag indexes), else ErrNotIndexed. For servers that show a
+// project to others: dot-env files, ignored keys and .git/config stay
+// unread. The other errors are Read's, checked first.
+func ReadIndexed(ctx context.Context, root string, p ReadParams) (*ReadResult, error) {
+	return read(ctx, root, p, true)
+}
+
+func read(ctx context.Context, root string, p ReadParams, indexed bool) (*ReadResult, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -86,6 +101,9 @@ func Read(ctx context.Context, root string, p ReadParams) (*ReadResult, error) {
 	shown := walk.DisplayPath(t.asked)
 	if t.info.IsDir() {
 		return nil, fmt.Errorf("read %s: %w (use glob_files to list it)", shown, ErrIsDir)
+	}
+	if indexed && !walk.NewRules(t.root, walk.Options{}).Candidate(t.rel, nil).OK {
+		return nil, fmt.Errorf("read %s: %w: only files the index takes can be read here (not hidden or ignored, in a language coderag indexes)", shown, ErrNotIndexed)
 	}
 	f, _, err := t.OpenRegular(t.rel)
 	if err != nil {

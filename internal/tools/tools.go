@@ -48,6 +48,8 @@ var (
 	ErrNotFound = errors.New("no such file or directory")
 	// ErrIsDir: read_file was given a directory.
 	ErrIsDir = errors.New("is a directory")
+	// ErrNotIndexed: ReadIndexed was given a file the index does not take.
+	ErrNotIndexed = errors.New("not indexed")
 )
 
 // Target is a path confined to a project root by Confine. Every file under

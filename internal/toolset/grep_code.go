@@ -14,7 +14,7 @@ type GrepCodeParams = tools.GrepParams
 
 var grepCode = define(GrepCode, "Search code by regex", true,
 	`Search the project's files for a regular expression (Go RE2 syntax; set fixed_strings for literal text), line by line (ripgrep when installed, else a built-in search; .gitignore rules apply, binaries and files over 2 MiB are skipped). Returns path, line number and text of each match, grouped by file, at most head_limit per file and max_results in all (partial: true when cut: narrow path, glob or pattern rather than raising limits), then up to 3 suggested read_file calls. Use it for exact identifiers, strings, error messages and log lines.`,
-	func(ctx context.Context, _ *Env, c Call, in GrepCodeParams) (string, error) {
+	func(ctx context.Context, env *Env, c Call, in GrepCodeParams) (string, error) {
 		root, err := c.Root(ctx)
 		if err != nil {
 			return "", fmt.Errorf("grep_code: %w", err)
@@ -29,7 +29,11 @@ var grepCode = define(GrepCode, "Search code by regex", true,
 				adjusted = append(adjusted, fmt.Sprintf("%s %d is below 1; the default used", v.name, v.n))
 			}
 		}
-		res, err := tools.Grep(ctx, root, in)
+		grep := tools.Grep
+		if env != nil && env.IndexedReads {
+			grep = tools.GrepIndexed
+		}
+		res, err := grep(ctx, root, in)
 		if err != nil {
 			return "", explain(GrepCode, root, err)
 		}

@@ -45,6 +45,11 @@ type Env struct {
 	// project without one gets NotIndexedMessage (the agent: the user
 	// builds the index).
 	AutoIndex bool
+	// IndexedReads limits read_file and grep_code to the files the index
+	// takes (tools.ReadIndexed, GrepIndexed): for a project shown to
+	// others over a server, so files never indexed (dot-env files, ignored
+	// keys, .git/) stay unread.
+	IndexedReads bool
 }
 
 // Call is the context of one tool call.
