@@ -685,6 +685,11 @@ func (c *collector) flush() error {
 
 func (c *collector) write(data []store.FileData) error {
 	if err := c.st.ReplaceFiles(c.ctx, c.root, data, nil); err != nil {
+		if cerr := c.ctx.Err(); cerr != nil {
+			// a cancelled transaction can fail with database/sql's own
+			// "statement is closed" instead of the context's error
+			return fmt.Errorf("write batch: %w", cerr)
+		}
 		return fmt.Errorf("write batch: %w", err)
 	}
 	c.embedded += len(data)
