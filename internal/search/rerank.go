@@ -13,7 +13,9 @@ import (
 // candidate pool (at most HybridParams.Candidates chunks). rankHybrid
 // applies them in this order: path priors (with the name and type boosts,
 // per chunk), the file-name match and file coherence (weighted by the
-// query's topicality), the exact-name pin, delegation (delegate.go) and
+// query's topicality), the exact-name pins (a symbol query's definition,
+// else where the name is declared in text or re-exported, symsite.go; a
+// name spelled in plain words), delegation (delegate.go) and
 // diversification. Scores are in fused units: the best candidate on both
 // routes fuses to 1/FusionScale ~= 0.0164.
 
