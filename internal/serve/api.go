@@ -270,19 +270,30 @@ func resolved(p string) string {
 	return p
 }
 
+// bodyRoot reads a write request's "root" (readRoot) and returns the
+// indexed project's root when it names one (by name or path), else the
+// root as given.
+func (s *Server) bodyRoot(r *http.Request) (string, error) {
+	root, err := readRoot(r)
+	if err != nil {
+		return "", err
+	}
+	if indexed, err := s.resolve(r.Context(), root); err == nil {
+		return indexed, nil
+	}
+	return root, nil
+}
+
 // apiCancel is POST /api/cancel: stops the index run of a project (its
 // name or root) going on in the server and answers when it has stopped,
 // with {"root", "cancelled"} (false: no run was going on); what the run
 // committed stays indexed.
 func (s *Server) apiCancel(w http.ResponseWriter, r *http.Request) {
-	root, err := readRoot(r)
-	if err != nil {
-		httpError(w, r, status(err), err)
-		return
+	root, err := s.bodyRoot(r)
+	if err == nil && !filepath.IsAbs(root) {
+		_, err = s.resolve(r.Context(), root) // the name's own error
 	}
-	if indexed, err := s.resolve(r.Context(), root); err == nil {
-		root = indexed
-	} else if !filepath.IsAbs(root) {
+	if err != nil {
 		httpError(w, r, status(err), err)
 		return
 	}
@@ -298,13 +309,10 @@ func (s *Server) apiCancel(w http.ResponseWriter, r *http.Request) {
 // apiRemove is POST /api/remove: drops an indexed project (`coderag
 // remove --json`).
 func (s *Server) apiRemove(w http.ResponseWriter, r *http.Request) {
-	root, err := readRoot(r)
+	root, err := s.bodyRoot(r)
 	if err != nil {
 		httpError(w, r, status(err), err)
 		return
-	}
-	if indexed, err := s.resolve(r.Context(), root); err == nil {
-		root = indexed
 	}
 	res, err := s.b.Remove(r.Context(), root)
 	if err != nil {
