@@ -29,14 +29,32 @@ func eachStore(t *testing.T, fn func(t *testing.T, s *Store)) {
 	}
 }
 
+// newTarget returns where a new, empty store of kind "sqlite" or
+// "postgres" opens: a file in a temporary directory, or a throwaway
+// database's URL.
+func newTarget(t *testing.T, kind string) string {
+	t.Helper()
+	if kind == "postgres" {
+		return testutil.Postgres(t)
+	}
+	return filepath.Join(t.TempDir(), "index.db")
+}
+
+// eachTarget runs fn on both kinds of store, in parallel subtests, with
+// the target to open (for tests that close and reopen it).
+func eachTarget(t *testing.T, fn func(t *testing.T, target string)) {
+	for _, kind := range []string{"sqlite", "postgres"} {
+		t.Run(kind, func(t *testing.T) {
+			t.Parallel()
+			fn(t, newTarget(t, kind))
+		})
+	}
+}
+
 // openKind opens a new, empty store of kind "sqlite" or "postgres".
 func openKind(t *testing.T, kind string) *Store {
 	t.Helper()
-	target := filepath.Join(t.TempDir(), "index.db")
-	if kind == "postgres" {
-		target = testutil.Postgres(t)
-	}
-	s, err := Open(context.Background(), target)
+	s, err := Open(context.Background(), newTarget(t, kind))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -358,58 +376,44 @@ func TestContractRunsAndRemoveProject(t *testing.T) {
 
 func TestContractMigrations(t *testing.T) {
 	t.Parallel()
-	for _, kind := range []string{"sqlite", "postgres"} {
-		t.Run(kind, func(t *testing.T) {
-			t.Parallel()
-			ctx := context.Background()
-			target := filepath.Join(t.TempDir(), "index.db")
-			if kind == "postgres" {
-				target = testutil.Postgres(t)
-			}
-			s, err := Open(ctx, target)
-			if err != nil {
-				t.Fatal(err)
-			}
-			mustProject(t, s, "/p")
-			if _, err := s.db.ExecContext(ctx, `UPDATE meta SET value='99' WHERE key='schema_version'`); err != nil {
-				t.Fatal(err)
-			}
-			s.Close()
-			if _, err := Open(ctx, target); !errors.Is(err, ErrNewerSchema) {
-				t.Fatalf("Open of a newer schema = %v, want ErrNewerSchema", err)
-			}
-		})
-	}
+	eachTarget(t, func(t *testing.T, target string) {
+		ctx := context.Background()
+		s, err := Open(ctx, target)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mustProject(t, s, "/p")
+		if _, err := s.db.ExecContext(ctx, `UPDATE meta SET value='99' WHERE key='schema_version'`); err != nil {
+			t.Fatal(err)
+		}
+		s.Close()
+		if _, err := Open(ctx, target); !errors.Is(err, ErrNewerSchema) {
+			t.Fatalf("Open of a newer schema = %v, want ErrNewerSchema", err)
+		}
+	})
 }
 
 // TestContractOpenTwice opens a store a second time (schema creation is
 // idempotent and keeps the rows).
 func TestContractOpenTwice(t *testing.T) {
 	t.Parallel()
-	for _, kind := range []string{"sqlite", "postgres"} {
-		t.Run(kind, func(t *testing.T) {
-			t.Parallel()
-			ctx := context.Background()
-			target := filepath.Join(t.TempDir(), "index.db")
-			if kind == "postgres" {
-				target = testutil.Postgres(t)
-			}
-			s, err := Open(ctx, target)
-			if err != nil {
-				t.Fatal(err)
-			}
-			mustProject(t, s, "/p")
-			s.Close()
-			s, err = Open(ctx, target)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer s.Close()
-			if ps, err := s.Projects(ctx); err != nil || len(ps) != 1 {
-				t.Fatalf("projects after reopen %+v %v", ps, err)
-			}
-		})
-	}
+	eachTarget(t, func(t *testing.T, target string) {
+		ctx := context.Background()
+		s, err := Open(ctx, target)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mustProject(t, s, "/p")
+		s.Close()
+		s, err = Open(ctx, target)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		if ps, err := s.Projects(ctx); err != nil || len(ps) != 1 {
+			t.Fatalf("projects after reopen %+v %v", ps, err)
+		}
+	})
 }
 
 // bm25Corpus is a deterministic corpus with repeated terms, empty columns,
