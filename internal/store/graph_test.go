@@ -231,20 +231,11 @@ func TestMigrateBackfillsSymbols(t *testing.T) {
 		t.Fatal(err)
 	}
 	// make it a schema-3 file: no symbol or params column
-	for _, q := range []string{
+	s = downgrade(t, s, p,
 		`ALTER TABLE code_chunks DROP COLUMN symbol`,
 		`ALTER TABLE code_chunks DROP COLUMN params`,
 		`UPDATE meta SET value='3' WHERE key='schema_version'`,
-	} {
-		if _, err := s.db.Exec(q); err != nil {
-			t.Fatal(err)
-		}
-	}
-	s.Close()
-	s, err = Open(ctx, p)
-	if err != nil {
-		t.Fatalf("migrate: %v", err)
-	}
+	)
 	defer s.Close()
 	ids := make([]int64, len(cases))
 	for i := range ids {

@@ -146,22 +146,13 @@ func TestMigrateFromSchema1(t *testing.T) {
 		t.Fatal(err)
 	}
 	// make it a schema-1 file: no plain, analysis, symbol or params column, version 1
-	for _, q := range []string{
+	s = downgrade(t, s, p,
 		`ALTER TABLE code_chunks DROP COLUMN symbol`,
 		`ALTER TABLE code_chunks DROP COLUMN params`,
 		`ALTER TABLE code_relations DROP COLUMN plain`,
 		`ALTER TABLE indexed_files DROP COLUMN analysis`,
 		`UPDATE meta SET value='1' WHERE key='schema_version'`,
-	} {
-		if _, err := s.db.Exec(q); err != nil {
-			t.Fatal(err)
-		}
-	}
-	s.Close()
-	s, err = Open(ctx, p)
-	if err != nil {
-		t.Fatalf("migrate: %v", err)
-	}
+	)
 	defer s.Close()
 	s.PutProject(ctx, Project{Path: "/p", Embedder: "local:test", Dim: 3})
 	if err := s.ReplaceFiles(ctx, "/p", []FileData{file("a.go", "x")}, nil); err != nil {
@@ -263,4 +254,22 @@ func TestFTSStatisticsPerProject(t *testing.T) {
 	if after[0].Score != before[0].Score {
 		t.Errorf("BM25 of /a's chunk changed from %v to %v when /b was indexed", before[0].Score, after[0].Score)
 	}
+}
+
+// downgrade runs stmts (ALTER TABLEs and a schema_version) on s, the store
+// at path, closes it and returns it opened again, so that Open migrates
+// it.
+func downgrade(t *testing.T, s *Store, path string, stmts ...string) *Store {
+	t.Helper()
+	for _, q := range stmts {
+		if _, err := s.db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.Close()
+	s, err := Open(context.Background(), path)
+	if err != nil {
+		t.Fatalf("migrate: %v", err)
+	}
+	return s
 }
