@@ -54,17 +54,7 @@ func TestIndexWatch(t *testing.T) {
 	go func() {
 		done <- MainIO(ctx, []string{"index", "--watch", "--quiet", root}, strings.NewReader(""), &out, &errb)
 	}()
-	waitFor := func(what string, cond func() bool) {
-		t.Helper()
-		deadline := time.Now().Add(20 * time.Second)
-		for time.Now().Before(deadline) {
-			if cond() {
-				return
-			}
-			time.Sleep(100 * time.Millisecond)
-		}
-		t.Fatalf("timed out waiting for %s; stdout %q stderr %q", what, out.String(), errb.String())
-	}
+	waitFor := func(what string, cond func() bool) { waitUntil(t, what, cond, &out, &errb) }
 	waitFor("watching", func() bool { return strings.Contains(errb.String(), "watching") })
 	found := func(q, name string) bool {
 		code, o, _ := run(t, "search", "--json", "--project", root, q)
@@ -248,17 +238,7 @@ func TestWatchAddFails(t *testing.T) {
 	go func() {
 		done <- watchTree(e, eng, root, engine.IndexRequest{Embedder: emb}, watchConfig{rescan: 100 * time.Millisecond, wrap: wrap})
 	}()
-	waitFor := func(what string, cond func() bool) {
-		t.Helper()
-		deadline := time.Now().Add(20 * time.Second)
-		for time.Now().Before(deadline) {
-			if cond() {
-				return
-			}
-			time.Sleep(50 * time.Millisecond)
-		}
-		t.Fatalf("timed out waiting for %s; stdout %q stderr %q", what, out.String(), errb.String())
-	}
+	waitFor := func(what string, cond func() bool) { waitUntil(t, what, cond, &out, &errb) }
 	waitFor("the unwatched report", func() bool { return strings.Contains(errb.String(), "not watched") })
 	msg := errb.String()
 	for _, want := range []string{"2 of 4 directories are not watched", inotifyLimitFile, "rescan every 100ms", "sysctl fs.inotify.max_user_watches"} {
@@ -284,4 +264,19 @@ func TestWatchAddFails(t *testing.T) {
 	if rec.tries["deep"] < 2 {
 		t.Errorf("Add of the unwatched directory was not retried: %d tries", rec.tries["deep"])
 	}
+}
+
+// waitUntil polls cond every 50 ms for up to 20 s (a bound for a stuck
+// watcher, not a timing assertion) and fails the test with what and the
+// output so far when it never holds.
+func waitUntil(t *testing.T, what string, cond func() bool, out, errb *syncBuffer) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		if cond() {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatalf("timed out waiting for %s; stdout %q stderr %q", what, out.String(), errb.String())
 }
