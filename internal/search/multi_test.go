@@ -3,48 +3,17 @@ package search
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/coderag/coderag/internal/analyze"
-	"github.com/coderag/coderag/internal/embed"
-	"github.com/coderag/coderag/internal/embed/provider"
-	"github.com/coderag/coderag/internal/index"
-	"github.com/coderag/coderag/internal/store"
 )
 
 // twoProjects indexes two projects into one SQLite index and returns their
 // searchers: big has many files about retrying with backoff, small has one.
 func twoProjects(t *testing.T) (big, small *Searcher) {
 	t.Helper()
-	ctx := context.Background()
-	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "index.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	emb, err := provider.New(embed.Options{Provider: "local", Expand: analyze.GlossaryExpand})
-	if err != nil {
-		t.Fatal(err)
-	}
-	mk := func(files map[string]string) *Searcher {
-		root := t.TempDir()
-		for rel, content := range files {
-			if err := os.WriteFile(filepath.Join(root, rel), []byte(content), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-		root, err := index.ResolveRoot(root)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if rep, err := index.Run(ctx, st, emb, root, index.Options{Threads: 2}); err != nil || rep.Failed > 0 {
-			t.Fatalf("index %s: %v %+v", root, err, rep)
-		}
-		return &Searcher{Store: st, Embedder: emb, Project: root}
-	}
+	st, emb := testStore(t)
+	mk := func(files map[string]string) *Searcher { return indexInto(t, st, emb, files) }
 	bigFiles := map[string]string{}
 	for i := range 12 {
 		bigFiles[fmt.Sprintf("retry%02d.go", i)] = fmt.Sprintf(`package retry

@@ -20,6 +20,30 @@ import (
 // local embedder and returns a Searcher over it.
 func fixture(t *testing.T, files map[string]string) *Searcher {
 	t.Helper()
+	st, emb := testStore(t)
+	return indexInto(t, st, emb, files)
+}
+
+// testStore opens a fresh SQLite index (closed at the test's end) and the
+// local embedder.
+func testStore(t *testing.T) (*store.Store, embed.Embedder) {
+	t.Helper()
+	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "index.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	emb, err := provider.New(embed.Options{Provider: "local", Expand: analyze.GlossaryExpand})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st, emb
+}
+
+// indexInto writes files (path -> content) under a new temporary root,
+// indexes it into st with emb and returns a Searcher over that project.
+func indexInto(t *testing.T, st *store.Store, emb embed.Embedder, files map[string]string) *Searcher {
+	t.Helper()
 	root := t.TempDir()
 	for rel, content := range files {
 		p := filepath.Join(root, filepath.FromSlash(rel))
@@ -34,19 +58,9 @@ func fixture(t *testing.T, files map[string]string) *Searcher {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx := context.Background()
-	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "index.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	emb, err := provider.New(embed.Options{Provider: "local", Expand: analyze.GlossaryExpand})
-	if err != nil {
-		t.Fatal(err)
-	}
-	rep, err := index.Run(ctx, st, emb, root, index.Options{Threads: 2})
+	rep, err := index.Run(context.Background(), st, emb, root, index.Options{Threads: 2})
 	if err != nil || rep.Failed > 0 {
-		t.Fatalf("index: %v %+v", err, rep)
+		t.Fatalf("index %s: %v %+v", root, err, rep)
 	}
 	return &Searcher{Store: st, Embedder: emb, Project: root}
 }
