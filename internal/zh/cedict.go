@@ -320,7 +320,7 @@ const maxHeadword = 6
 func buildCache(entries []Entry, key, source string) string {
 	byWord := map[string][]Entry{}
 	for _, e := range entries {
-		if !allHan(e.Simplified) || len([]rune(e.Simplified)) > maxHeadword {
+		if !AllHan(e.Simplified) || len([]rune(e.Simplified)) > maxHeadword {
 			continue
 		}
 		byWord[e.Simplified] = append(byWord[e.Simplified], e)

@@ -235,7 +235,9 @@ func contentWords(phrase string) []string {
 	return out
 }
 
-func allHan(s string) bool {
+// AllHan reports whether s is non-empty and every rune of it is a Han
+// character.
+func AllHan(s string) bool {
 	if s == "" {
 		return false
 	}

@@ -29,8 +29,9 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"unicode"
 	"unicode/utf8"
+
+	"github.com/coderag/coderag/internal/zh"
 )
 
 func main() {
@@ -78,7 +79,7 @@ func main() {
 		}
 		seen[f[0]] = true
 		total += int(n)
-		if allHan(f[0]) {
+		if zh.AllHan(f[0]) {
 			freq[f[0]] = int(n)
 		}
 	}
@@ -97,7 +98,7 @@ func main() {
 		for _, line := range strings.Split(string(g), "\n") {
 			key, _, _ := strings.Cut(line, "\t")
 			key = strings.TrimSpace(key)
-			if key == "" || strings.HasPrefix(key, "#") || !allHan(key) {
+			if key == "" || strings.HasPrefix(key, "#") || !zh.AllHan(key) {
 				continue
 			}
 			if _, ok := keep[key]; ok {
@@ -132,16 +133,4 @@ func main() {
 		log.Fatal(err)
 	}
 	log.Printf("gendict: %d words (%d from the glossary), %d bytes -> %s", len(words), added, b.Len(), *out)
-}
-
-func allHan(s string) bool {
-	if s == "" {
-		return false
-	}
-	for _, r := range s {
-		if !unicode.Is(unicode.Han, r) {
-			return false
-		}
-	}
-	return true
 }
