@@ -277,16 +277,7 @@ func prevNonSpace(code []byte, i int) int {
 
 // parseScanned chunks one file of a scanned language.
 func parseScanned(sl *scanLang, path string, src []byte) *FileResult {
-	buf := make([]byte, len(src))
-	copy(buf, src)
-	if len(buf) >= 3 && string(buf[:3]) == lines.BOM {
-		buf[0], buf[1], buf[2] = ' ', ' ', ' '
-	}
-	for i, b := range buf {
-		if b == '\r' {
-			buf[i] = ' '
-		}
-	}
+	buf := parseBuffer(src)
 	idx := lines.NewIndex(src)
 	s := &scan{src: buf, code: sl.mask(buf), idx: idx}
 	sl.run(s)
