@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/coderag/coderag/internal/toolset"
+
 	"github.com/coderag/coderag/internal/analyze"
 	"github.com/coderag/coderag/internal/embed"
 	"github.com/coderag/coderag/internal/engine"
@@ -59,21 +61,13 @@ type statsOut struct {
 	Chinese string `json:"chinese"`
 }
 
-// counts renders {"class": 3, "method": 9} as " (class 3, method 9)".
+// counts renders {"class": 3, "method": 9} as " (class 3, method 9)", and
+// an empty map as "".
 func counts(m map[string]int) string {
 	if len(m) == 0 {
 		return ""
 	}
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	parts := make([]string, len(keys))
-	for i, k := range keys {
-		parts[i] = fmt.Sprintf("%s %d", k, m[k])
-	}
-	return " (" + strings.Join(parts, ", ") + ")"
+	return " (" + toolset.Counts(m) + ")"
 }
 
 // printLangStats prints one line per language (files, text fallbacks and
