@@ -1,7 +1,6 @@
 package serve
 
 import (
-	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
@@ -177,14 +176,15 @@ type rootRequest struct {
 	Root string `json:"root"`
 }
 
-// readRoot reads the root of a write from a JSON body {"root": ...} or the
-// root query parameter.
+// readRoot reads the root of a write from a JSON body {"root": ...}, read
+// strictly (decodeStrict: no trailing data, unknown, duplicate or
+// case-variant keys), or the root query parameter.
 func readRoot(r *http.Request) (string, error) {
 	if v := r.URL.Query().Get("root"); v != "" {
 		return v, nil
 	}
 	var req rootRequest
-	if err := json.NewDecoder(io.LimitReader(r.Body, 1<<16)).Decode(&req); err != nil && !errors.Is(err, io.EOF) {
+	if err := decodeStrict(r.Body, &req); err != nil && !errors.Is(err, io.EOF) {
 		return "", badRequest("body: %v (want {\"root\": \"/path/to/project\"})", err)
 	}
 	if strings.TrimSpace(req.Root) == "" {
