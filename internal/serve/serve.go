@@ -55,6 +55,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -97,9 +98,23 @@ type Options struct {
 	// slot; one more is answered 503 with Retry-After. 0 means half of
 	// MaxRequests.
 	MaxPerClient int
-	// MaxBodyBytes caps a request body; a larger one is a read error in
-	// the handler. 0 means DefaultMaxBodyBytes.
+	// MaxBodyBytes caps a request body; a larger one is answered 413.
+	// 0 means DefaultMaxBodyBytes.
 	MaxBodyBytes int64
+	// BodyTimeout bounds the reading of a request's body, which is read
+	// whole before the request takes a slot; a body slower than that is
+	// answered 408. 0 means DefaultBodyTimeout.
+	BodyTimeout time.Duration
+	// MaxPendingBodies caps the request bodies being read at once, each
+	// at most MaxBodyBytes in memory; one more is answered 503. 0 means
+	// DefaultMaxPendingBodies.
+	MaxPendingBodies int
+	// Reserved of the MaxRequests slots are kept for authenticated
+	// requests (the bearer token, or the page's cookie with
+	// PrivateReads): anonymous requests are answered 503 once
+	// MaxRequests-Reserved are served. 0 means a quarter of MaxRequests,
+	// below 0 none; none without a Token.
+	Reserved int
 }
 
 // Limits of a Server and of the http.Server NewHTTPServer returns.
@@ -143,13 +158,14 @@ type Server struct {
 	// mcpRead and mcpWrite serve MCP sessions opened without and with the
 	// token: a session lives in the handler that opened it.
 	mcpRead, mcpWrite http.Handler
-	// slots and streams hold one token per request and MCP event stream
-	// being served (Options.MaxRequests, MaxStreams).
-	slots, streams chan struct{}
-	// clients counts the requests and streams of each remote IP address
-	// being served (Options.MaxPerClient).
-	clientMu sync.Mutex
-	clients  map[string]int
+	// clientMu guards the counts of admit (admit.go): served and
+	// streamsN, the requests and MCP event streams being served
+	// (Options.MaxRequests, MaxStreams); pending, the bodies being read
+	// (MaxPendingBodies); clients, the requests and streams of each remote
+	// IP address, bodies being read included (MaxPerClient).
+	clientMu                  sync.Mutex
+	served, streamsN, pending int
+	clients                   map[string]int
 }
 
 // New returns the server over b, or an error when opts are inconsistent
@@ -173,8 +189,20 @@ func New(b Backend, opts Options) (*Server, error) {
 	if opts.MaxBodyBytes <= 0 {
 		opts.MaxBodyBytes = DefaultMaxBodyBytes
 	}
-	s := &Server{b: b, opts: opts, mux: http.NewServeMux(),
-		slots: make(chan struct{}, opts.MaxRequests), streams: make(chan struct{}, opts.MaxStreams), clients: map[string]int{}}
+	if opts.BodyTimeout <= 0 {
+		opts.BodyTimeout = DefaultBodyTimeout
+	}
+	if opts.MaxPendingBodies <= 0 {
+		opts.MaxPendingBodies = DefaultMaxPendingBodies
+	}
+	switch {
+	case opts.Token == "" || opts.Reserved < 0:
+		opts.Reserved = 0 // no request is authenticated
+	case opts.Reserved == 0:
+		opts.Reserved = opts.MaxRequests / 4
+	}
+	opts.Reserved = min(opts.Reserved, opts.MaxRequests-1)
+	s := &Server{b: b, opts: opts, mux: http.NewServeMux(), clients: map[string]int{}}
 	var err error
 	if s.pages, err = parsePages(); err != nil {
 		return nil, err
@@ -202,70 +230,25 @@ func New(b Backend, opts Options) (*Server, error) {
 	return s, nil
 }
 
-// ServeHTTP caps the request body (Options.MaxBodyBytes),
-// refuses a non-loopback Host on a loopback listener, answers 503 with
-// Retry-After when MaxRequests requests (or MaxStreams MCP event streams),
-// or MaxPerClient of r's client, are being served, then routes. Static
-// files take no slot.
+// ServeHTTP refuses a non-loopback Host on a loopback listener, admits
+// the request (admit.go: its client's place, its body read within
+// BodyTimeout and capped at MaxBodyBytes, then a slot, with Reserved slots
+// for authenticated requests; 503 with Retry-After when full), then
+// routes. Static files take no slot.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	s.boundBody(w, r)
 	if s.opts.Loopback && !loopbackHost(r.Host) {
 		httpError(w, r, http.StatusForbidden, fmt.Errorf("host %q is not a loopback name: this server listens on localhost only", r.Host))
 		return
 	}
 	if !strings.HasPrefix(r.URL.Path, "/static/") {
-		release, ok := s.admit(r)
-		if !ok {
-			w.Header().Set("Retry-After", retryAfter)
-			w.Header().Set("Connection", "close")
-			httpError(w, r, http.StatusServiceUnavailable, errors.New("the server is serving as many requests as it takes: try again shortly"))
+		release, err := s.admit(w, r)
+		if err != nil {
+			refuse(w, r, err)
 			return
 		}
 		defer release()
 	}
 	s.mux.ServeHTTP(w, r)
-}
-
-// admit takes a slot for r (a stream slot for an MCP event stream) and
-// one of its client's, and returns the function that gives them back; ok
-// is false when either is full.
-func (s *Server) admit(r *http.Request) (release func(), ok bool) {
-	client := r.RemoteAddr
-	if h, _, err := net.SplitHostPort(client); err == nil {
-		client = h
-	}
-	s.clientMu.Lock()
-	if s.clients[client] >= s.opts.MaxPerClient {
-		s.clientMu.Unlock()
-		return nil, false
-	}
-	s.clients[client]++
-	s.clientMu.Unlock()
-	leave := func() {
-		s.clientMu.Lock()
-		if s.clients[client]--; s.clients[client] <= 0 {
-			delete(s.clients, client)
-		}
-		s.clientMu.Unlock()
-	}
-	pool := s.slots
-	if r.Method == http.MethodGet && r.URL.Path == "/mcp" {
-		pool = s.streams
-	}
-	select {
-	case pool <- struct{}{}:
-		return func() { <-pool; leave() }, true
-	default:
-		leave()
-		return nil, false
-	}
-}
-
-// boundBody caps r's body at MaxBodyBytes: reading more is an error.
-func (s *Server) boundBody(w http.ResponseWriter, r *http.Request) {
-	if r.Body != nil && r.Body != http.NoBody {
-		r.Body = http.MaxBytesReader(w, r.Body, s.opts.MaxBodyBytes)
-	}
 }
 
 // loopbackHost reports whether host (with or without a port) is localhost
@@ -487,7 +470,8 @@ func status(err error) int {
 		return http.StatusConflict
 	case errors.Is(err, errNeedProject), errors.Is(err, errBadRequest), errors.Is(err, search.ErrUnknownRanker),
 		errors.Is(err, tools.ErrBinary), errors.Is(err, tools.ErrIsDir), errors.Is(err, walk.ErrNotRegular),
-		errors.Is(err, tools.ErrOffsetPastEnd), errors.Is(err, relate.ErrNotCallable):
+		errors.Is(err, tools.ErrOffsetPastEnd), errors.Is(err, relate.ErrNotCallable),
+		errors.Is(err, syscall.ELOOP): // a symlink loop on the path: refused, not a fault
 		return http.StatusBadRequest
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return http.StatusServiceUnavailable
