@@ -17,6 +17,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -97,6 +98,10 @@ const (
 	// than MaxIgnoreStars "**" parts after repeats are merged; they do
 	// not apply.
 	ReasonIgnorePatterns Reason = "ignore patterns with too many ** parts skipped"
+	// ReasonIgnoreTooCostly: an ignore file's patterns cost more than
+	// MaxIgnoreCost to try on a path (ignorecost.go); only the first
+	// ones within it apply, and Err says how many.
+	ReasonIgnoreTooCostly Reason = "ignore file too costly to apply in full"
 )
 
 // MaxDirDepth is how many directory levels below the root a walk enters.
@@ -275,8 +280,9 @@ func SniffBinary(p string) (bool, error) {
 // readIgnoreFile); the others are listed by Problems.
 type Matcher struct {
 	root     string
-	levels   map[string][]gitignore.Pattern // by root-relative dir ("" = root); nil = no ignore file
-	problems []Skip                         // ignore files not read, or read in part
+	levels   map[string][]ignorePattern // by root-relative dir ("" = root); nil = no ignore file
+	problems []Skip                     // ignore files not read, read in part, or too costly
+	steps    atomic.Int64               // cost units spent by Ignored (ignorecost.go)
 }
 
 // Problems returns the ignore files loaded so far that were not read (not
@@ -288,7 +294,7 @@ func (m *Matcher) Problems() []Skip {
 // NewMatcher returns a Matcher for root; ignore files are loaded lazily by
 // Walk, or eagerly for any path with Load.
 func NewMatcher(root string) *Matcher {
-	return &Matcher{root: root, levels: map[string][]gitignore.Pattern{}}
+	return &Matcher{root: root, levels: map[string][]ignorePattern{}}
 }
 
 // Load reads the ignore files of every directory from the root down to the
@@ -318,7 +324,7 @@ func (m *Matcher) load(dir string) {
 	if dir != "" {
 		domain = strings.Split(dir, "/")
 	}
-	var pats []gitignore.Pattern
+	var pats []ignorePattern
 	for _, name := range []string{".gitignore", ".coderagignore"} {
 		rel := path.Join(dir, name)
 		data, cut, err := readIgnoreFile(filepath.Join(m.root, filepath.FromSlash(dir), name))
@@ -337,6 +343,7 @@ func (m *Matcher) load(dir string) {
 			data = data[:bytes.LastIndexByte(data, '\n')+1] // not half a pattern
 		}
 		skipped := 0
+		var lines []string
 		for _, line := range strings.Split(string(data), "\n") {
 			line = strings.TrimRight(line, "\r")
 			if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
@@ -347,10 +354,18 @@ func (m *Matcher) load(dir string) {
 				skipped++
 				continue
 			}
-			pats = append(pats, gitignore.ParsePattern(line, domain))
+			lines = append(lines, line)
 		}
 		if skipped > 0 {
 			m.problems = append(m.problems, Skip{Path: rel, Reason: ReasonIgnorePatterns, Err: fmt.Sprintf("%d skipped", skipped)})
+		}
+		kept, total := budgetPatterns(dedupePatterns(lines), MaxIgnoreCost)
+		if len(kept) < total {
+			m.problems = append(m.problems, Skip{Path: rel, Reason: ReasonIgnoreTooCostly,
+				Err: fmt.Sprintf("first %d of %d patterns applied", len(kept), total)})
+		}
+		for _, line := range kept {
+			pats = append(pats, ignorePattern{gitignore.ParsePattern(line, domain), patternCost(line)})
 		}
 	}
 	m.levels[dir] = pats
@@ -381,16 +396,21 @@ func boundIgnorePattern(line string) (string, bool) {
 
 // Ignored reports whether root-relative path rel (a directory when isDir) is
 // excluded by the ignore files loaded so far, from the root's down to the
-// directory holding rel; the last matching pattern decides, as in git.
+// directory holding rel; the last matching pattern decides, as in git:
+// patterns are tried from the deepest file's last one up, until one
+// matches. Each try adds its pattern's cost to Steps.
 func (m *Matcher) Ignored(rel string, isDir bool) bool {
 	parts := strings.Split(rel, "/")
-	var pats []gitignore.Pattern
-	pats = append(pats, m.levels[""]...)
-	for i := 1; i < len(parts); i++ {
-		pats = append(pats, m.levels[strings.Join(parts[:i], "/")]...)
+	var spent int64
+	defer func() { m.steps.Add(spent) }()
+	for i := len(parts) - 1; i >= 0; i-- {
+		pats := m.levels[strings.Join(parts[:i], "/")]
+		for j := len(pats) - 1; j >= 0; j-- {
+			spent += int64(pats[j].cost)
+			if r := pats[j].Match(parts, isDir); r != gitignore.NoMatch {
+				return r == gitignore.Exclude
+			}
+		}
 	}
-	if len(pats) == 0 {
-		return false
-	}
-	return gitignore.NewMatcher(pats).Match(parts, isDir)
+	return false
 }
