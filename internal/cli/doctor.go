@@ -81,6 +81,9 @@ never moved: set CODERAG_HOME elsewhere instead.`)
 		for _, p := range rep.Problems {
 			fmt.Fprintf(e.stdout, "problem: %s\n", oneLine(p))
 		}
+		for _, s := range rep.Skipped {
+			fmt.Fprintf(e.stdout, "not checked: %s\n", oneLine(s))
+		}
 	}
 	switch {
 	case out.Healthy:

@@ -244,6 +244,9 @@ type CheckReport struct {
 	Problems []string `json:"problems,omitempty"`
 	// Foreign is true when the file is not a coderag index at all.
 	Foreign bool `json:"foreign,omitempty"`
+	// Skipped lists the checks that could not run, one line each (the
+	// full-text check of an index that cannot be written).
+	Skipped []string `json:"skipped,omitempty"`
 }
 
 // Check examines the index at path without changing it: the file is
@@ -276,7 +279,11 @@ func Check(ctx context.Context, path string, full bool) (*CheckReport, error) {
 			return rep, nil
 		}
 	}
-	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(10000)")
+	dsn, ro := readOnlyDSN(path)
+	if !ro {
+		dsn = "file:" + path + "?_pragma=busy_timeout(10000)"
+	}
+	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		return nil, err
 	}
@@ -305,7 +312,12 @@ func Check(ctx context.Context, path string, full bool) (*CheckReport, error) {
 		}
 		rows.Close()
 	}
-	if have == SchemaVersion {
+	switch {
+	case have == SchemaVersion && ro:
+		// FTS5's integrity-check is an INSERT, which a read-only index
+		// refuses: say it was not run rather than report the refusal
+		rep.Skipped = append(rep.Skipped, "full-text index check (the index cannot be written, and FTS5 checks through an INSERT)")
+	case have == SchemaVersion:
 		if err := ftsCheck(ctx, db); err != nil {
 			rep.Problems = append(rep.Problems, fmt.Sprintf("full-text index: %v", err))
 		}

@@ -73,6 +73,9 @@ func Exists(path string) (bool, error) {
 // creating coderag's tables in it when it has none and refusing a
 // database that holds other tables (ErrForeign).
 //
+// An existing file that cannot be written, or whose directory cannot be,
+// is opened read-only (readonly.go): searches and stats work, writes fail.
+//
 // An existing file is first looked at read-only (see health.go): a file
 // that is not SQLite, or an SQLite database without coderag's schema
 // marker, is refused with ErrForeign and left byte for byte as it was; an
@@ -91,6 +94,9 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		}
 		return nil, fmt.Errorf("open index %s: %w", path, err)
 	}
+	if dsn, ro := readOnlyDSN(path); ro {
+		return openReadOnly(ctx, path, dsn) // readonly.go
+	}
 	// journal_size_limit: a WAL that grew (a big batch, a failed write)
 	// is cut back to 64 MiB whenever it is reset
 	dsn := "file:" + path + "?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)" +
@@ -107,7 +113,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		if strings.Contains(err.Error(), "readonly database") {
 			// a read-only CODERAG_HOME (or file): SQLite cannot create its
 			// WAL files there, but the index can still be read
-			return openReadOnly(ctx, path)
+			return openReadOnly(ctx, path, "file:"+path+"?mode=ro&immutable=1")
 		}
 		if Damaged(err) {
 			return nil, fmt.Errorf("open index %s: %w: %s", path, damaged(err), RepairHint)
@@ -117,11 +123,11 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	return s, nil
 }
 
-// openReadOnly opens an index that cannot be written (immutable: no WAL
-// or lock files are created). Its schema must be current, as it cannot be
-// migrated; every write fails with SQLite's read-only error.
-func openReadOnly(ctx context.Context, path string) (*Store, error) {
-	db, err := sql.Open("sqlite", "file:"+path+"?mode=ro&immutable=1")
+// openReadOnly opens an index that cannot be written with dsn (see
+// readOnlyDSN). Its schema must be current, as it cannot be migrated;
+// every write fails with SQLite's read-only error.
+func openReadOnly(ctx context.Context, path, dsn string) (*Store, error) {
+	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		return nil, fmt.Errorf("open index %s read-only: %w", path, err)
 	}
