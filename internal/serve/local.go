@@ -36,6 +36,9 @@ type LocalConfig struct {
 	// Redact rewrites MCP tool error messages and index run errors
 	// (secrets masked); nil keeps them.
 	Redact func(string) string
+	// MaxSearches caps the searches Search runs at once (budget.go); the
+	// others wait. 0 means DefaultMaxSearches().
+	MaxSearches int
 }
 
 // Local is the Backend over an engine.Engine: searches through its
@@ -50,6 +53,8 @@ type Local struct {
 	mu   sync.Mutex
 	runs map[string]*engine.Run // the last run Index started or joined, by root
 	mcps map[mcpKey]*mcp.Server
+	// searches holds one token per search running (budget.go)
+	searches chan struct{}
 }
 
 type mcpKey struct {
@@ -64,7 +69,11 @@ func NewLocal(cfg LocalConfig) (*Local, error) {
 	if cfg.Engine == nil {
 		return nil, errors.New("serve: local backend needs an engine")
 	}
-	return &Local{cfg: cfg, eng: cfg.Engine, runs: map[string]*engine.Run{}, mcps: map[mcpKey]*mcp.Server{}}, nil
+	if cfg.MaxSearches <= 0 {
+		cfg.MaxSearches = DefaultMaxSearches()
+	}
+	return &Local{cfg: cfg, eng: cfg.Engine, runs: map[string]*engine.Run{}, mcps: map[mcpKey]*mcp.Server{},
+		searches: make(chan struct{}, cfg.MaxSearches)}, nil
 }
 
 // Close closes the MCP servers. Index runs belong to the engine: they
@@ -192,8 +201,14 @@ func (l *Local) indexing(root string) *IndexRun {
 // Search answers from the index as it is: reads never re-index (an index
 // run is started by Index, by `coderag index` or by an MCP client with
 // the token). Each project is searched with the embedder it was indexed
-// with, through the engine.
+// with, through the engine. At most MaxSearches run at once; the others
+// wait their turn (budget.go).
 func (l *Local) Search(ctx context.Context, projects []string, query string, opts search.Options) (*search.MultiResponse, error) {
+	done, err := l.searchTurn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
 	if len(projects) == 0 {
 		ps, err := l.eng.Store().Projects(ctx)
 		if err != nil {

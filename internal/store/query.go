@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 )
 
 // Scored is a chunk id with a retrieval score (higher is better).
@@ -195,6 +196,8 @@ func sortScored(out []Scored) {
 // data[i*dim:(i+1)*dim] and belongs to chunk ids[i].
 type vectorSet struct {
 	version string
+	loaded  time.Time     // when the load ended
+	took    time.Duration // how long the load took
 	ids     []int64
 	dim     int
 	data    []float32
@@ -217,6 +220,36 @@ func (s *Store) CacheVectors(on bool) {
 	s.vmu.Unlock()
 }
 
+// vectorLoad is a load of one project's vectors going on: the others
+// asking for them meanwhile wait for it, or take the set it replaces.
+type vectorLoad struct {
+	done chan struct{}
+	vs   *vectorSet
+	err  error
+}
+
+// Reloads of the vector cache. An index run changes a project's
+// DataVersion at every commit, and a set is as large as the project
+// (GOROOT/src: 600 MB). Reloading it for every search after every commit,
+// one search after the other, is what took a server to 3.7 GB and 22 s
+// searches during an index run. So a set is loaded by one search at a
+// time, without holding the cache's lock, the others go on with the set
+// it replaces, and a set that was slow to load (staleAfter) is kept a
+// while (staleFor) before a changed version reloads it. A search can then
+// miss vectors written in the last moments of an index run, never see a
+// removed chunk (callers drop ids whose rows are gone), and memory holds
+// at most two sets per project: the one in use and the one being loaded.
+const (
+	// staleAfter: a set that took at least this long to load may be
+	// used stale; smaller ones are always reloaded at once.
+	staleAfter = 50 * time.Millisecond
+	// staleFor is how many of its load times a slow set is used stale.
+	staleFor = 4
+)
+
+// vectors returns the cached vectors of project by embedder, loading them
+// when the project's DataVersion has changed (see above for when a stale
+// set is returned instead).
 func (s *Store) vectors(ctx context.Context, project, embedder string) (*vectorSet, error) {
 	version, err := s.DataVersion(ctx, project)
 	if err != nil {
@@ -224,16 +257,61 @@ func (s *Store) vectors(ctx context.Context, project, embedder string) (*vectorS
 	}
 	key := project + "\x00" + embedder
 	s.vmu.Lock()
-	defer s.vmu.Unlock()
-	if vs, ok := s.cache[key]; ok && vs.version == version {
-		return vs, nil
+	old := s.cache[key]
+	if old != nil && (old.version == version ||
+		old.took >= staleAfter && time.Since(old.loaded) < staleFor*old.took) {
+		s.vmu.Unlock()
+		return old, nil
+	}
+	if l := s.loading[key]; l != nil {
+		s.vmu.Unlock()
+		if old != nil {
+			return old, nil
+		}
+		select {
+		case <-l.done:
+			if l.err != nil && ctx.Err() == nil {
+				return s.vectors(ctx, project, embedder) // the loader's error (its cancel), not ours: load
+			}
+			return l.vs, l.err
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	l := &vectorLoad{done: make(chan struct{})}
+	if s.loading == nil {
+		s.loading = map[string]*vectorLoad{}
+	}
+	s.loading[key] = l
+	s.vmu.Unlock()
+	l.vs, l.err = s.loadVectors(ctx, project, embedder, version)
+	s.vmu.Lock()
+	delete(s.loading, key)
+	if l.err == nil && s.cacheOn.Load() {
+		if s.cache == nil {
+			s.cache = map[string]*vectorSet{}
+		}
+		s.cache[key] = l.vs
+	}
+	s.vmu.Unlock()
+	close(l.done)
+	return l.vs, l.err
+}
+
+// loadVectors reads the vectors of project by embedder at version into
+// one array, sized by a count first so it is not grown by doubling.
+func (s *Store) loadVectors(ctx context.Context, project, embedder, version string) (*vectorSet, error) {
+	start := time.Now()
+	var n int
+	if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM code_vectors WHERE project_path=? AND embedder=?`, project, embedder).Scan(&n); err != nil {
+		return nil, err
 	}
 	rows, err := s.db.QueryContext(ctx, `SELECT id, vec FROM code_vectors WHERE project_path=? AND embedder=?`, project, embedder)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	vs := &vectorSet{version: version}
+	vs := &vectorSet{version: version, ids: make([]int64, 0, n)}
 	var blob sql.RawBytes
 	var id int64
 	for rows.Next() {
@@ -243,6 +321,7 @@ func (s *Store) vectors(ctx context.Context, project, embedder string) (*vectorS
 		d := len(blob) / 4
 		if vs.dim == 0 {
 			vs.dim = d
+			vs.data = make([]float32, 0, n*d) // rows added since the count grow it
 		} else if d != vs.dim {
 			return nil, dimError(d, vs.dim)
 		}
@@ -252,10 +331,8 @@ func (s *Store) vectors(ctx context.Context, project, embedder string) (*vectorS
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	if s.cache == nil {
-		s.cache = map[string]*vectorSet{}
-	}
-	s.cache[key] = vs
+	vs.loaded = time.Now()
+	vs.took = vs.loaded.Sub(start)
 	return vs, nil
 }
 

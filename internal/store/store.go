@@ -44,7 +44,8 @@ type Store struct {
 
 	vmu     sync.Mutex
 	cacheOn atomic.Bool
-	cache   map[string]*vectorSet // by project + "\x00" + embedder
+	cache   map[string]*vectorSet  // by project + "\x00" + embedder
+	loading map[string]*vectorLoad // loads going on, by the same key (query.go)
 }
 
 // Exists reports whether an index file exists at path. A path that cannot

@@ -1,0 +1,43 @@
+package store
+
+import (
+	"context"
+	"testing"
+	"time"
+)
+
+// TestVectorCacheStaleWhileSlow: a set that was slow to load (at least
+// staleAfter) is used as it is for staleFor of its load times after a
+// write, so an index run's commits do not make every search reload a
+// large project; once that time is past the write is seen. A set that
+// loads fast is reloaded at once (TestTopKCosineCacheReloads).
+func TestVectorCacheStaleWhileSlow(t *testing.T) {
+	ctx := context.Background()
+	s := openTemp(t)
+	s.CacheVectors(true)
+	s.PutProject(ctx, Project{Path: "/p", Embedder: "local:test", Dim: 3})
+	if err := s.ReplaceFiles(ctx, "/p", []FileData{file("a.go", "alpha", "beta")}, nil); err != nil {
+		t.Fatal(err)
+	}
+	q := []float32{0, 1, 0}
+	first, err := s.vectors(ctx, "/p", "local:test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// as if the set had taken a second to load, a moment ago
+	first.took, first.loaded = time.Second, time.Now()
+	if err := s.ReplaceFiles(ctx, "/p", []FileData{file("a.go", "gamma")}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if vs, err := s.vectors(ctx, "/p", "local:test"); err != nil || vs != first {
+		t.Fatalf("a slow set reloaded right after a write: %v", err)
+	}
+	if top, err := s.TopKCosine(ctx, "/p", "local:test", q, 5); err != nil || len(top) != 2 {
+		t.Fatalf("top from the stale set: %v %v", top, err)
+	}
+	first.loaded = time.Now().Add(-staleFor * time.Second)
+	top, err := s.TopKCosine(ctx, "/p", "local:test", q, 5)
+	if err != nil || len(top) != 1 || top[0].Score != 0 {
+		t.Fatalf("the write not seen once the stale time is past: %v %v", top, err)
+	}
+}
