@@ -35,9 +35,12 @@
 // read_file and grep_code in these sessions are limited alike.
 //
 // Limits: NewHTTPServer bounds the reading of headers and requests, idle
-// connections and header size; the Server caps bodies and the requests
-// served at once (503 with Retry-After beyond), so slow clients cannot hold
-// it.
+// connections and header size; the Server reads each body whole within a
+// deadline of its own before the request takes a slot, caps bodies, the
+// requests served at once and those of one client (503 with Retry-After
+// beyond), and keeps slots for requests with the token (admit.go), so slow
+// or many clients cannot hold it; Local runs a bounded number of searches
+// at once (budget.go).
 package serve
 
 import (
