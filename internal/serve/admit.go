@@ -75,7 +75,8 @@ func hasBody(r *http.Request) bool {
 
 // admit admits r (the steps above) and returns the function that gives
 // back what it took. Errors: errFull (503) when a cap is reached, or the
-// body's read error (bodyStatus maps it); r's body is then in memory.
+// body's read error (refuse maps them); once admitted, r's body is in
+// memory.
 func (s *Server) admit(w http.ResponseWriter, r *http.Request) (release func(), err error) {
 	client := clientOf(r)
 	s.clientMu.Lock()

@@ -234,8 +234,9 @@ type vectorLoad struct {
 // one search after the other, is what took a server to 3.7 GB and 22 s
 // searches during an index run. So a set is loaded by one search at a
 // time, without holding the cache's lock, the others go on with the set
-// it replaces, and a set that was slow to load (staleAfter) is kept a
-// while (staleFor) before a changed version reloads it. A search can then
+// it replaces; a set that was slow to load (staleAfter) is kept a while
+// (staleFor) before a changed version reloads it, and then reloaded in
+// the background, the search that saw the change going on with it too. A search can then
 // miss vectors written in the last moments of an index run, never see a
 // removed chunk (callers drop ids whose rows are gone), and memory holds
 // at most two sets per project: the one in use and the one being loaded.
@@ -284,17 +285,26 @@ func (s *Store) vectors(ctx context.Context, project, embedder string) (*vectorS
 	}
 	s.loading[key] = l
 	s.vmu.Unlock()
-	l.vs, l.err = s.loadVectors(ctx, project, embedder, version)
-	s.vmu.Lock()
-	delete(s.loading, key)
-	if l.err == nil && s.cacheOn.Load() {
-		if s.cache == nil {
-			s.cache = map[string]*vectorSet{}
+	load := func(ctx context.Context) {
+		l.vs, l.err = s.loadVectors(ctx, project, embedder, version)
+		s.vmu.Lock()
+		delete(s.loading, key)
+		if l.err == nil && s.cacheOn.Load() {
+			if s.cache == nil {
+				s.cache = map[string]*vectorSet{}
+			}
+			s.cache[key] = l.vs
 		}
-		s.cache[key] = l.vs
+		s.vmu.Unlock()
+		close(l.done)
 	}
-	s.vmu.Unlock()
-	close(l.done)
+	if old != nil && old.took >= staleAfter {
+		// a slow set is reloaded behind the searches, which go on with
+		// the one it replaces: none waits for the load
+		go load(context.WithoutCancel(ctx))
+		return old, nil
+	}
+	load(ctx)
 	return l.vs, l.err
 }
 

@@ -9,7 +9,8 @@ import (
 // TestVectorCacheStaleWhileSlow: a set that was slow to load (at least
 // staleAfter) is used as it is for staleFor of its load times after a
 // write, so an index run's commits do not make every search reload a
-// large project; once that time is past the write is seen. A set that
+// large project; once that time is past it is reloaded in the background
+// and the write is seen. A set that
 // loads fast is reloaded at once (TestTopKCosineCacheReloads).
 func TestVectorCacheStaleWhileSlow(t *testing.T) {
 	ctx := context.Background()
@@ -35,9 +36,19 @@ func TestVectorCacheStaleWhileSlow(t *testing.T) {
 	if top, err := s.TopKCosine(ctx, "/p", "local:test", q, 5); err != nil || len(top) != 2 {
 		t.Fatalf("top from the stale set: %v %v", top, err)
 	}
+	// past the stale time, the set is reloaded behind the searches
 	first.loaded = time.Now().Add(-staleFor * time.Second)
-	top, err := s.TopKCosine(ctx, "/p", "local:test", q, 5)
-	if err != nil || len(top) != 1 || top[0].Score != 0 {
-		t.Fatalf("the write not seen once the stale time is past: %v %v", top, err)
+	for i := 0; ; i++ {
+		top, err := s.TopKCosine(ctx, "/p", "local:test", q, 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(top) == 1 && top[0].Score == 0 {
+			break
+		}
+		if i == 1000 {
+			t.Fatalf("the write not seen once the stale time is past: %v", top)
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }
