@@ -181,7 +181,7 @@ Commands:
 func newFlags(e *env, name, usage, about string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	fs.StringVar(&e.cfg.Store, "store", e.cfg.Store, "the index: a postgres:// URL or an SQLite file; overrides CODERAG_STORE")
+	fs.StringVar(&e.cfg.Store, "store", e.cfg.Store, "the index: a postgres:// URL or libpq \"host=... dbname=...\" string, or an SQLite file; overrides CODERAG_STORE")
 	fs.Usage = func() {
 		w := e.stdout
 		fmt.Fprintf(w, "Usage: coderag %s %s\n\n%s\n\nFlags:\n", name, usage, about)

