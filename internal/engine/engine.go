@@ -160,6 +160,14 @@ func (e *Engine) Close() error {
 // Store is the open index database.
 func (e *Engine) Store() *store.Store { return e.st }
 
+// CheckRoot reports whether root may be a project (index.CheckRoot over
+// the engine's store): nil, or an error wrapping rootrule.ErrRefused that
+// names the rule. Front ends call it before starting an index run (which
+// checks again) and before serving anything of a project.
+func (e *Engine) CheckRoot(ctx context.Context, root string) error {
+	return index.CheckRoot(ctx, e.st, root)
+}
+
 // IndexBudget is how long a caller waits for an index run before leaving
 // it in the background (Config.IndexBudget).
 func (e *Engine) IndexBudget() time.Duration { return e.cfg.IndexBudget }

@@ -192,7 +192,8 @@ func (l *Local) indexing(root string) *IndexRun {
 // Search answers from the index as it is: reads never re-index (an index
 // run is started by Index, by `coderag index` or by an MCP client with
 // the token). Each project is searched with the embedder it was indexed
-// with, through the engine.
+// with, through the engine. A project rootrule refuses is left out of a
+// search of every project, and refused when named.
 func (l *Local) Search(ctx context.Context, projects []string, query string, opts search.Options) (*search.MultiResponse, error) {
 	if len(projects) == 0 {
 		ps, err := l.eng.Store().Projects(ctx)
@@ -200,7 +201,9 @@ func (l *Local) Search(ctx context.Context, projects []string, query string, opt
 			return nil, fmt.Errorf("list projects: %w", err)
 		}
 		for _, p := range ps {
-			projects = append(projects, p.Path)
+			if l.eng.CheckRoot(ctx, p.Path) == nil { // refused roots are never served
+				projects = append(projects, p.Path)
+			}
 		}
 		if len(projects) == 0 {
 			return nil, fmt.Errorf("search: nothing is indexed yet: %w", ErrUnknownProject)
@@ -221,7 +224,9 @@ func (l *Local) Search(ctx context.Context, projects []string, query string, opt
 	return search.SearchProjects(ctx, ss, query, opts)
 }
 
-// project returns the indexed project at root, or ErrUnknownProject.
+// project returns the indexed project at root, or ErrUnknownProject; a
+// root that may not be a project (engine.CheckRoot: rootrule) is refused,
+// whoever indexed it, so nothing of it is searched, read or drawn.
 func (l *Local) project(ctx context.Context, root string) (*store.Project, error) {
 	p, err := l.eng.Store().GetProject(ctx, root)
 	if errors.Is(err, store.ErrNotIndexed) {
@@ -229,6 +234,9 @@ func (l *Local) project(ctx context.Context, root string) (*store.Project, error
 	}
 	if err != nil {
 		return nil, fmt.Errorf("read index: %w", err)
+	}
+	if err := l.eng.CheckRoot(ctx, p.Path); err != nil {
+		return nil, err
 	}
 	return p, nil
 }
@@ -269,10 +277,14 @@ func (l *Local) Graph(ctx context.Context, project, name string) (*Graph, error)
 
 // Index starts the engine's job of root in the background (a new project
 // with the configured embedder, an indexed one with its own), or joins
-// the run going on, whoever started it.
+// the run going on, whoever started it. A directory rootrule refuses is
+// refused here, indexed or not (rootrule.ErrRefused).
 func (l *Local) Index(ctx context.Context, dir string) (*ProjectStatus, error) {
 	root, err := index.ResolveRoot(dir)
 	if err != nil {
+		return nil, fmt.Errorf("index %s: %w", dir, err)
+	}
+	if err := l.eng.CheckRoot(ctx, root); err != nil {
 		return nil, fmt.Errorf("index %s: %w", dir, err)
 	}
 	var emb embed.Embedder

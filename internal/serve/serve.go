@@ -61,6 +61,7 @@ import (
 
 	"github.com/coderag/coderag/internal/engine"
 	"github.com/coderag/coderag/internal/relate"
+	"github.com/coderag/coderag/internal/rootrule"
 	"github.com/coderag/coderag/internal/search"
 	"github.com/coderag/coderag/internal/tools"
 	"github.com/coderag/coderag/internal/walk"
@@ -480,7 +481,7 @@ func (s *Server) resolveAll(ctx context.Context, names []string) ([]string, erro
 // status maps a backend error to an HTTP status.
 func status(err error) int {
 	switch {
-	case errors.Is(err, tools.ErrOutsideRoot):
+	case errors.Is(err, tools.ErrOutsideRoot), errors.Is(err, rootrule.ErrRefused):
 		return http.StatusForbidden
 	case errors.Is(err, ErrUnknownProject), errors.Is(err, tools.ErrNotFound), errors.Is(err, tools.ErrNotIndexed),
 		errors.Is(err, relate.ErrNotFound):
