@@ -70,29 +70,40 @@ var SystemTrees = []string{
 }
 
 // Check returns nil when dir (an absolute path; symlinks are resolved
-// here when dir exists) may be a project root, given indexed, the roots
+// here when dir exists, and both forms are checked) may be a project root, given indexed, the roots
 // of the projects already in the index (dir itself among them or not).
 // A refusal wraps ErrRefused and names the rule, on one line.
 func Check(dir string, indexed []string) error {
 	if !filepath.IsAbs(dir) {
-		return fmt.Errorf("%s: %w: give an absolute directory", dir, ErrRefused)
+		return fmt.Errorf("%w: %s is relative: give an absolute directory", ErrRefused, dir)
 	}
 	dir = filepath.Clean(dir)
-	if real, err := filepath.EvalSymlinks(dir); err == nil {
-		dir = real
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil || real == dir {
+		return check(dir, indexed)
 	}
+	// the path as given names the rule a person sees (/proc/self/root is
+	// in /proc), the resolved one the directory that would be read
+	if err := check(dir, indexed); err != nil {
+		return err
+	}
+	return check(real, indexed)
+}
+
+// check is Check of one clean absolute path.
+func check(dir string, indexed []string) error {
 	home := homeDir()
 	switch {
 	case dir == filepath.Dir(dir):
-		return refuse(dir, "it is the file-system root")
+		return refuse(dir, "is the file-system root")
 	case home != "" && dir == home:
-		return refuse(dir, "it is the home directory")
+		return refuse(dir, "is the home directory")
 	case home != "" && within(home, dir):
-		return refuse(dir, "it holds the home directory "+home)
+		return refuse(dir, "holds the home directory "+home)
 	}
 	for _, c := range Containers {
 		if dir == c {
-			return refuse(dir, "it is a top-level directory of the file system, which holds the trees of others")
+			return refuse(dir, "is a system directory that holds the trees of others (a project may be below it, not it)")
 		}
 	}
 	for _, s := range SystemTrees {
@@ -102,11 +113,11 @@ func Check(dir string, indexed []string) error {
 		if s == "/root" && home != "" && (home == s || within(home, s)) {
 			continue // the process's own home: only the home itself is refused
 		}
-		return refuse(dir, "it is in the system directory "+s)
+		return refuse(dir, "is in the system directory "+s)
 	}
 	for _, part := range strings.Split(dir, string(filepath.Separator)) {
 		if strings.HasPrefix(part, ".") {
-			return refuse(dir, "it is, or is inside, the hidden directory "+part)
+			return refuse(dir, "is, or is inside, the hidden directory "+part)
 		}
 	}
 	for _, r := range indexed {
@@ -123,15 +134,15 @@ func Check(dir string, indexed []string) error {
 			continue
 		}
 		if !walk.NewRules(r, walk.Options{}).Candidate(filepath.ToSlash(rel), fs.FileInfoToDirEntry(st)).OK {
-			return refuse(dir, "the indexed project "+r+" does not index it (hidden, build output, or excluded by its ignore files)")
+			return refuse(dir, "is not indexed by the project "+r+" that holds it (hidden, build output, or excluded by its ignore files)")
 		}
 	}
 	return nil
 }
 
-// refuse is Check's one-line error for dir.
+// refuse is Check's one-line error for dir: "not a project root: DIR WHY".
 func refuse(dir, why string) error {
-	return fmt.Errorf("%s: %w: %s", dir, ErrRefused, why)
+	return fmt.Errorf("%w: %s %s", ErrRefused, dir, why)
 }
 
 // within reports whether p is strictly inside dir.

@@ -338,8 +338,9 @@ func TestFileViewIndexedOnly(t *testing.T) {
 	}
 }
 
-// TestAPIIndexRefusesRoots: POST /api/index refuses, with a 400 that says
-// why, a relative directory that names no project, the file-system root,
+// TestAPIIndexRefusesRoots: POST /api/index refuses, with a 400 (a
+// relative directory that names no project) or a 403 (rootrule) that says
+// why, the file-system root,
 // the home directory and the one above it, and system directories; no
 // run starts.
 func TestAPIIndexRefusesRoots(t *testing.T) {
@@ -350,22 +351,25 @@ func TestAPIIndexRefusesRoots(t *testing.T) {
 	}
 	copyFiles(t, home, "container/ring", "ring.go")
 	t.Setenv("HOME", home)
-	for _, tc := range []struct{ root, want string }{
-		{".", "relative"},
-		{"some/dir", "relative"},
-		{"/", "file-system root"},
-		{home, "home directory"},
-		{filepath.Dir(home), "home directory"},
-		{"/etc", "system directory"},
-		{"/proc", "system directory"},
-		{"/proc/self/root", "system directory"},
-		{"/etc/ssl", "system directory"},
-		{"/usr", "system directory"},
+	for _, tc := range []struct {
+		root, want string
+		code       int
+	}{
+		{".", "relative", 400},
+		{"some/dir", "relative", 400},
+		{"/", "file-system root", 403},
+		{home, "home directory", 403},
+		{filepath.Dir(home), "home directory", 403},
+		{"/etc", "system directory", 403},
+		{"/proc", "system directory", 403},
+		{"/proc/self/root", "system directory", 403},
+		{"/etc/ssl", "system directory", 403},
+		{"/usr", "system directory", 403},
 	} {
 		body, _ := json.Marshal(rootRequest{Root: tc.root})
 		code, out := f.do(t, "POST", "/api/index", "s3cret", string(body))
-		if code != 400 || !strings.Contains(out, tc.want) {
-			t.Errorf("index %s: %d %s, want 400 %q", tc.root, code, out, tc.want)
+		if code != tc.code || !strings.Contains(out, tc.want) {
+			t.Errorf("index %s: %d %s, want %d %q", tc.root, code, out, tc.code, tc.want)
 		}
 	}
 	var st statusJSON

@@ -284,7 +284,11 @@ func (l *Local) Index(ctx context.Context, dir string) (*ProjectStatus, error) {
 	if err != nil {
 		return nil, fmt.Errorf("index %s: %w", dir, err)
 	}
-	if err := l.eng.CheckRoot(ctx, root); err != nil {
+	checked := root
+	if filepath.IsAbs(dir) {
+		checked = dir // Check resolves it too: both forms are checked
+	}
+	if err := l.eng.CheckRoot(ctx, checked); err != nil {
 		return nil, fmt.Errorf("index %s: %w", dir, err)
 	}
 	var emb embed.Embedder
