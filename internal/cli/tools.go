@@ -124,6 +124,7 @@ usage or an invalid regular expression.`)
 	} else {
 		p.Path = rootPath(root, sub, p.Path)
 	}
+	p.AllowSecrets = e.cfg.AllowSecrets
 	res, err := tools.Grep(e.ctx, root, p)
 	if err != nil {
 		return cliToolError("grep", err)
@@ -181,6 +182,7 @@ func runGlob(e *env, args []string) error {
 	} else {
 		p.Path = rootPath(root, sub, p.Path)
 	}
+	p.AllowSecrets = e.cfg.AllowSecrets
 	res, err := tools.Glob(e.ctx, root, p)
 	if err != nil {
 		return cliToolError("glob", err)
@@ -218,6 +220,7 @@ func runRead(e *env, args []string) error {
 		return err
 	}
 	p.Path = rootPath(root, sub, p.Path)
+	p.AllowSecrets = e.cfg.AllowSecrets
 	res, err := tools.Read(e.ctx, root, p)
 	if err != nil {
 		return cliToolError("read", err)

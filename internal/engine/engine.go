@@ -160,6 +160,11 @@ func (e *Engine) Close() error {
 // Store is the open index database.
 func (e *Engine) Store() *store.Store { return e.st }
 
+// AllowSecrets reports whether files whose names look like secrets are
+// indexed, read, searched and listed (Config.Index.AllowSecrets): the
+// tools of every front end over the engine follow it.
+func (e *Engine) AllowSecrets() bool { return e.cfg.Index.AllowSecrets }
+
 // CheckRoot reports whether root may be a project (index.CheckRoot over
 // the engine's store): nil, or an error wrapping rootrule.ErrRefused that
 // names the rule. Front ends call it before starting an index run (which

@@ -60,6 +60,11 @@ type Options struct {
 	// OnWait, if set, is called once with a one-line message when another
 	// process is indexing the same project and this run waits for it.
 	OnWait func(msg string)
+	// AllowSecrets indexes files whose names look like secrets
+	// (walk.SecretName); without it they are withheld: skips with
+	// walk.ReasonSecret, counted in the run record (store.RunState.Withheld),
+	// and rows indexed from them earlier are removed.
+	AllowSecrets bool
 }
 
 // Progress is a snapshot of a running index.
@@ -285,10 +290,10 @@ func (r *run) scan(ctx context.Context) error {
 	}()
 	var err error
 	if r.opts.Paths != nil {
-		r.files, r.skips = walk.Stat(r.root, r.opts.Paths, walk.Options{})
+		r.files, r.skips = walk.Stat(r.root, r.opts.Paths, walk.Options{AllowSecrets: r.opts.AllowSecrets})
 	} else {
 		r.rep.Unindexed = map[string]int{}
-		r.files, r.skips, err = walk.Collect(ctx, r.root, walk.Options{Unindexed: r.rep.Unindexed})
+		r.files, r.skips, err = walk.Collect(ctx, r.root, walk.Options{Unindexed: r.rep.Unindexed, AllowSecrets: r.opts.AllowSecrets})
 	}
 	<-loaded
 	if prevErr != nil {

@@ -242,13 +242,14 @@ func (l *Local) project(ctx context.Context, root string) (*store.Project, error
 }
 
 // File reads with tools.ReadIndexed under the project's root (os.Root
-// confinement; only files the index takes).
+// confinement; only files the index takes; secret-looking names withheld
+// unless the engine allows them).
 func (l *Local) File(ctx context.Context, project, path string, offset, limit int) (*tools.ReadResult, error) {
 	p, err := l.project(ctx, project)
 	if err != nil {
 		return nil, err
 	}
-	return tools.ReadIndexed(ctx, p.Path, tools.ReadParams{Path: path, Offset: offset, Limit: limit})
+	return tools.ReadIndexed(ctx, p.Path, tools.ReadParams{Path: path, Offset: offset, Limit: limit, AllowSecrets: l.eng.AllowSecrets()})
 }
 
 // Graph walks one level of callers and one of callees through the

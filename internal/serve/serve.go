@@ -481,7 +481,7 @@ func (s *Server) resolveAll(ctx context.Context, names []string) ([]string, erro
 // status maps a backend error to an HTTP status.
 func status(err error) int {
 	switch {
-	case errors.Is(err, tools.ErrOutsideRoot), errors.Is(err, rootrule.ErrRefused):
+	case errors.Is(err, tools.ErrOutsideRoot), errors.Is(err, rootrule.ErrRefused), errors.Is(err, tools.ErrSecret):
 		return http.StatusForbidden
 	case errors.Is(err, ErrUnknownProject), errors.Is(err, tools.ErrNotFound), errors.Is(err, tools.ErrNotIndexed),
 		errors.Is(err, relate.ErrNotFound):

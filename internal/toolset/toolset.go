@@ -53,6 +53,13 @@ type Env struct {
 	IndexedReads bool
 }
 
+// allowSecrets reports whether the tools read, search and list files
+// whose names look like secrets: only when the engine says so
+// (engine.AllowSecrets); without an engine they are withheld.
+func (env *Env) allowSecrets() bool {
+	return env != nil && env.Engine != nil && env.Engine.AllowSecrets()
+}
+
 // Call is the context of one tool call.
 type Call struct {
 	// Root returns the project root the call works in (absolute,
