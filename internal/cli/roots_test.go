@@ -75,3 +75,17 @@ func TestIndexRefusesRoots(t *testing.T) {
 		t.Errorf("index a source sub-directory: %d %s %s", code, out, errs)
 	}
 }
+
+// TestMCPRefusesRoot: `coderag mcp --root` with a directory the project
+// rule refuses exits with one line naming the rule.
+func TestMCPRefusesRoot(t *testing.T) {
+	setHome(t)
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	for _, dir := range []string{"/etc", home} {
+		code, _, errs := run(t, "mcp", "--root", dir)
+		if code == 0 || !strings.Contains(errs, "not a project root") || strings.Count(strings.TrimSpace(errs), "\n") > 0 {
+			t.Errorf("mcp --root %s: exit %d, stderr %q", dir, code, errs)
+		}
+	}
+}
