@@ -17,6 +17,7 @@ import (
 	"github.com/coderag/coderag/internal/index"
 	"github.com/coderag/coderag/internal/mcp"
 	"github.com/coderag/coderag/internal/relate"
+	"github.com/coderag/coderag/internal/rootrule"
 	"github.com/coderag/coderag/internal/search"
 	"github.com/coderag/coderag/internal/store"
 	"github.com/coderag/coderag/internal/tools"
@@ -200,8 +201,12 @@ func (l *Local) Search(ctx context.Context, projects []string, query string, opt
 		if err != nil {
 			return nil, fmt.Errorf("list projects: %w", err)
 		}
+		indexed := make([]string, len(ps))
+		for i, p := range ps {
+			indexed[i] = p.Path
+		}
 		for _, p := range ps {
-			if l.eng.CheckRoot(ctx, p.Path) == nil { // refused roots are never served
+			if rootrule.Check(p.Path, indexed) == nil { // refused roots are never served
 				projects = append(projects, p.Path)
 			}
 		}
