@@ -193,8 +193,7 @@ func (l *Local) indexing(root string) *IndexRun {
 // Search answers from the index as it is: reads never re-index (an index
 // run is started by Index, by `coderag index` or by an MCP client with
 // the token). Each project is searched with the embedder it was indexed
-// with, through the engine. A project rootrule refuses is left out of a
-// search of every project, and refused when named.
+// with, through the engine.
 func (l *Local) Search(ctx context.Context, projects []string, query string, opts search.Options) (*search.MultiResponse, error) {
 	if len(projects) == 0 {
 		ps, err := l.eng.Store().Projects(ctx)
@@ -206,7 +205,9 @@ func (l *Local) Search(ctx context.Context, projects []string, query string, opt
 			indexed[i] = p.Path
 		}
 		for _, p := range ps {
-			if rootrule.Check(p.Path, indexed) == nil { // refused roots are never served
+			// a root rootrule refuses is left out here, and refused by
+			// l.project when named
+			if rootrule.Check(p.Path, indexed) == nil {
 				projects = append(projects, p.Path)
 			}
 		}

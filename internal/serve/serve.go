@@ -203,14 +203,13 @@ func New(b Backend, opts Options) (*Server, error) {
 	return s, nil
 }
 
-// ServeHTTP sets the security headers of every answer (headers.go), caps
-// the request body (Options.MaxBodyBytes),
+// ServeHTTP caps the request body (Options.MaxBodyBytes),
 // refuses a non-loopback Host on a loopback listener, answers 503 with
 // Retry-After when MaxRequests requests (or MaxStreams MCP event streams),
 // or MaxPerClient of r's client, are being served, then routes. Static
 // files take no slot.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	setSecurityHeaders(w.Header())
+	setSecurityHeaders(w.Header()) // every answer, first (headers.go)
 	s.boundBody(w, r)
 	if s.opts.Loopback && !loopbackHost(r.Host) {
 		httpError(w, r, http.StatusForbidden, fmt.Errorf("host %q is not a loopback name: this server listens on localhost only", r.Host))
