@@ -256,7 +256,7 @@ func (e *Engine) Searcher(p *store.Project) (*search.Searcher, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &search.Searcher{Store: e.st, Embedder: emb, Project: p.Path}, nil
+	return &search.Searcher{Store: e.st, Embedder: emb, Project: p.Path, HideSecrets: !e.AllowSecrets()}, nil
 }
 
 // Search runs query over the indexed project at root (exactly; see

@@ -103,4 +103,22 @@ func TestSecretFilesAreNeverServed(t *testing.T) {
 	if code, _ := f.do(t, "GET", "/api/file?project=list&path=list.go", "", ""); code != 200 {
 		t.Errorf("the project's code: %d, want 200", code)
 	}
+	// an index that holds them (written before they were withheld, or
+	// with secrets allowed): the server's search still leaves them out
+	if _, err := index.Run(context.Background(), f.st, emb, f.list, index.Options{Threads: 2, AllowSecrets: true}); err != nil {
+		t.Fatal(err)
+	}
+	if c, err := f.st.Count(context.Background(), f.list); err != nil || c.Files < 4 { // list.go, .env.json, credentials.json, secrets.yaml
+		t.Fatalf("the index with secrets allowed holds %d files (%v)", c.Files, err)
+	}
+	cs := connect(t, f.srv.URL+"/mcp?project=list", "")
+	for _, q := range []string{"key tok SECRET 90ab17", "credentials secrets env"} {
+		code, out := f.do(t, "GET", "/api/search?project=list&q="+url.QueryEscape(q), "", "")
+		if code != 200 || strings.Contains(out, fileSecret) {
+			t.Errorf("search %q over an index holding secrets: %d %.300s", q, code, out)
+		}
+		if text, _ := callText(t, cs, &sdk.CallToolParams{Name: "search_code", Arguments: map[string]any{"query": q}}); strings.Contains(text, fileSecret) {
+			t.Errorf("search_code %q over an index holding secrets: %.300s", q, text)
+		}
+	}
 }
