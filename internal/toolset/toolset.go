@@ -156,9 +156,10 @@ type Answer struct {
 // Call runs the tool with JSON arguments args (empty or null mean {};
 // numbers sent as strings are accepted) and returns its answer cut to the
 // arguments' max_answer_chars. The project root c.Root gives is refused
-// when rootrule refuses it (engine.CheckRoot). A numeric argument outside its declared
-// range is refused (CheckBounds). An error is for the model to read: it
-// names the tool and says what to do next.
+// when rootrule refuses it (engine.CheckRoot), and files whose names look
+// like secrets are withheld unless the engine allows them. A numeric
+// argument outside its declared range is refused (CheckBounds). An error
+// is for the model to read: it names the tool and says what to do next.
 func (t *Tool) Call(ctx context.Context, env *Env, c Call, args json.RawMessage) (Answer, error) {
 	if err := t.CheckBounds(args); err != nil {
 		return Answer{}, err
