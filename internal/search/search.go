@@ -19,6 +19,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -27,6 +28,7 @@ import (
 	"github.com/coderag/coderag/internal/chunk"
 	"github.com/coderag/coderag/internal/embed"
 	"github.com/coderag/coderag/internal/store"
+	"github.com/coderag/coderag/internal/walk"
 )
 
 // Ranker names accepted by Options.Ranker.
@@ -140,6 +142,10 @@ type Searcher struct {
 	Project  string         // absolute project root
 	// Params overrides DefaultHybridParams (tuning and tests); nil = defaults.
 	Params *HybridParams
+	// HideSecrets leaves out results in files whose names look like
+	// secrets (walk.SecretName): an index written before they were
+	// withheld, or with secrets allowed, still holds their chunks.
+	HideSecrets bool
 }
 
 // ErrUnknownRanker is returned for an unknown Options.Ranker.
@@ -182,6 +188,9 @@ func (s *Searcher) Search(ctx context.Context, query string, opts Options) (*Res
 	}
 	if err != nil {
 		return nil, err
+	}
+	if s.HideSecrets {
+		res = slices.DeleteFunc(res, func(x Result) bool { return walk.SecretName(x.Path) })
 	}
 	note := ""
 	if r == RankerHybrid && len(res) > 0 {
