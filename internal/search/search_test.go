@@ -276,7 +276,7 @@ func TestSeedRankMergeAndTies(t *testing.T) {
 	if fmt.Sprintf("%.2f", rs[0].Score) != "1.05" || fmt.Sprintf("%.2f", rs[1].Score) != "1.00" || fmt.Sprintf("%.2f", rs[5].Score) != "0.80" {
 		t.Errorf("scores %v %v %v", rs[0].Score, rs[1].Score, rs[5].Score)
 	}
-	if rs[0].Explain.BothBonus != SeedBothBonus {
+	if rs[0].Explain.Signal("both") != SeedBothBonus {
 		t.Errorf("both-route bonus not recorded: %+v", rs[0].Explain)
 	}
 	if len(SeedRank(hits, 2)) != 2 {
@@ -304,8 +304,8 @@ func TestQueryTermsAndMatchExpr(t *testing.T) {
 	if contains(QueryTerms("where is the timeout"), "is") {
 		t.Error("plain stop words dropped")
 	}
-	if e := MatchExpr([]string{`a"b`, "c"}); e != `"a""b" OR "c"` {
-		t.Errorf("MatchExpr = %s", e)
+	if e := matchExpr([]string{`a"b`, "c"}); e != `"a""b" OR "c"` {
+		t.Errorf("matchExpr = %s", e)
 	}
 	zh := QueryTerms("WaitGroup 计数器变成负数时在哪里 panic")
 	if contains(zh, "时在") || contains(zh, "在哪") {

@@ -136,14 +136,18 @@ func SeedRank(hits map[string]*seedHit, k int) []Result {
 		switch {
 		case h.isSem && h.isKw:
 			r.Score = max(h.sem, h.kw) + SeedBothBonus
-			ex.BothBonus = SeedBothBonus
+			ex.Signals = append(ex.Signals, Signal{Name: "route", Value: max(h.sem, h.kw)}, Signal{Name: "both", Value: SeedBothBonus})
 		case h.isSem:
 			r.Score = h.sem
+			ex.Signals = append(ex.Signals, Signal{Name: "route", Value: h.sem})
 		default:
 			r.Score = h.kw
+			ex.Signals = append(ex.Signals, Signal{Name: "route", Value: h.kw})
 		}
-		ex.TypeBoost = SeedTypeBoost(r.Type)
-		r.Score += ex.TypeBoost
+		if tb := SeedTypeBoost(r.Type); tb != 0 {
+			r.Score += tb
+			ex.Signals = append(ex.Signals, Signal{Name: "type", Value: tb})
+		}
 		r.Explain = ex
 		ranked = append(ranked, r)
 	}

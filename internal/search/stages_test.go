@@ -1,0 +1,71 @@
+package search
+
+import (
+	"math"
+	"strings"
+	"testing"
+)
+
+// Every hybrid result's score is the sum of its signals, and the signals
+// come in the declared stage order: --explain accounts for the whole score.
+func TestScoreIsSumOfSignals(t *testing.T) {
+	s := fixture(t, map[string]string{"io/io.go": ioFixture, "format/format.go": formatFixture, "shape/shape.go": shapeFixture})
+	order := map[string]int{}
+	for i, st := range hybridStages {
+		if _, dup := order[st.name]; dup {
+			t.Fatalf("stage %q declared twice", st.name)
+		}
+		order[st.name] = i
+	}
+	for _, q := range []string{"copy from a reader to a writer preferring WriterTo or ReaderFrom", "Copy", "compute the surface of any shape"} {
+		rs := top(t, s, q, RankerHybrid, 10)
+		if len(rs) == 0 {
+			t.Fatalf("%q: no results", q)
+		}
+		for _, r := range rs {
+			sum, last := 0.0, -1
+			for _, sg := range r.Explain.Signals {
+				sum += sg.Value
+				i, ok := order[sg.Name]
+				if !ok || i < last {
+					t.Errorf("%q %s: signal %q undeclared or out of stage order: %+v", q, r.Name, sg.Name, r.Explain.Signals)
+				}
+				last = i
+			}
+			if math.Abs(sum-r.Score) > 1e-12 {
+				t.Errorf("%q %s: score %v, signals sum to %v: %+v", q, r.Name, r.Score, sum, r.Explain.Signals)
+			}
+		}
+	}
+	// the delegation shows as a signal with the wrapper as its note, and
+	// the human explain line prints it
+	rs := top(t, s, "copy from a reader to a writer preferring WriterTo or ReaderFrom", RankerHybrid, 5)
+	if line := explainLine(rs[0].Explain); !strings.Contains(line, "delegate=+") || !strings.Contains(line, "(Copy(") {
+		t.Errorf("explain line lacks the delegation: %s", line)
+	}
+}
+
+// A stage whose condition is off adds nothing, and runStages sorts the
+// pool only where an ordered stage needs it and once at the end.
+func TestRunStagesSortsForOrderedStages(t *testing.T) {
+	p := &pool{res: []Result{
+		{Path: "a.go", Name: "a", Explain: &Explain{}},
+		{Path: "b.go", Name: "b", Explain: &Explain{}},
+	}}
+	var seen []string
+	stages := []stage{
+		{name: "lift", run: func(p *pool) { p.add(1, "lift", 1, "") }},
+		{name: "off", on: func(*pool) bool { return false }, run: func(p *pool) { p.add(0, "off", 5, "") }},
+		{name: "first", ordered: true, run: func(p *pool) {
+			seen = append(seen, p.res[0].Name)
+			p.add(0, "first", 0.5, "")
+		}},
+	}
+	runStages(p, stages)
+	if len(seen) != 1 || seen[0] != "b" {
+		t.Fatalf("the ordered stage saw %v first, want b (sorted after lift)", seen)
+	}
+	if p.res[0].Name != "b" || p.res[0].Score != 1.5 || p.res[1].Explain.Signal("off") != 0 {
+		t.Errorf("pool after the stages: %+v", p.res)
+	}
+}
