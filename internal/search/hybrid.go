@@ -2,7 +2,6 @@ package search
 
 import (
 	"context"
-	"fmt"
 	"strings"
 
 	"github.com/coderag/coderag/internal/analyze"
@@ -35,6 +34,20 @@ type HybridParams struct {
 	// embedder (see LexicalEmbedder), whose vectors rarely surface a chunk
 	// BM25 missed.
 	VectorRerank bool
+	// Semantic weighs the semantic stage: the cosine of a learned
+	// embedding (Searcher.Semantic, or the project's own embedder when it
+	// is not lexical) between the query and each candidate, min-max
+	// normalised over the pool, times Semantic / FusionScale. 0 skips it.
+	Semantic float64
+	// Expand weighs the expansion route: each of the first ExpandWords
+	// query terms brings its ExpandK nearest code words of the learned
+	// model with a cosine of at least ExpandMin (see expandTerms); BM25
+	// over them, max-normalised, times Expand / FusionScale, is added to
+	// the chunks they hit, which join the pool. 0 skips it.
+	Expand      float64
+	ExpandWords int
+	ExpandK     int
+	ExpandMin   float64
 	// TypeBoostCode favours function/method chunks over class and text
 	// chunks.
 	TypeBoostCode float64
@@ -99,6 +112,9 @@ func DefaultHybridParams() HybridParams {
 		FTS:            store.FTSWeights{Name: 1.5, Owner: 1, Path: 2, Doc: 2, Body: 0.7},
 		Alpha:          0.1,
 		FusionScale:    61,
+		ExpandWords:    6,
+		ExpandK:        3,
+		ExpandMin:      0.5,
 		TypeBoostCode:  0.004,
 		TestPenalty:    0.016,
 		AuxPenalty:     0.008,
@@ -193,20 +209,9 @@ type QueryEmbedder interface {
 	EmbedQueryTranslated(ctx context.Context, text string, translate func(han string) []analyze.Expansion) ([]float32, error)
 }
 
-// embedQuery embeds q with the project's embedder: through QueryEmbedder
-// with q's translations when the embedder offers it.
+// embedQuery embeds q with the project's embedder (see embedQueryWith).
 func (s *Searcher) embedQuery(ctx context.Context, q *Query) ([]float32, error) {
-	var qv []float32
-	var err error
-	if qe, ok := s.Embedder.(QueryEmbedder); ok {
-		qv, err = qe.EmbedQueryTranslated(ctx, q.Text, q.TranslateHan)
-	} else {
-		qv, err = s.Embedder.EmbedQuery(ctx, q.Text)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("embed query with %s: %w", s.Embedder.ID(), err)
-	}
-	return qv, nil
+	return embedQueryWith(ctx, s.Embedder, q)
 }
 
 // markCapped records in each kept result's Explain how many chunks of its

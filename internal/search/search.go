@@ -92,6 +92,9 @@ type Explain struct {
 	VectorRank  int     `json:"vector_rank,omitempty"`  // 1-based rank on the vector route
 	Keyword     float64 `json:"keyword"`                // seed: best keyword score; hybrid: BM25
 	KeywordRank int     `json:"keyword_rank,omitempty"` // 1-based rank on the keyword route
+	// Semantic is the learned cosine of the semantic stage (0 when it did
+	// not run).
+	Semantic float64 `json:"semantic,omitempty"`
 	// Signals are the score's parts, one per stage that changed it (see
 	// hybridStages for the hybrid ranker's names; the seed ranker adds
 	// "route", "both" and "type").
@@ -166,6 +169,11 @@ type Searcher struct {
 	Project  string         // absolute project root
 	// Params overrides DefaultHybridParams (tuning and tests); nil = defaults.
 	Params *HybridParams
+	// Semantic is the learned embedder of the semantic stage and of query
+	// expansion when the project was indexed with another (lexical) one:
+	// it embeds the candidates at query time. nil = the project's own
+	// embedder when it is not lexical, else no learned evidence.
+	Semantic embed.Embedder
 }
 
 // ErrUnknownRanker is returned for an unknown Options.Ranker.

@@ -39,6 +39,14 @@ type pool struct {
 	// callees lists the non-value calls of the pool's thin functions, by
 	// (file, from_name) (see delegate).
 	callees map[[2]string][]string
+	// sem is the semantic cosine of each candidate (see semanticScores);
+	// nil with HybridParams.Semantic 0.
+	sem map[int64]float64
+	// expansions are the learned neighbours of the query's terms, and exp
+	// the BM25 of the candidates the keyword route over them hit (see
+	// expandTerms); nil with HybridParams.Expand 0.
+	expansions []expansion
+	exp        map[int64]float64
 	// changed is set when a stage changes a score, and cleared when the
 	// pool is sorted.
 	changed bool
@@ -65,6 +73,8 @@ type stage struct {
 // the Signal names --explain shows:
 //
 //	fusion     (1-Alpha)*bm25 + Alpha*cos, normalised, / FusionScale
+//	semantic   Semantic * the learned cosine, normalised over the pool
+//	expand     Expand * BM25 of the query words' learned neighbours
 //	type       function and method chunks over class and text chunks
 //	name       the chunk's bare name is a code-like word of the query
 //	path       tests, docs, examples, generated and vendored code (negative)
@@ -77,6 +87,8 @@ type stage struct {
 //	diversity  the decay of a file's later chunks and of parallel copies
 var hybridStages = []stage{
 	{name: "fusion", run: fuseStage},
+	{name: "semantic", on: func(p *pool) bool { return p.hp.Semantic > 0 && len(p.sem) > 0 }, run: semanticStage},
+	{name: "expand", on: func(p *pool) bool { return p.hp.Expand > 0 && len(p.exp) > 0 }, run: expandStage},
 	{name: "type", run: func(p *pool) {
 		for i := range p.res {
 			switch p.res[i].Type {
@@ -246,7 +258,8 @@ func stemStage(p *pool) {
 // gather is phase 1 of the hybrid ranker: the keyword route (BM25 over
 // q's terms), the vector route (cosine with q's embedding: over the
 // keyword candidates with VectorRerank, else the top Candidates of every
-// vector), the candidates' chunks, the symbol sites of a symbol query no
+// vector), with Expand the keyword route over the learned neighbours of
+// q's terms, the candidates' chunks, with Semantic their learned cosine, the symbol sites of a symbol query no
 // parsed definition answers, and the calls of the thin functions among
 // the candidates. Errors are the store's and the embedder's.
 func (s *Searcher) gather(ctx context.Context, q *Query, hp HybridParams) (*pool, error) {
@@ -296,6 +309,27 @@ func (s *Searcher) gather(ctx context.Context, q *Query, hp HybridParams) (*pool
 			c.Vector, c.VectorRank = x.Score, i+1
 		}
 	}
+	// the keyword route over the learned neighbours of the query's
+	// terms: a low-weight route of its own, so a word the code never
+	// spells ("remove" for delete) still finds it
+	if hp.Expand > 0 {
+		p.expansions = s.expandTerms(q, hp)
+		if len(p.expansions) > 0 {
+			terms := make([]string, len(p.expansions))
+			for i, x := range p.expansions {
+				terms[i] = x.Term
+			}
+			kw, err := s.Store.FTSSearch(ctx, s.Project, matchExpr(terms), hp.FTS, hp.Candidates)
+			if err != nil {
+				return nil, err
+			}
+			p.exp = make(map[int64]float64, len(kw))
+			for _, x := range kw {
+				get(x.ID)
+				p.exp[x.ID] = x.Score
+			}
+		}
+	}
 	first := true
 	for _, c := range cands {
 		if c.KeywordRank > 0 {
@@ -334,6 +368,11 @@ func (s *Searcher) gather(ctx context.Context, q *Query, hp HybridParams) (*pool
 		r := fromRow(row)
 		r.Explain = c
 		p.res = append(p.res, r)
+	}
+	if hp.Semantic > 0 {
+		if p.sem, err = s.semanticScores(ctx, q, p.res); err != nil {
+			return nil, err
+		}
 	}
 	if hp.Delegate {
 		if p.callees, err = s.wrapperCalls(ctx, p.res, hp.ThinCodeLines); err != nil {

@@ -69,3 +69,18 @@ func TestRunStagesSortsForOrderedStages(t *testing.T) {
 		t.Errorf("pool after the stages: %+v", p.res)
 	}
 }
+
+func TestParamsSet(t *testing.T) {
+	hp := DefaultHybridParams()
+	if err := hp.Set("Semantic=0.3, Delegate=false,FTS.Body=0.5,Glossary=false,ExpandK=4"); err != nil {
+		t.Fatal(err)
+	}
+	if hp.Semantic != 0.3 || hp.Delegate || hp.FTS.Body != 0.5 || hp.Glossary || hp.ExpandK != 4 {
+		t.Errorf("not set: %+v", hp)
+	}
+	for _, bad := range []string{"Nope=1", "Semantic", "Semantic=x", "Delegate=2", "FTS=1", "Alpha.X=1"} {
+		if err := hp.Set(bad); err == nil {
+			t.Errorf("Set(%q) accepted", bad)
+		}
+	}
+}
