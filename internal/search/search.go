@@ -6,10 +6,12 @@
 // Two rankers are provided:
 //   - "seed" is a fixed formula (cosine or keyword score plus bonuses,
 //     see rankSeed), kept as a baseline the default must beat;
-//   - "hybrid" (the default) fuses BM25 over code-aware terms (SQLite FTS5)
-//     with cosine similarity by a convex combination of the normalised
-//     scores, then applies name, type, path, file and delegation stages
-//     (hybrid.go, rerank.go, delegate.go).
+//   - "hybrid" (the default) gathers candidates and evidence in one phase
+//     (BM25 over code-aware terms, cosine similarity, the chunks, symbol
+//     sites, wrapper calls), then runs an ordered list of pure stages
+//     declared as data (stages.go: fusion, semantic, expansion, type,
+//     name, path, file, pin, delegation and diversity), each adding a
+//     named signal that Explain lists; its weights are HybridParams.
 //
 // A query is analysed once (AnalyzeQuery) into a Query that every ranker,
 // the query embedding and --explain read.

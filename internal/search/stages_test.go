@@ -84,3 +84,48 @@ func TestParamsSet(t *testing.T) {
 		}
 	}
 }
+
+// The semantic stage adds the learned cosine, min-max normalised over the
+// pool and weighed by Semantic, and shows the raw cosine; the expand
+// stage adds the expansion route's BM25 and names the query word each
+// expanded term came from. Both are off at weight 0.
+func TestSemanticAndExpandStages(t *testing.T) {
+	mk := func(hp HybridParams) *pool {
+		return &pool{hp: hp, q: &Query{}, topical: -1, res: []Result{
+			{Path: "a.go", Name: "Remove", id: 1, content: "func Remove() { return del(x) }", Explain: &Explain{}},
+			{Path: "b.go", Name: "Delete", id: 2, content: "func Delete() { delete(m, k) }", Explain: &Explain{}},
+			{Path: "c.go", Name: "Other", id: 3, content: "func Other() {}", Explain: &Explain{}},
+		},
+			sem:        map[int64]float64{1: 0.2, 2: 0.6, 3: 0.4},
+			exp:        map[int64]float64{2: 4},
+			expansions: []expansion{{Term: "delet", From: "remov", Score: 0.7}},
+		}
+	}
+	hp := DefaultHybridParams()
+	hp.Semantic, hp.Expand = 0.5, 0.25
+	p := mk(hp)
+	runStages(p, hybridStages[:3]) // fusion, semantic, expand
+	byName := map[string]*Explain{}
+	for _, r := range p.res {
+		byName[r.Name] = r.Explain
+	}
+	if got, want := byName["Delete"].Signal("semantic"), 0.5/hp.FusionScale; math.Abs(got-want) > 1e-12 {
+		t.Errorf("Delete semantic = %v, want %v (the best cosine of the pool)", got, want)
+	}
+	if byName["Remove"].Signal("semantic") != 0 || byName["Delete"].Semantic != 0.6 {
+		t.Errorf("Remove semantic %v (want 0, the pool's lowest), Delete cosine %v", byName["Remove"].Signal("semantic"), byName["Delete"].Semantic)
+	}
+	if got, want := byName["Delete"].Signal("expand"), 0.25/hp.FusionScale; math.Abs(got-want) > 1e-12 || byName["Delete"].note("expand") != "delet<-remov" {
+		t.Errorf("Delete expand = %v %q, want %v \"delet<-remov\"", got, byName["Delete"].note("expand"), want)
+	}
+	if p.res[0].Name != "Delete" {
+		t.Errorf("Delete should lead on the learned signals: %v", names(p.res))
+	}
+	off := mk(DefaultHybridParams())
+	runStages(off, hybridStages[:3])
+	for _, r := range off.res {
+		if r.Explain.Signal("semantic") != 0 || r.Explain.Signal("expand") != 0 {
+			t.Errorf("weight 0 still added a learned signal: %+v", r.Explain)
+		}
+	}
+}
