@@ -139,7 +139,7 @@ func DefaultHybridParams() HybridParams {
 		DelegateMargin: 0.0001,
 		Diversity:      0.7,
 		DiversityFree:  2,
-		MaxPerFile:     SeedMaxPerFile,
+		MaxPerFile:     seedMaxPerFile,
 	}
 }
 
@@ -194,7 +194,7 @@ func (s *Searcher) rankHybrid(ctx context.Context, q *Query, hp HybridParams, k 
 	runStages(p, hybridStages)
 	ranked := p.res
 	if hp.Diversity <= 0 {
-		out := LimitPerFile(ranked, k, hp.MaxPerFile)
+		out := limitPerFile(ranked, k, hp.MaxPerFile)
 		markCapped(ranked, out)
 		return out, nil
 	}

@@ -40,9 +40,9 @@ const (
 // DefaultRanker is the ranker used when none is named.
 const DefaultRanker = RankerHybrid
 
-// SeedMaxPerFile is the seed ranker's per-file cap on results, and the
+// seedMaxPerFile is the seed ranker's per-file cap on results, and the
 // default of HybridParams.MaxPerFile.
-const SeedMaxPerFile = 2
+const seedMaxPerFile = 2
 
 // Options select how a query is answered.
 type Options struct {
@@ -313,9 +313,9 @@ func sortResults(rs []Result) {
 	})
 }
 
-// LimitPerFile keeps at most perFile results of each file, in order, and
+// limitPerFile keeps at most perFile results of each file, in order, and
 // stops at k results.
-func LimitPerFile(sorted []Result, k, perFile int) []Result {
+func limitPerFile(sorted []Result, k, perFile int) []Result {
 	count := map[string]int{}
 	var out []Result
 	for _, r := range sorted {
