@@ -40,13 +40,17 @@ func FormatHuman(w io.Writer, resp *Response, explain bool) {
 	}
 }
 
-// explainLine renders an Explain on one line: the routes' evidence, then
+// explainLine renders an Explain on one line: the routes' evidence (and
+// the learned cosine of the semantic stage), then
 // each signal as name=±value with its note in parentheses ("delegate=+0.0021
-// (from Copy(dst, src))", "diversity=-0.0031 (x0.70)"), then the per-file
+// (Copy(dst, src))", "diversity=-0.0031 (x0.70)"), then the per-file
 // cap and the terms that hit.
 func explainLine(e *Explain) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "vector=%.3f (rank %d) keyword=%.3f (rank %d)", e.Vector, e.VectorRank, e.Keyword, e.KeywordRank)
+	if e.Semantic != 0 {
+		fmt.Fprintf(&b, " learned-cosine=%.3f", e.Semantic)
+	}
 	for _, s := range e.Signals {
 		fmt.Fprintf(&b, " %s=%+.4f", s.Name, s.Value)
 		if s.Note != "" {

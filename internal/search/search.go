@@ -174,7 +174,8 @@ type Searcher struct {
 	// Semantic is the learned embedder of the semantic stage and of query
 	// expansion when the project was indexed with another (lexical) one:
 	// it embeds the candidates at query time. nil = the project's own
-	// embedder when it is not lexical, else no learned evidence.
+	// embedder when it is not lexical, else the built-in learned model
+	// (see semanticEmbedder).
 	Semantic embed.Embedder
 }
 

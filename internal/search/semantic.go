@@ -8,6 +8,8 @@ import (
 
 	"github.com/coderag/coderag/internal/chunk"
 	"github.com/coderag/coderag/internal/embed"
+	"github.com/coderag/coderag/internal/embed/static"
+	"github.com/coderag/coderag/internal/zh"
 )
 
 // This file holds the evidence of the two learned-model stages: semantic
@@ -19,44 +21,49 @@ import (
 // the hashing embedder alone, the learned model alone and both together
 // can be compared on one index.
 
-// WordNeighbors is implemented by a learned embedder that can name the
-// vocabulary words nearest a query word (the static model's Neighbors):
-// Neighbors returns at most k (word, cosine) pairs, best first, with
-// words spelled as index terms (lower-case, stemmed, or whole
-// identifiers) and cosines in -1..1.
-type WordNeighbors interface {
-	NeighborWords(word string, k int) []Neighbor
+// wordNeighbors is implemented by a learned embedder that can name the
+// vocabulary words nearest a query word (static.Embedder): at most k
+// (word, cosine) pairs, best first, the words spelled as index terms
+// (lower-case, stemmed, or whole identifiers).
+type wordNeighbors interface {
+	Neighbors(word string, k int) []static.Neighbor
 }
 
-// Neighbor is one vocabulary word near a query word, with their cosine.
-type Neighbor struct {
-	Word  string
-	Score float64
-}
-
-// semanticEmbedder returns the embedder of the semantic stage: s.Semantic
-// when set, else the project's own embedder when it is not lexical (its
-// stored vectors are then the learned evidence); nil when there is none,
-// and whether its vectors are the stored ones.
-func (s *Searcher) semanticEmbedder() (emb embed.Embedder, stored bool) {
-	if s.Semantic != nil && s.Semantic.ID() != s.Embedder.ID() {
-		return s.Semantic, false
+// semanticEmbedder returns the embedder of the semantic and expand
+// stages, and whether its vectors are the project's stored ones:
+// s.Semantic when set; else the project's own embedder when it is not
+// lexical (a learned one: its stored vectors are the learned evidence);
+// else the built-in learned model (static.New), which then embeds the
+// candidates at query time. Errors: the built-in model cannot be decoded.
+func (s *Searcher) semanticEmbedder() (emb embed.Embedder, stored bool, err error) {
+	switch {
+	case s.Semantic != nil && s.Semantic.ID() != s.Embedder.ID():
+		return s.Semantic, false, nil
+	case s.Semantic != nil:
+		return s.Embedder, true, nil
 	}
-	if l, ok := s.Embedder.(LexicalEmbedder); ok && l.Lexical() {
-		return nil, false
+	if l, ok := s.Embedder.(LexicalEmbedder); !ok || !l.Lexical() {
+		return s.Embedder, true, nil
 	}
-	return s.Embedder, true
+	m, err := static.New()
+	if err != nil {
+		return nil, false, err
+	}
+	return m, false, nil
 }
 
 // semanticScores returns the cosine between the query and each candidate
 // of res under the semantic embedder (see semanticEmbedder): from the
 // stored vectors when the project was indexed with it, else by embedding
 // the candidates' texts (chunk.EmbedText) now, which for a static model
-// is a table lookup per token. nil when there is no semantic embedder.
+// is a table lookup per token.
 func (s *Searcher) semanticScores(ctx context.Context, q *Query, res []Result) (map[int64]float64, error) {
-	emb, stored := s.semanticEmbedder()
-	if emb == nil || len(res) == 0 {
+	if len(res) == 0 {
 		return nil, nil
+	}
+	emb, stored, err := s.semanticEmbedder()
+	if err != nil {
+		return nil, err
 	}
 	qv, err := embedQueryWith(ctx, emb, q)
 	if err != nil || len(qv) == 0 {
@@ -104,15 +111,15 @@ func semanticStage(p *pool) {
 		}
 		lo, hi = min(lo, c), max(hi, c)
 	}
-	if hi <= lo {
-		return
-	}
 	for i := range p.res {
 		c, ok := p.sem[p.res[i].id]
 		if !ok {
 			continue
 		}
 		p.res[i].Explain.Semantic = c
+		if hi <= lo { // one cosine: nothing to tell apart
+			continue
+		}
 		p.add(i, "semantic", p.hp.Semantic*(c-lo)/(hi-lo)/p.hp.FusionScale, "")
 	}
 }
@@ -125,36 +132,45 @@ type expansion struct {
 }
 
 // expandTerms returns the code words a learned model puts nearest the
-// query's terms: for each of the first hp.ExpandWords terms, its
-// hp.ExpandK nearest words with a cosine of at least hp.ExpandMin that
-// are not query terms already, each once (kept with its best source).
-// nil when the semantic embedder offers no WordNeighbors.
-func (s *Searcher) expandTerms(q *Query, hp HybridParams) []expansion {
-	emb, _ := s.semanticEmbedder()
-	nb, ok := emb.(WordNeighbors)
+// query's words: for each of the first hp.ExpandWords single-word terms
+// of the query and each of its Chinese words, its hp.ExpandK nearest
+// words with a cosine of at least hp.ExpandMin that are not query terms
+// already, each once (kept with its best source), best first. nil when
+// the semantic embedder names no neighbours (it is not a learned static
+// model). Errors: as semanticEmbedder's.
+func (s *Searcher) expandTerms(q *Query, hp HybridParams) ([]expansion, error) {
+	emb, _, err := s.semanticEmbedder()
+	if err != nil {
+		return nil, err
+	}
+	nb, ok := emb.(wordNeighbors)
 	if !ok {
-		return nil
+		return nil, nil
 	}
 	have := map[string]bool{}
 	for _, t := range q.Terms {
 		have[t] = true
 	}
-	best := map[string]expansion{}
-	n := 0
+	var words []string
 	for _, t := range q.Terms {
-		if n == hp.ExpandWords {
+		if len(words) == hp.ExpandWords {
 			break
 		}
-		if strings.ContainsAny(t, " \t") {
-			continue
+		if !strings.ContainsAny(t, " \t") && len(zh.HanRuns(t)) == 0 {
+			words = append(words, t)
 		}
-		n++
-		for _, x := range nb.NeighborWords(t, hp.ExpandK) {
-			if x.Score < hp.ExpandMin || have[x.Word] {
+	}
+	for _, w := range q.Chinese {
+		words = append(words, w.Text)
+	}
+	best := map[string]expansion{}
+	for _, w := range words {
+		for _, x := range nb.Neighbors(w, hp.ExpandK) {
+			if float64(x.Score) < hp.ExpandMin || have[x.Word] {
 				continue
 			}
-			if b, ok := best[x.Word]; !ok || x.Score > b.Score {
-				best[x.Word] = expansion{Term: x.Word, From: t, Score: x.Score}
+			if b, ok := best[x.Word]; !ok || float64(x.Score) > b.Score {
+				best[x.Word] = expansion{Term: x.Word, From: w, Score: float64(x.Score)}
 			}
 		}
 	}
@@ -168,7 +184,7 @@ func (s *Searcher) expandTerms(q *Query, hp HybridParams) []expansion {
 		}
 		return out[i].Term < out[j].Term
 	})
-	return out
+	return out, nil
 }
 
 // expandStage adds Expand times the expansion route's max-normalised

@@ -313,7 +313,9 @@ func (s *Searcher) gather(ctx context.Context, q *Query, hp HybridParams) (*pool
 	// terms: a low-weight route of its own, so a word the code never
 	// spells ("remove" for delete) still finds it
 	if hp.Expand > 0 {
-		p.expansions = s.expandTerms(q, hp)
+		if p.expansions, err = s.expandTerms(q, hp); err != nil {
+			return nil, err
+		}
 		if len(p.expansions) > 0 {
 			terms := make([]string, len(p.expansions))
 			for i, x := range p.expansions {
