@@ -312,7 +312,7 @@ func (s *Searcher) gather(ctx context.Context, q *Query, hp HybridParams) (*pool
 	// the keyword route over the learned neighbours of the query's
 	// terms: a low-weight route of its own, so a word the code never
 	// spells ("remove" for delete) still finds it
-	if hp.Expand > 0 {
+	if hp.Expand > 0 && (q.Kind() == KindDescriptive || !hp.SemanticDescriptiveOnly) {
 		if p.expansions, err = s.expandTerms(q, hp); err != nil {
 			return nil, err
 		}
@@ -371,7 +371,7 @@ func (s *Searcher) gather(ctx context.Context, q *Query, hp HybridParams) (*pool
 		r.Explain = c
 		p.res = append(p.res, r)
 	}
-	if hp.Semantic > 0 {
+	if hp.Semantic > 0 && (q.Kind() == KindDescriptive || !hp.SemanticDescriptiveOnly) {
 		if p.sem, err = s.semanticScores(ctx, q, p.res); err != nil {
 			return nil, err
 		}
