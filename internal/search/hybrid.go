@@ -116,6 +116,12 @@ func DefaultHybridParams() HybridParams {
 		FTS:          store.FTSWeights{Name: 1.5, Owner: 1, Path: 2, Doc: 2, Body: 0.7},
 		Alpha:        0.1,
 		FusionScale:  61,
+		// Semantic and Expand are off: with the first learned model
+		// (local:coderag-code-v1, small) over a hashed index, Semantic 0.5
+		// lifts the semble dev subset (gin, axum, zod, fastapi, curl) from
+		// 0.730 to 0.745 but lowers go-stdlib MRR@10 from 0.609 to 0.520
+		// and java-jdk from 0.526 to 0.517; Expand 0.5 (ExpandMin 0.3)
+		// lowers the dev subset to 0.726
 		ExpandWords:  6,
 		ExpandK:      3,
 		ExpandMin:    0.5,
