@@ -122,9 +122,9 @@ func DefaultHybridParams() HybridParams {
 		// 0.730 to 0.745 but lowers go-stdlib MRR@10 from 0.609 to 0.520
 		// and java-jdk from 0.526 to 0.517; Expand 0.5 (ExpandMin 0.3)
 		// lowers the dev subset to 0.726
-		ExpandWords:  6,
-		ExpandK:      3,
-		ExpandMin:    0.5,
+		ExpandWords: 6,
+		ExpandK:     3,
+		ExpandMin:   0.5,
 		// symbol category of the semble dev subset: 0.917 with it, 0.866
 		// without, at Semantic 0.5
 		SemanticDescriptiveOnly: true,
