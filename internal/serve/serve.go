@@ -65,6 +65,7 @@ import (
 
 	"github.com/coderag/coderag/internal/engine"
 	"github.com/coderag/coderag/internal/relate"
+	"github.com/coderag/coderag/internal/rootrule"
 	"github.com/coderag/coderag/internal/search"
 	"github.com/coderag/coderag/internal/tools"
 	"github.com/coderag/coderag/internal/walk"
@@ -233,12 +234,13 @@ func New(b Backend, opts Options) (*Server, error) {
 	return s, nil
 }
 
-// ServeHTTP refuses a non-loopback Host on a loopback listener, admits
-// the request (admit.go: its client's place, its body read within
-// BodyTimeout and capped at MaxBodyBytes, then a slot, with Reserved slots
-// for authenticated requests; 503 with Retry-After when full), then
-// routes. Static files take no slot.
+// ServeHTTP sets the security headers, refuses a non-loopback Host on a
+// loopback listener, admits the request (admit.go: its client's place,
+// its body read within BodyTimeout and capped at MaxBodyBytes, then a
+// slot, with Reserved slots for authenticated requests; 503 with
+// Retry-After when full), then routes. Static files take no slot.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	setSecurityHeaders(w.Header()) // every answer, first (headers.go)
 	if s.opts.Loopback && !loopbackHost(r.Host) {
 		httpError(w, r, http.StatusForbidden, fmt.Errorf("host %q is not a loopback name: this server listens on localhost only", r.Host))
 		return
@@ -464,7 +466,7 @@ func (s *Server) resolveAll(ctx context.Context, names []string) ([]string, erro
 // status maps a backend error to an HTTP status.
 func status(err error) int {
 	switch {
-	case errors.Is(err, tools.ErrOutsideRoot):
+	case errors.Is(err, tools.ErrOutsideRoot), errors.Is(err, rootrule.ErrRefused), errors.Is(err, tools.ErrSecret):
 		return http.StatusForbidden
 	case errors.Is(err, ErrUnknownProject), errors.Is(err, tools.ErrNotFound), errors.Is(err, tools.ErrNotIndexed),
 		errors.Is(err, relate.ErrNotFound):
