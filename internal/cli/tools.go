@@ -92,7 +92,7 @@ usage or an invalid regular expression.`)
 	fs.BoolVar(&p.NoIgnore, "no-ignore", false, "also search what .gitignore, .coderagignore and the built-in rule (build/, node_modules/, ...) leave out, as rg --no-ignore")
 	fs.BoolVar(&p.Hidden, "hidden", false, "also search hidden directories, as rg --hidden")
 	asJSON := fs.Bool("json", false, "print the result as JSON")
-	pos, err := parse(fs, args)
+	pos, err := parse(fs, splitContextFlags(args))
 	if err != nil {
 		return err
 	}
@@ -146,6 +146,23 @@ usage or an invalid regular expression.`)
 		return errSilent // "No matches." is printed; exit 1 as rg does
 	}
 	return nil
+}
+
+// splitContextFlags spells grep's "-C3", "-A2", "-B1" as "-C 3" ... for
+// the flag package, up to a "--".
+func splitContextFlags(args []string) []string {
+	var out []string
+	for i, a := range args {
+		if a == "--" {
+			return append(out, args[i:]...)
+		}
+		if len(a) > 2 && a[0] == '-' && strings.ContainsRune("ABC", rune(a[1])) && strings.Trim(a[2:], "0123456789") == "" {
+			out = append(out, a[:2], a[2:])
+			continue
+		}
+		out = append(out, a)
+	}
+	return out
 }
 
 // cliNames puts the CLI's flag names in the tools' notes.

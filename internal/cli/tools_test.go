@@ -102,9 +102,9 @@ func TestExactToolsSaySkipped(t *testing.T) {
 	if code != 1 || !strings.Contains(out, "Skipped build/ (built-in rule; --no-ignore to search it).") {
 		t.Fatalf("grep: exit %d %q, want 1 and a note on build/", code, out)
 	}
-	code, out, _ = run(t, "grep", "--project", root, "--no-ignore", "-C", "1", "defaultInitOptions")
+	code, out, _ = run(t, "grep", "--project", root, "--no-ignore", "-C1", "defaultInitOptions")
 	if want := "build/build-validation.js\n  2- \n  3: const defaultInitOptions = {\n  4-   connectionTimeout: 0\n"; code != 0 || !strings.HasPrefix(out, want) {
-		t.Fatalf("grep --no-ignore -C 1: exit %d\n%s\nwant prefix:\n%s", code, out, want)
+		t.Fatalf("grep --no-ignore -C1: exit %d\n%s\nwant prefix:\n%s", code, out, want)
 	}
 	code, out, _ = run(t, "glob", "--project", root, "*.js")
 	if code != 0 || !strings.Contains(out, "fastify.js\nSkipped build/ (built-in rule; --no-ignore to search it).") {
