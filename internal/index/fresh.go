@@ -89,14 +89,14 @@ const (
 // fast path Run uses to skip unchanged files; a file written within a
 // second of its indexing is settled by its content hash (at most
 // maxRacyReads of them; past that they count as changed). embID is the project's
-// embedder id (unused: see Changes). Errors are the walk's or the
-// database's.
-func Diff(ctx context.Context, st *store.Store, root, embID string) (*Changes, error) {
+// embedder id (unused: see Changes); allowSecrets walks as
+// Options.AllowSecrets does. Errors are the walk's or the database's.
+func Diff(ctx context.Context, st *store.Store, root, embID string, allowSecrets bool) (*Changes, error) {
 	prevs, err := st.Files(ctx, root)
 	if err != nil {
 		return nil, fmt.Errorf("read fingerprints: %w", err)
 	}
-	files, skips, err := walk.Collect(ctx, root, walk.Options{})
+	files, skips, err := walk.Collect(ctx, root, walk.Options{AllowSecrets: allowSecrets})
 	if err != nil {
 		return nil, fmt.Errorf("scan %s: %w", root, err)
 	}

@@ -23,6 +23,9 @@ type GlobParams struct {
 	// NoIgnore and Hidden are GrepParams.NoIgnore and Hidden.
 	NoIgnore bool `json:"no_ignore,omitempty" jsonschema:"list what .gitignore, .coderagignore and the built-in rule (build/, node_modules/, ...) leave out, as rg --no-ignore"`
 	Hidden   bool `json:"hidden,omitempty" jsonschema:"list files in hidden directories too, as rg --hidden"`
+	// AllowSecrets lists files whose names look like secrets
+	// (walk.SecretName); set by the front end, never by a model.
+	AllowSecrets bool `json:"-"`
 }
 
 // GlobResult lists matching files.
@@ -72,7 +75,7 @@ func Glob(ctx context.Context, root string, p GlobParams) (*GlobResult, error) {
 	if dir == "." {
 		dir = ""
 	}
-	opts := walk.Options{AllFiles: true, Dir: dir, MaxFileBytes: -1, NoIgnore: p.NoIgnore, Hidden: p.Hidden, ReportDirs: true}
+	opts := walk.Options{AllFiles: true, Dir: dir, MaxFileBytes: -1, NoIgnore: p.NoIgnore, Hidden: p.Hidden, ReportDirs: true, AllowSecrets: p.AllowSecrets}
 	files, skips, err := walk.Collect(ctx, t.root, opts)
 	if err != nil {
 		return nil, fmt.Errorf("glob %s: %w", p.Pattern, err)

@@ -113,3 +113,25 @@ func TestGlobSaysWhatItSkipped(t *testing.T) {
 		t.Errorf("hidden: %q", r.Files)
 	}
 }
+
+// TestNoIgnoreKeepsSecretsOut: no_ignore and hidden lift the tidying rules,
+// not the secret-file deny-list.
+func TestNoIgnoreKeepsSecretsOut(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	write(t, root, "build/.env", "TOKEN=defaultInitOptions\n")
+	write(t, root, "build/a.js", "const defaultInitOptions = 1\n")
+	for _, e := range engines(t) {
+		r := grep(t, root, GrepParams{Pattern: "defaultInitOptions", NoIgnore: true, Hidden: true, Engine: e})
+		if got := paths(r.Matches); !slices.Equal(got, []string{"build/a.js"}) {
+			t.Errorf("%s: no_ignore+hidden searched %q, want build/a.js only", e, got)
+		}
+	}
+	g, err := Glob(context.Background(), root, GlobParams{Pattern: "*", NoIgnore: true, Hidden: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(g.Files, []string{"build/a.js"}) {
+		t.Errorf("glob no_ignore+hidden: %q", g.Files)
+	}
+}
