@@ -289,6 +289,8 @@ func (ps *parsed) relations() []Relation {
 					self = r.recv == "self" || r.recv == "cls"
 				case "javascript", "typescript", "tsx", "kotlin":
 					self = r.recv == "this"
+				case "rust":
+					self = r.recv == "self"
 				}
 				value = !self && r.recv != "super" && (ps.sp.name != "python" || !strings.HasPrefix(r.recv, "super("))
 				if t, ok := ps.typed[r.start]; ok && value {

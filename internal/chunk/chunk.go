@@ -118,14 +118,14 @@ type Relation struct {
 	// Self marks a Go call on the enclosing method's own receiver
 	// ("c.serve()" inside func (c *conn) ...): it reaches a method of the
 	// receiver's type. A call on any other value ("c.rwc.Close()", "t.Add(d)")
-	// has an unknown type. Also set for Python self/cls and JS, TypeScript
-	// and Kotlin this.
+	// has an unknown type. Also set for Python self/cls, JS, TypeScript
+	// and Kotlin this, and Rust self.
 	Self bool
 	// Value marks a call on some other value ("c.rwc.Close()",
 	// "host.decode()", "repo.save(x)"): not the method's own receiver, not
 	// an imported package or module. Its callee's type is unknown. Set for
 	// the languages whose queries capture the receiver (Go, Python,
-	// JavaScript, TypeScript, Kotlin).
+	// JavaScript, TypeScript, Kotlin, Rust).
 	Value bool
 }
 

@@ -5,6 +5,8 @@ import (
 	"go/parser"
 	"go/token"
 	"path"
+	"slices"
+	"sort"
 	"strconv"
 )
 
@@ -35,7 +37,7 @@ type goDecls struct {
 	embeds  map[string][]goType            // struct type -> embedded field types
 	methods map[string]map[string][]goType // receiver type -> method -> results
 	funcs   map[string][]goType            // function -> results
-	vars    map[string]goType              // package-level vars with a known type
+	vars    map[string]goType              // package-level vars; unknown when untyped or declared differently
 }
 
 // goType is a named type: Pkg is "" for the package being read, else the
@@ -51,15 +53,25 @@ func (t goType) known() bool { return t.Name != "" }
 // maxGoPackageFiles bounds the files read into one GoPackage.
 const maxGoPackageFiles = 400
 
-// NewGoPackage parses files (file name -> Go source) for their declarations.
-// Files that do not parse are skipped; nothing fails.
+// NewGoPackage parses files (file name -> Go source) for their declarations,
+// in file-name order, so that the result is a function of files alone: the
+// first maxGoPackageFiles names are read, and a function, method or
+// package-level var declared twice with different types (runtime's
+// os_linux.go and os_darwin.go, files under other build tags) is recorded
+// as untyped whatever the order (see goDecls.add). Files that do not parse
+// are skipped; nothing fails.
 func NewGoPackage(files map[string][]byte) *GoPackage {
 	gp := &GoPackage{pkgs: map[string]*goDecls{}}
-	n := 0
-	for name, src := range files {
-		if n++; n > maxGoPackageFiles {
+	names := make([]string, 0, len(files))
+	for name := range files {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for n, name := range names {
+		if n >= maxGoPackageFiles {
 			break
 		}
+		src := files[name]
 		fset := token.NewFileSet()
 		f, err := parser.ParseFile(fset, name, src, parser.SkipObjectResolution)
 		if err != nil || f == nil || f.Name == nil {
@@ -134,15 +146,16 @@ func (d *goDecls) add(f *ast.File) {
 						case i < len(s.Values) && len(s.Values) == len(s.Names):
 							t = literalType(s.Values[i], imps)
 						}
-						if t.known() {
-							d.vars[n.Name] = t
+						if prev, seen := d.vars[n.Name]; seen && prev != t {
+							t = goType{} // declared twice, differently: unknown for good
 						}
+						d.vars[n.Name] = t
 					}
 				}
 			}
 		case *ast.FuncDecl:
 			if decl.Recv == nil || len(decl.Recv.List) == 0 {
-				d.funcs[decl.Name.Name] = results(decl.Type)
+				d.funcs[decl.Name.Name] = agree(d.funcs, decl.Name.Name, results(decl.Type))
 				continue
 			}
 			rt := conv(decl.Recv.List[0].Type)
@@ -152,9 +165,21 @@ func (d *goDecls) add(f *ast.File) {
 			if d.methods[rt.Name] == nil {
 				d.methods[rt.Name] = map[string][]goType{}
 			}
-			d.methods[rt.Name][decl.Name.Name] = results(decl.Type)
+			d.methods[rt.Name][decl.Name.Name] = agree(d.methods[rt.Name], decl.Name.Name, results(decl.Type))
 		}
 	}
+}
+
+// agree returns the results to record for a function or method name
+// declared with results res: res the first time, and again when an
+// earlier declaration (another file, other build tags) agrees; nil
+// (results unknown, the name still declared) when they differ.
+func agree(m map[string][]goType, name string, res []goType) []goType {
+	prev, seen := m[name]
+	if !seen || slices.Equal(prev, res) {
+		return res
+	}
+	return nil
 }
 
 // fileImports maps the names a file uses for its imports to the imports'

@@ -96,3 +96,31 @@ func use(c *Command, t *tmpl.Template, any interface{ Run() }) {
 		t.Errorf("typed calls:\n%s\nwant:\n%s", strings.Join(names, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestGoPackageOrderFree: a package whose files declare the same function,
+// method and var with different types (build-tagged variants, as in
+// runtime) types calls the same way however the map of files is iterated:
+// a declaration the files disagree on is untyped, one they agree on typed.
+// Before NewGoPackage sorted its files and recorded disagreements, the last
+// file read won and the result changed from run to run (#25 item 12).
+func TestGoPackageOrderFree(t *testing.T) {
+	t.Parallel()
+	files := map[string][]byte{
+		"types.go":     []byte("package p\ntype A struct{}\nfunc (A) Run() {}\ntype B struct{}\nfunc (B) Run() {}\ntype M struct{}\n"),
+		"os_linux.go":  []byte("package p\nfunc current() *A { return nil }\nfunc same() *A { return nil }\nfunc (M) get() *A { return nil }\nvar g = &A{}\n"),
+		"os_darwin.go": []byte("package p\nfunc current() *B { return nil }\nfunc same() *A { return nil }\nfunc (M) get() *B { return nil }\nvar g = &B{}\n"),
+		"os_plan9.go":  []byte("package p\nfunc current() *A { return nil }\nfunc same() *A { return nil }\nfunc (M) get() *A { return nil }\nvar g = &A{}\n"),
+	}
+	src := []byte("package p\nfunc use(m M) {\n\tcurrent().Run()\n\tsame().Run()\n\tm.get().Run()\n\tg.Run()\n}\n")
+	for i := 0; i < 30; i++ {
+		got := goTypes(src, NewGoPackage(files))
+		var typed []string
+		for off, callee := range got {
+			typed = append(typed, fmt.Sprintf("%d %s", strings.Count(string(src[:off]), "\n")+1, callee))
+		}
+		sort.Strings(typed)
+		if want := "4 A.Run, 5 M.get"; strings.Join(typed, ", ") != want {
+			t.Fatalf("build %d: typed calls %q, want %q", i, strings.Join(typed, ", "), want)
+		}
+	}
+}

@@ -197,7 +197,13 @@ func parseAST(sp *spec, path string, src []byte, pkg *GoPackage) *FileResult {
 	ps.collect(root)
 	if sp.name == "rust" {
 		budget := maxMacroParses
-		for _, t := range ps.macroItems(p, root, 0, &budget, deadline) {
+		items := ps.macroItems(p, root, 0, &budget, deadline)
+		roots := []*sitter.Node{root}
+		for _, t := range items {
+			defer t.Close()
+			roots = append(roots, t.RootNode())
+		}
+		for _, t := range ps.macroCalls(p, roots, 0, deadline) {
 			defer t.Close()
 		}
 	}

@@ -32,12 +32,14 @@ An ambiguous name lists its candidates.
 
 Each call edge says by which rule it was resolved: receiver (a method of the caller's
 own type), typed (Go: a method of the receiver's type, read from parameters, literals,
-results and fields), enclosing, inherited, same-file, package, import, unique,
-ambiguous (the candidates are listed, never merged) or unresolved. A call on another
-value whose type is unknown ("x.Close()") matched by name is marked "guess" (dashed in
-dot and mermaid, "guess": true in JSON); callers, callees and path do not follow
-guesses unless --include-guesses is given. Calls to builtins and other packages
-("len", "fmt.Errorf") are counted, not listed. Production code never resolves into
+results and fields), type (Go: a conversion T(x) to a type of the package, listed by
+graph T), enclosing, inherited, same-file, package, import, unique, ambiguous (the
+candidates are listed, never merged) or unresolved. A call on another value whose type
+is unknown ("x.Close()") matched by name is marked "guess" (dashed in dot and mermaid,
+"guess": true in JSON); callers, callees and path do not follow guesses and list at
+most 10 of them (with a count of the rest) unless --include-guesses is given. Calls to
+builtins and other packages ("len", "fmt.Errorf", JS "Object.hasOwn", Rust "Ok(v)",
+"xs.push(x)") are counted, not listed. Production code never resolves into
 test files; --no-tests leaves callers in test files out (tests are included by default).`
 
 func newGraphFlags(e *env, name, usage, about string, depth bool) (*flag.FlagSet, *graphOpts) {
@@ -50,7 +52,7 @@ func newGraphFlags(e *env, name, usage, about string, depth bool) (*flag.FlagSet
 	if depth {
 		o.depth = fs.Int("depth", relate.DefaultDepth, "how many calls away to walk (>= 1)")
 	}
-	o.guesses = fs.Bool("include-guesses", false, "follow guessed edges (calls on values of unknown type)")
+	o.guesses = fs.Bool("include-guesses", false, "list and follow every guessed edge (calls on values of unknown type)")
 	o.noTests = fs.Bool("no-tests", false, "leave callers in test files out")
 	return fs, o
 }

@@ -97,13 +97,22 @@ usage or an invalid regular expression.`)
 	fs.IntVar(&p.MaxResults, "max-results", 50, "maximum matches in all")
 	fs.IntVar(&p.MaxChars, "max-chars", 24000, "maximum characters of output")
 	fs.StringVar(&p.Engine, "engine", "auto", "auto, ripgrep or native")
+	fs.IntVar(&p.Context, "C", 0, "lines of context before and after each match (also --context)")
+	fs.IntVar(&p.Context, "context", 0, "lines of context before and after each match")
+	fs.IntVar(&p.Before, "B", 0, "lines of context before each match")
+	fs.IntVar(&p.After, "A", 0, "lines of context after each match")
+	fs.BoolVar(&p.NoIgnore, "no-ignore", false, "also search what .gitignore, .coderagignore and the built-in rule (build/, node_modules/, ...) leave out, as rg --no-ignore")
+	fs.BoolVar(&p.Hidden, "hidden", false, "also search hidden directories, as rg --hidden")
 	asJSON := fs.Bool("json", false, "print the result as JSON")
-	pos, err := parse(fs, args)
+	pos, err := parse(fs, splitContextFlags(args))
 	if err != nil {
 		return err
 	}
 	if len(pos) != 1 {
 		return usagef("want one PATTERN (quote it), got %d arguments", len(pos))
+	}
+	if p.Context < 0 || p.Before < 0 || p.After < 0 {
+		return usagef("-C, -A and -B must not be negative")
 	}
 	p.Pattern = pos[0]
 	switch p.Engine {
@@ -130,8 +139,7 @@ usage or an invalid regular expression.`)
 		return cliToolError("grep", err)
 	}
 	// the CLI's flag names in the partial note
-	text := strings.NewReplacer("(head_limit)", "(--head-limit)", "(max_results)", "(--max-results)",
-		"(max_chars)", "(--max-chars)").Replace(res.Text())
+	text := cliNames.Replace(res.Text())
 	// a suggested read works when pasted where the user is: it names the
 	// project unless the working directory is its root
 	projectFlag := ""
@@ -153,6 +161,27 @@ usage or an invalid regular expression.`)
 	return nil
 }
 
+// splitContextFlags spells grep's "-C3", "-A2", "-B1" as "-C 3" ... for
+// the flag package, up to a "--".
+func splitContextFlags(args []string) []string {
+	var out []string
+	for i, a := range args {
+		if a == "--" {
+			return append(out, args[i:]...)
+		}
+		if len(a) > 2 && a[0] == '-' && strings.ContainsRune("ABC", rune(a[1])) && strings.Trim(a[2:], "0123456789") == "" {
+			out = append(out, a[:2], a[2:])
+			continue
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+// cliNames puts the CLI's flag names in the tools' notes.
+var cliNames = strings.NewReplacer("(head_limit)", "(--head-limit)", "(max_results)", "(--max-results)",
+	"(max_chars)", "(--max-chars)", "no_ignore to search", "--no-ignore to search")
+
 func runGlob(e *env, args []string) error {
 	fs := newFlags(e, "glob", "[flags] PATTERN",
 		"List the project's files matching a glob (`**`, `*`, `?`, `[...]`, `{a,b}`), ignore rules applied, sorted.\nA pattern without '/' matches file names at any depth. Exit status 1 when no file matches.")
@@ -160,6 +189,8 @@ func runGlob(e *env, args []string) error {
 	project := fs.String("project", ".", "root directory")
 	fs.StringVar(&p.Path, "path", "", "sub-directory to list, relative to the project")
 	fs.IntVar(&p.Limit, "limit", 200, "maximum paths")
+	fs.BoolVar(&p.NoIgnore, "no-ignore", false, "also list what .gitignore, .coderagignore and the built-in rule (build/, node_modules/, ...) leave out, as rg --no-ignore")
+	fs.BoolVar(&p.Hidden, "hidden", false, "also list files in hidden directories, as rg --hidden")
 	asJSON := fs.Bool("json", false, "print the result as JSON")
 	pos, err := parse(fs, args)
 	if err != nil {
@@ -187,7 +218,7 @@ func runGlob(e *env, args []string) error {
 	if err != nil {
 		return cliToolError("glob", err)
 	}
-	if err := printResult(e, *asJSON, root, res, res.Text()); err != nil {
+	if err := printResult(e, *asJSON, root, res, cliNames.Replace(res.Text())); err != nil {
 		return err
 	}
 	if res.Total == 0 {

@@ -86,3 +86,32 @@ func TestExactToolCommands(t *testing.T) {
 		t.Errorf("offset past end: exit %d %q", code, errs)
 	}
 }
+
+// TestExactToolsSaySkipped (#27): on fastify's layout, `grep
+// defaultInitOptions` says it skipped build/ and how to search it;
+// --no-ignore finds the definition there, -C shows context, and glob says
+// the same about build/.
+func TestExactToolsSaySkipped(t *testing.T) {
+	setHome(t)
+	root := t.TempDir()
+	os.MkdirAll(filepath.Join(root, "build"), 0o755)
+	os.WriteFile(filepath.Join(root, "build", "build-validation.js"), []byte("'use strict'\n\nconst defaultInitOptions = {\n  connectionTimeout: 0\n}\n"), 0o644)
+	os.WriteFile(filepath.Join(root, "fastify.js"), []byte("'use strict'\n"), 0o644)
+
+	code, out, _ := run(t, "grep", "--project", root, "defaultInitOptions")
+	if code != 1 || !strings.Contains(out, "Skipped build/ (built-in rule; --no-ignore to search it).") {
+		t.Fatalf("grep: exit %d %q, want 1 and a note on build/", code, out)
+	}
+	code, out, _ = run(t, "grep", "--project", root, "--no-ignore", "-C1", "defaultInitOptions")
+	if want := "build/build-validation.js\n  2- \n  3: const defaultInitOptions = {\n  4-   connectionTimeout: 0\n"; code != 0 || !strings.HasPrefix(out, want) {
+		t.Fatalf("grep --no-ignore -C1: exit %d\n%s\nwant prefix:\n%s", code, out, want)
+	}
+	code, out, _ = run(t, "glob", "--project", root, "*.js")
+	if code != 0 || !strings.Contains(out, "fastify.js\nSkipped build/ (built-in rule; --no-ignore to search it).") {
+		t.Fatalf("glob: exit %d %q", code, out)
+	}
+	code, out, _ = run(t, "glob", "--project", root, "--no-ignore", "*.js")
+	if code != 0 || out != "build/build-validation.js\nfastify.js\n" {
+		t.Fatalf("glob --no-ignore: exit %d %q", code, out)
+	}
+}

@@ -142,7 +142,11 @@ const racyWindow = int64(time.Second)
 //	9: Go calls on values whose receiver type is read from declarations
 //	   are stored typed ("T.m", "pkg.T.m"; chunk.goTypes)
 //	10: Rust `pub use` re-exports stay in their module's text chunk
-const AnalysisVersion = 10
+//	11: Rust calls inside macro arguments (tri!(f(x)), vec![g(y)]) are
+//	    calls; Rust method calls are marked Self/Value; Go package
+//	    declarations are read in file order (index is a function of the
+//	    tree, #25 item 12)
+const AnalysisVersion = 11
 
 // ResolveRoot returns the absolute, symlink-resolved form of dir, the
 // identity of a project.

@@ -87,6 +87,9 @@ type GraphResult struct {
 	// Library counts calls to builtins and to other packages' functions
 	// and types ("len", "fmt.Errorf", "bytes.Buffer.Len"): not listed.
 	Library int `json:"library_calls,omitempty"`
+	// OmittedGuesses counts guessed calls (Edge.Guess) left out beyond the
+	// first maxGuesses when IncludeGuesses is not set.
+	OmittedGuesses int `json:"omitted_guesses,omitempty"`
 	// More counts relations cut by Limit.
 	More int `json:"more,omitempty"`
 }
@@ -100,14 +103,17 @@ func (g *GraphResult) Limit(n int) {
 	}
 }
 
-// goBuiltins are Go's predeclared functions.
-var goBuiltins = map[string]bool{"append": true, "cap": true, "clear": true, "close": true, "complex": true, "copy": true,
-	"delete": true, "imag": true, "len": true, "make": true, "max": true, "min": true, "new": true, "panic": true,
-	"print": true, "println": true, "real": true, "recover": true}
+// goBuiltins are Go's predeclared functions and the predeclared types a
+// conversion names ("string(b)", "int64(n)").
+var goBuiltins = words(`append cap clear close complex copy delete imag len make max min new panic print println
+	real recover
+	any bool byte comparable complex64 complex128 error float32 float64 int int8 int16 int32 int64 rune string
+	uint uint8 uint16 uint32 uint64 uintptr`)
 
 // library reports an unresolved call to a builtin or to another package
-// ("len", "fmt.Errorf", "template.Template.Execute"): a fact about the
-// callee's origin, not a hole in the graph.
+// ("len", "fmt.Errorf", "template.Template.Execute", "Ok(v)", "xs.push(x)",
+// "Object.hasOwn(o, k)"): a fact about the callee's origin, not a hole in
+// the graph.
 func (e *Edge) library() bool {
 	if e.Kind != chunk.RelCalls || e.Resolution != ResUnresolved {
 		return false
@@ -115,35 +121,132 @@ func (e *Edge) library() bool {
 	if e.value && strings.Count(e.To, ".") == 1 {
 		return false // typed "T.m" on a type of the caller's package: an interface method or a func field
 	}
-	return strings.Contains(e.To, ".") || strings.Contains(e.To, "::") || e.plain && goBuiltins[e.To] || runtimeBuiltins[e.To]
+	if strings.Contains(e.To, ".") || strings.Contains(e.To, "::") || e.plain && goBuiltins[e.To] {
+		return true
+	}
+	switch family(lang.Detect(e.Path)) {
+	case "js":
+		return jsBuiltins[e.To] || (e.value || e.self) && jsBuiltinMethods[e.To]
+	case "rust":
+		return rustPrelude[e.To] || (e.value || e.self) && rustStdMethods[e.To]
+	case "python":
+		return pythonBuiltins[e.To]
+	}
+	// other languages: the bare names of both runtimes, as before the
+	// lists were split by language
+	return pythonBuiltins[e.To] || jsBuiltins[e.To]
 }
 
-// runtimeBuiltins are bare names that Python's builtins and JavaScript's
-// globals provide. A call to one that nothing in the project defines is
-// a call into the language runtime, not a hole in the graph; one the
-// project does define resolves to it before this is asked.
-var runtimeBuiltins = func() map[string]bool {
+// words is the set of the space-separated words of s.
+func words(s string) map[string]bool {
 	m := map[string]bool{}
-	for _, n := range strings.Fields(`
-		abs all any ascii bin bool breakpoint bytearray bytes callable chr classmethod compile complex
-		delattr dict dir divmod enumerate eval exec filter float format frozenset getattr globals hasattr
-		hash help hex id input int isinstance issubclass iter len list locals map max memoryview min next
-		object oct open ord pow print property range repr reversed round set setattr slice sorted
-		staticmethod str sum super tuple type vars zip __import__
-		BaseException Exception ArithmeticError AssertionError AttributeError EOFError ImportError
-		IndexError KeyError KeyboardInterrupt LookupError MemoryError ModuleNotFoundError NameError
-		NotImplementedError OSError OverflowError RecursionError RuntimeError StopIteration
-		StopAsyncIteration SyntaxError SystemExit TypeError UnicodeDecodeError UnicodeEncodeError
-		UnicodeError ValueError ZeroDivisionError FileNotFoundError PermissionError TimeoutError
-		DeprecationWarning UserWarning RuntimeWarning
-		parseInt parseFloat isNaN isFinite setTimeout clearTimeout setInterval clearInterval
-		setImmediate queueMicrotask require encodeURIComponent decodeURIComponent encodeURI decodeURI
-		structuredClone fetch Symbol BigInt Number String Boolean Array Object Promise Error TypeError
-		RangeError SyntaxError Date RegExp Map Set WeakMap WeakSet Proxy Buffer`) {
-		m[n] = true
+	for _, w := range strings.Fields(s) {
+		m[w] = true
 	}
 	return m
-}()
+}
+
+// pythonBuiltins are the functions and exception classes of Python's
+// builtins module (docs.python.org/3/library/functions.html and
+// exceptions.html). A call to one that nothing in the project defines is a
+// call into the language runtime; one the project does define resolves to
+// it before this is asked.
+var pythonBuiltins = words(`
+	abs aiter all anext any ascii bin bool breakpoint bytearray bytes callable chr classmethod compile complex
+	delattr dict dir divmod enumerate eval exec filter float format frozenset getattr globals hasattr
+	hash help hex id input int isinstance issubclass iter len list locals map max memoryview min next
+	object oct open ord pow print property range repr reversed round set setattr slice sorted
+	staticmethod str sum super tuple type vars zip __import__
+	BaseException Exception ArithmeticError AssertionError AttributeError EOFError ImportError
+	IndexError KeyError KeyboardInterrupt LookupError MemoryError ModuleNotFoundError NameError
+	NotImplementedError OSError OverflowError RecursionError RuntimeError StopIteration
+	StopAsyncIteration SyntaxError SystemExit TypeError UnicodeDecodeError UnicodeEncodeError
+	UnicodeError ValueError ZeroDivisionError FileNotFoundError PermissionError TimeoutError
+	DeprecationWarning UserWarning RuntimeWarning`)
+
+// jsBuiltins are the global functions and constructors of ECMAScript
+// (ECMA-262 §19-28: the value properties, function properties and
+// constructors of the global object) and of the web/Node timers and
+// modules every JS runtime provides (setTimeout, require, Buffer).
+var jsBuiltins = words(`
+	eval isFinite isNaN parseFloat parseInt decodeURI decodeURIComponent encodeURI encodeURIComponent
+	AggregateError Array ArrayBuffer BigInt BigInt64Array BigUint64Array Boolean DataView Date Error
+	EvalError FinalizationRegistry Float32Array Float64Array Function Int8Array Int16Array Int32Array
+	Map Number Object Promise Proxy RangeError ReferenceError RegExp Set SharedArrayBuffer String
+	Symbol SyntaxError TypeError Uint8Array Uint8ClampedArray Uint16Array Uint32Array URIError WeakMap
+	WeakRef WeakSet
+	setTimeout clearTimeout setInterval clearInterval setImmediate clearImmediate queueMicrotask
+	structuredClone fetch require Buffer URL URLSearchParams AbortController TextEncoder TextDecoder`)
+
+// jsBuiltinMethods are the methods of ECMAScript's standard built-in
+// objects (ECMA-262 §20-28): the static methods of Object, Function,
+// Array, String, Number, Math, JSON, Promise, Reflect, Date and Symbol and
+// the prototype methods of objects, functions, arrays, strings, numbers,
+// maps, sets, promises, regular expressions, dates and iterators. A call
+// on a value ("fn.call(this)", "Object.hasOwn(o, k)", "xs.includes(x)")
+// to one of them that nothing in the project defines reaches the runtime.
+var jsBuiltinMethods = words(`
+	assign create defineProperties defineProperty entries freeze fromEntries getOwnPropertyDescriptor
+	getOwnPropertyDescriptors getOwnPropertyNames getOwnPropertySymbols getPrototypeOf groupBy hasOwn is
+	isExtensible isFrozen isSealed keys preventExtensions seal setPrototypeOf values
+	hasOwnProperty isPrototypeOf propertyIsEnumerable toLocaleString toString valueOf
+	apply bind call
+	from fromAsync isArray of at concat copyWithin every fill filter find findIndex findLast
+	findLastIndex flat flatMap forEach includes indexOf join lastIndexOf map pop push reduce
+	reduceRight reverse shift slice some sort splice toReversed toSorted toSpliced unshift with
+	fromCharCode fromCodePoint raw charAt charCodeAt codePointAt endsWith isWellFormed localeCompare
+	match matchAll normalize padEnd padStart repeat replace replaceAll search split startsWith
+	substring substr toLocaleLowerCase toLocaleUpperCase toLowerCase toUpperCase toWellFormed trim
+	trimEnd trimStart
+	isInteger isSafeInteger toExponential toFixed toPrecision
+	abs acos acosh asin asinh atan atan2 atanh cbrt ceil clz32 cos cosh exp expm1 floor fround hypot
+	imul log log10 log1p log2 max min pow random round sign sin sinh sqrt tan tanh trunc
+	parse stringify
+	all allSettled any race reject resolve withResolvers then catch finally
+	construct deleteProperty get has ownKeys set
+	add clear delete
+	exec test
+	now UTC getDate getDay getFullYear getHours getMilliseconds getMinutes getMonth getSeconds getTime
+	getTimezoneOffset getUTCDate getUTCDay getUTCFullYear getUTCHours getUTCMinutes getUTCMonth
+	getUTCSeconds setDate setFullYear setHours setMilliseconds setMinutes setMonth setSeconds setTime
+	toDateString toISOString toJSON toLocaleDateString toLocaleTimeString toTimeString toUTCString
+	for keyFor description next return throw`)
+
+// rustPrelude are the callable names Rust's standard prelude puts in every
+// module (doc.rust-lang.org/std/prelude): the Option and Result variant
+// constructors and drop. A bare call to one reaches std even when the
+// project declares a type of that name (serde_json's 21 associated types
+// "type Ok = ..."), unless it declares a function of that name.
+var rustPrelude = words(`Ok Err Some None drop`)
+
+// rustStdMethods are methods of the standard library's prelude types and
+// traits (Option, Result, Vec, slices, str, String, Iterator,
+// IntoIterator, Clone, ToString, ToOwned, From/Into, AsRef/AsMut,
+// Default, PartialEq/Ord, Debug/Display, io::Read/Write, fmt::Write): a
+// call on a value to one of them that nothing in the project defines
+// reaches std.
+var rustStdMethods = words(`
+	unwrap expect unwrap_or unwrap_or_else unwrap_or_default unwrap_err expect_err unwrap_unchecked
+	map map_err map_or map_or_else and and_then or or_else ok err ok_or ok_or_else is_some is_none
+	is_some_and is_none_or is_ok is_err is_ok_and is_err_and as_ref as_mut as_deref as_deref_mut take
+	replace insert get_or_insert get_or_insert_with filter flatten copied cloned transpose zip unzip
+	len is_empty push pop insert remove swap_remove truncate clear reserve capacity with_capacity
+	shrink_to_fit extend extend_from_slice append drain retain dedup split_off resize get get_mut
+	get_unchecked first last first_mut last_mut contains starts_with ends_with iter iter_mut into_iter
+	chunks windows split_at split_first split_last sort sort_by sort_by_key sort_unstable binary_search
+	reverse concat join to_vec into_boxed_slice into_boxed_str as_slice as_mut_slice as_ptr as_mut_ptr
+	as_str as_bytes as_mut_str push_str chars char_indices bytes lines split splitn rsplit trim
+	trim_start trim_end trim_matches strip_prefix strip_suffix find rfind parse to_lowercase
+	to_uppercase to_ascii_lowercase to_ascii_uppercase eq_ignore_ascii_case is_char_boundary
+	next next_back collect count sum product fold try_fold for_each try_for_each enumerate rev skip
+	skip_while take_while step_by chain peekable position rposition any all max min max_by min_by
+	max_by_key min_by_key filter_map flat_map inspect last nth by_ref partition fuse cycle scan
+	clone clone_from to_string to_owned into from try_into try_from default eq ne cmp partial_cmp lt le
+	gt ge fmt write write_all write_str write_fmt flush read read_exact read_to_end read_to_string
+	borrow borrow_mut deref deref_mut hash checked_add checked_sub checked_mul checked_div
+	wrapping_add wrapping_sub wrapping_mul saturating_add saturating_sub overflowing_add
+	overflowing_sub overflowing_mul pow abs is_nan is_finite is_infinite trailing_zeros leading_zeros
+	to_le_bytes to_be_bytes from_le_bytes from_be_bytes`)
 
 // dropLibrary removes library calls from edges and returns how many.
 func dropLibrary(edges []Edge) ([]Edge, int) {
@@ -174,6 +277,37 @@ type Walk struct {
 	OmittedAmbiguous int `json:"omitted_ambiguous_calls,omitempty"`
 	// Library: as in GraphResult (callees walks only).
 	Library int `json:"library_calls,omitempty"`
+	// OmittedGuesses: as in GraphResult, over the whole walk.
+	OmittedGuesses int `json:"omitted_guesses,omitempty"`
+}
+
+// maxGuesses is how many guessed calls (Edge.Guess) one result lists when
+// IncludeGuesses is not set; the rest are counted (OmittedGuesses). A
+// common name called on values of unknown type (fastify's handleError:
+// 206 guesses beside 16 exact callers) would otherwise bury the edges
+// that are known.
+const maxGuesses = 10
+
+// capGuesses keeps the edges of es that are not guesses and, unless
+// IncludeGuesses is set, the guesses while *shown < maxGuesses; it returns
+// the kept edges and how many guesses it left out.
+func (r *Resolver) capGuesses(es []Edge, shown *int) ([]Edge, int) {
+	if r.IncludeGuesses {
+		return es, 0
+	}
+	out := es[:0]
+	n := 0
+	for _, e := range es {
+		if e.Guess {
+			if *shown >= maxGuesses {
+				n++
+				continue
+			}
+			*shown++
+		}
+		out = append(out, e)
+	}
+	return out, n
 }
 
 // PathResult is the shortest call path From -> To. Edges is empty when
@@ -233,6 +367,8 @@ func (r *Resolver) Graph(name string) (*GraphResult, error) {
 	}
 	res.OmittedAmbiguous = r.omitted
 	res.Edges, res.Library = dropLibrary(res.Edges)
+	shown := 0
+	res.Edges, res.OmittedGuesses = r.capGuesses(res.Edges, &shown)
 	return res, r.done()
 }
 
@@ -333,8 +469,34 @@ func (r *Resolver) classEdges(c *Def) []Edge {
 		}
 		out = append(out, e)
 	}
+	out = append(out, r.typeRefs(c)...)
 	for _, m := range members {
 		out = append(out, r.calleeEdges(m)...)
+	}
+	return out
+}
+
+// typeRefs returns the calls that resolve to class c itself: Go
+// conversions T(x) (ResType), and "new C()" / "C(...)" of a class without
+// a constructor of its own.
+func (r *Resolver) typeRefs(c *Def) []Edge {
+	names := []string{c.method}
+	if base := path.Base(r.absDir(c)); base != "." && base != "/" {
+		names = append(names, base+"."+c.method) // pkg.T(x) from another package
+	}
+	rows, err := r.idx.RelationsTo(r.ctx, r.project, names, []string{chunk.RelCalls})
+	if err != nil {
+		r.fail(err)
+		return nil
+	}
+	var out []Edge
+	for _, row := range rows {
+		if r.NoTests && lang.IsTestFile(row.Path) {
+			continue
+		}
+		if e := r.edge(row); e.Target == c && e.Resolved() {
+			out = append(out, e)
+		}
 	}
 	return out
 }
@@ -489,6 +651,7 @@ func (r *Resolver) walk(name string, depth int, dir string) (*Walk, error) {
 	w := &Walk{Project: r.project, Query: name, Direction: dir, Root: root, Depth: depth, Edges: []Edge{}}
 	seen := map[*Def]bool{root: true}
 	frontier := []*Def{root}
+	guesses := 0
 	for lvl := 1; lvl <= depth && len(frontier) > 0; lvl++ {
 		var next []*Def
 		for _, d := range frontier {
@@ -501,9 +664,11 @@ func (r *Resolver) walk(name string, depth int, dir string) (*Walk, error) {
 			} else {
 				edges = r.callerEdges(d)
 			}
-			var lib int
+			var lib, omitted int
 			edges, lib = dropLibrary(edges)
 			w.Library += lib
+			edges, omitted = r.capGuesses(edges, &guesses)
+			w.OmittedGuesses += omitted
 			for _, e := range edges {
 				if len(w.Edges) >= maxEdges {
 					w.Truncated, w.OmittedAmbiguous = true, r.omitted

@@ -23,6 +23,8 @@
 //	            they are listed as candidates and never merged
 //	typed       Go: a call on a value whose type was read from declarations
 //	            (chunk.goTypes), a method of that type
+//	type        Go: a conversion T(x) to a type of the caller's package, a
+//	            reference to that type
 //	unresolved  nothing in the project has that name (library or builtin call)
 //
 // A call on another value whose type is unknown, matched by name by one of
@@ -94,6 +96,10 @@ const (
 	// ResTyped: a Go call on a value whose type was read from declarations
 	// (parameters, literals, results, fields): a method of that type.
 	ResTyped = "typed"
+	// ResType: a Go conversion T(x) to a type T declared in the caller's
+	// package: a reference to the type (Graph of T lists it), not a call
+	// of code.
+	ResType = "type"
 )
 
 // DefaultDepth is the depth of Callers and Callees when none is given.

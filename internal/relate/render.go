@@ -149,6 +149,9 @@ func (g *GraphResult) tree(w *bufio.Writer) {
 	if g.OmittedAmbiguous > 0 {
 		fmt.Fprintf(w, "\n(%d more calls may reach it through a name shared by over %d definitions; not listed)\n", g.OmittedAmbiguous, maxCandidates)
 	}
+	if g.OmittedGuesses > 0 {
+		fmt.Fprintf(w, "\n(%d more guessed %s; --include-guesses shows them)\n", g.OmittedGuesses, plural(g.OmittedGuesses, "call"))
+	}
 }
 
 // plural is noun for a count of 1, noun+"s" for any other count.
@@ -236,6 +239,9 @@ func (wk *Walk) tree(w *bufio.Writer) {
 	}
 	if wk.OmittedAmbiguous > 0 {
 		fmt.Fprintf(w, "; %d calls through names shared by over %d definitions not listed", wk.OmittedAmbiguous, maxCandidates)
+	}
+	if wk.OmittedGuesses > 0 {
+		fmt.Fprintf(w, "\n%d more guessed %s; --include-guesses shows them", wk.OmittedGuesses, plural(wk.OmittedGuesses, strings.TrimSuffix(wk.Direction, "s")))
 	}
 	w.WriteString("\n")
 }

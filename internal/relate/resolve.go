@@ -58,19 +58,32 @@ func (r *Resolver) resolve(caller *Def, file, to string, plain, self, value bool
 	if plain {
 		return r.resolvePlain(file, t)
 	}
+	if !self && !value && rustPrelude[t] && r.langOf(file) == "rust" {
+		// Ok(v), Some(x): the prelude's, unless the project has a
+		// function of that name (a type of that name is not callable)
+		fns := filter(r.samePool(file, t), func(d *Def) bool { return !d.isClass() && d.Owner == "" })
+		if len(fns) == 0 {
+			return ResUnresolved, nil
+		}
+	}
 	return r.resolveBare(caller, file, t, self, value)
 }
 
 // resolvePlain resolves a plain Go call: a function (no owner) of the same
-// file, else of the same package (directory); a builtin or a local func
-// value is unresolved.
+// file, else of the same package (directory); else a conversion T(x) to a
+// type declared in the package (ResType); a builtin or a local func value
+// is unresolved.
 func (r *Resolver) resolvePlain(file, m string) (string, []*Def) {
-	fns := filter(r.samePool(file, m), func(d *Def) bool { return d.Owner == "" && !d.isClass() })
+	pool := r.samePool(file, m)
+	fns := filter(pool, func(d *Def) bool { return d.Owner == "" && !d.isClass() })
 	if got := filter(fns, func(d *Def) bool { return d.Path == file }); len(got) > 0 {
 		return pick(ResSameFile, got, nil)
 	}
 	if got := filter(fns, func(d *Def) bool { return d.dir() == path.Dir(file) }); len(got) > 0 {
 		return pick(ResPackage, got, nil)
+	}
+	if got := filter(pool, func(d *Def) bool { return d.isClass() && d.dir() == path.Dir(file) }); len(got) > 0 {
+		return pick(ResType, got, nil)
 	}
 	return ResUnresolved, nil
 }
@@ -255,8 +268,9 @@ func (r *Resolver) resolveBare(caller *Def, file, m string, self, value bool) (s
 
 // noImplicitReceiver languages need self/this to call a method of the
 // caller's class; their receivers are read by the chunker (a bare call is
-// stored with neither Self nor Value).
-var noImplicitReceiver = map[string]bool{"python": true, "javascript": true, "typescript": true, "tsx": true}
+// stored with neither Self nor Value). Rust is one of them: a method is
+// called through self, Self:: or a value.
+var noImplicitReceiver = map[string]bool{"python": true, "javascript": true, "typescript": true, "tsx": true, "rust": true}
 
 // isCtor reports whether d is the constructor of its owner class.
 func (r *Resolver) isCtor(d *Def) bool {

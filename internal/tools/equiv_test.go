@@ -193,7 +193,7 @@ func diffMatches(a, b []Match) string {
 		if i < len(b) {
 			y = b[i]
 		}
-		if x != y {
+		if !reflect.DeepEqual(x, y) {
 			out = append(out, fmt.Sprintf("#%d\n  ripgrep %s:%d %q clipped=%v\n  native  %s:%d %q clipped=%v", i,
 				x.Path, x.Line, clipRunes(x.Text, 120), x.Clipped, y.Path, y.Line, clipRunes(y.Text, 120), y.Clipped))
 		}

@@ -20,6 +20,9 @@ type GlobParams struct {
 	Pattern string `json:"pattern" jsonschema:"glob such as **/*.go or src/**/test_*.py; a pattern without '/' matches file names at any depth"`
 	Path    string `json:"path,omitempty" jsonschema:"directory to search, relative to the project root (default: the root)"`
 	Limit   int    `json:"limit,omitempty" jsonschema:"maximum number of paths to return (default 200)"`
+	// NoIgnore and Hidden are GrepParams.NoIgnore and Hidden.
+	NoIgnore bool `json:"no_ignore,omitempty" jsonschema:"list what .gitignore, .coderagignore and the built-in rule (build/, node_modules/, ...) leave out, as rg --no-ignore"`
+	Hidden   bool `json:"hidden,omitempty" jsonschema:"list files in hidden directories too, as rg --hidden"`
 	// AllowSecrets lists files whose names look like secrets
 	// (walk.SecretName); set by the front end, never by a model.
 	AllowSecrets bool `json:"-"`
@@ -30,6 +33,9 @@ type GlobResult struct {
 	Files   []string `json:"files"`   // root-relative '/' paths, in walk order, as DisplayPath shows them
 	Partial bool     `json:"partial"` // true when Limit cut the list
 	Total   int      `json:"total"`   // number of matching files before the cut
+	// SkippedDirs: as GrepResult.SkippedDirs; Note says so in a sentence.
+	SkippedDirs []string `json:"skipped_dirs,omitempty"`
+	Note        string   `json:"note,omitempty"`
 }
 
 // Glob lists the project's non-ignored files (internal/walk rules, no size
@@ -69,10 +75,22 @@ func Glob(ctx context.Context, root string, p GlobParams) (*GlobResult, error) {
 	if dir == "." {
 		dir = ""
 	}
-	files, _, err := walk.Collect(ctx, t.root, walk.Options{AllFiles: true, Dir: dir, MaxFileBytes: -1, AllowSecrets: p.AllowSecrets})
+	opts := walk.Options{AllFiles: true, Dir: dir, MaxFileBytes: -1, NoIgnore: p.NoIgnore, Hidden: p.Hidden, ReportDirs: true, AllowSecrets: p.AllowSecrets}
+	files, skips, err := walk.Collect(ctx, t.root, opts)
 	if err != nil {
 		return nil, fmt.Errorf("glob %s: %w", p.Pattern, err)
 	}
+	more := false
+	for _, sk := range skips {
+		if sk.Reason == walk.ReasonBuiltinDir {
+			if len(res.SkippedDirs) == maxSkippedDirs {
+				more = true
+				break
+			}
+			res.SkippedDirs = append(res.SkippedDirs, sk.Path)
+		}
+	}
+	res.Note = skippedNote(res.SkippedDirs, more)
 	sort.Slice(files, func(i, j int) bool { return pathLess(files[i].Path, files[j].Path) })
 	for _, f := range files {
 		sub := f.Path
@@ -104,6 +122,9 @@ func (r *GlobResult) Text() string {
 		b.WriteString("(no matching files)\n")
 	case r.Partial:
 		fmt.Fprintf(&b, "(partial: %d of %d files shown; narrow the pattern or path)\n", len(r.Files), r.Total)
+	}
+	if r.Note != "" {
+		b.WriteString(r.Note + "\n")
 	}
 	return b.String()
 }

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -62,6 +63,11 @@ type GrepParams struct {
 	HeadLimit    int    `json:"head_limit,omitempty" jsonschema:"maximum matches per file (default 20)"`
 	MaxResults   int    `json:"max_results,omitempty" jsonschema:"maximum matches in all (default 50)"`
 	MaxChars     int    `json:"max_chars,omitempty" jsonschema:"maximum characters of output (default 24000)"`
+	Context      int    `json:"context,omitempty" jsonschema:"lines of context before and after each match (as grep -C)"`
+	Before       int    `json:"before,omitempty" jsonschema:"lines of context before each match (as grep -B); overrides context"`
+	After        int    `json:"after,omitempty" jsonschema:"lines of context after each match (as grep -A); overrides context"`
+	NoIgnore     bool   `json:"no_ignore,omitempty" jsonschema:"search what .gitignore, .coderagignore and the built-in rule (build/, node_modules/, ...) leave out, as rg --no-ignore"`
+	Hidden       bool   `json:"hidden,omitempty" jsonschema:"search hidden directories too, as rg --hidden"`
 
 	// Engine forces an engine (EngineAuto, EngineRipgrep, EngineNative) for
 	// tests and benchmarks; not part of the tool schema.
@@ -88,10 +94,48 @@ type GrepResult struct {
 	// SuggestedReads are up to 3 read_file calls, one per file, in result
 	// order, preferring files that are not tests (lang.IsTestFile).
 	SuggestedReads []SuggestedRead `json:"suggested_reads,omitempty"`
-	// Note explains a cut, a fallback or an empty result in one sentence.
+	// Note explains a cut, a fallback, the directories skipped by the
+	// built-in rule or an empty result.
 	Note string `json:"note,omitempty"`
+	// SkippedDirs are directories under the search path left out by the
+	// built-in rule alone (build/, node_modules/, ...; no ignore file
+	// names them), at most maxSkippedDirs; NoIgnore searches them.
+	SkippedDirs []string `json:"skipped_dirs,omitempty"`
 
 	maxChars int
+}
+
+// maxSkippedDirs bounds GrepResult.SkippedDirs and GlobResult.SkippedDirs.
+const maxSkippedDirs = 5
+
+// skippedNote says which directories the built-in rule left out:
+// "Skipped build/ (built-in rule; no_ignore to search it)."
+func skippedNote(dirs []string, more bool) string {
+	if len(dirs) == 0 {
+		return ""
+	}
+	names := make([]string, len(dirs))
+	for i, d := range dirs {
+		names[i] = walk.DisplayPath(d) + "/"
+	}
+	list := strings.Join(names, ", ")
+	if more {
+		list += " and more"
+	}
+	return fmt.Sprintf("Skipped %s (built-in rule; no_ignore to search %s).", list, plural(len(dirs), "it", "them"))
+}
+
+// builtinSkips lists the directories below dir (root-relative, "" for the
+// root) that a walk with opts leaves out by the built-in rule alone.
+func builtinSkips(ctx context.Context, root string, opts walk.Options) ([]string, bool) {
+	if opts.NoIgnore {
+		return nil, false
+	}
+	dirs, more, err := walk.BuiltinSkips(ctx, root, opts, maxSkippedDirs)
+	if err != nil {
+		return nil, false // the note is a courtesy; the search itself reports errors
+	}
+	return dirs, more
 }
 
 // Match is one matching line.
@@ -100,6 +144,17 @@ type Match struct {
 	Line    int    `json:"line"`              // 1-based (internal/lines rules)
 	Text    string `json:"text"`              // the line, no '\r' or BOM, valid UTF-8
 	Clipped bool   `json:"clipped,omitempty"` // Text is a window of a longer line, cut ends marked "…"
+	// Before and After are the context lines around the match
+	// (GrepParams.Before/After/Context), nearest last and first; lines
+	// that are matches themselves are left out of them.
+	Before []ContextLine `json:"before,omitempty"`
+	After  []ContextLine `json:"after,omitempty"`
+}
+
+// ContextLine is a line shown around a match.
+type ContextLine struct {
+	Line int    `json:"line"` // 1-based
+	Text string `json:"text"` // clipped to MaxMatchChars like a match
 }
 
 // SuggestedRead is a read_file call that shows the context of a match.
@@ -132,6 +187,8 @@ type query struct {
 	files int                         // stop after this many files with hits
 	// indexed limits the search to the files the index takes (GrepIndexed)
 	indexed bool
+	// noIgnore, hidden: GrepParams.NoIgnore and Hidden
+	noIgnore, hidden bool
 	// allowSecrets searches secret-looking files too (GrepParams.AllowSecrets)
 	allowSecrets bool
 
@@ -193,7 +250,8 @@ func GrepIndexed(ctx context.Context, root string, p GrepParams) (*GrepResult, e
 
 // walkOptions are the walk options of q's search below its directory.
 func (q *query) walkOptions(maxBytes int64) walk.Options {
-	return walk.Options{AllFiles: !q.indexed, Dir: q.dir, MaxFileBytes: maxBytes, AllowSecrets: q.allowSecrets}
+	return walk.Options{AllFiles: !q.indexed, Dir: q.dir, MaxFileBytes: maxBytes, AllowSecrets: q.allowSecrets,
+		NoIgnore: q.noIgnore && !q.indexed, Hidden: q.hidden && !q.indexed}
 }
 
 func grepFiles(ctx context.Context, root string, p GrepParams, indexed bool) (*GrepResult, error) {
@@ -238,7 +296,18 @@ func grepFiles(ctx context.Context, root string, p GrepParams, indexed bool) (*G
 			return nil, fmt.Errorf("grep %s: %w: only files the index takes can be searched here", walk.DisplayPath(t.asked), ErrNotIndexed)
 		}
 	}
-	q := &query{pat: pat, t: t, fs: t.fs, glob: glob, globS: p.Glob, head: head + 1, files: maxResults + 1, indexed: indexed, allowSecrets: p.AllowSecrets}
+	before, after := p.Context, p.Context
+	if p.Before > 0 {
+		before = p.Before
+	}
+	if p.After > 0 {
+		after = p.After
+	}
+	if before < 0 || after < 0 {
+		return nil, fmt.Errorf("grep: context lines must not be negative: %w", ErrBadPattern)
+	}
+	q := &query{pat: pat, t: t, fs: t.fs, glob: glob, globS: p.Glob, head: head + 1, files: maxResults + 1, indexed: indexed,
+		noIgnore: p.NoIgnore, hidden: p.Hidden, allowSecrets: p.AllowSecrets}
 	if t.info.IsDir() && t.rel != "." {
 		q.dir = t.rel
 	} else if !t.info.IsDir() {
@@ -266,6 +335,9 @@ func grepFiles(ctx context.Context, root string, p GrepParams, indexed bool) (*G
 		res.Engine = name
 		q.unreadable = nil
 		c := newCollector(res, pat, head, maxResults, maxChars)
+		if before > 0 || after > 0 {
+			c.context = newContextReader(q.fs, before, after)
+		}
 		sctx, cancel := context.WithTimeout(ctx, timeout)
 		defer cancel()
 		err := search(sctx, q, c.add)
@@ -311,8 +383,14 @@ func grepFiles(ctx context.Context, root string, p GrepParams, indexed bool) (*G
 		}
 		return nil, fmt.Errorf("grep %q: %w: %w", clipEcho(p.Pattern, maxEcho), ErrSearchUnavailable, err)
 	}
-	res.Note = strings.Join(append(notes, res.Note), " ")
-	res.Note = strings.TrimSpace(res.Note)
+	notes = append(notes, res.Note)
+	if t.info.IsDir() {
+		var more bool
+		res.SkippedDirs, more = builtinSkips(ctx, t.root, q.walkOptions(-1))
+		notes = append(notes, skippedNote(res.SkippedDirs, more))
+	}
+	notes = slices.DeleteFunc(notes, func(n string) bool { return n == "" })
+	res.Note = strings.TrimSpace(strings.Join(notes, " "))
 	return res, nil
 }
 
@@ -332,6 +410,7 @@ type collector struct {
 	seen         map[string]bool
 	done         bool
 	reasons      map[string]bool
+	context      *contextReader // nil: no context lines
 }
 
 func newCollector(res *GrepResult, pat *pattern, head, max, maxChars int) *collector {
@@ -356,13 +435,27 @@ func (c *collector) add(fh fileHits) bool {
 		hits = hits[:c.head]
 		c.reason(ReasonHeadLimit)
 	}
-	for _, h := range hits {
+	var lines []string // the file's lines, for context
+	if c.context != nil {
+		lines = c.context.lines(fh.path)
+	}
+	for i, h := range hits {
 		if len(c.res.Matches) >= c.max {
 			c.reason(ReasonMaxResults)
 			c.done = true
 			return false
 		}
 		m := clipMatch(fh.path, h, c.pat)
+		if lines != nil {
+			prev, next := 0, len(lines)+1 // neighbouring match lines
+			if i > 0 {
+				prev = hits[i-1].line
+			}
+			if i+1 < len(hits) {
+				next = hits[i+1].line
+			}
+			m.Before, m.After = c.context.around(lines, h.line, prev, next)
+		}
 		cost := matchCost(m)
 		first := !c.seen[m.Path]
 		// a file's first match may take a suggestion slot: a free one, or
@@ -464,7 +557,13 @@ func suggest(m Match) SuggestedRead {
 const suggestHeader = "suggested reads:\n"
 
 func headerCost(p string) int { return len(p) + 1 }
-func matchCost(m Match) int   { return len(strconv.Itoa(m.Line)) + 4 + len(m.Text) + 1 }
+func matchCost(m Match) int {
+	n := len(strconv.Itoa(m.Line)) + 4 + len(m.Text) + 1
+	for _, l := range append(m.Before[:len(m.Before):len(m.Before)], m.After...) {
+		n += len(strconv.Itoa(l.Line)) + 4 + len(l.Text) + 1
+	}
+	return n + 5 // a "  --" separator
+}
 func suggestLine(s SuggestedRead) string {
 	args, _ := json.Marshal(s.Args)
 	return s.Tool + " " + string(args) + "\n"
@@ -490,13 +589,32 @@ func suggestCost(s SuggestedRead, first bool) int {
 func (r *GrepResult) Text() string {
 	var b strings.Builder
 	last := ""
+	printed := 0 // last line printed in the current file
+	withContext := r.hasContext()
 	for _, m := range r.Matches {
 		if m.Path != last {
 			b.WriteString(m.Path)
 			b.WriteByte('\n')
-			last = m.Path
+			last, printed = m.Path, 0
+		}
+		first := m.Line
+		if len(m.Before) > 0 {
+			first = m.Before[0].Line
+		}
+		if printed > 0 && first > printed+1 && withContext {
+			b.WriteString("  --\n") // a gap between context groups, as grep prints
+		}
+		for _, l := range m.Before {
+			if l.Line > printed {
+				fmt.Fprintf(&b, "  %d- %s\n", l.Line, l.Text)
+			}
 		}
 		fmt.Fprintf(&b, "  %d: %s\n", m.Line, m.Text)
+		printed = m.Line
+		for _, l := range m.After {
+			fmt.Fprintf(&b, "  %d- %s\n", l.Line, l.Text)
+			printed = l.Line
+		}
 	}
 	for i, s := range r.SuggestedReads {
 		if i == 0 {
@@ -512,4 +630,58 @@ func (r *GrepResult) Text() string {
 		out += r.Note + "\n"
 	}
 	return out
+}
+
+// hasContext reports whether any match carries context lines.
+func (r *GrepResult) hasContext() bool {
+	for _, m := range r.Matches {
+		if len(m.Before) > 0 || len(m.After) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// contextReader reads the lines around matches, through the query's
+// os.Root like the scanner (regular files only, at most MaxFileBytes).
+type contextReader struct {
+	files         *fileReader
+	before, after int
+}
+
+func newContextReader(r *os.Root, before, after int) *contextReader {
+	return &contextReader{files: newFileReader(r), before: before, after: after}
+}
+
+// lines returns the lines of root-relative file p, numbered as the
+// scanner numbers them (BOM and CR removed, split at '\n'), or nil.
+func (cr *contextReader) lines(p string) []string {
+	buf, err := cr.files.read(p, nil, MaxFileBytes)
+	if err != nil {
+		return nil
+	}
+	return strings.Split(string(clean(buf)), "\n")
+}
+
+// around returns the context lines of the match on line n (1-based) of
+// lines, stopping short of the neighbouring matches on lines prev and
+// next so that no line is shown twice.
+func (cr *contextReader) around(lines []string, n, prev, next int) (before, after []ContextLine) {
+	line := func(i int) ContextLine {
+		t := lines[i-1]
+		if len(t) > MaxMatchChars {
+			t = clipRunes(t, MaxMatchChars) + "…"
+		}
+		return ContextLine{Line: i, Text: validUTF8(t)}
+	}
+	for i := max(1, n-cr.before, prev+1); i < n; i++ {
+		before = append(before, line(i))
+	}
+	for i := n + 1; i <= min(len(lines), n+cr.after) && i < next; i++ {
+		if i == len(lines) && lines[i-1] == "" {
+			break // the empty "line" after a final newline
+		}
+		after = append(after, line(i))
+	}
+	return before, after
 }

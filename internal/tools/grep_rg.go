@@ -70,10 +70,15 @@ func searchRipgrep(ctx context.Context, q *query, emit func(fileHits) bool) erro
 	// .gitignore symlinked to /dev/zero and block on a FIFO .gitignore;
 	// ruleFilter applies the project's ignore files, read safely by
 	// walk.Matcher, to what rg lists.
-	args = append(args, "--files-with-matches", "--null", "--no-ignore",
-		"--hidden", "--glob", "!.*/", "--max-filesize", strconv.Itoa(MaxFileBytes))
-	for _, d := range sortedSkipDirs() {
-		args = append(args, "--glob", "!"+d+"/")
+	args = append(args, "--files-with-matches", "--null", "--no-ignore", "--hidden", "--max-filesize", strconv.Itoa(MaxFileBytes))
+	opts := q.walkOptions(-1)
+	if !opts.Hidden {
+		args = append(args, "--glob", "!.*/")
+	}
+	if !opts.NoIgnore {
+		for _, d := range sortedSkipDirs() {
+			args = append(args, "--glob", "!"+d+"/")
+		}
 	}
 	if simpleGlob(q.globS) {
 		args = append(args, "--glob", q.globS)

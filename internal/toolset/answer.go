@@ -29,7 +29,8 @@ type bound struct{ min, max, def int }
 // schema and checked by CheckBounds: a value outside is refused with the
 // range and the default instead of silently replaced.
 var bounds = map[string]map[string]bound{
-	"grep_code":   {"head_limit": {1, 1000, 20}, "max_results": {1, 2000, 50}, "max_chars": {1, MaxAnswerChars, 24000}},
+	"grep_code": {"head_limit": {1, 1000, 20}, "max_results": {1, 2000, 50}, "max_chars": {1, MaxAnswerChars, 24000},
+		"context": {0, 100, 0}, "before": {0, 100, 0}, "after": {0, 100, 0}},
 	"glob_files":  {"limit": {1, 5000, 200}},
 	"read_file":   {"offset": {1, 1 << 30, 1}, "limit": {1, 2000, 200}},
 	"search_code": {"top_k": {1, 30, 5}},

@@ -43,8 +43,14 @@ var grepCode = define(GrepCode, "Search code by regex", true,
 			text = "Note: " + strings.Join(adjusted, "; ") + ".\n" + text
 		}
 		if len(res.Matches) == 0 {
-			text = strings.TrimSuffix(strings.TrimRight(text, "\n"), "No matches.")
-			text += "No matches. Try a shorter pattern, ignore_case, or another spelling; after a few misses describe the code in words to search_code.\n"
+			// the note starts with "No matches." (a note on skipped
+			// directories may follow it): the hint goes right after it
+			hint := "No matches. Try a shorter pattern, ignore_case, or another spelling; after a few misses describe the code in words to search_code."
+			if strings.Contains(text, "No matches.") {
+				text = strings.Replace(text, "No matches.", hint, 1)
+			} else {
+				text += hint + "\n"
+			}
 		}
 		return text, nil
 	})

@@ -29,6 +29,10 @@ import (
 // candidates. Content rules
 // (binary, invalid UTF-8) apply when the file is read (IsBinary).
 //
+// Options.NoIgnore lifts the ignore files and the SkipDirs rule,
+// Options.Hidden the hidden-directory rule (as ripgrep's --no-ignore and
+// --hidden); neither lifts the secret-name rule.
+//
 // Ignore files are loaded as paths are checked and kept; a Rules is for one
 // goroutine.
 type Rules struct {
@@ -38,6 +42,9 @@ type Rules struct {
 	base string // Options.Dir cleaned; "" for the root
 	m    *Matcher
 	dirs map[string]bool // root-relative directory -> entered
+	// builtin holds the directories refused by the SkipDirs rule alone
+	// (no ignore file, not hidden): what Options.ReportDirs reports.
+	builtin map[string]bool
 }
 
 // Verdict is what Rules says of one path.
@@ -64,7 +71,9 @@ func NewRules(root string, opts Options) *Rules {
 	if opts.Dir != "" && opts.Dir != "." {
 		base = path.Clean(opts.Dir)
 	}
-	return &Rules{root: root, opts: opts, max: max, base: base, m: NewMatcher(root), dirs: map[string]bool{}}
+	m := NewMatcher(root)
+	m.off = opts.NoIgnore
+	return &Rules{root: root, opts: opts, max: max, base: base, m: m, dirs: map[string]bool{}, builtin: map[string]bool{}}
 }
 
 // Candidate applies the rule to root-relative '/' path rel. d is its
@@ -96,7 +105,7 @@ func (r *Rules) Candidate(rel string, d fs.DirEntry) Verdict {
 		return Verdict{}
 	}
 	r.m.load(dir) // dirOK loaded the ignore files above dir
-	if r.m.Ignored(rel, false) {
+	if !r.opts.NoIgnore && r.m.Ignored(rel, false) {
 		return Verdict{}
 	}
 	name := path.Base(rel)
@@ -148,7 +157,14 @@ func (r *Rules) dirOK(rel string) bool {
 	if ok {
 		r.m.load(parent) // dirOK(parent) loaded those above it
 		exempt := r.base != "" && (rel == r.base || strings.HasPrefix(r.base, rel+"/"))
-		ok = (exempt || !SkipDir(filepath.Join(r.root, filepath.FromSlash(rel)), path.Base(rel))) && !r.m.Ignored(rel, true)
+		name := path.Base(rel)
+		hidden := strings.HasPrefix(name, ".") && !r.opts.Hidden
+		builtin := !r.opts.NoIgnore && !strings.HasPrefix(name, ".") && SkipDir(filepath.Join(r.root, filepath.FromSlash(rel)), name)
+		ignored := r.m.Ignored(rel, true)
+		ok = (exempt || !hidden && !builtin) && !ignored
+		if !ok && builtin && !hidden && !ignored {
+			r.builtin[rel] = true
+		}
 	}
 	r.dirs[rel] = ok
 	return ok

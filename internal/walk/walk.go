@@ -102,6 +102,9 @@ const (
 	// MaxIgnoreCost to try on a path (ignorecost.go); only the first
 	// ones within it apply, and Err says how many.
 	ReasonIgnoreTooCostly Reason = "ignore file too costly to apply in full"
+	// ReasonBuiltinDir: a directory passed over by the built-in SkipDirs
+	// rule (build/, node_modules/, ...), reported with Options.ReportDirs.
+	ReasonBuiltinDir Reason = "built-in rule"
 )
 
 // MaxDirDepth is how many directory levels below the root a walk enters.
@@ -149,6 +152,20 @@ type Options struct {
 	// lang.Detect does not know them, by lower-case extension ("(none)" for
 	// a name without one), so nothing is skipped without being counted.
 	Unindexed map[string]int
+	// NoIgnore, as ripgrep's --no-ignore: no .gitignore or .coderagignore
+	// applies (none is read) and the built-in SkipDirs rule does not
+	// either; hidden directories stay skipped unless Hidden. Rules that
+	// protect rather than tidy (size cap, symlinks, confinement) still
+	// apply. Used by grep and glob only.
+	NoIgnore bool
+	// Hidden, as ripgrep's --hidden: hidden directories (".github",
+	// ".git") are entered. Hidden files are candidates either way.
+	Hidden bool
+	// ReportDirs makes Walk report every directory it passes over by the
+	// built-in SkipDirs rule alone (no ignore file excludes it) as a Skip
+	// with ReasonBuiltinDir, so an exact tool can say what it did not
+	// search.
+	ReportDirs bool
 }
 
 // ExtKey is the key under which Options.Unindexed counts a file name: its
@@ -204,6 +221,9 @@ func Walk(ctx context.Context, root string, opts Options, fn func(File) error) (
 		}
 		v := r.Candidate(rel, d)
 		if d.IsDir() {
+			if !v.OK && opts.ReportDirs && r.builtin[rel] {
+				skips = append(skips, Skip{Path: rel, Reason: ReasonBuiltinDir})
+			}
 			if !v.OK {
 				if v.Skip != "" {
 					skips = append(skips, Skip{Path: rel, Reason: v.Skip})
@@ -284,6 +304,7 @@ func SniffBinary(p string) (bool, error) {
 // readIgnoreFile); the others are listed by Problems.
 type Matcher struct {
 	root     string
+	off      bool                       // Options.NoIgnore: nothing is read, nothing ignored
 	levels   map[string][]ignorePattern // by root-relative dir ("" = root); nil = no ignore file
 	problems []Skip                     // ignore files not read, read in part, or too costly
 	steps    atomic.Int64               // cost units spent by Ignored (ignorecost.go)
@@ -321,7 +342,7 @@ func (m *Matcher) Load(rel string) {
 }
 
 func (m *Matcher) load(dir string) {
-	if _, ok := m.levels[dir]; ok {
+	if _, ok := m.levels[dir]; ok || m.off {
 		return
 	}
 	var domain []string
@@ -417,4 +438,56 @@ func (m *Matcher) Ignored(rel string, isDir bool) bool {
 		}
 	}
 	return false
+}
+
+// BuiltinSkips returns the directories under opts.Dir that a walk with
+// opts passes over by the built-in SkipDirs rule alone (see
+// Options.ReportDirs), in walk order, at most max of them (all when max
+// < 1), and whether there were more. It reads directories only, not file
+// information, so an engine that lists files another way (ripgrep) can
+// still say what it did not search.
+func BuiltinSkips(ctx context.Context, root string, opts Options, max int) ([]string, bool, error) {
+	root, err := filepath.Abs(root)
+	if err != nil {
+		return nil, false, err
+	}
+	r := NewRules(root, opts)
+	start := root
+	if r.base != "" {
+		if !r.dirOK(r.base) {
+			return nil, false, nil
+		}
+		start = filepath.Join(root, filepath.FromSlash(r.base))
+	}
+	var out []string
+	more := false
+	errStop := errors.New("stop")
+	err = filepath.WalkDir(start, func(p string, d fs.DirEntry, werr error) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if werr != nil || !d.IsDir() || p == start {
+			if werr != nil && d != nil && d.IsDir() && p != start {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		rel, _ := filepath.Rel(root, p)
+		rel = filepath.ToSlash(rel)
+		if r.Candidate(rel, d).OK {
+			return nil
+		}
+		if r.builtin[rel] {
+			if max > 0 && len(out) >= max {
+				more = true
+				return errStop
+			}
+			out = append(out, rel)
+		}
+		return fs.SkipDir
+	})
+	if err == errStop {
+		err = nil
+	}
+	return out, more, err
 }

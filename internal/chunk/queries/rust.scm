@@ -24,5 +24,7 @@
 (extern_crate_declaration name: (identifier) @import)
 
 (call_expression function: (identifier) @call)
-(call_expression function: (field_expression field: (field_identifier) @call))
+; a method call keeps its receiver: self.f() is a call on the caller's own
+; value (Relation.Self), x.f() one on another value (Relation.Value)
+(call_expression function: (field_expression value: (_) @call.recv field: (field_identifier) @call))
 (call_expression function: (scoped_identifier) @call.path)

@@ -1,0 +1,245 @@
+package relate
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/coderag/coderag/internal/store"
+)
+
+// edgesByCallee resolves every call of the project and groups the edges by
+// callee as written.
+func edgesByCallee(t *testing.T, r *Resolver) map[string][]Edge {
+	t.Helper()
+	out := map[string][]Edge{}
+	err := r.idx.CallRelations(r.ctx, r.project, func(row store.RelationRow) bool {
+		out[row.To] = append(out[row.To], r.edge(row))
+		return true
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func resolverOf(t *testing.T, dir string) *Resolver {
+	t.Helper()
+	st, root := indexDir(t, dir)
+	r, err := NewResolver(context.Background(), st, root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// callerNames lists the callers of name, one "Caller (resolution)" each.
+func callerNames(t *testing.T, r *Resolver, name string) []string {
+	t.Helper()
+	w, err := r.Callers(name, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range w.Edges {
+		out = append(out, fmt.Sprintf("%s (%s)", e.Caller.CallName(), e.how()))
+	}
+	return out
+}
+
+// TestRustMacroCallsAndPrelude, on excerpts of serde_json: calls inside
+// tri!(...) are edges (format_escaped_str calls format_escaped_str_contents,
+// ignore_escape calls decode_hex_escape), self.f() is a call on the own
+// receiver, and Ok/Err/Some are the prelude's, not "ambiguous: 2
+// candidates" between the associated types `type Ok`.
+func TestRustMacroCallsAndPrelude(t *testing.T) {
+	t.Parallel()
+	r := resolverOf(t, "testdata/edges/serde_json")
+	if got := callerNames(t, r, "format_escaped_str_contents"); strings.Join(got, ";") != "format_escaped_str (same-file)" {
+		t.Errorf("callers of format_escaped_str_contents = %q, want format_escaped_str by same-file", got)
+	}
+	if got := callerNames(t, r, "SliceRead.decode_hex_escape"); len(got) != 1 || !strings.HasPrefix(got[0], "ignore_escape ") {
+		t.Errorf("callers of SliceRead.decode_hex_escape = %q, want ignore_escape (a call on a value: a guess)", got)
+	}
+	by := edgesByCallee(t, r)
+	for _, name := range []string{"Ok", "Err", "Some", "None", "write_string_fragment", "as_bytes"} {
+		for _, e := range by[name] {
+			if name == "write_string_fragment" {
+				if !e.value || e.library() {
+					t.Errorf("%s at %s:%d: value=%v library=%v, want a call on a value, not std's", name, e.Path, e.Line, e.value, e.library())
+				}
+				continue
+			}
+			if !e.library() {
+				t.Errorf("%s at %s:%d resolved %s (%d candidates), want a builtin", name, e.Path, e.Line, e.Resolution, len(e.Candidates))
+			}
+		}
+	}
+	if len(by["Ok"]) == 0 || len(by["format_escaped_str_contents"]) == 0 || len(by["next_or_eof"]) != 2 {
+		t.Errorf("calls of Ok %d, format_escaped_str_contents %d, next_or_eof %d (both inside tri!): want >0, >0, 2",
+			len(by["Ok"]), len(by["format_escaped_str_contents"]), len(by["next_or_eof"]))
+	}
+	st, err := r.Stats(5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Calls.Ambiguous != 0 {
+		t.Errorf("ambiguous calls %d of %d, want 0", st.Calls.Ambiguous, st.Calls.Total)
+	}
+}
+
+// TestGoConversionIsATypeReference, on an excerpt of viper:
+// UnsupportedConfigError(configType) converts to a type of the package: it
+// resolves to the type (ResType) and Graph of the type lists it; string(x)
+// is a builtin.
+func TestGoConversionIsATypeReference(t *testing.T) {
+	t.Parallel()
+	r := resolverOf(t, "testdata/edges/viper")
+	g, err := r.Graph("UnsupportedConfigError")
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, e := range g.Edges {
+		if e.Kind == "calls" && e.From == "checkConfigType" && e.Resolution == ResType && e.Target != nil && e.Target.Name == "UnsupportedConfigError" {
+			found = true
+		}
+	}
+	if !found {
+		var b strings.Builder
+		if err := Render(&b, g, FormatTree); err != nil {
+			t.Fatal(err)
+		}
+		t.Errorf("graph UnsupportedConfigError does not list the conversion in checkConfigType:\n%s", b.String())
+	}
+	for _, e := range edgesByCallee(t, r)["string"] {
+		if !e.library() {
+			t.Errorf("string(str) at %s:%d is %s, want a builtin", e.Path, e.Line, e.Resolution)
+		}
+	}
+}
+
+// TestJSBuiltins, on fastify's lib/decorate.js: Object.hasOwn,
+// Object.defineProperty, Array.isArray, fn.call, includes and friends are
+// ECMAScript built-ins (library), not unresolved; the file's own functions
+// still resolve.
+func TestJSBuiltins(t *testing.T) {
+	t.Parallel()
+	r := resolverOf(t, "testdata/edges/fastify")
+	by := edgesByCallee(t, r)
+	n := 0
+	for _, name := range []string{"hasOwn", "defineProperty", "isArray", "call", "includes", "push", "getPrototypeOf", "apply", "bind", "assign"} {
+		for _, e := range by[name] {
+			n++
+			if !e.library() {
+				t.Errorf("%s at %s:%d is %s, want a builtin", name, e.Path, e.Line, e.Resolution)
+			}
+		}
+	}
+	if n < 5 {
+		t.Errorf("only %d calls of built-in methods in decorate.js, want at least 5", n)
+	}
+	for _, e := range by["checkDependencies"] {
+		if !e.Exact() {
+			t.Errorf("checkDependencies at line %d is %s, want exact", e.Line, e.Resolution)
+		}
+	}
+}
+
+// TestGuessesCapped: a method name called on values of unknown type from
+// many places lists maxGuesses guesses and counts the rest, unless
+// IncludeGuesses is set; exact callers are all listed.
+func TestGuessesCapped(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("'use strict'\n\nclass Reply {\n  handleError (err) { return err }\n  send () { this.handleError(1) }\n}\n\n")
+	for i := 0; i < maxGuesses+5; i++ {
+		fmt.Fprintf(&b, "function hook%d (reply) { reply.handleError(%d) }\n", i, i)
+	}
+	b.WriteString("\nmodule.exports = { Reply }\n")
+	if err := os.WriteFile(filepath.Join(dir, "reply.js"), []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := resolverOf(t, dir)
+	w, err := r.Callers("Reply.handleError", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	guesses, exact := 0, 0
+	for _, e := range w.Edges {
+		if e.Guess {
+			guesses++
+		} else if e.Exact() {
+			exact++
+		}
+	}
+	if guesses != maxGuesses || exact != 1 || w.OmittedGuesses != 5 {
+		t.Errorf("callers: %d guesses, %d exact, %d omitted; want %d, 1, 5", guesses, exact, w.OmittedGuesses, maxGuesses)
+	}
+	var out strings.Builder
+	if err := Render(&out, w, FormatTree); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "5 more guessed callers; --include-guesses shows them") {
+		t.Errorf("tree does not count the omitted guesses:\n%s", out.String())
+	}
+	g, err := r.Graph("Reply.handleError")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.OmittedGuesses != 5 {
+		t.Errorf("graph omitted %d guesses, want 5", g.OmittedGuesses)
+	}
+	r.IncludeGuesses = true
+	if w, err = r.Callers("Reply.handleError", 1); err != nil {
+		t.Fatal(err)
+	}
+	if len(w.Edges) != maxGuesses+6 || w.OmittedGuesses != 0 {
+		t.Errorf("with IncludeGuesses: %d edges, %d omitted; want %d, 0", len(w.Edges), w.OmittedGuesses, maxGuesses+6)
+	}
+}
+
+// TestIndexIsAFunctionOfItsInput (#25 item 12): a Go package whose files
+// declare the same function with different result types under build tags
+// (as runtime does) is indexed four times; the relations are the same
+// each time. Before NewGoPackage read its files in order and untyped the
+// declarations they disagree on, the file read last decided the type of
+// getg().m() and the graph changed from run to run.
+func TestIndexIsAFunctionOfItsInput(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	files := map[string]string{
+		"go.mod":        "module example.com/rt\n",
+		"types.go":      "package rt\n\ntype gA struct{}\n\nfunc (gA) m() {}\n\ntype gB struct{}\n\nfunc (gB) m() {}\n",
+		"stubs.go":      "package rt\n\nfunc use() {\n\tgetg().m()\n\tcur.m()\n}\n",
+		"os_darwin.go":  "//go:build darwin\n\npackage rt\n\nfunc getg() *gB { return nil }\n\nvar cur = &gB{}\n",
+		"os_windows.go": "//go:build windows\n\npackage rt\n\nfunc getg() *gA { return nil }\n\nvar cur = &gA{}\n",
+	}
+	for i := 0; i < 6; i++ { // more variants: more orders to disagree in
+		files[fmt.Sprintf("os_v%d.go", i)] = fmt.Sprintf("//go:build v%d\n\npackage rt\n\nfunc getg() *g%c { return nil }\n\nvar cur = &g%c{}\n", i, "AB"[i%2], "BA"[i%2])
+	}
+	for name, src := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var first string
+	for run := 0; run < 4; run++ {
+		st, root := indexDir(t, dir)
+		got := dumpRelations(t, st, root)
+		if run == 0 {
+			first = got
+			if !strings.Contains(got, "stubs.go:4 calls use -> getg") {
+				t.Fatalf("no call of getg in stubs.go:\n%s", got)
+			}
+			continue
+		}
+		if got != first {
+			t.Fatalf("run %d differs from run 0:\n%s", run, lineDiff(first, got))
+		}
+	}
+}
