@@ -49,6 +49,11 @@ const (
 	// Below it, AST chunks are kept and the broken regions are still covered
 	// by gap text chunks.
 	errorFallback = 0.30
+	// maxDefLines is the size limit of a definition chunk in lines: a
+	// function or method longer than this is split into parts of at most
+	// maxDefLines lines that keep its name and owner (see splitDef). One
+	// vector cannot stand for 800 lines, and an agent cannot read them.
+	maxDefLines = 100
 )
 
 // Parse chunks one file and extracts its relations from the same parse.
