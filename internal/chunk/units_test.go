@@ -147,7 +147,9 @@ func classifyUnits(st *unitStats, defLines []int, chunks []Chunk) {
 
 // isPart reports a continuation part of a split definition (a text chunk
 // named "... (part k of n)"): code of a definition, not loose text.
-func isPart(c *Chunk) bool { return strings.HasSuffix(c.Name, ")") && strings.Contains(c.Name, " (part ") }
+func isPart(c *Chunk) bool {
+	return strings.HasSuffix(c.Name, ")") && strings.Contains(c.Name, " (part ")
+}
 
 // TestUnitsReport prints, per language, how many definitions end up inside
 // text chunks or inside chunks over maxDefLines lines, for the -units
