@@ -12,6 +12,12 @@ import (
 func (ps *parsed) chunks() []Chunk {
 	t := newTexter(ps.path, ps.sp.name, ps.src)
 	var out []Chunk
+	kids := map[*def][]*def{} // kept definitions by their parent
+	for _, d := range ps.defs {
+		if !d.dropped && d.parent != nil && !d.ownerOnly {
+			kids[d.parent] = append(kids[d.parent], d)
+		}
+	}
 	for _, d := range ps.defs {
 		if d.dropped {
 			continue
@@ -23,6 +29,11 @@ func (ps *parsed) chunks() []Chunk {
 			}
 			end := max(ps.line(d.start)+classHeadLines-1, ps.line(d.nameStart))
 			end = min(end, d.endLine)
+			if k := kids[d]; len(k) > 0 && k[0].startLine <= end {
+				// the head stops before the first member with a chunk of
+				// its own: no line is returned twice
+				end = max(k[0].startLine-1, ps.line(d.nameStart))
+			}
 			for end > ps.line(d.nameStart) && !significant(t.line(end)) && strings.TrimSpace(t.line(end)) == "" {
 				end--
 			}
@@ -40,10 +51,17 @@ func (ps *parsed) chunks() []Chunk {
 			if d.ownerName != "" {
 				name = d.ownerName + "." + sig
 			}
-			c := t.chunk(kind, name, d.ownerName, d.startLine, d.endLine, d.endLine)
+			if d.accessor != "" {
+				name = accessorName(d.qual, d.accessor)
+			}
+			ps := ps.pieces(t, d, kids[d])
+			c := t.chunk(kind, name, d.ownerName, ps[0][0], ps[0][1], d.endLine)
 			c.Signature, c.Doc = sig, d.doc
 			d.chunkName = c.Name
 			out = append(out, c)
+			for k, p := range ps[1:] {
+				out = append(out, t.chunk(KindText, partName(d.qual, k+2, len(ps)), d.ownerName, p[0], p[1], p[1]))
+			}
 		case "text":
 			before := len(t.out)
 			t.split(d.startLine, d.endLine, d.name, "")
@@ -318,8 +336,15 @@ func enclosingClass(d *def) *def {
 // nil (top-level code, a class body).
 func (ps *parsed) callerDef(funcs []*def, off uint) *def {
 	i := sort.Search(len(funcs), func(i int) bool { return funcs[i].extStart > off }) - 1
-	if i >= 0 && off < funcs[i].end {
-		return funcs[i]
+	if i < 0 {
+		return nil
+	}
+	// the last function starting before off holds it, or one of the
+	// functions it is nested in does (spec.nestedUnits)
+	for d := funcs[i]; d != nil; d = d.parent {
+		if d.kind == "function" && d.extStart <= off && off < d.end {
+			return d
+		}
 	}
 	return nil
 }
@@ -348,9 +373,8 @@ func (ps *parsed) goReceiverName(d *def) string {
 }
 
 func (ps *parsed) caller(funcs []*def, off uint) string {
-	i := sort.Search(len(funcs), func(i int) bool { return funcs[i].extStart > off }) - 1
-	if i >= 0 && off < funcs[i].end {
-		return funcs[i].qual
+	if d := ps.callerDef(funcs, off); d != nil {
+		return d.qual
 	}
 	if c := ps.classDefAt(off); c != nil {
 		return c.qual

@@ -54,6 +54,10 @@ const (
 	// maxDefLines lines that keep its name and owner (see splitDef). One
 	// vector cannot stand for 800 lines, and an agent cannot read them.
 	maxDefLines = 100
+	// minNestedLines: a definition nested in a function (JavaScript and
+	// TypeScript, spec.nestedUnits) is a unit of its own when it spans at
+	// least this many lines; shorter closures stay in the enclosing chunk.
+	minNestedLines = 3
 )
 
 // Parse chunks one file and extracts its relations from the same parse.
@@ -138,6 +142,9 @@ type def struct {
 	startLine int    // chunk start (after wrappers, attributes, comments)
 	endLine   int    // last line of the (wrapped) declaration
 	doc       string
+	// accessor is "get" or "set" for a JavaScript/TypeScript getter or
+	// setter (see jsMembers), "" otherwise.
+	accessor string
 }
 
 type rawRel struct {
@@ -205,6 +212,9 @@ func parseAST(sp *spec, path string, src []byte, pkg *GoPackage) *FileResult {
 		for _, t := range ps.macroItems(p, root, 0, &budget, deadline) {
 			defer t.Close()
 		}
+	}
+	if sp.nestedUnits {
+		ps.jsMembers()
 	}
 	ps.resolve()
 	if sp.name == "typescript" || sp.name == "tsx" {
@@ -447,7 +457,9 @@ func (ps *parsed) resolve() {
 	}
 	for _, d := range ps.defs {
 		if p := d.parent; p != nil && (p.kind == "function" || p.dropped) {
-			d.dropped = true // parents are resolved first: dropped propagates down
+			// parents are resolved first: dropped propagates down
+			d.dropped = p.dropped || !ps.sp.nestedUnits || d.kind == "text" ||
+				ps.endLine(d.start, d.end)-ps.line(d.start)+1 < minNestedLines
 		}
 		if !d.dropped && d.kind == "function" && !ps.scanned && ps.inAnonymousBody(d) {
 			d.dropped = true
@@ -457,6 +469,13 @@ func (ps *parsed) resolve() {
 		}
 		cls := d.parent
 		for cls != nil && cls.kind != "class" {
+			if cls.kind == "function" {
+				// a definition nested in a function (spec.nestedUnits) is
+				// lexically scoped: a function, not a method of a class
+				// around the function
+				cls = nil
+				break
+			}
 			cls = cls.parent
 		}
 		switch d.kind {

@@ -28,7 +28,7 @@ func ParseSymbol(kind, name, owner string) Symbol {
 	}
 	head, params := name, ""
 	if i := strings.IndexByte(name, '('); i >= 0 {
-		head, params = name[:i], strings.TrimSuffix(name[i+1:], ")")
+		head, params = strings.TrimSpace(name[:i]), strings.TrimSuffix(name[i+1:], ")")
 	}
 	s := Symbol{Owner: owner, Params: params}
 	if owner != "" && strings.HasPrefix(head, owner+".") {

@@ -229,3 +229,25 @@ func TestUnitsReport(t *testing.T) {
 	}
 	row("TOTAL", tot)
 }
+
+var showFile = flag.String("show", "", "print the chunks of this file as a golden file lists them, and exit (debug aid)")
+
+// TestShow prints the chunks of -show FILE; skipped without the flag.
+func TestShow(t *testing.T) {
+	if *showFile == "" {
+		t.Skip("no -show file")
+	}
+	src, err := os.ReadFile(*showFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Parse(*showFile, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := render(r)
+	fmt.Printf("language %s fallback %v errors %d\n", g.Language, g.Fallback, g.ParseErrors)
+	for _, c := range g.Chunks {
+		fmt.Println(c)
+	}
+}
