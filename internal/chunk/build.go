@@ -37,7 +37,11 @@ func (ps *parsed) chunks() []Chunk {
 			for end > ps.line(d.nameStart) && !significant(t.line(end)) && strings.TrimSpace(t.line(end)) == "" {
 				end--
 			}
-			c := t.chunk(KindClass, d.qual, d.ownerName, d.startLine, end, d.endLine)
+			kind, name := KindClass, d.qual
+			if d.header != "" {
+				kind, name = KindImpl, d.header
+			}
+			c := t.chunk(kind, name, d.ownerName, d.startLine, end, d.endLine)
 			c.Doc = d.doc
 			d.chunkName = c.Name
 			out = append(out, c)
@@ -53,6 +57,9 @@ func (ps *parsed) chunks() []Chunk {
 			}
 			if d.accessor != "" {
 				name = accessorName(d.qual, d.accessor)
+			}
+			if !ps.scanned && d.node.Kind() == "macro_definition" {
+				kind, name, sig = KindMacro, d.name+"!", ""
 			}
 			ps := ps.pieces(t, d, kids[d])
 			c := t.chunk(kind, name, d.ownerName, ps[0][0], ps[0][1], d.endLine)

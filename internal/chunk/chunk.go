@@ -52,6 +52,12 @@ const (
 	KindMethod   = "method"
 	KindFunction = "function"
 	KindText     = "text"
+	// KindImpl is a Rust impl block, named "Trait for Type" or "Type"
+	// after its header; it names no symbol (the type's own definition
+	// does), and its functions are methods of Type.
+	KindImpl = "impl"
+	// KindMacro is a macro definition (Rust macro_rules!), named "name!".
+	KindMacro = "macro"
 )
 
 // Reasons a file falls back to text chunks (FileResult.FallbackReason).
@@ -84,7 +90,7 @@ const (
 type Chunk struct {
 	Path      string // root-relative, '/' separated
 	Language  string // e.g. "go", "java", "python", "text", "markdown"
-	Type      string // KindClass, KindMethod, KindFunction or KindText
+	Type      string // KindClass, KindMethod, KindFunction, KindText, KindImpl or KindMacro
 	Name      string // e.g. "Agent.run(String userInput)", "Server.Serve(l net.Listener)", "README.md#2"
 	Owner     string // innermost owning type, "" for top-level functions
 	Signature string // signature without modifiers/return type, "" for class and text chunks

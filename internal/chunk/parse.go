@@ -142,6 +142,9 @@ type def struct {
 	startLine int    // chunk start (after wrappers, attributes, comments)
 	endLine   int    // last line of the (wrapped) declaration
 	doc       string
+	// header is the "Trait for Type" name of a Rust impl block ("" for
+	// other definitions).
+	header string
 	// accessor is "get" or "set" for a JavaScript/TypeScript getter or
 	// setter (see jsMembers), "" otherwise.
 	accessor string
@@ -266,7 +269,7 @@ func (ps *parsed) collect(root *sitter.Node) {
 		var d *def
 		var rel *rawRel
 		var nameNode, paramsNode, declNode *sitter.Node
-		var owner, importName, alias string
+		var owner, importName, alias, implTrait string
 		var recvNode *sitter.Node
 		for i := range m.Captures {
 			c := &m.Captures[i]
@@ -278,6 +281,8 @@ func (ps *parsed) collect(root *sitter.Node) {
 				}
 			case "name":
 				nameNode = &n
+			case "impl.trait":
+				implTrait = collapse(ps.text(&n))
 			case "params":
 				if paramsNode == nil {
 					paramsNode = &n
@@ -354,6 +359,12 @@ func (ps *parsed) collect(root *sitter.Node) {
 			d.params = ps.text(paramsNode)
 		}
 		d.owner = cleanType(owner)
+		if d.node.Kind() == "impl_item" && nameNode != nil {
+			d.header = collapse(ps.text(nameNode))
+			if implTrait != "" {
+				d.header = implTrait + " for " + d.header
+			}
+		}
 		seen[d.node.Id()] = d
 		ps.defs = append(ps.defs, d)
 	}

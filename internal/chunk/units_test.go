@@ -15,6 +15,8 @@ import (
 	"github.com/coderag/coderag/internal/lang"
 )
 
+var unitsLost = flag.Int("units-lost", 0, "with -units: print up to this many definitions left in text chunks (path:line)")
+
 var unitsDirs = flag.String("units", "", "comma-separated directories: print per language the share of definitions that end up inside text chunks or chunks over the size limit, and exit")
 
 // defKinds are the tree-sitter node kinds counted as definitions by the
@@ -58,8 +60,17 @@ func namedFunctionValue(n *sitter.Node) bool {
 		return false
 	}
 	switch p.Kind() {
-	case "variable_declarator", "pair", "field_definition", "public_field_definition":
+	case "variable_declarator", "field_definition", "public_field_definition":
 		return true
+	case "pair":
+		// a key of an object bound to a name (const api = { f: () => {} });
+		// handlers in the options passed to a call are callbacks
+		obj := p.Parent()
+		if obj == nil || obj.Parent() == nil {
+			return false
+		}
+		k := obj.Parent().Kind()
+		return k == "variable_declarator" || k == "assignment_expression"
 	case "assignment_expression":
 		return p.ChildByFieldName("left") != nil && p.ChildByFieldName("left").Kind() == "member_expression"
 	}
@@ -123,7 +134,7 @@ func definitionLines(path string, src []byte) (string, []int) {
 // definition's first line is looked up in the smallest chunk holding it;
 // a text chunk or a chunk of more than maxDefLines lines means the
 // definition is not a unit of its own.
-func classifyUnits(st *unitStats, defLines []int, chunks []Chunk) {
+func classifyUnits(st *unitStats, defLines []int, chunks []Chunk, lost func(line int)) {
 	st.Files++
 	for _, l := range defLines {
 		st.Defs++
@@ -139,6 +150,7 @@ func classifyUnits(st *unitStats, defLines []int, chunks []Chunk) {
 			st.Uncovered++
 		case best.Type == KindText && !isPart(best):
 			st.InText++
+			lost(l)
 		case best.EndLine-best.StartLine+1 > maxDefLines:
 			st.InLong++
 		}
@@ -161,6 +173,7 @@ func TestUnitsReport(t *testing.T) {
 		t.Skip("no -units directories")
 	}
 	by := map[string]*unitStats{}
+	shown := 0
 	for _, root := range strings.Split(*unitsDirs, ",") {
 		err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 			if err != nil {
@@ -197,7 +210,12 @@ func TestUnitsReport(t *testing.T) {
 			if by[l] == nil {
 				by[l] = &unitStats{}
 			}
-			classifyUnits(by[l], defs, r.Chunks)
+			classifyUnits(by[l], defs, r.Chunks, func(line int) {
+				if shown < *unitsLost {
+					shown++
+					fmt.Printf("lost %s:%d\n", p, line)
+				}
+			})
 			return nil
 		})
 		if err != nil {

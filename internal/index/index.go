@@ -136,7 +136,12 @@ const racyWindow = int64(time.Second)
 //	9: Go calls on values whose receiver type is read from declarations
 //	   are stored typed ("T.m", "pkg.T.m"; chunk.goTypes)
 //	10: Rust `pub use` re-exports stay in their module's text chunk
-const AnalysisVersion = 10
+//	11: definitions over 100 lines are split into parts ("f (part 2 of
+//	    3)"); JS/TS functions nested in functions, object members and
+//	    accessors ("Request.contentType (get)") are chunks; class heads
+//	    stop before their first member; Rust impl blocks are of kind impl
+//	    ("Trait for Type"), macro_rules! of kind macro
+const AnalysisVersion = 11
 
 // ResolveRoot returns the absolute, symlink-resolved form of dir, the
 // identity of a project.

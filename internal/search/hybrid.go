@@ -286,7 +286,7 @@ func (s *Searcher) rankHybrid(ctx context.Context, q *Query, hp HybridParams, k 
 		r := fromRow(row)
 		ex := *c
 		switch r.Type {
-		case "text", "class":
+		case "text", "class", "impl": // an impl block is no definition of a name
 		default:
 			ex.TypeBoost = hp.TypeBoostCode
 		}
