@@ -3,6 +3,7 @@ package chunk
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"runtime/debug"
 	"sort"
 	"strings"
@@ -45,7 +46,8 @@ const (
 	minifiedBytes = 64 << 10
 	minifiedLine  = 500
 	// errorFallback: when ERROR nodes span more than this fraction of the
-	// file, AST chunks are unreliable and the whole file is text-chunked.
+	// file, only the definitions that parsed whole and outside ERROR nodes
+	// are kept (the rest is text); a file without one is text-chunked.
 	// Below it, AST chunks are kept and the broken regions are still covered
 	// by gap text chunks.
 	errorFallback = 0.30
@@ -75,6 +77,23 @@ func Parse(path string, src []byte) (res *FileResult, err error) {
 // other values; pkg may be nil (the file's own declarations only) and is
 // ignored for other languages.
 func ParseInPackage(path string, src []byte, pkg *GoPackage) (res *FileResult, err error) {
+	return ParseWith(path, src, Options{Go: pkg})
+}
+
+// Options is what a caller knows about a file beyond its bytes.
+type Options struct {
+	// Go is the declarations of the Go package the file belongs to (see
+	// NewGoPackage); nil means the file's own declarations only.
+	Go *GoPackage
+	// CppHeader says a .h file is C++ whatever its text (the project's
+	// evidence: C++ sources beside it). Without it a .h file is C++ when
+	// its text has C++-only syntax (lang.HeaderLanguage).
+	CppHeader bool
+}
+
+// ParseWith is Parse with what the caller knows about the file (Options).
+func ParseWith(path string, src []byte, o Options) (res *FileResult, err error) {
+	pkg := o.Go
 	defer func() {
 		if r := recover(); r != nil {
 			res, err = nil, fmt.Errorf("parse %s: %w: %v\n%s", path, ErrPanic, r, debug.Stack())
@@ -84,6 +103,9 @@ func ParseInPackage(path string, src []byte, pkg *GoPackage) (res *FileResult, e
 		testHookParse(path)
 	}
 	language := lang.Detect(path)
+	if language == "c" && strings.EqualFold(filepath.Ext(path), ".h") && (o.CppHeader || lang.HeaderLanguage(src) == "cpp") {
+		language = "cpp"
+	}
 	sp, err := specFor(language)
 	if err != nil {
 		return nil, fmt.Errorf("parse %s: %w: %w", path, ErrQuery, err)
@@ -200,16 +222,26 @@ func parseAST(sp *spec, path string, src []byte, pkg *GoPackage) *FileResult {
 	}
 	defer tree.Close()
 	root := tree.RootNode()
+	broken := false
 	if root.HasError() {
 		n, span := countErrors(root)
 		res.ParseErrors = n
-		if float64(span) > errorFallback*float64(len(src)) {
+		broken = float64(span) > errorFallback*float64(len(src))
+	}
+	ps := &parsed{sp: sp, path: path, src: src, buf: buf, idx: lines.NewIndex(src), alias: map[string]bool{}, errors: res.ParseErrors}
+	ps.collect(root)
+	if broken {
+		// mostly errors (macros a grammar cannot read): keep the
+		// definitions that parsed whole, outside any ERROR node; the rest
+		// of the file becomes text around them. Only a file without one
+		// is text-chunked whole.
+		ps.keepClean()
+		ps.skips = nil // nothing may be lost: imports stay in the text
+		if len(ps.defs) == 0 {
 			res.Chunks, res.Fallback, res.FallbackReason = TextChunks(path, sp.name, src), true, ReasonErrors
 			return res
 		}
 	}
-	ps := &parsed{sp: sp, path: path, src: src, buf: buf, idx: lines.NewIndex(src), alias: map[string]bool{}, errors: res.ParseErrors}
-	ps.collect(root)
 	if sp.name == "rust" {
 		budget := maxMacroParses
 		for _, t := range ps.macroItems(p, root, 0, &budget, deadline) {
@@ -229,6 +261,25 @@ func parseAST(sp *spec, path string, src []byte, pkg *GoPackage) *FileResult {
 	}
 	res.Relations = ps.relations()
 	return res
+}
+
+// keepClean drops the definitions whose node holds a syntax error or lies
+// inside an ERROR node.
+func (ps *parsed) keepClean() {
+	kept := ps.defs[:0]
+	for _, d := range ps.defs {
+		if d.node.HasError() {
+			continue
+		}
+		clean := true
+		for p := d.node.Parent(); p != nil && clean; p = p.Parent() {
+			clean = !p.IsError()
+		}
+		if clean {
+			kept = append(kept, d)
+		}
+	}
+	ps.defs = kept
 }
 
 // countErrors returns the number of ERROR and MISSING nodes and the bytes

@@ -403,7 +403,7 @@ func (r *run) pipeline(ctx context.Context) (*collector, error) {
 		return nil
 	})
 	var wg sync.WaitGroup
-	gopkgs := newGoPackages()
+	gopkgs, cpp := newGoPackages(), newCppDirs()
 	for i := 0; i < r.opts.Threads; i++ {
 		wg.Add(1)
 		go func() {
@@ -413,7 +413,7 @@ func (r *run) pipeline(ctx context.Context) (*collector, error) {
 				if p, ok := r.prevs[f.Path]; ok {
 					prev = &p
 				}
-				w := prepare(rt, f, prev, r.emb.ID(), gopkgs)
+				w := prepare(rt, f, prev, r.emb.ID(), gopkgs, cpp)
 				select {
 				case out <- w:
 				case <-gctx.Done():
@@ -491,8 +491,9 @@ func (r *run) finish(ctx context.Context, c *collector) (*Report, error) {
 
 // prepare reads (through rt, the project root: regular files only, at most
 // walk.MaxFileBytes), hashes and parses one file (runs on a worker); gopkgs
-// gives a Go file its package's declarations.
-func prepare(rt *os.Root, f walk.File, prev *store.FileRecord, embID string, gopkgs *goPackages) *work {
+// gives a Go file its package's declarations, cpp a .h file the C++
+// evidence of its directory.
+func prepare(rt *os.Root, f walk.File, prev *store.FileRecord, embID string, gopkgs *goPackages, cpp *cppDirs) *work {
 	w := &work{file: f, prev: prev}
 	data, cut, err := walk.ReadRegular(rt, filepath.FromSlash(f.Path), walk.MaxFileBytes)
 	if errors.Is(err, fs.ErrPermission) {
@@ -522,7 +523,7 @@ func prepare(rt *os.Root, f walk.File, prev *store.FileRecord, embID string, gop
 		data = []byte(strings.ToValidUTF8(string(data), "\uFFFD"))
 	}
 	w.content = data
-	res, err := parseSafe(f.Path, data, gopkgs.get(f.Abs))
+	res, err := parseSafe(f.Path, data, chunk.Options{Go: gopkgs.get(f.Abs), CppHeader: cpp.header(f.Abs)})
 	if err != nil {
 		// parse failure: fall back to text chunks, never lose the file
 		res = &chunk.FileResult{Language: "text", Chunks: chunk.TextChunks(f.Path, "text", data), Fallback: true,
@@ -555,13 +556,13 @@ func symbolName(ch chunk.Chunk) string {
 	return chunk.ParseSymbol(ch.Type, n, ch.Owner).Name
 }
 
-func parseSafe(path string, data []byte, pkg *chunk.GoPackage) (res *chunk.FileResult, err error) {
+func parseSafe(path string, data []byte, o chunk.Options) (res *chunk.FileResult, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("parse panic: %v", r)
 		}
 	}()
-	return chunk.ParseInPackage(path, data, pkg)
+	return chunk.ParseWith(path, data, o)
 }
 
 type collector struct {
