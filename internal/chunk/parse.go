@@ -232,7 +232,7 @@ func parseAST(sp *spec, path string, src []byte, pkg *GoPackage) *FileResult {
 	ps.collect(root)
 	if broken {
 		// mostly errors (macros a grammar cannot read): keep the
-		// definitions that parsed whole, outside any ERROR node; the rest
+		// definitions that parsed whole; the rest
 		// of the file becomes text around them. Only a file without one
 		// is text-chunked whole.
 		ps.keepClean()
@@ -263,19 +263,14 @@ func parseAST(sp *spec, path string, src []byte, pkg *GoPackage) *FileResult {
 	return res
 }
 
-// keepClean drops the definitions whose node holds a syntax error or lies
-// inside an ERROR node.
+// keepClean drops the definitions whose node holds a syntax error. One
+// that parsed whole inside an ERROR node is kept: a macro the grammar
+// cannot read (FMT_BEGIN_NAMESPACE) often leaves the whole file under one
+// ERROR node, with complete definitions in it.
 func (ps *parsed) keepClean() {
 	kept := ps.defs[:0]
 	for _, d := range ps.defs {
-		if d.node.HasError() {
-			continue
-		}
-		clean := true
-		for p := d.node.Parent(); p != nil && clean; p = p.Parent() {
-			clean = !p.IsError()
-		}
-		if clean {
+		if !d.node.HasError() {
 			kept = append(kept, d)
 		}
 	}
