@@ -17,6 +17,8 @@ import (
 
 var unitsLost = flag.Int("units-lost", 0, "with -units: print up to this many definitions left in text chunks (path:line)")
 
+var unitsInside = flag.Bool("units-inside", false, "with -units-lost: print the definitions inside other definitions' chunks too")
+
 var unitsDirs = flag.String("units", "", "comma-separated directories: print per language the share of definitions that end up inside text chunks or chunks over the size limit, and exit")
 
 // defKinds are the tree-sitter node kinds counted as definitions by the
@@ -46,6 +48,9 @@ var defKinds = map[string][]string{
 // line ends up.
 type unitStats struct {
 	Files, Defs, InText, InLong, Uncovered int
+	// Inside counts definitions in a chunk under the limit that is another
+	// definition's (a closure left in its function).
+	Inside int
 }
 
 // namedFunctionValue reports a function expression or arrow function bound
@@ -81,7 +86,7 @@ func namedFunctionValue(n *sitter.Node) bool {
 // the file by defKinds, and the grammar's language. Headers (.h) are
 // parsed as C++, of which C is nearly a subset, so that the classes and
 // templates of C++ headers count whatever grammar the chunker chose.
-func definitionLines(path string, src []byte) (string, []int) {
+func definitionLines(path string, src []byte) (string, [][2]int) {
 	l := lang.Detect(path)
 	if strings.HasSuffix(path, ".h") {
 		l = "cpp"
@@ -106,7 +111,7 @@ func definitionLines(path string, src []byte) (string, []int) {
 		return l, nil
 	}
 	defer tree.Close()
-	var out []int
+	var out [][2]int
 	var walk func(n *sitter.Node, depth int)
 	walk = func(n *sitter.Node, depth int) {
 		if depth > 200 {
@@ -118,7 +123,7 @@ func definitionLines(path string, src []byte) (string, []int) {
 			body = n.ChildByFieldName("body") != nil
 		}
 		if want[k] && body || (gl == "javascript" || gl == "typescript") && namedFunctionValue(n) {
-			out = append(out, int(n.StartPosition().Row)+1)
+			out = append(out, [2]int{int(n.StartPosition().Row) + 1, int(n.EndPosition().Row) + 1})
 		}
 		for i := uint(0); i < n.NamedChildCount(); i++ {
 			if c := n.NamedChild(i); c != nil {
@@ -133,10 +138,12 @@ func definitionLines(path string, src []byte) (string, []int) {
 // classifyUnits adds the definitions of one parsed file to st: each
 // definition's first line is looked up in the smallest chunk holding it;
 // a text chunk or a chunk of more than maxDefLines lines means the
-// definition is not a unit of its own.
-func classifyUnits(st *unitStats, defLines []int, chunks []Chunk, lost func(line int)) {
+// definition is not a unit of its own, and so does a definition chunk
+// whose declaration ends elsewhere (Inside).
+func classifyUnits(st *unitStats, defs [][2]int, chunks []Chunk, lost func(line int)) {
 	st.Files++
-	for _, l := range defLines {
+	for _, d := range defs {
+		l := d[0]
 		st.Defs++
 		var best *Chunk
 		for i := range chunks {
@@ -153,6 +160,11 @@ func classifyUnits(st *unitStats, defLines []int, chunks []Chunk, lost func(line
 			lost(l)
 		case best.EndLine-best.StartLine+1 > maxDefLines:
 			st.InLong++
+		case best.Type != KindText && best.DeclEndLine != d[1]:
+			st.Inside++
+			if *unitsInside {
+				lost(l)
+			}
 		}
 	}
 }
@@ -228,13 +240,13 @@ func TestUnitsReport(t *testing.T) {
 	}
 	sort.Strings(langs)
 	var tot unitStats
-	fmt.Printf("%-11s %6s %7s %7s %7s %7s %7s\n", "language", "files", "defs", "in-text", "in-long", "lost%", "uncov")
+	fmt.Printf("%-11s %6s %7s %7s %7s %7s %7s %7s\n", "language", "files", "defs", "in-text", "in-long", "lost%", "inside", "uncov")
 	row := func(l string, s unitStats) {
 		pct := 0.0
 		if s.Defs > 0 {
 			pct = 100 * float64(s.InText+s.InLong) / float64(s.Defs)
 		}
-		fmt.Printf("%-11s %6d %7d %7d %7d %6.1f%% %7d\n", l, s.Files, s.Defs, s.InText, s.InLong, pct, s.Uncovered)
+		fmt.Printf("%-11s %6d %7d %7d %7d %6.1f%% %7d %7d\n", l, s.Files, s.Defs, s.InText, s.InLong, pct, s.Inside, s.Uncovered)
 	}
 	for _, l := range langs {
 		s := *by[l]
@@ -244,6 +256,7 @@ func TestUnitsReport(t *testing.T) {
 		tot.InText += s.InText
 		tot.InLong += s.InLong
 		tot.Uncovered += s.Uncovered
+		tot.Inside += s.Inside
 	}
 	row("TOTAL", tot)
 }
