@@ -45,7 +45,10 @@ func (ps *parsed) chunks() []Chunk {
 			if d.header != "" {
 				kind, name = KindImpl, d.header
 			}
-			c := t.chunk(kind, name, d.ownerName, d.startLine, end, d.endLine)
+			// a doc comment of hundreds of lines (gson's JsonReader) leaves
+			// the head its last maxDefLines lines; the rest is gap text
+			start := max(d.startLine, end-maxDefLines+1)
+			c := t.chunk(kind, name, d.ownerName, start, end, d.endLine)
 			c.Doc = d.doc
 			d.chunkName = c.Name
 			out = append(out, c)

@@ -152,6 +152,14 @@ func classifyUnits(st *unitStats, defs [][2]int, chunks []Chunk, lost func(line 
 				best = c
 			}
 		}
+		for i := range chunks {
+			// the definition's own chunk wins over a class head that
+			// overlaps its first lines
+			if c := &chunks[i]; c.StartLine <= l && l <= c.EndLine && c.Type != KindText && c.DeclEndLine == d[1] &&
+				c.EndLine-c.StartLine+1 <= maxDefLines {
+				best = c
+			}
+		}
 		switch {
 		case best == nil:
 			st.Uncovered++
@@ -160,6 +168,7 @@ func classifyUnits(st *unitStats, defs [][2]int, chunks []Chunk, lost func(line 
 			lost(l)
 		case best.EndLine-best.StartLine+1 > maxDefLines:
 			st.InLong++
+			lost(l)
 		case best.Type != KindText && best.DeclEndLine != d[1]:
 			st.Inside++
 			if *unitsInside {
