@@ -12,6 +12,12 @@ import (
 func (ps *parsed) chunks() []Chunk {
 	t := newTexter(ps.path, ps.sp.name, ps.src)
 	var out []Chunk
+	kids := map[*def][]*def{} // kept definitions by their parent
+	for _, d := range ps.defs {
+		if !d.dropped && d.parent != nil && !d.ownerOnly {
+			kids[d.parent] = append(kids[d.parent], d)
+		}
+	}
 	for _, d := range ps.defs {
 		if d.dropped {
 			continue
@@ -23,10 +29,26 @@ func (ps *parsed) chunks() []Chunk {
 			}
 			end := max(ps.line(d.start)+classHeadLines-1, ps.line(d.nameStart))
 			end = min(end, d.endLine)
+			if k := kids[d]; d.header != "" && len(k) > 0 && k[0].startLine <= end {
+				// an impl block's head stops before its first member: the
+				// header "impl From<ParserNumber> for Number {" and the
+				// method under it are not returned twice. Class heads keep
+				// their 6 lines: benchmark labels of a class ("Axios",
+				// lines 22-61) often start at its first member, and the
+				// head is what matches them.
+				end = max(k[0].startLine-1, ps.line(d.nameStart))
+			}
 			for end > ps.line(d.nameStart) && !significant(t.line(end)) && strings.TrimSpace(t.line(end)) == "" {
 				end--
 			}
-			c := t.chunk(KindClass, d.qual, d.ownerName, d.startLine, end, d.endLine)
+			kind, name := KindClass, d.qual
+			if d.header != "" {
+				kind, name = KindImpl, d.header
+			}
+			// a doc comment of hundreds of lines (gson's JsonReader) leaves
+			// the head its last maxDefLines lines; the rest is gap text
+			start := max(d.startLine, end-maxDefLines+1)
+			c := t.chunk(kind, name, d.ownerName, start, end, d.endLine)
 			c.Doc = d.doc
 			d.chunkName = c.Name
 			out = append(out, c)
@@ -40,10 +62,20 @@ func (ps *parsed) chunks() []Chunk {
 			if d.ownerName != "" {
 				name = d.ownerName + "." + sig
 			}
-			c := t.chunk(kind, name, d.ownerName, d.startLine, d.endLine, d.endLine)
+			if d.accessor != "" {
+				name = accessorName(d.qual, d.accessor)
+			}
+			if !ps.scanned && d.node.Kind() == "macro_definition" {
+				kind, name, sig = KindMacro, d.name+"!", ""
+			}
+			ps := ps.pieces(t, d, kids[d])
+			c := t.chunk(kind, name, d.ownerName, ps[0][0], ps[0][1], d.endLine)
 			c.Signature, c.Doc = sig, d.doc
 			d.chunkName = c.Name
 			out = append(out, c)
+			for k, p := range ps[1:] {
+				out = append(out, t.chunk(KindText, partName(d.qual, k+2, len(ps)), d.ownerName, p[0], p[1], p[1]))
+			}
 		case "text":
 			before := len(t.out)
 			t.split(d.startLine, d.endLine, d.name, "")
@@ -320,8 +352,15 @@ func enclosingClass(d *def) *def {
 // nil (top-level code, a class body).
 func (ps *parsed) callerDef(funcs []*def, off uint) *def {
 	i := sort.Search(len(funcs), func(i int) bool { return funcs[i].extStart > off }) - 1
-	if i >= 0 && off < funcs[i].end {
-		return funcs[i]
+	if i < 0 {
+		return nil
+	}
+	// the last function starting before off holds it, or one of the
+	// functions it is nested in does (spec.nestedUnits)
+	for d := funcs[i]; d != nil; d = d.parent {
+		if d.kind == "function" && d.extStart <= off && off < d.end {
+			return d
+		}
 	}
 	return nil
 }
@@ -350,9 +389,8 @@ func (ps *parsed) goReceiverName(d *def) string {
 }
 
 func (ps *parsed) caller(funcs []*def, off uint) string {
-	i := sort.Search(len(funcs), func(i int) bool { return funcs[i].extStart > off }) - 1
-	if i >= 0 && off < funcs[i].end {
-		return funcs[i].qual
+	if d := ps.callerDef(funcs, off); d != nil {
+		return d.qual
 	}
 	if c := ps.classDefAt(off); c != nil {
 		return c.qual

@@ -3,9 +3,14 @@
 //
 // Chunk kinds: a "class" chunk holds at
 // most the first 6 lines of a class-like declaration (its full range is kept
-// in DeclEndLine), a "method" or "function" chunk holds a whole body, and a
-// "text" chunk is a run of whole lines of about 2000 characters used for files
-// without a grammar or whose parse is unreliable.
+// in DeclEndLine), an "impl" chunk the header of a Rust impl block up to its
+// first member, a "method", "function" or "macro" chunk a whole body of at
+// most maxDefLines lines (a longer one is split: the first part is the
+// definition's chunk, with DeclEndLine its last line, and the others are
+// text chunks named "Owner.name (part k of n)" with its owner), and a
+// "text" chunk is a run of whole lines of about 2000 characters used for
+// files without a grammar, for the gaps between definitions, and for the
+// parts of long definitions.
 //
 // Chunking is driven by one tree-sitter query per language (queries/*.scm,
 // capture names documented in spec.go); the Go code only resolves owners by
@@ -18,11 +23,17 @@
 //     own their methods: "ThreadLocalMap.set(ThreadLocal<?> key, Object value)".
 //   - Go methods take the receiver type without '*' or type parameters:
 //     "Server.Serve(l net.Listener)", "List.Push(v T)"; C++ "Foo::bar"
-//     definitions take Foo; a Rust impl block is a class chunk named after
-//     its type, so its functions read "Store.new()".
+//     definitions take Foo; a Rust impl block is an impl chunk named
+//     "Trait for Type" (or "Type") whose functions read "Store.new()";
+//     macro_rules! json is a macro chunk "json!".
 //   - Class chunks of nested classes are named by their path: "Outer.Inner".
 //   - Functions nested in functions, lambdas and methods of anonymous classes
 //     stay inside the enclosing chunk; Kotlin companion objects are not owners.
+//     In JavaScript and TypeScript a definition of at least 3 lines nested
+//     in a function is a chunk of its own, without the function as owner
+//     (a closure is lexically scoped); members of an object bound to a
+//     name take that owner ("fastify.get(url, options, handler)"), and
+//     getters and setters are named "Request.contentType (get)".
 //   - Decorators, annotations, attributes and touching comments belong to the
 //     following definition; its chunk starts at the first of them and Doc
 //     holds the comment text (or the Python docstring) without markers.
@@ -52,6 +63,12 @@ const (
 	KindMethod   = "method"
 	KindFunction = "function"
 	KindText     = "text"
+	// KindImpl is a Rust impl block, named "Trait for Type" or "Type"
+	// after its header; it names no symbol (the type's own definition
+	// does), and its functions are methods of Type.
+	KindImpl = "impl"
+	// KindMacro is a macro definition (Rust macro_rules!), named "name!".
+	KindMacro = "macro"
 )
 
 // Reasons a file falls back to text chunks (FileResult.FallbackReason).
@@ -84,7 +101,7 @@ const (
 type Chunk struct {
 	Path      string // root-relative, '/' separated
 	Language  string // e.g. "go", "java", "python", "text", "markdown"
-	Type      string // KindClass, KindMethod, KindFunction or KindText
+	Type      string // KindClass, KindMethod, KindFunction, KindText, KindImpl or KindMacro
 	Name      string // e.g. "Agent.run(String userInput)", "Server.Serve(l net.Listener)", "README.md#2"
 	Owner     string // innermost owning type, "" for top-level functions
 	Signature string // signature without modifiers/return type, "" for class and text chunks

@@ -44,7 +44,7 @@ func FuzzParse(f *testing.F) {
 		}
 		idx := lines.NewIndex(src)
 		n := idx.Count()
-		kinds := []string{KindClass, KindMethod, KindFunction, KindText}
+		kinds := []string{KindClass, KindMethod, KindFunction, KindText, KindImpl, KindMacro}
 		for _, c := range r.Chunks {
 			if !slices.Contains(kinds, c.Type) || c.Name == "" || c.Path != name {
 				t.Fatalf("%s: chunk type %q name %q path %q", name, c.Type, c.Name, c.Path)

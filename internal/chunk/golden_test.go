@@ -150,6 +150,23 @@ func checkInvariants(t *testing.T, path string, src []byte, r *FileResult) {
 			t.Errorf("%s: function name without '(': %q", path, c.Name)
 		}
 	}
+	// no line is in two chunks but for class heads (of up to 6 lines, see
+	// classHeadLines) and the name line of an impl written on one line
+	// with its members: an impl head stops before its first member, and a
+	// carved function's parts skip its nested definitions
+	owner := map[int]string{}
+	for _, c := range r.Chunks {
+		if c.Type == KindClass || c.Type == KindImpl && c.StartLine == c.EndLine {
+			continue
+		}
+		for l := c.StartLine; l <= c.EndLine; l++ {
+			if o, ok := owner[l]; ok {
+				t.Errorf("%s: line %d in %q and %q", path, l, o, c.Name)
+				break
+			}
+			owner[l] = c.Name
+		}
+	}
 	for _, rel := range r.Relations {
 		if rel.Line < 1 || rel.Line > nl || rel.From == "" || rel.To == "" || strings.ContainsRune(rel.From+rel.To, '\r') {
 			t.Errorf("%s: bad relation %+v", path, rel)

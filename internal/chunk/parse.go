@@ -3,6 +3,7 @@ package chunk
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"runtime/debug"
 	"sort"
 	"strings"
@@ -45,10 +46,20 @@ const (
 	minifiedBytes = 64 << 10
 	minifiedLine  = 500
 	// errorFallback: when ERROR nodes span more than this fraction of the
-	// file, AST chunks are unreliable and the whole file is text-chunked.
+	// file, only the definitions that parsed whole and outside ERROR nodes
+	// are kept (the rest is text); a file without one is text-chunked.
 	// Below it, AST chunks are kept and the broken regions are still covered
 	// by gap text chunks.
 	errorFallback = 0.30
+	// maxDefLines is the size limit of a definition chunk in lines: a
+	// function or method longer than this is split into parts of at most
+	// maxDefLines lines that keep its name and owner (see splitDef). One
+	// vector cannot stand for 800 lines, and an agent cannot read them.
+	maxDefLines = 100
+	// minNestedLines: a definition nested in a function (JavaScript and
+	// TypeScript, spec.nestedUnits) is a unit of its own when it spans at
+	// least this many lines; shorter closures stay in the enclosing chunk.
+	minNestedLines = 3
 )
 
 // Parse chunks one file and extracts its relations from the same parse.
@@ -66,6 +77,23 @@ func Parse(path string, src []byte) (res *FileResult, err error) {
 // other values; pkg may be nil (the file's own declarations only) and is
 // ignored for other languages.
 func ParseInPackage(path string, src []byte, pkg *GoPackage) (res *FileResult, err error) {
+	return ParseWith(path, src, Options{Go: pkg})
+}
+
+// Options is what a caller knows about a file beyond its bytes.
+type Options struct {
+	// Go is the declarations of the Go package the file belongs to (see
+	// NewGoPackage); nil means the file's own declarations only.
+	Go *GoPackage
+	// CppHeader says a .h file is C++ whatever its text (the project's
+	// evidence: C++ sources beside it). Without it a .h file is C++ when
+	// its text has C++-only syntax (lang.HeaderLanguage).
+	CppHeader bool
+}
+
+// ParseWith is Parse with what the caller knows about the file (Options).
+func ParseWith(path string, src []byte, o Options) (res *FileResult, err error) {
+	pkg := o.Go
 	defer func() {
 		if r := recover(); r != nil {
 			res, err = nil, fmt.Errorf("parse %s: %w: %v\n%s", path, ErrPanic, r, debug.Stack())
@@ -75,6 +103,9 @@ func ParseInPackage(path string, src []byte, pkg *GoPackage) (res *FileResult, e
 		testHookParse(path)
 	}
 	language := lang.Detect(path)
+	if language == "c" && strings.EqualFold(filepath.Ext(path), ".h") && (o.CppHeader || lang.HeaderLanguage(src) == "cpp") {
+		language = "cpp"
+	}
 	sp, err := specFor(language)
 	if err != nil {
 		return nil, fmt.Errorf("parse %s: %w: %w", path, ErrQuery, err)
@@ -133,6 +164,12 @@ type def struct {
 	startLine int    // chunk start (after wrappers, attributes, comments)
 	endLine   int    // last line of the (wrapped) declaration
 	doc       string
+	// header is the "Trait for Type" name of a Rust impl block ("" for
+	// other definitions).
+	header string
+	// accessor is "get" or "set" for a JavaScript/TypeScript getter or
+	// setter (see jsMembers), "" otherwise.
+	accessor string
 }
 
 type rawRel struct {
@@ -185,16 +222,26 @@ func parseAST(sp *spec, path string, src []byte, pkg *GoPackage) *FileResult {
 	}
 	defer tree.Close()
 	root := tree.RootNode()
+	broken := false
 	if root.HasError() {
 		n, span := countErrors(root)
 		res.ParseErrors = n
-		if float64(span) > errorFallback*float64(len(src)) {
+		broken = float64(span) > errorFallback*float64(len(src))
+	}
+	ps := &parsed{sp: sp, path: path, src: src, buf: buf, idx: lines.NewIndex(src), alias: map[string]bool{}, errors: res.ParseErrors}
+	ps.collect(root)
+	if broken {
+		// mostly errors (macros a grammar cannot read): keep the
+		// definitions that parsed whole; the rest
+		// of the file becomes text around them. Only a file without one
+		// is text-chunked whole.
+		ps.keepClean()
+		ps.skips = nil // nothing may be lost: imports stay in the text
+		if len(ps.defs) == 0 {
 			res.Chunks, res.Fallback, res.FallbackReason = TextChunks(path, sp.name, src), true, ReasonErrors
 			return res
 		}
 	}
-	ps := &parsed{sp: sp, path: path, src: src, buf: buf, idx: lines.NewIndex(src), alias: map[string]bool{}, errors: res.ParseErrors}
-	ps.collect(root)
 	if sp.name == "rust" {
 		budget := maxMacroParses
 		items := ps.macroItems(p, root, 0, &budget, deadline)
@@ -207,6 +254,9 @@ func parseAST(sp *spec, path string, src []byte, pkg *GoPackage) *FileResult {
 			defer t.Close()
 		}
 	}
+	if sp.nestedUnits {
+		ps.jsMembers()
+	}
 	ps.resolve()
 	if sp.name == "typescript" || sp.name == "tsx" {
 		ps.foldOverloads()
@@ -217,6 +267,20 @@ func parseAST(sp *spec, path string, src []byte, pkg *GoPackage) *FileResult {
 	}
 	res.Relations = ps.relations()
 	return res
+}
+
+// keepClean drops the definitions whose node holds a syntax error. One
+// that parsed whole inside an ERROR node is kept: a macro the grammar
+// cannot read (FMT_BEGIN_NAMESPACE) often leaves the whole file under one
+// ERROR node, with complete definitions in it.
+func (ps *parsed) keepClean() {
+	kept := ps.defs[:0]
+	for _, d := range ps.defs {
+		if !d.node.HasError() {
+			kept = append(kept, d)
+		}
+	}
+	ps.defs = kept
 }
 
 // countErrors returns the number of ERROR and MISSING nodes and the bytes
@@ -257,7 +321,7 @@ func (ps *parsed) collect(root *sitter.Node) {
 		var d *def
 		var rel *rawRel
 		var nameNode, paramsNode, declNode *sitter.Node
-		var owner, importName, alias string
+		var owner, importName, alias, implTrait string
 		var recvNode *sitter.Node
 		for i := range m.Captures {
 			c := &m.Captures[i]
@@ -269,6 +333,8 @@ func (ps *parsed) collect(root *sitter.Node) {
 				}
 			case "name":
 				nameNode = &n
+			case "impl.trait":
+				implTrait = collapse(ps.text(&n))
 			case "params":
 				if paramsNode == nil {
 					paramsNode = &n
@@ -345,6 +411,12 @@ func (ps *parsed) collect(root *sitter.Node) {
 			d.params = ps.text(paramsNode)
 		}
 		d.owner = cleanType(owner)
+		if d.node.Kind() == "impl_item" && nameNode != nil {
+			d.header = collapse(ps.text(nameNode))
+			if implTrait != "" {
+				d.header = implTrait + " for " + d.header
+			}
+		}
 		seen[d.node.Id()] = d
 		ps.defs = append(ps.defs, d)
 	}
@@ -448,7 +520,9 @@ func (ps *parsed) resolve() {
 	}
 	for _, d := range ps.defs {
 		if p := d.parent; p != nil && (p.kind == "function" || p.dropped) {
-			d.dropped = true // parents are resolved first: dropped propagates down
+			// parents are resolved first: dropped propagates down
+			d.dropped = p.dropped || !ps.sp.nestedUnits || d.kind == "text" ||
+				ps.endLine(d.start, d.end)-ps.line(d.start)+1 < minNestedLines
 		}
 		if !d.dropped && d.kind == "function" && !ps.scanned && ps.inAnonymousBody(d) {
 			d.dropped = true
@@ -458,6 +532,13 @@ func (ps *parsed) resolve() {
 		}
 		cls := d.parent
 		for cls != nil && cls.kind != "class" {
+			if cls.kind == "function" {
+				// a definition nested in a function (spec.nestedUnits) is
+				// lexically scoped: a function, not a method of a class
+				// around the function
+				cls = nil
+				break
+			}
 			cls = cls.parent
 		}
 		switch d.kind {

@@ -79,6 +79,11 @@ type spec struct {
 	qualifiedOwners bool
 	// docstrings: Python-style docstrings (first string statement of a body).
 	docstrings bool
+	// nestedUnits: definitions nested in a function of at least
+	// minNestedLines lines are units of their own (JavaScript factories and
+	// closures: function fastify() { function addHook() {...} }); the
+	// enclosing function's chunk keeps only its own lines (see pieces).
+	nestedUnits bool
 	// superKind classifies the i-th @super (0-based) of a class whose node
 	// kind is classKind as RelExtends or RelImplements.
 	superKind func(classKind string, i int, name string) string
@@ -126,6 +131,7 @@ var langTable = map[string]*spec{
 		docstrings:   true,
 	},
 	"javascript": {
+		nestedUnits: true,
 		wrappers:    set("export_statement"),
 		ownerClean:  jsOwner,
 		comments:    set("comment"),
@@ -133,6 +139,7 @@ var langTable = map[string]*spec{
 		cleanImport: unquote,
 	},
 	"typescript": {
+		nestedUnits: true,
 		wrappers:    set("export_statement", "ambient_declaration"),
 		ownerClean:  jsOwner,
 		comments:    set("comment"),
@@ -140,6 +147,7 @@ var langTable = map[string]*spec{
 		cleanImport: unquote,
 	},
 	"tsx": {
+		nestedUnits: true,
 		wrappers:    set("export_statement", "ambient_declaration"),
 		ownerClean:  jsOwner,
 		comments:    set("comment"),

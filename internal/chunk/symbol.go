@@ -15,20 +15,23 @@ type Symbol struct {
 
 // ParseSymbol takes apart a chunk name of the given kind (KindClass,
 // KindMethod, KindFunction, KindText) written by the chunker, with the
-// chunk's owner. It is the only parser of chunk names: the chunker fills
+// chunk's owner. Impl blocks name no symbol (their type does); a macro
+// "json!" is {Name: "json"}. It is the only parser of chunk names: the chunker fills
 // Chunk.Symbol with it, and the index stores the parts as columns. A
 // method name that does not start with "Owner." keeps its last dotted
 // segment as Name.
 func ParseSymbol(kind, name, owner string) Symbol {
 	switch kind {
-	case KindText:
+	case KindText, KindImpl:
 		return Symbol{}
+	case KindMacro:
+		return Symbol{Name: strings.TrimSuffix(name, "!")}
 	case KindClass:
 		return Symbol{Name: lastSegment(name), Owner: owner}
 	}
 	head, params := name, ""
 	if i := strings.IndexByte(name, '('); i >= 0 {
-		head, params = name[:i], strings.TrimSuffix(name[i+1:], ")")
+		head, params = strings.TrimSpace(name[:i]), strings.TrimSuffix(name[i+1:], ")")
 	}
 	s := Symbol{Owner: owner, Params: params}
 	if owner != "" && strings.HasPrefix(head, owner+".") {

@@ -27,6 +27,11 @@ func TestParseSymbol(t *testing.T) {
 		{KindClass, "Outer.Inner", "Outer", Symbol{Name: "Inner", Owner: "Outer"}, "Outer.Inner"},
 		{KindClass, "Pretty (Queue a)", "", Symbol{Name: "Pretty (Queue a)"}, "Pretty (Queue a)"},
 		{KindText, "README.md#2", "", Symbol{}, ""},
+		// an impl block names no symbol; a macro is its name without "!";
+		// an accessor's "(get)" is not part of its name
+		{KindImpl, "From<ParserNumber> for Number", "", Symbol{}, ""},
+		{KindMacro, "json!", "", Symbol{Name: "json"}, "json"},
+		{KindMethod, "Request.contentType (get)", "Request", Symbol{Name: "contentType", Owner: "Request", Params: "get"}, "Request.contentType"},
 	} {
 		got := ParseSymbol(c.kind, c.name, c.owner)
 		if got != c.want {
@@ -55,8 +60,8 @@ func TestParseSymbolGoldenCorpus(t *testing.T) {
 			return nil // inputs the chunker refuses are tested elsewhere
 		}
 		for _, c := range res.Chunks {
-			if c.Type == KindText {
-				continue
+			if c.Type == KindText || c.Type == KindImpl {
+				continue // no symbol: an impl block's type is defined elsewhere
 			}
 			n++
 			s := ParseSymbol(c.Type, c.Name, c.Owner)

@@ -145,7 +145,12 @@ const racyWindow = int64(time.Second)
 //	11: Rust calls inside macro arguments (tri!(f(x)), vec![g(y)]) are
 //	    calls; Rust method calls are marked Self/Value; Go package
 //	    declarations are read in file order (index is a function of the
-//	    tree, #25 item 12)
+//	    tree, #25 item 12);
+//	    definitions over 100 lines are split into parts ("f (part 2 of
+//	    3)"); JS/TS functions nested in functions, object members and
+//	    accessors ("Request.contentType (get)") are chunks; class heads
+//	    stop before their first member; Rust impl blocks are of kind impl
+//	    ("Trait for Type"), macro_rules! of kind macro
 const AnalysisVersion = 11
 
 // ResolveRoot returns the absolute, symlink-resolved form of dir, the
@@ -430,7 +435,7 @@ func (r *run) pipeline(ctx context.Context) (*collector, error) {
 		return nil
 	})
 	var wg sync.WaitGroup
-	gopkgs := newGoPackages()
+	gopkgs, cpp := newGoPackages(), newCppDirs()
 	for i := 0; i < r.opts.Threads; i++ {
 		wg.Add(1)
 		go func() {
@@ -440,7 +445,7 @@ func (r *run) pipeline(ctx context.Context) (*collector, error) {
 				if p, ok := r.prevs[f.Path]; ok {
 					prev = &p
 				}
-				w := prepare(rt, f, prev, r.emb.ID(), gopkgs)
+				w := prepare(rt, f, prev, r.emb.ID(), gopkgs, cpp)
 				select {
 				case out <- w:
 				case <-gctx.Done():
@@ -518,8 +523,9 @@ func (r *run) finish(ctx context.Context, c *collector) (*Report, error) {
 
 // prepare reads (through rt, the project root: regular files only, at most
 // walk.MaxFileBytes), hashes and parses one file (runs on a worker); gopkgs
-// gives a Go file its package's declarations.
-func prepare(rt *os.Root, f walk.File, prev *store.FileRecord, embID string, gopkgs *goPackages) *work {
+// gives a Go file its package's declarations, cpp a .h file the C++
+// evidence of its directory.
+func prepare(rt *os.Root, f walk.File, prev *store.FileRecord, embID string, gopkgs *goPackages, cpp *cppDirs) *work {
 	w := &work{file: f, prev: prev}
 	data, cut, err := walk.ReadRegular(rt, filepath.FromSlash(f.Path), walk.MaxFileBytes)
 	if errors.Is(err, fs.ErrPermission) {
@@ -549,7 +555,7 @@ func prepare(rt *os.Root, f walk.File, prev *store.FileRecord, embID string, gop
 		data = []byte(strings.ToValidUTF8(string(data), "\uFFFD"))
 	}
 	w.content = data
-	res, err := parseSafe(f.Path, data, gopkgs.get(f.Abs))
+	res, err := parseSafe(f.Path, data, chunk.Options{Go: gopkgs.get(f.Abs), CppHeader: cpp.header(f.Abs)})
 	if err != nil {
 		// parse failure: fall back to text chunks, never lose the file
 		res = &chunk.FileResult{Language: "text", Chunks: chunk.TextChunks(f.Path, "text", data), Fallback: true,
@@ -582,13 +588,13 @@ func symbolName(ch chunk.Chunk) string {
 	return chunk.ParseSymbol(ch.Type, n, ch.Owner).Name
 }
 
-func parseSafe(path string, data []byte, pkg *chunk.GoPackage) (res *chunk.FileResult, err error) {
+func parseSafe(path string, data []byte, o chunk.Options) (res *chunk.FileResult, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("parse panic: %v", r)
 		}
 	}()
-	return chunk.ParseInPackage(path, data, pkg)
+	return chunk.ParseWith(path, data, o)
 }
 
 type collector struct {

@@ -4,7 +4,9 @@ package lang
 
 import (
 	"path"
+	"regexp"
 	"strings"
+	"sync"
 )
 
 // byExt maps a lower-case extension (with dot) to a language name. Languages
@@ -75,4 +77,48 @@ func IsTestFile(p string) bool {
 	}
 	stem := strings.TrimSuffix(base, path.Ext(base))
 	return strings.HasSuffix(stem, ".test") || strings.HasSuffix(stem, ".spec")
+}
+
+// cppSyntax (compiled on first use) matches a line of C++-only syntax: a namespace, a template, a
+// class, an access specifier, a scope operator, a C++ standard header
+// (no ".h"), or a keyword C does not have.
+var cppSyntax = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\s*(namespace(\s+[A-Za-z_][\w:]*)?\s*\{|template\s*<|class\s+[A-Za-z_]\w*\s*(final\s*)?[:{;]|(public|private|protected)\s*:|using\s+namespace\s|#\s*include\s*<[a-z_]+>\s*$)|[A-Za-z_>]::[~A-Za-z_]|\b(constexpr|nullptr|typename|noexcept|static_assert|decltype)\b|\boperator\s*(\(\)|[-+*/=<>!&|^~\[]|new\b|delete\b)`)
+})
+
+// HeaderLanguage returns "cpp" for a C/C++ header (.h) whose text outside
+// comments has C++-only syntax (see cppSyntax), else "c". Headers that
+// only wrap declarations in #ifdef __cplusplus / extern "C" are C.
+func HeaderLanguage(src []byte) string {
+	inBlock := false
+	for _, l := range strings.Split(string(src), "\n") {
+		var code strings.Builder
+		for len(l) > 0 {
+			if inBlock {
+				i := strings.Index(l, "*/")
+				if i < 0 {
+					l = ""
+					break
+				}
+				l, inBlock = l[i+2:], false
+				continue
+			}
+			i := strings.Index(l, "/*")
+			j := strings.Index(l, "//")
+			if j >= 0 && (i < 0 || j < i) {
+				code.WriteString(l[:j])
+				break
+			}
+			if i < 0 {
+				code.WriteString(l)
+				break
+			}
+			code.WriteString(l[:i])
+			l, inBlock = l[i+2:], true
+		}
+		if c := code.String(); strings.TrimSpace(c) != "" && cppSyntax().MatchString(c) {
+			return "cpp"
+		}
+	}
+	return "c"
 }

@@ -29,3 +29,21 @@ func TestDetect(t *testing.T) {
 		t.Error("Indexable")
 	}
 }
+
+func TestHeaderLanguage(t *testing.T) {
+	for src, want := range map[string]string{
+		"namespace fmt {\nint f();\n}":                                    "cpp",
+		"FMT_BEGIN_NAMESPACE\ntemplate <typename T> struct formatter;":    "cpp",
+		"class Status {\n public:\n  Status();\n};":                       "cpp",
+		"inline auto f() -> int { return std::max(1, 2); }":               "cpp",
+		"#include <string>\n":                                             "cpp",
+		"struct buf { char *p; };\nint buf_init(struct buf *b);":          "c",
+		"#ifdef __cplusplus\nextern \"C\" {\n#endif\nint curl_f(void);\n": "c",
+		"/* namespace x { */\n// template <class T>\nint f(void);":        "c",
+		"#include <stdio.h>\nstatic int x = a ? b : c;":                   "c",
+	} {
+		if got := HeaderLanguage([]byte(src)); got != want {
+			t.Errorf("HeaderLanguage(%q) = %q, want %q", src, got, want)
+		}
+	}
+}

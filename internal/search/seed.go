@@ -46,12 +46,12 @@ func seedKeywordScore(name, path, content, keyword string) float64 {
 	return s
 }
 
-// seedTypeBoost is +0.15 for method and function chunks, +0.10 for class
-// chunks, 0 otherwise: top-level functions are methods' peers and get the
+// seedTypeBoost is +0.15 for method, function and macro chunks, +0.10 for
+// class chunks, 0 otherwise (text, impl blocks): top-level functions are methods' peers and get the
 // same boost.
 func seedTypeBoost(typ string) float64 {
 	switch typ {
-	case "method", "function":
+	case "method", "function", "macro":
 		return seedMethodBoost
 	case "class":
 		return seedClassBoost

@@ -92,7 +92,7 @@ var hybridStages = []stage{
 	{name: "type", run: func(p *pool) {
 		for i := range p.res {
 			switch p.res[i].Type {
-			case "text", "class":
+			case "text", "class", "impl": // an impl block is no definition of a name
 			default:
 				p.add(i, "type", p.hp.TypeBoostCode, "")
 			}

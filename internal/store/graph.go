@@ -15,12 +15,12 @@ import (
 // Definitions reads the project's code_chunks rows once per query session
 // (only the leading short columns, never content or embedding).
 
-// DefRow is a definition chunk (class, method or function) without its
+// DefRow is a definition chunk (class, method, function or macro) without its
 // content: enough to name it and point at it.
 type DefRow struct {
 	ID        int64
 	Path      string
-	Type      string // "class", "method" or "function"
+	Type      string // "class", "method", "function" or "macro"
 	Name      string // the chunk name as the chunker wrote it
 	Owner     string // chunk.Symbol.Owner
 	Symbol    string // chunk.Symbol.Name: the bare name
@@ -30,11 +30,11 @@ type DefRow struct {
 	EndLine   int // last line of the whole declaration (decl_end_line)
 }
 
-// Definitions returns every class, method and function chunk of project,
+// Definitions returns every class, method, function and macro chunk of project,
 // ordered by path and start line.
 func (s *Store) Definitions(ctx context.Context, project string) ([]DefRow, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT id, file_path, chunk_type, name, owner, symbol, params, language,
-		start_line, decl_end_line FROM code_chunks WHERE project_path=? AND chunk_type IN ('class','method','function')`, project)
+		start_line, decl_end_line FROM code_chunks WHERE project_path=? AND chunk_type IN ('class','method','function','macro')`, project)
 	if err != nil {
 		return nil, fmt.Errorf("load definitions: %w", err)
 	}

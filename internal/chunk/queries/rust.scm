@@ -1,13 +1,20 @@
 ; Rust: structs, enums, unions, traits, type aliases and impl blocks are
-; class-like (an impl is named after its type, so methods read Type.fn);
+; class-like (methods of an impl read Type.fn);
 ; functions and trait method signatures. #[attributes] and /// comments are
 ; preceding siblings (spec).
 (struct_item name: (type_identifier) @name) @class
 (enum_item name: (type_identifier) @name) @class
 (union_item name: (type_identifier) @name) @class
 (trait_item name: (type_identifier) @name) @class
-(type_item name: (type_identifier) @name) @class
-(impl_item type: (_) @name) @class
+; a type alias is a definition at module level; an associated type of an
+; impl or a trait (type Value = KeyClass;) is part of its block
+(source_file (type_item name: (type_identifier) @name) @class)
+(mod_item body: (declaration_list (type_item name: (type_identifier) @name) @class))
+; an impl block is a chunk of kind impl named "Trait for Type" (or "Type");
+; its functions are methods of Type
+(impl_item trait: (_)? @impl.trait type: (_) @name) @class
+; macro_rules! check_recursion { ... } is a definition of kind macro
+(macro_definition name: (identifier) @name) @function
 
 (function_item name: (identifier) @name parameters: (parameters) @params) @function
 (function_signature_item name: (identifier) @name parameters: (parameters) @params) @function

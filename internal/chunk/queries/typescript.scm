@@ -91,3 +91,14 @@
       alternative: [(arrow_function parameters: (formal_parameters) @params)
                     (arrow_function parameter: (identifier) @params)
                     (function_expression parameters: (formal_parameters) @params)]))) @function
+
+; A function-valued key of an object literal: a member of the object when
+; the object is bound to a name (const api = { get: function () {...} }),
+; a property when it is a descriptor (Object.defineProperties(T, { p: {
+; value: function () {...} } })); other pairs are callbacks and dropped
+; (see jsMembers).
+(pair
+  key: [(property_identifier) (string)] @name
+  value: [(function_expression parameters: (formal_parameters) @params)
+          (arrow_function parameters: (formal_parameters) @params)
+          (arrow_function parameter: (identifier) @params)]) @function

@@ -1,0 +1,131 @@
+package chunk
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// A definition over maxDefLines lines is split into parts of at most
+// maxDefLines lines that keep its name and owner, cover every line of its
+// body once and start at a statement, not inside one.
+func TestLongDefinitionParts(t *testing.T) {
+	t.Parallel()
+	var gob, pyb, luab strings.Builder
+	gob.WriteString("package p\n\n// Run does many things.\nfunc (s *Server) Run(x int) int {\n")
+	pyb.WriteString("class Server:\n    def run(self, x):\n")
+	luab.WriteString("local M = {}\n\nfunction M.run(x)\n")
+	for i := 0; i < 90; i++ { // 90 three-line statements: 270 lines
+		fmt.Fprintf(&gob, "\tif x > %d {\n\t\tx -= %d\n\t}\n", i, i)
+		fmt.Fprintf(&pyb, "        if x > %d:\n            x -= %d\n            x += 1\n", i, i)
+		fmt.Fprintf(&luab, "  if x > %d then\n    x = x - %d\n  end\n", i, i)
+	}
+	gob.WriteString("\treturn x\n}\n")
+	pyb.WriteString("        return x\n")
+	luab.WriteString("  return x\nend\n\nreturn M\n")
+	for _, c := range []struct {
+		path, src, first, part, owner, stmt string
+	}{
+		{"server.go", gob.String(), "Server.Run(x int)", "Server.Run", "Server", "if x > "},
+		{"server.py", pyb.String(), "Server.run(self, x)", "Server.run", "Server", "if x > "},
+		{"m.lua", luab.String(), "M.run(x)", "M.run", "M", "if x > "},
+	} {
+		r := mustParse(t, c.path, c.src)
+		checkInvariants(t, c.path, []byte(c.src), r)
+		lines := strings.Split(c.src, "\n")
+		var parts []Chunk
+		for _, ch := range r.Chunks {
+			if ch.Name == c.first || strings.HasPrefix(ch.Name, c.part+" (part ") {
+				parts = append(parts, ch)
+			}
+		}
+		if len(parts) != 3 {
+			t.Fatalf("%s: %d parts, want 3: %+v", c.path, len(parts), r.Chunks)
+		}
+		def := parts[0]
+		covered := map[int]int{}
+		for k, p := range parts {
+			if n := p.EndLine - p.StartLine + 1; n > maxDefLines {
+				t.Errorf("%s: part %q has %d lines", c.path, p.Name, n)
+			}
+			if p.Owner != c.owner {
+				t.Errorf("%s: part %q owner %q, want %q", c.path, p.Name, p.Owner, c.owner)
+			}
+			if k > 0 {
+				if want := fmt.Sprintf("%s (part %d of 3)", c.part, k+1); p.Name != want || p.Type != KindText {
+					t.Errorf("%s: part %d is %s %q, want text %q", c.path, k+1, p.Type, p.Name, want)
+				}
+				if s := strings.TrimSpace(lines[p.StartLine-1]); !strings.HasPrefix(s, c.stmt) {
+					t.Errorf("%s: part %q starts inside a statement: %q", c.path, p.Name, s)
+				}
+			}
+			for l := p.StartLine; l <= p.EndLine; l++ {
+				covered[l]++
+			}
+		}
+		if def.DeclEndLine != parts[2].EndLine && c.path != "m.lua" {
+			t.Errorf("%s: definition chunk decl-end %d, want %d", c.path, def.DeclEndLine, parts[2].EndLine)
+		}
+		for l := def.StartLine; l <= def.DeclEndLine; l++ {
+			if significant(lines[l-1]) && covered[l] != 1 {
+				t.Errorf("%s: line %d %q in %d parts", c.path, l, lines[l-1], covered[l])
+			}
+		}
+	}
+}
+
+// A JavaScript factory's nested functions and members are units; the
+// factory keeps its own lines (runs of fewer than minGapLines lines
+// between nested definitions are dropped, as gaps are), and a call in a
+// nested function is the nested function's.
+func TestNestedUnits(t *testing.T) {
+	t.Parallel()
+	src := `function build (opts) {
+  const api = {
+    close: function close (cb) {
+      cleanup()
+      cb()
+    },
+    tiny: () => 1
+  }
+  api.listen = function (port) {
+    start(port)
+    return api
+  }
+  function route (path) {
+    register(path)
+    return api
+  }
+  const done = () => finish()
+  api.route = route
+  return api
+}
+`
+	r := mustParse(t, "build.js", src)
+	got := map[string]string{}
+	for _, c := range r.Chunks {
+		got[c.Name] = fmt.Sprintf("%d-%d %s", c.StartLine, c.EndLine, c.Type)
+	}
+	for name, want := range map[string]string{
+		"build(opts)":         "1-2 function",
+		"api.close(cb)":       "3-6 method",
+		"api.listen(port)":    "9-12 method",
+		"route(path)":         "13-16 function",
+		"build (part 2 of 2)": "17-20 text",
+	} {
+		if got[name] != want {
+			t.Errorf("%s: %q, want %q (chunks %v)", name, got[name], want, got)
+		}
+	}
+	calls := map[string]string{}
+	for _, rel := range r.Relations {
+		if rel.Kind == RelCalls {
+			calls[rel.To] = rel.From
+		}
+	}
+	for to, from := range map[string]string{"cleanup": "api.close", "start": "api.listen", "register": "route", "finish": "build"} {
+		if calls[to] != from {
+			t.Errorf("call of %s from %q, want %q", to, calls[to], from)
+		}
+	}
+}
