@@ -8,7 +8,8 @@
 // hashing embedder on the same pairs.
 //
 // Usage: evalpairs -heldout DIR/heldout.jsonl [-weights FILE]
-//        evalpairs -neighbors remove,阻塞 [-weights FILE]
+//
+//	evalpairs -neighbors remove,阻塞 [-weights FILE]
 package main
 
 import (
