@@ -44,8 +44,9 @@ var layers = [][]string{
 	{"internal/serve"},
 	// Subcommands, REPL and flags.
 	{"internal/cli"},
-	// The binary and the benchmarks that drive it.
-	{"cmd", "bench"},
+	// The binary, the benchmarks that drive it, and the training pipeline of
+	// the built-in model (train/cmd/mine imports the chunker and the model).
+	{"cmd", "bench", "train"},
 }
 
 // testOnly are packages for tests only: no non-test package imports them.

@@ -31,6 +31,14 @@ func TestContract(t *testing.T) {
 	embedtest.Run(t, embedtest.Subject{New: func(t *testing.T) embed.Embedder { return builtinT(t) }})
 }
 
+// TestBuiltinChecksum verifies the embedded file's checksum, which New
+// skips to start fast.
+func TestBuiltinChecksum(t *testing.T) {
+	if _, err := Decode(weights); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func TestBuiltinID(t *testing.T) {
 	e := builtinT(t)
 	if e.ID() != "local:coderag-code-v1" || e.Dim() != 256 {
@@ -243,5 +251,64 @@ func TestFastPathMatchesTokenizer(t *testing.T) {
 				t.Fatalf("pass %d: rows of %q differ:\n got %v\nwant %v", pass, text[:min(len(text), 80)], got, want)
 			}
 		}
+	}
+}
+
+// BenchmarkLoad is the cold-start cost of the built-in model: decoding the
+// embedded file and building the vocabulary index (what New does once).
+func BenchmarkLoad(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		m, err := decode(weights, false)
+		if err != nil {
+			b.Fatal(err)
+		}
+		NewFromModel(m)
+	}
+}
+
+// TestBuiltinRelatesMeanings checks what the trained table learned and
+// feature hashing cannot: words of like meaning, in English and across
+// Chinese, are near (issue 26: "阻塞" near block and wait, not block_on).
+func TestBuiltinRelatesMeanings(t *testing.T) {
+	e := builtinT(t)
+	has := func(ns []Neighbor, w string) bool {
+		for _, n := range ns {
+			if n.Word == w {
+				return true
+			}
+		}
+		return false
+	}
+	for word, want := range map[string][]string{
+		"remove": {"delet"},
+		"delete": {"remov"},
+		"唤醒":     {"wake"},
+		"丢弃":     {"discard"},
+		"超时":     {"timeout"},
+		"配置":     {"config"},
+		"阻塞":     {"wait", "block"},
+	} {
+		ns := e.Neighbors(word, 8)
+		for _, w := range want {
+			if !has(ns, w) {
+				t.Errorf("Neighbors(%q, 8) = %v, want %q among them", word, ns, w)
+			}
+		}
+		if has(ns, "blockon") {
+			t.Errorf("Neighbors(%q) holds blockon: %v", word, ns)
+		}
+	}
+	ctx := context.Background()
+	q, _ := e.EmbedQuery(ctx, "wake the waiting tasks")
+	vs, _ := e.Embed(ctx, []string{
+		"[method:Notify.notify_waiters(&self)] pub fn notify_waiters(&self) { let mut waiters = self.waiters.lock(); while let Some(w) = waiters.pop_back() { w.wake(); } }",
+		"[method:Buf.put_slice(&mut self, src: &[u8])] pub fn put_slice(&mut self, src: &[u8]) { self.extend_from_slice(src); }",
+	})
+	if !(embed.Cosine(q, vs[0]) > embed.Cosine(q, vs[1])) {
+		t.Errorf("wake the waiting tasks: notify_waiters %.3f, put_slice %.3f", embed.Cosine(q, vs[0]), embed.Cosine(q, vs[1]))
+	}
+	qz, _ := e.EmbedQuery(ctx, "唤醒等待的任务")
+	if !(embed.Cosine(qz, vs[0]) > embed.Cosine(qz, vs[1])) {
+		t.Errorf("唤醒等待的任务: notify_waiters %.3f, put_slice %.3f", embed.Cosine(qz, vs[0]), embed.Cosine(qz, vs[1]))
 	}
 }

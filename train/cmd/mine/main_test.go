@@ -1,0 +1,98 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/coderag/coderag/internal/chunk"
+)
+
+// TestPairsOfRealChunks mines pairs from chunks of the real chunker and
+// checks the two rules that make a pair a fair training example: the doc
+// side's comment is not left on the code side, and the name pair's code
+// side does not hold the name.
+func TestPairsOfRealChunks(t *testing.T) {
+	for path, src := range map[string]string{
+		"a.go": `package a
+
+// RebuildObject rebuilds an object from its base and a list of copy and
+// insert instructions.
+func RebuildObject(base []byte, delta []byte) []byte {
+	out := make([]byte, 0, len(base))
+	for _, d := range delta {
+		out = append(out, base[d])
+	}
+	return out
+}
+`,
+		"b.py": `def wake_waiting_tasks(queue):
+    """Wake every task waiting on the queue.
+
+    Args:
+        queue: the queue.
+    """
+    for t in queue.waiters:
+        t.wake()
+    queue.waiters.clear()
+`,
+		"C.java": `class C {
+    /**
+     * Returns the <b>number</b> of {@link Entry} items kept in the cache.
+     */
+    public int cacheSize() {
+        int n = 0;
+        for (Entry e : entries) n++;
+        return n;
+    }
+}
+`,
+	} {
+		fr, err := chunk.Parse(path, []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var doc, name *pair
+		for _, c := range fr.Chunks {
+			for _, p := range pairsOf(c, fr.Language) {
+				p := p
+				if p.kind == "doc" {
+					doc = &p
+				} else {
+					name = &p
+				}
+			}
+		}
+		if doc == nil || name == nil {
+			t.Fatalf("%s: doc pair %v, name pair %v; want both", path, doc, name)
+		}
+		if strings.Contains(doc.code, "Wake every") || strings.Contains(doc.code, "rebuilds an object") || strings.Contains(doc.code, "items kept") ||
+			strings.Contains(doc.code, "*/") || strings.Contains(doc.code, `"""`) {
+			t.Errorf("%s: comment left on the code side: %q", path, doc.code)
+		}
+		if strings.Contains(doc.query, "<b>") || strings.Contains(doc.query, "{@link") || strings.Contains(doc.query, "Args") {
+			t.Errorf("%s: markup or tag lines in the query %q", path, doc.query)
+		}
+		for _, n := range []string{"RebuildObject", "wake_waiting_tasks", "cacheSize"} {
+			if strings.Contains(name.code, n) {
+				t.Errorf("%s: name %q left in the name pair's code %q", path, n, name.code)
+			}
+		}
+		if !strings.HasPrefix(doc.code, "[") {
+			t.Errorf("%s: code side %q is not chunk.EmbedText's form", path, doc.code)
+		}
+	}
+}
+
+func TestDocQuery(t *testing.T) {
+	for in, want := range map[string]string{
+		"Copyright 2020 The Authors. All rights reserved.": "",
+		"nolint:errcheck": "",
+		"Short.":          "",
+		"Parses the header line.\n\n@param s the line": "Parses the header line.",
+		"Returns the <tt>size</tt> of {@code list}.":   "Returns the size of list.",
+	} {
+		if got := docQuery(in); got != want {
+			t.Errorf("docQuery(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
