@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Every quality figure of one coderag binary, in one run.
 
-usage: bench/quality.py CODERAG WORK_DIR [--reindex] [--only SETS] [--env K=V ...]
+usage: bench/quality.py CODERAG WORK_DIR [--reindex] [--only SETS] [--set P=V,...] [--env K=V ...]
 
 Indexes each corpus into its own CODERAG_HOME under WORK_DIR (kept, so a
 second binary with the same embedder can reuse it only when --reindex is not
@@ -20,7 +20,8 @@ then scores with `coderag eval --json`:
   func     testdata/fresh-func: function-level golden sets over 5 repos under
            $FRESH: MRR@10 in English and in Chinese
 
---env K=V is passed to every coderag process (EMBEDDING_MODEL=... for an
+--set P=V,... is passed to `coderag eval --set` (ranking params, e.g.
+Semantic=0.3). --env K=V is passed to every coderag process (EMBEDDING_MODEL=... for an
 ablation). Prints one table; writes WORK_DIR/quality.json.
 """
 import json, os, subprocess, sys, collections
@@ -42,10 +43,13 @@ binary, work = os.path.abspath(args[0]), os.path.abspath(args[1])
 reindex = "--reindex" in args
 only = None
 extra_env = {}
+eval_set = []
 i = 2
 while i < len(args):
     if args[i] == "--only":
         only = set(args[i + 1].split(",")); i += 2; continue
+    if args[i] == "--set":
+        eval_set = ["--set", args[i + 1]]; i += 2; continue
     if args[i] == "--env":
         k, v = args[i + 1].split("=", 1); extra_env[k] = v; i += 2; continue
     i += 1
@@ -58,7 +62,7 @@ def run_eval(home_name, project, setfile):
     if reindex or not os.path.isdir(home):
         os.makedirs(home, exist_ok=True)
         subprocess.run([binary, "index", project], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    p = subprocess.run([binary, "eval", "--json", "--project", project, setfile], env=env,
+    p = subprocess.run([binary, "eval", "--json", *eval_set, "--project", project, setfile], env=env,
                        capture_output=True, text=True)
     if p.returncode != 0:
         print(f"  {home_name} {os.path.basename(setfile)}: eval failed: {p.stderr.strip()[:200]}", file=sys.stderr)
