@@ -55,6 +55,24 @@ type Describer interface {
 	Describe() string
 }
 
+// Translator is implemented by embedders whose vectors of Chinese text
+// depend on the translation data installed (the local embedder with
+// Options.Translate or Expand: the glossary and, when installed,
+// CC-CEDICT). TranslatesHan reports whether this one does; the index then
+// records the data's identity (analyze.Identity) beside the embedder id of
+// every file holding Han text, so a change of the data re-embeds those
+// files (issue #28, item 4).
+type Translator interface {
+	TranslatesHan() bool
+}
+
+// TranslatesHan reports whether e's vectors of Han text depend on the
+// translation data (e implements Translator and says so).
+func TranslatesHan(e Embedder) bool {
+	t, ok := e.(Translator)
+	return ok && t.TranslatesHan()
+}
+
 // Describe returns e.Describe() when e implements Describer, else e.ID().
 func Describe(e Embedder) string {
 	if d, ok := e.(Describer); ok {

@@ -136,7 +136,10 @@ const racyWindow = int64(time.Second)
 //	9: Go calls on values whose receiver type is read from declarations
 //	   are stored typed ("T.m", "pkg.T.m"; chunk.goTypes)
 //	10: Rust `pub use` re-exports stay in their module's text chunk
-const AnalysisVersion = 10
+//	11: a file with Han text records the identity of the Chinese
+//	    translation data beside its embedder id (fileIDs), so files
+//	    embedded before, with unknown data, are embedded again once
+const AnalysisVersion = 11
 
 // ResolveRoot returns the absolute, symlink-resolved form of dir, the
 // identity of a project.
@@ -174,7 +177,8 @@ type work struct {
 	skip    walk.Reason
 	skipErr string // detail of a ReasonUnreadable skip
 	err     error
-	same    bool // hash equal to prev: only touch
+	same    bool   // hash equal to prev: only touch
+	embID   string // the embedder id its fingerprint records (fileIDs.record)
 }
 
 // Run indexes root (absolute, resolved) into st with emb and returns the
@@ -188,7 +192,7 @@ type work struct {
 // (pipeline), then finish (fingerprints, project dimension, language
 // statistics, run record, report).
 func Run(ctx context.Context, st *store.Store, emb embed.Embedder, root string, opts Options) (*Report, error) {
-	r := &run{st: st, emb: emb, root: root, opts: withDefaults(opts), start: time.Now(),
+	r := &run{st: st, emb: emb, ids: newFileIDs(emb), root: root, opts: withDefaults(opts), start: time.Now(),
 		rep: &Report{Project: root, Embedder: emb.ID()}}
 	release, err := Lock(ctx, st, root, opts.OnWait)
 	if err != nil {
@@ -221,6 +225,7 @@ func Run(ctx context.Context, st *store.Store, emb embed.Embedder, root string, 
 type run struct {
 	st    *store.Store
 	emb   embed.Embedder
+	ids   *fileIDs // the embedder id each file's fingerprint records
 	root  string
 	opts  Options
 	start time.Time
@@ -286,7 +291,7 @@ func (r *run) diff() {
 	r.seen = make(map[string]bool, len(r.files))
 	for _, f := range r.files {
 		r.seen[f.Path] = true
-		if p, ok := r.prevs[f.Path]; ok && unchanged(p, f, r.emb.ID()) {
+		if p, ok := r.prevs[f.Path]; ok && unchanged(p, f, r.ids) {
 			r.rep.Unchanged++
 			continue
 		}
@@ -408,7 +413,7 @@ func (r *run) pipeline(ctx context.Context) (*collector, error) {
 				if p, ok := r.prevs[f.Path]; ok {
 					prev = &p
 				}
-				w := prepare(rt, f, prev, r.emb.ID(), gopkgs)
+				w := prepare(rt, f, prev, r.ids, gopkgs)
 				select {
 				case out <- w:
 				case <-gctx.Done():
@@ -487,7 +492,7 @@ func (r *run) finish(ctx context.Context, c *collector) (*Report, error) {
 // prepare reads (through rt, the project root: regular files only, at most
 // walk.MaxFileBytes), hashes and parses one file (runs on a worker); gopkgs
 // gives a Go file its package's declarations.
-func prepare(rt *os.Root, f walk.File, prev *store.FileRecord, embID string, gopkgs *goPackages) *work {
+func prepare(rt *os.Root, f walk.File, prev *store.FileRecord, ids *fileIDs, gopkgs *goPackages) *work {
 	w := &work{file: f, prev: prev}
 	data, cut, err := walk.ReadRegular(rt, filepath.FromSlash(f.Path), walk.MaxFileBytes)
 	if errors.Is(err, fs.ErrPermission) {
@@ -509,7 +514,7 @@ func prepare(rt *os.Root, f walk.File, prev *store.FileRecord, embID string, gop
 	}
 	sum := sha256.Sum256(data)
 	w.sha = hex.EncodeToString(sum[:])
-	if prev != nil && prev.SHA256 == w.sha && prev.Embedder == embID && prev.Analysis == AnalysisVersion {
+	if prev != nil && prev.SHA256 == w.sha && ids.current(prev.Embedder) && prev.Analysis == AnalysisVersion {
 		w.same = true
 		return w
 	}
@@ -517,6 +522,7 @@ func prepare(rt *os.Root, f walk.File, prev *store.FileRecord, embID string, gop
 		data = []byte(strings.ToValidUTF8(string(data), "\uFFFD"))
 	}
 	w.content = data
+	w.embID = ids.record(data)
 	res, err := parseSafe(f.Path, data, gopkgs.get(f.Abs))
 	if err != nil {
 		// parse failure: fall back to text chunks, never lose the file
@@ -760,7 +766,7 @@ func (c *collector) build(batch []*work) ([]store.FileData, error) {
 			continue
 		}
 		d := store.FileData{
-			Record: store.FileRecord{Path: w.file.Path, SHA256: w.sha, Embedder: id, Analysis: AnalysisVersion,
+			Record: store.FileRecord{Path: w.file.Path, SHA256: w.sha, Embedder: w.embID, Analysis: AnalysisVersion,
 				Size: w.file.Size, MtimeNS: w.file.ModTime.UnixNano()},
 			Language: w.res.Language,
 		}

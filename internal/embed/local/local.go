@@ -111,6 +111,7 @@ type Embedder struct {
 
 var _ embed.Embedder = (*Embedder)(nil)
 var _ embed.Describer = (*Embedder)(nil)
+var _ embed.Translator = (*Embedder)(nil)
 
 // New returns an Embedder of opts.Dim dimensions (ErrBadModel outside
 // MinDim..MaxDim).
@@ -154,6 +155,11 @@ func (e *Embedder) ID() string { return Provider + ":" + ModelName(e.dim) }
 
 // Dim returns the vector dimension.
 func (e *Embedder) Dim() int { return e.dim }
+
+// TranslatesHan reports whether Han text gets English features from
+// Options.Translate or Expand, whose output depends on the installed data
+// (embed.Translator).
+func (e *Embedder) TranslatesHan() bool { return e.translate != nil || e.expand != nil }
 
 // Describe is the one-line honest description shown by `coderag stats`.
 func (e *Embedder) Describe() string {
