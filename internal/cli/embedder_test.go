@@ -41,3 +41,30 @@ func TestIndexNotesEmbedderSwitch(t *testing.T) {
 		t.Errorf("a third run with the same embedder notes a switch: %s", errs)
 	}
 }
+
+// TestDoctorNamesEmbedder: doctor names the embedder a new index gets, with
+// its one-line description, before and after an index exists, and in JSON.
+func TestDoctorNamesEmbedder(t *testing.T) {
+	setHome(t)
+	want := "embedder: local:hashing-768-v1: built-in feature hashing"
+	if code, out, errs := run(t, "doctor"); code != 0 || !strings.Contains(out, want) {
+		t.Fatalf("doctor without an index: exit %d\n%s\n%s\nwant %q", code, out, errs, want)
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "a.go"), []byte("package a\n\nfunc A() {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errs := run(t, "index", "--quiet", dir); code != 0 {
+		t.Fatal(errs)
+	}
+	if code, out, errs := run(t, "doctor"); code != 0 || !strings.Contains(out, want) {
+		t.Fatalf("doctor: exit %d\n%s\n%s\nwant %q", code, out, errs, want)
+	}
+	if code, out, _ := run(t, "doctor", "--json"); code != 0 || !strings.Contains(out, `"embedder": "local:hashing-768-v1: built-in`) {
+		t.Fatalf("doctor --json: exit %d\n%s", code, out)
+	}
+	t.Setenv("EMBEDDING_PROVIDER", "nonsense")
+	if _, out, _ := run(t, "doctor"); !strings.Contains(out, "embedder: unavailable: ") {
+		t.Errorf("doctor with a bad provider:\n%s", out)
+	}
+}
