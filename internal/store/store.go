@@ -199,7 +199,18 @@ func (s *Store) migrate(ctx context.Context) error {
 		ON CONFLICT(key) DO UPDATE SET value=excluded.value`, strconv.Itoa(SchemaVersion)); err != nil {
 		return err
 	}
-	return tx.Commit()
+	if err := tx.Commit(); err != nil {
+		return err
+	}
+	if have > 0 && have < 5 {
+		// the vectors were requantised in place: each row shrank to a
+		// quarter but kept its page, so the file only gets smaller once
+		// it is rewritten. A failure (no room for VACUUM's copy) leaves a
+		// valid index that is merely larger; `coderag remove` compacts too.
+		conn.Close()
+		_, _, _ = s.Compact(ctx)
+	}
+	return nil
 }
 
 // restoreIndexes re-creates any of the schema's indexes that were dropped
