@@ -168,13 +168,13 @@ func sortScored(out []Scored) {
 }
 
 // vectorSet is one project's vectors held in memory as stored (see
-// vector.go): row i is scale[i] times the codes data[i*dim:(i+1)*dim] and
-// belongs to chunk ids[i], dim+4 bytes a vector.
+// vector.go): row i is scale[i] times the int8 codes data[i*dim:(i+1)*dim]
+// and belongs to chunk ids[i], dim+4 bytes a vector.
 type vectorSet struct {
 	version string
 	ids     []int64
 	dim     int
-	data    []int8
+	data    []byte
 	scale   []float32
 	// index maps an id to its row, built on first use by CosineByID
 	indexOnce sync.Once

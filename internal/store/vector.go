@@ -84,46 +84,39 @@ func blobDim(b []byte) int { return len(b) - vecHeader }
 // blobScale is the scale of a stored vector.
 func blobScale(b []byte) float32 { return math.Float32frombits(binary.LittleEndian.Uint32(b)) }
 
-// dotBlob is q·v for the stored vector b, whose dimension must be len(q):
-// dotCodes over the BLOB's bytes, without copying them.
+// dotBlob is q·v for the stored vector b, whose dimension must be len(q).
 func dotBlob(q []float32, b []byte) float32 {
-	c := b[vecHeader : vecHeader+len(q)]
-	var s0, s1, s2, s3 float32
-	n := len(q) &^ 3
-	for i := 0; i < n; i += 4 {
-		s0 += q[i] * float32(int8(c[i]))
-		s1 += q[i+1] * float32(int8(c[i+1]))
-		s2 += q[i+2] * float32(int8(c[i+2]))
-		s3 += q[i+3] * float32(int8(c[i+3]))
-	}
-	for i := n; i < len(q); i++ {
-		s0 += q[i] * float32(int8(c[i]))
-	}
-	return blobScale(b) * (s0 + s1 + s2 + s3)
+	return blobScale(b) * dotCodes(q, b[vecHeader:])
 }
 
-// appendCodes appends the codes of a stored vector to dst.
-func appendCodes(dst []int8, b []byte) []int8 {
-	for _, c := range b[vecHeader:] {
-		dst = append(dst, int8(c))
-	}
-	return dst
-}
+// appendCodes appends the code bytes of a stored vector to dst.
+func appendCodes(dst []byte, b []byte) []byte { return append(dst, b[vecHeader:]...) }
 
-// dotCodes is Σ q[i]·c[i] over len(q) values (c may not be shorter), in
-// four float32 lanes.
-func dotCodes(q []float32, c []int8) float32 {
+// codeValue maps a code byte to its int8 value as a float32. A table
+// look-up (one L1 load) is as fast as reading a float32 and twice as fast
+// as converting the byte (measured in pure Go on amd64), so scoring codes
+// costs what scoring float32 did while reading a quarter of the bytes.
+var codeValue = func() (t [256]float32) {
+	for i := range t {
+		t[i] = float32(int8(uint8(i)))
+	}
+	return t
+}()
+
+// dotCodes is Σ q[i]·int8(c[i]) over len(q) values (c may not be
+// shorter), in four float32 lanes.
+func dotCodes(q []float32, c []byte) float32 {
 	c = c[:len(q)]
 	var s0, s1, s2, s3 float32
 	n := len(q) &^ 3
 	for i := 0; i < n; i += 4 {
-		s0 += q[i] * float32(c[i])
-		s1 += q[i+1] * float32(c[i+1])
-		s2 += q[i+2] * float32(c[i+2])
-		s3 += q[i+3] * float32(c[i+3])
+		s0 += q[i] * codeValue[c[i]]
+		s1 += q[i+1] * codeValue[c[i+1]]
+		s2 += q[i+2] * codeValue[c[i+2]]
+		s3 += q[i+3] * codeValue[c[i+3]]
 	}
 	for i := n; i < len(q); i++ {
-		s0 += q[i] * float32(c[i])
+		s0 += q[i] * codeValue[c[i]]
 	}
 	return s0 + s1 + s2 + s3
 }
