@@ -1,0 +1,26 @@
+//go:build linux
+
+package static
+
+import (
+	"runtime"
+	"syscall"
+	"time"
+)
+
+// threadCPU runs f locked to one OS thread and returns the CPU time (user +
+// system) that thread spent: a per-core figure that a busy shared machine
+// does not distort the way wall time does.
+func threadCPU(f func()) time.Duration {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	const rusageThread = 1 // RUSAGE_THREAD
+	var a, b syscall.Rusage
+	syscall.Getrusage(rusageThread, &a)
+	f()
+	syscall.Getrusage(rusageThread, &b)
+	d := func(r syscall.Rusage) time.Duration {
+		return time.Duration(r.Utime.Nano() + r.Stime.Nano())
+	}
+	return d(b) - d(a)
+}

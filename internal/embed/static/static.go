@@ -1,0 +1,386 @@
+// Package static is coderag's own learned code embedding model: a static
+// token table with learned per-token weights and weighted mean pooling, the
+// architecture of CodeSearchNet's neural bag of words (Husain et al., 2019)
+// and of model2vec models at inference time. The table was trained here, by
+// the committed pipeline under train/ (see docs/MODEL.md), contrastively
+// (InfoNCE with in-batch negatives) on pairs mined from Debian packages with
+// coderag's own chunker: a doc comment against the function it documents,
+// and a function's name in words against its body. Chinese words (CC-CEDICT
+// headwords) share the table, aligned with their English senses, so "阻塞"
+// lands near block and wait.
+//
+// API (stable; package integrate wires it into the product):
+//
+//	New() (*Embedder, error)        the built-in model (weights.bin, go:embed)
+//	NewFromModel(*Model) *Embedder  any decoded model (tests, experiments)
+//	(*Embedder).ID()                "local:coderag-code-v1"
+//	(*Embedder).Dim, Embed, EmbedQuery   embed.Embedder
+//	(*Embedder).Describe()          one line for `coderag stats`
+//	(*Embedder).Tokens(text)        the tokens a text is embedded from
+//	(*Embedder).Vector(token)       one token's unit vector, nil if unknown
+//	(*Embedder).Neighbors(word, k)  nearest vocabulary words, for query expansion
+//	Tokenizer, NewTokenizer         the tokenizer shared with the training miner
+//	Model, Encode, Decode, Quantize, BucketOf   the weights format (format.go)
+//
+// A text's vector is normalise(Σ_t (1+ln tf_t) · w_side[t] · row[t]) over its
+// distinct tokens t (Tokenizer), where tf_t is the token's count in the text,
+// w_side the learned weight of the document side (Embed) or the query side
+// (EmbedQuery), and row[t] the dequantised table row. A token outside the
+// vocabulary uses the row of its hash bucket (BucketOf), trained like the
+// others on the rare tokens of the corpus. A text with no tokens (only
+// punctuation) gets a zero vector. Embedding is a table lookup: no server,
+// no download, the same vector on every machine.
+package static
+
+import (
+	"context"
+	_ "embed"
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/coderag/coderag/internal/analyze"
+	"github.com/coderag/coderag/internal/embed"
+)
+
+// Provider is the provider half of the embedder's ID.
+const Provider = "local"
+
+//go:embed weights.bin
+var weights []byte
+
+// Embedder embeds texts with a static model. It is safe for concurrent use.
+type Embedder struct {
+	m     *Model
+	tok   *Tokenizer
+	index map[string]int32
+	norms []float32 // Euclidean norm of each dequantised row
+	pool  sync.Pool // *scratch
+	// cache maps an ASCII identifier run to its rows (identIDs)
+	cache  sync.Map
+	cacheN atomic.Int64
+}
+
+var _ embed.Embedder = (*Embedder)(nil)
+var _ embed.Describer = (*Embedder)(nil)
+
+var (
+	builtinOnce sync.Once
+	builtin     *Embedder
+	builtinErr  error
+)
+
+// New returns the Embedder of the built-in model, decoded once per process
+// (about 20 MB of int8 rows); later calls return the same Embedder. The error
+// is a corrupt embedded file (ErrBadWeights), which a test of this package
+// rules out.
+func New() (*Embedder, error) {
+	builtinOnce.Do(func() {
+		m, err := Decode(weights)
+		if err != nil {
+			builtinErr = fmt.Errorf("built-in model: %w", err)
+			return
+		}
+		builtin = NewFromModel(m)
+	})
+	return builtin, builtinErr
+}
+
+// NewFromModel returns an Embedder over a decoded model. Its Chinese
+// vocabulary, for segmentation, is the vocabulary's words of Han characters.
+func NewFromModel(m *Model) *Embedder {
+	e := &Embedder{m: m, index: make(map[string]int32, len(m.Vocab))}
+	var han []string
+	for i, w := range m.Vocab {
+		e.index[w] = int32(i)
+		if r, _ := utf8.DecodeRuneInString(w); analyze.IsHan(r) {
+			han = append(han, w)
+		}
+	}
+	e.tok = NewTokenizer(han)
+	n := len(m.Vocab) + m.Buckets
+	e.norms = make([]float32, n)
+	for r := 0; r < n; r++ {
+		var s float64
+		for _, q := range m.Rows[r*m.Dim : (r+1)*m.Dim] {
+			s += float64(q) * float64(q)
+		}
+		e.norms[r] = float32(math.Sqrt(s) * float64(m.Scale[r]))
+	}
+	e.pool.New = func() any { return &scratch{} }
+	return e
+}
+
+// scratch is the per-call buffers of one embedding.
+type scratch struct {
+	toks []string
+	ids  []int32
+	acc  []float32
+}
+
+// identCacheMax bounds the identifier cache (entries; a few MB).
+const identCacheMax = 100_000
+
+// identIDs returns the rows of the tokens of one ASCII identifier run
+// (analyze.Terms of it), memoised: code repeats a small set of identifiers,
+// and splitting and stemming them is most of the cost of a vector.
+func (e *Embedder) identIDs(run string) []int32 {
+	if v, ok := e.cache.Load(run); ok {
+		return v.([]int32)
+	}
+	toks := analyze.Terms(nil, run)
+	ids := make([]int32, len(toks))
+	for i, t := range toks {
+		ids[i] = e.id(t)
+	}
+	if e.cacheN.Load() < identCacheMax {
+		e.cache.Store(strings.Clone(run), ids)
+		e.cacheN.Add(1)
+	}
+	return ids
+}
+
+// appendIDs appends the rows of text's tokens, in the order Tokenizer.Tokens
+// gives them: the scan below cuts text where analyze.Terms would (runs of
+// ASCII letters, digits, '_' and '$'; runs of other letters and digits; Han
+// runs, which the tokenizer segments), so the tokens are the same.
+func (e *Embedder) appendIDs(dst []int32, s *scratch, text string) []int32 {
+	i := 0
+	for i < len(text) {
+		c := text[i]
+		if c < utf8.RuneSelf {
+			if isIdent(c) {
+				j := i + 1
+				for j < len(text) && text[j] < utf8.RuneSelf && isIdent(text[j]) {
+					j++
+				}
+				dst = append(dst, e.identIDs(text[i:j])...)
+				i = j
+				continue
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(text[i:])
+		switch {
+		case analyze.IsHan(r):
+			j := i
+			for j < len(text) {
+				r2, s2 := utf8.DecodeRuneInString(text[j:])
+				if !analyze.IsHan(r2) {
+					break
+				}
+				j += s2
+			}
+			s.toks = e.tok.segment(s.toks[:0], text[i:j])
+			for _, t := range s.toks {
+				dst = append(dst, e.id(t))
+			}
+			i = j
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			j := i
+			for j < len(text) {
+				r2, s2 := utf8.DecodeRuneInString(text[j:])
+				if !(unicode.IsLetter(r2) || unicode.IsDigit(r2) || r2 == '_') || analyze.IsHan(r2) {
+					break
+				}
+				j += s2
+			}
+			s.toks = analyze.Terms(s.toks[:0], text[i:j])
+			for _, t := range s.toks {
+				dst = append(dst, e.id(t))
+			}
+			i = j
+		default:
+			i += size
+		}
+	}
+	return dst
+}
+
+func isIdent(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '$'
+}
+
+// ID returns "local:" + the model name, e.g. "local:coderag-code-v1".
+func (e *Embedder) ID() string { return Provider + ":" + e.m.Name }
+
+// Dim returns the vector dimension.
+func (e *Embedder) Dim() int { return e.m.Dim }
+
+// Describe is the one-line description shown by `coderag stats`.
+func (e *Embedder) Describe() string {
+	return fmt.Sprintf("%s: built-in learned static code model, %d-d, %d words + %d hash buckets, "+
+		"trained on Debian package code (docs/MODEL.md) — relates different words of like meaning "+
+		"(remove/delete, 阻塞/block), no server", e.ID(), e.m.Dim, len(e.m.Vocab), e.m.Buckets)
+}
+
+// Tokens returns the tokens a text is embedded from, in text order.
+func (e *Embedder) Tokens(text string) []string { return e.tok.Tokens(nil, text) }
+
+// id returns the row of a token: its vocabulary id, else its bucket's row.
+func (e *Embedder) id(tok string) int32 {
+	if i, ok := e.index[tok]; ok {
+		return i
+	}
+	return int32(len(e.m.Vocab) + BucketOf(tok, e.m.Buckets))
+}
+
+// Embed returns one L2-normalised vector of Dim() values per text, in input
+// order, with the document-side weights; blank texts get nil. Each text is
+// cut to embed.MaxInputRunes runes first, like every provider does. The
+// only error is the context's.
+func (e *Embedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	out := make([][]float32, len(texts))
+	for i, t := range texts {
+		if i%16 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		if embed.IsBlank(t) {
+			continue
+		}
+		out[i] = e.vector(embed.Truncate(t, embed.MaxInputRunes), e.m.WDoc)
+	}
+	return out, nil
+}
+
+// EmbedQuery embeds a query with the query-side weights (a query's words
+// weigh differently from a chunk's: "return" says little in code, more in a
+// question). A blank query is embed.ErrEmptyInput.
+func (e *Embedder) EmbedQuery(ctx context.Context, text string) ([]float32, error) {
+	if embed.IsBlank(text) {
+		return nil, embed.ErrEmptyInput
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return e.vector(embed.Truncate(text, embed.MaxInputRunes), e.m.WQuery), nil
+}
+
+// vector pools the rows of text's tokens with the weights w.
+func (e *Embedder) vector(text string, w []float32) []float32 {
+	s := e.pool.Get().(*scratch)
+	defer e.pool.Put(s)
+	s.ids = e.appendIDs(s.ids[:0], s, text)
+	slices.Sort(s.ids)
+	v := make([]float32, e.m.Dim)
+	for i := 0; i < len(s.ids); {
+		j := i + 1
+		for j < len(s.ids) && s.ids[j] == s.ids[i] {
+			j++
+		}
+		r := s.ids[i]
+		c := w[r] * e.m.Scale[r] * float32(1+math.Log(float64(j-i)))
+		axpy(v, c, e.m.Rows[int(r)*e.m.Dim:(int(r)+1)*e.m.Dim])
+		i = j
+	}
+	return embed.Normalize(v)
+}
+
+// axpy adds c·q to v (len(q) >= len(v)), unrolled by 8.
+func axpy(v []float32, c float32, q []int8) {
+	q = q[:len(v)]
+	k := 0
+	for ; k+8 <= len(v); k += 8 {
+		w, x := v[k:k+8:k+8], q[k:k+8:k+8]
+		w[0] += c * float32(x[0])
+		w[1] += c * float32(x[1])
+		w[2] += c * float32(x[2])
+		w[3] += c * float32(x[3])
+		w[4] += c * float32(x[4])
+		w[5] += c * float32(x[5])
+		w[6] += c * float32(x[6])
+		w[7] += c * float32(x[7])
+	}
+	for ; k < len(v); k++ {
+		v[k] += c * float32(q[k])
+	}
+}
+
+// Vector returns the unit vector of one token's row (a vocabulary word as
+// Tokens spells it: lower-case, stemmed), or nil for a token outside the
+// vocabulary.
+func (e *Embedder) Vector(token string) []float32 {
+	r, ok := e.index[token]
+	if !ok {
+		return nil
+	}
+	v := make([]float32, e.m.Dim)
+	for k, q := range e.m.Rows[int(r)*e.m.Dim : (int(r)+1)*e.m.Dim] {
+		v[k] = float32(q)
+	}
+	return embed.Normalize(v)
+}
+
+// Neighbor is one vocabulary word near a query word.
+type Neighbor struct {
+	Word  string  // a vocabulary token (lower-case, stemmed sub-word or whole identifier)
+	Score float32 // cosine between the word's query vector and the token's row, -1..1
+}
+
+// Neighbors returns the k vocabulary words nearest to word, best first, by
+// cosine between word's query-side vector (EmbedQuery of the word, so a
+// Chinese word or an identifier works too) and each row. Only code words are
+// candidates: tokens of ASCII letters and digits, at least 2 long, not one of
+// word's own tokens. nil for a blank word or k <= 0. Scanning the table
+// costs about V·Dim multiply-adds (tens of milliseconds at most).
+func (e *Embedder) Neighbors(word string, k int) []Neighbor {
+	if k <= 0 || embed.IsBlank(word) {
+		return nil
+	}
+	q := e.vector(word, e.m.WQuery)
+	own := map[string]bool{}
+	for _, t := range e.tok.Tokens(nil, word) {
+		own[t] = true
+	}
+	var best []Neighbor
+	dim := e.m.Dim
+	for r, w := range e.m.Vocab {
+		if e.norms[r] == 0 || own[w] || !codeWord(w) {
+			continue
+		}
+		var dot float32
+		for j, x := range e.m.Rows[r*dim : (r+1)*dim] {
+			dot += q[j] * float32(x)
+		}
+		c := dot * e.m.Scale[r] / e.norms[r]
+		if len(best) == k && c <= best[k-1].Score {
+			continue
+		}
+		i := sort.Search(len(best), func(i int) bool { return best[i].Score < c })
+		if len(best) < k {
+			best = append(best, Neighbor{})
+		}
+		copy(best[i+1:], best[i:])
+		best[i] = Neighbor{Word: w, Score: c}
+	}
+	return best
+}
+
+// codeWord reports whether a token is an ASCII word of at least 2 characters
+// with a letter.
+func codeWord(w string) bool {
+	if len(w) < 2 {
+		return false
+	}
+	letter := false
+	for i := 0; i < len(w); i++ {
+		c := w[i]
+		switch {
+		case c >= 'a' && c <= 'z':
+			letter = true
+		case c >= '0' && c <= '9':
+		default:
+			return false
+		}
+	}
+	return letter && !strings.HasPrefix(w, "0")
+}

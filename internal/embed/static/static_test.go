@@ -1,0 +1,247 @@
+package static
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/coderag/coderag/internal/embed"
+	"github.com/coderag/coderag/internal/embed/embedtest"
+	"github.com/coderag/coderag/internal/embed/local"
+)
+
+func builtinT(tb testing.TB) *Embedder {
+	tb.Helper()
+	e, err := New()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return e
+}
+
+func TestContract(t *testing.T) {
+	embedtest.Run(t, embedtest.Subject{New: func(t *testing.T) embed.Embedder { return builtinT(t) }})
+}
+
+func TestBuiltinID(t *testing.T) {
+	e := builtinT(t)
+	if e.ID() != "local:coderag-code-v1" || e.Dim() != 256 {
+		t.Errorf("ID %q Dim %d, want local:coderag-code-v1 and 256", e.ID(), e.Dim())
+	}
+}
+
+// handModel is a 4-d model: remov and delet point the same way, add
+// elsewhere, 删除 between remov and delet; one bucket.
+func handModel(t *testing.T) *Model {
+	t.Helper()
+	vocab := []string{"删除", "remov", "delet", "add", "entri"}
+	table := []float32{
+		1, 0.1, 0, 0, // 删除
+		1, 0, 0, 0, // remov
+		0.9, 0.2, 0, 0, // delet
+		0, 0, 1, 0, // add
+		0, 0, 0, 1, // entri
+		0, 1, 1, 1, // bucket 0
+	}
+	rows, scale := Quantize(table, 4)
+	n := len(vocab) + 1
+	w := make([]float32, n)
+	for i := range w {
+		w[i] = 1
+	}
+	m := &Model{Name: "hand-v0", Dim: 4, Vocab: vocab, Buckets: 1, WDoc: w, WQuery: append([]float32(nil), w...), Scale: scale, Rows: rows}
+	b, err := Encode(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m2, err := Decode(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(m, m2) {
+		t.Fatalf("Decode(Encode(m)) differs from m")
+	}
+	return m2
+}
+
+func TestDecodeRejectsCorruptFiles(t *testing.T) {
+	m := handModel(t)
+	b, _ := Encode(m)
+	for name, bad := range map[string][]byte{
+		"flipped byte": func() []byte { c := bytes.Clone(b); c[len(c)/2] ^= 1; return c }(),
+		"truncated":    b[:len(b)-40],
+		"no magic":     append([]byte("XX"), b[2:]...),
+		"empty":        nil,
+	} {
+		if _, err := Decode(bad); !errors.Is(err, ErrBadWeights) {
+			t.Errorf("%s: %v, want ErrBadWeights", name, err)
+		}
+	}
+}
+
+func TestQuantizeKeepsDirection(t *testing.T) {
+	row := []float32{0.31, -0.02, 0.9, -0.45, 0.0007, 0.12}
+	q, s := Quantize(row, len(row))
+	var dot, nq, nr float64
+	for i, x := range row {
+		y := float64(q[i]) * float64(s[0])
+		dot += float64(x) * y
+		nq += y * y
+		nr += float64(x) * float64(x)
+	}
+	if c := dot / math.Sqrt(nq*nr); c < 0.9999 {
+		t.Errorf("cosine after quantising %.6f, want >= 0.9999", c)
+	}
+}
+
+func TestTokenizer(t *testing.T) {
+	tok := NewTokenizer([]string{"阻塞", "任务", "等待", "等待任务", "x", "超长的中文词语"})
+	for text, want := range map[string][]string{
+		"parseHTTPRequest": {"parsehttprequest", "pars", "http", "request"},
+		"阻塞等待任务":           {"阻塞", "等待任务"},
+		"唤醒阻塞的任务 wake()":   {"唤", "醒", "阻塞", "的", "任务", "wake"},
+		"user_id 超长的中文词语":  {"userid", "user", "id", "超", "长", "的", "中", "文", "词", "语"},
+	} {
+		if got := tok.Tokens(nil, text); !reflect.DeepEqual(got, want) {
+			t.Errorf("Tokens(%q) = %q, want %q", text, got, want)
+		}
+	}
+}
+
+func TestHandModelVectorsAndNeighbors(t *testing.T) {
+	e := NewFromModel(handModel(t))
+	if got := e.Tokens("删除 entries"); !reflect.DeepEqual(got, []string{"删除", "entri"}) {
+		t.Fatalf("Tokens = %q", got)
+	}
+	ns := e.Neighbors("remove", 2)
+	if len(ns) != 2 || ns[0].Word != "delet" || ns[1].Word == "remov" || ns[0].Score < 0.95 {
+		t.Errorf("Neighbors(remove) = %+v, want delet first and not remov itself", ns)
+	}
+	ns = e.Neighbors("删除", 2)
+	if len(ns) != 2 || ns[0].Word != "remov" && ns[0].Word != "delet" {
+		t.Errorf("Neighbors(删除) = %+v, want remov or delet first", ns)
+	}
+	if v := e.Vector("remov"); v == nil || math.Abs(float64(embed.Cosine(v, e.Vector("delet")))-0.975) > 0.02 {
+		t.Errorf("Vector(remov)·Vector(delet) off: %v", v)
+	}
+	if e.Vector("unknown") != nil {
+		t.Error("Vector of an unknown token should be nil")
+	}
+	ctx := context.Background()
+	q, _ := e.EmbedQuery(ctx, "remove entry")
+	vs, _ := e.Embed(ctx, []string{"delete(entries)", "add(entries)", "%%%"})
+	if !(embed.Cosine(q, vs[0]) > embed.Cosine(q, vs[1])) {
+		t.Errorf("remove entry: delete %.3f, add %.3f; want delete nearer", embed.Cosine(q, vs[0]), embed.Cosine(q, vs[1]))
+	}
+	for _, x := range vs[2] {
+		if x != 0 {
+			t.Fatalf("a text without tokens should get a zero vector, got %v", vs[2])
+		}
+	}
+	// an unknown token takes its bucket's row
+	u, _ := e.Embed(ctx, []string{"zzzunknown"})
+	if c := embed.Cosine(u[0], []float32{0, 1, 1, 1}); c < 0.999 {
+		t.Errorf("unknown token vs bucket row: cosine %.4f, want 1", c)
+	}
+}
+
+// goChunks returns ~1 KB pieces of GOROOT/src/net/http, the corpus of
+// local.BenchmarkLocalEmbed, or skips.
+func goChunks(tb testing.TB) []string {
+	chunks := goChunksOrNil()
+	if len(chunks) < 100 {
+		tb.Skip("fewer than 100 chunks of GOROOT/src/net/http")
+	}
+	return chunks
+}
+
+func goChunksOrNil() []string {
+	out, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		return nil
+	}
+	files, _ := filepath.Glob(filepath.Join(strings.TrimSpace(string(out)), "src", "net", "http", "*.go"))
+	var chunks []string
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		var cur strings.Builder
+		for _, line := range strings.SplitAfter(string(b), "\n") {
+			cur.WriteString(line)
+			if cur.Len() >= 1000 {
+				chunks = append(chunks, cur.String())
+				cur.Reset()
+			}
+		}
+	}
+	return chunks
+}
+
+// BenchmarkEmbed compares chunks per CPU-second of one goroutine, this
+// model against the hashing embedder, over the same net/http chunks in
+// batches of 32 (how the indexer sends them).
+func BenchmarkEmbed(b *testing.B) {
+	chunks := goChunks(b)
+	hashing, err := local.New(local.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, s := range []struct {
+		name string
+		e    embed.Embedder
+	}{{"static", builtinT(b)}, {"hashing", hashing}} {
+		b.Run(s.name, func(b *testing.B) {
+			ctx := context.Background()
+			s.e.Embed(ctx, chunks[:64])
+			b.ResetTimer()
+			start := time.Now()
+			cpu := threadCPU(func() {
+				for i := 0; i < b.N; i++ {
+					for j := 0; j < len(chunks); j += 32 {
+						if _, err := s.e.Embed(ctx, chunks[j:min(j+32, len(chunks))]); err != nil {
+							b.Fatal(err)
+						}
+					}
+				}
+			})
+			n := float64(b.N * len(chunks))
+			b.ReportMetric(n/time.Since(start).Seconds(), "chunks/s")
+			b.ReportMetric(n/cpu.Seconds(), "chunks/cpu-s")
+		})
+	}
+}
+
+// TestFastPathMatchesTokenizer proves that the Embedder's identifier-cached
+// scan yields the rows of exactly the tokens Tokenizer.Tokens gives (the
+// tokens the model was trained on), over real Go source and mixed text.
+func TestFastPathMatchesTokenizer(t *testing.T) {
+	e := builtinT(t)
+	texts := []string{"唤醒等待的任务 wakeWaiters(); ÉtéCafé_x 数据库连接池 $scope.user_id", "δέλτα 中x é中x "}
+	if testing.Short() {
+		t.Log("short: mixed texts only")
+	} else if chunks := goChunksOrNil(); len(chunks) >= 200 {
+		texts = append(texts, chunks[:200]...)
+	}
+	for _, text := range texts {
+		var want []int32
+		for _, tok := range e.tok.Tokens(nil, text) {
+			want = append(want, e.id(tok))
+		}
+		for pass := 0; pass < 2; pass++ { // cold and cached
+			got := e.appendIDs(nil, &scratch{}, text)
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("pass %d: rows of %q differ:\n got %v\nwant %v", pass, text[:min(len(text), 80)], got, want)
+			}
+		}
+	}
+}

@@ -1,0 +1,110 @@
+package static
+
+import (
+	"unicode/utf8"
+
+	"github.com/coderag/coderag/internal/analyze"
+)
+
+// MaxHanWord is the longest Chinese word, in characters, the tokenizer
+// matches; longer vocabulary entries are never produced.
+const MaxHanWord = 4
+
+// Tokenizer turns text into the model's tokens. The training miner
+// (train/cmd/mine) and the Embedder use this one type, so a model is trained
+// on exactly the tokens it sees at run time.
+//
+// Text other than Chinese goes through analyze.Terms, the keyword index's own
+// analysis: identifiers are split at camelCase humps, '_', '.', digits
+// (analyze.SubWords), lower-cased and stemmed ("parseHTTPRequest" -> parse,
+// http, request), and an identifier of several sub-words also yields the
+// whole name ("parsehttprequest"). A run of Han characters is segmented by
+// forward maximum matching over the model's own Chinese vocabulary (the
+// longest word of at most MaxHanWord characters that starts at the current
+// character, else the single character), so segmentation never depends on
+// which dictionary is installed at run time. A Tokenizer is read-only after
+// NewTokenizer and safe for concurrent use.
+type Tokenizer struct {
+	han map[string]struct{}
+}
+
+// NewTokenizer returns a Tokenizer whose Chinese vocabulary is the words of
+// chinese that are 2..MaxHanWord Han characters long (others are ignored:
+// single characters are always tokens of their own).
+func NewTokenizer(chinese []string) *Tokenizer {
+	t := &Tokenizer{han: map[string]struct{}{}}
+	for _, w := range chinese {
+		n := utf8.RuneCountInString(w)
+		if n < 2 || n > MaxHanWord || !allHan(w) {
+			continue
+		}
+		t.han[w] = struct{}{}
+	}
+	return t
+}
+
+// Tokens appends the tokens of text to dst, in text order with repeats, and
+// returns it.
+func (t *Tokenizer) Tokens(dst []string, text string) []string {
+	start := 0 // start of the pending non-Han segment
+	i := 0
+	for i < len(text) {
+		r, size := utf8.DecodeRuneInString(text[i:])
+		if !analyze.IsHan(r) {
+			i += size
+			continue
+		}
+		if start < i {
+			dst = analyze.Terms(dst, text[start:i])
+		}
+		j := i
+		for j < len(text) {
+			r2, s2 := utf8.DecodeRuneInString(text[j:])
+			if !analyze.IsHan(r2) {
+				break
+			}
+			j += s2
+		}
+		dst = t.segment(dst, text[i:j])
+		i, start = j, j
+	}
+	if start < len(text) {
+		dst = analyze.Terms(dst, text[start:])
+	}
+	return dst
+}
+
+// segment appends the forward-maximum-matching words of a run of Han
+// characters.
+func (t *Tokenizer) segment(dst []string, run string) []string {
+	for len(run) > 0 {
+		// byte offsets of the next MaxHanWord character ends
+		var ends [MaxHanWord]int
+		n, off := 0, 0
+		for n < MaxHanWord && off < len(run) {
+			_, s := utf8.DecodeRuneInString(run[off:])
+			off += s
+			ends[n] = off
+			n++
+		}
+		cut := ends[0]
+		for k := n - 1; k >= 1; k-- {
+			if _, ok := t.han[run[:ends[k]]]; ok {
+				cut = ends[k]
+				break
+			}
+		}
+		dst = append(dst, run[:cut])
+		run = run[cut:]
+	}
+	return dst
+}
+
+func allHan(s string) bool {
+	for _, r := range s {
+		if !analyze.IsHan(r) {
+			return false
+		}
+	}
+	return s != ""
+}

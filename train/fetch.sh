@@ -1,0 +1,66 @@
+#!/bin/bash
+# fetch.sh downloads every package of train/manifest.tsv into $WORK/dl (kept
+# between runs), checks its sha256 against the manifest and extracts it into
+# $WORK/src/<package>/. Binary packages: apt-get download + dpkg-deb -x (no
+# install). Source packages: apt-get source --download-only through a private
+# deb-src list ($WORK/apt, the system's apt configuration is not touched),
+# then the upstream tarball is unpacked. A package whose download or hash
+# fails is an error: the corpus must be exactly the manifest.
+#
+# Usage: train/fetch.sh MANIFEST WORK [N]   (N: only the first N rows per registry group)
+set -euo pipefail
+MANIFEST=$1 WORK=$2 LIMIT=${3:-0}
+mkdir -p "$WORK/dl" "$WORK/src" "$WORK/apt/lists/partial"
+APT_SRC=(-o Dir::Etc::sourcelist="$WORK/apt/sources.list" -o Dir::Etc::sourceparts=/nonexistent -o Dir::State::Lists="$WORK/apt/lists")
+echo "deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian bookworm main" > "$WORK/apt/sources.list"
+[ -n "$(ls "$WORK/apt/lists/" | grep Sources || true)" ] || apt-get -qq "${APT_SRC[@]}" update
+
+rows=$(awk -F"\t" -v lim="$LIMIT" 'NR>1 { g=$1=="debian-src" ? "src" : $2; sub(/-.*/, "", g); n[g]++; if (lim==0 || n[g]<=lim) print }' "$MANIFEST")
+# binary packages, 60 per apt-get call
+need=()
+while IFS=$'\t' read -r reg pkg ver sha; do
+  [ "$reg" = debian ] || continue
+  f=$(ls "$WORK/dl/${pkg}_"*.deb 2>/dev/null | head -1 || true)
+  [ -n "$f" ] || need+=("$pkg=$ver")
+done <<< "$rows"
+if [ ${#need[@]} -gt 0 ]; then
+  (cd "$WORK/dl" && printf '%s\n' "${need[@]}" | xargs -n 60 apt-get -qq download 2>&1 | grep -v unsandboxed || true)
+fi
+srcneed=()
+while IFS=$'\t' read -r reg pkg ver sha; do
+  [ "$reg" = debian-src ] || continue
+  d="$WORK/dl/src-$pkg"
+  ls "$d"/*.dsc >/dev/null 2>&1 || srcneed+=("$pkg=$ver")
+done <<< "$rows"
+for pv in "${srcneed[@]}"; do
+  pkg=${pv%%=*}; mkdir -p "$WORK/dl/src-$pkg"
+  (cd "$WORK/dl/src-$pkg" && apt-get -qq "${APT_SRC[@]}" source --download-only "$pv" 2>&1 | grep -v unsandboxed || true)
+done
+# verify and extract
+bad=0
+while IFS=$'\t' read -r reg pkg ver sha; do
+  if [ "$reg" = debian ]; then
+    f=$(ls "$WORK/dl/${pkg}_"*.deb 2>/dev/null | head -1 || true)
+  else
+    f=$(ls "$WORK/dl/src-$pkg/"*.dsc 2>/dev/null | head -1 || true)
+  fi
+  if [ -z "$f" ] || [ "$(sha256sum "$f" | cut -d' ' -f1)" != "$sha" ]; then
+    echo "fetch: $reg $pkg $ver: missing or sha256 mismatch" >&2; bad=1; continue
+  fi
+  out="$WORK/src/$pkg"
+  [ -e "$out/.done" ] && continue
+  rm -rf "$out"; mkdir -p "$out"
+  if [ "$reg" = debian ]; then
+    dpkg-deb -x "$f" "$out"
+  else
+    for t in "$WORK/dl/src-$pkg/"*.orig.tar.* "$WORK/dl/src-$pkg/"*.orig-*.tar.*; do
+      [ -e "$t" ] && tar -xf "$t" -C "$out" 2>/dev/null || true
+    done
+    if ! ls "$WORK/dl/src-$pkg/"*.orig.tar.* >/dev/null 2>&1; then   # native package: one tarball
+      for t in "$WORK/dl/src-$pkg/"*.tar.*; do tar -xf "$t" -C "$out" 2>/dev/null || true; done
+    fi
+    cp "$WORK/dl/src-$pkg/"*.debian.tar.* "$out/" 2>/dev/null || true
+  fi
+  touch "$out/.done"
+done <<< "$rows"
+exit $bad

