@@ -7,9 +7,10 @@ import (
 	"testing"
 )
 
-// TestIndexNotesEmbedderSwitch: a project indexed with one local embedder
-// and indexed again with another is embedded again in full, and the run
-// says so on stderr, with the setting that keeps the old hashing embedder.
+// TestIndexNotesEmbedderSwitch: a project indexed with the hashing
+// embedder (the default before the learned model) and indexed again with
+// the default is embedded again in full by the learned model, and the run
+// says so on stderr, with the setting that keeps the hashing embedder.
 func TestIndexNotesEmbedderSwitch(t *testing.T) {
 	setHome(t)
 	dir := t.TempDir()
@@ -30,7 +31,7 @@ func TestIndexNotesEmbedderSwitch(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("second index: exit %d\n%s\n%s", code, out, errs)
 	}
-	want := "was indexed with local:hashing-256-v1; every file is embedded again with local:"
+	want := "was indexed with local:hashing-256-v1; every file is embedded again with local:coderag-code-v1"
 	if !strings.Contains(errs, want) || !strings.Contains(errs, "EMBEDDING_MODEL=hashing-256-v1") {
 		t.Errorf("stderr %q, want a note containing %q and the setting that keeps it", errs, want)
 	}
@@ -46,7 +47,7 @@ func TestIndexNotesEmbedderSwitch(t *testing.T) {
 // its one-line description, before and after an index exists, and in JSON.
 func TestDoctorNamesEmbedder(t *testing.T) {
 	setHome(t)
-	want := "embedder: local:hashing-768-v1: built-in feature hashing"
+	want := "embedder: local:coderag-code-v1: built-in learned static code model"
 	if code, out, errs := run(t, "doctor"); code != 0 || !strings.Contains(out, want) {
 		t.Fatalf("doctor without an index: exit %d\n%s\n%s\nwant %q", code, out, errs, want)
 	}
@@ -60,7 +61,7 @@ func TestDoctorNamesEmbedder(t *testing.T) {
 	if code, out, errs := run(t, "doctor"); code != 0 || !strings.Contains(out, want) {
 		t.Fatalf("doctor: exit %d\n%s\n%s\nwant %q", code, out, errs, want)
 	}
-	if code, out, _ := run(t, "doctor", "--json"); code != 0 || !strings.Contains(out, `"embedder": "local:hashing-768-v1: built-in`) {
+	if code, out, _ := run(t, "doctor", "--json"); code != 0 || !strings.Contains(out, `"embedder": "local:coderag-code-v1: built-in learned`) {
 		t.Fatalf("doctor --json: exit %d\n%s", code, out)
 	}
 	t.Setenv("EMBEDDING_PROVIDER", "nonsense")

@@ -88,8 +88,10 @@ type Options struct {
 	// ("" means "local").
 	Provider string
 	// Model: ollama default "nomic-embed-text"; openai default
-	// "text-embedding-3-small"; local "hashing-<dim>-v1" (default
-	// "hashing-768-v1"), so a stored ID can rebuild its embedder.
+	// "text-embedding-3-small"; local "coderag-code-v1" (the default, the
+	// built-in learned model, package static) or "hashing-<dim>-v1"
+	// (feature hashing, package local), so a stored ID can rebuild its
+	// embedder.
 	Model string
 	// BaseURL: ollama default "http://localhost:11434"; openai default
 	// "https://api.openai.com/v1" (see openai.EndpointURL for the /v1 rule).

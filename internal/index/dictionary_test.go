@@ -40,11 +40,13 @@ func useDict(t *testing.T, d *zh.Dict) {
 	t.Cleanup(func() { analyze.UseDictionary(nil) })
 }
 
-// translatingEmbedder is the local embedder as the CLI builds it: Chinese
-// text translated by the glossary and, when installed, the dictionary.
+// translatingEmbedder is the hashing embedder as the CLI builds it:
+// Chinese text translated by the glossary and, when installed, the
+// dictionary. (The learned model has its own Chinese vocabulary and reads
+// no installed data.)
 func translatingEmbedder(t *testing.T) embed.Embedder {
 	t.Helper()
-	e, err := provider.New(embed.Options{Provider: "local", Expand: analyze.GlossaryExpand, Translate: analyze.TranslateHan})
+	e, err := provider.New(embed.Options{Provider: "local", Model: "hashing-768-v1", Expand: analyze.GlossaryExpand, Translate: analyze.TranslateHan})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,5 +127,17 @@ func TestDictionaryChangeReembedsChineseFiles(t *testing.T) {
 		if rep := mustRun(t, st, emb, root); rep.Changed != 0 {
 			t.Errorf("step %d: a run with nothing changed re-embedded %d files", i, rep.Changed)
 		}
+	}
+	// the default embedder, the learned model, reads no installed data:
+	// its files record its bare id and a dictionary change leaves them
+	model, err := provider.New(embed.Options{Provider: "local", Expand: analyze.GlossaryExpand, Translate: analyze.TranslateHan})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st = openStore(t)
+	mustRun(t, st, model, root)
+	useDict(t, d)
+	if rep := mustRun(t, st, model, root); rep.Changed != 0 {
+		t.Errorf("the learned model's files were re-embedded for a dictionary change: %+v", rep)
 	}
 }

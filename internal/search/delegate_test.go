@@ -95,12 +95,13 @@ func TestDelegateLiftsImplementationAboveThinWrapper(t *testing.T) {
 		}
 	}
 	// a call through an interface has no single implementation to lift
+	// (other wrappers the vector route brings in may still lift theirs)
 	rs = top(t, s, "compute the surface of any shape", RankerHybrid, 5)
 	if len(rs) == 0 || !strings.HasPrefix(rs[0].Name, "Area(") {
 		t.Fatalf("interface call lifted an implementation: %v", names(rs))
 	}
 	for _, r := range rs {
-		if r.Explain.Delegate != 0 {
+		if r.Explain.Delegate != 0 && strings.HasPrefix(r.Explain.DelegateFrom, "Area(") {
 			t.Fatalf("%s lifted from %s through an interface", r.Name, r.Explain.DelegateFrom)
 		}
 	}

@@ -1,4 +1,6 @@
-// Package local is coderag's built-in, default embedder: deterministic
+// Package local is coderag's built-in feature-hashing embedder, the default
+// before the learned model (package static) and still selectable with
+// EMBEDDING_MODEL=hashing-768-v1: deterministic
 // signed feature hashing (Weinberger et al., "Feature Hashing for Large Scale
 // Multitask Learning", ICML 2009) of code-aware lexical features into a fixed
 // dimension, L2-normalised. It needs no server, no download and no model
