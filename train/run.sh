@@ -17,7 +17,7 @@ cd "$(dirname "$0")/.."
 WORK=${CODERAG_TRAIN_DIR:-$HOME/.cache/coderag-train}
 SMALL=${SMALL:-0}
 SEED=${SEED:-26}
-EPOCHS=${EPOCHS:-6}
+EPOCHS=${EPOCHS:-2}
 if [ "$SMALL" != 0 ]; then RUN=$WORK/run-small-$SMALL; HASHFILE=train/weights-small.sha256; EPOCHS=${SMALL_EPOCHS:-3}
 else RUN=$WORK/run-full; HASHFILE=train/weights.sha256; fi
 mkdir -p "$RUN"

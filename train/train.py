@@ -105,7 +105,7 @@ def main():
     ap.add_argument("--zh-weight", type=float, default=0.5)
     ap.add_argument("--zh-batch", type=int, default=512)
     ap.add_argument("--seed", type=int, default=26)
-    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--threads", type=int, default=1)
     a = ap.parse_args()
 
     t0 = time.time()
@@ -170,6 +170,8 @@ def main():
             opts.step()
             tot += float(loss)
             step += 1
+            if step % 50 == 0:
+                print(f"train: step {step}/{total} loss {tot / (s + 1):.4f} {time.time() - t0:.0f}s", file=sys.stderr, flush=True)
         m = mrr10(model, hq, hd, nheld)
         rec = {"epoch": ep + 1, "loss": tot / max(steps, 1), "heldout_mrr10": m,
                "scale": float(model.logit_scale.exp()), "seconds": round(time.time() - te, 1)}

@@ -30,6 +30,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math"
+	"unsafe"
 )
 
 const (
@@ -121,15 +122,24 @@ func Encode(m *Model) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// Decode parses a weights file (the tables are copied out of data).
-func Decode(data []byte) (*Model, error) {
+// Decode parses a weights file and checks its checksum. The int8 rows alias
+// data (no copy), so data must not change afterwards; the float tables and
+// strings are copied.
+func Decode(data []byte) (*Model, error) { return decode(data, true) }
+
+// decode is Decode; verify=false skips the checksum (New does, for the
+// embedded file, whose checksum TestBuiltinChecksum verifies, to keep a
+// cold start fast).
+func decode(data []byte, verify bool) (*Model, error) {
 	bad := func(what string) error { return fmt.Errorf("decode: %w: %s", ErrBadWeights, what) }
 	if len(data) < len(magic)+4+32 || string(data[:len(magic)]) != magic {
 		return nil, bad("no magic")
 	}
 	body := data[:len(data)-32]
-	if sum := sha256.Sum256(body); !bytes.Equal(sum[:], data[len(data)-32:]) {
-		return nil, bad("checksum mismatch")
+	if verify {
+		if sum := sha256.Sum256(body); !bytes.Equal(sum[:], data[len(data)-32:]) {
+			return nil, bad("checksum mismatch")
+		}
 	}
 	p := body[len(magic):]
 	u32 := func() (uint32, bool) {
@@ -183,10 +193,7 @@ func Decode(data []byte) (*Model, error) {
 		return out
 	}
 	m.WDoc, m.WQuery, m.Scale = floats(), floats(), floats()
-	m.Rows = make([]int8, len(p))
-	for i, c := range p {
-		m.Rows[i] = int8(c)
-	}
+	m.Rows = unsafe.Slice((*int8)(unsafe.Pointer(unsafe.SliceData(p))), len(p))
 	for i, f := range m.WDoc {
 		if math.IsNaN(float64(f)) || math.IsNaN(float64(m.WQuery[i])) || math.IsNaN(float64(m.Scale[i])) {
 			return nil, bad(fmt.Sprintf("NaN in row %d", i))

@@ -57,11 +57,12 @@ var weights []byte
 
 // Embedder embeds texts with a static model. It is safe for concurrent use.
 type Embedder struct {
-	m     *Model
-	tok   *Tokenizer
-	index map[string]int32
-	norms []float32 // Euclidean norm of each dequantised row
-	pool  sync.Pool // *scratch
+	m         *Model
+	tok       *Tokenizer
+	index     map[string]int32
+	norms     []float32 // Euclidean norm of each dequantised row (rowNorms)
+	normsOnce sync.Once
+	pool      sync.Pool // *scratch
 	// cache maps an ASCII identifier run to its rows (identIDs)
 	cache  sync.Map
 	cacheN atomic.Int64
@@ -77,12 +78,13 @@ var (
 )
 
 // New returns the Embedder of the built-in model, decoded once per process
-// (about 20 MB of int8 rows); later calls return the same Embedder. The error
+// (the int8 rows stay in the binary's read-only data, not copied); later
+// calls return the same Embedder. The error
 // is a corrupt embedded file (ErrBadWeights), which a test of this package
 // rules out.
 func New() (*Embedder, error) {
 	builtinOnce.Do(func() {
-		m, err := Decode(weights)
+		m, err := decode(weights, false)
 		if err != nil {
 			builtinErr = fmt.Errorf("built-in model: %w", err)
 			return
@@ -104,17 +106,26 @@ func NewFromModel(m *Model) *Embedder {
 		}
 	}
 	e.tok = NewTokenizer(han)
-	n := len(m.Vocab) + m.Buckets
-	e.norms = make([]float32, n)
-	for r := 0; r < n; r++ {
-		var s float64
-		for _, q := range m.Rows[r*m.Dim : (r+1)*m.Dim] {
-			s += float64(q) * float64(q)
-		}
-		e.norms[r] = float32(math.Sqrt(s) * float64(m.Scale[r]))
-	}
 	e.pool.New = func() any { return &scratch{} }
 	return e
+}
+
+// rowNorms returns the Euclidean norm of each dequantised row, computed on
+// first use (only Neighbors needs them).
+func (e *Embedder) rowNorms() []float32 {
+	e.normsOnce.Do(func() {
+		m := e.m
+		n := len(m.Vocab) + m.Buckets
+		e.norms = make([]float32, n)
+		for r := 0; r < n; r++ {
+			var s float64
+			for _, q := range m.Rows[r*m.Dim : (r+1)*m.Dim] {
+				s += float64(q) * float64(q)
+			}
+			e.norms[r] = float32(math.Sqrt(s) * float64(m.Scale[r]))
+		}
+	})
+	return e.norms
 }
 
 // scratch is the per-call buffers of one embedding.
@@ -326,11 +337,17 @@ type Neighbor struct {
 	Score float32 // cosine between the word's query vector and the token's row, -1..1
 }
 
+// NeighborPool is how many vocabulary words Neighbors considers: the most
+// frequent code words of the corpus (the vocabulary lists code words by
+// descending frequency), whose rows are trained on many pairs; rarer rows,
+// mostly whole identifiers, are too noisy to expand a query with.
+const NeighborPool = 20000
+
 // Neighbors returns the k vocabulary words nearest to word, best first, by
 // cosine between word's query-side vector (EmbedQuery of the word, so a
 // Chinese word or an identifier works too) and each row. Only code words are
-// candidates: tokens of ASCII letters and digits, at least 2 long, not one of
-// word's own tokens. nil for a blank word or k <= 0. Scanning the table
+// candidates: the first NeighborPool tokens of ASCII letters and digits, at
+// least 2 long, not one of word's own tokens. nil for a blank word or k <= 0. Scanning the table
 // costs about V·Dim multiply-adds (tens of milliseconds at most).
 func (e *Embedder) Neighbors(word string, k int) []Neighbor {
 	if k <= 0 || embed.IsBlank(word) {
@@ -343,15 +360,23 @@ func (e *Embedder) Neighbors(word string, k int) []Neighbor {
 	}
 	var best []Neighbor
 	dim := e.m.Dim
+	norms := e.rowNorms()
+	pool := 0
 	for r, w := range e.m.Vocab {
-		if e.norms[r] == 0 || own[w] || !codeWord(w) {
+		if !codeWord(w) {
+			continue
+		}
+		if pool++; pool > NeighborPool {
+			break
+		}
+		if norms[r] == 0 || own[w] {
 			continue
 		}
 		var dot float32
 		for j, x := range e.m.Rows[r*dim : (r+1)*dim] {
 			dot += q[j] * float32(x)
 		}
-		c := dot * e.m.Scale[r] / e.norms[r]
+		c := dot * e.m.Scale[r] / norms[r]
 		if len(best) == k && c <= best[k-1].Score {
 			continue
 		}

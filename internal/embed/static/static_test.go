@@ -31,6 +31,14 @@ func TestContract(t *testing.T) {
 	embedtest.Run(t, embedtest.Subject{New: func(t *testing.T) embed.Embedder { return builtinT(t) }})
 }
 
+// TestBuiltinChecksum verifies the embedded file's checksum, which New
+// skips to start fast.
+func TestBuiltinChecksum(t *testing.T) {
+	if _, err := Decode(weights); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func TestBuiltinID(t *testing.T) {
 	e := builtinT(t)
 	if e.ID() != "local:coderag-code-v1" || e.Dim() != 256 {
@@ -243,5 +251,17 @@ func TestFastPathMatchesTokenizer(t *testing.T) {
 				t.Fatalf("pass %d: rows of %q differ:\n got %v\nwant %v", pass, text[:min(len(text), 80)], got, want)
 			}
 		}
+	}
+}
+
+// BenchmarkLoad is the cold-start cost of the built-in model: decoding the
+// embedded file and building the vocabulary index (what New does once).
+func BenchmarkLoad(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		m, err := decode(weights, false)
+		if err != nil {
+			b.Fatal(err)
+		}
+		NewFromModel(m)
 	}
 }

@@ -8,6 +8,7 @@
 // hashing embedder on the same pairs.
 //
 // Usage: evalpairs -heldout DIR/heldout.jsonl [-weights FILE]
+//        evalpairs -neighbors remove,阻塞 [-weights FILE]
 package main
 
 import (
@@ -18,6 +19,7 @@ import (
 	"fmt"
 	"os"
 	"sort"
+	"strings"
 
 	"github.com/coderag/coderag/internal/embed"
 	"github.com/coderag/coderag/internal/embed/local"
@@ -31,7 +33,23 @@ type pair struct {
 func main() {
 	held := flag.String("heldout", "", "heldout.jsonl")
 	weights := flag.String("weights", "", "weights file (default: the built-in model)")
+	words := flag.String("neighbors", "", "comma-separated words: print their 8 nearest vocabulary words and stop")
 	flag.Parse()
+	if *words != "" {
+		e, err := load(*weights)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "evalpairs:", err)
+			os.Exit(1)
+		}
+		for _, w := range strings.Split(*words, ",") {
+			fmt.Printf("%s:", w)
+			for _, n := range e.Neighbors(w, 8) {
+				fmt.Printf(" %s %.2f", n.Word, n.Score)
+			}
+			fmt.Println()
+		}
+		return
+	}
 	if err := run(*held, *weights); err != nil {
 		fmt.Fprintln(os.Stderr, "evalpairs:", err)
 		os.Exit(1)
@@ -57,18 +75,8 @@ func run(held, weights string) error {
 	if err := sc.Err(); err != nil {
 		return err
 	}
-	var learned *static.Embedder
-	if weights != "" {
-		b, err := os.ReadFile(weights)
-		if err != nil {
-			return err
-		}
-		m, err := static.Decode(b)
-		if err != nil {
-			return err
-		}
-		learned = static.NewFromModel(m)
-	} else if learned, err = static.New(); err != nil {
+	learned, err := load(weights)
+	if err != nil {
 		return err
 	}
 	hashing, err := local.New(local.Options{})
@@ -100,6 +108,22 @@ func run(held, weights string) error {
 	}
 	fmt.Printf("%-12s %6d %9.3f %9.3f\n", "all", n, sumL/float64(n), sumH/float64(n))
 	return nil
+}
+
+// load returns the model of a weights file, or the built-in one for "".
+func load(weights string) (*static.Embedder, error) {
+	if weights == "" {
+		return static.New()
+	}
+	b, err := os.ReadFile(weights)
+	if err != nil {
+		return nil, err
+	}
+	m, err := static.Decode(b)
+	if err != nil {
+		return nil, err
+	}
+	return static.NewFromModel(m), nil
 }
 
 func mrr(e embed.Embedder, ps []pair) (float64, error) {
