@@ -35,7 +35,10 @@
 //     analysis, the same as the keyword route's), and each term's features
 //     are added at 0.8 times its weight. Which terms a run gets depends on
 //     the translation data installed (glossary, CC-CEDICT), so an index
-//     built with other data differs only in the features of Chinese text.
+//     built with other data differs only in the features of Chinese text;
+//     the index records that data beside the embedder id of each file with
+//     Chinese text (TranslatesHan, analyze.Identity) and re-embeds those
+//     files when it changes.
 //
 // Each feature is hashed (FNV-1a 64 + a 64-bit finaliser) to a coordinate
 // (hash mod Dim) and a sign (top bit), so collisions cancel in expectation.
