@@ -44,8 +44,9 @@ var layers = [][]string{
 	{"internal/serve"},
 	// Subcommands, REPL and flags.
 	{"internal/cli"},
-	// The binary and the benchmarks that drive it.
-	{"cmd", "bench"},
+	// The binary, the benchmarks that drive it, and the model's training
+	// tools (train/: they use the chunker and analysis as the index does).
+	{"cmd", "bench", "train"},
 }
 
 // testOnly are packages for tests only: no non-test package imports them.
