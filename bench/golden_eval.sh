@@ -4,6 +4,7 @@
 # usage: bench/golden_eval.sh CODERAG HOMES_DIR [GOLDEN_DIR]
 #   HOMES_DIR holds home-go (GOROOT/src), home-java (JDK_SRC) and home-py
 #   (PY_STDLIB); JDK_SRC and PY_STDLIB default to HOMES_DIR/jdk and HOMES_DIR/py.
+# env: SET=Field=v,... overrides hybrid params (coderag eval --set), for ablations.
 set -euo pipefail
 bin=${1:?CODERAG}; homes=${2:?HOMES_DIR}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -11,7 +12,7 @@ golden=${3:-$here/../../shared/golden}
 jdk=${JDK_SRC:-$homes/jdk}; py=${PY_STDLIB:-$homes/py}
 for t in "go:$(go env GOROOT)/src:go-stdlib" "java:$jdk:java-jdk" "py:$py:python-stdlib"; do
   IFS=: read -r n dir set <<<"$t"
-  CODERAG_HOME="$homes/home-$n" EMBEDDING_PROVIDER= "$bin" eval --json --project "$dir" "$golden/$set.json" |
+  CODERAG_HOME="$homes/home-$n" EMBEDDING_PROVIDER= "$bin" eval --json ${SET:+--set "$SET"} --project "$dir" "$golden/$set.json" |
     python3 -c "
 import json,sys
 r=json.load(sys.stdin); o=r['overall']; z=r['by_lang'].get('zh',{}); k=r['by_kind']

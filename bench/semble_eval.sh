@@ -10,7 +10,8 @@
 #   REPOS_DIR checkouts (REPOS_DIR/<name>), as checkout.sh lays them out
 #   WORK_DIR  holds home-<name>/ (a CODERAG_HOME per repo)
 #   SEMBLE_DIR repos.json + annotations/ (default ../shared/bench/semble)
-# env: REPOS=a,b limits the repos; RANKER=seed selects the ranker.
+# env: REPOS=a,b limits the repos; RANKER=seed selects the ranker; SET=Field=v,...
+# overrides hybrid params (coderag eval --set), for ablations.
 set -euo pipefail
 bin=${1:?CODERAG}; repos=${2:?REPOS_DIR}; work=${3:?WORK_DIR}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -32,7 +33,7 @@ while read -r name lang root; do
     mkdir -p "$home"
     CODERAG_HOME="$home" EMBEDDING_PROVIDER= "$bin" index "$dir" >/dev/null 2>&1
   fi
-  CODERAG_HOME="$home" EMBEDDING_PROVIDER= "$bin" eval --json --ranker "${RANKER:-hybrid}" --project "$dir" \
+  CODERAG_HOME="$home" EMBEDDING_PROVIDER= "$bin" eval --json --ranker "${RANKER:-hybrid}" ${SET:+--set "$SET"} --project "$dir" \
     "$semble/annotations/$name.json" > "$out/$name.json" 2>/dev/null || echo "$name: eval failed" >&2
   echo "$name $lang" >> "$out/done"
 done < "$out/list"

@@ -28,8 +28,8 @@ var layers = [][]string{
 	// text (query terms, index terms, the local embedder's tokens).
 	{"internal/walk", "internal/analyze"},
 	// One concept each: the chunker, embedders, the SQLite store, the chat
-	// client.
-	{"internal/chunk", "internal/embed", "internal/store", "internal/llm"},
+	// client, the rule for which directories may be projects.
+	{"internal/chunk", "internal/embed", "internal/store", "internal/llm", "internal/rootrule"},
 	// Relations and call-graph walks, used by indexing and ranking.
 	{"internal/relate"},
 	// The pipeline (index), the rankers (search), grep/glob/read (tools).

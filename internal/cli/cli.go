@@ -181,7 +181,8 @@ Commands:
 func newFlags(e *env, name, usage, about string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	fs.StringVar(&e.cfg.Store, "store", e.cfg.Store, "the index: a postgres:// URL or an SQLite file; overrides CODERAG_STORE")
+	fs.StringVar(&e.cfg.Store, "store", e.cfg.Store, "the index: a postgres:// URL or libpq \"host=... dbname=...\" string, or an SQLite file; overrides CODERAG_STORE")
+	fs.BoolVar(&e.cfg.AllowSecrets, "allow-secrets", e.cfg.AllowSecrets, "index, read, grep and glob files whose names look like secrets (.env, *.key, credentials.json, ...); sets CODERAG_ALLOW_SECRETS")
 	fs.Usage = func() {
 		w := e.stdout
 		fmt.Fprintf(w, "Usage: coderag %s %s\n\n%s\n\nFlags:\n", name, usage, about)
@@ -265,7 +266,7 @@ func openStore(e *env) (*store.Store, error) {
 // engineConfig is the engine configuration of this environment over st.
 func (e *env) engineConfig(st *store.Store, longLived bool) engine.Config {
 	return engine.Config{Store: st, Embedding: e.embedding(), EmbeddingErr: e.embeddingErr(),
-		Index:     index.Options{Threads: e.cfg.IndexThreads, BatchSize: e.cfg.Embedding.BatchSize},
+		Index:     index.Options{Threads: e.cfg.IndexThreads, BatchSize: e.cfg.Embedding.BatchSize, AllowSecrets: e.cfg.AllowSecrets},
 		LongLived: longLived}
 }
 

@@ -304,6 +304,13 @@ func TestEvalCommand(t *testing.T) {
 	if code, _, _ := run(t, "eval", "--project", root, "--ranker", "bm99", golden("pay/retry.go")); code != 2 {
 		t.Fatalf("bad ranker: exit %d", code)
 	}
+	// --set overrides a param for the run; an unknown one is a usage error
+	if code, out, errs := run(t, "eval", "--project", root, "--set", "Delegate=false,Semantic=0", "--json", golden("pay/retry.go")); code != 0 || !strings.Contains(out, `"mrr_at_10": 1`) {
+		t.Fatalf("--set: exit %d %q %q", code, out, errs)
+	}
+	if code, _, errs := run(t, "eval", "--project", root, "--set", "Nope=1", golden("pay/retry.go")); code != 2 || !strings.Contains(errs, "Nope") {
+		t.Fatalf("bad --set: exit %d %q", code, errs)
+	}
 	bad := filepath.Join(t.TempDir(), "bad.json")
 	os.WriteFile(bad, []byte("{not json"), 0o644)
 	if code, _, errs := run(t, "eval", "--project", root, bad); code != 1 || strings.Count(strings.TrimSpace(errs), "\n") != 0 {

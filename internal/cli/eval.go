@@ -43,6 +43,7 @@ per category and per language of the first target file.`)
 	project := fs.String("project", ".", "the indexed root the golden paths are relative to")
 	ranker := fs.String("ranker", search.DefaultRanker, "ranker: hybrid or seed")
 	asJSON := fs.Bool("json", false, "print the report as JSON, with the project's absolute \"root\"")
+	set := fs.String("set", "", "override hybrid ranker params for this run, e.g. Semantic=0.3,Expand=0 (fields of search.HybridParams)")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -53,18 +54,22 @@ per category and per language of the first target file.`)
 	if *ranker != search.RankerHybrid && *ranker != search.RankerSeed {
 		return usagef("unknown --ranker %q (want hybrid or seed)", *ranker)
 	}
+	check := search.DefaultHybridParams()
+	if err := check.Set(*set); err != nil {
+		return usagef("--set: %v", err)
+	}
 	data, err := os.ReadFile(pos[0])
 	if err != nil {
 		return err
 	}
 	if search.IsBenchSet(data) {
-		return runBenchEval(e, pos[0], *project, *ranker, *asJSON)
+		return runBenchEval(e, pos[0], *project, *ranker, *set, *asJSON)
 	}
 	g, err := search.LoadGolden(pos[0])
 	if err != nil {
 		return err
 	}
-	s, p, release, indexed, err := openEvalProject(e, *project)
+	s, p, release, indexed, err := openEvalProject(e, *project, *set)
 	if err != nil {
 		return err
 	}
@@ -136,12 +141,12 @@ func printEval(w io.Writer, rep *search.EvalReport) {
 
 // runBenchEval evaluates a file-labelled query set (search.LoadBenchSet)
 // against the index of project.
-func runBenchEval(e *env, file, project, ranker string, asJSON bool) error {
+func runBenchEval(e *env, file, project, ranker, set string, asJSON bool) error {
 	qs, err := search.LoadBenchSet(file)
 	if err != nil {
 		return err
 	}
-	s, p, release, indexed, err := openEvalProject(e, project)
+	s, p, release, indexed, err := openEvalProject(e, project, set)
 	if err != nil {
 		return err
 	}
@@ -223,8 +228,9 @@ func sliceRows[M any](prefix string, m map[string]M, row func(string, M)) {
 // openEvalProject opens the index of project under a long-lived engine
 // (an evaluation runs many queries: the vector cache is on), returns a
 // searcher with the embedder it was indexed with and lists its indexed
-// files; the caller calls release.
-func openEvalProject(e *env, project string) (s *search.Searcher, p *store.Project, release func(), indexed map[string]store.FileRecord, err error) {
+// files; the caller calls release. set overrides the searcher's hybrid
+// params (HybridParams.Set; already validated).
+func openEvalProject(e *env, project, set string) (s *search.Searcher, p *store.Project, release func(), indexed map[string]store.FileRecord, err error) {
 	le := *e
 	le.longLived = true
 	eng, p, release, err := openProject(&le, project)
@@ -235,6 +241,11 @@ func openEvalProject(e *env, project string) (s *search.Searcher, p *store.Proje
 	if err != nil {
 		release()
 		return nil, nil, nil, nil, err
+	}
+	if set != "" {
+		hp := s.HybridParams()
+		_ = hp.Set(set)
+		s.Params = &hp
 	}
 	indexed, err = eng.Store().Files(e.ctx, p.Path)
 	if err != nil {

@@ -75,6 +75,9 @@ synonyms. Set EMBEDDING_PROVIDER=ollama or openai for a neural model.`)
 		return err
 	}
 	defer release()
+	if err := eng.CheckRoot(e.ctx, root); err != nil {
+		return fmt.Errorf("index %s: %w", dir, err)
+	}
 	st := eng.Store()
 	if st.ReadOnly() {
 		return fmt.Errorf("%s is read-only: cannot index (check the permissions of CODERAG_HOME)", st.Path())

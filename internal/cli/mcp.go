@@ -86,6 +86,13 @@ Example (Claude Code):  claude mcp add coderag -- coderag mcp --root /path/to/pr
 		return err
 	}
 	defer eng.Close()
+	if root != "" {
+		// every tool call checks its root again (toolset); a refused
+		// --root is a clear error now, not at the first call
+		if err := eng.CheckRoot(e.ctx, root); err != nil {
+			return fmt.Errorf("--root %s: %w", *rootFlag, err)
+		}
+	}
 	srv, err := mcp.NewServer(mcp.Config{
 		Root:    root,
 		Engine:  eng,

@@ -129,11 +129,13 @@ and relations; the DB path and size.
 "embedder", "embedder_description", "dim", "files", "chunks", "embedded_chunks",
 "chunks_by_type", "relations", "relations_by_kind", "updated_at", "languages": [{"language",
 "files", "parser", "fallback", "fallback_reasons"}], "unindexed_extensions", "last_run":
-{"total", "done", "failed", "skipped": [{"path", "reason", "error"}], "skipped_total", "started",
+{"total", "done", "failed", "skipped": [{"path", "reason", "error"}], "skipped_total", "withheld", "started",
 "ended", "duration_ms"}}]}. root is the project's absolute path; exists is false when there
 is no index yet; times are RFC 3339 in UTC; last_run is absent for a project indexed before
 runs were recorded, and ended and duration_ms while a run is not done; skipped lists the paths
-the last finished run passed over (unreadable, too large, symlink, binary), at most 100.`)
+the last finished run passed over (unreadable, too large, symlink, binary, withheld as
+secret-looking), at most 100; withheld counts the files withheld because their names look like
+secrets (.env, *.pem, *.key, id_rsa*, credentials.json, secrets.yaml, .npmrc, ...).`)
 	asJSON := fs.Bool("json", false, "print as JSON")
 	project := fs.String("project", "", "show only the indexed project holding this directory")
 	pos, err := parse(fs, args)
@@ -226,6 +228,9 @@ the last finished run passed over (unreadable, too large, symlink, binary), at m
 			fmt.Fprintf(e.stdout, "last run:  unfinished (interrupted or still going): index incomplete: %d of %d files indexed; run `coderag index %s`\n", p.Files, r.Total, p.Root)
 		case r.Failed > 0:
 			fmt.Fprintf(e.stdout, "last run:  %d of %d files failed and keep their previous rows (`coderag index --json %s` lists them)\n", r.Failed, r.Total, p.Root)
+		}
+		if r := p.LastRun; r != nil && r.Done && r.Withheld > 0 {
+			fmt.Fprintf(e.stdout, "withheld:  %d file(s) whose names look like secrets (.env, *.key, credentials.json, ...): not indexed, read or listed; --allow-secrets or CODERAG_ALLOW_SECRETS=1 takes them\n", r.Withheld)
 		}
 		if r := p.LastRun; r != nil && r.Done && r.SkippedTotal > 0 {
 			fmt.Fprintf(e.stdout, "skipped:   %d by the last run\n", r.SkippedTotal)

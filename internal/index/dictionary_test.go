@@ -109,7 +109,7 @@ func TestDictionaryChangeReembedsChineseFiles(t *testing.T) {
 	}{{nil, without}, {d, with}, {nil, without}} {
 		useDict(t, step.dict)
 		if i > 0 {
-			ch, err := Diff(context.Background(), st, root, emb.ID())
+			ch, err := Diff(context.Background(), st, root, emb.ID(), false)
 			if err != nil || len(ch.Changed) != 1 || ch.Changed[0] != "parrot.go" {
 				t.Fatalf("step %d: Diff after the dictionary changed = %+v, %v; want parrot.go changed", i, ch, err)
 			}

@@ -94,13 +94,14 @@ const (
 // maxRacyReads of them; past that they count as changed). embID is the
 // project's embedder id: a file whose fingerprint names other Chinese
 // translation data than today's (fileIDs) is changed too, as its vectors
-// are (its lines are still true). Errors are the walk's or the database's.
-func Diff(ctx context.Context, st *store.Store, root, embID string) (*Changes, error) {
+// are (its lines are still true); allowSecrets walks as
+// Options.AllowSecrets does. Errors are the walk's or the database's.
+func Diff(ctx context.Context, st *store.Store, root, embID string, allowSecrets bool) (*Changes, error) {
 	prevs, err := st.Files(ctx, root)
 	if err != nil {
 		return nil, fmt.Errorf("read fingerprints: %w", err)
 	}
-	files, skips, err := walk.Collect(ctx, root, walk.Options{})
+	files, skips, err := walk.Collect(ctx, root, walk.Options{AllowSecrets: allowSecrets})
 	if err != nil {
 		return nil, fmt.Errorf("scan %s: %w", root, err)
 	}

@@ -38,6 +38,7 @@ import (
 	"github.com/coderag/coderag/internal/chunk"
 	"github.com/coderag/coderag/internal/embed"
 	"github.com/coderag/coderag/internal/lang"
+	"github.com/coderag/coderag/internal/rootrule"
 	"github.com/coderag/coderag/internal/store"
 	"github.com/coderag/coderag/internal/walk"
 )
@@ -59,6 +60,11 @@ type Options struct {
 	// OnWait, if set, is called once with a one-line message when another
 	// process is indexing the same project and this run waits for it.
 	OnWait func(msg string)
+	// AllowSecrets indexes files whose names look like secrets
+	// (walk.SecretName); without it they are withheld: skips with
+	// walk.ReasonSecret, counted in the run record (store.RunState.Withheld),
+	// and rows indexed from them earlier are removed.
+	AllowSecrets bool
 }
 
 // Progress is a snapshot of a running index.
@@ -167,6 +173,23 @@ func ResolveRoot(dir string) (string, error) {
 	return real, nil
 }
 
+// CheckRoot applies rootrule.Check to root with the roots of the
+// projects indexed in st: nil when root may be a project, else the
+// refusal (wrapping rootrule.ErrRefused), or the error of reading the
+// project list. Run calls it first; front ends call it to refuse a
+// directory before starting a run, and before serving a project.
+func CheckRoot(ctx context.Context, st *store.Store, root string) error {
+	ps, err := st.Projects(ctx)
+	if err != nil {
+		return fmt.Errorf("list projects: %w", err)
+	}
+	indexed := make([]string, len(ps))
+	for i, p := range ps {
+		indexed[i] = p.Path
+	}
+	return rootrule.Check(root, indexed)
+}
+
 type work struct {
 	file    walk.File
 	prev    *store.FileRecord
@@ -185,6 +208,8 @@ type work struct {
 // report. Per-file failures are in the report, not the error; the error is
 // for failures that stop the run (database, cancelled context, an embedder
 // that fails for every file).
+// A root that may not be a project (CheckRoot: rootrule's refusal) is
+// refused before anything is read.
 //
 // The steps, in order: lock the project, probe the database, scan (walk
 // or stat the given paths) while the fingerprints load, diff, remove what
@@ -194,6 +219,9 @@ type work struct {
 func Run(ctx context.Context, st *store.Store, emb embed.Embedder, root string, opts Options) (*Report, error) {
 	r := &run{st: st, emb: emb, ids: newFileIDs(emb), root: root, opts: withDefaults(opts), start: time.Now(),
 		rep: &Report{Project: root, Embedder: emb.ID()}}
+	if err := CheckRoot(ctx, st, root); err != nil {
+		return nil, err
+	}
 	release, err := Lock(ctx, st, root, opts.OnWait)
 	if err != nil {
 		return nil, err
@@ -267,10 +295,10 @@ func (r *run) scan(ctx context.Context) error {
 	}()
 	var err error
 	if r.opts.Paths != nil {
-		r.files, r.skips = walk.Stat(r.root, r.opts.Paths, walk.Options{})
+		r.files, r.skips = walk.Stat(r.root, r.opts.Paths, walk.Options{AllowSecrets: r.opts.AllowSecrets})
 	} else {
 		r.rep.Unindexed = map[string]int{}
-		r.files, r.skips, err = walk.Collect(ctx, r.root, walk.Options{Unindexed: r.rep.Unindexed})
+		r.files, r.skips, err = walk.Collect(ctx, r.root, walk.Options{Unindexed: r.rep.Unindexed, AllowSecrets: r.opts.AllowSecrets})
 	}
 	<-loaded
 	if prevErr != nil {

@@ -1,27 +1,8 @@
 package search
 
 import (
-	"context"
 	"path"
 	"strings"
-
-	"github.com/coderag/coderag/internal/store"
-)
-
-// Delegation defaults (see delegate).
-const (
-	// DelegateTop is how many leading results are examined as possible
-	// thin wrappers.
-	DelegateTop = 10
-	// ThinCodeLines is the most non-blank, non-comment lines (signature and
-	// closing brace included) a function may have to count as a thin
-	// wrapper: `func Copy(dst, src) { return copyBuffer(dst, src, nil) }`
-	// has 3.
-	ThinCodeLines = 8
-	// DelegateMargin is how far above its wrapper a delegated-to
-	// implementation is placed, in fused units (1/FusionScale ~= 0.0164 is
-	// the best fused score).
-	DelegateMargin = 0.0001
 )
 
 // delegate lifts implementations above the thin wrappers that call them.
@@ -29,52 +10,32 @@ const (
 // preferring WriterTo") matches the wrapper's doc comment best, but the
 // behaviour lives in the function it delegates to (io.Copy ->
 // io.copyBuffer, Buffer.Grow -> Buffer.grow). For each of the first
-// DelegateTop results that is a function or method of at most ThinCodeLines
-// code lines and calls exactly one other candidate (bare name equal to the
-// callee, in the same directory, or in a directory named by the call's
-// qualifier), that candidate gets at least the wrapper's score plus
-// DelegateMargin; the lift is recorded in Explain.Delegate. A wrapper that
-// calls two candidates is a dispatcher, and a callee name several
-// candidates share is a call through an interface: neither lifts anything.
-// Candidates only: a callee the query did not retrieve at all is never
-// pulled in.
+// hp.DelegateTop results that is a function or method of at most
+// hp.ThinCodeLines code lines and calls exactly one other candidate (bare
+// name equal to the callee, in the same directory, or in a directory
+// named by the call's qualifier), that candidate gets at least the
+// wrapper's score plus hp.DelegateMargin; the lift is the signal
+// "delegate", whose note names the wrapper. A wrapper that calls two
+// candidates is a dispatcher, and a callee name several candidates share
+// is a call through an interface: neither lifts anything. Candidates
+// only: a callee the query did not retrieve at all is never pulled in.
 //
-// ranked must be sorted; it is re-sorted when anything moves. rows maps
-// candidate ids to their chunks. Errors come from reading relations.
-func (s *Searcher) delegate(ctx context.Context, ranked []Result, rows map[int64]store.ChunkRow) error {
+// ranked must be sorted. callees are the wrappers' calls by (file,
+// from_name), read in phase 1 (see Searcher.wrapperCalls). delegate
+// reports whether it lifted anything.
+func delegate(ranked []Result, callees map[[2]string][]string, hp HybridParams) bool {
 	type wrapper struct {
 		i    int
 		call string // from_name of the wrapper's calls
 	}
 	var ws []wrapper
-	var names []string
-	for i := 0; i < len(ranked) && i < DelegateTop; i++ {
-		r := ranked[i]
-		if r.Type != "function" && r.Type != "method" || codeLines(r.content) > ThinCodeLines {
-			continue
+	for i := 0; i < len(ranked) && i < hp.DelegateTop; i++ {
+		if r := ranked[i]; isThin(r, hp.ThinCodeLines) {
+			ws = append(ws, wrapper{i, r.sym.CallName()})
 		}
-		call := r.sym.CallName()
-		ws = append(ws, wrapper{i, call})
-		names = append(names, call)
 	}
-	if len(ws) == 0 {
-		return nil
-	}
-	rels, err := s.Store.RelationsFrom(ctx, s.Project, names, []string{"calls"})
-	if err != nil {
-		return err
-	}
-	// callees by (file, from_name)
-	callees := map[[2]string][]string{}
-	for _, rel := range rels {
-		if rel.Value {
-			// a call on another value ("b.Bind(...)", "t.Execute(w)") is
-			// matched by bare name only: its receiver's type is unknown,
-			// so the edge is a guess and lifts nothing
-			continue
-		}
-		k := [2]string{rel.Path, rel.From}
-		callees[k] = append(callees[k], rel.To)
+	if len(ws) == 0 || len(callees) == 0 {
+		return false
 	}
 	byName := map[string][]int{}
 	for j, r := range ranked {
@@ -89,8 +50,8 @@ func (s *Searcher) delegate(ctx context.Context, ranked []Result, rows map[int64
 	orig := make([]float64, len(ranked))
 	for i, r := range ranked {
 		orig[i] = r.Score
-		if r.Explain != nil {
-			orig[i] -= r.Explain.Pin
+		if e := r.Explain; e != nil {
+			orig[i] -= e.Signal("pin") + e.Signal("site") + e.Signal("spelled")
 		}
 	}
 	moved := false
@@ -118,22 +79,12 @@ func (s *Searcher) delegate(ctx context.Context, ranked []Result, rows map[int64
 		}
 		for j := range targets {
 			b := &ranked[j]
-			lift := orig[w.i] + DelegateMargin - b.Score
-			if lift <= 0 {
-				continue
+			if lift := orig[w.i] + hp.DelegateMargin - b.Score; lift > 0 {
+				moved = addSignal(b, "delegate", lift, a.Name) || moved
 			}
-			b.Score += lift
-			if b.Explain != nil {
-				b.Explain.Delegate += lift
-				b.Explain.DelegateFrom = a.Name
-			}
-			moved = true
 		}
 	}
-	if moved {
-		sortResults(ranked)
-	}
-	return nil
+	return moved
 }
 
 // sameUnit reports whether a callee defined in bPath can be the target of a

@@ -72,7 +72,7 @@ func TestDelegateLiftsImplementationAboveThinWrapper(t *testing.T) {
 	if len(rs) < 2 || !strings.HasPrefix(rs[0].Name, "copyBuffer") || !strings.HasPrefix(rs[1].Name, "Copy(") {
 		t.Fatalf("want copyBuffer above its wrapper Copy, got %v", names(rs))
 	}
-	if rs[0].Explain.Delegate <= 0 || !strings.HasPrefix(rs[0].Explain.DelegateFrom, "Copy(") {
+	if rs[0].Explain.Signal("delegate") <= 0 || !strings.HasPrefix(rs[0].Explain.note("delegate"), "Copy(") {
 		t.Fatalf("explain does not show the delegation: %+v", rs[0].Explain)
 	}
 	// without the step the wrapper, whose doc says it all, comes first
@@ -90,19 +90,18 @@ func TestDelegateLiftsImplementationAboveThinWrapper(t *testing.T) {
 		t.Fatalf("dispatcher lost its place: %v", names(rs))
 	}
 	for _, r := range rs {
-		if r.Explain.Delegate != 0 {
-			t.Fatalf("%s lifted from dispatcher %s", r.Name, r.Explain.DelegateFrom)
+		if r.Explain.Signal("delegate") != 0 {
+			t.Fatalf("%s lifted from dispatcher %s", r.Name, r.Explain.note("delegate"))
 		}
 	}
 	// a call through an interface has no single implementation to lift
-	// (other wrappers the vector route brings in may still lift theirs)
 	rs = top(t, s, "compute the surface of any shape", RankerHybrid, 5)
 	if len(rs) == 0 || !strings.HasPrefix(rs[0].Name, "Area(") {
 		t.Fatalf("interface call lifted an implementation: %v", names(rs))
 	}
 	for _, r := range rs {
-		if r.Explain.Delegate != 0 && strings.HasPrefix(r.Explain.DelegateFrom, "Area(") {
-			t.Fatalf("%s lifted from %s through an interface", r.Name, r.Explain.DelegateFrom)
+		if r.Explain.Signal("delegate") != 0 {
+			t.Fatalf("%s lifted from %s through an interface", r.Name, r.Explain.note("delegate"))
 		}
 	}
 }
@@ -164,12 +163,12 @@ func Execute() error { return nil }
 	if strings.HasPrefix(rs[0].Name, "runCommand") {
 		t.Fatalf("the lift chained RunWithContext -> Run -> runCommand: %v", names(rs))
 	}
-	if !strings.HasPrefix(rs[0].Name, "Run(") || rs[0].Explain.Delegate <= 0 {
+	if !strings.HasPrefix(rs[0].Name, "Run(") || rs[0].Explain.Signal("delegate") <= 0 {
 		t.Fatalf("want Run lifted above its wrapper RunWithContext: %v", names(rs))
 	}
 	rs = top(t, s, "render the page template with the data, escaping every value", RankerHybrid, 5)
 	for _, r := range rs {
-		if strings.HasPrefix(r.Name, "Execute") && r.Explain.Delegate != 0 {
+		if strings.HasPrefix(r.Name, "Execute") && r.Explain.Signal("delegate") != 0 {
 			t.Fatalf("a call on another value (t.Execute) lifted %s", r.Name)
 		}
 	}

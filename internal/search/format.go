@@ -35,33 +35,35 @@ func FormatHuman(w io.Writer, resp *Response, explain bool) {
 			fmt.Fprintf(w, "    callees: %s\n", strings.Join(r.Callees, "; "))
 		}
 		if explain && r.Explain != nil {
-			e := r.Explain
-			fmt.Fprintf(w, "    explain: vector=%.3f (rank %d) keyword=%.3f (rank %d) fusion=%.4f both=%.2f name=%.4f type=%.3f path-penalty=%.3f",
-				e.Vector, e.VectorRank, e.Keyword, e.KeywordRank, e.Fusion, e.BothBonus, e.NameBoost, e.TypeBoost, e.PathPenalty)
-			if e.StemBoost > 0 {
-				fmt.Fprintf(w, " file-name=+%.4f", e.StemBoost)
-			}
-			if e.FileBoost > 0 {
-				fmt.Fprintf(w, " file-coherence=+%.4f", e.FileBoost)
-			}
-			if e.Pin > 0 {
-				fmt.Fprintf(w, " exact-name=+%.3f", e.Pin)
-			}
-			if e.Diversity > 0 {
-				fmt.Fprintf(w, " diversity=x%.2f (the score is multiplied by it: a later chunk of its file, or a parallel copy)", e.Diversity)
-			}
-			if e.Delegate > 0 {
-				fmt.Fprintf(w, " delegate=+%.4f (from %s)", e.Delegate, e.DelegateFrom)
-			}
-			if e.CapDropped > 0 {
-				fmt.Fprintf(w, " cap: %d more from this file dropped", e.CapDropped)
-			}
-			if e.Terms != "" {
-				fmt.Fprintf(w, " terms=%q", e.Terms)
-			}
-			fmt.Fprintln(w)
+			fmt.Fprintf(w, "    explain: %s\n", explainLine(r.Explain))
 		}
 	}
+}
+
+// explainLine renders an Explain on one line: the routes' evidence (and
+// the learned cosine of the semantic stage), then
+// each signal as name=±value with its note in parentheses ("delegate=+0.0021
+// (Copy(dst, src))", "diversity=-0.0031 (x0.70)"), then the per-file
+// cap and the terms that hit.
+func explainLine(e *Explain) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "vector=%.3f (rank %d) keyword=%.3f (rank %d)", e.Vector, e.VectorRank, e.Keyword, e.KeywordRank)
+	if e.Semantic != 0 {
+		fmt.Fprintf(&b, " learned-cosine=%.3f", e.Semantic)
+	}
+	for _, s := range e.Signals {
+		fmt.Fprintf(&b, " %s=%+.4f", s.Name, s.Value)
+		if s.Note != "" {
+			fmt.Fprintf(&b, " (%s)", s.Note)
+		}
+	}
+	if e.CapDropped > 0 {
+		fmt.Fprintf(&b, " cap: %d more from this file dropped", e.CapDropped)
+	}
+	if e.Terms != "" {
+		fmt.Fprintf(&b, " terms=%q", e.Terms)
+	}
+	return b.String()
 }
 
 // FormatForTool renders results for a model: a three-sentence summary (best

@@ -9,7 +9,7 @@ import (
 	"github.com/coderag/coderag/internal/store"
 )
 
-// FuzzMatchExpr: the query-to-FTS builder turns any query — and MatchExpr
+// FuzzMatchExpr: the query-to-FTS builder turns any query — and matchExpr
 // any list of terms — into an expression FTS5 accepts: user text is never
 // parsed as FTS syntax (quotes, NEAR, column filters, ^, *, NUL bytes). The
 // seed corpus is in testdata/fuzz/FuzzMatchExpr.
@@ -39,7 +39,7 @@ func FuzzMatchExpr(f *testing.F) {
 	w := DefaultHybridParams().FTS
 	f.Fuzz(func(t *testing.T, q string) {
 		for _, terms := range [][]string{QueryTerms(q), {q}, strings.Fields(q)} {
-			expr := MatchExpr(terms)
+			expr := matchExpr(terms)
 			if _, err := st.FTSSearch(ctx, "/p", expr, w, 5); err != nil {
 				t.Fatalf("terms %q: expression %q: %v", terms, expr, err)
 			}

@@ -186,9 +186,7 @@ func FormatMultiHuman(w io.Writer, resp *MultiResponse, explain bool) {
 			walk.DisplayPath(r.Project), r.ProjectRank, r.Type, r.Name)
 		fmt.Fprintf(w, "    %s\n", r.Preview)
 		if explain && r.Explain != nil {
-			e := r.Explain
-			fmt.Fprintf(w, "    explain: vector=%.3f (rank %d) keyword=%.3f (rank %d) fusion=%.4f name=%.4f type=%.3f terms=%q\n",
-				e.Vector, e.VectorRank, e.Keyword, e.KeywordRank, e.Fusion, e.NameBoost, e.TypeBoost, e.Terms)
+			fmt.Fprintf(w, "    explain: %s\n", explainLine(r.Explain))
 		}
 	}
 }

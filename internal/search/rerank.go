@@ -1,23 +1,23 @@
 package search
 
 import (
+	"fmt"
 	"path"
-	"sort"
 	"strings"
 
 	"github.com/coderag/coderag/internal/analyze"
 	"github.com/coderag/coderag/internal/lang"
 )
 
-// This file holds the re-ranking stages that run after fusion, on the
-// candidate pool (at most HybridParams.Candidates chunks). rankHybrid
-// applies them in this order: path priors (with the name and type boosts,
-// per chunk), the file-name match and file coherence (weighted by the
-// query's topicality), the exact-name pins (a symbol query's definition,
-// else where the name is declared in text or re-exported, symsite.go; a
-// name spelled in plain words), delegation (delegate.go) and
-// diversification. Scores are in fused units: the best candidate on both
-// routes fuses to 1/FusionScale ~= 0.0164.
+// This file holds the re-ranking stages' functions that hybridStages
+// (stages.go) declares: path priors, the file-name match and file
+// coherence (weighted by the query's topicality), the exact-name pins
+// (a symbol query's definition, else where the name is declared in text or
+// re-exported, symsite.go; a name spelled in plain words) and
+// diversification; delegation is in delegate.go. Each adds its signals
+// to the scores and leaves the sorting to runStages. Scores are in fused
+// units: the best candidate on both routes fuses to 1/FusionScale ~=
+// 0.0164.
 
 // auxKind names why a path holds code that rarely answers a question about
 // what the project does: it documents, declares, demonstrates, measures or
@@ -108,7 +108,7 @@ func pathPrior(r Result, hp HybridParams) float64 {
 // that defines the group, its methods and its helpers. The idea and its
 // form (boost the file's top chunk by a fraction of the rest) follow
 // semble's multi-chunk file boost (MinishLab/semble, PR 25). ranked must be
-// sorted; it is re-sorted.
+// sorted; the boost is the signal "coherence".
 func fileCoherence(ranked []Result, frac float64, pool int) {
 	if frac <= 0 {
 		return
@@ -128,24 +128,21 @@ func fileCoherence(ranked []Result, frac float64, pool int) {
 		// capped at the file's own best score: a long file with many
 		// weak matches gains at most frac of what its best chunk earned
 		if b := frac * min(rest[p], ranked[i].Score); b > 0 {
-			ranked[i].Score += b
-			if ranked[i].Explain != nil {
-				ranked[i].Explain.FileBoost = b
-			}
+			addSignal(&ranked[i], "coherence", b, "")
 		}
 	}
-	sortResults(ranked)
 }
 
-// diversify re-orders ranked so that one file does not fill the list: the
-// n-th candidate of a file is scored as if it had decay^(n-free) of its
-// score, a definition that repeats a better-ranked one of another file
-// (same type, name and signature) is decayed once more, and the list is
-// re-sorted on that. Nothing is dropped; a
-// file's extra chunks move down behind other files' best ones. The first
-// free candidates of a file are not decayed. decay 0 keeps the
-// order. The decayed score is written back to Result.Score, so the scores
-// shown descend with the list; Explain.Diversity keeps the factor.
+// diversify discounts a file's later candidates so that one file does not
+// fill the list: the n-th candidate of a file (in ranked's order, which
+// must be sorted) is scored as if it had decay^(n-free) of its score, and
+// a definition that repeats a better-ranked one of another file (same
+// type, name and signature) is decayed once more. Nothing is dropped; once
+// the pool is re-sorted, a file's extra chunks move down behind other
+// files' best ones. The first free candidates of a file are not decayed;
+// decay 0 keeps the scores. The decayed score is written to Result.Score,
+// so the scores shown descend with the list; the signal "diversity" holds
+// the difference and, in its note, the factor.
 func diversify(ranked []Result, decay float64, free int) {
 	if decay <= 0 || decay >= 1 || len(ranked) < 2 {
 		return
@@ -182,23 +179,14 @@ func diversify(ranked []Result, decay float64, free int) {
 			eff[i] = r.Score / f
 		}
 		if f < 1 && ranked[i].Explain != nil {
-			ranked[i].Explain.Diversity = f
+			ranked[i].Explain.Signals = append(ranked[i].Explain.Signals,
+				Signal{Name: "diversity", Value: eff[i] - r.Score, Note: fmt.Sprintf("x%.2f", f)})
 		}
 	}
 	// the score shown is the one the list is ordered by
 	for i := range ranked {
 		ranked[i].Score = eff[i]
 	}
-	idx := make([]int, len(ranked))
-	for i := range idx {
-		idx[i] = i
-	}
-	sort.SliceStable(idx, func(a, b int) bool { return eff[idx[a]] > eff[idx[b]] })
-	out := make([]Result, len(ranked))
-	for i, j := range idx {
-		out[i] = ranked[j]
-	}
-	copy(ranked, out)
 }
 
 // parallelPaths reports two files in the same directory or in sibling
@@ -264,13 +252,13 @@ func symbolQuery(q string) string {
 // symbol query names (name, see symbolQuery), and half of it to the name
 // with a '$' sigil (sigilName), so that it comes first: a user
 // who types a name wants its definition, not the functions that mention
-// it. The pinned chunks keep their relative order. ranked must be sorted;
-// it is re-sorted.
-func exactPin(ranked []Result, name string, pin float64) {
+// it. The pin is the signal "pin"; exactPin reports whether it pinned
+// anything.
+func exactPin(ranked []Result, name string, pin float64) bool {
 	if name == "" || pin <= 0 {
-		return
+		return false
 	}
-	pinWhere(ranked, func(r *Result) float64 {
+	return pinWhere(ranked, "pin", func(r *Result) float64 {
 		// tests, examples and declarations mention the name too; the
 		// definition the user wants is in ordinary source (pinnable)
 		switch {
@@ -290,13 +278,13 @@ func exactPin(ranked []Result, name string, pin float64) {
 // the identifier would, but the words alone match every chunk that
 // mentions security, files or servers, and a file-name match or a
 // wrapper's lift can push the function they name below its neighbours.
-// The pinned chunks keep their relative order. ranked must be sorted; it
-// is re-sorted.
-func spelledPin(ranked []Result, spelled string, pin float64) {
+// The pin is the signal "spelled"; spelledPin reports whether it pinned
+// anything.
+func spelledPin(ranked []Result, spelled string, pin float64) bool {
 	if spelled == "" || pin <= 0 {
-		return
+		return false
 	}
-	pinWhere(ranked, func(r *Result) float64 {
+	return pinWhere(ranked, "spelled", func(r *Result) float64 {
 		if r.Type == "text" || foldName(r.sym.Name) != spelled || isTestPath(r.Path) || auxKind(r.Path) != "" {
 			return 0
 		}
@@ -304,25 +292,16 @@ func spelledPin(ranked []Result, spelled string, pin float64) {
 	})
 }
 
-// pinWhere adds pin(r) to each result's score (and to its Explain.Pin)
-// and re-sorts ranked when any pin is positive.
-func pinWhere(ranked []Result, pin func(r *Result) float64) {
+// pinWhere adds pin(r), when positive, to each result's score as the
+// signal name, and reports whether it added any.
+func pinWhere(ranked []Result, name string, pin func(r *Result) float64) bool {
 	moved := false
 	for i := range ranked {
-		r := &ranked[i]
-		p := pin(r)
-		if p <= 0 {
-			continue
+		if p := pin(&ranked[i]); p > 0 {
+			moved = addSignal(&ranked[i], name, p, "") || moved
 		}
-		r.Score += p
-		if r.Explain != nil {
-			r.Explain.Pin += p
-		}
-		moved = true
 	}
-	if moved {
-		sortResults(ranked)
-	}
+	return moved
 }
 
 // fileNameTerms returns the analysed terms of a file's base name (the

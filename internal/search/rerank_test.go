@@ -71,26 +71,27 @@ func TestFileCoherence(t *testing.T) {
 		{Path: "big.go", Name: "D", Score: 0.002, Explain: &Explain{}},
 	}
 	fileCoherence(ranked, 0.5, 50)
+	sortResults(ranked)
 	if ranked[0].Name != "Group" {
 		t.Fatalf("the file with several matching chunks should lead: %v", names(ranked))
 	}
-	if got, want := ranked[0].Explain.FileBoost, 0.5*0.007; math.Abs(got-want) > 1e-12 {
+	if got, want := ranked[0].Explain.Signal("coherence"), 0.5*0.007; math.Abs(got-want) > 1e-12 {
 		t.Errorf("Group's boost = %v, want %v (half of its siblings' scores)", got, want)
 	}
 	// big.go's siblings add 0.006, but the boost is capped at its best (0.002)
 	for _, r := range ranked {
-		if r.Name == "A" && math.Abs(r.Explain.FileBoost-0.5*0.002) > 1e-12 {
-			t.Errorf("big.go's boost = %v, want it capped at half its best score", r.Explain.FileBoost)
+		if r.Name == "A" && math.Abs(r.Explain.Signal("coherence")-0.5*0.002) > 1e-12 {
+			t.Errorf("big.go's boost = %v, want it capped at half its best score", r.Explain.Signal("coherence"))
 		}
-		if r.Name == "Handle" && r.Explain.FileBoost != 0 {
-			t.Errorf("only a file's best chunk is boosted, Handle got %v", r.Explain.FileBoost)
+		if r.Name == "Handle" && r.Explain.Signal("coherence") != 0 {
+			t.Errorf("only a file's best chunk is boosted, Handle got %v", r.Explain.Signal("coherence"))
 		}
 	}
 	// a pool of 1 sees no sibling: nothing moves
 	ranked2 := []Result{{Path: "a.go", Score: 2, Explain: &Explain{}}, {Path: "a.go", Score: 1, Explain: &Explain{}}}
 	fileCoherence(ranked2, 0.5, 1)
-	if ranked2[0].Explain.FileBoost != 0 {
-		t.Errorf("siblings outside the pool counted: %v", ranked2[0].Explain.FileBoost)
+	if ranked2[0].Explain.Signal("coherence") != 0 {
+		t.Errorf("siblings outside the pool counted: %v", ranked2[0].Explain.Signal("coherence"))
 	}
 }
 
@@ -160,6 +161,7 @@ func TestDiversifyReorders(t *testing.T) {
 		{Path: "b.go", Name: "b1", Score: 6},
 	}
 	diversify(ranked, 0.5, 2)
+	sortResults(ranked)
 	got := ""
 	for _, r := range ranked {
 		got += r.Name + " "
@@ -181,8 +183,9 @@ func TestDiversifyReorders(t *testing.T) {
 	// --explain says by how much the order discounted a later chunk
 	ex := []Result{{Path: "a.go", Score: 3, Explain: &Explain{}}, {Path: "a.go", Score: 2, Explain: &Explain{}}, {Path: "a.go", Score: 1, Explain: &Explain{}}}
 	diversify(ex, 0.5, 2)
-	if ex[0].Explain.Diversity != 0 || ex[1].Explain.Diversity != 0 || ex[2].Explain.Diversity != 0.5 {
-		t.Errorf("explained factors %v %v %v, want 0 0 0.5", ex[0].Explain.Diversity, ex[1].Explain.Diversity, ex[2].Explain.Diversity)
+	if ex[0].Explain.Signal("diversity") != 0 || ex[1].Explain.Signal("diversity") != 0 ||
+		ex[2].Explain.Signal("diversity") != -0.5 || ex[2].Explain.note("diversity") != "x0.50" {
+		t.Errorf("explained discounts %+v %+v %+v, want none, none, -0.5 (x0.50)", ex[0].Explain, ex[1].Explain, ex[2].Explain)
 	}
 }
 
@@ -197,6 +200,7 @@ func TestDiversifyParallelCopies(t *testing.T) {
 		{Path: "v4/core/api.ts", Name: "_record(k: K, v: V)", Type: "function", Score: 8},
 	}
 	diversify(ranked, 0.7, 2)
+	sortResults(ranked)
 	if got := ranked[1].Path; got != "v4/core/api.ts" {
 		t.Errorf("second result %s, want the core file ahead of the mini copy", got)
 	}
@@ -206,6 +210,7 @@ func TestDiversifyParallelCopies(t *testing.T) {
 		{Path: "bytes/bytes.go", Name: "Compare(a, b []byte)", Type: "function", Score: 8},
 	}
 	diversify(far, 0.7, 2)
+	sortResults(far)
 	if got := far[1].Path; got != "crypto/subtle/constant_time.go" {
 		t.Errorf("second result %s, want the public wrapper kept in place", got)
 	}
@@ -262,14 +267,15 @@ func TestExactPinSkipsTests(t *testing.T) {
 		{Path: "x.go", Name: "parse()", Type: "function", Score: 0.015, Explain: &Explain{}, sym: chunk.Symbol{Name: "parse"}},
 	}
 	exactPin(ranked, "Parse", 0.05)
+	sortResults(ranked)
 	if ranked[0].Path != "x.go" || ranked[0].Name != "Parse()" {
 		t.Errorf("the non-test exact definition should lead: %v", names(ranked))
 	}
 	for _, r := range ranked {
-		if r.Path == "x_test.go" && r.Explain.Pin != 0 {
+		if r.Path == "x_test.go" && r.Explain.Signal("pin") != 0 {
 			t.Errorf("a test chunk was pinned")
 		}
-		if r.Name == "parse()" && r.Explain.Pin != 0 {
+		if r.Name == "parse()" && r.Explain.Signal("pin") != 0 {
 			t.Errorf("the pin is case-sensitive; parse() was pinned")
 		}
 	}
@@ -285,6 +291,7 @@ func TestExactPinSigil(t *testing.T) {
 		{Path: "classic.ts", Name: "ZodType", Type: "class", Score: 0.005, Explain: &Explain{}, sym: chunk.Symbol{Name: "ZodType"}},
 	}
 	exactPin(ranked, "ZodType", 0.05)
+	sortResults(ranked)
 	if got := names(ranked); got[0] != "classic.ts:ZodType" || got[1] != "core.ts:$ZodType" {
 		t.Errorf("want the exact name, then the sigil name: %v", got)
 	}
@@ -317,7 +324,7 @@ def other(x):
 `,
 	})
 	rs := top(t, s, "secure filename", RankerHybrid, 3)
-	if len(rs) == 0 || rs[0].sym.Name != "secure_filename" || rs[0].Explain.Pin <= 0 {
+	if len(rs) == 0 || rs[0].sym.Name != "secure_filename" || rs[0].Explain.Signal("spelled") <= 0 {
 		t.Fatalf("secure_filename should come first, pinned: %v", names(rs))
 	}
 	for _, c := range []struct{ q, want string }{
@@ -350,7 +357,7 @@ func TestFileNameBoostSharedByNamesakes(t *testing.T) {
 		t.Helper()
 		for _, r := range rs {
 			if r.Path == p {
-				return r.Explain.StemBoost
+				return r.Explain.Signal("file_name")
 			}
 		}
 		t.Fatalf("%s not ranked: %v", p, names(rs))

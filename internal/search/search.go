@@ -6,10 +6,12 @@
 // Two rankers are provided:
 //   - "seed" is a fixed formula (cosine or keyword score plus bonuses,
 //     see rankSeed), kept as a baseline the default must beat;
-//   - "hybrid" (the default) fuses BM25 over code-aware terms (SQLite FTS5)
-//     with cosine similarity by a convex combination of the normalised
-//     scores, then applies name, type, path, file and delegation stages
-//     (hybrid.go, rerank.go, delegate.go).
+//   - "hybrid" (the default) gathers candidates and evidence in one phase
+//     (BM25 over code-aware terms, cosine similarity, the chunks, symbol
+//     sites, wrapper calls), then runs an ordered list of pure stages
+//     declared as data (stages.go: fusion, semantic, expansion, type,
+//     name, path, file, pin, delegation and diversity), each adding a
+//     named signal that Explain lists; its weights are HybridParams.
 //
 // A query is analysed once (AnalyzeQuery) into a Query that every ranker,
 // the query embedding and --explain read.
@@ -19,6 +21,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -27,6 +30,7 @@ import (
 	"github.com/coderag/coderag/internal/chunk"
 	"github.com/coderag/coderag/internal/embed"
 	"github.com/coderag/coderag/internal/store"
+	"github.com/coderag/coderag/internal/walk"
 )
 
 // Ranker names accepted by Options.Ranker.
@@ -38,9 +42,9 @@ const (
 // DefaultRanker is the ranker used when none is named.
 const DefaultRanker = RankerHybrid
 
-// SeedMaxPerFile is the seed ranker's per-file cap on results, and the
+// seedMaxPerFile is the seed ranker's per-file cap on results, and the
 // default of HybridParams.MaxPerFile.
-const SeedMaxPerFile = 2
+const seedMaxPerFile = 2
 
 // Options select how a query is answered.
 type Options struct {
@@ -83,36 +87,65 @@ type Result struct {
 // Content returns the chunk's stored text.
 func (r Result) Content() string { return r.content }
 
-// Explain is the breakdown of one result's score.
+// Explain is the breakdown of one result's score: what the two routes
+// found (the evidence), then the named signals the ranking stages added,
+// in stage order. Result.Score is the sum of the signals' values (up to
+// rounding: the diversity signal is the difference its factor made).
 type Explain struct {
 	Vector      float64 `json:"vector"`                 // cosine similarity (0 if not a vector hit)
 	VectorRank  int     `json:"vector_rank,omitempty"`  // 1-based rank on the vector route
 	Keyword     float64 `json:"keyword"`                // seed: best keyword score; hybrid: BM25
 	KeywordRank int     `json:"keyword_rank,omitempty"` // 1-based rank on the keyword route
-	Fusion      float64 `json:"fusion,omitempty"`       // hybrid: (1-Alpha)*bm25 + Alpha*cos, normalised, / FusionScale
-	BothBonus   float64 `json:"both_bonus,omitempty"`
-	NameBoost   float64 `json:"name_boost,omitempty"`
-	TypeBoost   float64 `json:"type_boost"`
-	PathPenalty float64 `json:"path_penalty,omitempty"`
-	// FileBoost is the share of the file's other candidates' scores added
-	// to its best one (file coherence).
-	FileBoost float64 `json:"file_boost,omitempty"`
-	// StemBoost is the boost of a file whose name the query spells.
-	StemBoost float64 `json:"stem_boost,omitempty"`
-	// Diversity is the factor (< 1) this result's score was multiplied by
-	// (Result.Score includes it) to order it, as a later chunk of a file
-	// already listed or a parallel copy of a definition; 0 = none.
-	Diversity float64 `json:"diversity,omitempty"`
-	// Pin is the boost of a definition named exactly by a symbol query.
-	Pin float64 `json:"pin,omitempty"`
-	// Delegate is the lift given to an implementation called by a thin
-	// wrapper that ranked above it; DelegateFrom names the wrapper.
-	Delegate     float64 `json:"delegate,omitempty"`
-	DelegateFrom string  `json:"delegate_from,omitempty"`
+	// Semantic is the learned cosine of the semantic stage (0 when it did
+	// not run).
+	Semantic float64 `json:"semantic,omitempty"`
+	// Signals are the score's parts, one per stage that changed it (see
+	// hybridStages for the hybrid ranker's names; the seed ranker adds
+	// "route", "both" and "type").
+	Signals []Signal `json:"signals,omitempty"`
 	// CapDropped counts chunks of the same file that ranked above the last
 	// result shown but were dropped by the per-file cap.
 	CapDropped int    `json:"cap_dropped,omitempty"`
 	Terms      string `json:"terms,omitempty"` // keywords that hit
+}
+
+// Signal is one named part of a result's score, in fused units for the
+// hybrid ranker (the best candidate on both routes fuses to
+// 1/HybridParams.FusionScale). Note says where it came from when the
+// value alone does not: the wrapper a delegation lifted from, the factor
+// of the diversity decay, the query word an expanded term came from.
+type Signal struct {
+	Name  string  `json:"name"`
+	Value float64 `json:"value"`
+	Note  string  `json:"note,omitempty"`
+}
+
+// Signal returns the summed value of the signals named name (0 when there
+// is none); a nil Explain has none.
+func (e *Explain) Signal(name string) float64 {
+	if e == nil {
+		return 0
+	}
+	v := 0.0
+	for _, s := range e.Signals {
+		if s.Name == name {
+			v += s.Value
+		}
+	}
+	return v
+}
+
+// note returns the note of the first signal named name, or "".
+func (e *Explain) note(name string) string {
+	if e == nil {
+		return ""
+	}
+	for _, s := range e.Signals {
+		if s.Name == name {
+			return s.Note
+		}
+	}
+	return ""
 }
 
 // Response is the answer to one query.
@@ -140,6 +173,16 @@ type Searcher struct {
 	Project  string         // absolute project root
 	// Params overrides DefaultHybridParams (tuning and tests); nil = defaults.
 	Params *HybridParams
+	// HideSecrets leaves out results in files whose names look like
+	// secrets (walk.SecretName): an index written before they were
+	// withheld, or with secrets allowed, still holds their chunks.
+	HideSecrets bool
+	// Semantic is the learned embedder of the semantic stage and of query
+	// expansion when the project was indexed with another (lexical) one:
+	// it embeds the candidates at query time. nil = the project's own
+	// embedder when it is not lexical, else the built-in learned model
+	// (see semanticEmbedder).
+	Semantic embed.Embedder
 }
 
 // ErrUnknownRanker is returned for an unknown Options.Ranker.
@@ -182,6 +225,9 @@ func (s *Searcher) Search(ctx context.Context, query string, opts Options) (*Res
 	}
 	if err != nil {
 		return nil, err
+	}
+	if s.HideSecrets {
+		res = slices.DeleteFunc(res, func(x Result) bool { return walk.SecretName(x.Path) })
 	}
 	note := ""
 	if r == RankerHybrid && len(res) > 0 {
@@ -277,9 +323,9 @@ func sortResults(rs []Result) {
 	})
 }
 
-// LimitPerFile keeps at most perFile results of each file, in order, and
+// limitPerFile keeps at most perFile results of each file, in order, and
 // stops at k results.
-func LimitPerFile(sorted []Result, k, perFile int) []Result {
+func limitPerFile(sorted []Result, k, perFile int) []Result {
 	count := map[string]int{}
 	var out []Result
 	for _, r := range sorted {

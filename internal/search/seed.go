@@ -7,16 +7,16 @@ import (
 
 // Seed ranker constants: the bonuses of its keyword and type scores.
 const (
-	SeedKeywordBase  = 0.3  // a chunk whose name or content contains the keyword
-	SeedNameBonus    = 0.3  // ... and whose name contains it
-	SeedPathBonus    = 0.1  // ... and whose file path contains it
-	SeedContentBonus = 0.1  // ... and whose content contains it
-	SeedBothBonus    = 0.1  // hit by both the vector and the keyword route, once
-	SeedMethodBoost  = 0.15 // method (and function) chunks
-	SeedClassBoost   = 0.10 // class chunks
-	// SeedKeywordLimit caps the rows one keyword's LIKE scan returns; name
+	seedKeywordBase  = 0.3  // a chunk whose name or content contains the keyword
+	seedNameBonus    = 0.3  // ... and whose name contains it
+	seedPathBonus    = 0.1  // ... and whose file path contains it
+	seedContentBonus = 0.1  // ... and whose content contains it
+	seedBothBonus    = 0.1  // hit by both the vector and the keyword route, once
+	seedMethodBoost  = 0.15 // method (and function) chunks
+	seedClassBoost   = 0.10 // class chunks
+	// seedKeywordLimit caps the rows one keyword's LIKE scan returns; name
 	// hits are taken first, so a cut drops content-only hits.
-	SeedKeywordLimit = 200
+	seedKeywordLimit = 200
 )
 
 type seedHit struct {
@@ -28,33 +28,33 @@ type seedHit struct {
 	terms string
 }
 
-// SeedKeywordScore is the seed ranker's score for a chunk matched by one keyword:
+// seedKeywordScore is the seed ranker's score for a chunk matched by one keyword:
 // 0.3, +0.3 if the name contains it, +0.1 if the path does, +0.1 if the
 // content does (case-insensitive), so at most 0.8.
-func SeedKeywordScore(name, path, content, keyword string) float64 {
+func seedKeywordScore(name, path, content, keyword string) float64 {
 	kw := strings.ToLower(keyword)
-	s := SeedKeywordBase
+	s := seedKeywordBase
 	if strings.Contains(strings.ToLower(name), kw) {
-		s += SeedNameBonus
+		s += seedNameBonus
 	}
 	if strings.Contains(strings.ToLower(path), kw) {
-		s += SeedPathBonus
+		s += seedPathBonus
 	}
 	if strings.Contains(strings.ToLower(content), kw) {
-		s += SeedContentBonus
+		s += seedContentBonus
 	}
 	return s
 }
 
-// SeedTypeBoost is +0.15 for method and function chunks, +0.10 for class
+// seedTypeBoost is +0.15 for method and function chunks, +0.10 for class
 // chunks, 0 otherwise: top-level functions are methods' peers and get the
 // same boost.
-func SeedTypeBoost(typ string) float64 {
+func seedTypeBoost(typ string) float64 {
 	switch typ {
 	case "method", "function":
-		return SeedMethodBoost
+		return seedMethodBoost
 	case "class":
-		return SeedClassBoost
+		return seedClassBoost
 	}
 	return 0
 }
@@ -62,7 +62,7 @@ func SeedTypeBoost(typ string) float64 {
 // rankSeed is the seed ranker, step for step:
 //  1. vector route: the max(2k,10) chunks with the highest cosine;
 //  2. keyword route: per query token, chunks whose name or content contains
-//     it (LIKE, escaped), scored by SeedKeywordScore; a chunk keeps its best;
+//     it (LIKE, escaped), scored by seedKeywordScore; a chunk keeps its best;
 //  3. chunks on both routes get max(semantic, keyword) + 0.1 once;
 //  4. type boost; sort by score desc, path, name; at most 2 per file; top k.
 //
@@ -73,7 +73,7 @@ func (s *Searcher) rankSeed(ctx context.Context, q *Query, k int) ([]Result, err
 	if err != nil {
 		return nil, err
 	}
-	return SeedRank(hits, k), nil
+	return seedRank(hits, k), nil
 }
 
 func (s *Searcher) seedCandidates(ctx context.Context, q *Query, k int) (map[string]*seedHit, error) {
@@ -107,12 +107,12 @@ func (s *Searcher) seedCandidates(ctx context.Context, q *Query, k int) (map[str
 		}
 	}
 	for _, kw := range q.Keywords {
-		rows, err := s.Store.LikeSearch(ctx, s.Project, kw, SeedKeywordLimit)
+		rows, err := s.Store.LikeSearch(ctx, s.Project, kw, seedKeywordLimit)
 		if err != nil {
 			return nil, err
 		}
 		for _, c := range rows {
-			sc := SeedKeywordScore(c.Name, c.Path, c.Content, kw)
+			sc := seedKeywordScore(c.Name, c.Path, c.Content, kw)
 			key := c.Path + "#" + c.Name
 			h, ok := merged[key]
 			if !ok {
@@ -127,28 +127,32 @@ func (s *Searcher) seedCandidates(ctx context.Context, q *Query, k int) (map[str
 	return merged, nil
 }
 
-// SeedRank turns merged candidates into the final list (steps 3 and 4).
-func SeedRank(hits map[string]*seedHit, k int) []Result {
+// seedRank turns merged candidates into the final list (steps 3 and 4).
+func seedRank(hits map[string]*seedHit, k int) []Result {
 	var ranked []Result
 	for _, h := range hits {
 		r := h.r
 		ex := &Explain{Vector: h.sem, Keyword: h.kw, Terms: h.terms}
 		switch {
 		case h.isSem && h.isKw:
-			r.Score = max(h.sem, h.kw) + SeedBothBonus
-			ex.BothBonus = SeedBothBonus
+			r.Score = max(h.sem, h.kw) + seedBothBonus
+			ex.Signals = append(ex.Signals, Signal{Name: "route", Value: max(h.sem, h.kw)}, Signal{Name: "both", Value: seedBothBonus})
 		case h.isSem:
 			r.Score = h.sem
+			ex.Signals = append(ex.Signals, Signal{Name: "route", Value: h.sem})
 		default:
 			r.Score = h.kw
+			ex.Signals = append(ex.Signals, Signal{Name: "route", Value: h.kw})
 		}
-		ex.TypeBoost = SeedTypeBoost(r.Type)
-		r.Score += ex.TypeBoost
+		if tb := seedTypeBoost(r.Type); tb != 0 {
+			r.Score += tb
+			ex.Signals = append(ex.Signals, Signal{Name: "type", Value: tb})
+		}
 		r.Explain = ex
 		ranked = append(ranked, r)
 	}
 	sortResults(ranked)
-	out := LimitPerFile(ranked, k, SeedMaxPerFile)
+	out := limitPerFile(ranked, k, seedMaxPerFile)
 	markCapped(ranked, out)
 	return out
 }

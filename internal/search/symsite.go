@@ -9,10 +9,6 @@ import (
 	"github.com/coderag/coderag/internal/store"
 )
 
-// SymbolSiteCandidates is how many chunks holding a symbol query's whole
-// identifier the symbol-site fallback reads (see Searcher.symbolSites).
-const SymbolSiteCandidates = 500
-
 // pinnable reports whether exactPin would pin r for the symbol name: a
 // definition (not a text chunk) outside tests, examples, docs and
 // declarations whose bare name is name, or name with a '$' sigil.
@@ -43,7 +39,7 @@ func definesSymbol(rows map[int64]store.ChunkRow, name string) bool {
 // enters the project through a re-export, "pub use axum_core::extract::{
 // FromRequest, ... }" or "export { Foo } from './foo'": that is where a
 // reader of this project finds it. The chunks are those the keyword
-// route ranked (rows) plus the SymbolSiteCandidates best chunks for the
+// route ranked (rows) plus the hp.SymbolSiteCandidates best chunks for the
 // name's whole-identifier term, since a long module chunk that re-exports
 // many names ranks below the short functions that call the name.
 func (s *Searcher) symbolSites(ctx context.Context, name string, hp HybridParams, rows map[int64]store.ChunkRow) (map[int64]float64, error) {
@@ -53,7 +49,7 @@ func (s *Searcher) symbolSites(ctx context.Context, name string, hp HybridParams
 	}
 	// the first term is the whole identifier (basicformatargs), or the
 	// stemmed word of a one-word name
-	kw, err := s.Store.FTSSearch(ctx, s.Project, MatchExpr(terms[:1]), hp.FTS, SymbolSiteCandidates)
+	kw, err := s.Store.FTSSearch(ctx, s.Project, matchExpr(terms[:1]), hp.FTS, hp.SymbolSiteCandidates)
 	if err != nil {
 		return nil, err
 	}
@@ -171,13 +167,4 @@ func hasWord(s, w string) bool {
 
 func isIdentByte(c byte) bool {
 	return c == '_' || c == '$' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
-}
-
-// pinSites adds each result's pin from sites (chunk ID -> pin, see
-// symbolSites) to its score. ranked must be sorted; it is re-sorted.
-func pinSites(ranked []Result, sites map[int64]float64) {
-	if len(sites) == 0 {
-		return
-	}
-	pinWhere(ranked, func(r *Result) float64 { return sites[r.id] })
 }

@@ -44,7 +44,7 @@ impl Ext%d {
 	hp.Candidates = 5
 	s.Params = &hp
 	rs := top(t, s, "FromRequest", RankerHybrid, 5)
-	if len(rs) == 0 || rs[0].Path != "src/extract/mod.rs" || rs[0].Explain.Pin <= 0 {
+	if len(rs) == 0 || rs[0].Path != "src/extract/mod.rs" || rs[0].Explain.Signal("site") <= 0 {
 		t.Fatalf("the re-export should come first, pinned: %v", names(rs))
 	}
 	hp.ExactPin = 0
@@ -74,7 +74,7 @@ void paintBox(RenderBox b, RenderBox c) { b.paint(); c.paint(); } // RenderBox
 `,
 	})
 	rs := top(t, s, "RenderBox", RankerHybrid, 3)
-	if len(rs) == 0 || rs[0].Path != "lib/render/box.dart" || rs[0].Explain.Pin <= 0 {
+	if len(rs) == 0 || rs[0].Path != "lib/render/box.dart" || rs[0].Explain.Signal("site") <= 0 {
 		t.Fatalf("the declaring file should come first, pinned: %v", names(rs))
 	}
 }

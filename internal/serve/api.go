@@ -6,9 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -203,10 +201,10 @@ func (s *Server) apiIndex(w http.ResponseWriter, r *http.Request) {
 	}
 	if indexed, err := s.resolve(r.Context(), root); err == nil {
 		root = indexed // a project's name re-indexes it
-	} else if root, err = indexRoot(root); err != nil {
+	} else if _, err = indexRoot(root); err != nil {
 		httpError(w, r, status(err), err)
 		return
-	}
+	} // else the directory as given: Backend.Index checks it as given and resolved
 	st, err := s.b.Index(r.Context(), root)
 	if err != nil {
 		httpError(w, r, status(err), err)
@@ -215,22 +213,12 @@ func (s *Server) apiIndex(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusAccepted, st)
 }
 
-// systemDirs are directories never indexed over the API, nor anything
-// under them: the operating system's, not a project's.
-var systemDirs = []string{"/etc", "/proc", "/sys", "/dev", "/boot", "/run", "/private/etc"}
-
-// systemRoots are directories never indexed themselves (a project may sit
-// below them): they hold the whole system's files.
-var systemRoots = []string{"/usr", "/var", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/opt", "/srv", "/mnt", "/media",
-	"/tmp", "/home", "/Users", "/private", "/private/var", "/private/tmp", "/Library", "/System", "/Applications", "/Volumes"}
-
 // indexRoot checks a directory POST /api/index was asked to index that is
 // not an indexed project's name or root, and returns it symlink-resolved:
 // a 400 for a relative path (the server's working directory is no one's
-// business), the file-system root, the home directory or a directory
-// above it, and the system's directories (systemDirs, systemRoots), as
-// the MCP server refuses /, the home directory and directories with no
-// project marker as an implicit root.
+// business) or one that is not a directory. Whether it may be a project
+// at all (rootrule: not /, the home directory, a system tree, a hidden or
+// ignored directory) is Backend.Index's to say, for every root alike.
 func indexRoot(dir string) (string, error) {
 	if !filepath.IsAbs(dir) {
 		return "", badRequest("root %q is relative: give the absolute directory on the server, or the name of an indexed project", dir)
@@ -239,35 +227,7 @@ func indexRoot(dir string) (string, error) {
 	if err != nil {
 		return "", badRequest("root %q: %v", dir, err)
 	}
-	for _, d := range []string{filepath.Clean(dir), root} {
-		if d == filepath.Dir(d) {
-			return "", badRequest("root %s is the file-system root, not a project: give the project's directory", d)
-		}
-		if home, err := os.UserHomeDir(); err == nil && home != "" {
-			for _, h := range []string{filepath.Clean(home), resolved(home)} {
-				if d == h || strings.HasPrefix(h, d+string(filepath.Separator)) {
-					return "", badRequest("root %s is the home directory or holds it, not a project: give the project's directory", d)
-				}
-			}
-		}
-		for _, sys := range systemDirs {
-			if d == sys || strings.HasPrefix(d, sys+"/") {
-				return "", badRequest("root %s is a system directory, not a project", d)
-			}
-		}
-		if slices.Contains(systemRoots, d) {
-			return "", badRequest("root %s is a system directory, not a project: give the project's directory", d)
-		}
-	}
 	return root, nil
-}
-
-// resolved is p with its symlinks resolved, or p when that fails.
-func resolved(p string) string {
-	if r, err := filepath.EvalSymlinks(p); err == nil {
-		return r
-	}
-	return p
 }
 
 // bodyRoot reads a write request's "root" (readRoot) and returns the

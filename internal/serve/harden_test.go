@@ -275,10 +275,11 @@ func TestResolveDoesNotReadCounts(t *testing.T) {
 
 // TestFileViewIndexedOnly: the file views of the API, the page and MCP's
 // read_file show the files the index takes and answer 404 "not indexed"
-// (a tool error over MCP) for a dot-env file, .git/config, gitignored
-// files and a symlink inside the root to one of them, and MCP's grep_code
-// does not search them; the CLI's read and grep (tools.Read, tools.Grep)
-// still do.
+// (a tool error over MCP; 403 "withheld" for the secret-looking .env and
+// secret.key) for a dot-env file, .git/config, gitignored files and a
+// symlink inside the root to one of them, and MCP's grep_code does not
+// search them; the CLI's read and grep (tools.Read, tools.Grep) still do,
+// secret-looking names with --allow-secrets.
 func TestFileViewIndexedOnly(t *testing.T) {
 	f := newFixture(t, Options{})
 	write := func(rel, text string) {
@@ -302,19 +303,19 @@ func TestFileViewIndexedOnly(t *testing.T) {
 	for _, p := range []string{".env", ".git/config", "secret.key", "secret.go", "alias.go", "./.git/../.env"} {
 		for _, prefix := range []string{"/api/file", "/file"} {
 			code, body := f.do(t, "GET", prefix+"?project=list&path="+url.QueryEscape(p), "", "")
-			if code != 404 || !strings.Contains(body, "not indexed") || strings.Contains(body, "hunter2") {
+			if code/100 != 4 || !(strings.Contains(body, "not indexed") || strings.Contains(body, "withheld")) || strings.Contains(body, "hunter2") {
 				t.Errorf("GET %s %s: %d %.200s", prefix, p, code, body)
 			}
 		}
 		text, isErr := callText(t, cs, &sdk.CallToolParams{Name: "read_file", Arguments: map[string]any{"path": p}})
-		if !isErr || !strings.Contains(text, "not indexed") || strings.Contains(text, "hunter2") {
+		if !isErr || !(strings.Contains(text, "not indexed") || strings.Contains(text, "withheld")) || strings.Contains(text, "hunter2") {
 			t.Errorf("MCP read_file %s: %v %.200s", p, isErr, text)
 		}
 		if p == "./.git/../.env" {
 			continue
 		}
-		if res, err := tools.Read(context.Background(), f.list, tools.ReadParams{Path: p}); err != nil || !strings.Contains(res.Text, "hunter2") {
-			t.Errorf("tools.Read %s (the CLI's read): %v", p, err)
+		if res, err := tools.Read(context.Background(), f.list, tools.ReadParams{Path: p, AllowSecrets: true}); err != nil || !strings.Contains(res.Text, "hunter2") {
+			t.Errorf("tools.Read %s (the CLI's read --allow-secrets): %v", p, err)
 		}
 	}
 	// grep_code searches the same files: no line of the secrets, and a
@@ -327,8 +328,8 @@ func TestFileViewIndexedOnly(t *testing.T) {
 	if text, isErr := callText(t, cs, grep); !isErr || !strings.Contains(text, "not indexed") || strings.Contains(text, "hunter2") {
 		t.Errorf("MCP grep_code in .git: %v %.300s", isErr, text)
 	}
-	if res, err := tools.Grep(context.Background(), f.list, tools.GrepParams{Pattern: "hunter[2]"}); err != nil || len(res.Matches) == 0 || res.Matches[0].Path != ".env" {
-		t.Errorf("tools.Grep (the CLI's grep): %v %+v", err, res)
+	if res, err := tools.Grep(context.Background(), f.list, tools.GrepParams{Pattern: "hunter[2]", AllowSecrets: true}); err != nil || len(res.Matches) == 0 || res.Matches[0].Path != ".env" {
+		t.Errorf("tools.Grep (the CLI's grep --allow-secrets): %v %+v", err, res)
 	}
 	if code, body := f.do(t, "GET", "/api/file?project=list&path=list.go&limit=2", "", ""); code != 200 || !strings.Contains(body, "Copyright") {
 		t.Errorf("an indexed file: %d %.200s", code, body)
@@ -338,8 +339,9 @@ func TestFileViewIndexedOnly(t *testing.T) {
 	}
 }
 
-// TestAPIIndexRefusesRoots: POST /api/index refuses, with a 400 that says
-// why, a relative directory that names no project, the file-system root,
+// TestAPIIndexRefusesRoots: POST /api/index refuses, with a 400 (a
+// relative directory that names no project) or a 403 (rootrule) that says
+// why, the file-system root,
 // the home directory and the one above it, and system directories; no
 // run starts.
 func TestAPIIndexRefusesRoots(t *testing.T) {
@@ -350,22 +352,25 @@ func TestAPIIndexRefusesRoots(t *testing.T) {
 	}
 	copyFiles(t, home, "container/ring", "ring.go")
 	t.Setenv("HOME", home)
-	for _, tc := range []struct{ root, want string }{
-		{".", "relative"},
-		{"some/dir", "relative"},
-		{"/", "file-system root"},
-		{home, "home directory"},
-		{filepath.Dir(home), "home directory"},
-		{"/etc", "system directory"},
-		{"/proc", "system directory"},
-		{"/proc/self/root", "system directory"},
-		{"/etc/ssl", "system directory"},
-		{"/usr", "system directory"},
+	for _, tc := range []struct {
+		root, want string
+		code       int
+	}{
+		{".", "relative", 400},
+		{"some/dir", "relative", 400},
+		{"/", "file-system root", 403},
+		{home, "home directory", 403},
+		{filepath.Dir(home), "home directory", 403},
+		{"/etc", "system directory", 403},
+		{"/proc", "system directory", 403},
+		{"/proc/self/root", "system directory", 403},
+		{"/etc/ssl", "system directory", 403},
+		{"/usr", "system directory", 403},
 	} {
 		body, _ := json.Marshal(rootRequest{Root: tc.root})
 		code, out := f.do(t, "POST", "/api/index", "s3cret", string(body))
-		if code != 400 || !strings.Contains(out, tc.want) {
-			t.Errorf("index %s: %d %s, want 400 %q", tc.root, code, out, tc.want)
+		if code != tc.code || !strings.Contains(out, tc.want) {
+			t.Errorf("index %s: %d %s, want %d %q", tc.root, code, out, tc.code, tc.want)
 		}
 	}
 	var st statusJSON

@@ -17,6 +17,7 @@ import (
 	"github.com/coderag/coderag/internal/index"
 	"github.com/coderag/coderag/internal/mcp"
 	"github.com/coderag/coderag/internal/relate"
+	"github.com/coderag/coderag/internal/rootrule"
 	"github.com/coderag/coderag/internal/search"
 	"github.com/coderag/coderag/internal/store"
 	"github.com/coderag/coderag/internal/tools"
@@ -199,8 +200,16 @@ func (l *Local) Search(ctx context.Context, projects []string, query string, opt
 		if err != nil {
 			return nil, fmt.Errorf("list projects: %w", err)
 		}
+		indexed := make([]string, len(ps))
+		for i, p := range ps {
+			indexed[i] = p.Path
+		}
 		for _, p := range ps {
-			projects = append(projects, p.Path)
+			// a root rootrule refuses is left out here, and refused by
+			// l.project when named
+			if rootrule.Check(p.Path, indexed) == nil {
+				projects = append(projects, p.Path)
+			}
 		}
 		if len(projects) == 0 {
 			return nil, fmt.Errorf("search: nothing is indexed yet: %w", ErrUnknownProject)
@@ -221,7 +230,9 @@ func (l *Local) Search(ctx context.Context, projects []string, query string, opt
 	return search.SearchProjects(ctx, ss, query, opts)
 }
 
-// project returns the indexed project at root, or ErrUnknownProject.
+// project returns the indexed project at root, or ErrUnknownProject; a
+// root that may not be a project (engine.CheckRoot: rootrule) is refused,
+// whoever indexed it, so nothing of it is searched, read or drawn.
 func (l *Local) project(ctx context.Context, root string) (*store.Project, error) {
 	p, err := l.eng.Store().GetProject(ctx, root)
 	if errors.Is(err, store.ErrNotIndexed) {
@@ -230,17 +241,21 @@ func (l *Local) project(ctx context.Context, root string) (*store.Project, error
 	if err != nil {
 		return nil, fmt.Errorf("read index: %w", err)
 	}
+	if err := l.eng.CheckRoot(ctx, p.Path); err != nil {
+		return nil, err
+	}
 	return p, nil
 }
 
 // File reads with tools.ReadIndexed under the project's root (os.Root
-// confinement; only files the index takes).
+// confinement; only files the index takes; secret-looking names withheld
+// unless the engine allows them).
 func (l *Local) File(ctx context.Context, project, path string, offset, limit int) (*tools.ReadResult, error) {
 	p, err := l.project(ctx, project)
 	if err != nil {
 		return nil, err
 	}
-	return tools.ReadIndexed(ctx, p.Path, tools.ReadParams{Path: path, Offset: offset, Limit: limit})
+	return tools.ReadIndexed(ctx, p.Path, tools.ReadParams{Path: path, Offset: offset, Limit: limit, AllowSecrets: l.eng.AllowSecrets()})
 }
 
 // Graph walks one level of callers and one of callees through the
@@ -269,10 +284,18 @@ func (l *Local) Graph(ctx context.Context, project, name string) (*Graph, error)
 
 // Index starts the engine's job of root in the background (a new project
 // with the configured embedder, an indexed one with its own), or joins
-// the run going on, whoever started it.
+// the run going on, whoever started it. A directory rootrule refuses is
+// refused here, indexed or not (rootrule.ErrRefused).
 func (l *Local) Index(ctx context.Context, dir string) (*ProjectStatus, error) {
 	root, err := index.ResolveRoot(dir)
 	if err != nil {
+		return nil, fmt.Errorf("index %s: %w", dir, err)
+	}
+	checked := root
+	if filepath.IsAbs(dir) {
+		checked = dir // Check resolves it too: both forms are checked
+	}
+	if err := l.eng.CheckRoot(ctx, checked); err != nil {
 		return nil, fmt.Errorf("index %s: %w", dir, err)
 	}
 	var emb embed.Embedder

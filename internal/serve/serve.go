@@ -61,6 +61,7 @@ import (
 
 	"github.com/coderag/coderag/internal/engine"
 	"github.com/coderag/coderag/internal/relate"
+	"github.com/coderag/coderag/internal/rootrule"
 	"github.com/coderag/coderag/internal/search"
 	"github.com/coderag/coderag/internal/tools"
 	"github.com/coderag/coderag/internal/walk"
@@ -208,6 +209,7 @@ func New(b Backend, opts Options) (*Server, error) {
 // or MaxPerClient of r's client, are being served, then routes. Static
 // files take no slot.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	setSecurityHeaders(w.Header()) // every answer, first (headers.go)
 	s.boundBody(w, r)
 	if s.opts.Loopback && !loopbackHost(r.Host) {
 		httpError(w, r, http.StatusForbidden, fmt.Errorf("host %q is not a loopback name: this server listens on localhost only", r.Host))
@@ -478,7 +480,7 @@ func (s *Server) resolveAll(ctx context.Context, names []string) ([]string, erro
 // status maps a backend error to an HTTP status.
 func status(err error) int {
 	switch {
-	case errors.Is(err, tools.ErrOutsideRoot):
+	case errors.Is(err, tools.ErrOutsideRoot), errors.Is(err, rootrule.ErrRefused), errors.Is(err, tools.ErrSecret):
 		return http.StatusForbidden
 	case errors.Is(err, ErrUnknownProject), errors.Is(err, tools.ErrNotFound), errors.Is(err, tools.ErrNotIndexed),
 		errors.Is(err, relate.ErrNotFound):

@@ -422,7 +422,7 @@ func ReadProjects(ctx context.Context, path string) ([]Project, error) {
 
 // checkPostgres is Check for a PostgreSQL URL.
 func checkPostgres(ctx context.Context, target string) (*CheckReport, error) {
-	rep := &CheckReport{Path: redactURL(target)}
+	rep := &CheckReport{Path: Redact(target)}
 	st, err := Open(ctx, target)
 	if err != nil {
 		if ctx.Err() != nil {

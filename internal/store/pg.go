@@ -30,7 +30,6 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
-	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -41,39 +40,18 @@ import (
 	"github.com/jackc/pgx/v5/stdlib"
 )
 
-// IsPostgres reports whether target names a PostgreSQL database (a
-// postgres:// or postgresql:// URL) rather than an SQLite file.
-func IsPostgres(target string) bool {
-	return strings.HasPrefix(target, "postgres://") || strings.HasPrefix(target, "postgresql://")
-}
-
 // Postgres reports whether the store is on PostgreSQL.
 func (s *Store) Postgres() bool { return s.pg }
 
-// Redact returns target fit for a message: a PostgreSQL URL with its
-// password replaced by "xxxxx"; an SQLite path as it is.
-func Redact(target string) string {
-	if !IsPostgres(target) {
-		return target
-	}
-	return redactURL(target)
-}
-
-// redactURL returns a PostgreSQL URL with its password replaced by "xxxxx".
-func redactURL(target string) string {
-	u, err := url.Parse(target)
-	if err != nil {
-		return "postgres://(unparsable URL)"
-	}
-	return u.Redacted()
-}
-
 // openPostgres connects to the database at target and migrates its schema.
+// Its errors name the database by Redact(target) and carry no credential
+// of target (maskSecrets: a parse error of pgx quotes the string it could
+// not parse).
 func openPostgres(ctx context.Context, target string) (*Store, error) {
-	name := redactURL(target)
+	name := Redact(target)
 	cfg, err := pgx.ParseConfig(target)
 	if err != nil {
-		return nil, fmt.Errorf("open index %s: %w", name, err)
+		return nil, fmt.Errorf("open index %s: %s", name, maskSecrets(err.Error(), target))
 	}
 	db := sql.OpenDB(pgConnector{stdlib.GetConnector(*cfg)})
 	db.SetMaxOpenConns(16)
@@ -81,7 +59,7 @@ func openPostgres(ctx context.Context, target string) (*Store, error) {
 	db.SetConnMaxIdleTime(5 * time.Minute)
 	if err := db.PingContext(ctx); err != nil {
 		db.Close()
-		return nil, fmt.Errorf("open index %s: %w", name, err)
+		return nil, fmt.Errorf("open index %s: %w", name, secretFree{err, target})
 	}
 	s := &Store{db: db, path: name, pg: true}
 	if err := s.migratePG(ctx); err != nil {

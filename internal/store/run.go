@@ -2,7 +2,8 @@ package store
 
 // Run records: meta holds one row per project, key "run:" + project path,
 // value JSON {"total":M,"done":false,"failed":F,"started":unix-ns,
-// "ended":unix-ns,"skipped":[{"path","reason","error"}],"skipped_total":S}.
+// "ended":unix-ns,"skipped":[{"path","reason","error"}],"skipped_total":S,
+// "withheld":W}.
 // An index run writes done=false with the number of files it found before
 // it writes any file, and done=true with the time it ended
 // (keeping the time it started) when it ends; a run that crashed or is still
@@ -17,6 +18,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/coderag/coderag/internal/walk"
 )
 
 // RunState is the record of a project's last index run.
@@ -33,6 +36,9 @@ type RunState struct {
 	// SkippedTotal counts them all.
 	Skipped      []Skipped `json:"skipped,omitempty"`
 	SkippedTotal int       `json:"skipped_total,omitempty"`
+	// Withheld counts the skips of the finished run whose names look
+	// like secrets (walk.ReasonSecret): never indexed nor served.
+	Withheld int `json:"withheld,omitempty"`
 }
 
 // Skipped is one path an index run passed over and why (walk.Reason's
@@ -56,6 +62,8 @@ type RunReport struct {
 	// (at most MaxRunSkips); SkippedTotal counts them all.
 	Skipped      []Skipped `json:"skipped,omitempty"`
 	SkippedTotal int       `json:"skipped_total,omitempty"`
+	// Withheld counts the files withheld as secret-looking (RunState.Withheld).
+	Withheld int `json:"withheld,omitempty"`
 	// Started and Ended are RFC 3339 times; Ended and DurationMS are
 	// omitted while the run is not done (and for records that lack them).
 	Started    string `json:"started,omitempty"`
@@ -65,7 +73,7 @@ type RunReport struct {
 
 // Report returns r in its printed form (RunReport).
 func (r RunState) Report() RunReport {
-	out := RunReport{Total: r.Total, Done: r.Done, Failed: r.Failed, Skipped: r.Skipped, SkippedTotal: r.SkippedTotal}
+	out := RunReport{Total: r.Total, Done: r.Done, Failed: r.Failed, Skipped: r.Skipped, SkippedTotal: r.SkippedTotal, Withheld: r.Withheld}
 	stamp := func(ns int64) string {
 		if ns == 0 {
 			return ""
@@ -107,7 +115,8 @@ func (s *Store) BeginRun(ctx context.Context, project string, total int) error {
 
 // EndRun records that the run of project finished: total files are meant
 // to be indexed, failed of them could not be, and the paths in skipped
-// were passed over (the first MaxRunSkips are kept). The start time
+// were passed over (the first MaxRunSkips are kept; Withheld counts the
+// secret-looking ones). The start time
 // BeginRun recorded is kept; without one, the run counts as started when
 // it ended.
 func (s *Store) EndRun(ctx context.Context, project string, total, failed int, skipped ...Skipped) error {
@@ -119,6 +128,11 @@ func (s *Store) EndRun(ctx context.Context, project string, total, failed int, s
 		started = prev.Started
 	}
 	r := RunState{Total: total, Done: true, Failed: failed, Started: started, Ended: now, SkippedTotal: len(skipped)}
+	for _, sk := range skipped {
+		if sk.Reason == string(walk.ReasonSecret) {
+			r.Withheld++
+		}
+	}
 	r.Skipped = skipped[:min(len(skipped), MaxRunSkips)]
 	return s.putRun(ctx, project, r)
 }

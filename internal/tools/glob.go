@@ -20,6 +20,9 @@ type GlobParams struct {
 	Pattern string `json:"pattern" jsonschema:"glob such as **/*.go or src/**/test_*.py; a pattern without '/' matches file names at any depth"`
 	Path    string `json:"path,omitempty" jsonschema:"directory to search, relative to the project root (default: the root)"`
 	Limit   int    `json:"limit,omitempty" jsonschema:"maximum number of paths to return (default 200)"`
+	// AllowSecrets lists files whose names look like secrets
+	// (walk.SecretName); set by the front end, never by a model.
+	AllowSecrets bool `json:"-"`
 }
 
 // GlobResult lists matching files.
@@ -66,7 +69,7 @@ func Glob(ctx context.Context, root string, p GlobParams) (*GlobResult, error) {
 	if dir == "." {
 		dir = ""
 	}
-	files, _, err := walk.Collect(ctx, t.root, walk.Options{AllFiles: true, Dir: dir, MaxFileBytes: -1})
+	files, _, err := walk.Collect(ctx, t.root, walk.Options{AllFiles: true, Dir: dir, MaxFileBytes: -1, AllowSecrets: p.AllowSecrets})
 	if err != nil {
 		return nil, fmt.Errorf("glob %s: %w", p.Pattern, err)
 	}

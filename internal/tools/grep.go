@@ -68,6 +68,10 @@ type GrepParams struct {
 	Engine string `json:"-"`
 	// Timeout overrides DefaultTimeout; not part of the tool schema.
 	Timeout time.Duration `json:"-"`
+	// AllowSecrets searches files whose names look like secrets
+	// (walk.SecretName), passed over otherwise; set by the front end,
+	// never by a model.
+	AllowSecrets bool `json:"-"`
 }
 
 // GrepResult is the answer of grep_code.
@@ -128,6 +132,8 @@ type query struct {
 	files int                         // stop after this many files with hits
 	// indexed limits the search to the files the index takes (GrepIndexed)
 	indexed bool
+	// allowSecrets searches secret-looking files too (GrepParams.AllowSecrets)
+	allowSecrets bool
 
 	mu         sync.Mutex
 	unreadable []string // "path: reason" of files and directories the engine could not read
@@ -187,7 +193,7 @@ func GrepIndexed(ctx context.Context, root string, p GrepParams) (*GrepResult, e
 
 // walkOptions are the walk options of q's search below its directory.
 func (q *query) walkOptions(maxBytes int64) walk.Options {
-	return walk.Options{AllFiles: !q.indexed, Dir: q.dir, MaxFileBytes: maxBytes}
+	return walk.Options{AllFiles: !q.indexed, Dir: q.dir, MaxFileBytes: maxBytes, AllowSecrets: q.allowSecrets}
 }
 
 func grepFiles(ctx context.Context, root string, p GrepParams, indexed bool) (*GrepResult, error) {
@@ -220,6 +226,9 @@ func grepFiles(ctx context.Context, root string, p GrepParams, indexed bool) (*G
 	if !t.info.IsDir() && !t.info.Mode().IsRegular() {
 		return nil, fmt.Errorf("grep %s: %w", walk.DisplayPath(t.asked), walk.ErrNotRegular)
 	}
+	if !t.info.IsDir() && !p.AllowSecrets && (walk.SecretName(t.asked) || walk.SecretName(t.rel)) {
+		return nil, fmt.Errorf("grep %s: %w (set CODERAG_ALLOW_SECRETS=1 or pass --allow-secrets to search it)", walk.DisplayPath(t.asked), ErrSecret)
+	}
 	if indexed {
 		var d fs.DirEntry // nil: the path rules of a file
 		if t.info.IsDir() {
@@ -229,7 +238,7 @@ func grepFiles(ctx context.Context, root string, p GrepParams, indexed bool) (*G
 			return nil, fmt.Errorf("grep %s: %w: only files the index takes can be searched here", walk.DisplayPath(t.asked), ErrNotIndexed)
 		}
 	}
-	q := &query{pat: pat, t: t, fs: t.fs, glob: glob, globS: p.Glob, head: head + 1, files: maxResults + 1, indexed: indexed}
+	q := &query{pat: pat, t: t, fs: t.fs, glob: glob, globS: p.Glob, head: head + 1, files: maxResults + 1, indexed: indexed, allowSecrets: p.AllowSecrets}
 	if t.info.IsDir() && t.rel != "." {
 		q.dir = t.rel
 	} else if !t.info.IsDir() {

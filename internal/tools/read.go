@@ -32,6 +32,10 @@ type ReadParams struct {
 	Path   string `json:"path" jsonschema:"file to read, relative to the project root (or absolute inside it)"`
 	Offset int    `json:"offset,omitempty" jsonschema:"1-based line to start at (default 1)"`
 	Limit  int    `json:"limit,omitempty" jsonschema:"number of lines to return (default 200, at most 2000)"`
+	// AllowSecrets reads files whose names look like secrets
+	// (walk.SecretName), refused with ErrSecret otherwise. Set by the
+	// front end from its configuration, never by a model.
+	AllowSecrets bool `json:"-"`
 }
 
 // ReadResult is one window of a text file.
@@ -68,7 +72,8 @@ var readScanCap int64 = MaxReadScanBytes
 // leads out after the check is refused at open.
 //
 // Errors: ErrOutsideRoot (`..`, absolute paths elsewhere, symlinks pointing
-// out), ErrNotFound, ErrIsDir, walk.ErrNotRegular, ErrBinary, and
+// out), ErrNotFound, ErrIsDir, ErrSecret (a secret-looking name, asked or
+// led to by a symlink, without p.AllowSecrets), walk.ErrNotRegular, ErrBinary, and
 // ErrOffsetPastEnd when Offset > TotalLines (offset 1 of an empty file is
 // allowed and returns no lines).
 func Read(ctx context.Context, root string, p ReadParams) (*ReadResult, error) {
@@ -101,6 +106,9 @@ func read(ctx context.Context, root string, p ReadParams, indexed bool) (*ReadRe
 	shown := walk.DisplayPath(t.asked)
 	if t.info.IsDir() {
 		return nil, fmt.Errorf("read %s: %w (use glob_files to list it)", shown, ErrIsDir)
+	}
+	if !p.AllowSecrets && (walk.SecretName(t.asked) || walk.SecretName(t.rel)) {
+		return nil, fmt.Errorf("read %s: %w (set CODERAG_ALLOW_SECRETS=1 or pass --allow-secrets to read it)", shown, ErrSecret)
 	}
 	if indexed && !walk.NewRules(t.root, walk.Options{}).Candidate(t.rel, nil).OK {
 		return nil, fmt.Errorf("read %s: %w: only files the index takes can be read here (not hidden or ignored, in a language coderag indexes)", shown, ErrNotIndexed)

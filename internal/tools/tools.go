@@ -50,6 +50,9 @@ var (
 	ErrIsDir = errors.New("is a directory")
 	// ErrNotIndexed: ReadIndexed was given a file the index does not take.
 	ErrNotIndexed = errors.New("not indexed")
+	// ErrSecret: the file's name looks like a secret (walk.SecretName)
+	// and the call does not allow secrets.
+	ErrSecret = errors.New("withheld: the name looks like a secret file")
 )
 
 // Target is a path confined to a project root by Confine. Every file under

@@ -29,6 +29,7 @@ var grepCode = define(GrepCode, "Search code by regex", true,
 				adjusted = append(adjusted, fmt.Sprintf("%s %d is below 1; the default used", v.name, v.n))
 			}
 		}
+		in.AllowSecrets = env.allowSecrets() // never the model's to set
 		grep := tools.Grep
 		if env != nil && env.IndexedReads {
 			grep = tools.GrepIndexed

@@ -25,6 +25,7 @@ var readFile = define(ReadFile, "Read lines of a file", true,
 		if in.Limit < 0 {
 			notes = append(notes, fmt.Sprintf("limit %d is below 1; the default used", in.Limit))
 		}
+		in.AllowSecrets = env.allowSecrets() // never the model's to set
 		read := tools.Read
 		if env != nil && env.IndexedReads {
 			read = tools.ReadIndexed

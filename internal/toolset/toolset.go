@@ -20,6 +20,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/coderag/coderag/internal/engine"
+	"github.com/coderag/coderag/internal/rootrule"
 )
 
 // Tool names.
@@ -52,6 +53,13 @@ type Env struct {
 	IndexedReads bool
 }
 
+// allowSecrets reports whether the tools read, search and list files
+// whose names look like secrets: only when the engine says so
+// (engine.AllowSecrets); without an engine they are withheld.
+func (env *Env) allowSecrets() bool {
+	return env != nil && env.Engine != nil && env.Engine.AllowSecrets()
+}
+
 // Call is the context of one tool call.
 type Call struct {
 	// Root returns the project root the call works in (absolute,
@@ -60,6 +68,30 @@ type Call struct {
 	// Tick, when set, is called about every second while the call waits
 	// for an index run (MCP progress notifications).
 	Tick func(engine.JobState)
+}
+
+// checkedRoot wraps root so that a project root that may not be a
+// project (rootrule, with the projects of env's index) is refused
+// whoever gave or registered it: every tool works through it.
+func checkedRoot(env *Env, root func(context.Context) (string, error)) func(context.Context) (string, error) {
+	if root == nil {
+		return nil
+	}
+	return func(ctx context.Context) (string, error) {
+		dir, err := root(ctx)
+		if err != nil {
+			return "", err
+		}
+		if env != nil && env.Engine != nil {
+			err = env.Engine.CheckRoot(ctx, dir)
+		} else {
+			err = rootrule.Check(dir, nil)
+		}
+		if err != nil {
+			return "", err
+		}
+		return dir, nil
+	}
 }
 
 // Fixed returns a Call over the fixed project root root.
@@ -123,13 +155,16 @@ type Answer struct {
 
 // Call runs the tool with JSON arguments args (empty or null mean {};
 // numbers sent as strings are accepted) and returns its answer cut to the
-// arguments' max_answer_chars. A numeric argument outside its declared
-// range is refused (CheckBounds). An error is for the model to read: it
-// names the tool and says what to do next.
+// arguments' max_answer_chars. The project root c.Root gives is refused
+// when rootrule refuses it (engine.CheckRoot), and files whose names look
+// like secrets are withheld unless the engine allows them. A numeric
+// argument outside its declared range is refused (CheckBounds). An error
+// is for the model to read: it names the tool and says what to do next.
 func (t *Tool) Call(ctx context.Context, env *Env, c Call, args json.RawMessage) (Answer, error) {
 	if err := t.CheckBounds(args); err != nil {
 		return Answer{}, err
 	}
+	c.Root = checkedRoot(env, c.Root)
 	text, err := t.run(ctx, env, c, args)
 	if err != nil {
 		return Answer{}, err

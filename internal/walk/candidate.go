@@ -23,7 +23,10 @@ import (
 // excludes it, it is a regular file (a symlink is a skip with
 // ReasonSymlink), a language claims its name (unless Options.AllFiles;
 // else it is counted as unindexed) and it is at most the size cap (else a
-// skip with ReasonTooLarge). Hidden files are candidates. Content rules
+// skip with ReasonTooLarge). A regular file or symlink whose name looks
+// like a secret (SecretName) is a skip with ReasonSecret unless
+// Options.AllowSecrets, whatever language claims it. Hidden files are
+// candidates. Content rules
 // (binary, invalid UTF-8) apply when the file is read (IsBinary).
 //
 // Ignore files are loaded as paths are checked and kept; a Rules is for one
@@ -98,10 +101,16 @@ func (r *Rules) Candidate(rel string, d fs.DirEntry) Verdict {
 	}
 	name := path.Base(rel)
 	indexable := r.opts.AllFiles || lang.Indexable(name)
+	secret := !r.opts.AllowSecrets && SecretName(name)
 	if d == nil {
+		if secret {
+			return Verdict{Skip: ReasonSecret}
+		}
 		return Verdict{OK: indexable}
 	}
 	switch t := d.Type(); {
+	case secret && (t.IsRegular() || t&fs.ModeSymlink != 0):
+		return Verdict{Skip: ReasonSecret}
 	case t&fs.ModeSymlink != 0:
 		if indexable {
 			return Verdict{Skip: ReasonSymlink}

@@ -136,6 +136,10 @@ type Options struct {
 	AllFiles bool
 	// Dir restricts the walk to this root-relative sub-directory ("" = root).
 	Dir string
+	// AllowSecrets lists files whose names look like secrets (SecretName);
+	// without it they are skips with ReasonSecret, whatever the ignore
+	// and hidden-file rules say of them.
+	AllowSecrets bool
 	// Unindexed, when non-nil, counts the regular files passed over because
 	// lang.Detect does not know them, by lower-case extension ("(none)" for
 	// a name without one), so nothing is skipped without being counted.

@@ -1,0 +1,151 @@
+#!/usr/bin/env python3
+"""Every quality figure of one coderag binary, in one run.
+
+usage: bench/quality.py CODERAG WORK_DIR [--reindex] [--only SETS] [--env K=V ...]
+
+Indexes each corpus into its own CODERAG_HOME under WORK_DIR (kept, so a
+second binary with the same embedder can reuse it only when --reindex is not
+given and the index is the binary's own: give each binary its own WORK_DIR),
+then scores with `coderag eval --json`:
+
+  semble   the semble benchmark's dev subset (shared/bench/semble, repos under
+           $SEMBLE_REPOS, default /tmp/semble/repos): chunk NDCG@10 overall,
+           per category and the lowest language
+  golden   shared/golden: Go stdlib ($(go env GOROOT)/src), JDK ($JDK_SRC,
+           default /tmp/golden/jdk), CPython stdlib ($PY_STDLIB, default
+           /tmp/golden/py): MRR@10, and MRR@10 of the Chinese queries
+  fresh    testdata/fresh-bench: file-labelled sets over 11 repos under
+           $FRESH (default /tmp/fresh): chunk NDCG@10
+  zh       testdata/zh-fresh: Chinese golden sets: MRR@10
+  func     testdata/fresh-func: function-level golden sets over 5 repos under
+           $FRESH: MRR@10 in English and in Chinese
+
+--env K=V is passed to every coderag process (EMBEDDING_MODEL=... for an
+ablation). Prints one table; writes WORK_DIR/quality.json.
+"""
+import json, os, subprocess, sys, collections
+
+here = os.path.dirname(os.path.abspath(__file__))
+root = os.path.dirname(here)
+shared = os.environ.get("SHARED", os.path.join(root, "..", "shared"))
+semble_dir = os.path.join(shared, "bench", "semble")
+semble_repos = os.environ.get("SEMBLE_REPOS", "/tmp/semble/repos")
+fresh = os.environ.get("FRESH", "/tmp/fresh")
+goroot = subprocess.run(["go", "env", "GOROOT"], capture_output=True, text=True).stdout.strip()
+jdk = os.environ.get("JDK_SRC", "/tmp/golden/jdk")
+py = os.environ.get("PY_STDLIB", "/tmp/golden/py")
+
+args = sys.argv[1:]
+if len(args) < 2:
+    sys.exit(__doc__)
+binary, work = os.path.abspath(args[0]), os.path.abspath(args[1])
+reindex = "--reindex" in args
+only = None
+extra_env = {}
+i = 2
+while i < len(args):
+    if args[i] == "--only":
+        only = set(args[i + 1].split(",")); i += 2; continue
+    if args[i] == "--env":
+        k, v = args[i + 1].split("=", 1); extra_env[k] = v; i += 2; continue
+    i += 1
+os.makedirs(work, exist_ok=True)
+
+
+def run_eval(home_name, project, setfile):
+    home = os.path.join(work, "home-" + home_name)
+    env = dict(os.environ, CODERAG_HOME=home, EMBEDDING_PROVIDER="", **extra_env)
+    if reindex or not os.path.isdir(home):
+        os.makedirs(home, exist_ok=True)
+        subprocess.run([binary, "index", project], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    p = subprocess.run([binary, "eval", "--json", "--project", project, setfile], env=env,
+                       capture_output=True, text=True)
+    if p.returncode != 0:
+        print(f"  {home_name} {os.path.basename(setfile)}: eval failed: {p.stderr.strip()[:200]}", file=sys.stderr)
+        return None
+    return json.loads(p.stdout)
+
+
+out = {}
+lines = []
+
+if only is None or "semble" in only:
+    repos = json.load(open(os.path.join(semble_dir, "repos.json")))
+    per, cat, lang = {}, collections.defaultdict(list), {}
+    for r in repos:
+        proj = os.path.join(semble_repos, r["name"], r.get("benchmark_root") or "")
+        res = run_eval("semble-" + r["name"], proj.rstrip("/"), os.path.join(semble_dir, "annotations", r["name"] + ".json"))
+        s = res["overall"]["ndcg10_chunk"] if res else 0.0
+        per[r["name"]] = s
+        lang[r["language"]] = s
+        if res:
+            for c, m in res["by_category"].items():
+                cat[c].append(m["ndcg10_chunk"])
+    mean = lambda xs: sum(xs) / len(xs) if xs else 0.0
+    low = min(lang.items(), key=lambda kv: kv[1])
+    out["semble"] = {"overall": mean(list(per.values())), "by_category": {c: mean(v) for c, v in cat.items()},
+                     "per_repo": per, "lowest_language": low}
+    s = out["semble"]
+    lines.append(f"semble dev  overall {s['overall']:.3f}  " +
+                 "  ".join(f"{c} {v:.3f}" for c, v in sorted(s['by_category'].items())) +
+                 f"  lowest {low[0]} {low[1]:.3f}")
+    lines.append("  " + " ".join(f"{k}={v:.3f}" for k, v in per.items()))
+
+if only is None or "golden" in only:
+    g = {}
+    for name, proj, setf in [("go", os.path.join(goroot, "src"), "go-stdlib.json"),
+                             ("java", jdk, "java-jdk.json"), ("py", py, "python-stdlib.json")]:
+        res = run_eval("golden-" + name, proj, os.path.join(shared, "golden", setf))
+        if not res:
+            continue
+        zh = res.get("by_lang", {}).get("zh", {})
+        g[name] = {"mrr": res["overall"]["mrr_at_10"], "r1": res["overall"]["recall_at_1"],
+                   "r5": res["overall"]["recall_at_5"], "zh": zh.get("mrr_at_10"), "zh_n": zh.get("n", 0)}
+    out["golden"] = g
+    lines.append("golden      " + "  ".join(
+        f"{k} {v['mrr']:.3f} (zh {v['zh']:.3f}/{v['zh_n']})" if v['zh'] is not None else f"{k} {v['mrr']:.3f}"
+        for k, v in g.items()))
+
+fresh_roots = {"jsoup": "jsoup/src/main/java", "hono": "hono/src"}
+if only is None or "fresh" in only:
+    f = {}
+    for setf in sorted(os.listdir(os.path.join(root, "testdata", "fresh-bench"))):
+        if not setf.endswith(".json"):
+            continue
+        n = setf[:-5]
+        res = run_eval("fresh-" + n, os.path.join(fresh, fresh_roots.get(n, n)), os.path.join(root, "testdata", "fresh-bench", setf))
+        f[n] = res["overall"]["ndcg10_chunk"] if res else 0.0
+    out["fresh"] = {"per_repo": f, "mean": sum(f.values()) / len(f)}
+    lines.append(f"fresh-bench mean {out['fresh']['mean']:.3f}  " + " ".join(f"{k}={v:.3f}" for k, v in f.items()))
+
+zh_roots = {"gin": os.path.join(semble_repos, "gin"), "axios": os.path.join(semble_repos, "axios", "lib"),
+            "gson": os.path.join(semble_repos, "gson", "gson"), "fastapi": os.path.join(semble_repos, "fastapi", "fastapi"),
+            "sinatra": os.path.join(semble_repos, "sinatra", "lib"), "go-more": os.path.join(goroot, "src")}
+zh_homes = {"go-more": "golden-go"}
+if only is None or "zh" in only:
+    z, n_all, rr = {}, 0, 0.0
+    for n, proj in zh_roots.items():
+        res = run_eval(zh_homes.get(n, "zh-" + n), proj, os.path.join(root, "testdata", "zh-fresh", n + ".json"))
+        if res:
+            z[n] = res["overall"]["mrr_at_10"]
+            n_all += res["overall"]["n"]; rr += res["overall"]["mrr_at_10"] * res["overall"]["n"]
+    out["zh"] = {"per_set": z, "mean": rr / n_all if n_all else 0.0}
+    lines.append(f"zh-fresh    all {out['zh']['mean']:.3f}  " + " ".join(f"{k}={v:.3f}" for k, v in z.items()))
+
+func_roots = {"toml": "toml", "click": "click/src/click", "node-semver": "node-semver", "bytes": "bytes", "cjson": "cJSON"}
+if only is None or "func" in only:
+    fu, agg = {}, collections.defaultdict(lambda: [0, 0.0])
+    for n, r in func_roots.items():
+        res = run_eval("func-" + n, os.path.join(fresh, r), os.path.join(root, "testdata", "fresh-func", n + ".json"))
+        if not res:
+            continue
+        fu[n] = {"mrr": res["overall"]["mrr_at_10"]}
+        for l, m in res.get("by_lang", {}).items():
+            fu[n][l] = m["mrr_at_10"]
+            agg[l][0] += m["n"]; agg[l][1] += m["mrr_at_10"] * m["n"]
+    out["func"] = {"per_repo": fu, "by_lang": {l: v[1] / v[0] for l, v in agg.items()}}
+    lines.append("fresh-func  " + "  ".join(f"{l} {v:.3f}" for l, v in sorted(out['func']['by_lang'].items())) + "  " +
+                 " ".join(f"{k}={v['mrr']:.3f}" for k, v in fu.items()))
+
+json.dump(out, open(os.path.join(work, "quality.json"), "w"), indent=1)
+print("\n".join(lines))

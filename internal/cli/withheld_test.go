@@ -1,0 +1,95 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestSecretFilesWithheld: `coderag index` withholds secret-looking files
+// and `stats` says how many; read, grep and glob withhold them too;
+// --allow-secrets (one command) and CODERAG_ALLOW_SECRETS=1 (the index)
+// take them.
+func TestSecretFilesWithheld(t *testing.T) {
+	setHome(t)
+	t.Setenv("CODERAG_ALLOW_SECRETS", "")
+	dir := t.TempDir()
+	const secret = "tok-SECRET-5512"
+	files := map[string]string{
+		"main.go":          "package main\n\n// Main runs.\nfunc main() {}\n",
+		".env":             "API_KEY=" + secret + "\n",
+		".env.json":        `{"key": "` + secret + `"}` + "\n",
+		"credentials.json": `{"key": "` + secret + `"}` + "\n",
+		"secrets.yaml":     "key: " + secret + "\n",
+		"tls/server.pem":   secret + "\n",
+		"secret.key":       secret + "\n",
+	}
+	for n, body := range files {
+		p := filepath.Join(dir, filepath.FromSlash(n))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if code, out, errs := run(t, "index", "--quiet", dir); code != 0 {
+		t.Fatalf("index: %d %s %s", code, out, errs)
+	}
+	_, out, _ := run(t, "stats")
+	if !strings.Contains(out, "withheld:  6 file(s)") {
+		t.Errorf("stats does not say 6 files were withheld:\n%s", out)
+	}
+	var st statsOut
+	_, out, _ = run(t, "stats", "--json")
+	if err := json.Unmarshal([]byte(out), &st); err != nil || len(st.Projects) != 1 || st.Projects[0].LastRun == nil {
+		t.Fatalf("stats --json: %v %s", err, out)
+	}
+	if p := st.Projects[0]; p.LastRun.Withheld != 6 || p.Files != 1 {
+		t.Errorf("stats --json: withheld %d, files %d; want 6 and 1", p.LastRun.Withheld, p.Files)
+	}
+	if code, out, errs := run(t, "search", "--project", dir, secret); strings.Contains(out, secret) {
+		t.Errorf("search finds a withheld file: %d %s %s", code, out, errs)
+	}
+	for _, n := range []string{".env", ".env.json", "credentials.json", "secrets.yaml", "tls/server.pem", "secret.key"} {
+		code, out, errs := run(t, "read", "--project", dir, n)
+		if code == 0 || strings.Contains(out, secret) || !strings.Contains(errs, "withheld") {
+			t.Errorf("read %s: exit %d %s %s, want it withheld", n, code, out, errs)
+		}
+	}
+	_, out, _ = run(t, "glob", "--project", dir, "**")
+	if strings.Contains(out, ".env") || strings.Contains(out, "secret.key") || !strings.Contains(out, "main.go") {
+		t.Errorf("glob lists withheld files, or not main.go:\n%s", out)
+	}
+	if _, out, _ := run(t, "grep", "--project", dir, secret); strings.Contains(out, secret) {
+		t.Errorf("grep searches withheld files:\n%s", out)
+	}
+	// the opt-out: one command's flag, then the environment for the index
+	if code, out, errs := run(t, "read", "--allow-secrets", "--project", dir, ".env"); code != 0 || !strings.Contains(out, secret) {
+		t.Errorf("read --allow-secrets .env: %d %s %s", code, out, errs)
+	}
+	if _, out, _ := run(t, "glob", "--allow-secrets", "--project", dir, "**"); !strings.Contains(out, "secret.key") {
+		t.Errorf("glob --allow-secrets does not list secret.key:\n%s", out)
+	}
+	if _, out, _ := run(t, "grep", "--allow-secrets", "--project", dir, secret); !strings.Contains(out, "credentials.json") {
+		t.Errorf("grep --allow-secrets does not search credentials.json:\n%s", out)
+	}
+	t.Setenv("CODERAG_ALLOW_SECRETS", "1")
+	if code, out, errs := run(t, "index", "--quiet", dir); code != 0 {
+		t.Fatalf("index with CODERAG_ALLOW_SECRETS=1: %d %s %s", code, out, errs)
+	}
+	_, out, _ = run(t, "stats", "--json")
+	st = statsOut{}
+	if err := json.Unmarshal([]byte(out), &st); err != nil || len(st.Projects) != 1 || st.Projects[0].LastRun == nil {
+		t.Fatalf("stats --json: %v %s", err, out)
+	}
+	if p := st.Projects[0]; p.LastRun.Withheld != 0 || p.Files < 4 {
+		t.Errorf("with CODERAG_ALLOW_SECRETS=1: withheld %d, files %d; want 0 and the secret files indexed", p.LastRun.Withheld, p.Files)
+	}
+	t.Setenv("CODERAG_ALLOW_SECRETS", "maybe")
+	if code, _, errs := run(t, "index", "--quiet", dir); code == 0 || !strings.Contains(errs, "CODERAG_ALLOW_SECRETS") {
+		t.Errorf("CODERAG_ALLOW_SECRETS=maybe: exit %d %s, want an error naming it", code, errs)
+	}
+}

@@ -1,0 +1,97 @@
+package search
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/coderag/coderag/internal/embed/static"
+)
+
+var learnedFixture = map[string]string{
+	"files/files.go": "package files\n\n// RemoveAll removes the path and everything below it.\nfunc RemoveAll(p string) error {\n\treturn nil\n}\n",
+	"table/table.go": "package table\n\n// Drop deletes the row from the table.\nfunc Drop(row int) {\n\trows[row] = nil\n}\n",
+	"log/log.go":     "package log\n\n// Printf writes a formatted line to the log.\nfunc Printf(format string, args ...any) {}\n",
+}
+
+// With Expand on, a query word's learned neighbours join the keyword
+// route: "remove" brings "delete", which finds the chunk that only says
+// "deletes", and --explain names the word it came from. Off, the
+// keyword route never sees that chunk.
+func TestExpansionSurfacesNeighbourWord(t *testing.T) {
+	s := fixture(t, learnedFixture)
+	const q = "remove entries"
+	for _, r := range top(t, s, q, RankerHybrid, 10) {
+		if r.Path == "table/table.go" {
+			t.Fatalf("fixture no longer tests anything: table.go found without expansion: %+v", r.Explain)
+		}
+	}
+	hp := s.HybridParams()
+	hp.Expand, hp.ExpandMin = 0.3, 0.3
+	s.Params = &hp
+	var hit *Result
+	rs := top(t, s, q, RankerHybrid, 10)
+	for i := range rs {
+		if rs[i].Path == "table/table.go" {
+			hit = &rs[i]
+		}
+	}
+	if hit == nil {
+		t.Fatalf("expansion did not surface table.go: %v", names(rs))
+	}
+	if hit.Explain.Signal("expand") <= 0 || !strings.Contains(hit.Explain.note("expand"), "delet<-remov") {
+		t.Errorf("explain lacks the expanded term and its source: %+v", hit.Explain.Signals)
+	}
+}
+
+// The semantic stage reads the learned cosine from the stored vectors when
+// the project was indexed with the learned model, and embeds the
+// candidates at query time when it was indexed with the hashing embedder:
+// both give the same cosine, and the signal is on only with Semantic > 0.
+func TestSemanticStageStoredAndLive(t *testing.T) {
+	m, err := static.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, _ := testStore(t)
+	learned := indexInto(t, st, m, learnedFixture)
+	hashing := fixture(t, learnedFixture)
+	const q = "delete a row from the table"
+	cos := map[string]map[string]float64{}
+	for name, s := range map[string]*Searcher{"learned": learned, "hashing": hashing} {
+		if rs := top(t, s, q, RankerHybrid, 5); len(rs) > 0 && rs[0].Explain.Signal("semantic") != 0 {
+			t.Fatalf("%s: semantic signal with weight 0", name)
+		}
+		hp := s.HybridParams()
+		hp.Semantic = 0.5
+		s.Params = &hp
+		cos[name] = map[string]float64{}
+		for _, r := range top(t, s, q, RankerHybrid, 5) {
+			cos[name][r.Path] = r.Explain.Semantic
+			sum := 0.0
+			for _, sg := range r.Explain.Signals {
+				sum += sg.Value
+			}
+			if math.Abs(sum-r.Score) > 1e-12 {
+				t.Errorf("%s %s: signals %v do not sum to the score %v", name, r.Path, r.Explain.Signals, r.Score)
+			}
+		}
+	}
+	// the stored vectors are int8 codes (store/vector.go): their cosine
+	// is the float32 one within about 1e-3
+	c := cos["learned"]["table/table.go"]
+	if c == 0 || math.Abs(c-cos["hashing"]["table/table.go"]) > 2e-3 {
+		t.Errorf("table.go's learned cosine: stored %v, live %v (%v)", c, cos["hashing"]["table/table.go"], cos)
+	}
+}
+
+// --explain prints the learned cosine and the expanded term's source.
+func TestExplainLineShowsLearnedEvidence(t *testing.T) {
+	e := &Explain{Keyword: 1, KeywordRank: 1, Semantic: 0.742, Signals: []Signal{{Name: "expand", Value: 0.001, Note: "delet<-remov"}}}
+	line := explainLine(e)
+	for _, want := range []string{"learned-cosine=0.742", "expand=+0.0010 (delet<-remov)"} {
+		if !strings.Contains(line, want) {
+			t.Errorf("explain line %q lacks %q", line, want)
+		}
+	}
+}

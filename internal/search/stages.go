@@ -1,0 +1,471 @@
+package search
+
+import (
+	"context"
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/coderag/coderag/internal/store"
+)
+
+// The hybrid ranker runs in two phases, as zoekt scores a match: gather
+// (phase 1) reads the candidates and every piece of evidence the stages
+// need from the store: keyword and vector hits, the chunks, the symbol
+// sites of a symbol query and the calls of thin wrappers. The stages of
+// hybridStages (phase 2) are then pure functions of that evidence and of
+// the scores so far: each adds its named signals (Explain.Signals) to the
+// candidates' scores, in declared order, and none reads the store. The
+// pool is sorted only where a stage reads the order (ordered), and once
+// at the end.
+
+// pool is phase 1's output and phase 2's state: the candidates (res, with
+// a non-nil Explain each) and the evidence the stages read.
+type pool struct {
+	q  *Query
+	hp HybridParams
+	// res are the candidates: the keyword and vector hits, and the symbol
+	// sites of a symbol query.
+	res []Result
+	// maxKW is the best BM25 of the keyword route; minVec and maxVec bound
+	// the vector route's cosines (for fusion's normalisation).
+	maxKW, minVec, maxVec float64
+	// terms is the set of the query's keyword terms.
+	terms map[string]bool
+	// sites maps the chunks that declare or re-export a symbol query's
+	// name in text to their pin (see symbolSites); nil when a parsed
+	// definition answers it.
+	sites map[int64]float64
+	// callees lists the non-value calls of the pool's thin functions, by
+	// (file, from_name) (see delegate).
+	callees map[[2]string][]string
+	// sem is the semantic cosine of each candidate (see semanticScores);
+	// nil with HybridParams.Semantic 0.
+	sem map[int64]float64
+	// expansions are the learned neighbours of the query's terms, and exp
+	// the BM25 of the candidates the keyword route over them hit (see
+	// expandTerms); nil with HybridParams.Expand 0.
+	expansions []expansion
+	exp        map[int64]float64
+	// changed is set when a stage changes a score, and cleared when the
+	// pool is sorted.
+	changed bool
+	// topical memoises topicality (-1 until first read).
+	topical float64
+}
+
+// stage is one step of phase 2, declared as data.
+type stage struct {
+	// name is the signal the stage adds (Signal.Name).
+	name string
+	// on reports whether the stage runs for this query and these params;
+	// nil = always.
+	on func(p *pool) bool
+	// ordered says the stage reads the pool's order (rank positions, a
+	// file's best candidate): the pool is sorted before it when an earlier
+	// stage changed a score.
+	ordered bool
+	// run adds the stage's signals (with p.add); it reads only the pool.
+	run func(p *pool)
+}
+
+// hybridStages is phase 2 of the hybrid ranker, in order. The names are
+// the Signal names --explain shows:
+//
+//	fusion     (1-Alpha)*bm25 + Alpha*cos, normalised, / FusionScale
+//	semantic   Semantic * the learned cosine, normalised over the pool
+//	expand     Expand * BM25 of the query words' learned neighbours
+//	type       function and method chunks over class and text chunks
+//	name       the chunk's bare name is a code-like word of the query
+//	path       tests, docs, examples, generated and vendored code (negative)
+//	file_name  the file's base name is spelled by a topical query
+//	coherence  a file's best candidate gains a share of its others'
+//	pin        a symbol query's definition
+//	site       where a symbol query's name is declared in text or re-exported
+//	spelled    the definition a few plain words spell
+//	delegate   an implementation called by a thin wrapper ranked above it
+//	diversity  the decay of a file's later chunks and of parallel copies
+var hybridStages = []stage{
+	{name: "fusion", run: fuseStage},
+	{name: "semantic", on: func(p *pool) bool { return p.hp.Semantic > 0 && len(p.sem) > 0 }, run: semanticStage},
+	{name: "expand", on: func(p *pool) bool { return p.hp.Expand > 0 && len(p.exp) > 0 }, run: expandStage},
+	{name: "type", run: func(p *pool) {
+		for i := range p.res {
+			switch p.res[i].Type {
+			case "text", "class":
+			default:
+				p.add(i, "type", p.hp.TypeBoostCode, "")
+			}
+		}
+	}},
+	{name: "name", run: func(p *pool) {
+		for i := range p.res {
+			b := nameBoost(p.res[i], p.res[i].sym.Owner, p.q.Identifiers, p.hp)
+			if p.q.Code {
+				b *= p.hp.CodeQueryScale
+			}
+			p.add(i, "name", b, "")
+		}
+	}},
+	{name: "path", run: func(p *pool) {
+		for i := range p.res {
+			p.add(i, "path", -pathPrior(p.res[i], p.hp), "")
+		}
+	}},
+	{name: "file_name", on: func(p *pool) bool { return p.hp.StemBoost > 0 && p.topicality() > 0 }, run: stemStage},
+	{name: "coherence", ordered: true, on: func(p *pool) bool { return p.hp.FileCoherence*p.topicality() > 0 }, run: func(p *pool) {
+		fileCoherence(p.res, p.hp.FileCoherence*p.topicality(), p.hp.CoherencePool)
+		p.changed = true
+	}},
+	{name: "pin", on: func(p *pool) bool { return p.q.Symbol != "" && p.hp.ExactPin > 0 }, run: func(p *pool) {
+		p.changed = exactPin(p.res, p.q.Symbol, p.hp.ExactPin) || p.changed
+	}},
+	{name: "site", on: func(p *pool) bool { return len(p.sites) > 0 }, run: func(p *pool) {
+		p.changed = pinWhere(p.res, "site", func(r *Result) float64 { return p.sites[r.id] }) || p.changed
+	}},
+	{name: "spelled", on: func(p *pool) bool { return p.q.Spelled != "" && p.hp.ExactPin > 0 }, run: func(p *pool) {
+		p.changed = spelledPin(p.res, p.q.Spelled, p.hp.ExactPin/2) || p.changed
+	}},
+	{name: "delegate", ordered: true, on: func(p *pool) bool { return p.hp.Delegate }, run: func(p *pool) {
+		p.changed = delegate(p.res, p.callees, p.hp) || p.changed
+	}},
+	{name: "diversity", ordered: true, on: func(p *pool) bool { return p.hp.Diversity > 0 && p.hp.Diversity < 1 }, run: func(p *pool) {
+		diversify(p.res, p.hp.Diversity, p.hp.DiversityFree)
+		p.changed = true
+	}},
+}
+
+// runStages runs the stages that are on, in order, sorting the pool
+// before an ordered stage when a score changed since the last sort, and
+// once at the end.
+func runStages(p *pool, stages []stage) {
+	sorted := false
+	for _, st := range stages {
+		if st.on != nil && !st.on(p) {
+			continue
+		}
+		if st.ordered && (p.changed || !sorted) {
+			sortResults(p.res)
+			p.changed, sorted = false, true
+		}
+		st.run(p)
+	}
+	if p.changed || !sorted {
+		sortResults(p.res)
+	}
+}
+
+// add adds v (when not 0) to candidate i's score as the signal name.
+func (p *pool) add(i int, name string, v float64, note string) {
+	if addSignal(&p.res[i], name, v, note) {
+		p.changed = true
+	}
+}
+
+// addSignal adds v to r's score and, when r has an Explain, records it as
+// the signal name; 0 adds nothing. It reports whether the score changed.
+func addSignal(r *Result, name string, v float64, note string) bool {
+	if v == 0 {
+		return false
+	}
+	r.Score += v
+	if r.Explain != nil {
+		r.Explain.Signals = append(r.Explain.Signals, Signal{Name: name, Value: v, Note: note})
+	}
+	return true
+}
+
+// fuseStage adds the fused route score: (1-Alpha)*kn + Alpha*vn over
+// max-normalised BM25 (kn) and min-max-normalised cosine (vn), divided by
+// FusionScale.
+func fuseStage(p *pool) {
+	for i := range p.res {
+		ex := p.res[i].Explain
+		kn, vn := 0.0, 0.0
+		if p.maxKW > 0 && ex.KeywordRank > 0 {
+			kn = ex.Keyword / p.maxKW
+		}
+		if p.maxVec > p.minVec && ex.VectorRank > 0 {
+			vn = (ex.Vector - p.minVec) / (p.maxVec - p.minVec)
+		}
+		p.add(i, "fusion", ((1-p.hp.Alpha)*kn+p.hp.Alpha*vn)/p.hp.FusionScale, "")
+	}
+}
+
+// topicality is topicality(q) for the pool, or 0 when the query is
+// code-like or names the best candidate's definition and is not a symbol
+// query. A query whose words name the best candidate ("HashMap resize",
+// "big nat karatsuba multiplication") asks for that definition, which the
+// name boosts find; file-level evidence would pull up the files around
+// it. A one-symbol query keeps it: a file named like the symbol is where
+// it is defined. It is computed once, when first read (by the file_name
+// stage's condition), so the best candidate is the one of the stages
+// before file_name.
+func (p *pool) topicality() float64 {
+	if p.topical < 0 {
+		p.topical = p.topicalityNow()
+	}
+	return p.topical
+}
+
+func (p *pool) topicalityNow() float64 {
+	t := topicality(p.q, p.hp.TopicalMin, p.hp.TopicalMax)
+	if t == 0 || p.q.Symbol != "" {
+		return t
+	}
+	if p.q.Code {
+		return 0
+	}
+	if b := p.best(); b >= 0 && p.res[b].Explain.Signal("name") > 0 && p.res[b].Type != "text" {
+		return 0
+	}
+	return t
+}
+
+// best returns the index of the candidate sortResults would put first, or
+// -1 for an empty pool.
+func (p *pool) best() int {
+	b := -1
+	for i, r := range p.res {
+		if b < 0 || r.Score > p.res[b].Score || r.Score == p.res[b].Score &&
+			(r.Path < p.res[b].Path || r.Path == p.res[b].Path && r.Name < p.res[b].Name) {
+			b = i
+		}
+	}
+	return b
+}
+
+// stemStage adds StemBoost times topicality, stemMatch and namesakeShare
+// to every chunk of a file whose base name the query spells.
+func stemStage(p *pool) {
+	topical := p.topicality()
+	sm := map[string]float64{}
+	namesakes := baseNameCounts(p.res)
+	for i := range p.res {
+		m, ok := sm[p.res[i].Path]
+		if !ok {
+			if m = stemMatch(p.res[i].Path, p.terms); m > 0 {
+				m *= namesakeShare(p.res[i].Path, namesakes, p.terms)
+			}
+			sm[p.res[i].Path] = m
+		}
+		if b := topical * p.hp.StemBoost * m; b > 0 {
+			p.add(i, "file_name", b, "")
+		}
+	}
+}
+
+// gather is phase 1 of the hybrid ranker: the keyword route (BM25 over
+// q's terms), the vector route (cosine with q's embedding: over the
+// keyword candidates with VectorRerank, else the top Candidates of every
+// vector), with Expand the keyword route over the learned neighbours of
+// q's terms, the candidates' chunks, with Semantic their learned cosine, the symbol sites of a symbol query no
+// parsed definition answers, and the calls of the thin functions among
+// the candidates. Errors are the store's and the embedder's.
+func (s *Searcher) gather(ctx context.Context, q *Query, hp HybridParams) (*pool, error) {
+	p := &pool{q: q, hp: hp, terms: make(map[string]bool, len(q.Terms)), topical: -1}
+	for _, t := range q.Terms {
+		p.terms[t] = true
+	}
+	cands := map[int64]*Explain{}
+	get := func(id int64) *Explain {
+		c, ok := cands[id]
+		if !ok {
+			c = &Explain{}
+			cands[id] = c
+		}
+		return c
+	}
+	if len(q.Terms) > 0 {
+		kw, err := s.Store.FTSSearch(ctx, s.Project, matchExpr(q.Terms), hp.FTS, hp.Candidates)
+		if err != nil {
+			return nil, err
+		}
+		for i, x := range kw {
+			c := get(x.ID)
+			c.Keyword, c.KeywordRank = x.Score, i+1
+		}
+	}
+	qv, err := s.embedQuery(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	if len(qv) > 0 && hp.Alpha > 0 {
+		var sem []store.Scored
+		if hp.VectorRerank && len(cands) > 0 { // no keyword candidates (a query of stop words): scan every vector
+			ids := make([]int64, 0, len(cands))
+			for id := range cands {
+				ids = append(ids, id)
+			}
+			sem, err = s.Store.CosineByID(ctx, s.Project, s.Embedder.ID(), ids, qv)
+		} else {
+			sem, err = s.Store.TopKCosine(ctx, s.Project, s.Embedder.ID(), qv, hp.Candidates)
+		}
+		if err != nil {
+			return nil, err
+		}
+		for i, x := range sem {
+			c := get(x.ID)
+			c.Vector, c.VectorRank = x.Score, i+1
+		}
+	}
+	// the keyword route over the learned neighbours of the query's
+	// terms: a low-weight route of its own, so a word the code never
+	// spells ("remove" for delete) still finds it
+	if hp.Expand > 0 && (q.Kind() == KindDescriptive || !hp.SemanticDescriptiveOnly) {
+		if p.expansions, err = s.expandTerms(q, hp); err != nil {
+			return nil, err
+		}
+		if len(p.expansions) > 0 {
+			terms := make([]string, len(p.expansions))
+			for i, x := range p.expansions {
+				terms[i] = x.Term
+			}
+			kw, err := s.Store.FTSSearch(ctx, s.Project, matchExpr(terms), hp.FTS, hp.Candidates)
+			if err != nil {
+				return nil, err
+			}
+			p.exp = make(map[int64]float64, len(kw))
+			for _, x := range kw {
+				get(x.ID)
+				p.exp[x.ID] = x.Score
+			}
+		}
+	}
+	first := true
+	for _, c := range cands {
+		if c.KeywordRank > 0 {
+			p.maxKW = max(p.maxKW, c.Keyword)
+		}
+		if c.VectorRank > 0 {
+			if first {
+				p.maxVec, p.minVec, first = c.Vector, c.Vector, false
+			}
+			p.maxVec, p.minVec = max(p.maxVec, c.Vector), min(p.minVec, c.Vector)
+		}
+	}
+	ids := make([]int64, 0, len(cands))
+	for id := range cands {
+		ids = append(ids, id)
+	}
+	rows, err := s.Store.ChunksByID(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	// a symbol query no parsed definition answers: look for where the
+	// name is declared in text or re-exported (see symbolSites)
+	if q.Symbol != "" && hp.ExactPin > 0 && !definesSymbol(rows, q.Symbol) {
+		if p.sites, err = s.symbolSites(ctx, q.Symbol, hp, rows); err != nil {
+			return nil, err
+		}
+		for id := range p.sites {
+			get(id)
+		}
+	}
+	for id, c := range cands {
+		row, ok := rows[id]
+		if !ok {
+			continue
+		}
+		r := fromRow(row)
+		r.Explain = c
+		p.res = append(p.res, r)
+	}
+	if hp.Semantic > 0 && (q.Kind() == KindDescriptive || !hp.SemanticDescriptiveOnly) {
+		if p.sem, err = s.semanticScores(ctx, q, p.res); err != nil {
+			return nil, err
+		}
+	}
+	if hp.Delegate {
+		if p.callees, err = s.wrapperCalls(ctx, p.res, hp.ThinCodeLines); err != nil {
+			return nil, err
+		}
+	}
+	return p, nil
+}
+
+// wrapperCalls reads the calls of the thin functions and methods among
+// res (at most thin code lines, see codeLines) for the delegate stage: the
+// callees of each by (file, from_name). A call on another value
+// ("b.Bind(...)", "t.Execute(w)") is matched by bare name only: its
+// receiver's type is unknown, so the edge is a guess and is left out.
+func (s *Searcher) wrapperCalls(ctx context.Context, res []Result, thin int) (map[[2]string][]string, error) {
+	seen := map[string]bool{}
+	var names []string
+	for _, r := range res {
+		if !isThin(r, thin) {
+			continue
+		}
+		if call := r.sym.CallName(); !seen[call] {
+			seen[call] = true
+			names = append(names, call)
+		}
+	}
+	if len(names) == 0 {
+		return nil, nil
+	}
+	rels, err := s.Store.RelationsFrom(ctx, s.Project, names, []string{"calls"})
+	if err != nil {
+		return nil, fmt.Errorf("read calls of wrappers: %w", err)
+	}
+	callees := map[[2]string][]string{}
+	for _, rel := range rels {
+		if rel.Value {
+			continue
+		}
+		k := [2]string{rel.Path, rel.From}
+		callees[k] = append(callees[k], rel.To)
+	}
+	return callees, nil
+}
+
+// isThin reports whether r is a function or method of at most thin code
+// lines: a possible thin wrapper.
+func isThin(r Result, thin int) bool {
+	return (r.Type == "function" || r.Type == "method") && codeLines(r.content) <= thin
+}
+
+// nameBoost scores how well a chunk's name answers the code-like words of
+// the query: the bare name equal to a word (case-sensitive: NameExact,
+// else case-insensitive: NameFold), plus NameQualified when the word's
+// qualifier names the chunk's owner or a directory of its path.
+func nameBoost(r Result, owner string, idents []Identifier, hp HybridParams) float64 {
+	if len(idents) == 0 || r.Type == "text" {
+		return 0
+	}
+	bn := r.sym.Name
+	best := 0.0
+	for _, id := range idents {
+		b := 0.0
+		switch {
+		case bn == id.Name:
+			b = hp.NameExact
+		case strings.EqualFold(bn, id.Name), sigilName(bn) == id.Name:
+			b = hp.NameFold
+		default:
+			continue
+		}
+		if q := id.Qualifier; q != "" {
+			last := q
+			if i := strings.LastIndexAny(q, "./"); i >= 0 {
+				last = q[i+1:]
+			}
+			dir := path.Dir(r.Path)
+			if strings.EqualFold(owner, last) || path.Base(dir) == last || strings.HasSuffix(dir, "/"+q) || dir == q {
+				b += hp.NameQualified
+			}
+		}
+		// "HashMap resize": another code-like word of the query names the
+		// chunk's owner
+		if id.Qualifier == "" && owner != "" {
+			for _, o := range idents {
+				if o.Qualifier == "" && o.Name == owner && o.Name != id.Name {
+					b += hp.NameQualified
+					break
+				}
+			}
+		}
+		best = max(best, b)
+	}
+	return best
+}

@@ -1,0 +1,77 @@
+package walk
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestSecretName: the deny-list matches secret-looking names, any case and
+// any directory, and leaves code and ordinary configuration alone.
+func TestSecretName(t *testing.T) {
+	for name, want := range map[string]bool{
+		".env": true, ".env.local": true, ".env.json": true, "prod.env": true, "a/b/.ENV": true,
+		"server.pem": true, "tls/Server.KEY": true, "cert.p12": true, "cert.pfx": true, "app.jks": true, "release.keystore": true,
+		"id_rsa": true, "id_rsa.pub": true, "id_ed25519": true, "credentials.json": true, "credentials": true,
+		"secrets.yaml": true, "secrets.yml": true, ".npmrc": true, ".pypirc": true, ".netrc": true, ".pgpass": true,
+		"prod.tfvars": true, "terraform.tfstate": true, `c:\x\.env`: true,
+		"main.go": false, "environment.go": false, "env.go": false, "keys.go": false, "key.go": false, "package.json": false,
+		"config.yaml": false, "secret.go": false, "secrets.go": false, "credentials.go": false, ".gitignore": false, "keyboard.ts": false,
+	} {
+		if got := SecretName(name); got != want {
+			t.Errorf("SecretName(%q) = %v, want %v", name, got, want)
+		}
+	}
+}
+
+// TestWalkWithholdsSecrets: a walk reports secret-looking files as skips
+// (not as files), also with AllFiles; an ignored one stays unreported;
+// AllowSecrets lists them.
+func TestWalkWithholdsSecrets(t *testing.T) {
+	root := t.TempDir()
+	for _, n := range []string{"main.go", ".env", "conf/credentials.json", "certs/tls.key", "ignored/secrets.yaml", ".gitignore"} {
+		p := filepath.Join(root, filepath.FromSlash(n))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		body := "x\n"
+		if n == ".gitignore" {
+			body = "ignored/\n"
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, all := range []bool{false, true} {
+		files, skips, err := Collect(context.Background(), root, Options{AllFiles: all})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range files {
+			if SecretName(f.Path) {
+				t.Errorf("AllFiles=%v: %s listed", all, f.Path)
+			}
+		}
+		withheld := map[string]bool{}
+		for _, s := range skips {
+			if s.Reason == ReasonSecret {
+				withheld[s.Path] = true
+			}
+		}
+		if len(withheld) != 3 || !withheld[".env"] || !withheld["conf/credentials.json"] || !withheld["certs/tls.key"] {
+			t.Errorf("AllFiles=%v: withheld %v, want .env, conf/credentials.json, certs/tls.key", all, withheld)
+		}
+	}
+	files, _, err := Collect(context.Background(), root, Options{AllFiles: true, AllowSecrets: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]bool{}
+	for _, f := range files {
+		got[f.Path] = true
+	}
+	if !got[".env"] || !got["conf/credentials.json"] || !got["certs/tls.key"] || got["ignored/secrets.yaml"] {
+		t.Errorf("AllowSecrets lists %v", got)
+	}
+}
