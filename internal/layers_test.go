@@ -44,8 +44,8 @@ var layers = [][]string{
 	{"internal/serve"},
 	// Subcommands, REPL and flags.
 	{"internal/cli"},
-	// The binary, the benchmarks that drive it, and the training pipeline of
-	// the built-in model (train/cmd/mine imports the chunker and the model).
+	// The binary, the benchmarks that drive it, and the model's training
+	// tools (train/: they use the chunker and analysis as the index does).
 	{"cmd", "bench", "train"},
 }
 

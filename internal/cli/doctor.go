@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/coderag/coderag/internal/analyze"
+	"github.com/coderag/coderag/internal/embed"
 	"github.com/coderag/coderag/internal/engine"
 	"github.com/coderag/coderag/internal/index"
 	"github.com/coderag/coderag/internal/store"
@@ -30,6 +31,9 @@ type doctorOut struct {
 	// CC-CEDICT dictionary and the glossary, or the glossary only and why.
 	// A missing dictionary is not a problem of the index file.
 	Chinese string `json:"chinese"`
+	// Embedder names the embedder a new index is built with (its id and
+	// one line on what it is, embed.Describe), or why it cannot be built.
+	Embedder string `json:"embedder"`
 	// MovedTo is where --rebuild moved the damaged file.
 	MovedTo string `json:"moved_to,omitempty"`
 	// Rebuilt lists the projects --rebuild indexed again.
@@ -37,6 +41,16 @@ type doctorOut struct {
 	// Lost lists the projects --rebuild could not index again (directory
 	// gone, embedder unavailable, or the run failed), with why.
 	Lost map[string]string `json:"lost,omitempty"`
+}
+
+// configuredEmbedder describes the embedder `coderag index` would use
+// here (embed.Describe: id and what it is), or says why there is none.
+func configuredEmbedder(e *env) string {
+	emb, err := e.newEmbedder(embedFlags{})
+	if err != nil {
+		return "unavailable: " + oneLine(err.Error())
+	}
+	return embed.Describe(emb)
 }
 
 func runDoctor(e *env, args []string) error {
@@ -52,7 +66,7 @@ file, each with the embedder it was indexed with. A file that is not a coderag i
 never moved: set CODERAG_HOME elsewhere instead.`)
 	rebuild := fs.Bool("rebuild", false, "move a damaged index aside and index its projects again")
 	full := fs.Bool("full", false, "run integrity_check (slower, every index entry) instead of quick_check")
-	asJSON := fs.Bool("json", false, `print the findings as JSON: {"path" (the index), "schema_version", "projects", "problems", "root" (the indexed project holding the working directory), "healthy", "chinese" (what translates Chinese queries), ...}`)
+	asJSON := fs.Bool("json", false, `print the findings as JSON: {"path" (the index), "schema_version", "projects", "problems", "root" (the indexed project holding the working directory), "healthy", "chinese" (what translates Chinese queries), "embedder" (what a new index is built with), ...}`)
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -67,16 +81,19 @@ never moved: set CODERAG_HOME elsewhere instead.`)
 	}
 	if !exists {
 		if *asJSON {
-			return writeJSON(e.stdout, doctorOut{CheckReport: store.CheckReport{Path: store.Redact(path)}, Healthy: true, Chinese: analyze.ChineseStatus()})
+			return writeJSON(e.stdout, doctorOut{CheckReport: store.CheckReport{Path: store.Redact(path)}, Healthy: true,
+				Chinese: analyze.ChineseStatus(), Embedder: configuredEmbedder(e)})
 		}
-		fmt.Fprintf(e.stdout, "no index at %s yet: nothing to check\nchinese: %s\n", store.Redact(path), analyze.ChineseStatus())
+		fmt.Fprintf(e.stdout, "no index at %s yet: nothing to check\nchinese: %s\nembedder: %s\n", store.Redact(path),
+			analyze.ChineseStatus(), configuredEmbedder(e))
 		return nil
 	}
 	rep, err := store.Check(e.ctx, path, *full)
 	if err != nil {
 		return fmt.Errorf("check %s: %w", store.Redact(path), err)
 	}
-	out := doctorOut{CheckReport: *rep, Root: enclosingRoot(".", rep.Projects), Healthy: len(rep.Problems) == 0, Chinese: analyze.ChineseStatus()}
+	out := doctorOut{CheckReport: *rep, Root: enclosingRoot(".", rep.Projects), Healthy: len(rep.Problems) == 0, Chinese: analyze.ChineseStatus(),
+		Embedder: configuredEmbedder(e)}
 	if !*asJSON {
 		for _, p := range rep.Problems {
 			fmt.Fprintf(e.stdout, "problem: %s\n", oneLine(p))
@@ -90,7 +107,8 @@ never moved: set CODERAG_HOME elsewhere instead.`)
 		if *asJSON {
 			return writeJSON(e.stdout, out)
 		}
-		fmt.Fprintf(e.stdout, "%s: ok (schema %d, %d projects)\nchinese: %s\n", store.Redact(path), rep.Schema, len(rep.Projects), out.Chinese)
+		fmt.Fprintf(e.stdout, "%s: ok (schema %d, %d projects)\nchinese: %s\nembedder: %s\n", store.Redact(path), rep.Schema,
+			len(rep.Projects), out.Chinese, out.Embedder)
 		return nil
 	case rep.Foreign:
 		if *asJSON {

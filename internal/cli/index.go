@@ -6,12 +6,14 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 
 	"github.com/coderag/coderag/internal/analyze"
+	"github.com/coderag/coderag/internal/embed"
 	"github.com/coderag/coderag/internal/engine"
 	"github.com/coderag/coderag/internal/index"
 	"github.com/coderag/coderag/internal/store"
@@ -80,7 +82,9 @@ synonyms. Set EMBEDDING_PROVIDER=ollama or openai for a neural model.`)
 	if st.ReadOnly() {
 		return fmt.Errorf("%s is read-only: cannot index (check the permissions of CODERAG_HOME)", st.Path())
 	}
-	if _, err := st.GetProject(e.ctx, root); errors.Is(err, store.ErrNotIndexed) {
+	if p, err := st.GetProject(e.ctx, root); err == nil && p.Embedder != emb.ID() {
+		fmt.Fprintln(e.stderr, "note: "+switchNote(root, p.Embedder, emb))
+	} else if errors.Is(err, store.ErrNotIndexed) {
 		if p, err := st.FindProject(e.ctx, filepath.Dir(root)); err == nil {
 			fmt.Fprintf(e.stderr, "note: %s is inside the indexed project %s; it becomes a project of its own, and its files stay in %s too (`coderag remove %s` undoes it)\n", root, p.Path, p.Path, shellQuote(root))
 		}
@@ -117,6 +121,17 @@ synonyms. Set EMBEDDING_PROVIDER=ollama or openai for a neural model.`)
 		return fmt.Errorf("%d file(s) failed and keep their previous index rows; they are retried on the next run", rep.Failed)
 	}
 	return nil
+}
+
+// switchNote says that every file of root is embedded again because the
+// project was indexed with embedder old and this run uses emb, and how to
+// keep the old one when it was the built-in hashing embedder.
+func switchNote(root, old string, emb embed.Embedder) string {
+	n := fmt.Sprintf("%s was indexed with %s; every file is embedded again with %s", root, old, emb.ID())
+	if p, m := embed.ParseID(old); p == "local" && strings.HasPrefix(m, "hashing-") {
+		n += fmt.Sprintf(" (to keep the feature-hashing embedder instead: EMBEDDING_MODEL=%s)", m)
+	}
+	return n
 }
 
 // indexNow runs req over root as the root's index job and waits for it;

@@ -55,6 +55,24 @@ type Describer interface {
 	Describe() string
 }
 
+// Translator is implemented by embedders whose vectors of Chinese text
+// depend on the translation data installed (the local embedder with
+// Options.Translate or Expand: the glossary and, when installed,
+// CC-CEDICT). TranslatesHan reports whether this one does; the index then
+// records the data's identity (analyze.Identity) beside the embedder id of
+// every file holding Han text, so a change of the data re-embeds those
+// files (issue #28, item 4).
+type Translator interface {
+	TranslatesHan() bool
+}
+
+// TranslatesHan reports whether e's vectors of Han text depend on the
+// translation data (e implements Translator and says so).
+func TranslatesHan(e Embedder) bool {
+	t, ok := e.(Translator)
+	return ok && t.TranslatesHan()
+}
+
 // Describe returns e.Describe() when e implements Describer, else e.ID().
 func Describe(e Embedder) string {
 	if d, ok := e.(Describer); ok {
@@ -70,8 +88,10 @@ type Options struct {
 	// ("" means "local").
 	Provider string
 	// Model: ollama default "nomic-embed-text"; openai default
-	// "text-embedding-3-small"; local "hashing-<dim>-v1" (default
-	// "hashing-768-v1"), so a stored ID can rebuild its embedder.
+	// "text-embedding-3-small"; local "coderag-code-v1" (the default, the
+	// built-in learned model, package static) or "hashing-<dim>-v1"
+	// (feature hashing, package local), so a stored ID can rebuild its
+	// embedder.
 	Model string
 	// BaseURL: ollama default "http://localhost:11434"; openai default
 	// "https://api.openai.com/v1" (see openai.EndpointURL for the /v1 rule).

@@ -1,8 +1,8 @@
 package embed
 
-// On-disk vector format (code_chunks vector BLOB): the float32 values of one
-// vector, each as 4 bytes IEEE-754 little-endian, in order, nothing else — a
-// 768-d vector is a 3072-byte BLOB. The dimension is len(blob)/4.
+// Vectors here are float32 and L2-normalised. The store keeps them
+// int8-quantised with one float32 scale each (its on-disk format is
+// documented in internal/store/vector.go).
 
 import (
 	"fmt"

@@ -17,7 +17,10 @@ import (
 // index: root-relative paths of files that are new or whose size or mtime
 // differ (Changed), or that are gone (Removed). Files whose content is as
 // indexed but whose rows were made by another analysis version or embedder
-// are not changes here (their lines are still true; Run re-parses them).
+// are not changes here (their lines are still true; Run re-parses them),
+// with one exception: a file whose vectors were made with other Chinese
+// translation data than today's (see fileIDs) is Changed, so a search
+// refreshes it before its vectors are compared with the query's.
 type Changes struct {
 	Changed []string `json:"changed,omitempty"`
 	Removed []string `json:"removed,omitempty"`
@@ -88,8 +91,10 @@ const (
 // pending change): the
 // fast path Run uses to skip unchanged files; a file written within a
 // second of its indexing is settled by its content hash (at most
-// maxRacyReads of them; past that they count as changed). embID is the project's
-// embedder id (unused: see Changes); allowSecrets walks as
+// maxRacyReads of them; past that they count as changed). embID is the
+// project's embedder id: a file whose fingerprint names other Chinese
+// translation data than today's (fileIDs) is changed too, as its vectors
+// are (its lines are still true); allowSecrets walks as
 // Options.AllowSecrets does. Errors are the walk's or the database's.
 func Diff(ctx context.Context, st *store.Store, root, embID string, allowSecrets bool) (*Changes, error) {
 	prevs, err := st.Files(ctx, root)
@@ -111,10 +116,11 @@ func Diff(ctx context.Context, st *store.Store, root, embID string, allowSecrets
 	for _, f := range files {
 		seen[f.Path] = true
 		p, ok := prevs[f.Path]
-		if ok && sameStat(p, f) {
+		stale := ok && staleAnalysis(p.Embedder, embID)
+		if ok && !stale && sameStat(p, f) {
 			continue
 		}
-		if ok && p.Size == f.Size && p.MtimeNS == f.ModTime.UnixNano() && racy < maxRacyReads {
+		if ok && !stale && p.Size == f.Size && p.MtimeNS == f.ModTime.UnixNano() && racy < maxRacyReads {
 			// written within racyWindow of its indexing: the stat cannot
 			// tell, the content hash can
 			racy++
@@ -156,9 +162,10 @@ func Diff(ctx context.Context, st *store.Store, root, embID string, allowSecrets
 	return c, nil
 }
 
-// unchanged is Run's fast path: same embedder and analysis, and sameStat.
-func unchanged(p store.FileRecord, f walk.File, embID string) bool {
-	return p.Embedder == embID && p.Analysis == AnalysisVersion && sameStat(p, f)
+// unchanged is Run's fast path: same embedder (and translation data, see
+// fileIDs) and analysis, and sameStat.
+func unchanged(p store.FileRecord, f walk.File, ids *fileIDs) bool {
+	return ids.current(p.Embedder) && p.Analysis == AnalysisVersion && sameStat(p, f)
 }
 
 // sameStat: same size and mtime, and indexed well after the file was last

@@ -150,7 +150,10 @@ const racyWindow = int64(time.Second)
 //	    3)"); JS/TS functions nested in functions, object members and
 //	    accessors ("Request.contentType (get)") are chunks; class heads
 //	    stop before their first member; Rust impl blocks are of kind impl
-//	    ("Trait for Type"), macro_rules! of kind macro
+//	    ("Trait for Type"), macro_rules! of kind macro;
+//	    a file with Han text records the identity of the Chinese
+//	    translation data beside its embedder id (fileIDs), so files
+//	    embedded before, with unknown data, are embedded again once
 const AnalysisVersion = 11
 
 // ResolveRoot returns the absolute, symlink-resolved form of dir, the
@@ -206,7 +209,8 @@ type work struct {
 	skip    walk.Reason
 	skipErr string // detail of a ReasonUnreadable skip
 	err     error
-	same    bool // hash equal to prev: only touch
+	same    bool   // hash equal to prev: only touch
+	embID   string // the embedder id its fingerprint records (fileIDs.record)
 }
 
 // Run indexes root (absolute, resolved) into st with emb and returns the
@@ -222,7 +226,7 @@ type work struct {
 // (pipeline), then finish (fingerprints, project dimension, language
 // statistics, run record, report).
 func Run(ctx context.Context, st *store.Store, emb embed.Embedder, root string, opts Options) (*Report, error) {
-	r := &run{st: st, emb: emb, root: root, opts: withDefaults(opts), start: time.Now(),
+	r := &run{st: st, emb: emb, ids: newFileIDs(emb), root: root, opts: withDefaults(opts), start: time.Now(),
 		rep: &Report{Project: root, Embedder: emb.ID()}}
 	if err := CheckRoot(ctx, st, root); err != nil {
 		return nil, err
@@ -258,6 +262,7 @@ func Run(ctx context.Context, st *store.Store, emb embed.Embedder, root string, 
 type run struct {
 	st    *store.Store
 	emb   embed.Embedder
+	ids   *fileIDs // the embedder id each file's fingerprint records
 	root  string
 	opts  Options
 	start time.Time
@@ -323,7 +328,7 @@ func (r *run) diff() {
 	r.seen = make(map[string]bool, len(r.files))
 	for _, f := range r.files {
 		r.seen[f.Path] = true
-		if p, ok := r.prevs[f.Path]; ok && unchanged(p, f, r.emb.ID()) {
+		if p, ok := r.prevs[f.Path]; ok && unchanged(p, f, r.ids) {
 			r.rep.Unchanged++
 			continue
 		}
@@ -445,7 +450,7 @@ func (r *run) pipeline(ctx context.Context) (*collector, error) {
 				if p, ok := r.prevs[f.Path]; ok {
 					prev = &p
 				}
-				w := prepare(rt, f, prev, r.emb.ID(), gopkgs, cpp)
+				w := prepare(rt, f, prev, r.ids, gopkgs, cpp)
 				select {
 				case out <- w:
 				case <-gctx.Done():
@@ -497,6 +502,14 @@ func (r *run) finish(ctx context.Context, c *collector) (*Report, error) {
 			return rep, fmt.Errorf("record project: %w", err)
 		}
 	}
+	if r.switching && len(rep.Failures) == 0 && !r.st.Postgres() {
+		// every vector of the project was replaced (by vectors of another
+		// size, as a rule): hand the freed pages back to the file system
+		// (an incremental vacuum on any index since schema 5). Best
+		// effort: a failure leaves a valid, larger file, and the pages
+		// are reused by later writes anyway.
+		_, _, _ = r.st.Compact(ctx)
+	}
 	if err := saveLangStats(ctx, r.st, r.root, c.parsed, rep.Fallbacks, rep.Unindexed); err != nil {
 		return rep, err
 	}
@@ -525,7 +538,7 @@ func (r *run) finish(ctx context.Context, c *collector) (*Report, error) {
 // walk.MaxFileBytes), hashes and parses one file (runs on a worker); gopkgs
 // gives a Go file its package's declarations, cpp a .h file the C++
 // evidence of its directory.
-func prepare(rt *os.Root, f walk.File, prev *store.FileRecord, embID string, gopkgs *goPackages, cpp *cppDirs) *work {
+func prepare(rt *os.Root, f walk.File, prev *store.FileRecord, ids *fileIDs, gopkgs *goPackages, cpp *cppDirs) *work {
 	w := &work{file: f, prev: prev}
 	data, cut, err := walk.ReadRegular(rt, filepath.FromSlash(f.Path), walk.MaxFileBytes)
 	if errors.Is(err, fs.ErrPermission) {
@@ -547,7 +560,7 @@ func prepare(rt *os.Root, f walk.File, prev *store.FileRecord, embID string, gop
 	}
 	sum := sha256.Sum256(data)
 	w.sha = hex.EncodeToString(sum[:])
-	if prev != nil && prev.SHA256 == w.sha && prev.Embedder == embID && prev.Analysis == AnalysisVersion {
+	if prev != nil && prev.SHA256 == w.sha && ids.current(prev.Embedder) && prev.Analysis == AnalysisVersion {
 		w.same = true
 		return w
 	}
@@ -555,6 +568,7 @@ func prepare(rt *os.Root, f walk.File, prev *store.FileRecord, embID string, gop
 		data = []byte(strings.ToValidUTF8(string(data), "\uFFFD"))
 	}
 	w.content = data
+	w.embID = ids.record(data)
 	res, err := parseSafe(f.Path, data, chunk.Options{Go: gopkgs.get(f.Abs), CppHeader: cpp.header(f.Abs)})
 	if err != nil {
 		// parse failure: fall back to text chunks, never lose the file
@@ -798,7 +812,7 @@ func (c *collector) build(batch []*work) ([]store.FileData, error) {
 			continue
 		}
 		d := store.FileData{
-			Record: store.FileRecord{Path: w.file.Path, SHA256: w.sha, Embedder: id, Analysis: AnalysisVersion,
+			Record: store.FileRecord{Path: w.file.Path, SHA256: w.sha, Embedder: w.embID, Analysis: AnalysisVersion,
 				Size: w.file.Size, MtimeNS: w.file.ModTime.UnixNano()},
 			Language: w.res.Language,
 		}

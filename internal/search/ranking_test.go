@@ -40,10 +40,11 @@ var rankingQueries = []string{
 	"连接池是怎么复用连接的",
 }
 
-// TestRankingRegression indexes GOROOT/src/net/http with the built-in local
-// embedder and compares the top 5 of every rankingQueries query with
-// testdata/ranking/nethttp.golden.txt (zoekt's way of reviewing ranking
-// changes). Run `go test ./internal/search -run TestRankingRegression
+// TestRankingRegression indexes GOROOT/src/net/http with each built-in
+// local embedder and compares the top 5 of every rankingQueries query with
+// its golden file, testdata/ranking/nethttp.model.golden.txt for the
+// learned model (the default) and nethttp.golden.txt for feature hashing
+// (zoekt's way of reviewing ranking changes). Run `go test ./internal/search -run TestRankingRegression
 // -update` after a deliberate ranking change and commit the diff. The
 // golden file records the Go version whose sources it ranks; on another
 // version the tree differs and the test says so and skips.
@@ -55,48 +56,58 @@ func TestRankingRegression(t *testing.T) {
 	if _, err := os.Stat(root); err != nil {
 		t.Skipf("no Go sources at %s: %v", root, err)
 	}
-	golden := filepath.Join("testdata", "ranking", "nethttp.golden.txt")
 	header := "# go " + runtime.Version() + ", net/http, top 5 per query (path:line type name)\n"
-	if !*update {
-		want, err := os.ReadFile(golden)
-		if err != nil {
-			t.Fatalf("%v (run with -update to create it)", err)
-		}
-		if first, _, _ := strings.Cut(string(want), "\n"); first+"\n" != header {
-			t.Skipf("golden ranking is for %q, this is %s: run with -update on this Go version", strings.TrimPrefix(first, "# "), runtime.Version())
-		}
-	}
 	withRealDictionary(t) // the Chinese queries rank with CC-CEDICT, as users get them
 	root, err := index.ResolveRoot(root)
 	if err != nil {
 		t.Fatal(err)
 	}
-	// the same golden file for both stores: PostgreSQL's BM25 must give
-	// the same top 5 as SQLite's FTS5
-	for _, kind := range []string{"sqlite", "postgres"} {
-		t.Run(kind, func(t *testing.T) {
-			if *update && kind != "sqlite" {
-				t.Skip("-update writes the golden file from SQLite only; PostgreSQL is compared with it in a normal run")
+	// one golden file per local embedder: the learned model (the default)
+	// and the feature-hashing one (EMBEDDING_MODEL=hashing-768-v1)
+	for _, e := range []struct{ name, model, golden string }{
+		{"model", "", "nethttp.model.golden.txt"},
+		{"hashing", "hashing-768-v1", "nethttp.golden.txt"},
+	} {
+		t.Run(e.name, func(t *testing.T) {
+			golden := filepath.Join("testdata", "ranking", e.golden)
+			if !*update {
+				want, err := os.ReadFile(golden)
+				if err != nil {
+					t.Fatalf("%v (run with -update to create it)", err)
+				}
+				if first, _, _ := strings.Cut(string(want), "\n"); first+"\n" != header {
+					t.Skipf("golden ranking is for %q, this is %s: run with -update on this Go version", strings.TrimPrefix(first, "# "), runtime.Version())
+				}
 			}
-			target := filepath.Join(t.TempDir(), "index.db")
-			if kind == "postgres" {
-				target = testutil.Postgres(t)
+			// the same golden file for both stores: PostgreSQL's BM25 must
+			// give the same top 5 as SQLite's FTS5
+			for _, kind := range []string{"sqlite", "postgres"} {
+				t.Run(kind, func(t *testing.T) {
+					if *update && kind != "sqlite" {
+						t.Skip("-update writes the golden file from SQLite only; PostgreSQL is compared with it in a normal run")
+					}
+					target := filepath.Join(t.TempDir(), "index.db")
+					if kind == "postgres" {
+						target = testutil.Postgres(t)
+					}
+					rankingRegression(t, target, root, golden, header, e.model)
+				})
 			}
-			rankingRegression(t, target, root, golden, header)
 		})
 	}
 }
 
-// rankingRegression indexes root into the store at target and compares
-// the rankings of rankingQueries with the golden file.
-func rankingRegression(t *testing.T, target, root, golden, header string) {
+// rankingRegression indexes root into the store at target with the local
+// embedder of model ("" the default) and compares the rankings of
+// rankingQueries with the golden file.
+func rankingRegression(t *testing.T, target, root, golden, header, model string) {
 	ctx := context.Background()
 	st, err := store.Open(ctx, target)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	emb, err := provider.New(embed.Options{Provider: "local", Expand: analyze.GlossaryExpand, Translate: analyze.TranslateHan})
+	emb, err := provider.New(embed.Options{Provider: "local", Model: model, Expand: analyze.GlossaryExpand, Translate: analyze.TranslateHan})
 	if err != nil {
 		t.Fatal(err)
 	}

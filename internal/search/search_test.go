@@ -33,7 +33,10 @@ func testStore(t *testing.T) (*store.Store, embed.Embedder) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	emb, err := provider.New(embed.Options{Provider: "local", Expand: analyze.GlossaryExpand})
+	// the hashing embedder, which these fixtures were written for; the
+	// learned model (the default) is tested by name where it matters and
+	// by the ranking regression's model golden file
+	emb, err := provider.New(embed.Options{Provider: "local", Model: "hashing-768-v1", Expand: analyze.GlossaryExpand})
 	if err != nil {
 		t.Fatal(err)
 	}

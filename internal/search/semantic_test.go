@@ -77,8 +77,10 @@ func TestSemanticStageStoredAndLive(t *testing.T) {
 			}
 		}
 	}
+	// the stored vectors are int8 codes (store/vector.go): their cosine
+	// is the float32 one within about 1e-3
 	c := cos["learned"]["table/table.go"]
-	if c == 0 || math.Abs(c-cos["hashing"]["table/table.go"]) > 1e-5 {
+	if c == 0 || math.Abs(c-cos["hashing"]["table/table.go"]) > 2e-3 {
 		t.Errorf("table.go's learned cosine: stored %v, live %v (%v)", c, cos["hashing"]["table/table.go"], cos)
 	}
 }

@@ -6,9 +6,11 @@ package store
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -370,6 +372,103 @@ func TestContractRunsAndRemoveProject(t *testing.T) {
 		}
 		if ps, _ := s.Projects(ctx); len(ps) != 1 || ps[0].Path != "/q" {
 			t.Fatalf("projects %+v", ps)
+		}
+	})
+}
+
+// TestContractVectorMigration: an index of schema 4, whose vectors are
+// float32, opens at schema 5 with every vector rewritten as int8 codes
+// (dim+4 bytes) in place, and searches give the float32 scores within
+// 0.01 and the same order: nothing is lost and nothing needs re-embedding.
+func TestContractVectorMigration(t *testing.T) {
+	t.Parallel()
+	eachTarget(t, func(t *testing.T, target string) {
+		ctx := context.Background()
+		s, err := Open(ctx, target)
+		if err != nil {
+			t.Fatal(err)
+		}
+		const dim = 768
+		if err := s.PutProject(ctx, Project{Path: "/p", Embedder: "local:test", Dim: dim}); err != nil {
+			t.Fatal(err)
+		}
+		rng := rand.New(rand.NewPCG(3, 4))
+		vecs := map[string][]float32{}
+		fd := FileData{Record: FileRecord{Path: "a.go", SHA256: "x", Embedder: "local:test", Size: 1, MtimeNS: 1}, Language: "go"}
+		for i := range 40 {
+			v := make([]float32, dim)
+			var n float64
+			for j := range v {
+				v[j] = float32(rng.NormFloat64())
+				n += float64(v[j]) * float64(v[j])
+			}
+			for j := range v {
+				v[j] /= float32(math.Sqrt(n))
+			}
+			name := fmt.Sprintf("f%d", i)
+			vecs[name] = v
+			fd.Chunks = append(fd.Chunks, ChunkRow{Path: "a.go", Type: "function", Name: name, StartLine: i + 1, EndLine: i + 1,
+				DeclEndLine: i + 1, Content: name, Vector: v, Embedder: "local:test", NameTerms: name})
+		}
+		if err := s.ReplaceFiles(ctx, "/p", []FileData{fd}, nil); err != nil {
+			t.Fatal(err)
+		}
+		// make it a schema 4 index: float32 little-endian vectors
+		ids := map[int64]string{}
+		for name, v := range vecs {
+			id := got0(t, s, "/p", name).ID
+			ids[id] = name
+			old := make([]byte, 0, 4*dim)
+			for _, x := range v {
+				old = binary.LittleEndian.AppendUint32(old, math.Float32bits(x))
+			}
+			if _, err := s.db.ExecContext(ctx, `UPDATE code_vectors SET vec = ? WHERE id = ?`, old, id); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := s.db.ExecContext(ctx, `UPDATE meta SET value='4' WHERE key='schema_version'`); err != nil {
+			t.Fatal(err)
+		}
+		if !s.Postgres() {
+			if _, err := s.db.ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`); err != nil {
+				t.Fatal(err)
+			}
+		}
+		before := s.Size()
+		s.Close()
+		if s, err = Open(ctx, target); err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		// SQLite: the migration compacts the file, as each row kept its page
+		if after := s.Size(); !s.Postgres() && after >= before {
+			t.Errorf("index file %d bytes before the migration, %d after", before, after)
+		}
+		var n, bad int
+		if err := s.db.QueryRowContext(ctx, `SELECT count(*), sum(CASE WHEN length(vec) = ? THEN 0 ELSE 1 END) FROM code_vectors`,
+			dim+4).Scan(&n, &bad); err != nil || n != 40 || bad != 0 {
+			t.Fatalf("after migration %d vectors, %d not of %d bytes (%v)", n, bad, dim+4, err)
+		}
+		q := vecs["f7"]
+		want := map[string]float64{}
+		for name, v := range vecs {
+			var d float64
+			for j := range v {
+				d += float64(v[j]) * float64(q[j])
+			}
+			want[name] = d
+		}
+		for _, cache := range []bool{false, true} {
+			s.CacheVectors(cache)
+			top, err := s.TopKCosine(ctx, "/p", "local:test", q, 40)
+			if err != nil || len(top) != 40 || ids[top[0].ID] != "f7" {
+				t.Fatalf("cache %v: TopKCosine after migration = %v, %v", cache, top, err)
+			}
+			for _, sc := range top {
+				if w := want[ids[sc.ID]]; math.Abs(sc.Score-w) > 0.01 {
+					t.Errorf("cache %v: %s scored %.4f, float32 %.4f", cache, ids[sc.ID], sc.Score, w)
+				}
+			}
 		}
 	})
 }

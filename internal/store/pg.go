@@ -18,7 +18,8 @@ package store
 //     so runs on several machines serialise per project while different
 //     projects index concurrently.
 //
-// Vectors are float32 little-endian BYTEA rows scored in Go, as on SQLite
+// Vectors are BYTEA rows in SQLite's format (vector.go: a float32 scale
+// and int8 codes) scored in Go, as on SQLite
 // (keyword candidates by CosineByID, a streaming top-k scan by TopKCosine);
 // pgvector is not used.
 
@@ -111,8 +112,15 @@ func (s *Store) migratePG(ctx context.Context) error {
 			if !ok {
 				return fmt.Errorf("no migration from schema %d on PostgreSQL: create a new database and index again", n)
 			}
-			if _, err := tx.ExecContext(ctx, m); err != nil {
-				return fmt.Errorf("migrate schema %d to %d: %w", n, n+1, err)
+			if m != "" {
+				if _, err := tx.ExecContext(ctx, m); err != nil {
+					return fmt.Errorf("migrate schema %d to %d: %w", n, n+1, err)
+				}
+			}
+			if f := dataMigrations[n]; f != nil {
+				if err := f(ctx, tx); err != nil {
+					return fmt.Errorf("migrate schema %d to %d: %w", n, n+1, err)
+				}
 			}
 		}
 	} else {
@@ -142,6 +150,7 @@ var pgMigrations = map[int]string{
 	3: `ALTER TABLE code_chunks ADD COLUMN symbol TEXT COLLATE "C" NOT NULL DEFAULT '';
 		ALTER TABLE code_chunks ADD COLUMN params TEXT COLLATE "C" NOT NULL DEFAULT '';
 		` + strings.ReplaceAll(backfillSymbols, "instr(", "strpos("),
+	4: ``, // dataMigrations[4]
 }
 
 // pgSchema is the PostgreSQL form of schema (see schema.go for the

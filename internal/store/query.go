@@ -4,9 +4,7 @@ import (
 	"container/heap"
 	"context"
 	"database/sql"
-	"encoding/binary"
 	"fmt"
-	"math"
 	"sort"
 	"strings"
 	"sync"
@@ -37,7 +35,8 @@ func (h *scoredHeap) Pop() any {
 
 // TopKCosine returns the k chunks of project embedded by embedder (its id)
 // with the highest cosine similarity to q, best first. Vectors are
-// L2-normalised, so cosine is the dot product. A stored vector whose
+// L2-normalised, so cosine is the dot product, taken with the stored
+// int8 codes (vector.go): the cosine to the quantised vector. A stored vector whose
 // dimension differs from len(q) is an error (the index was built by another
 // embedder). With CacheVectors on, the project's vectors are kept in memory
 // and reloaded only when the project's DataVersion changes; otherwise they are
@@ -62,7 +61,7 @@ func (s *Store) TopKCosine(ctx context.Context, project, embedder string, q []fl
 			return nil, dimError(vs.dim, len(q))
 		}
 		for i, id := range vs.ids {
-			push(id, float64(dot(q, vs.data[i*vs.dim:(i+1)*vs.dim])))
+			push(id, float64(vs.scale[i]*dotCodes(q, vs.data[i*vs.dim:(i+1)*vs.dim])))
 		}
 	} else {
 		rows, err := s.db.QueryContext(ctx, `SELECT id, vec FROM code_vectors WHERE project_path=? AND embedder=?`, project, embedder)
@@ -76,8 +75,8 @@ func (s *Store) TopKCosine(ctx context.Context, project, embedder string, q []fl
 			if err := rows.Scan(&id, &blob); err != nil {
 				return nil, err
 			}
-			if len(blob) != 4*len(q) {
-				return nil, dimError(len(blob)/4, len(q))
+			if blobDim(blob) != len(q) {
+				return nil, dimError(blobDim(blob), len(q))
 			}
 			push(id, float64(dotBlob(q, blob)))
 		}
@@ -94,29 +93,6 @@ func (s *Store) TopKCosine(ctx context.Context, project, embedder string, q []fl
 
 func dimError(stored, query int) error {
 	return fmt.Errorf("stored vectors have dimension %d, the query has %d: re-index with the same embedder", stored, query)
-}
-
-func dot(a, b []float32) float32 {
-	var s0, s1, s2, s3 float32
-	n := len(a) &^ 3
-	for i := 0; i < n; i += 4 {
-		s0 += a[i] * b[i]
-		s1 += a[i+1] * b[i+1]
-		s2 += a[i+2] * b[i+2]
-		s3 += a[i+3] * b[i+3]
-	}
-	for i := n; i < len(a); i++ {
-		s0 += a[i] * b[i]
-	}
-	return s0 + s1 + s2 + s3
-}
-
-func dotBlob(q []float32, blob []byte) float32 {
-	var s float32
-	for i := range q {
-		s += q[i] * math.Float32frombits(binary.LittleEndian.Uint32(blob[4*i:]))
-	}
-	return s
 }
 
 // CosineByID returns the cosine similarity of q to the stored vectors of the
@@ -143,7 +119,7 @@ func (s *Store) CosineByID(ctx context.Context, project, embedder string, ids []
 		})
 		for _, id := range ids {
 			if i, ok := vs.index[id]; ok {
-				out = append(out, Scored{ID: id, Score: float64(dot(q, vs.data[i*vs.dim:(i+1)*vs.dim]))})
+				out = append(out, Scored{ID: id, Score: float64(vs.scale[i] * dotCodes(q, vs.data[i*vs.dim:(i+1)*vs.dim]))})
 			}
 		}
 		sortScored(out)
@@ -167,9 +143,9 @@ func (s *Store) CosineByID(ctx context.Context, project, embedder string, ids []
 				rows.Close()
 				return nil, err
 			}
-			if len(blob) != 4*len(q) {
+			if blobDim(blob) != len(q) {
 				rows.Close()
-				return nil, dimError(len(blob)/4, len(q))
+				return nil, dimError(blobDim(blob), len(q))
 			}
 			out = append(out, Scored{ID: id, Score: float64(dotBlob(q, blob))})
 		}
@@ -192,15 +168,17 @@ func sortScored(out []Scored) {
 	})
 }
 
-// vectorSet is one project's vectors held in memory: row i is
-// data[i*dim:(i+1)*dim] and belongs to chunk ids[i].
+// vectorSet is one project's vectors held in memory as stored (see
+// vector.go): row i is scale[i] times the int8 codes data[i*dim:(i+1)*dim]
+// and belongs to chunk ids[i], dim+4 bytes a vector.
 type vectorSet struct {
 	version string
 	loaded  time.Time     // when the load ended
 	took    time.Duration // how long the load took
 	ids     []int64
 	dim     int
-	data    []float32
+	data    []byte
+	scale   []float32
 	// index maps an id to its row, built on first use by CosineByID
 	indexOnce sync.Once
 	index     map[int64]int
@@ -321,22 +299,26 @@ func (s *Store) loadVectors(ctx context.Context, project, embedder, version stri
 		return nil, err
 	}
 	defer rows.Close()
-	vs := &vectorSet{version: version, ids: make([]int64, 0, n)}
+	vs := &vectorSet{version: version, ids: make([]int64, 0, n), scale: make([]float32, 0, n)}
 	var blob sql.RawBytes
 	var id int64
 	for rows.Next() {
 		if err := rows.Scan(&id, &blob); err != nil {
 			return nil, err
 		}
-		d := len(blob) / 4
+		d := blobDim(blob)
+		if d <= 0 {
+			return nil, dimError(d, vs.dim)
+		}
 		if vs.dim == 0 {
 			vs.dim = d
-			vs.data = make([]float32, 0, n*d) // rows added since the count grow it
+			vs.data = make([]byte, 0, n*d) // rows added since the count grow it
 		} else if d != vs.dim {
 			return nil, dimError(d, vs.dim)
 		}
 		vs.ids = append(vs.ids, id)
-		vs.data = appendVector(vs.data, blob)
+		vs.scale = append(vs.scale, blobScale(blob))
+		vs.data = appendCodes(vs.data, blob)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, err

@@ -1,19 +1,30 @@
 package store
 
-import "strings"
+import (
+	"context"
+	"database/sql"
+	"strings"
+)
 
 // SchemaVersion is the version of the on-disk format below. Open migrates an
 // older file forward and refuses a newer one.
-const SchemaVersion = 4
+const SchemaVersion = 5
 
 // migrations[v] upgrades a file of schema v to v+1; a new file is created at
-// SchemaVersion directly from schema.
+// SchemaVersion directly from schema. dataMigrations[v], when there is
+// one, runs after migrations[v] in the same transaction, for the rewrites
+// SQL cannot do; both backends run it.
 var migrations = map[int]string{
 	1: `ALTER TABLE code_relations ADD COLUMN plain INTEGER NOT NULL DEFAULT 0`,
 	2: `ALTER TABLE indexed_files ADD COLUMN analysis INTEGER NOT NULL DEFAULT 1`,
 	3: `ALTER TABLE code_chunks ADD COLUMN symbol TEXT NOT NULL DEFAULT '';
 		ALTER TABLE code_chunks ADD COLUMN params TEXT NOT NULL DEFAULT '';
 		` + backfillSymbols,
+	4: ``, // vectors float32 -> int8 codes: dataMigrations[4]
+}
+
+var dataMigrations = map[int]func(context.Context, *sql.Tx) error{
+	4: requantise,
 }
 
 // backfillSymbols fills code_chunks.symbol and params of rows written
@@ -59,9 +70,10 @@ var backfillSymbols = strings.NewReplacer(
 //	                                 name is the chunk name as the chunker
 //	                                 wrote it, symbol, owner and params its
 //	                                 parts (chunk.Symbol)
-//	code_vectors                     id = code_chunks.id; the chunk's embedding
-//	                                 as a float32 little-endian BLOB, kept apart
-//	                                 so a vector scan reads no chunk text
+//	code_vectors                     id = code_chunks.id; the chunk's embedding,
+//	                                 int8-quantised with a float32 scale
+//	                                 (vector.go), kept apart so a vector scan
+//	                                 reads no chunk text
 //	meta.data_version:PROJECT        bumped by every write of the project,
 //	                                 so readers can cache its vectors and
 //	                                 resolver and know when to reload

@@ -1,5 +1,6 @@
 // Package store is coderag's SQLite index: schema and migrations, chunk and
-// relation rows, the FTS5 full-text index and float32 vector BLOBs. It knows
+// relation rows, the FTS5 full-text index and int8-quantised vector BLOBs
+// (vector.go). It knows
 // nothing of embedding providers or parsers: callers hand it finished rows.
 //
 // Concurrency: the file is opened in WAL mode with a busy timeout, so readers
@@ -11,11 +12,9 @@ package store
 import (
 	"context"
 	"database/sql"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io/fs"
-	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -189,8 +188,15 @@ func (s *Store) migrate(ctx context.Context) error {
 	}
 	defer tx.Rollback()
 	for n := have; n > 0 && n < SchemaVersion; n++ {
-		if _, err := tx.ExecContext(ctx, migrations[n]); err != nil {
-			return fmt.Errorf("migrate schema %d to %d: %w", n, n+1, err)
+		if m := migrations[n]; m != "" {
+			if _, err := tx.ExecContext(ctx, m); err != nil {
+				return fmt.Errorf("migrate schema %d to %d: %w", n, n+1, err)
+			}
+		}
+		if f := dataMigrations[n]; f != nil {
+			if err := f(ctx, tx); err != nil {
+				return fmt.Errorf("migrate schema %d to %d: %w", n, n+1, err)
+			}
 		}
 	}
 	if _, err := tx.ExecContext(ctx, schema); err != nil {
@@ -200,7 +206,18 @@ func (s *Store) migrate(ctx context.Context) error {
 		ON CONFLICT(key) DO UPDATE SET value=excluded.value`, strconv.Itoa(SchemaVersion)); err != nil {
 		return err
 	}
-	return tx.Commit()
+	if err := tx.Commit(); err != nil {
+		return err
+	}
+	if have > 0 && have < 5 {
+		// the vectors were requantised in place: each row shrank to a
+		// quarter but kept its page, so the file only gets smaller once
+		// it is rewritten. A failure (no room for VACUUM's copy) leaves a
+		// valid index that is merely larger; `coderag remove` compacts too.
+		conn.Close()
+		_, _, _ = s.Compact(ctx)
+	}
+	return nil
 }
 
 // restoreIndexes re-creates any of the schema's indexes that were dropped
@@ -738,32 +755,6 @@ func (s *Store) Size() int64 {
 		}
 	}
 	return n
-}
-
-// EncodeVector returns v as a little-endian float32 BLOB (4 bytes per value).
-func EncodeVector(v []float32) []byte {
-	b := make([]byte, 4*len(v))
-	for i, f := range v {
-		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(f))
-	}
-	return b
-}
-
-// DecodeVector parses a BLOB written by EncodeVector; nil for an empty
-// BLOB or one whose length is not a multiple of 4.
-func DecodeVector(b []byte) []float32 {
-	if len(b) == 0 || len(b)%4 != 0 {
-		return nil
-	}
-	return appendVector(make([]float32, 0, len(b)/4), b)
-}
-
-// appendVector appends the len(b)/4 values of a vector BLOB to dst.
-func appendVector(dst []float32, b []byte) []float32 {
-	for i := 0; i+4 <= len(b); i += 4 {
-		dst = append(dst, math.Float32frombits(binary.LittleEndian.Uint32(b[i:])))
-	}
-	return dst
 }
 
 // likeEscape escapes LIKE wildcards with '\' for use with ESCAPE '\'.

@@ -378,6 +378,8 @@ func parseCache(text, key string) (*Dict, error) {
 		return nil, ErrBadDictionary
 	}
 	d.body = body
+	sum := sha256.Sum256([]byte(body))
+	d.ID = hex.EncodeToString(sum[:8])
 	return d, nil
 }
 
@@ -394,7 +396,13 @@ type Dict struct {
 	Source string
 	// Words is the number of headwords with at least one term.
 	Words int
-	body  string // sorted word lines
+	// ID names the content: the first 16 hex digits of the SHA-256 of
+	// the reduced dictionary (every headword's terms and weights), so two
+	// files that give the same terms have the same ID wherever they lie,
+	// and any change of data or of the sense rules (converterVersion)
+	// changes it.
+	ID   string
+	body string // sorted word lines
 }
 
 // Lookup returns the terms of a headword, best first, with weights in

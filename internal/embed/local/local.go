@@ -1,4 +1,6 @@
-// Package local is coderag's built-in, default embedder: deterministic
+// Package local is coderag's built-in feature-hashing embedder, the default
+// before the learned model (package static) and still selectable with
+// EMBEDDING_MODEL=hashing-768-v1: deterministic
 // signed feature hashing (Weinberger et al., "Feature Hashing for Large Scale
 // Multitask Learning", ICML 2009) of code-aware lexical features into a fixed
 // dimension, L2-normalised. It needs no server, no download and no model
@@ -33,7 +35,10 @@
 //     analysis, the same as the keyword route's), and each term's features
 //     are added at 0.8 times its weight. Which terms a run gets depends on
 //     the translation data installed (glossary, CC-CEDICT), so an index
-//     built with other data differs only in the features of Chinese text.
+//     built with other data differs only in the features of Chinese text;
+//     the index records that data beside the embedder id of each file with
+//     Chinese text (TranslatesHan, analyze.Identity) and re-embeds those
+//     files when it changes.
 //
 // Each feature is hashed (FNV-1a 64 + a 64-bit finaliser) to a coordinate
 // (hash mod Dim) and a sign (top bit), so collisions cancel in expectation.
@@ -111,6 +116,7 @@ type Embedder struct {
 
 var _ embed.Embedder = (*Embedder)(nil)
 var _ embed.Describer = (*Embedder)(nil)
+var _ embed.Translator = (*Embedder)(nil)
 
 // New returns an Embedder of opts.Dim dimensions (ErrBadModel outside
 // MinDim..MaxDim).
@@ -154,6 +160,11 @@ func (e *Embedder) ID() string { return Provider + ":" + ModelName(e.dim) }
 
 // Dim returns the vector dimension.
 func (e *Embedder) Dim() int { return e.dim }
+
+// TranslatesHan reports whether Han text gets English features from
+// Options.Translate or Expand, whose output depends on the installed data
+// (embed.Translator).
+func (e *Embedder) TranslatesHan() bool { return e.translate != nil || e.expand != nil }
 
 // Describe is the one-line honest description shown by `coderag stats`.
 func (e *Embedder) Describe() string {

@@ -11,22 +11,39 @@ import (
 	"github.com/coderag/coderag/internal/embed/local"
 	"github.com/coderag/coderag/internal/embed/ollama"
 	"github.com/coderag/coderag/internal/embed/openai"
+	"github.com/coderag/coderag/internal/embed/static"
 )
 
 // New returns the Embedder for opts.Provider ("local" or "", "ollama",
 // "openai"; config has already mapped glm/zhipu/qwen to "openai"). Model,
-// BaseURL, BatchSize and HTTPClient default per provider (see embed.Options);
-// Expand and Translate are used by local only. Errors: an unknown provider, a malformed
-// base URL, or a local model name other than "hashing-<dim>-v1"
-// (local.ErrBadModel). New does not contact any server.
+// BaseURL, BatchSize and HTTPClient default per provider (see embed.Options).
+//
+// local: the model "" (the default) or the built-in model's name
+// ("coderag-code-v1") is coderag's learned static code model (package
+// static, embedded in the binary); "hashing-<dim>-v1" is the
+// feature-hashing embedder (package local), which alone uses Expand and
+// Translate. Errors: an unknown provider, a malformed base URL, or another
+// local model name (local.ErrBadModel, naming both choices). New does not
+// contact any server.
 func New(opts embed.Options) (embed.Embedder, error) {
 	switch strings.ToLower(strings.TrimSpace(opts.Provider)) {
 	case "", local.Provider:
-		dim, err := local.ParseModel(opts.Model)
+		if strings.HasPrefix(opts.Model, "hashing-") {
+			dim, err := local.ParseModel(opts.Model)
+			if err != nil {
+				return nil, err
+			}
+			return local.New(local.Options{Dim: dim, Expand: opts.Expand, Translate: opts.Translate})
+		}
+		e, err := static.New()
 		if err != nil {
 			return nil, err
 		}
-		return local.New(local.Options{Dim: dim, Expand: opts.Expand, Translate: opts.Translate})
+		if _, name := embed.ParseID(e.ID()); opts.Model != "" && opts.Model != name {
+			return nil, fmt.Errorf("%w %q (this build has the learned model %q and the hashing embedder %q)",
+				local.ErrBadModel, opts.Model, name, local.ModelName(local.DefaultDim))
+		}
+		return e, nil
 	case ollama.Provider:
 		return ollama.New(ollama.Options{BaseURL: opts.BaseURL, Model: opts.Model,
 			BatchSize: opts.BatchSize, HTTPClient: opts.HTTPClient})

@@ -12,20 +12,23 @@ import (
 	"github.com/coderag/coderag/internal/embed/ollama"
 	"github.com/coderag/coderag/internal/embed/openai"
 	"github.com/coderag/coderag/internal/embed/provider"
+	"github.com/coderag/coderag/internal/embed/static"
 )
 
 // TestContract runs the one contract suite over every provider, the remote
 // ones against fakes of their real APIs.
 func TestContract(t *testing.T) {
-	t.Run("local", func(t *testing.T) {
-		embedtest.Run(t, embedtest.Subject{New: func(t *testing.T) embed.Embedder {
-			e, err := provider.New(embed.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			return e
-		}})
-	})
+	for name, model := range map[string]string{"local": "", "local-hashing": "hashing-768-v1"} {
+		t.Run(name, func(t *testing.T) {
+			embedtest.Run(t, embedtest.Subject{New: func(t *testing.T) embed.Embedder {
+				e, err := provider.New(embed.Options{Model: model})
+				if err != nil {
+					t.Fatal(err)
+				}
+				return e
+			}})
+		})
+	}
 	for _, legacy := range []bool{false, true} {
 		name := "ollama"
 		if legacy {
@@ -80,7 +83,9 @@ func TestNew(t *testing.T) {
 		wantID string
 		typ    string
 	}{
-		{embed.Options{}, "local:hashing-768-v1", "*local.Embedder"},
+		{embed.Options{}, "local:coderag-code-v1", "*static.Embedder"},
+		{embed.Options{Provider: "local", Model: "coderag-code-v1"}, "local:coderag-code-v1", "*static.Embedder"},
+		{embed.Options{Provider: "local", Model: "hashing-768-v1"}, "local:hashing-768-v1", "*local.Embedder"},
 		{embed.Options{Provider: "local", Model: "hashing-512-v1"}, "local:hashing-512-v1", "*local.Embedder"},
 		{embed.Options{Provider: "ollama"}, "ollama:nomic-embed-text", "*ollama.Client"},
 		{embed.Options{Provider: "ollama", Model: "mxbai-embed-large"}, "ollama:mxbai-embed-large", "*ollama.Client"},
@@ -98,6 +103,8 @@ func TestNew(t *testing.T) {
 		switch e.(type) {
 		case *local.Embedder:
 			typ = "*local.Embedder"
+		case *static.Embedder:
+			typ = "*static.Embedder"
 		case *ollama.Client:
 			typ = "*ollama.Client"
 		case *openai.Client:
@@ -112,6 +119,11 @@ func TestNew(t *testing.T) {
 	}
 	if _, err := provider.New(embed.Options{Provider: "local", Model: "hashing-768-v0"}); !errors.Is(err, local.ErrBadModel) {
 		t.Errorf("old local model: %v, want ErrBadModel", err)
+	}
+	// a learned model this build does not carry (an older or newer one)
+	if _, err := provider.New(embed.Options{Provider: "local", Model: "coderag-code-v0"}); !errors.Is(err, local.ErrBadModel) ||
+		!strings.Contains(err.Error(), "hashing-768-v1") {
+		t.Errorf("unknown learned model: %v, want ErrBadModel naming both choices", err)
 	}
 }
 

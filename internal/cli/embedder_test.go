@@ -1,0 +1,71 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestIndexNotesEmbedderSwitch: a project indexed with the hashing
+// embedder (the default before the learned model) and indexed again with
+// the default is embedded again in full by the learned model, and the run
+// says so on stderr, with the setting that keeps the hashing embedder.
+func TestIndexNotesEmbedderSwitch(t *testing.T) {
+	setHome(t)
+	dir := t.TempDir()
+	for name, src := range map[string]string{
+		"a.go": "package a\n\n// Add sums two numbers.\nfunc Add(x, y int) int { return x + y }\n",
+		"b.go": "package a\n\n// Sub subtracts.\nfunc Sub(x, y int) int { return x - y }\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv("EMBEDDING_MODEL", "hashing-256-v1")
+	if code, out, errs := run(t, "index", "--quiet", dir); code != 0 || strings.Contains(errs, "embedded again") {
+		t.Fatalf("first index: exit %d\n%s\n%s", code, out, errs)
+	}
+	t.Setenv("EMBEDDING_MODEL", "")
+	code, out, errs := run(t, "index", "--quiet", dir)
+	if code != 0 {
+		t.Fatalf("second index: exit %d\n%s\n%s", code, out, errs)
+	}
+	want := "was indexed with local:hashing-256-v1; every file is embedded again with local:coderag-code-v1"
+	if !strings.Contains(errs, want) || !strings.Contains(errs, "EMBEDDING_MODEL=hashing-256-v1") {
+		t.Errorf("stderr %q, want a note containing %q and the setting that keeps it", errs, want)
+	}
+	if !strings.Contains(out, "2 changed, 0 unchanged") {
+		t.Errorf("the switch did not re-embed every file:\n%s", out)
+	}
+	if _, _, errs := run(t, "index", "--quiet", dir); strings.Contains(errs, "embedded again") {
+		t.Errorf("a third run with the same embedder notes a switch: %s", errs)
+	}
+}
+
+// TestDoctorNamesEmbedder: doctor names the embedder a new index gets, with
+// its one-line description, before and after an index exists, and in JSON.
+func TestDoctorNamesEmbedder(t *testing.T) {
+	setHome(t)
+	want := "embedder: local:coderag-code-v1: built-in learned static code model"
+	if code, out, errs := run(t, "doctor"); code != 0 || !strings.Contains(out, want) {
+		t.Fatalf("doctor without an index: exit %d\n%s\n%s\nwant %q", code, out, errs, want)
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "a.go"), []byte("package a\n\nfunc A() {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errs := run(t, "index", "--quiet", dir); code != 0 {
+		t.Fatal(errs)
+	}
+	if code, out, errs := run(t, "doctor"); code != 0 || !strings.Contains(out, want) {
+		t.Fatalf("doctor: exit %d\n%s\n%s\nwant %q", code, out, errs, want)
+	}
+	if code, out, _ := run(t, "doctor", "--json"); code != 0 || !strings.Contains(out, `"embedder": "local:coderag-code-v1: built-in learned`) {
+		t.Fatalf("doctor --json: exit %d\n%s", code, out)
+	}
+	t.Setenv("EMBEDDING_PROVIDER", "nonsense")
+	if _, out, _ := run(t, "doctor"); !strings.Contains(out, "embedder: unavailable: ") {
+		t.Errorf("doctor with a bad provider:\n%s", out)
+	}
+}
