@@ -2,6 +2,7 @@ package local
 
 import (
 	"context"
+	"github.com/coderag/coderag/internal/testutil"
 	"math"
 	"os"
 	"os/exec"
@@ -219,7 +220,7 @@ func BenchmarkLocalEmbed(b *testing.B) {
 	b.SetBytes(int64(bytes))
 	b.ResetTimer()
 	start := time.Now()
-	cpu := threadCPU(func() {
+	cpu := testutil.ThreadCPU(func() {
 		for i := 0; i < b.N; i++ {
 			for j := 0; j < len(chunks); j += 32 {
 				if _, err := e.Embed(ctx, chunks[j:min(j+32, len(chunks))]); err != nil {
@@ -244,7 +245,7 @@ func TestLocalSpeed(t *testing.T) {
 	e := mustNew(t, Options{})
 	e.Embed(context.Background(), chunks[:100]) // warm the stem caches
 	var err error
-	cpu := threadCPU(func() { _, err = e.Embed(context.Background(), chunks) })
+	cpu := testutil.ThreadCPU(func() { _, err = e.Embed(context.Background(), chunks) })
 	if err != nil {
 		t.Fatal(err)
 	}

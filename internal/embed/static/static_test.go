@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"github.com/coderag/coderag/internal/testutil"
 	"math"
 	"os"
 	"os/exec"
@@ -213,7 +214,7 @@ func BenchmarkEmbed(b *testing.B) {
 			s.e.Embed(ctx, chunks[:64])
 			b.ResetTimer()
 			start := time.Now()
-			cpu := threadCPU(func() {
+			cpu := testutil.ThreadCPU(func() {
 				for i := 0; i < b.N; i++ {
 					for j := 0; j < len(chunks); j += 32 {
 						if _, err := s.e.Embed(ctx, chunks[j:min(j+32, len(chunks))]); err != nil {

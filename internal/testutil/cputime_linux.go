@@ -1,6 +1,6 @@
 //go:build linux
 
-package local
+package testutil
 
 import (
 	"runtime"
@@ -8,10 +8,11 @@ import (
 	"time"
 )
 
-// threadCPU runs f locked to one OS thread and returns the CPU time (user +
-// system) that thread spent: a per-core figure that a busy shared machine
-// does not distort the way wall time does.
-func threadCPU(f func()) time.Duration {
+// ThreadCPU runs f locked to one OS thread and returns the CPU time (user +
+// system) that thread spent (getrusage RUSAGE_THREAD): a per-core figure
+// that a busy shared machine does not distort the way wall time does.
+// Benchmarks of throughput per core use it.
+func ThreadCPU(f func()) time.Duration {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	const rusageThread = 1 // RUSAGE_THREAD
