@@ -2,7 +2,6 @@ package local
 
 import (
 	"context"
-	"github.com/coderag/coderag/internal/testutil"
 	"math"
 	"os"
 	"os/exec"
@@ -13,6 +12,7 @@ import (
 	"time"
 
 	"github.com/coderag/coderag/internal/embed"
+	"github.com/coderag/coderag/internal/testutil"
 )
 
 // raceEnabled is set by race_test.go under -race.

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"github.com/coderag/coderag/internal/testutil"
 	"math"
 	"os"
 	"os/exec"
@@ -17,6 +16,7 @@ import (
 	"github.com/coderag/coderag/internal/embed"
 	"github.com/coderag/coderag/internal/embed/embedtest"
 	"github.com/coderag/coderag/internal/embed/local"
+	"github.com/coderag/coderag/internal/testutil"
 )
 
 func builtinT(tb testing.TB) *Embedder {
