@@ -182,17 +182,21 @@ func (l *Local) indexing(root string) *IndexRun {
 			phase = "scan"
 		}
 		return &IndexRun{Running: true, Phase: phase, Done: p.Done, Total: p.Total, Scanned: p.Scanned,
-			ElapsedMS: time.Since(js.Started).Milliseconds()}
+			ElapsedMS: time.Since(js.Started).Milliseconds(), State: "running"}
 	case js.Last != nil:
 		o := js.Last
 		p := js.Progress // the last progress of that run
 		r := &IndexRun{Phase: "done", Done: p.Done, Total: p.Total, Scanned: p.Scanned,
-			ElapsedMS: o.Ended.Sub(o.Started).Milliseconds(), Report: o.Report}
-		if o.Err != nil {
+			ElapsedMS: o.Ended.Sub(o.Started).Milliseconds(), Report: o.Report, Cancelled: o.Cancelled}
+		if o.Err != nil && !o.Cancelled {
 			r.Error = o.Err.Error()
 			if l.cfg.Redact != nil {
 				r.Error = l.cfg.Redact(r.Error)
 			}
+		}
+		r.State = o.State()
+		if r.Error != "" {
+			r.State = "failed: " + r.Error // redacted
 		}
 		return r
 	}
