@@ -450,7 +450,7 @@ func (s *Server) mcpProject(r *http.Request) (string, error) {
 	for i, p := range roots {
 		names[i] = filepath.Base(p)
 	}
-	return "", fmt.Errorf("%d projects are indexed (%s): name one with /mcp?project=NAME: %w", len(roots), strings.Join(names, ", "), errNeedProject)
+	return "", mark(errNeedProject, "%d projects are indexed (%s): name one with /mcp?project=NAME", len(roots), strings.Join(names, ", "))
 }
 
 // errNeedProject: a request that must name a project did not (400).
@@ -494,7 +494,7 @@ func (s *Server) resolve(ctx context.Context, name string) (string, error) {
 	case 0:
 		return "", fmt.Errorf("%q: %w", name, ErrUnknownProject)
 	}
-	return "", fmt.Errorf("%q names %d projects (%s): give the root: %w", name, len(hits), strings.Join(hits, ", "), errNeedProject)
+	return "", mark(errNeedProject, "%q names %d projects (%s): give the root", name, len(hits), strings.Join(hits, ", "))
 }
 
 // resolveAll resolves every name; none means all projects.
@@ -541,9 +541,24 @@ func status(err error) int {
 // errBadRequest marks a malformed request (400).
 var errBadRequest = errors.New("bad request")
 
-// badRequest is a 400 error with message msg.
+// badRequest is a 400 error whose text is the formatted message alone.
 func badRequest(format string, a ...any) error {
-	return fmt.Errorf("%s: %w", fmt.Sprintf(format, a...), errBadRequest)
+	return mark(errBadRequest, format, a...)
+}
+
+// marked is an error of a class (kind, a sentinel that errors.Is matches
+// and status maps to an HTTP status) whose text is err's alone: the
+// sentinel's own words ("bad request", "no project named") are for the
+// code, and "%s: %w" would print them at the end of every message.
+type marked struct{ kind, err error }
+
+func (m *marked) Error() string   { return m.err.Error() }
+func (m *marked) Unwrap() []error { return []error{m.kind, m.err} }
+
+// mark is fmt.Errorf(format, a...) (with %w wrapping as usual) that also
+// matches kind, with kind's text left out.
+func mark(kind error, format string, a ...any) error {
+	return &marked{kind: kind, err: fmt.Errorf(format, a...)}
 }
 
 // httpError answers with {"error": msg} for the API and MCP, plain text
