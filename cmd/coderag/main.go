@@ -1,3 +1,5 @@
+//go:build cgo
+
 // Command coderag finds code in a codebase: exact search (grep, glob, read)
 // and a local, incremental, hybrid RAG index for vague questions.
 package main

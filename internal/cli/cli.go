@@ -110,7 +110,11 @@ func MainIO(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	}
 	c := lookup(name)
 	if c == nil {
-		fmt.Fprintf(stderr, "coderag: unknown command %q (run 'coderag --help')\n", name)
+		if near := nearestCommand(name); near != "" {
+			fmt.Fprintf(stderr, "coderag: unknown command %q; did you mean %q?\n", name, near)
+		} else {
+			fmt.Fprintf(stderr, "coderag: unknown command %q (run 'coderag --help')\n", name)
+		}
 		return exitUsage
 	}
 	return finish(e, c.name, c.run(e, args[1:]))
@@ -128,11 +132,23 @@ func finish(e *env, name string, err error) int {
 	}
 	var u usageError
 	if errors.As(err, &u) {
-		fmt.Fprintf(e.stderr, "coderag %s: %s\n", name, u.msg)
+		fmt.Fprintln(e.stderr, errLine(name, u.msg))
 		return exitUsage
 	}
-	fmt.Fprintf(e.stderr, "coderag %s: %s\n", name, e.errText(err))
+	fmt.Fprintln(e.stderr, errLine(name, e.errText(err)))
 	return exitErr
+}
+
+// errLine is the one line an error of command name is printed as:
+// "coderag NAME: MSG", or "coderag MSG" when msg already starts with the
+// command's name (an operation wrapped as "index DIR: ..."), so the name is
+// not said twice: "coderag index /x: no such file or directory", not
+// "coderag index: index /x: no such file or directory".
+func errLine(name, msg string) string {
+	if rest, ok := strings.CutPrefix(msg, name); ok && (strings.HasPrefix(rest, " ") || strings.HasPrefix(rest, ": ")) {
+		return "coderag " + msg
+	}
+	return "coderag " + name + ": " + msg
 }
 
 // redactor masks the configured secrets (both API keys, the passwords of

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -174,8 +175,9 @@ func watchTree(e *env, eng *engine.Engine, root string, req engine.IndexRequest,
 			return
 		}
 		if rep.Changed+rep.Removed+rep.Failed > 0 {
-			fmt.Fprintf(e.stdout, "%s re-indexed: %d changed, %d removed, %d failed (%s)\n",
-				time.Now().Format("15:04:05"), rep.Changed, rep.Removed, rep.Failed, rep.Elapsed.Round(time.Millisecond))
+			fmt.Fprintf(e.stdout, "%s re-indexed: %d changed, %d removed, %d failed (%s)%s\n",
+				time.Now().Format("15:04:05"), rep.Changed, rep.Removed, rep.Failed, rep.Elapsed.Round(time.Millisecond),
+				savedNames(root, paths, e.cfg.AllowSecrets))
 		}
 	}
 	reindex := func(paths []string) {
@@ -187,6 +189,13 @@ func watchTree(e *env, eng *engine.Engine, root string, req engine.IndexRequest,
 	for {
 		select {
 		case <-e.ctx.Done():
+			// SIGTERM or SIGINT (main's signal.NotifyContext gives the
+			// signal as the cause), or the caller: stop now, saying why
+			why := ""
+			if c := context.Cause(e.ctx); c != nil && c != e.ctx.Err() { // a signal's cause matches context.Canceled too
+				why = " (" + c.Error() + ")"
+			}
+			fmt.Fprintf(e.stderr, "watch: stopped watching %s%s\n", root, why)
 			return nil
 		case err := <-w.Errors:
 			fmt.Fprintf(e.stderr, "watch: %s\n", e.errText(err))
@@ -257,4 +266,34 @@ func expandPending(root string, pending map[string]bool) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// watchNamesShown is how many file names a re-index line of --watch lists.
+const watchNamesShown = 8
+
+// savedNames lists the files of a --watch run over paths, as the end of
+// its line: ": a.go, pkg/b.go, old.go (removed)", the files the index takes
+// that exist (walk.Stat), then those that are gone, at most
+// watchNamesShown with "and N more"; "" when there are none. Directories
+// and files the index does not take are left out.
+func savedNames(root string, paths []string, allowSecrets bool) string {
+	files, _ := walk.Stat(root, paths, walk.Options{AllowSecrets: allowSecrets})
+	var names []string
+	for _, f := range files {
+		names = append(names, walk.DisplayPath(f.Path))
+	}
+	for _, p := range paths {
+		if _, err := os.Lstat(filepath.Join(root, filepath.FromSlash(p))); errors.Is(err, fs.ErrNotExist) {
+			names = append(names, walk.DisplayPath(p)+" (removed)")
+		}
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	more := ""
+	if len(names) > watchNamesShown {
+		more = fmt.Sprintf(" and %d more", len(names)-watchNamesShown)
+		names = names[:watchNamesShown]
+	}
+	return ": " + strings.Join(names, ", ") + more
 }

@@ -102,6 +102,25 @@ type Outcome struct {
 	Ended    time.Time
 	Report   *index.Report
 	Err      error
+	// Cancelled is true when the run was stopped (Cancel, the caller of
+	// Index going away, Close) rather than failing: Err then matches
+	// context.Canceled, and Done of Total changed files were indexed
+	// (what they committed stays).
+	Cancelled   bool
+	Done, Total int
+}
+
+// State is how the run ended, in one line for people: "done",
+// "cancelled at 101/406" (changed files done / total), or "failed: "
+// and the error's text.
+func (o *Outcome) State() string {
+	switch {
+	case o.Cancelled:
+		return fmt.Sprintf("cancelled at %d/%d", o.Done, o.Total)
+	case o.Err != nil:
+		return "failed: " + o.Err.Error()
+	}
+	return "done"
 }
 
 // JobState is a consistent copy of a root's index job for reporting.
@@ -291,13 +310,17 @@ func (e *Engine) runIndex(ctx context.Context, j *job, r *Run, req IndexRequest)
 		}
 		out.Ended = time.Now()
 		j.mu.Lock()
+		out.Done, out.Total = j.progress.Done, j.progress.Total
+		out.Cancelled = out.Err != nil && ctx.Err() != nil && errors.Is(out.Err, context.Canceled)
 		j.run, j.last, r.out = nil, out, out
 		if out.Err == nil && r.whole {
 			j.freshAt, j.freshEmb = out.Ended, out.Embedder
 		}
 		j.mu.Unlock()
 		close(r.done)
-		if out.Err != nil {
+		if out.Cancelled {
+			e.log.Info("index run cancelled", "root", j.root, "scope", req.Scope, "done", out.Done, "total", out.Total)
+		} else if out.Err != nil {
 			e.log.Warn("index run failed", "root", j.root, "scope", req.Scope, "error", out.Err)
 		} else {
 			rep := out.Report

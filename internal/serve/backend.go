@@ -100,14 +100,18 @@ type ProjectStatus struct {
 
 // IndexRun is the progress of an index run in the server.
 type IndexRun struct {
-	Running   bool          `json:"running"`
-	Phase     string        `json:"phase"` // scan, index, done
-	Done      int           `json:"done"`  // changed files processed
-	Total     int           `json:"total"` // changed files to process
-	Scanned   int           `json:"scanned"`
-	ElapsedMS int64         `json:"elapsed_ms"`
-	Error     string        `json:"error,omitempty"`
-	Report    *index.Report `json:"report,omitempty"` // when finished
+	Running   bool   `json:"running"`
+	Phase     string `json:"phase"` // scan, index, done
+	Done      int    `json:"done"`  // changed files processed
+	Total     int    `json:"total"` // changed files to process
+	Scanned   int    `json:"scanned"`
+	ElapsedMS int64  `json:"elapsed_ms"`
+	Error     string `json:"error,omitempty"`     // a failed run's; not set for a cancelled one
+	Cancelled bool   `json:"cancelled,omitempty"` // stopped at Done of Total, not failed
+	// State is the run in one line: "running", "done", "cancelled at
+	// 101/406" (changed files done / total) or "failed: " and Error.
+	State  string        `json:"state"`
+	Report *index.Report `json:"report,omitempty"` // when finished
 }
 
 // Graph is a definition with its direct callers and callees, each walk in

@@ -182,17 +182,21 @@ func (l *Local) indexing(root string) *IndexRun {
 			phase = "scan"
 		}
 		return &IndexRun{Running: true, Phase: phase, Done: p.Done, Total: p.Total, Scanned: p.Scanned,
-			ElapsedMS: time.Since(js.Started).Milliseconds()}
+			ElapsedMS: time.Since(js.Started).Milliseconds(), State: "running"}
 	case js.Last != nil:
 		o := js.Last
 		p := js.Progress // the last progress of that run
 		r := &IndexRun{Phase: "done", Done: p.Done, Total: p.Total, Scanned: p.Scanned,
-			ElapsedMS: o.Ended.Sub(o.Started).Milliseconds(), Report: o.Report}
-		if o.Err != nil {
+			ElapsedMS: o.Ended.Sub(o.Started).Milliseconds(), Report: o.Report, Cancelled: o.Cancelled}
+		if o.Err != nil && !o.Cancelled {
 			r.Error = o.Err.Error()
 			if l.cfg.Redact != nil {
 				r.Error = l.cfg.Redact(r.Error)
 			}
+		}
+		r.State = o.State()
+		if r.Error != "" {
+			r.State = "failed: " + r.Error // redacted
 		}
 		return r
 	}
@@ -227,7 +231,7 @@ func (l *Local) Search(ctx context.Context, projects []string, query string, opt
 			}
 		}
 		if len(projects) == 0 {
-			return nil, fmt.Errorf("search: nothing is indexed yet: %w", ErrUnknownProject)
+			return nil, mark(ErrUnknownProject, "nothing is indexed yet")
 		}
 	}
 	ss := make([]*search.Searcher, 0, len(projects))
@@ -329,7 +333,7 @@ func (l *Local) Index(ctx context.Context, dir string) (*ProjectStatus, error) {
 	}
 	run, err := l.eng.Start(root, engine.IndexRequest{Embedder: emb})
 	if err != nil {
-		return nil, fmt.Errorf("index %s: %w", root, err)
+		return nil, err // "index ROOT: ..." already (engine.Start)
 	}
 	l.mu.Lock()
 	l.runs[root] = run
@@ -372,13 +376,13 @@ func (l *Local) Remove(ctx context.Context, dir string) (*Removed, error) {
 	root, err := index.ResolveRoot(dir)
 	if err != nil { // a deleted directory is still removed by its path
 		if !filepath.IsAbs(dir) {
-			return nil, fmt.Errorf("remove %s: give the absolute root: %w", dir, ErrUnknownProject)
+			return nil, mark(ErrUnknownProject, "remove %s: give the absolute root of an indexed project", dir)
 		}
 		root = filepath.Clean(dir)
 	}
 	rm, err := l.eng.Remove(ctx, root, nil)
 	if errors.Is(err, store.ErrNotIndexed) {
-		return nil, fmt.Errorf("remove %s: %w (give the indexed root)", root, ErrUnknownProject)
+		return nil, mark(ErrUnknownProject, "remove %s: not an indexed project (give the indexed root)", root)
 	}
 	if err != nil {
 		return nil, err

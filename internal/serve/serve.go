@@ -245,6 +245,15 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		httpError(w, r, http.StatusForbidden, fmt.Errorf("host %q is not a loopback name: this server listens on localhost only", r.Host))
 		return
 	}
+	if err := s.wrongToken(r); err != nil {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="coderag", error="invalid_token"`)
+		if pageRoute(r) {
+			s.render(w, http.StatusUnauthorized, "login", map[string]any{"Next": localPath(r.URL.RequestURI()), "Wrong": true})
+			return
+		}
+		httpError(w, r, http.StatusUnauthorized, err)
+		return
+	}
 	if !strings.HasPrefix(r.URL.Path, "/static/") {
 		release, err := s.admit(w, r)
 		if err != nil {
@@ -268,6 +277,51 @@ func loopbackHost(host string) bool {
 	}
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
+}
+
+// errWrongToken: a request presented a token that is not the server's
+// (401 on every route, whatever the route needs).
+var errWrongToken = errors.New("token does not match")
+
+// wrongToken is why the token r presents is refused, or nil when r
+// presents none or the server's: an Authorization header that is not
+// "Bearer TOKEN" with the server's token (any token, when the server has
+// none), or, with PrivateReads, the page's cookie holding another token (a
+// stale login; not checked for static files and the login form, which the
+// login page needs; without PrivateReads the cookie is no credential and
+// is ignored, as cookies are per host, not per port).
+// A request with no token at all is left to the route: open reads stay
+// open. The idea is RFC 6750's invalid_token: a credential sent is checked,
+// never ignored.
+func (s *Server) wrongToken(r *http.Request) error {
+	if h, ok := r.Header["Authorization"]; ok {
+		t, isBearer := strings.CutPrefix(strings.Join(h, ","), "Bearer ")
+		switch {
+		case !isBearer:
+			return fmt.Errorf("%w: send Authorization: Bearer TOKEN", errWrongToken)
+		case s.opts.Token == "":
+			return fmt.Errorf("%w: this server has no token (reads are open, writes are off); send none", errWrongToken)
+		case subtle.ConstantTimeCompare([]byte(strings.TrimSpace(t)), []byte(s.opts.Token)) != 1:
+			return fmt.Errorf("%w: check the server's --token or CODERAG_TOKEN", errWrongToken)
+		}
+	}
+	if strings.HasPrefix(r.URL.Path, "/static/") || r.URL.Path == "/login" {
+		return nil
+	}
+	if !s.opts.PrivateReads {
+		return nil // the cookie is no credential here: ignored, as another server's on this host
+	}
+	if c, err := r.Cookie(tokenCookie); err == nil && subtle.ConstantTimeCompare([]byte(c.Value), []byte(s.opts.Token)) != 1 {
+		return fmt.Errorf("%w: the token kept by this browser is not the server's; log in again", errWrongToken)
+	}
+	return nil
+}
+
+// pageRoute reports whether r is for a page (answered with HTML), not the
+// API, MCP or a static file.
+func pageRoute(r *http.Request) bool {
+	p := r.URL.Path
+	return !strings.HasPrefix(p, "/api/") && p != "/mcp" && !strings.HasPrefix(p, "/static/") && r.Method == http.MethodGet
 }
 
 // bearer reports whether r carries the token in its Authorization header.
@@ -396,7 +450,7 @@ func (s *Server) mcpProject(r *http.Request) (string, error) {
 	for i, p := range roots {
 		names[i] = filepath.Base(p)
 	}
-	return "", fmt.Errorf("%d projects are indexed (%s): name one with /mcp?project=NAME: %w", len(roots), strings.Join(names, ", "), errNeedProject)
+	return "", mark(errNeedProject, "%d projects are indexed (%s): name one with /mcp?project=NAME", len(roots), strings.Join(names, ", "))
 }
 
 // errNeedProject: a request that must name a project did not (400).
@@ -440,7 +494,7 @@ func (s *Server) resolve(ctx context.Context, name string) (string, error) {
 	case 0:
 		return "", fmt.Errorf("%q: %w", name, ErrUnknownProject)
 	}
-	return "", fmt.Errorf("%q names %d projects (%s): give the root: %w", name, len(hits), strings.Join(hits, ", "), errNeedProject)
+	return "", mark(errNeedProject, "%q names %d projects (%s): give the root", name, len(hits), strings.Join(hits, ", "))
 }
 
 // resolveAll resolves every name; none means all projects.
@@ -487,9 +541,24 @@ func status(err error) int {
 // errBadRequest marks a malformed request (400).
 var errBadRequest = errors.New("bad request")
 
-// badRequest is a 400 error with message msg.
+// badRequest is a 400 error whose text is the formatted message alone.
 func badRequest(format string, a ...any) error {
-	return fmt.Errorf("%s: %w", fmt.Sprintf(format, a...), errBadRequest)
+	return mark(errBadRequest, format, a...)
+}
+
+// marked is an error of a class (kind, a sentinel that errors.Is matches
+// and status maps to an HTTP status) whose text is err's alone: the
+// sentinel's own words ("bad request", "no project named") are for the
+// code, and "%s: %w" would print them at the end of every message.
+type marked struct{ kind, err error }
+
+func (m *marked) Error() string   { return m.err.Error() }
+func (m *marked) Unwrap() []error { return []error{m.kind, m.err} }
+
+// mark is fmt.Errorf(format, a...) (with %w wrapping as usual) that also
+// matches kind, with kind's text left out.
+func mark(kind error, format string, a ...any) error {
+	return &marked{kind: kind, err: fmt.Errorf(format, a...)}
 }
 
 // httpError answers with {"error": msg} for the API and MCP, plain text

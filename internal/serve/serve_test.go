@@ -289,7 +289,7 @@ func TestConfinement(t *testing.T) {
 func TestTokens(t *testing.T) {
 	t.Run("no token", func(t *testing.T) {
 		f := newFixture(t, Options{})
-		if code, body := f.do(t, "POST", "/api/index", "anything", `{"root":"`+f.list+`"}`); code != 403 || !strings.Contains(body, "--token") {
+		if code, body := f.do(t, "POST", "/api/index", "", `{"root":"`+f.list+`"}`); code != 403 || !strings.Contains(body, "--token") {
 			t.Errorf("index without a configured token: %d %s", code, body)
 		}
 		if code, _ := f.do(t, "POST", "/api/remove", "", `{"root":"`+f.list+`"}`); code != 403 {

@@ -61,7 +61,7 @@ var indexStatus = define(IndexStatus, "Index status", true,
 		if l := js.Last; l != nil {
 			fmt.Fprintf(&b, "last run: ended %s ago", time.Since(l.Ended).Round(time.Second))
 			if l.Err != nil {
-				fmt.Fprintf(&b, ", failed: %s\n", oneLine(l.Err.Error()))
+				fmt.Fprintf(&b, ", %s\n", oneLine(l.State()))
 			} else {
 				b.WriteString("\n" + reportText(l))
 			}

@@ -68,6 +68,7 @@
     return { body: body };
   }
   function refused(r) {
+    if (r.status === 401 && token()) setToken(""); // a wrong token is forgotten, not sent again
     say(r.error, true);
     if (r.status === 401 || r.status === 403) tokenInput.focus();
   }
@@ -75,6 +76,7 @@
   function stateOf(p) {
     const r = p.indexing;
     if (r && r.running) return "running";
+    if (r && r.cancelled) return "cancelled";
     if (r && r.error) return "failed";
     if (r) return "done";
     return "idle";
@@ -82,6 +84,7 @@
   function stateText(p) {
     const r = p.indexing;
     if (r && r.running) return r.phase + " " + r.done + "/" + r.total + " files, " + r.scanned + " scanned";
+    if (r && r.cancelled) return r.state;
     if (r && r.error) return "failed: " + r.error;
     if (r && r.report) return "done: " + r.report.changed + " changed, " + r.report.unchanged + " unchanged, " + r.report.failed + " failed";
     if (p.total_files) return "incomplete: " + p.indexed_files + " of " + p.total_files + " files";
@@ -145,6 +148,10 @@
     const g = gen;
     try {
       const res = await fetch("/api/status", { headers: headers(), credentials: "same-origin" });
+      if (res.status === 401 && token()) {
+        setToken(""); // the server refuses it on every route: forget it
+        try { say((await res.json()).error, true); } catch (e) { say("token does not match", true); }
+      }
       if (!res.ok) { schedule(5000); return; }
       const st = await res.json();
       if (g !== gen) { schedule(0); return; }
@@ -162,7 +169,8 @@
         if (p.indexing && p.indexing.running) running = true;
         if (p.project === watching && !(p.indexing && p.indexing.running)) {
           watching = "";
-          if (p.indexing && p.indexing.error) say("indexing " + p.project + " failed: " + p.indexing.error, true);
+          if (p.indexing && p.indexing.cancelled) say("indexing " + p.project + " " + p.indexing.state, false);
+          else if (p.indexing && p.indexing.error) say("indexing " + p.project + " failed: " + p.indexing.error, true);
           else say("indexed " + p.project + ": " + stateText(p).replace(/^done: /, ""), false);
         }
       }

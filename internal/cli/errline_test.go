@@ -1,0 +1,46 @@
+package cli
+
+import (
+	"path/filepath"
+	"testing"
+)
+
+// TestUnknownCommandSuggests: a mistyped command names the nearest one
+// (edit distance) and exits 2; a word near none gets the help pointer.
+func TestUnknownCommandSuggests(t *testing.T) {
+	setHome(t)
+	for _, tc := range []struct{ arg, want string }{
+		{"serch", "coderag: unknown command \"serch\"; did you mean \"search\"?\n"},
+		{"saerch", "coderag: unknown command \"saerch\"; did you mean \"search\"?\n"},
+		{"idnex", "coderag: unknown command \"idnex\"; did you mean \"index\"?\n"},
+		{"stat", "coderag: unknown command \"stat\"; did you mean \"stats\"?\n"},
+		{"frobnicate", "coderag: unknown command \"frobnicate\" (run 'coderag --help')\n"},
+		{"x", "coderag: unknown command \"x\" (run 'coderag --help')\n"},
+	} {
+		code, out, errs := run(t, tc.arg, "foo")
+		if code != exitUsage || out != "" || errs != tc.want {
+			t.Errorf("coderag %s foo: %d %q %q, want 2 %q", tc.arg, code, out, errs, tc.want)
+		}
+	}
+}
+
+// TestErrorLineNamesOnce: an error that starts with the command's own
+// operation ("index DIR: ...") is printed with the command named once.
+func TestErrorLineNamesOnce(t *testing.T) {
+	setHome(t)
+	missing := filepath.Join(t.TempDir(), "gone")
+	code, _, errs := run(t, "index", "--quiet", missing)
+	if want := "coderag index " + missing + ": no such file or directory\n"; code != exitErr || errs != want {
+		t.Errorf("index of a missing directory: %d %q, want %q", code, errs, want)
+	}
+	for _, tc := range []struct{ name, msg, want string }{
+		{"index", "index /x: no such file", "coderag index /x: no such file"},
+		{"index", "index: no embedder", "coderag index: no embedder"},
+		{"index", "indexing failed", "coderag index: indexing failed"},
+		{"search", "missing QUERY", "coderag search: missing QUERY"},
+	} {
+		if got := errLine(tc.name, tc.msg); got != tc.want {
+			t.Errorf("errLine(%q, %q) = %q, want %q", tc.name, tc.msg, got, tc.want)
+		}
+	}
+}

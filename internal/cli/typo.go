@@ -1,0 +1,50 @@
+package cli
+
+// nearestCommand is the command name closest to name by edit distance
+// (optimal string alignment: insertions, deletions, substitutions and
+// swaps of two neighbours, each 1), when it is close enough to be the one
+// meant: at most 2 edits, and fewer than half of name's letters; "" when
+// no command is. Ties go to the name first in alphabetical order. The idea
+// is git's "did you mean" (help.c), with a simpler threshold.
+func nearestCommand(name string) string {
+	best, bestD := "", 0
+	for _, c := range commands {
+		d := editDistance(name, c.name)
+		if d > 2 || 2*d >= len([]rune(name)) {
+			continue
+		}
+		if best == "" || d < bestD || (d == bestD && c.name < best) {
+			best, bestD = c.name, d
+		}
+	}
+	return best
+}
+
+// editDistance is the optimal-string-alignment distance of a and b, in
+// runes: the Levenshtein distance, with a swap of two neighbouring runes
+// counted as one edit ("saerch" is 1 from "search").
+func editDistance(a, b string) int {
+	s, t := []rune(a), []rune(b)
+	// d[i][j] is the distance of s[:i] and t[:j]
+	d := make([][]int, len(s)+1)
+	for i := range d {
+		d[i] = make([]int, len(t)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
+	}
+	for i := 1; i <= len(s); i++ {
+		for j := 1; j <= len(t); j++ {
+			cost := 1
+			if s[i-1] == t[j-1] {
+				cost = 0
+			}
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && s[i-1] == t[j-2] && s[i-2] == t[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
+		}
+	}
+	return d[len(s)][len(t)]
+}

@@ -1,0 +1,50 @@
+package serve
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// TestErrorTexts: an error the API answers is the message alone, one
+// line: the sentinels that give it its status ("bad request", "no project
+// named") are not appended, and an operation is not named twice ("index X:
+// index X: ..."); the status codes stay those the sentinels map to.
+func TestErrorTexts(t *testing.T) {
+	f := newFixture(t, Options{Token: "s3cret"})
+	release, err := f.eng.Hold(f.list) // as a Remove does
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	for _, tc := range []struct {
+		method, path, body string
+		code               int
+		want               string
+	}{
+		{"GET", "/api/search", "", 400, "missing q (the query)"},
+		{"GET", "/api/search?q=x&top_k=99", "", 400, `top_k must be 1..30, got "99"`},
+		{"GET", "/api/graph?project=list", "", 400, "missing name (a function or Class.method)"},
+		{"GET", "/api/search?q=x&project=nope", "", 404, `"nope": not an indexed project`},
+		{"POST", "/mcp", "{}", 400, "2 projects are indexed (httptest, list): name one with /mcp?project=NAME"},
+		{"POST", "/api/index", `{}`, 400, "missing root (the project directory on the server)"},
+		{"POST", "/api/index", `{"root":"rel"}`, 400, `root "rel" is relative: give the absolute directory on the server, or the name of an indexed project`},
+		{"POST", "/api/remove", `{"root":"rel"}`, 404, "remove rel: give the absolute root of an indexed project"},
+		{"POST", "/api/index", `{"root":"list"}`, 409, "index " + f.list + ": the project is being removed"},
+	} {
+		code, body := f.do(t, tc.method, tc.path, "s3cret", tc.body)
+		var got struct{ Error string }
+		if err := json.Unmarshal([]byte(body), &got); err != nil {
+			t.Errorf("%s %s: %d, not JSON: %s", tc.method, tc.path, code, body)
+			continue
+		}
+		if code != tc.code || got.Error != tc.want {
+			t.Errorf("%s %s %s: %d %q, want %d %q", tc.method, tc.path, tc.body, code, got.Error, tc.code, tc.want)
+		}
+		for _, leak := range []string{": bad request", ": no project named", "index " + f.list + ": index"} {
+			if strings.Contains(got.Error, leak) {
+				t.Errorf("%s %s: %q leaks %q", tc.method, tc.path, got.Error, leak)
+			}
+		}
+	}
+}
