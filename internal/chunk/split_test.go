@@ -15,7 +15,7 @@ func TestLongDefinitionParts(t *testing.T) {
 	gob.WriteString("package p\n\n// Run does many things.\nfunc (s *Server) Run(x int) int {\n")
 	pyb.WriteString("class Server:\n    def run(self, x):\n")
 	luab.WriteString("local M = {}\n\nfunction M.run(x)\n")
-	for i := 0; i < 90; i++ { // 90 three-line statements: 270 lines
+	for i := 0; i < 180; i++ { // 180 three-line statements: 540 lines, 3 parts of at most maxDefLines (200)
 		fmt.Fprintf(&gob, "\tif x > %d {\n\t\tx -= %d\n\t}\n", i, i)
 		fmt.Fprintf(&pyb, "        if x > %d:\n            x -= %d\n            x += 1\n", i, i)
 		fmt.Fprintf(&luab, "  if x > %d then\n    x = x - %d\n  end\n", i, i)

@@ -7,10 +7,10 @@ import (
 	"testing"
 )
 
-// TestIndexNotesEmbedderSwitch: a project indexed with the hashing
-// embedder (the default before the learned model) and indexed again with
-// the default is embedded again in full by the learned model, and the run
-// says so on stderr, with the setting that keeps the hashing embedder.
+// TestIndexNotesEmbedderSwitch: a project indexed with one hashing
+// embedder and indexed again with the learned model is embedded again in
+// full, and the run says so on stderr, with the setting that keeps the
+// hashing embedder.
 func TestIndexNotesEmbedderSwitch(t *testing.T) {
 	setHome(t)
 	dir := t.TempDir()
@@ -26,7 +26,7 @@ func TestIndexNotesEmbedderSwitch(t *testing.T) {
 	if code, out, errs := run(t, "index", "--quiet", dir); code != 0 || strings.Contains(errs, "embedded again") {
 		t.Fatalf("first index: exit %d\n%s\n%s", code, out, errs)
 	}
-	t.Setenv("EMBEDDING_MODEL", "")
+	t.Setenv("EMBEDDING_MODEL", "coderag-code-v1")
 	code, out, errs := run(t, "index", "--quiet", dir)
 	if code != 0 {
 		t.Fatalf("second index: exit %d\n%s\n%s", code, out, errs)
@@ -47,7 +47,7 @@ func TestIndexNotesEmbedderSwitch(t *testing.T) {
 // its one-line description, before and after an index exists, and in JSON.
 func TestDoctorNamesEmbedder(t *testing.T) {
 	setHome(t)
-	want := "embedder: local:coderag-code-v1: built-in learned static code model"
+	want := "embedder: local:hashing-768-v1: "
 	if code, out, errs := run(t, "doctor"); code != 0 || !strings.Contains(out, want) {
 		t.Fatalf("doctor without an index: exit %d\n%s\n%s\nwant %q", code, out, errs, want)
 	}
@@ -61,7 +61,7 @@ func TestDoctorNamesEmbedder(t *testing.T) {
 	if code, out, errs := run(t, "doctor"); code != 0 || !strings.Contains(out, want) {
 		t.Fatalf("doctor: exit %d\n%s\n%s\nwant %q", code, out, errs, want)
 	}
-	if code, out, _ := run(t, "doctor", "--json"); code != 0 || !strings.Contains(out, `"embedder": "local:coderag-code-v1: built-in learned`) {
+	if code, out, _ := run(t, "doctor", "--json"); code != 0 || !strings.Contains(out, `"embedder": "local:hashing-768-v1: `) {
 		t.Fatalf("doctor --json: exit %d\n%s", code, out)
 	}
 	t.Setenv("EMBEDDING_PROVIDER", "nonsense")

@@ -130,7 +130,7 @@ func TestDictionaryChangeReembedsChineseFiles(t *testing.T) {
 	}
 	// the default embedder, the learned model, reads no installed data:
 	// its files record its bare id and a dictionary change leaves them
-	model, err := provider.New(embed.Options{Provider: "local", Expand: analyze.GlossaryExpand, Translate: analyze.TranslateHan})
+	model, err := provider.New(embed.Options{Provider: "local", Model: "coderag-code-v1", Expand: analyze.GlossaryExpand, Translate: analyze.TranslateHan})
 	if err != nil {
 		t.Fatal(err)
 	}
