@@ -307,7 +307,7 @@ func (r *run) scan(ctx context.Context) error {
 		r.files, r.skips = walk.Stat(r.root, r.opts.Paths, walk.Options{AllowSecrets: r.opts.AllowSecrets})
 	} else {
 		r.rep.Unindexed = map[string]int{}
-		r.files, r.skips, err = walk.Collect(ctx, r.root, walk.Options{Unindexed: r.rep.Unindexed, AllowSecrets: r.opts.AllowSecrets})
+		r.files, r.skips, _, err = listTree(ctx, r.st, r.root, walk.Options{Unindexed: r.rep.Unindexed, AllowSecrets: r.opts.AllowSecrets}, false)
 	}
 	<-loaded
 	if prevErr != nil {
