@@ -328,6 +328,18 @@ func (l *lister) replay(rel string, rec *dirRec) error {
 		case 's':
 			l.items = append(l.items, item{skip: &Skip{Path: child, Reason: e.R, Err: e.E}})
 		case 'd':
+			if OutputDirs[e.N] {
+				// entered for holding a source package: does it still?
+				fi, err := os.Lstat(filepath.Join(l.root, filepath.FromSlash(child)))
+				if err != nil || !fi.IsDir() {
+					return errRelist
+				}
+				if !l.r.Candidate(child, fs.FileInfoToDirEntry(fi)).OK {
+					rec = l.own(rel, rec)
+					rec.Entries[i] = entry{K: 'o', N: e.N, T: l.stamp(fi)}
+					continue
+				}
+			}
 			if err := l.visit(child, false); err != nil {
 				return err
 			}
@@ -340,11 +352,7 @@ func (l *lister) replay(rel string, rec *dirRec) error {
 				continue
 			}
 			// its content changed: is it a source package now?
-			cp := *rec
-			cp.Entries = append([]entry(nil), rec.Entries...)
-			rec = &cp
-			l.next[rel] = rec
-			l.modified = true
+			rec = l.own(rel, rec)
 			if l.r.Candidate(child, fs.FileInfoToDirEntry(fi)).OK {
 				rec.Entries[i] = entry{K: 'd', N: e.N}
 				if err := l.visit(child, true); err != nil {
@@ -356,6 +364,16 @@ func (l *lister) replay(rel string, rec *dirRec) error {
 		}
 	}
 	return nil
+}
+
+// own returns a copy of rec, the record of rel, that replay may change,
+// and makes it the record of the new listing.
+func (l *lister) own(rel string, rec *dirRec) *dirRec {
+	cp := *rec
+	cp.Entries = append([]entry(nil), rec.Entries...)
+	l.next[rel] = &cp
+	l.modified = true
+	return &cp
 }
 
 // relist reads directory rel as Walk does and records what it held; fi

@@ -37,6 +37,7 @@ func listingTree(t *testing.T) string {
 		"node_modules/m/m.js": "x",
 		"build/out.txt":       "o",
 		"tools/build/b.go":    "package build",
+		"tools/build/x.py":    "x = 1",
 		"z/z.go":              "package z",
 	} {
 		write(t, root, rel, content)
