@@ -136,7 +136,10 @@ func listTree(ctx context.Context, st *store.Store, root string, opts walk.Optio
 	return files, skips, ls, nil
 }
 
-// Diff walks root like Run (same ignore rules) and compares every file's
+// Diff lists root like Run (same ignore rules; from the project's stored
+// tree listing, so only directories changed since it was made are read,
+// see listTree; the new listing is stored when the store can be written,
+// within bestEffortWrite) and compares every file's
 // size and mtime with its stored fingerprint, without reading any file (up
 // to maxDeniedChecks files that differ are only opened, to leave out those
 // this user may not read: Run skips them as unreadable, so they are no

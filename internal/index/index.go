@@ -10,6 +10,11 @@
 // The fingerprint includes the embedder id: changing provider or model
 // re-embeds every file.
 //
+// The walk itself is spared the same way (walk.List): the tree listing
+// of the last walk is stored, and only directories whose stamp changed
+// since are read again; an unchanged tree costs one lstat per directory and
+// per file, as `git status` does with its untracked cache.
+//
 // Crash safety: deletions, and every batch of changed files, are committed in
 // single transactions; a file's fingerprint is written in the same transaction
 // as its rows. A killed run leaves each file fully old or fully new, and the
