@@ -28,12 +28,12 @@ if [ ! -f "$work/home-base/index.db" ]; then
   CODERAG_HOME="$work/home-base" nice -n 10 "$base" index --quiet "$work/tree" >/dev/null
 fi
 if [ ! -f "$work/home-new/index.db" ]; then
-  rm -rf "$work/home-new"; cp -a "$work/home-base" "$work/home-new"
+  rm -rf "$work/home-new"; cp -aL "$work/home-base" "$work/home-new"
   first=$(CODERAG_HOME="$work/home-new" ms "$new" search --project "$work/tree" "$q")
   echo "new binary, first search (migrates, walks once, stores the listing): $first ms"
 fi
 git -C "$work/tree" status --porcelain >/dev/null # git's own index refresh, once
-files=$(git -C "$work/tree" ls-files | wc -l); dirs=$(find "$work/tree" -path "$work/tree/.git" -prune -o -type d -print | wc -l)
+files=$(git -C "$work/tree" ls-files | wc -l); dirs=$(find -H "$work/tree" -path "$work/tree/.git" -prune -o -type d -print | wc -l)
 echo "tree: $tree ($files files, $dirs directories), $runs runs each, medians"
 declare -A t
 for i in $(seq "$runs"); do
