@@ -20,6 +20,9 @@ runs=${RUNS:-7}; q=${QUERY:-"read the file's header"}
 mkdir -p "$work"; work=$(cd "$work" && pwd)
 med() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 ms() { local s e; s=$(date +%s%N); nice -n 10 "$@" >/dev/null 2>&1 || true; e=$(date +%s%N); echo $(( (e - s) / 1000000 )); }
+# cpu: user+system CPU milliseconds of one run (less sensitive than wall
+# time to the other jobs of a shared machine)
+cpu() { /usr/bin/time -f "%U %S" -o "$work/.cpu" nice -n 10 "$@" >/dev/null 2>&1 || true; awk '{printf "%d\n", ($1 + $2) * 1000}' "$work/.cpu"; }
 if [ ! -d "$work/tree/.git" ]; then
   rm -rf "$work/tree"; cp -a "$tree" "$work/tree"
   (cd "$work/tree" && git init -q && git add -A && git -c user.email=b@b -c user.name=b commit -qm tree)
@@ -42,15 +45,21 @@ for i in $(seq "$runs"); do
   t[ib]+="$(CODERAG_HOME="$work/home-base" ms "$base" index --quiet "$work/tree") "
   t[in]+="$(CODERAG_HOME="$work/home-new" ms "$new" index --quiet "$work/tree") "
   t[gs]+="$(ms git -C "$work/tree" status --porcelain) "
+  t[csb]+="$(CODERAG_HOME="$work/home-base" cpu "$base" search --project "$work/tree" "$q") "
+  t[csn]+="$(CODERAG_HOME="$work/home-new" cpu "$new" search --project "$work/tree" "$q") "
+  t[cib]+="$(CODERAG_HOME="$work/home-base" cpu "$base" index --quiet "$work/tree") "
+  t[cin]+="$(CODERAG_HOME="$work/home-new" cpu "$new" index --quiet "$work/tree") "
+  t[cgs]+="$(cpu git -C "$work/tree" status --porcelain) "
 done
 m() { tr ' ' '\n' <<<"${t[$1]}" | grep . | med; }
 sb=$(m sb); sn=$(m sn); ib=$(m ib); in=$(m in); gs=$(m gs)
 r() { echo "scale=2; $1 / $2" | bc; }
-printf "%-34s %8s %8s %7s\n" "" base_ms new_ms new/base
-printf "%-34s %8s %8s %7s\n" "search (one process)" "$sb" "$sn" "$(r "$sn" "$sb")"
-printf "%-34s %8s %8s %7s\n" "index, nothing changed" "$ib" "$in" "$(r "$in" "$ib")"
-printf "%-34s %8s\n" "git status" "$gs"
-printf "%-34s %8s %8s\n" "index no-change / git status" "$(r "$ib" "$gs")" "$(r "$in" "$gs")"
+csb=$(m csb); csn=$(m csn); cib=$(m cib); cin=$(m cin); cgs=$(m cgs)
+printf "%-30s %8s %8s %7s   %8s %8s %7s\n" "" base_ms new_ms new/base base_cpu new_cpu new/base
+printf "%-30s %8s %8s %7s   %8s %8s %7s\n" "search (one process)" "$sb" "$sn" "$(r "$sn" "$sb")" "$csb" "$csn" "$(r "$csn" "$csb")"
+printf "%-30s %8s %8s %7s   %8s %8s %7s\n" "index, nothing changed" "$ib" "$in" "$(r "$in" "$ib")" "$cib" "$cin" "$(r "$cin" "$cib")"
+printf "%-30s %8s %8s %7s   %8s\n" "git status" "$gs" "" "" "$cgs"
+printf "%-30s %8s %8s %7s   %8s %8s\n" "index no-change / git status" "$(r "$ib" "$gs")" "$(r "$in" "$gs")" "" "$(r "$cib" "$cgs")" "$(r "$cin" "$cgs")"
 echo
 echo "freshness check in process (BenchmarkFreshCheck), new index:"
 cd "$here/.."

@@ -91,6 +91,7 @@ func BenchmarkFreshCheck(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.Run("walk", func(b *testing.B) {
+		defer reportCPU(b)()
 		for i := 0; i < b.N; i++ {
 			if _, err := st.Files(ctx, root); err != nil {
 				b.Fatal(err)
@@ -104,6 +105,7 @@ func BenchmarkFreshCheck(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.Run("listing", func(b *testing.B) {
+		defer reportCPU(b)()
 		for i := 0; i < b.N; i++ {
 			ch, err := Diff(ctx, st, root, "", false)
 			if err != nil {
