@@ -515,7 +515,7 @@ func (r *run) finish(ctx context.Context, c *collector) (*Report, error) {
 		// are reused by later writes anyway.
 		_, _, _ = r.st.Compact(ctx)
 	}
-	if err := saveLangStats(ctx, r.st, r.root, c.parsed, rep.Fallbacks, rep.Unindexed); err != nil {
+	if err := saveLangStats(ctx, r.st, r.root, c.parsed, rep.Fallbacks, rep.Unindexed, rep.Removed > 0); err != nil {
 		return rep, err
 	}
 	rep.Skips = append(r.skips, c.skips...)
