@@ -22,13 +22,12 @@ package walk
 // the same clock tick (as a racy file in git's index); it is not kept, so
 // that directory is read again next time.
 //
-// Encoding: one row per directory entered, its data the JSON of dirRec;
-// the header is the listing key (ListingVersion, the options, the caller's
+// Encoding: one row per directory entered, its data the lines of
+// dirRec.encode; the header is the listing key (ListingVersion, the options, the caller's
 // tag). A listing whose key differs is not used.
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -78,12 +77,12 @@ type DirData struct {
 type dirRec struct {
 	// Stamp of the directory; "" (racy, or a file in it was unreadable)
 	// never matches, so the directory is read again.
-	Stamp string `json:"s"`
+	Stamp string
 	// Ignores is the stamp of its ignore files.
-	Ignores   string         `json:"i"`
-	Entries   []entry        `json:"e,omitempty"`
-	Unindexed map[string]int `json:"u,omitempty"`
-	Problems  []Skip         `json:"p,omitempty"` // of its own ignore files
+	Ignores   string
+	Entries   []entry
+	Unindexed map[string]int
+	Problems  []Skip // of its own ignore files
 }
 
 // entry is one name of a directory that a walk does not pass over in
@@ -92,11 +91,11 @@ type dirRec struct {
 // name or type only (R, E), 'd' for a subdirectory entered, 'o' for a
 // build-output directory passed over, with its stamp in T.
 type entry struct {
-	K byte   `json:"k"`
-	N string `json:"n"`
-	R Reason `json:"r,omitempty"`
-	E string `json:"e,omitempty"`
-	T string `json:"t,omitempty"`
+	K byte
+	N string
+	R Reason
+	E string
+	T string
 }
 
 // ListStats says what a List did.
@@ -111,8 +110,7 @@ type ListStats struct {
 func (l *Listing) Encode() (string, []DirData) {
 	rows := make([]DirData, 0, len(l.dirs))
 	for d, rec := range l.dirs {
-		b, _ := json.Marshal(rec)
-		rows = append(rows, DirData{Dir: d, Data: string(b)})
+		rows = append(rows, DirData{Dir: d, Data: rec.encode()})
 	}
 	sort.Slice(rows, func(i, j int) bool { return rows[i].Dir < rows[j].Dir })
 	return l.key, rows
@@ -126,13 +124,104 @@ func DecodeListing(header string, rows []DirData) *Listing {
 	}
 	l := &Listing{key: header, dirs: make(map[string]*dirRec, len(rows))}
 	for _, r := range rows {
-		rec := &dirRec{}
-		if err := json.Unmarshal([]byte(r.Data), rec); err != nil {
+		rec, ok := decodeDirRec(r.Data)
+		if !ok {
 			return nil
 		}
 		l.dirs[r.Dir] = rec
 	}
 	return l
+}
+
+// The row format: lines of tab-separated fields, each escaped (fieldEsc):
+//
+//	STAMP IGNORES          first line
+//	f|d NAME               a file to lstat, a directory entered
+//	s NAME REASON ERR      a skip
+//	o NAME STAMP           a build-output directory passed over
+//	u EXT COUNT            unindexed files by extension
+//	p PATH REASON ERR      a problem of the directory's ignore files
+var (
+	fieldEsc   = strings.NewReplacer("\\", "\\\\", "\t", "\\t", "\n", "\\n")
+	fieldUnesc = strings.NewReplacer("\\\\", "\\", "\\t", "\t", "\\n", "\n")
+)
+
+func (rec *dirRec) encode() string {
+	var b strings.Builder
+	line := func(fields ...string) {
+		for i, f := range fields {
+			if i > 0 {
+				b.WriteByte('\t')
+			}
+			fieldEsc.WriteString(&b, f)
+		}
+		b.WriteByte('\n')
+	}
+	line(rec.Stamp, rec.Ignores)
+	for _, e := range rec.Entries {
+		switch e.K {
+		case 'f', 'd':
+			line(string(e.K), e.N)
+		case 's':
+			line("s", e.N, string(e.R), e.E)
+		case 'o':
+			line("o", e.N, e.T)
+		}
+	}
+	exts := make([]string, 0, len(rec.Unindexed))
+	for k := range rec.Unindexed {
+		exts = append(exts, k)
+	}
+	sort.Strings(exts)
+	for _, k := range exts {
+		line("u", k, strconv.Itoa(rec.Unindexed[k]))
+	}
+	for _, p := range rec.Problems {
+		line("p", p.Path, string(p.Reason), p.Err)
+	}
+	return b.String()
+}
+
+func decodeDirRec(data string) (*dirRec, bool) {
+	lines := strings.Split(strings.TrimSuffix(data, "\n"), "\n")
+	rec := &dirRec{}
+	for i, ln := range lines {
+		fs := strings.Split(ln, "\t")
+		if strings.Contains(ln, "\\") {
+			for j := range fs {
+				fs[j] = fieldUnesc.Replace(fs[j])
+			}
+		}
+		if i == 0 {
+			if len(fs) != 2 {
+				return nil, false
+			}
+			rec.Stamp, rec.Ignores = fs[0], fs[1]
+			continue
+		}
+		switch {
+		case (fs[0] == "f" || fs[0] == "d") && len(fs) == 2:
+			rec.Entries = append(rec.Entries, entry{K: fs[0][0], N: fs[1]})
+		case fs[0] == "s" && len(fs) == 4:
+			rec.Entries = append(rec.Entries, entry{K: 's', N: fs[1], R: Reason(fs[2]), E: fs[3]})
+		case fs[0] == "o" && len(fs) == 3:
+			rec.Entries = append(rec.Entries, entry{K: 'o', N: fs[1], T: fs[2]})
+		case fs[0] == "u" && len(fs) == 3:
+			n, err := strconv.Atoi(fs[2])
+			if err != nil {
+				return nil, false
+			}
+			if rec.Unindexed == nil {
+				rec.Unindexed = map[string]int{}
+			}
+			rec.Unindexed[fs[1]] = n
+		case fs[0] == "p" && len(fs) == 4:
+			rec.Problems = append(rec.Problems, Skip{Path: fs[1], Reason: Reason(fs[2]), Err: fs[3]})
+		default:
+			return nil, false
+		}
+	}
+	return rec, true
 }
 
 // listingKey is the key of a listing made with opts and the caller's tag.

@@ -39,6 +39,9 @@ func listingTree(t *testing.T) string {
 		"tools/build/b.go":    "package build",
 		"tools/build/x.py":    "x = 1",
 		"z/z.go":              "package z",
+		"z/tab\there.go":      "package z",
+		"z/new\nline.go":      "package z",
+		"z/back\\slash.go":    "package z",
 	} {
 		write(t, root, rel, content)
 	}
