@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"os"
 	"sort"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/coderag/coderag/internal/store"
 	"github.com/coderag/coderag/internal/walk"
@@ -32,6 +34,9 @@ type Changes struct {
 	// AnalysisVersion (unchanged on disk, so not in Changed): a full
 	// `coderag index` re-analyses them.
 	Older int `json:"-"`
+	// Listing says how the tree was listed: how many directories were
+	// read again and how many files only stat'ed (see listTree).
+	Listing walk.ListStats `json:"-"`
 }
 
 // Len is the number of files that differ.
@@ -84,7 +89,57 @@ const (
 	maxDeniedChecks = 4096
 )
 
-// Diff walks root like Run (same ignore rules) and compares every file's
+// listingTag ties a stored tree listing to the language table it was
+// made with: lang's table changes with AnalysisVersion.
+var listingTag = "analysis " + strconv.Itoa(AnalysisVersion)
+
+// bestEffortWrite bounds how long a search's check waits to store the
+// tree listing.
+const bestEffortWrite = 500 * time.Millisecond
+
+// listTree lists root as walk.Collect does with opts, from the project's
+// stored tree listing (walk.List: only directories whose stamp changed are
+// read), and stores the new listing when it changed and the store can be
+// written. A listing that cannot be read is as none (the tree is walked);
+// one that cannot be stored is an error unless bestEffort (a search's
+// check, which only loses the saving next time).
+func listTree(ctx context.Context, st *store.Store, root string, opts walk.Options, bestEffort bool) ([]walk.File, []walk.Skip, walk.ListStats, error) {
+	var prev *walk.Listing
+	if h, rows, err := st.TreeListing(ctx, root); err == nil && h != "" {
+		data := make([]walk.DirData, len(rows))
+		for i, r := range rows {
+			data[i] = walk.DirData{Dir: r.Dir, Data: r.Data}
+		}
+		prev = walk.DecodeListing(h, data)
+	}
+	files, skips, l, ls, err := walk.List(ctx, root, opts, listingTag, prev)
+	if err != nil {
+		return nil, nil, ls, err
+	}
+	if l.Changed() && !st.ReadOnly() {
+		h, data := l.Encode()
+		rows := make([]store.DirRow, len(data))
+		for i, d := range data {
+			rows[i] = store.DirRow{Dir: d.Dir, Data: d.Data}
+		}
+		wctx, cancel := ctx, context.CancelFunc(func() {})
+		if bestEffort {
+			// a search does not wait long on an index run's writes
+			wctx, cancel = context.WithTimeout(ctx, bestEffortWrite)
+		}
+		err := st.PutTreeListing(wctx, root, h, rows)
+		cancel()
+		if err != nil && !bestEffort {
+			return nil, nil, ls, err
+		}
+	}
+	return files, skips, ls, nil
+}
+
+// Diff lists root like Run (same ignore rules; from the project's stored
+// tree listing, so only directories changed since it was made are read,
+// see listTree; the new listing is stored when the store can be written,
+// within bestEffortWrite) and compares every file's
 // size and mtime with its stored fingerprint, without reading any file (up
 // to maxDeniedChecks files that differ are only opened, to leave out those
 // this user may not read: Run skips them as unreadable, so they are no
@@ -101,11 +156,11 @@ func Diff(ctx context.Context, st *store.Store, root, embID string, allowSecrets
 	if err != nil {
 		return nil, fmt.Errorf("read fingerprints: %w", err)
 	}
-	files, skips, err := walk.Collect(ctx, root, walk.Options{AllowSecrets: allowSecrets})
+	files, skips, ls, err := listTree(ctx, st, root, walk.Options{AllowSecrets: allowSecrets}, true)
 	if err != nil {
 		return nil, fmt.Errorf("scan %s: %w", root, err)
 	}
-	c := &Changes{}
+	c := &Changes{Listing: ls}
 	for _, p := range prevs {
 		if p.Analysis != AnalysisVersion {
 			c.Older++

@@ -10,6 +10,11 @@
 // The fingerprint includes the embedder id: changing provider or model
 // re-embeds every file.
 //
+// The walk itself is spared the same way (walk.List): the tree listing
+// of the last walk is stored, and only directories whose stamp changed
+// since are read again; an unchanged tree costs one lstat per directory and
+// per file, as `git status` does with its untracked cache.
+//
 // Crash safety: deletions, and every batch of changed files, are committed in
 // single transactions; a file's fingerprint is written in the same transaction
 // as its rows. A killed run leaves each file fully old or fully new, and the
@@ -307,7 +312,7 @@ func (r *run) scan(ctx context.Context) error {
 		r.files, r.skips = walk.Stat(r.root, r.opts.Paths, walk.Options{AllowSecrets: r.opts.AllowSecrets})
 	} else {
 		r.rep.Unindexed = map[string]int{}
-		r.files, r.skips, err = walk.Collect(ctx, r.root, walk.Options{Unindexed: r.rep.Unindexed, AllowSecrets: r.opts.AllowSecrets})
+		r.files, r.skips, _, err = listTree(ctx, r.st, r.root, walk.Options{Unindexed: r.rep.Unindexed, AllowSecrets: r.opts.AllowSecrets}, false)
 	}
 	<-loaded
 	if prevErr != nil {
@@ -510,7 +515,7 @@ func (r *run) finish(ctx context.Context, c *collector) (*Report, error) {
 		// are reused by later writes anyway.
 		_, _, _ = r.st.Compact(ctx)
 	}
-	if err := saveLangStats(ctx, r.st, r.root, c.parsed, rep.Fallbacks, rep.Unindexed); err != nil {
+	if err := saveLangStats(ctx, r.st, r.root, c.parsed, rep.Fallbacks, rep.Unindexed, rep.Removed > 0); err != nil {
 		return rep, err
 	}
 	rep.Skips = append(r.skips, c.skips...)

@@ -11,6 +11,7 @@ import (
 	"github.com/coderag/coderag/internal/embed"
 	"github.com/coderag/coderag/internal/embed/provider"
 	"github.com/coderag/coderag/internal/store"
+	"github.com/coderag/coderag/internal/walk"
 )
 
 func gorootSrc(tb testing.TB) string {
@@ -67,4 +68,52 @@ func BenchmarkNoChange(b *testing.B) {
 			b.Fatalf("%v %+v", err, rep)
 		}
 	}
+}
+
+// BenchmarkFreshCheck times the freshness check a search runs first, on an
+// unchanged tree indexed into CODERAG_BENCH_DB (with CODERAG_BENCH_ROOT,
+// as for BenchmarkNoChange): "walk" is the check without a tree listing (a
+// full walk.Collect and the fingerprints, what Diff did before listings),
+// "listing" is Diff from the stored listing (walk.List), which must read
+// no directory.
+func BenchmarkFreshCheck(b *testing.B) {
+	db, root := os.Getenv("CODERAG_BENCH_DB"), os.Getenv("CODERAG_BENCH_ROOT")
+	if db == "" || root == "" {
+		b.Skip("set CODERAG_BENCH_DB and CODERAG_BENCH_ROOT")
+	}
+	ctx := context.Background()
+	st, err := store.Open(ctx, db)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer st.Close()
+	if root, err = ResolveRoot(root); err != nil {
+		b.Fatal(err)
+	}
+	b.Run("walk", func(b *testing.B) {
+		defer reportCPU(b)()
+		for i := 0; i < b.N; i++ {
+			if _, err := st.Files(ctx, root); err != nil {
+				b.Fatal(err)
+			}
+			if _, _, err := walk.Collect(ctx, root, walk.Options{}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	if _, err := Diff(ctx, st, root, "", false); err != nil { // stores a listing if there is none
+		b.Fatal(err)
+	}
+	b.Run("listing", func(b *testing.B) {
+		defer reportCPU(b)()
+		for i := 0; i < b.N; i++ {
+			ch, err := Diff(ctx, st, root, "", false)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if ch.Len() != 0 || ch.Listing.Full || ch.Listing.Relisted != 0 {
+				b.Fatalf("unchanged tree: %d changes, listing %+v", ch.Len(), ch.Listing)
+			}
+		}
+	})
 }

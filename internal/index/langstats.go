@@ -3,6 +3,7 @@ package index
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"sort"
 
 	"github.com/coderag/coderag/internal/chunk"
@@ -62,11 +63,16 @@ func loadLangMeta(ctx context.Context, st *store.Store, project string) (langMet
 // saveLangStats merges one run into the persisted language stats: the
 // fallbacks of re-parsed files replace their old entries, files no longer
 // indexed are dropped, and a full walk replaces the unindexed counts
-// (unindexed is nil after a partial run).
-func saveLangStats(ctx context.Context, st *store.Store, project string, parsed []string, fallbacks []Fallback, unindexed map[string]int) error {
+// (unindexed is nil after a partial run). removed says whether the run
+// removed any file's rows: a run that parsed and removed nothing and found
+// the same unindexed counts (an unchanged tree) writes nothing.
+func saveLangStats(ctx context.Context, st *store.Store, project string, parsed []string, fallbacks []Fallback, unindexed map[string]int, removed bool) error {
 	m, err := loadLangMeta(ctx, st, project)
 	if err != nil {
 		return err
+	}
+	if len(parsed) == 0 && len(fallbacks) == 0 && !removed && (unindexed == nil || maps.Equal(unindexed, m.Unindexed)) {
+		return nil
 	}
 	for _, p := range parsed {
 		delete(m.Fallbacks, p)

@@ -770,3 +770,44 @@ func TestPostgresMigrateFromSchema3(t *testing.T) {
 		t.Fatalf("schema_version %q %v", v, err)
 	}
 }
+
+// TestContractTreeListing: a tree listing is stored and read back row for
+// row (text with tabs, quotes and non-ASCII kept), replaced whole, kept
+// apart per project and removed with its project.
+func TestContractTreeListing(t *testing.T) {
+	eachStore(t, func(t *testing.T, s *Store) {
+		ctx := context.Background()
+		mustProject(t, s, "/p")
+		mustProject(t, s, "/q")
+		if h, rows, err := s.TreeListing(ctx, "/p"); err != nil || h != "" || rows != nil {
+			t.Fatalf("empty listing = %q, %v, %v", h, rows, err)
+		}
+		want := []DirRow{{Dir: "", Data: `{"e":[["f","a.go"]]}`}, {Dir: "src/ü", Data: "tab\there \"q\""}}
+		if err := s.PutTreeListing(ctx, "/p", "v1", want); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.PutTreeListing(ctx, "/q", "vq", []DirRow{{Dir: "", Data: "q"}}); err != nil {
+			t.Fatal(err)
+		}
+		h, rows, err := s.TreeListing(ctx, "/p")
+		sort.Slice(rows, func(i, j int) bool { return rows[i].Dir < rows[j].Dir })
+		if err != nil || h != "v1" || fmt.Sprint(rows) != fmt.Sprint(want) {
+			t.Fatalf("listing = %q, %v, %v; want v1, %v", h, rows, err, want)
+		}
+		if err := s.PutTreeListing(ctx, "/p", "v2", want[:1]); err != nil {
+			t.Fatal(err)
+		}
+		if h, rows, _ := s.TreeListing(ctx, "/p"); h != "v2" || len(rows) != 1 {
+			t.Fatalf("replaced listing = %q, %v", h, rows)
+		}
+		if _, err := s.RemoveProject(ctx, "/p"); err != nil {
+			t.Fatal(err)
+		}
+		if h, rows, _ := s.TreeListing(ctx, "/p"); h != "" || len(rows) != 0 {
+			t.Fatalf("listing after RemoveProject = %q, %v", h, rows)
+		}
+		if h, rows, _ := s.TreeListing(ctx, "/q"); h != "vq" || len(rows) != 1 {
+			t.Fatalf("other project's listing = %q, %v", h, rows)
+		}
+	})
+}

@@ -151,7 +151,16 @@ var pgMigrations = map[int]string{
 		ALTER TABLE code_chunks ADD COLUMN params TEXT COLLATE "C" NOT NULL DEFAULT '';
 		` + strings.ReplaceAll(backfillSymbols, "instr(", "strpos("),
 	4: ``, // dataMigrations[4]
+	5: pgTreeDirsTable,
 }
+
+// pgTreeDirsTable is treeDirsTable on PostgreSQL.
+const pgTreeDirsTable = `CREATE TABLE IF NOT EXISTS tree_dirs (
+	project_path TEXT COLLATE "C" NOT NULL,
+	dir_path     TEXT COLLATE "C" NOT NULL,
+	data         TEXT COLLATE "C" NOT NULL,
+	PRIMARY KEY (project_path, dir_path)
+);`
 
 // pgSchema is the PostgreSQL form of schema (see schema.go for the
 // meaning of each table; text is compared byte by byte, COLLATE "C", as
@@ -163,7 +172,7 @@ var pgMigrations = map[int]string{
 //	fts_docs(id, project, len)         tokens of chunk id (all columns)
 //	fts_postings(project, term, id,    occurrences of term in each column of
 //	  f_name .. f_body)                chunk id
-const pgSchema = `
+const pgSchema = pgTreeDirsTable + `
 CREATE TABLE IF NOT EXISTS meta (
 	key   TEXT COLLATE "C" PRIMARY KEY,
 	value TEXT COLLATE "C" NOT NULL

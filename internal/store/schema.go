@@ -8,7 +8,7 @@ import (
 
 // SchemaVersion is the version of the on-disk format below. Open migrates an
 // older file forward and refuses a newer one.
-const SchemaVersion = 5
+const SchemaVersion = 6
 
 // migrations[v] upgrades a file of schema v to v+1; a new file is created at
 // SchemaVersion directly from schema. dataMigrations[v], when there is
@@ -21,11 +21,20 @@ var migrations = map[int]string{
 		ALTER TABLE code_chunks ADD COLUMN params TEXT NOT NULL DEFAULT '';
 		` + backfillSymbols,
 	4: ``, // vectors float32 -> int8 codes: dataMigrations[4]
+	5: treeDirsTable,
 }
 
 var dataMigrations = map[int]func(context.Context, *sql.Tx) error{
 	4: requantise,
 }
+
+// treeDirsTable holds each project's tree listing (treedirs.go); schema 6.
+const treeDirsTable = `CREATE TABLE IF NOT EXISTS tree_dirs (
+	project_path TEXT NOT NULL,
+	dir_path     TEXT NOT NULL,
+	data         TEXT NOT NULL,
+	PRIMARY KEY (project_path, dir_path)
+);`
 
 // backfillSymbols fills code_chunks.symbol and params of rows written
 // before those columns from the chunk name, by the rules of
@@ -89,7 +98,9 @@ var backfillSymbols = strings.NewReplacer(
 //	                                 code-aware terms: name (the bare symbol),
 //	                                 owner (its class/receiver), path, doc
 //	                                 (doc comment), body (the chunk text)
-const schema = `
+//	tree_dirs                        the tree listing of the last walk, by
+//	                                 directory (treedirs.go)
+const schema = treeDirsTable + `
 CREATE TABLE IF NOT EXISTS meta (
 	key   TEXT PRIMARY KEY,
 	value TEXT NOT NULL

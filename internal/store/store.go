@@ -349,6 +349,9 @@ func (s *Store) RemoveProject(ctx context.Context, path string) (int, error) {
 	if _, err := tx.ExecContext(ctx, `DELETE FROM meta WHERE key = ?`, runKey(path)); err != nil {
 		return 0, fmt.Errorf("remove project %s: %w", path, err)
 	}
+	if err := deleteTreeListing(ctx, tx, path); err != nil {
+		return 0, fmt.Errorf("remove project %s: %w", path, err)
+	}
 	if err := bumpVersion(ctx, tx, path); err != nil {
 		return 0, err
 	}

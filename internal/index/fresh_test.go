@@ -1,0 +1,103 @@
+package index
+
+import (
+	"context"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+	"time"
+)
+
+// ageTree sets every mtime under root an hour back and waits out the racy
+// window, so the tree listing a run stores holds stamps it can trust.
+func ageTree(t *testing.T, root string) {
+	t.Helper()
+	old := time.Now().Add(-time.Hour)
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		return os.Chtimes(p, old, old)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(1100 * time.Millisecond) // change times (set by Chtimes) leave racyWindow
+}
+
+// TestDiffFromListingMatchesFullWalk: after each kind of change, the
+// check that reads only changed directories (the stored tree listing)
+// finds exactly what a check that walks the whole tree finds, and a run
+// after it leaves the same rows as a fresh index.
+func TestDiffFromListingMatchesFullWalk(t *testing.T) {
+	emb := localEmbedder(t)
+	cases := []struct {
+		name   string
+		change func(t *testing.T, root string)
+	}{
+		{"file edited", func(t *testing.T, root string) { writeFile(t, root, "a/b/b.go", "package b\n\nfunc B2() {}\n") }},
+		{"file added in an old dir", func(t *testing.T, root string) { writeFile(t, root, "a/new.go", "package a\n\nfunc N() {}\n") }},
+		{"new subdirectory", func(t *testing.T, root string) { writeFile(t, root, "a/n/m/m.go", "package m\n\nfunc M() {}\n") }},
+		{"file deleted", func(t *testing.T, root string) { os.Remove(filepath.Join(root, "a/a.go")) }},
+		{"directory renamed", func(t *testing.T, root string) {
+			if err := os.Rename(filepath.Join(root, "a/b"), filepath.Join(root, "a/r")); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{".gitignore edited", func(t *testing.T, root string) { writeFile(t, root, ".gitignore", "*.py\n") }},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			ctx := context.Background()
+			root := resolved(t, t.TempDir())
+			writeFile(t, root, ".gitignore", "gen/\n")
+			writeFile(t, root, "main.go", "package main\n\nfunc main() {}\n")
+			writeFile(t, root, "a/a.go", "package a\n\nfunc A() {}\n")
+			writeFile(t, root, "a/b/b.go", "package b\n\nfunc B() {}\n")
+			writeFile(t, root, "a/b/c/c.py", "def c():\n    pass\n")
+			writeFile(t, root, "gen/g.go", "package gen\n")
+			writeFile(t, root, "z/z.go", "package z\n\nfunc Z() {}\n")
+			ageTree(t, root)
+			st := openStore(t)
+			mustRun(t, st, emb, root)
+			if ch, err := Diff(ctx, st, root, emb.ID(), false); err != nil || ch.Len() != 0 || ch.Listing.Full || ch.Listing.Relisted != 0 {
+				t.Fatalf("Diff of the unchanged tree = %+v, %v; want no change and no directory read", ch, err)
+			}
+			tc.change(t, root)
+			cheap, err := Diff(ctx, st, root, emb.ID(), false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			max := 3 // the changed directory, and new ones below it
+			if tc.name == ".gitignore edited" {
+				max = cheap.Listing.Dirs // the root's: every directory below it
+			}
+			if cheap.Listing.Full || cheap.Listing.Relisted > max {
+				t.Fatalf("Diff after the change read %+v; want the changed directories only", cheap.Listing)
+			}
+			if err := st.PutTreeListing(ctx, root, "", nil); err != nil {
+				t.Fatal(err)
+			}
+			full, err := Diff(ctx, st, root, emb.ID(), false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !full.Listing.Full {
+				t.Fatalf("Diff without a listing: %+v, want a full walk", full.Listing)
+			}
+			if cheap.Len() == 0 || !reflect.DeepEqual(cheap.Changed, full.Changed) || !reflect.DeepEqual(cheap.Removed, full.Removed) || !reflect.DeepEqual(cheap.New, full.New) {
+				t.Fatalf("Diff from the listing = %v -%v (new %v)\nfull walk = %v -%v (new %v)",
+					cheap.Changed, cheap.Removed, cheap.New, full.Changed, full.Removed, full.New)
+			}
+			mustRun(t, st, emb, root)
+			fresh := openStore(t)
+			mustRun(t, fresh, emb, root)
+			if got, want := chunkLines(t, st, root), chunkLines(t, fresh, root); !reflect.DeepEqual(got, want) {
+				t.Fatalf("after the change, index != fresh index:\n got %v\nwant %v", got, want)
+			}
+		})
+	}
+}
