@@ -332,18 +332,6 @@ func (s *Searcher) gather(ctx context.Context, q *Query, hp HybridParams) (*pool
 			}
 		}
 	}
-	first := true
-	for _, c := range cands {
-		if c.KeywordRank > 0 {
-			p.maxKW = max(p.maxKW, c.Keyword)
-		}
-		if c.VectorRank > 0 {
-			if first {
-				p.maxVec, p.minVec, first = c.Vector, c.Vector, false
-			}
-			p.maxVec, p.minVec = max(p.maxVec, c.Vector), min(p.minVec, c.Vector)
-		}
-	}
 	ids := make([]int64, 0, len(cands))
 	for id := range cands {
 		ids = append(ids, id)
@@ -369,7 +357,26 @@ func (s *Searcher) gather(ctx context.Context, q *Query, hp HybridParams) (*pool
 		}
 		r := fromRow(row)
 		r.Explain = c
-		p.res = append(p.res, r)
+		// the query's filters run over the whole pool, before any stage,
+		// the per-file cap and the top-k cut (see filter.go)
+		if q.Filter.Keep(&r) {
+			p.res = append(p.res, r)
+		}
+	}
+	// fusion normalises over the candidates the filters kept: the best
+	// of them on both routes fuses to 1/FusionScale
+	first := true
+	for _, r := range p.res {
+		c := r.Explain
+		if c.KeywordRank > 0 {
+			p.maxKW = max(p.maxKW, c.Keyword)
+		}
+		if c.VectorRank > 0 {
+			if first {
+				p.maxVec, p.minVec, first = c.Vector, c.Vector, false
+			}
+			p.maxVec, p.minVec = max(p.maxVec, c.Vector), min(p.minVec, c.Vector)
+		}
 	}
 	if hp.Semantic > 0 && (q.Kind() == KindDescriptive || !hp.SemanticDescriptiveOnly) {
 		if p.sem, err = s.semanticScores(ctx, q, p.res); err != nil {
