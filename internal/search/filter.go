@@ -338,6 +338,13 @@ func globRegexp(g string) (*regexp.Regexp, error) {
 // unfiltered pool's depth.
 const filterPoolFactor = 5
 
+// filterMaxCandidates bounds how deep the hybrid ranker reads each route
+// when the filters kept fewer than k candidates of a pool the routes cut
+// short: it multiplies the pool by filterPoolFactor until it has k or
+// reaches this many (a BM25 read of 20,000 rows of one project's table
+// takes tens of milliseconds).
+const filterMaxCandidates = 20000
+
 // projectFilterText is f's repo: and project: filters as written.
 func projectFilterText(f *Filter) string {
 	var out []string

@@ -293,3 +293,39 @@ func TestFilterNoStarve(t *testing.T) {
 		}
 	}
 }
+
+// TestFilterReadsDeeper: with a pool of 5 per route (25 with the filter's
+// factor), the Python chunk is not among the keyword route's first 25;
+// the hybrid ranker reads deeper until the filter keeps it.
+func TestFilterReadsDeeper(t *testing.T) {
+	files := map[string]string{"tools/once.py": "def helper():\n    # one retry here\n    return 1\n"}
+	for i := range 40 {
+		files[fmt.Sprintf("pkg/retry%02d.go", i)] = fmt.Sprintf("package pkg\n\n// Retry%02d retries: retry retry retry.\nfunc Retry%02d() { retry() }\n", i, i)
+	}
+	st, emb := testStore(t)
+	s := namedProject(t, st, emb, "many", files)
+	hp := DefaultHybridParams()
+	hp.Candidates, hp.Alpha = 5, 0 // the keyword route alone, 5 deep
+	s.Params = &hp
+	ctx := context.Background()
+	kw, err := st.FTSSearch(ctx, s.Project, matchExpr([]string{"retry"}), hp.FTS, hp.Candidates*filterPoolFactor)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := make([]int64, len(kw))
+	for i, x := range kw {
+		ids[i] = x.ID
+	}
+	rows, err := st.ChunksByID(ctx, ids)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rows {
+		if r.Path == "tools/once.py" {
+			t.Fatal("the Python chunk is in the first pool; the test needs it deeper")
+		}
+	}
+	if rs := top(t, s, "retry lang:py", RankerHybrid, 5); len(rs) != 1 || rs[0].Path != "tools/once.py" {
+		t.Errorf("retry lang:py = %v, want tools/once.py", names(rs))
+	}
+}

@@ -52,6 +52,9 @@ type pool struct {
 	changed bool
 	// topical memoises topicality (-1 until first read).
 	topical float64
+	// cut is set when a route returned all the candidates it was allowed
+	// (HybridParams.Candidates): a deeper read would find more.
+	cut bool
 }
 
 // stage is one step of phase 2, declared as data.
@@ -281,6 +284,7 @@ func (s *Searcher) gather(ctx context.Context, q *Query, hp HybridParams) (*pool
 		if err != nil {
 			return nil, err
 		}
+		p.cut = len(kw) >= hp.Candidates
 		for i, x := range kw {
 			c := get(x.ID)
 			c.Keyword, c.KeywordRank = x.Score, i+1
@@ -300,6 +304,7 @@ func (s *Searcher) gather(ctx context.Context, q *Query, hp HybridParams) (*pool
 			sem, err = s.Store.CosineByID(ctx, s.Project, s.Embedder.ID(), ids, qv)
 		} else {
 			sem, err = s.Store.TopKCosine(ctx, s.Project, s.Embedder.ID(), qv, hp.Candidates)
+			p.cut = p.cut || len(sem) >= hp.Candidates
 		}
 		if err != nil {
 			return nil, err
