@@ -6,6 +6,7 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/coderag/coderag/internal/lang"
 )
@@ -275,6 +276,9 @@ func compilePattern(v string) (Pattern, error) {
 			return Pattern{}, fmt.Errorf("regex: %s", strings.TrimPrefix(err.Error(), "error parsing regexp: "))
 		}
 		return Pattern{Src: v, Re: re}, nil
+	}
+	if !utf8.ValidString(v) {
+		return Pattern{}, errors.New("not valid UTF-8")
 	}
 	if !strings.ContainsAny(v, "*?[") {
 		return Pattern{Src: v, Re: regexp.MustCompile("(?i)" + regexp.QuoteMeta(v))}, nil

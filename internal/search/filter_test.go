@@ -329,3 +329,30 @@ func TestFilterReadsDeeper(t *testing.T) {
 		t.Errorf("retry lang:py = %v, want tools/once.py", names(rs))
 	}
 }
+
+// FuzzParseQuery: ParseQuery never panics; what it accepts splits into
+// words that parse again to themselves with no filter, and a Filter whose
+// text is the filter words of the input.
+func FuzzParseQuery(f *testing.F) {
+	for _, s := range []string{"retry lang:go", "std::vec", "http://x y", "file:/(/", "file:[a", "sym:", "a -file:** b", "case:yes X", "lang:c++ x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		words, flt, err := ParseQuery(s)
+		if err != nil {
+			if !errors.Is(err, ErrBadQuery) || strings.Contains(err.Error(), "\n") {
+				t.Fatalf("%q: error %q", s, err)
+			}
+			return
+		}
+		again, f2, err := ParseQuery(words)
+		if words != "" && (err != nil || again != words || !f2.Empty()) {
+			t.Fatalf("%q: words %q parse again to %q, %q, %v", s, words, again, f2.String(), err)
+		}
+		for _, w := range strings.Fields(flt.String()) {
+			if !strings.Contains(s, w) {
+				t.Fatalf("%q: filter %q not in the input", s, w)
+			}
+		}
+	})
+}
