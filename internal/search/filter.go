@@ -235,7 +235,7 @@ func ParseQuery(text string) (string, Filter, error) {
 		f.text = append(f.text, w)
 	}
 	if len(words) == 0 && !f.Empty() {
-		return "", Filter{}, badQuery(ErrOnlyFilters, "the query %q has only filters; add the words to search for (%s retry)", strings.TrimSpace(text), f.String())
+		return "", Filter{}, badQuery(ErrOnlyFilters, "the query %q has only filters; add the words to search for, e.g. %q", strings.TrimSpace(text), "retry "+f.String())
 	}
 	if f.Case {
 		for _, w := range words {
