@@ -30,7 +30,11 @@ func runSearch(e *env, args []string) error {
 Chinese. Results: rank, score, path:start-end, chunk type, name and a preview.
 For exact names and strings, 'coderag grep' is faster and complete. A query whose words are all
 stop words ("the") or that has no word at all ("???") is answered with a note saying so (the
-latter with no results); the exit status is 0 whenever the search ran.`)
+latter with no results); the exit status is 0 whenever the search ran.
+Filters inside the query, as in zoekt: lang:go, file:*_test.go or path:src/** (a glob, or
+file:/regex/), -file:vendor/** to exclude, sym:Name for definitions only, case:yes for a
+case-sensitive match of the words, repo:NAME or project:NAME with --all or several --project.
+An unknown filter (foo:bar) or a query of filters only is an error (exit status 2).`)
 	topK := fs.Int("top-k", 5, "number of results, 1 to 30")
 	asJSON := fs.Bool("json", false, "print results as JSON")
 	var projects stringList
@@ -50,6 +54,11 @@ latter with no results); the exit status is 0 whenever the search ran.`)
 	query := strings.TrimSpace(strings.Join(pos, " "))
 	if query == "" {
 		return usagef("missing QUERY (coderag search \"how are retries scheduled\")")
+	}
+	// the filters inside the query (lang:go, file:*_test.go, ...) are
+	// checked before any index is opened: a bad one is bad usage
+	if _, _, err := search.ParseQuery(query); err != nil {
+		return usagef("%v", err)
 	}
 	if *asJSON && *forTool {
 		return usagef("--json and --tool-format are two output formats: pick one")

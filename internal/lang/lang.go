@@ -5,6 +5,7 @@ package lang
 import (
 	"path"
 	"regexp"
+	"sort"
 	"strings"
 	"sync"
 )
@@ -121,4 +122,48 @@ func HeaderLanguage(src []byte) string {
 		}
 	}
 	return "c"
+}
+
+// Names returns every language name Detect gives (and HeaderLanguage's
+// "cpp"), sorted and without duplicates: the names a query's lang: filter
+// accepts besides the aliases of Lookup.
+func Names() []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, m := range []map[string]string{byExt, byName} {
+		for _, l := range m {
+			if !seen[l] {
+				seen[l] = true
+				out = append(out, l)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// aliases maps the short names people type (as zoekt and GitHub accept
+// them) to the language names of Detect.
+var aliases = map[string][]string{
+	"js": {"javascript"}, "jsx": {"javascript"}, "ts": {"typescript", "tsx"}, "typescript": {"typescript", "tsx"},
+	"py": {"python"}, "rb": {"ruby"}, "c++": {"cpp"}, "cxx": {"cpp"}, "cc": {"cpp"}, "golang": {"go"},
+	"rs": {"rust"}, "sh": {"bash"}, "shell": {"bash"}, "cs": {"csharp"}, "c#": {"csharp"}, "md": {"markdown"},
+	"yml": {"yaml"}, "kt": {"kotlin"}, "objective-c": {"objc"}, "hs": {"haskell"},
+}
+
+// Lookup returns the language names a lang: filter value stands for,
+// case-insensitively: a name of Names ("go", "cpp"), or a common alias
+// ("js", "ts" and "typescript" (both with "tsx"), "py", "rb", "c++");
+// nil for a name it does not know.
+func Lookup(name string) []string {
+	name = strings.ToLower(strings.TrimSpace(name))
+	if ls, ok := aliases[name]; ok {
+		return ls
+	}
+	for _, l := range Names() {
+		if l == name {
+			return []string{l}
+		}
+	}
+	return nil
 }

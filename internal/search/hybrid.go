@@ -204,6 +204,15 @@ func (s *Searcher) rankHybrid(ctx context.Context, q *Query, hp HybridParams, k 
 	if err != nil {
 		return nil, err
 	}
+	// filters that kept fewer than k of a pool the routes cut short:
+	// read deeper, up to filterMaxCandidates per route, so a language or
+	// a directory rare in the project still fills the answer
+	for q.Filter.Narrows() && len(p.res) < k && p.cut && hp.Candidates < filterMaxCandidates {
+		hp.Candidates = min(hp.Candidates*filterPoolFactor, filterMaxCandidates)
+		if p, err = s.gather(ctx, q, hp); err != nil {
+			return nil, err
+		}
+	}
 	runStages(p, hybridStages)
 	ranked := p.res
 	if hp.Diversity <= 0 {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strings"
 
 	"golang.org/x/sync/errgroup"
 
@@ -71,13 +72,35 @@ const multiParallel = 4
 // and merges them with MergeRanked into at most TopK. A project whose search
 // fails is reported in its ProjectAnswer.Error; SearchProjects fails only
 // when every project failed, or on an empty query, an unknown ranker or a
-// cancelled ctx.
+// cancelled ctx. The query's repo: and project: filters (see ParseQuery)
+// choose which of the searchers are searched; none matching, or a bad
+// filter, is an ErrBadQuery.
 func SearchProjects(ctx context.Context, searchers []*Searcher, query string, opts Options) (*MultiResponse, error) {
 	if len(searchers) == 0 {
 		return nil, errors.New("search projects: no project to search")
 	}
 	k := ClampTopK(opts.TopK)
 	opts.TopK = k
+	// the filters are the same for every project: a bad one is one
+	// error, not one per project; repo: and project: pick the searchers
+	_, filter, err := ParseQuery(strings.TrimSpace(query))
+	if err != nil {
+		return nil, err
+	}
+	if len(filter.Projects) > 0 {
+		var kept []*Searcher
+		roots := make([]string, len(searchers))
+		for i, s := range searchers {
+			roots[i] = walk.DisplayPath(s.Project)
+			if filter.MatchProject(s.Project) {
+				kept = append(kept, s)
+			}
+		}
+		if len(kept) == 0 {
+			return nil, badQuery(ErrBadQuery, "%s matches no project searched (%s)", projectFilterText(&filter), strings.Join(roots, ", "))
+		}
+		searchers = kept
+	}
 	resps := make([]*Response, len(searchers))
 	errs := make([]error, len(searchers))
 	g, gctx := errgroup.WithContext(ctx)

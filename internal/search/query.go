@@ -46,6 +46,9 @@ type Query struct {
 	ContentWords int
 	// HasHan is true when the query has a Han character.
 	HasHan bool
+	// Filter is the query's filters (see ParseQuery); Text is then the
+	// words without them. Searcher.Search sets it.
+	Filter Filter
 	// runs memoises the segmentation of each Han run, so one query is
 	// segmented once whatever reads it (embedders included).
 	runs map[string][]string

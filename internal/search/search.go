@@ -156,6 +156,9 @@ type Response struct {
 	Results  []Result `json:"results"`
 	// Note warns about weak results (see NoKeywordNote); empty otherwise.
 	Note string `json:"note,omitempty"`
+	// Filter is the query's filters as written ("lang:go file:*_test.go",
+	// see ParseQuery); Keywords come from the other words. Empty without.
+	Filter string `json:"filter,omitempty"`
 	// Analysis is the analysed query the rankers read (Chinese words and
 	// their translations for --explain, the query's kind).
 	Analysis *Query `json:"-"`
@@ -195,6 +198,13 @@ func (s *Searcher) Search(ctx context.Context, query string, opts Options) (*Res
 		return nil, errors.New("empty query")
 	}
 	query, cut := cutQuery(query)
+	words, filter, err := ParseQuery(query)
+	if err != nil {
+		return nil, err
+	}
+	if !filter.MatchProject(s.Project) {
+		return nil, badQuery(ErrBadQuery, "%s matches no project searched (%s)", projectFilterText(&filter), s.Project)
+	}
 	k := ClampTopK(opts.TopK)
 	r := opts.Ranker
 	if r == "" {
@@ -204,16 +214,21 @@ func (s *Searcher) Search(ctx context.Context, query string, opts Options) (*Res
 		return nil, fmt.Errorf("%w: %q", ErrUnknownRanker, r)
 	}
 	hp := s.HybridParams()
-	q := AnalyzeQuery(query, hp.QueryOptions)
-	if !strings.ContainsFunc(query, func(c rune) bool { return unicode.IsLetter(c) || unicode.IsDigit(c) }) {
+	if filter.Narrows() {
+		// the filters drop candidates before the cut: read deeper so
+		// that k results survive them
+		hp.Candidates *= filterPoolFactor
+	}
+	q := AnalyzeQuery(words, hp.QueryOptions)
+	q.Filter = filter
+	if !strings.ContainsFunc(words, func(c rune) bool { return unicode.IsLetter(c) || unicode.IsDigit(c) }) {
 		// nothing to match: any result would be an arbitrary neighbour
 		return &Response{Query: query, Ranker: r, Keywords: []string{}, Results: []Result{}, Note: NoWordsNote,
-			Analysis: q, Incomplete: s.incomplete(ctx)}, nil
+			Filter: filter.String(), Analysis: q, Incomplete: s.incomplete(ctx)}, nil
 	}
 	var (
 		res []Result
 		kws []string
-		err error
 	)
 	switch r {
 	case RankerSeed:
@@ -257,7 +272,8 @@ func (s *Searcher) Search(ctx context.Context, query string, opts Options) (*Res
 	if res == nil {
 		res = []Result{}
 	}
-	return &Response{Query: query, Ranker: r, Keywords: kws, Results: res, Note: note, Analysis: q, Incomplete: s.incomplete(ctx)}, nil
+	return &Response{Query: query, Ranker: r, Keywords: kws, Results: res, Note: note, Filter: filter.String(),
+		Analysis: q, Incomplete: s.incomplete(ctx)}, nil
 }
 
 // MaxQueryBytes is the longest query searched as given; a longer one (a

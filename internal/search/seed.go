@@ -66,6 +66,9 @@ func seedTypeBoost(typ string) float64 {
 //  3. chunks on both routes get max(semantic, keyword) + 0.1 once;
 //  4. type boost; sort by score desc, path, name; at most 2 per file; top k.
 //
+// The query's filters (Query.Filter) drop candidates before step 3, and
+// both routes then read filterPoolFactor times deeper.
+//
 // Chunks are keyed by path + "#" + name: two chunks of one file with the
 // same name count once.
 func (s *Searcher) rankSeed(ctx context.Context, q *Query, k int) ([]Result, error) {
@@ -73,17 +76,26 @@ func (s *Searcher) rankSeed(ctx context.Context, q *Query, k int) ([]Result, err
 	if err != nil {
 		return nil, err
 	}
+	for key, h := range hits {
+		if !q.Filter.Keep(&h.r) {
+			delete(hits, key)
+		}
+	}
 	return seedRank(hits, k), nil
 }
 
 func (s *Searcher) seedCandidates(ctx context.Context, q *Query, k int) (map[string]*seedHit, error) {
 	merged := map[string]*seedHit{}
+	depth := 1
+	if q.Filter.Narrows() {
+		depth = filterPoolFactor // the filters drop candidates before the cut
+	}
 	qv, err := s.embedQuery(ctx, q)
 	if err != nil {
 		return nil, err
 	}
 	if len(qv) > 0 {
-		sem, err := s.Store.TopKCosine(ctx, s.Project, s.Embedder.ID(), qv, max(2*k, 10))
+		sem, err := s.Store.TopKCosine(ctx, s.Project, s.Embedder.ID(), qv, max(2*k, 10)*depth)
 		if err != nil {
 			return nil, err
 		}
@@ -107,7 +119,7 @@ func (s *Searcher) seedCandidates(ctx context.Context, q *Query, k int) (map[str
 		}
 	}
 	for _, kw := range q.Keywords {
-		rows, err := s.Store.LikeSearch(ctx, s.Project, kw, seedKeywordLimit)
+		rows, err := s.Store.LikeSearch(ctx, s.Project, kw, seedKeywordLimit*depth)
 		if err != nil {
 			return nil, err
 		}

@@ -52,6 +52,9 @@ type pool struct {
 	changed bool
 	// topical memoises topicality (-1 until first read).
 	topical float64
+	// cut is set when a route returned all the candidates it was allowed
+	// (HybridParams.Candidates): a deeper read would find more.
+	cut bool
 }
 
 // stage is one step of phase 2, declared as data.
@@ -281,6 +284,7 @@ func (s *Searcher) gather(ctx context.Context, q *Query, hp HybridParams) (*pool
 		if err != nil {
 			return nil, err
 		}
+		p.cut = len(kw) >= hp.Candidates
 		for i, x := range kw {
 			c := get(x.ID)
 			c.Keyword, c.KeywordRank = x.Score, i+1
@@ -300,6 +304,7 @@ func (s *Searcher) gather(ctx context.Context, q *Query, hp HybridParams) (*pool
 			sem, err = s.Store.CosineByID(ctx, s.Project, s.Embedder.ID(), ids, qv)
 		} else {
 			sem, err = s.Store.TopKCosine(ctx, s.Project, s.Embedder.ID(), qv, hp.Candidates)
+			p.cut = p.cut || len(sem) >= hp.Candidates
 		}
 		if err != nil {
 			return nil, err
@@ -332,18 +337,6 @@ func (s *Searcher) gather(ctx context.Context, q *Query, hp HybridParams) (*pool
 			}
 		}
 	}
-	first := true
-	for _, c := range cands {
-		if c.KeywordRank > 0 {
-			p.maxKW = max(p.maxKW, c.Keyword)
-		}
-		if c.VectorRank > 0 {
-			if first {
-				p.maxVec, p.minVec, first = c.Vector, c.Vector, false
-			}
-			p.maxVec, p.minVec = max(p.maxVec, c.Vector), min(p.minVec, c.Vector)
-		}
-	}
 	ids := make([]int64, 0, len(cands))
 	for id := range cands {
 		ids = append(ids, id)
@@ -369,7 +362,26 @@ func (s *Searcher) gather(ctx context.Context, q *Query, hp HybridParams) (*pool
 		}
 		r := fromRow(row)
 		r.Explain = c
-		p.res = append(p.res, r)
+		// the query's filters run over the whole pool, before any stage,
+		// the per-file cap and the top-k cut (see filter.go)
+		if q.Filter.Keep(&r) {
+			p.res = append(p.res, r)
+		}
+	}
+	// fusion normalises over the candidates the filters kept: the best
+	// of them on both routes fuses to 1/FusionScale
+	first := true
+	for _, r := range p.res {
+		c := r.Explain
+		if c.KeywordRank > 0 {
+			p.maxKW = max(p.maxKW, c.Keyword)
+		}
+		if c.VectorRank > 0 {
+			if first {
+				p.maxVec, p.minVec, first = c.Vector, c.Vector, false
+			}
+			p.maxVec, p.minVec = max(p.maxVec, c.Vector), min(p.minVec, c.Vector)
+		}
 	}
 	if hp.Semantic > 0 && (q.Kind() == KindDescriptive || !hp.SemanticDescriptiveOnly) {
 		if p.sem, err = s.semanticScores(ctx, q, p.res); err != nil {

@@ -527,7 +527,7 @@ func status(err error) int {
 		return http.StatusNotFound
 	case errors.Is(err, ErrBusy), errors.Is(err, engine.ErrRemoving), errors.Is(err, relate.ErrAmbiguous):
 		return http.StatusConflict
-	case errors.Is(err, errNeedProject), errors.Is(err, errBadRequest), errors.Is(err, search.ErrUnknownRanker),
+	case errors.Is(err, errNeedProject), errors.Is(err, errBadRequest), errors.Is(err, search.ErrUnknownRanker), errors.Is(err, search.ErrBadQuery),
 		errors.Is(err, tools.ErrBinary), errors.Is(err, tools.ErrIsDir), errors.Is(err, walk.ErrNotRegular),
 		errors.Is(err, tools.ErrOffsetPastEnd), errors.Is(err, relate.ErrNotCallable),
 		errors.Is(err, syscall.ELOOP): // a symlink loop on the path: refused, not a fault
