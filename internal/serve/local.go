@@ -214,35 +214,43 @@ func (l *Local) Search(ctx context.Context, projects []string, query string, opt
 		return nil, err
 	}
 	defer done()
+	var rows []*store.Project
 	if len(projects) == 0 {
+		// every project: the rows listed once, each root checked once
+		// against them; a root rootrule refuses is left out here (and
+		// refused by l.project when named)
 		ps, err := l.eng.Store().Projects(ctx)
 		if err != nil {
 			return nil, fmt.Errorf("list projects: %w", err)
+		}
+		if len(ps) == 0 {
+			return nil, mark(ErrUnknownProject, "nothing is indexed yet")
 		}
 		indexed := make([]string, len(ps))
 		for i, p := range ps {
 			indexed[i] = p.Path
 		}
-		for _, p := range ps {
-			// a root rootrule refuses is left out here, and refused by
-			// l.project when named
-			if rootrule.Check(p.Path, indexed) == nil {
-				projects = append(projects, p.Path)
+		for i := range ps {
+			if rootrule.Check(ps[i].Path, indexed) == nil {
+				rows = append(rows, &ps[i])
 			}
 		}
-		if len(projects) == 0 {
-			return nil, mark(ErrUnknownProject, "nothing is indexed yet")
+		if len(rows) == 0 {
+			return nil, mark(rootrule.ErrRefused, "every indexed root (%d) is one the project-root rule refuses", len(ps))
 		}
 	}
-	ss := make([]*search.Searcher, 0, len(projects))
 	for _, root := range projects {
 		p, err := l.project(ctx, root)
 		if err != nil {
 			return nil, err
 		}
+		rows = append(rows, p)
+	}
+	ss := make([]*search.Searcher, 0, len(rows))
+	for _, p := range rows {
 		s, err := l.eng.Searcher(p)
 		if err != nil {
-			return nil, fmt.Errorf("search %s: %w", root, err)
+			return nil, fmt.Errorf("search %s: %w", p.Path, err)
 		}
 		ss = append(ss, s)
 	}
