@@ -81,7 +81,18 @@ func Glob(ctx context.Context, root string, p GlobParams) (*GlobResult, error) {
 		return nil, fmt.Errorf("glob %s: %w", p.Pattern, err)
 	}
 	more := false
+	secrets := 0
 	for _, sk := range skips {
+		if sk.Reason == walk.ReasonSecret {
+			sub := sk.Path
+			if dir != "" {
+				sub = strings.TrimPrefix(sk.Path, dir+"/")
+			}
+			if match(sub, path.Base(sub)) {
+				secrets++
+			}
+			continue
+		}
 		if sk.Reason == walk.ReasonBuiltinDir {
 			if len(res.SkippedDirs) == maxSkippedDirs {
 				more = true
@@ -91,6 +102,12 @@ func Glob(ctx context.Context, root string, p GlobParams) (*GlobResult, error) {
 		}
 	}
 	res.Note = skippedNote(res.SkippedDirs, more)
+	if secrets > 0 {
+		// withheld names that match are said, so an empty list is never
+		// mistaken for "no such file"
+		res.Note = strings.TrimSpace(res.Note + " " + fmt.Sprintf("Withheld %d secret-looking %s that match%s (allow secrets to list %s).",
+			secrets, plural(secrets, "file", "files"), plural(secrets, "es", ""), plural(secrets, "it", "them")))
+	}
 	sort.Slice(files, func(i, j int) bool { return pathLess(files[i].Path, files[j].Path) })
 	for _, f := range files {
 		sub := f.Path
