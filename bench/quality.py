@@ -19,6 +19,9 @@ then scores with `coderag eval --json`:
   zh       testdata/zh-fresh: Chinese golden sets: MRR@10
   func     testdata/fresh-func: function-level golden sets over 5 repos under
            $FRESH: MRR@10 in English and in Chinese
+  func2    testdata/fresh-func2: a second function-level set over 5 other repos
+           (yaml, commons-text, gorilla/websocket, boltons, CLI11) under
+           $FRESH2 (default /tmp/fresh2): MRR@10 in English and in Chinese
 
 --set P=V,... is passed to `coderag eval --set` (ranking params, e.g.
 Semantic=0.3). --env K=V is passed to every coderag process (EMBEDDING_MODEL=... for an
@@ -32,6 +35,7 @@ shared = os.environ.get("SHARED", os.path.join(root, "..", "shared"))
 semble_dir = os.path.join(shared, "bench", "semble")
 semble_repos = os.environ.get("SEMBLE_REPOS", "/tmp/semble/repos")
 fresh = os.environ.get("FRESH", "/tmp/fresh")
+fresh2 = os.environ.get("FRESH2", "/tmp/fresh2")
 goroot = subprocess.run(["go", "env", "GOROOT"], capture_output=True, text=True).stdout.strip()
 jdk = os.environ.get("JDK_SRC", "/tmp/golden/jdk")
 py = os.environ.get("PY_STDLIB", "/tmp/golden/py")
@@ -149,6 +153,22 @@ if only is None or "func" in only:
             agg[l][0] += m["n"]; agg[l][1] += m["mrr_at_10"] * m["n"]
     out["func"] = {"per_repo": fu, "by_lang": {l: v[1] / v[0] for l, v in agg.items()}}
     lines.append("fresh-func  " + "  ".join(f"{l} {v:.3f}" for l, v in sorted(out['func']['by_lang'].items())) + "  " +
+                 " ".join(f"{k}={v['mrr']:.3f}" for k, v in fu.items()))
+
+func2_roots = {"yaml": "yaml/src", "commons-text": "commons-text/src/main/java", "websocket": "websocket",
+               "boltons": "boltons", "cli11": "CLI11"}
+if only is None or "func2" in only:
+    fu, agg = {}, collections.defaultdict(lambda: [0, 0.0])
+    for n, r in func2_roots.items():
+        res = run_eval("func2-" + n, os.path.join(fresh2, r), os.path.join(root, "testdata", "fresh-func2", n + ".json"))
+        if not res:
+            continue
+        fu[n] = {"mrr": res["overall"]["mrr_at_10"]}
+        for l, m in res.get("by_lang", {}).items():
+            fu[n][l] = m["mrr_at_10"]
+            agg[l][0] += m["n"]; agg[l][1] += m["mrr_at_10"] * m["n"]
+    out["func2"] = {"per_repo": fu, "by_lang": {l: v[1] / v[0] for l, v in agg.items()}}
+    lines.append("fresh-func2 " + "  ".join(f"{l} {v:.3f}" for l, v in sorted(out['func2']['by_lang'].items())) + "  " +
                  " ".join(f"{k}={v['mrr']:.3f}" for k, v in fu.items()))
 
 json.dump(out, open(os.path.join(work, "quality.json"), "w"), indent=1)
