@@ -62,6 +62,9 @@ while IFS=$'\t' read -r reg pkg ver sha; do
   if [ -z "$f" ] || [ "$(sha256sum "$f" | cut -d' ' -f1)" != "$sha" ]; then
     echo "fetch: $reg $pkg $ver: missing or sha256 mismatch" >&2; bad=1; continue
   fi
+  if [ "$reg" = debian-src ] && ! ls "$WORK/dl/src-$pkg/"*.tar.* >/dev/null 2>&1; then
+    echo "fetch: $reg $pkg $ver: the .dsc came but no tarball did (the mirror no longer serves it)" >&2; bad=1; continue
+  fi
   out="$WORK/src/$pkg"
   [ -e "$out/.done" ] && continue
   rm -rf "$out"; mkdir -p "$out"
