@@ -181,14 +181,7 @@ func (e *Embedder) appendIDs(dst []int32, s *scratch, text string) []int32 {
 		r, size := utf8.DecodeRuneInString(text[i:])
 		switch {
 		case analyze.IsHan(r):
-			j := i
-			for j < len(text) {
-				r2, s2 := utf8.DecodeRuneInString(text[j:])
-				if !analyze.IsHan(r2) {
-					break
-				}
-				j += s2
-			}
+			j := hanRunEnd(text, i)
 			s.toks = e.tok.segment(s.toks[:0], text[i:j])
 			for _, t := range s.toks {
 				dst = append(dst, e.id(t))
@@ -333,14 +326,7 @@ func (e *Embedder) EmbedQueryTranslated(ctx context.Context, text string, transl
 			continue
 		}
 		flush(i)
-		j := i
-		for j < len(text) {
-			r2, s2 := utf8.DecodeRuneInString(text[j:])
-			if !analyze.IsHan(r2) {
-				break
-			}
-			j += s2
-		}
+		j := hanRunEnd(text, i)
 		run := text[i:j]
 		s.ids = e.appendIDs(s.ids[:0], s, run)
 		own := append([]int32(nil), s.ids...)
