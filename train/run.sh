@@ -17,8 +17,8 @@ cd "$(dirname "$0")/.."
 WORK=${CODERAG_TRAIN_DIR:-$HOME/.cache/coderag-train}
 SMALL=${SMALL:-0}
 SEED=${SEED:-26}
-EPOCHS=${EPOCHS:-3}
-CLUSTER=${CLUSTER:-0.5}          # share of each batch drawn from the same few packages (hard negatives)
+EPOCHS=${EPOCHS:-2}
+CLUSTER=${CLUSTER:-0.5}          # share of each batch drawn from the same few packages (hard in-batch negatives)
 NAME_WEIGHT=${NAME_WEIGHT:-0.5}  # loss weight of name pairs against doc pairs
 TEMPLATES=${TEMPLATES:-0.3}      # share of queries wrapped in a question template
 DROPOUT=${DROPOUT:-0.15}         # probability of leaving a token out of a training text

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/coderag/coderag/internal/embed/static"
 )
 
 // TestIndexNotesEmbedderSwitch: a project indexed with one hashing
@@ -26,12 +28,12 @@ func TestIndexNotesEmbedderSwitch(t *testing.T) {
 	if code, out, errs := run(t, "index", "--quiet", dir); code != 0 || strings.Contains(errs, "embedded again") {
 		t.Fatalf("first index: exit %d\n%s\n%s", code, out, errs)
 	}
-	t.Setenv("EMBEDDING_MODEL", "coderag-code-v1")
+	t.Setenv("EMBEDDING_MODEL", static.ModelName)
 	code, out, errs := run(t, "index", "--quiet", dir)
 	if code != 0 {
 		t.Fatalf("second index: exit %d\n%s\n%s", code, out, errs)
 	}
-	want := "was indexed with local:hashing-256-v1; every file is embedded again with local:coderag-code-v1"
+	want := "was indexed with local:hashing-256-v1; every file is embedded again with local:" + static.ModelName
 	if !strings.Contains(errs, want) || !strings.Contains(errs, "EMBEDDING_MODEL=hashing-256-v1") {
 		t.Errorf("stderr %q, want a note containing %q and the setting that keeps it", errs, want)
 	}
@@ -47,7 +49,7 @@ func TestIndexNotesEmbedderSwitch(t *testing.T) {
 // its one-line description, before and after an index exists, and in JSON.
 func TestDoctorNamesEmbedder(t *testing.T) {
 	setHome(t)
-	want := "embedder: local:hashing-768-v1: "
+	want := "embedder: local:" + static.ModelName + ": "
 	if code, out, errs := run(t, "doctor"); code != 0 || !strings.Contains(out, want) {
 		t.Fatalf("doctor without an index: exit %d\n%s\n%s\nwant %q", code, out, errs, want)
 	}
@@ -61,7 +63,7 @@ func TestDoctorNamesEmbedder(t *testing.T) {
 	if code, out, errs := run(t, "doctor"); code != 0 || !strings.Contains(out, want) {
 		t.Fatalf("doctor: exit %d\n%s\n%s\nwant %q", code, out, errs, want)
 	}
-	if code, out, _ := run(t, "doctor", "--json"); code != 0 || !strings.Contains(out, `"embedder": "local:hashing-768-v1: `) {
+	if code, out, _ := run(t, "doctor", "--json"); code != 0 || !strings.Contains(out, `"embedder": "local:`+static.ModelName+`: `) {
 		t.Fatalf("doctor --json: exit %d\n%s", code, out)
 	}
 	t.Setenv("EMBEDDING_PROVIDER", "nonsense")

@@ -11,6 +11,7 @@ import (
 	"github.com/coderag/coderag/internal/analyze"
 	"github.com/coderag/coderag/internal/embed"
 	"github.com/coderag/coderag/internal/embed/provider"
+	"github.com/coderag/coderag/internal/embed/static"
 	"github.com/coderag/coderag/internal/store"
 	"github.com/coderag/coderag/internal/zh"
 )
@@ -130,7 +131,7 @@ func TestDictionaryChangeReembedsChineseFiles(t *testing.T) {
 	}
 	// the default embedder, the learned model, reads no installed data:
 	// its files record its bare id and a dictionary change leaves them
-	model, err := provider.New(embed.Options{Provider: "local", Model: "coderag-code-v1", Expand: analyze.GlossaryExpand, Translate: analyze.TranslateHan})
+	model, err := provider.New(embed.Options{Provider: "local", Model: static.ModelName, Expand: analyze.GlossaryExpand, Translate: analyze.TranslateHan})
 	if err != nil {
 		t.Fatal(err)
 	}

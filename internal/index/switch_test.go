@@ -6,6 +6,7 @@ import (
 
 	"github.com/coderag/coderag/internal/embed"
 	"github.com/coderag/coderag/internal/embed/provider"
+	"github.com/coderag/coderag/internal/embed/static"
 )
 
 // TestEmbedderSwitchFreesPages: a run that re-embeds a project with
@@ -18,7 +19,7 @@ func TestEmbedderSwitchFreesPages(t *testing.T) {
 		writeFile(t, root, fmt.Sprintf("f%d.go", i), fmt.Sprintf("package p\n\n// F%d adds %d.\nfunc F%d(x int) int { return x + %d }\n", i, i, i, i))
 	}
 	st := openStore(t)
-	for _, model := range []string{"hashing-768-v1", "coderag-code-v1"} {
+	for _, model := range []string{"hashing-768-v1", static.ModelName} {
 		emb, err := provider.New(embed.Options{Provider: "local", Model: model})
 		if err != nil {
 			t.Fatal(err)

@@ -170,7 +170,7 @@ func (e *Embedder) TranslatesHan() bool { return e.translate != nil || e.expand 
 func (e *Embedder) Describe() string {
 	return fmt.Sprintf("%s: built-in feature hashing, %d-d, no model — matches shared identifier sub-words, stems, "+
 		"character 3-grams and CJK bigrams (lexical similarity), not synonyms or meaning; "+
-		"for learned similarity use EMBEDDING_MODEL=coderag-code-v1 (built in) or EMBEDDING_PROVIDER=ollama or openai, and re-index", e.ID(), e.dim)
+		"for learned similarity leave EMBEDDING_MODEL unset (the built-in learned model) or use EMBEDDING_PROVIDER=ollama or openai, and re-index", e.ID(), e.dim)
 }
 
 // Embed returns one L2-normalised vector of Dim() values per text, in input

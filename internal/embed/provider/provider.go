@@ -18,23 +18,21 @@ import (
 // "openai"; config has already mapped glm/zhipu/qwen to "openai"). Model,
 // BaseURL, BatchSize and HTTPClient default per provider (see embed.Options).
 //
-// local: the model "" (the default) or "hashing-<dim>-v1" is the
+// local: the model "" (the default) or the built-in model's name
+// ("coderag-code-v2") is coderag's learned static code model (package
+// static, embedded in the binary); "hashing-<dim>-v1" is the
 // feature-hashing embedder (package local, local.DefaultDim), which alone
-// uses Expand and Translate; the built-in model's name ("coderag-code-v1")
-// is coderag's learned static code model (package static, embedded in the
-// binary). Hashing stays the default because the learned model, measured
-// as the index's embedder, did not rank better on the golden sets and
-// makes every query scan all vectors (docs/MODEL.md, "In the ranking"). Errors: an unknown provider, a malformed base URL, or another
-// local model name (local.ErrBadModel, naming both choices). New does not
-// contact any server.
+// uses Expand and Translate. The learned model is the default: as the
+// index's embedder it ranks the function-level and Chinese sets better
+// than hashing (docs/MODEL.md, "In the ranking"). Errors: an unknown
+// provider, a malformed base URL, or another local model name
+// (local.ErrBadModel, naming both choices). New does not contact any
+// server.
 func New(opts embed.Options) (embed.Embedder, error) {
 	switch strings.ToLower(strings.TrimSpace(opts.Provider)) {
 	case "", local.Provider:
-		if opts.Model == "" || strings.HasPrefix(opts.Model, "hashing-") {
-			dim, err := local.DefaultDim, error(nil)
-			if opts.Model != "" {
-				dim, err = local.ParseModel(opts.Model)
-			}
+		if strings.HasPrefix(opts.Model, "hashing-") {
+			dim, err := local.ParseModel(opts.Model)
 			if err != nil {
 				return nil, err
 			}
@@ -44,7 +42,7 @@ func New(opts embed.Options) (embed.Embedder, error) {
 		if err != nil {
 			return nil, err
 		}
-		if _, name := embed.ParseID(e.ID()); opts.Model != name {
+		if _, name := embed.ParseID(e.ID()); opts.Model != "" && opts.Model != name {
 			return nil, fmt.Errorf("%w %q (this build has the learned model %q and the hashing embedder %q)",
 				local.ErrBadModel, opts.Model, name, local.ModelName(local.DefaultDim))
 		}

@@ -18,7 +18,7 @@ import (
 // TestContract runs the one contract suite over every provider, the remote
 // ones against fakes of their real APIs.
 func TestContract(t *testing.T) {
-	for name, model := range map[string]string{"local": "", "local-learned": "coderag-code-v1"} {
+	for name, model := range map[string]string{"local": "", "local-learned": static.ModelName, "local-hashing": "hashing-768-v1"} {
 		t.Run(name, func(t *testing.T) {
 			embedtest.Run(t, embedtest.Subject{New: func(t *testing.T) embed.Embedder {
 				e, err := provider.New(embed.Options{Model: model})
@@ -83,8 +83,8 @@ func TestNew(t *testing.T) {
 		wantID string
 		typ    string
 	}{
-		{embed.Options{}, "local:hashing-768-v1", "*local.Embedder"},
-		{embed.Options{Provider: "local", Model: "coderag-code-v1"}, "local:coderag-code-v1", "*static.Embedder"},
+		{embed.Options{}, "local:" + static.ModelName, "*static.Embedder"},
+		{embed.Options{Provider: "local", Model: static.ModelName}, "local:" + static.ModelName, "*static.Embedder"},
 		{embed.Options{Provider: "local", Model: "hashing-768-v1"}, "local:hashing-768-v1", "*local.Embedder"},
 		{embed.Options{Provider: "local", Model: "hashing-512-v1"}, "local:hashing-512-v1", "*local.Embedder"},
 		{embed.Options{Provider: "ollama"}, "ollama:nomic-embed-text", "*ollama.Client"},

@@ -43,8 +43,8 @@ func TestBuiltinChecksum(t *testing.T) {
 
 func TestBuiltinID(t *testing.T) {
 	e := builtinT(t)
-	if e.ID() != "local:coderag-code-v1" || e.Dim() != 256 {
-		t.Errorf("ID %q Dim %d, want local:coderag-code-v1 and 256", e.ID(), e.Dim())
+	if e.ID() != Provider+":"+ModelName || e.Dim() != 256 {
+		t.Errorf("ID %q Dim %d, want %s:%s and 256", e.ID(), e.Dim(), Provider, ModelName)
 	}
 }
 
