@@ -20,6 +20,7 @@ import (
 	"github.com/coderag/coderag/internal/engine"
 	"github.com/coderag/coderag/internal/httpx"
 	"github.com/coderag/coderag/internal/index"
+	"github.com/coderag/coderag/internal/rootrule"
 	"github.com/coderag/coderag/internal/store"
 )
 
@@ -274,22 +275,18 @@ func pathArg(arg string) (string, error) {
 	return arg, nil
 }
 
-// openStore opens the index for writing (creating it).
-func openStore(e *env) (*store.Store, error) {
-	return store.Open(e.ctx, e.cfg.DBPath())
-}
+// policy is the CLI's freshness policy (engine.Freshen): a one-shot
+// query re-indexes a small change set in place first and marks results
+// from other changed files stale.
+const policy = engine.Freshen
 
-// engineConfig is the engine configuration of this environment over st.
-func (e *env) engineConfig(st *store.Store, longLived bool) engine.Config {
-	return engine.Config{Store: st, Embedding: e.embedding(), EmbeddingErr: e.embeddingErr(),
+// engineConfig is the engine configuration of this environment: the
+// index at e.cfg.DBPath (opened and closed by the engine), the configured
+// embedder, and the index options.
+func (e *env) engineConfig(longLived bool) engine.Config {
+	return engine.Config{DBPath: e.cfg.DBPath(), Embedding: e.embedding(), EmbeddingErr: e.embeddingErr(),
 		Index:     index.Options{Threads: e.cfg.IndexThreads, BatchSize: e.cfg.Embedding.BatchSize, AllowSecrets: e.cfg.AllowSecrets},
 		LongLived: longLived}
-}
-
-// embeddingErr is why the configured embedder cannot be built, or nil.
-func (e *env) embeddingErr() error {
-	_, err := e.embedOptions(embedFlags{})
-	return err
 }
 
 // sharedEngine is the one engine of a long-lived front end (the REPL):
@@ -305,7 +302,6 @@ func (s *sharedEngine) close() {
 	defer s.mu.Unlock()
 	if s.eng != nil {
 		s.eng.Close()
-		s.eng.Store().Close()
 		s.eng = nil
 	}
 }
@@ -317,29 +313,19 @@ func openEngine(e *env) (*engine.Engine, func(), error) {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		if s.eng == nil {
-			st, err := store.Open(context.WithoutCancel(e.ctx), e.cfg.DBPath())
+			eng, err := engine.Open(context.WithoutCancel(e.ctx), e.engineConfig(true))
 			if err != nil {
-				return nil, nil, err
-			}
-			eng, err := engine.New(e.engineConfig(st, true))
-			if err != nil {
-				st.Close()
 				return nil, nil, err
 			}
 			s.eng = eng
 		}
 		return s.eng, func() {}, nil
 	}
-	st, err := openStore(e)
+	eng, err := engine.Open(e.ctx, e.engineConfig(e.longLived))
 	if err != nil {
 		return nil, nil, err
 	}
-	eng, err := engine.New(e.engineConfig(st, e.longLived))
-	if err != nil {
-		st.Close()
-		return nil, nil, err
-	}
-	return eng, func() { eng.Close(); st.Close() }, nil
+	return eng, func() { eng.Close() }, nil
 }
 
 // notIndexedError is the message for a project with no index.
@@ -351,56 +337,57 @@ func notIndexedError(dir string) error {
 // printed already (once is enough in the REPL).
 var staleNoted sync.Map
 
-// openProject resolves dir to its nearest enclosing indexed root and opens
-// the index under an engine; the returned function releases it. A missing
-// index is reported with the not-indexed message; the database file is
-// never created by a read. It notes, once per process and project, files
-// indexed by an older coderag.
-func openProject(e *env, dir string) (*engine.Engine, *store.Project, func(), error) {
-	eng, p, release, err := openProjectQuiet(e, dir)
+// openProject opens the indexed project holding dir (dir or its nearest
+// indexed ancestor) under the CLI's policy; the returned function
+// releases it and its engine. A missing index is reported with the
+// not-indexed message; the database file is never created by a read. It
+// notes, once per process and project, files indexed by an older
+// coderag.
+func openProject(e *env, dir string) (*engine.Project, func(), error) {
+	p, release, err := openProjectQuiet(e, dir)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, err
 	}
-	noteOlder(e, p.Path, func() int {
-		n, err := eng.Store().StaleFiles(e.ctx, p.Path, index.AnalysisVersion)
+	noteOlder(e, p.Root, func() int {
+		n, err := p.OlderFiles(e.ctx)
 		if err != nil {
 			return 0
 		}
 		return n
 	})
-	return eng, p, release, nil
+	return p, release, nil
 }
 
 // openProjectQuiet is openProject without the older-files note, for
 // commands whose freshness check counts those files anyway
-// (engine.Freshness.Older) and print the note with noteOlder.
-func openProjectQuiet(e *env, dir string) (*engine.Engine, *store.Project, func(), error) {
+// (engine.Freshness.Older) and print the note with noteOlder. It is the
+// CLI's one call of engine.Open.
+func openProjectQuiet(e *env, dir string) (*engine.Project, func(), error) {
 	if dir == "" {
 		dir = "."
 	}
-	root, err := index.ResolveRoot(dir)
-	if err != nil {
-		return nil, nil, nil, fmt.Errorf("project %s: %w", dir, err)
-	}
 	if exists, err := store.Exists(e.cfg.DBPath()); err != nil {
-		return nil, nil, nil, err
+		return nil, nil, err
 	} else if !exists {
-		return nil, nil, nil, notIndexedError(dir)
+		if _, err := rootrule.Resolve(dir); err != nil {
+			return nil, nil, fmt.Errorf("project %s: %w", dir, err)
+		}
+		return nil, nil, notIndexedError(dir)
 	}
 	eng, release, err := openEngine(e)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, err
 	}
-	p, err := eng.Project(e.ctx, root)
-	if errors.Is(err, store.ErrNotIndexed) {
+	p, err := eng.Open(e.ctx, dir, engine.OpenOptions{Policy: policy, Enclosing: true})
+	if errors.Is(err, engine.ErrNotIndexed) {
 		release()
-		return nil, nil, nil, notIndexedError(dir)
+		return nil, nil, notIndexedError(dir)
 	}
 	if err != nil {
 		release()
-		return nil, nil, nil, err
+		return nil, nil, err
 	}
-	return eng, p, release, nil
+	return p, func() { p.Release(); release() }, nil
 }
 
 // noteOlder prints, once per process and project, how many files of the

@@ -217,3 +217,9 @@ func (e *env) rebuild(path string, projects []string) (movedTo string, rebuilt [
 	}
 	return movedTo, rebuilt, lost, nil
 }
+
+// openStore opens the index for writing (creating it): doctor's repair
+// rebuilds a new index file itself, below any engine.
+func openStore(e *env) (*store.Store, error) {
+	return store.Open(e.ctx, e.cfg.DBPath())
+}

@@ -59,3 +59,21 @@ func (e *env) embedding() embed.Options {
 	return embed.Options{Provider: p, Model: ec.Model, BaseURL: ec.BaseURL, APIKey: ec.APIKey,
 		BatchSize: ec.BatchSize, Expand: analyze.GlossaryExpand, Translate: analyze.TranslateHan}
 }
+
+// embeddingErr is why the configured embedder cannot be built, or nil.
+func (e *env) embeddingErr() error {
+	_, err := e.embedOptions(embedFlags{})
+	return err
+}
+
+// mergeEmbedFlags merges the embedding flags given into the configuration
+// (flags override the environment) and checks the result: a bad provider,
+// flag or EMBEDDING_PROVIDER, is a usage error.
+func (e *env) mergeEmbedFlags(f embedFlags) error {
+	o, err := e.embedOptions(f)
+	if err != nil {
+		return err
+	}
+	e.cfg.Embedding.Provider, e.cfg.Embedding.Model, e.cfg.Embedding.BaseURL, e.cfg.Embedding.BatchSize = o.Provider, o.Model, o.BaseURL, o.BatchSize
+	return nil
+}

@@ -16,6 +16,7 @@ import (
 	"github.com/coderag/coderag/internal/embed"
 	"github.com/coderag/coderag/internal/engine"
 	"github.com/coderag/coderag/internal/index"
+	"github.com/coderag/coderag/internal/rootrule"
 	"github.com/coderag/coderag/internal/store"
 )
 
@@ -59,12 +60,12 @@ synonyms. Set EMBEDDING_PROVIDER=ollama or openai for a neural model.`)
 			return err
 		}
 	}
-	root, err := index.ResolveRoot(dir)
+	root, err := rootrule.Resolve(dir)
 	if err != nil {
 		return fmt.Errorf("index %s: %w", dir, err)
 	}
-	emb, err := e.newEmbedder(ef)
-	if err != nil {
+	// the flags override the configured embedder of this command's engine
+	if err := e.mergeEmbedFlags(ef); err != nil {
 		return err
 	}
 	// Build the Chinese dictionary's cache while the files are parsed, so
@@ -78,19 +79,18 @@ synonyms. Set EMBEDDING_PROVIDER=ollama or openai for a neural model.`)
 	if err := eng.CheckRoot(e.ctx, root); err != nil {
 		return fmt.Errorf("index %s: %w", dir, err)
 	}
-	st := eng.Store()
-	if st.ReadOnly() {
-		return fmt.Errorf("%s is read-only: cannot index (check the permissions of CODERAG_HOME)", st.Path())
+	if eng.ReadOnly() {
+		return fmt.Errorf("%s is read-only: cannot index (check the permissions of CODERAG_HOME)", eng.StorePath())
 	}
-	if p, err := st.GetProject(e.ctx, root); err == nil && p.Embedder != emb.ID() {
-		fmt.Fprintln(e.stderr, "note: "+switchNote(root, p.Embedder, emb))
-	} else if errors.Is(err, store.ErrNotIndexed) {
-		if p, err := st.FindProject(e.ctx, filepath.Dir(root)); err == nil {
+	if _, err := eng.Find(e.ctx, root, false); errors.Is(err, store.ErrNotIndexed) {
+		if p, err := eng.Find(e.ctx, filepath.Dir(root), true); err == nil {
 			fmt.Fprintf(e.stderr, "note: %s is inside the indexed project %s; it becomes a project of its own, and its files stay in %s too (`coderag remove %s` undoes it)\n", root, p.Path, p.Path, shellQuote(root))
 		}
 	}
-	req := engine.IndexRequest{Embedder: emb, Threads: *threads, BatchSize: ef.batch,
-		OnWait: func(msg string) { fmt.Fprintln(e.stderr, "note: "+msg) }}
+	// no Embedder: the engine's rule for an index run, the configured one
+	req := engine.IndexRequest{Threads: *threads, BatchSize: ef.batch,
+		OnWait:   func(msg string) { fmt.Fprintln(e.stderr, "note: "+msg) },
+		OnSwitch: func(old, next string) { fmt.Fprintln(e.stderr, "note: "+switchNote(root, old, next)) }}
 	var prog *progress
 	if !*quiet {
 		prog = newProgress(e.stderr)
@@ -114,7 +114,7 @@ synonyms. Set EMBEDDING_PROVIDER=ollama or openai for a neural model.`)
 		printReport(e.stdout, rep)
 	}
 	if *watch {
-		req.Progress = nil
+		req.Progress, req.OnSwitch = nil, nil
 		return watchLoop(e, eng, root, req)
 	}
 	if rep.Failed > 0 {
@@ -124,10 +124,10 @@ synonyms. Set EMBEDDING_PROVIDER=ollama or openai for a neural model.`)
 }
 
 // switchNote says that every file of root is embedded again because the
-// project was indexed with embedder old and this run uses emb, and how to
-// keep the old one when it was the built-in hashing embedder.
-func switchNote(root, old string, emb embed.Embedder) string {
-	n := fmt.Sprintf("%s was indexed with %s; every file is embedded again with %s", root, old, emb.ID())
+// project was indexed with embedder old and this run uses next (ids), and
+// how to keep the old one when it was the built-in hashing embedder.
+func switchNote(root, old, next string) string {
+	n := fmt.Sprintf("%s was indexed with %s; every file is embedded again with %s", root, old, next)
 	if p, m := embed.ParseID(old); p == "local" && strings.HasPrefix(m, "hashing-") {
 		n += fmt.Sprintf(" (to keep the feature-hashing embedder instead: EMBEDDING_MODEL=%s)", m)
 	}

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/coderag/coderag/internal/engine"
-	"github.com/coderag/coderag/internal/index"
+	"github.com/coderag/coderag/internal/rootrule"
 	"github.com/coderag/coderag/internal/mcp"
 )
 
@@ -50,7 +50,7 @@ Example (Claude Code):  claude mcp add coderag -- coderag mcp --root /path/to/pr
 	}
 	root := ""
 	if *rootFlag != "" {
-		if root, err = index.ResolveRoot(*rootFlag); err != nil {
+		if root, err = rootrule.Resolve(*rootFlag); err != nil {
 			return usagef("--root %s: %v", *rootFlag, err)
 		}
 	}
@@ -73,15 +73,10 @@ Example (Claude Code):  claude mcp add coderag -- coderag mcp --root /path/to/pr
 	}
 	log.SetOutput(e.stderr)
 
-	st, err := openStore(e)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	ec := e.engineConfig(st, true)
+	ec := e.engineConfig(true)
 	ec.IndexBudget = *budget
 	ec.Log = mcp.NewLogger(e.stderr, *verbose)
-	eng, err := engine.New(ec)
+	eng, err := engine.Open(e.ctx, ec)
 	if err != nil {
 		return err
 	}
@@ -105,7 +100,7 @@ Example (Claude Code):  claude mcp add coderag -- coderag mcp --root /path/to/pr
 		return err
 	}
 	if *verbose {
-		fmt.Fprintf(e.stderr, "coderag mcp %s: serving on stdio (index %s, root %s)\n", Version, st.Path(), describeRoot(root))
+		fmt.Fprintf(e.stderr, "coderag mcp %s: serving on stdio (index %s, root %s)\n", Version, eng.StorePath(), describeRoot(root))
 	}
 	err = srv.Run(e.ctx, in, out)
 	if err != nil && stoppedBySIGTERM(e.ctx) {

@@ -247,7 +247,11 @@ func TestWatchAddFails(t *testing.T) {
 		}
 	}
 	indexed := func(p string) bool {
-		files, err := eng.Store().Files(ctx, root)
+		h, err := eng.Open(ctx, root, engine.OpenOptions{})
+		if err != nil {
+			return false
+		}
+		files, err := h.Files(ctx)
 		return err == nil && files[p].SHA256 != ""
 	}
 	os.WriteFile(filepath.Join(root, "deep", "er", "new.go"), []byte("package er\n\nfunc Beta() {}\n"), 0o644)

@@ -122,7 +122,7 @@ func TestOneJobPerRoot(t *testing.T) {
 		first <- result{out, err}
 	}()
 	<-g.entered // the first run is embedding its first batch
-	if st := e.Status(root); !st.Running || st.Scope != "" {
+	if st := e.Job(root); !st.Running || st.Scope != "" {
 		t.Fatalf("status during the run: %+v", st)
 	}
 	joined, err := e.Start(root, engine.IndexRequest{Embedder: g})
@@ -141,7 +141,7 @@ func TestOneJobPerRoot(t *testing.T) {
 	if joined.Outcome() != r.out {
 		t.Errorf("the joiner saw another outcome: %+v, want %+v", joined.Outcome(), r.out)
 	}
-	if last := e.Status(root).Last; last != r.out {
+	if last := e.Job(root).Last; last != r.out {
 		t.Errorf("last run %+v is not the one run", last)
 	}
 	rep := r.out.Report
@@ -154,7 +154,7 @@ func TestOneJobPerRoot(t *testing.T) {
 		}
 	}
 	// the index is there and searchable through the engine
-	res, err := e.Search(ctx, root, "WriteString appends to the builder", search.Options{TopK: 3})
+	res, err := search1(ctx, e, root, "WriteString appends to the builder", search.Options{TopK: 3})
 	if err != nil || len(res.Results) == 0 || !strings.HasPrefix(res.Results[0].Path, "builder.go") {
 		t.Fatalf("search: %+v %v", res, err)
 	}
@@ -183,7 +183,7 @@ func TestIndexCancelled(t *testing.T) {
 	if out == nil || !errors.Is(out.Err, context.Canceled) {
 		t.Fatalf("outcome %+v", out)
 	}
-	if st := e.Status(root); st.Running {
+	if st := e.Job(root); st.Running {
 		t.Error("the cancelled run is still running")
 	}
 }
@@ -205,7 +205,7 @@ func TestRefreshFreshness(t *testing.T) {
 			if err != nil || r.Indexed || !r.Finished || r.Err != nil {
 				t.Fatalf("first refresh: %+v %v", r, err)
 			}
-			first := e.Status(root).Last
+			first := e.Job(root).Last
 			if first == nil || first.Report.Changed != projectFiles {
 				t.Fatalf("first run %+v", first)
 			}
@@ -213,7 +213,7 @@ func TestRefreshFreshness(t *testing.T) {
 			if err != nil || !r.Indexed || !r.Finished {
 				t.Fatalf("second refresh: %+v %v", r, err)
 			}
-			second := e.Status(root).Last
+			second := e.Job(root).Last
 			if ran := second != first; ran != tc.wantRun {
 				t.Errorf("second refresh ran: %v, want %v", ran, tc.wantRun)
 			}
@@ -237,7 +237,7 @@ func TestFreshen(t *testing.T) {
 	if out, err := e.Index(ctx, root, engine.IndexRequest{Embedder: emb}); err != nil || out.Err != nil {
 		t.Fatalf("index: %v %+v", err, out)
 	}
-	p, err := e.Project(ctx, root)
+	p, err := e.Find(ctx, root, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -246,7 +246,7 @@ func TestFreshen(t *testing.T) {
 	if err != nil || f.Refreshed != 1 || f.Pending != nil {
 		t.Fatalf("small change: %+v %v", f, err)
 	}
-	res, err := e.Search(ctx, root, "Shout", search.Options{TopK: 1})
+	res, err := search1(ctx, e, root, "Shout", search.Options{TopK: 1})
 	if err != nil || len(res.Results) == 0 || res.Results[0].Path != "extra.go" {
 		t.Fatalf("the refreshed file is not searchable: %+v %v", res, err)
 	}
@@ -256,17 +256,6 @@ func TestFreshen(t *testing.T) {
 	f, err = e.Freshen(ctx, p, emb)
 	if err != nil || f.Refreshed != 0 || f.Pending == nil || f.Pending.Len() != engine.FreshMaxFiles+1 || !f.Stale["gen.go"] || f.Why == "" {
 		t.Fatalf("large change: %+v %v", f, err)
-	}
-}
-
-// TestLongLivedCachesVectors: the vector cache is on in long-lived
-// engines only.
-func TestLongLivedCachesVectors(t *testing.T) {
-	for _, long := range []bool{false, true} {
-		e := open(t, engine.Config{LongLived: long})
-		if got := e.Store().CachingVectors(); got != long {
-			t.Errorf("LongLived %v: vector cache on = %v", long, got)
-		}
 	}
 }
 
@@ -316,9 +305,21 @@ func TestGraphCached(t *testing.T) {
 	if _, err := e.Describe(ctx, root, "Shout"); err != nil {
 		t.Errorf("after indexing extra.go: %v", err)
 	}
-	if _, err := e.Search(ctx, filepath.Join(root, "nope"), "x", search.Options{}); !errors.Is(err, store.ErrNotIndexed) {
+	os.Mkdir(filepath.Join(root, "nope"), 0o755)
+	if _, err := search1(ctx, e, filepath.Join(root, "nope"), "x", search.Options{}); !errors.Is(err, store.ErrNotIndexed) {
 		t.Errorf("search of an unindexed root: %v", err)
 	}
+}
+
+// search1 answers query over the project at root (exactly) through a
+// handle, as the front ends do.
+func search1(ctx context.Context, e *engine.Engine, root, query string, opts search.Options) (*search.Response, error) {
+	p, err := e.Open(ctx, root, engine.OpenOptions{})
+	if err != nil {
+		return nil, err
+	}
+	defer p.Release()
+	return p.Search(ctx, query, opts)
 }
 
 func hours(n int) time.Duration { return time.Duration(n) * time.Hour }

@@ -105,7 +105,7 @@ func TestReadOnly(t *testing.T) {
 	if c, err := st.Count(ctx, root); err != nil || c.Files != 1 {
 		t.Errorf("files indexed after a read-only search: %+v %v", c, err)
 	}
-	if js := eng.Status(root); js.Running || js.Last != nil {
+	if js := eng.Job(root); js.Running || js.Last != nil {
 		t.Errorf("a read-only search ran an index job: %+v", js)
 	}
 	text, isErr = callText(t, cs, toolset.CodeGraph, map[string]any{"name": "Thermostat"})
@@ -142,7 +142,7 @@ func TestReadOnly(t *testing.T) {
 	if isErr || !strings.Contains(text, "b.go") {
 		t.Errorf("writing search_code did not refresh:\n%s", text)
 	}
-	if js := eng.Status(root); js.Last == nil || js.Last.Report == nil || js.Last.Report.Changed != 1 {
+	if js := eng.Job(root); js.Last == nil || js.Last.Report == nil || js.Last.Report.Changed != 1 {
 		t.Errorf("job after the writing search: %+v", js)
 	}
 }

@@ -190,7 +190,13 @@ func NewServer(cfg Config) (*Server, error) {
 		}
 		s.ownsEng = true
 	}
-	s.env = &toolset.Env{Engine: eng, AutoIndex: !cfg.ReadOnly, IndexedReads: cfg.IndexedReads}
+	// the MCP freshness policy: a session that may write refreshes the
+	// index before answering, a read-only one answers from it as it is
+	policy := engine.Refresh
+	if cfg.ReadOnly {
+		policy = engine.AsIs
+	}
+	s.env = &toolset.Env{Engine: eng, Policy: policy, IndexedReads: cfg.IndexedReads}
 	if cfg.Root == "" {
 		if err := implicitRootError(cfg.WorkDir); err != nil {
 			s.log.Warn("tool calls will be refused unless the client sends MCP roots", "reason", err)

@@ -79,6 +79,9 @@ type Result struct {
 	// Callers and Callees are filled by search --expand ("Name path:line").
 	Callers []string `json:"callers,omitempty"`
 	Callees []string `json:"callees,omitempty"`
+	// Stale is set by the engine's Freshen policy when the file changed
+	// since the last index: the lines may be off.
+	Stale   bool `json:"stale,omitempty"`
 	content string
 	id      int64
 	sym     chunk.Symbol // the chunk's name taken apart (zero for text chunks)

@@ -409,7 +409,7 @@ func TestAPICancel(t *testing.T) {
 	if out == nil || !errors.Is(out.Err, context.Canceled) {
 		t.Fatalf("the run after cancel: %+v", out)
 	}
-	if js := f.eng.Status(extra); js.Running {
+	if js := f.eng.Job(extra); js.Running {
 		t.Errorf("still running: %+v", js)
 	}
 	code, body = f.do(t, "POST", "/api/cancel", "s3cret", `{"root":"`+extra+`"}`)

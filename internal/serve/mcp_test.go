@@ -181,7 +181,7 @@ func TestMCPSharesIndexJob(t *testing.T) {
 	if msg, _ := progress.Load().(string); !strings.HasPrefix(msg, "indexing "+extra+":") {
 		t.Errorf("progress notification %q", msg)
 	}
-	js := f.eng.Status(extra)
+	js := f.eng.Job(extra)
 	if js.Running || js.Last == nil || js.Last != apiRun.Outcome() || js.Last.Err != nil {
 		t.Fatalf("job after search_code: %+v; the API's run ended with %+v", js, apiRun.Outcome())
 	}
@@ -218,7 +218,7 @@ func TestMCPReadSessionDoesNotIndex(t *testing.T) {
 	if text, isErr := callText(t, ro, &sdk.CallToolParams{Name: "code_graph", Arguments: map[string]any{"name": "Thermostat"}}); !isErr || !strings.Contains(text, "no function or class named Thermostat") {
 		t.Errorf("code_graph without the token: %v %s", isErr, text)
 	}
-	if js := f.eng.Status(f.list); js.Running || js.Last != nil {
+	if js := f.eng.Job(f.list); js.Running || js.Last != nil {
 		t.Errorf("a session without the token ran an index job: %+v", js)
 	}
 	if after, err := f.st.Count(ctx, f.list); err != nil || after.Files != before.Files || after.Chunks != before.Chunks {
@@ -229,7 +229,7 @@ func TestMCPReadSessionDoesNotIndex(t *testing.T) {
 	if text, isErr := callText(t, rw, query); isErr || !strings.Contains(text, "thermo.go") {
 		t.Errorf("search_code with the token did not refresh:\n%s", text)
 	}
-	if js := f.eng.Status(f.list); js.Last == nil || js.Last.Report == nil || js.Last.Report.Changed != 1 {
+	if js := f.eng.Job(f.list); js.Last == nil || js.Last.Report == nil || js.Last.Report.Changed != 1 {
 		t.Errorf("job after search_code with the token: %+v", js)
 	}
 }
