@@ -7,8 +7,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/coderag/coderag/internal/lang"
 	"github.com/coderag/coderag/internal/engine"
+	"github.com/coderag/coderag/internal/lang"
 	"github.com/coderag/coderag/internal/search"
 	"github.com/coderag/coderag/internal/store"
 )

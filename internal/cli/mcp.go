@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/coderag/coderag/internal/engine"
-	"github.com/coderag/coderag/internal/rootrule"
 	"github.com/coderag/coderag/internal/mcp"
+	"github.com/coderag/coderag/internal/rootrule"
 )
 
 func init() {
