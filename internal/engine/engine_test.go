@@ -52,7 +52,6 @@ func project(t *testing.T) string {
 // open returns an engine over a throwaway index database.
 func open(t *testing.T, cfg engine.Config) *engine.Engine {
 	t.Helper()
-	t.Setenv("CODERAG_HOME", t.TempDir())
 	cfg.DBPath = filepath.Join(t.TempDir(), "index.db")
 	if cfg.Embedding.Provider == "" {
 		cfg.Embedding = embed.Options{Provider: "local"}
@@ -107,6 +106,7 @@ func (g *gate) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 // joins the running run: one run, each chunk embedded once, and every
 // caller gets the same outcome.
 func TestOneJobPerRoot(t *testing.T) {
+	t.Parallel()
 	root := project(t)
 	e := open(t, engine.Config{})
 	g := newGate(t)
@@ -163,6 +163,7 @@ func TestOneJobPerRoot(t *testing.T) {
 // TestIndexCancelled: a caller whose context ends cancels the run it
 // started and gets what was committed with the context's error.
 func TestIndexCancelled(t *testing.T) {
+	t.Parallel()
 	root := project(t)
 	e := open(t, engine.Config{})
 	g := newGate(t)
@@ -192,6 +193,7 @@ func TestIndexCancelled(t *testing.T) {
 // embedder, and within Config.Freshness trusts the finished run instead of
 // starting another; with no freshness window every Refresh runs.
 func TestRefreshFreshness(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	for _, tc := range []struct {
 		name      string
@@ -227,6 +229,7 @@ func TestRefreshFreshness(t *testing.T) {
 // TestFreshen: a one-shot query re-indexes a small change set first, and
 // leaves a large one pending with its files marked stale.
 func TestFreshen(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	root := project(t)
 	e := open(t, engine.Config{})
@@ -263,6 +266,7 @@ func TestFreshen(t *testing.T) {
 // once and cached; an id whose provider cannot be built says the project's
 // embedder is unavailable.
 func TestProjectEmbedder(t *testing.T) {
+	t.Parallel()
 	e := open(t, engine.Config{Embedding: embed.Options{Provider: "openai", Model: "text-embedding-3-small", BaseURL: "http://127.0.0.1:1/v1", APIKey: "k"}})
 	a, err := e.ProjectEmbedder("local:hashing-256-v1")
 	if err != nil {
@@ -284,6 +288,7 @@ func TestProjectEmbedder(t *testing.T) {
 // TestGraphCached: graph queries go through one resolver per project,
 // which sees the index again after it changes.
 func TestGraphCached(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	root := project(t)
 	e := open(t, engine.Config{})

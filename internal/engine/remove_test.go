@@ -32,6 +32,7 @@ func indexed(t *testing.T, e *engine.Engine, root string) {
 // nothing; so is a Hold. After the run ends, Remove drops the project and
 // the root's job forgets its last run.
 func TestRemoveWhileIndexing(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	root := project(t)
 	e := open(t, engine.Config{})
@@ -72,6 +73,7 @@ func TestRemoveWhileIndexing(t *testing.T) {
 // refused with ErrRemoving, and other roots are not affected; after
 // release a run starts.
 func TestHoldRefusesRuns(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	root, other := project(t), project(t)
 	e := open(t, engine.Config{})
@@ -129,6 +131,7 @@ func TestHoldRefusesRuns(t *testing.T) {
 // refused, and it removes the project once the lock is free. The root's
 // freshness is forgotten: the next Refresh indexes it from scratch.
 func TestRemoveWaitsForOtherProcess(t *testing.T) {
+	t.Parallel()
 	t.Run("sqlite", func(t *testing.T) {
 		e := open(t, engine.Config{Freshness: hours(1)})
 		other, err := store.Open(context.Background(), e.StorePath()) // the other process's
