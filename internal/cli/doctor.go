@@ -12,6 +12,7 @@ import (
 	"github.com/coderag/coderag/internal/embed"
 	"github.com/coderag/coderag/internal/engine"
 	"github.com/coderag/coderag/internal/index"
+	"github.com/coderag/coderag/internal/rootrule"
 	"github.com/coderag/coderag/internal/store"
 )
 
@@ -140,9 +141,9 @@ never moved: set CODERAG_HOME elsewhere instead.`)
 }
 
 // enclosingRoot returns the nearest of roots that is dir or one of its
-// parents, after resolving dir as index.ResolveRoot does; "" when none is.
+// parents, after resolving dir as rootrule.Resolve does; "" when none is.
 func enclosingRoot(dir string, roots []string) string {
-	d, err := index.ResolveRoot(dir)
+	d, err := rootrule.Resolve(dir)
 	if err != nil {
 		return ""
 	}

@@ -39,6 +39,7 @@ import (
 	"github.com/coderag/coderag/internal/embed"
 	"github.com/coderag/coderag/internal/engine"
 	"github.com/coderag/coderag/internal/index"
+	"github.com/coderag/coderag/internal/rootrule"
 	"github.com/coderag/coderag/internal/store"
 	"github.com/coderag/coderag/internal/toolset"
 )
@@ -161,13 +162,13 @@ func NewServer(cfg Config) (*Server, error) {
 		}
 		cfg.WorkDir = wd
 	}
-	wd, err := index.ResolveRoot(cfg.WorkDir)
+	wd, err := rootrule.Resolve(cfg.WorkDir)
 	if err != nil {
 		return nil, fmt.Errorf("mcp server: working directory: %w", err)
 	}
 	cfg.WorkDir = wd
 	if cfg.Root != "" {
-		if cfg.Root, err = index.ResolveRoot(cfg.Root); err != nil {
+		if cfg.Root, err = rootrule.Resolve(cfg.Root); err != nil {
 			return nil, fmt.Errorf("mcp server: root: %w", err)
 		}
 	}

@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/coderag/coderag/internal/index"
+	"github.com/coderag/coderag/internal/rootrule"
 	"github.com/coderag/coderag/internal/search"
 	"github.com/coderag/coderag/internal/tools"
 )
@@ -223,7 +223,7 @@ func indexRoot(dir string) (string, error) {
 	if !filepath.IsAbs(dir) {
 		return "", badRequest("root %q is relative: give the absolute directory on the server, or the name of an indexed project", dir)
 	}
-	root, err := index.ResolveRoot(dir)
+	root, err := rootrule.Resolve(dir)
 	if err != nil {
 		return "", badRequest("root %q: %v", dir, err)
 	}
