@@ -8,6 +8,7 @@ import (
 	"unicode"
 
 	"github.com/coderag/coderag/internal/analyze"
+	"github.com/coderag/coderag/internal/config"
 	"github.com/coderag/coderag/internal/relate"
 	"github.com/coderag/coderag/internal/search"
 	"github.com/coderag/coderag/internal/zh"
@@ -35,7 +36,7 @@ Filters inside the query, as in zoekt: lang:go, file:*_test.go or path:src/** (a
 file:/regex/), -file:vendor/** to exclude, sym:Name for definitions only, case:yes for a
 case-sensitive match of the words, repo:NAME or project:NAME with --all or several --project.
 An unknown filter (foo:bar) or a query of filters only is an error (exit status 2).`)
-	topK := fs.Int("top-k", 5, "number of results, 1 to 30")
+	topK := fs.Int("top-k", config.TopK.Default, config.TopK.Usage())
 	asJSON := fs.Bool("json", false, "print results as JSON")
 	var projects stringList
 	fs.Var(&projects, "project", "project directory (or any directory inside it); repeat it to search several projects at once, results merged fairly and each naming its project (default .)")
@@ -63,8 +64,8 @@ An unknown filter (foo:bar) or a query of filters only is an error (exit status 
 	if *asJSON && *forTool {
 		return usagef("--json and --tool-format are two output formats: pick one")
 	}
-	if *topK < 1 || *topK > search.MaxTopK {
-		return usagef("--top-k must be 1 to %d (default 5), got %d", search.MaxTopK, *topK)
+	if err := config.TopK.Check(*topK); err != nil {
+		return usagef("--top-k %v", err)
 	}
 	if e.shared == nil && !e.longLived {
 		oneShotGC()

@@ -42,3 +42,28 @@ func TestFromLookupErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestTopK: the one rule of a query's number of results, as every front
+// end reads it.
+func TestTopK(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		text string
+		want int
+		ok   bool
+	}{{"", 5, true}, {"1", 1, true}, {"30", 30, true}, {" 7 ", 7, true}, {"0", 0, false}, {"31", 0, false}, {"x", 0, false}, {"2.5", 0, false}} {
+		got, err := TopK.Parse(c.text)
+		if (err == nil) != c.ok || got != c.want {
+			t.Errorf("Parse(%q) = %d, %v", c.text, got, err)
+		}
+		if err != nil && err.Error() != `top_k must be 1 to 30 (default 5), got "`+strings.TrimSpace(c.text)+`"` {
+			t.Errorf("Parse(%q) error: %v", c.text, err)
+		}
+	}
+	if err := TopK.Check(0); err == nil || err.Error() != "must be 1 to 30 (default 5), got 0" {
+		t.Errorf("Check(0): %v", err)
+	}
+	if TopK.Help() != "number of results, 1 to 30 (default 5)" {
+		t.Errorf("Help: %q", TopK.Help())
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/coderag/coderag/internal/config"
 	"github.com/coderag/coderag/internal/rootrule"
 	"github.com/coderag/coderag/internal/search"
 	"github.com/coderag/coderag/internal/tools"
@@ -39,12 +40,8 @@ func (s *Server) searchRequest(r *http.Request) (query string, roots []string, o
 	if query == "" {
 		return "", nil, opts, badRequest("missing q (the query)")
 	}
-	if v := q.Get("top_k"); v != "" {
-		k, err := strconv.Atoi(v)
-		if err != nil || k < 1 || k > search.MaxTopK {
-			return "", nil, opts, badRequest("top_k must be 1..%d, got %q", search.MaxTopK, v)
-		}
-		opts.TopK = k
+	if opts.TopK, err = config.TopK.Parse(q.Get("top_k")); err != nil {
+		return "", nil, opts, badRequest("%v", err)
 	}
 	opts.Ranker = q.Get("ranker")
 	opts.Explain, _ = strconv.ParseBool(q.Get("explain"))

@@ -18,7 +18,7 @@ const NotIndexedMessage = "The code index for this project is not built yet, so 
 // SearchCodeParams are the arguments of search_code.
 type SearchCodeParams struct {
 	Query string `json:"query" jsonschema:"what the code does, in words (English or Chinese), e.g. 'where is the login timeout handled'; identifiers help. Filters inside the query narrow it: lang:go, file:*_test.go or path:src/** (glob, or file:/regex/), -file:GLOB to exclude, sym:Name (definitions only), case:yes"`
-	TopK  int    `json:"top_k,omitempty" jsonschema:"number of results, 1 to 30 (default 5)"`
+	TopK  int    `json:"top_k,omitempty" jsonschema:"number of results (its range and default: config.TopK)"`
 }
 
 var searchCode = define(SearchCode, "Search code by description", false,
