@@ -39,7 +39,7 @@ const (
 type env struct {
 	ctx    context.Context
 	cfg    config.Config
-	cfgErr error // from config.FromEnv: reported by the commands that embed or index
+	cfgErr error // from config.FromLookup: reported by the commands that embed or index
 	stdout io.Writer
 	stderr io.Writer
 	stdin  io.Reader
@@ -81,15 +81,18 @@ var errSilent = errors.New("")
 
 // Main runs coderag with args (without the program name) and returns the
 // process exit status: 0 success, 1 failure, 2 bad usage, 130 interrupted.
-func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	return MainIO(ctx, args, os.Stdin, stdout, stderr)
+// lookupEnv reads the environment (os.LookupEnv in the binary, a map in
+// tests): config.FromLookup builds the one configuration from it, and the
+// flags of each command override it (configFlags).
+func Main(ctx context.Context, args []string, lookupEnv func(string) (string, bool), stdout, stderr io.Writer) int {
+	return MainIO(ctx, args, lookupEnv, os.Stdin, stdout, stderr)
 }
 
 // MainIO is Main with an explicit standard input (for the REPL and tests).
-func MainIO(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+func MainIO(ctx context.Context, args []string, lookupEnv func(string) (string, bool), stdin io.Reader, stdout, stderr io.Writer) int {
 	// A bad variable fails only the commands that use it (those that
 	// embed or index): grep, glob, read, stats and the graph still run.
-	cfg, cfgErr := config.FromEnv()
+	cfg, cfgErr := config.FromLookup(lookupEnv)
 	e := &env{ctx: ctx, cfg: cfg, cfgErr: cfgErr, stdout: stdout, stderr: stderr, stdin: stdin}
 	useDictionary(cfg)
 	if len(args) == 0 {
@@ -198,8 +201,7 @@ Commands:
 func newFlags(e *env, name, usage, about string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	fs.StringVar(&e.cfg.Store, "store", e.cfg.Store, "the index: a postgres:// URL or libpq \"host=... dbname=...\" string, or an SQLite file; overrides CODERAG_STORE")
-	fs.BoolVar(&e.cfg.AllowSecrets, "allow-secrets", e.cfg.AllowSecrets, "index, read, grep and glob files whose names look like secrets (.env, *.key, credentials.json, ...); sets CODERAG_ALLOW_SECRETS")
+	configFlags(fs, e, "store", "allow-secrets")
 	fs.Usage = func() {
 		w := e.stdout
 		fmt.Fprintf(w, "Usage: coderag %s %s\n\n%s\n\nFlags:\n", name, usage, about)
@@ -209,6 +211,26 @@ func newFlags(e *env, name, usage, about string) *flag.FlagSet {
 		fmt.Fprintf(w, "\n%s\n", config.EnvHelp)
 	}
 	return fs
+}
+
+// configFlags registers on fs the flag of each named config.Setting (its
+// name and help are the Setting's): every flag that sets configuration
+// goes through this one helper. A flag given is merged into e.cfg by
+// config.Config.Set, the parse and check of its environment variable, so
+// flags override the environment; a bad value is a usage error.
+func configFlags(fs *flag.FlagSet, e *env, flags ...string) {
+	for _, name := range flags {
+		s := config.FlagSetting(name)
+		if s == nil {
+			panic("cli: no config setting for flag --" + name) // a programming error
+		}
+		set := func(v string) error { return e.cfg.Set(name, v) }
+		if s.Bool {
+			fs.BoolFunc(name, s.Usage, set)
+		} else {
+			fs.Func(name, s.Usage, set)
+		}
+	}
 }
 
 // parse parses flags, allowing flags after positional arguments

@@ -47,7 +47,7 @@ type doctorOut struct {
 // configuredEmbedder describes the embedder `coderag index` would use
 // here (embed.Describe: id and what it is), or says why there is none.
 func configuredEmbedder(e *env) string {
-	emb, err := e.newEmbedder(embedFlags{})
+	emb, err := e.newEmbedder()
 	if err != nil {
 		return "unavailable: " + oneLine(err.Error())
 	}
@@ -191,7 +191,7 @@ func (e *env) rebuild(path string, projects []string) (movedTo string, rebuilt [
 			lost[p] = "directory gone"
 			continue
 		}
-		emb, err := e.newEmbedder(embedFlags{})
+		emb, err := e.newEmbedder()
 		if id := embedders[p]; id != "" {
 			emb, err = engine.ProjectEmbedder(id, e.embedding())
 		}

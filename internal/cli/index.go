@@ -32,12 +32,7 @@ Unchanged files are skipped (size+mtime, then SHA-256 and embedder id). The defa
 embedder, local, is built in: no server, no download; it captures lexical and
 morphological similarity (shared identifier sub-words, stems, CJK bigrams), not
 synonyms. Set EMBEDDING_PROVIDER=ollama or openai for a neural model.`)
-	var ef embedFlags
-	fs.StringVar(&ef.provider, "provider", "", "embedding provider: local, ollama, openai (aliases glm, zhipu, qwen); overrides EMBEDDING_PROVIDER")
-	fs.StringVar(&ef.model, "model", "", "embedding model; overrides EMBEDDING_MODEL")
-	fs.StringVar(&ef.baseURL, "base-url", "", "embedding server URL; overrides EMBEDDING_BASE_URL")
-	fs.IntVar(&ef.batch, "batch-size", 0, "texts per embedding request; overrides EMBEDDING_BATCH_SIZE (default 32)")
-	threads := fs.Int("threads", 0, "parse workers; overrides CODERAG_INDEX_THREADS (default 4)")
+	configFlags(fs, e, "provider", "model", "base-url", "batch-size", "threads")
 	asJSON := fs.Bool("json", false, "print the run report as JSON")
 	watch := fs.Bool("watch", false, "after indexing, watch the tree and re-index saved files")
 	quiet := fs.Bool("quiet", false, "no progress output")
@@ -47,12 +42,6 @@ synonyms. Set EMBEDDING_PROVIDER=ollama or openai for a neural model.`)
 	}
 	if len(pos) > 1 {
 		return usagef("want at most one PATH, got %d", len(pos))
-	}
-	if *threads < 0 {
-		return usagef("--threads must be at least 1, got %d", *threads)
-	}
-	if ef.batch < 0 {
-		return usagef("--batch-size must be at least 1, got %d", ef.batch)
 	}
 	dir := "."
 	if len(pos) == 1 {
@@ -64,8 +53,9 @@ synonyms. Set EMBEDDING_PROVIDER=ollama or openai for a neural model.`)
 	if err != nil {
 		return fmt.Errorf("index %s: %w", dir, err)
 	}
-	// the flags override the configured embedder of this command's engine
-	if err := e.mergeEmbedFlags(ef); err != nil {
+	// the configured embedder (flags merged) is the run's: the engine's
+	// rule for every index run; a bad one is a usage error now
+	if err := e.embeddingErr(); err != nil {
 		return err
 	}
 	// Build the Chinese dictionary's cache while the files are parsed, so
@@ -88,7 +78,7 @@ synonyms. Set EMBEDDING_PROVIDER=ollama or openai for a neural model.`)
 		}
 	}
 	// no Embedder: the engine's rule for an index run, the configured one
-	req := engine.IndexRequest{Threads: *threads, BatchSize: ef.batch,
+	req := engine.IndexRequest{
 		OnWait:   func(msg string) { fmt.Fprintln(e.stderr, "note: "+msg) },
 		OnSwitch: func(old, next string) { fmt.Fprintln(e.stderr, "note: "+switchNote(root, old, next)) }}
 	var prog *progress

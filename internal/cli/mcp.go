@@ -55,7 +55,7 @@ Example (Claude Code):  claude mcp add coderag -- coderag mcp --root /path/to/pr
 		}
 	}
 	// Configuration errors surface now, not at the first tool call.
-	if _, err := e.newEmbedder(embedFlags{}); err != nil {
+	if _, err := e.newEmbedder(); err != nil {
 		return fmt.Errorf("embedder: %w", err)
 	}
 

@@ -58,7 +58,7 @@ only the files the index takes (no .env, .git/ or ignored files).`)
 	if *private && tok == "" {
 		return usagef("--private needs a token (--token or CODERAG_TOKEN)")
 	}
-	if _, err := e.newEmbedder(embedFlags{}); err != nil {
+	if _, err := e.newEmbedder(); err != nil {
 		return fmt.Errorf("embedder: %w", err)
 	}
 	ec := e.engineConfig(true)
