@@ -306,7 +306,7 @@ const policy = engine.Freshen
 // index at e.cfg.DBPath (opened and closed by the engine), the configured
 // embedder, and the index options.
 func (e *env) engineConfig(longLived bool) engine.Config {
-	return engine.Config{DBPath: e.cfg.DBPath(), Embedding: e.embedding(), EmbeddingErr: e.embeddingErr(),
+	return engine.Config{DBPath: e.cfg.DBPath(), Embedders: engine.FromOptions(e.embedding(), e.embeddingErr()),
 		Index:     index.Options{Threads: e.cfg.IndexThreads, BatchSize: e.cfg.Embedding.BatchSize, AllowSecrets: e.cfg.AllowSecrets},
 		LongLived: longLived}
 }

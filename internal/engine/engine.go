@@ -42,23 +42,10 @@ type Config struct {
 	// Store is an index database opened by the caller, who closes it after
 	// the Engine.
 	Store *store.Store
-	// Embedding describes the configured embedder (provider already
-	// normalised: "local", "ollama" or "openai"; model, base URL, API key,
-	// batch size, and the local embedder's Expand and Translate). It builds
-	// the embedder of new indexes and, through provider.FromID, lends its
-	// URL and key to the embedder a project was indexed with when the
-	// providers match.
-	Embedding embed.Options
-	// EmbeddingErr, when set, is why the configured embedder cannot be
-	// built (a bad environment variable); NewEmbedder returns it. Queries
-	// of indexed projects still work: they use the stored embedder id.
-	EmbeddingErr error
-	// NewEmbedder, when set, replaces the configured embedder (tests, and
-	// front ends with their own flags).
-	NewEmbedder func() (embed.Embedder, error)
-	// ProjectEmbedder, when set, replaces provider.FromID for rebuilding a
-	// project's embedder from its stored id "provider:model".
-	ProjectEmbedder func(id string) (embed.Embedder, error)
+	// Embedders builds the engine's embedders: the configured one and
+	// the one each project was indexed with (FromOptions, Fixed in
+	// tests). Nil: FromOptions of the built-in local embedder.
+	Embedders Embedders
 	// Index holds Threads and BatchSize for index runs; Progress, Paths
 	// and OnWait are set per run.
 	Index index.Options
@@ -133,6 +120,9 @@ func New(cfg Config) (*Engine, error) {
 	if cfg.Log == nil {
 		cfg.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
+	if cfg.Embedders == nil {
+		cfg.Embedders = FromOptions(embed.Options{Provider: "local"}, nil)
+	}
 	e := &Engine{cfg: cfg, st: cfg.Store, log: cfg.Log, jobs: map[string]*job{}, embs: map[string]embed.Embedder{}}
 	e.life, e.stop = context.WithCancel(context.Background())
 	if cfg.LongLived {
@@ -173,21 +163,12 @@ func (e *Engine) CheckRoot(ctx context.Context, root string) error {
 // it in the background (Config.IndexBudget).
 func (e *Engine) IndexBudget() time.Duration { return e.cfg.IndexBudget }
 
-// NewEmbedder builds the configured embedder (Config.NewEmbedder, else
-// Config.Embedding); it returns Config.EmbeddingErr when that is set.
-// It is the embedder of every index run asked for (Start with no
+// NewEmbedder builds the configured embedder (Config.Embedders). It is
+// the embedder of every index run asked for (Start with no
 // IndexRequest.Embedder: `coderag index`, index_project, POST /api/index)
 // and of a project's first run under Refresh; queries and refreshes of an
 // indexed project use the embedder it was indexed with (ProjectEmbedder).
-func (e *Engine) NewEmbedder() (embed.Embedder, error) {
-	if e.cfg.NewEmbedder != nil {
-		return e.cfg.NewEmbedder()
-	}
-	if e.cfg.EmbeddingErr != nil {
-		return nil, e.cfg.EmbeddingErr
-	}
-	return provider.New(e.cfg.Embedding)
-}
+func (e *Engine) NewEmbedder() (embed.Embedder, error) { return e.cfg.Embedders.Configured() }
 
 // ProjectEmbedder returns the embedder a project was indexed with, rebuilt
 // from its stored id "provider:model" once and cached: queries are always
@@ -198,23 +179,15 @@ func (e *Engine) ProjectEmbedder(id string) (embed.Embedder, error) {
 	if emb, ok := e.embs[id]; ok {
 		return emb, nil
 	}
-	emb, err := e.buildProjectEmbedder(id)
+	emb, err := e.cfg.Embedders.ForID(id)
 	if err != nil {
+		if !errors.Is(err, ErrEmbedderUnavailable) {
+			err = unavailable{fmt.Errorf("embedder %s: %w", id, err)}
+		}
 		return nil, err
 	}
 	e.embs[id] = emb
 	return emb, nil
-}
-
-func (e *Engine) buildProjectEmbedder(id string) (embed.Embedder, error) {
-	if e.cfg.ProjectEmbedder != nil {
-		emb, err := e.cfg.ProjectEmbedder(id)
-		if err != nil {
-			return nil, unavailable{fmt.Errorf("embedder %s: %w", id, err)}
-		}
-		return emb, nil
-	}
-	return ProjectEmbedder(id, e.cfg.Embedding)
 }
 
 // ProjectEmbedder rebuilds the embedder of stored id "provider:model" with

@@ -53,9 +53,6 @@ func project(t *testing.T) string {
 func open(t *testing.T, cfg engine.Config) *engine.Engine {
 	t.Helper()
 	cfg.DBPath = filepath.Join(t.TempDir(), "index.db")
-	if cfg.Embedding.Provider == "" {
-		cfg.Embedding = embed.Options{Provider: "local"}
-	}
 	e, err := engine.Open(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -69,7 +66,8 @@ func open(t *testing.T, cfg engine.Config) *engine.Engine {
 }
 
 // gate is the local embedder made to wait, in its first Embed call, until
-// released: a run that is known to be in progress.
+// released or its run is cancelled: a run that is known to be in
+// progress. A cancelled run's Embed fails with the context's error.
 type gate struct {
 	embed.Embedder
 	once    sync.Once
@@ -92,8 +90,14 @@ func newGate(t *testing.T) *gate {
 func (g *gate) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 	g.once.Do(func() {
 		close(g.entered)
-		<-g.release
+		select {
+		case <-g.release:
+		case <-ctx.Done(): // the run was cancelled while held
+		}
 	})
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	g.mu.Lock()
 	for _, s := range texts {
 		g.texts[s]++
@@ -176,8 +180,7 @@ func TestIndexCancelled(t *testing.T) {
 		done <- err
 	}()
 	<-g.entered
-	cancel()
-	close(g.release)
+	cancel() // the held Embed returns when the run's context ends
 	if err := <-done; !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want context.Canceled", err)
 	}
@@ -267,7 +270,7 @@ func TestFreshen(t *testing.T) {
 // embedder is unavailable.
 func TestProjectEmbedder(t *testing.T) {
 	t.Parallel()
-	e := open(t, engine.Config{Embedding: embed.Options{Provider: "openai", Model: "text-embedding-3-small", BaseURL: "http://127.0.0.1:1/v1", APIKey: "k"}})
+	e := open(t, engine.Config{Embedders: engine.FromOptions(embed.Options{Provider: "openai", Model: "text-embedding-3-small", BaseURL: "http://127.0.0.1:1/v1", APIKey: "k"}, nil)})
 	a, err := e.ProjectEmbedder("local:hashing-256-v1")
 	if err != nil {
 		t.Fatal(err)

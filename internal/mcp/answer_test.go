@@ -138,12 +138,12 @@ func TestRootInsideIndexedProject(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer st.Close()
+	t.Cleanup(func() { st.Close() })
 	emb, _ := provider.New(embed.Options{Provider: "local"})
 	if _, err := index.Run(ctx, st, emb, parent, index.Options{}); err != nil {
 		t.Fatal(err)
 	}
-	srv, err := NewServer(Config{Root: sub, Store: st, NewEmbedder: func() (embed.Embedder, error) { return emb, nil }, Log: testWriter{t}})
+	srv, err := NewServer(Config{Root: sub, Engine: testEngine(t, st, func() (embed.Embedder, error) { return emb, nil }, 0), Log: testWriter{t}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -33,7 +33,7 @@ func stdioServer(t *testing.T, src string) *Server {
 	}
 	t.Cleanup(func() { st.Close() })
 	newEmb := func() (embed.Embedder, error) { return provider.New(embed.Options{Provider: "local"}) }
-	srv, err := NewServer(Config{Root: root, Store: st, NewEmbedder: newEmb, IndexBudget: 20 * time.Second, Log: io.Discard})
+	srv, err := NewServer(Config{Root: root, Engine: testEngine(t, st, newEmb, 20*time.Second), Log: io.Discard})
 	if err != nil {
 		t.Fatal(err)
 	}

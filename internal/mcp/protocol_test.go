@@ -25,7 +25,7 @@ func rawSession(t *testing.T, root string) (send func(string), lines <-chan stri
 	}
 	t.Cleanup(func() { st.Close() })
 	newEmb := func() (embed.Embedder, error) { return provider.New(embed.Options{Provider: "local"}) }
-	srv, err := NewServer(Config{Root: root, Store: st, NewEmbedder: newEmb, Log: testWriter{t}, Verbose: true})
+	srv, err := NewServer(Config{Root: root, Engine: testEngine(t, st, newEmb, 0), Log: testWriter{t}, Verbose: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -70,7 +70,7 @@ func TestReadOnly(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(root, "b.go"), []byte("package a\n\n// Thermostat regulates the boiler temperature.\nfunc Thermostat() {}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	eng, err := engine.New(engine.Config{Store: st, NewEmbedder: func() (embed.Embedder, error) { return emb, nil }, LongLived: true})
+	eng, err := engine.New(engine.Config{Store: st, Embedders: engine.Fixed(func() (embed.Embedder, error) { return emb, nil }), LongLived: true})
 	if err != nil {
 		t.Fatal(err)
 	}

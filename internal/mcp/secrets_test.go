@@ -31,11 +31,11 @@ func TestToolResultsHoldNoKey(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer st.Close()
+	t.Cleanup(func() { st.Close() })
 	newEmb := func() (embed.Embedder, error) {
 		return provider.New(embed.Options{Provider: "openai", BaseURL: srv.URL + "/v1", APIKey: key})
 	}
-	s, err := NewServer(Config{Root: root, Store: st, NewEmbedder: newEmb, IndexBudget: 10 * time.Second, Log: testWriter{t}})
+	s, err := NewServer(Config{Root: root, Engine: testEngine(t, st, newEmb, 10*time.Second), Log: testWriter{t}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +73,7 @@ func TestIndexStatusSaysIncomplete(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer st.Close()
+	t.Cleanup(func() { st.Close() })
 	if err := st.PutProject(ctx, store.Project{Path: root, Embedder: "local:hashing-768-v1", Dim: 768}); err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +85,7 @@ func TestIndexStatusSaysIncomplete(t *testing.T) {
 		t.Fatal(err)
 	}
 	newEmb := func() (embed.Embedder, error) { return provider.New(embed.Options{Provider: "local"}) }
-	s, err := NewServer(Config{Root: root, Store: st, NewEmbedder: newEmb, Log: testWriter{t}})
+	s, err := NewServer(Config{Root: root, Engine: testEngine(t, st, newEmb, 0), Log: testWriter{t}})
 	if err != nil {
 		t.Fatal(err)
 	}

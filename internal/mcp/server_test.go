@@ -15,6 +15,7 @@ import (
 
 	"github.com/coderag/coderag/internal/embed"
 	"github.com/coderag/coderag/internal/embed/provider"
+	"github.com/coderag/coderag/internal/engine"
 	"github.com/coderag/coderag/internal/store"
 	"github.com/coderag/coderag/internal/tools"
 )
@@ -30,7 +31,7 @@ func newTestServer(t *testing.T, root string, budget time.Duration) *sdk.ClientS
 	}
 	t.Cleanup(func() { st.Close() })
 	newEmb := func() (embed.Embedder, error) { return provider.New(embed.Options{Provider: "local"}) }
-	srv, err := NewServer(Config{Root: root, Store: st, NewEmbedder: newEmb, IndexBudget: budget, Verbose: true, Log: testWriter{t}})
+	srv, err := NewServer(Config{Root: root, Engine: testEngine(t, st, newEmb, budget), Verbose: true, Log: testWriter{t}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -278,9 +279,9 @@ func TestImplicitRoot(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer st.Close()
+	t.Cleanup(func() { st.Close() })
 	newEmb := func() (embed.Embedder, error) { return provider.New(embed.Options{Provider: "local"}) }
-	srv, err := NewServer(Config{WorkDir: bare, Store: st, NewEmbedder: newEmb})
+	srv, err := NewServer(Config{WorkDir: bare, Engine: testEngine(t, st, newEmb, 0)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -288,4 +289,17 @@ func TestImplicitRoot(t *testing.T) {
 	if _, err := srv.root(context.Background(), nil); !errors.Is(err, ErrNoProjectRoot) {
 		t.Errorf("root of a server started in %s: %v", bare, err)
 	}
+}
+
+// testEngine returns a long-lived engine over st whose embedders newEmb
+// builds, with the index budget (0: the default), closed when t ends
+// (before st, whose cleanup was registered first).
+func testEngine(t *testing.T, st *store.Store, newEmb func() (embed.Embedder, error), budget time.Duration) *engine.Engine {
+	t.Helper()
+	eng, err := engine.New(engine.Config{Store: st, Embedders: engine.Fixed(newEmb), IndexBudget: budget, LongLived: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { eng.Close() })
+	return eng
 }

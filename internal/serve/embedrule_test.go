@@ -37,7 +37,7 @@ func TestIndexUsesConfiguredEmbedder(t *testing.T) {
 		t.Fatal(err)
 	}
 	configured := embed.Options{Provider: "local", Model: "hashing-256-v1"}
-	eng, err := engine.New(engine.Config{Store: st, Embedding: configured, Index: index.Options{Threads: 2}})
+	eng, err := engine.New(engine.Config{Store: st, Embedders: engine.FromOptions(configured, nil), Index: index.Options{Threads: 2}})
 	if err != nil {
 		t.Fatal(err)
 	}

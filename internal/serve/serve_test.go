@@ -98,9 +98,8 @@ func newFixture(t *testing.T, opts Options) *fixture {
 		}
 		return e, err
 	}
-	f.eng, err = engine.New(engine.Config{Store: f.st, NewEmbedder: wrapped,
-		ProjectEmbedder: func(string) (embed.Embedder, error) { return wrapped() },
-		Index:           index.Options{Threads: 2}, LongLived: true})
+	f.eng, err = engine.New(engine.Config{Store: f.st, Embedders: engine.Fixed(wrapped),
+		Index: index.Options{Threads: 2}, LongLived: true})
 	if err != nil {
 		t.Fatal(err)
 	}

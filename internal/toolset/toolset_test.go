@@ -25,7 +25,7 @@ func newEngine(t *testing.T) (*engine.Engine, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := engine.Open(context.Background(), engine.Config{DBPath: filepath.Join(t.TempDir(), "index.db"), Embedding: embed.Options{Provider: "local"}})
+	e, err := engine.Open(context.Background(), engine.Config{DBPath: filepath.Join(t.TempDir(), "index.db"), Embedders: engine.FromOptions(embed.Options{Provider: "local"}, nil)})
 	if err != nil {
 		t.Fatal(err)
 	}
