@@ -46,6 +46,7 @@ func answerOf(t *testing.T, cs *sdk.ClientSession, name string, args map[string]
 // (default DefaultAnswerChars, at most MaxAnswerChars) and, when cut, says
 // how much and how to continue; read_file gives the offset to go on from.
 func TestAnswersAreBounded(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	long := strings.Repeat("x", 1900)
 	var b strings.Builder
@@ -93,6 +94,7 @@ func TestAnswersAreBounded(t *testing.T) {
 // schema for every tool, says the search-order paragraph only once (in the
 // instructions), and does not call search_code read-only.
 func TestToolsListDeclares(t *testing.T) {
+	t.Parallel()
 	cs := newTestServer(t, t.TempDir(), time.Second)
 	res, err := cs.ListTools(context.Background(), nil)
 	if err != nil {
@@ -129,6 +131,7 @@ func TestToolsListDeclares(t *testing.T) {
 // TestRootInsideIndexedProject: a root inside an indexed project is that
 // project (as the CLI resolves --project), not a second, nested one.
 func TestRootInsideIndexedProject(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	parent := t.TempDir()
 	sub := filepath.Join(parent, "sub")

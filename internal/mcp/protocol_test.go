@@ -75,6 +75,7 @@ func next(t *testing.T, lines <-chan string) rpcResp {
 // under 2025-06-18 gets -32600 and the session goes on, a cancelled request
 // gets no response, and the logging capability is not declared.
 func TestProtocolFaults(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	os.WriteFile(filepath.Join(root, "a.go"), []byte("package a\n\nfunc A() {}\n"), 0o644)
 	send, lines := rawSession(t, root)

@@ -47,6 +47,7 @@ func connectServer(t *testing.T, srv *Server) *sdk.ClientSession {
 // and every tool is annotated read-only. A writing server over the same
 // engine refreshes the same index before answering.
 func TestReadOnly(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	root, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {

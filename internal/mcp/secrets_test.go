@@ -19,6 +19,7 @@ import (
 // TestToolResultsHoldNoKey: an embeddings gateway that quotes the key in its
 // 401 never gets it into a tool result, the model's context.
 func TestToolResultsHoldNoKey(t *testing.T) {
+	t.Parallel()
 	const key = "sk-mcp-SECRET-77aa55bb33"
 	srv := embedtest.NewOpenAI(t, 8, "sk-the-right-one")
 	srv.EchoKey = true
@@ -67,6 +68,7 @@ func TestToolResultsHoldNoKey(t *testing.T) {
 // TestIndexStatusSaysIncomplete: a project whose index run did not finish
 // is reported as incomplete, with its counts.
 func TestIndexStatusSaysIncomplete(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	root := t.TempDir()
 	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "index.db"))

@@ -77,6 +77,7 @@ func callText(t *testing.T, cs *sdk.ClientSession, name string, args map[string]
 // TestConcurrentSearchDuringIndexing runs index_project, search_code,
 // code_graph and index_status at once, several rounds, under -race.
 func TestConcurrentSearchDuringIndexing(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	for i := range 60 {
 		src := fmt.Sprintf("package p%d\n\n// Retry%d retries the request with backoff.\nfunc Retry%d() int { return helper%d() }\n\nfunc helper%d() int { return %d }\n", i, i, i, i, i, i)
@@ -138,6 +139,7 @@ func TestConcurrentSearchDuringIndexing(t *testing.T) {
 // TestConfineIndexScope: the path index_project is given is confined by
 // tools.Confine, as read_file, grep_code and glob_files paths are.
 func TestConfineIndexScope(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	if err := os.MkdirAll(filepath.Join(root, "a", "b"), 0o755); err != nil {
 		t.Fatal(err)
@@ -174,6 +176,7 @@ func TestConfineIndexScope(t *testing.T) {
 }
 
 func TestFileURIPath(t *testing.T) {
+	t.Parallel()
 	if p, err := fileURIPath("file:///home/me/my%20proj"); err != nil || p != "/home/me/my proj" {
 		t.Errorf("got %q, %v", p, err)
 	}
@@ -186,6 +189,7 @@ func TestFileURIPath(t *testing.T) {
 // ("grep_code: grep: ..."), an empty grep says "No matches." once, and a
 // search with no keyword hit does not recommend its first result.
 func TestToolMessagesReadOnce(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	os.WriteFile(filepath.Join(root, "a.go"), []byte("package a\n\n// Retry retries.\nfunc Retry() {}\n"), 0o644)
 	cs := newTestServer(t, root, 20*time.Second)
@@ -217,6 +221,7 @@ func TestToolMessagesReadOnce(t *testing.T) {
 // 99 or 0, a negative offset, read limit 5000) is refused with one line
 // naming the tool, the range and the default, not silently changed.
 func TestAdjustedValuesAreSaid(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	os.WriteFile(filepath.Join(root, "a.go"), []byte("package a\n\n// Retry retries.\nfunc Retry() {}\n"), 0o644)
 	cs := newTestServer(t, root, 20*time.Second)

@@ -19,6 +19,7 @@ import (
 // canceled", in the status API, on the status page and in MCP's
 // index_status.
 func TestCancelledState(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, Options{Token: "s3cret"})
 	gate := make(chan struct{})
 	defer close(gate)

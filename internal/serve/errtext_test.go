@@ -11,6 +11,7 @@ import (
 // named") are not appended, and an operation is not named twice ("index X:
 // index X: ..."); the status codes stay those the sentinels map to.
 func TestErrorTexts(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, Options{Token: "s3cret"})
 	release, err := f.eng.Hold(f.list) // as a Remove does
 	if err != nil {
@@ -53,6 +54,7 @@ func TestErrorTexts(t *testing.T) {
 // bad value is the API's 400 with the same message, not silently replaced
 // by the page's default as on the previous main; a good one is used.
 func TestPageTopK(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, Options{})
 	want := `top_k must be 1 to 30 (default 5), got &#34;99&#34;`
 	for _, v := range []string{"99", "0", "x"} {

@@ -66,6 +66,7 @@ func toolNames(t *testing.T, cs *sdk.ClientSession) []string {
 // a session opened with the token has index_project; read_file stays
 // inside the project.
 func TestMCPOverHTTP(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, Options{Token: "s3cret"})
 	ctx := context.Background()
 	cs := connect(t, f.srv.URL+"/mcp?project=list", "")
@@ -153,6 +154,7 @@ func (g gatedEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, 
 // first one arrives), answers from the finished index, and no second run
 // follows; every chunk was embedded once.
 func TestMCPSharesIndexJob(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, Options{Token: "s3cret"})
 	extra, gate, docs := startGatedIndex(t, f)
 	apiRun := f.local.run(extra)
@@ -199,6 +201,7 @@ func TestMCPSharesIndexJob(t *testing.T) {
 // not found, and no index run happens); a session with the token
 // refreshes the same index before answering.
 func TestMCPReadSessionDoesNotIndex(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, Options{Token: "s3cret"})
 	ctx := context.Background()
 	src := "package list\n\n// Thermostat regulates the boiler temperature.\nfunc Thermostat(celsius int) bool { return celsius < 60 }\n"
