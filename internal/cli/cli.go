@@ -297,10 +297,12 @@ func pathArg(arg string) (string, error) {
 	return arg, nil
 }
 
-// policy is the CLI's freshness policy (engine.Freshen): a one-shot
-// query re-indexes a small change set in place first and marks results
-// from other changed files stale.
-const policy = engine.Freshen
+// projectOptions is how the CLI opens projects: the indexed project
+// holding the directory given (--project, or any directory inside it),
+// under the CLI's freshness policy, engine.Freshen: a one-shot query
+// re-indexes a small change set in place first and marks results from
+// other changed files stale.
+var projectOptions = engine.OpenOptions{Policy: engine.Freshen, Enclosing: true}
 
 // engineConfig is the engine configuration of this environment: the
 // index at e.cfg.DBPath (opened and closed by the engine), the configured
@@ -382,8 +384,7 @@ func openProject(e *env, dir string) (*engine.Project, func(), error) {
 
 // openProjectQuiet is openProject without the older-files note, for
 // commands whose freshness check counts those files anyway
-// (engine.Freshness.Older) and print the note with noteOlder. It is the
-// CLI's one call of engine.Open.
+// (engine.Freshness.Older) and print the note with noteOlder.
 func openProjectQuiet(e *env, dir string) (*engine.Project, func(), error) {
 	if dir == "" {
 		dir = "."
@@ -400,16 +401,23 @@ func openProjectQuiet(e *env, dir string) (*engine.Project, func(), error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	p, err := eng.Open(e.ctx, dir, engine.OpenOptions{Policy: policy, Enclosing: true})
-	if errors.Is(err, engine.ErrNotIndexed) {
-		release()
-		return nil, nil, notIndexedError(dir)
-	}
+	p, err := openIn(e, eng, dir)
 	if err != nil {
 		release()
 		return nil, nil, err
 	}
 	return p, func() { p.Release(); release() }, nil
+}
+
+// openIn opens the project holding dir in eng with projectOptions: the
+// CLI's one call of engine.Open. No indexed project holding dir is the
+// not-indexed message.
+func openIn(e *env, eng *engine.Engine, dir string) (*engine.Project, error) {
+	p, err := eng.Open(e.ctx, dir, projectOptions)
+	if errors.Is(err, engine.ErrNotIndexed) {
+		return nil, notIndexedError(dir)
+	}
+	return p, err
 }
 
 // noteOlder prints, once per process and project, how many files of the

@@ -35,10 +35,9 @@ func searchMany(e *env, dirs []string, all bool, query string, opts search.Optio
 		return err
 	}
 	defer release()
-	fresh := engine.OpenOptions{Policy: policy, Enclosing: true}
 	var ps []*engine.Project
 	if all {
-		ps, _, err = eng.OpenAll(e.ctx, fresh)
+		ps, _, err = eng.OpenAll(e.ctx, projectOptions)
 		if errors.Is(err, engine.ErrNotIndexed) {
 			return fmt.Errorf("nothing indexed yet: run `coderag index DIR`")
 		}
@@ -48,10 +47,7 @@ func searchMany(e *env, dirs []string, all bool, query string, opts search.Optio
 	} else {
 		seen := map[string]bool{}
 		for _, d := range dirs {
-			p, err := eng.Open(e.ctx, d, fresh)
-			if errors.Is(err, engine.ErrNotIndexed) {
-				return notIndexedError(d)
-			}
+			p, err := openIn(e, eng, d)
 			if err != nil {
 				return err
 			}
