@@ -91,7 +91,7 @@ func (e *Engine) Projects(ctx context.Context) ([]store.Project, error) {
 }
 
 // StorePath names the index: the SQLite file, or the PostgreSQL URL
-// (store.Redact masks its password before it is shown).
+// without its password (store.Store.Path).
 func (e *Engine) StorePath() string { return e.st.Path() }
 
 // StoreBytes is the size of the index in bytes (store.Store.Size).
