@@ -93,17 +93,18 @@ type Project struct {
 // directory (Open), or it has no index yet (Status reports it instead).
 var ErrNotIndexed = store.ErrNotIndexed
 
-// Open returns the project of dir: with opts.Enclosing, dir resolved
-// (rootrule.Resolve) or its nearest indexed ancestor; else dir itself,
-// an absolute root as the index stores it (a relative one is resolved),
-// which need not exist any more; under the Refresh policy it indexes or refreshes the project
-// first (Refresh). Errors: "project DIR: ..." when dir cannot be
-// resolved, an error wrapping rootrule.ErrRefused when opts.Served and the
-// rule refuses the root, ErrNotIndexed when no indexed project holds dir
-// (under Refresh: its first run has not written the project yet), "read
-// index: ...", or a Refresh error (the project cannot be indexed at all).
-// An unavailable embedder is Search's error, not Open's: the graph and the
-// status need none.
+// Open returns the project of dir. With opts.Enclosing it is dir,
+// resolved (rootrule.Resolve), or its nearest indexed ancestor; else dir
+// itself, an absolute root as the index stores it (a relative one is
+// resolved), which need not exist any more. Under the Refresh policy the
+// project is indexed or refreshed first (Engine.Refresh). Errors:
+// "project DIR: ..." when dir cannot be resolved, an error wrapping
+// rootrule.ErrRefused when opts.Served and the rule refuses the root,
+// ErrNotIndexed when no indexed project holds dir (under Refresh: its
+// first run has not written the project yet), "read index: ...", or a
+// Refresh error (the project cannot be indexed at all). An unavailable
+// embedder is Search's error (ErrEmbedderUnavailable), not Open's: the
+// graph and the status need none.
 func (e *Engine) Open(ctx context.Context, dir string, opts OpenOptions) (*Project, error) {
 	root := filepath.Clean(dir)
 	if opts.Enclosing || !filepath.IsAbs(dir) {
@@ -145,8 +146,8 @@ func (e *Engine) Open(ctx context.Context, dir string, opts OpenOptions) (*Proje
 // (the index is listed once). With opts.Served the projects rootrule
 // refuses are left out and counted in refused. Errors: the index cannot
 // be listed, ErrNotIndexed when nothing is indexed, or an error wrapping
-// rootrule.ErrRefused when every project is refused. opts.Policy Refresh is not applied: every project is
-// indexed already.
+// rootrule.ErrRefused when every project is refused. The Refresh policy
+// is not applied here: every project listed is indexed already.
 func (e *Engine) OpenAll(ctx context.Context, opts OpenOptions) (ps []*Project, refused int, err error) {
 	rows, err := e.st.Projects(ctx)
 	if err != nil {
