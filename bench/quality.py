@@ -19,6 +19,9 @@ then scores with `coderag eval --json`:
   zh       testdata/zh-fresh: Chinese golden sets: MRR@10
   func     testdata/fresh-func: function-level golden sets over 5 repos under
            $FRESH: MRR@10 in English and in Chinese
+  func2    testdata/fresh-func2: a second function-level set over 5 other repos
+           (yaml, commons-text, gorilla/websocket, boltons, CLI11) under
+           $FRESH2 (default /tmp/fresh2): MRR@10 in English and in Chinese
 
 --set P=V,... is passed to `coderag eval --set` (ranking params, e.g.
 Semantic=0.3). --env K=V is passed to every coderag process (EMBEDDING_MODEL=... for an
@@ -32,6 +35,7 @@ shared = os.environ.get("SHARED", os.path.join(root, "..", "shared"))
 semble_dir = os.path.join(shared, "bench", "semble")
 semble_repos = os.environ.get("SEMBLE_REPOS", "/tmp/semble/repos")
 fresh = os.environ.get("FRESH", "/tmp/fresh")
+fresh2 = os.environ.get("FRESH2", "/tmp/fresh2")
 goroot = subprocess.run(["go", "env", "GOROOT"], capture_output=True, text=True).stdout.strip()
 jdk = os.environ.get("JDK_SRC", "/tmp/golden/jdk")
 py = os.environ.get("PY_STDLIB", "/tmp/golden/py")
@@ -136,20 +140,30 @@ if only is None or "zh" in only:
     out["zh"] = {"per_set": z, "mean": rr / n_all if n_all else 0.0}
     lines.append(f"zh-fresh    all {out['zh']['mean']:.3f}  " + " ".join(f"{k}={v:.3f}" for k, v in z.items()))
 
-func_roots = {"toml": "toml", "click": "click/src/click", "node-semver": "node-semver", "bytes": "bytes", "cjson": "cJSON"}
-if only is None or "func" in only:
+def func_sets(name, label, base, setdir, roots):
+    """Scores a function-level golden set (one JSON per repo under testdata/SETDIR, roots under
+    BASE): MRR@10 per repo and, over all its queries, per language."""
     fu, agg = {}, collections.defaultdict(lambda: [0, 0.0])
-    for n, r in func_roots.items():
-        res = run_eval("func-" + n, os.path.join(fresh, r), os.path.join(root, "testdata", "fresh-func", n + ".json"))
+    for n, r in roots.items():
+        res = run_eval(name + "-" + n, os.path.join(base, r), os.path.join(root, "testdata", setdir, n + ".json"))
         if not res:
             continue
         fu[n] = {"mrr": res["overall"]["mrr_at_10"]}
         for l, m in res.get("by_lang", {}).items():
             fu[n][l] = m["mrr_at_10"]
             agg[l][0] += m["n"]; agg[l][1] += m["mrr_at_10"] * m["n"]
-    out["func"] = {"per_repo": fu, "by_lang": {l: v[1] / v[0] for l, v in agg.items()}}
-    lines.append("fresh-func  " + "  ".join(f"{l} {v:.3f}" for l, v in sorted(out['func']['by_lang'].items())) + "  " +
+    out[name] = {"per_repo": fu, "by_lang": {l: v[1] / v[0] for l, v in agg.items()}}
+    lines.append(label + "  ".join(f"{l} {v:.3f}" for l, v in sorted(out[name]['by_lang'].items())) + "  " +
                  " ".join(f"{k}={v['mrr']:.3f}" for k, v in fu.items()))
+
+
+if only is None or "func" in only:
+    func_sets("func", "fresh-func  ", fresh, "fresh-func",
+              {"toml": "toml", "click": "click/src/click", "node-semver": "node-semver", "bytes": "bytes", "cjson": "cJSON"})
+if only is None or "func2" in only:
+    func_sets("func2", "fresh-func2 ", fresh2, "fresh-func2",
+              {"yaml": "yaml/src", "commons-text": "commons-text/src/main/java", "websocket": "websocket",
+               "boltons": "boltons", "cli11": "CLI11"})
 
 json.dump(out, open(os.path.join(work, "quality.json"), "w"), indent=1)
 print("\n".join(lines))

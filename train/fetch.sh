@@ -12,8 +12,17 @@ set -euo pipefail
 MANIFEST=$1 WORK=$2 LIMIT=${3:-0}
 mkdir -p "$WORK/dl" "$WORK/src" "$WORK/apt/lists/partial"
 APT_SRC=(-o Dir::Etc::sourcelist="$WORK/apt/sources.list" -o Dir::Etc::sourceparts=/nonexistent -o Dir::State::Lists="$WORK/apt/lists")
-echo "deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian bookworm main" > "$WORK/apt/sources.list"
-[ -n "$(ls "$WORK/apt/lists/" | grep Sources || true)" ] || apt-get -qq "${APT_SRC[@]}" update
+# one private index for binary and source packages alike (main, updates and security, as
+# select.py saw them through apt-cache dumpavail): the system's lists may be older than
+# the manifest's versions (a point release or a security update replaces +deb12uN versions)
+K=/usr/share/keyrings/debian-archive-keyring.gpg
+printf '%s\n' "deb [signed-by=$K] http://deb.debian.org/debian bookworm main" \
+  "deb [signed-by=$K] http://deb.debian.org/debian bookworm-updates main" \
+  "deb [signed-by=$K] http://deb.debian.org/debian-security bookworm-security main" \
+  "deb-src [signed-by=$K] http://deb.debian.org/debian bookworm main" \
+  "deb-src [signed-by=$K] http://deb.debian.org/debian-security bookworm-security main" > "$WORK/apt/sources.list"
+[ -n "$(ls "$WORK/apt/lists/" | grep Sources || true)" ] && [ -n "$(ls "$WORK/apt/lists/" | grep security.*_Packages || true)" ] ||
+  apt-get -qq "${APT_SRC[@]}" update
 
 rows=$(awk -F"\t" -v lim="$LIMIT" 'NR>1 { g=$1=="debian-src" ? "src" : $2; sub(/-.*/, "", g); n[g]++; if (lim==0 || n[g]<=lim) print }' "$MANIFEST")
 # binary packages, 60 per apt-get call
@@ -24,15 +33,21 @@ while IFS=$'\t' read -r reg pkg ver sha; do
   [ -n "$f" ] || need+=("$pkg=$ver")
 done <<< "$rows"
 if [ ${#need[@]} -gt 0 ]; then
-  (cd "$WORK/dl" && printf '%s\n' "${need[@]}" | xargs -n 60 apt-get -qq download 2>&1 | grep -v unsandboxed || true)
+  (cd "$WORK/dl" && printf '%s\n' "${need[@]}" | xargs -n 60 apt-get -qq "${APT_SRC[@]}" download 2>&1 | grep -v unsandboxed || true)
+  # apt-get download fetches nothing of a batch in which one version is missing: retry
+  # the packages still absent one by one, so only the missing ones fail below
+  for pv in "${need[@]}"; do
+    ls "$WORK/dl/${pv%%=*}_"*.deb >/dev/null 2>&1 && continue
+    (cd "$WORK/dl" && apt-get -qq "${APT_SRC[@]}" download "$pv" 2>&1 | grep -v unsandboxed || true)
+  done
 fi
 srcneed=()
 while IFS=$'\t' read -r reg pkg ver sha; do
   [ "$reg" = debian-src ] || continue
   d="$WORK/dl/src-$pkg"
-  ls "$d"/*.dsc >/dev/null 2>&1 || srcneed+=("$pkg=$ver")
+  { ls "$d"/*.dsc && ls "$d"/*.tar.*; } >/dev/null 2>&1 || srcneed+=("$pkg=$ver")   # a .dsc without its tarballs is retried
 done <<< "$rows"
-for pv in "${srcneed[@]}"; do
+for pv in "${srcneed[@]+"${srcneed[@]}"}"; do
   pkg=${pv%%=*}; mkdir -p "$WORK/dl/src-$pkg"
   (cd "$WORK/dl/src-$pkg" && apt-get -qq "${APT_SRC[@]}" source --download-only "$pv" 2>&1 | grep -v unsandboxed || true)
 done
@@ -46,6 +61,9 @@ while IFS=$'\t' read -r reg pkg ver sha; do
   fi
   if [ -z "$f" ] || [ "$(sha256sum "$f" | cut -d' ' -f1)" != "$sha" ]; then
     echo "fetch: $reg $pkg $ver: missing or sha256 mismatch" >&2; bad=1; continue
+  fi
+  if [ "$reg" = debian-src ] && ! ls "$WORK/dl/src-$pkg/"*.tar.* >/dev/null 2>&1; then
+    echo "fetch: $reg $pkg $ver: the .dsc came but no tarball did (the mirror no longer serves it)" >&2; bad=1; continue
   fi
   out="$WORK/src/$pkg"
   [ -e "$out/.done" ] && continue

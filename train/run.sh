@@ -17,7 +17,11 @@ cd "$(dirname "$0")/.."
 WORK=${CODERAG_TRAIN_DIR:-$HOME/.cache/coderag-train}
 SMALL=${SMALL:-0}
 SEED=${SEED:-26}
-EPOCHS=${EPOCHS:-2}
+EPOCHS=${EPOCHS:-3}
+CLUSTER=${CLUSTER:-0.5}          # share of each batch drawn from the same few packages (hard negatives)
+NAME_WEIGHT=${NAME_WEIGHT:-0.5}  # loss weight of name pairs against doc pairs
+TEMPLATES=${TEMPLATES:-0.3}      # share of queries wrapped in a question template
+DROPOUT=${DROPOUT:-0.15}         # probability of leaving a token out of a training text
 if [ "$SMALL" != 0 ]; then RUN=$WORK/run-small-$SMALL; HASHFILE=train/weights-small.sha256; EPOCHS=${SMALL_EPOCHS:-3}
 else RUN=$WORK/run-full; HASHFILE=train/weights.sha256; fi
 mkdir -p "$RUN"
@@ -44,7 +48,8 @@ phase mine
 done_phase mine
 
 phase train
-/usr/bin/python3 train/train.py --data "$RUN/pairs" --out "$RUN/model" --seed "$SEED" --epochs "$EPOCHS"
+/usr/bin/python3 train/train.py --data "$RUN/pairs" --out "$RUN/model" --seed "$SEED" --epochs "$EPOCHS" \
+  --cluster "$CLUSTER" --name-weight "$NAME_WEIGHT" --template-rate "$TEMPLATES" --token-dropout "$DROPOUT"
 done_phase train
 
 phase pack

@@ -49,7 +49,7 @@ func TestSearchFilters(t *testing.T) {
 		}
 	}
 	for q, want := range map[string]string{
-		"charge foo:bar": `unknown filter "foo:"; known: lang, file, path, -file, sym, case, repo, project`,
+		"charge lnag:go": `unknown filter "lnag:" (did you mean "lang:"?); known: lang, file, path, -file, sym, case, repo, project`,
 		"lang:go":        "has only filters",
 		"charge lang:xx": `unknown language "xx"`,
 	} {

@@ -35,7 +35,7 @@ latter with no results); the exit status is 0 whenever the search ran.
 Filters inside the query, as in zoekt: lang:go, file:*_test.go or path:src/** (a glob, or
 file:/regex/), -file:vendor/** to exclude, sym:Name for definitions only, case:yes for a
 case-sensitive match of the words, repo:NAME or project:NAME with --all or several --project.
-An unknown filter (foo:bar) or a query of filters only is an error (exit status 2).`)
+A misspelt filter (lnag:go) or a query of filters only is an error (exit status 2).`)
 	topK := fs.Int("top-k", config.TopK.Default, config.TopK.Usage())
 	asJSON := fs.Bool("json", false, "print results as JSON")
 	var projects stringList

@@ -162,6 +162,41 @@ func (f *Filter) MatchProject(root string) bool {
 	return false
 }
 
+// nearestFilter returns the filter name within edit distance 2 of name
+// (the nearest, first in FilterNames on a tie), or "" when none is: a
+// misspelt filter ("lnag:go") is an error that names the filter meant,
+// while any other "word:value" of a question ("prefix:name") is text.
+func nearestFilter(name string) string {
+	best, bd := "", 3
+	for _, n := range FilterNames {
+		if d := editDistance(strings.TrimPrefix(name, "-"), strings.TrimPrefix(n, "-")); d < bd && d < len(n) {
+			best, bd = n, d
+		}
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance between a and b, in bytes.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			c := prev[j-1]
+			if a[i-1] != b[j-1] {
+				c++
+			}
+			cur[j] = min(c, prev[j]+1, cur[j-1]+1)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
 // filterRE matches a word written like a filter: a lower-case name, a
 // colon, the value.
 var filterRE = regexp.MustCompile(`^(-?[a-z]+):(.*)$`)
@@ -187,11 +222,15 @@ func ParseQuery(text string) (string, Filter, error) {
 			known = known || n == name
 		}
 		if !known {
-			if val == "" || strings.HasPrefix(val, ":") || strings.HasPrefix(val, "//") {
-				words = append(words, w) // "TODO:", "std::vec", "http://host"
+			near := nearestFilter(name)
+			if near == "" || val == "" || strings.HasPrefix(val, "//") || strings.Contains(val, ":") {
+				// "TODO:", "std::vec", "http://host", "hh:mm:ss", and
+				// a word such as "prefix:name" in a question that no
+				// filter is spelt like: text, not a filter
+				words = append(words, w)
 				continue
 			}
-			return "", Filter{}, badQuery(ErrUnknownFilter, "unknown filter %q; known: %s", name+":", strings.Join(FilterNames, ", "))
+			return "", Filter{}, badQuery(ErrUnknownFilter, "unknown filter %q (did you mean %q?); known: %s", name+":", near+":", strings.Join(FilterNames, ", "))
 		}
 		if val == "" {
 			return "", Filter{}, badQuery(ErrBadQuery, "filter %q needs a value (%s)", name+":", filterExample(name))

@@ -33,7 +33,7 @@ func TestParseQuery(t *testing.T) {
 		{in: "a::b::c lang:rust", words: "a::b::c", filter: "lang:rust"},
 		{in: "plain words only", words: "plain words only"},
 		// errors
-		{in: "retry foo:bar", err: ErrUnknownFilter},
+		{in: "retry lnag:go", err: ErrUnknownFilter},
 		{in: "retry -lang:go", err: ErrUnknownFilter},
 		{in: "lang:go", err: ErrOnlyFilters},
 		{in: "lang:go file:*.go", err: ErrOnlyFilters},
@@ -56,9 +56,23 @@ func TestParseQuery(t *testing.T) {
 			t.Errorf("ParseQuery(%q) = %q, %q, %v; want %q, %q", c.in, words, f.String(), err, c.words, c.filter)
 		}
 	}
-	_, _, err := ParseQuery("retry foo:bar")
-	if want := `unknown filter "foo:"; known: lang, file, path, -file, sym, case, repo, project`; err == nil || err.Error() != want {
+	_, _, err := ParseQuery("retry lnag:go")
+	if want := `unknown filter "lnag:" (did you mean "lang:"?); known: lang, file, path, -file, sym, case, repo, project`; err == nil || err.Error() != want {
 		t.Errorf("unknown filter error = %v, want %q", err, want)
+	}
+	if _, _, err := ParseQuery("retry -fiel:x_test.go"); !errors.Is(err, ErrUnknownFilter) {
+		t.Errorf("-fiel: err = %v, want ErrUnknownFilter", err)
+	}
+	// a word:value no filter is spelt like is text of a question
+	for _, in := range []string{
+		"print seconds as hh:mm:ss",
+		"resolve a key written as prefix:name at the first colon",
+		"retry foo:bar",
+	} {
+		words, f, err := ParseQuery(in)
+		if err != nil || words != in || !f.Empty() {
+			t.Errorf("ParseQuery(%q) = %q, %v, %v; want the text unchanged, no filter", in, words, f.String(), err)
+		}
 	}
 }
 
@@ -271,8 +285,8 @@ func TestFilterEach(t *testing.T) {
 	if _, err := s.Search(context.Background(), "retry repo:beta", Options{}); !errors.Is(err, ErrBadQuery) {
 		t.Errorf("repo:beta over alpha: err = %v, want ErrBadQuery", err)
 	}
-	if _, err := SearchProjects(context.Background(), []*Searcher{s}, "retry foo:bar", Options{}); !errors.Is(err, ErrUnknownFilter) {
-		t.Errorf("SearchProjects with foo:bar: err = %v, want ErrUnknownFilter", err)
+	if _, err := SearchProjects(context.Background(), []*Searcher{s}, "retry lnag:go", Options{}); !errors.Is(err, ErrUnknownFilter) {
+		t.Errorf("SearchProjects with lnag:go: err = %v, want ErrUnknownFilter", err)
 	}
 }
 

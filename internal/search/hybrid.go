@@ -24,8 +24,16 @@ type HybridParams struct {
 	// Alpha is the vector share of the fused score: (1-Alpha)*bm25 +
 	// Alpha*cos over max-normalised BM25 and min-max-normalised cosine
 	// (Bruch et al., "An Analysis of Fusion Functions for Hybrid
-	// Retrieval", 2023). 0 skips the vector route.
+	// Retrieval", 2023). 0 skips the vector route. It is the share for a
+	// lexical embedder, whose cosine re-ranks the keyword route's
+	// candidates (VectorRerank); Searcher.HybridParams puts LearnedAlpha
+	// in its place for a learned one.
 	Alpha float64
+	// LearnedAlpha is Alpha for an embedder that is not lexical (the
+	// built-in learned model, a remote model): its vector route brings
+	// candidates BM25 missed, the words a question uses and the code does
+	// not, so it earns a larger share.
+	LearnedAlpha float64
 	// FusionScale divides the fused score (61), so that a candidate with
 	// the best BM25 and the best cosine of the pool scores 1/FusionScale.
 	FusionScale float64
@@ -115,6 +123,7 @@ func DefaultHybridParams() HybridParams {
 		Candidates:   200,
 		FTS:          store.FTSWeights{Name: 1.5, Owner: 1, Path: 2, Doc: 2, Body: 0.7},
 		Alpha:        0.1,
+		LearnedAlpha: 0.3,
 		FusionScale:  61,
 		// Semantic and Expand are off: with the first learned model
 		// (local:coderag-code-v1, small) over a hashed index, Semantic 0.5
@@ -166,7 +175,8 @@ type LexicalEmbedder interface {
 }
 
 // HybridParams returns the knobs the hybrid ranker uses: s.Params when
-// set, else DefaultHybridParams with VectorRerank for a lexical embedder.
+// set, else DefaultHybridParams with VectorRerank for a lexical embedder
+// and Alpha = LearnedAlpha for any other.
 func (s *Searcher) HybridParams() HybridParams {
 	if s.Params != nil {
 		return *s.Params
@@ -174,6 +184,8 @@ func (s *Searcher) HybridParams() HybridParams {
 	hp := DefaultHybridParams()
 	if l, ok := s.Embedder.(LexicalEmbedder); ok && l.Lexical() {
 		hp.VectorRerank = true
+	} else {
+		hp.Alpha = hp.LearnedAlpha
 	}
 	return hp
 }

@@ -37,12 +37,12 @@ func TestAPIAndPageFilters(t *testing.T) {
 			}
 		}
 	}
-	code, body := f.do(t, "GET", "/api/search?q="+url.QueryEscape("server foo:bar"), "", "")
+	code, body := f.do(t, "GET", "/api/search?q="+url.QueryEscape("server lnag:go"), "", "")
 	var e struct {
 		Error string `json:"error"`
 	}
 	if err := json.Unmarshal([]byte(body), &e); err != nil || code != 400 ||
-		e.Error != `unknown filter "foo:"; known: lang, file, path, -file, sym, case, repo, project` {
+		e.Error != `unknown filter "lnag:" (did you mean "lang:"?); known: lang, file, path, -file, sym, case, repo, project` {
 		t.Errorf("unknown filter: %d %s", code, body)
 	}
 	if code, body := f.do(t, "GET", "/api/search?q="+url.QueryEscape("server repo:nope"), "", ""); code != 400 || !strings.Contains(body, "matches no project") {
@@ -53,9 +53,9 @@ func TestAPIAndPageFilters(t *testing.T) {
 	if code != 200 || !strings.Contains(body, "server.go") || strings.Contains(body, "recorder.go") {
 		t.Errorf("page with file:server.go: %d (recorder.go shown: %v)", code, strings.Contains(body, "recorder.go"))
 	}
-	code, body = f.do(t, "GET", "/?q="+url.QueryEscape("server foo:bar"), "", "")
-	if code != 400 || !strings.Contains(html.UnescapeString(body), `unknown filter "foo:"`) {
-		t.Errorf("page with foo:bar: %d", code)
+	code, body = f.do(t, "GET", "/?q="+url.QueryEscape("server lnag:go"), "", "")
+	if code != 400 || !strings.Contains(html.UnescapeString(body), `unknown filter "lnag:"`) {
+		t.Errorf("page with lnag:go: %d", code)
 	}
 }
 
@@ -69,8 +69,8 @@ func TestMCPFilters(t *testing.T) {
 	if isErr || !strings.Contains(text, "recorder.go:") || strings.Contains(text, "server.go:") {
 		t.Errorf("search_code with file:recorder.go (error %v):\n%s", isErr, text)
 	}
-	text, isErr = callText(t, cs, &sdk.CallToolParams{Name: "search_code", Arguments: map[string]any{"query": "write the response header foo:bar"}})
-	if !isErr || !strings.Contains(text, `unknown filter "foo:"; known: lang, file, path, -file, sym, case, repo, project`) {
-		t.Errorf("search_code with foo:bar: error %v: %s", isErr, text)
+	text, isErr = callText(t, cs, &sdk.CallToolParams{Name: "search_code", Arguments: map[string]any{"query": "write the response header lnag:go"}})
+	if !isErr || !strings.Contains(text, `unknown filter "lnag:" (did you mean "lang:"?); known: lang, file, path, -file, sym, case, repo, project`) {
+		t.Errorf("search_code with lnag:go: error %v: %s", isErr, text)
 	}
 }

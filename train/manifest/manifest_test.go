@@ -51,6 +51,8 @@ func TestExcludeCatchesKnownPackagings(t *testing.T) {
 		"ruby-rack": "rack", "python3-requests": "requests", "golang-github-burntsushi-toml-dev": "toml",
 		"python3-click": "click", "node-semver": "node-semver", "librust-bytes-dev": "bytes", "libcjson-dev": "cjson",
 		"libgoogle-gson-java": "gson", "python3-aiohttp": "aiohttp", "libuv1-dev": "libuv", "libfmt-dev": "fmtlib",
+		"node-yaml": "yaml", "libcommons-text-java": "commons-text", "golang-github-gorilla-websocket-dev": "gorilla-websocket",
+		"python3-boltons": "boltons", "libcli11-dev": "cli11",
 	} {
 		if got := ex.Match(pkg); got != want {
 			t.Errorf("Match(%q) = %q, want %q", pkg, got, want)

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/coderag/coderag/internal/analyze"
 	"github.com/coderag/coderag/internal/embed"
 	"github.com/coderag/coderag/internal/embed/embedtest"
 	"github.com/coderag/coderag/internal/embed/local"
@@ -311,5 +312,59 @@ func TestBuiltinRelatesMeanings(t *testing.T) {
 	qz, _ := e.EmbedQuery(ctx, "唤醒等待的任务")
 	if !(embed.Cosine(qz, vs[0]) > embed.Cosine(qz, vs[1])) {
 		t.Errorf("唤醒等待的任务: notify_waiters %.3f, put_slice %.3f", embed.Cosine(qz, vs[0]), embed.Cosine(qz, vs[1]))
+	}
+}
+
+// TestEmbedQueryTranslated checks the Chinese path of a query: a Han run is
+// embedded through its translations (HanOwnShare 0: the English terms
+// alone), so "超时" translated to "timeout" gives the vector of "timeout";
+// weights split the run between its terms; a run nothing translates keeps
+// the model's own rows; a query without Han is EmbedQuery's.
+func TestEmbedQueryTranslated(t *testing.T) {
+	e := builtinT(t)
+	ctx := context.Background()
+	q := func(s string) []float32 {
+		v, err := e.EmbedQuery(ctx, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	tr := func(s string, f func(string) []analyze.Expansion) []float32 {
+		v, err := e.EmbedQueryTranslated(ctx, s, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	near := func(a, b []float32) bool { return embed.Cosine(a, b) > 0.9999 }
+	timeout := func(string) []analyze.Expansion { return []analyze.Expansion{{Term: "timeout", Weight: 1}} }
+	if HanOwnShare == 0 && !near(tr("超时", timeout), q("timeout")) {
+		t.Errorf("超时 -> timeout: cosine %.4f with the vector of \"timeout\"", embed.Cosine(tr("超时", timeout), q("timeout")))
+	}
+	// the English words around the run keep their own weight
+	mixed := tr("http 超时", timeout)
+	if embed.Cosine(mixed, q("http timeout")) < 0.99 {
+		t.Errorf("http 超时: cosine %.4f with \"http timeout\"", embed.Cosine(mixed, q("http timeout")))
+	}
+	// a heavier translation pulls the vector its way
+	two := func(w1, w2 float64) func(string) []analyze.Expansion {
+		return func(string) []analyze.Expansion {
+			return []analyze.Expansion{{Term: "delete", Weight: w1}, {Term: "timeout", Weight: w2}}
+		}
+	}
+	a, b := tr("删除", two(0.9, 0.1)), tr("删除", two(0.1, 0.9))
+	if !(embed.Cosine(a, q("delete")) > embed.Cosine(b, q("delete")) && embed.Cosine(b, q("timeout")) > embed.Cosine(a, q("timeout"))) {
+		t.Error("translation weights do not steer the vector")
+	}
+	none := func(string) []analyze.Expansion { return nil }
+	if !near(tr("超时", none), q("超时")) {
+		t.Error("a run without translations must keep the model's own rows")
+	}
+	if !near(tr("parse the request line", timeout), q("parse the request line")) {
+		t.Error("a query without Han must embed as EmbedQuery does")
+	}
+	if _, err := e.EmbedQueryTranslated(ctx, "  ", timeout); !errors.Is(err, embed.ErrEmptyInput) {
+		t.Errorf("blank query: %v, want ErrEmptyInput", err)
 	}
 }

@@ -57,14 +57,7 @@ func (t *Tokenizer) Tokens(dst []string, text string) []string {
 		if start < i {
 			dst = analyze.Terms(dst, text[start:i])
 		}
-		j := i
-		for j < len(text) {
-			r2, s2 := utf8.DecodeRuneInString(text[j:])
-			if !analyze.IsHan(r2) {
-				break
-			}
-			j += s2
-		}
+		j := hanRunEnd(text, i)
 		dst = t.segment(dst, text[i:j])
 		i, start = j, j
 	}
@@ -72,6 +65,19 @@ func (t *Tokenizer) Tokens(dst []string, text string) []string {
 		dst = analyze.Terms(dst, text[start:])
 	}
 	return dst
+}
+
+// hanRunEnd returns the byte offset just past the run of Han characters
+// of text that starts at i.
+func hanRunEnd(text string, i int) int {
+	for i < len(text) {
+		r, size := utf8.DecodeRuneInString(text[i:])
+		if !analyze.IsHan(r) {
+			break
+		}
+		i += size
+	}
+	return i
 }
 
 // segment appends the forward-maximum-matching words of a run of Han

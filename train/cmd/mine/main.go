@@ -40,6 +40,9 @@
 //	<side>.ids  int32    row ids of each text's distinct tokens
 //	<side>.w    float32  per id: tf for tq/td (the model takes 1+ln tf), sense weight for zd, 1 for zq
 //	<side>.off  int64    n+1 offsets into ids
+//	qt.ids/.w/.off       question templates (questionTemplates), tokenized; train.py adds one to a share of queries
+//	tg.pkg      int32    per training pair: its package's index (pairs of a package are contiguous)
+//	tg.kind     uint8    per training pair: 0 doc pair, 1 name pair
 //	heldout.jsonl        {"lang","pkg","query","code"} per held-out doc pair
 //
 // Usage: mine -manifest train/manifest.tsv -exclude train/exclude.tsv -src WORK/src -cedict FILE -out DIR
@@ -219,7 +222,10 @@ func run(o options) error {
 		return stats[l]
 	}
 	var train, heldout []pair
-	for _, r := range results {
+	// group[i] is the package (its index in results) of train[i], so
+	// training can draw a batch's negatives from the same packages
+	var group []int32
+	for ri, r := range results {
 		if r.lang == "" {
 			continue
 		}
@@ -249,6 +255,7 @@ func run(o options) error {
 				s.NamePairs++
 			}
 			train = append(train, p)
+			group = append(group, int32(ri))
 		}
 	}
 	if err := hw.Flush(); err != nil {
@@ -367,7 +374,7 @@ func run(o options) error {
 	fmt.Fprintf(os.Stderr, "mine: tokenized %d pairs, vocabulary %d (%d Chinese) in %s\n", len(train), len(vocab), nZh, time.Since(t1).Round(time.Second))
 
 	sides := map[string]*sideWriter{}
-	for _, s := range []string{"tq", "td", "zq", "zd", "hq", "hd"} {
+	for _, s := range []string{"tq", "td", "zq", "zd", "hq", "hd", "qt"} {
 		sides[s] = &sideWriter{}
 	}
 	for _, t := range tt {
@@ -377,6 +384,9 @@ func run(o options) error {
 	for _, p := range heldout {
 		sides["hq"].addTF(finalTok.Tokens(nil, p.query), idOf)
 		sides["hd"].addTF(finalTok.Tokens(nil, p.code), idOf)
+	}
+	for _, t := range questionTemplates {
+		sides["qt"].addTF(finalTok.Tokens(nil, t), idOf)
 	}
 	for _, z := range zps {
 		sides["zq"].add([]int32{index[z.word]}, []float32{1})
@@ -390,6 +400,9 @@ func run(o options) error {
 		if err := s.write(filepath.Join(o.out, name)); err != nil {
 			return err
 		}
+	}
+	if err := writeGroups(filepath.Join(o.out, "tg"), train, group); err != nil {
+		return err
 	}
 	if err := os.WriteFile(filepath.Join(o.out, "vocab.txt"), []byte(strings.Join(vocab, "\n")+"\n"), 0o644); err != nil {
 		return err
@@ -682,6 +695,43 @@ func jieba(path string) (map[string]int, error) {
 		out[w] = v
 	}
 	return out, sc.Err()
+}
+
+// questionTemplates are the words a person wraps a search question in,
+// which no doc comment says: train.py adds one at random to a share of the
+// training queries (--template-rate), so the query-side weights learn that
+// these words say nothing of the code sought. Without them "where" keeps
+// its inverse-document-frequency weight and the row SQL's WHERE trained,
+// and "where is the timeout handled" drifts toward query builders.
+var questionTemplates = []string{
+	"where is", "where is the code that", "where do we", "where does it", "which function",
+	"which method", "which function is responsible for", "the function that", "how does the code",
+	"how is it done", "how do I", "find the code that", "find where", "what handles",
+	"what is used to", "show me the function that", "locate the method that", "where are",
+	"in which file is", "which part of the code", "what code", "where in the code",
+	"the method responsible for", "which helper",
+}
+
+// writeGroups writes, per training pair in order, its package index
+// (path+".pkg", int32) and its kind (path+".kind", one byte: 0 doc, 1 name).
+func writeGroups(path string, train []pair, group []int32) error {
+	kinds := make([]byte, len(train))
+	for i, p := range train {
+		if p.kind != "doc" {
+			kinds[i] = 1
+		}
+	}
+	pk := make([]byte, 4*len(group))
+	for i, g := range group {
+		binary.LittleEndian.PutUint32(pk[4*i:], uint32(g))
+	}
+	if err := os.WriteFile(path+".pkg", pk, 0o644); err != nil {
+		return fmt.Errorf("write groups: %w", err)
+	}
+	if err := os.WriteFile(path+".kind", kinds, 0o644); err != nil {
+		return fmt.Errorf("write groups: %w", err)
+	}
+	return nil
 }
 
 // sideWriter accumulates one side's texts as id lists.

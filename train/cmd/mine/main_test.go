@@ -1,10 +1,15 @@
 package main
 
 import (
+	"bytes"
+	"encoding/binary"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/coderag/coderag/internal/chunk"
+	"github.com/coderag/coderag/internal/embed/static"
 )
 
 // TestPairsOfRealChunks mines pairs from chunks of the real chunker and
@@ -93,6 +98,49 @@ func TestDocQuery(t *testing.T) {
 	} {
 		if got := docQuery(in); got != want {
 			t.Errorf("docQuery(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestWriteGroups checks the per-pair files train.py builds its
+// package-clustered batches and name-pair weights from: one int32 package
+// index and one kind byte per training pair, in pair order.
+func TestWriteGroups(t *testing.T) {
+	dir := t.TempDir()
+	train := []pair{{kind: "doc"}, {kind: "name"}, {kind: "name"}, {kind: "doc"}}
+	group := []int32{0, 0, 7, 300}
+	if err := writeGroups(filepath.Join(dir, "tg"), train, group); err != nil {
+		t.Fatal(err)
+	}
+	pk, err := os.ReadFile(filepath.Join(dir, "tg.pkg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	kind, err := os.ReadFile(filepath.Join(dir, "tg.kind"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pk) != 4*len(train) || len(kind) != len(train) {
+		t.Fatalf("sizes %d, %d; want %d, %d", len(pk), len(kind), 4*len(train), len(train))
+	}
+	for i, g := range group {
+		if got := int32(binary.LittleEndian.Uint32(pk[4*i:])); got != g {
+			t.Errorf("pair %d: package %d, want %d", i, got, g)
+		}
+	}
+	if want := []byte{0, 1, 1, 0}; !bytes.Equal(kind, want) {
+		t.Errorf("kinds %v, want %v", kind, want)
+	}
+}
+
+// TestQuestionTemplatesTokenize checks that every question template yields
+// tokens through the model's tokenizer (a template without tokens would
+// teach the query weights nothing).
+func TestQuestionTemplatesTokenize(t *testing.T) {
+	tok := static.NewTokenizer(nil)
+	for _, q := range questionTemplates {
+		if toks := tok.Tokens(nil, q); len(toks) == 0 {
+			t.Errorf("template %q has no tokens", q)
 		}
 	}
 }
