@@ -18,7 +18,7 @@ func main() {
 	// The first SIGINT or SIGTERM cancels ctx; a second one ends the process
 	// at once (the default action), even if something ignored the first.
 	context.AfterFunc(ctx, stop)
-	code := cli.Main(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	code := cli.Main(ctx, os.Args[1:], os.LookupEnv, os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
 }

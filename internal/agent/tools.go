@@ -30,7 +30,7 @@ type SearchParams = toolset.SearchCodeParams
 // indexing (a project without an index gets NotIndexedMessage), so all
 // five are read-only.
 func ProjectTools(root string, eng *engine.Engine) []Tool {
-	return FromRegistry(&toolset.Env{Engine: eng}, toolset.Fixed(root), toolset.Query()...)
+	return FromRegistry(&toolset.Env{Engine: eng, Policy: engine.AsIs}, toolset.Fixed(root), toolset.Query()...)
 }
 
 // FromRegistry adapts registry tools to the agent: the same name,

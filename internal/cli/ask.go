@@ -9,8 +9,8 @@ import (
 	"github.com/coderag/coderag/internal/agent"
 	"github.com/coderag/coderag/internal/config"
 	"github.com/coderag/coderag/internal/engine"
-	"github.com/coderag/coderag/internal/index"
 	"github.com/coderag/coderag/internal/llm"
+	"github.com/coderag/coderag/internal/rootrule"
 	"github.com/coderag/coderag/internal/store"
 )
 
@@ -113,7 +113,7 @@ func openAgentProject(e *env, dir string) (*agentProject, error) {
 	if dir == "" {
 		dir = "."
 	}
-	root, err := index.ResolveRoot(dir)
+	root, err := rootrule.Resolve(dir)
 	if err != nil {
 		return nil, fmt.Errorf("project %s: %w", dir, err)
 	}
@@ -127,7 +127,7 @@ func openAgentProject(e *env, dir string) (*agentProject, error) {
 	if err != nil {
 		return nil, err
 	}
-	p, err := eng.Project(e.ctx, root)
+	p, err := eng.Find(e.ctx, root, true)
 	switch {
 	case errors.Is(err, store.ErrNotIndexed):
 	case err != nil:

@@ -66,21 +66,21 @@ func (s *Server) Start() error { return nil }
 // askEnv isolates the index and points LLM_* at url ("" = unset).
 func askEnv(t *testing.T, url string) {
 	t.Helper()
-	t.Setenv("CODERAG_HOME", t.TempDir())
-	t.Setenv("EMBEDDING_PROVIDER", "")
-	t.Setenv("LLM_BASE_URL", url)
-	t.Setenv("LLM_MODEL", "")
-	t.Setenv("LLM_API_KEY", "")
+	setenv(t, "CODERAG_HOME", t.TempDir())
+	setenv(t, "EMBEDDING_PROVIDER", "")
+	setenv(t, "LLM_BASE_URL", url)
+	setenv(t, "LLM_MODEL", "")
+	setenv(t, "LLM_API_KEY", "")
 	if url != "" {
-		t.Setenv("LLM_MODEL", "gpt-test")
-		t.Setenv("LLM_API_KEY", "sk-test")
+		setenv(t, "LLM_MODEL", "gpt-test")
+		setenv(t, "LLM_API_KEY", "sk-test")
 	}
 }
 
 func askRun(t *testing.T, stdin string, args ...string) (int, string, string) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code := MainIO(context.Background(), args, strings.NewReader(stdin), &out, &errb)
+	code := MainIO(context.Background(), args, testLookup(t), strings.NewReader(stdin), &out, &errb)
 	return code, out.String(), errb.String()
 }
 

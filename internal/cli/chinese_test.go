@@ -56,7 +56,7 @@ func TestExplainChinese(t *testing.T) {
 			t.Errorf("stats lacks the dictionary line:\n%s", out)
 		}
 	}
-	t.Setenv("CODERAG_CEDICT", "off")
+	setenv(t, "CODERAG_CEDICT", "off")
 	code, out, errs := run(t, "search", "--explain", "--project", proj, "丢弃过期的连接")
 	if code != 0 {
 		t.Fatalf("search without dictionary: %d %s %s", code, out, errs)

@@ -20,6 +20,7 @@ import (
 	"github.com/coderag/coderag/internal/engine"
 	"github.com/coderag/coderag/internal/httpx"
 	"github.com/coderag/coderag/internal/index"
+	"github.com/coderag/coderag/internal/rootrule"
 	"github.com/coderag/coderag/internal/store"
 )
 
@@ -38,7 +39,7 @@ const (
 type env struct {
 	ctx    context.Context
 	cfg    config.Config
-	cfgErr error // from config.FromEnv: reported by the commands that embed or index
+	cfgErr error // from config.FromLookup: reported by the commands that embed or index
 	stdout io.Writer
 	stderr io.Writer
 	stdin  io.Reader
@@ -80,15 +81,18 @@ var errSilent = errors.New("")
 
 // Main runs coderag with args (without the program name) and returns the
 // process exit status: 0 success, 1 failure, 2 bad usage, 130 interrupted.
-func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	return MainIO(ctx, args, os.Stdin, stdout, stderr)
+// lookupEnv reads the environment (os.LookupEnv in the binary, a map in
+// tests): config.FromLookup builds the one configuration from it, and the
+// flags of each command override it (configFlags).
+func Main(ctx context.Context, args []string, lookupEnv func(string) (string, bool), stdout, stderr io.Writer) int {
+	return MainIO(ctx, args, lookupEnv, os.Stdin, stdout, stderr)
 }
 
 // MainIO is Main with an explicit standard input (for the REPL and tests).
-func MainIO(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+func MainIO(ctx context.Context, args []string, lookupEnv func(string) (string, bool), stdin io.Reader, stdout, stderr io.Writer) int {
 	// A bad variable fails only the commands that use it (those that
 	// embed or index): grep, glob, read, stats and the graph still run.
-	cfg, cfgErr := config.FromEnv()
+	cfg, cfgErr := config.FromLookup(lookupEnv)
 	e := &env{ctx: ctx, cfg: cfg, cfgErr: cfgErr, stdout: stdout, stderr: stderr, stdin: stdin}
 	useDictionary(cfg)
 	if len(args) == 0 {
@@ -197,8 +201,7 @@ Commands:
 func newFlags(e *env, name, usage, about string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	fs.StringVar(&e.cfg.Store, "store", e.cfg.Store, "the index: a postgres:// URL or libpq \"host=... dbname=...\" string, or an SQLite file; overrides CODERAG_STORE")
-	fs.BoolVar(&e.cfg.AllowSecrets, "allow-secrets", e.cfg.AllowSecrets, "index, read, grep and glob files whose names look like secrets (.env, *.key, credentials.json, ...); sets CODERAG_ALLOW_SECRETS")
+	configFlags(fs, e, "store", "allow-secrets")
 	fs.Usage = func() {
 		w := e.stdout
 		fmt.Fprintf(w, "Usage: coderag %s %s\n\n%s\n\nFlags:\n", name, usage, about)
@@ -208,6 +211,26 @@ func newFlags(e *env, name, usage, about string) *flag.FlagSet {
 		fmt.Fprintf(w, "\n%s\n", config.EnvHelp)
 	}
 	return fs
+}
+
+// configFlags registers on fs the flag of each named config.Setting (its
+// name and help are the Setting's): every flag that sets configuration
+// goes through this one helper. A flag given is merged into e.cfg by
+// config.Config.Set, the parse and check of its environment variable, so
+// flags override the environment; a bad value is a usage error.
+func configFlags(fs *flag.FlagSet, e *env, flags ...string) {
+	for _, name := range flags {
+		s := config.FlagSetting(name)
+		if s == nil {
+			panic("cli: no config setting for flag --" + name) // a programming error
+		}
+		set := func(v string) error { return e.cfg.Set(name, v) }
+		if s.Bool {
+			fs.BoolFunc(name, s.Usage, set)
+		} else {
+			fs.Func(name, s.Usage, set)
+		}
+	}
 }
 
 // parse parses flags, allowing flags after positional arguments
@@ -274,22 +297,20 @@ func pathArg(arg string) (string, error) {
 	return arg, nil
 }
 
-// openStore opens the index for writing (creating it).
-func openStore(e *env) (*store.Store, error) {
-	return store.Open(e.ctx, e.cfg.DBPath())
-}
+// projectOptions is how the CLI opens projects: the indexed project
+// holding the directory given (--project, or any directory inside it),
+// under the CLI's freshness policy, engine.Freshen: a one-shot query
+// re-indexes a small change set in place first and marks results from
+// other changed files stale.
+var projectOptions = engine.OpenOptions{Policy: engine.Freshen, Enclosing: true}
 
-// engineConfig is the engine configuration of this environment over st.
-func (e *env) engineConfig(st *store.Store, longLived bool) engine.Config {
-	return engine.Config{Store: st, Embedding: e.embedding(), EmbeddingErr: e.embeddingErr(),
+// engineConfig is the engine configuration of this environment: the
+// index at e.cfg.DBPath (opened and closed by the engine), the configured
+// embedder, and the index options.
+func (e *env) engineConfig(longLived bool) engine.Config {
+	return engine.Config{DBPath: e.cfg.DBPath(), Embedders: engine.FromOptions(e.embedding(), e.embeddingErr()),
 		Index:     index.Options{Threads: e.cfg.IndexThreads, BatchSize: e.cfg.Embedding.BatchSize, AllowSecrets: e.cfg.AllowSecrets},
 		LongLived: longLived}
-}
-
-// embeddingErr is why the configured embedder cannot be built, or nil.
-func (e *env) embeddingErr() error {
-	_, err := e.embedOptions(embedFlags{})
-	return err
 }
 
 // sharedEngine is the one engine of a long-lived front end (the REPL):
@@ -305,7 +326,6 @@ func (s *sharedEngine) close() {
 	defer s.mu.Unlock()
 	if s.eng != nil {
 		s.eng.Close()
-		s.eng.Store().Close()
 		s.eng = nil
 	}
 }
@@ -317,29 +337,19 @@ func openEngine(e *env) (*engine.Engine, func(), error) {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		if s.eng == nil {
-			st, err := store.Open(context.WithoutCancel(e.ctx), e.cfg.DBPath())
+			eng, err := engine.Open(context.WithoutCancel(e.ctx), e.engineConfig(true))
 			if err != nil {
-				return nil, nil, err
-			}
-			eng, err := engine.New(e.engineConfig(st, true))
-			if err != nil {
-				st.Close()
 				return nil, nil, err
 			}
 			s.eng = eng
 		}
 		return s.eng, func() {}, nil
 	}
-	st, err := openStore(e)
+	eng, err := engine.Open(e.ctx, e.engineConfig(e.longLived))
 	if err != nil {
 		return nil, nil, err
 	}
-	eng, err := engine.New(e.engineConfig(st, e.longLived))
-	if err != nil {
-		st.Close()
-		return nil, nil, err
-	}
-	return eng, func() { eng.Close(); st.Close() }, nil
+	return eng, func() { eng.Close() }, nil
 }
 
 // notIndexedError is the message for a project with no index.
@@ -351,56 +361,63 @@ func notIndexedError(dir string) error {
 // printed already (once is enough in the REPL).
 var staleNoted sync.Map
 
-// openProject resolves dir to its nearest enclosing indexed root and opens
-// the index under an engine; the returned function releases it. A missing
-// index is reported with the not-indexed message; the database file is
-// never created by a read. It notes, once per process and project, files
-// indexed by an older coderag.
-func openProject(e *env, dir string) (*engine.Engine, *store.Project, func(), error) {
-	eng, p, release, err := openProjectQuiet(e, dir)
+// openProject opens the indexed project holding dir (dir or its nearest
+// indexed ancestor) under the CLI's policy; the returned function
+// releases it and its engine. A missing index is reported with the
+// not-indexed message; the database file is never created by a read. It
+// notes, once per process and project, files indexed by an older
+// coderag.
+func openProject(e *env, dir string) (*engine.Project, func(), error) {
+	p, release, err := openProjectQuiet(e, dir)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, err
 	}
-	noteOlder(e, p.Path, func() int {
-		n, err := eng.Store().StaleFiles(e.ctx, p.Path, index.AnalysisVersion)
+	noteOlder(e, p.Root, func() int {
+		n, err := p.OlderFiles(e.ctx)
 		if err != nil {
 			return 0
 		}
 		return n
 	})
-	return eng, p, release, nil
+	return p, release, nil
 }
 
 // openProjectQuiet is openProject without the older-files note, for
 // commands whose freshness check counts those files anyway
 // (engine.Freshness.Older) and print the note with noteOlder.
-func openProjectQuiet(e *env, dir string) (*engine.Engine, *store.Project, func(), error) {
+func openProjectQuiet(e *env, dir string) (*engine.Project, func(), error) {
 	if dir == "" {
 		dir = "."
 	}
-	root, err := index.ResolveRoot(dir)
-	if err != nil {
-		return nil, nil, nil, fmt.Errorf("project %s: %w", dir, err)
-	}
 	if exists, err := store.Exists(e.cfg.DBPath()); err != nil {
-		return nil, nil, nil, err
+		return nil, nil, err
 	} else if !exists {
-		return nil, nil, nil, notIndexedError(dir)
+		if _, err := rootrule.Resolve(dir); err != nil {
+			return nil, nil, fmt.Errorf("project %s: %w", dir, err)
+		}
+		return nil, nil, notIndexedError(dir)
 	}
 	eng, release, err := openEngine(e)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, err
 	}
-	p, err := eng.Project(e.ctx, root)
-	if errors.Is(err, store.ErrNotIndexed) {
-		release()
-		return nil, nil, nil, notIndexedError(dir)
-	}
+	p, err := openIn(e, eng, dir)
 	if err != nil {
 		release()
-		return nil, nil, nil, err
+		return nil, nil, err
 	}
-	return eng, p, release, nil
+	return p, func() { p.Release(); release() }, nil
+}
+
+// openIn opens the project holding dir in eng with projectOptions: the
+// CLI's one call of engine.Open. No indexed project holding dir is the
+// not-indexed message.
+func openIn(e *env, eng *engine.Engine, dir string) (*engine.Project, error) {
+	p, err := eng.Open(e.ctx, dir, projectOptions)
+	if errors.Is(err, engine.ErrNotIndexed) {
+		return nil, notIndexedError(dir)
+	}
+	return p, err
 }
 
 // noteOlder prints, once per process and project, how many files of the

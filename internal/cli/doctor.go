@@ -12,6 +12,7 @@ import (
 	"github.com/coderag/coderag/internal/embed"
 	"github.com/coderag/coderag/internal/engine"
 	"github.com/coderag/coderag/internal/index"
+	"github.com/coderag/coderag/internal/rootrule"
 	"github.com/coderag/coderag/internal/store"
 )
 
@@ -46,7 +47,7 @@ type doctorOut struct {
 // configuredEmbedder describes the embedder `coderag index` would use
 // here (embed.Describe: id and what it is), or says why there is none.
 func configuredEmbedder(e *env) string {
-	emb, err := e.newEmbedder(embedFlags{})
+	emb, err := e.newEmbedder()
 	if err != nil {
 		return "unavailable: " + oneLine(err.Error())
 	}
@@ -140,9 +141,9 @@ never moved: set CODERAG_HOME elsewhere instead.`)
 }
 
 // enclosingRoot returns the nearest of roots that is dir or one of its
-// parents, after resolving dir as index.ResolveRoot does; "" when none is.
+// parents, after resolving dir as rootrule.Resolve does; "" when none is.
 func enclosingRoot(dir string, roots []string) string {
-	d, err := index.ResolveRoot(dir)
+	d, err := rootrule.Resolve(dir)
 	if err != nil {
 		return ""
 	}
@@ -190,7 +191,7 @@ func (e *env) rebuild(path string, projects []string) (movedTo string, rebuilt [
 			lost[p] = "directory gone"
 			continue
 		}
-		emb, err := e.newEmbedder(embedFlags{})
+		emb, err := e.newEmbedder()
 		if id := embedders[p]; id != "" {
 			emb, err = engine.ProjectEmbedder(id, e.embedding())
 		}
@@ -216,4 +217,10 @@ func (e *env) rebuild(path string, projects []string) (movedTo string, rebuilt [
 		say("the damaged index listed no readable projects: run `coderag index PATH` for each\n")
 	}
 	return movedTo, rebuilt, lost, nil
+}
+
+// openStore opens the index for writing (creating it): doctor's repair
+// rebuilds a new index file itself, below any engine.
+func openStore(e *env) (*store.Store, error) {
+	return store.Open(e.ctx, e.cfg.DBPath())
 }

@@ -22,7 +22,7 @@ import (
 func run(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code := MainIO(context.Background(), args, strings.NewReader(""), &out, &errb)
+	code := MainIO(context.Background(), args, testLookup(t), strings.NewReader(""), &out, &errb)
 	return code, out.String(), errb.String()
 }
 
@@ -38,8 +38,8 @@ func goroot(t *testing.T) string {
 func setHome(t *testing.T) string {
 	t.Helper()
 	home := t.TempDir()
-	t.Setenv("CODERAG_HOME", home)
-	t.Setenv("EMBEDDING_PROVIDER", "")
+	setenv(t, "CODERAG_HOME", home)
+	setenv(t, "EMBEDDING_PROVIDER", "")
 	return home
 }
 
@@ -361,7 +361,7 @@ func TestEvalFileLabelled(t *testing.T) {
 func TestBadHomeIsAnError(t *testing.T) {
 	home := filepath.Join(t.TempDir(), "homefile")
 	os.WriteFile(home, []byte("x"), 0o644)
-	t.Setenv("CODERAG_HOME", home)
+	setenv(t, "CODERAG_HOME", home)
 	dir := t.TempDir()
 	for _, args := range [][]string{{"stats"}, {"search", "--project", dir, "x"}, {"remove", dir}, {"index", "--quiet", dir}} {
 		code, out, errs := run(t, args...)
@@ -382,7 +382,7 @@ func TestBadEmbeddingEnvFailsOnlyEmbedding(t *testing.T) {
 	if code, _, errs := run(t, "index", "--quiet", root); code != 0 {
 		t.Fatalf("index: %s", errs)
 	}
-	t.Setenv("EMBEDDING_PROVIDER", "bogus")
+	setenv(t, "EMBEDDING_PROVIDER", "bogus")
 	code, _, errs := run(t, "index", "--quiet", root)
 	if code != 2 || !strings.Contains(errs, "unknown embedding provider") || strings.Count(strings.TrimSpace(errs), "\n") != 0 {
 		t.Fatalf("index with a bad provider: exit %d %q", code, errs)

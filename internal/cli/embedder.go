@@ -7,55 +7,33 @@ import (
 	"github.com/coderag/coderag/internal/embed/provider"
 )
 
-// embedFlags are the embedding flags shared by index (and the REPL's /index).
-type embedFlags struct {
-	provider, model, baseURL string
-	batch                    int
-}
-
-// embedOptions is the configured embedder with flags overriding the
-// environment. A bad provider (flag or EMBEDDING_PROVIDER) is an error.
-func (e *env) embedOptions(f embedFlags) (embed.Options, error) {
-	if e.cfgErr != nil {
-		return embed.Options{}, usageError{e.cfgErr.Error()}
-	}
-	ec := e.cfg.Embedding
-	if f.provider != "" {
-		ec.Provider = f.provider
-	}
-	if f.model != "" {
-		ec.Model = f.model
-	}
-	if f.baseURL != "" {
-		ec.BaseURL = f.baseURL
-	}
-	if f.batch > 0 {
-		ec.BatchSize = f.batch
-	}
-	p, err := config.NormalizeProvider(ec.Provider)
-	if err != nil {
-		return embed.Options{}, err
-	}
-	return embed.Options{Provider: p, Model: ec.Model, BaseURL: ec.BaseURL, APIKey: ec.APIKey,
-		BatchSize: ec.BatchSize, Expand: analyze.GlossaryExpand, Translate: analyze.TranslateHan}, nil
-}
-
-// newEmbedder builds the configured embedder, with flags overriding the
-// environment.
-func (e *env) newEmbedder(f embedFlags) (embed.Embedder, error) {
-	o, err := e.embedOptions(f)
-	if err != nil {
-		return nil, err
-	}
-	return provider.New(o)
-}
-
-// embedding is the configured embedder's options as far as they can be
-// read: a bad EMBEDDING_PROVIDER leaves the provider empty, so a query of
-// an indexed project (whose stored id decides) still works.
+// embedding is the configured embedder's options (the environment with
+// the flags merged, config.Config.Embedding), the one conversion for the
+// engine and every command. A bad EMBEDDING_PROVIDER leaves the provider
+// empty, so a query of an indexed project (whose stored id decides) still
+// works; embeddingErr says why it cannot build the configured one.
 func (e *env) embedding() embed.Options {
 	ec := e.cfg.Embedding
 	p, _ := config.NormalizeProvider(ec.Provider)
 	return embed.Options{Provider: p, Model: ec.Model, BaseURL: ec.BaseURL, APIKey: ec.APIKey,
 		BatchSize: ec.BatchSize, Expand: analyze.GlossaryExpand, Translate: analyze.TranslateHan}
+}
+
+// embeddingErr is why the configured embedder cannot be built (a bad
+// variable, as a usage error), or nil.
+func (e *env) embeddingErr() error {
+	if e.cfgErr != nil {
+		return usageError{e.cfgErr.Error()}
+	}
+	_, err := config.NormalizeProvider(e.cfg.Embedding.Provider)
+	return err
+}
+
+// newEmbedder builds the configured embedder (flags merged), for the
+// commands that check it before they start (mcp, serve, doctor).
+func (e *env) newEmbedder() (embed.Embedder, error) {
+	if err := e.embeddingErr(); err != nil {
+		return nil, err
+	}
+	return provider.New(e.embedding())
 }

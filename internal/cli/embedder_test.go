@@ -24,11 +24,11 @@ func TestIndexNotesEmbedderSwitch(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	t.Setenv("EMBEDDING_MODEL", "hashing-256-v1")
+	setenv(t, "EMBEDDING_MODEL", "hashing-256-v1")
 	if code, out, errs := run(t, "index", "--quiet", dir); code != 0 || strings.Contains(errs, "embedded again") {
 		t.Fatalf("first index: exit %d\n%s\n%s", code, out, errs)
 	}
-	t.Setenv("EMBEDDING_MODEL", static.ModelName)
+	setenv(t, "EMBEDDING_MODEL", static.ModelName)
 	code, out, errs := run(t, "index", "--quiet", dir)
 	if code != 0 {
 		t.Fatalf("second index: exit %d\n%s\n%s", code, out, errs)
@@ -66,7 +66,7 @@ func TestDoctorNamesEmbedder(t *testing.T) {
 	if code, out, _ := run(t, "doctor", "--json"); code != 0 || !strings.Contains(out, `"embedder": "local:`+static.ModelName+`: `) {
 		t.Fatalf("doctor --json: exit %d\n%s", code, out)
 	}
-	t.Setenv("EMBEDDING_PROVIDER", "nonsense")
+	setenv(t, "EMBEDDING_PROVIDER", "nonsense")
 	if _, out, _ := run(t, "doctor"); !strings.Contains(out, "embedder: unavailable: ") {
 		t.Errorf("doctor with a bad provider:\n%s", out)
 	}

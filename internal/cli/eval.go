@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/coderag/coderag/internal/engine"
 	"github.com/coderag/coderag/internal/lang"
 	"github.com/coderag/coderag/internal/search"
 	"github.com/coderag/coderag/internal/store"
@@ -91,17 +92,17 @@ per category and per language of the first target file.`)
 	sort.Strings(missing)
 	switch {
 	case len(want) > 0 && len(missing) == len(want):
-		return fmt.Errorf("none of the %d files %s expects is in the index of %s: index the golden set's root and pass it as --project", len(want), pos[0], p.Path)
+		return fmt.Errorf("none of the %d files %s expects is in the index of %s: index the golden set's root and pass it as --project", len(want), pos[0], p.Root)
 	case len(missing) > 0:
 		fmt.Fprintf(e.stderr, "warning: %d of the %d expected files are not in the index of %s (e.g. %s); their queries count as misses\n",
-			len(missing), len(want), p.Path, strings.Join(missing[:min(3, len(missing))], ", "))
+			len(missing), len(want), p.Root, strings.Join(missing[:min(3, len(missing))], ", "))
 	}
 	rep, err := search.Evaluate(e.ctx, s, g, *ranker)
 	if err != nil {
 		return err
 	}
 	if *asJSON {
-		return writeJSON(e.stdout, evalJSON{Root: p.Path, EvalReport: rep})
+		return writeJSON(e.stdout, evalJSON{Root: p.Root, EvalReport: rep})
 	}
 	printEval(e.stdout, rep)
 	return nil
@@ -183,16 +184,16 @@ func runBenchEval(e *env, file, project, ranker, set string, asJSON bool) error 
 	}
 	switch {
 	case missing == total:
-		return fmt.Errorf("none of the %d files %s labels is in the index of %s: index the set's root and pass it as --project", total, file, p.Path)
+		return fmt.Errorf("none of the %d files %s labels is in the index of %s: index the set's root and pass it as --project", total, file, p.Root)
 	case missing > 0:
-		fmt.Fprintf(e.stderr, "warning: %d of the %d labelled files are not in the index of %s; they count as misses\n", missing, total, p.Path)
+		fmt.Fprintf(e.stderr, "warning: %d of the %d labelled files are not in the index of %s; they count as misses\n", missing, total, p.Root)
 	}
 	rep, err := search.EvaluateBench(e.ctx, s, qs, ranker, langOf)
 	if err != nil {
 		return err
 	}
 	if asJSON {
-		return writeJSON(e.stdout, benchJSON{Root: p.Path, BenchReport: rep})
+		return writeJSON(e.stdout, benchJSON{Root: p.Root, BenchReport: rep})
 	}
 	fmt.Fprintf(e.stdout, "%s, ranker %s\n\n%-22s %4s %12s %11s\n", file, rep.Ranker, "slice", "n", "NDCG@10chunk", "NDCG@10file")
 	row := func(name string, m search.NDCGMetrics) {
@@ -230,14 +231,14 @@ func sliceRows[M any](prefix string, m map[string]M, row func(string, M)) {
 // searcher with the embedder it was indexed with and lists its indexed
 // files; the caller calls release. set overrides the searcher's hybrid
 // params (HybridParams.Set; already validated).
-func openEvalProject(e *env, project, set string) (s *search.Searcher, p *store.Project, release func(), indexed map[string]store.FileRecord, err error) {
+func openEvalProject(e *env, project, set string) (s *search.Searcher, p *engine.Project, release func(), indexed map[string]store.FileRecord, err error) {
 	le := *e
 	le.longLived = true
-	eng, p, release, err := openProject(&le, project)
+	p, release, err = openProject(&le, project)
 	if err != nil {
 		return nil, nil, nil, nil, err
 	}
-	s, err = eng.Searcher(p)
+	s, err = p.Searcher()
 	if err != nil {
 		release()
 		return nil, nil, nil, nil, err
@@ -247,7 +248,7 @@ func openEvalProject(e *env, project, set string) (s *search.Searcher, p *store.
 		_ = hp.Set(set)
 		s.Params = &hp
 	}
-	indexed, err = eng.Store().Files(e.ctx, p.Path)
+	indexed, err = p.Files(e.ctx)
 	if err != nil {
 		release()
 		return nil, nil, nil, nil, err

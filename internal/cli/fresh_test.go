@@ -87,6 +87,56 @@ func TestSearchIsFresh(t *testing.T) {
 	}
 }
 
+// TestSearchManyMarksStale: a search of several projects marks the
+// results from files changed since the last index stale, as a search of
+// one does (on the previous main it said "marked stale" and marked
+// nothing), in JSON and in text.
+func TestSearchManyMarksStale(t *testing.T) {
+	setHome(t)
+	a, b := t.TempDir(), t.TempDir()
+	body := "package shop\n\n// ChargeCustomer bills the customer's card.\nfunc ChargeCustomer(amount int) error { return nil }\n"
+	writeFile(t, filepath.Join(a, "shop.go"), body)
+	writeFile(t, filepath.Join(b, "bill.go"), "package bill\n\n// BillCustomer charges the customer.\nfunc BillCustomer() {}\n")
+	for _, d := range []string{a, b} {
+		if code, out, errs := run(t, "index", "--quiet", d); code != 0 {
+			t.Fatalf("index %s: %d %s %s", d, code, out, errs)
+		}
+	}
+	// more changes than a search refreshes: left pending, results marked
+	for i := 0; i <= freshMaxFiles; i++ {
+		writeFile(t, filepath.Join(a, fmt.Sprintf("gen%02d.go", i)), fmt.Sprintf("package shop\n\nfunc Gen%d() {}\n", i))
+	}
+	writeFile(t, filepath.Join(a, "shop.go"), "package shop\n\n"+strings.Repeat("var _ = 0\n", 40)+body[len("package shop\n\n"):])
+	code, out, errs := run(t, "search", "--json", "--project", a, "--project", b, "ChargeCustomer bills the customer")
+	var resp struct {
+		Results []struct {
+			Project string `json:"project"`
+			Path    string `json:"path"`
+			Stale   bool   `json:"stale"`
+		} `json:"results"`
+	}
+	if err := json.Unmarshal([]byte(out), &resp); err != nil || code != 0 {
+		t.Fatalf("search: exit %d %v\n%s\n%s", code, err, out, errs)
+	}
+	seen := map[string]bool{}
+	for _, r := range resp.Results {
+		seen[r.Path] = true
+		if want := r.Path == "shop.go"; r.Stale != want {
+			t.Errorf("%s %s: stale %v, want %v", r.Project, r.Path, r.Stale, want)
+		}
+	}
+	if !seen["shop.go"] || !seen["bill.go"] {
+		t.Fatalf("results from both projects expected: %s", out)
+	}
+	if want := fmt.Sprintf("%d files changed since the last index", freshMaxFiles+2); !strings.Contains(errs, want) {
+		t.Errorf("no note of the pending changes: %s", errs)
+	}
+	code, out, errs = run(t, "search", "--project", a, "--project", b, "ChargeCustomer bills the customer")
+	if code != 0 || strings.Count(out, "[stale: file changed since the last index") != 1 {
+		t.Errorf("text: exit %d, want one stale mark (shop.go)\n%s\n%s", code, out, errs)
+	}
+}
+
 // TestOneBaseForPaths: from a subdirectory of an indexed project, search,
 // grep, glob and read all use paths relative to the project root, read
 // accepts what search printed, and every JSON output names the root.

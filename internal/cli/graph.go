@@ -74,13 +74,13 @@ func (o *graphOpts) check() error {
 // withResolver opens the project's index and runs fn with its resolver
 // (the engine's cached one), then renders the result.
 func withResolver(e *env, o *graphOpts, fn func(r *relate.Resolver) (relate.Result, error)) error {
-	eng, p, release, err := openProject(e, *o.project)
+	p, release, err := openProject(e, *o.project)
 	if err != nil {
 		return err
 	}
 	defer release()
 	var res relate.Result
-	err = eng.Graph(e.ctx, p.Path, func(r *relate.Resolver) error {
+	err = p.Graph(e.ctx, func(r *relate.Resolver) error {
 		guesses, noTests := r.IncludeGuesses, r.NoTests
 		defer func() { r.IncludeGuesses, r.NoTests = guesses, noTests }()
 		r.IncludeGuesses, r.NoTests = *o.guesses, *o.noTests

@@ -16,6 +16,7 @@ import (
 	"github.com/coderag/coderag/internal/embed"
 	"github.com/coderag/coderag/internal/engine"
 	"github.com/coderag/coderag/internal/index"
+	"github.com/coderag/coderag/internal/rootrule"
 	"github.com/coderag/coderag/internal/store"
 )
 
@@ -31,12 +32,7 @@ Unchanged files are skipped (size+mtime, then SHA-256 and embedder id). The defa
 embedder, local, is built in: no server, no download; it captures lexical and
 morphological similarity (shared identifier sub-words, stems, CJK bigrams), not
 synonyms. Set EMBEDDING_PROVIDER=ollama or openai for a neural model.`)
-	var ef embedFlags
-	fs.StringVar(&ef.provider, "provider", "", "embedding provider: local, ollama, openai (aliases glm, zhipu, qwen); overrides EMBEDDING_PROVIDER")
-	fs.StringVar(&ef.model, "model", "", "embedding model; overrides EMBEDDING_MODEL")
-	fs.StringVar(&ef.baseURL, "base-url", "", "embedding server URL; overrides EMBEDDING_BASE_URL")
-	fs.IntVar(&ef.batch, "batch-size", 0, "texts per embedding request; overrides EMBEDDING_BATCH_SIZE (default 32)")
-	threads := fs.Int("threads", 0, "parse workers; overrides CODERAG_INDEX_THREADS (default 4)")
+	configFlags(fs, e, "provider", "model", "base-url", "batch-size", "threads")
 	asJSON := fs.Bool("json", false, "print the run report as JSON")
 	watch := fs.Bool("watch", false, "after indexing, watch the tree and re-index saved files")
 	quiet := fs.Bool("quiet", false, "no progress output")
@@ -47,24 +43,19 @@ synonyms. Set EMBEDDING_PROVIDER=ollama or openai for a neural model.`)
 	if len(pos) > 1 {
 		return usagef("want at most one PATH, got %d", len(pos))
 	}
-	if *threads < 0 {
-		return usagef("--threads must be at least 1, got %d", *threads)
-	}
-	if ef.batch < 0 {
-		return usagef("--batch-size must be at least 1, got %d", ef.batch)
-	}
 	dir := "."
 	if len(pos) == 1 {
 		if dir, err = pathArg(pos[0]); err != nil {
 			return err
 		}
 	}
-	root, err := index.ResolveRoot(dir)
+	root, err := rootrule.Resolve(dir)
 	if err != nil {
 		return fmt.Errorf("index %s: %w", dir, err)
 	}
-	emb, err := e.newEmbedder(ef)
-	if err != nil {
+	// the configured embedder (flags merged) is the run's: the engine's
+	// rule for every index run; a bad one is a usage error now
+	if err := e.embeddingErr(); err != nil {
 		return err
 	}
 	// Build the Chinese dictionary's cache while the files are parsed, so
@@ -78,19 +69,18 @@ synonyms. Set EMBEDDING_PROVIDER=ollama or openai for a neural model.`)
 	if err := eng.CheckRoot(e.ctx, root); err != nil {
 		return fmt.Errorf("index %s: %w", dir, err)
 	}
-	st := eng.Store()
-	if st.ReadOnly() {
-		return fmt.Errorf("%s is read-only: cannot index (check the permissions of CODERAG_HOME)", st.Path())
+	if eng.ReadOnly() {
+		return fmt.Errorf("%s is read-only: cannot index (check the permissions of CODERAG_HOME)", eng.StorePath())
 	}
-	if p, err := st.GetProject(e.ctx, root); err == nil && p.Embedder != emb.ID() {
-		fmt.Fprintln(e.stderr, "note: "+switchNote(root, p.Embedder, emb))
-	} else if errors.Is(err, store.ErrNotIndexed) {
-		if p, err := st.FindProject(e.ctx, filepath.Dir(root)); err == nil {
+	if _, err := eng.Find(e.ctx, root, false); errors.Is(err, store.ErrNotIndexed) {
+		if p, err := eng.Find(e.ctx, filepath.Dir(root), true); err == nil {
 			fmt.Fprintf(e.stderr, "note: %s is inside the indexed project %s; it becomes a project of its own, and its files stay in %s too (`coderag remove %s` undoes it)\n", root, p.Path, p.Path, shellQuote(root))
 		}
 	}
-	req := engine.IndexRequest{Embedder: emb, Threads: *threads, BatchSize: ef.batch,
-		OnWait: func(msg string) { fmt.Fprintln(e.stderr, "note: "+msg) }}
+	// no Embedder: the engine's rule for an index run, the configured one
+	req := engine.IndexRequest{
+		OnWait:   func(msg string) { fmt.Fprintln(e.stderr, "note: "+msg) },
+		OnSwitch: func(old, next string) { fmt.Fprintln(e.stderr, "note: "+switchNote(root, old, next)) }}
 	var prog *progress
 	if !*quiet {
 		prog = newProgress(e.stderr)
@@ -114,7 +104,7 @@ synonyms. Set EMBEDDING_PROVIDER=ollama or openai for a neural model.`)
 		printReport(e.stdout, rep)
 	}
 	if *watch {
-		req.Progress = nil
+		req.Progress, req.OnSwitch = nil, nil
 		return watchLoop(e, eng, root, req)
 	}
 	if rep.Failed > 0 {
@@ -124,10 +114,10 @@ synonyms. Set EMBEDDING_PROVIDER=ollama or openai for a neural model.`)
 }
 
 // switchNote says that every file of root is embedded again because the
-// project was indexed with embedder old and this run uses emb, and how to
-// keep the old one when it was the built-in hashing embedder.
-func switchNote(root, old string, emb embed.Embedder) string {
-	n := fmt.Sprintf("%s was indexed with %s; every file is embedded again with %s", root, old, emb.ID())
+// project was indexed with embedder old and this run uses next (ids), and
+// how to keep the old one when it was the built-in hashing embedder.
+func switchNote(root, old, next string) string {
+	n := fmt.Sprintf("%s was indexed with %s; every file is embedded again with %s", root, old, next)
 	if p, m := embed.ParseID(old); p == "local" && strings.HasPrefix(m, "hashing-") {
 		n += fmt.Sprintf(" (to keep the feature-hashing embedder instead: EMBEDDING_MODEL=%s)", m)
 	}

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/coderag/coderag/internal/engine"
-	"github.com/coderag/coderag/internal/index"
 	"github.com/coderag/coderag/internal/mcp"
+	"github.com/coderag/coderag/internal/rootrule"
 )
 
 func init() {
@@ -50,12 +50,12 @@ Example (Claude Code):  claude mcp add coderag -- coderag mcp --root /path/to/pr
 	}
 	root := ""
 	if *rootFlag != "" {
-		if root, err = index.ResolveRoot(*rootFlag); err != nil {
+		if root, err = rootrule.Resolve(*rootFlag); err != nil {
 			return usagef("--root %s: %v", *rootFlag, err)
 		}
 	}
 	// Configuration errors surface now, not at the first tool call.
-	if _, err := e.newEmbedder(embedFlags{}); err != nil {
+	if _, err := e.newEmbedder(); err != nil {
 		return fmt.Errorf("embedder: %w", err)
 	}
 
@@ -73,15 +73,10 @@ Example (Claude Code):  claude mcp add coderag -- coderag mcp --root /path/to/pr
 	}
 	log.SetOutput(e.stderr)
 
-	st, err := openStore(e)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	ec := e.engineConfig(st, true)
+	ec := e.engineConfig(true)
 	ec.IndexBudget = *budget
 	ec.Log = mcp.NewLogger(e.stderr, *verbose)
-	eng, err := engine.New(ec)
+	eng, err := engine.Open(e.ctx, ec)
 	if err != nil {
 		return err
 	}
@@ -105,7 +100,7 @@ Example (Claude Code):  claude mcp add coderag -- coderag mcp --root /path/to/pr
 		return err
 	}
 	if *verbose {
-		fmt.Fprintf(e.stderr, "coderag mcp %s: serving on stdio (index %s, root %s)\n", Version, st.Path(), describeRoot(root))
+		fmt.Fprintf(e.stderr, "coderag mcp %s: serving on stdio (index %s, root %s)\n", Version, eng.StorePath(), describeRoot(root))
 	}
 	err = srv.Run(e.ctx, in, out)
 	if err != nil && stoppedBySIGTERM(e.ctx) {

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"github.com/coderag/coderag/internal/index"
+	"github.com/coderag/coderag/internal/rootrule"
 	"github.com/coderag/coderag/internal/store"
 )
 
@@ -36,7 +36,7 @@ checkpoint), so the index file shrinks.`)
 	if _, err := pathArg(pos[0]); err != nil {
 		return err
 	}
-	root, err := index.ResolveRoot(pos[0])
+	root, err := rootrule.Resolve(pos[0])
 	if err != nil {
 		// a deleted directory can still be forgotten by its path, its
 		// parent resolved as the index stored it (symlinks followed)
@@ -61,7 +61,7 @@ checkpoint), so the index file shrinks.`)
 	// when another process is indexing it) from the check to the delete
 	rm, err := eng.Remove(e.ctx, root, func(msg string) { fmt.Fprintln(e.stderr, msg) })
 	if errors.Is(err, store.ErrNotIndexed) {
-		if p, ferr := eng.Store().FindProject(e.ctx, root); ferr == nil {
+		if p, ferr := eng.Find(e.ctx, root, true); ferr == nil {
 			return fmt.Errorf("%s is inside the indexed project %s, not its root: run `coderag remove %s` to drop that project", root, p.Path, p.Path)
 		}
 		return fmt.Errorf("%s is not an indexed project ('coderag stats' lists them)", root)

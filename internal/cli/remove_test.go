@@ -54,7 +54,9 @@ func TestRemoveWaitsForIndexRun(t *testing.T) {
 	var out bytes.Buffer
 	errw := &signalWriter{first: make(chan struct{})}
 	done := make(chan int, 1)
-	go func() { done <- MainIO(ctx, []string{"remove", root}, strings.NewReader(""), &out, errw) }()
+	go func() {
+		done <- MainIO(ctx, []string{"remove", root}, testLookup(t), strings.NewReader(""), &out, errw)
+	}()
 	select {
 	case <-errw.first:
 	case code := <-done:

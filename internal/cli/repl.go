@@ -15,8 +15,8 @@ import (
 	"golang.org/x/term"
 
 	"github.com/coderag/coderag/internal/agent"
-	"github.com/coderag/coderag/internal/index"
 	"github.com/coderag/coderag/internal/llm"
+	"github.com/coderag/coderag/internal/rootrule"
 	"github.com/coderag/coderag/internal/store"
 )
 
@@ -192,18 +192,18 @@ func (r *repl) index(ce *env, dir string) error {
 	if dir == "" {
 		dir = r.project
 	}
-	root, err := index.ResolveRoot(dir)
+	root, err := rootrule.Resolve(dir)
 	if err != nil {
 		return fmt.Errorf("index %s: %w (the session keeps project %s)", dir, err, r.project)
 	}
 	ierr := runIndex(ce, []string{"--", dir})
 	chunks := 0
 	if ok, _ := store.Exists(ce.cfg.DBPath()); ok {
-		if st, err := store.Open(ce.ctx, ce.cfg.DBPath()); err == nil {
-			if c, err := st.Count(ce.ctx, root); err == nil {
-				chunks = c.Chunks
+		if eng, release, err := openEngine(ce); err == nil {
+			if st, err := eng.Status(ce.ctx, root); err == nil {
+				chunks = st.Counts.Chunks
 			}
-			st.Close()
+			release()
 		}
 	}
 	if chunks > 0 {

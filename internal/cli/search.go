@@ -8,6 +8,7 @@ import (
 	"unicode"
 
 	"github.com/coderag/coderag/internal/analyze"
+	"github.com/coderag/coderag/internal/config"
 	"github.com/coderag/coderag/internal/relate"
 	"github.com/coderag/coderag/internal/search"
 	"github.com/coderag/coderag/internal/zh"
@@ -35,7 +36,7 @@ Filters inside the query, as in zoekt: lang:go, file:*_test.go or path:src/** (a
 file:/regex/), -file:vendor/** to exclude, sym:Name for definitions only, case:yes for a
 case-sensitive match of the words, repo:NAME or project:NAME with --all or several --project.
 A misspelt filter (lnag:go) or a query of filters only is an error (exit status 2).`)
-	topK := fs.Int("top-k", 5, "number of results, 1 to 30")
+	topK := fs.Int("top-k", config.TopK.Default, config.TopK.Usage())
 	asJSON := fs.Bool("json", false, "print results as JSON")
 	var projects stringList
 	fs.Var(&projects, "project", "project directory (or any directory inside it); repeat it to search several projects at once, results merged fairly and each naming its project (default .)")
@@ -63,8 +64,8 @@ A misspelt filter (lnag:go) or a query of filters only is an error (exit status 
 	if *asJSON && *forTool {
 		return usagef("--json and --tool-format are two output formats: pick one")
 	}
-	if *topK < 1 || *topK > search.MaxTopK {
-		return usagef("--top-k must be 1 to %d (default 5), got %d", search.MaxTopK, *topK)
+	if err := config.TopK.Check(*topK); err != nil {
+		return usagef("--top-k %v", err)
 	}
 	if e.shared == nil && !e.longLived {
 		oneShotGC()
@@ -82,49 +83,26 @@ A misspelt filter (lnag:go) or a query of filters only is an error (exit status 
 	if len(projects) == 1 {
 		project = projects[0]
 	}
-	eng, p, release, err := openProjectQuiet(e, project)
+	p, release, err := openProjectQuiet(e, project)
 	if err != nil {
 		return err
 	}
 	defer release()
-	s, err := eng.Searcher(p)
-	if err != nil {
-		return err
-	}
 	opts := search.Options{TopK: *topK, Ranker: *ranker, Explain: *explain}
-	// The freshness check (a walk and a stat of every file) and the query
-	// are independent reads of the index, so they run at once; the usual
-	// case, nothing changed, then costs the longer of the two instead of
-	// their sum. When the check re-indexed files, the early answer may
-	// predate them and the query runs again.
-	type answer struct {
-		resp *search.Response
-		err  error
+	resp, err := p.Search(e.ctx, query, opts)
+	fresh, ferr := p.Freshness()
+	if ferr == nil && fresh != nil {
+		noteOlder(e, p.Root, func() int { return fresh.Older })
+		if n := freshNote(fresh, p.Root); n != "" {
+			fmt.Fprintln(e.stderr, n)
+		}
 	}
-	early := make(chan answer, 1)
-	go func() {
-		resp, err := s.Search(e.ctx, query, opts)
-		early <- answer{resp, err}
-	}()
-	fresh, err := eng.Freshen(e.ctx, p, s.Embedder)
-	a := <-early
-	if err != nil {
-		return err
-	}
-	noteOlder(e, p.Path, func() int { return fresh.Older })
-	if n := freshNote(fresh, p.Path); n != "" {
-		fmt.Fprintln(e.stderr, n)
-	}
-	if fresh.Refreshed > 0 {
-		a.resp, a.err = s.Search(e.ctx, query, opts)
-	}
-	resp, err := a.resp, a.err
 	if err != nil {
 		return err
 	}
 	noteGlossaryOnly(e, query)
 	if *expand && len(resp.Results) > 0 {
-		err := eng.Graph(e.ctx, p.Path, func(res *relate.Resolver) error {
+		err := p.Graph(e.ctx, func(res *relate.Resolver) error {
 			for i := range resp.Results {
 				r := &resp.Results[i]
 				if r.Type == "text" {
@@ -144,21 +122,19 @@ A misspelt filter (lnag:go) or a query of filters only is an error (exit status 
 	}
 	switch {
 	case *asJSON:
-		out := searchJSON{Root: p.Path, Response: resp, Refreshed: fresh.Refreshed, Results: make([]staleResult, len(resp.Results))}
-		if fresh.Pending != nil {
-			out.Changed = fresh.Pending.Len()
-		}
-		for i, r := range resp.Results {
-			out.Results[i] = staleResult{Result: r, Stale: fresh.Stale[r.Path]}
+		out := searchJSON{Root: p.Root, Response: resp}
+		if fresh != nil {
+			out.Refreshed = fresh.Refreshed
+			if fresh.Pending != nil {
+				out.Changed = fresh.Pending.Len()
+			}
 		}
 		return writeJSON(e.stdout, out)
 	case *forTool:
 		fmt.Fprint(e.stdout, search.FormatForTool(resp))
 	default:
 		for i := range resp.Results {
-			if r := &resp.Results[i]; fresh.Stale[r.Path] {
-				r.Name += "  [stale: file changed since the last index; lines may be off]"
-			}
+			markStaleName(&resp.Results[i])
 		}
 		if *explain {
 			explainChinese(e, resp.Analysis)
@@ -169,22 +145,23 @@ A misspelt filter (lnag:go) or a query of filters only is an error (exit status 
 }
 
 // searchJSON is `search --json`: the response with the project root every
-// result path is relative to, and what the freshness check found.
+// result path is relative to, and what the freshness check found (each
+// result from a changed file has "stale": true).
 type searchJSON struct {
 	Root string `json:"root"`
 	*search.Response
-	Results []staleResult `json:"results"`
 	// Refreshed counts files re-indexed before answering; Changed counts
 	// files changed since the last index and left as they were.
 	Refreshed int `json:"refreshed,omitempty"`
 	Changed   int `json:"changed_since_index,omitempty"`
 }
 
-// staleResult is a result with Stale set when its file changed since the
-// last index (its lines may be off).
-type staleResult struct {
-	search.Result
-	Stale bool `json:"stale,omitempty"`
+// markStaleName marks the name of a result whose file changed since the
+// last index (search.Result.Stale) in the human formats.
+func markStaleName(r *search.Result) {
+	if r.Stale {
+		r.Name += "  [stale: file changed since the last index; lines may be off]"
+	}
 }
 
 // glossaryNoted is set once this process has printed the glossary-only

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/coderag/coderag/internal/index"
+	"github.com/coderag/coderag/internal/engine"
 	"github.com/coderag/coderag/internal/search"
 	"github.com/coderag/coderag/internal/store"
 )
@@ -20,10 +20,10 @@ func (l *stringList) Set(v string) error {
 	return nil
 }
 
-// searchMany answers `search --project A --project B` and `search --all`:
-// each project searched with its own embedder after the same freshness
-// check as a one-project search, the answers merged by
-// search.SearchProjects.
+// searchMany answers `search --project A --project B` and `search --all`
+// through engine.SearchMany: each project searched with its own embedder
+// after the same freshness check as a one-project search, results from
+// changed files marked stale as there, the answers merged fairly.
 func searchMany(e *env, dirs []string, all bool, query string, opts search.Options, asJSON bool) error {
 	if exists, err := store.Exists(e.cfg.DBPath()); err != nil {
 		return err
@@ -35,52 +35,39 @@ func searchMany(e *env, dirs []string, all bool, query string, opts search.Optio
 		return err
 	}
 	defer release()
-	st := eng.Store()
-	var ps []store.Project
+	var ps []*engine.Project
 	if all {
-		if ps, err = st.Projects(e.ctx); err != nil {
-			return fmt.Errorf("list projects: %w", err)
-		}
-		if len(ps) == 0 {
+		ps, _, err = eng.OpenAll(e.ctx, projectOptions)
+		if errors.Is(err, engine.ErrNotIndexed) {
 			return fmt.Errorf("nothing indexed yet: run `coderag index DIR`")
+		}
+		if err != nil {
+			return err
 		}
 	} else {
 		seen := map[string]bool{}
 		for _, d := range dirs {
-			root, err := index.ResolveRoot(d)
-			if err != nil {
-				return fmt.Errorf("project %s: %w", d, err)
-			}
-			p, err := st.FindProject(e.ctx, root)
-			if errors.Is(err, store.ErrNotIndexed) {
-				return notIndexedError(d)
-			}
+			p, err := openIn(e, eng, d)
 			if err != nil {
 				return err
 			}
-			if !seen[p.Path] {
-				seen[p.Path] = true
-				ps = append(ps, *p)
+			if !seen[p.Root] {
+				seen[p.Root] = true
+				ps = append(ps, p)
 			}
 		}
 	}
-	searchers := make([]*search.Searcher, 0, len(ps))
-	for i := range ps {
-		p := &ps[i]
-		sr, err := eng.Searcher(p)
-		if err != nil {
-			return fmt.Errorf("project %s: %w", p.Path, err)
-		}
-		// a project whose tree cannot be walked (moved, unmounted) is
-		// still searched as indexed: one such project must not fail --all
-		if fresh, err := eng.Freshen(e.ctx, p, sr.Embedder); err != nil {
-			fmt.Fprintf(e.stderr, "note: %s: freshness check failed, searching the index as it is: %s\n", p.Path, e.errText(err))
-		} else if n := freshNote(fresh, p.Path); n != "" {
+	// each project gets the freshness check of a one-project search; one
+	// whose tree cannot be walked (moved, unmounted) is still searched as
+	// indexed: one such project must not fail --all
+	resp, err := eng.SearchMany(e.ctx, ps, query, opts)
+	for _, p := range ps {
+		if f, ferr := p.Freshness(); ferr != nil {
+			fmt.Fprintf(e.stderr, "note: %s: freshness check failed, searching the index as it is: %s\n", p.Root, e.errText(ferr))
+		} else if n := freshNote(f, p.Root); n != "" {
 			fmt.Fprintln(e.stderr, n)
 		}
-		searchers = append(searchers, sr)
 	}
-	resp, err := search.SearchProjects(e.ctx, searchers, query, opts)
 	if err != nil {
 		return err
 	}
@@ -88,9 +75,12 @@ func searchMany(e *env, dirs []string, all bool, query string, opts search.Optio
 	if asJSON {
 		roots := make([]string, len(ps))
 		for i := range ps {
-			roots[i] = ps[i].Path
+			roots[i] = ps[i].Root
 		}
 		return writeJSON(e.stdout, multiJSON{Roots: roots, MultiResponse: resp})
+	}
+	for i := range resp.Results {
+		markStaleName(&resp.Results[i].Result)
 	}
 	search.FormatMultiHuman(e.stdout, resp, opts.Explain)
 	return nil

@@ -32,14 +32,14 @@ func TestSecretsNeverPrinted(t *testing.T) {
 	setHome(t)
 	srv := embedtest.NewOpenAI(t, 8, goodKey)
 	srv.EchoKey = true
-	t.Setenv("EMBEDDING_PROVIDER", "openai")
-	t.Setenv("EMBEDDING_BASE_URL", srv.URL+"/v1")
-	t.Setenv("EMBEDDING_API_KEY", goodKey)
-	t.Setenv("LLM_BASE_URL", "")
+	setenv(t, "EMBEDDING_PROVIDER", "openai")
+	setenv(t, "EMBEDDING_BASE_URL", srv.URL+"/v1")
+	setenv(t, "EMBEDDING_API_KEY", goodKey)
+	setenv(t, "LLM_BASE_URL", "")
 	if code, out, errs := run(t, "index", "--quiet", root); code != 0 {
 		t.Fatalf("index with the right key: %d %s %s", code, out, errs)
 	}
-	t.Setenv("EMBEDDING_API_KEY", leakyKey)
+	setenv(t, "EMBEDDING_API_KEY", leakyKey)
 	check := func(what string, code int, out, errs string, want string) {
 		t.Helper()
 		if leaks(out) || leaks(errs) {
@@ -68,7 +68,7 @@ func TestSecretsNeverPrinted(t *testing.T) {
 	check("repl", code, out, errs, "Incorrect API key provided")
 
 	// A password in the base URL, server down.
-	t.Setenv("EMBEDDING_BASE_URL", "http://user:"+urlPass+"@127.0.0.1:1/v1")
+	setenv(t, "EMBEDDING_BASE_URL", "http://user:"+urlPass+"@127.0.0.1:1/v1")
 	code, out, errs = run(t, "search", "--project", root, "retry")
 	check("search, userinfo", code, out, errs, "not reachable")
 	code, out, errs = run(t, "stats")
@@ -82,11 +82,11 @@ func TestSecretsNeverPrinted(t *testing.T) {
 			strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer "))
 	}))
 	defer chat.Close()
-	t.Setenv("EMBEDDING_PROVIDER", "")
-	t.Setenv("EMBEDDING_BASE_URL", "")
-	t.Setenv("LLM_BASE_URL", strings.Replace(chat.URL, "http://", "http://me:"+urlPass+"@", 1)+"/v1")
-	t.Setenv("LLM_MODEL", "gpt-test")
-	t.Setenv("LLM_API_KEY", leakyKey)
+	setenv(t, "EMBEDDING_PROVIDER", "")
+	setenv(t, "EMBEDDING_BASE_URL", "")
+	setenv(t, "LLM_BASE_URL", strings.Replace(chat.URL, "http://", "http://me:"+urlPass+"@", 1)+"/v1")
+	setenv(t, "LLM_MODEL", "gpt-test")
+	setenv(t, "LLM_API_KEY", leakyKey)
 	code, out, errs = askRun(t, "", "ask", "--project", root, "where is the retry")
 	if code == 0 {
 		t.Errorf("ask with a rejected key exited 0")

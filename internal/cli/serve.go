@@ -12,7 +12,6 @@ import (
 	"github.com/coderag/coderag/internal/engine"
 	"github.com/coderag/coderag/internal/mcp"
 	"github.com/coderag/coderag/internal/serve"
-	"github.com/coderag/coderag/internal/store"
 )
 
 func init() {
@@ -59,20 +58,14 @@ only the files the index takes (no .env, .git/ or ignored files).`)
 	if *private && tok == "" {
 		return usagef("--private needs a token (--token or CODERAG_TOKEN)")
 	}
-	path := e.cfg.DBPath() // --store (every command's flag) or CODERAG_STORE: SQLite or PostgreSQL
-	if _, err := e.newEmbedder(embedFlags{}); err != nil {
+	if _, err := e.newEmbedder(); err != nil {
 		return fmt.Errorf("embedder: %w", err)
 	}
-	st, err := store.Open(e.ctx, path)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	ec := e.engineConfig(st, true)
+	ec := e.engineConfig(true)
 	if w := logTo(e, *verbose); w != nil {
 		ec.Log = mcp.NewLogger(w, false) // warnings of index runs, as the MCP server logs them
 	}
-	eng, err := engine.New(ec)
+	eng, err := engine.Open(e.ctx, ec)
 	if err != nil {
 		return err
 	}
@@ -102,7 +95,7 @@ only the files the index takes (no .env, .git/ or ignored files).`)
 	}
 	srv := serve.NewHTTPServer(h)
 	url := "http://" + ln.Addr().String()
-	fmt.Fprintf(e.stderr, "coderag serve %s: %s (index %s; MCP at %s/mcp; writes %s)\n", Version, url, st.Path(), url, map[bool]string{true: "need the token", false: "off: no token"}[tok != ""])
+	fmt.Fprintf(e.stderr, "coderag serve %s: %s (index %s; MCP at %s/mcp; writes %s)\n", Version, url, eng.StorePath(), url, map[bool]string{true: "need the token", false: "off: no token"}[tok != ""])
 	if !loopback && tok == "" {
 		fmt.Fprintf(e.stderr, "note: listening beyond localhost with no token: anyone who reaches %s can read the indexed code\n", *addr)
 	}

@@ -25,13 +25,13 @@ func TestServeCommand(t *testing.T) {
 	if code, _, errs := run(t, "index", dir); code != 0 {
 		t.Fatalf("index: %s", errs)
 	}
-	t.Setenv("CODERAG_TOKEN", "tok")
+	setenv(t, "CODERAG_TOKEN", "tok")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	pr, pw := io.Pipe()
 	done := make(chan int, 1)
 	go func() {
-		done <- Main(ctx, []string{"serve", "--addr", "127.0.0.1:0"}, io.Discard, pw)
+		done <- Main(ctx, []string{"serve", "--addr", "127.0.0.1:0"}, testLookup(t), io.Discard, pw)
 		pw.Close()
 	}()
 	sc := bufio.NewScanner(pr)
@@ -75,7 +75,7 @@ func TestServeCommand(t *testing.T) {
 		t.Errorf("serve after cancel: exit %d, want %d", code, exitInterrupted)
 	}
 
-	t.Setenv("CODERAG_TOKEN", "")
+	setenv(t, "CODERAG_TOKEN", "")
 	if code, _, errs := run(t, "serve", "--private"); code != exitUsage || !strings.Contains(errs, "needs a token") {
 		t.Errorf("--private without a token: exit %d %s", code, errs)
 	}

@@ -10,8 +10,6 @@ import (
 	"github.com/coderag/coderag/internal/toolset"
 
 	"github.com/coderag/coderag/internal/analyze"
-	"github.com/coderag/coderag/internal/embed"
-	"github.com/coderag/coderag/internal/engine"
 	"github.com/coderag/coderag/internal/index"
 	"github.com/coderag/coderag/internal/store"
 )
@@ -152,51 +150,49 @@ secrets (.env, *.pem, *.key, id_rsa*, credentials.json, secrets.yaml, .npmrc, ..
 	}
 	out.Exists = exists
 	if exists {
-		st, err := openStore(e)
+		eng, release, err := openEngine(e)
 		if err != nil {
 			return err
 		}
-		defer st.Close()
-		out.DBBytes = st.Size()
-		ps, err := st.Projects(e.ctx)
-		if err != nil {
-			return err
-		}
+		defer release()
+		out.DBBytes = eng.StoreBytes()
+		var roots []string
 		if *project != "" {
-			_, p, release, err := openProject(e, *project)
+			p, release, err := openProject(e, *project)
 			if err != nil {
 				return err
 			}
+			roots = []string{p.Root}
 			release()
-			ps = []store.Project{*p}
+		} else {
+			ps, err := eng.Projects(e.ctx)
+			if err != nil {
+				return err
+			}
+			for _, p := range ps {
+				roots = append(roots, p.Path)
+			}
 		}
-		for _, p := range ps {
-			c, err := st.Count(e.ctx, p.Path)
+		for _, root := range roots {
+			st, err := eng.Status(e.ctx, root)
 			if err != nil {
 				return err
 			}
-			desc := p.Embedder
-			if emb, err := engine.ProjectEmbedder(p.Embedder, e.embedding()); err == nil {
-				desc = embed.Describe(emb)
-			}
-			ls, err := index.ReadLangStats(e.ctx, st, p.Path)
+			ls, err := eng.LangStats(e.ctx, root)
 			if err != nil {
 				return err
 			}
-			ps := projectStats{Root: p.Path, Embedder: p.Embedder, EmbedderDescribed: desc,
-				Dim: p.Dim, Files: c.Files, Chunks: c.Chunks, Embedded: c.Embedded, ChunksByType: c.ChunksByType,
+			c := st.Counts
+			ps := projectStats{Root: root, Embedder: st.Embedder, EmbedderDescribed: st.Described,
+				Dim: st.Dim, Files: c.Files, Chunks: c.Chunks, Embedded: c.Embedded, ChunksByType: c.ChunksByType,
 				Relations: c.Relations, RelationsByKind: c.RelationsByKind,
-				UpdatedAt: p.UpdatedAt.UTC().Format(time.RFC3339), updated: p.UpdatedAt,
-				Languages: ls.Languages, Unindexed: ls.Unindexed}
+				UpdatedAt: st.UpdatedAt.UTC().Format(time.RFC3339), updated: st.UpdatedAt,
+				Languages: ls.Languages, Unindexed: ls.Unindexed, LastRun: st.LastRun}
 			if ps.Languages == nil {
 				ps.Languages = []index.LangCount{}
 			}
 			if ps.Unindexed == nil {
 				ps.Unindexed = map[string]int{}
-			}
-			if r, ok, err := st.LastRun(e.ctx, p.Path); err == nil && ok {
-				rep := r.Report()
-				ps.LastRun = &rep
 			}
 			out.Projects = append(out.Projects, ps)
 		}

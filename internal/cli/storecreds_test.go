@@ -126,7 +126,7 @@ func serveStore(t *testing.T, target string) (string, func(string) string) {
 	pr, pw := io.Pipe()
 	done := make(chan int, 1)
 	go func() {
-		done <- Main(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--store", target}, io.Discard, pw)
+		done <- Main(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--store", target}, testLookup(t), io.Discard, pw)
 		pw.Close()
 	}()
 	t.Cleanup(func() { cancel(); <-done })

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/coderag/coderag/internal/index"
 	"github.com/coderag/coderag/internal/rootrule"
 	"github.com/coderag/coderag/internal/store"
 	"github.com/coderag/coderag/internal/tools"
@@ -28,26 +27,20 @@ func init() {
 // A root rootrule refuses (/, /etc, the home directory, a hidden or
 // ignored directory) is an error: nothing outside a project is read.
 func toolRoot(e *env, dir string) (root, sub string, err error) {
-	d, err := index.ResolveRoot(dir)
+	d, err := rootrule.Resolve(dir)
 	if err != nil {
 		return "", "", fmt.Errorf("project %s: %w", dir, err)
 	}
 	root = d
-	var indexed []string
+	check := func(root string) error { return rootrule.Check(root, nil) }
 	if exists, err := store.Exists(e.cfg.DBPath()); err == nil && exists {
-		if st, err := openStore(e); err == nil {
-			if p, err := st.FindProject(e.ctx, d); err == nil {
-				root = p.Path
-			}
-			if ps, err := st.Projects(e.ctx); err == nil {
-				for _, p := range ps {
-					indexed = append(indexed, p.Path)
-				}
-			}
-			st.Close()
+		if eng, release, err := openEngine(e); err == nil {
+			defer release()
+			root = eng.Enclosing(e.ctx, d)
+			check = func(root string) error { return eng.CheckRoot(e.ctx, root) }
 		}
 	}
-	if err := rootrule.Check(root, indexed); err != nil {
+	if err := check(root); err != nil {
 		return "", "", fmt.Errorf("project %s: %w", dir, err)
 	}
 	if rel, err := filepath.Rel(root, d); err == nil && rel != "." {

@@ -12,7 +12,7 @@ import (
 
 	"github.com/coderag/coderag/internal/agent"
 	"github.com/coderag/coderag/internal/embed"
-	"github.com/coderag/coderag/internal/embed/provider"
+	"github.com/coderag/coderag/internal/engine"
 	"github.com/coderag/coderag/internal/mcp"
 	"github.com/coderag/coderag/internal/store"
 	"github.com/coderag/coderag/internal/toolset"
@@ -30,8 +30,12 @@ func TestToolContractsAgree(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	srv, err := mcp.NewServer(mcp.Config{Root: root, Store: st,
-		NewEmbedder: func() (embed.Embedder, error) { return provider.New(embed.Options{Provider: "local"}) }})
+	eng, err := engine.New(engine.Config{Store: st, Embedders: engine.FromOptions(embed.Options{Provider: "local"}, nil)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer eng.Close()
+	srv, err := mcp.NewServer(mcp.Config{Root: root, Engine: eng})
 	if err != nil {
 		t.Fatal(err)
 	}

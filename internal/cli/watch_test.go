@@ -52,7 +52,7 @@ func TestIndexWatch(t *testing.T) {
 	var out, errb syncBuffer
 	done := make(chan int)
 	go func() {
-		done <- MainIO(ctx, []string{"index", "--watch", "--quiet", root}, strings.NewReader(""), &out, &errb)
+		done <- MainIO(ctx, []string{"index", "--watch", "--quiet", root}, testLookup(t), strings.NewReader(""), &out, &errb)
 	}()
 	waitFor := func(what string, cond func() bool) { waitUntil(t, what, cond, &out, &errb) }
 	waitFor("watching", func() bool { return strings.Contains(errb.String(), "watching") })
@@ -211,13 +211,13 @@ func TestWatchAddFails(t *testing.T) {
 	os.WriteFile(filepath.Join(root, "ok", "a.go"), []byte("package ok\n\nfunc Alpha() {}\n"), 0o644)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	cfg, err := config.FromEnv()
+	cfg, err := config.FromLookup(testLookup(t))
 	if err != nil {
 		t.Fatal(err)
 	}
 	var out, errb syncBuffer
 	e := &env{ctx: ctx, cfg: cfg, stdout: &out, stderr: &errb, stdin: strings.NewReader("")}
-	emb, err := e.newEmbedder(embedFlags{})
+	emb, err := e.newEmbedder()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -247,7 +247,11 @@ func TestWatchAddFails(t *testing.T) {
 		}
 	}
 	indexed := func(p string) bool {
-		files, err := eng.Store().Files(ctx, root)
+		h, err := eng.Open(ctx, root, engine.OpenOptions{})
+		if err != nil {
+			return false
+		}
+		files, err := h.Files(ctx)
 		return err == nil && files[p].SHA256 != ""
 	}
 	os.WriteFile(filepath.Join(root, "deep", "er", "new.go"), []byte("package er\n\nfunc Beta() {}\n"), 0o644)

@@ -14,7 +14,7 @@ import (
 // take them.
 func TestSecretFilesWithheld(t *testing.T) {
 	setHome(t)
-	t.Setenv("CODERAG_ALLOW_SECRETS", "")
+	setenv(t, "CODERAG_ALLOW_SECRETS", "")
 	dir := t.TempDir()
 	const secret = "tok-SECRET-5512"
 	files := map[string]string{
@@ -76,7 +76,7 @@ func TestSecretFilesWithheld(t *testing.T) {
 	if _, out, _ := run(t, "grep", "--allow-secrets", "--project", dir, secret); !strings.Contains(out, "credentials.json") {
 		t.Errorf("grep --allow-secrets does not search credentials.json:\n%s", out)
 	}
-	t.Setenv("CODERAG_ALLOW_SECRETS", "1")
+	setenv(t, "CODERAG_ALLOW_SECRETS", "1")
 	if code, out, errs := run(t, "index", "--quiet", dir); code != 0 {
 		t.Fatalf("index with CODERAG_ALLOW_SECRETS=1: %d %s %s", code, out, errs)
 	}
@@ -88,7 +88,7 @@ func TestSecretFilesWithheld(t *testing.T) {
 	if p := st.Projects[0]; p.LastRun.Withheld != 0 || p.Files < 4 {
 		t.Errorf("with CODERAG_ALLOW_SECRETS=1: withheld %d, files %d; want 0 and the secret files indexed", p.LastRun.Withheld, p.Files)
 	}
-	t.Setenv("CODERAG_ALLOW_SECRETS", "maybe")
+	setenv(t, "CODERAG_ALLOW_SECRETS", "maybe")
 	if code, _, errs := run(t, "index", "--quiet", dir); code == 0 || !strings.Contains(errs, "CODERAG_ALLOW_SECRETS") {
 		t.Errorf("CODERAG_ALLOW_SECRETS=maybe: exit %d %s, want an error naming it", code, errs)
 	}

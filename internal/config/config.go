@@ -94,12 +94,18 @@ func (c Config) DBPath() string {
 	return filepath.Join(c.Home, "index.db")
 }
 
-// Default returns the built-in defaults without reading the environment.
+// Default returns the built-in defaults without reading the environment
+// (the home directory is the process's).
 func Default() Config {
 	home, err := os.UserHomeDir()
 	if err != nil || home == "" {
 		home = "."
 	}
+	return defaults(home)
+}
+
+// defaults are the built-in defaults with index directory home/.coderag.
+func defaults(home string) Config {
 	return Config{
 		Home:         filepath.Join(home, ".coderag"),
 		IndexThreads: 4,
@@ -107,52 +113,126 @@ func Default() Config {
 	}
 }
 
-// FromEnv returns Default() overridden by the environment. A malformed number
-// is an error naming the variable.
-func FromEnv() (Config, error) { return fromLookup(os.LookupEnv) }
+// Setting is one configuration value: the environment variable that sets
+// it and, when a command-line flag may override it, the flag. FromLookup
+// reads every Setting's variable and Config.Set applies a flag's text, so
+// both go through the same parse and check.
+type Setting struct {
+	// Env is the environment variable ("EMBEDDING_PROVIDER").
+	Env string
+	// Flag is the flag's name without dashes ("provider"); "" when no
+	// flag sets it.
+	Flag string
+	// Usage is the flag's help.
+	Usage string
+	// Bool: the flag takes no value (--allow-secrets).
+	Bool bool
+	// apply parses v (trimmed, not empty) into c; its error says what is
+	// wanted ("want a whole number >= 1").
+	apply func(c *Config, v string) error
+}
 
-func fromLookup(lookup func(string) (string, bool)) (Config, error) {
+// Settings are every configuration value, in EnvHelp's order.
+var Settings = []Setting{
+	{Env: EnvHome, apply: func(c *Config, v string) error { c.Home = v; return nil }},
+	{Env: EnvStore, Flag: "store",
+		Usage: "the index: a postgres:// URL or libpq \"host=... dbname=...\" string, or an SQLite file; overrides CODERAG_STORE",
+		apply: func(c *Config, v string) error { c.Store = v; return nil }},
+	{Env: EnvIndexThreads, Flag: "threads", Usage: "parse workers; overrides CODERAG_INDEX_THREADS (default 4)",
+		apply: func(c *Config, v string) error { return atLeast1(&c.IndexThreads, v) }},
+	{Env: EnvCEDICT, apply: func(c *Config, v string) error { c.CEDICT = v; return nil }},
+	{Env: EnvEmbeddingProvider, Flag: "provider",
+		Usage: "embedding provider: local, ollama, openai (aliases glm, zhipu, qwen); overrides EMBEDDING_PROVIDER",
+		apply: func(c *Config, v string) error {
+			p, err := NormalizeProvider(v)
+			c.Embedding.Provider = v
+			if err == nil {
+				c.Embedding.Provider = p
+			}
+			return err
+		}},
+	{Env: EnvEmbeddingModel, Flag: "model", Usage: "embedding model; overrides EMBEDDING_MODEL",
+		apply: func(c *Config, v string) error { c.Embedding.Model = v; return nil }},
+	{Env: EnvEmbeddingBaseURL, Flag: "base-url", Usage: "embedding server URL; overrides EMBEDDING_BASE_URL",
+		apply: func(c *Config, v string) error { c.Embedding.BaseURL = v; return nil }},
+	{Env: EnvEmbeddingAPIKey, apply: func(c *Config, v string) error { c.Embedding.APIKey = v; return nil }},
+	{Env: EnvEmbeddingBatch, Flag: "batch-size", Usage: "texts per embedding request; overrides EMBEDDING_BATCH_SIZE (default 32)",
+		apply: func(c *Config, v string) error { return atLeast1(&c.Embedding.BatchSize, v) }},
+	{Env: EnvLLMBaseURL, apply: func(c *Config, v string) error { c.LLM.BaseURL = v; return nil }},
+	{Env: EnvLLMAPIKey, apply: func(c *Config, v string) error { c.LLM.APIKey = v; return nil }},
+	{Env: EnvLLMModel, apply: func(c *Config, v string) error { c.LLM.Model = v; return nil }},
+	{Env: EnvToken, apply: func(c *Config, v string) error { c.Token = v; return nil }},
+	{Env: EnvAllowSecrets, Flag: "allow-secrets", Bool: true,
+		Usage: "index, read, grep and glob files whose names look like secrets (.env, *.key, credentials.json, ...); sets CODERAG_ALLOW_SECRETS",
+		apply: func(c *Config, v string) error {
+			switch strings.ToLower(v) {
+			case "0", "false", "no", "off":
+				c.AllowSecrets = false
+			case "1", "true", "yes", "on":
+				c.AllowSecrets = true
+			default:
+				return errors.New("want 1 or 0")
+			}
+			return nil
+		}},
+}
+
+// atLeast1 parses v into *n, a whole number >= 1.
+func atLeast1(n *int, v string) error {
+	k, err := strconv.Atoi(v)
+	if err != nil || k < 1 {
+		return errors.New("want a whole number >= 1")
+	}
+	*n = k
+	return nil
+}
+
+// FlagSetting returns the Setting of the flag named flag, or nil.
+func FlagSetting(flag string) *Setting {
+	for i := range Settings {
+		if Settings[i].Flag == flag && flag != "" {
+			return &Settings[i]
+		}
+	}
+	return nil
+}
+
+// Set applies the text of the flag named flag to c (flags override the
+// environment): the same parse and check as the flag's environment
+// variable. Errors: no such flag, or what the value should be ("want a
+// whole number >= 1", an unknown provider).
+func (c *Config) Set(flag, value string) error {
+	s := FlagSetting(flag)
+	if s == nil {
+		return fmt.Errorf("no setting has the flag --%s", flag)
+	}
+	return s.apply(c, strings.TrimSpace(value))
+}
+
+// FromEnv returns Default() overridden by the process's environment
+// (FromLookup with os.LookupEnv).
+func FromEnv() (Config, error) { return FromLookup(os.LookupEnv) }
+
+// FromLookup returns the defaults overridden by the environment lookup
+// gives (os.LookupEnv, or a map in tests), validated. HOME from lookup,
+// when set, places the default index directory. A malformed value is an
+// error naming the variable ("CODERAG_INDEX_THREADS=\"0\": want a whole
+// number >= 1"); the Config returned with it holds every other value, so
+// commands that do not need the bad one still run.
+func FromLookup(lookup func(string) (string, bool)) (Config, error) {
 	c := Default()
-	get := func(k string) string {
-		v, _ := lookup(k)
-		return strings.TrimSpace(v)
+	if h, ok := lookup("HOME"); ok && strings.TrimSpace(h) != "" {
+		c = defaults(strings.TrimSpace(h))
 	}
-	if v := get(EnvHome); v != "" {
-		c.Home = v
-	}
-	c.CEDICT = get(EnvCEDICT)
-	c.Store = get(EnvStore)
 	var errs []error
-	if v := get(EnvIndexThreads); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 {
-			errs = append(errs, fmt.Errorf("%s=%q: want a whole number >= 1", EnvIndexThreads, v))
-		} else {
-			c.IndexThreads = n
+	for _, s := range Settings {
+		v, _ := lookup(s.Env)
+		if v = strings.TrimSpace(v); v == "" {
+			continue
 		}
-	}
-	if v := get(EnvEmbeddingProvider); v != "" {
-		c.Embedding.Provider = v
-	}
-	c.Embedding.Model = get(EnvEmbeddingModel)
-	c.Embedding.BaseURL = get(EnvEmbeddingBaseURL)
-	c.Embedding.APIKey = get(EnvEmbeddingAPIKey)
-	if v := get(EnvEmbeddingBatch); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 {
-			errs = append(errs, fmt.Errorf("%s=%q: want a whole number >= 1", EnvEmbeddingBatch, v))
-		} else {
-			c.Embedding.BatchSize = n
+		if err := s.apply(&c, v); err != nil {
+			errs = append(errs, fmt.Errorf("%s=%q: %w", s.Env, v, err))
 		}
-	}
-	c.LLM = LLM{BaseURL: get(EnvLLMBaseURL), APIKey: get(EnvLLMAPIKey), Model: get(EnvLLMModel)}
-	c.Token = get(EnvToken)
-	switch v := strings.ToLower(get(EnvAllowSecrets)); v {
-	case "", "0", "false", "no", "off":
-	case "1", "true", "yes", "on":
-		c.AllowSecrets = true
-	default:
-		errs = append(errs, fmt.Errorf("%s=%q: want 1 or 0", EnvAllowSecrets, v))
 	}
 	if err := errors.Join(errs...); err != nil {
 		return c, err

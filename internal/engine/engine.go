@@ -27,7 +27,6 @@ import (
 	"github.com/coderag/coderag/internal/embed/provider"
 	"github.com/coderag/coderag/internal/index"
 	"github.com/coderag/coderag/internal/relate"
-	"github.com/coderag/coderag/internal/search"
 	"github.com/coderag/coderag/internal/store"
 )
 
@@ -43,23 +42,10 @@ type Config struct {
 	// Store is an index database opened by the caller, who closes it after
 	// the Engine.
 	Store *store.Store
-	// Embedding describes the configured embedder (provider already
-	// normalised: "local", "ollama" or "openai"; model, base URL, API key,
-	// batch size, and the local embedder's Expand and Translate). It builds
-	// the embedder of new indexes and, through provider.FromID, lends its
-	// URL and key to the embedder a project was indexed with when the
-	// providers match.
-	Embedding embed.Options
-	// EmbeddingErr, when set, is why the configured embedder cannot be
-	// built (a bad environment variable); NewEmbedder returns it. Queries
-	// of indexed projects still work: they use the stored embedder id.
-	EmbeddingErr error
-	// NewEmbedder, when set, replaces the configured embedder (tests, and
-	// front ends with their own flags).
-	NewEmbedder func() (embed.Embedder, error)
-	// ProjectEmbedder, when set, replaces provider.FromID for rebuilding a
-	// project's embedder from its stored id "provider:model".
-	ProjectEmbedder func(id string) (embed.Embedder, error)
+	// Embedders builds the engine's embedders: the configured one and
+	// the one each project was indexed with (FromOptions, Fixed in
+	// tests). Nil: FromOptions of the built-in local embedder.
+	Embedders Embedders
 	// Index holds Threads and BatchSize for index runs; Progress, Paths
 	// and OnWait are set per run.
 	Index index.Options
@@ -134,6 +120,9 @@ func New(cfg Config) (*Engine, error) {
 	if cfg.Log == nil {
 		cfg.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
+	if cfg.Embedders == nil {
+		cfg.Embedders = FromOptions(embed.Options{Provider: "local"}, nil)
+	}
 	e := &Engine{cfg: cfg, st: cfg.Store, log: cfg.Log, jobs: map[string]*job{}, embs: map[string]embed.Embedder{}}
 	e.life, e.stop = context.WithCancel(context.Background())
 	if cfg.LongLived {
@@ -157,9 +146,6 @@ func (e *Engine) Close() error {
 	return err
 }
 
-// Store is the open index database.
-func (e *Engine) Store() *store.Store { return e.st }
-
 // AllowSecrets reports whether files whose names look like secrets are
 // indexed, read, searched and listed (Config.Index.AllowSecrets): the
 // tools of every front end over the engine follow it.
@@ -177,17 +163,12 @@ func (e *Engine) CheckRoot(ctx context.Context, root string) error {
 // it in the background (Config.IndexBudget).
 func (e *Engine) IndexBudget() time.Duration { return e.cfg.IndexBudget }
 
-// NewEmbedder builds the configured embedder (Config.NewEmbedder, else
-// Config.Embedding); it returns Config.EmbeddingErr when that is set.
-func (e *Engine) NewEmbedder() (embed.Embedder, error) {
-	if e.cfg.NewEmbedder != nil {
-		return e.cfg.NewEmbedder()
-	}
-	if e.cfg.EmbeddingErr != nil {
-		return nil, e.cfg.EmbeddingErr
-	}
-	return provider.New(e.cfg.Embedding)
-}
+// NewEmbedder builds the configured embedder (Config.Embedders). It is
+// the embedder of every index run asked for (Start with no
+// IndexRequest.Embedder: `coderag index`, index_project, POST /api/index)
+// and of a project's first run under Refresh; queries and refreshes of an
+// indexed project use the embedder it was indexed with (ProjectEmbedder).
+func (e *Engine) NewEmbedder() (embed.Embedder, error) { return e.cfg.Embedders.Configured() }
 
 // ProjectEmbedder returns the embedder a project was indexed with, rebuilt
 // from its stored id "provider:model" once and cached: queries are always
@@ -198,23 +179,15 @@ func (e *Engine) ProjectEmbedder(id string) (embed.Embedder, error) {
 	if emb, ok := e.embs[id]; ok {
 		return emb, nil
 	}
-	emb, err := e.buildProjectEmbedder(id)
+	emb, err := e.cfg.Embedders.ForID(id)
 	if err != nil {
+		if !errors.Is(err, ErrEmbedderUnavailable) {
+			err = unavailable{fmt.Errorf("embedder %s: %w", id, err)}
+		}
 		return nil, err
 	}
 	e.embs[id] = emb
 	return emb, nil
-}
-
-func (e *Engine) buildProjectEmbedder(id string) (embed.Embedder, error) {
-	if e.cfg.ProjectEmbedder != nil {
-		emb, err := e.cfg.ProjectEmbedder(id)
-		if err != nil {
-			return nil, fmt.Errorf("embedder %s: %w", id, err)
-		}
-		return emb, nil
-	}
-	return ProjectEmbedder(id, e.cfg.Embedding)
 }
 
 // ProjectEmbedder rebuilds the embedder of stored id "provider:model" with
@@ -223,55 +196,33 @@ func (e *Engine) buildProjectEmbedder(id string) (embed.Embedder, error) {
 func ProjectEmbedder(id string, configured embed.Options) (embed.Embedder, error) {
 	emb, err := provider.FromID(id, configured)
 	if err != nil {
-		return nil, fmt.Errorf("this project was indexed with %s, which is unavailable: %w", id, err)
+		return nil, unavailable{fmt.Errorf("this project was indexed with %s, which is unavailable: %w", id, err)}
 	}
 	return emb, nil
 }
 
-// Project returns the indexed project that holds dir: dir itself (made
-// absolute and symlink-resolved) or its nearest indexed ancestor.
-// store.ErrNotIndexed when none is.
-func (e *Engine) Project(ctx context.Context, dir string) (*store.Project, error) {
-	root, err := index.ResolveRoot(dir)
-	if err != nil {
-		return nil, fmt.Errorf("project %s: %w", dir, err)
-	}
-	return e.st.FindProject(ctx, root)
-}
+// ErrEmbedderUnavailable is matched (errors.Is) by the errors of
+// ProjectEmbedder, and so of Open: the embedder a project was indexed
+// with cannot be built here, so its queries cannot be embedded.
+var ErrEmbedderUnavailable = errors.New("the project's embedder is unavailable")
+
+// unavailable is an error of ProjectEmbedder: its text as it is, and
+// ErrEmbedderUnavailable to errors.Is.
+type unavailable struct{ error }
+
+func (u unavailable) Unwrap() error { return u.error }
+
+func (unavailable) Is(target error) bool { return target == ErrEmbedderUnavailable }
 
 // Enclosing returns the indexed project holding dir (an absolute,
-// symlink-resolved directory), or dir itself when none does or the index
-// cannot be read: a root inside an indexed project is that project.
+// symlink-resolved directory; Find with enclosing), or dir itself when
+// none does or the index cannot be read: a root inside an indexed project
+// is that project.
 func (e *Engine) Enclosing(ctx context.Context, dir string) string {
-	if p, err := e.st.FindProject(ctx, filepath.Clean(dir)); err == nil {
+	if p, err := e.Find(ctx, filepath.Clean(dir), true); err == nil {
 		return p.Path
 	}
 	return dir
-}
-
-// Searcher returns a searcher over project p with the embedder p was
-// indexed with. Errors: that embedder is unavailable.
-func (e *Engine) Searcher(p *store.Project) (*search.Searcher, error) {
-	emb, err := e.ProjectEmbedder(p.Embedder)
-	if err != nil {
-		return nil, err
-	}
-	return &search.Searcher{Store: e.st, Embedder: emb, Project: p.Path, HideSecrets: !e.AllowSecrets()}, nil
-}
-
-// Search runs query over the indexed project at root (exactly; see
-// Project for the enclosing one). Errors: store.ErrNotIndexed, an
-// unavailable embedder, or the search's own.
-func (e *Engine) Search(ctx context.Context, root, query string, opts search.Options) (*search.Response, error) {
-	p, err := e.st.GetProject(ctx, root)
-	if err != nil {
-		return nil, err
-	}
-	s, err := e.Searcher(p)
-	if err != nil {
-		return nil, err
-	}
-	return s.Search(ctx, query, opts)
 }
 
 // Graph runs fn with the relation resolver of the project at root, loaded

@@ -52,11 +52,7 @@ func project(t *testing.T) string {
 // open returns an engine over a throwaway index database.
 func open(t *testing.T, cfg engine.Config) *engine.Engine {
 	t.Helper()
-	t.Setenv("CODERAG_HOME", t.TempDir())
 	cfg.DBPath = filepath.Join(t.TempDir(), "index.db")
-	if cfg.Embedding.Provider == "" {
-		cfg.Embedding = embed.Options{Provider: "local"}
-	}
 	e, err := engine.Open(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -70,7 +66,8 @@ func open(t *testing.T, cfg engine.Config) *engine.Engine {
 }
 
 // gate is the local embedder made to wait, in its first Embed call, until
-// released: a run that is known to be in progress.
+// released or its run is cancelled: a run that is known to be in
+// progress. A cancelled run's Embed fails with the context's error.
 type gate struct {
 	embed.Embedder
 	once    sync.Once
@@ -93,8 +90,14 @@ func newGate(t *testing.T) *gate {
 func (g *gate) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 	g.once.Do(func() {
 		close(g.entered)
-		<-g.release
+		select {
+		case <-g.release:
+		case <-ctx.Done(): // the run was cancelled while held
+		}
 	})
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	g.mu.Lock()
 	for _, s := range texts {
 		g.texts[s]++
@@ -107,6 +110,7 @@ func (g *gate) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 // joins the running run: one run, each chunk embedded once, and every
 // caller gets the same outcome.
 func TestOneJobPerRoot(t *testing.T) {
+	t.Parallel()
 	root := project(t)
 	e := open(t, engine.Config{})
 	g := newGate(t)
@@ -122,7 +126,7 @@ func TestOneJobPerRoot(t *testing.T) {
 		first <- result{out, err}
 	}()
 	<-g.entered // the first run is embedding its first batch
-	if st := e.Status(root); !st.Running || st.Scope != "" {
+	if st := e.Job(root); !st.Running || st.Scope != "" {
 		t.Fatalf("status during the run: %+v", st)
 	}
 	joined, err := e.Start(root, engine.IndexRequest{Embedder: g})
@@ -141,7 +145,7 @@ func TestOneJobPerRoot(t *testing.T) {
 	if joined.Outcome() != r.out {
 		t.Errorf("the joiner saw another outcome: %+v, want %+v", joined.Outcome(), r.out)
 	}
-	if last := e.Status(root).Last; last != r.out {
+	if last := e.Job(root).Last; last != r.out {
 		t.Errorf("last run %+v is not the one run", last)
 	}
 	rep := r.out.Report
@@ -154,7 +158,7 @@ func TestOneJobPerRoot(t *testing.T) {
 		}
 	}
 	// the index is there and searchable through the engine
-	res, err := e.Search(ctx, root, "WriteString appends to the builder", search.Options{TopK: 3})
+	res, err := search1(ctx, e, root, "WriteString appends to the builder", search.Options{TopK: 3})
 	if err != nil || len(res.Results) == 0 || !strings.HasPrefix(res.Results[0].Path, "builder.go") {
 		t.Fatalf("search: %+v %v", res, err)
 	}
@@ -163,6 +167,7 @@ func TestOneJobPerRoot(t *testing.T) {
 // TestIndexCancelled: a caller whose context ends cancels the run it
 // started and gets what was committed with the context's error.
 func TestIndexCancelled(t *testing.T) {
+	t.Parallel()
 	root := project(t)
 	e := open(t, engine.Config{})
 	g := newGate(t)
@@ -175,15 +180,14 @@ func TestIndexCancelled(t *testing.T) {
 		done <- err
 	}()
 	<-g.entered
-	cancel()
-	close(g.release)
+	cancel() // the held Embed returns when the run's context ends
 	if err := <-done; !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want context.Canceled", err)
 	}
 	if out == nil || !errors.Is(out.Err, context.Canceled) {
 		t.Fatalf("outcome %+v", out)
 	}
-	if st := e.Status(root); st.Running {
+	if st := e.Job(root); st.Running {
 		t.Error("the cancelled run is still running")
 	}
 }
@@ -192,6 +196,7 @@ func TestIndexCancelled(t *testing.T) {
 // embedder, and within Config.Freshness trusts the finished run instead of
 // starting another; with no freshness window every Refresh runs.
 func TestRefreshFreshness(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	for _, tc := range []struct {
 		name      string
@@ -205,7 +210,7 @@ func TestRefreshFreshness(t *testing.T) {
 			if err != nil || r.Indexed || !r.Finished || r.Err != nil {
 				t.Fatalf("first refresh: %+v %v", r, err)
 			}
-			first := e.Status(root).Last
+			first := e.Job(root).Last
 			if first == nil || first.Report.Changed != projectFiles {
 				t.Fatalf("first run %+v", first)
 			}
@@ -213,7 +218,7 @@ func TestRefreshFreshness(t *testing.T) {
 			if err != nil || !r.Indexed || !r.Finished {
 				t.Fatalf("second refresh: %+v %v", r, err)
 			}
-			second := e.Status(root).Last
+			second := e.Job(root).Last
 			if ran := second != first; ran != tc.wantRun {
 				t.Errorf("second refresh ran: %v, want %v", ran, tc.wantRun)
 			}
@@ -227,6 +232,7 @@ func TestRefreshFreshness(t *testing.T) {
 // TestFreshen: a one-shot query re-indexes a small change set first, and
 // leaves a large one pending with its files marked stale.
 func TestFreshen(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	root := project(t)
 	e := open(t, engine.Config{})
@@ -237,7 +243,7 @@ func TestFreshen(t *testing.T) {
 	if out, err := e.Index(ctx, root, engine.IndexRequest{Embedder: emb}); err != nil || out.Err != nil {
 		t.Fatalf("index: %v %+v", err, out)
 	}
-	p, err := e.Project(ctx, root)
+	p, err := e.Find(ctx, root, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -246,7 +252,7 @@ func TestFreshen(t *testing.T) {
 	if err != nil || f.Refreshed != 1 || f.Pending != nil {
 		t.Fatalf("small change: %+v %v", f, err)
 	}
-	res, err := e.Search(ctx, root, "Shout", search.Options{TopK: 1})
+	res, err := search1(ctx, e, root, "Shout", search.Options{TopK: 1})
 	if err != nil || len(res.Results) == 0 || res.Results[0].Path != "extra.go" {
 		t.Fatalf("the refreshed file is not searchable: %+v %v", res, err)
 	}
@@ -259,22 +265,12 @@ func TestFreshen(t *testing.T) {
 	}
 }
 
-// TestLongLivedCachesVectors: the vector cache is on in long-lived
-// engines only.
-func TestLongLivedCachesVectors(t *testing.T) {
-	for _, long := range []bool{false, true} {
-		e := open(t, engine.Config{LongLived: long})
-		if got := e.Store().CachingVectors(); got != long {
-			t.Errorf("LongLived %v: vector cache on = %v", long, got)
-		}
-	}
-}
-
 // TestProjectEmbedder: a project's embedder is rebuilt from its stored id
 // once and cached; an id whose provider cannot be built says the project's
 // embedder is unavailable.
 func TestProjectEmbedder(t *testing.T) {
-	e := open(t, engine.Config{Embedding: embed.Options{Provider: "openai", Model: "text-embedding-3-small", BaseURL: "http://127.0.0.1:1/v1", APIKey: "k"}})
+	t.Parallel()
+	e := open(t, engine.Config{Embedders: engine.FromOptions(embed.Options{Provider: "openai", Model: "text-embedding-3-small", BaseURL: "http://127.0.0.1:1/v1", APIKey: "k"}, nil)})
 	a, err := e.ProjectEmbedder("local:hashing-256-v1")
 	if err != nil {
 		t.Fatal(err)
@@ -295,6 +291,7 @@ func TestProjectEmbedder(t *testing.T) {
 // TestGraphCached: graph queries go through one resolver per project,
 // which sees the index again after it changes.
 func TestGraphCached(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	root := project(t)
 	e := open(t, engine.Config{})
@@ -316,9 +313,21 @@ func TestGraphCached(t *testing.T) {
 	if _, err := e.Describe(ctx, root, "Shout"); err != nil {
 		t.Errorf("after indexing extra.go: %v", err)
 	}
-	if _, err := e.Search(ctx, filepath.Join(root, "nope"), "x", search.Options{}); !errors.Is(err, store.ErrNotIndexed) {
+	os.Mkdir(filepath.Join(root, "nope"), 0o755)
+	if _, err := search1(ctx, e, filepath.Join(root, "nope"), "x", search.Options{}); !errors.Is(err, store.ErrNotIndexed) {
 		t.Errorf("search of an unindexed root: %v", err)
 	}
+}
+
+// search1 answers query over the project at root (exactly) through a
+// handle, as the front ends do.
+func search1(ctx context.Context, e *engine.Engine, root, query string, opts search.Options) (*search.Response, error) {
+	p, err := e.Open(ctx, root, engine.OpenOptions{})
+	if err != nil {
+		return nil, err
+	}
+	defer p.Release()
+	return p.Search(ctx, query, opts)
 }
 
 func hours(n int) time.Duration { return time.Duration(n) * time.Hour }

@@ -37,7 +37,8 @@ type job struct {
 
 // IndexRequest says what an index run covers and with which embedder.
 type IndexRequest struct {
-	// Embedder embeds the chunks; required.
+	// Embedder embeds the chunks; nil: the configured one (NewEmbedder),
+	// the rule of every index run asked for.
 	Embedder embed.Embedder
 	// Scope is "" for the whole project, else a root-relative '/' path of
 	// a directory (its candidate files, and files deleted under it) or of
@@ -55,6 +56,10 @@ type IndexRequest struct {
 	// OnWait, when set, is called once when another process holds the
 	// project's index lock and the run waits for it.
 	OnWait func(msg string)
+	// OnSwitch, when set, is called by Start before a run it starts when
+	// root is indexed with an embedder other than the run's: every file
+	// is then embedded again (previous and next are embedder ids).
+	OnSwitch func(previous, next string)
 }
 
 // whole reports whether r covers the whole project.
@@ -162,9 +167,9 @@ func (e *Engine) job(root string) *job {
 	return j
 }
 
-// Status returns the state of root's index job (idle, with no last run,
+// Job returns the state of root's index job (idle, with no last run,
 // for a root this Engine never indexed).
-func (e *Engine) Status(root string) JobState {
+func (e *Engine) Job(root string) JobState {
 	j := e.job(root)
 	j.mu.Lock()
 	defer j.mu.Unlock()
@@ -189,14 +194,25 @@ func (e *Engine) Fresh(root, id string) bool {
 // Start begins an index run of root (absolute, symlink-resolved) in the
 // background unless one is running, in which case it returns that run
 // with Joined set: one run per root at a time. The run lives until it ends
-// or Close; wait for it with Wait or Run.Done. Errors: no embedder, the
-// Engine is closed, or ErrRemoving while Hold has root.
+// or Close; wait for it with Wait or Run.Done. A request without an
+// Embedder gets the configured one (NewEmbedder). Errors: the configured
+// embedder cannot be built ("index ROOT: embedder: ..."), the Engine is closed, or
+// ErrRemoving while Hold has root.
 func (e *Engine) Start(root string, req IndexRequest) (*Run, error) {
-	if req.Embedder == nil {
-		return nil, errors.New("index: no embedder")
-	}
 	if e.life.Err() != nil {
 		return nil, errors.New("index: engine closed")
+	}
+	if req.Embedder == nil {
+		emb, err := e.NewEmbedder()
+		if err != nil {
+			return nil, fmt.Errorf("index %s: embedder: %w", root, err)
+		}
+		req.Embedder = emb
+	}
+	if req.OnSwitch != nil {
+		if p, err := e.st.GetProject(context.WithoutCancel(e.life), root); err == nil && p.Embedder != req.Embedder.ID() {
+			req.OnSwitch(p.Embedder, req.Embedder.ID())
+		}
 	}
 	j := e.job(root)
 	j.mu.Lock()
@@ -257,7 +273,7 @@ func (e *Engine) Wait(ctx context.Context, root string, r *Run, tick func(JobSta
 			return false, ctx.Err()
 		case <-t.C:
 			if tick != nil {
-				tick(e.Status(root))
+				tick(e.Job(root))
 			}
 		}
 	}
@@ -430,7 +446,7 @@ func (e *Engine) Refresh(ctx context.Context, root string, tick func(JobState)) 
 		}
 	}
 	if e.Fresh(root, emb.ID()) {
-		res.State = e.Status(root)
+		res.State = e.Job(root)
 		return res, nil
 	}
 	r, err := e.Start(root, IndexRequest{Embedder: emb})
@@ -438,7 +454,7 @@ func (e *Engine) Refresh(ctx context.Context, root string, tick func(JobState)) 
 		return res, err
 	}
 	res.Finished, err = e.Wait(ctx, root, r, tick)
-	res.State = e.Status(root)
+	res.State = e.Job(root)
 	if err != nil {
 		return res, err
 	}

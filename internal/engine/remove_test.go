@@ -32,6 +32,7 @@ func indexed(t *testing.T, e *engine.Engine, root string) {
 // nothing; so is a Hold. After the run ends, Remove drops the project and
 // the root's job forgets its last run.
 func TestRemoveWhileIndexing(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	root := project(t)
 	e := open(t, engine.Config{})
@@ -56,10 +57,10 @@ func TestRemoveWhileIndexing(t *testing.T) {
 	if err != nil || rm.Root != root || rm.Files != projectFiles || rm.CompactErr != nil {
 		t.Fatalf("remove after the run: %+v %v", rm, err)
 	}
-	if _, err := e.Store().GetProject(ctx, root); !errors.Is(err, store.ErrNotIndexed) {
+	if _, err := e.Find(ctx, root, false); !errors.Is(err, store.ErrNotIndexed) {
 		t.Errorf("the project is still indexed: %v", err)
 	}
-	if st := e.Status(root); st.Last != nil || st.Held || st.Running {
+	if st := e.Job(root); st.Last != nil || st.Held || st.Running {
 		t.Errorf("job after remove: %+v", st)
 	}
 	if _, err := e.Remove(ctx, root, nil); !errors.Is(err, store.ErrNotIndexed) {
@@ -72,12 +73,13 @@ func TestRemoveWhileIndexing(t *testing.T) {
 // refused with ErrRemoving, and other roots are not affected; after
 // release a run starts.
 func TestHoldRefusesRuns(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	root, other := project(t), project(t)
 	e := open(t, engine.Config{})
 	indexed(t, e, root)
 	emb, _ := e.NewEmbedder()
-	p, err := e.Project(ctx, root)
+	p, err := e.Find(ctx, root, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +87,7 @@ func TestHoldRefusesRuns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !e.Status(root).Held {
+	if !e.Job(root).Held {
 		t.Error("status does not say the root is held")
 	}
 	if _, err := e.Start(root, engine.IndexRequest{Embedder: emb}); !errors.Is(err, engine.ErrRemoving) {
@@ -103,7 +105,7 @@ func TestHoldRefusesRuns(t *testing.T) {
 	if _, err := e.Remove(ctx, root, nil); !errors.Is(err, engine.ErrRemoving) {
 		t.Errorf("remove during a hold: %v, want ErrRemoving", err)
 	}
-	if _, err := e.Store().GetProject(ctx, root); err != nil {
+	if _, err := e.Find(ctx, root, false); err != nil {
 		t.Errorf("a refused remove dropped the project: %v", err)
 	}
 	// a change on disk stays pending: the refresh is refused, not run
@@ -114,7 +116,7 @@ func TestHoldRefusesRuns(t *testing.T) {
 	indexed(t, e, other) // another root is not held
 	release()
 	release() // harmless
-	if e.Status(root).Held {
+	if e.Job(root).Held {
 		t.Error("still held after release")
 	}
 	if out, err := e.Index(ctx, root, engine.IndexRequest{Embedder: emb}); err != nil || out.Err != nil || out.Report.Changed != 1 {
@@ -129,8 +131,15 @@ func TestHoldRefusesRuns(t *testing.T) {
 // refused, and it removes the project once the lock is free. The root's
 // freshness is forgotten: the next Refresh indexes it from scratch.
 func TestRemoveWaitsForOtherProcess(t *testing.T) {
+	t.Parallel()
 	t.Run("sqlite", func(t *testing.T) {
-		removeWaitsForOtherProcess(t, open(t, engine.Config{Freshness: hours(1)}))
+		e := open(t, engine.Config{Freshness: hours(1)})
+		other, err := store.Open(context.Background(), e.StorePath()) // the other process's
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { other.Close() })
+		removeWaitsForOtherProcess(t, e, other)
 	})
 	// on PostgreSQL the other process's lock is an advisory lock
 	t.Run("postgres", func(t *testing.T) {
@@ -139,24 +148,24 @@ func TestRemoveWaitsForOtherProcess(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { st.Close() })
-		removeWaitsForOtherProcess(t, open(t, engine.Config{Freshness: hours(1), Store: st}))
+		removeWaitsForOtherProcess(t, open(t, engine.Config{Freshness: hours(1), Store: st}), st)
 	})
 }
 
-func removeWaitsForOtherProcess(t *testing.T, e *engine.Engine) {
+func removeWaitsForOtherProcess(t *testing.T, e *engine.Engine, st *store.Store) {
 	ctx := context.Background()
 	root := project(t)
 	if r, err := e.Refresh(ctx, root, nil); err != nil || !r.Finished || r.Err != nil {
 		t.Fatalf("first refresh: %+v %v", r, err)
 	}
-	unlock, err := index.Lock(ctx, e.Store(), root, nil)
+	unlock, err := index.Lock(ctx, st, root, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, err := e.Remove(ctx, root, nil); !errors.Is(err, engine.ErrIndexing) || !strings.Contains(err.Error(), "another process") {
 		t.Fatalf("remove while another process indexes: %v", err)
 	}
-	if e.Status(root).Held {
+	if e.Job(root).Held {
 		t.Fatal("a failed remove left the root held")
 	}
 
@@ -185,7 +194,7 @@ func removeWaitsForOtherProcess(t *testing.T, e *engine.Engine) {
 	if r.err != nil || r.rm.Files != projectFiles {
 		t.Fatalf("remove after the other run: %+v %v", r.rm, r.err)
 	}
-	if _, err := e.Store().GetProject(ctx, root); !errors.Is(err, store.ErrNotIndexed) {
+	if _, err := e.Find(ctx, root, false); !errors.Is(err, store.ErrNotIndexed) {
 		t.Fatalf("the project is still indexed: %v", err)
 	}
 	// within the freshness window, but the project is gone: index it again
@@ -193,7 +202,7 @@ func removeWaitsForOtherProcess(t *testing.T, e *engine.Engine) {
 	if err != nil || ref.Indexed || !ref.Finished || ref.Err != nil {
 		t.Fatalf("refresh after remove: %+v %v", ref, err)
 	}
-	if last := e.Status(root).Last; last == nil || last.Report.Changed != projectFiles {
+	if last := e.Job(root).Last; last == nil || last.Report.Changed != projectFiles {
 		t.Fatalf("refresh after remove did not index from scratch: %+v", last)
 	}
 }

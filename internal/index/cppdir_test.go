@@ -9,6 +9,7 @@ import (
 // A .h file is a C++ header when its directory holds C++ sources, and only
 // then.
 func TestCppDirs(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	for _, f := range []string{"db/db_impl.h", "db/db_impl.cc", "lib/buf.h", "lib/buf.c"} {
 		p := filepath.Join(root, filepath.FromSlash(f))

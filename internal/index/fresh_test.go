@@ -32,6 +32,7 @@ func ageTree(t *testing.T, root string) {
 // finds exactly what a check that walks the whole tree finds, and a run
 // after it leaves the same rows as a fresh index.
 func TestDiffFromListingMatchesFullWalk(t *testing.T) {
+	t.Parallel()
 	emb := localEmbedder(t)
 	cases := []struct {
 		name   string

@@ -33,7 +33,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 	"unicode/utf8"
 
@@ -161,31 +160,9 @@ const racyWindow = int64(time.Second)
 //	    embedded before, with unknown data, are embedded again once
 const AnalysisVersion = 11
 
-// ResolveRoot returns the absolute, symlink-resolved form of dir, the
-// identity of a project.
-func ResolveRoot(dir string) (string, error) {
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return "", err
-	}
-	real, err := filepath.EvalSymlinks(abs)
-	if errors.Is(err, os.ErrNotExist) {
-		// EvalSymlinks names the first missing component ("lstat /a"),
-		// not the directory the user gave, which callers name
-		return "", syscall.ENOENT
-	}
-	if err != nil {
-		return "", err
-	}
-	st, err := os.Stat(real)
-	if err != nil {
-		return "", err
-	}
-	if !st.IsDir() {
-		return "", fmt.Errorf("%s is not a directory", dir)
-	}
-	return real, nil
-}
+// ResolveRoot is rootrule.Resolve: the absolute, symlink-resolved form of
+// dir, the identity of a project.
+func ResolveRoot(dir string) (string, error) { return rootrule.Resolve(dir) }
 
 // CheckRoot applies rootrule.Check to root with the roots of the
 // projects indexed in st: nil when root may be a project, else the

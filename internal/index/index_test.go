@@ -110,6 +110,7 @@ func touchLater(t *testing.T, p string, d time.Duration) {
 }
 
 func TestIncrementalEditsMatchFreshIndex(t *testing.T) {
+	t.Parallel()
 	emb := localEmbedder(t)
 	root := resolved(t, t.TempDir())
 	writeFile(t, root, "demo/a.go", threeFuncs)
@@ -164,6 +165,10 @@ func TestIncrementalEditsMatchFreshIndex(t *testing.T) {
 	}
 }
 
+// TestRacySameSizeEditIsCaught: an edit that keeps size and mtime, made
+// within racyWindow of the run that indexed the file, is caught. Not
+// parallel: the first run must index the file within racyWindow of its
+// write, which other tests' load can delay.
 func TestRacySameSizeEditIsCaught(t *testing.T) {
 	emb := localEmbedder(t)
 	root := resolved(t, t.TempDir())
@@ -206,6 +211,7 @@ func (f failingEmbedder) Embed(ctx context.Context, texts []string) ([][]float32
 }
 
 func TestEmbedderFailingForOneFile(t *testing.T) {
+	t.Parallel()
 	emb := localEmbedder(t)
 	root := resolved(t, t.TempDir())
 	for i := 0; i < 6; i++ {
@@ -254,6 +260,7 @@ func TestEmbedderFailingForOneFile(t *testing.T) {
 }
 
 func TestSearchWhileIndexing(t *testing.T) {
+	t.Parallel()
 	emb := localEmbedder(t)
 	root := resolved(t, t.TempDir())
 	for i := 0; i < 200; i++ {
@@ -331,6 +338,7 @@ func (d downEmbedder) EmbedQuery(context.Context, string) ([]float32, error) {
 }
 
 func TestFailedEmbedderSwitchKeepsProject(t *testing.T) {
+	t.Parallel()
 	emb := localEmbedder(t)
 	root := resolved(t, t.TempDir())
 	writeFile(t, root, "a.go", threeFuncs)
@@ -356,6 +364,7 @@ func TestFailedEmbedderSwitchKeepsProject(t *testing.T) {
 }
 
 func TestUnreadableDirectoryKeepsRows(t *testing.T) {
+	t.Parallel()
 	if testutil.RerunUnprivileged(t) {
 		return
 	}
@@ -389,6 +398,7 @@ func TestUnreadableDirectoryKeepsRows(t *testing.T) {
 }
 
 func TestOlderAnalysisIsReparsed(t *testing.T) {
+	t.Parallel()
 	emb := localEmbedder(t)
 	root := resolved(t, t.TempDir())
 	writeFile(t, root, "x.go", "package x\n\n// Sniff reads the head.\nfunc Sniff() {}\n")
@@ -419,6 +429,7 @@ func TestOlderAnalysisIsReparsed(t *testing.T) {
 // sends) keeps the same file set as a full walk: no unindexable file types,
 // no ignored or hidden paths, no output directories.
 func TestPathsFollowWalkRules(t *testing.T) {
+	t.Parallel()
 	emb := localEmbedder(t)
 	root := resolved(t, t.TempDir())
 	writeFile(t, root, ".gitignore", "*.gen.go\n")
@@ -458,6 +469,7 @@ func TestPathsFollowWalkRules(t *testing.T) {
 // connection and never answers stops the run at its first timeout, with
 // the earlier work kept, instead of timing out once more per file.
 func TestSilentEmbedderStopsTheRun(t *testing.T) {
+	t.Parallel()
 	var calls atomic.Int32
 	release := make(chan struct{})
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -499,6 +511,7 @@ func TestSilentEmbedderStopsTheRun(t *testing.T) {
 // file is indexed (the first 500 does not stop the run and leave the
 // files after it neither indexed nor reported).
 func TestOneBadChunkFailsOnlyItsFile(t *testing.T) {
+	t.Parallel()
 	srv := embedtest.NewOllama(t, 8)
 	srv.Poison = "NaNMaker"
 	srv.MaxRunes = 600
@@ -531,6 +544,7 @@ func TestOneBadChunkFailsOnlyItsFile(t *testing.T) {
 
 // TestBadKeyStopsAtOnce: a 401 is not split or retried per file.
 func TestBadKeyStopsAtOnce(t *testing.T) {
+	t.Parallel()
 	srv := embedtest.NewOpenAI(t, 8, "sk-right-key-123")
 	emb, err := provider.New(embed.Options{Provider: "openai", BaseURL: srv.URL + "/v1", APIKey: "sk-wrong-key-456"})
 	if err != nil {
@@ -554,6 +568,7 @@ func TestBadKeyStopsAtOnce(t *testing.T) {
 // input), still stops the run after maxFailedStart files instead of
 // failing them all one by one.
 func TestEmbedderFailingEveryFileStops(t *testing.T) {
+	t.Parallel()
 	srv := embedtest.NewOllama(t, 8)
 	srv.Poison = "package" // in every chunk's text
 	emb, err := provider.New(embed.Options{Provider: "ollama", BaseURL: srv.URL, BatchSize: 1})
@@ -577,6 +592,7 @@ func TestEmbedderFailingEveryFileStops(t *testing.T) {
 // its reason, not a failure retried forever, and Diff (the freshness check
 // before a search) does not count it as changed; a readable new file is.
 func TestUnreadableFileIsASkip(t *testing.T) {
+	t.Parallel()
 	if testutil.RerunUnprivileged(t) {
 		return
 	}

@@ -19,6 +19,7 @@ import (
 // its text fallbacks and their reasons) or counted under its extension;
 // fallbacks survive an incremental run and disappear with their file.
 func TestLanguageAccounting(t *testing.T) {
+	t.Parallel()
 	emb := localEmbedder(t)
 	root := resolved(t, t.TempDir())
 	writeFile(t, root, "src/ring.zig", "const std = @import(\"std\");\n\npub fn push(x: u32) void {\n    _ = x;\n}\n")

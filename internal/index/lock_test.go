@@ -13,6 +13,7 @@ import (
 // process would hold it) indexes a project, a second run says it waits,
 // waits, and then finds the files done; another project is not blocked.
 func TestOneRunPerProject(t *testing.T) {
+	t.Parallel()
 	st := openStore(t)
 	emb, err := provider.New(embed.Options{Provider: "local"})
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 // learned model's 256-d ones) hands the freed pages back: the file keeps no
 // free page, so an upgraded index is as small as a new one.
 func TestEmbedderSwitchFreesPages(t *testing.T) {
+	t.Parallel()
 	root := resolved(t, t.TempDir())
 	for i := range 40 {
 		writeFile(t, root, fmt.Sprintf("f%d.go", i), fmt.Sprintf("package p\n\n// F%d adds %d.\nfunc F%d(x int) int { return x + %d }\n", i, i, i, i))

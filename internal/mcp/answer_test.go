@@ -46,6 +46,7 @@ func answerOf(t *testing.T, cs *sdk.ClientSession, name string, args map[string]
 // (default DefaultAnswerChars, at most MaxAnswerChars) and, when cut, says
 // how much and how to continue; read_file gives the offset to go on from.
 func TestAnswersAreBounded(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	long := strings.Repeat("x", 1900)
 	var b strings.Builder
@@ -93,6 +94,7 @@ func TestAnswersAreBounded(t *testing.T) {
 // schema for every tool, says the search-order paragraph only once (in the
 // instructions), and does not call search_code read-only.
 func TestToolsListDeclares(t *testing.T) {
+	t.Parallel()
 	cs := newTestServer(t, t.TempDir(), time.Second)
 	res, err := cs.ListTools(context.Background(), nil)
 	if err != nil {
@@ -129,6 +131,7 @@ func TestToolsListDeclares(t *testing.T) {
 // TestRootInsideIndexedProject: a root inside an indexed project is that
 // project (as the CLI resolves --project), not a second, nested one.
 func TestRootInsideIndexedProject(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	parent := t.TempDir()
 	sub := filepath.Join(parent, "sub")
@@ -138,12 +141,12 @@ func TestRootInsideIndexedProject(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer st.Close()
+	t.Cleanup(func() { st.Close() })
 	emb, _ := provider.New(embed.Options{Provider: "local"})
 	if _, err := index.Run(ctx, st, emb, parent, index.Options{}); err != nil {
 		t.Fatal(err)
 	}
-	srv, err := NewServer(Config{Root: sub, Store: st, NewEmbedder: func() (embed.Embedder, error) { return emb, nil }, Log: testWriter{t}})
+	srv, err := NewServer(Config{Root: sub, Engine: testEngine(t, st, func() (embed.Embedder, error) { return emb, nil }, 0), Log: testWriter{t}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -33,7 +33,7 @@ func stdioServer(t *testing.T, src string) *Server {
 	}
 	t.Cleanup(func() { st.Close() })
 	newEmb := func() (embed.Embedder, error) { return provider.New(embed.Options{Provider: "local"}) }
-	srv, err := NewServer(Config{Root: root, Store: st, NewEmbedder: newEmb, IndexBudget: 20 * time.Second, Log: io.Discard})
+	srv, err := NewServer(Config{Root: root, Engine: testEngine(t, st, newEmb, 20*time.Second), Log: io.Discard})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,6 +44,7 @@ func stdioServer(t *testing.T, src string) *Server {
 // once, as `printf ... | coderag mcp` does: every request read is answered,
 // including a search that first has to index the project.
 func TestRequestsBeforeEOFAreAnswered(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	srv := stdioServer(t, "package a\n\n// Retry retries.\nfunc Retry() {}\n")
 	in := strings.Join([]string{
@@ -84,6 +85,7 @@ func TestRequestsBeforeEOFAreAnswered(t *testing.T) {
 // that is not a JSON-RPC message, gets a JSON-RPC error and the session
 // goes on to answer the requests after it.
 func TestMalformedLinesAreAnsweredNotFatal(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	srv := stdioServer(t, "package a\n")
 	in := strings.Join([]string{
@@ -141,6 +143,7 @@ func TestMalformedLinesAreAnsweredNotFatal(t *testing.T) {
 // served, one over maxLine gets a JSON-RPC error, and the session answers
 // the request after both.
 func TestLongLinesAreAnsweredNotFatal(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	srv := stdioServer(t, "package a\n")
 	call := func(id int, pad int) string {

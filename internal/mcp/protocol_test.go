@@ -25,7 +25,7 @@ func rawSession(t *testing.T, root string) (send func(string), lines <-chan stri
 	}
 	t.Cleanup(func() { st.Close() })
 	newEmb := func() (embed.Embedder, error) { return provider.New(embed.Options{Provider: "local"}) }
-	srv, err := NewServer(Config{Root: root, Store: st, NewEmbedder: newEmb, Log: testWriter{t}, Verbose: true})
+	srv, err := NewServer(Config{Root: root, Engine: testEngine(t, st, newEmb, 0), Log: testWriter{t}, Verbose: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,6 +75,7 @@ func next(t *testing.T, lines <-chan string) rpcResp {
 // under 2025-06-18 gets -32600 and the session goes on, a cancelled request
 // gets no response, and the logging capability is not declared.
 func TestProtocolFaults(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	os.WriteFile(filepath.Join(root, "a.go"), []byte("package a\n\nfunc A() {}\n"), 0o644)
 	send, lines := rawSession(t, root)

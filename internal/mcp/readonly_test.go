@@ -47,6 +47,7 @@ func connectServer(t *testing.T, srv *Server) *sdk.ClientSession {
 // and every tool is annotated read-only. A writing server over the same
 // engine refreshes the same index before answering.
 func TestReadOnly(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	root, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
@@ -70,7 +71,7 @@ func TestReadOnly(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(root, "b.go"), []byte("package a\n\n// Thermostat regulates the boiler temperature.\nfunc Thermostat() {}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	eng, err := engine.New(engine.Config{Store: st, NewEmbedder: func() (embed.Embedder, error) { return emb, nil }, LongLived: true})
+	eng, err := engine.New(engine.Config{Store: st, Embedders: engine.Fixed(func() (embed.Embedder, error) { return emb, nil }), LongLived: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +106,7 @@ func TestReadOnly(t *testing.T) {
 	if c, err := st.Count(ctx, root); err != nil || c.Files != 1 {
 		t.Errorf("files indexed after a read-only search: %+v %v", c, err)
 	}
-	if js := eng.Status(root); js.Running || js.Last != nil {
+	if js := eng.Job(root); js.Running || js.Last != nil {
 		t.Errorf("a read-only search ran an index job: %+v", js)
 	}
 	text, isErr = callText(t, cs, toolset.CodeGraph, map[string]any{"name": "Thermostat"})
@@ -142,7 +143,7 @@ func TestReadOnly(t *testing.T) {
 	if isErr || !strings.Contains(text, "b.go") {
 		t.Errorf("writing search_code did not refresh:\n%s", text)
 	}
-	if js := eng.Status(root); js.Last == nil || js.Last.Report == nil || js.Last.Report.Changed != 1 {
+	if js := eng.Job(root); js.Last == nil || js.Last.Report == nil || js.Last.Report.Changed != 1 {
 		t.Errorf("job after the writing search: %+v", js)
 	}
 }

@@ -5,14 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/coderag/coderag/internal/index"
+	"github.com/coderag/coderag/internal/rootrule"
 )
 
 // listRootsTimeout bounds the roots/list request a tool call may make.
@@ -22,50 +21,19 @@ const listRootsTimeout = 5 * time.Second
 // longer send roots/list (SEP-2322); such clients pass paths in arguments.
 const rootsForbiddenFrom = "2026-07-28"
 
-// ProjectMarkers are the names (files or directories) that make a
-// directory a project: version control, then the build files of the
-// languages coderag parses. The working directory is taken as the implicit
-// root of a server without --root and without client roots only when it,
-// or a directory above it short of the home directory, holds one of them.
-var ProjectMarkers = []string{
-	".git", ".hg", ".svn", ".jj", ".coderagignore",
-	"go.mod", "go.work", "package.json", "deno.json", "tsconfig.json",
-	"pyproject.toml", "setup.py", "setup.cfg", "requirements.txt", "Pipfile",
-	"Cargo.toml", "pom.xml", "build.gradle", "build.gradle.kts", "settings.gradle", "settings.gradle.kts",
-	"build.sbt", "CMakeLists.txt", "Makefile", "meson.build", "composer.json", "Gemfile",
-	"mix.exs", "pubspec.yaml", "Package.swift", "Directory.Build.props",
-}
-
 // ErrNoProjectRoot: the server has no --root, the client sent no usable
-// root, and the working directory is not a project (see ProjectMarkers).
+// root, and the working directory is not a project (rootrule.Implicit).
 var ErrNoProjectRoot = errors.New("no project root")
 
 // implicitRootError returns why dir (absolute, symlink-resolved) cannot be
-// the implicit project root, or nil: the file-system root and the home
-// directory never are, and any other directory needs a project marker in
-// itself or in a parent below the home directory.
+// the implicit project root (rootrule.Implicit: not /, not the home
+// directory, a project marker in it or a parent below home), or nil.
 func implicitRootError(dir string) error {
-	home, _ := os.UserHomeDir()
-	if home != "" {
-		if h, err := index.ResolveRoot(home); err == nil {
-			home = h
-		}
+	if err := rootrule.Implicit(dir); err != nil {
+		why := strings.TrimPrefix(err.Error(), rootrule.ErrNoMarker.Error()+": ")
+		return fmt.Errorf("%w: the server was started in %s, which is not a project (%s); start the server with --root PATH, or use a client that sends MCP roots", ErrNoProjectRoot, dir, why)
 	}
-	fix := "start the server with --root PATH, or use a client that sends MCP roots"
-	switch {
-	case dir == filepath.Dir(dir):
-		return fmt.Errorf("%w: the server was started in %s, the file-system root, which is not a project; %s", ErrNoProjectRoot, dir, fix)
-	case home != "" && dir == home:
-		return fmt.Errorf("%w: the server was started in the home directory %s, which is not a project; %s", ErrNoProjectRoot, dir, fix)
-	}
-	for d := dir; d != filepath.Dir(d) && d != home; d = filepath.Dir(d) {
-		for _, m := range ProjectMarkers {
-			if _, err := os.Lstat(filepath.Join(d, m)); err == nil {
-				return nil
-			}
-		}
-	}
-	return fmt.Errorf("%w: the server was started in %s, which has no project marker (.git, go.mod, package.json, pyproject.toml, Cargo.toml, pom.xml, ...); %s", ErrNoProjectRoot, dir, fix)
+	return nil
 }
 
 // root returns the project root for a tool call: the directory rootDir
@@ -102,7 +70,7 @@ func (s *Server) rootDir(ctx context.Context, ss *sdk.ServerSession) (string, er
 			for _, r := range res.Roots {
 				dir, err := fileURIPath(r.URI)
 				if err == nil {
-					dir, err = index.ResolveRoot(dir)
+					dir, err = rootrule.Resolve(dir)
 				}
 				if err != nil {
 					s.log.Warn("unusable client root", "uri", r.URI, "error", err)

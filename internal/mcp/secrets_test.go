@@ -19,6 +19,7 @@ import (
 // TestToolResultsHoldNoKey: an embeddings gateway that quotes the key in its
 // 401 never gets it into a tool result, the model's context.
 func TestToolResultsHoldNoKey(t *testing.T) {
+	t.Parallel()
 	const key = "sk-mcp-SECRET-77aa55bb33"
 	srv := embedtest.NewOpenAI(t, 8, "sk-the-right-one")
 	srv.EchoKey = true
@@ -31,11 +32,11 @@ func TestToolResultsHoldNoKey(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer st.Close()
+	t.Cleanup(func() { st.Close() })
 	newEmb := func() (embed.Embedder, error) {
 		return provider.New(embed.Options{Provider: "openai", BaseURL: srv.URL + "/v1", APIKey: key})
 	}
-	s, err := NewServer(Config{Root: root, Store: st, NewEmbedder: newEmb, IndexBudget: 10 * time.Second, Log: testWriter{t}})
+	s, err := NewServer(Config{Root: root, Engine: testEngine(t, st, newEmb, 10*time.Second), Log: testWriter{t}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,13 +68,14 @@ func TestToolResultsHoldNoKey(t *testing.T) {
 // TestIndexStatusSaysIncomplete: a project whose index run did not finish
 // is reported as incomplete, with its counts.
 func TestIndexStatusSaysIncomplete(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	root := t.TempDir()
 	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "index.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer st.Close()
+	t.Cleanup(func() { st.Close() })
 	if err := st.PutProject(ctx, store.Project{Path: root, Embedder: "local:hashing-768-v1", Dim: 768}); err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +87,7 @@ func TestIndexStatusSaysIncomplete(t *testing.T) {
 		t.Fatal(err)
 	}
 	newEmb := func() (embed.Embedder, error) { return provider.New(embed.Options{Provider: "local"}) }
-	s, err := NewServer(Config{Root: root, Store: st, NewEmbedder: newEmb, Log: testWriter{t}})
+	s, err := NewServer(Config{Root: root, Engine: testEngine(t, st, newEmb, 0), Log: testWriter{t}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -36,36 +36,26 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/coderag/coderag/internal/embed"
 	"github.com/coderag/coderag/internal/engine"
-	"github.com/coderag/coderag/internal/index"
+	"github.com/coderag/coderag/internal/rootrule"
 	"github.com/coderag/coderag/internal/store"
 	"github.com/coderag/coderag/internal/toolset"
 )
 
-// Defaults for Config.
-const (
-	// DefaultIndexBudget is how long a tool call waits for an index run
-	// before answering and leaving the run in the background.
-	DefaultIndexBudget = engine.DefaultIndexBudget
-	// DefaultFreshness is how long after a completed run search_code trusts
-	// the index without an incremental refresh: none, since a no-change run
-	// costs one walk and stat of the tree, and calls that arrive during a
-	// run join it.
-	DefaultFreshness = 0
-)
+// DefaultIndexBudget is how long a tool call waits for an index run
+// before answering and leaving the run in the background (the engine's
+// Config.IndexBudget; `coderag mcp --index-budget` sets it).
+const DefaultIndexBudget = engine.DefaultIndexBudget
 
 // searchOrder is the advice on choosing a tool, said once, in the server
 // instructions (not repeated in every tool description).
 const searchOrder = `Search order: for exact names and strings (identifiers, error messages, file names) use grep_code or glob_files first, then read_file around the hits; for vague descriptions of behaviour, or when grep_code found nothing after a few tries, use search_code.`
 
-// Config configures a Server. Either Engine, or Store and NewEmbedder, are
-// required.
+// Config configures a Server. Engine is required.
 type Config struct {
-	// Engine is the index at run time the tools work over; the server
-	// does not close it. Nil: the server builds one over Store with
-	// NewEmbedder, ProjectEmbedder, Index, IndexBudget and Freshness (and
-	// its vector cache on), and closes it in Close.
+	// Engine is the index at run time the tools work over: its embedders,
+	// index runs, index budget and freshness. The server does not close
+	// it; give it Config.LongLived so queries share the vector cache.
 	Engine *engine.Engine
 	// Root is a fixed project root (the --root flag), absolute and
 	// symlink-resolved. Empty: the first file:// root the client lists,
@@ -74,24 +64,6 @@ type Config struct {
 	// WorkDir is the fallback root; empty means the working directory when
 	// NewServer runs.
 	WorkDir string
-	// Store is the open index database; the server does not close it.
-	// Ignored when Engine is set.
-	Store *store.Store
-	// NewEmbedder builds the configured embedder, used to index a project
-	// that has no index yet and by index_project.
-	NewEmbedder func() (embed.Embedder, error)
-	// ProjectEmbedder rebuilds the embedder a project was indexed with, from
-	// its stored id "provider:model"; used to embed queries and for the
-	// automatic refresh before search_code. Nil means NewEmbedder.
-	ProjectEmbedder func(id string) (embed.Embedder, error)
-	// Index holds Threads and BatchSize for index runs.
-	Index index.Options
-	// IndexBudget bounds how long a tool call waits for indexing
-	// (default DefaultIndexBudget).
-	IndexBudget time.Duration
-	// Freshness is how long a completed whole-project run is trusted before
-	// search_code refreshes again (default DefaultFreshness: always refresh).
-	Freshness time.Duration
 	// Log receives diagnostics (never protocol); nil discards them.
 	Log io.Writer
 	// Verbose logs every tool call, index progress and the SDK's own
@@ -130,11 +102,10 @@ func NewLogger(w io.Writer, verbose bool) *slog.Logger {
 // Server is a coderag MCP server. Create it with NewServer and serve one
 // session with Run.
 type Server struct {
-	cfg     Config
-	sdk     *sdk.Server
-	log     *slog.Logger
-	env     *toolset.Env
-	ownsEng bool // the server built the engine and closes it
+	cfg Config
+	sdk *sdk.Server
+	log *slog.Logger
+	env *toolset.Env
 
 	rootMu     sync.Mutex
 	clientRoot string // from the client's roots; "" = not known
@@ -142,17 +113,10 @@ type Server struct {
 }
 
 // NewServer returns a server with every tool registered, or an error when
-// cfg lacks the store or embedder constructor or the working directory
-// cannot be read.
+// cfg has no engine or the working directory cannot be read.
 func NewServer(cfg Config) (*Server, error) {
-	if cfg.Engine == nil && cfg.Store == nil {
-		return nil, errors.New("mcp server: no store")
-	}
-	if cfg.Engine == nil && cfg.NewEmbedder == nil {
-		return nil, errors.New("mcp server: no embedder constructor")
-	}
-	if cfg.ProjectEmbedder == nil && cfg.NewEmbedder != nil {
-		cfg.ProjectEmbedder = func(string) (embed.Embedder, error) { return cfg.NewEmbedder() }
+	if cfg.Engine == nil {
+		return nil, errors.New("mcp server: no engine")
 	}
 	if cfg.WorkDir == "" {
 		wd, err := os.Getwd()
@@ -161,18 +125,15 @@ func NewServer(cfg Config) (*Server, error) {
 		}
 		cfg.WorkDir = wd
 	}
-	wd, err := index.ResolveRoot(cfg.WorkDir)
+	wd, err := rootrule.Resolve(cfg.WorkDir)
 	if err != nil {
 		return nil, fmt.Errorf("mcp server: working directory: %w", err)
 	}
 	cfg.WorkDir = wd
 	if cfg.Root != "" {
-		if cfg.Root, err = index.ResolveRoot(cfg.Root); err != nil {
+		if cfg.Root, err = rootrule.Resolve(cfg.Root); err != nil {
 			return nil, fmt.Errorf("mcp server: root: %w", err)
 		}
-	}
-	if cfg.IndexBudget <= 0 {
-		cfg.IndexBudget = DefaultIndexBudget
 	}
 	if cfg.Log == nil {
 		cfg.Log = io.Discard
@@ -182,15 +143,13 @@ func NewServer(cfg Config) (*Server, error) {
 	}
 	s := &Server{cfg: cfg, log: NewLogger(cfg.Log, cfg.Verbose)}
 	eng := cfg.Engine
-	if eng == nil {
-		eng, err = engine.New(engine.Config{Store: cfg.Store, NewEmbedder: cfg.NewEmbedder, ProjectEmbedder: cfg.ProjectEmbedder,
-			Index: cfg.Index, IndexBudget: cfg.IndexBudget, Freshness: cfg.Freshness, LongLived: true, Log: s.log})
-		if err != nil {
-			return nil, fmt.Errorf("mcp server: %w", err)
-		}
-		s.ownsEng = true
+	// the MCP freshness policy: a session that may write refreshes the
+	// index before answering, a read-only one answers from it as it is
+	policy := engine.Refresh
+	if cfg.ReadOnly {
+		policy = engine.AsIs
 	}
-	s.env = &toolset.Env{Engine: eng, AutoIndex: !cfg.ReadOnly, IndexedReads: cfg.IndexedReads}
+	s.env = &toolset.Env{Engine: eng, Policy: policy, IndexedReads: cfg.IndexedReads}
 	if cfg.Root == "" {
 		if err := implicitRootError(cfg.WorkDir); err != nil {
 			s.log.Warn("tool calls will be refused unless the client sends MCP roots", "reason", err)
@@ -249,14 +208,10 @@ func (s *Server) Run(ctx context.Context, in io.ReadCloser, out io.WriteCloser) 
 // sdkMaxLine is the SDK transport's frame cap: above maxLine (see Run).
 const sdkMaxLine = 2*maxLine + 1<<20
 
-// Close cancels background index runs and waits for them to stop when
-// the server built its engine (a Config.Engine is the caller's to close).
-// It is called by Run and is safe to call more than once.
-func (s *Server) Close() {
-	if s.ownsEng {
-		s.env.Engine.Close()
-	}
-}
+// Close ends the server. Its engine, with the index runs going on, is
+// the caller's to close (Config.Engine). It is called by Run and is safe
+// to call more than once.
+func (s *Server) Close() {}
 
 // textResult is the answer of a tool: text for the model.
 func textResult(text string) *sdk.CallToolResult {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/coderag/coderag/internal/embed"
 	"github.com/coderag/coderag/internal/embed/provider"
+	"github.com/coderag/coderag/internal/engine"
 	"github.com/coderag/coderag/internal/store"
 	"github.com/coderag/coderag/internal/tools"
 )
@@ -30,7 +31,7 @@ func newTestServer(t *testing.T, root string, budget time.Duration) *sdk.ClientS
 	}
 	t.Cleanup(func() { st.Close() })
 	newEmb := func() (embed.Embedder, error) { return provider.New(embed.Options{Provider: "local"}) }
-	srv, err := NewServer(Config{Root: root, Store: st, NewEmbedder: newEmb, IndexBudget: budget, Verbose: true, Log: testWriter{t}})
+	srv, err := NewServer(Config{Root: root, Engine: testEngine(t, st, newEmb, budget), Verbose: true, Log: testWriter{t}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,6 +77,7 @@ func callText(t *testing.T, cs *sdk.ClientSession, name string, args map[string]
 // TestConcurrentSearchDuringIndexing runs index_project, search_code,
 // code_graph and index_status at once, several rounds, under -race.
 func TestConcurrentSearchDuringIndexing(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	for i := range 60 {
 		src := fmt.Sprintf("package p%d\n\n// Retry%d retries the request with backoff.\nfunc Retry%d() int { return helper%d() }\n\nfunc helper%d() int { return %d }\n", i, i, i, i, i, i)
@@ -137,6 +139,7 @@ func TestConcurrentSearchDuringIndexing(t *testing.T) {
 // TestConfineIndexScope: the path index_project is given is confined by
 // tools.Confine, as read_file, grep_code and glob_files paths are.
 func TestConfineIndexScope(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	if err := os.MkdirAll(filepath.Join(root, "a", "b"), 0o755); err != nil {
 		t.Fatal(err)
@@ -173,6 +176,7 @@ func TestConfineIndexScope(t *testing.T) {
 }
 
 func TestFileURIPath(t *testing.T) {
+	t.Parallel()
 	if p, err := fileURIPath("file:///home/me/my%20proj"); err != nil || p != "/home/me/my proj" {
 		t.Errorf("got %q, %v", p, err)
 	}
@@ -185,6 +189,7 @@ func TestFileURIPath(t *testing.T) {
 // ("grep_code: grep: ..."), an empty grep says "No matches." once, and a
 // search with no keyword hit does not recommend its first result.
 func TestToolMessagesReadOnce(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	os.WriteFile(filepath.Join(root, "a.go"), []byte("package a\n\n// Retry retries.\nfunc Retry() {}\n"), 0o644)
 	cs := newTestServer(t, root, 20*time.Second)
@@ -216,6 +221,7 @@ func TestToolMessagesReadOnce(t *testing.T) {
 // 99 or 0, a negative offset, read limit 5000) is refused with one line
 // naming the tool, the range and the default, not silently changed.
 func TestAdjustedValuesAreSaid(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	os.WriteFile(filepath.Join(root, "a.go"), []byte("package a\n\n// Retry retries.\nfunc Retry() {}\n"), 0o644)
 	cs := newTestServer(t, root, 20*time.Second)
@@ -278,9 +284,9 @@ func TestImplicitRoot(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer st.Close()
+	t.Cleanup(func() { st.Close() })
 	newEmb := func() (embed.Embedder, error) { return provider.New(embed.Options{Provider: "local"}) }
-	srv, err := NewServer(Config{WorkDir: bare, Store: st, NewEmbedder: newEmb})
+	srv, err := NewServer(Config{WorkDir: bare, Engine: testEngine(t, st, newEmb, 0)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -288,4 +294,17 @@ func TestImplicitRoot(t *testing.T) {
 	if _, err := srv.root(context.Background(), nil); !errors.Is(err, ErrNoProjectRoot) {
 		t.Errorf("root of a server started in %s: %v", bare, err)
 	}
+}
+
+// testEngine returns a long-lived engine over st whose embedders newEmb
+// builds, with the index budget (0: the default), closed when t ends
+// (before st, whose cleanup was registered first).
+func testEngine(t *testing.T, st *store.Store, newEmb func() (embed.Embedder, error), budget time.Duration) *engine.Engine {
+	t.Helper()
+	eng, err := engine.New(engine.Config{Store: st, Embedders: engine.Fixed(newEmb), IndexBudget: budget, LongLived: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { eng.Close() })
+	return eng
 }

@@ -28,6 +28,13 @@
 //
 // There is no opt-out: a directory the rule refuses is not served by the
 // server whatever the client says.
+//
+// The package also holds a project's identity (Resolve: absolute,
+// symlink-resolved), the enclosing-project lookup over the indexed roots
+// (Enclosing) and the weaker rule for a directory nobody named, the
+// working directory of an MCP server started without a root (Implicit:
+// it needs a project marker). engine.Open is their one caller for
+// project resolution; front ends do not repeat them.
 package rootrule
 
 import (
@@ -37,6 +44,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/coderag/coderag/internal/walk"
 )
@@ -164,4 +172,84 @@ func homeDir() string {
 		h = real
 	}
 	return h
+}
+
+// Resolve returns the absolute, symlink-resolved form of dir, the
+// identity of a project: two spellings of one directory are one project.
+// Errors: syscall.ENOENT for a directory that does not exist (not the
+// first missing component EvalSymlinks names: callers name dir), "DIR is
+// not a directory", or the file system's.
+func Resolve(dir string) (string, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if errors.Is(err, os.ErrNotExist) {
+		return "", syscall.ENOENT
+	}
+	if err != nil {
+		return "", err
+	}
+	st, err := os.Stat(real)
+	if err != nil {
+		return "", err
+	}
+	if !st.IsDir() {
+		return "", fmt.Errorf("%s is not a directory", dir)
+	}
+	return real, nil
+}
+
+// Enclosing returns the root among roots that holds dir (both clean and
+// absolute): dir itself when it is one of them, else its nearest ancestor
+// in roots. ok is false when none holds it.
+func Enclosing(dir string, roots []string) (root string, ok bool) {
+	for _, r := range roots {
+		r = filepath.Clean(r)
+		if (r == dir || within(dir, r)) && len(r) > len(root) {
+			root, ok = r, true
+		}
+	}
+	return root, ok
+}
+
+// Markers are the names (files or directories) that make a directory a
+// project when nobody named it: version control, then the build files of
+// the languages coderag parses (Implicit).
+var Markers = []string{
+	".git", ".hg", ".svn", ".jj", ".coderagignore",
+	"go.mod", "go.work", "package.json", "deno.json", "tsconfig.json",
+	"pyproject.toml", "setup.py", "setup.cfg", "requirements.txt", "Pipfile",
+	"Cargo.toml", "pom.xml", "build.gradle", "build.gradle.kts", "settings.gradle", "settings.gradle.kts",
+	"build.sbt", "CMakeLists.txt", "Makefile", "meson.build", "composer.json", "Gemfile",
+	"mix.exs", "pubspec.yaml", "Package.swift", "Directory.Build.props",
+}
+
+// ErrNoMarker is wrapped by Implicit's refusals.
+var ErrNoMarker = errors.New("not a project")
+
+// Implicit returns nil when dir (absolute, symlink-resolved), which
+// nobody named as a project (an MCP server's working directory), may be
+// taken as one: it is neither the file-system root nor the home
+// directory, and it or a directory above it short of the home directory
+// holds one of Markers. A refusal wraps ErrNoMarker and says, after
+// "DIR", why: "is the file-system root", "is the home directory", "has no
+// project marker (...)".
+func Implicit(dir string) error {
+	home := homeDir()
+	switch {
+	case dir == filepath.Dir(dir):
+		return fmt.Errorf("%w: %s is the file-system root", ErrNoMarker, dir)
+	case home != "" && dir == home:
+		return fmt.Errorf("%w: %s is the home directory", ErrNoMarker, dir)
+	}
+	for d := dir; d != filepath.Dir(d) && d != home; d = filepath.Dir(d) {
+		for _, m := range Markers {
+			if _, err := os.Lstat(filepath.Join(d, m)); err == nil {
+				return nil
+			}
+		}
+	}
+	return fmt.Errorf("%w: %s has no project marker (.git, go.mod, package.json, pyproject.toml, Cargo.toml, pom.xml, ...)", ErrNoMarker, dir)
 }

@@ -97,3 +97,41 @@ func TestCheck(t *testing.T) {
 		t.Errorf("Check(/root) with HOME=/root = %v, want the home directory refused", err)
 	}
 }
+
+// TestResolveAndEnclosing: a project's identity is its resolved path, so
+// two spellings of one directory are one project; the enclosing project
+// of a directory is the nearest indexed root at or above it, never a
+// sibling whose name it shares a prefix with.
+func TestResolveAndEnclosing(t *testing.T) {
+	t.Parallel()
+	tmp, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	app := filepath.Join(tmp, "app")
+	os.MkdirAll(filepath.Join(app, "pkg", "x"), 0o755)
+	os.Symlink(app, filepath.Join(tmp, "link"))
+	os.WriteFile(filepath.Join(tmp, "file"), []byte("x"), 0o644)
+	if got, err := Resolve(filepath.Join(tmp, "link", "pkg")); err != nil || got != filepath.Join(app, "pkg") {
+		t.Errorf("Resolve through a symlink: %q %v", got, err)
+	}
+	if _, err := Resolve(filepath.Join(tmp, "missing")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("Resolve of a missing directory: %v", err)
+	}
+	if _, err := Resolve(filepath.Join(tmp, "file")); err == nil || !strings.Contains(err.Error(), "not a directory") {
+		t.Errorf("Resolve of a file: %v", err)
+	}
+	roots := []string{app, filepath.Join(app, "pkg"), filepath.Join(tmp, "ap")}
+	for dir, want := range map[string]string{
+		filepath.Join(app, "pkg", "x"): filepath.Join(app, "pkg"),
+		app:                            app,
+		filepath.Join(app, "other"):    app,
+		filepath.Join(tmp, "apple"):    "",
+		tmp:                            "",
+	} {
+		got, ok := Enclosing(dir, roots)
+		if got != want || ok != (want != "") {
+			t.Errorf("Enclosing(%s) = %q %v, want %q", dir, got, ok, want)
+		}
+	}
+}

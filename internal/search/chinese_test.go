@@ -26,6 +26,7 @@ func withRealDictionary(t *testing.T) *zh.Dict {
 // TestMixedQueryKeepsIdentifiers: identifiers stay whole, Chinese words
 // around them are segmented alone.
 func TestMixedQueryKeepsIdentifiers(t *testing.T) {
+	t.Parallel()
 	q := "sync.Pool 本地为空时从哪里拿对象"
 	toks := Tokenize(q)
 	if !slices.Contains(toks, "sync.Pool") || slices.Contains(toks, "空时") {

@@ -77,6 +77,7 @@ func touchGoFiles(t *testing.T, root string, round int) {
 // same time, on each store: no search may fail or come back empty, and
 // both projects end complete.
 func TestSearchDuringIndexing(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("-short: indexes GOROOT/src/encoding/json three times")
 	}

@@ -67,6 +67,7 @@ func (c Circle) surface() float64 { return 3.14 * c.r * c.r }
 `
 
 func TestDelegateLiftsImplementationAboveThinWrapper(t *testing.T) {
+	t.Parallel()
 	s := fixture(t, map[string]string{"io/io.go": ioFixture, "format/format.go": formatFixture, "shape/shape.go": shapeFixture})
 	rs := top(t, s, "copy from a reader to a writer preferring WriterTo or ReaderFrom", RankerHybrid, 5)
 	if len(rs) < 2 || !strings.HasPrefix(rs[0].Name, "copyBuffer") || !strings.HasPrefix(rs[1].Name, "Copy(") {
@@ -107,6 +108,7 @@ func TestDelegateLiftsImplementationAboveThinWrapper(t *testing.T) {
 }
 
 func TestCodeLinesAndCallName(t *testing.T) {
+	t.Parallel()
 	if n := codeLines("// doc\n/* c */\nfunc F() {\n\n\treturn g()\n}\n"); n != 3 {
 		t.Fatalf("codeLines = %d, want 3", n)
 	}
@@ -138,6 +140,7 @@ func TestCodeLinesAndCallName(t *testing.T) {
 // top), and a call on another value (t.Execute on a template) lifts
 // nothing, since its receiver's type is unknown.
 func TestDelegateNeverChainsNorFollowsGuesses(t *testing.T) {
+	t.Parallel()
 	s := fixture(t, map[string]string{"run/run.go": `package run
 
 // RunWithContext runs the command with a context, retrying the command on failure.

@@ -14,6 +14,7 @@ import (
 // TestDiagGolden prints, for each golden query, the rank of the expected
 // chunk on the keyword route and on the vector route (ranking work only).
 func TestDiagGolden(t *testing.T) {
+	t.Parallel()
 	db, root, golden := os.Getenv("CODERAG_TUNE_DB"), os.Getenv("CODERAG_TUNE_ROOT"), os.Getenv("CODERAG_TUNE_GOLDEN")
 	if db == "" || os.Getenv("CODERAG_DIAG") == "" {
 		t.Skip("set CODERAG_DIAG and the CODERAG_TUNE_* variables")

@@ -16,6 +16,7 @@ import (
 )
 
 func TestParseQuery(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		in, words, filter string
 		err               error
@@ -76,6 +77,7 @@ func TestParseQuery(t *testing.T) {
 }
 
 func TestPatternMatch(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		pat, path string
 		want      bool
@@ -224,6 +226,7 @@ func pathIn(val, p string) bool {
 // TestFilterREADME runs every example of the README's query filter table
 // against filterTree indexed twice, as projects alpha and beta.
 func TestFilterREADME(t *testing.T) {
+	t.Parallel()
 	readme, err := os.ReadFile("../../README.md")
 	if err != nil {
 		t.Fatal(err)
@@ -257,6 +260,7 @@ func TestFilterREADME(t *testing.T) {
 // TestFilterEach runs each filter over one real index with queries the
 // README does not show, on both rankers.
 func TestFilterEach(t *testing.T) {
+	t.Parallel()
 	st, emb := testStore(t)
 	s := namedProject(t, st, emb, "alpha", filterTree)
 	for _, q := range []string{"retry lang:py", "retry lang:ts", "retry file:/^server/", "retry -file:src/** lang:go", "sym:retry_call", "RetryRequest case:yes"} {
@@ -291,6 +295,7 @@ func TestFilterEach(t *testing.T) {
 // per-file cap; lang:py still finds it, because the filter runs over
 // the pool before the cut.
 func TestFilterNoStarve(t *testing.T) {
+	t.Parallel()
 	files := map[string]string{"tools/once.py": "def helper():\n    # one retry here\n    return 1\n"}
 	for i := range 40 {
 		files[fmt.Sprintf("pkg/retry%02d.go", i)] = fmt.Sprintf("package pkg\n\n// Retry%02d retries: retry retry retry.\nfunc Retry%02d() { retry() }\n", i, i)
@@ -312,6 +317,7 @@ func TestFilterNoStarve(t *testing.T) {
 // factor), the Python chunk is not among the keyword route's first 25;
 // the hybrid ranker reads deeper until the filter keeps it.
 func TestFilterReadsDeeper(t *testing.T) {
+	t.Parallel()
 	files := map[string]string{"tools/once.py": "def helper():\n    # one retry here\n    return 1\n"}
 	for i := range 40 {
 		files[fmt.Sprintf("pkg/retry%02d.go", i)] = fmt.Sprintf("package pkg\n\n// Retry%02d retries: retry retry retry.\nfunc Retry%02d() { retry() }\n", i, i)

@@ -44,6 +44,7 @@ func Send(payload string) error {
 }
 
 func TestSearchProjectsSmallProjectNotCrowdedOut(t *testing.T) {
+	t.Parallel()
 	big, small := twoProjects(t)
 	ctx := context.Background()
 	const q, k = "retry with backoff", 4
@@ -100,6 +101,7 @@ func TestSearchProjectsSmallProjectNotCrowdedOut(t *testing.T) {
 }
 
 func TestSearchProjectsOneFails(t *testing.T) {
+	t.Parallel()
 	big, small := twoProjects(t)
 	missing := &Searcher{Store: big.Store, Embedder: big.Embedder, Project: filepath.Join(t.TempDir(), "gone")}
 	resp, err := SearchProjects(context.Background(), []*Searcher{missing, small}, "retry", Options{TopK: 3})
@@ -116,6 +118,7 @@ func TestSearchProjectsOneFails(t *testing.T) {
 }
 
 func TestMergeRanked(t *testing.T) {
+	t.Parallel()
 	res := func(path string, score float64) Result { return Result{Path: path, Score: score} }
 	a := &Response{Results: []Result{res("a1", 9), res("a2", 8), res("a3", 7)}}
 	b := &Response{Results: []Result{res("b1", 0.5), res("b2", 0.4)}}

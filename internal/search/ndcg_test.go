@@ -10,6 +10,7 @@ import (
 // NDCG@10 as the semble benchmark computes it: binary gains, IDCG over
 // min(10, targets) hits, a rank counted once.
 func TestNDCGAt10(t *testing.T) {
+	t.Parallel()
 	l := func(i int) float64 { return 1 / math.Log2(float64(i+1)) }
 	cases := []struct {
 		ranks []int
@@ -38,6 +39,7 @@ func TestNDCGAt10(t *testing.T) {
 }
 
 func TestBenchRanks(t *testing.T) {
+	t.Parallel()
 	results := []Result{
 		{Path: "core/a.js", StartLine: 1, EndLine: 10},
 		{Path: "core/a.js", StartLine: 40, EndLine: 60},
@@ -57,6 +59,7 @@ func TestBenchRanks(t *testing.T) {
 }
 
 func TestLoadBenchSet(t *testing.T) {
+	t.Parallel()
 	p := filepath.Join(t.TempDir(), "set.json")
 	os.WriteFile(p, []byte(`[
 	 {"query": "how routes are grouped", "relevant": ["routergroup.go"], "secondary": []},

@@ -12,6 +12,7 @@ import (
 )
 
 func TestAnalyzeQuery(t *testing.T) {
+	t.Parallel()
 	opts := DefaultHybridParams().QueryOptions
 	cases := []struct {
 		text    string

@@ -9,6 +9,7 @@ import (
 )
 
 func TestAuxKind(t *testing.T) {
+	t.Parallel()
 	for p, want := range map[string]string{
 		"types/index.d.ts":              "declaration",
 		"api/v1/service.pb.go":          "generated",
@@ -31,6 +32,7 @@ func TestAuxKind(t *testing.T) {
 }
 
 func TestPathPrior(t *testing.T) {
+	t.Parallel()
 	hp := DefaultHybridParams()
 	cases := []struct {
 		r    Result
@@ -60,6 +62,7 @@ func TestPathPrior(t *testing.T) {
 }
 
 func TestFileCoherence(t *testing.T) {
+	t.Parallel()
 	ranked := []Result{
 		{Path: "lucky.go", Name: "Lucky", Score: 0.010, Explain: &Explain{}},
 		{Path: "routes.go", Name: "Group", Score: 0.009, Explain: &Explain{}},
@@ -96,6 +99,7 @@ func TestFileCoherence(t *testing.T) {
 }
 
 func TestStemMatch(t *testing.T) {
+	t.Parallel()
 	terms := func(q string) map[string]bool {
 		m := map[string]bool{}
 		for _, t := range QueryTerms(q) {
@@ -120,6 +124,7 @@ func TestStemMatch(t *testing.T) {
 }
 
 func TestTopicality(t *testing.T) {
+	t.Parallel()
 	hp := DefaultHybridParams()
 	cases := []struct {
 		q    string
@@ -139,6 +144,7 @@ func TestTopicality(t *testing.T) {
 }
 
 func TestSymbolQuery(t *testing.T) {
+	t.Parallel()
 	for q, want := range map[string]string{
 		"ExecuteContext":         "ExecuteContext",
 		"gin.Context":            "Context",
@@ -155,6 +161,7 @@ func TestSymbolQuery(t *testing.T) {
 }
 
 func TestDiversifyReorders(t *testing.T) {
+	t.Parallel()
 	ranked := []Result{
 		{Path: "a.go", Name: "a1", Score: 10}, {Path: "a.go", Name: "a2", Score: 9},
 		{Path: "a.go", Name: "a3", Score: 8}, {Path: "a.go", Name: "a4", Score: 7},
@@ -194,6 +201,7 @@ func TestDiversifyReorders(t *testing.T) {
 // another file's answer up; a namesake in a distant package (a public
 // wrapper of an internal implementation) keeps its place.
 func TestDiversifyParallelCopies(t *testing.T) {
+	t.Parallel()
 	ranked := []Result{
 		{Path: "v4/classic/schemas.ts", Name: "record(k: K, v: V)", Type: "function", Score: 10},
 		{Path: "v4/mini/schemas.ts", Name: "record(k: K, v: V)", Type: "function", Score: 9},
@@ -225,6 +233,7 @@ func TestDiversifyParallelCopies(t *testing.T) {
 // the wrapper lift neither chains (ExecuteContext -> Execute -> ExecuteC)
 // nor passes the named chunk.
 func TestExactNameComesFirst(t *testing.T) {
+	t.Parallel()
 	s := fixture(t, map[string]string{
 		"command.go": `package cobra
 
@@ -261,6 +270,7 @@ func ExecuteContext(ctx context.Context) {}
 }
 
 func TestExactPinSkipsTests(t *testing.T) {
+	t.Parallel()
 	ranked := []Result{
 		{Path: "x_test.go", Name: "Parse()", Type: "function", Score: 0.02, Explain: &Explain{}, sym: chunk.Symbol{Name: "Parse"}},
 		{Path: "x.go", Name: "Parse()", Type: "function", Score: 0.01, Explain: &Explain{}, sym: chunk.Symbol{Name: "Parse"}},
@@ -285,6 +295,7 @@ func TestExactPinSkipsTests(t *testing.T) {
 // A '$'-prefixed definition ($ZodType) answers a query for the plain name,
 // after the exact spelling.
 func TestExactPinSigil(t *testing.T) {
+	t.Parallel()
 	ranked := []Result{
 		{Path: "a.ts", Name: "useType()", Type: "function", Score: 0.03, Explain: &Explain{}, sym: chunk.Symbol{Name: "useType"}},
 		{Path: "core.ts", Name: "$ZodType", Type: "class", Score: 0.01, Explain: &Explain{}, sym: chunk.Symbol{Name: "$ZodType"}},
@@ -304,6 +315,7 @@ func TestExactPinSigil(t *testing.T) {
 // the named function comes first, above a file whose name the words match
 // and the implementation a wrapper there lifts.
 func TestSpelledName(t *testing.T) {
+	t.Parallel()
 	s := fixture(t, map[string]string{
 		"pkg/security.py": `def _hash_internal(method, salt, password):
     """Internal secure hashing of a password with a salt; secure by default."""
@@ -346,6 +358,7 @@ def other(x):
 // packages) earns each of them a third of the file-name boost, unless the
 // query also names the file's directory; a unique name keeps the whole.
 func TestFileNameBoostSharedByNamesakes(t *testing.T) {
+	t.Parallel()
 	s := fixture(t, map[string]string{
 		"tz/format.go":     "package tz\n\n// layoutChunks splits a layout string into chunks.\nfunc layoutChunks(s string) []string { return nil }\n",
 		"fmtx/format.go":   "package fmtx\n\n// padNumber pads a number with zeros.\nfunc padNumber(n int) string { return \"\" }\n",

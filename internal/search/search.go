@@ -28,6 +28,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/coderag/coderag/internal/chunk"
+	"github.com/coderag/coderag/internal/config"
 	"github.com/coderag/coderag/internal/embed"
 	"github.com/coderag/coderag/internal/store"
 	"github.com/coderag/coderag/internal/walk"
@@ -53,15 +54,16 @@ type Options struct {
 	Explain bool   // fill Result.Explain
 }
 
-// MaxTopK is the most results one query returns.
-const MaxTopK = 30
+// MaxTopK is the most results one query returns (config.TopK, the one
+// declaration of the rule).
+const MaxTopK = config.MaxTopK
 
-// ClampTopK applies the default (5) and the 1..MaxTopK clamp to k.
+// ClampTopK applies config.TopK's default to 0 and clamps k to its range.
 func ClampTopK(k int) int {
 	if k == 0 {
-		return 5
+		return config.TopK.Default
 	}
-	return max(1, min(MaxTopK, k))
+	return max(config.TopK.Min, min(config.TopK.Max, k))
 }
 
 // Result is one ranked chunk. Path is root-relative; lines are 1-based and
@@ -79,6 +81,9 @@ type Result struct {
 	// Callers and Callees are filled by search --expand ("Name path:line").
 	Callers []string `json:"callers,omitempty"`
 	Callees []string `json:"callees,omitempty"`
+	// Stale is set by the engine's Freshen policy when the file changed
+	// since the last index: the lines may be off.
+	Stale   bool `json:"stale,omitempty"`
 	content string
 	id      int64
 	sym     chunk.Symbol // the chunk's name taken apart (zero for text chunks)

@@ -116,6 +116,7 @@ func AskCodex() string { return "ask-codex current.md" }
 }
 
 func TestChineseAndIdentifiers(t *testing.T) {
+	t.Parallel()
 	s := fixture(t, corpus)
 	for _, ranker := range []string{RankerHybrid, RankerSeed} {
 		cases := []struct{ q, path, name string }{
@@ -154,6 +155,7 @@ func names(rs []Result) []string {
 }
 
 func TestSpecialCharactersAreLiteral(t *testing.T) {
+	t.Parallel()
 	s := fixture(t, corpus)
 	// "col:val" (an FTS5 column filter) is now a query filter error
 	// (ParseQuery); what still reaches FTS5 as a word must stay literal
@@ -188,6 +190,7 @@ func bigFileFixture(t *testing.T) *Searcher {
 
 // The seed ranker keeps its per-file cap of two and says what it dropped.
 func TestSeedBigFileCappedAtTwo(t *testing.T) {
+	t.Parallel()
 	s := bigFileFixture(t)
 	rs := top(t, s, "retry the request with backoff", RankerSeed, 10)
 	n := 0
@@ -213,6 +216,7 @@ func TestSeedBigFileCappedAtTwo(t *testing.T) {
 // chunks move behind another file's best one, and nothing is dropped, so
 // every chunk of a big file can still be reached with a larger top-k.
 func TestHybridDiversityReordersNeverDrops(t *testing.T) {
+	t.Parallel()
 	s := bigFileFixture(t)
 	rs := top(t, s, "retry the request with backoff", RankerHybrid, 10)
 	if len(rs) != 10 {
@@ -236,6 +240,7 @@ func TestHybridDiversityReordersNeverDrops(t *testing.T) {
 
 // Seed formula: each bonus and tie rule on hand-built candidates.
 func TestSeedKeywordScore(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name, path, content, kw string
 		want                    float64
@@ -257,6 +262,7 @@ func TestSeedKeywordScore(t *testing.T) {
 }
 
 func TestSeedRankMergeAndTies(t *testing.T) {
+	t.Parallel()
 	mk := func(path, name, typ string) Result { return Result{Path: path, Name: name, Type: typ} }
 	hits := map[string]*seedHit{
 		// both routes: max(0.80, 0.70) + 0.1 + method 0.15 = 1.05
@@ -290,6 +296,7 @@ func TestSeedRankMergeAndTies(t *testing.T) {
 }
 
 func TestLimitPerFile(t *testing.T) {
+	t.Parallel()
 	var in []Result
 	for i := 0; i < 5; i++ {
 		in = append(in, Result{Path: "a.go", Name: fmt.Sprint(i)})
@@ -302,6 +309,7 @@ func TestLimitPerFile(t *testing.T) {
 }
 
 func TestQueryTermsAndMatchExpr(t *testing.T) {
+	t.Parallel()
 	got := QueryTerms("errors.Is")
 	if !contains(got, "is") || !contains(got, "error") {
 		t.Errorf("errors.Is keeps 'is' inside an identifier: %v", got)
@@ -331,6 +339,7 @@ func contains(ss []string, s string) bool {
 }
 
 func TestNameEndsWith(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name, sym string
 		want      bool
@@ -352,6 +361,7 @@ func TestNameEndsWith(t *testing.T) {
 // A query with no keyword terms (only stop words) still gets results from
 // the vector route instead of an empty list.
 func TestStopWordQueryNotEmpty(t *testing.T) {
+	t.Parallel()
 	s := fixture(t, corpus)
 	rs := top(t, s, "how does it do this", RankerHybrid, 3)
 	if len(rs) == 0 {
@@ -362,6 +372,7 @@ func TestStopWordQueryNotEmpty(t *testing.T) {
 // A query none of whose words is in the index says so instead of passing
 // vector neighbours off as matches; a query with a keyword hit has no note.
 func TestNoKeywordNote(t *testing.T) {
+	t.Parallel()
 	s := fixture(t, corpus)
 	ctx := context.Background()
 	resp, err := s.Search(ctx, "quantum giraffe", Options{TopK: 3})
@@ -385,6 +396,7 @@ func TestNoKeywordNote(t *testing.T) {
 // A query over MaxQueryBytes is cut at a word boundary before it and says
 // so; a query within it is searched as given.
 func TestLongQueryCut(t *testing.T) {
+	t.Parallel()
 	long := strings.Repeat("parse the request line ", 10000) // 230 KB
 	q, cut := cutQuery(long)
 	if !cut || len(q) > MaxQueryBytes || !strings.HasSuffix(q, "line") && !strings.HasSuffix(q, "request") && !strings.HasSuffix(q, "the") && !strings.HasSuffix(q, "parse") {

@@ -19,6 +19,7 @@ var learnedFixture = map[string]string{
 // "deletes", and --explain names the word it came from. Off, the
 // keyword route never sees that chunk.
 func TestExpansionSurfacesNeighbourWord(t *testing.T) {
+	t.Parallel()
 	s := fixture(t, learnedFixture)
 	const q = "remove entries"
 	for _, r := range top(t, s, q, RankerHybrid, 10) {
@@ -49,6 +50,7 @@ func TestExpansionSurfacesNeighbourWord(t *testing.T) {
 // candidates at query time when it was indexed with the hashing embedder:
 // both give the same cosine, and the signal is on only with Semantic > 0.
 func TestSemanticStageStoredAndLive(t *testing.T) {
+	t.Parallel()
 	m, err := static.New()
 	if err != nil {
 		t.Fatal(err)
@@ -87,6 +89,7 @@ func TestSemanticStageStoredAndLive(t *testing.T) {
 
 // --explain prints the learned cosine and the expanded term's source.
 func TestExplainLineShowsLearnedEvidence(t *testing.T) {
+	t.Parallel()
 	e := &Explain{Keyword: 1, KeywordRank: 1, Semantic: 0.742, Signals: []Signal{{Name: "expand", Value: 0.001, Note: "delet<-remov"}}}
 	line := explainLine(e)
 	for _, want := range []string{"learned-cosine=0.742", "expand=+0.0010 (delet<-remov)"} {

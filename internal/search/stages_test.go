@@ -9,6 +9,7 @@ import (
 // Every hybrid result's score is the sum of its signals, and the signals
 // come in the declared stage order: --explain accounts for the whole score.
 func TestScoreIsSumOfSignals(t *testing.T) {
+	t.Parallel()
 	s := fixture(t, map[string]string{"io/io.go": ioFixture, "format/format.go": formatFixture, "shape/shape.go": shapeFixture})
 	order := map[string]int{}
 	for i, st := range hybridStages {
@@ -48,6 +49,7 @@ func TestScoreIsSumOfSignals(t *testing.T) {
 // A stage whose condition is off adds nothing, and runStages sorts the
 // pool only where an ordered stage needs it and once at the end.
 func TestRunStagesSortsForOrderedStages(t *testing.T) {
+	t.Parallel()
 	p := &pool{res: []Result{
 		{Path: "a.go", Name: "a", Explain: &Explain{}},
 		{Path: "b.go", Name: "b", Explain: &Explain{}},
@@ -71,6 +73,7 @@ func TestRunStagesSortsForOrderedStages(t *testing.T) {
 }
 
 func TestParamsSet(t *testing.T) {
+	t.Parallel()
 	hp := DefaultHybridParams()
 	if err := hp.Set("Semantic=0.3, Delegate=false,FTS.Body=0.5,Glossary=false,ExpandK=4"); err != nil {
 		t.Fatal(err)
@@ -90,6 +93,7 @@ func TestParamsSet(t *testing.T) {
 // stage adds the expansion route's BM25 and names the query word each
 // expanded term came from. Both are off at weight 0.
 func TestSemanticAndExpandStages(t *testing.T) {
+	t.Parallel()
 	mk := func(hp HybridParams) *pool {
 		return &pool{hp: hp, q: &Query{}, topical: -1, res: []Result{
 			{Path: "a.go", Name: "Remove", id: 1, content: "func Remove() { return del(x) }", Explain: &Explain{}},

@@ -10,6 +10,7 @@ import (
 // keyword route's candidates; with the pin off (which also turns the
 // fallback off) it is not.
 func TestSymbolSiteReexport(t *testing.T) {
+	t.Parallel()
 	files := map[string]string{
 		"src/extract/mod.rs": `//! Types and traits for extracting data from requests.
 
@@ -57,6 +58,7 @@ impl Ext%d {
 // A definition the parser left in a text chunk (here Dart, indexed as
 // text) is pinned by its textual declaration, above files that use it.
 func TestSymbolSiteTextDeclaration(t *testing.T) {
+	t.Parallel()
 	s := fixture(t, map[string]string{
 		"lib/render/box.dart": `// Layout boxes.
 import 'object.dart';
@@ -80,6 +82,7 @@ void paintBox(RenderBox b, RenderBox c) { b.paint(); c.paint(); } // RenderBox
 }
 
 func TestDeclares(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		content string
 		want    bool
@@ -101,6 +104,7 @@ func TestDeclares(t *testing.T) {
 }
 
 func TestReexports(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		content string
 		want    bool

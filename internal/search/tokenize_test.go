@@ -6,6 +6,7 @@ import (
 )
 
 func TestTokenize(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		query string
 		want  []string

@@ -19,6 +19,7 @@ import (
 // only when CODERAG_TUNE_DB, CODERAG_TUNE_ROOT and CODERAG_TUNE_GOLDEN are set
 // (a tool for ranking work, not part of the suite).
 func TestTuneGolden(t *testing.T) {
+	t.Parallel()
 	db, root, golden := os.Getenv("CODERAG_TUNE_DB"), os.Getenv("CODERAG_TUNE_ROOT"), os.Getenv("CODERAG_TUNE_GOLDEN")
 	if db == "" || root == "" || golden == "" {
 		t.Skip("set CODERAG_TUNE_DB, CODERAG_TUNE_ROOT, CODERAG_TUNE_GOLDEN")
@@ -86,6 +87,7 @@ func TestTuneGolden(t *testing.T) {
 // golden set's queries on an existing index, with the vector cache on
 // (the MCP server's and REPL's mode) and off (the CLI's mode).
 func TestLatencyGolden(t *testing.T) {
+	t.Parallel()
 	db, root, golden := os.Getenv("CODERAG_TUNE_DB"), os.Getenv("CODERAG_TUNE_ROOT"), os.Getenv("CODERAG_TUNE_GOLDEN")
 	if db == "" || os.Getenv("CODERAG_LATENCY") == "" {
 		t.Skip("set CODERAG_LATENCY and the CODERAG_TUNE_* variables")
@@ -120,6 +122,7 @@ func TestLatencyGolden(t *testing.T) {
 // TestTuneMulti evaluates ranker variants over several golden sets at once
 // (CODERAG_TUNE_SETS="db|root|golden;..."), reporting the query-weighted MRR.
 func TestTuneMulti(t *testing.T) {
+	t.Parallel()
 	sets := os.Getenv("CODERAG_TUNE_SETS")
 	if sets == "" {
 		t.Skip("set CODERAG_TUNE_SETS")

@@ -16,6 +16,7 @@ import (
 // take the reserved ones; with every slot taken, all are refused; a
 // released slot is taken again. Event streams (GET /mcp) have their own.
 func TestReservedSlots(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, Options{Token: "s3cret", MaxRequests: 4, Reserved: 1})
 	s := f.srv.Config.Handler.(*Server)
 	req := func(i int, token, method, path string) *http.Request {
@@ -62,6 +63,7 @@ func TestReservedSlots(t *testing.T) {
 // ReadTimeout long; a body over MaxBodyBytes is 413; a body that arrives
 // is handed on whole.
 func TestBodyTimeout(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, Options{Token: "s3cret", BodyTimeout: 100 * time.Millisecond, MaxBodyBytes: 1 << 10})
 	srv := shortReads(t, f, time.Hour)
 	c := slowRequest(t, srv, "/api/index", "s3cret")

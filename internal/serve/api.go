@@ -9,7 +9,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/coderag/coderag/internal/index"
+	"github.com/coderag/coderag/internal/config"
+	"github.com/coderag/coderag/internal/rootrule"
 	"github.com/coderag/coderag/internal/search"
 	"github.com/coderag/coderag/internal/tools"
 )
@@ -39,12 +40,8 @@ func (s *Server) searchRequest(r *http.Request) (query string, roots []string, o
 	if query == "" {
 		return "", nil, opts, badRequest("missing q (the query)")
 	}
-	if v := q.Get("top_k"); v != "" {
-		k, err := strconv.Atoi(v)
-		if err != nil || k < 1 || k > search.MaxTopK {
-			return "", nil, opts, badRequest("top_k must be 1..%d, got %q", search.MaxTopK, v)
-		}
-		opts.TopK = k
+	if opts.TopK, err = config.TopK.Parse(q.Get("top_k")); err != nil {
+		return "", nil, opts, badRequest("%v", err)
 	}
 	opts.Ranker = q.Get("ranker")
 	opts.Explain, _ = strconv.ParseBool(q.Get("explain"))
@@ -223,7 +220,7 @@ func indexRoot(dir string) (string, error) {
 	if !filepath.IsAbs(dir) {
 		return "", badRequest("root %q is relative: give the absolute directory on the server, or the name of an indexed project", dir)
 	}
-	root, err := index.ResolveRoot(dir)
+	root, err := rootrule.Resolve(dir)
 	if err != nil {
 		return "", badRequest("root %q: %v", dir, err)
 	}

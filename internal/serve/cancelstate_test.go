@@ -19,6 +19,7 @@ import (
 // canceled", in the status API, on the status page and in MCP's
 // index_status.
 func TestCancelledState(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, Options{Token: "s3cret"})
 	gate := make(chan struct{})
 	defer close(gate)
@@ -36,9 +37,9 @@ func TestCancelledState(t *testing.T) {
 	}
 	// the run holds in its embedder once the scan has counted the changed
 	// files; wait for that phase (a bound, not a timing assertion)
-	for deadline := time.Now().Add(30 * time.Second); f.eng.Status(f.list).Progress.Total == 0; time.Sleep(10 * time.Millisecond) {
+	for deadline := time.Now().Add(30 * time.Second); f.eng.Job(f.list).Progress.Total == 0; time.Sleep(10 * time.Millisecond) {
 		if time.Now().After(deadline) {
-			t.Fatalf("the run never counted its files: %+v", f.eng.Status(f.list))
+			t.Fatalf("the run never counted its files: %+v", f.eng.Job(f.list))
 		}
 	}
 	if code, body := f.do(t, "POST", "/api/cancel", "s3cret", `{"root":"list"}`); code != 200 || !strings.Contains(body, `"cancelled": true`) {

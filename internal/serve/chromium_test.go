@@ -49,6 +49,7 @@ func chromiumPath(t *testing.T) string {
 // screenshots of the results, the graph and the status page (to docs/ with
 // -update-screenshot).
 func TestBrowser(t *testing.T) {
+	t.Parallel()
 	bin := chromiumPath(t)
 	f := newFixture(t, Options{Token: "s3cret"})
 	// index runs of the server embed only once gate is closed: the page is

@@ -11,6 +11,7 @@ import (
 // named") are not appended, and an operation is not named twice ("index X:
 // index X: ..."); the status codes stay those the sentinels map to.
 func TestErrorTexts(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, Options{Token: "s3cret"})
 	release, err := f.eng.Hold(f.list) // as a Remove does
 	if err != nil {
@@ -23,7 +24,7 @@ func TestErrorTexts(t *testing.T) {
 		want               string
 	}{
 		{"GET", "/api/search", "", 400, "missing q (the query)"},
-		{"GET", "/api/search?q=x&top_k=99", "", 400, `top_k must be 1..30, got "99"`},
+		{"GET", "/api/search?q=x&top_k=99", "", 400, `top_k must be 1 to 30 (default 5), got "99"`},
 		{"GET", "/api/graph?project=list", "", 400, "missing name (a function or Class.method)"},
 		{"GET", "/api/search?q=x&project=nope", "", 404, `"nope": not an indexed project`},
 		{"POST", "/mcp", "{}", 400, "2 projects are indexed (httptest, list): name one with /mcp?project=NAME"},
@@ -46,5 +47,26 @@ func TestErrorTexts(t *testing.T) {
 				t.Errorf("%s %s: %q leaks %q", tc.method, tc.path, got.Error, leak)
 			}
 		}
+	}
+}
+
+// TestPageTopK: the page reads top_k by the API's rule (config.TopK): a
+// bad value is the API's 400 with the same message, not silently replaced
+// by the page's default as on the previous main; a good one is used.
+func TestPageTopK(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, Options{})
+	want := `top_k must be 1 to 30 (default 5), got &#34;99&#34;`
+	for _, v := range []string{"99", "0", "x"} {
+		code, body := f.do(t, "GET", "/?q=list&top_k="+v, "", "")
+		if code != 400 || !strings.Contains(body, "top_k must be 1 to 30 (default 5), got") {
+			t.Errorf("page top_k=%s: %d\n%.400s", v, code, body)
+		}
+		if v == "99" && !strings.Contains(body, want) {
+			t.Errorf("page top_k=99: the message differs from the API's:\n%.2000s", body)
+		}
+	}
+	if code, body := f.do(t, "GET", "/?q=insert+element&top_k=1", "", ""); code != 200 || strings.Count(body, `class="result"`) != 1 {
+		t.Errorf("page top_k=1: %d, %d results", code, strings.Count(body, `class="result"`))
 	}
 }

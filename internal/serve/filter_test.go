@@ -13,6 +13,7 @@ import (
 // TestAPIAndPageFilters: /api/search and the page read the filters inside
 // q (file:, repo:); an unknown filter is a 400 with a one-line error.
 func TestAPIAndPageFilters(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, Options{})
 	var resp struct {
 		Results []struct {
@@ -61,6 +62,7 @@ func TestAPIAndPageFilters(t *testing.T) {
 // TestMCPFilters: search_code over MCP reads the filters inside its query;
 // an unknown filter is a tool error naming it.
 func TestMCPFilters(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, Options{})
 	cs := connect(t, f.srv.URL+"/mcp?project=httptest", "")
 	text, isErr := callText(t, cs, &sdk.CallToolParams{Name: "search_code", Arguments: map[string]any{"query": "write the response header file:recorder.go", "top_k": 10}})

@@ -26,6 +26,7 @@ import (
 // reading of headers and of whole requests, idle connections and header
 // size, and sets no write timeout, which would cut MCP event streams.
 func TestHTTPServerLimits(t *testing.T) {
+	t.Parallel()
 	srv := NewHTTPServer(http.NotFoundHandler())
 	if srv.ReadHeaderTimeout != HeaderTimeout || srv.ReadTimeout != ReadTimeout || srv.IdleTimeout != IdleTimeout || srv.MaxHeaderBytes != MaxHeaderBytes {
 		t.Errorf("server limits: header %v read %v idle %v max header %d", srv.ReadHeaderTimeout, srv.ReadTimeout, srv.IdleTimeout, srv.MaxHeaderBytes)
@@ -90,6 +91,7 @@ func slowRequestFrom(t *testing.T, ip string, srv *httptest.Server, path, token 
 // TestSlowBodyIsCut: a client that sends a body slower than the read
 // timeout is answered and disconnected, on the API and on MCP alike.
 func TestSlowBodyIsCut(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, Options{Token: "s3cret"})
 	srv := shortReads(t, f, 100*time.Millisecond)
 	for _, path := range []string{"/api/index", "/mcp?project=list"} {
@@ -117,6 +119,7 @@ func TestSlowBodyIsCut(t *testing.T) {
 // it (search_code waiting for an index run, which is held until the
 // second progress notification, a second after the first) is not cut.
 func TestMCPCallOutlivesReadTimeout(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, Options{Token: "s3cret"})
 	srv := shortReads(t, f, 50*time.Millisecond)
 	_, gate, _ := startGatedIndex(t, f)
@@ -204,6 +207,7 @@ func get(t *testing.T, c *http.Client, srv *httptest.Server) (int, string) {
 // served; static files are always served; once the slow clients leave,
 // requests are served again.
 func TestRequestCap(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, Options{Token: "s3cret", MaxRequests: 3, MaxPerClient: 2})
 	s := f.srv.Config.Handler.(*Server)
 	a, b := clientFrom("127.0.0.1"), clientFrom("127.0.0.2")
@@ -245,6 +249,7 @@ func (c *countingBackend) Projects(ctx context.Context) ([]ProjectStatus, error)
 // without Projects (its counts and runs): only the status page and
 // endpoint read them.
 func TestResolveDoesNotReadCounts(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, Options{})
 	cb := &countingBackend{Local: f.local}
 	h, err := New(cb, Options{Loopback: true})
@@ -286,6 +291,7 @@ func TestResolveDoesNotReadCounts(t *testing.T) {
 // search them; the CLI's read and grep (tools.Read, tools.Grep) still do,
 // secret-looking names with --allow-secrets.
 func TestFileViewIndexedOnly(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, Options{})
 	write := func(rel, text string) {
 		p := filepath.Join(f.list, filepath.FromSlash(rel))
@@ -394,6 +400,7 @@ func TestAPIIndexRefusesRoots(t *testing.T) {
 // (held in its embedder) and answers once it has stopped, with the run's
 // error saying so; a second cancel finds no run.
 func TestAPICancel(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, Options{Token: "s3cret"})
 	extra, gate, _ := startGatedIndex(t, f)
 	defer close(gate)
@@ -409,7 +416,7 @@ func TestAPICancel(t *testing.T) {
 	if out == nil || !errors.Is(out.Err, context.Canceled) {
 		t.Fatalf("the run after cancel: %+v", out)
 	}
-	if js := f.eng.Status(extra); js.Running {
+	if js := f.eng.Job(extra); js.Running {
 		t.Errorf("still running: %+v", js)
 	}
 	code, body = f.do(t, "POST", "/api/cancel", "s3cret", `{"root":"`+extra+`"}`)
@@ -424,6 +431,7 @@ func TestAPICancel(t *testing.T) {
 // TestLoginRedirect: the login's next is followed only when it is a path
 // of this server; anything a browser could read as another host goes to /.
 func TestLoginRedirect(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, Options{Token: "s3cret", PrivateReads: true})
 	c := f.srv.Client()
 	c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
@@ -452,6 +460,7 @@ func TestLoginRedirect(t *testing.T) {
 // TestFileParams: a NUL byte in the path and a line number that is not
 // one are 400s that name the value as given, on the API and the page.
 func TestFileParams(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, Options{})
 	for _, tc := range []struct{ query, want string }{
 		{"path=list.go%00.txt", "NUL byte"},

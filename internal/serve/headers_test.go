@@ -10,6 +10,7 @@ import (
 // JSON, SVG, static files, errors, refusals, MCP), forbids framing, sniffing
 // and referrers, and carries the strict CSP.
 func TestSecurityHeaders(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, Options{Token: "tok"})
 	want := map[string]string{
 		"X-Frame-Options":         "DENY",

@@ -16,6 +16,7 @@ var (
 // entities decoded) is the code itself, nothing in the code becomes markup, every class comes
 // from the fixed set, and lines carry numbers, anchors and the hl mark.
 func TestHighlightMarkup(t *testing.T) {
+	t.Parallel()
 	code := "package a\n\n// <script>alert(1)</script> & co\nfunc F() string {\n\treturn \"</span><b x='1'>\" + `\"&amp;`\n}\n/* two\nlines */"
 	for _, file := range []string{"a.go", "a.txt", "a.lua"} {
 		out := string(highlight(code, file, "", 7, [2]int{9, 10}, true))

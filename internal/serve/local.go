@@ -12,9 +12,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/coderag/coderag/internal/embed"
 	"github.com/coderag/coderag/internal/engine"
-	"github.com/coderag/coderag/internal/index"
 	"github.com/coderag/coderag/internal/mcp"
 	"github.com/coderag/coderag/internal/relate"
 	"github.com/coderag/coderag/internal/rootrule"
@@ -90,19 +88,19 @@ func (l *Local) Close() error {
 }
 
 // StorePath returns the index file path.
-func (l *Local) StorePath() string { return l.eng.Store().Path() }
+func (l *Local) StorePath() string { return l.eng.StorePath() }
 
 // Projects lists every indexed project, and projects whose first run,
 // started here, has not written the project row yet.
 func (l *Local) Projects(ctx context.Context) ([]ProjectStatus, error) {
-	ps, err := l.eng.Store().Projects(ctx)
+	ps, err := l.eng.Projects(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("list projects: %w", err)
+		return nil, err
 	}
 	out := make([]ProjectStatus, 0, len(ps))
 	seen := map[string]bool{}
 	for _, p := range ps {
-		s, err := l.status(ctx, &p)
+		s, err := l.status(ctx, p.Path)
 		if err != nil {
 			return nil, err
 		}
@@ -118,7 +116,7 @@ func (l *Local) Projects(ctx context.Context) ([]ProjectStatus, error) {
 	}
 	l.mu.Unlock()
 	for _, root := range fresh {
-		out = append(out, ProjectStatus{Project: root, Name: filepath.Base(root), Indexing: l.indexing(root)})
+		out = append(out, ProjectStatus{Project: root, Name: filepath.Base(root), Indexing: l.indexing(l.eng.Job(root))})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Project < out[j].Project })
 	return out, nil
@@ -128,9 +126,9 @@ func (l *Local) Projects(ctx context.Context) ([]ProjectStatus, error) {
 // first run, started here, has not written the project row yet: one query
 // of the project rows.
 func (l *Local) Roots(ctx context.Context) ([]string, error) {
-	ps, err := l.eng.Store().Projects(ctx)
+	ps, err := l.eng.Projects(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("list projects: %w", err)
+		return nil, err
 	}
 	out := make([]string, 0, len(ps))
 	seen := map[string]bool{}
@@ -149,31 +147,31 @@ func (l *Local) Roots(ctx context.Context) ([]string, error) {
 	return out, nil
 }
 
-// status reads one project's counts and runs.
-func (l *Local) status(ctx context.Context, p *store.Project) (*ProjectStatus, error) {
-	st := l.eng.Store()
-	c, err := st.Count(ctx, p.Path)
+// status is root's engine.Status as the API shows it; a root whose first
+// run has not written the project yet is Indexed false.
+func (l *Local) status(ctx context.Context, root string) (*ProjectStatus, error) {
+	st, err := l.eng.Status(ctx, root)
 	if err != nil {
-		return nil, fmt.Errorf("count %s: %w", p.Path, err)
+		return nil, err
 	}
-	s := &ProjectStatus{Project: p.Path, Name: filepath.Base(p.Path), Indexed: true, Embedder: p.Embedder,
-		Files: c.Files, Chunks: c.Chunks, Embedded: c.Embedded, Relations: c.Relations, UpdatedAt: p.UpdatedAt.Format(time.RFC3339)}
-	if r, ok, err := st.LastRun(ctx, p.Path); err == nil && ok {
-		rep := r.Report()
-		s.LastRun = &rep
+	s := &ProjectStatus{Project: root, Name: filepath.Base(root), Indexing: l.indexing(st.Job)}
+	if !st.Indexed {
+		return s, nil
 	}
-	if n, total, partial, err := st.Incomplete(ctx, p.Path); err == nil && partial {
-		s.IndexedFiles, s.TotalFiles = n, total
+	c := st.Counts
+	s.Indexed, s.Embedder, s.UpdatedAt = true, st.Embedder, st.UpdatedAt.Format(time.RFC3339)
+	s.Files, s.Chunks, s.Embedded, s.Relations = c.Files, c.Chunks, c.Embedded, c.Relations
+	s.LastRun = st.LastRun
+	if st.Incomplete {
+		s.IndexedFiles, s.TotalFiles = st.IndexedFiles, st.TotalFiles
 	}
-	s.Indexing = l.indexing(p.Path)
 	return s, nil
 }
 
-// indexing is the engine's job of root as an IndexRun: the run going on,
+// indexing is a root's engine job as an IndexRun: the run going on,
 // else the last one that ended in this process (whoever started it: the
 // API, an MCP session); nil when none ran.
-func (l *Local) indexing(root string) *IndexRun {
-	js := l.eng.Status(root)
+func (l *Local) indexing(js engine.JobState) *IndexRun {
 	switch {
 	case js.Running:
 		p := js.Progress
@@ -214,29 +212,19 @@ func (l *Local) Search(ctx context.Context, projects []string, query string, opt
 		return nil, err
 	}
 	defer done()
-	var rows []*store.Project
+	// the server's freshness policy: answer from the index as it is
+	opts0 := engine.OpenOptions{Policy: engine.AsIs, Served: true}
+	var ps []*engine.Project
 	if len(projects) == 0 {
 		// every project: the rows listed once, each root checked once
 		// against them; a root rootrule refuses is left out here (and
 		// refused by l.project when named)
-		ps, err := l.eng.Store().Projects(ctx)
-		if err != nil {
-			return nil, fmt.Errorf("list projects: %w", err)
-		}
-		if len(ps) == 0 {
+		ps, _, err = l.eng.OpenAll(ctx, opts0)
+		if errors.Is(err, engine.ErrNotIndexed) {
 			return nil, mark(ErrUnknownProject, "nothing is indexed yet")
 		}
-		indexed := make([]string, len(ps))
-		for i, p := range ps {
-			indexed[i] = p.Path
-		}
-		for i := range ps {
-			if rootrule.Check(ps[i].Path, indexed) == nil {
-				rows = append(rows, &ps[i])
-			}
-		}
-		if len(rows) == 0 {
-			return nil, mark(rootrule.ErrRefused, "every indexed root (%d) is one the project-root rule refuses", len(ps))
+		if err != nil {
+			return nil, err
 		}
 	}
 	for _, root := range projects {
@@ -244,34 +232,21 @@ func (l *Local) Search(ctx context.Context, projects []string, query string, opt
 		if err != nil {
 			return nil, err
 		}
-		rows = append(rows, p)
+		ps = append(ps, p)
 	}
-	ss := make([]*search.Searcher, 0, len(rows))
-	for _, p := range rows {
-		s, err := l.eng.Searcher(p)
-		if err != nil {
-			return nil, fmt.Errorf("search %s: %w", p.Path, err)
-		}
-		ss = append(ss, s)
-	}
-	return search.SearchProjects(ctx, ss, query, opts)
+	return l.eng.SearchMany(ctx, ps, query, opts)
 }
 
-// project returns the indexed project at root, or ErrUnknownProject; a
-// root that may not be a project (engine.CheckRoot: rootrule) is refused,
-// whoever indexed it, so nothing of it is searched, read or drawn.
-func (l *Local) project(ctx context.Context, root string) (*store.Project, error) {
-	p, err := l.eng.Store().GetProject(ctx, root)
-	if errors.Is(err, store.ErrNotIndexed) {
+// project opens the indexed project at root (its exact root) as the
+// server does: from the index as it is, and refused when rootrule refuses
+// the root, whoever indexed it, so nothing of it is searched, read or
+// drawn. ErrUnknownProject when root is not an indexed project.
+func (l *Local) project(ctx context.Context, root string) (*engine.Project, error) {
+	p, err := l.eng.Open(ctx, root, engine.OpenOptions{Policy: engine.AsIs, Served: true})
+	if errors.Is(err, engine.ErrNotIndexed) {
 		return nil, fmt.Errorf("%s: %w", root, ErrUnknownProject)
 	}
-	if err != nil {
-		return nil, fmt.Errorf("read index: %w", err)
-	}
-	if err := l.eng.CheckRoot(ctx, p.Path); err != nil {
-		return nil, err
-	}
-	return p, nil
+	return p, err
 }
 
 // File reads with tools.ReadIndexed under the project's root (os.Root
@@ -282,7 +257,8 @@ func (l *Local) File(ctx context.Context, project, path string, offset, limit in
 	if err != nil {
 		return nil, err
 	}
-	return tools.ReadIndexed(ctx, p.Path, tools.ReadParams{Path: path, Offset: offset, Limit: limit, AllowSecrets: l.eng.AllowSecrets()})
+	defer p.Release()
+	return tools.ReadIndexed(ctx, p.Root, tools.ReadParams{Path: path, Offset: offset, Limit: limit, AllowSecrets: l.eng.AllowSecrets()})
 }
 
 // Graph walks one level of callers and one of callees through the
@@ -293,8 +269,9 @@ func (l *Local) Graph(ctx context.Context, project, name string) (*Graph, error)
 	if err != nil {
 		return nil, err
 	}
-	g := &Graph{Root: p.Path, Query: name}
-	err = l.eng.Graph(ctx, p.Path, func(r *relate.Resolver) error {
+	defer p.Release()
+	g := &Graph{Root: p.Root, Query: name}
+	err = p.Graph(ctx, func(r *relate.Resolver) error {
 		var err error
 		if g.Callers, err = r.Callers(name, 1); err != nil {
 			return err
@@ -309,12 +286,13 @@ func (l *Local) Graph(ctx context.Context, project, name string) (*Graph, error)
 	return g, nil
 }
 
-// Index starts the engine's job of root in the background (a new project
-// with the configured embedder, an indexed one with its own), or joins
-// the run going on, whoever started it. A directory rootrule refuses is
-// refused here, indexed or not (rootrule.ErrRefused).
+// Index starts the engine's job of root in the background with the
+// configured embedder (engine.NewEmbedder: the rule of `coderag index`
+// and index_project), or joins the run going on, whoever started it. A
+// directory rootrule refuses is refused here, indexed or not
+// (rootrule.ErrRefused).
 func (l *Local) Index(ctx context.Context, dir string) (*ProjectStatus, error) {
-	root, err := index.ResolveRoot(dir)
+	root, err := rootrule.Resolve(dir)
 	if err != nil {
 		return nil, fmt.Errorf("index %s: %w", dir, err)
 	}
@@ -325,31 +303,14 @@ func (l *Local) Index(ctx context.Context, dir string) (*ProjectStatus, error) {
 	if err := l.eng.CheckRoot(ctx, checked); err != nil {
 		return nil, fmt.Errorf("index %s: %w", dir, err)
 	}
-	var emb embed.Embedder
-	p, err := l.eng.Store().GetProject(ctx, root)
-	switch {
-	case errors.Is(err, store.ErrNotIndexed):
-		if emb, err = l.eng.NewEmbedder(); err != nil {
-			return nil, fmt.Errorf("index %s: embedder: %w", root, err)
-		}
-	case err != nil:
-		return nil, fmt.Errorf("read index: %w", err)
-	default:
-		if emb, err = l.eng.ProjectEmbedder(p.Embedder); err != nil {
-			return nil, fmt.Errorf("index %s: %w", root, err)
-		}
-	}
-	run, err := l.eng.Start(root, engine.IndexRequest{Embedder: emb})
+	run, err := l.eng.Start(root, engine.IndexRequest{})
 	if err != nil {
 		return nil, err // "index ROOT: ..." already (engine.Start)
 	}
 	l.mu.Lock()
 	l.runs[root] = run
 	l.mu.Unlock()
-	if p == nil {
-		return &ProjectStatus{Project: root, Name: filepath.Base(root), Indexing: l.indexing(root)}, nil
-	}
-	return l.status(ctx, p)
+	return l.status(ctx, root)
 }
 
 // Cancel cancels the engine's run of root (engine.Cancel) and waits for
@@ -381,7 +342,7 @@ func (l *Local) run(root string) *engine.Run {
 // interleaved. ErrBusy while a run of root is going on, here or in another
 // process; engine.ErrRemoving while another Remove of it is.
 func (l *Local) Remove(ctx context.Context, dir string) (*Removed, error) {
-	root, err := index.ResolveRoot(dir)
+	root, err := rootrule.Resolve(dir)
 	if err != nil { // a deleted directory is still removed by its path
 		if !filepath.IsAbs(dir) {
 			return nil, mark(ErrUnknownProject, "remove %s: give the absolute root of an indexed project", dir)

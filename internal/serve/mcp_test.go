@@ -66,6 +66,7 @@ func toolNames(t *testing.T, cs *sdk.ClientSession) []string {
 // a session opened with the token has index_project; read_file stays
 // inside the project.
 func TestMCPOverHTTP(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, Options{Token: "s3cret"})
 	ctx := context.Background()
 	cs := connect(t, f.srv.URL+"/mcp?project=list", "")
@@ -153,6 +154,7 @@ func (g gatedEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, 
 // first one arrives), answers from the finished index, and no second run
 // follows; every chunk was embedded once.
 func TestMCPSharesIndexJob(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, Options{Token: "s3cret"})
 	extra, gate, docs := startGatedIndex(t, f)
 	apiRun := f.local.run(extra)
@@ -181,7 +183,7 @@ func TestMCPSharesIndexJob(t *testing.T) {
 	if msg, _ := progress.Load().(string); !strings.HasPrefix(msg, "indexing "+extra+":") {
 		t.Errorf("progress notification %q", msg)
 	}
-	js := f.eng.Status(extra)
+	js := f.eng.Job(extra)
 	if js.Running || js.Last == nil || js.Last != apiRun.Outcome() || js.Last.Err != nil {
 		t.Fatalf("job after search_code: %+v; the API's run ended with %+v", js, apiRun.Outcome())
 	}
@@ -199,6 +201,7 @@ func TestMCPSharesIndexJob(t *testing.T) {
 // not found, and no index run happens); a session with the token
 // refreshes the same index before answering.
 func TestMCPReadSessionDoesNotIndex(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, Options{Token: "s3cret"})
 	ctx := context.Background()
 	src := "package list\n\n// Thermostat regulates the boiler temperature.\nfunc Thermostat(celsius int) bool { return celsius < 60 }\n"
@@ -218,7 +221,7 @@ func TestMCPReadSessionDoesNotIndex(t *testing.T) {
 	if text, isErr := callText(t, ro, &sdk.CallToolParams{Name: "code_graph", Arguments: map[string]any{"name": "Thermostat"}}); !isErr || !strings.Contains(text, "no function or class named Thermostat") {
 		t.Errorf("code_graph without the token: %v %s", isErr, text)
 	}
-	if js := f.eng.Status(f.list); js.Running || js.Last != nil {
+	if js := f.eng.Job(f.list); js.Running || js.Last != nil {
 		t.Errorf("a session without the token ran an index job: %+v", js)
 	}
 	if after, err := f.st.Count(ctx, f.list); err != nil || after.Files != before.Files || after.Chunks != before.Chunks {
@@ -229,7 +232,7 @@ func TestMCPReadSessionDoesNotIndex(t *testing.T) {
 	if text, isErr := callText(t, rw, query); isErr || !strings.Contains(text, "thermo.go") {
 		t.Errorf("search_code with the token did not refresh:\n%s", text)
 	}
-	if js := f.eng.Status(f.list); js.Last == nil || js.Last.Report == nil || js.Last.Report.Changed != 1 {
+	if js := f.eng.Job(f.list); js.Last == nil || js.Last.Report == nil || js.Last.Report.Changed != 1 {
 		t.Errorf("job after search_code with the token: %+v", js)
 	}
 }

@@ -7,9 +7,9 @@ import (
 	"io/fs"
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
 
+	"github.com/coderag/coderag/internal/config"
 	"github.com/coderag/coderag/internal/search"
 	"github.com/coderag/coderag/internal/tools"
 	"github.com/coderag/coderag/internal/walk"
@@ -117,6 +117,10 @@ type searchView struct {
 	Error   string
 }
 
+// pageTopK is how many results the page shows when the query does not
+// say (top_k, config.TopK's range).
+const pageTopK = 10
+
 func (s *Server) pageSearch(w http.ResponseWriter, r *http.Request) {
 	ps, err := s.b.Projects(r.Context())
 	if err != nil {
@@ -133,11 +137,18 @@ func (s *Server) pageSearch(w http.ResponseWriter, r *http.Request) {
 	code := http.StatusOK
 	if p.Q != "" {
 		p.Title = p.Q + " - coderag"
-		k := 10
-		if n, err := strconv.Atoi(q.Get("top_k")); err == nil && n >= 1 && n <= search.MaxTopK {
-			k = n
+		// the API's rule (config.TopK), with the page's own default: a
+		// bad value is the API's 400, not silently replaced
+		k, err := pageTopK, error(nil)
+		if v := q.Get("top_k"); v != "" {
+			if k, err = config.TopK.Parse(v); err != nil {
+				err = badRequest("%v", err)
+			}
 		}
-		roots, err := s.resolveAll(r.Context(), q["project"])
+		var roots []string
+		if err == nil {
+			roots, err = s.resolveAll(r.Context(), q["project"])
+		}
 		if err == nil {
 			v.Resp, err = s.b.Search(r.Context(), roots, p.Q, search.Options{TopK: k, Explain: true})
 		}

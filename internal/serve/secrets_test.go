@@ -41,6 +41,7 @@ func secretFiles(t *testing.T, dir string) []string {
 // glob_files, not searched by grep_code or search_code, and not read by
 // read_file; the rest of the project is.
 func TestSecretFilesAreNeverServed(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, Options{Token: "tok"})
 	names := secretFiles(t, f.list)
 	emb, err := provider.New(embed.Options{Provider: "local", Expand: analyze.GlossaryExpand})

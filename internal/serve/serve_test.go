@@ -53,7 +53,6 @@ func copyFiles(t *testing.T, dst, dir string, names ...string) {
 
 func newFixture(t *testing.T, opts Options) *fixture {
 	t.Helper()
-	t.Setenv("CODERAG_HOME", t.TempDir())
 	base, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -74,7 +73,7 @@ func newFixture(t *testing.T, opts Options) *fixture {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	f.st, err = store.Open(ctx, filepath.Join(os.Getenv("CODERAG_HOME"), "index.db"))
+	f.st, err = store.Open(ctx, filepath.Join(t.TempDir(), "index.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,9 +97,8 @@ func newFixture(t *testing.T, opts Options) *fixture {
 		}
 		return e, err
 	}
-	f.eng, err = engine.New(engine.Config{Store: f.st, NewEmbedder: wrapped,
-		ProjectEmbedder: func(string) (embed.Embedder, error) { return wrapped() },
-		Index:           index.Options{Threads: 2}, LongLived: true})
+	f.eng, err = engine.New(engine.Config{Store: f.st, Embedders: engine.Fixed(wrapped),
+		Index: index.Options{Threads: 2}, LongLived: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,6 +153,7 @@ func (f *fixture) getJSON(t *testing.T, path string, v any) {
 }
 
 func TestAPISearchAcrossProjects(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, Options{})
 	var resp struct {
 		Query    string `json:"query"`
@@ -206,6 +205,7 @@ func TestAPISearchAcrossProjects(t *testing.T) {
 }
 
 func TestAPIStatusGraphFile(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, Options{})
 	var st statusJSON
 	f.getJSON(t, "/api/status", &st)
@@ -258,6 +258,7 @@ func TestAPIStatusGraphFile(t *testing.T) {
 // TestConfinement: every way out of a project root is refused with a 4xx
 // by the API and the page alike, and the secret is never in the answer.
 func TestConfinement(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, Options{})
 	for _, tc := range []struct {
 		path string
@@ -287,6 +288,7 @@ func TestConfinement(t *testing.T) {
 // as a bearer header (not the page's cookie); with private reads, reads
 // need it too and the page's login keeps it in a cookie.
 func TestTokens(t *testing.T) {
+	t.Parallel()
 	t.Run("no token", func(t *testing.T) {
 		f := newFixture(t, Options{})
 		if code, body := f.do(t, "POST", "/api/index", "", `{"root":"`+f.list+`"}`); code != 403 || !strings.Contains(body, "--token") {
@@ -378,6 +380,7 @@ func TestTokens(t *testing.T) {
 }
 
 func TestHostCheck(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, Options{})
 	req, _ := http.NewRequest("GET", f.srv.URL+"/api/status", nil)
 	req.Host = "attacker.example:7777"
@@ -393,6 +396,7 @@ func TestHostCheck(t *testing.T) {
 }
 
 func TestPages(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, Options{})
 	code, body := f.do(t, "GET", "/?q="+url.QueryEscape("insert value before mark element"), "", "")
 	for _, want := range []string{
@@ -431,6 +435,7 @@ func TestPages(t *testing.T) {
 // engine holds a root for a remove, an index request of it is refused with
 // 409; once the run is done, remove drops the project.
 func TestAPIRemoveExcludesIndex(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, Options{Token: "s3cret"})
 	extra, gate, _ := startGatedIndex(t, f)
 	run := f.local.run(extra)

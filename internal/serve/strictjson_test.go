@@ -11,6 +11,7 @@ import (
 // differing only in case; nothing is removed; a plain body, an empty one
 // with ?root= and whitespace after the object are taken.
 func TestStrictWriteBodies(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, Options{Token: "s3cret"})
 	for _, tc := range []struct{ body, want string }{
 		{`{"root":"list"}garbage`, "after the JSON object"},

@@ -10,6 +10,7 @@ import (
 // project (a link to itself, two links to each other, a directory link to
 // itself) is a 400 refusal on the API and the page, not a 500.
 func TestSymlinkLoopIsRefused(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, Options{})
 	for link, to := range map[string]string{"self.go": "self.go", "a.go": "b.go", "b.go": "a.go", "dir": "dir"} {
 		if err := os.Symlink(to, filepath.Join(f.list, link)); err != nil {

@@ -15,6 +15,7 @@ import (
 // where before reads fell back to an anonymous session; no token at all
 // keeps the open reads, and the right one keeps working.
 func TestWrongToken(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, Options{Token: "s3cret"})
 	routes := []struct{ method, path, body string }{
 		{"GET", "/api/status", ""},
@@ -72,6 +73,7 @@ func TestWrongToken(t *testing.T) {
 // request that sends one (there is none it could match), and stays open
 // to requests without.
 func TestWrongTokenNoServerToken(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, Options{})
 	if code, body := f.do(t, "GET", "/api/status", "anything", ""); code != 401 || !strings.Contains(body, "token does not match: this server has no token") {
 		t.Errorf("a token to a server without one: %d %s", code, body)
@@ -85,6 +87,7 @@ func TestWrongTokenNoServerToken(t *testing.T) {
 // token (a stale login) gets the login page saying so, 401; the login form
 // itself and static files still answer, so the person can log in again.
 func TestWrongTokenCookie(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, Options{Token: "s3cret", PrivateReads: true})
 	get := func(path string) (int, string) {
 		req, _ := http.NewRequest("GET", f.srv.URL+path, nil)

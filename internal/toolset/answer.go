@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/coderag/coderag/internal/config"
 )
 
 // Answer sizes. Every tool's text answer is cut at a line boundary past
@@ -22,18 +24,26 @@ const (
 	minAnswerChars     = 1000
 )
 
-// bound is a numeric argument's declared range and default.
-type bound struct{ min, max, def int }
+// bound is a numeric argument's declared range and default, and its help
+// when it comes from a config.Limit (the schema's description is then
+// that help, whatever the parameter struct's tag says).
+type bound struct {
+	min, max, def int
+	help          string
+}
+
+// limit is the bound of a rule declared in config.
+func limit(l config.Limit) bound { return bound{l.Min, l.Max, l.Default, l.Help()} }
 
 // bounds are the declared ranges of the tools' numeric arguments, in the
 // schema and checked by CheckBounds: a value outside is refused with the
 // range and the default instead of silently replaced.
 var bounds = map[string]map[string]bound{
-	"grep_code": {"head_limit": {1, 1000, 20}, "max_results": {1, 2000, 50}, "max_chars": {1, MaxAnswerChars, 24000},
-		"context": {0, 100, 0}, "before": {0, 100, 0}, "after": {0, 100, 0}},
-	"glob_files":  {"limit": {1, 5000, 200}},
-	"read_file":   {"offset": {1, 1 << 30, 1}, "limit": {1, 2000, 200}},
-	"search_code": {"top_k": {1, 30, 5}},
+	"grep_code": {"head_limit": {1, 1000, 20, ""}, "max_results": {1, 2000, 50, ""}, "max_chars": {1, MaxAnswerChars, 24000, ""},
+		"context": {0, 100, 0, ""}, "before": {0, 100, 0, ""}, "after": {0, 100, 0, ""}},
+	"glob_files":  {"limit": {1, 5000, 200, ""}},
+	"read_file":   {"offset": {1, 1 << 30, 1, ""}, "limit": {1, 2000, 200, ""}},
+	"search_code": {"top_k": limit(config.TopK)},
 }
 
 // inputSchema returns the schema of In with the tool's bounds declared and
@@ -54,10 +64,13 @@ func inputSchema[In any](tool string) (*jsonschema.Schema, error) {
 	for name, b := range bounds[tool] {
 		if p := sch.Properties[name]; p != nil {
 			set(p, b)
+			if b.help != "" {
+				p.Description = b.help
+			}
 		}
 	}
 	p := &jsonschema.Schema{Type: "integer", Description: fmt.Sprintf("longest answer in characters, %d to %d (default %d); a longer answer is cut at a line boundary and says how to continue", minAnswerChars, MaxAnswerChars, DefaultAnswerChars)}
-	set(p, bound{minAnswerChars, MaxAnswerChars, DefaultAnswerChars})
+	set(p, bound{minAnswerChars, MaxAnswerChars, DefaultAnswerChars, ""})
 	sch.Properties["max_answer_chars"] = p
 	return sch, nil
 }
@@ -103,7 +116,7 @@ func (t *Tool) CheckBounds(args json.RawMessage) error {
 			return err
 		}
 	}
-	return check("max_answer_chars", bound{minAnswerChars, MaxAnswerChars, DefaultAnswerChars})
+	return check("max_answer_chars", bound{minAnswerChars, MaxAnswerChars, DefaultAnswerChars, ""})
 }
 
 // answerLimit reads max_answer_chars from raw arguments, DefaultAnswerChars

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/coderag/coderag/internal/engine"
 	"github.com/coderag/coderag/internal/relate"
-	"github.com/coderag/coderag/internal/store"
 )
 
 // CodeGraphParams are the arguments of code_graph.
@@ -31,26 +31,22 @@ var codeGraph = define(CodeGraph, "Relations of a symbol", true,
 		if eng == nil {
 			return notIndexed, nil
 		}
-		note := ""
-		if env.AutoIndex {
-			if note, err = refresh(ctx, env, c, root); err != nil {
-				return "", fmt.Errorf("code_graph: %w", err)
-			}
+		p, err := env.open(ctx, c, root)
+		switch {
+		case errors.Is(err, engine.ErrNotIndexed) && !env.autoIndex():
+			return notIndexed, nil
+		case errors.Is(err, engine.ErrNotIndexed):
+			return "", fmt.Errorf("code_graph: %s is not indexed yet (indexing runs in the background; see index_status): %w", root, err)
+		case err != nil:
+			return "", fmt.Errorf("code_graph: %w", err)
 		}
-		if _, err := eng.Store().GetProject(ctx, root); err != nil {
-			switch {
-			case errors.Is(err, store.ErrNotIndexed) && !env.AutoIndex:
-				return notIndexed, nil
-			case errors.Is(err, store.ErrNotIndexed):
-				return "", fmt.Errorf("code_graph: %s is not indexed yet (indexing runs in the background; see index_status): %w", root, err)
-			}
-			return "", fmt.Errorf("code_graph: read index: %w", err)
-		}
-		text, err := eng.Describe(ctx, root, name)
+		defer p.Release()
+		note := refreshNote(p)
+		text, err := p.Describe(ctx, name)
 		switch {
 		case errors.Is(err, relate.ErrNotFound):
 			hint := "use grep_code to find where it is defined, or search_code to describe it"
-			if similar, serr := eng.Store().RelationNamesLike(ctx, root, name, 10); serr == nil && len(similar) > 0 {
+			if similar, serr := p.NamesLike(ctx, name, 10); serr == nil && len(similar) > 0 {
 				hint = "indexed names containing it: " + strings.Join(similar, ", ")
 			}
 			if note != "" {

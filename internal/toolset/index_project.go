@@ -39,11 +39,7 @@ var indexProject = func() *Tool {
 			if rel == "." {
 				scope = ""
 			}
-			emb, err := eng.NewEmbedder()
-			if err != nil {
-				return "", fmt.Errorf("index_project: embedder: %w", err)
-			}
-			r, err := eng.Start(root, engine.IndexRequest{Embedder: emb, Scope: scope})
+			r, err := eng.Start(root, engine.IndexRequest{Scope: scope})
 			if err != nil {
 				return "", fmt.Errorf("index_project: %w", err)
 			}
@@ -57,7 +53,7 @@ var indexProject = func() *Tool {
 			}
 			if !finished {
 				return fmt.Sprintf("%sIndexing %s continues in the background: %s. search_code works meanwhile on what is indexed so far; call index_status to follow progress.\n",
-					prefix, root, eng.Status(root).Line()), nil
+					prefix, root, eng.Job(root).Line()), nil
 			}
 			out := r.Outcome()
 			if out == nil {

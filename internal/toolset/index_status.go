@@ -2,13 +2,10 @@ package toolset
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sort"
 	"strings"
 	"time"
-
-	"github.com/coderag/coderag/internal/store"
 )
 
 // IndexStatusParams are the arguments of index_status (none).
@@ -25,10 +22,13 @@ var indexStatus = define(IndexStatus, "Index status", true,
 		if eng == nil {
 			return "", fmt.Errorf("index_status: %w", errNoEngine)
 		}
-		st := eng.Store()
+		ps, err := eng.Status(ctx, root)
+		if err != nil {
+			return "", fmt.Errorf("index_status: %w", err)
+		}
 		var b strings.Builder
-		fmt.Fprintf(&b, "project root: %s\nindex: %s\n", root, st.Path())
-		js := eng.Status(root)
+		fmt.Fprintf(&b, "project root: %s\nindex: %s\n", root, eng.StorePath())
+		js := ps.Job
 		if js.Running {
 			what := "whole project"
 			if js.Scope != "" {
@@ -38,24 +38,17 @@ var indexStatus = define(IndexStatus, "Index status", true,
 		} else {
 			b.WriteString("state: idle\n")
 		}
-		p, err := st.GetProject(ctx, root)
-		switch {
-		case errors.Is(err, store.ErrNotIndexed):
+		if !ps.Indexed {
 			b.WriteString("indexed: no (search_code or index_project will index it)\n")
-		case err != nil:
-			return "", fmt.Errorf("index_status: read index: %w", err)
-		default:
-			c, err := st.Count(ctx, root)
-			if err != nil {
-				return "", fmt.Errorf("index_status: count: %w", err)
-			}
+		} else {
+			c := ps.Counts
 			fmt.Fprintf(&b, "indexed: %d files, %d chunks (%d embedded), %d relations; embedder %s; updated %s\n",
-				c.Files, c.Chunks, c.Embedded, c.Relations, p.Embedder, p.UpdatedAt.Format(time.RFC3339))
+				c.Files, c.Chunks, c.Embedded, c.Relations, ps.Embedder, ps.UpdatedAt.Format(time.RFC3339))
 			if len(c.ChunksByType) > 0 {
 				b.WriteString("chunks by type: " + Counts(c.ChunksByType) + "\n")
 			}
-			if n, total, partial, err := st.Incomplete(ctx, root); err == nil && partial {
-				fmt.Fprintf(&b, "incomplete: %d of %d files indexed (a run was interrupted or is going on); index_project finishes it\n", n, total)
+			if ps.Incomplete {
+				fmt.Fprintf(&b, "incomplete: %d of %d files indexed (a run was interrupted or is going on); index_project finishes it\n", ps.IndexedFiles, ps.TotalFiles)
 			}
 		}
 		if l := js.Last; l != nil {

@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/coderag/coderag/internal/engine"
 	"github.com/coderag/coderag/internal/search"
-	"github.com/coderag/coderag/internal/store"
 )
 
-// NotIndexedMessage is search_code's answer, without Env.AutoIndex, for a
+// NotIndexedMessage is search_code's answer, under engine.AsIs, for a
 // project that has no index (code_graph's names code_graph).
 const NotIndexedMessage = "The code index for this project is not built yet, so search_code is unavailable. " +
 	"Use glob_files and grep_code instead (the user can build the index with `coderag index` or /index in the REPL)."
@@ -18,7 +18,7 @@ const NotIndexedMessage = "The code index for this project is not built yet, so 
 // SearchCodeParams are the arguments of search_code.
 type SearchCodeParams struct {
 	Query string `json:"query" jsonschema:"what the code does, in words (English or Chinese), e.g. 'where is the login timeout handled'; identifiers help. Filters inside the query narrow it: lang:go, file:*_test.go or path:src/** (glob, or file:/regex/), -file:GLOB to exclude, sym:Name (definitions only), case:yes"`
-	TopK  int    `json:"top_k,omitempty" jsonschema:"number of results, 1 to 30 (default 5)"`
+	TopK  int    `json:"top_k,omitempty" jsonschema:"number of results (its range and default: config.TopK)"`
 }
 
 var searchCode = define(SearchCode, "Search code by description", false,
@@ -36,29 +36,24 @@ var searchCode = define(SearchCode, "Search code by description", false,
 		if eng == nil {
 			return NotIndexedMessage, nil
 		}
-		note := ""
-		if env.AutoIndex {
-			if note, err = refresh(ctx, env, c, root); err != nil {
-				return "", fmt.Errorf("search_code: %w", err)
-			}
-		}
-		p, err := eng.Store().GetProject(ctx, root)
+		p, err := env.open(ctx, c, root)
 		switch {
-		case errors.Is(err, store.ErrNotIndexed) && !env.AutoIndex:
+		case errors.Is(err, engine.ErrNotIndexed) && !env.autoIndex():
 			return NotIndexedMessage, nil
-		case errors.Is(err, store.ErrNotIndexed):
+		case errors.Is(err, engine.ErrNotIndexed):
 			return "", fmt.Errorf("search_code: %s is not indexed yet: indexing has started in the background; use grep_code meanwhile and retry later (index_status shows progress): %w", root, err)
 		case err != nil:
-			return "", fmt.Errorf("search_code: read index: %w", err)
+			return "", fmt.Errorf("search_code: %w", err)
 		}
-		sr, err := eng.Searcher(p)
-		if err != nil {
+		defer p.Release()
+		resp, err := p.Search(ctx, query, search.Options{TopK: search.ClampTopK(in.TopK)})
+		if errors.Is(err, engine.ErrEmbedderUnavailable) {
 			return "", fmt.Errorf("search_code is unavailable (use grep_code and glob_files): %w", err)
 		}
-		resp, err := sr.Search(ctx, query, search.Options{TopK: search.ClampTopK(in.TopK)})
 		if err != nil {
 			return "", fmt.Errorf("search_code: %w", err)
 		}
+		note := refreshNote(p)
 		text := search.FormatForTool(resp)
 		if note != "" {
 			text = strings.TrimRight(text, "\n") + "\n\n" + note + "\n"
@@ -66,22 +61,28 @@ var searchCode = define(SearchCode, "Search code by description", false,
 		return text, nil
 	})
 
-// refresh brings root's index up to date before a query (engine.Refresh)
-// and returns a note for the model when the results may be incomplete or
-// stale. An error means the project cannot be searched at all.
-func refresh(ctx context.Context, env *Env, c Call, root string) (string, error) {
-	r, err := env.Engine.Refresh(ctx, root, c.Tick)
-	if err != nil {
-		return "", err
-	}
-	if !r.Finished {
+// open opens the project at root (already the enclosing project: Call.Root)
+// under the front end's policy (Env.Policy; progress to c.Tick). Errors:
+// engine.ErrNotIndexed, "read index: ...", or the refresh's (the project
+// cannot be indexed at all).
+func (env *Env) open(ctx context.Context, c Call, root string) (*engine.Project, error) {
+	return env.Engine.Open(ctx, root, engine.OpenOptions{Policy: env.Policy, Tick: c.Tick})
+}
+
+// refreshNote is a note for the model when the Refresh before the query
+// left the results incomplete or stale; "" otherwise.
+func refreshNote(p *engine.Project) string {
+	r := p.Refreshed
+	switch {
+	case p.Policy() != engine.Refresh:
+		return ""
+	case !r.Finished:
 		return fmt.Sprintf("Note: indexing %s is still running in the background (%s); these results cover only what is indexed so far. Call index_status to follow it, or use grep_code meanwhile.",
-			root, r.State.Line()), nil
+			p.Root, r.State.Line())
+	case r.Err != nil:
+		return fmt.Sprintf("Note: refreshing the index failed (%s); results may be stale.", oneLine(r.Err.Error()))
 	}
-	if r.Err != nil {
-		return fmt.Sprintf("Note: refreshing the index failed (%s); results may be stale.", oneLine(r.Err.Error())), nil
-	}
-	return "", nil
+	return ""
 }
 
 func oneLine(s string) string {

@@ -40,18 +40,23 @@ type Env struct {
 	// (search_code and code_graph then answer NotIndexedMessage, and
 	// index_project and index_status fail).
 	Engine *engine.Engine
-	// AutoIndex makes search_code and code_graph index or refresh the
+	// Policy is the front end's freshness policy for search_code and
+	// code_graph (engine.Policy): engine.Refresh indexes or refreshes the
 	// project before answering, waiting up to the engine's IndexBudget
-	// (the MCP server). False: they answer from the index as it is, and a
-	// project without one gets NotIndexedMessage (the agent: the user
-	// builds the index).
-	AutoIndex bool
+	// (an MCP session that may write); engine.AsIs answers from the index
+	// as it is, and a project without one gets NotIndexedMessage (the
+	// agent: the user builds the index; read-only MCP sessions).
+	Policy engine.Policy
 	// IndexedReads limits read_file and grep_code to the files the index
 	// takes (tools.ReadIndexed, GrepIndexed): for a project shown to
 	// others over a server, so files never indexed (dot-env files, ignored
 	// keys, .git/) stay unread.
 	IndexedReads bool
 }
+
+// autoIndex reports whether search_code and code_graph index before
+// answering (the engine.Refresh policy).
+func (env *Env) autoIndex() bool { return env.Policy == engine.Refresh }
 
 // allowSecrets reports whether the tools read, search and list files
 // whose names look like secrets: only when the engine says so
@@ -110,11 +115,11 @@ type Tool struct {
 	// MCP server's instructions and the agent's system prompt.
 	Description string
 	// ReadOnly is the tool's MCP read-only hint: it changes nothing but,
-	// with Env.AutoIndex, the freshness of coderag's own index (code_graph
+	// under the engine.Refresh policy, the freshness of coderag's own index (code_graph
 	// is read-only; search_code, which may index a new project, is not).
 	ReadOnly bool
 	// Indexes: writing coderag's index is what the tool is for
-	// (index_project), whatever Env.AutoIndex says.
+	// (index_project), whatever Env.Policy says.
 	Indexes bool
 
 	schema func() *jsonschema.Schema
@@ -137,9 +142,9 @@ func (t *Tool) SchemaJSON() json.RawMessage {
 
 // ReadOnlyIn reports whether calls to the tool change nothing in env, so
 // that they may run in parallel: it is read-only, or it writes the index
-// only through Env.AutoIndex and env does not auto-index.
+// only through the engine.Refresh policy and env's is another.
 func (t *Tool) ReadOnlyIn(env *Env) bool {
-	return t.ReadOnly || (!t.Indexes && !env.AutoIndex)
+	return t.ReadOnly || (!t.Indexes && !env.autoIndex())
 }
 
 // Answer is a tool's text answer and whether and how it was cut.

@@ -25,7 +25,7 @@ func newEngine(t *testing.T) (*engine.Engine, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := engine.Open(context.Background(), engine.Config{DBPath: filepath.Join(t.TempDir(), "index.db"), Embedding: embed.Options{Provider: "local"}})
+	e, err := engine.Open(context.Background(), engine.Config{DBPath: filepath.Join(t.TempDir(), "index.db"), Embedders: engine.FromOptions(embed.Options{Provider: "local"}, nil)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,7 +39,7 @@ func call(t *testing.T, env *toolset.Env, root, tool, args string) (string, erro
 	return a.Text, err
 }
 
-// TestAutoIndex: with Env.AutoIndex search_code and code_graph index a
+// TestAutoIndex: with the engine.Refresh policy search_code and code_graph index a
 // new project before answering; without it they say it is not indexed
 // and start no run.
 func TestAutoIndex(t *testing.T) {
@@ -51,10 +51,10 @@ func TestAutoIndex(t *testing.T) {
 	if out, err := call(t, off, root, toolset.CodeGraph, `{"name":"Backoff"}`); err != nil || !strings.Contains(out, "so code_graph is unavailable") {
 		t.Fatalf("graph without auto-index: %q %v", out, err)
 	}
-	if st := e.Status(root); st.Running || st.Last != nil {
+	if st := e.Job(root); st.Running || st.Last != nil {
 		t.Fatalf("a tool without auto-index indexed: %+v", st)
 	}
-	on := &toolset.Env{Engine: e, AutoIndex: true}
+	on := &toolset.Env{Engine: e, Policy: engine.Refresh}
 	out, err := call(t, on, root, toolset.SearchCode, `{"query":"wait between attempts","top_k":"2"}`)
 	if err != nil || !strings.Contains(out, "retry.go") {
 		t.Fatalf("search with auto-index: %q %v", out, err)
@@ -90,7 +90,7 @@ func TestAnswerCut(t *testing.T) {
 // declares the same range and default.
 func TestTopKRange(t *testing.T) {
 	e, root := newEngine(t)
-	on := &toolset.Env{Engine: e, AutoIndex: true}
+	on := &toolset.Env{Engine: e, Policy: engine.Refresh}
 	for _, k := range []string{`0`, `-1`, `31`, `"0"`} {
 		_, err := call(t, on, root, toolset.SearchCode, `{"query":"wait between attempts","top_k":`+k+`}`)
 		want := "search_code: top_k must be 1 to 30 (omit it for the default, 5); got " + strings.Trim(k, `"`)
