@@ -25,6 +25,7 @@ import (
 
 	"github.com/coderag/coderag/internal/embed"
 	"github.com/coderag/coderag/internal/embed/provider"
+	"github.com/coderag/coderag/internal/embed/static"
 	"github.com/coderag/coderag/internal/index"
 	"github.com/coderag/coderag/internal/relate"
 	"github.com/coderag/coderag/internal/store"
@@ -196,6 +197,12 @@ func (e *Engine) ProjectEmbedder(id string) (embed.Embedder, error) {
 func ProjectEmbedder(id string, configured embed.Options) (embed.Embedder, error) {
 	emb, err := provider.FromID(id, configured)
 	if err != nil {
+		if p, _ := embed.ParseID(id); p == static.Provider {
+			// a built-in model of another version: nothing to install,
+			// the next index run embeds every file with this one
+			return nil, unavailable{fmt.Errorf("this project was indexed with %s, which this version no longer carries; index it again to embed it with %s:%s (%w)",
+				id, static.Provider, static.ModelName, err)}
+		}
 		return nil, unavailable{fmt.Errorf("this project was indexed with %s, which is unavailable: %w", id, err)}
 	}
 	return emb, nil

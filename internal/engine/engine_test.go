@@ -13,6 +13,7 @@ import (
 
 	"github.com/coderag/coderag/internal/embed"
 	"github.com/coderag/coderag/internal/embed/provider"
+	"github.com/coderag/coderag/internal/embed/static"
 	"github.com/coderag/coderag/internal/engine"
 	"github.com/coderag/coderag/internal/index"
 	"github.com/coderag/coderag/internal/relate"
@@ -281,6 +282,12 @@ func TestProjectEmbedder(t *testing.T) {
 	}
 	if _, err := e.ProjectEmbedder("nosuch:model"); err == nil || !strings.Contains(err.Error(), "this project was indexed with nosuch:model, which is unavailable") {
 		t.Errorf("unknown provider: %v", err)
+	}
+	// an index of a built-in model this version no longer carries (v1)
+	// says the remedy: index again, with the model it would get
+	if _, err := e.ProjectEmbedder("local:coderag-code-v1"); !errors.Is(err, engine.ErrEmbedderUnavailable) ||
+		!strings.Contains(err.Error(), "index it again to embed it with local:"+static.ModelName) {
+		t.Errorf("an older built-in model: %v", err)
 	}
 	// the configured embedder stays the configured one
 	if emb, err := e.NewEmbedder(); err != nil || emb.ID() != "openai:text-embedding-3-small" {
