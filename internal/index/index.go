@@ -54,8 +54,16 @@ type Options struct {
 	// files are in flight at once.
 	Threads int
 	// BatchSize is the number of chunks gathered (across files) before they
-	// are embedded and written in one transaction (default 32).
+	// are embedded in one call (default 32). Embedded files are written in
+	// transactions of about WriteChunks chunks or WriteBytes bytes of
+	// chunk text, whichever comes first.
 	BatchSize int
+	// WriteChunks and WriteBytes bound one write transaction (defaults
+	// 4096 chunks, 8 MiB of chunk text): fewer, larger transactions write
+	// each page of the index fewer times and build larger full-text
+	// segments, while a search during the run still sees files appear.
+	WriteChunks int
+	WriteBytes  int
 	// Progress, if set, is called after each file is processed (from one
 	// goroutine at a time).
 	Progress func(Progress)
@@ -294,6 +302,12 @@ func withDefaults(opts Options) Options {
 	if opts.BatchSize < 1 {
 		opts.BatchSize = 32
 	}
+	if opts.WriteChunks < 1 {
+		opts.WriteChunks = 4096
+	}
+	if opts.WriteBytes < 1 {
+		opts.WriteBytes = 8 << 20
+	}
 	return opts
 }
 
@@ -466,7 +480,8 @@ func (r *run) pipeline(ctx context.Context) (*collector, error) {
 	}
 	go func() { wg.Wait(); close(out) }()
 
-	c := &collector{ctx: gctx, st: r.st, emb: r.emb, root: r.root, rep: r.rep, batch: r.opts.BatchSize}
+	c := &collector{ctx: gctx, st: r.st, emb: r.emb, root: r.root, rep: r.rep, batch: r.opts.BatchSize,
+		writeChunks: r.opts.WriteChunks, writeBytes: r.opts.WriteBytes}
 	g.Go(func() error {
 		for w := range out {
 			r.done++
@@ -475,7 +490,10 @@ func (r *run) pipeline(ctx context.Context) (*collector, error) {
 			}
 			r.progress("index", time.Since(r.start))
 		}
-		return c.flush()
+		if err := c.flush(); err != nil {
+			return err
+		}
+		return c.writeOut()
 	})
 	if err := g.Wait(); err != nil {
 		return nil, err
@@ -625,10 +643,16 @@ type collector struct {
 	batch   int
 	pending []*work
 	nchunks int
-	touch   []store.FileRecord
-	skips   []walk.Skip
-	dim     int
-	parsed  []string // paths parsed this run
+	// written: files embedded and turned into rows, not yet written;
+	// wchunks and wbytes their chunks and bytes of chunk text, against
+	// the bounds writeChunks and writeBytes of one transaction
+	written                 []store.FileData
+	wchunks, wbytes         int
+	writeChunks, writeBytes int
+	touch                   []store.FileRecord
+	skips                   []walk.Skip
+	dim                     int
+	parsed                  []string // paths parsed this run
 	// embedded counts files written this run; failedRun counts the files
 	// that failed to embed in a row before the first one was written.
 	embedded, failedRun int
@@ -740,7 +764,31 @@ func (c *collector) flush() error {
 	return c.write(data)
 }
 
+// write queues the rows of embedded files and writes the queue in one
+// transaction once it reaches the bounds of one (writeChunks,
+// writeBytes).
 func (c *collector) write(data []store.FileData) error {
+	c.embedded += len(data)
+	for _, d := range data {
+		c.written = append(c.written, d)
+		c.wchunks += len(d.Chunks)
+		for _, ch := range d.Chunks {
+			c.wbytes += len(ch.Content)
+		}
+	}
+	if c.wchunks >= c.writeChunks || c.wbytes >= c.writeBytes {
+		return c.writeOut()
+	}
+	return nil
+}
+
+// writeOut writes the queued rows in one transaction.
+func (c *collector) writeOut() error {
+	data := c.written
+	c.written, c.wchunks, c.wbytes = nil, 0, 0
+	if len(data) == 0 {
+		return nil
+	}
 	if err := c.st.ReplaceFiles(c.ctx, c.root, data, nil); err != nil {
 		if cerr := c.ctx.Err(); cerr != nil {
 			// a cancelled transaction can fail with database/sql's own
@@ -749,7 +797,6 @@ func (c *collector) write(data []store.FileData) error {
 		}
 		return fmt.Errorf("write batch: %w", err)
 	}
-	c.embedded += len(data)
 	for _, d := range data {
 		c.rep.Changed++
 		c.rep.Chunks += len(d.Chunks)
