@@ -38,6 +38,7 @@ import (
 	"unicode/utf8"
 
 	"golang.org/x/sync/errgroup"
+	"golang.org/x/sync/semaphore"
 
 	"github.com/coderag/coderag/internal/analyze"
 	"github.com/coderag/coderag/internal/chunk"
@@ -51,8 +52,13 @@ import (
 // Options tune a run.
 type Options struct {
 	// Threads is the number of parse workers (default 4); at most Threads*4
-	// files are in flight at once.
+	// files, and at most WindowBytes bytes of them, are in flight at once
+	// (read and parsed, not yet handed to the writer).
 	Threads int
+	// WindowBytes bounds the bytes of the files in flight (default 32
+	// MiB; a larger file is in flight alone), so memory does not grow
+	// with the size of the files.
+	WindowBytes int64
 	// BatchSize is the number of chunks gathered (across files) before they
 	// are embedded in one call (default 32). Embedded files are written in
 	// transactions of about WriteChunks chunks or WriteBytes bytes of
@@ -302,6 +308,9 @@ func withDefaults(opts Options) Options {
 	if opts.BatchSize < 1 {
 		opts.BatchSize = 32
 	}
+	if opts.WindowBytes < 1 {
+		opts.WindowBytes = 32 << 20
+	}
 	if opts.WriteChunks < 1 {
 		opts.WriteChunks = 4096
 	}
@@ -447,9 +456,14 @@ func (r *run) pipeline(ctx context.Context) (*collector, error) {
 	in := make(chan walk.File)
 	out := make(chan *work, r.opts.Threads*4)
 	g, gctx := errgroup.WithContext(ctx)
+	window := semaphore.NewWeighted(r.opts.WindowBytes)
+	weight := func(f walk.File) int64 { return min(max(f.Size, 1), r.opts.WindowBytes) }
 	g.Go(func() error {
 		defer close(in)
 		for _, f := range r.todo {
+			if err := window.Acquire(gctx, weight(f)); err != nil {
+				return err
+			}
 			select {
 			case in <- f:
 			case <-gctx.Done():
@@ -485,7 +499,9 @@ func (r *run) pipeline(ctx context.Context) (*collector, error) {
 	g.Go(func() error {
 		for w := range out {
 			r.done++
-			if err := c.add(w); err != nil {
+			err := c.add(w)
+			window.Release(weight(w.file))
+			if err != nil {
 				return err
 			}
 			r.progress("index", time.Since(r.start))
