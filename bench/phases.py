@@ -12,6 +12,7 @@ import subprocess, sys, re, collections
 # (phase, markers): the first phase with a marker on the stack takes the sample
 PHASES = [
     ("commit (WAL write, FTS flush at commit)", ["(*Tx).Commit"]),
+    ("close (final WAL checkpoint)", ["store.(*Store).Close"]),
     ("FTS segment flush inside statements", ["_fts5SavepointMethod"]),
     ("SQL: FTS inserts", ["_fts5UpdateMethod", "_fts5StorageInsert", "Fts5Index"]),
     ("SQL: deletes of old rows", ["store.(*Store).deleteFile"]),
@@ -20,9 +21,9 @@ PHASES = [
     ("walk", ["index.listTree", "walk.Collect", "walk.List", "walk.(*lister)"]),
     ("read", ["walk.ReadRegular", "walk.IsBinary"]),
     ("hash (SHA-256)", ["crypto/sha256"]),
+    ("parse: Rust macro re-parse and calls", ["macroItems", "macroCalls"]),
     ("parse: tree-sitter parse", ["ParseWithOptions", "(*Parser).Parse"]),
     ("parse: Go package declarations", ["goPackages", "gopkg", "NewGoPackage"]),
-    ("parse: macro re-parse and calls (Rust)", ["macroItems", "macroCalls"]),
     ("parse: queries and chunks", ["chunk."]),
     ("FTS terms (analyze)", ["analyze."]),
     ("store: open, migrate, finish", ["store.", "index.(*run).finish", "saveLangStats"]),
