@@ -65,9 +65,12 @@ type Options struct {
 	// chunk text, whichever comes first.
 	BatchSize int
 	// WriteChunks and WriteBytes bound one write transaction (defaults
-	// 4096 chunks, 8 MiB of chunk text): fewer, larger transactions write
+	// 1024 chunks, 4 MiB of chunk text): fewer, larger transactions write
 	// each page of the index fewer times and build larger full-text
-	// segments, while a search during the run still sees files appear.
+	// segments, while a search during the run still sees files appear and
+	// the rows waiting for their transaction stay a few MiB (the write
+	// path's CPU on tokio was the same within noise from 512 to 100,000
+	// chunks per transaction: BenchmarkWriteRoot).
 	WriteChunks int
 	WriteBytes  int
 	// Progress, if set, is called after each file is processed (from one
@@ -312,10 +315,10 @@ func withDefaults(opts Options) Options {
 		opts.WindowBytes = 32 << 20
 	}
 	if opts.WriteChunks < 1 {
-		opts.WriteChunks = 4096
+		opts.WriteChunks = 1024
 	}
 	if opts.WriteBytes < 1 {
-		opts.WriteBytes = 8 << 20
+		opts.WriteBytes = 4 << 20
 	}
 	return opts
 }

@@ -107,13 +107,14 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	// readers memory-map the file (a search reads its pages without a
 	// copy); the bulk writer (ReplaceFiles) does not: every page an index
 	// run reads for its inserts would stay resident, and on GOROOT/src
-	// that was 360 MB of the run's peak
+	// that was 360 MB of the run's peak. Its cache is 8 MiB: on tokio
+	// 32 MiB cost 0.09x more CPU and 28 MiB more peak memory.
 	db, err := sql.Open("sqlite", common+"&_pragma=mmap_size(1073741824)&_pragma=cache_size(-32768)")
 	if err != nil {
 		return nil, fmt.Errorf("open index %s: %w", path, err)
 	}
 	db.SetMaxOpenConns(8)
-	w, err := sql.Open("sqlite", common+"&_pragma=mmap_size(0)&_pragma=cache_size(-32768)")
+	w, err := sql.Open("sqlite", common+"&_pragma=mmap_size(0)&_pragma=cache_size(-8192)")
 	if err != nil {
 		db.Close()
 		return nil, fmt.Errorf("open index %s: %w", path, err)
