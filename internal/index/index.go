@@ -500,19 +500,31 @@ func (r *run) pipeline(ctx context.Context) (*collector, error) {
 	c := &collector{ctx: gctx, st: r.st, emb: r.emb, root: r.root, rep: r.rep, batch: r.opts.BatchSize,
 		writeChunks: r.opts.WriteChunks, writeBytes: r.opts.WriteBytes}
 	g.Go(func() error {
-		for w := range out {
-			r.done++
-			err := c.add(w)
-			window.Release(weight(w.file))
-			if err != nil {
+		err := func() error {
+			for w := range out {
+				r.done++
+				err := c.add(w)
+				window.Release(weight(w.file))
+				if err != nil {
+					return err
+				}
+				r.progress("index", time.Since(r.start))
+			}
+			if err := c.flush(); err != nil {
 				return err
 			}
-			r.progress("index", time.Since(r.start))
+			return c.writeOut()
+		}()
+		if err != nil && ctx.Err() != nil {
+			// cancelled: the files embedded and queued for a write
+			// transaction are whole; write them, so that the next run
+			// starts after them
+			c.ctx = context.WithoutCancel(ctx)
+			if werr := c.writeOut(); werr != nil {
+				return errors.Join(err, werr)
+			}
 		}
-		if err := c.flush(); err != nil {
-			return err
-		}
-		return c.writeOut()
+		return err
 	})
 	if err := g.Wait(); err != nil {
 		return nil, err
