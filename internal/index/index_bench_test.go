@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -116,4 +117,110 @@ func BenchmarkFreshCheck(b *testing.B) {
 			}
 		}
 	})
+}
+
+// BenchmarkIndexRoot measures a full index of the tree named by
+// CODERAG_BENCH_INDEX_ROOT into a fresh database each time; with
+// -cpuprofile it gives the profile of one full index by phase
+// (bench/PROFILE.md).
+func BenchmarkIndexRoot(b *testing.B) {
+	root := os.Getenv("CODERAG_BENCH_INDEX_ROOT")
+	if root == "" {
+		b.Skip("set CODERAG_BENCH_INDEX_ROOT")
+	}
+	root, err := ResolveRoot(root)
+	if err != nil {
+		b.Fatal(err)
+	}
+	emb := localEmbedder(b)
+	defer reportCPU(b)()
+	for i := 0; i < b.N; i++ {
+		st, err := store.Open(context.Background(), filepath.Join(b.TempDir(), "index.db"))
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := Run(context.Background(), st, emb, root, Options{}); err != nil {
+			b.Fatal(err)
+		}
+		st.Close()
+	}
+}
+
+// BenchmarkWriteRoot measures the write path alone: the files of
+// CODERAG_BENCH_INDEX_ROOT are parsed and embedded once, then written
+// into a fresh database each time in batches of CODERAG_BENCH_WRITE_CHUNKS
+// chunks (default 32), one store.ReplaceFiles call per batch.
+func BenchmarkWriteRoot(b *testing.B) {
+	root := os.Getenv("CODERAG_BENCH_INDEX_ROOT")
+	if root == "" {
+		b.Skip("set CODERAG_BENCH_INDEX_ROOT")
+	}
+	root, err := ResolveRoot(root)
+	if err != nil {
+		b.Fatal(err)
+	}
+	per := 32
+	if n, err := strconv.Atoi(os.Getenv("CODERAG_BENCH_WRITE_CHUNKS")); err == nil {
+		per = n
+	}
+	ctx := context.Background()
+	emb := localEmbedder(b)
+	files, _, err := walk.Collect(ctx, root, walk.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	rt, err := os.OpenRoot(root)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer rt.Close()
+	ids, gopkgs, cpp := newFileIDs(emb), newGoPackages(), newCppDirs()
+	c := &collector{ctx: ctx, emb: emb, rep: &Report{}}
+	var batches [][]store.FileData
+	var cur []*work
+	n := 0
+	for _, f := range files {
+		w := prepare(rt, f, nil, ids, gopkgs, cpp)
+		if w.res == nil {
+			continue
+		}
+		cur = append(cur, w)
+		n += len(w.res.Chunks)
+		if n >= per {
+			d, err := c.build(cur)
+			if err != nil {
+				b.Fatal(err)
+			}
+			batches = append(batches, d)
+			cur, n = nil, 0
+		}
+	}
+	if len(cur) > 0 {
+		d, err := c.build(cur)
+		if err != nil {
+			b.Fatal(err)
+		}
+		batches = append(batches, d)
+	}
+	b.ResetTimer()
+	defer reportCPU(b)()
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		st, err := store.Open(ctx, filepath.Join(b.TempDir(), "index.db"))
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := st.PutProject(ctx, store.Project{Path: root, Embedder: emb.ID(), Dim: emb.Dim()}); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		for _, d := range batches {
+			if err := st.ReplaceFiles(ctx, root, d, nil); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.StopTimer()
+		st.Close()
+		b.StartTimer()
+	}
 }

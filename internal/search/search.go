@@ -235,16 +235,31 @@ func (s *Searcher) Search(ctx context.Context, query string, opts Options) (*Res
 		res []Result
 		kws []string
 	)
-	switch r {
-	case RankerSeed:
-		res, err = s.rankSeed(ctx, q, k)
-		kws = q.Keywords
-	default:
-		res, err = s.rankHybrid(ctx, q, hp, k)
-		kws = q.Terms
-	}
-	if err != nil {
-		return nil, err
+	// A search reads the index in several queries (candidates, then their
+	// rows). An index run that replaces files between them takes the
+	// candidates' rows away (a file's new rows have new ids), and the
+	// search would come back short or empty: when the project's data
+	// version moved during the search, it runs again, at most
+	// maxSearchRetries more times.
+	for attempt := 0; ; attempt++ {
+		v0, verr := s.Store.DataVersion(ctx, s.Project)
+		switch r {
+		case RankerSeed:
+			res, err = s.rankSeed(ctx, q, k)
+			kws = q.Keywords
+		default:
+			res, err = s.rankHybrid(ctx, q, hp, k)
+			kws = q.Terms
+		}
+		if err != nil {
+			return nil, err
+		}
+		if verr != nil || attempt == maxSearchRetries {
+			break
+		}
+		if v1, err := s.Store.DataVersion(ctx, s.Project); err != nil || v1 == v0 {
+			break
+		}
 	}
 	if s.HideSecrets {
 		res = slices.DeleteFunc(res, func(x Result) bool { return walk.SecretName(x.Path) })
@@ -280,6 +295,10 @@ func (s *Searcher) Search(ctx context.Context, query string, opts Options) (*Res
 	return &Response{Query: query, Ranker: r, Keywords: kws, Results: res, Note: note, Filter: filter.String(),
 		Analysis: q, Incomplete: s.incomplete(ctx)}, nil
 }
+
+// maxSearchRetries is how many times a search runs again when the
+// project was written while it read (Searcher.Search).
+const maxSearchRetries = 2
 
 // MaxQueryBytes is the longest query searched as given; a longer one (a
 // pasted log or file) is cut at the last word boundary before it, with

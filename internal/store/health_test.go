@@ -278,12 +278,13 @@ func TestDiskFullLeavesNoBloat(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	s.db.SetMaxOpenConns(1) // the pragmas below hold for this one connection
+	w := s.writer() // ReplaceFiles' pool: one connection, which the pragmas below hold for
+	w.SetMaxOpenConns(1)
 	var pages int
-	if err := s.db.QueryRow(`PRAGMA page_count`).Scan(&pages); err != nil {
+	if err := w.QueryRow(`PRAGMA page_count`).Scan(&pages); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.db.Exec(fmt.Sprintf(`PRAGMA cache_size = 20; PRAGMA max_page_count = %d`, pages+300)); err != nil {
+	if _, err := w.Exec(fmt.Sprintf(`PRAGMA cache_size = 20; PRAGMA max_page_count = %d`, pages+300)); err != nil {
 		t.Fatal(err)
 	}
 	before := s.Size()
