@@ -215,15 +215,13 @@ func parseAST(sp *spec, path string, src []byte, pkg *GoPackage) *FileResult {
 		panic(fmt.Sprintf("set language %s: %v", sp.name, err))
 	}
 	deadline := time.Now().Add(parseTimeout)
-	tree := p.ParseWithOptions(func(i int, _ sitter.Point) []byte {
-		if i < len(buf) {
-			return buf[i:]
-		}
-		return nil
-	}, nil, &sitter.ParseOptions{ProgressCallback: func(sitter.ParseState) bool { return time.Now().After(deadline) }})
+	tree := parseTree(p, buf, deadline)
 	if tree == nil { // timed out
 		res.Chunks, res.Fallback, res.FallbackReason = TextChunks(path, sp.name, src), true, ReasonTimeout
 		return res
+	}
+	if (sp.name == "c" || sp.name == "cpp") && tree.RootNode().HasError() {
+		tree, buf = parseCMasked(p, tree, buf, deadline)
 	}
 	defer tree.Close()
 	root := tree.RootNode()
@@ -274,18 +272,88 @@ func parseAST(sp *spec, path string, src []byte, pkg *GoPackage) *FileResult {
 	return res
 }
 
+// parseTree parses buf with p, giving up at deadline (nil).
+func parseTree(p *sitter.Parser, buf []byte, deadline time.Time) *sitter.Tree {
+	return p.ParseWithOptions(func(i int, _ sitter.Point) []byte {
+		if i < len(buf) {
+			return buf[i:]
+		}
+		return nil
+	}, nil, &sitter.ParseOptions{ProgressCallback: func(sitter.ParseState) bool { return time.Now().After(deadline) }})
+}
+
+// parseCMasked parses a C or C++ buffer whose tree has errors a second
+// time with its macro annotations blanked (maskCMacros), and returns the
+// tree and buffer with the smaller error span (then the fewer errors): the
+// masked ones only when masking removed errors. The tree not returned is
+// closed.
+func parseCMasked(p *sitter.Parser, tree *sitter.Tree, buf []byte, deadline time.Time) (*sitter.Tree, []byte) {
+	masked, n := maskCMacros(buf)
+	if n == 0 {
+		return tree, buf
+	}
+	t2 := parseTree(p, masked, deadline)
+	if t2 == nil {
+		return tree, buf
+	}
+	c1, s1 := countErrors(tree.RootNode())
+	c2, s2 := countErrors(t2.RootNode())
+	if s2 < s1 || s2 == s1 && c2 < c1 {
+		tree.Close()
+		return t2, masked
+	}
+	t2.Close()
+	return tree, buf
+}
+
 // keepClean drops the definitions whose node holds a syntax error. One
 // that parsed whole inside an ERROR node is kept: a macro the grammar
 // cannot read (FMT_BEGIN_NAMESPACE) often leaves the whole file under one
 // ERROR node, with complete definitions in it.
+//
+// A class is kept when its errors are inside members of its body and its
+// head parsed whole: a macro the grammar cannot read in one method's
+// template parameters (FMT_ENABLE_IF(!...)) drops that method, not the
+// class that owns the others.
 func (ps *parsed) keepClean() {
 	kept := ps.defs[:0]
 	for _, d := range ps.defs {
-		if !d.node.HasError() {
+		if !d.node.HasError() || d.kind == "class" && errorsInMembers(&d.node) {
 			kept = append(kept, d)
 		}
 	}
 	ps.defs = kept
+}
+
+// errorsInMembers reports whether every syntax error of a class-like node
+// lies inside a named member of its body (a field or a method), not in
+// its head or loose in the body, and the members with errors are at most
+// a quarter of the body's.
+func errorsInMembers(n *sitter.Node) bool {
+	body := n.ChildByFieldName("body")
+	if body == nil {
+		return false
+	}
+	for i := uint(0); i < n.ChildCount(); i++ {
+		if c := n.Child(i); c != nil && c.Id() != body.Id() && (c.HasError() || c.IsError() || c.IsMissing()) {
+			return false
+		}
+	}
+	bad, all := 0, 0
+	for i := uint(0); i < body.NamedChildCount(); i++ {
+		c := body.NamedChild(i)
+		if c == nil || c.Kind() == "comment" {
+			continue
+		}
+		if c.IsError() || c.IsMissing() {
+			return false
+		}
+		all++
+		if c.HasError() {
+			bad++
+		}
+	}
+	return all > 0 && 4*bad <= all
 }
 
 // countErrors returns the number of ERROR and MISSING nodes and the bytes
