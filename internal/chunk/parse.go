@@ -477,7 +477,7 @@ func (ps *parsed) collect(root *sitter.Node) {
 		} else {
 			d.nameStart = d.start
 		}
-		if d.name == "" && d.kind != "text" {
+		if d.name == "" && d.kind != "text" || ps.plainField(d) {
 			continue
 		}
 		if paramsNode != nil {
@@ -493,6 +493,21 @@ func (ps *parsed) collect(root *sitter.Node) {
 		seen[d.node.Id()] = d
 		ps.defs = append(ps.defs, d)
 	}
+}
+
+// plainField reports a Scala val or var of one line whose value is not a
+// function ("private val entries = mutable.LinkedHashMap.empty[K, V]"): a
+// field, left to its class head or the text around it as Java's fields
+// are. A longer value (an instance, "new Decoder[Json] { ... }") or a
+// lambda is a definition.
+func (ps *parsed) plainField(d *def) bool {
+	if k := d.node.Kind(); k != "val_definition" && k != "var_definition" {
+		return false
+	}
+	if v := d.node.ChildByFieldName("value"); v != nil && v.Kind() == "lambda_expression" {
+		return false
+	}
+	return d.node.StartPosition().Row == d.node.EndPosition().Row
 }
 
 // addAlias records the local name under which an import is referenced.
