@@ -58,9 +58,6 @@ func (ps *parsed) chunks() []Chunk {
 				kind = KindMethod
 			}
 			sig := signature(d.name, d.params)
-			if !ps.scanned && (d.node.Kind() == "val_definition" || d.node.Kind() == "var_definition") {
-				sig = d.name // a Scala value: no parameter list to show
-			}
 			name := sig
 			if d.ownerName != "" {
 				name = d.ownerName + "." + sig
