@@ -710,7 +710,7 @@ func (ps *parsed) extend(d *def) {
 			docs = append(docs, ps.text(s))
 		}
 	}
-	d.extStart = first.StartByte()
+	d.extStart = ps.overMasked(first.StartByte())
 	d.startLine = ps.line(d.extStart)
 	for i, j := 0, len(docs)-1; i < j; i, j = i+1, j-1 {
 		docs[i], docs[j] = docs[j], docs[i]
@@ -719,6 +719,34 @@ func (ps *parsed) extend(d *def) {
 	if d.doc == "" && ps.sp.docstrings {
 		d.doc = ps.docstring(&d.node)
 	}
+}
+
+// overMasked moves a definition's first byte up over the lines just above
+// it that macro masking blanked whole (maskCMacros: "ALLOC_FUNC" on the
+// line before "void *curl_dbg_malloc(...)"): the annotation belongs to the
+// definition's chunk, not to a text chunk of its own.
+func (ps *parsed) overMasked(start uint) uint {
+	cur := int(start)
+	for {
+		ls := cur
+		for ls > 0 && ps.buf[ls-1] != '\n' {
+			ls--
+		}
+		if strings.TrimSpace(string(ps.src[ls:cur])) != "" || ls == 0 {
+			break // not the first token of its line, or the first line
+		}
+		prev := ls - 1 // the newline ending the line above
+		ps0 := prev
+		for ps0 > 0 && ps.buf[ps0-1] != '\n' {
+			ps0--
+		}
+		orig := string(ps.src[ps0:prev])
+		if strings.TrimSpace(string(ps.buf[ps0:prev])) != "" || strings.TrimSpace(orig) == "" {
+			break
+		}
+		cur = ps0 + len(orig) - len(strings.TrimLeft(orig, " \t"))
+	}
+	return uint(cur)
 }
 
 // prevSibling is n's previous sibling or, when n opens its parent (a Python
