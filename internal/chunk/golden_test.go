@@ -150,13 +150,13 @@ func checkInvariants(t *testing.T, path string, src []byte, r *FileResult) {
 			t.Errorf("%s: function name without '(': %q", path, c.Name)
 		}
 	}
-	// no line is in two chunks but for class heads (of up to 6 lines, see
-	// classHeadLines) and the name line of an impl written on one line
-	// with its members: an impl head stops before its first member, and a
-	// carved function's parts skip its nested definitions
+	// no line is in two chunks but for the name line of a class or an impl
+	// written on one line with its members: a class or impl head stops
+	// before its first member, and a carved function's parts skip its
+	// nested definitions
 	owner := map[int]string{}
 	for _, c := range r.Chunks {
-		if c.Type == KindClass || c.Type == KindImpl && c.StartLine == c.EndLine {
+		if (c.Type == KindClass || c.Type == KindImpl) && c.StartLine == c.EndLine {
 			continue
 		}
 		for l := c.StartLine; l <= c.EndLine; l++ {

@@ -67,7 +67,7 @@ struct S: P {
         nil
     }
 }
-`, []string{"1-3 class P", "4-10 class S", "6-9 method S.init(raw: String)", "10-12 method S.need()", "13-17 method S.make(_ t: T)"}},
+`, []string{"1-3 class P", "4-5 class S", "6-9 method S.init(raw: String)", "10-12 method S.need()", "13-17 method S.make(_ t: T)"}},
 		{"lua keywords inside strings and long comments", "a.lua", `
 --[[ function fake() end ]]
 local M = {}
@@ -95,7 +95,7 @@ defmodule A.B do
   end
   defp g(x), do: x
 end
-`, []string{"1-6 class A.B", "2-10 method A.B.f(x)", "11-11 method A.B.g(x)"}},
+`, []string{"1-1 class A.B", "2-10 method A.B.f(x)", "11-11 method A.B.g(x)"}},
 		{"haskell operators, nested comments, primes", "A.hs", `
 module A where
 

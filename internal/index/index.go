@@ -175,7 +175,12 @@ const racyWindow = int64(time.Second)
 //	    a file with Han text records the identity of the Chinese
 //	    translation data beside its embedder id (fileIDs), so files
 //	    embedded before, with unknown data, are embedded again once
-const AnalysisVersion = 11
+//	12: C and C++ macro annotations are blanked for a second parse
+//	    (FMT_API, FMT_CONSTEXPR20 void); a class whose errors lie in a few
+//	    members keeps its head; Scala vals and vars of classes and objects
+//	    are definitions; the keyword body of a split definition's first
+//	    part is the whole definition (isSplitHead);
+const AnalysisVersion = 12
 
 // ResolveRoot is rootrule.Resolve: the absolute, symlink-resolved form of
 // dir, the identity of a project.
@@ -609,11 +614,61 @@ func prepare(rt *os.Root, f walk.File, prev *store.FileRecord, ids *fileIDs, gop
 	w.res = res
 	pathTerms := analyze.Join(analyze.PathText(f.Path))
 	w.terms = make([]chunkTerms, len(res.Chunks))
+	var lineStarts []int
 	for i, ch := range res.Chunks {
+		body := ch.Content
+		if isSplitHead(ch) {
+			if lineStarts == nil {
+				lineStarts = lineOffsets(data)
+			}
+			body = lineRange(data, lineStarts, ch.StartLine, ch.DeclEndLine)
+		}
 		w.terms[i] = chunkTerms{name: analyze.Join(symbolName(ch)), owner: analyze.Join(ch.Owner), path: pathTerms,
-			doc: analyze.Join(ch.Doc), body: analyze.Join(ch.Content)}
+			doc: analyze.Join(ch.Doc), body: analyze.Join(body)}
 	}
 	return w
+}
+
+// isSplitHead reports the chunk of a definition split into parts
+// (chunk.maxDefLines): a function, method or macro chunk whose
+// declaration ends past its last line. Its keyword body is the whole
+// definition, so BM25 scores it as it scored the definition before the
+// split: a part is shorter than the definition, and BM25's length
+// normalisation would otherwise favour the first part of a long
+// orchestrator (findRunnable) over the small functions it calls
+// (stealWork), though the part holds only a fragment of it. The chunk's
+// text, vector and lines stay the part's.
+func isSplitHead(ch chunk.Chunk) bool {
+	switch ch.Type {
+	case chunk.KindFunction, chunk.KindMethod, chunk.KindMacro:
+		return ch.DeclEndLine > ch.EndLine
+	}
+	return false
+}
+
+// lineOffsets returns the byte offset of each line of data (line 1 at
+// index 0).
+func lineOffsets(data []byte) []int {
+	offs := []int{0}
+	for i, b := range data {
+		if b == '\n' {
+			offs = append(offs, i+1)
+		}
+	}
+	return offs
+}
+
+// lineRange returns lines a..b (1-based, inclusive, clamped) of data.
+func lineRange(data []byte, offs []int, a, b int) string {
+	a, b = max(a, 1), min(b, len(offs))
+	if a > b {
+		return ""
+	}
+	end := len(data)
+	if b < len(offs) {
+		end = offs[b]
+	}
+	return string(data[offs[a-1]:end])
 }
 
 type chunkTerms struct{ name, owner, path, doc, body string }

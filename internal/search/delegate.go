@@ -11,9 +11,10 @@ import (
 // behaviour lives in the function it delegates to (io.Copy ->
 // io.copyBuffer, Buffer.Grow -> Buffer.grow). For each of the first
 // hp.DelegateTop results that is a function or method of at most
-// hp.ThinCodeLines code lines and calls exactly one other candidate (bare
-// name equal to the callee, in the same directory, or in a directory
-// named by the call's qualifier), that candidate gets at least the
+// hp.ThinCodeLines code lines, not a constructor, and calls exactly one
+// other candidate (bare name equal to the callee, in the same directory,
+// or in a directory named by the call's qualifier; not a namesake of the
+// wrapper in another file), that candidate gets at least the
 // wrapper's score plus hp.DelegateMargin; the lift is the signal
 // "delegate", whose note names the wrapper. A wrapper that calls two
 // candidates is a dispatcher, and a callee name several candidates share
@@ -30,7 +31,7 @@ func delegate(ranked []Result, callees map[[2]string][]string, hp HybridParams) 
 	}
 	var ws []wrapper
 	for i := 0; i < len(ranked) && i < hp.DelegateTop; i++ {
-		if r := ranked[i]; isThin(r, hp.ThinCodeLines) {
+		if r := ranked[i]; isThin(r, hp.ThinCodeLines) && !isConstructor(r) {
 			ws = append(ws, wrapper{i, r.sym.CallName()})
 		}
 	}
@@ -69,6 +70,12 @@ func delegate(ranked []Result, callees map[[2]string][]string, hp HybridParams) 
 				qual, bare = to[:i], to[i+1:]
 			}
 			for _, j := range byName[bare] {
+				// a method that calls its own name in another file
+				// forwards to another value's method (KeyDecoder.map ->
+				// Option.map): which type's, the bare name cannot tell
+				if bare == a.sym.Name && ranked[j].Path != a.Path {
+					continue
+				}
 				if j != w.i && sameUnit(a.Path, ranked[j].Path, qual) {
 					targets[j] = true
 				}
@@ -85,6 +92,15 @@ func delegate(ranked []Result, callees map[[2]string][]string, hp HybridParams) 
 		}
 	}
 	return moved
+}
+
+// isConstructor reports a constructor (named as its class, or __init__,
+// constructor, initialize): it initialises its object, and the setter or
+// base-class method it calls (basic_memory_buffer -> buffer::set) is not
+// the behaviour a query about the class asks for, so it lifts nothing.
+func isConstructor(r Result) bool {
+	n := r.sym.Name
+	return r.sym.Owner != "" && n == r.sym.Owner || n == "__init__" || n == "constructor" || n == "initialize"
 }
 
 // sameUnit reports whether a callee defined in bPath can be the target of a

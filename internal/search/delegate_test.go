@@ -176,3 +176,70 @@ func Execute() error { return nil }
 		}
 	}
 }
+
+// A constructor initialises its object: the setter or base-class method it
+// calls is not what a query about the class asks for (fmt's
+// basic_memory_buffer constructor lifted buffer::set of base.h to the
+// top). A method that calls its own name in another file forwards to
+// another value's method, whose type the bare name cannot tell (circe's
+// KeyDecoder.map lifted Decoder.map).
+func TestDelegateSkipsConstructorsAndNamesakes(t *testing.T) {
+	s := fixture(t, map[string]string{
+		"buffer/MemoryBuffer.java": `package buffer;
+
+/** A growing memory buffer that keeps its first bytes inline. */
+class MemoryBuffer extends Buffer {
+  /** Creates a growing memory buffer that keeps its first bytes inline. */
+  MemoryBuffer(int size) { set(new byte[size], size); }
+}
+`,
+		"buffer/Buffer.java": `package buffer;
+
+class Buffer {
+  /** Sets the data and the capacity of a buffer. */
+  void set(byte[] data, int capacity) {
+    this.data = data;
+    this.capacity = capacity;
+    this.size = 0;
+  }
+}
+`,
+		"circe/KeyDecoder.scala": `package io.circe
+
+trait KeyDecoder[A] {
+  def apply(key: String): Option[A]
+
+  /** Map a decoded map key to another type with a function. */
+  final def map[B](f: A => B): KeyDecoder[B] = KeyDecoder.instance(key => lookup(key).map(f))
+}
+`,
+		"circe/Decoder.scala": `package io.circe
+
+trait Decoder[A] {
+  /** Map a function over this decoder. */
+  final def map[B](f: A => B): Decoder[B] = new Decoder[B] {
+    final def apply(c: HCursor): Result[B] = tryDecode(c) match {
+      case Right(a) => Right(f(a))
+      case l        => l
+    }
+  }
+}
+`})
+	for _, c := range []struct{ query, first string }{
+		{"growing memory buffer that keeps its first bytes inline", "MemoryBuffer"},
+		{"map a decoded map key to another type with a function", "KeyDecoder.map"},
+	} {
+		rs := top(t, s, c.query, RankerHybrid, 5)
+		if len(rs) == 0 {
+			t.Fatalf("%q: no results", c.query)
+		}
+		for _, r := range rs {
+			if r.Explain.Signal("delegate") != 0 {
+				t.Errorf("%q: %s lifted from %s", c.query, r.Name, r.Explain.note("delegate"))
+			}
+		}
+		if !strings.HasPrefix(rs[0].Name, c.first) {
+			t.Errorf("%q: want %s first, got %v", c.query, c.first, names(rs))
+		}
+	}
+}
