@@ -33,10 +33,9 @@ func localEmbedder(tb testing.TB) embed.Embedder {
 	return e
 }
 
-// BenchmarkIndexNetHTTP measures a full index of net/http (fresh DB each time).
-func BenchmarkIndexNetHTTP(b *testing.B) {
-	root := filepath.Join(gorootSrc(b), "net", "http")
-	emb := localEmbedder(b)
+// indexFresh indexes root with emb into a fresh database b.N times.
+func indexFresh(b *testing.B, emb embed.Embedder, root string) {
+	b.Helper()
 	for i := 0; i < b.N; i++ {
 		st, err := store.Open(context.Background(), filepath.Join(b.TempDir(), "index.db"))
 		if err != nil {
@@ -47,6 +46,13 @@ func BenchmarkIndexNetHTTP(b *testing.B) {
 		}
 		st.Close()
 	}
+}
+
+// BenchmarkIndexNetHTTP measures a full index of net/http (fresh DB each time).
+func BenchmarkIndexNetHTTP(b *testing.B) {
+	root := filepath.Join(gorootSrc(b), "net", "http")
+	emb := localEmbedder(b)
+	indexFresh(b, emb, root)
 }
 
 // BenchmarkNoChange re-indexes an unchanged tree that was indexed into
@@ -119,11 +125,10 @@ func BenchmarkFreshCheck(b *testing.B) {
 	})
 }
 
-// BenchmarkIndexRoot measures a full index of the tree named by
-// CODERAG_BENCH_INDEX_ROOT into a fresh database each time; with
-// -cpuprofile it gives the profile of one full index by phase
-// (bench/PROFILE.md).
-func BenchmarkIndexRoot(b *testing.B) {
+// benchIndexRoot returns the resolved CODERAG_BENCH_INDEX_ROOT, and skips
+// the benchmark when it is not set.
+func benchIndexRoot(b *testing.B) string {
+	b.Helper()
 	root := os.Getenv("CODERAG_BENCH_INDEX_ROOT")
 	if root == "" {
 		b.Skip("set CODERAG_BENCH_INDEX_ROOT")
@@ -132,18 +137,18 @@ func BenchmarkIndexRoot(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	return root
+}
+
+// BenchmarkIndexRoot measures a full index of the tree named by
+// CODERAG_BENCH_INDEX_ROOT into a fresh database each time; with
+// -cpuprofile it gives the profile of one full index by phase
+// (bench/PROFILE.md).
+func BenchmarkIndexRoot(b *testing.B) {
+	root := benchIndexRoot(b)
 	emb := localEmbedder(b)
 	defer reportCPU(b)()
-	for i := 0; i < b.N; i++ {
-		st, err := store.Open(context.Background(), filepath.Join(b.TempDir(), "index.db"))
-		if err != nil {
-			b.Fatal(err)
-		}
-		if _, err := Run(context.Background(), st, emb, root, Options{}); err != nil {
-			b.Fatal(err)
-		}
-		st.Close()
-	}
+	indexFresh(b, emb, root)
 }
 
 // BenchmarkWriteRoot measures the write path alone: the files of
@@ -151,14 +156,7 @@ func BenchmarkIndexRoot(b *testing.B) {
 // into a fresh database each time in batches of CODERAG_BENCH_WRITE_CHUNKS
 // chunks (default 32), one store.ReplaceFiles call per batch.
 func BenchmarkWriteRoot(b *testing.B) {
-	root := os.Getenv("CODERAG_BENCH_INDEX_ROOT")
-	if root == "" {
-		b.Skip("set CODERAG_BENCH_INDEX_ROOT")
-	}
-	root, err := ResolveRoot(root)
-	if err != nil {
-		b.Fatal(err)
-	}
+	root := benchIndexRoot(b)
 	per := 32
 	if n, err := strconv.Atoi(os.Getenv("CODERAG_BENCH_WRITE_CHUNKS")); err == nil {
 		per = n
