@@ -848,10 +848,12 @@ func (c *collector) write(data []store.FileData) error {
 // writeOut writes the queued rows in one transaction.
 func (c *collector) writeOut() error {
 	data := c.written
-	c.written, c.wchunks, c.wbytes = nil, 0, 0
 	if len(data) == 0 {
 		return nil
 	}
+	// the queue is cleared only once its transaction committed: a write
+	// the cancelled context failed is tried again by the cancel path of
+	// pipeline, with a context that is not cancelled
 	if err := c.st.ReplaceFiles(c.ctx, c.root, data, nil); err != nil {
 		if cerr := c.ctx.Err(); cerr != nil {
 			// a cancelled transaction can fail with database/sql's own
@@ -860,6 +862,7 @@ func (c *collector) writeOut() error {
 		}
 		return fmt.Errorf("write batch: %w", err)
 	}
+	c.written, c.wchunks, c.wbytes = nil, 0, 0
 	for _, d := range data {
 		c.rep.Changed++
 		c.rep.Chunks += len(d.Chunks)
