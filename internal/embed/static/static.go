@@ -346,7 +346,9 @@ func (e *Embedder) EmbedQueryTranslated(ctx context.Context, text string, transl
 			// a run's mass is its own word count, split between its rows
 			// and its translations
 			mass := float32(max(len(own), 1))
-			addIDs(own, mass*HanOwnShare/float32(max(len(own), 1)))
+			if HanOwnShare > 0 {
+				addIDs(own, mass*HanOwnShare/float32(max(len(own), 1)))
+			}
 			for _, x := range exps {
 				s.ids = e.appendIDs(s.ids[:0], s, x.Term)
 				if len(s.ids) == 0 {
