@@ -559,7 +559,7 @@ func (r *run) finish(ctx context.Context, c *collector) (*Report, error) {
 		for i, sk := range rep.Skips {
 			skipped[i] = store.Skipped{Path: sk.Path, Reason: string(sk.Reason), Err: sk.Err}
 		}
-		if err := r.st.EndRun(ctx, r.root, len(r.files)-len(c.skips), rep.Failed, skipped...); err != nil {
+		if err := r.st.EndRun(ctx, r.root, len(r.files)-len(c.skips), rep.Failed, rep.Changed+rep.Removed > 0, skipped...); err != nil {
 			return rep, err
 		}
 	}

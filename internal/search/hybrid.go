@@ -2,6 +2,8 @@ package search
 
 import (
 	"context"
+	"fmt"
+	"math"
 	"strings"
 
 	"github.com/coderag/coderag/internal/analyze"
@@ -34,6 +36,23 @@ type HybridParams struct {
 	// candidates BM25 missed, the words a question uses and the code does
 	// not, so it earns a larger share.
 	LearnedAlpha float64
+	// AlphaPerDecade sizes a full-scan vector route's share by the
+	// project's chunk count N (store.RunState.Chunks): Alpha -
+	// AlphaPerDecade*log10(N/AlphaRefChunks), clamped to
+	// [AlphaMin, AlphaMax]. A dense route's false positives grow with the
+	// index faster than a sparse route's (Reimers and Gurevych, "The Curse
+	// of Dense Low-Dimensional Information Retrieval for Large Index
+	// Sizes", ACL 2021): among 100,000 chunks the 200 nearest vectors
+	// hold many chunks that merely share a topic, while BM25's rare terms
+	// stay sharp; among 500 the nearest are mostly right. 0 keeps Alpha
+	// whatever the size; a lexical embedder's re-rank (VectorRerank)
+	// brings no candidates and keeps it too.
+	AlphaPerDecade float64
+	// AlphaRefChunks is the chunk count at which the sized share is
+	// Alpha itself.
+	AlphaRefChunks int
+	// AlphaMin and AlphaMax bound the sized share.
+	AlphaMin, AlphaMax float64
 	// FusionScale divides the fused score (61), so that a candidate with
 	// the best BM25 and the best cosine of the pool scores 1/FusionScale.
 	FusionScale float64
@@ -124,7 +143,18 @@ func DefaultHybridParams() HybridParams {
 		FTS:          store.FTSWeights{Name: 1.5, Owner: 1, Path: 2, Doc: 2, Body: 0.7},
 		Alpha:        0.1,
 		LearnedAlpha: 0.3,
-		FusionScale:  61,
+		// per corpus on the dev sets (semble dev, fresh-bench, fresh-func,
+		// golden): the best share falls from 0.3-0.5 below 3,000 chunks
+		// to 0.1 or less on the standard libraries (22k-116k chunks);
+		// sized, the golden sets rise (go 0.518 to 0.589, java 0.493 to
+		// 0.531, python 0.683 to 0.733) and fresh-func (0.529/0.630 to
+		// 0.540/0.666 en/zh) with the semble dev subset level (0.830,
+		// 0.829)
+		AlphaPerDecade: 0.2,
+		AlphaRefChunks: 3000,
+		AlphaMin:       0.05,
+		AlphaMax:       0.4,
+		FusionScale:    61,
 		// Semantic and Expand are off: with the first learned model
 		// (local:coderag-code-v1, small) over a hashed index, Semantic 0.5
 		// lifts the semble dev subset (gin, axum, zod, fastapi, curl) from
@@ -163,6 +193,18 @@ func DefaultHybridParams() HybridParams {
 		DiversityFree:  2,
 		MaxPerFile:     seedMaxPerFile,
 	}
+}
+
+// SizedAlpha returns the vector route's share for a project of chunks
+// chunks: Alpha - AlphaPerDecade*log10(chunks/AlphaRefChunks), clamped to
+// [AlphaMin, AlphaMax]; Alpha when AlphaPerDecade, AlphaRefChunks or
+// chunks is not positive.
+func (hp HybridParams) SizedAlpha(chunks int) float64 {
+	if hp.AlphaPerDecade <= 0 || hp.AlphaRefChunks <= 0 || chunks <= 0 {
+		return hp.Alpha
+	}
+	a := hp.Alpha - hp.AlphaPerDecade*math.Log10(float64(chunks)/float64(hp.AlphaRefChunks))
+	return min(max(a, hp.AlphaMin), hp.AlphaMax)
 }
 
 // LexicalEmbedder is implemented by embedders whose vectors hold the same
@@ -212,6 +254,15 @@ func matchExpr(terms []string) string {
 // store, then the stages of hybridStages add their named signals to the
 // pool in declared order, without reading the store.
 func (s *Searcher) rankHybrid(ctx context.Context, q *Query, hp HybridParams, k int) ([]Result, error) {
+	sized := ""
+	if !hp.VectorRerank && hp.Alpha > 0 && hp.AlphaPerDecade > 0 {
+		// a record without a count (an index of an older coderag), or
+		// one that cannot be read, keeps Alpha
+		if r, ok, err := s.Store.LastRun(ctx, s.Project); err == nil && ok && r.Chunks > 0 {
+			hp.Alpha = hp.SizedAlpha(r.Chunks)
+			sized = fmt.Sprintf("vector share %.2f for %d chunks", hp.Alpha, r.Chunks)
+		}
+	}
 	p, err := s.gather(ctx, q, hp)
 	if err != nil {
 		return nil, err
@@ -225,6 +276,7 @@ func (s *Searcher) rankHybrid(ctx context.Context, q *Query, hp HybridParams, k 
 			return nil, err
 		}
 	}
+	p.fusionNote = sized
 	runStages(p, hybridStages)
 	ranked := p.res
 	if hp.Diversity <= 0 {

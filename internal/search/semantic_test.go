@@ -1,6 +1,8 @@
 package search
 
 import (
+	"context"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -95,6 +97,49 @@ func TestExplainLineShowsLearnedEvidence(t *testing.T) {
 	for _, want := range []string{"learned-cosine=0.742", "expand=+0.0010 (delet<-remov)"} {
 		if !strings.Contains(line, want) {
 			t.Errorf("explain line %q lacks %q", line, want)
+		}
+	}
+}
+
+// A project indexed with the learned model has its vector share sized by
+// the chunk count its last index run recorded: the fusion signal carries
+// the share and the count. A hashed project (a re-rank, no candidates of its own)
+// keeps Alpha and says nothing.
+func TestVectorShareSizedByChunkCount(t *testing.T) {
+	t.Parallel()
+	m, err := static.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, _ := testStore(t)
+	learned := indexInto(t, st, m, learnedFixture)
+	run, ok, err := st.LastRun(context.Background(), learned.Project)
+	cnt, cerr := st.Count(context.Background(), learned.Project)
+	if err != nil || cerr != nil || !ok || run.Chunks == 0 || run.Chunks != cnt.Chunks {
+		t.Fatalf("run record %+v (%v %v), count %+v: want the chunk count", run, ok, err, cnt)
+	}
+	hp := learned.HybridParams()
+	share := hp.SizedAlpha(run.Chunks)
+	if share == hp.Alpha {
+		t.Fatalf("fixture of %d chunks: sized share %v equals Alpha; the test proves nothing", run.Chunks, share)
+	}
+	want := fmt.Sprintf("vector share %.2f for %d chunks", share, run.Chunks)
+	rs := top(t, learned, "delete a row from the table", RankerHybrid, 5)
+	if len(rs) == 0 {
+		t.Fatal("no results")
+	}
+	for _, r := range rs {
+		if r.Explain.Signal("fusion") == 0 { // the pool's lowest cosine and no keyword hit: no signal
+			continue
+		}
+		if note := r.Explain.note("fusion"); note != want {
+			t.Errorf("%s: fusion note %q, want %q", r.Path, note, want)
+		}
+	}
+	hashing := fixture(t, learnedFixture)
+	for _, r := range top(t, hashing, "delete a row from the table", RankerHybrid, 5) {
+		if note := r.Explain.note("fusion"); note != "" {
+			t.Errorf("hashed project %s: fusion note %q, want none", r.Path, note)
 		}
 	}
 }

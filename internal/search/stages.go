@@ -27,6 +27,10 @@ type pool struct {
 	// res are the candidates: the keyword and vector hits, and the symbol
 	// sites of a symbol query.
 	res []Result
+	// fusionNote is the fusion signal's note: the vector share sized by
+	// the project's chunk count (HybridParams.SizedAlpha), "" when Alpha
+	// was kept.
+	fusionNote string
 	// maxKW is the best BM25 of the keyword route; minVec and maxVec bound
 	// the vector route's cosines (for fusion's normalisation).
 	maxKW, minVec, maxVec float64
@@ -75,7 +79,8 @@ type stage struct {
 // hybridStages is phase 2 of the hybrid ranker, in order. The names are
 // the Signal names --explain shows:
 //
-//	fusion     (1-Alpha)*bm25 + Alpha*cos, normalised, / FusionScale
+//	fusion     (1-Alpha)*bm25 + Alpha*cos, normalised, / FusionScale (Alpha
+//	           sized by the chunk count: HybridParams.SizedAlpha)
 //	semantic   Semantic * the learned cosine, normalised over the pool
 //	expand     Expand * BM25 of the query words' learned neighbours
 //	type       function and method chunks over class and text chunks
@@ -180,7 +185,7 @@ func addSignal(r *Result, name string, v float64, note string) bool {
 
 // fuseStage adds the fused route score: (1-Alpha)*kn + Alpha*vn over
 // max-normalised BM25 (kn) and min-max-normalised cosine (vn), divided by
-// FusionScale.
+// FusionScale; the note names a share sized by the project's chunk count.
 func fuseStage(p *pool) {
 	for i := range p.res {
 		ex := p.res[i].Explain
@@ -191,7 +196,7 @@ func fuseStage(p *pool) {
 		if p.maxVec > p.minVec && ex.VectorRank > 0 {
 			vn = (ex.Vector - p.minVec) / (p.maxVec - p.minVec)
 		}
-		p.add(i, "fusion", ((1-p.hp.Alpha)*kn+p.hp.Alpha*vn)/p.hp.FusionScale, "")
+		p.add(i, "fusion", ((1-p.hp.Alpha)*kn+p.hp.Alpha*vn)/p.hp.FusionScale, p.fusionNote)
 	}
 }
 

@@ -133,3 +133,36 @@ func TestSemanticAndExpandStages(t *testing.T) {
 		}
 	}
 }
+
+// TestSizedAlpha pins the vector share's sizing by chunk count: Alpha at
+// AlphaRefChunks, a share falling with each tenfold of chunks, clamped to
+// [AlphaMin, AlphaMax], and Alpha kept when sizing is off or the count is
+// unknown.
+func TestSizedAlpha(t *testing.T) {
+	t.Parallel()
+	hp := DefaultHybridParams()
+	hp.Alpha = hp.LearnedAlpha
+	if got := hp.SizedAlpha(hp.AlphaRefChunks); math.Abs(got-hp.Alpha) > 1e-12 {
+		t.Fatalf("at AlphaRefChunks: %v, want Alpha %v", got, hp.Alpha)
+	}
+	want := hp.Alpha - hp.AlphaPerDecade // ten times the reference
+	if got := hp.SizedAlpha(10 * hp.AlphaRefChunks); math.Abs(got-max(want, hp.AlphaMin)) > 1e-12 {
+		t.Fatalf("at 10x: %v, want %v", got, max(want, hp.AlphaMin))
+	}
+	prev := math.Inf(1)
+	for _, n := range []int{1, 100, 500, 3000, 6000, 20000, 70000, 116000, 1e7} {
+		a := hp.SizedAlpha(n)
+		if a > prev || a < hp.AlphaMin || a > hp.AlphaMax {
+			t.Fatalf("SizedAlpha(%d) = %v: want non-increasing within [%v, %v] (previous %v)", n, a, hp.AlphaMin, hp.AlphaMax, prev)
+		}
+		prev = a
+	}
+	if hp.SizedAlpha(1) != hp.AlphaMax || hp.SizedAlpha(1e7) != hp.AlphaMin {
+		t.Fatalf("clamps: %v %v, want %v %v", hp.SizedAlpha(1), hp.SizedAlpha(1e7), hp.AlphaMax, hp.AlphaMin)
+	}
+	off := hp
+	off.AlphaPerDecade = 0
+	if off.SizedAlpha(1e6) != hp.Alpha || hp.SizedAlpha(0) != hp.Alpha {
+		t.Fatal("sizing off or an unknown count must keep Alpha")
+	}
+}

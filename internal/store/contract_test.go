@@ -326,12 +326,32 @@ func TestContractRunsAndRemoveProject(t *testing.T) {
 		if err != nil || began.Done || began.Started == 0 || began.Report().Ended != "" {
 			t.Fatalf("LastRun of a running run = %+v (%+v), %v", began, began.Report(), err)
 		}
-		if err := s.EndRun(ctx, "/p", 2, 0); err != nil {
+		if err := s.EndRun(ctx, "/p", 2, 0, true); err != nil {
 			t.Fatal(err)
 		}
 		r, ok, err := s.LastRun(ctx, "/p")
 		if err != nil || !ok || !r.Done || r.Total != 2 {
 			t.Fatalf("LastRun = %+v %v %v", r, ok, err)
+		}
+		// the finished record counts the project's chunks; a run that
+		// changed nothing keeps the count, one that did counts again
+		cnt, err := s.Count(ctx, "/p")
+		if err != nil || cnt.Chunks == 0 || r.Chunks != cnt.Chunks {
+			t.Fatalf("LastRun.Chunks = %d, Count = %+v (%v)", r.Chunks, cnt, err)
+		}
+		if err := s.ReplaceFiles(ctx, "/p", []FileData{file("c.go", "gamma")}, nil); err != nil {
+			t.Fatal(err)
+		}
+		for _, tc := range []struct {
+			changed bool
+			want    int
+		}{{false, cnt.Chunks}, {true, cnt.Chunks + 1}} {
+			if err := s.EndRun(ctx, "/p", 3, 0, tc.changed); err != nil {
+				t.Fatal(err)
+			}
+			if got, _, err := s.LastRun(ctx, "/p"); err != nil || got.Chunks != tc.want {
+				t.Fatalf("EndRun(changed=%v): Chunks = %d, want %d (%v)", tc.changed, got.Chunks, tc.want, err)
+			}
 		}
 		// the finished record keeps the start BeginRun wrote and adds the end;
 		// its printed form has RFC 3339 times and the length in milliseconds
@@ -349,7 +369,7 @@ func TestContractRunsAndRemoveProject(t *testing.T) {
 			t.Fatalf("FTSSearch /q = %+v, %v", before, err)
 		}
 		n, err := s.RemoveProject(ctx, "/p")
-		if err != nil || n != 2 {
+		if err != nil || n != 3 {
 			t.Fatalf("RemoveProject = %d, %v", n, err)
 		}
 		if _, err := s.RemoveProject(ctx, "/p"); !errors.Is(err, ErrNotIndexed) {

@@ -253,7 +253,7 @@ func TestRunState(t *testing.T) {
 	if !ok || n != 2 || total != 5 || err != nil {
 		t.Fatalf("during a run: %d of %d, %v, %v", n, total, ok, err)
 	}
-	if err := s.EndRun(ctx, "/p", 5, 3); err != nil {
+	if err := s.EndRun(ctx, "/p", 5, 3, true); err != nil {
 		t.Fatal(err)
 	}
 	if _, _, ok, _ := s.Incomplete(ctx, "/p"); ok {

@@ -39,6 +39,11 @@ type RunState struct {
 	// Withheld counts the skips of the finished run whose names look
 	// like secrets (walk.ReasonSecret): never indexed nor served.
 	Withheld int `json:"withheld,omitempty"`
+	// Chunks counts the project's chunks after the finished run (0 in
+	// records written before it was kept). Search reads it to size the
+	// learned vector route's share (search.HybridParams.AlphaPerDecade)
+	// without counting rows per query.
+	Chunks int `json:"chunks,omitempty"`
 }
 
 // Skipped is one path an index run passed over and why (walk.Reason's
@@ -116,18 +121,27 @@ func (s *Store) BeginRun(ctx context.Context, project string, total int) error {
 // EndRun records that the run of project finished: total files are meant
 // to be indexed, failed of them could not be, and the paths in skipped
 // were passed over (the first MaxRunSkips are kept; Withheld counts the
-// secret-looking ones). The start time
+// secret-looking ones). The project's chunks are counted when changed
+// says the run wrote or removed any, or the last record has no count;
+// else the last count is kept (an unchanged tree costs no count). The start time
 // BeginRun recorded is kept; without one, the run counts as started when
 // it ended.
-func (s *Store) EndRun(ctx context.Context, project string, total, failed int, skipped ...Skipped) error {
+func (s *Store) EndRun(ctx context.Context, project string, total, failed int, changed bool, skipped ...Skipped) error {
 	now := time.Now().UnixNano()
 	started := now
-	if prev, ok, err := s.LastRun(ctx, project); err != nil {
+	prev, ok, err := s.LastRun(ctx, project)
+	if err != nil {
 		return err
-	} else if ok && !prev.Done && prev.Started != 0 && prev.Started <= now {
+	}
+	if ok && !prev.Done && prev.Started != 0 && prev.Started <= now {
 		started = prev.Started
 	}
-	r := RunState{Total: total, Done: true, Failed: failed, Started: started, Ended: now, SkippedTotal: len(skipped)}
+	r := RunState{Total: total, Done: true, Failed: failed, Started: started, Ended: now, SkippedTotal: len(skipped), Chunks: prev.Chunks}
+	if changed || r.Chunks == 0 {
+		if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM code_chunks WHERE project_path=?`, project).Scan(&r.Chunks); err != nil {
+			return fmt.Errorf("count chunks: %w", damaged(err))
+		}
+	}
 	for _, sk := range skipped {
 		if sk.Reason == string(walk.ReasonSecret) {
 			r.Withheld++
