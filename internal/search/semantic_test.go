@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/coderag/coderag/internal/embed/static"
+	"github.com/coderag/coderag/internal/store"
 )
 
 var learnedFixture = map[string]string{
@@ -47,18 +48,25 @@ func TestExpansionSurfacesNeighbourWord(t *testing.T) {
 	}
 }
 
+// learnedProject indexes learnedFixture with the built-in learned model
+// into a fresh store and returns the store and a Searcher over it.
+func learnedProject(t *testing.T) (*store.Store, *Searcher) {
+	t.Helper()
+	m, err := static.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, _ := testStore(t)
+	return st, indexInto(t, st, m, learnedFixture)
+}
+
 // The semantic stage reads the learned cosine from the stored vectors when
 // the project was indexed with the learned model, and embeds the
 // candidates at query time when it was indexed with the hashing embedder:
 // both give the same cosine, and the signal is on only with Semantic > 0.
 func TestSemanticStageStoredAndLive(t *testing.T) {
 	t.Parallel()
-	m, err := static.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, _ := testStore(t)
-	learned := indexInto(t, st, m, learnedFixture)
+	_, learned := learnedProject(t)
 	hashing := fixture(t, learnedFixture)
 	const q = "delete a row from the table"
 	cos := map[string]map[string]float64{}
@@ -107,12 +115,7 @@ func TestExplainLineShowsLearnedEvidence(t *testing.T) {
 // keeps Alpha and says nothing.
 func TestVectorShareSizedByChunkCount(t *testing.T) {
 	t.Parallel()
-	m, err := static.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, _ := testStore(t)
-	learned := indexInto(t, st, m, learnedFixture)
+	st, learned := learnedProject(t)
 	run, ok, err := st.LastRun(context.Background(), learned.Project)
 	cnt, cerr := st.Count(context.Background(), learned.Project)
 	if err != nil || cerr != nil || !ok || run.Chunks == 0 || run.Chunks != cnt.Chunks {
