@@ -82,7 +82,7 @@ func searchMany(e *env, dirs []string, all bool, query string, opts search.Optio
 	for i := range resp.Results {
 		markStaleName(&resp.Results[i].Result)
 	}
-	search.FormatMultiHuman(e.stdout, resp, opts.Explain)
+	search.FormatMultiHuman(e.stdout, resp, search.HumanOptions{Explain: opts.Explain, Color: e.color()})
 	return nil
 }
 
