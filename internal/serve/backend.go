@@ -78,7 +78,10 @@ var (
 // root in the server.
 type ProjectStatus struct {
 	Project   string `json:"project"` // absolute root
-	Name      string `json:"name"`    // base name of the root, for display
+	// Name tells the project apart for display and in requests
+	// (?project=, /api/remove): the shortest path suffix of its root that
+	// no other project's root ends with ("lib", or "a/lib" and "b/lib").
+	Name      string `json:"name"`
 	Indexed   bool   `json:"indexed"` // false: a first run is going on
 	Embedder  string `json:"embedder,omitempty"`
 	Files     int    `json:"files"`

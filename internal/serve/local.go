@@ -119,6 +119,7 @@ func (l *Local) Projects(ctx context.Context) ([]ProjectStatus, error) {
 		out = append(out, ProjectStatus{Project: root, Name: filepath.Base(root), Indexing: l.indexing(l.eng.Job(root))})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Project < out[j].Project })
+	nameProjects(out)
 	return out, nil
 }
 
@@ -310,7 +311,18 @@ func (l *Local) Index(ctx context.Context, dir string) (*ProjectStatus, error) {
 	l.mu.Lock()
 	l.runs[root] = run
 	l.mu.Unlock()
-	return l.status(ctx, root)
+	st, err := l.status(ctx, root)
+	if err != nil {
+		return nil, err
+	}
+	if roots, err := l.Roots(ctx); err == nil {
+		for i, n := range suffixNames(roots) {
+			if roots[i] == root {
+				st.Name = n
+			}
+		}
+	}
+	return st, nil
 }
 
 // Cancel cancels the engine's run of root (engine.Cancel) and waits for

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 
 	"github.com/coderag/coderag/internal/config"
@@ -115,11 +116,28 @@ type searchView struct {
 	Resp    *search.MultiResponse
 	Results []resultView
 	Error   string
+	// Notes are the answer's notes as the page says them (webText), each
+	// after its project's name when several projects were searched.
+	Notes []string
+	// TopK is the number of results asked for; More the URL asking for
+	// moreStep more (up to config.MaxTopK), "" when there are no more to
+	// show; AtMost is set when TopK is the most a search gives.
+	TopK   int
+	More   string
+	AtMost bool
 }
 
+// MaxTopK is the most results one search gives (config.MaxTopK), for the
+// page's "more results" line.
+func (*searchView) MaxTopK() int { return config.MaxTopK }
+
 // pageTopK is how many results the page shows when the query does not
-// say (top_k, config.TopK's range).
-const pageTopK = 10
+// say (top_k, config.TopK's range); moreStep how many more its "more
+// results" link asks for.
+const (
+	pageTopK = 10
+	moreStep = 10
+)
 
 func (s *Server) pageSearch(w http.ResponseWriter, r *http.Request) {
 	ps, err := s.b.Projects(r.Context())
@@ -152,10 +170,24 @@ func (s *Server) pageSearch(w http.ResponseWriter, r *http.Request) {
 		if err == nil {
 			v.Resp, err = s.b.Search(r.Context(), roots, p.Q, search.Options{TopK: k, Explain: true})
 		}
+		v.TopK = k
 		if err != nil {
 			code = status(err)
-			v.Error = err.Error()
+			v.Error = webText(err.Error())
 		} else {
+			v.Notes = searchNotes(v.Resp, ps)
+			if len(v.Resp.Results) >= k {
+				if k < config.MaxTopK {
+					mq := url.Values{}
+					for key, vals := range q {
+						mq[key] = vals
+					}
+					mq.Set("top_k", strconv.Itoa(min(k+moreStep, config.MaxTopK)))
+					v.More = "/?" + mq.Encode()
+				} else {
+					v.AtMost = true
+				}
+			}
 			names := map[string]string{}
 			for _, pr := range ps {
 				names[pr.Project] = pr.Name
@@ -164,7 +196,7 @@ func (s *Server) pageSearch(w http.ResponseWriter, r *http.Request) {
 				code, cut := snippet(res.Content())
 				rv := resultView{MultiResult: res, N: i + 1, ProjectName: names[res.Project],
 					FileURL: fileURL(res.Project, res.Path, res.StartLine, res.EndLine),
-					Snippet: highlight(code, res.Path, res.Language, res.StartLine, [2]int{}, false), Cut: cut}
+					Snippet: highlight(code, res.Path, res.Language, res.StartLine, [2]int{}, false, res.LineMatches), Cut: cut}
 				if rv.ProjectName == "" {
 					rv.ProjectName = res.Project
 				}
@@ -176,6 +208,52 @@ func (s *Server) pageSearch(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	s.render(w, code, "search", p)
+}
+
+// searchNotes are the notes of resp for the page: each project's failure,
+// partial index and weak-result note, in the page's words (webText), each
+// after the project's name (ps) when several projects were searched; a
+// note every project shares is said once.
+func searchNotes(resp *search.MultiResponse, ps []ProjectStatus) []string {
+	names := map[string]string{}
+	for _, p := range ps {
+		names[p.Project] = p.Name
+	}
+	var out []string
+	seen := map[string]bool{}
+	shared := len(resp.Projects) > 1
+	for _, a := range resp.Projects {
+		shared = shared && a.Note == resp.Projects[0].Note && a.Note != ""
+	}
+	for _, a := range resp.Projects {
+		name := names[a.Project]
+		if name == "" {
+			name = a.Project
+		}
+		var notes []string
+		switch {
+		case a.Error != "":
+			notes = append(notes, "search failed: "+webText(a.Error))
+		case a.Incomplete != "":
+			notes = append(notes, webText(a.Incomplete))
+		}
+		if a.Note != "" && a.Error == "" && !shared {
+			notes = append(notes, webText(a.Note))
+		}
+		for _, n := range notes {
+			if len(resp.Projects) > 1 {
+				n = name + ": " + n
+			}
+			if !seen[n] {
+				seen[n] = true
+				out = append(out, n)
+			}
+		}
+	}
+	if shared {
+		out = append(out, webText(resp.Projects[0].Note))
+	}
+	return out
 }
 
 // fileView is the file page's data.
@@ -225,7 +303,7 @@ func (s *Server) pageFile(w http.ResponseWriter, r *http.Request) {
 		hl = [2]int{line, max(line, end)}
 	}
 	v := &fileView{Project: root, Path: res.Path, Res: res, Last: res.Offset + len(res.Lines) - 1,
-		Code: highlight(strings.Join(res.Lines, "\n"), res.Path, "", res.Offset, hl, true)}
+		Code: highlight(strings.Join(res.Lines, "\n"), res.Path, "", res.Offset, hl, true, nil)}
 	if res.Offset > 1 {
 		v.Prev = fmt.Sprintf("/file?%s&offset=%d", projectPathQuery(root, res.Path), max(1, res.Offset-fileWindow))
 	}
