@@ -77,7 +77,7 @@ var (
 // stats --json` the page shows, and the progress of the index job of its
 // root in the server.
 type ProjectStatus struct {
-	Project   string `json:"project"` // absolute root
+	Project string `json:"project"` // absolute root
 	// Name tells the project apart for display and in requests
 	// (?project=, /api/remove): the shortest path suffix of its root that
 	// no other project's root ends with ("lib", or "a/lib" and "b/lib").

@@ -152,8 +152,8 @@ func TestPageMoreAndNotes(t *testing.T) {
 	}
 	// notes, in the page's words
 	for q, want := range map[string]string{
-		"???": "the query has no searchable words",
-		"the": "only common words",
+		"???":                                 "the query has no searchable words",
+		"the":                                 "only common words",
 		"where is zorblaxConfigBridge set up": "no identifier `zorblaxConfigBridge` in the code; results match its parts",
 	} {
 		code, page := get("q=" + url.QueryEscape(q))
@@ -167,7 +167,7 @@ func TestPageMoreAndNotes(t *testing.T) {
 	// the API: offsets that cut the query's words out of the preview
 	var resp struct {
 		Results []struct {
-			Preview        string `json:"preview"`
+			Preview        string      `json:"preview"`
 			PreviewMatches []matchSpan `json:"preview_matches"`
 			LineMatches    []struct {
 				Line, Start, End int
