@@ -36,10 +36,11 @@ type Backend interface {
 	// and symlinks leading out; tools.ErrNotIndexed for a file the index
 	// does not take (tools.ReadIndexed); tools.ErrNotFound, tools.ErrBinary, ...
 	File(ctx context.Context, project, path string, offset, limit int) (*tools.ReadResult, error)
-	// Graph returns the direct callers and callees of the function or
-	// method name in project; relate.ErrNotFound or relate.ErrAmbiguous
-	// when name does not pick one definition.
-	Graph(ctx context.Context, project, name string) (*Graph, error)
+	// Graph returns the callers and callees of the function or method
+	// name in project, depth levels deep (1: the direct ones);
+	// relate.ErrNotFound or relate.ErrAmbiguous when name does not pick
+	// one definition.
+	Graph(ctx context.Context, project, name string, depth int) (*Graph, error)
 	// Index starts indexing the directory root (a new project, or an
 	// incremental run of an indexed one) in the background and returns at
 	// once with its status; a run already going on is joined, not doubled.
@@ -117,11 +118,13 @@ type IndexRun struct {
 	Report *index.Report `json:"report,omitempty"` // when finished
 }
 
-// Graph is a definition with its direct callers and callees, each walk in
-// the shape of `coderag callers --json` and `coderag callees --json`.
+// Graph is a definition with its callers and callees, Depth levels deep
+// (1: the direct ones), each walk in the shape of `coderag callers --json`
+// and `coderag callees --json`.
 type Graph struct {
 	Root    string       `json:"root"`
 	Query   string       `json:"query"`
+	Depth   int          `json:"depth"`
 	Start   *relate.Def  `json:"start"`
 	Callers *relate.Walk `json:"callers"`
 	Callees *relate.Walk `json:"callees"`

@@ -24,7 +24,10 @@ var tokenClass = map[string]string{
 // dark ones when the browser prefers a dark scheme.
 const codeCSS = `.chroma { tab-size: 4; -webkit-text-size-adjust: none; }
 .chroma .line { display: flex; }
-.chroma .ln { white-space: pre; -webkit-user-select: none; user-select: none; margin-right: 0.4em; padding: 0 0.4em; color: #7f7f7f; }
+.chroma .ln { white-space: pre; -webkit-user-select: none; user-select: none; margin-right: 0.4em; padding: 0 0.4em; color: #7f7f7f; flex: none; text-align: right; box-sizing: content-box; }
+.chroma.lnw1 .ln { width: 1ch; } .chroma.lnw2 .ln { width: 2ch; } .chroma.lnw3 .ln { width: 3ch; } .chroma.lnw4 .ln { width: 4ch; }
+.chroma.lnw5 .ln { width: 5ch; } .chroma.lnw6 .ln { width: 6ch; } .chroma.lnw7 .ln { width: 7ch; }
+.chroma .line { scroll-margin-top: 5em; }
 .chroma .lnlinks { outline: none; text-decoration: none; color: inherit; }
 .chroma .cl { white-space: pre; }
 .chroma .hl { background-color: #fff1b8; }
@@ -64,7 +67,10 @@ func highlight(code, file, language string, first int, hl [2]int, anchors bool, 
 	spans := chunk.Highlight(file, []byte(code))
 	var b strings.Builder
 	b.Grow(len(code) * 2)
-	b.WriteString(`<pre class="chroma"><code>`)
+	// the line number column is as wide as the last number (class lnwN,
+	// N digits): the code column stays straight past line 99
+	last := first + strings.Count(code, "\n")
+	b.WriteString(`<pre class="chroma lnw` + strconv.Itoa(min(len(strconv.Itoa(last)), 7)) + `"><code>`)
 	si := 0 // first span that may reach the current line
 	for start, n := 0, first; ; n++ {
 		end := strings.IndexByte(code[start:], '\n')

@@ -30,7 +30,7 @@ func TestHighlightMarkup(t *testing.T) {
 		}
 		for _, m := range regexp.MustCompile(`class="([^"]*)"`).FindAllStringSubmatch(out, -1) {
 			switch m[1] {
-			case "chroma", "line", "line hl", "ln", "lnlinks", "cl", "tc", "ts", "tn", "tk", "tt", "tf":
+			case "chroma lnw2", "line", "line hl", "ln", "lnlinks", "cl", "tc", "ts", "tn", "tk", "tt", "tf":
 			default:
 				t.Errorf("%s: class %q outside the fixed set", file, m[1])
 			}

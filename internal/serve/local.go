@@ -262,22 +262,23 @@ func (l *Local) File(ctx context.Context, project, path string, offset, limit in
 	return tools.ReadIndexed(ctx, p.Root, tools.ReadParams{Path: path, Offset: offset, Limit: limit, AllowSecrets: l.eng.AllowSecrets()})
 }
 
-// Graph walks one level of callers and one of callees through the
-// engine's resolver of the project (loaded once, reloaded when the index
-// changes).
-func (l *Local) Graph(ctx context.Context, project, name string) (*Graph, error) {
+// Graph walks depth levels of callers and of callees (at least 1) through
+// the engine's resolver of the project (loaded once, reloaded when the
+// index changes).
+func (l *Local) Graph(ctx context.Context, project, name string, depth int) (*Graph, error) {
+	depth = max(depth, 1)
 	p, err := l.project(ctx, project)
 	if err != nil {
 		return nil, err
 	}
 	defer p.Release()
-	g := &Graph{Root: p.Root, Query: name}
+	g := &Graph{Root: p.Root, Query: name, Depth: depth}
 	err = p.Graph(ctx, func(r *relate.Resolver) error {
 		var err error
-		if g.Callers, err = r.Callers(name, 1); err != nil {
+		if g.Callers, err = r.Callers(name, depth); err != nil {
 			return err
 		}
-		g.Callees, err = r.Callees(name, 1)
+		g.Callees, err = r.Callees(name, depth)
 		return err
 	})
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/coderag/coderag/internal/config"
+	"github.com/coderag/coderag/internal/relate"
 	"github.com/coderag/coderag/internal/search"
 	"github.com/coderag/coderag/internal/tools"
 	"github.com/coderag/coderag/internal/walk"
@@ -29,6 +30,14 @@ func parsePages() (map[string]*template.Template, error) {
 	funcs := template.FuncMap{
 		"display": walk.DisplayPath,
 		"fileurl": fileURL,
+		"add":     func(a, b int) int { return a + b },
+		"dict": func(kv ...any) map[string]any {
+			m := map[string]any{}
+			for i := 0; i+1 < len(kv); i += 2 {
+				m[kv[i].(string)] = kv[i+1]
+			}
+			return m
+		},
 		"pct": func(done, total int) int {
 			if total <= 0 {
 				return 0
@@ -47,7 +56,7 @@ func parsePages() (map[string]*template.Template, error) {
 	return out, nil
 }
 
-// static serves web/ (style.css, app.js) and chroma.css.
+// static serves web/ (style.css, app.js, favicon.svg) and chroma.css.
 func (s *Server) static() http.Handler {
 	sub, _ := fs.Sub(web, "web") // a constant, present directory
 	files := http.FileServerFS(sub)
@@ -56,7 +65,7 @@ func (s *Server) static() http.Handler {
 		case r.URL.Path == "chroma.css":
 			w.Header().Set("Content-Type", "text/css; charset=utf-8")
 			_, _ = w.Write(s.css)
-		case strings.HasSuffix(r.URL.Path, ".css"), strings.HasSuffix(r.URL.Path, ".js"):
+		case strings.HasSuffix(r.URL.Path, ".css"), strings.HasSuffix(r.URL.Path, ".js"), r.URL.Path == "favicon.svg":
 			files.ServeHTTP(w, r)
 		default:
 			http.NotFound(w, r)
@@ -265,8 +274,14 @@ type fileView struct {
 	Prev, Next          string // links to the previous and next windows
 }
 
-// fileWindow is how many lines the file page shows at once.
-const fileWindow = tools.MaxReadLimit
+// fileWindow is how many lines the file page shows at once; fileContext
+// how many lines above its target line (?line=) the window starts, so the
+// page opens at the target, with a few lines of context and a link to
+// the earlier ones.
+const (
+	fileWindow  = tools.MaxReadLimit
+	fileContext = 10
+)
 
 func (s *Server) pageFile(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
@@ -291,7 +306,7 @@ func (s *Server) pageFile(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if offset < 1 {
-		offset = max(1, line-fileWindow/4)
+		offset = max(1, line-fileContext)
 	}
 	res, err := s.b.File(r.Context(), root, path, offset, fileWindow)
 	if err != nil {
@@ -317,10 +332,66 @@ func projectPathQuery(root, path string) string {
 	return "project=" + url.QueryEscape(root) + "&path=" + url.QueryEscape(path)
 }
 
-// graphView is the graph page's data.
+// graphView is the graph page's data: the drawing, the depth control
+// (Depths to choose from), whether guessed calls are drawn (Guesses, with
+// GuessURL toggling it) and the lists of callers and callees.
 type graphView struct {
-	G   *Graph
-	SVG template.HTML
+	G                *Graph
+	SVG              template.HTML
+	Depths           []int
+	Guesses          bool
+	GuessURL         string
+	Callers, Callees graphList
+}
+
+// graphList is one side of the graph as a list: the first maxListed edges
+// that are not guesses (Shown), the others (More, collapsed under "N
+// more"), and the guessed calls (Guessed, collapsed unless asked for).
+type graphList struct {
+	Shown, More, Guessed []edgeView
+	Omitted              int // guesses the walk itself left out (relate's cap)
+}
+
+// edgeView is one caller or callee in the lists.
+type edgeView struct {
+	Name, GraphURL, FileURL, Loc, How string
+	Depth                             int
+}
+
+// maxListed is how many callers or callees a list shows before "N more".
+const maxListed = maxGraphRows
+
+// listEdges sorts a walk's edges into a graphList.
+func listEdges(g *Graph, w *relate.Walk, callers bool) graphList {
+	var l graphList
+	if w == nil {
+		return l
+	}
+	l.Omitted = w.OmittedGuesses
+	for _, e := range w.Edges {
+		d, name := e.Target, e.To
+		if callers {
+			d, name = e.Caller, e.From
+		}
+		v := edgeView{Name: name, Loc: fmt.Sprintf("%s:%d", e.Path, e.Line), How: e.Resolution, Depth: e.Depth,
+			FileURL: fileURL(g.Root, e.Path, e.Line, 0)}
+		if d != nil && e.Resolution != relate.ResAmbiguous {
+			v.Name = d.Name
+			if d.Type == "function" || d.Type == "method" {
+				v.GraphURL = graphURLDepth(g.Root, d.Name, g.Depth)
+			}
+		}
+		switch {
+		case e.Guess:
+			v.How += " · guess"
+			l.Guessed = append(l.Guessed, v)
+		case len(l.Shown) < maxListed:
+			l.Shown = append(l.Shown, v)
+		default:
+			l.More = append(l.More, v)
+		}
+	}
+	return l
 }
 
 func (s *Server) pageGraph(w http.ResponseWriter, r *http.Request) {
@@ -329,7 +400,23 @@ func (s *Server) pageGraph(w http.ResponseWriter, r *http.Request) {
 		s.pageError(w, r, err)
 		return
 	}
-	s.render(w, http.StatusOK, "graph", &page{Title: g.Query + " - call graph - coderag", Data: &graphView{G: g, SVG: drawGraph(g)}})
+	q := r.URL.Query()
+	guesses, _ := strconv.ParseBool(q.Get("guesses"))
+	toggle := url.Values{}
+	for k, v := range q {
+		toggle[k] = v
+	}
+	if guesses {
+		toggle.Del("guesses")
+	} else {
+		toggle.Set("guesses", "1")
+	}
+	v := &graphView{G: g, SVG: drawGraph(g, guesses), Guesses: guesses, GuessURL: "/graph?" + toggle.Encode(),
+		Callers: listEdges(g, g.Callers, true), Callees: listEdges(g, g.Callees, false)}
+	for d := 1; d <= maxGraphDepth; d++ {
+		v.Depths = append(v.Depths, d)
+	}
+	s.render(w, http.StatusOK, "graph", &page{Title: g.Query + " - call graph - coderag", Data: v})
 }
 
 func (s *Server) pageStatus(w http.ResponseWriter, r *http.Request) {

@@ -217,6 +217,9 @@ func New(b Backend, opts Options) (*Server, error) {
 	s.mcpWrite = sdk.NewStreamableHTTPHandler(func(r *http.Request) *sdk.Server { return s.mcpServer(r, true) }, &sdk.StreamableHTTPOptions{Logger: log})
 
 	s.mux.Handle("GET /static/", http.StripPrefix("/static/", s.static()))
+	s.mux.HandleFunc("GET /favicon.ico", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "/static/favicon.svg", http.StatusMovedPermanently) // browsers that ask without reading the page's link
+	})
 	s.mux.HandleFunc("POST /login", s.login)
 	s.mux.HandleFunc("GET /{$}", s.read(s.pageSearch))
 	s.mux.HandleFunc("GET /file", s.read(s.pageFile))
@@ -254,7 +257,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		httpError(w, r, http.StatusUnauthorized, err)
 		return
 	}
-	if !strings.HasPrefix(r.URL.Path, "/static/") {
+	if !strings.HasPrefix(r.URL.Path, "/static/") && r.URL.Path != "/favicon.ico" {
 		release, err := s.admit(w, r)
 		if err != nil {
 			refuse(w, r, err)
@@ -305,7 +308,7 @@ func (s *Server) wrongToken(r *http.Request) error {
 			return fmt.Errorf("%w: check the server's --token or CODERAG_TOKEN", errWrongToken)
 		}
 	}
-	if strings.HasPrefix(r.URL.Path, "/static/") || r.URL.Path == "/login" {
+	if strings.HasPrefix(r.URL.Path, "/static/") || r.URL.Path == "/login" || r.URL.Path == "/favicon.ico" {
 		return nil
 	}
 	if !s.opts.PrivateReads {

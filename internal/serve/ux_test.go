@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -204,5 +205,30 @@ func TestMCPSearchNotes(t *testing.T) {
 		if isErr || !strings.Contains(text, want) {
 			t.Errorf("search_code %q: %v\n%s", q, isErr, text)
 		}
+	}
+}
+
+// TestFileViewOpensAtTarget: a file view asked for line N starts
+// fileContext lines above it (with a link to the earlier ones), its line
+// numbers column is as wide as its 3-digit numbers, and the server has a
+// favicon, with no token needed.
+func TestFileViewOpensAtTarget(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, Options{Token: "s3cret", PrivateReads: true})
+	req := "/file?project=httptest&path=recorder.go&line=200&end=210"
+	code, page := f.do(t, "GET", req, "s3cret", "")
+	first := regexp.MustCompile(`id="L(\d+)"`).FindStringSubmatch(page)
+	if code != 200 || first == nil || first[1] != fmt.Sprint(200-fileContext) {
+		t.Fatalf("file view at line 200: %d, first line %v", code, first)
+	}
+	if !strings.Contains(page, `<pre class="chroma lnw3">`) || !strings.Contains(page, "earlier lines") || !strings.Contains(page, `class="filehead"`) {
+		t.Errorf("file view lacks the 3-digit number column, the earlier-lines link or its header")
+	}
+	code, body := f.do(t, "GET", "/favicon.ico", "", "")
+	if code != 200 || !strings.Contains(body, "<svg") {
+		t.Errorf("favicon: %d %.40s", code, body)
+	}
+	if !strings.Contains(page, `rel="icon" href="/static/favicon.svg"`) {
+		t.Errorf("the page names no icon")
 	}
 }
