@@ -27,7 +27,7 @@ const codeCSS = `.chroma { tab-size: 4; -webkit-text-size-adjust: none; }
 .chroma .ln { white-space: pre; -webkit-user-select: none; user-select: none; margin-right: 0.4em; padding: 0 0.4em; color: #7f7f7f; flex: none; text-align: right; box-sizing: content-box; }
 .chroma.lnw1 .ln { width: 1ch; } .chroma.lnw2 .ln { width: 2ch; } .chroma.lnw3 .ln { width: 3ch; } .chroma.lnw4 .ln { width: 4ch; }
 .chroma.lnw5 .ln { width: 5ch; } .chroma.lnw6 .ln { width: 6ch; } .chroma.lnw7 .ln { width: 7ch; }
-.chroma .line { scroll-margin-top: 5em; }
+.chroma .ln[id] { scroll-margin-top: 4em; }
 .chroma .lnlinks { outline: none; text-decoration: none; color: inherit; }
 .chroma .cl { white-space: pre; }
 .chroma .hl { background-color: #fff1b8; }
