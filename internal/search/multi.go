@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strings"
 
 	"golang.org/x/sync/errgroup"
@@ -36,6 +37,10 @@ type MultiResult struct {
 	Project string `json:"project"`
 	Result
 	ProjectRank int `json:"project_rank"`
+	// AlsoIn are the other projects holding the same chunk (same path,
+	// lines, name and text: a vendored or copied file), folded into this
+	// result as zoekt folds duplicates.
+	AlsoIn []string `json:"also_in,omitempty"`
 }
 
 // ProjectAnswer sums up one project's part of a multi-project search:
@@ -156,7 +161,9 @@ const mergeTieBand = 0.10
 
 // MergeRanked merges the answers of several projects (resps[i] is the answer
 // for roots[i]; nil for a project that failed) into at most k results, by
-// relevance (see the comment at the top of this file): repeatedly the
+// relevance (see the comment at the top of this file), a chunk found in
+// several projects (a copied file) once, naming the others in AlsoIn:
+// repeatedly the
 // projects' next results are compared, the best score wins, and among the
 // scores within mergeTieBand of it the better per-project rank wins; the
 // projects whose answer has keyword hits come before those with vector
@@ -196,11 +203,29 @@ func MergeRanked(roots []string, resps []*Response, k int) []MultiResult {
 					pick = i
 				}
 			}
-			out = append(out, MultiResult{Project: roots[pick], Result: resps[pick].Results[next[pick]], ProjectRank: next[pick] + 1})
+			r := resps[pick].Results[next[pick]]
 			next[pick]++
+			if i := sameChunk(out, r); i >= 0 {
+				if out[i].Project != roots[pick] && !slices.Contains(out[i].AlsoIn, roots[pick]) {
+					out[i].AlsoIn = append(out[i].AlsoIn, roots[pick])
+				}
+				continue
+			}
+			out = append(out, MultiResult{Project: roots[pick], Result: r, ProjectRank: next[pick]})
 		}
 	}
 	return out
+}
+
+// sameChunk returns the index in out of a result holding the same chunk
+// as r (path, lines, name and text), or -1.
+func sameChunk(out []MultiResult, r Result) int {
+	for i, o := range out {
+		if o.Path == r.Path && o.StartLine == r.StartLine && o.EndLine == r.EndLine && o.Name == r.Name && o.content == r.content {
+			return i
+		}
+	}
+	return -1
 }
 
 // tiedScore reports whether score is within mergeTieBand of top (top >=
@@ -232,8 +257,12 @@ func FormatMultiHuman(w io.Writer, resp *MultiResponse, o HumanOptions) {
 		return
 	}
 	for i, r := range resp.Results {
-		fmt.Fprintf(w, "%2d. %.3f  %s:%d-%d  (%s #%d)  [%s] %s\n", i+1, r.Score, walk.DisplayPath(r.Path), r.StartLine, r.EndLine,
-			walk.DisplayPath(r.Project), r.ProjectRank, r.Type, r.Name)
+		also := ""
+		if len(r.AlsoIn) > 0 {
+			also = "  also in " + strings.Join(r.AlsoIn, ", ")
+		}
+		fmt.Fprintf(w, "%2d. %.3f  %s:%d-%d  (%s #%d)  [%s] %s%s\n", i+1, r.Score, walk.DisplayPath(r.Path), r.StartLine, r.EndLine,
+			walk.DisplayPath(r.Project), r.ProjectRank, r.Type, r.Name, also)
 		fmt.Fprintf(w, "    %s\n", previewText(r.Result, o.Color))
 		if o.Explain && r.Explain != nil {
 			fmt.Fprintf(w, "    explain: %s\n", explainLine(r.Explain))

@@ -115,6 +115,10 @@ func TestMergeRanked(t *testing.T) {
 	weak := &Response{Results: []Result{res("w1", 50)}, Note: NoKeywordNote + "; " + CutQueryNote}
 	c := &Response{Results: []Result{res("c1", 1.0), res("c2", 0.99), res("c3", 0.98)}}
 	d := &Response{Results: []Result{res("d1", 0.95), res("d2", 0.2)}}
+	d2 := &Response{Results: []Result{res("d1", 0.95), res("d2", 0.2)}}
+	for i := range d2.Results {
+		d2.Results[i].content = "another text"
+	}
 	tests := []struct {
 		name  string
 		resps []*Response
@@ -125,7 +129,8 @@ func TestMergeRanked(t *testing.T) {
 		{"by score across projects, not one slot per round", []*Response{b, a}, 5, "B/a1 B/a2 B/a3 A/b1 A/b2"},
 		{"cut at k", []*Response{a, b}, 3, "A/a1 A/a2 A/a3"},
 		{"a tie goes to the better project rank", []*Response{c, d}, 5, "A/c1 B/d1 A/c2 A/c3 B/d2"},
-		{"a full tie keeps the order of the projects", []*Response{d, d}, 3, "A/d1 B/d1 A/d2"},
+		{"a full tie keeps the order of the projects", []*Response{d, d2}, 3, "A/d1 B/d1 A/d2"},
+		{"the same chunk in two projects is one result", []*Response{d, d}, 3, "A/d1+B A/d2+B"},
 		{"vector-only project after keyword hits", []*Response{weak, a}, 3, "B/a1 B/a2 B/a3"},
 		{"vector-only project fills what is left", []*Response{weak, b}, 5, "B/b1 B/b2 A/w1"},
 		{"failed project skipped", []*Response{nil, b}, 5, "B/b1 B/b2"},
@@ -135,7 +140,11 @@ func TestMergeRanked(t *testing.T) {
 			got := MergeRanked([]string{"A", "B"}, tc.resps, tc.k)
 			var parts []string
 			for _, r := range got {
-				parts = append(parts, r.Project+"/"+r.Path)
+				p := r.Project + "/" + r.Path
+				if len(r.AlsoIn) > 0 {
+					p += "+" + strings.Join(r.AlsoIn, ",")
+				}
+				parts = append(parts, p)
 			}
 			if s := strings.Join(parts, " "); s != tc.want {
 				t.Errorf("got %q, want %q", s, tc.want)

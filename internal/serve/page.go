@@ -31,6 +31,7 @@ func parsePages() (map[string]*template.Template, error) {
 		"display": walk.DisplayPath,
 		"fileurl": fileURL,
 		"add":     func(a, b int) int { return a + b },
+		"join":    strings.Join,
 		"dict": func(kv ...any) map[string]any {
 			m := map[string]any{}
 			for i := 0; i+1 < len(kv); i += 2 {
@@ -114,6 +115,7 @@ type resultView struct {
 	search.MultiResult
 	N           int
 	ProjectName string
+	AlsoIn      []string // names of the other projects holding the same chunk
 	FileURL     string
 	GraphURL    string // functions and methods only
 	Snippet     template.HTML
@@ -208,6 +210,13 @@ func (s *Server) pageSearch(w http.ResponseWriter, r *http.Request) {
 					Snippet: highlight(code, res.Path, res.Language, res.StartLine, [2]int{}, false, res.LineMatches), Cut: cut}
 				if rv.ProjectName == "" {
 					rv.ProjectName = res.Project
+				}
+				for _, p := range res.AlsoIn {
+					n := names[p]
+					if n == "" {
+						n = p
+					}
+					rv.AlsoIn = append(rv.AlsoIn, n)
 				}
 				if res.Type == "function" || res.Type == "method" {
 					rv.GraphURL = graphURL(res.Project, res.Name)

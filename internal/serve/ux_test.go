@@ -232,3 +232,36 @@ func TestFileViewOpensAtTarget(t *testing.T) {
 		t.Errorf("the page names no icon")
 	}
 }
+
+// TestIdenticalFilesFolded: a file copied into two projects is one result
+// naming the other project ("also in"), in the API and on the page.
+func TestIdenticalFilesFolded(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, Options{})
+	c := f.indexDir(t, "c/lib", libFiles("same"))
+	d := f.indexDir(t, "d/lib", libFiles("same"))
+	var resp struct {
+		Results []struct {
+			Project string   `json:"project"`
+			Path    string   `json:"path"`
+			AlsoIn  []string `json:"also_in"`
+		} `json:"results"`
+	}
+	f.getJSON(t, "/api/search?q="+url.QueryEscape("parse the configuration file"), &resp)
+	n := 0
+	for _, r := range resp.Results {
+		if r.Path == "parse.go" {
+			n++
+			if r.Project != c || len(r.AlsoIn) != 1 || r.AlsoIn[0] != d {
+				t.Errorf("parse.go in %s, also in %v; want c/lib, also in d/lib", r.Project, r.AlsoIn)
+			}
+		}
+	}
+	if n != 1 {
+		t.Errorf("parse.go listed %d times, want once", n)
+	}
+	code, page := f.do(t, "GET", "/?q="+url.QueryEscape("parse the configuration file"), "", "")
+	if code != 200 || !strings.Contains(page, `<span class="also">also in `+filepath.FromSlash("d/lib")+`</span>`) {
+		t.Errorf("page: %d, no also-in d/lib", code)
+	}
+}
