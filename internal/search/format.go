@@ -119,7 +119,11 @@ func FormatForTool(resp *Response) string {
 		return b.String()
 	}
 	top := resp.Results[0]
-	if resp.Note != "" {
+	if resp.Note != "" && !vectorOnly(resp.Note) {
+		// results with keyword hits and a note (an identifier that
+		// occurs nowhere, a cut query): the note, then the summary
+		fmt.Fprintf(&b, "Note: %s.\n", resp.Note)
+	} else if resp.Note != "" {
 		// no summary that would recommend what is likely noise
 		fmt.Fprintf(&b, "Note: %s, probably unrelated. Try grep_code with an identifier, or other words that may occur in the code.\n\n", resp.Note)
 		for i, r := range resp.Results {

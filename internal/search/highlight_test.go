@@ -97,6 +97,10 @@ func TestAbsentIdentifierNote(t *testing.T) {
 	if err != nil || !strings.Contains(resp.Note, want) {
 		t.Fatalf("absent identifier: note %q, %v", resp.Note, err)
 	}
+	// for a tool: the note, then the summary (the results match its parts)
+	if text := FormatForTool(resp); !strings.Contains(text, "Note: "+want) || !strings.Contains(text, "Best entry point: ConfigBridge") {
+		t.Errorf("tool format:\n%s", text)
+	}
 	for _, q := range []string{"where is ConfigBridge set up", "ServerConfigBridge", "config bridge"} {
 		if resp, err := s.Search(ctx, q, Options{}); err != nil || strings.Contains(resp.Note, "no identifier") {
 			t.Errorf("%q: note %q, %v", q, resp.Note, err)

@@ -105,9 +105,10 @@ func (s *Server) render(w http.ResponseWriter, code int, name string, data any) 
 	_, _ = w.Write([]byte(b.String())) // the client went away: nothing to tell it
 }
 
-// pageError renders an error inside the layout with its HTTP status.
+// pageError renders an error inside the layout with its HTTP status, in
+// the page's words (webText).
 func (s *Server) pageError(w http.ResponseWriter, r *http.Request, err error) {
-	s.render(w, status(err), "error", &page{Title: "coderag: error", Q: r.URL.Query().Get("q"), Data: err.Error()})
+	s.render(w, status(err), "error", &page{Title: "coderag: error", Q: r.URL.Query().Get("q"), Data: webText(err.Error())})
 }
 
 // resultView is one search result on the page.
