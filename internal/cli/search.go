@@ -42,8 +42,8 @@ A misspelt filter (lnag:go) or a query of filters only is an error (exit status 
 	topK := fs.Int("top-k", config.TopK.Default, config.TopK.Usage())
 	asJSON := fs.Bool("json", false, "print results as JSON")
 	var projects stringList
-	fs.Var(&projects, "project", "project directory (or any directory inside it); repeat it to search several projects at once, results merged fairly and each naming its project (default .)")
-	all := fs.Bool("all", false, "search every indexed project, results merged fairly and each naming its project")
+	fs.Var(&projects, "project", "project directory (or any directory inside it); repeat it to search several projects at once, results merged by relevance (fairness breaking ties) and each naming its project (default .)")
+	all := fs.Bool("all", false, "search every indexed project, results merged by relevance (fairness breaking ties) and each naming its project")
 	ranker := fs.String("ranker", search.DefaultRanker, "ranker: hybrid (BM25 fused with cosine, name/type boosts, wrapper delegation) or seed (the seed's formula)")
 	explain := fs.Bool("explain", false, "print each result's score breakdown")
 	forTool := fs.Bool("tool-format", false, "print the summary format given to agents")

@@ -29,7 +29,7 @@ type Backend interface {
 	// their counts or runs: what resolving a project name needs.
 	Roots(ctx context.Context) ([]string, error)
 	// Search answers query over projects (all indexed projects when empty),
-	// merged fairly by search.SearchProjects.
+	// merged by relevance by search.SearchProjects.
 	Search(ctx context.Context, projects []string, query string, opts search.Options) (*search.MultiResponse, error)
 	// File reads a window of one file of project with the confinement of
 	// tools.Read: tools.ErrOutsideRoot for `..`, absolute paths elsewhere
