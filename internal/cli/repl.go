@@ -74,6 +74,7 @@ type repl struct {
 // (pipes, tests) it reads plain lines.
 func runREPL(e *env, _ []string) error {
 	r := &repl{e: e, project: "."}
+	e.repl = true
 	// one engine for the session: the resolver and vector caches live
 	// from one command to the next
 	e.shared = &sharedEngine{}

@@ -38,6 +38,7 @@ func TestREPLTools(t *testing.T) {
 		"project: " + root,
 		"main.go\n  5: func serve() { listen(\"tcp port\") }\n\nsuggested reads:",
 		"  7: func listen(addr string) {}",
+		"suggested reads:\n/read main.go --offset 1 --limit 80\n",
 		"util/util.go",
 		"     5\tfunc serve()",
 		"callers of listen(addr string) (main.go:7)",
