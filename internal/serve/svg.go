@@ -244,7 +244,7 @@ func distinctLabels(sides ...[][]gnode) {
 
 // box draws one node; kind is a CSS class (caller, callee, start).
 func box(b *strings.Builder, x, y int, n gnode, kind string) {
-	label := cutLabel(n.label, true)
+	label := cutLabel(n.label, false) // the columns' labels are cut already (distinctLabels)
 	if n.calls > 1 {
 		label += fmt.Sprintf(" ×%d", n.calls)
 	}
