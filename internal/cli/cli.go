@@ -48,6 +48,9 @@ type env struct {
 	shared *sharedEngine
 	// longLived turns the vector cache on in engines this env opens.
 	longLived bool
+	// repl is set in the REPL: advice names its commands (/read), not the
+	// CLI's.
+	repl bool
 }
 
 type command struct {

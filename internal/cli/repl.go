@@ -29,6 +29,13 @@ var graphCommand = func(e *env, project, name string) error {
 const replHelp = `/index [path]   index a directory (default: the session's project) and make it the session's project
 /search QUERY   hybrid search of the session's project
 /graph NAME     relations of a class or Class.method
+/grep PATTERN   regex search of the files (flags as 'coderag grep': -i, -F, -C N, --glob '*.go', ...)
+/glob PATTERN   files matching a ** glob
+/read FILE      numbered lines of a file (--offset N --limit N)
+/callers NAME   who calls a function, transitively (--depth N)
+/callees NAME   what a function calls, transitively (--depth N)
+/path FROM TO   shortest call path between two functions
+/stats          what is indexed of the session's project
 /clear          forget the conversation with the model
 /help           this help
 /exit           quit (or Ctrl-D); Ctrl-C clears the line or stops a running command
@@ -59,12 +66,15 @@ type repl struct {
 }
 
 // runREPL is the interactive loop: /index [path], /search q, /graph name,
-// /clear, /help, /exit; free text goes to the agent when a chat model is
+// the exact tools and graph walks of the CLI (/grep, /glob, /read,
+// /callers, /callees, /path, /stats) on the session's project, /clear,
+// /help, /exit (command names complete with Tab); free text goes to the agent when a chat model is
 // configured, else to search. On a terminal it edits lines with
 // chzyer/readline and keeps history in $CODERAG_HOME/history; otherwise
 // (pipes, tests) it reads plain lines.
 func runREPL(e *env, _ []string) error {
 	r := &repl{e: e, project: "."}
+	e.repl = true
 	// one engine for the session: the resolver and vector caches live
 	// from one command to the next
 	e.shared = &sharedEngine{}
@@ -138,7 +148,13 @@ func (r *repl) dispatch(line string) (quit bool) {
 			break
 		}
 		err = graphCommand(ce, r.project, arg)
+	case "/stats":
+		err = runStats(ce, []string{"--project", r.project})
 	default:
+		if c, ok := replTools[cmd]; ok {
+			err = r.tool(ce, c, arg)
+			break
+		}
 		if strings.HasPrefix(cmd, "/") {
 			fmt.Fprintf(r.e.stdout, "unknown command %s (/help)\n", cmd)
 			break
@@ -156,6 +172,112 @@ func (r *repl) dispatch(line string) (quit bool) {
 		fmt.Fprintf(r.e.stdout, "error: %s\n", msg)
 	}
 	return false
+}
+
+// replTool is a command of the CLI the REPL runs on the session's
+// project: /grep runs `coderag grep --project P ARGS`.
+type replTool struct {
+	run   func(e *env, args []string) error
+	usage string
+}
+
+// replTools are the REPL's commands that are commands of the CLI.
+var replTools = map[string]replTool{
+	"/grep":    {runGrep, "/grep [flags] PATTERN (quote a pattern with spaces: /grep \"login timeout\")"},
+	"/glob":    {runGlob, "/glob PATTERN (e.g. /glob '**/*_test.go')"},
+	"/read":    {runRead, "/read FILE [--offset N] [--limit N]"},
+	"/callers": {runCallers, "/callers NAME [--depth N]"},
+	"/callees": {runCallees, "/callees NAME [--depth N]"},
+	"/path":    {runPath, "/path FROM TO"},
+}
+
+// replCommands are the REPL's commands, for Tab completion.
+var replCommands = []string{"/index", "/search", "/graph", "/grep", "/glob", "/read", "/callers", "/callees", "/path", "/stats", "/clear", "/help", "/exit"}
+
+// tool runs a command of the CLI on the session's project with the words
+// of arg (quoted as a shell would: 'a b' and "a b" are one word).
+func (r *repl) tool(ce *env, c replTool, arg string) error {
+	words, err := replWords(arg)
+	if err != nil {
+		return err
+	}
+	if len(words) == 0 {
+		fmt.Fprintln(r.e.stdout, "usage: "+c.usage)
+		return nil
+	}
+	// flags may come after the words ("/read a.go --offset 5"): they move
+	// before them, where the command's flag set reads them; after "--"
+	// every word is a word
+	var flags, pos []string
+	for i := 0; i < len(words); i++ {
+		w := words[i]
+		switch {
+		case w == "--":
+			pos = append(pos, words[i+1:]...)
+			i = len(words)
+		case strings.HasPrefix(w, "-") && len(w) > 1:
+			flags = append(flags, w)
+			if !strings.Contains(w, "=") && takesValue(w) && i+1 < len(words) {
+				i++
+				flags = append(flags, words[i])
+			}
+		default:
+			pos = append(pos, w)
+		}
+	}
+	args := append([]string{"--project", r.project}, flags...)
+	return c.run(ce, append(append(args, "--"), pos...))
+}
+
+// takesValue reports whether the flag f of a REPL tool command takes a
+// value (--offset 5), not a boolean (-i).
+func takesValue(f string) bool {
+	switch strings.TrimLeft(f, "-") {
+	case "offset", "limit", "depth", "glob", "path", "C", "A", "B", "context", "head-limit", "max-results", "max-chars", "engine":
+		return true
+	}
+	return false
+}
+
+// replWords splits a REPL command's argument into words as a shell would
+// for quotes: 'a b' and "a b" are one word, a backslash escapes the next
+// character outside single quotes. An unterminated quote is an error.
+func replWords(s string) ([]string, error) {
+	var out []string
+	var b strings.Builder
+	in, quote := false, rune(0)
+	esc := false
+	for _, c := range s {
+		switch {
+		case esc:
+			b.WriteRune(c)
+			esc = false
+		case c == '\\' && quote != '\'':
+			esc, in = true, true
+		case quote != 0 && c == quote:
+			quote = 0
+		case quote != 0:
+			b.WriteRune(c)
+		case c == '\'' || c == '"':
+			quote, in = c, true
+		case c == ' ' || c == '\t':
+			if in {
+				out = append(out, b.String())
+				b.Reset()
+				in = false
+			}
+		default:
+			b.WriteRune(c)
+			in = true
+		}
+	}
+	if quote != 0 {
+		return nil, fmt.Errorf("unterminated %c quote in %q", quote, s)
+	}
+	if in {
+		out = append(out, b.String())
+	}
+	return out, nil
 }
 
 // commandEnv returns the environment for one command. On a terminal, Ctrl-C
@@ -279,6 +401,15 @@ func (p *plainReader) readLine() (string, error) {
 
 func (p *plainReader) close() {}
 
+// replCompleter completes the REPL's command names with Tab.
+func replCompleter() readline.AutoCompleter {
+	items := make([]readline.PrefixCompleterInterface, len(replCommands))
+	for i, c := range replCommands {
+		items[i] = readline.PcItem(c)
+	}
+	return readline.NewPrefixCompleter(items...)
+}
+
 // rlReader is the terminal line editor.
 type rlReader struct {
 	rl  *readline.Instance
@@ -305,6 +436,7 @@ func newReadline(e *env, f *os.File) (*rlReader, error) {
 		Stdout:            e.stdout,
 		Stderr:            e.stderr,
 		FuncIsTerminal:    func() bool { return term.IsTerminal(fd) },
+		AutoComplete:      replCompleter(),
 		FuncMakeRaw: func() error {
 			st, err := term.MakeRaw(fd)
 			if err == nil {

@@ -159,7 +159,8 @@ func (s *screen) expect(t *testing.T, want string, timeout time.Duration) {
 }
 
 // TestREPLTerminal runs the built binary on a pseudo-terminal, so the
-// readline editor is in use: /index a fixture, /search, /graph, Ctrl-C to
+// readline editor is in use: /index a fixture, /search, /graph, Tab to
+// complete /grep, Ctrl-C to
 // clear a line, free text without a model, /exit; the history file keeps
 // the lines.
 func TestREPLTerminal(t *testing.T) {
@@ -210,6 +211,13 @@ func TestREPLTerminal(t *testing.T) {
 	send("/graph Retry\r")
 	scr.expect(t, "Graph of Retry", wait)
 	scr.expect(t, "calls to builtins and other packages not listed", wait)
+	scr.expect(t, "coderag> ", wait)
+
+	// Tab completes a command's name
+	send("/gre\t")
+	scr.expect(t, "/grep ", wait)
+	send("Retry\r")
+	scr.expect(t, "retry/retry.go", wait)
 	scr.expect(t, "coderag> ", wait)
 
 	// Ctrl-C discards the line being typed.

@@ -2,10 +2,13 @@ package cli
 
 import (
 	"fmt"
+	"os"
 	"runtime/debug"
 	"strings"
 	"sync/atomic"
 	"unicode"
+
+	"golang.org/x/term"
 
 	"github.com/coderag/coderag/internal/analyze"
 	"github.com/coderag/coderag/internal/config"
@@ -39,8 +42,8 @@ A misspelt filter (lnag:go) or a query of filters only is an error (exit status 
 	topK := fs.Int("top-k", config.TopK.Default, config.TopK.Usage())
 	asJSON := fs.Bool("json", false, "print results as JSON")
 	var projects stringList
-	fs.Var(&projects, "project", "project directory (or any directory inside it); repeat it to search several projects at once, results merged fairly and each naming its project (default .)")
-	all := fs.Bool("all", false, "search every indexed project, results merged fairly and each naming its project")
+	fs.Var(&projects, "project", "project directory (or any directory inside it); repeat it to search several projects at once, results merged by relevance (fairness breaking ties) and each naming its project (default .)")
+	all := fs.Bool("all", false, "search every indexed project, results merged by relevance (fairness breaking ties) and each naming its project")
 	ranker := fs.String("ranker", search.DefaultRanker, "ranker: hybrid (BM25 fused with cosine, name/type boosts, wrapper delegation) or seed (the seed's formula)")
 	explain := fs.Bool("explain", false, "print each result's score breakdown")
 	forTool := fs.Bool("tool-format", false, "print the summary format given to agents")
@@ -139,7 +142,7 @@ A misspelt filter (lnag:go) or a query of filters only is an error (exit status 
 		if *explain {
 			explainChinese(e, resp.Analysis)
 		}
-		search.FormatHuman(e.stdout, resp, *explain)
+		search.FormatHuman(e.stdout, resp, search.HumanOptions{Explain: *explain, Color: e.color()})
 	}
 	return nil
 }
@@ -203,4 +206,12 @@ func oneShotGC() {
 	if prev := debug.SetGCPercent(400); prev != 100 {
 		debug.SetGCPercent(prev)
 	}
+}
+
+// color reports whether the human output may colour matched terms: only
+// when standard output is a terminal (never a pipe or a file) and NO_COLOR
+// is not set.
+func (e *env) color() bool {
+	f, ok := e.stdout.(*os.File)
+	return ok && !e.cfg.NoColor && term.IsTerminal(int(f.Fd()))
 }

@@ -23,7 +23,7 @@ func (l *stringList) Set(v string) error {
 // searchMany answers `search --project A --project B` and `search --all`
 // through engine.SearchMany: each project searched with its own embedder
 // after the same freshness check as a one-project search, results from
-// changed files marked stale as there, the answers merged fairly.
+// changed files marked stale as there, the answers merged by relevance (search.MergeRanked).
 func searchMany(e *env, dirs []string, all bool, query string, opts search.Options, asJSON bool) error {
 	if exists, err := store.Exists(e.cfg.DBPath()); err != nil {
 		return err
@@ -82,7 +82,7 @@ func searchMany(e *env, dirs []string, all bool, query string, opts search.Optio
 	for i := range resp.Results {
 		markStaleName(&resp.Results[i].Result)
 	}
-	search.FormatMultiHuman(e.stdout, resp, opts.Explain)
+	search.FormatMultiHuman(e.stdout, resp, search.HumanOptions{Explain: opts.Explain, Color: e.color()})
 	return nil
 }
 

@@ -28,7 +28,7 @@ transport at /mcp (the tools of 'coderag mcp', rooted at one indexed project:
 root; with one project indexed, /mcp alone).
 
 API: GET /api/status, /api/search?q=&project=&top_k=&explain=1 (project
-repeatable; none = all projects, merged fairly), /api/explain, /api/file?project=
+repeatable; none = all projects, merged by relevance), /api/explain, /api/file?project=
 &path=&offset=&limit=, /api/graph?project=&name=[&format=svg];
 POST /api/index, /api/remove and /api/cancel (stop an index run) with
 {"root": "/path"}.

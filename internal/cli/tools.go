@@ -141,9 +141,13 @@ usage or an invalid regular expression.`)
 	}
 	for _, sr := range res.SuggestedReads {
 		// the CLI's own command instead of the agents' read_file call
+		// (the REPL's /read in the REPL, on the session's project)
 		args, _ := json.Marshal(sr.Args)
-		text = strings.Replace(text, sr.Tool+" "+string(args)+"\n",
-			fmt.Sprintf("coderag read %s--offset %d --limit %d %s\n", projectFlag, sr.Args.Offset, sr.Args.Limit, shellQuote(sr.Args.Path)), 1)
+		read := fmt.Sprintf("coderag read %s--offset %d --limit %d %s\n", projectFlag, sr.Args.Offset, sr.Args.Limit, shellQuote(sr.Args.Path))
+		if e.repl {
+			read = fmt.Sprintf("/read %s --offset %d --limit %d\n", shellQuote(sr.Args.Path), sr.Args.Offset, sr.Args.Limit)
+		}
+		text = strings.Replace(text, sr.Tool+" "+string(args)+"\n", read, 1)
 	}
 	if err := printResult(e, *asJSON, root, res, text); err != nil {
 		return err

@@ -28,6 +28,7 @@ const (
 	EnvLLMModel          = "LLM_MODEL"
 	EnvToken             = "CODERAG_TOKEN"
 	EnvAllowSecrets      = "CODERAG_ALLOW_SECRETS"
+	EnvNoColor           = "NO_COLOR"
 )
 
 // EnvHelp is the block of text describing the environment, for --help output.
@@ -49,7 +50,8 @@ const EnvHelp = `Environment (flags override environment, environment overrides 
   CODERAG_TOKEN          bearer token of 'coderag serve' (writes need it; --token overrides)
   CODERAG_ALLOW_SECRETS  1 = index, read, grep and glob files whose names look like secrets (.env, *.pem,
                          *.key, id_rsa*, credentials.json, secrets.yaml, .npmrc, ...), withheld by default;
-                         --allow-secrets sets it for one command`
+                         --allow-secrets sets it for one command
+  NO_COLOR               any value: no colour in the terminal (matched terms are coloured on a terminal only)`
 
 // Config holds every setting coderag reads from the environment.
 type Config struct {
@@ -66,6 +68,9 @@ type Config struct {
 	// lists files whose names look like secrets (walk.SecretName), which
 	// are withheld by default.
 	AllowSecrets bool
+	// NoColor (NO_COLOR, any non-empty value, no-color.org) turns off the
+	// colouring of matched terms that a terminal otherwise gets.
+	NoColor bool
 }
 
 // Embedding selects and configures the embedding provider.
@@ -162,6 +167,7 @@ var Settings = []Setting{
 	{Env: EnvLLMAPIKey, apply: func(c *Config, v string) error { c.LLM.APIKey = v; return nil }},
 	{Env: EnvLLMModel, apply: func(c *Config, v string) error { c.LLM.Model = v; return nil }},
 	{Env: EnvToken, apply: func(c *Config, v string) error { c.Token = v; return nil }},
+	{Env: EnvNoColor, apply: func(c *Config, v string) error { c.NoColor = true; return nil }},
 	{Env: EnvAllowSecrets, Flag: "allow-secrets", Bool: true,
 		Usage: "index, read, grep and glob files whose names look like secrets (.env, *.key, credentials.json, ...); sets CODERAG_ALLOW_SECRETS",
 		apply: func(c *Config, v string) error {

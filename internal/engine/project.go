@@ -267,7 +267,7 @@ func markStale(rs []search.Result, f *Freshness) {
 }
 
 // SearchMany answers query over several projects, each with the embedder
-// it was indexed with and under its own policy, merged fairly by
+// it was indexed with and under its own policy, merged by relevance by
 // search.SearchProjects. Under Freshen each project is checked first; a
 // project whose check fails is searched as indexed (its Freshness error
 // says why), and results from changed files are marked Stale as Search

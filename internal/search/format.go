@@ -9,9 +9,18 @@ import (
 	"github.com/coderag/coderag/internal/walk"
 )
 
+// HumanOptions choose what FormatHuman and FormatMultiHuman add to the
+// results: Explain each score's breakdown, Color the query's terms in the
+// previews in bold red (ANSI escapes: for a terminal only, never a pipe).
+type HumanOptions struct {
+	Explain bool
+	Color   bool
+}
+
 // FormatHuman writes results for people: rank, score, path:start-end, type,
-// name and a 120-character preview; with explain, each score's breakdown.
-func FormatHuman(w io.Writer, resp *Response, explain bool) {
+// name and a 120-character preview; with o.Explain, each score's
+// breakdown; with o.Color, the matched terms of each preview coloured.
+func FormatHuman(w io.Writer, resp *Response, o HumanOptions) {
 	if resp.Incomplete != "" {
 		fmt.Fprintf(w, "note: %s\n", resp.Incomplete)
 	}
@@ -27,17 +36,42 @@ func FormatHuman(w io.Writer, resp *Response, explain bool) {
 	}
 	for i, r := range resp.Results {
 		fmt.Fprintf(w, "%2d. %.3f  %s:%d-%d  [%s] %s\n", i+1, r.Score, walk.DisplayPath(r.Path), r.StartLine, r.EndLine, r.Type, r.Name)
-		fmt.Fprintf(w, "    %s\n", r.Preview)
+		fmt.Fprintf(w, "    %s\n", previewText(r, o.Color))
 		if len(r.Callers) > 0 {
 			fmt.Fprintf(w, "    callers: %s\n", strings.Join(r.Callers, "; "))
 		}
 		if len(r.Callees) > 0 {
 			fmt.Fprintf(w, "    callees: %s\n", strings.Join(r.Callees, "; "))
 		}
-		if explain && r.Explain != nil {
+		if o.Explain && r.Explain != nil {
 			fmt.Fprintf(w, "    explain: %s\n", explainLine(r.Explain))
 		}
 	}
+}
+
+// Terminal escapes of a matched term: bold red, as ripgrep colours matches.
+const (
+	colorMatch = "\x1b[1;31m"
+	colorReset = "\x1b[0m"
+)
+
+// previewText is r's preview, with color its PreviewMatches wrapped in
+// colorMatch ... colorReset.
+func previewText(r Result, color bool) string {
+	if !color || len(r.PreviewMatches) == 0 {
+		return r.Preview
+	}
+	var b strings.Builder
+	at := 0
+	for _, m := range r.PreviewMatches {
+		if m.Start < at || m.End > len(r.Preview) {
+			continue // not spans of this preview
+		}
+		b.WriteString(r.Preview[at:m.Start] + colorMatch + r.Preview[m.Start:m.End] + colorReset)
+		at = m.End
+	}
+	b.WriteString(r.Preview[at:])
+	return b.String()
 }
 
 // explainLine renders an Explain on one line: the routes' evidence (and
@@ -85,7 +119,11 @@ func FormatForTool(resp *Response) string {
 		return b.String()
 	}
 	top := resp.Results[0]
-	if resp.Note != "" {
+	if resp.Note != "" && !vectorOnly(resp.Note) {
+		// results with keyword hits and a note (an identifier that
+		// occurs nowhere, a cut query): the note, then the summary
+		fmt.Fprintf(&b, "Note: %s.\n", resp.Note)
+	} else if resp.Note != "" {
 		// no summary that would recommend what is likely noise
 		fmt.Fprintf(&b, "Note: %s, probably unrelated. Try grep_code with an identifier, or other words that may occur in the code.\n\n", resp.Note)
 		for i, r := range resp.Results {

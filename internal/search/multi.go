@@ -5,7 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"sort"
+	"math"
+	"slices"
 	"strings"
 
 	"golang.org/x/sync/errgroup"
@@ -15,22 +16,19 @@ import (
 
 // Searching several projects at once.
 //
-// Scores of different projects are not comparable: each project has its own
-// BM25 statistics (one FTS5 table per project, so the same word weighs more
-// in a project where it is rare), its own corpus size, and possibly another
-// embedder with another cosine scale. Normalising scores per project (divide
-// by the project's best) would still hand every project a 1.0, relevant or
-// not, and lets a big project whose score curve is flat fill the list.
-// The one currency the projects share is rank. So the merge interleaves by
-// per-project rank: every project's first result, then every project's
-// second, and so on; within one round, results are ordered by their own
-// score (the best guess at which project's hit is better). A project whose
-// answer has no keyword hit at all (Note is NoKeywordNote or StopWordsNote: its results are
-// only vector neighbours) is interleaved after the projects with keyword
-// hits, so an unrelated repository does not take every other slot.
-// A big project therefore cannot crowd a small one out of the top k: with P
-// projects that have keyword hits, each of them holds one of the first P
-// slots.
+// Each project is searched on its own, with its own statistics (BM25 over
+// its own full-text table, its own embedder), so that a project's ranking
+// never depends on the others. The answers are then merged by relevance:
+// the best score first, as one list would be. Scores of different projects
+// are not exactly comparable (the same word weighs more where it is rare),
+// so fairness breaks the ties: among the projects' next results whose
+// scores are within mergeTieBand of the best of them, the one with the
+// better rank in its own project goes first (then the higher score, then
+// the order of the projects given). A project's results keep their own
+// order. A project whose answer has no keyword hit at all (its Note starts
+// with NoKeywordNote or StopWordsNote: its results are only vector
+// neighbours) is merged after the projects with keyword hits, so an
+// unrelated repository does not take slots from a relevant one.
 
 // MultiResult is one result of a multi-project search: the Result as a
 // single-project search gives it, the root of the project it comes from, and
@@ -39,6 +37,10 @@ type MultiResult struct {
 	Project string `json:"project"`
 	Result
 	ProjectRank int `json:"project_rank"`
+	// AlsoIn are the other projects holding the same chunk (same path,
+	// lines, name and text: a vendored or copied file), folded into this
+	// result as zoekt folds duplicates.
+	AlsoIn []string `json:"also_in,omitempty"`
 }
 
 // ProjectAnswer sums up one project's part of a multi-project search:
@@ -153,12 +155,20 @@ func SearchProjects(ctx context.Context, searchers []*Searcher, query string, op
 	return out, nil
 }
 
+// mergeTieBand is how close two scores are to count as a tie in the
+// merge of several projects' answers: within this fraction of the higher.
+const mergeTieBand = 0.10
+
 // MergeRanked merges the answers of several projects (resps[i] is the answer
-// for roots[i]; nil for a project that failed) into at most k results, fairly:
-// by per-project rank, then by score within a rank, with the projects whose
-// answer has keyword hits before those with vector neighbours only (see the
-// comment at the top of this file). The order is deterministic: ties in
-// score keep the order of roots.
+// for roots[i]; nil for a project that failed) into at most k results, by
+// relevance (see the comment at the top of this file), a chunk found in
+// several projects (a copied file) once, naming the others in AlsoIn:
+// repeatedly the
+// projects' next results are compared, the best score wins, and among the
+// scores within mergeTieBand of it the better per-project rank wins; the
+// projects whose answer has keyword hits come before those with vector
+// neighbours only. The order is deterministic: full ties keep the order of
+// roots.
 func MergeRanked(roots []string, resps []*Response, k int) []MultiResult {
 	out := []MultiResult{}
 	for _, weak := range []bool{false, true} {
@@ -168,33 +178,75 @@ func MergeRanked(roots []string, resps []*Response, k int) []MultiResult {
 				tier = append(tier, i)
 			}
 		}
-		for rank := 0; len(out) < k; rank++ {
-			var round []MultiResult
+		next := make([]int, len(resps)) // each project's next result
+		for len(out) < k {
+			best := -1 // the project whose next result scores highest
 			for _, i := range tier {
-				if rank < len(resps[i].Results) {
-					round = append(round, MultiResult{Project: roots[i], Result: resps[i].Results[rank], ProjectRank: rank + 1})
+				if next[i] < len(resps[i].Results) && (best < 0 || resps[i].Results[next[i]].Score > resps[best].Results[next[best]].Score) {
+					best = i
 				}
 			}
-			if len(round) == 0 {
+			if best < 0 {
 				break
 			}
-			sort.SliceStable(round, func(a, b int) bool { return round[a].Score > round[b].Score })
-			out = append(out, round[:min(len(round), k-len(out))]...)
+			top := resps[best].Results[next[best]].Score
+			pick := best
+			for _, i := range tier {
+				if next[i] >= len(resps[i].Results) || i == pick {
+					continue
+				}
+				sc := resps[i].Results[next[i]].Score
+				if !tiedScore(sc, top) {
+					continue
+				}
+				if next[i] < next[pick] || next[i] == next[pick] && sc > resps[pick].Results[next[pick]].Score {
+					pick = i
+				}
+			}
+			r := resps[pick].Results[next[pick]]
+			next[pick]++
+			if i := sameChunk(out, r); i >= 0 {
+				if out[i].Project != roots[pick] && !slices.Contains(out[i].AlsoIn, roots[pick]) {
+					out[i].AlsoIn = append(out[i].AlsoIn, roots[pick])
+				}
+				continue
+			}
+			out = append(out, MultiResult{Project: roots[pick], Result: r, ProjectRank: next[pick]})
 		}
 	}
 	return out
 }
 
+// sameChunk returns the index in out of a result holding the same chunk
+// as r (path, lines, name and text), or -1.
+func sameChunk(out []MultiResult, r Result) int {
+	for i, o := range out {
+		if o.Path == r.Path && o.StartLine == r.StartLine && o.EndLine == r.EndLine && o.Name == r.Name && o.content == r.content {
+			return i
+		}
+	}
+	return -1
+}
+
+// tiedScore reports whether score is within mergeTieBand of top (top >=
+// score).
+func tiedScore(score, top float64) bool {
+	return top-score <= mergeTieBand*math.Abs(top)
+}
+
 // FormatMultiHuman writes a multi-project answer for people: each project's
 // notes and errors, then the merged results as FormatHuman prints them,
-// each with its project root after the path.
-func FormatMultiHuman(w io.Writer, resp *MultiResponse, explain bool) {
+// each with its project root after the path (HumanOptions as there).
+func FormatMultiHuman(w io.Writer, resp *MultiResponse, o HumanOptions) {
 	for _, p := range resp.Projects {
 		switch {
 		case p.Error != "":
 			fmt.Fprintf(w, "note: %s: search failed: %s\n", p.Project, p.Error)
 		case p.Incomplete != "":
 			fmt.Fprintf(w, "note: %s: %s\n", p.Project, p.Incomplete)
+		}
+		if p.Error == "" && p.Note != "" && p.Note != NoWordsNote && p.Results > 0 {
+			fmt.Fprintf(w, "note: %s: %s\n", p.Project, p.Note)
 		}
 	}
 	if len(resp.Results) == 0 {
@@ -205,10 +257,14 @@ func FormatMultiHuman(w io.Writer, resp *MultiResponse, explain bool) {
 		return
 	}
 	for i, r := range resp.Results {
-		fmt.Fprintf(w, "%2d. %.3f  %s:%d-%d  (%s #%d)  [%s] %s\n", i+1, r.Score, walk.DisplayPath(r.Path), r.StartLine, r.EndLine,
-			walk.DisplayPath(r.Project), r.ProjectRank, r.Type, r.Name)
-		fmt.Fprintf(w, "    %s\n", r.Preview)
-		if explain && r.Explain != nil {
+		also := ""
+		if len(r.AlsoIn) > 0 {
+			also = "  also in " + strings.Join(r.AlsoIn, ", ")
+		}
+		fmt.Fprintf(w, "%2d. %.3f  %s:%d-%d  (%s #%d)  [%s] %s%s\n", i+1, r.Score, walk.DisplayPath(r.Path), r.StartLine, r.EndLine,
+			walk.DisplayPath(r.Project), r.ProjectRank, r.Type, r.Name, also)
+		fmt.Fprintf(w, "    %s\n", previewText(r.Result, o.Color))
+		if o.Explain && r.Explain != nil {
 			fmt.Fprintf(w, "    explain: %s\n", explainLine(r.Explain))
 		}
 	}

@@ -83,10 +83,16 @@ type Result struct {
 	Callees []string `json:"callees,omitempty"`
 	// Stale is set by the engine's Freshen policy when the file changed
 	// since the last index: the lines may be off.
-	Stale   bool `json:"stale,omitempty"`
-	content string
-	id      int64
-	sym     chunk.Symbol // the chunk's name taken apart (zero for text chunks)
+	Stale bool `json:"stale,omitempty"`
+	// PreviewMatches are the query's terms in Preview (byte offsets, see
+	// highlight.go); LineMatches the same in the chunk's lines, by file
+	// line number, for a caller that shows the code. Both are for display
+	// only; empty when nothing matched.
+	PreviewMatches []Span     `json:"preview_matches,omitempty"`
+	LineMatches    []LineSpan `json:"line_matches,omitempty"`
+	content        string
+	id             int64
+	sym            chunk.Symbol // the chunk's name taken apart (zero for text chunks)
 }
 
 // Content returns the chunk's stored text.
@@ -159,7 +165,10 @@ type Response struct {
 	Ranker   string   `json:"ranker"`
 	Keywords []string `json:"keywords"`
 	Results  []Result `json:"results"`
-	// Note warns about weak results (see NoKeywordNote); empty otherwise.
+	// Note warns about weak results (NoKeywordNote, StopWordsNote), a
+	// query identifier the code does not hold ("no identifier `X` in the
+	// code; results match its parts") and a cut query (CutQueryNote),
+	// those that apply joined by "; " in that order; empty otherwise.
 	Note string `json:"note,omitempty"`
 	// Filter is the query's filters as written ("lang:go file:*_test.go",
 	// see ParseQuery); Keywords come from the other words. Empty without.
@@ -278,8 +287,11 @@ func (s *Searcher) Search(ctx context.Context, query string, opts Options) (*Res
 			note = NoKeywordNote
 		}
 	}
+	if r == RankerHybrid {
+		note = joinNotes(note, s.absentIdentifierNote(ctx, q, hp, res))
+	}
 	if cut {
-		note = strings.TrimPrefix(note+"; "+CutQueryNote, "; ")
+		note = joinNotes(note, CutQueryNote)
 	}
 	if !opts.Explain {
 		for i := range res {
@@ -289,6 +301,7 @@ func (s *Searcher) Search(ctx context.Context, query string, opts Options) (*Res
 	for i := range res {
 		res[i].Preview = Preview(res[i].content, 120)
 	}
+	newHighlighter(q).markMatches(res)
 	if res == nil {
 		res = []Result{}
 	}
@@ -346,8 +359,10 @@ const (
 )
 
 // vectorOnly reports whether note marks an answer whose results come from
-// vector similarity alone.
-func vectorOnly(note string) bool { return note == NoKeywordNote || note == StopWordsNote }
+// vector similarity alone (the note comes first, before the others).
+func vectorOnly(note string) bool {
+	return strings.HasPrefix(note, NoKeywordNote) || strings.HasPrefix(note, StopWordsNote)
+}
 
 // sortResults orders by score desc, then path, then name, so ties are
 // broken the same way on every run.

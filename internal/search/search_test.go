@@ -383,7 +383,7 @@ func TestNoKeywordNote(t *testing.T) {
 		t.Fatalf("results %d, note %q", len(resp.Results), resp.Note)
 	}
 	var b strings.Builder
-	FormatHuman(&b, resp, false)
+	FormatHuman(&b, resp, HumanOptions{})
 	if !strings.Contains(b.String(), "note: no word of the query") || !strings.Contains(FormatForTool(resp), "Note: no word") {
 		t.Fatalf("formatters drop the note:\n%s\n%s", b.String(), FormatForTool(resp))
 	}

@@ -135,8 +135,9 @@ func lineParam(q url.Values, name string) (int, error) {
 	return int(max(n, 0)), nil
 }
 
-// apiGraph is GET /api/graph?project=&name=[&format=svg]: direct callers
-// and callees as JSON (Graph), or drawn as SVG.
+// apiGraph is GET /api/graph?project=&name=[&depth=N][&guesses=1][&format=svg]:
+// callers and callees, depth levels deep (1 to maxGraphDepth, default 1),
+// as JSON (Graph), or drawn as SVG (guessed calls only with guesses=1).
 func (s *Server) apiGraph(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	g, err := s.graph(r)
@@ -146,7 +147,8 @@ func (s *Server) apiGraph(w http.ResponseWriter, r *http.Request) {
 	}
 	if q.Get("format") == "svg" {
 		w.Header().Set("Content-Type", "image/svg+xml")
-		_, _ = io.WriteString(w, string(drawGraph(g))) // the client went away: nothing to tell it
+		guesses, _ := strconv.ParseBool(q.Get("guesses"))
+		_, _ = io.WriteString(w, string(drawGraph(g, guesses))) // the client went away: nothing to tell it
 		return
 	}
 	writeJSON(w, http.StatusOK, g)
@@ -163,8 +165,20 @@ func (s *Server) graph(r *http.Request) (*Graph, error) {
 	if name == "" {
 		return nil, badRequest("missing name (a function or Class.method)")
 	}
-	return s.b.Graph(r.Context(), root, name)
+	depth := 1
+	if v := q.Get("depth"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > maxGraphDepth {
+			return nil, badRequest("depth must be a whole number from 1 to %d, got %q", maxGraphDepth, v)
+		}
+		depth = n
+	}
+	return s.b.Graph(r.Context(), root, name, depth)
 }
+
+// maxGraphDepth is the deepest graph the page and the API draw: each level
+// is two more columns.
+const maxGraphDepth = 3
 
 // rootRequest is the body of POST /api/index and /api/remove.
 type rootRequest struct {

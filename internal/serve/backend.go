@@ -29,17 +29,18 @@ type Backend interface {
 	// their counts or runs: what resolving a project name needs.
 	Roots(ctx context.Context) ([]string, error)
 	// Search answers query over projects (all indexed projects when empty),
-	// merged fairly by search.SearchProjects.
+	// merged by relevance by search.SearchProjects.
 	Search(ctx context.Context, projects []string, query string, opts search.Options) (*search.MultiResponse, error)
 	// File reads a window of one file of project with the confinement of
 	// tools.Read: tools.ErrOutsideRoot for `..`, absolute paths elsewhere
 	// and symlinks leading out; tools.ErrNotIndexed for a file the index
 	// does not take (tools.ReadIndexed); tools.ErrNotFound, tools.ErrBinary, ...
 	File(ctx context.Context, project, path string, offset, limit int) (*tools.ReadResult, error)
-	// Graph returns the direct callers and callees of the function or
-	// method name in project; relate.ErrNotFound or relate.ErrAmbiguous
-	// when name does not pick one definition.
-	Graph(ctx context.Context, project, name string) (*Graph, error)
+	// Graph returns the callers and callees of the function or method
+	// name in project, depth levels deep (1: the direct ones);
+	// relate.ErrNotFound or relate.ErrAmbiguous when name does not pick
+	// one definition.
+	Graph(ctx context.Context, project, name string, depth int) (*Graph, error)
 	// Index starts indexing the directory root (a new project, or an
 	// incremental run of an indexed one) in the background and returns at
 	// once with its status; a run already going on is joined, not doubled.
@@ -77,8 +78,11 @@ var (
 // stats --json` the page shows, and the progress of the index job of its
 // root in the server.
 type ProjectStatus struct {
-	Project   string `json:"project"` // absolute root
-	Name      string `json:"name"`    // base name of the root, for display
+	Project string `json:"project"` // absolute root
+	// Name tells the project apart for display and in requests
+	// (?project=, /api/remove): the shortest path suffix of its root that
+	// no other project's root ends with ("lib", or "a/lib" and "b/lib").
+	Name      string `json:"name"`
 	Indexed   bool   `json:"indexed"` // false: a first run is going on
 	Embedder  string `json:"embedder,omitempty"`
 	Files     int    `json:"files"`
@@ -114,11 +118,13 @@ type IndexRun struct {
 	Report *index.Report `json:"report,omitempty"` // when finished
 }
 
-// Graph is a definition with its direct callers and callees, each walk in
-// the shape of `coderag callers --json` and `coderag callees --json`.
+// Graph is a definition with its callers and callees, Depth levels deep
+// (1: the direct ones), each walk in the shape of `coderag callers --json`
+// and `coderag callees --json`.
 type Graph struct {
 	Root    string       `json:"root"`
 	Query   string       `json:"query"`
+	Depth   int          `json:"depth"`
 	Start   *relate.Def  `json:"start"`
 	Callers *relate.Walk `json:"callers"`
 	Callees *relate.Walk `json:"callees"`

@@ -37,6 +37,63 @@ func chromiumPath(t *testing.T) string {
 	return ""
 }
 
+// newBrowser starts headless Chromium (bin) with a window of w x h pixels
+// and returns the context of its tab; the browser ends with the test, and
+// within 90 s whatever happens (a bound, not an assertion: a hung browser
+// ends the test).
+func newBrowser(t *testing.T, bin string, w, h int) context.Context {
+	t.Helper()
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(bin),
+		chromedp.NoSandbox, // tests run as root in CI containers
+		chromedp.DisableGPU,
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(w, h),
+	)
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	t.Cleanup(cancel)
+	ctx, cancelAlloc := chromedp.NewExecAllocator(ctx, opts...)
+	t.Cleanup(cancelAlloc)
+	ctx, cancelTab := chromedp.NewContext(ctx)
+	t.Cleanup(cancelTab)
+	return ctx
+}
+
+// stepper returns a function that runs the actions of one step of a
+// browser test in ctx, failing the test with the step's name, and logs
+// how long it took.
+func stepper(t *testing.T, ctx context.Context) func(what string, a ...chromedp.Action[chromedp.Void]) {
+	return func(what string, a ...chromedp.Action[chromedp.Void]) {
+		t.Helper()
+		start := time.Now()
+		if err := chromedp.Do(ctx, a...); err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		t.Logf("%s: %s", what, time.Since(start).Round(time.Millisecond))
+	}
+}
+
+// saveShots writes the screenshots of a browser test to the test's
+// artifact directory, or to docs/ with -update-screenshot; each must be a
+// PNG.
+func saveShots(t *testing.T, shots map[string][]byte) {
+	t.Helper()
+	dir := t.ArtifactDir()
+	if *updateScreenshot {
+		dir = filepath.Join("..", "..", "docs")
+	}
+	for name, b := range shots {
+		if len(b) < 1000 || string(b[1:4]) != "PNG" {
+			t.Fatalf("%s is not a PNG (%d bytes)", name, len(b))
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 // TestBrowser drives the page in headless Chromium: type a query, see the
 // results, open the score breakdown, follow a path:line link to the file
 // view at its anchor, open the call graph from the results, then the status
@@ -57,31 +114,8 @@ func TestBrowser(t *testing.T) {
 	gate := make(chan struct{})
 	var docs atomic.Int64
 	f.wrap = func(e embed.Embedder) embed.Embedder { return gatedEmbedder{Embedder: e, gate: gate, docs: &docs} }
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(bin),
-		chromedp.NoSandbox, // tests run as root in CI containers
-		chromedp.DisableGPU,
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.WindowSize(1280, 860),
-	)
-	// a bound, not an assertion: a hung browser ends the test
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	defer cancel()
-	ctx, cancelAlloc := chromedp.NewExecAllocator(ctx, opts...)
-	defer cancelAlloc()
-	ctx, cancelTab := chromedp.NewContext(ctx)
-	defer cancelTab()
-
-	step := func(what string, a ...chromedp.Action[chromedp.Void]) {
-		t.Helper()
-		start := time.Now()
-		if err := chromedp.Do(ctx, a...); err != nil {
-			t.Fatalf("%s: %v", what, err)
-		}
-		t.Logf("%s: %s", what, time.Since(start).Round(time.Millisecond))
-	}
+	ctx := newBrowser(t, bin, 1280, 860)
+	step := stepper(t, ctx)
 	step("open the page", chromedp.Navigate(f.srv.URL+"/"), chromedp.WaitVisible(chromedp.CSS("#q")))
 	step("type a query", chromedp.SendKeys(chromedp.CSS("#q"), "record the response headers a handler writes\n"),
 		chromedp.WaitVisible(chromedp.CSS("#results .result")))
@@ -188,17 +222,5 @@ func TestBrowser(t *testing.T) {
 		t.Fatalf("the removed project is still indexed: %v", err)
 	}
 
-	shots := map[string][]byte{"serve.png": results, "serve-graph.png": graph, "serve-status.png": status}
-	dir := t.ArtifactDir()
-	if *updateScreenshot {
-		dir = filepath.Join("..", "..", "docs")
-	}
-	for name, b := range shots {
-		if len(b) < 1000 || string(b[1:4]) != "PNG" {
-			t.Fatalf("%s is not a PNG (%d bytes)", name, len(b))
-		}
-		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	saveShots(t, map[string][]byte{"serve.png": results, "serve-graph.png": graph, "serve-status.png": status})
 }

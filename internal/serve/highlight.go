@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/coderag/coderag/internal/chunk"
+	"github.com/coderag/coderag/internal/search"
 )
 
 // tokenClass maps a chunk.Highlight class to the CSS class of its span;
@@ -23,7 +24,10 @@ var tokenClass = map[string]string{
 // dark ones when the browser prefers a dark scheme.
 const codeCSS = `.chroma { tab-size: 4; -webkit-text-size-adjust: none; }
 .chroma .line { display: flex; }
-.chroma .ln { white-space: pre; -webkit-user-select: none; user-select: none; margin-right: 0.4em; padding: 0 0.4em; color: #7f7f7f; }
+.chroma .ln { white-space: pre; -webkit-user-select: none; user-select: none; margin-right: 0.4em; padding: 0 0.4em; color: #7f7f7f; flex: none; text-align: right; box-sizing: content-box; }
+.chroma.lnw1 .ln { width: 1ch; } .chroma.lnw2 .ln { width: 2ch; } .chroma.lnw3 .ln { width: 3ch; } .chroma.lnw4 .ln { width: 4ch; }
+.chroma.lnw5 .ln { width: 5ch; } .chroma.lnw6 .ln { width: 6ch; } .chroma.lnw7 .ln { width: 7ch; }
+.chroma .ln[id] { scroll-margin-top: 4em; }
 .chroma .lnlinks { outline: none; text-decoration: none; color: inherit; }
 .chroma .cl { white-space: pre; }
 .chroma .hl { background-color: #fff1b8; }
@@ -55,12 +59,18 @@ func chromaCSS() []byte { return []byte(codeCSS) }
 // classes of tokenClass. Lines hl[0]..hl[1] get the class "hl" when hl[0] >
 // 0, and with anchors each line number gets the id "L<n>" and links to it.
 // The file name decides the syntax (chunk.Highlight); language, the
-// index's name for it, is not needed. Every byte of code is escaped.
-func highlight(code, file, language string, first int, hl [2]int, anchors bool) template.HTML {
+// index's name for it, is not needed. The query's matched terms, marks
+// (by file line number and byte offsets in the line, as search.Result's
+// LineMatches), are wrapped in <mark> inside the token spans, so each line
+// reads as pre, match, post fragments. Every byte of code is escaped.
+func highlight(code, file, language string, first int, hl [2]int, anchors bool, marks []search.LineSpan) template.HTML {
 	spans := chunk.Highlight(file, []byte(code))
 	var b strings.Builder
 	b.Grow(len(code) * 2)
-	b.WriteString(`<pre class="chroma"><code>`)
+	// the line number column is as wide as the last number (class lnwN,
+	// N digits): the code column stays straight past line 99
+	last := first + strings.Count(code, "\n")
+	b.WriteString(`<pre class="chroma lnw` + strconv.Itoa(min(len(strconv.Itoa(last)), 7)) + `"><code>`)
 	si := 0 // first span that may reach the current line
 	for start, n := 0, first; ; n++ {
 		end := strings.IndexByte(code[start:], '\n')
@@ -84,6 +94,13 @@ func highlight(code, file, language string, first int, hl [2]int, anchors bool) 
 		for si < len(spans) && spans[si].End <= start {
 			si++
 		}
+		var lineMarks [][2]int // this line's marks, offsets in code
+		for _, m := range marks {
+			if m.Line == n && m.Start < m.End && start+m.End <= end {
+				lineMarks = append(lineMarks, [2]int{start + m.Start, start + m.End})
+			}
+		}
+		text := func(a, z int) { writeMarked(&b, code, a, z, lineMarks) }
 		at := start
 		for k := si; k < len(spans) && spans[k].Start < end; k++ {
 			s := spans[k]
@@ -95,13 +112,13 @@ func highlight(code, file, language string, first int, hl [2]int, anchors bool) 
 			if !ok || z <= a {
 				continue
 			}
-			b.WriteString(template.HTMLEscapeString(code[at:a]))
+			text(at, a)
 			b.WriteString(`<span class="` + cls + `">`)
-			b.WriteString(template.HTMLEscapeString(code[a:z]))
+			text(a, z)
 			b.WriteString(`</span>`)
 			at = z
 		}
-		b.WriteString(template.HTMLEscapeString(code[at:end]))
+		text(at, end)
 		b.WriteString(`</span></span>`)
 		start = end
 		if end == len(code) {
@@ -110,6 +127,24 @@ func highlight(code, file, language string, first int, hl [2]int, anchors bool) 
 	}
 	b.WriteString(`</code></pre>`)
 	return template.HTML(b.String()) // #nosec: every text byte is escaped, classes come from tokenClass
+}
+
+// writeMarked writes code[a:z] escaped, with the parts of it that marks
+// (sorted, not overlapping [start, end) offsets in code) cover wrapped in
+// <mark>.
+func writeMarked(b *strings.Builder, code string, a, z int, marks [][2]int) {
+	for _, m := range marks {
+		ma, mz := max(m[0], a), min(m[1], z)
+		if ma >= mz {
+			continue
+		}
+		b.WriteString(template.HTMLEscapeString(code[a:ma]))
+		b.WriteString(`<mark>`)
+		b.WriteString(template.HTMLEscapeString(code[ma:mz]))
+		b.WriteString(`</mark>`)
+		a = mz
+	}
+	b.WriteString(template.HTMLEscapeString(code[a:z]))
 }
 
 // snippetLines is how many lines of a chunk a search result shows.

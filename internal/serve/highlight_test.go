@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/coderag/coderag/internal/search"
 )
 
 var (
@@ -19,7 +21,7 @@ func TestHighlightMarkup(t *testing.T) {
 	t.Parallel()
 	code := "package a\n\n// <script>alert(1)</script> & co\nfunc F() string {\n\treturn \"</span><b x='1'>\" + `\"&amp;`\n}\n/* two\nlines */"
 	for _, file := range []string{"a.go", "a.txt", "a.lua"} {
-		out := string(highlight(code, file, "", 7, [2]int{9, 10}, true))
+		out := string(highlight(code, file, "", 7, [2]int{9, 10}, true, nil))
 		if strings.Contains(out, "<script") || strings.Contains(out, "<b ") {
 			t.Fatalf("%s: code became markup:\n%s", file, out)
 		}
@@ -28,7 +30,7 @@ func TestHighlightMarkup(t *testing.T) {
 		}
 		for _, m := range regexp.MustCompile(`class="([^"]*)"`).FindAllStringSubmatch(out, -1) {
 			switch m[1] {
-			case "chroma", "line", "line hl", "ln", "lnlinks", "cl", "tc", "ts", "tn", "tk", "tt", "tf":
+			case "chroma lnw2", "line", "line hl", "ln", "lnlinks", "cl", "tc", "ts", "tn", "tk", "tt", "tf":
 			default:
 				t.Errorf("%s: class %q outside the fixed set", file, m[1])
 			}
@@ -41,11 +43,33 @@ func TestHighlightMarkup(t *testing.T) {
 			t.Errorf("%s: lines 9-10 not marked:\n%s", file, out)
 		}
 	}
-	out := string(highlight(code, "a.go", "", 1, [2]int{}, false))
+	out := string(highlight(code, "a.go", "", 1, [2]int{}, false, nil))
 	for _, want := range []string{`<span class="tk">func</span>`, `<span class="tf">F</span>`, `<span class="tt">string</span>`,
 		`<span class="tc">// &lt;script&gt;alert(1)&lt;/script&gt; &amp; co</span>`, `<span class="tc">/* two</span>`, `<span class="tc">lines */</span>`} {
 		if !strings.Contains(out, want) {
 			t.Errorf("Go highlight lacks %s:\n%s", want, out)
 		}
+	}
+}
+
+// TestHighlightMarks: the query's matched terms become <mark> fragments
+// inside the token spans, escaped like the rest; the text is unchanged,
+// and a mark past its line's end is dropped rather than spill over.
+func TestHighlightMarks(t *testing.T) {
+	t.Parallel()
+	code := "// login <timeout> here\nfunc LoginTimeout() {}\n"
+	marks := []search.LineSpan{{Line: 5, Start: 3, End: 8}, {Line: 5, Start: 9, End: 18}, {Line: 6, Start: 5, End: 17}, {Line: 6, Start: 20, End: 40}}
+	out := string(highlight(code, "a.go", "", 5, [2]int{}, false, marks))
+	for _, want := range []string{`<span class="tc">// <mark>login</mark> <mark>&lt;timeout&gt;</mark> here</span>`,
+		`<span class="tf"><mark>LoginTimeout</mark></span>`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("lacks %s:\n%s", want, out)
+		}
+	}
+	if n := strings.Count(out, "<mark>"); n != 3 {
+		t.Errorf("%d marks, want 3:\n%s", n, out)
+	}
+	if got := html.UnescapeString(tagRE.ReplaceAllString(lineNoRE.ReplaceAllString(out, ""), "")); got != code {
+		t.Errorf("text differs:\n%q\n%q", got, code)
 	}
 }

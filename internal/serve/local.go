@@ -119,6 +119,7 @@ func (l *Local) Projects(ctx context.Context) ([]ProjectStatus, error) {
 		out = append(out, ProjectStatus{Project: root, Name: filepath.Base(root), Indexing: l.indexing(l.eng.Job(root))})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Project < out[j].Project })
+	nameProjects(out)
 	return out, nil
 }
 
@@ -261,22 +262,23 @@ func (l *Local) File(ctx context.Context, project, path string, offset, limit in
 	return tools.ReadIndexed(ctx, p.Root, tools.ReadParams{Path: path, Offset: offset, Limit: limit, AllowSecrets: l.eng.AllowSecrets()})
 }
 
-// Graph walks one level of callers and one of callees through the
-// engine's resolver of the project (loaded once, reloaded when the index
-// changes).
-func (l *Local) Graph(ctx context.Context, project, name string) (*Graph, error) {
+// Graph walks depth levels of callers and of callees (at least 1) through
+// the engine's resolver of the project (loaded once, reloaded when the
+// index changes).
+func (l *Local) Graph(ctx context.Context, project, name string, depth int) (*Graph, error) {
+	depth = max(depth, 1)
 	p, err := l.project(ctx, project)
 	if err != nil {
 		return nil, err
 	}
 	defer p.Release()
-	g := &Graph{Root: p.Root, Query: name}
+	g := &Graph{Root: p.Root, Query: name, Depth: depth}
 	err = p.Graph(ctx, func(r *relate.Resolver) error {
 		var err error
-		if g.Callers, err = r.Callers(name, 1); err != nil {
+		if g.Callers, err = r.Callers(name, depth); err != nil {
 			return err
 		}
-		g.Callees, err = r.Callees(name, 1)
+		g.Callees, err = r.Callees(name, depth)
 		return err
 	})
 	if err != nil {
@@ -310,7 +312,18 @@ func (l *Local) Index(ctx context.Context, dir string) (*ProjectStatus, error) {
 	l.mu.Lock()
 	l.runs[root] = run
 	l.mu.Unlock()
-	return l.status(ctx, root)
+	st, err := l.status(ctx, root)
+	if err != nil {
+		return nil, err
+	}
+	if roots, err := l.Roots(ctx); err == nil {
+		for i, n := range suffixNames(roots) {
+			if roots[i] == root {
+				st.Name = n
+			}
+		}
+	}
+	return st, nil
 }
 
 // Cancel cancels the engine's run of root (engine.Cancel) and waits for

@@ -7,9 +7,11 @@ import (
 	"io/fs"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 
 	"github.com/coderag/coderag/internal/config"
+	"github.com/coderag/coderag/internal/relate"
 	"github.com/coderag/coderag/internal/search"
 	"github.com/coderag/coderag/internal/tools"
 	"github.com/coderag/coderag/internal/walk"
@@ -28,6 +30,15 @@ func parsePages() (map[string]*template.Template, error) {
 	funcs := template.FuncMap{
 		"display": walk.DisplayPath,
 		"fileurl": fileURL,
+		"add":     func(a, b int) int { return a + b },
+		"join":    strings.Join,
+		"dict": func(kv ...any) map[string]any {
+			m := map[string]any{}
+			for i := 0; i+1 < len(kv); i += 2 {
+				m[kv[i].(string)] = kv[i+1]
+			}
+			return m
+		},
 		"pct": func(done, total int) int {
 			if total <= 0 {
 				return 0
@@ -46,7 +57,7 @@ func parsePages() (map[string]*template.Template, error) {
 	return out, nil
 }
 
-// static serves web/ (style.css, app.js) and chroma.css.
+// static serves web/ (style.css, app.js, favicon.svg) and chroma.css.
 func (s *Server) static() http.Handler {
 	sub, _ := fs.Sub(web, "web") // a constant, present directory
 	files := http.FileServerFS(sub)
@@ -55,7 +66,7 @@ func (s *Server) static() http.Handler {
 		case r.URL.Path == "chroma.css":
 			w.Header().Set("Content-Type", "text/css; charset=utf-8")
 			_, _ = w.Write(s.css)
-		case strings.HasSuffix(r.URL.Path, ".css"), strings.HasSuffix(r.URL.Path, ".js"):
+		case strings.HasSuffix(r.URL.Path, ".css"), strings.HasSuffix(r.URL.Path, ".js"), r.URL.Path == "favicon.svg":
 			files.ServeHTTP(w, r)
 		default:
 			http.NotFound(w, r)
@@ -94,9 +105,10 @@ func (s *Server) render(w http.ResponseWriter, code int, name string, data any) 
 	_, _ = w.Write([]byte(b.String())) // the client went away: nothing to tell it
 }
 
-// pageError renders an error inside the layout with its HTTP status.
+// pageError renders an error inside the layout with its HTTP status, in
+// the page's words (webText).
 func (s *Server) pageError(w http.ResponseWriter, r *http.Request, err error) {
-	s.render(w, status(err), "error", &page{Title: "coderag: error", Q: r.URL.Query().Get("q"), Data: err.Error()})
+	s.render(w, status(err), "error", &page{Title: "coderag: error", Q: r.URL.Query().Get("q"), Data: webText(err.Error())})
 }
 
 // resultView is one search result on the page.
@@ -104,6 +116,7 @@ type resultView struct {
 	search.MultiResult
 	N           int
 	ProjectName string
+	AlsoIn      []string // names of the other projects holding the same chunk
 	FileURL     string
 	GraphURL    string // functions and methods only
 	Snippet     template.HTML
@@ -115,11 +128,28 @@ type searchView struct {
 	Resp    *search.MultiResponse
 	Results []resultView
 	Error   string
+	// Notes are the answer's notes as the page says them (webText), each
+	// after its project's name when several projects were searched.
+	Notes []string
+	// TopK is the number of results asked for; More the URL asking for
+	// moreStep more (up to config.MaxTopK), "" when there are no more to
+	// show; AtMost is set when TopK is the most a search gives.
+	TopK   int
+	More   string
+	AtMost bool
 }
 
+// MaxTopK is the most results one search gives (config.MaxTopK), for the
+// page's "more results" line.
+func (*searchView) MaxTopK() int { return config.MaxTopK }
+
 // pageTopK is how many results the page shows when the query does not
-// say (top_k, config.TopK's range).
-const pageTopK = 10
+// say (top_k, config.TopK's range); moreStep how many more its "more
+// results" link asks for.
+const (
+	pageTopK = 10
+	moreStep = 10
+)
 
 func (s *Server) pageSearch(w http.ResponseWriter, r *http.Request) {
 	ps, err := s.b.Projects(r.Context())
@@ -152,10 +182,24 @@ func (s *Server) pageSearch(w http.ResponseWriter, r *http.Request) {
 		if err == nil {
 			v.Resp, err = s.b.Search(r.Context(), roots, p.Q, search.Options{TopK: k, Explain: true})
 		}
+		v.TopK = k
 		if err != nil {
 			code = status(err)
-			v.Error = err.Error()
+			v.Error = webText(err.Error())
 		} else {
+			v.Notes = searchNotes(v.Resp, ps)
+			if len(v.Resp.Results) >= k {
+				if k < config.MaxTopK {
+					mq := url.Values{}
+					for key, vals := range q {
+						mq[key] = vals
+					}
+					mq.Set("top_k", strconv.Itoa(min(k+moreStep, config.MaxTopK)))
+					v.More = "/?" + mq.Encode()
+				} else {
+					v.AtMost = true
+				}
+			}
 			names := map[string]string{}
 			for _, pr := range ps {
 				names[pr.Project] = pr.Name
@@ -164,9 +208,16 @@ func (s *Server) pageSearch(w http.ResponseWriter, r *http.Request) {
 				code, cut := snippet(res.Content())
 				rv := resultView{MultiResult: res, N: i + 1, ProjectName: names[res.Project],
 					FileURL: fileURL(res.Project, res.Path, res.StartLine, res.EndLine),
-					Snippet: highlight(code, res.Path, res.Language, res.StartLine, [2]int{}, false), Cut: cut}
+					Snippet: highlight(code, res.Path, res.Language, res.StartLine, [2]int{}, false, res.LineMatches), Cut: cut}
 				if rv.ProjectName == "" {
 					rv.ProjectName = res.Project
+				}
+				for _, p := range res.AlsoIn {
+					n := names[p]
+					if n == "" {
+						n = p
+					}
+					rv.AlsoIn = append(rv.AlsoIn, n)
 				}
 				if res.Type == "function" || res.Type == "method" {
 					rv.GraphURL = graphURL(res.Project, res.Name)
@@ -178,6 +229,52 @@ func (s *Server) pageSearch(w http.ResponseWriter, r *http.Request) {
 	s.render(w, code, "search", p)
 }
 
+// searchNotes are the notes of resp for the page: each project's failure,
+// partial index and weak-result note, in the page's words (webText), each
+// after the project's name (ps) when several projects were searched; a
+// note every project shares is said once.
+func searchNotes(resp *search.MultiResponse, ps []ProjectStatus) []string {
+	names := map[string]string{}
+	for _, p := range ps {
+		names[p.Project] = p.Name
+	}
+	var out []string
+	seen := map[string]bool{}
+	shared := len(resp.Projects) > 1
+	for _, a := range resp.Projects {
+		shared = shared && a.Note == resp.Projects[0].Note && a.Note != ""
+	}
+	for _, a := range resp.Projects {
+		name := names[a.Project]
+		if name == "" {
+			name = a.Project
+		}
+		var notes []string
+		switch {
+		case a.Error != "":
+			notes = append(notes, "search failed: "+webText(a.Error))
+		case a.Incomplete != "":
+			notes = append(notes, webText(a.Incomplete))
+		}
+		if a.Note != "" && a.Error == "" && !shared {
+			notes = append(notes, webText(a.Note))
+		}
+		for _, n := range notes {
+			if len(resp.Projects) > 1 {
+				n = name + ": " + n
+			}
+			if !seen[n] {
+				seen[n] = true
+				out = append(out, n)
+			}
+		}
+	}
+	if shared {
+		out = append(out, webText(resp.Projects[0].Note))
+	}
+	return out
+}
+
 // fileView is the file page's data.
 type fileView struct {
 	Project, Name, Path string
@@ -187,8 +284,14 @@ type fileView struct {
 	Prev, Next          string // links to the previous and next windows
 }
 
-// fileWindow is how many lines the file page shows at once.
-const fileWindow = tools.MaxReadLimit
+// fileWindow is how many lines the file page shows at once; fileContext
+// how many lines above its target line (?line=) the window starts, so the
+// page opens at the target, with a few lines of context and a link to
+// the earlier ones.
+const (
+	fileWindow  = tools.MaxReadLimit
+	fileContext = 10
+)
 
 func (s *Server) pageFile(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
@@ -213,7 +316,7 @@ func (s *Server) pageFile(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if offset < 1 {
-		offset = max(1, line-fileWindow/4)
+		offset = max(1, line-fileContext)
 	}
 	res, err := s.b.File(r.Context(), root, path, offset, fileWindow)
 	if err != nil {
@@ -225,7 +328,7 @@ func (s *Server) pageFile(w http.ResponseWriter, r *http.Request) {
 		hl = [2]int{line, max(line, end)}
 	}
 	v := &fileView{Project: root, Path: res.Path, Res: res, Last: res.Offset + len(res.Lines) - 1,
-		Code: highlight(strings.Join(res.Lines, "\n"), res.Path, "", res.Offset, hl, true)}
+		Code: highlight(strings.Join(res.Lines, "\n"), res.Path, "", res.Offset, hl, true, nil)}
 	if res.Offset > 1 {
 		v.Prev = fmt.Sprintf("/file?%s&offset=%d", projectPathQuery(root, res.Path), max(1, res.Offset-fileWindow))
 	}
@@ -239,10 +342,66 @@ func projectPathQuery(root, path string) string {
 	return "project=" + url.QueryEscape(root) + "&path=" + url.QueryEscape(path)
 }
 
-// graphView is the graph page's data.
+// graphView is the graph page's data: the drawing, the depth control
+// (Depths to choose from), whether guessed calls are drawn (Guesses, with
+// GuessURL toggling it) and the lists of callers and callees.
 type graphView struct {
-	G   *Graph
-	SVG template.HTML
+	G                *Graph
+	SVG              template.HTML
+	Depths           []int
+	Guesses          bool
+	GuessURL         string
+	Callers, Callees graphList
+}
+
+// graphList is one side of the graph as a list: the first maxListed edges
+// that are not guesses (Shown), the others (More, collapsed under "N
+// more"), and the guessed calls (Guessed, collapsed unless asked for).
+type graphList struct {
+	Shown, More, Guessed []edgeView
+	Omitted              int // guesses the walk itself left out (relate's cap)
+}
+
+// edgeView is one caller or callee in the lists.
+type edgeView struct {
+	Name, GraphURL, FileURL, Loc, How string
+	Depth                             int
+}
+
+// maxListed is how many callers or callees a list shows before "N more".
+const maxListed = maxGraphRows
+
+// listEdges sorts a walk's edges into a graphList.
+func listEdges(g *Graph, w *relate.Walk, callers bool) graphList {
+	var l graphList
+	if w == nil {
+		return l
+	}
+	l.Omitted = w.OmittedGuesses
+	for _, e := range w.Edges {
+		d, name := e.Target, e.To
+		if callers {
+			d, name = e.Caller, e.From
+		}
+		v := edgeView{Name: name, Loc: fmt.Sprintf("%s:%d", e.Path, e.Line), How: e.Resolution, Depth: e.Depth,
+			FileURL: fileURL(g.Root, e.Path, e.Line, 0)}
+		if d != nil && e.Resolution != relate.ResAmbiguous {
+			v.Name = d.Name
+			if d.Type == "function" || d.Type == "method" {
+				v.GraphURL = graphURLDepth(g.Root, d.Name, g.Depth)
+			}
+		}
+		switch {
+		case e.Guess:
+			v.How += " · guess"
+			l.Guessed = append(l.Guessed, v)
+		case len(l.Shown) < maxListed:
+			l.Shown = append(l.Shown, v)
+		default:
+			l.More = append(l.More, v)
+		}
+	}
+	return l
 }
 
 func (s *Server) pageGraph(w http.ResponseWriter, r *http.Request) {
@@ -251,7 +410,23 @@ func (s *Server) pageGraph(w http.ResponseWriter, r *http.Request) {
 		s.pageError(w, r, err)
 		return
 	}
-	s.render(w, http.StatusOK, "graph", &page{Title: g.Query + " - call graph - coderag", Data: &graphView{G: g, SVG: drawGraph(g)}})
+	q := r.URL.Query()
+	guesses, _ := strconv.ParseBool(q.Get("guesses"))
+	toggle := url.Values{}
+	for k, v := range q {
+		toggle[k] = v
+	}
+	if guesses {
+		toggle.Del("guesses")
+	} else {
+		toggle.Set("guesses", "1")
+	}
+	v := &graphView{G: g, SVG: drawGraph(g, guesses), Guesses: guesses, GuessURL: "/graph?" + toggle.Encode(),
+		Callers: listEdges(g, g.Callers, true), Callees: listEdges(g, g.Callees, false)}
+	for d := 1; d <= maxGraphDepth; d++ {
+		v.Depths = append(v.Depths, d)
+	}
+	s.render(w, http.StatusOK, "graph", &page{Title: g.Query + " - call graph - coderag", Data: v})
 }
 
 func (s *Server) pageStatus(w http.ResponseWriter, r *http.Request) {

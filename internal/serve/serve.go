@@ -217,6 +217,9 @@ func New(b Backend, opts Options) (*Server, error) {
 	s.mcpWrite = sdk.NewStreamableHTTPHandler(func(r *http.Request) *sdk.Server { return s.mcpServer(r, true) }, &sdk.StreamableHTTPOptions{Logger: log})
 
 	s.mux.Handle("GET /static/", http.StripPrefix("/static/", s.static()))
+	s.mux.HandleFunc("GET /favicon.ico", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "/static/favicon.svg", http.StatusMovedPermanently) // browsers that ask without reading the page's link
+	})
 	s.mux.HandleFunc("POST /login", s.login)
 	s.mux.HandleFunc("GET /{$}", s.read(s.pageSearch))
 	s.mux.HandleFunc("GET /file", s.read(s.pageFile))
@@ -254,7 +257,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		httpError(w, r, http.StatusUnauthorized, err)
 		return
 	}
-	if !strings.HasPrefix(r.URL.Path, "/static/") {
+	if !strings.HasPrefix(r.URL.Path, "/static/") && r.URL.Path != "/favicon.ico" {
 		release, err := s.admit(w, r)
 		if err != nil {
 			refuse(w, r, err)
@@ -305,7 +308,7 @@ func (s *Server) wrongToken(r *http.Request) error {
 			return fmt.Errorf("%w: check the server's --token or CODERAG_TOKEN", errWrongToken)
 		}
 	}
-	if strings.HasPrefix(r.URL.Path, "/static/") || r.URL.Path == "/login" {
+	if strings.HasPrefix(r.URL.Path, "/static/") || r.URL.Path == "/login" || r.URL.Path == "/favicon.ico" {
 		return nil
 	}
 	if !s.opts.PrivateReads {
@@ -446,11 +449,7 @@ func (s *Server) mcpProject(r *http.Request) (string, error) {
 	if len(roots) == 1 {
 		return roots[0], nil
 	}
-	names := make([]string, len(roots))
-	for i, p := range roots {
-		names[i] = filepath.Base(p)
-	}
-	return "", mark(errNeedProject, "%d projects are indexed (%s): name one with /mcp?project=NAME", len(roots), strings.Join(names, ", "))
+	return "", mark(errNeedProject, "%d projects are indexed (%s): name one with /mcp?project=NAME", len(roots), strings.Join(suffixNames(roots), ", "))
 }
 
 // errNeedProject: a request that must name a project did not (400).
@@ -470,10 +469,11 @@ func (s *Server) mcpServer(r *http.Request, write bool) *sdk.Server {
 	return srv
 }
 
-// resolve maps a project root or the base name of one to the indexed
-// root: ErrUnknownProject when none matches, an ambiguity error when a
-// base name is shared. It reads the list of roots only (Backend.Roots),
-// not each project's counts.
+// resolve maps a project root, or a path suffix of one (its name:
+// "lib", or "a/lib" when two roots end in lib, as suffixNames gives), to
+// the indexed root: ErrUnknownProject when none matches, an ambiguity
+// error naming the projects when a suffix is shared. It reads the list of
+// roots only (Backend.Roots), not each project's counts.
 func (s *Server) resolve(ctx context.Context, name string) (string, error) {
 	roots, err := s.b.Roots(ctx)
 	if err != nil {
@@ -484,7 +484,7 @@ func (s *Server) resolve(ctx context.Context, name string) (string, error) {
 		if p == name || filepath.Clean(name) == p {
 			return p, nil
 		}
-		if filepath.Base(p) == name {
+		if !filepath.IsAbs(name) && hasPathSuffix(p, name) {
 			hits = append(hits, p)
 		}
 	}
@@ -494,7 +494,7 @@ func (s *Server) resolve(ctx context.Context, name string) (string, error) {
 	case 0:
 		return "", fmt.Errorf("%q: %w", name, ErrUnknownProject)
 	}
-	return "", mark(errNeedProject, "%q names %d projects (%s): give the root", name, len(hits), strings.Join(hits, ", "))
+	return "", mark(errNeedProject, "%q names %d projects: give one of %s", name, len(hits), strings.Join(suffixNames(hits), ", "))
 }
 
 // resolveAll resolves every name; none means all projects.

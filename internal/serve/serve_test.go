@@ -401,7 +401,7 @@ func TestPages(t *testing.T) {
 	code, body := f.do(t, "GET", "/?q="+url.QueryEscape("insert value before mark element"), "", "")
 	for _, want := range []string{
 		`class="result"`, `href="/file?`, "#L", // path:line link with an anchor
-		`<span class="line">`, `class="chroma"`, // highlighted snippet
+		`<span class="line">`, `class="chroma lnw`, // highlighted snippet
 		"why this score", "callers &amp; callees", `type="checkbox" name="project" value="` + f.list + `"`,
 	} {
 		if code != 200 || !strings.Contains(body, want) {

@@ -9,9 +9,10 @@ import (
 	"github.com/coderag/coderag/internal/relate"
 )
 
-// Layout of the drawn call graph: callers in the left column, the
-// definition in the middle, callees on the right; one row per distinct
-// neighbour, at most maxGraphRows per side (the rest counted in a last box).
+// Layout of the drawn call graph: callers in the columns on the left (the
+// direct ones nearest), the definition in the middle, callees on the
+// right; one row per distinct neighbour, at most maxGraphRows per column
+// (the rest counted in a last "N more" box).
 const (
 	nodeW        = 250
 	nodeH        = 30
@@ -25,96 +26,225 @@ const (
 // gnode is one box of the drawing.
 type gnode struct {
 	label, title, href string
-	calls              int  // call sites it stands for
-	loose              bool // guessed, ambiguous or unresolved: dashed
+	key                string // the definition (or unresolved name) it stands for
+	calls              int    // call sites it stands for
+	loose              bool   // guessed, ambiguous or unresolved: dashed
+	parent             int    // index of the box it is linked to in the column nearer the middle; -1: the middle
+	more               bool   // the "N more" box
 }
 
 // drawGraph draws g as a self-contained SVG (no script, no external
-// reference); each box links to the file view of its definition.
-func drawGraph(g *Graph) template.HTML {
-	callers := neighbours(g, g.Callers, true)
-	callees := neighbours(g, g.Callees, false)
-	rows := max(len(callers), len(callees), 1)
-	w := 2*margin + 3*nodeW + 2*colGap
+// reference): g.Depth columns of callers and of callees around the
+// definition. Each box of a function links to its own graph (the same
+// depth); the middle box links to its code. Guessed calls are left out
+// unless guesses is set (the page counts them).
+func drawGraph(g *Graph, guesses bool) template.HTML {
+	depth := max(g.Depth, 1)
+	callers := graphSide(g, g.Callers, true, guesses)
+	callees := graphSide(g, g.Callees, false, guesses)
+	start := gnode{label: g.Query, title: g.Query}
+	if g.Start != nil {
+		start = defNode(g, g.Start)
+		start.href = fileURL(g.Root, g.Start.Path, g.Start.StartLine, g.Start.EndLine)
+	}
+	distinctLabels(callers, callees)
+	rows := 1
+	for _, c := range append(callers, callees...) {
+		rows = max(rows, len(c))
+	}
+	w := 2*margin + (2*depth+1)*nodeW + 2*depth*colGap
 	h := 2*margin + rows*rowH
 	var b strings.Builder
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" class="graph" width="%d" height="%d" viewBox="0 0 %d %d" font-family="sans-serif" font-size="12">`, w, h, w, h)
 	b.WriteString(`<defs><marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#555"/></marker></defs>`)
-	cx := margin + nodeW + colGap
-	cy := margin + (rows*rowH-rowH)/2
-	start := gnode{label: g.Query, title: g.Query}
-	if g.Start != nil {
-		start = defNode(g.Root, g.Start)
-	}
+	colX := func(c int) int { return margin + (depth+c)*(nodeW+colGap) } // c: -depth..depth
 	yOf := func(i, n int) int { return margin + (rows*rowH-n*rowH)/2 + i*rowH }
-	for i, n := range callers {
-		y := yOf(i, len(callers))
-		edge(&b, margin+nodeW, y+nodeH/2, cx, cy+nodeH/2, n.loose)
-		box(&b, margin, y, n, "caller")
+	cy := yOf(0, 1)
+	for d, col := range callers {
+		x := colX(-d - 1)
+		for i, n := range col {
+			y := yOf(i, len(col))
+			if !n.more {
+				px, py := colX(0), cy
+				if n.parent >= 0 {
+					px, py = colX(-d), yOf(n.parent, len(callers[d-1]))
+				}
+				edge(&b, x+nodeW, y+nodeH/2, px, py+nodeH/2, n.loose)
+			}
+			box(&b, x, y, n, "caller")
+		}
 	}
-	for i, n := range callees {
-		y := yOf(i, len(callees))
-		edge(&b, cx+nodeW, cy+nodeH/2, cx+nodeW+colGap, y+nodeH/2, n.loose)
-		box(&b, cx+nodeW+colGap, y, n, "callee")
+	for d, col := range callees {
+		x := colX(d + 1)
+		for i, n := range col {
+			y := yOf(i, len(col))
+			if !n.more {
+				px, py := colX(0), cy
+				if n.parent >= 0 {
+					px, py = colX(d), yOf(n.parent, len(callees[d-1]))
+				}
+				edge(&b, px+nodeW, py+nodeH/2, x, y+nodeH/2, n.loose)
+			}
+			box(&b, x, y, n, "callee")
+		}
 	}
-	box(&b, cx, cy, start, "start")
+	box(&b, colX(0), cy, start, "start")
 	b.WriteString(`</svg>`)
 	return template.HTML(b.String()) // every text is escaped by box
 }
 
-// neighbours turns the depth-1 edges of a walk into boxes, one per
-// distinct definition (or unresolved name), in walk order.
-func neighbours(g *Graph, w *relate.Walk, callers bool) []gnode {
+// graphSide turns a walk into columns of boxes: column d holds the
+// distinct definitions (or unresolved names) at depth d+1, in walk order,
+// each linked to the box it was reached from; guesses are left out unless
+// guesses is set. A column longer than maxGraphRows ends in a "N more" box.
+func graphSide(g *Graph, w *relate.Walk, callers, guesses bool) [][]gnode {
+	depth := max(g.Depth, 1)
 	if w == nil {
 		return nil
 	}
-	var out []gnode
-	at := map[string]int{}
+	cols := make([][]gnode, depth)
+	at := make([]map[string]int, depth)
+	for i := range at {
+		at[i] = map[string]int{}
+	}
 	for _, e := range w.Edges {
-		if e.Depth != 1 {
+		if e.Depth < 1 || e.Depth > depth || e.Guess && !guesses {
 			continue
 		}
-		d := e.Target
+		lvl := e.Depth - 1
+		d, from := e.Target, e.Caller // the box, and the one it was reached from
 		if callers {
-			d = e.Caller
+			d, from = e.Caller, e.Target
 		}
 		var n gnode
 		if d != nil && e.Resolution != relate.ResAmbiguous {
-			n = defNode(g.Root, d)
+			n = defNode(g, d)
 		} else {
-			n = gnode{label: e.To, title: e.To + " (" + e.Resolution + ")"}
+			n = gnode{label: e.To, title: e.To + " (" + e.Resolution + ")", key: "?" + e.To}
 			if callers {
-				n.label, n.title = e.From, e.From+" ("+e.Resolution+")"
+				n.label, n.title, n.key = e.From, e.From+" ("+e.Resolution+")", "?"+e.From
 			}
 		}
 		n.loose = e.Guess || !e.Resolved()
-		key := n.title
-		if i, ok := at[key]; ok {
-			out[i].calls++
+		n.parent = -1
+		if lvl > 0 {
+			froms := []*relate.Def{from}
+			if from == nil {
+				froms = e.Candidates // an ambiguous caller: one of them was reached
+			}
+			found := false
+			for _, f := range froms {
+				if i, ok := at[lvl-1][defKey(f)]; f != nil && ok {
+					n.parent, found = i, true
+					break
+				}
+			}
+			if !found {
+				continue // reached from a box left out (a guess, a cut column)
+			}
+		}
+		if i, ok := at[lvl][n.key]; ok {
+			cols[lvl][i].calls++
 			continue
 		}
 		n.calls = 1
-		at[key] = len(out)
-		out = append(out, n)
+		if len(cols[lvl]) < maxGraphRows-1 {
+			at[lvl][n.key] = len(cols[lvl])
+		}
+		cols[lvl] = append(cols[lvl], n)
 	}
-	if len(out) > maxGraphRows {
-		more := len(out) - (maxGraphRows - 1)
-		out = append(out[:maxGraphRows-1], gnode{label: fmt.Sprintf("%d more", more), title: fmt.Sprintf("%d more (see the list below)", more)})
+	for lvl, col := range cols {
+		if len(col) > maxGraphRows {
+			more := len(col) - (maxGraphRows - 1)
+			cols[lvl] = append(col[:maxGraphRows-1], gnode{label: fmt.Sprintf("%d more", more),
+				title: fmt.Sprintf("%d more (see the list below)", more), more: true, parent: -1})
+		}
 	}
-	return out
+	for len(cols) > 0 && len(cols[len(cols)-1]) == 0 {
+		cols = cols[:len(cols)-1]
+	}
+	return cols
 }
 
-// defNode is the box of a definition, linking to its file view.
-func defNode(root string, d *relate.Def) gnode {
-	return gnode{label: d.Name, title: fmt.Sprintf("%s  %s:%d", d.Name, d.Path, d.StartLine), href: fileURL(root, d.Path, d.StartLine, d.EndLine)}
+// defKey identifies a definition among the boxes.
+func defKey(d *relate.Def) string {
+	if d == nil {
+		return ""
+	}
+	return fmt.Sprintf("%s  %s:%d", d.Name, d.Path, d.StartLine)
+}
+
+// defNode is the box of a definition: a function or method links to its
+// own call graph at the depth of g, anything else to its code.
+func defNode(g *Graph, d *relate.Def) gnode {
+	n := gnode{label: d.Name, title: defKey(d), key: defKey(d)}
+	if d.Type == "function" || d.Type == "method" {
+		n.href = graphURLDepth(g.Root, d.Name, g.Depth)
+	} else {
+		n.href = fileURL(g.Root, d.Path, d.StartLine, d.EndLine)
+	}
+	return n
+}
+
+// cutLabel cuts a label to labelChars runes: the head and "…", or, with
+// middle, the head, "…" and the tail (where overloads and owners differ).
+func cutLabel(label string, middle bool) string {
+	r := []rune(label)
+	if len(r) <= labelChars {
+		return label
+	}
+	if !middle {
+		return string(r[:labelChars-1]) + "…"
+	}
+	head := labelChars / 3
+	return string(r[:head]) + "…" + string(r[len(r)-(labelChars-head-1):])
+}
+
+// distinctLabels cuts every box's label to labelChars so that boxes with
+// different labels stay different: a cut that would make two labels read
+// the same keeps their tails instead, and if they still read the same
+// they are numbered.
+func distinctLabels(sides ...[][]gnode) {
+	var all []*gnode
+	for _, side := range sides {
+		for _, col := range side {
+			for i := range col {
+				if !col[i].more {
+					all = append(all, &col[i])
+				}
+			}
+		}
+	}
+	full := map[string]map[string]bool{} // cut label -> the full labels cut to it
+	for _, n := range all {
+		c := cutLabel(n.label, false)
+		if full[c] == nil {
+			full[c] = map[string]bool{}
+		}
+		full[c][n.label] = true
+	}
+	seen := map[string]string{} // label shown -> the full label it stands for
+	for _, n := range all {
+		l := cutLabel(n.label, false)
+		if len(full[l]) > 1 {
+			l = cutLabel(n.label, true)
+		}
+		if f, ok := seen[l]; ok && f != n.label {
+			for k := 2; ; k++ {
+				if _, taken := seen[fmt.Sprintf("%s #%d", l, k)]; !taken {
+					l = fmt.Sprintf("%s #%d", l, k)
+					break
+				}
+			}
+		}
+		seen[l] = n.label
+		n.label = l
+	}
 }
 
 // box draws one node; kind is a CSS class (caller, callee, start).
 func box(b *strings.Builder, x, y int, n gnode, kind string) {
-	label := n.label
-	if r := []rune(label); len(r) > labelChars {
-		label = string(r[:labelChars-1]) + "…"
-	}
+	label := cutLabel(n.label, false) // the columns' labels are cut already (distinctLabels)
 	if n.calls > 1 {
 		label += fmt.Sprintf(" ×%d", n.calls)
 	}
@@ -124,6 +254,9 @@ func box(b *strings.Builder, x, y int, n gnode, kind string) {
 	dash := ""
 	if n.loose {
 		dash = ` stroke-dasharray="4 3"`
+	}
+	if n.more {
+		kind += " more"
 	}
 	fmt.Fprintf(b, `<g class="node %s"><title>%s</title><rect x="%d" y="%d" width="%d" height="%d" rx="5"%s/><text x="%d" y="%d">%s</text></g>`,
 		kind, template.HTMLEscapeString(n.title), x, y, nodeW, nodeH, dash, x+8, y+nodeH/2+4, template.HTMLEscapeString(label))
@@ -159,6 +292,14 @@ func fileURL(root, path string, start, end int) string {
 }
 
 // graphURL is the page link to the call graph of name in root.
-func graphURL(root, name string) string {
-	return "/graph?" + url.Values{"project": {root}, "name": {name}}.Encode()
+func graphURL(root, name string) string { return graphURLDepth(root, name, 1) }
+
+// graphURLDepth is graphURL with the depth of the walks (1 is the default
+// and left out of the URL).
+func graphURLDepth(root, name string, depth int) string {
+	q := url.Values{"project": {root}, "name": {name}}
+	if depth > 1 {
+		q.Set("depth", fmt.Sprint(depth))
+	}
+	return "/graph?" + q.Encode()
 }

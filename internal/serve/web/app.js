@@ -6,6 +6,12 @@
 // put in a URL or a cookie. A refused or failed write shows the API's error
 // text.
 "use strict";
+// The graph page: a new depth is shown at once (the form works without
+// script too, with its button).
+(function () {
+  const depth = document.getElementById("depth");
+  if (depth) depth.addEventListener("change", function () { depth.form.submit(); });
+})();
 (function () {
   const table = document.getElementById("status");
   if (!table) return;

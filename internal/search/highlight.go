@@ -1,0 +1,232 @@
+package search
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/coderag/coderag/internal/analyze"
+)
+
+// Highlighting the query's terms in results. This is presentation only:
+// nothing here changes which results come back or their order.
+//
+// A word of a result's text matches when it is a term of the query as the
+// keyword route analyses both (analyze.Terms): a whole identifier whose
+// lower-cased sub-words joined are a term ("writeHeader" for the query word
+// writeHeader), or one sub-word whose lower-cased form or stem is a term
+// ("Header" in "writeHeader" for "headers"), or a pair of Han characters
+// that is a term. With case:yes the filter's words are marked where they
+// occur exactly as written instead.
+
+// Span is a matched term in a text: byte offsets [Start, End) of its UTF-8
+// bytes.
+type Span struct {
+	Start int `json:"start"`
+	End   int `json:"end"`
+}
+
+// LineSpan is a matched term in one line of a result's chunk: Line is the
+// file's 1-based line number, Start and End byte offsets in that line
+// (without its newline).
+type LineSpan struct {
+	Line  int `json:"line"`
+	Start int `json:"start"`
+	End   int `json:"end"`
+}
+
+// maxLineMatches caps Result.LineMatches: enough for any snippet shown.
+const maxLineMatches = 200
+
+// highlighter marks the words of a text that a query's terms match.
+type highlighter struct {
+	terms map[string]bool
+	exact []string // case:yes words, marked as written
+}
+
+// newHighlighter returns the highlighter of q, or nil when q has nothing
+// to mark.
+func newHighlighter(q *Query) *highlighter {
+	if q == nil {
+		return nil
+	}
+	h := &highlighter{terms: map[string]bool{}}
+	if q.Filter.Case && len(q.Filter.CaseWords) > 0 {
+		h.exact = q.Filter.CaseWords
+		return h
+	}
+	for _, t := range q.Terms {
+		h.terms[t] = true
+	}
+	if len(h.terms) == 0 {
+		return nil
+	}
+	return h
+}
+
+// spans returns the matched spans of text, sorted, adjacent ones joined.
+func (h *highlighter) spans(text string) []Span {
+	if h == nil || text == "" {
+		return nil
+	}
+	var out []Span
+	add := func(a, b int) {
+		if n := len(out); n > 0 && out[n-1].End >= a {
+			out[n-1].End = max(out[n-1].End, b)
+			return
+		}
+		out = append(out, Span{a, b})
+	}
+	if h.exact != nil {
+		var all []Span
+		for _, w := range h.exact {
+			for i := 0; ; {
+				j := strings.Index(text[i:], w)
+				if j < 0 {
+					break
+				}
+				all = append(all, Span{i + j, i + j + len(w)})
+				i += j + len(w)
+			}
+		}
+		slices.SortFunc(all, func(x, y Span) int { return cmp.Or(x.Start-y.Start, x.End-y.End) })
+		for _, s := range all {
+			add(s.Start, s.End)
+		}
+		return out
+	}
+	for i := 0; i < len(text); {
+		r, size := utf8.DecodeRuneInString(text[i:])
+		switch {
+		case analyze.IsHan(r):
+			j := i
+			for j < len(text) {
+				r2, s2 := utf8.DecodeRuneInString(text[j:])
+				if !analyze.IsHan(r2) {
+					break
+				}
+				j += s2
+			}
+			h.hanRun(text[i:j], i, add)
+			i = j
+		case unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' || r == '$':
+			j := i
+			for j < len(text) {
+				r2, s2 := utf8.DecodeRuneInString(text[j:])
+				if !(unicode.IsLetter(r2) || unicode.IsDigit(r2) || r2 == '_' || r2 == '$') || analyze.IsHan(r2) {
+					break
+				}
+				j += s2
+			}
+			h.word(text[i:j], i, add)
+			i = j
+		default:
+			i += size
+		}
+	}
+	return out
+}
+
+// word marks the identifier w at byte offset at: whole when its sub-words
+// joined are a term, else each sub-word that is a term or stems to one.
+func (h *highlighter) word(w string, at int, add func(a, b int)) {
+	type part struct{ a, b int } // byte offsets in w
+	var parts []part
+	rs := []rune(w)
+	off := make([]int, len(rs)+1) // byte offset of each rune
+	for i, r := range rs {
+		off[i+1] = off[i] + utf8.RuneLen(r)
+	}
+	start := -1
+	flush := func(end int) {
+		if start >= 0 && end > start {
+			run := rs[start:end]
+			base := start
+			analyze.SubWords(run, func(i, j int) { parts = append(parts, part{off[base+i], off[base+j]}) })
+		}
+		start = -1
+	}
+	for i, r := range rs {
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			flush(i)
+			continue
+		}
+		if start < 0 {
+			start = i
+		}
+	}
+	flush(len(rs))
+	if len(parts) == 0 {
+		return
+	}
+	if len(parts) > 1 {
+		var b strings.Builder
+		for _, p := range parts {
+			b.WriteString(strings.ToLower(w[p.a:p.b]))
+		}
+		if h.terms[b.String()] {
+			add(at+parts[0].a, at+parts[len(parts)-1].b)
+			return
+		}
+	}
+	for _, p := range parts {
+		lw := strings.ToLower(w[p.a:p.b])
+		if h.terms[lw] || h.terms[analyze.Stem(lw)] {
+			add(at+p.a, at+p.b)
+		}
+	}
+}
+
+// hanRun marks the characters of a run of Han characters at byte offset at
+// that form a term: a pair of characters (the index's bigrams) or a run of
+// one.
+func (h *highlighter) hanRun(run string, at int, add func(a, b int)) {
+	rs := []rune(run)
+	if len(rs) == 1 {
+		if h.terms[run] {
+			add(at, at+len(run))
+		}
+		return
+	}
+	off := 0
+	for k := 0; k+1 < len(rs); k++ {
+		n0, n1 := utf8.RuneLen(rs[k]), utf8.RuneLen(rs[k+1])
+		if h.terms[string(rs[k:k+2])] {
+			add(at+off, at+off+n0+n1)
+		}
+		off += n0
+	}
+}
+
+// lineSpans returns the matched spans of content, whose first line is the
+// file's line first, one LineSpan per span (a span never crosses a line),
+// at most maxLineMatches.
+func (h *highlighter) lineSpans(content string, first int) []LineSpan {
+	if h == nil {
+		return nil
+	}
+	var out []LineSpan
+	for n, line := range strings.Split(content, "\n") {
+		for _, s := range h.spans(strings.TrimSuffix(line, "\r")) {
+			if len(out) == maxLineMatches {
+				return out
+			}
+			out = append(out, LineSpan{Line: first + n, Start: s.Start, End: s.End})
+		}
+	}
+	return out
+}
+
+// markMatches fills each result's PreviewMatches and LineMatches with the
+// spans h matches.
+func (h *highlighter) markMatches(res []Result) {
+	if h == nil {
+		return
+	}
+	for i := range res {
+		res[i].PreviewMatches = h.spans(res[i].Preview)
+		res[i].LineMatches = h.lineSpans(res[i].content, res[i].StartLine)
+	}
+}

@@ -1,0 +1,113 @@
+package serve
+
+import (
+	"fmt"
+	"html"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/coderag/coderag/internal/relate"
+)
+
+// bigGraph is a graph of Reply.send with n exact callers (two of them with
+// names alike in their first 40 characters), guesses guessed callers and
+// one callee that calls on, at depth 2.
+func bigGraph(n, guesses int) *Graph {
+	start := &relate.Def{Name: "Reply.send(payload)", Type: "method", Path: "reply.js", StartLine: 10, EndLine: 30}
+	callers := &relate.Walk{Root: start}
+	for i := range n {
+		name := fmt.Sprintf("handler%02d()", i)
+		switch i {
+		case 0:
+			name = "VeryLongControllerNameForTheRoutes.handleRequest(a)"
+		case 1:
+			name = "VeryLongControllerNameForTheRoutes.handleRequest(a, b)"
+		}
+		d := &relate.Def{Name: name, Type: "function", Path: fmt.Sprintf("h%02d.js", i), StartLine: 1, EndLine: 5}
+		callers.Edges = append(callers.Edges, relate.Edge{Kind: "calls", From: name, To: "send", Path: d.Path, Line: 3, Caller: d, Target: start, Resolution: "receiver", Depth: 1})
+	}
+	for i := range guesses {
+		d := &relate.Def{Name: fmt.Sprintf("maybe%d()", i), Type: "function", Path: "g.js", StartLine: 10 * (i + 1), EndLine: 10*(i+1) + 2}
+		callers.Edges = append(callers.Edges, relate.Edge{Kind: "calls", From: d.Name, To: "send", Path: "g.js", Line: d.StartLine, Caller: d, Target: start, Resolution: "unique", Depth: 1, Guess: true})
+	}
+	mid := &relate.Def{Name: "serialize(v)", Type: "function", Path: "ser.js", StartLine: 1, EndLine: 9}
+	deep := &relate.Def{Name: "escapeJSON(s)", Type: "function", Path: "ser.js", StartLine: 20, EndLine: 29}
+	callees := &relate.Walk{Root: start, Edges: []relate.Edge{
+		{Kind: "calls", From: "Reply.send", To: "serialize", Path: "reply.js", Line: 12, Caller: start, Target: mid, Resolution: "unique", Depth: 1},
+		{Kind: "calls", From: "serialize", To: "escapeJSON", Path: "ser.js", Line: 4, Caller: mid, Target: deep, Resolution: "unique", Depth: 2},
+	}}
+	return &Graph{Root: "/src/app", Query: "Reply.send", Depth: 2, Start: start, Callers: callers, Callees: callees}
+}
+
+// TestGraphDrawing: a large fan-in is capped at maxGraphRows boxes with
+// "N more"; guesses are not drawn unless asked; boxes of functions link to
+// their own graph at the same depth; depth-2 callees get their own column;
+// labels cut to fit stay distinct.
+func TestGraphDrawing(t *testing.T) {
+	t.Parallel()
+	g := bigGraph(205, 3)
+	svg := string(drawGraph(g, false))
+	if n := strings.Count(svg, `class="node caller"`); n != maxGraphRows-1 {
+		t.Errorf("%d caller boxes, want %d and a more box", n, maxGraphRows-1)
+	}
+	if !strings.Contains(svg, fmt.Sprintf(">%d more<", 205-(maxGraphRows-1))) {
+		t.Errorf("no %q box", fmt.Sprintf("%d more", 205-(maxGraphRows-1)))
+	}
+	if strings.Contains(string(drawGraph(bigGraph(5, 3), false)), "maybe0") {
+		t.Errorf("a guess is drawn by default")
+	}
+	if !strings.Contains(string(drawGraph(bigGraph(5, 3), true)), "maybe0") {
+		t.Errorf("guesses=1 does not draw the guess")
+	}
+	if !strings.Contains(svg, html.EscapeString(graphURLDepth("/src/app", "handler05()", 2))) {
+		t.Errorf("a caller's box does not link to its graph at depth 2")
+	}
+	if !strings.Contains(svg, "escapeJSON(s)") {
+		t.Errorf("the depth-2 callee is not drawn")
+	}
+	labels := map[string]bool{}
+	for _, m := range regexp.MustCompile(`<text [^>]*>([^<]*)</text>`).FindAllStringSubmatch(svg, -1) {
+		l := html.UnescapeString(m[1])
+		if labels[l] {
+			t.Errorf("two boxes read %q", l)
+		}
+		labels[l] = true
+		if n := len([]rune(l)); n > labelChars+4 {
+			t.Errorf("label %q is %d characters", l, n)
+		}
+	}
+	for _, l := range []string{"VeryLongControllerNameForTheRoutes.handleRequest(a)", "VeryLongControllerNameForTheRoutes.handleRequest(a, b)"} {
+		if cut := cutLabel(l, true); !labels[cut] {
+			t.Errorf("no box reads %q (%q cut at the middle)", cut, l)
+		}
+	}
+}
+
+// TestGraphPage: the graph page has a depth control (a bad depth is a
+// 400), lists at most maxListed callers before "N more", keeps guesses
+// collapsed unless asked, and links each caller to its own graph.
+func TestGraphPage(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, Options{})
+	base := "/graph?project=httptest&name=" + url.QueryEscape("ResponseRecorder.writeHeader")
+	code, page := f.do(t, "GET", base+"&depth=2", "", "")
+	if code != 200 || !strings.Contains(page, `<option value="2" selected>`) || !strings.Contains(page, `class="gl" href="/graph?depth=2&amp;`) {
+		t.Errorf("depth=2: %d\n%s", code, page)
+	}
+	for _, bad := range []string{"0", "4", "x"} {
+		if code, body := f.do(t, "GET", base+"&depth="+bad, "", ""); code != 400 || !strings.Contains(body, "depth must be") {
+			t.Errorf("depth=%s: %d", bad, code)
+		}
+	}
+	var g Graph
+	f.getJSON(t, "/api/graph?project=httptest&depth=2&name="+url.QueryEscape("ResponseRecorder.writeHeader"), &g)
+	if g.Depth != 2 || g.Callers == nil || g.Callers.Depth != 2 {
+		t.Errorf("API depth: %+v", g)
+	}
+	l := listEdges(bigGraph(205, 3), bigGraph(205, 3).Callers, true)
+	if len(l.Shown) != maxListed || len(l.More) != 205-maxListed || len(l.Guessed) != 3 {
+		t.Errorf("list: %d shown, %d more, %d guessed", len(l.Shown), len(l.More), len(l.Guessed))
+	}
+}
