@@ -12,7 +12,6 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 
-	"github.com/coderag/coderag/internal/analyze"
 	"github.com/coderag/coderag/internal/embed"
 	"github.com/coderag/coderag/internal/engine"
 	"github.com/coderag/coderag/internal/index"
@@ -60,7 +59,7 @@ synonyms. Set EMBEDDING_PROVIDER=ollama or openai for a neural model.`)
 	}
 	// Build the Chinese dictionary's cache while the files are parsed, so
 	// that the first Chinese search after the first index is fast.
-	go analyze.Dictionary()
+	go e.an.Dictionary()
 	eng, release, err := openEngine(e)
 	if err != nil {
 		return err

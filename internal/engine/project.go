@@ -190,7 +190,8 @@ func (p *Project) Searcher() (*search.Searcher, error) {
 	if err != nil {
 		return nil, err
 	}
-	p.searcher = &search.Searcher{Store: p.eng.st, Embedder: emb, Project: p.Root, HideSecrets: !p.eng.AllowSecrets()}
+	p.searcher = &search.Searcher{Store: p.eng.st, Embedder: emb, Project: p.Root, Analyzer: p.eng.cfg.Analyzer,
+		HideSecrets: !p.eng.AllowSecrets()}
 	return p.searcher, nil
 }
 

@@ -35,19 +35,13 @@ func tinyDictionary(t *testing.T) *zh.Dict {
 	return d
 }
 
-// useDict makes d (nil: none) the dictionary until the test ends.
-func useDict(t *testing.T, d *zh.Dict) {
-	analyze.UseDictionary(func() (*zh.Dict, error) { return d, nil })
-	t.Cleanup(func() { analyze.UseDictionary(nil) })
-}
-
 // translatingEmbedder is the hashing embedder as the CLI builds it:
 // Chinese text translated by the glossary and, when installed, the
-// dictionary. (The learned model has its own Chinese vocabulary and reads
-// no installed data.)
-func translatingEmbedder(t *testing.T) embed.Embedder {
+// dictionary d (nil: none). (The learned model has its own Chinese
+// vocabulary and reads no installed data.)
+func translatingEmbedder(t *testing.T, d *zh.Dict) embed.Embedder {
 	t.Helper()
-	e, err := provider.New(embed.Options{Provider: "local", Model: "hashing-768-v1", Expand: analyze.GlossaryExpand, Translate: analyze.TranslateHan})
+	e, err := provider.New(embed.Options{Provider: "local", Model: "hashing-768-v1", Expand: analyze.GlossaryExpand, Analyzer: analyze.WithDictionary(d)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,8 +78,8 @@ func storedVectors(t *testing.T, st *store.Store, root, file string) map[string]
 // vectors are those a fresh index gives), and only those; Diff reports
 // them as changed, so a search's Freshen refreshes them first.
 func TestDictionaryChangeReembedsChineseFiles(t *testing.T) {
+	t.Parallel()
 	d := tinyDictionary(t)
-	emb := translatingEmbedder(t)
 	root := resolved(t, t.TempDir())
 	writeFile(t, root, "parrot.go", "package p\n\n// 鹦鹉学舌: 重复对方的话\nfunc Echo(s string) string { return s }\n")
 	writeFile(t, root, "plain.go", "package p\n\n// Twice repeats s.\nfunc Twice(s string) string { return s + s }\n")
@@ -94,9 +88,8 @@ func TestDictionaryChangeReembedsChineseFiles(t *testing.T) {
 	}
 	// fresh returns the vectors a new index of root gets with dictionary dd
 	fresh := func(dd *zh.Dict) map[string][]byte {
-		useDict(t, dd)
 		st := openStore(t)
-		mustRun(t, st, emb, root)
+		mustRun(t, st, translatingEmbedder(t, dd), root)
 		return storedVectors(t, st, root, "parrot.go")
 	}
 	without, with := fresh(nil), fresh(d)
@@ -108,9 +101,9 @@ func TestDictionaryChangeReembedsChineseFiles(t *testing.T) {
 		dict *zh.Dict
 		want map[string][]byte
 	}{{nil, without}, {d, with}, {nil, without}} {
-		useDict(t, step.dict)
+		emb := translatingEmbedder(t, step.dict)
 		if i > 0 {
-			ch, err := Diff(context.Background(), st, root, emb.ID(), false)
+			ch, err := Diff(context.Background(), st, root, emb, false)
 			if err != nil || len(ch.Changed) != 1 || ch.Changed[0] != "parrot.go" {
 				t.Fatalf("step %d: Diff after the dictionary changed = %+v, %v; want parrot.go changed", i, ch, err)
 			}
@@ -131,13 +124,16 @@ func TestDictionaryChangeReembedsChineseFiles(t *testing.T) {
 	}
 	// the default embedder, the learned model, reads no installed data:
 	// its files record its bare id and a dictionary change leaves them
-	model, err := provider.New(embed.Options{Provider: "local", Model: static.ModelName, Expand: analyze.GlossaryExpand, Translate: analyze.TranslateHan})
+	model, err := provider.New(embed.Options{Provider: "local", Model: static.ModelName, Expand: analyze.GlossaryExpand, Analyzer: analyze.New(nil)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	st = openStore(t)
 	mustRun(t, st, model, root)
-	useDict(t, d)
+	model, err = provider.New(embed.Options{Provider: "local", Model: static.ModelName, Expand: analyze.GlossaryExpand, Analyzer: analyze.WithDictionary(d)})
+	if err != nil {
+		t.Fatal(err)
+	}
 	if rep := mustRun(t, st, model, root); rep.Changed != 0 {
 		t.Errorf("the learned model's files were re-embedded for a dictionary change: %+v", rep)
 	}

@@ -610,12 +610,12 @@ func TestUnreadableFileIsASkip(t *testing.T) {
 			t.Fatalf("run %d: %+v", i+1, rep)
 		}
 	}
-	ch, err := Diff(context.Background(), st, root, emb.ID(), false)
+	ch, err := Diff(context.Background(), st, root, emb, false)
 	if err != nil || ch.Len() != 0 {
 		t.Fatalf("diff counts the unreadable file: %+v %v", ch, err)
 	}
 	writeFile(t, root, "b.go", "package a\n\nfunc B() {}\n")
-	if ch, err := Diff(context.Background(), st, root, emb.ID(), false); err != nil || strings.Join(ch.Changed, ",") != "b.go" {
+	if ch, err := Diff(context.Background(), st, root, emb, false); err != nil || strings.Join(ch.Changed, ",") != "b.go" {
 		t.Fatalf("diff after a new file: %+v %v", ch, err)
 	}
 }

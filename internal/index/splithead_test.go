@@ -14,6 +14,7 @@ import (
 // holds finds the function's own chunk too (its keyword body is the whole
 // definition), while the chunk's lines and text stay the first part's.
 func TestSplitHeadSearchesWholeDefinition(t *testing.T) {
+	t.Parallel()
 	emb := localEmbedder(t)
 	root := resolved(t, t.TempDir())
 	var b strings.Builder

@@ -22,7 +22,7 @@ import (
 func BenchmarkSearchWarm(b *testing.B) {
 	ctx := context.Background()
 	root, dbPath := os.Getenv("CODERAG_BENCH_ROOT"), os.Getenv("CODERAG_BENCH_DB")
-	emb, err := provider.New(embed.Options{Provider: "local", Expand: analyze.GlossaryExpand, Translate: analyze.TranslateHan})
+	emb, err := provider.New(embed.Options{Provider: "local", Expand: analyze.GlossaryExpand, Analyzer: analyze.New(nil)})
 	if err != nil {
 		b.Fatal(err)
 	}

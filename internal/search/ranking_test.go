@@ -49,6 +49,7 @@ var rankingQueries = []string{
 // golden file records the Go version whose sources it ranks; on another
 // version the tree differs and the test says so and skips.
 func TestRankingRegression(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("-short: indexes GOROOT/src/net/http")
 	}
@@ -57,7 +58,7 @@ func TestRankingRegression(t *testing.T) {
 		t.Skipf("no Go sources at %s: %v", root, err)
 	}
 	header := "# go " + runtime.Version() + ", net/http, top 5 per query (path:line type name)\n"
-	withRealDictionary(t) // the Chinese queries rank with CC-CEDICT, as users get them
+	an := withRealDictionary(t) // the Chinese queries rank with CC-CEDICT, as users get them
 	root, err := index.ResolveRoot(root)
 	if err != nil {
 		t.Fatal(err)
@@ -90,7 +91,7 @@ func TestRankingRegression(t *testing.T) {
 					if kind == "postgres" {
 						target = testutil.Postgres(t)
 					}
-					rankingRegression(t, target, root, golden, header, e.model)
+					rankingRegression(t, an, target, root, golden, header, e.model)
 				})
 			}
 		})
@@ -98,23 +99,23 @@ func TestRankingRegression(t *testing.T) {
 }
 
 // rankingRegression indexes root into the store at target with the local
-// embedder of model ("" the default) and compares the rankings of
+// embedder of model ("" the default) and the analysis an, and compares the rankings of
 // rankingQueries with the golden file.
-func rankingRegression(t *testing.T, target, root, golden, header, model string) {
+func rankingRegression(t *testing.T, an *analyze.Analyzer, target, root, golden, header, model string) {
 	ctx := context.Background()
 	st, err := store.Open(ctx, target)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	emb, err := provider.New(embed.Options{Provider: "local", Model: model, Expand: analyze.GlossaryExpand, Translate: analyze.TranslateHan})
+	emb, err := provider.New(embed.Options{Provider: "local", Model: model, Expand: analyze.GlossaryExpand, Analyzer: an})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if rep, err := index.Run(ctx, st, emb, root, index.Options{Threads: 2}); err != nil || rep.Failed > 0 {
 		t.Fatalf("index: %v %+v", err, rep)
 	}
-	s := &Searcher{Store: st, Embedder: emb, Project: root}
+	s := &Searcher{Store: st, Embedder: emb, Project: root, Analyzer: an}
 	var b strings.Builder
 	b.WriteString(header)
 	for _, q := range rankingQueries {

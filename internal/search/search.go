@@ -27,6 +27,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/coderag/coderag/internal/analyze"
 	"github.com/coderag/coderag/internal/chunk"
 	"github.com/coderag/coderag/internal/config"
 	"github.com/coderag/coderag/internal/embed"
@@ -181,6 +182,11 @@ type Searcher struct {
 	Project  string         // absolute project root
 	// Params overrides DefaultHybridParams (tuning and tests); nil = defaults.
 	Params *HybridParams
+	// Analyzer is the engine's text analysis (glossary, CC-CEDICT when
+	// installed): the query's Chinese words are segmented and translated
+	// by it. It must be the Analyzer of Embedder when that translates (see
+	// embed.Options.Analyzer). nil: the glossary only.
+	Analyzer *analyze.Analyzer
 	// HideSecrets leaves out results in files whose names look like
 	// secrets (walk.SecretName): an index written before they were
 	// withheld, or with secrets allowed, still holds their chunks.
@@ -224,7 +230,7 @@ func (s *Searcher) Search(ctx context.Context, query string, opts Options) (*Res
 		// that k results survive them
 		hp.Candidates *= filterPoolFactor
 	}
-	q := AnalyzeQuery(words, hp.QueryOptions)
+	q := AnalyzeQuery(s.Analyzer, words, hp.QueryOptions)
 	q.Filter = filter
 	if !strings.ContainsFunc(words, func(c rune) bool { return unicode.IsLetter(c) || unicode.IsDigit(c) }) {
 		// nothing to match: any result would be an arbitrary neighbour
