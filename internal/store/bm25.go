@@ -325,14 +325,13 @@ func (s *Store) pgFTSSearch(ctx context.Context, project, match string, w FTSWei
 	if err != nil {
 		return nil, fmt.Errorf("full-text search: %w", err)
 	}
-	defer rows.Close()
-	var out []Scored
-	for rows.Next() {
+	out, err := collect(rows, func(rows *sql.Rows) (Scored, error) {
 		var sc Scored
-		if err := rows.Scan(&sc.ID, &sc.Score); err != nil {
-			return nil, fmt.Errorf("full-text search: %w", err)
-		}
-		out = append(out, sc)
+		err := rows.Scan(&sc.ID, &sc.Score)
+		return sc, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("full-text search: %w", err)
 	}
-	return out, rows.Err()
+	return out, nil
 }

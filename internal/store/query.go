@@ -68,19 +68,18 @@ func (s *Store) TopKCosine(ctx context.Context, project, embedder string, q []fl
 		if err != nil {
 			return nil, err
 		}
-		defer rows.Close()
 		var blob sql.RawBytes
 		var id int64
-		for rows.Next() {
+		if err := eachRow(rows, func() error {
 			if err := rows.Scan(&id, &blob); err != nil {
-				return nil, err
+				return err
 			}
 			if blobDim(blob) != len(q) {
-				return nil, dimError(blobDim(blob), len(q))
+				return dimError(blobDim(blob), len(q))
 			}
 			push(id, float64(dotBlob(q, blob)))
-		}
-		if err := rows.Err(); err != nil {
+			return nil
+		}); err != nil {
 			return nil, err
 		}
 	}
@@ -138,19 +137,16 @@ func (s *Store) CosineByID(ctx context.Context, project, embedder string, ids []
 		}
 		var blob sql.RawBytes
 		var id int64
-		for rows.Next() {
+		if err := eachRow(rows, func() error {
 			if err := rows.Scan(&id, &blob); err != nil {
-				rows.Close()
-				return nil, err
+				return err
 			}
 			if blobDim(blob) != len(q) {
-				rows.Close()
-				return nil, dimError(blobDim(blob), len(q))
+				return dimError(blobDim(blob), len(q))
 			}
 			out = append(out, Scored{ID: id, Score: float64(dotBlob(q, blob))})
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
+			return nil
+		}); err != nil {
 			return nil, err
 		}
 	}
@@ -298,29 +294,28 @@ func (s *Store) loadVectors(ctx context.Context, project, embedder, version stri
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
 	vs := &vectorSet{version: version, ids: make([]int64, 0, n), scale: make([]float32, 0, n)}
 	var blob sql.RawBytes
 	var id int64
-	for rows.Next() {
+	if err := eachRow(rows, func() error {
 		if err := rows.Scan(&id, &blob); err != nil {
-			return nil, err
+			return err
 		}
 		d := blobDim(blob)
 		if d <= 0 {
-			return nil, dimError(d, vs.dim)
+			return dimError(d, vs.dim)
 		}
 		if vs.dim == 0 {
 			vs.dim = d
 			vs.data = make([]byte, 0, n*d) // rows added since the count grow it
 		} else if d != vs.dim {
-			return nil, dimError(d, vs.dim)
+			return dimError(d, vs.dim)
 		}
 		vs.ids = append(vs.ids, id)
 		vs.scale = append(vs.scale, blobScale(blob))
 		vs.data = appendCodes(vs.data, blob)
-	}
-	if err := rows.Err(); err != nil {
+		return nil
+	}); err != nil {
 		return nil, err
 	}
 	vs.loaded = time.Now()
@@ -363,17 +358,12 @@ func (s *Store) FTSSearch(ctx context.Context, project, match string, w FTSWeigh
 	if err != nil {
 		return nil, fmt.Errorf("full-text search: %w", err)
 	}
-	defer rows.Close()
-	var out []Scored
-	for rows.Next() {
+	return collect(rows, func(rows *sql.Rows) (Scored, error) {
 		var sc Scored
-		if err := rows.Scan(&sc.ID, &sc.Score); err != nil {
-			return nil, err
-		}
-		sc.Score = -sc.Score
-		out = append(out, sc)
-	}
-	return out, rows.Err()
+		err := rows.Scan(&sc.ID, &sc.Score)
+		sc.Score = -sc.Score // FTS5's bm25 is lower for better
+		return sc, err
+	})
 }
 
 // LikeSearch is the seed ranker's keyword route: chunks of project whose name or
@@ -403,7 +393,6 @@ func (s *Store) LikeSearch(ctx context.Context, project, keyword string, limit i
 	if err != nil {
 		return nil, fmt.Errorf("keyword search: %w", err)
 	}
-	defer rows.Close()
 	more, err := scanChunks(rows)
 	return append(out, more...), err
 }
@@ -411,17 +400,14 @@ func (s *Store) LikeSearch(ctx context.Context, project, keyword string, limit i
 const chunkCols = `id, file_path, chunk_type, name, owner, symbol, params, signature, language, doc, start_line, end_line,
 	decl_end_line, start_byte, end_byte, content, embedding_model`
 
+// scanChunks returns the chunks of rows (columns chunkCols) and closes rows.
 func scanChunks(rows *sql.Rows) ([]ChunkRow, error) {
-	var out []ChunkRow
-	for rows.Next() {
+	return collect(rows, func(rows *sql.Rows) (ChunkRow, error) {
 		var c ChunkRow
-		if err := rows.Scan(&c.ID, &c.Path, &c.Type, &c.Name, &c.Owner, &c.Symbol, &c.Params, &c.Signature, &c.Language, &c.Doc,
-			&c.StartLine, &c.EndLine, &c.DeclEndLine, &c.StartByte, &c.EndByte, &c.Content, &c.Embedder); err != nil {
-			return nil, err
-		}
-		out = append(out, c)
-	}
-	return out, rows.Err()
+		err := rows.Scan(&c.ID, &c.Path, &c.Type, &c.Name, &c.Owner, &c.Symbol, &c.Params, &c.Signature, &c.Language, &c.Doc,
+			&c.StartLine, &c.EndLine, &c.DeclEndLine, &c.StartByte, &c.EndByte, &c.Content, &c.Embedder)
+		return c, err
+	})
 }
 
 // ChunksByID returns the chunks with the given ids (without vectors), keyed by id.
@@ -440,7 +426,6 @@ func (s *Store) ChunksByID(ctx context.Context, ids []int64) (map[int64]ChunkRow
 			return nil, err
 		}
 		cs, err := scanChunks(rows)
-		rows.Close()
 		if err != nil {
 			return nil, err
 		}

@@ -255,18 +255,13 @@ func (s *Store) restoreIndexes(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	have := map[string]bool{}
-	for rows.Next() {
-		var n string
-		if err := rows.Scan(&n); err != nil {
-			rows.Close()
-			return err
-		}
-		have[n] = true
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
+	names, err := collect(rows, scanString)
+	if err != nil {
 		return err
+	}
+	have := map[string]bool{}
+	for _, n := range names {
+		have[n] = true
 	}
 	for _, line := range strings.Split(schema, "\n") {
 		rest, ok := strings.CutPrefix(line, "CREATE INDEX IF NOT EXISTS ")
@@ -394,18 +389,13 @@ func (s *Store) Projects(ctx context.Context) ([]Project, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	var out []Project
-	for rows.Next() {
+	return collect(rows, func(rows *sql.Rows) (Project, error) {
 		var p Project
 		var c, u int64
-		if err := rows.Scan(&p.Path, &p.Embedder, &p.Dim, &c, &u); err != nil {
-			return nil, err
-		}
+		err := rows.Scan(&p.Path, &p.Embedder, &p.Dim, &c, &u)
 		p.CreatedAt, p.UpdatedAt = time.Unix(c, 0), time.Unix(u, 0)
-		out = append(out, p)
-	}
-	return out, rows.Err()
+		return p, err
+	})
 }
 
 // PutProject inserts or updates a project row (embedder, dim, updated_at).
@@ -439,16 +429,19 @@ func (s *Store) Files(ctx context.Context, project string) (map[string]FileRecor
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
 	out := map[string]FileRecord{}
-	for rows.Next() {
+	err = eachRow(rows, func() error {
 		var r FileRecord
 		if err := rows.Scan(&r.Path, &r.SHA256, &r.Embedder, &r.Size, &r.MtimeNS, &r.IndexedAt, &r.Chunks, &r.Analysis); err != nil {
-			return nil, err
+			return err
 		}
 		out[r.Path] = r
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // ChunkRow is one chunk to store. Vector may be nil (not embedded).
@@ -704,32 +697,32 @@ func (s *Store) Count(ctx context.Context, project string) (Counts, error) {
 	if err != nil {
 		return c, err
 	}
-	for rows.Next() {
+	if err := eachRow(rows, func() error {
 		var t string
 		var n int
 		if err := rows.Scan(&t, &n); err != nil {
-			rows.Close()
-			return c, err
+			return err
 		}
 		c.ChunksByType[t] = n
 		c.Chunks += n
+		return nil
+	}); err != nil {
+		return c, err
 	}
-	rows.Close()
 	rows, err = s.db.QueryContext(ctx, `SELECT relation_type, count(*) FROM code_relations WHERE project_path=? GROUP BY relation_type`, project)
 	if err != nil {
 		return c, err
 	}
-	defer rows.Close()
-	for rows.Next() {
+	return c, eachRow(rows, func() error {
 		var t string
 		var n int
 		if err := rows.Scan(&t, &n); err != nil {
-			return c, err
+			return err
 		}
 		c.RelationsByKind[t] = n
 		c.Relations += n
-	}
-	return c, rows.Err()
+		return nil
+	})
 }
 
 // Size returns the bytes used by the database file and its WAL; on

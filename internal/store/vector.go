@@ -142,17 +142,12 @@ func requantise(ctx context.Context, tx *sql.Tx) error {
 		if err != nil {
 			return fmt.Errorf("requantise vectors: %w", err)
 		}
-		var batch []row
-		for rows.Next() {
+		batch, err := collect(rows, func(rows *sql.Rows) (row, error) {
 			var r row
-			if err := rows.Scan(&r.id, &r.dim, &r.vec); err != nil {
-				rows.Close()
-				return fmt.Errorf("requantise vectors: %w", err)
-			}
-			batch = append(batch, r)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
+			err := rows.Scan(&r.id, &r.dim, &r.vec)
+			return r, err
+		})
+		if err != nil {
 			return fmt.Errorf("requantise vectors: %w", err)
 		}
 		if len(batch) == 0 {

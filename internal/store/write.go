@@ -235,17 +235,12 @@ func pathsWithRows(ctx context.Context, tx *sql.Tx, project string, paths []stri
 		if err != nil {
 			return nil, fmt.Errorf("look up stored files: %w", err)
 		}
-		for rows.Next() {
-			var p string
-			if err := rows.Scan(&p); err != nil {
-				rows.Close()
-				return nil, fmt.Errorf("look up stored files: %w", err)
-			}
-			out[p] = true
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
+		paths, err := collect(rows, scanString)
+		if err != nil {
 			return nil, fmt.Errorf("look up stored files: %w", err)
+		}
+		for _, p := range paths {
+			out[p] = true
 		}
 	}
 	return out, nil
