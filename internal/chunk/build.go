@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/coderag/coderag/internal/lang"
 )
 
 // chunks turns the resolved definitions into chunks, then covers the
@@ -232,26 +234,20 @@ func (ps *parsed) relations() []Relation {
 	}
 	seen := map[[3]string]bool{}
 	var out []Relation
-	plain, self, value := false, false, false // set around a plain Go call, a call on the method's receiver, on another value
+	form := lang.CallBare // set around a call: plain Go, on the method's receiver, on another value
 	add := func(kind, from, to string, off uint) {
 		if from == "" || to == "" || len(out) >= maxRelations {
 			return
 		}
 		k := [3]string{kind, from, to}
-		if plain {
-			k[0] += "|plain"
-		}
-		if self {
-			k[0] += "|self"
-		}
-		if value {
-			k[0] += "|value"
+		if form != lang.CallBare {
+			k[0] += "|" + form.String()
 		}
 		if seen[k] {
 			return
 		}
 		seen[k] = true
-		out = append(out, Relation{Path: ps.path, From: from, To: to, Kind: kind, Line: ps.line(off), Plain: plain, Self: self, Value: value})
+		out = append(out, Relation{Path: ps.path, From: from, To: to, Kind: kind, Line: ps.line(off), Form: form})
 	}
 	for _, d := range ps.defs {
 		if d.dropped {
@@ -312,8 +308,11 @@ func (ps *parsed) relations() []Relation {
 			if ps.sp.localCallsOnly && !localFuncs[to] {
 				continue
 			}
-			plain = ps.sp.name == "go" && r.recv == "" && !r.path
+			if ps.sp.name == "go" && r.recv == "" && !r.path {
+				form = lang.CallPlain
+			}
 			if r.recv != "" && !r.path && !strings.Contains(to, ".") {
+				self := false
 				switch ps.sp.name {
 				case "go":
 					self = r.recvIsName && r.recv == ps.goReceiverName(ps.callerDef(funcs, r.start))
@@ -324,13 +323,18 @@ func (ps *parsed) relations() []Relation {
 				case "rust":
 					self = r.recv == "self"
 				}
-				value = !self && r.recv != "super" && (ps.sp.name != "python" || !strings.HasPrefix(r.recv, "super("))
-				if t, ok := ps.typed[r.start]; ok && value {
-					to = t // the receiver's type is known: "T.m", "pkg.T.m"
+				switch {
+				case self:
+					form = lang.CallSelf
+				case r.recv != "super" && (ps.sp.name != "python" || !strings.HasPrefix(r.recv, "super(")):
+					form = lang.CallValue
+					if t, ok := ps.typed[r.start]; ok {
+						to = t // the receiver's type is known: "T.m", "pkg.T.m"
+					}
 				}
 			}
 			add(RelCalls, ps.caller(funcs, r.start), to, r.start)
-			plain, self, value = false, false, false
+			form = lang.CallBare
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Line < out[j].Line })

@@ -143,8 +143,8 @@ const racyWindow = int64(time.Second)
 //	1: first release
 //	2: stems lose a final double consonant ("sniff"/"sniffing" -> snif,
 //	   "add"/"added" -> ad)
-//	3: Go calls on the method's own receiver are marked (chunk.Relation.Self)
-//	4: calls on another value are marked (chunk.Relation.Value); Self also
+//	3: Go calls on the method's own receiver are marked (lang.CallSelf)
+//	4: calls on another value are marked (lang.CallValue); CallSelf also
 //	   for Python, JavaScript, TypeScript and Kotlin
 //	5: JavaScript/TypeScript methods assigned to an object
 //	   (res.send = function ..., Layer.prototype.match = ...) are chunks;
@@ -949,7 +949,7 @@ func (c *collector) build(batch []*work) ([]store.FileData, error) {
 			})
 		}
 		for _, r := range w.res.Relations {
-			d.Relations = append(d.Relations, store.RelationRow{Path: w.file.Path, From: r.From, To: r.To, Kind: r.Kind, Line: r.Line, Plain: r.Plain, Self: r.Self, Value: r.Value})
+			d.Relations = append(d.Relations, store.RelationRow{Path: w.file.Path, From: r.From, To: r.To, Kind: r.Kind, Line: r.Line, Form: r.Form})
 		}
 		out = append(out, d)
 	}

@@ -6,6 +6,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/coderag/coderag/internal/lang"
 	"github.com/coderag/coderag/internal/store"
 )
 
@@ -422,7 +423,7 @@ func (s *Searcher) wrapperCalls(ctx context.Context, res []Result, thin int) (ma
 	}
 	callees := map[[2]string][]string{}
 	for _, rel := range rels {
-		if rel.Value {
+		if rel.Form == lang.CallValue {
 			continue
 		}
 		k := [2]string{rel.Path, rel.From}

@@ -150,7 +150,7 @@ func (b *ftsBatch) addVector(id int64, embedder string, v []byte) {
 
 func (b *ftsBatch) addRelation(path string, r RelationRow) {
 	b.relPath, b.relFrom, b.relTo, b.relKind = append(b.relPath, path), append(b.relFrom, r.From), append(b.relTo, r.To), append(b.relKind, r.Kind)
-	b.relLine, b.relForm = append(b.relLine, int64(r.Line)), append(b.relForm, int64(r.CallForm()))
+	b.relLine, b.relForm = append(b.relLine, int64(r.Line)), append(b.relForm, int64(r.Form))
 }
 
 func (b *ftsBatch) add(id int64, c ChunkRow) {

@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/coderag/coderag/internal/lang"
 	"github.com/coderag/coderag/internal/testutil"
 )
 
@@ -187,20 +188,20 @@ func TestContractRelations(t *testing.T) {
 		fd := file("a.go", "Run", "helper")
 		fd.Chunks[1].Type, fd.Chunks[1].Owner = "method", "T"
 		fd.Relations = []RelationRow{
-			{Path: "a.go", From: "Run", To: "helper", Kind: "calls", Line: 3, Plain: true},
-			{Path: "a.go", From: "Run", To: "T.helper", Kind: "calls", Line: 2, Self: true},
+			{Path: "a.go", From: "Run", To: "helper", Kind: "calls", Line: 3, Form: lang.CallPlain},
+			{Path: "a.go", From: "Run", To: "T.helper", Kind: "calls", Line: 2, Form: lang.CallSelf},
 			{Path: "a.go", From: "T", To: "Base", Kind: "extends", Line: 1},
-			{Path: "a.go", From: "helper", To: "fmt.Println", Kind: "calls", Line: 4, Value: true},
+			{Path: "a.go", From: "helper", To: "fmt.Println", Kind: "calls", Line: 4, Form: lang.CallValue},
 		}
 		if err := s.ReplaceFiles(ctx, "/p", []FileData{fd}, nil); err != nil {
 			t.Fatal(err)
 		}
 		from, err := s.RelationsFrom(ctx, "/p", []string{"Run"}, []string{"calls"})
-		if err != nil || len(from) != 2 || from[0].To != "T.helper" || !from[0].Self || from[1].To != "helper" || !from[1].Plain {
+		if err != nil || len(from) != 2 || from[0].To != "T.helper" || from[0].Form != lang.CallSelf || from[1].To != "helper" || from[1].Form != lang.CallPlain {
 			t.Fatalf("RelationsFrom = %+v, %v", from, err)
 		}
 		to, err := s.RelationsTo(ctx, "/p", []string{"Base", "fmt.Println"}, nil)
-		if err != nil || len(to) != 2 || to[0].Kind != "extends" || !to[1].Value {
+		if err != nil || len(to) != 2 || to[0].Kind != "extends" || to[1].Form != lang.CallValue {
 			t.Fatalf("RelationsTo = %+v, %v", to, err)
 		}
 		if of, err := s.RelationsOfFile(ctx, "/p", "a.go", []string{"extends"}); err != nil || len(of) != 1 {

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/coderag/coderag/internal/lang"
 )
 
 // Read queries for the relation graph (package relate) and for tools that
@@ -193,6 +195,6 @@ func scanRelation(rows *sql.Rows) (RelationRow, error) {
 	if err := rows.Scan(&r.Path, &r.From, &r.To, &r.Kind, &r.Line, &form); err != nil {
 		return r, err
 	}
-	r.SetCallForm(form)
+	r.Form = lang.CallForm(form)
 	return r, nil
 }

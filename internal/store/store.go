@@ -24,6 +24,8 @@ import (
 	"time"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver (pure Go, FTS5 built in)
+
+	"github.com/coderag/coderag/internal/lang"
 )
 
 // Sentinel errors.
@@ -470,33 +472,15 @@ type ChunkRow struct {
 
 // RelationRow is one relation to store.
 type RelationRow struct {
-	Path  string
-	From  string
-	To    string
-	Kind  string
-	Line  int
-	Plain bool // a Go call without a receiver (see chunk.Relation.Plain)
-	Self  bool // a call on the method's own receiver (chunk.Relation.Self)
-	Value bool // a call on another value (chunk.Relation.Value)
+	Path string
+	From string
+	To   string
+	Kind string
+	Line int
+	// Form is how a call is written (chunk.Relation.Form), stored as its
+	// number in code_relations.plain.
+	Form lang.CallForm
 }
-
-// CallForm is the value of code_relations.plain: 1 for a plain Go call, 2
-// for a call on the method's own receiver, 3 for a call on another value,
-// 0 otherwise (a bare call, or a language whose receivers are not read).
-func (r RelationRow) CallForm() int {
-	switch {
-	case r.Plain:
-		return 1
-	case r.Self:
-		return 2
-	case r.Value:
-		return 3
-	}
-	return 0
-}
-
-// SetCallForm sets Plain, Self and Value from a code_relations.plain value.
-func (r *RelationRow) SetCallForm(v int) { r.Plain, r.Self, r.Value = v == 1, v == 2, v == 3 }
 
 // FileData is the complete new state of one file: its fingerprint, chunks and
 // relations.

@@ -162,7 +162,7 @@ func (s *Store) writeFiles(ctx context.Context, tx *sql.Tx, project string, file
 			}
 		}
 		for _, r := range f.Relations {
-			if err := rels.add(ctx, project, path, r.From, r.To, r.Kind, r.Line, r.CallForm()); err != nil {
+			if err := rels.add(ctx, project, path, r.From, r.To, r.Kind, r.Line, int(r.Form)); err != nil {
 				return fmt.Errorf("insert relations %s: %w", path, err)
 			}
 		}
