@@ -167,12 +167,20 @@ func (e *env) redactor() *httpx.Redactor {
 	return httpx.NewRedactor(c.Embedding.APIKey, c.Embedding.BaseURL, c.LLM.APIKey, c.LLM.BaseURL)
 }
 
+// repairHint is how the command line says to repair a damaged index.
+const repairHint = "run `coderag doctor` to check it, `coderag doctor --rebuild` to rebuild it"
+
 // errText is err as one redacted line, the form every error is printed in.
-// An error that shows the index file is damaged ends with how to repair it.
+// An error that shows the index file is damaged (store.Damaged), or is not
+// an index at all (store.ErrForeign), ends with how to repair it.
 func (e *env) errText(err error) string {
 	msg := oneLine(e.redactor().Redact(err.Error()))
-	if store.Damaged(err) && !strings.Contains(msg, "coderag doctor") {
-		msg += "; the index is damaged: " + store.RepairHint
+	switch {
+	case strings.Contains(msg, "coderag doctor"):
+	case store.Damaged(err):
+		msg += "; the index is damaged: " + repairHint
+	case errors.Is(err, store.ErrForeign):
+		msg += ": " + repairHint
 	}
 	return msg
 }

@@ -243,7 +243,7 @@ func Run(ctx context.Context, st *store.Store, emb embed.Embedder, root string, 
 	// a few milliseconds of reads at the root and ends of every table:
 	// a damaged index must not report "0 changed" while search fails
 	if err := st.Probe(ctx); err != nil {
-		return nil, fmt.Errorf("%w: %s", err, store.RepairHint)
+		return nil, err // store.Damaged: each front end says how to repair it
 	}
 	if err := r.scan(ctx); err != nil {
 		return nil, err

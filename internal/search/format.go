@@ -13,11 +13,11 @@ import (
 // name and a 120-character preview; with explain, each score's breakdown.
 func FormatHuman(w io.Writer, resp *Response, explain bool) {
 	if resp.Incomplete != "" {
-		fmt.Fprintf(w, "note: %s\n", resp.Incomplete)
+		fmt.Fprintf(w, "note: %s%s\n", resp.Incomplete, humanHints(resp.Hints, HintIndex))
 	}
 	if len(resp.Results) == 0 {
 		if resp.Note != "" {
-			fmt.Fprintf(w, "note: %s\n", resp.Note)
+			fmt.Fprintf(w, "note: %s%s\n", resp.Note, humanHints(resp.Hints, HintGrep))
 		}
 		fmt.Fprintf(w, "no results for %q\n", resp.Query)
 		return
@@ -38,6 +38,23 @@ func FormatHuman(w io.Writer, resp *Response, explain bool) {
 			fmt.Fprintf(w, "    explain: %s\n", explainLine(r.Explain))
 		}
 	}
+}
+
+// humanHints words the hints of action do for the command line, each
+// after "; ": "; run `coderag index ROOT`", "; use `coderag grep` for an
+// exact string"; "" when hs has none.
+func humanHints(hs []Hint, do string) string {
+	var b strings.Builder
+	for _, h := range hs {
+		switch {
+		case h.Do != do:
+		case do == HintIndex:
+			fmt.Fprintf(&b, "; run `coderag index %s`", h.Project)
+		case do == HintGrep:
+			b.WriteString("; use `coderag grep` for an exact string")
+		}
+	}
+	return b.String()
 }
 
 // explainLine renders an Explain on one line: the routes' evidence (and
@@ -74,7 +91,7 @@ func explainLine(e *Explain) string {
 func FormatForTool(resp *Response) string {
 	var b strings.Builder
 	if resp.Incomplete != "" {
-		fmt.Fprintf(&b, "Note: %s. Results cover only the files indexed so far.\n", resp.Incomplete)
+		fmt.Fprintf(&b, "Note: %s. Results cover only the files indexed so far; index_project indexes the rest.\n", resp.Incomplete)
 	}
 	if len(resp.Results) == 0 && resp.Note == NoWordsNote {
 		fmt.Fprintf(&b, "The query %q has no searchable words (only punctuation or symbols). Use grep_code for an exact string, or ask with words.\n", resp.Query)

@@ -17,7 +17,8 @@ package store
 //     integrity-check: every page, so it is for doctor, not for every run.
 //   - Damaged recognises SQLite's own words for damage in any error
 //     ("database disk image is malformed", "no such table", "file is not a
-//     database") so every command can end with RepairHint.
+//     database") so every front end can end such an error with how to
+//     repair the index, in its own words (the CLI names `coderag doctor`).
 
 import (
 	"context"
@@ -29,9 +30,6 @@ import (
 	"strconv"
 	"strings"
 )
-
-// RepairHint is the one line that tells how to repair a damaged index.
-const RepairHint = "run `coderag doctor` to check it, `coderag doctor --rebuild` to rebuild it"
 
 // Sentinel errors of health checks.
 var (
@@ -100,7 +98,7 @@ func inspect(ctx context.Context, path string) (int, error) {
 	}
 	if err != nil {
 		if strings.Contains(strings.ToLower(err.Error()), "not a database") {
-			return 0, fmt.Errorf("%w: %s is not an SQLite database (a damaged index, or another file): move it away, or %s", ErrForeign, path, RepairHint)
+			return 0, fmt.Errorf("%w: %s is not an SQLite database (a damaged index, or another file): move it away, or rebuild the index", ErrForeign, path)
 		}
 		return 0, damaged(err)
 	}

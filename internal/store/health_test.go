@@ -120,7 +120,7 @@ func TestDroppedTableIsDamage(t *testing.T) {
 	}
 	db.Close()
 	_, err := Open(ctx, path)
-	if !errors.Is(err, ErrDamaged) || !strings.Contains(err.Error(), "code_chunks is missing") || !strings.Contains(err.Error(), "coderag doctor --rebuild") {
+	if !errors.Is(err, ErrDamaged) || !strings.Contains(err.Error(), "code_chunks is missing") || strings.Contains(err.Error(), "coderag") {
 		t.Fatalf("Open = %v", err)
 	}
 	rep, err := Check(ctx, path, false)

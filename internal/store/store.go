@@ -93,7 +93,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	}
 	if _, err := inspect(ctx, path); err != nil {
 		if errors.Is(err, ErrDamaged) {
-			return nil, fmt.Errorf("open index %s: %w: %s", path, err, RepairHint)
+			return nil, fmt.Errorf("open index %s: %w", path, err)
 		}
 		return nil, fmt.Errorf("open index %s: %w", path, err)
 	}
@@ -132,7 +132,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 			return openReadOnly(ctx, path, "file:"+path+"?mode=ro&immutable=1")
 		}
 		if Damaged(err) {
-			return nil, fmt.Errorf("open index %s: %w: %s", path, damaged(err), RepairHint)
+			return nil, fmt.Errorf("open index %s: %w", path, damaged(err))
 		}
 		return nil, fmt.Errorf("open index %s: %w", path, err)
 	}
@@ -151,7 +151,7 @@ func openReadOnly(ctx context.Context, path, dsn string) (*Store, error) {
 	if err := db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key='schema_version'`).Scan(&v); err != nil {
 		db.Close()
 		if Damaged(err) {
-			return nil, fmt.Errorf("open index %s read-only: %w: %s", path, damaged(err), RepairHint)
+			return nil, fmt.Errorf("open index %s read-only: %w", path, damaged(err))
 		}
 		return nil, fmt.Errorf("open index %s read-only: %w", path, err)
 	}
