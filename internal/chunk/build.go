@@ -25,7 +25,7 @@ func (ps *parsed) chunks() []Chunk {
 			continue
 		}
 		switch d.kind {
-		case "class":
+		case KindClass:
 			if d.ownerOnly {
 				continue
 			}
@@ -54,7 +54,7 @@ func (ps *parsed) chunks() []Chunk {
 			c.Doc = d.doc
 			d.chunkName = c.Name
 			out = append(out, c)
-		case "function":
+		case KindFunction:
 			kind := KindFunction
 			if d.ownerName != "" {
 				kind = KindMethod
@@ -78,7 +78,7 @@ func (ps *parsed) chunks() []Chunk {
 			for k, p := range ps[1:] {
 				out = append(out, t.chunk(KindText, partName(d.qual, k+2, len(ps)), d.ownerName, p[0], p[1], p[1]))
 			}
-		case "text":
+		case KindText:
 			before := len(t.out)
 			t.split(d.startLine, d.endLine, d.name, "")
 			for _, c := range t.out[before:] {
@@ -203,7 +203,7 @@ func (ps *parsed) classAt(off int) string {
 func (ps *parsed) classDefAt(off uint) *def {
 	var best *def
 	for _, d := range ps.defs {
-		if d.kind == "class" && !d.dropped && d.extStart <= off && off < d.end {
+		if d.kind == KindClass && !d.dropped && d.extStart <= off && off < d.end {
 			if best == nil || d.extStart >= best.extStart {
 				best = d
 			}
@@ -223,10 +223,10 @@ func (ps *parsed) relations() []Relation {
 			continue
 		}
 		switch d.kind {
-		case "function":
+		case KindFunction:
 			funcs = append(funcs, d)
 			localFuncs[d.name] = true
-		case "class":
+		case KindClass:
 			if _, ok := classByName[d.name]; !ok {
 				classByName[d.name] = d
 			}
@@ -255,9 +255,9 @@ func (ps *parsed) relations() []Relation {
 		}
 		var from string
 		switch {
-		case d.kind == "class" && d.parent != nil && d.parent.kind == "class":
+		case d.kind == KindClass && d.parent != nil && d.parent.kind == KindClass:
 			from = d.parent.qual
-		case d.kind == "function" && d.ownerName != "":
+		case d.kind == KindFunction && d.ownerName != "":
 			from = d.ownerName
 			if c := enclosingClass(d); c != nil {
 				from = c.qual
@@ -343,7 +343,7 @@ func (ps *parsed) relations() []Relation {
 
 func enclosingClass(d *def) *def {
 	for p := d.parent; p != nil; p = p.parent {
-		if p.kind == "class" {
+		if p.kind == KindClass {
 			return p
 		}
 	}
@@ -362,7 +362,7 @@ func (ps *parsed) callerDef(funcs []*def, off uint) *def {
 	// the last function starting before off holds it, or one of the
 	// functions it is nested in does (spec.nestedUnits)
 	for d := funcs[i]; d != nil; d = d.parent {
-		if d.kind == "function" && d.extStart <= off && off < d.end {
+		if d.kind == KindFunction && d.extStart <= off && off < d.end {
 			return d
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"unicode"
 
+	"github.com/coderag/coderag/internal/chunk"
 	"github.com/coderag/coderag/internal/config"
 	"github.com/coderag/coderag/internal/relate"
 	"github.com/coderag/coderag/internal/search"
@@ -104,7 +105,7 @@ A misspelt filter (lnag:go) or a query of filters only is an error (exit status 
 		err := p.Graph(e.ctx, func(res *relate.Resolver) error {
 			for i := range resp.Results {
 				r := &resp.Results[i]
-				if r.Type == "text" {
+				if r.Type == chunk.KindText {
 					continue
 				}
 				callers, callees, err := res.Neighbors(r.Name)

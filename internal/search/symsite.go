@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/coderag/coderag/internal/analyze"
+	"github.com/coderag/coderag/internal/chunk"
 	"github.com/coderag/coderag/internal/store"
 )
 
@@ -14,7 +15,7 @@ import (
 // declarations whose bare name is name, or name with a '$' sigil.
 func pinnable(r Result, name string) bool {
 	bn := r.sym.Name
-	return r.Type != "text" && (bn == name || sigilName(bn) == name) && !isTestPath(r.Path) && auxKind(r.Path) == ""
+	return r.Type != chunk.KindText && (bn == name || sigilName(bn) == name) && !isTestPath(r.Path) && auxKind(r.Path) == ""
 }
 
 // definesSymbol reports whether any row is a definition exactPin pins for

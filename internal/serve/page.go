@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/coderag/coderag/internal/chunk"
 	"github.com/coderag/coderag/internal/config"
 	"github.com/coderag/coderag/internal/search"
 	"github.com/coderag/coderag/internal/tools"
@@ -168,7 +169,7 @@ func (s *Server) pageSearch(w http.ResponseWriter, r *http.Request) {
 				if rv.ProjectName == "" {
 					rv.ProjectName = res.Project
 				}
-				if res.Type == "function" || res.Type == "method" {
+				if res.Type == chunk.KindFunction || res.Type == chunk.KindMethod {
 					rv.GraphURL = graphURL(res.Project, res.Name)
 				}
 				v.Results = append(v.Results, rv)
