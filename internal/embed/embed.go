@@ -1,6 +1,6 @@
 // Package embed defines the Embedder interface and the helpers shared by every
 // embedding provider: batching (Batch), truncation (Truncate), validation
-// (Validate), vector maths (Normalize, Cosine) and a careful HTTP layer (NewHTTPClient,
+// (Validate; vectors are normalised by package vec) and a careful HTTP layer (NewHTTPClient,
 // PostJSON) with timeouts, retries and readable server errors.
 //
 // Providers live in sub-packages and import this one, never the reverse:

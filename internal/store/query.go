@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/coderag/coderag/internal/vec"
 )
 
 // Scored is a chunk id with a retrieval score (higher is better).
@@ -61,7 +63,7 @@ func (s *Store) TopKCosine(ctx context.Context, project, embedder string, q []fl
 			return nil, dimError(vs.dim, len(q))
 		}
 		for i, id := range vs.ids {
-			push(id, float64(vs.scale[i]*dotCodes(q, vs.data[i*vs.dim:(i+1)*vs.dim])))
+			push(id, float64(vs.scale[i]*vec.DotCodes(q, vs.data[i*vs.dim:(i+1)*vs.dim])))
 		}
 	} else {
 		rows, err := s.db.QueryContext(ctx, `SELECT id, vec FROM code_vectors WHERE project_path=? AND embedder=?`, project, embedder)
@@ -118,7 +120,7 @@ func (s *Store) CosineByID(ctx context.Context, project, embedder string, ids []
 		})
 		for _, id := range ids {
 			if i, ok := vs.index[id]; ok {
-				out = append(out, Scored{ID: id, Score: float64(vs.scale[i] * dotCodes(q, vs.data[i*vs.dim:(i+1)*vs.dim]))})
+				out = append(out, Scored{ID: id, Score: float64(vs.scale[i] * vec.DotCodes(q, vs.data[i*vs.dim:(i+1)*vs.dim]))})
 			}
 		}
 		sortScored(out)

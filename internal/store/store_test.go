@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strconv"
 	"testing"
+
+	"github.com/coderag/coderag/internal/vec"
 )
 
 func openTemp(t *testing.T) *Store {
@@ -151,7 +153,7 @@ func TestVectorFormat(t *testing.T) {
 // TestQuantisedCosine: a stored vector keeps its float32 original's
 // direction (cosine > 0.999) and its length, for dense (model-like) and
 // sparse (feature-hashing-like) unit vectors of every usual dimension, and
-// the score read from the codes (dotBlob, dotCodes) is the cosine of the
+// the score read from the codes (dotBlob, vec.DotCodes) is the cosine of the
 // query to the stored vector; the cosine of two stored vectors is within
 // 0.01 of their originals' cosine, so rankings hold.
 func TestQuantisedCosine(t *testing.T) {
@@ -199,8 +201,8 @@ func TestQuantisedCosine(t *testing.T) {
 				if got, want := float64(dotBlob(q, b)), dot(q, d); math.Abs(got-want) > 1e-4 {
 					t.Fatalf("dim %d: dotBlob %v, want %v", dim, got, want)
 				}
-				if got, want := float64(blobScale(b)*dotCodes(q, appendCodes(nil, b))), dot(q, d); math.Abs(got-want) > 1e-4 {
-					t.Fatalf("dim %d: dotCodes %v, want %v", dim, got, want)
+				if got, want := float64(blobScale(b)*vec.DotCodes(q, appendCodes(nil, b))), dot(q, d); math.Abs(got-want) > 1e-4 {
+					t.Fatalf("dim %d: DotCodes %v, want %v", dim, got, want)
 				}
 				dq := DecodeVector(EncodeVector(q))
 				cq := dot(q, q)

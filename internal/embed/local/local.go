@@ -70,6 +70,7 @@ import (
 
 	"github.com/coderag/coderag/internal/analyze"
 	"github.com/coderag/coderag/internal/embed"
+	"github.com/coderag/coderag/internal/vec"
 )
 
 // Provider is the provider half of this embedder's ID.
@@ -289,5 +290,5 @@ func (f *featurizer) vector(text string) []float32 {
 		}
 		v[ft.key%d] += float32(w)
 	}
-	return embed.Normalize(v)
+	return vec.Normalize(v)
 }
