@@ -306,7 +306,7 @@ func TestSearchWhileIndexing(t *testing.T) {
 					errs <- err
 					return
 				}
-				if _, err := rd.FTSSearch(context.Background(), root, `"handler"`, store.FTSWeights{Name: 1, Path: 1, Body: 1}, 5); err != nil {
+				if _, err := rd.KeywordSearch(context.Background(), root, []string{"handler"}, store.FTSWeights{Name: 1, Path: 1, Body: 1}, 5); err != nil {
 					errs <- err
 					return
 				}

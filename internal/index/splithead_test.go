@@ -57,7 +57,7 @@ func TestSplitHeadSearchesWholeDefinition(t *testing.T) {
 	if head == 0 || part == 0 || headDecl <= headEnd {
 		t.Fatalf("want a split definition: head %d (lines to %d of %d), part 2 %d", head, headEnd, headDecl, part)
 	}
-	hits, err := st.FTSSearch(context.Background(), root, `"neighbour"`, store.FTSWeights{Name: 1, Body: 1}, 10)
+	hits, err := st.KeywordSearch(context.Background(), root, []string{"neighbour"}, store.FTSWeights{Name: 1, Body: 1}, 10)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -181,7 +181,7 @@ type Response struct {
 
 // Searcher answers queries for one indexed project.
 type Searcher struct {
-	Store    *store.Store
+	Store    Index          // the index it reads: a *store.Store, or a fake in tests
 	Embedder embed.Embedder // must be the embedder the project was indexed with
 	Project  string         // absolute project root
 	// Params overrides DefaultHybridParams (tuning and tests); nil = defaults.

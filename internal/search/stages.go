@@ -282,7 +282,7 @@ func (s *Searcher) gather(ctx context.Context, q *Query, hp HybridParams) (*pool
 		return c
 	}
 	if len(q.Terms) > 0 {
-		kw, err := s.Store.FTSSearch(ctx, s.Project, matchExpr(q.Terms), hp.FTS, hp.Candidates)
+		kw, err := s.Store.KeywordSearch(ctx, s.Project, q.Terms, hp.FTS, hp.Candidates)
 		if err != nil {
 			return nil, err
 		}
@@ -328,7 +328,7 @@ func (s *Searcher) gather(ctx context.Context, q *Query, hp HybridParams) (*pool
 			for i, x := range p.expansions {
 				terms[i] = x.Term
 			}
-			kw, err := s.Store.FTSSearch(ctx, s.Project, matchExpr(terms), hp.FTS, hp.Candidates)
+			kw, err := s.Store.KeywordSearch(ctx, s.Project, terms, hp.FTS, hp.Candidates)
 			if err != nil {
 				return nil, err
 			}

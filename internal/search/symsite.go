@@ -50,7 +50,7 @@ func (s *Searcher) symbolSites(ctx context.Context, name string, hp HybridParams
 	}
 	// the first term is the whole identifier (basicformatargs), or the
 	// stemmed word of a one-word name
-	kw, err := s.Store.FTSSearch(ctx, s.Project, matchExpr(terms[:1]), hp.FTS, hp.SymbolSiteCandidates)
+	kw, err := s.Store.KeywordSearch(ctx, s.Project, terms[:1], hp.FTS, hp.SymbolSiteCandidates)
 	if err != nil {
 		return nil, err
 	}

@@ -325,20 +325,43 @@ func (s *Store) loadVectors(ctx context.Context, project, embedder, version stri
 	return vs, nil
 }
 
+// ftsMatch builds the FTS5 MATCH expression of terms (KeywordSearch): each
+// a quoted string (so no text is ever parsed as FTS syntax), joined by OR.
+// A NUL byte, which would end the SQL string inside SQLite and leave the
+// quote open, is replaced by a space; blank terms are dropped, so no terms
+// (or only blank ones) give "".
+func ftsMatch(terms []string) string {
+	q := make([]string, 0, len(terms))
+	for _, t := range terms {
+		t = strings.ReplaceAll(t, "\x00", " ")
+		if strings.TrimSpace(t) == "" {
+			continue
+		}
+		q = append(q, `"`+strings.ReplaceAll(t, `"`, `""`)+`"`)
+	}
+	return strings.Join(q, " OR ")
+}
+
 // FTSWeights are the BM25 column weights of chunks_fts.
 type FTSWeights struct{ Name, Owner, Path, Doc, Body float64 }
 
-// FTSSearch runs an FTS5 MATCH expression (built by the caller from analysed,
-// quoted terms; never raw user text) and returns the k best chunks of project
-// by BM25 (Robertson & Zaragoza, 2009, as implemented by FTS5) over the
-// project's own full-text table, so term statistics are the project's
-// alone (see fts.go); Score = -bm25 so higher is better.
-func (s *Store) FTSSearch(ctx context.Context, project, match string, w FTSWeights, k int) ([]Scored, error) {
-	if strings.TrimSpace(match) == "" {
-		return nil, nil
-	}
+// KeywordSearch returns the k best chunks of project for terms by BM25
+// (Robertson & Zaragoza, 2009, as implemented by FTS5) over the project's
+// own statistics (see fts.go), Score descending (higher is better), then
+// id. Each term is one phrase of its tokens (FTS5's unicode61 tokens) and
+// any term may match; a repeated term counts twice. No term is ever read
+// as query syntax: quotes, OR, NOT and * are text. A NUL byte is a space;
+// blank terms are dropped, and no terms give nil. Both backends take the
+// terms themselves: SQLite quotes them into an FTS5 MATCH expression here
+// (ftsMatch), PostgreSQL tokenises them (pgKeywordSearch), so nothing
+// parses a query language back.
+func (s *Store) KeywordSearch(ctx context.Context, project string, terms []string, w FTSWeights, k int) ([]Scored, error) {
 	if s.pg {
-		return s.pgFTSSearch(ctx, project, match, w, k)
+		return s.pgKeywordSearch(ctx, project, pgTerms(terms), w, k)
+	}
+	match := ftsMatch(terms)
+	if match == "" {
+		return nil, nil
 	}
 	t := ftsTable(project)
 	ok, err := hasTable(ctx, s.db, t)
