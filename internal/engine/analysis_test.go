@@ -13,27 +13,8 @@ import (
 	"github.com/coderag/coderag/internal/engine"
 	"github.com/coderag/coderag/internal/index"
 	"github.com/coderag/coderag/internal/search"
-	"github.com/coderag/coderag/internal/zh"
+	"github.com/coderag/coderag/internal/testutil"
 )
-
-// tinyDictionary is a real CC-CEDICT file of two entries the glossary
-// lacks, loaded by zh.Load like the installed one.
-func tinyDictionary(t *testing.T) *zh.Dict {
-	t.Helper()
-	dir := t.TempDir()
-	src := filepath.Join(dir, "cedict_ts.u8")
-	text := "# CC-CEDICT\n#! date=2026-01-01\n" +
-		"鸚鵡 鹦鹉 [ying1 wu3] /parrot/\n" +
-		"學舌 学舌 [xue2 she2] /to parrot/to mimic/\n"
-	if err := os.WriteFile(src, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	d, err := zh.Load(src, filepath.Join(dir, "cache"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return d
-}
 
 // TestOtherAnalysisNotMixedSilently is issue #28's dictionary-mixing bug
 // as a server meets it: a project indexed with the hashing embedder while
@@ -75,8 +56,8 @@ func TestOtherAnalysisNotMixedSilently(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	with := analyze.WithDictionary(tinyDictionary(t))
-	e := open2(t, engine.Config{DBPath: db, Analyzer: with, Embedders: hashing(with)})
+	with := analyze.WithDictionary(testutil.TinyDictionary(t))
+	e := open(t, engine.Config{DBPath: db, Analyzer: with, Embedders: hashing(with)})
 	p, err := e.Open(ctx, root, engine.OpenOptions{Policy: engine.AsIs})
 	if err != nil {
 		t.Fatal(err)
@@ -130,19 +111,4 @@ func TestOtherAnalysisNotMixedSilently(t *testing.T) {
 	if strings.Contains(resp.Note, "analysis") {
 		t.Errorf("after the refresh the note is %q", resp.Note)
 	}
-}
-
-// open2 is open for a database path the test chose.
-func open2(t *testing.T, cfg engine.Config) *engine.Engine {
-	t.Helper()
-	e, err := engine.Open(context.Background(), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if err := e.Close(); err != nil {
-			t.Error(err)
-		}
-	})
-	return e
 }

@@ -3,7 +3,6 @@ package index
 import (
 	"bytes"
 	"context"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -13,27 +12,9 @@ import (
 	"github.com/coderag/coderag/internal/embed/provider"
 	"github.com/coderag/coderag/internal/embed/static"
 	"github.com/coderag/coderag/internal/store"
+	"github.com/coderag/coderag/internal/testutil"
 	"github.com/coderag/coderag/internal/zh"
 )
-
-// tinyDictionary is a real CC-CEDICT file of two entries the glossary
-// lacks, loaded by zh.Load like the installed one.
-func tinyDictionary(t *testing.T) *zh.Dict {
-	t.Helper()
-	dir := t.TempDir()
-	src := filepath.Join(dir, "cedict_ts.u8")
-	text := "# CC-CEDICT\n#! date=2026-01-01\n" +
-		"鸚鵡 鹦鹉 [ying1 wu3] /parrot/\n" +
-		"學舌 学舌 [xue2 she2] /to parrot/to mimic/\n"
-	if err := os.WriteFile(src, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	d, err := zh.Load(src, filepath.Join(dir, "cache"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return d
-}
 
 // translatingEmbedder is the hashing embedder as the CLI builds it:
 // Chinese text translated by the glossary and, when installed, the
@@ -79,7 +60,7 @@ func storedVectors(t *testing.T, st *store.Store, root, file string) map[string]
 // them as changed, so a search's Freshen refreshes them first.
 func TestDictionaryChangeReembedsChineseFiles(t *testing.T) {
 	t.Parallel()
-	d := tinyDictionary(t)
+	d := testutil.TinyDictionary(t)
 	root := resolved(t, t.TempDir())
 	writeFile(t, root, "parrot.go", "package p\n\n// 鹦鹉学舌: 重复对方的话\nfunc Echo(s string) string { return s }\n")
 	writeFile(t, root, "plain.go", "package p\n\n// Twice repeats s.\nfunc Twice(s string) string { return s + s }\n")

@@ -43,3 +43,24 @@ func Dictionary() (*zh.Dict, error) {
 	}
 	return zh.Load(path, filepath.Join(os.TempDir(), "coderag-zh-test-cache"))
 }
+
+// TinyDictionary is a real CC-CEDICT file of two entries the glossary
+// lacks (鹦鹉 parrot, 学舌 to parrot / to mimic), written to a temporary
+// directory and loaded by zh.Load like the installed one: a dictionary
+// whose presence changes how 鹦鹉学舌 is translated.
+func TinyDictionary(t testing.TB) *zh.Dict {
+	t.Helper()
+	dir := t.TempDir()
+	src := filepath.Join(dir, "cedict_ts.u8")
+	text := "# CC-CEDICT\n#! date=2026-01-01\n" +
+		"鸚鵡 鹦鹉 [ying1 wu3] /parrot/\n" +
+		"學舌 学舌 [xue2 she2] /to parrot/to mimic/\n"
+	if err := os.WriteFile(src, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	d, err := zh.Load(src, filepath.Join(dir, "cache"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
