@@ -22,8 +22,8 @@ const module = "github.com/coderag/coderag/"
 // so a new package gets its place here.
 var layers = [][]string{
 	// Leaves: line arithmetic, file -> language, settings, the shared HTTP
-	// helpers, the Chinese dictionary.
-	{"internal/lines", "internal/lang", "internal/config", "internal/httpx", "internal/zh"},
+	// helpers, the Chinese dictionary, vector arithmetic.
+	{"internal/lines", "internal/lang", "internal/config", "internal/httpx", "internal/zh", "internal/vec"},
 	// File discovery and ignore rules; analysis of identifiers and Chinese
 	// text (query terms, index terms, the local embedder's tokens).
 	{"internal/walk", "internal/analyze"},

@@ -139,7 +139,7 @@ func newDatabase(ctx context.Context, admin string) (string, func(), error) {
 // go/ast, round after round, until the duration ends.
 func run(ctx context.Context, name, target, src, work string, clients int, d time.Duration) (result, error) {
 	r := result{store: name}
-	emb, err := provider.New(embed.Options{Provider: "local", Expand: analyze.GlossaryExpand, Translate: analyze.TranslateHan})
+	emb, err := provider.New(embed.Options{Provider: "local", Expand: analyze.GlossaryExpand, Analyzer: analyze.New(nil)})
 	if err != nil {
 		return r, err
 	}

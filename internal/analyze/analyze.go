@@ -15,11 +15,15 @@
 //
 // Identifiers are split by SubWords everywhere: here, in the query analysis
 // (package search) and in the local embedder. The Chinese analysis lives
-// here too: segmentation (CutChinese, segment.go), the bilingual glossary
+// here too: segmentation (Analyzer.Cut, segment.go), the bilingual glossary
 // (glossary.go) and the translation of words to English terms with the
 // glossary and CC-CEDICT (chinese.go, package zh), which the query
 // analysis, the local embedder (TranslateHan, for queries and documents)
-// and --explain share.
+// and --explain share. Everything that depends on the dictionary is a
+// method of an Analyzer value, which an engine owns and hands to index,
+// search and its embedders; the package holds only read-only data (the
+// glossary, the segmentation dictionary, stop words) and memo caches of
+// pure functions (stems), so tests of any package may run in parallel.
 package analyze
 
 import (

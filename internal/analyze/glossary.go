@@ -13,7 +13,7 @@ package analyze
 // header documents its sources; entries were curated by hand from Chinese
 // programming vocabulary and the identifiers of the Go, Java and Python
 // standard libraries. The Chinese keys are also part of the segmentation
-// dictionary (see internal/gendict), so CutChinese keeps them whole.
+// dictionary (see internal/gendict), so Analyzer.Cut keeps them whole.
 
 import (
 	_ "embed"
@@ -78,13 +78,13 @@ func GlossarySize() int {
 
 // ExpandQuery returns the English terms for the Chinese words of query, in
 // order of appearance, without duplicates: each Han run is segmented by
-// CutChinese and each word translated by the glossary, else the bilingual
+// Cut and each word translated by the glossary, else the bilingual
 // dictionary, else its parts (see Chinese and package zh); dictionary terms
 // weaker than zh.MinQueryWeight are left out. It returns nil when the query
 // has no Chinese word that translates.
-func ExpandQuery(query string) []string {
+func (a *Analyzer) ExpandQuery(query string) []string {
 	if !HasHan(query) {
 		return nil
 	}
-	return Chinese.QueryTerms(query)
+	return a.or().zh.QueryTerms(query)
 }

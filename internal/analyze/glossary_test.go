@@ -118,7 +118,7 @@ func TestGlossaryExpandQuery(t *testing.T) {
 		{"读取环境变量", []string{"read", "env", "environment"}}, // longest key 环境变量, not 环境
 	}
 	for _, c := range cases {
-		got := ExpandQuery(c.query)
+		got := glossaryOnly.ExpandQuery(c.query)
 		if !containsInOrder(got, c.want...) {
 			t.Errorf("ExpandQuery(%q) = %v, want %v in order", c.query, got, c.want)
 		}
@@ -132,15 +132,15 @@ func TestGlossaryExpandQuery(t *testing.T) {
 	}
 	// Forward maximum matching: 子进程 is one key, so "child" comes from it
 	// and 进程 alone is not matched inside it.
-	if got := ExpandQuery("子进程"); !slices.Equal(got, GlossaryExpand("子进程")) {
+	if got := glossaryOnly.ExpandQuery("子进程"); !slices.Equal(got, GlossaryExpand("子进程")) {
 		t.Errorf("ExpandQuery(子进程) = %v, want the 子进程 entry %v", got, GlossaryExpand("子进程"))
 	}
 	for _, q := range []string{"", "how is the context compressed", "Agent.run", "ctx conn 123"} {
-		if got := ExpandQuery(q); got != nil {
+		if got := glossaryOnly.ExpandQuery(q); got != nil {
 			t.Errorf("ExpandQuery(%q) = %v, want nil", q, got)
 		}
 	}
-	if got := ExpandQuery("的的的"); got != nil {
+	if got := glossaryOnly.ExpandQuery("的的的"); got != nil {
 		t.Errorf("ExpandQuery(的的的) = %v, want nil", got)
 	}
 }
@@ -148,6 +148,6 @@ func TestGlossaryExpandQuery(t *testing.T) {
 func BenchmarkExpandQuery(b *testing.B) {
 	loadGlossary()
 	for b.Loop() {
-		ExpandQuery("调度器本地运行队列为空时怎么从别的处理器那里偷协程来跑")
+		glossaryOnly.ExpandQuery("调度器本地运行队列为空时怎么从别的处理器那里偷协程来跑")
 	}
 }

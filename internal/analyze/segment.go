@@ -104,11 +104,11 @@ var questionWords = []string{"怎么", "如何", "什么", "哪里", "在哪", "
 
 // knownWord reports whether a word ending in an end particle may stay
 // whole: the glossary or the dictionary knows it.
-func knownWord(w string) bool {
+func (a *Analyzer) knownWord(w string) bool {
 	if len(glossaryLookup(w)) > 0 {
 		return true
 	}
-	d := Dictionary()
+	d := a.Dictionary()
 	return d != nil && d.Has(w)
 }
 
@@ -147,7 +147,7 @@ func wordBoundaries(rs []rune) []bool {
 	return hard
 }
 
-// CutChinese segments a run of Han characters into words the way jieba
+// Cut segments a run of Han characters into words the way jieba
 // does (precise mode with HMM): a DAG of the dictionary words found in the
 // text, the most probable path through it by unigram frequency, and the
 // HMM of github.com/go-ego/gse/hmm for runs of characters the dictionary
@@ -156,7 +156,10 @@ func wordBoundaries(rs []rune) []bool {
 // compact (see internal/gendict) and read in place, so the first call costs
 // microseconds, not a dictionary load. text should be one run of Han
 // characters (search.AnalyzeQuery splits queries so).
-func CutChinese(text string) []string {
+// Words ending in a particle are kept whole only when the glossary or
+// a's dictionary knows them, so the dictionary changes the segmentation.
+func (a *Analyzer) Cut(text string) []string {
+	a = a.or()
 	rs := []rune(text)
 	n := len(rs)
 	if n == 0 {
@@ -173,8 +176,8 @@ func CutChinese(text string) []string {
 		if j-i < 2 {
 			return true
 		}
-		if endParticles[rs[j-1]] || (edgeParticles[rs[j-1]] || edgeParticles[rs[i]]) && Dictionary() != nil {
-			return knownWord(string(rs[i:j]))
+		if endParticles[rs[j-1]] || (edgeParticles[rs[j-1]] || edgeParticles[rs[i]]) && a.Dictionary() != nil {
+			return a.knownWord(string(rs[i:j]))
 		}
 		return true
 	}

@@ -22,12 +22,12 @@ func TestTokenizeCutChinese(t *testing.T) {
 		"读取环境变量并解析配置文件": "读取/环境变量/并/解析/配置文件",
 	}
 	for in, want := range cases {
-		if got := strings.Join(CutChinese(in), "/"); got != want {
-			t.Errorf("CutChinese(%q) = %s, want %s", in, got, want)
+		if got := strings.Join(glossaryOnly.Cut(in), "/"); got != want {
+			t.Errorf("Cut(%q) = %s, want %s", in, got, want)
 		}
 	}
-	if got := CutChinese(""); got != nil {
-		t.Errorf("CutChinese(\"\") = %q, want nil", got)
+	if got := glossaryOnly.Cut(""); got != nil {
+		t.Errorf("Cut(\"\") = %q, want nil", got)
 	}
 }
 
@@ -53,14 +53,14 @@ func TestTokenizeDictLookup(t *testing.T) {
 	}
 }
 
-// TestTokenizeColdLatency measures (and logs, with -v) the first CutChinese call of a
+// TestTokenizeColdLatency measures (and logs, with -v) the first Analyzer.Cut call of a
 // fresh process: it re-runs this test binary with only the helper test.
 func TestTokenizeColdLatency(t *testing.T) {
 	if os.Getenv("CODERAG_COLD_HELPER") == "1" {
 		t0 := time.Now()
-		CutChinese("上下文是怎么压缩的")
+		glossaryOnly.Cut("上下文是怎么压缩的")
 		d1 := time.Since(t0)
-		CutChinese("重跑") // unknown to the dictionary: loads the HMM model
+		glossaryOnly.Cut("重跑") // unknown to the dictionary: loads the HMM model
 		fmt.Printf("cold-ns %d %d\n", d1.Nanoseconds(), time.Since(t0).Nanoseconds())
 		return
 	}
@@ -83,7 +83,7 @@ func TestTokenizeColdLatency(t *testing.T) {
 			first, both = time.Duration(a), time.Duration(b)
 		}
 	}
-	t.Logf("cold CutChinese in a fresh process: first Chinese query %v, with the HMM model %v; process wall %v", first, both, wall)
+	t.Logf("cold Cut in a fresh process: first Chinese query %v, with the HMM model %v; process wall %v", first, both, wall)
 	// A measurement, not an assertion: wall-clock bounds are for benchmarks
 	// (the gse "zh_s" dictionary load this replaces took ~1.3 s).
 	if first <= 0 {
@@ -91,7 +91,7 @@ func TestTokenizeColdLatency(t *testing.T) {
 	}
 }
 
-// gseSample are questions of the kind coderag answers; CutChinese must cut
+// gseSample are questions of the kind coderag answers; Cut must cut
 // them exactly as gse does with its "zh_s" dictionary plus the glossary keys.
 var gseSample = []string{
 	"上下文是怎么压缩的", "处理登录超时的地方", "重跑gen-itgc后50条悬空引用清零",
@@ -111,7 +111,7 @@ var gseSample = []string{
 	"这个函数为什么会在高并发下出现数据竞争", "请帮我找到负责发送邮件通知的模块",
 }
 
-// TestTokenizeMatchesGse checks CutChinese against gse itself. Loading
+// TestTokenizeMatchesGse checks Analyzer.Cut against gse itself. Loading
 // gse's dictionary takes seconds, so it runs only with
 // CODERAG_GSE_COMPARE=1.
 func TestTokenizeMatchesGse(t *testing.T) {
@@ -132,9 +132,9 @@ func TestTokenizeMatchesGse(t *testing.T) {
 	}
 	for _, s := range gseSample {
 		for _, run := range zh.HanRuns(s) {
-			got, want := strings.Join(CutChinese(run), "/"), strings.Join(sg.Cut(run, true), "/")
+			got, want := strings.Join(glossaryOnly.Cut(run), "/"), strings.Join(sg.Cut(run, true), "/")
 			if got != want {
-				t.Errorf("CutChinese(%q) = %s, gse: %s", run, got, want)
+				t.Errorf("Cut(%q) = %s, gse: %s", run, got, want)
 			}
 		}
 	}

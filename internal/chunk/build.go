@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/coderag/coderag/internal/lang"
 )
 
 // chunks turns the resolved definitions into chunks, then covers the
@@ -23,7 +25,7 @@ func (ps *parsed) chunks() []Chunk {
 			continue
 		}
 		switch d.kind {
-		case "class":
+		case KindClass:
 			if d.ownerOnly {
 				continue
 			}
@@ -52,7 +54,7 @@ func (ps *parsed) chunks() []Chunk {
 			c.Doc = d.doc
 			d.chunkName = c.Name
 			out = append(out, c)
-		case "function":
+		case KindFunction:
 			kind := KindFunction
 			if d.ownerName != "" {
 				kind = KindMethod
@@ -76,7 +78,7 @@ func (ps *parsed) chunks() []Chunk {
 			for k, p := range ps[1:] {
 				out = append(out, t.chunk(KindText, partName(d.qual, k+2, len(ps)), d.ownerName, p[0], p[1], p[1]))
 			}
-		case "text":
+		case KindText:
 			before := len(t.out)
 			t.split(d.startLine, d.endLine, d.name, "")
 			for _, c := range t.out[before:] {
@@ -201,7 +203,7 @@ func (ps *parsed) classAt(off int) string {
 func (ps *parsed) classDefAt(off uint) *def {
 	var best *def
 	for _, d := range ps.defs {
-		if d.kind == "class" && !d.dropped && d.extStart <= off && off < d.end {
+		if d.kind == KindClass && !d.dropped && d.extStart <= off && off < d.end {
 			if best == nil || d.extStart >= best.extStart {
 				best = d
 			}
@@ -221,10 +223,10 @@ func (ps *parsed) relations() []Relation {
 			continue
 		}
 		switch d.kind {
-		case "function":
+		case KindFunction:
 			funcs = append(funcs, d)
 			localFuncs[d.name] = true
-		case "class":
+		case KindClass:
 			if _, ok := classByName[d.name]; !ok {
 				classByName[d.name] = d
 			}
@@ -232,26 +234,20 @@ func (ps *parsed) relations() []Relation {
 	}
 	seen := map[[3]string]bool{}
 	var out []Relation
-	plain, self, value := false, false, false // set around a plain Go call, a call on the method's receiver, on another value
+	form := lang.CallBare // set around a call: plain Go, on the method's receiver, on another value
 	add := func(kind, from, to string, off uint) {
 		if from == "" || to == "" || len(out) >= maxRelations {
 			return
 		}
 		k := [3]string{kind, from, to}
-		if plain {
-			k[0] += "|plain"
-		}
-		if self {
-			k[0] += "|self"
-		}
-		if value {
-			k[0] += "|value"
+		if form != lang.CallBare {
+			k[0] += "|" + form.String()
 		}
 		if seen[k] {
 			return
 		}
 		seen[k] = true
-		out = append(out, Relation{Path: ps.path, From: from, To: to, Kind: kind, Line: ps.line(off), Plain: plain, Self: self, Value: value})
+		out = append(out, Relation{Path: ps.path, From: from, To: to, Kind: kind, Line: ps.line(off), Form: form})
 	}
 	for _, d := range ps.defs {
 		if d.dropped {
@@ -259,9 +255,9 @@ func (ps *parsed) relations() []Relation {
 		}
 		var from string
 		switch {
-		case d.kind == "class" && d.parent != nil && d.parent.kind == "class":
+		case d.kind == KindClass && d.parent != nil && d.parent.kind == KindClass:
 			from = d.parent.qual
-		case d.kind == "function" && d.ownerName != "":
+		case d.kind == KindFunction && d.ownerName != "":
 			from = d.ownerName
 			if c := enclosingClass(d); c != nil {
 				from = c.qual
@@ -312,8 +308,11 @@ func (ps *parsed) relations() []Relation {
 			if ps.sp.localCallsOnly && !localFuncs[to] {
 				continue
 			}
-			plain = ps.sp.name == "go" && r.recv == "" && !r.path
+			if ps.sp.name == "go" && r.recv == "" && !r.path {
+				form = lang.CallPlain
+			}
 			if r.recv != "" && !r.path && !strings.Contains(to, ".") {
+				self := false
 				switch ps.sp.name {
 				case "go":
 					self = r.recvIsName && r.recv == ps.goReceiverName(ps.callerDef(funcs, r.start))
@@ -324,13 +323,18 @@ func (ps *parsed) relations() []Relation {
 				case "rust":
 					self = r.recv == "self"
 				}
-				value = !self && r.recv != "super" && (ps.sp.name != "python" || !strings.HasPrefix(r.recv, "super("))
-				if t, ok := ps.typed[r.start]; ok && value {
-					to = t // the receiver's type is known: "T.m", "pkg.T.m"
+				switch {
+				case self:
+					form = lang.CallSelf
+				case r.recv != "super" && (ps.sp.name != "python" || !strings.HasPrefix(r.recv, "super(")):
+					form = lang.CallValue
+					if t, ok := ps.typed[r.start]; ok {
+						to = t // the receiver's type is known: "T.m", "pkg.T.m"
+					}
 				}
 			}
 			add(RelCalls, ps.caller(funcs, r.start), to, r.start)
-			plain, self, value = false, false, false
+			form = lang.CallBare
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Line < out[j].Line })
@@ -339,7 +343,7 @@ func (ps *parsed) relations() []Relation {
 
 func enclosingClass(d *def) *def {
 	for p := d.parent; p != nil; p = p.parent {
-		if p.kind == "class" {
+		if p.kind == KindClass {
 			return p
 		}
 	}
@@ -358,7 +362,7 @@ func (ps *parsed) callerDef(funcs []*def, off uint) *def {
 	// the last function starting before off holds it, or one of the
 	// functions it is nested in does (spec.nestedUnits)
 	for d := funcs[i]; d != nil; d = d.parent {
-		if d.kind == "function" && d.extStart <= off && off < d.end {
+		if d.kind == KindFunction && d.extStart <= off && off < d.end {
 			return d
 		}
 	}

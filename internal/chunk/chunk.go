@@ -57,6 +57,8 @@
 // deduplicated per (kind, From, To) and capped at 20000 per file.
 package chunk
 
+import "github.com/coderag/coderag/internal/lang"
+
 // Kinds of chunk, as stored in code_chunks.chunk_type.
 const (
 	KindClass    = "class"
@@ -128,22 +130,9 @@ type Relation struct {
 	To   string
 	Kind string // RelImports, RelExtends, RelImplements, RelContains, RelCalls
 	Line int    // 1-based line where the relation occurs
-	// Plain marks a Go call written without a receiver or package ("f(x)",
-	// not "x.f()"): Go has no implicit receiver, so it can only reach a
-	// function, never a method. Always false for other languages.
-	Plain bool
-	// Self marks a Go call on the enclosing method's own receiver
-	// ("c.serve()" inside func (c *conn) ...): it reaches a method of the
-	// receiver's type. A call on any other value ("c.rwc.Close()", "t.Add(d)")
-	// has an unknown type. Also set for Python self/cls, JS, TypeScript
-	// and Kotlin this, and Rust self.
-	Self bool
-	// Value marks a call on some other value ("c.rwc.Close()",
-	// "host.decode()", "repo.save(x)"): not the method's own receiver, not
-	// an imported package or module. Its callee's type is unknown. Set for
-	// the languages whose queries capture the receiver (Go, Python,
-	// JavaScript, TypeScript, Kotlin, Rust).
-	Value bool
+	// Form is how a call is written (lang.CallPlain, CallSelf, CallValue;
+	// lang.CallBare for every other call and relation).
+	Form lang.CallForm
 }
 
 // FileResult is everything extracted from one file by one parse.

@@ -21,7 +21,7 @@ import (
 func (ps *parsed) jsMembers() {
 	kept := ps.defs[:0]
 	for _, d := range ps.defs {
-		if d.kind == "function" && (d.node.Kind() == "pair" || d.node.Kind() == "method_definition") && !ps.jsMember(d) {
+		if d.kind == KindFunction && (d.node.Kind() == "pair" || d.node.Kind() == "method_definition") && !ps.jsMember(d) {
 			continue
 		}
 		kept = append(kept, d)

@@ -321,7 +321,7 @@ func parseCMasked(p *sitter.Parser, tree *sitter.Tree, buf []byte, deadline time
 func (ps *parsed) keepClean() {
 	kept := ps.defs[:0]
 	for _, d := range ps.defs {
-		if !d.node.HasError() || d.kind == "class" && errorsInMembers(&d.node) {
+		if !d.node.HasError() || d.kind == KindClass && errorsInMembers(&d.node) {
 			kept = append(kept, d)
 		}
 	}
@@ -473,14 +473,14 @@ func (ps *parsed) collect(root *sitter.Node) {
 		}
 		if nameNode != nil {
 			d.name = collapse(ps.text(nameNode))
-			if d.kind == "class" {
+			if d.kind == KindClass {
 				d.name = cleanType(d.name)
 			}
 			d.nameStart = nameNode.StartByte()
 		} else {
 			d.nameStart = d.start
 		}
-		if d.name == "" && d.kind != "text" || ps.plainField(d) {
+		if d.name == "" && d.kind != KindText || ps.plainField(d) {
 			continue
 		}
 		if paramsNode != nil {
@@ -610,20 +610,20 @@ func (ps *parsed) resolve() {
 		stack = append(stack, d)
 	}
 	for _, d := range ps.defs {
-		if p := d.parent; p != nil && (p.kind == "function" || p.dropped) {
+		if p := d.parent; p != nil && (p.kind == KindFunction || p.dropped) {
 			// parents are resolved first: dropped propagates down
-			d.dropped = p.dropped || !ps.sp.nestedUnits || d.kind == "text" ||
+			d.dropped = p.dropped || !ps.sp.nestedUnits || d.kind == KindText ||
 				ps.endLine(d.start, d.end)-ps.line(d.start)+1 < minNestedLines
 		}
-		if !d.dropped && d.kind == "function" && !ps.scanned && ps.inAnonymousBody(d) {
+		if !d.dropped && d.kind == KindFunction && !ps.scanned && ps.inAnonymousBody(d) {
 			d.dropped = true
 		}
 		if d.dropped {
 			continue
 		}
 		cls := d.parent
-		for cls != nil && cls.kind != "class" {
-			if cls.kind == "function" {
+		for cls != nil && cls.kind != KindClass {
+			if cls.kind == KindFunction {
 				// a definition nested in a function (spec.nestedUnits) is
 				// lexically scoped: a function, not a method of a class
 				// around the function
@@ -633,13 +633,13 @@ func (ps *parsed) resolve() {
 			cls = cls.parent
 		}
 		switch d.kind {
-		case "class":
+		case KindClass:
 			d.qual = d.name
 			if cls != nil {
 				d.qual = cls.qual + "." + d.name
 				d.ownerName = cls.name
 			}
-		case "function":
+		case KindFunction:
 			d.ownerName = d.owner
 			if d.ownerName == "" && cls != nil {
 				d.ownerName = cls.name
@@ -977,8 +977,8 @@ func (ps *parsed) foldOverloads() {
 		if d.dropped {
 			continue
 		}
-		if d.kind == "function" && d.node.Kind() == "function_signature" && next != nil &&
-			next.kind == "function" && next.name == d.name && next.ownerName == d.ownerName && next.parent == d.parent {
+		if d.kind == KindFunction && d.node.Kind() == "function_signature" && next != nil &&
+			next.kind == KindFunction && next.name == d.name && next.ownerName == d.ownerName && next.parent == d.parent {
 			next.extStart, next.startLine = d.extStart, d.startLine
 			if d.doc != "" && (next.doc == "" || next.startLine == d.startLine) {
 				next.doc = d.doc

@@ -1,8 +1,12 @@
 package chunk
 
-import "testing"
+import (
+	"testing"
 
-// A Go call without a receiver is marked Plain (it can only reach a
+	"github.com/coderag/coderag/internal/lang"
+)
+
+// A Go call without a receiver is marked lang.CallPlain (it can only reach a
 // function); the same name called on a receiver is a separate relation.
 func TestGoPlainCalls(t *testing.T) {
 	t.Parallel()
@@ -26,7 +30,7 @@ func (c *conn) serve() {
 	got := map[string]bool{}
 	for _, r := range res.Relations {
 		if r.Kind == RelCalls && r.From == "conn.serve" {
-			got[r.To+map[bool]string{true: " plain", false: ""}[r.Plain]] = true
+			got[r.To+map[bool]string{true: " plain", false: ""}[r.Form == lang.CallPlain]] = true
 		}
 	}
 	for _, want := range []string{"readRequest plain", "readRequest", "time.Now", "len plain"} {
@@ -40,7 +44,7 @@ func (c *conn) serve() {
 		t.Fatal(err)
 	}
 	for _, r := range py.Relations {
-		if r.Plain {
+		if r.Form == lang.CallPlain {
 			t.Errorf("python relation marked plain: %+v", r)
 		}
 	}

@@ -9,9 +9,9 @@ var (
 	exNameRe   = lazyRegexp(`^\s+([A-Z][\w.]*|[A-Za-z_][\w]*[!?]?)`)
 	exForRe    = lazyRegexp(`^\s*,\s*for:\s*([A-Z][\w.]*)`)
 	exDefs     = map[string]string{
-		"defmodule": "class", "defprotocol": "class", "defimpl": "class",
-		"def": "function", "defp": "function", "defmacro": "function", "defmacrop": "function",
-		"defguard": "function", "defguardp": "function", "defdelegate": "function", "defn": "function", "defnp": "function",
+		"defmodule": KindClass, "defprotocol": KindClass, "defimpl": KindClass,
+		"def": KindFunction, "defp": KindFunction, "defmacro": KindFunction, "defmacrop": KindFunction,
+		"defguard": KindFunction, "defguardp": KindFunction, "defdelegate": KindFunction, "defn": KindFunction, "defnp": KindFunction,
 	}
 	exStop = set("def", "defp", "defmacro", "defmacrop", "defmodule", "defguard", "defguardp", "defdelegate",
 		"defimpl", "defprotocol", "defstruct", "defexception", "if", "unless", "case", "cond", "with", "for", "fn", "do", "end",
@@ -76,7 +76,7 @@ func scanElixir(s *scan) {
 				stack = stack[:n-1]
 				if f.d != nil {
 					d := s.add(f.d.kind, f.d.name, f.d.start, j, f.d.nm, f.d.params, "")
-					if d != nil && f.d.kind == "class" && d.doc == "" {
+					if d != nil && f.d.kind == KindClass && d.doc == "" {
 						d.doc = exModuleDoc(s, f.d.start, j)
 					}
 				}
@@ -149,7 +149,7 @@ func exModuleDoc(s *scan, a, b int) string {
 		}
 		nested := false
 		for _, d := range s.defs {
-			if d.kind == "class" && int(d.start) > a && int(d.start) <= k && k < int(d.end) {
+			if d.kind == KindClass && int(d.start) > a && int(d.start) <= k && k < int(d.end) {
 				nested = true
 				k = int(d.end)
 				break

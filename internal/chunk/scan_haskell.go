@@ -58,7 +58,7 @@ func scanHaskell(s *scan) {
 				s.imp(m[1], s.idx.Start(l))
 			}
 		case word == "instance":
-			d.kind, d.name = "class", "instance"
+			d.kind, d.name = KindClass, "instance"
 			if m := hsInstRe().FindStringSubmatch(t); m != nil && m[1] != "" {
 				d.name = collapse(m[1])
 			}
@@ -68,15 +68,15 @@ func scanHaskell(s *scan) {
 				d.kind = "skip"
 				break
 			}
-			d.kind, d.name, d.nameAt = "class", t[m[4]:m[5]], s.idx.Start(l)+m[4]
+			d.kind, d.name, d.nameAt = KindClass, t[m[4]:m[5]], s.idx.Start(l)+m[4]
 		default:
 			m := hsFnRe().FindStringSubmatchIndex(t)
 			if m == nil {
 				d.kind = "skip"
 				break
 			}
-			d.kind, d.name, d.nameAt = "function", t[m[2]:m[3]], s.idx.Start(l)+m[2]
-			if prev := len(decls) - 1; prev >= 0 && decls[prev].kind == "function" &&
+			d.kind, d.name, d.nameAt = KindFunction, t[m[2]:m[3]], s.idx.Start(l)+m[2]
+			if prev := len(decls) - 1; prev >= 0 && decls[prev].kind == KindFunction &&
 				(decls[prev].name == d.name || hsInfixEquation(t, decls[prev].name)) {
 				continue // another equation (or the definition after its signature)
 			}
@@ -109,7 +109,7 @@ func scanHaskell(s *scan) {
 		if def == nil {
 			continue
 		}
-		if d.kind == "function" {
+		if d.kind == KindFunction {
 			hsCalls(s, d.name, a, b)
 			continue
 		}
@@ -181,7 +181,7 @@ func hsMethods(s *scan, d hsDecl) {
 	}
 	for _, g := range gs {
 		a, b := s.idx.Start(g.first)+indentOf(s.line(g.first)), s.idx.End(g.last, s.code)
-		if s.add("function", g.name, a, b, g.nameAt, "", owner) != nil {
+		if s.add(KindFunction, g.name, a, b, g.nameAt, "", owner) != nil {
 			hsCalls(s, g.name, a, b)
 		}
 	}
@@ -199,7 +199,7 @@ func hsModule(s *scan, d hsDecl) {
 			break
 		}
 	}
-	def := s.add("class", d.name, s.idx.Start(d.first), s.idx.End(end, s.code), d.nameAt, "", "")
+	def := s.add(KindClass, d.name, s.idx.Start(d.first), s.idx.End(end, s.code), d.nameAt, "", "")
 	if def == nil || def.doc != "" {
 		return
 	}

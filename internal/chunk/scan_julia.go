@@ -102,7 +102,7 @@ func scanJulia(s *scan) {
 			if m := jlTypeRe().FindSubmatchIndex(code[i:]); m != nil {
 				if e := indexFrom(code, i+m[1], "end"); e >= 0 {
 					if atLineStart {
-						s.add("class", string(code[i+m[2]:i+m[3]]), i, e+3, i+m[2], "", "")
+						s.add(KindClass, string(code[i+m[2]:i+m[3]]), i, e+3, i+m[2], "", "")
 					}
 					i = e + 3
 					continue
@@ -113,7 +113,7 @@ func scanJulia(s *scan) {
 			if atLineStart {
 				if m := jlNamedRe().FindSubmatchIndex(code[i:]); m != nil && (w == "function" || w == "macro") {
 					full := string(code[i+m[4] : i+m[5]])
-					f.kind, f.start, f.nm = "function", i, i+m[4]
+					f.kind, f.start, f.nm = KindFunction, i, i+m[4]
 					if k := strings.LastIndex(full, "."); k > 0 && full[0] != '(' {
 						f.owner, full = full[:k], full[k+1:]
 					}
@@ -124,7 +124,7 @@ func scanJulia(s *scan) {
 					open := i + m[1] - 1
 					f.params = s.codeText(open, matchClose(code, open))
 				} else if m := jlTypeRe().FindSubmatchIndex(code[i:]); m != nil {
-					f.kind, f.name, f.start, f.nm = "class", string(code[i+m[2]:i+m[3]]), i, i+m[2]
+					f.kind, f.name, f.start, f.nm = KindClass, string(code[i+m[2]:i+m[3]]), i, i+m[2]
 				}
 			}
 			if w == "mutable" && f.kind == "" {
@@ -138,7 +138,7 @@ func scanJulia(s *scan) {
 			}
 			stack = append(stack, f)
 		default:
-			if atLineStart && (len(stack) == 0 || stack[len(stack)-1].kind == "class") {
+			if atLineStart && (len(stack) == 0 || stack[len(stack)-1].kind == KindClass) {
 				if m := jlShortRe().FindSubmatchIndex(code[i:]); m != nil {
 					full := string(code[i+m[2] : i+m[3]])
 					owner := ""
@@ -146,7 +146,7 @@ func scanJulia(s *scan) {
 						owner, full = full[:k], full[k+1:]
 					}
 					e := lineEnd(code, i)
-					s.add("function", full, i, e, i+m[2], s.codeText(i+m[4], i+m[5]), owner)
+					s.add(KindFunction, full, i, e, i+m[2], s.codeText(i+m[4], i+m[5]), owner)
 					i = e
 					continue
 				}

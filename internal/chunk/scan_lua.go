@@ -52,7 +52,7 @@ func scanLua(s *scan) {
 				f := stack[n-1]
 				stack = stack[:n-1]
 				if f.def {
-					s.add("function", f.name, f.start, i+len(w), f.nm, f.params, f.owner)
+					s.add(KindFunction, f.name, f.start, i+len(w), f.nm, f.params, f.owner)
 				}
 			}
 		case "function":

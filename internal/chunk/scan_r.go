@@ -49,7 +49,7 @@ func scanR(s *scan) {
 		if b := skipSpace(code, close); b < len(code) && code[b] == '{' {
 			end = matchClose(code, b)
 		}
-		s.add("function", name, at, end, at+m[2], s.codeText(open, close), "")
+		s.add(KindFunction, name, at, end, at+m[2], s.codeText(open, close), "")
 	})
 	s.calls(0, len(code), rStop)
 	for i := range s.rels { // R names hold dots: is.null(x) calls is.null

@@ -71,7 +71,7 @@ func scanSwift(s *scan) {
 			if k := strings.LastIndex(name, "."); k >= 0 {
 				name = name[k+1:]
 			}
-			if d := s.add("class", name, start, matchClose(code, j), i+n[2], "", ""); d != nil && kw == "extension" {
+			if d := s.add(KindClass, name, start, matchClose(code, j), i+n[2], "", ""); d != nil && kw == "extension" {
 				d.ownerOnly = true // owns its methods; the type is declared elsewhere
 			}
 		default:
@@ -100,7 +100,7 @@ func scanSwift(s *scan) {
 			if body < 0 {
 				continue
 			}
-			s.add("function", name, start, matchClose(code, body), nameAt, params, "")
+			s.add(KindFunction, name, start, matchClose(code, body), nameAt, params, "")
 		}
 	}
 	s.calls(0, len(code), swiftStop)

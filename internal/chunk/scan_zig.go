@@ -36,7 +36,7 @@ func scanZig(s *scan) {
 				if m[2] >= 0 {
 					params = string(s.src[m[2]:m[3]]) // test "name" reads test("name")
 				}
-				s.add("function", "test", at, matchClose(code, m[1]-1), at, params, "")
+				s.add(KindFunction, "test", at, matchClose(code, m[1]-1), at, params, "")
 			}
 			return
 		}
@@ -81,9 +81,9 @@ func zigFn(s *scan, start int, m []int) {
 	if body < 0 {
 		return // extern or otherwise body-less
 	}
-	kind := "function"
+	kind := KindFunction
 	if isType {
-		kind = "class"
+		kind = KindClass
 	}
 	s.add(kind, string(code[m[2]:m[3]]), start, matchClose(code, body), m[2], s.codeText(open, close), "")
 }
@@ -106,7 +106,7 @@ func zigContainer(s *scan, start int, m []int) {
 	if j := skipSpace(code, end); j < len(code) && code[j] == ';' {
 		end = j + 1
 	}
-	s.add("class", string(code[m[2]:m[3]]), start, end, m[2], "", "")
+	s.add(KindClass, string(code[m[2]:m[3]]), start, end, m[2], "", "")
 }
 
 // zigBody returns the offset of the '{' opening a function body that

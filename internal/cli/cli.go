@@ -16,6 +16,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/coderag/coderag/internal/analyze"
 	"github.com/coderag/coderag/internal/config"
 	"github.com/coderag/coderag/internal/engine"
 	"github.com/coderag/coderag/internal/httpx"
@@ -43,6 +44,9 @@ type env struct {
 	stdout io.Writer
 	stderr io.Writer
 	stdin  io.Reader
+	// an is the text analysis of this run (newAnalyzer), the one given to
+	// its engines and embedders.
+	an *analyze.Analyzer
 	// shared, when set, is the session's one engine (the REPL); nil: each
 	// command opens and closes its own.
 	shared *sharedEngine
@@ -96,8 +100,7 @@ func MainIO(ctx context.Context, args []string, lookupEnv func(string) (string, 
 	// A bad variable fails only the commands that use it (those that
 	// embed or index): grep, glob, read, stats and the graph still run.
 	cfg, cfgErr := config.FromLookup(lookupEnv)
-	e := &env{ctx: ctx, cfg: cfg, cfgErr: cfgErr, stdout: stdout, stderr: stderr, stdin: stdin}
-	useDictionary(cfg)
+	e := &env{ctx: ctx, cfg: cfg, cfgErr: cfgErr, stdout: stdout, stderr: stderr, stdin: stdin, an: newAnalyzer(cfg)}
 	if len(args) == 0 {
 		return finish(e, "repl", runREPL(e, nil))
 	}
@@ -167,12 +170,20 @@ func (e *env) redactor() *httpx.Redactor {
 	return httpx.NewRedactor(c.Embedding.APIKey, c.Embedding.BaseURL, c.LLM.APIKey, c.LLM.BaseURL)
 }
 
+// repairHint is how the command line says to repair a damaged index.
+const repairHint = "run `coderag doctor` to check it, `coderag doctor --rebuild` to rebuild it"
+
 // errText is err as one redacted line, the form every error is printed in.
-// An error that shows the index file is damaged ends with how to repair it.
+// An error that shows the index file is damaged (store.Damaged), or is not
+// an index at all (store.ErrForeign), ends with how to repair it.
 func (e *env) errText(err error) string {
 	msg := oneLine(e.redactor().Redact(err.Error()))
-	if store.Damaged(err) && !strings.Contains(msg, "coderag doctor") {
-		msg += "; the index is damaged: " + store.RepairHint
+	switch {
+	case strings.Contains(msg, "coderag doctor"):
+	case store.Damaged(err):
+		msg += "; the index is damaged: " + repairHint
+	case errors.Is(err, store.ErrForeign):
+		msg += ": " + repairHint
 	}
 	return msg
 }
@@ -311,7 +322,7 @@ var projectOptions = engine.OpenOptions{Policy: engine.Freshen, Enclosing: true}
 // index at e.cfg.DBPath (opened and closed by the engine), the configured
 // embedder, and the index options.
 func (e *env) engineConfig(longLived bool) engine.Config {
-	return engine.Config{DBPath: e.cfg.DBPath(), Embedders: engine.FromOptions(e.embedding(), e.embeddingErr()),
+	return engine.Config{DBPath: e.cfg.DBPath(), Embedders: engine.FromOptions(e.embedding(), e.embeddingErr()), Analyzer: e.an,
 		Index:     index.Options{Threads: e.cfg.IndexThreads, BatchSize: e.cfg.Embedding.BatchSize, AllowSecrets: e.cfg.AllowSecrets},
 		LongLived: longLived}
 }

@@ -13,25 +13,19 @@ import (
 
 var (
 	dictMu   sync.Mutex
-	dictKey  string                  // the configuration last given to analyze.UseDictionary
-	dictMemo = map[string]*zh.Dict{} // loaded dictionaries by source path, for the REPL and tests
+	dictMemo = map[string]*zh.Dict{} // loaded dictionaries by source path: read-only data, loaded once per process
 )
 
-// useDictionary tells package search where the bilingual dictionary is:
-// CODERAG_CEDICT, else dict/node_modules next to the executable or above
-// the working directory, else $CODERAG_HOME (see zh.Locate). Nothing is
-// read until the first Chinese text. The reduced dictionary is cached
-// beside the npm package (node_modules/.cache/coderag, as other npm tools
-// cache), else in $CODERAG_HOME/cache, else the user cache directory.
-func useDictionary(cfg config.Config) {
-	dictMu.Lock()
-	defer dictMu.Unlock()
-	key := cfg.CEDICT + "\x00" + cfg.Home
-	if key == dictKey {
-		return
-	}
-	dictKey = key
-	analyze.UseDictionary(func() (*zh.Dict, error) {
+// newAnalyzer is the text analysis of a configuration, built once per
+// Main and given to its engines (engine.Config.Analyzer) and embedders.
+// Its dictionary is CODERAG_CEDICT, else dict/node_modules next to the
+// executable or above the working directory, else $CODERAG_HOME (see
+// zh.Locate). Nothing is read until the first Chinese text. The reduced
+// dictionary is cached beside the npm package
+// (node_modules/.cache/coderag, as other npm tools cache), else in
+// $CODERAG_HOME/cache, else the user cache directory.
+func newAnalyzer(cfg config.Config) *analyze.Analyzer {
+	return analyze.New(func() (*zh.Dict, error) {
 		loc := zh.Locations{Override: cfg.CEDICT, Home: cfg.Home}
 		if exe, err := os.Executable(); err == nil {
 			loc.Exe = exe

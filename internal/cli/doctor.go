@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/coderag/coderag/internal/analyze"
 	"github.com/coderag/coderag/internal/embed"
 	"github.com/coderag/coderag/internal/engine"
 	"github.com/coderag/coderag/internal/index"
@@ -83,17 +82,17 @@ never moved: set CODERAG_HOME elsewhere instead.`)
 	if !exists {
 		if *asJSON {
 			return writeJSON(e.stdout, doctorOut{CheckReport: store.CheckReport{Path: store.Redact(path)}, Healthy: true,
-				Chinese: analyze.ChineseStatus(), Embedder: configuredEmbedder(e)})
+				Chinese: e.an.Status(), Embedder: configuredEmbedder(e)})
 		}
 		fmt.Fprintf(e.stdout, "no index at %s yet: nothing to check\nchinese: %s\nembedder: %s\n", store.Redact(path),
-			analyze.ChineseStatus(), configuredEmbedder(e))
+			e.an.Status(), configuredEmbedder(e))
 		return nil
 	}
 	rep, err := store.Check(e.ctx, path, *full)
 	if err != nil {
 		return fmt.Errorf("check %s: %w", store.Redact(path), err)
 	}
-	out := doctorOut{CheckReport: *rep, Root: enclosingRoot(".", rep.Projects), Healthy: len(rep.Problems) == 0, Chinese: analyze.ChineseStatus(),
+	out := doctorOut{CheckReport: *rep, Root: enclosingRoot(".", rep.Projects), Healthy: len(rep.Problems) == 0, Chinese: e.an.Status(),
 		Embedder: configuredEmbedder(e)}
 	if !*asJSON {
 		for _, p := range rep.Problems {

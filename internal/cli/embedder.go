@@ -16,7 +16,7 @@ func (e *env) embedding() embed.Options {
 	ec := e.cfg.Embedding
 	p, _ := config.NormalizeProvider(ec.Provider)
 	return embed.Options{Provider: p, Model: ec.Model, BaseURL: ec.BaseURL, APIKey: ec.APIKey,
-		BatchSize: ec.BatchSize, Expand: analyze.GlossaryExpand, Translate: analyze.TranslateHan}
+		BatchSize: ec.BatchSize, Expand: analyze.GlossaryExpand, Analyzer: e.an}
 }
 
 // embeddingErr is why the configured embedder cannot be built (a bad

@@ -12,7 +12,6 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 
-	"github.com/coderag/coderag/internal/analyze"
 	"github.com/coderag/coderag/internal/embed"
 	"github.com/coderag/coderag/internal/engine"
 	"github.com/coderag/coderag/internal/index"
@@ -60,7 +59,7 @@ synonyms. Set EMBEDDING_PROVIDER=ollama or openai for a neural model.`)
 	}
 	// Build the Chinese dictionary's cache while the files are parsed, so
 	// that the first Chinese search after the first index is fast.
-	go analyze.Dictionary()
+	go e.an.Dictionary()
 	eng, release, err := openEngine(e)
 	if err != nil {
 		return err
@@ -143,6 +142,9 @@ func printReport(w io.Writer, rep *index.Report) {
 	fmt.Fprintf(w, "files: %d scanned, %d changed, %d unchanged, %d removed, %d failed, %d skipped\n",
 		rep.Scanned, rep.Changed, rep.Unchanged, rep.Removed, rep.Failed, rep.Skipped)
 	fmt.Fprintf(w, "chunks: %d, relations: %d written in %s\n", rep.Chunks, rep.Relations, rep.Elapsed.Round(time.Millisecond))
+	if rep.Reanalysed > 0 {
+		fmt.Fprintf(w, "note: %d file(s) with Chinese text re-embedded because the text analysis changed (CC-CEDICT installed or removed, or a new glossary)\n", rep.Reanalysed)
+	}
 	for _, f := range rep.Failures {
 		fmt.Fprintf(w, "failed: %s: %s\n", f.Path, oneLine(f.Err))
 	}

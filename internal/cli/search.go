@@ -10,7 +10,7 @@ import (
 
 	"golang.org/x/term"
 
-	"github.com/coderag/coderag/internal/analyze"
+	"github.com/coderag/coderag/internal/chunk"
 	"github.com/coderag/coderag/internal/config"
 	"github.com/coderag/coderag/internal/relate"
 	"github.com/coderag/coderag/internal/search"
@@ -108,7 +108,7 @@ A misspelt filter (lnag:go) or a query of filters only is an error (exit status 
 		err := p.Graph(e.ctx, func(res *relate.Resolver) error {
 			for i := range resp.Results {
 				r := &resp.Results[i]
-				if r.Type == "text" {
+				if r.Type == chunk.KindText {
 					continue
 				}
 				callers, callees, err := res.Neighbors(r.Name)
@@ -174,13 +174,13 @@ var glossaryNoted atomic.Bool
 // noteGlossaryOnly prints on stderr, once per process, a one-line note
 // when query has Chinese characters and they were translated by the
 // built-in glossary alone because the dictionary is missing or unreadable
-// (analyze.DictionaryNote). Standard output, --json included, is left as
+// (analyze.Analyzer.Note). Standard output, --json included, is left as
 // it is.
 func noteGlossaryOnly(e *env, query string) {
 	if glossaryNoted.Load() || !strings.ContainsFunc(query, func(r rune) bool { return unicode.Is(unicode.Han, r) }) {
 		return
 	}
-	if n := analyze.DictionaryNote(); n != "" && !glossaryNoted.Swap(true) {
+	if n := e.an.Note(); n != "" && !glossaryNoted.Swap(true) {
 		fmt.Fprintln(e.stderr, "note: "+n)
 	}
 }
@@ -192,7 +192,7 @@ func explainChinese(e *env, q *search.Query) {
 		return
 	}
 	ws := q.Chinese
-	fmt.Fprintf(e.stdout, "chinese: %s\n", analyze.ChineseStatus())
+	fmt.Fprintf(e.stdout, "chinese: %s\n", e.an.Status())
 	fmt.Fprintf(e.stdout, "  words: %s\n", zh.Format(ws))
 }
 

@@ -9,7 +9,6 @@ import (
 
 	"github.com/coderag/coderag/internal/toolset"
 
-	"github.com/coderag/coderag/internal/analyze"
 	"github.com/coderag/coderag/internal/index"
 	"github.com/coderag/coderag/internal/store"
 )
@@ -197,7 +196,7 @@ secrets (.env, *.pem, *.key, id_rsa*, credentials.json, secrets.yaml, .npmrc, ..
 			out.Projects = append(out.Projects, ps)
 		}
 	}
-	out.Chinese = analyze.ChineseStatus()
+	out.Chinese = e.an.Status()
 	if *asJSON {
 		return writeJSON(e.stdout, out)
 	}

@@ -6,6 +6,8 @@ import (
 	"sort"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/coderag/coderag/internal/vec"
 )
 
 // SendFunc sends one request holding texts (each non-blank, prefixed and cut
@@ -175,7 +177,7 @@ func (b *batcher) accept(lo int, vecs [][]float32) error {
 		return err
 	}
 	for j, v := range good {
-		b.out[b.pos[idx[j]]] = Normalize(v)
+		b.out[b.pos[idx[j]]] = vec.Normalize(v)
 	}
 	return nil
 }

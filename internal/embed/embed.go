@@ -1,6 +1,6 @@
 // Package embed defines the Embedder interface and the helpers shared by every
 // embedding provider: batching (Batch), truncation (Truncate), validation
-// (Validate), vector maths (Normalize, Cosine) and a careful HTTP layer (NewHTTPClient,
+// (Validate; vectors are normalised by package vec) and a careful HTTP layer (NewHTTPClient,
 // PostJSON) with timeouts, retries and readable server errors.
 //
 // Providers live in sub-packages and import this one, never the reverse:
@@ -56,21 +56,24 @@ type Describer interface {
 }
 
 // Translator is implemented by embedders whose vectors of Chinese text
-// depend on the translation data installed (the local embedder with
-// Options.Translate or Expand: the glossary and, when installed,
-// CC-CEDICT). TranslatesHan reports whether this one does; the index then
-// records the data's identity (analyze.Identity) beside the embedder id of
-// every file holding Han text, so a change of the data re-embeds those
-// files (issue #28, item 4).
+// depend on the text analysis they were built with (the local hashing
+// embedder with Options.Analyzer or Expand: the glossary and, when
+// installed, CC-CEDICT). Analysis returns that analysis's identity
+// (analyze.Analyzer.Identity), "" when the vectors depend on none; the
+// index records it beside the embedder id of every file holding Han text,
+// so a change of the data re-embeds those files (issue #28, item 4).
 type Translator interface {
-	TranslatesHan() bool
+	Analysis() string
 }
 
-// TranslatesHan reports whether e's vectors of Han text depend on the
-// translation data (e implements Translator and says so).
-func TranslatesHan(e Embedder) bool {
-	t, ok := e.(Translator)
-	return ok && t.TranslatesHan()
+// Analysis returns the identity of the text analysis e's vectors of Han
+// text depend on (e implements Translator), or "" when they depend on
+// none.
+func Analysis(e Embedder) string {
+	if t, ok := e.(Translator); ok {
+		return t.Analysis()
+	}
+	return ""
 }
 
 // Describe returns e.Describe() when e implements Describer, else e.ID().
@@ -102,16 +105,18 @@ type Options struct {
 	BatchSize int
 	// HTTPClient overrides NewHTTPClient() (tests pass httptest clients).
 	HTTPClient *http.Client
-	// Expand (local only) maps a term — a Chinese word or an English
-	// sub-word — to extra English terms hashed with it, e.g. a bilingual
-	// glossary built by internal/search. nil means none.
+	// Expand (local hashing only) maps a term — a Chinese word or an
+	// English sub-word — to extra English terms hashed with it, e.g. the
+	// bilingual glossary (analyze.GlossaryExpand). nil means none.
 	Expand func(term string) []string
-	// Translate (local only) maps a run of Han characters to weighted
-	// English terms hashed with it, e.g. analyze.TranslateHan, so that a
-	// Chinese query and a Chinese comment get the same English features as
-	// the keyword route gives the query. When set, Expand is not called on
-	// Han text. nil means Expand handles Han substrings (1-4 characters).
-	Translate func(han string) []analyze.Expansion
+	// Analyzer (local hashing only) translates each run of Han characters
+	// to weighted English terms hashed with it (Analyzer.TranslateHan),
+	// so that a Chinese query and a Chinese comment get the same English
+	// features as the keyword route gives the query; its Identity is the
+	// embedder's Analysis. When set, Expand is not called on Han text. nil
+	// means Expand handles Han substrings (1-4 characters). The engine
+	// gives an embedder of its configuration the engine's Analyzer.
+	Analyzer *analyze.Analyzer
 }
 
 // Defaults shared by every provider.

@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"github.com/coderag/coderag/internal/vec"
 )
 
 func TestTruncate(t *testing.T) {
@@ -54,29 +56,6 @@ func TestParseID(t *testing.T) {
 		if p, m := ParseID(tc.id); p != tc.p || m != tc.m {
 			t.Errorf("ParseID(%q) = %q, %q", tc.id, p, m)
 		}
-	}
-}
-
-func TestVectorMaths(t *testing.T) {
-	v := Normalize([]float32{3, 4})
-	if v[0] != 0.6 || v[1] != 0.8 {
-		t.Errorf("Normalize(3,4) = %v", v)
-	}
-	if z := Normalize([]float32{0, 0}); z[0] != 0 || z[1] != 0 {
-		t.Errorf("zero vector changed: %v", z)
-	}
-	if c := Cosine([]float32{0.6, 0.8}, []float32{0.8, 0.6}); math.Abs(float64(c)-0.96) > 1e-6 {
-		t.Errorf("Cosine = %v, want 0.96", c)
-	}
-	if c := Cosine([]float32{1, 0}, []float32{1, 0, 0}); c != 0 {
-		t.Errorf("length mismatch: %v, want 0", c)
-	}
-	if c := Cosine(nil, nil); c != 0 {
-		t.Errorf("empty: %v", c)
-	}
-	odd := Normalize([]float32{1, 2, 3, 4, 5, 6, 7})
-	if c := Cosine(odd, odd); math.Abs(float64(c)-1) > 1e-6 {
-		t.Errorf("self cosine (7 values) = %v", c)
 	}
 }
 
@@ -137,7 +116,7 @@ func TestBatch(t *testing.T) {
 	if got[1] != nil || got[3] != nil || got[0] == nil || got[2] == nil || got[4] == nil {
 		t.Errorf("slots %v", got)
 	}
-	n := Normalize([]float32{6, 1})
+	n := vec.Normalize([]float32{6, 1})
 	if !slices.Equal(got[2], n) {
 		t.Errorf("slot 2 = %v, want normalised %v", got[2], n)
 	}

@@ -20,7 +20,8 @@ type Embedders interface {
 // FromOptions is the Embedders of a configuration: Configured is
 // provider.New(o) (o's provider already normalised: "local", "ollama" or
 // "openai"), ForID is provider.FromID(id, o), which lends o's URL and key
-// to an id of the same provider. err, when set, is why the configured
+// to an id of the same provider; an engine gives o the Engine's
+// Config.Analyzer when o has none. err, when set, is why the configured
 // embedder cannot be built (a bad environment variable): Configured
 // returns it, and queries of indexed projects still work.
 func FromOptions(o embed.Options, err error) Embedders { return optionsEmbedders{o, err} }

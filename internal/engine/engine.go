@@ -23,6 +23,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/coderag/coderag/internal/analyze"
 	"github.com/coderag/coderag/internal/embed"
 	"github.com/coderag/coderag/internal/embed/provider"
 	"github.com/coderag/coderag/internal/embed/static"
@@ -47,6 +48,13 @@ type Config struct {
 	// the one each project was indexed with (FromOptions, Fixed in
 	// tests). Nil: FromOptions of the built-in local embedder.
 	Embedders Embedders
+	// Analyzer is the engine's text analysis (the glossary and, when
+	// installed, CC-CEDICT), built once by the front end: every query is
+	// analysed by it, and an embedder of FromOptions whose options carry
+	// no Analyzer is given it, so index runs and queries translate Chinese
+	// text alike. Embedders built by Fixed must be given the same one.
+	// nil: the glossary only.
+	Analyzer *analyze.Analyzer
 	// Index holds Threads and BatchSize for index runs; Progress, Paths
 	// and OnWait are set per run.
 	Index index.Options
@@ -124,6 +132,10 @@ func New(cfg Config) (*Engine, error) {
 	if cfg.Embedders == nil {
 		cfg.Embedders = FromOptions(embed.Options{Provider: "local"}, nil)
 	}
+	if o, ok := cfg.Embedders.(optionsEmbedders); ok && o.o.Analyzer == nil && cfg.Analyzer != nil {
+		o.o.Analyzer = cfg.Analyzer
+		cfg.Embedders = o
+	}
 	e := &Engine{cfg: cfg, st: cfg.Store, log: cfg.Log, jobs: map[string]*job{}, embs: map[string]embed.Embedder{}}
 	e.life, e.stop = context.WithCancel(context.Background())
 	if cfg.LongLived {
@@ -163,6 +175,11 @@ func (e *Engine) CheckRoot(ctx context.Context, root string) error {
 // IndexBudget is how long a caller waits for an index run before leaving
 // it in the background (Config.IndexBudget).
 func (e *Engine) IndexBudget() time.Duration { return e.cfg.IndexBudget }
+
+// Analyzer is the engine's text analysis (Config.Analyzer; nil: the
+// glossary only), for front ends that report it (stats, doctor, the
+// dictionary note of a Chinese query).
+func (e *Engine) Analyzer() *analyze.Analyzer { return e.cfg.Analyzer }
 
 // NewEmbedder builds the configured embedder (Config.Embedders). It is
 // the embedder of every index run asked for (Start with no

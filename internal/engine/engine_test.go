@@ -50,10 +50,13 @@ func project(t *testing.T) string {
 	return r
 }
 
-// open returns an engine over a throwaway index database.
+// open returns an engine over cfg.DBPath, or a throwaway index database
+// when it is empty; the engine is closed when the test ends.
 func open(t *testing.T, cfg engine.Config) *engine.Engine {
 	t.Helper()
-	cfg.DBPath = filepath.Join(t.TempDir(), "index.db")
+	if cfg.DBPath == "" {
+		cfg.DBPath = filepath.Join(t.TempDir(), "index.db")
+	}
 	e, err := engine.Open(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)

@@ -42,7 +42,7 @@ type Freshness struct {
 // error (the changes stay pending). The refresh runs as root's index job,
 // so it never overlaps another run of this Engine.
 func (e *Engine) Freshen(ctx context.Context, p *store.Project, emb embed.Embedder) (*Freshness, error) {
-	ch, err := index.Diff(ctx, e.st, p.Path, p.Embedder, e.cfg.Index.AllowSecrets)
+	ch, err := index.Diff(ctx, e.st, p.Path, emb, e.cfg.Index.AllowSecrets)
 	if err != nil {
 		return nil, err
 	}
@@ -78,7 +78,7 @@ func (e *Engine) Freshen(ctx context.Context, p *store.Project, emb embed.Embedd
 		default:
 			f.Why = "the refresh did not finish"
 		}
-		if ch2, err2 := index.Diff(ctx, e.st, p.Path, p.Embedder, e.cfg.Index.AllowSecrets); err2 == nil {
+		if ch2, err2 := index.Diff(ctx, e.st, p.Path, emb, e.cfg.Index.AllowSecrets); err2 == nil {
 			ch = ch2
 		}
 		if ch.Len() == 0 {

@@ -5,7 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
 
+	"github.com/coderag/coderag/internal/analyze"
+	"github.com/coderag/coderag/internal/embed"
 	"github.com/coderag/coderag/internal/index"
 	"github.com/coderag/coderag/internal/relate"
 	"github.com/coderag/coderag/internal/rootrule"
@@ -87,6 +90,10 @@ type Project struct {
 	fresh    *Freshness // what Freshen found; nil before the first check
 	freshErr error
 	checked  bool // Freshen ran
+
+	other     map[string]bool // files embedded with another text analysis (otherAnalysis)
+	otherNote string
+	otherDone bool
 }
 
 // ErrNotIndexed is store.ErrNotIndexed: no indexed project holds the
@@ -190,7 +197,8 @@ func (p *Project) Searcher() (*search.Searcher, error) {
 	if err != nil {
 		return nil, err
 	}
-	p.searcher = &search.Searcher{Store: p.eng.st, Embedder: emb, Project: p.Root, HideSecrets: !p.eng.AllowSecrets()}
+	p.searcher = &search.Searcher{Store: p.eng.st, Embedder: emb, Project: p.Root, Analyzer: p.eng.cfg.Analyzer,
+		HideSecrets: !p.eng.AllowSecrets()}
 	return p.searcher, nil
 }
 
@@ -209,8 +217,13 @@ func (p *Project) Freshness() (*Freshness, error) { return p.fresh, p.freshErr }
 // Search answers query over the project with the embedder it was indexed
 // with. Under Freshen the first call checks the tree beside the query
 // (both read the index; when files were re-indexed the query runs again)
-// and marks results from changed files Stale. Errors: the freshness
-// check's (the tree cannot be walked) and the search's own.
+// and marks results from changed files Stale. Under the other policies,
+// results from files whose Chinese text was embedded with another text
+// analysis than the engine's (a dictionary installed or removed since;
+// index.OtherAnalysis) are marked Stale too, and Response.Note says so:
+// their vectors and the query's are not comparable until they are indexed
+// again. Errors: the freshness check's (the tree cannot be walked) and
+// the search's own.
 func (p *Project) Search(ctx context.Context, query string, opts search.Options) (*search.Response, error) {
 	s, err := p.Searcher()
 	if err != nil {
@@ -220,6 +233,7 @@ func (p *Project) Search(ctx context.Context, query string, opts search.Options)
 		resp, err := s.Search(ctx, query, opts)
 		if err == nil {
 			markStale(resp.Results, p.fresh)
+			err = p.markOtherAnalysis(ctx, s, resp)
 		}
 		return resp, err
 	}
@@ -256,6 +270,71 @@ func (p *Project) freshen(ctx context.Context, s *search.Searcher) {
 	p.fresh, p.freshErr = p.eng.Freshen(ctx, p.row, s.Embedder)
 }
 
+// markOtherAnalysis marks the results of resp from files embedded with
+// another text analysis than the searcher's embedder's (otherAnalysis)
+// Stale and adds a note saying so. Under Freshen it does nothing: Diff
+// counts those files as changed, so they are refreshed or marked already.
+func (p *Project) markOtherAnalysis(ctx context.Context, s *search.Searcher, resp *search.Response) error {
+	if p.opts.Policy == Freshen {
+		return nil
+	}
+	other, note, err := p.otherAnalysis(ctx, s.Embedder)
+	if err != nil || len(other) == 0 {
+		return err
+	}
+	marked := false
+	for i := range resp.Results {
+		if other[resp.Results[i].Path] {
+			resp.Results[i].Stale = true
+			marked = true
+		}
+	}
+	if marked {
+		resp.Note = strings.TrimPrefix(resp.Note+"; "+note, "; ")
+	}
+	return nil
+}
+
+// otherAnalysis returns, read once per handle, the root-relative paths of
+// the project's files whose vectors of Chinese text were made with
+// another text analysis than emb's (index.OtherAnalysis) and a note
+// naming both analyses; nil when emb's vectors depend on none (the
+// learned model, remote embedders). Errors: the index cannot be read.
+func (p *Project) otherAnalysis(ctx context.Context, emb embed.Embedder) (map[string]bool, string, error) {
+	if p.otherDone {
+		return p.other, p.otherNote, nil
+	}
+	now := embed.Analysis(emb)
+	if now == "" {
+		p.otherDone = true
+		return nil, "", nil
+	}
+	files, err := p.eng.st.Files(ctx, p.Root)
+	if err != nil {
+		return nil, "", fmt.Errorf("read index: %w", err)
+	}
+	then := ""
+	for path, rec := range files {
+		if index.OtherAnalysis(rec.Embedder, emb) {
+			if p.other == nil {
+				p.other = map[string]bool{}
+				then = strings.TrimPrefix(rec.Embedder, emb.ID()+"+")
+			}
+			p.other[path] = true
+		}
+	}
+	if len(p.other) > 0 {
+		files := "files"
+		if len(p.other) == 1 {
+			files = "file"
+		}
+		p.otherNote = fmt.Sprintf("%d %s with Chinese text embedded with other text analysis (%s) than this search's (%s): results from them are marked stale until the project is indexed again",
+			len(p.other), files, analyze.DescribeIdentity(then), analyze.DescribeIdentity(now))
+	}
+	p.otherDone = true
+	return p.other, p.otherNote, nil
+}
+
 // markStale sets Stale on the results whose file f found changed.
 func markStale(rs []search.Result, f *Freshness) {
 	if f == nil || len(f.Stale) == 0 {
@@ -271,7 +350,9 @@ func markStale(rs []search.Result, f *Freshness) {
 // search.SearchProjects. Under Freshen each project is checked first; a
 // project whose check fails is searched as indexed (its Freshness error
 // says why), and results from changed files are marked Stale as Search
-// marks them. Errors: no project, or SearchProjects' (every project
+// marks them; under the other policies results from files embedded with
+// another text analysis are marked Stale, with a note in the project's
+// ProjectAnswer, as Search marks them. Errors: no project, or SearchProjects' (every project
 // failed, a bad query, ctx).
 func (e *Engine) SearchMany(ctx context.Context, ps []*Project, query string, opts search.Options) (*search.MultiResponse, error) {
 	ss := make([]*search.Searcher, len(ps))
@@ -295,6 +376,26 @@ func (e *Engine) SearchMany(ctx context.Context, ps []*Project, query string, op
 		r := &resp.Results[i]
 		if f := byRoot[r.Project]; f != nil {
 			r.Stale = f.Stale[r.Path]
+		}
+	}
+	for i, p := range ps {
+		if p.opts.Policy == Freshen {
+			continue
+		}
+		other, note, err := p.otherAnalysis(ctx, ss[i].Embedder)
+		if err != nil {
+			return nil, fmt.Errorf("project %s: %w", p.Root, err)
+		}
+		marked := false
+		for j := range resp.Results {
+			if r := &resp.Results[j]; r.Project == p.Root && other[r.Path] {
+				r.Stale, marked = true, true
+			}
+		}
+		for j := range resp.Projects {
+			if a := &resp.Projects[j]; marked && a.Project == p.Root {
+				a.Note = strings.TrimPrefix(a.Note+"; "+note, "; ")
+			}
 		}
 	}
 	return resp, nil

@@ -3,7 +3,6 @@ package index
 import (
 	"bytes"
 	"context"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -13,41 +12,17 @@ import (
 	"github.com/coderag/coderag/internal/embed/provider"
 	"github.com/coderag/coderag/internal/embed/static"
 	"github.com/coderag/coderag/internal/store"
+	"github.com/coderag/coderag/internal/testutil"
 	"github.com/coderag/coderag/internal/zh"
 )
 
-// tinyDictionary is a real CC-CEDICT file of two entries the glossary
-// lacks, loaded by zh.Load like the installed one.
-func tinyDictionary(t *testing.T) *zh.Dict {
-	t.Helper()
-	dir := t.TempDir()
-	src := filepath.Join(dir, "cedict_ts.u8")
-	text := "# CC-CEDICT\n#! date=2026-01-01\n" +
-		"鸚鵡 鹦鹉 [ying1 wu3] /parrot/\n" +
-		"學舌 学舌 [xue2 she2] /to parrot/to mimic/\n"
-	if err := os.WriteFile(src, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	d, err := zh.Load(src, filepath.Join(dir, "cache"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return d
-}
-
-// useDict makes d (nil: none) the dictionary until the test ends.
-func useDict(t *testing.T, d *zh.Dict) {
-	analyze.UseDictionary(func() (*zh.Dict, error) { return d, nil })
-	t.Cleanup(func() { analyze.UseDictionary(nil) })
-}
-
 // translatingEmbedder is the hashing embedder as the CLI builds it:
 // Chinese text translated by the glossary and, when installed, the
-// dictionary. (The learned model has its own Chinese vocabulary and reads
-// no installed data.)
-func translatingEmbedder(t *testing.T) embed.Embedder {
+// dictionary d (nil: none). (The learned model has its own Chinese
+// vocabulary and reads no installed data.)
+func translatingEmbedder(t *testing.T, d *zh.Dict) embed.Embedder {
 	t.Helper()
-	e, err := provider.New(embed.Options{Provider: "local", Model: "hashing-768-v1", Expand: analyze.GlossaryExpand, Translate: analyze.TranslateHan})
+	e, err := provider.New(embed.Options{Provider: "local", Model: "hashing-768-v1", Expand: analyze.GlossaryExpand, Analyzer: analyze.WithDictionary(d)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,8 +59,8 @@ func storedVectors(t *testing.T, st *store.Store, root, file string) map[string]
 // vectors are those a fresh index gives), and only those; Diff reports
 // them as changed, so a search's Freshen refreshes them first.
 func TestDictionaryChangeReembedsChineseFiles(t *testing.T) {
-	d := tinyDictionary(t)
-	emb := translatingEmbedder(t)
+	t.Parallel()
+	d := testutil.TinyDictionary(t)
 	root := resolved(t, t.TempDir())
 	writeFile(t, root, "parrot.go", "package p\n\n// 鹦鹉学舌: 重复对方的话\nfunc Echo(s string) string { return s }\n")
 	writeFile(t, root, "plain.go", "package p\n\n// Twice repeats s.\nfunc Twice(s string) string { return s + s }\n")
@@ -94,9 +69,8 @@ func TestDictionaryChangeReembedsChineseFiles(t *testing.T) {
 	}
 	// fresh returns the vectors a new index of root gets with dictionary dd
 	fresh := func(dd *zh.Dict) map[string][]byte {
-		useDict(t, dd)
 		st := openStore(t)
-		mustRun(t, st, emb, root)
+		mustRun(t, st, translatingEmbedder(t, dd), root)
 		return storedVectors(t, st, root, "parrot.go")
 	}
 	without, with := fresh(nil), fresh(d)
@@ -108,16 +82,16 @@ func TestDictionaryChangeReembedsChineseFiles(t *testing.T) {
 		dict *zh.Dict
 		want map[string][]byte
 	}{{nil, without}, {d, with}, {nil, without}} {
-		useDict(t, step.dict)
+		emb := translatingEmbedder(t, step.dict)
 		if i > 0 {
-			ch, err := Diff(context.Background(), st, root, emb.ID(), false)
+			ch, err := Diff(context.Background(), st, root, emb, false)
 			if err != nil || len(ch.Changed) != 1 || ch.Changed[0] != "parrot.go" {
 				t.Fatalf("step %d: Diff after the dictionary changed = %+v, %v; want parrot.go changed", i, ch, err)
 			}
 		}
 		rep := mustRun(t, st, emb, root)
-		if i > 0 && (rep.Changed != 1 || rep.Unchanged != 1) {
-			t.Errorf("step %d: run %+v; want parrot.go re-embedded and plain.go left", i, rep)
+		if i > 0 && (rep.Changed != 1 || rep.Unchanged != 1 || rep.Reanalysed != 1) {
+			t.Errorf("step %d: run %+v; want parrot.go re-embedded (for the analysis) and plain.go left", i, rep)
 		}
 		got := storedVectors(t, st, root, "parrot.go")
 		for name, v := range step.want {
@@ -131,13 +105,16 @@ func TestDictionaryChangeReembedsChineseFiles(t *testing.T) {
 	}
 	// the default embedder, the learned model, reads no installed data:
 	// its files record its bare id and a dictionary change leaves them
-	model, err := provider.New(embed.Options{Provider: "local", Model: static.ModelName, Expand: analyze.GlossaryExpand, Translate: analyze.TranslateHan})
+	model, err := provider.New(embed.Options{Provider: "local", Model: static.ModelName, Expand: analyze.GlossaryExpand, Analyzer: analyze.New(nil)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	st = openStore(t)
 	mustRun(t, st, model, root)
-	useDict(t, d)
+	model, err = provider.New(embed.Options{Provider: "local", Model: static.ModelName, Expand: analyze.GlossaryExpand, Analyzer: analyze.WithDictionary(d)})
+	if err != nil {
+		t.Fatal(err)
+	}
 	if rep := mustRun(t, st, model, root); rep.Changed != 0 {
 		t.Errorf("the learned model's files were re-embedded for a dictionary change: %+v", rep)
 	}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/coderag/coderag/internal/embed"
 	"github.com/coderag/coderag/internal/store"
 	"github.com/coderag/coderag/internal/walk"
 )
@@ -146,12 +147,12 @@ func listTree(ctx context.Context, st *store.Store, root string, opts walk.Optio
 // pending change): the
 // fast path Run uses to skip unchanged files; a file written within a
 // second of its indexing is settled by its content hash (at most
-// maxRacyReads of them; past that they count as changed). embID is the
-// project's embedder id: a file whose fingerprint names other Chinese
-// translation data than today's (fileIDs) is changed too, as its vectors
-// are (its lines are still true); allowSecrets walks as
+// maxRacyReads of them; past that they count as changed). emb is the
+// project's embedder (nil: none is checked): a file whose fingerprint
+// names another text analysis than emb's (OtherAnalysis) is changed too,
+// as its vectors are (its lines are still true); allowSecrets walks as
 // Options.AllowSecrets does. Errors are the walk's or the database's.
-func Diff(ctx context.Context, st *store.Store, root, embID string, allowSecrets bool) (*Changes, error) {
+func Diff(ctx context.Context, st *store.Store, root string, emb embed.Embedder, allowSecrets bool) (*Changes, error) {
 	prevs, err := st.Files(ctx, root)
 	if err != nil {
 		return nil, fmt.Errorf("read fingerprints: %w", err)
@@ -171,7 +172,7 @@ func Diff(ctx context.Context, st *store.Store, root, embID string, allowSecrets
 	for _, f := range files {
 		seen[f.Path] = true
 		p, ok := prevs[f.Path]
-		stale := ok && staleAnalysis(p.Embedder, embID)
+		stale := ok && OtherAnalysis(p.Embedder, emb)
 		if ok && !stale && sameStat(p, f) {
 			continue
 		}

@@ -64,11 +64,11 @@ func TestDiffFromListingMatchesFullWalk(t *testing.T) {
 			ageTree(t, root)
 			st := openStore(t)
 			mustRun(t, st, emb, root)
-			if ch, err := Diff(ctx, st, root, emb.ID(), false); err != nil || ch.Len() != 0 || ch.Listing.Full || ch.Listing.Relisted != 0 {
+			if ch, err := Diff(ctx, st, root, emb, false); err != nil || ch.Len() != 0 || ch.Listing.Full || ch.Listing.Relisted != 0 {
 				t.Fatalf("Diff of the unchanged tree = %+v, %v; want no change and no directory read", ch, err)
 			}
 			tc.change(t, root)
-			cheap, err := Diff(ctx, st, root, emb.ID(), false)
+			cheap, err := Diff(ctx, st, root, emb, false)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -82,7 +82,7 @@ func TestDiffFromListingMatchesFullWalk(t *testing.T) {
 			if err := st.PutTreeListing(ctx, root, "", nil); err != nil {
 				t.Fatal(err)
 			}
-			full, err := Diff(ctx, st, root, emb.ID(), false)
+			full, err := Diff(ctx, st, root, emb, false)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -107,18 +107,23 @@ type Failure struct {
 // Report summarises a run. Its JSON form (`index --json`) names the
 // project's absolute root "root" and the run's wall time "duration_ms".
 type Report struct {
-	Project   string      `json:"root"` // absolute, symlink-resolved project root
-	Embedder  string      `json:"embedder"`
-	Scanned   int         `json:"scanned"`
-	Changed   int         `json:"changed"`
-	Unchanged int         `json:"unchanged"`
-	Removed   int         `json:"removed"`
-	Failed    int         `json:"failed"`
-	Skipped   int         `json:"skipped"`
-	Chunks    int         `json:"chunks"`    // chunks written this run
-	Relations int         `json:"relations"` // relations written this run
-	Failures  []Failure   `json:"failures,omitempty"`
-	Skips     []walk.Skip `json:"skips,omitempty"`
+	Project   string `json:"root"` // absolute, symlink-resolved project root
+	Embedder  string `json:"embedder"`
+	Scanned   int    `json:"scanned"`
+	Changed   int    `json:"changed"`
+	Unchanged int    `json:"unchanged"`
+	Removed   int    `json:"removed"`
+	Failed    int    `json:"failed"`
+	Skipped   int    `json:"skipped"`
+	// Reanalysed counts the changed files re-embedded only because the
+	// text analysis their Chinese text was embedded with is not the
+	// embedder's now (CC-CEDICT installed or removed, another glossary;
+	// see fileIDs): their bytes did not change.
+	Reanalysed int         `json:"reanalysed,omitempty"`
+	Chunks     int         `json:"chunks"`    // chunks written this run
+	Relations  int         `json:"relations"` // relations written this run
+	Failures   []Failure   `json:"failures,omitempty"`
+	Skips      []walk.Skip `json:"skips,omitempty"`
 	// Fallbacks lists the files parsed this run that were chunked by lines
 	// instead of definitions, with the reason.
 	Fallbacks []Fallback `json:"fallbacks,omitempty"`
@@ -143,8 +148,8 @@ const racyWindow = int64(time.Second)
 //	1: first release
 //	2: stems lose a final double consonant ("sniff"/"sniffing" -> snif,
 //	   "add"/"added" -> ad)
-//	3: Go calls on the method's own receiver are marked (chunk.Relation.Self)
-//	4: calls on another value are marked (chunk.Relation.Value); Self also
+//	3: Go calls on the method's own receiver are marked (lang.CallSelf)
+//	4: calls on another value are marked (lang.CallValue); CallSelf also
 //	   for Python, JavaScript, TypeScript and Kotlin
 //	5: JavaScript/TypeScript methods assigned to an object
 //	   (res.send = function ..., Layer.prototype.match = ...) are chunks;
@@ -215,6 +220,9 @@ type work struct {
 	err     error
 	same    bool   // hash equal to prev: only touch
 	embID   string // the embedder id its fingerprint records (fileIDs.record)
+	// reanalysed: the same bytes and analysis version as prev, re-embedded
+	// only because prev names another text analysis (Report.Reanalysed)
+	reanalysed bool
 }
 
 // Run indexes root (absolute, resolved) into st with emb and returns the
@@ -243,7 +251,7 @@ func Run(ctx context.Context, st *store.Store, emb embed.Embedder, root string, 
 	// a few milliseconds of reads at the root and ends of every table:
 	// a damaged index must not report "0 changed" while search fails
 	if err := st.Probe(ctx); err != nil {
-		return nil, fmt.Errorf("%w: %s", err, store.RepairHint)
+		return nil, err // store.Damaged: each front end says how to repair it
 	}
 	if err := r.scan(ctx); err != nil {
 		return nil, err
@@ -596,9 +604,12 @@ func prepare(rt *os.Root, f walk.File, prev *store.FileRecord, ids *fileIDs, gop
 	}
 	sum := sha256.Sum256(data)
 	w.sha = hex.EncodeToString(sum[:])
-	if prev != nil && prev.SHA256 == w.sha && ids.current(prev.Embedder) && prev.Analysis == AnalysisVersion {
-		w.same = true
-		return w
+	if prev != nil && prev.SHA256 == w.sha && prev.Analysis == AnalysisVersion {
+		if ids.current(prev.Embedder) {
+			w.same = true
+			return w
+		}
+		w.reanalysed = OtherAnalysis(prev.Embedder, ids.emb)
 	}
 	if !utf8.Valid(data) {
 		data = []byte(strings.ToValidUTF8(string(data), "\uFFFD"))
@@ -715,7 +726,8 @@ type collector struct {
 	touch                   []store.FileRecord
 	skips                   []walk.Skip
 	dim                     int
-	parsed                  []string // paths parsed this run
+	parsed                  []string        // paths parsed this run
+	reanalysed              map[string]bool // paths re-embedded for another text analysis (work.reanalysed)
 	// embedded counts files written this run; failedRun counts the files
 	// that failed to embed in a row before the first one was written.
 	embedded, failedRun int
@@ -763,6 +775,12 @@ func (c *collector) add(w *work) error {
 	}
 	c.pending = append(c.pending, w)
 	c.parsed = append(c.parsed, w.file.Path)
+	if w.reanalysed {
+		if c.reanalysed == nil {
+			c.reanalysed = map[string]bool{}
+		}
+		c.reanalysed[w.file.Path] = true
+	}
 	if w.res.Fallback && (w.res.FallbackReason != "" || chunk.HasParser(w.res.Language)) {
 		reason := w.res.FallbackReason
 		if reason == "" {
@@ -865,6 +883,9 @@ func (c *collector) writeOut() error {
 	c.written, c.wchunks, c.wbytes = nil, 0, 0
 	for _, d := range data {
 		c.rep.Changed++
+		if c.reanalysed[d.Record.Path] {
+			c.rep.Reanalysed++
+		}
 		c.rep.Chunks += len(d.Chunks)
 		c.rep.Relations += len(d.Relations)
 	}
@@ -949,7 +970,7 @@ func (c *collector) build(batch []*work) ([]store.FileData, error) {
 			})
 		}
 		for _, r := range w.res.Relations {
-			d.Relations = append(d.Relations, store.RelationRow{Path: w.file.Path, From: r.From, To: r.To, Kind: r.Kind, Line: r.Line, Plain: r.Plain, Self: r.Self, Value: r.Value})
+			d.Relations = append(d.Relations, store.RelationRow{Path: w.file.Path, From: r.From, To: r.To, Kind: r.Kind, Line: r.Line, Form: r.Form})
 		}
 		out = append(out, d)
 	}

@@ -108,13 +108,13 @@ func BenchmarkFreshCheck(b *testing.B) {
 			}
 		}
 	})
-	if _, err := Diff(ctx, st, root, "", false); err != nil { // stores a listing if there is none
+	if _, err := Diff(ctx, st, root, nil, false); err != nil { // stores a listing if there is none
 		b.Fatal(err)
 	}
 	b.Run("listing", func(b *testing.B) {
 		defer reportCPU(b)()
 		for i := 0; i < b.N; i++ {
-			ch, err := Diff(ctx, st, root, "", false)
+			ch, err := Diff(ctx, st, root, nil, false)
 			if err != nil {
 				b.Fatal(err)
 			}

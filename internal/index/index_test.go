@@ -306,7 +306,7 @@ func TestSearchWhileIndexing(t *testing.T) {
 					errs <- err
 					return
 				}
-				if _, err := rd.FTSSearch(context.Background(), root, `"handler"`, store.FTSWeights{Name: 1, Path: 1, Body: 1}, 5); err != nil {
+				if _, err := rd.KeywordSearch(context.Background(), root, []string{"handler"}, store.FTSWeights{Name: 1, Path: 1, Body: 1}, 5); err != nil {
 					errs <- err
 					return
 				}
@@ -610,12 +610,12 @@ func TestUnreadableFileIsASkip(t *testing.T) {
 			t.Fatalf("run %d: %+v", i+1, rep)
 		}
 	}
-	ch, err := Diff(context.Background(), st, root, emb.ID(), false)
+	ch, err := Diff(context.Background(), st, root, emb, false)
 	if err != nil || ch.Len() != 0 {
 		t.Fatalf("diff counts the unreadable file: %+v %v", ch, err)
 	}
 	writeFile(t, root, "b.go", "package a\n\nfunc B() {}\n")
-	if ch, err := Diff(context.Background(), st, root, emb.ID(), false); err != nil || strings.Join(ch.Changed, ",") != "b.go" {
+	if ch, err := Diff(context.Background(), st, root, emb, false); err != nil || strings.Join(ch.Changed, ",") != "b.go" {
 		t.Fatalf("diff after a new file: %+v %v", ch, err)
 	}
 }

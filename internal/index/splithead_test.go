@@ -14,6 +14,7 @@ import (
 // holds finds the function's own chunk too (its keyword body is the whole
 // definition), while the chunk's lines and text stay the first part's.
 func TestSplitHeadSearchesWholeDefinition(t *testing.T) {
+	t.Parallel()
 	emb := localEmbedder(t)
 	root := resolved(t, t.TempDir())
 	var b strings.Builder
@@ -56,7 +57,7 @@ func TestSplitHeadSearchesWholeDefinition(t *testing.T) {
 	if head == 0 || part == 0 || headDecl <= headEnd {
 		t.Fatalf("want a split definition: head %d (lines to %d of %d), part 2 %d", head, headEnd, headDecl, part)
 	}
-	hits, err := st.FTSSearch(context.Background(), root, `"neighbour"`, store.FTSWeights{Name: 1, Body: 1}, 10)
+	hits, err := st.KeywordSearch(context.Background(), root, []string{"neighbour"}, store.FTSWeights{Name: 1, Body: 1}, 10)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -30,7 +30,6 @@ import (
 	"log/slog"
 	"os"
 	"runtime/debug"
-	"strings"
 	"sync"
 	"time"
 
@@ -254,8 +253,8 @@ func (s *Server) addTool(t *toolset.Tool) {
 			if s.cfg.Redact != nil {
 				msg = s.cfg.Redact(msg)
 			}
-			if store.Damaged(err) && !strings.Contains(msg, "coderag doctor") {
-				msg += "; the index is damaged: " + store.RepairHint
+			if store.Damaged(err) {
+				msg += "; the index is damaged: " + repairHint
 			}
 			if msg != err.Error() {
 				err = redacted{msg: msg, err: err}
@@ -312,3 +311,7 @@ func readOnly(title string) *sdk.ToolAnnotations {
 	f := false
 	return &sdk.ToolAnnotations{Title: title, ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: &f}
 }
+
+// repairHint is how an MCP answer tells a damaged index can be repaired:
+// by the user, outside the session (no tool rebuilds it).
+const repairHint = "the user can check it with `coderag doctor` and rebuild it with `coderag doctor --rebuild`"

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/coderag/coderag/internal/lang"
 	"github.com/coderag/coderag/internal/store"
 )
 
@@ -68,8 +69,8 @@ func TestRustMacroCallsAndPrelude(t *testing.T) {
 	for _, name := range []string{"Ok", "Err", "Some", "None", "write_string_fragment", "as_bytes"} {
 		for _, e := range by[name] {
 			if name == "write_string_fragment" {
-				if !e.value || e.library() {
-					t.Errorf("%s at %s:%d: value=%v library=%v, want a call on a value, not std's", name, e.Path, e.Line, e.value, e.library())
+				if e.form != lang.CallValue || e.library() {
+					t.Errorf("%s at %s:%d: form=%v library=%v, want a call on a value, not std's", name, e.Path, e.Line, e.form, e.library())
 				}
 				continue
 			}

@@ -38,11 +38,9 @@ type Edge struct {
 	// Walks and Path do not follow guesses unless IncludeGuesses is set.
 	Guess bool `json:"guess,omitempty"`
 
-	parent *Def   // walks: the node whose expansion found this edge
-	all    []*Def // every candidate of an ambiguous call (Candidates is cut), for Path
-	plain  bool   // a Go call without a receiver (store.RelationRow.Plain)
-	self   bool   // a call on the caller's own receiver (store.RelationRow.Self)
-	value  bool   // a call on another value (store.RelationRow.Value)
+	parent *Def          // walks: the node whose expansion found this edge
+	all    []*Def        // every candidate of an ambiguous call (Candidates is cut), for Path
+	form   lang.CallForm // how the call is written (store.RelationRow.Form)
 }
 
 // atTarget puts a contains edge at the first line of the definition it
@@ -63,10 +61,10 @@ func (e *Edge) Resolved() bool { return e.Target != nil && e.Resolution != ResAm
 func (e *Edge) Exact() bool { return e.Resolved() && !e.Guess }
 
 // isGuess reports whether a call resolved by how is a guess: a call on
-// another value (value) matched by name because its receiver's type is
-// unknown. Typed calls and unresolved ones are not guesses.
-func isGuess(value bool, how string) bool {
-	return value && how != ResTyped && how != ResUnresolved
+// another value (lang.CallValue) matched by name because its receiver's
+// type is unknown. Typed calls and unresolved ones are not guesses.
+func isGuess(form lang.CallForm, how string) bool {
+	return form == lang.CallValue && how != ResTyped && how != ResUnresolved
 }
 
 // follows reports whether walks and paths go through e: an exact call, or
@@ -118,17 +116,17 @@ func (e *Edge) library() bool {
 	if e.Kind != chunk.RelCalls || e.Resolution != ResUnresolved {
 		return false
 	}
-	if e.value && strings.Count(e.To, ".") == 1 {
+	if e.form == lang.CallValue && strings.Count(e.To, ".") == 1 {
 		return false // typed "T.m" on a type of the caller's package: an interface method or a func field
 	}
-	if strings.Contains(e.To, ".") || strings.Contains(e.To, "::") || e.plain && goBuiltins[e.To] {
+	if strings.Contains(e.To, ".") || strings.Contains(e.To, "::") || e.form == lang.CallPlain && goBuiltins[e.To] {
 		return true
 	}
 	switch family(lang.Detect(e.Path)) {
 	case "js":
-		return jsBuiltins[e.To] || (e.value || e.self) && jsBuiltinMethods[e.To]
+		return jsBuiltins[e.To] || (e.form == lang.CallValue || e.form == lang.CallSelf) && jsBuiltinMethods[e.To]
 	case "rust":
-		return rustPrelude[e.To] || (e.value || e.self) && rustStdMethods[e.To]
+		return rustPrelude[e.To] || (e.form == lang.CallValue || e.form == lang.CallSelf) && rustStdMethods[e.To]
 	case "python":
 		return pythonBuiltins[e.To]
 	}
@@ -396,7 +394,7 @@ func (r *Resolver) rawEdges(name string) ([]Edge, error) {
 
 // edge turns a stored row into an Edge, resolving both sides.
 func (r *Resolver) edge(row store.RelationRow) Edge {
-	e := Edge{Kind: row.Kind, From: row.From, To: row.To, Path: row.Path, Line: row.Line, plain: row.Plain, self: row.Self, value: row.Value}
+	e := Edge{Kind: row.Kind, From: row.From, To: row.To, Path: row.Path, Line: row.Line, form: row.Form}
 	switch row.Kind {
 	case chunk.RelCalls:
 		e.Caller = r.callerOf(row)
@@ -417,9 +415,9 @@ func (r *Resolver) edge(row store.RelationRow) Edge {
 }
 
 func (r *Resolver) setTarget(e *Edge, caller *Def) {
-	how, cands := r.resolve(caller, e.Path, e.To, e.plain, e.self, e.value)
+	how, cands := r.resolve(caller, e.Path, e.To, e.form)
 	e.Resolution = how
-	e.Guess = isGuess(e.value, how)
+	e.Guess = isGuess(e.form, how)
 	switch {
 	case how == ResAmbiguous:
 		e.Candidates = cands[:min(len(cands), maxCandidates)]
@@ -536,7 +534,7 @@ func (r *Resolver) calleeEdges(d *Def) []Edge {
 		if row.Path != d.Path || d.Type != "module" && (row.Line < d.StartLine || row.Line > d.EndLine) {
 			continue
 		}
-		e := Edge{Kind: row.Kind, From: row.From, To: row.To, Path: row.Path, Line: row.Line, Caller: d, plain: row.Plain, self: row.Self, value: row.Value}
+		e := Edge{Kind: row.Kind, From: row.From, To: row.To, Path: row.Path, Line: row.Line, Caller: d, form: row.Form}
 		r.setTarget(&e, d)
 		out = append(out, e)
 	}
@@ -585,9 +583,9 @@ func (r *Resolver) callerEdges(d *Def) []Edge {
 	var out []Edge
 	for _, row := range rows {
 		caller := r.callerOf(row)
-		how, cands := r.resolve(caller, row.Path, row.To, row.Plain, row.Self, row.Value)
+		how, cands := r.resolve(caller, row.Path, row.To, row.Form)
 		e := Edge{Kind: row.Kind, From: row.From, To: row.To, Path: row.Path, Line: row.Line, Caller: caller, Resolution: how,
-			Guess: isGuess(row.Value, how), plain: row.Plain, self: row.Self, value: row.Value}
+			Guess: isGuess(row.Form, how), form: row.Form}
 		if r.NoTests && lang.IsTestFile(row.Path) {
 			continue
 		}

@@ -136,7 +136,7 @@ func (d *Def) CallName() string { return d.call }
 // Loc is "path:line" of the definition.
 func (d *Def) Loc() string { return fmt.Sprintf("%s:%d", d.Path, d.StartLine) }
 
-func (d *Def) isClass() bool { return d.Type == "class" }
+func (d *Def) isClass() bool { return d.Type == chunk.KindClass }
 
 // typeable is a form of the definition's name that a user can type back to
 // select it: the name qualified by its directory ("httptest.Server"), the

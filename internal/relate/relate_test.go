@@ -16,6 +16,7 @@ import (
 	"testing"
 
 	"github.com/coderag/coderag/internal/index"
+	"github.com/coderag/coderag/internal/lang"
 	"github.com/coderag/coderag/internal/store"
 )
 
@@ -130,7 +131,7 @@ func dumpRelations(t *testing.T, st *store.Store, root string) string {
 		if err := rows.Scan(&row.Path, &row.From, &row.To, &row.Kind, &row.Line, &form); err != nil {
 			t.Fatal(err)
 		}
-		row.SetCallForm(form)
+		row.Form = lang.CallForm(form)
 		e := r.edge(row)
 		fmt.Fprintf(&b, "%s:%d %s %s -> %s", row.Path, row.Line, row.Kind, row.From, row.To)
 		if row.Kind == "calls" {

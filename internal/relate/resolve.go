@@ -41,13 +41,14 @@ func (r *Resolver) callerOf(row store.RelationRow) *Def {
 // definitions. It returns the rule that decided and its candidates: exactly
 // one for a resolved call, several for ResAmbiguous, none for ResUnresolved.
 //
-// A plain Go call (no receiver, see chunk.Relation.Plain) reaches only
+// A plain Go call (no receiver, lang.CallPlain) reaches only
 // functions: Go has no implicit receiver, so "readRequest(b)" inside a
 // method of conn is the package function, not conn.readRequest. A call on
-// another value (value: "c.rwc.Close()", "host.decode()") has a callee of
+// another value (lang.CallValue: "c.rwc.Close()", "host.decode()") has a callee of
 // unknown type: the caller's own class, the caller itself and a name
 // unique in the project are not assumed (see resolveBare).
-func (r *Resolver) resolve(caller *Def, file, to string, plain, self, value bool) (string, []*Def) {
+func (r *Resolver) resolve(caller *Def, file, to string, form lang.CallForm) (string, []*Def) {
+	value := form == lang.CallValue
 	t := strings.ReplaceAll(strings.TrimSpace(to), "::", ".")
 	if i := strings.LastIndexByte(t, '.'); i > 0 && i < len(t)-1 {
 		if value {
@@ -55,10 +56,10 @@ func (r *Resolver) resolve(caller *Def, file, to string, plain, self, value bool
 		}
 		return r.resolveQualified(file, t[:i], t[i+1:])
 	}
-	if plain {
+	if form == lang.CallPlain {
 		return r.resolvePlain(file, t)
 	}
-	if !self && !value && rustPrelude[t] && r.langOf(file) == "rust" {
+	if form == lang.CallBare && rustPrelude[t] && r.langOf(file) == "rust" {
 		// Ok(v), Some(x): the prelude's, unless the project has a
 		// function of that name (a type of that name is not callable)
 		fns := filter(r.samePool(file, t), func(d *Def) bool { return !d.isClass() && d.Owner == "" })
@@ -66,7 +67,7 @@ func (r *Resolver) resolve(caller *Def, file, to string, plain, self, value bool
 			return ResUnresolved, nil
 		}
 	}
-	return r.resolveBare(caller, file, t, self, value)
+	return r.resolveBare(caller, file, t, form)
 }
 
 // resolvePlain resolves a plain Go call: a function (no owner) of the same
@@ -181,7 +182,8 @@ func pick(how string, got []*Def, caller *Def) (string, []*Def) {
 	return ResAmbiguous, got
 }
 
-func (r *Resolver) resolveBare(caller *Def, file, m string, self, value bool) (string, []*Def) {
+func (r *Resolver) resolveBare(caller *Def, file, m string, form lang.CallForm) (string, []*Def) {
+	value := form == lang.CallValue
 	pool := r.samePool(file, m)
 	if r.langOf(file) == "go" {
 		// a Go call stored bare but not plain was written on a value
@@ -195,7 +197,7 @@ func (r *Resolver) resolveBare(caller *Def, file, m string, self, value bool) (s
 	// Python, JavaScript and TypeScript have no implicit receiver: a bare
 	// call ("send(req)", "helper(x)") reaches a function or a class (its
 	// constructor), never a method of the caller's class.
-	bare := !value && !self && noImplicitReceiver[r.langOf(file)]
+	bare := form == lang.CallBare && noImplicitReceiver[r.langOf(file)]
 	if bare {
 		pool = filter(pool, func(d *Def) bool { return d.Owner == "" || r.isCtor(d) })
 	}

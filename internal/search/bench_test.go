@@ -22,7 +22,7 @@ import (
 func BenchmarkSearchWarm(b *testing.B) {
 	ctx := context.Background()
 	root, dbPath := os.Getenv("CODERAG_BENCH_ROOT"), os.Getenv("CODERAG_BENCH_DB")
-	emb, err := provider.New(embed.Options{Provider: "local", Expand: analyze.GlossaryExpand, Translate: analyze.TranslateHan})
+	emb, err := provider.New(embed.Options{Provider: "local", Expand: analyze.GlossaryExpand, Analyzer: analyze.New(nil)})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -46,14 +46,14 @@ func BenchmarkSearchWarm(b *testing.B) {
 	}
 	st.CacheVectors(true)
 	s := &Searcher{Store: st, Embedder: emb, Project: root}
-	for _, q := range rankingQueries { // warm caches
-		if _, err := s.Search(ctx, q, Options{TopK: 10}); err != nil {
+	for _, c := range rankingCases { // warm caches
+		if _, err := s.Search(ctx, c.query, Options{TopK: 10}); err != nil {
 			b.Fatal(err)
 		}
 	}
 	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {
-		if _, err := s.Search(ctx, rankingQueries[i%len(rankingQueries)], Options{TopK: 10}); err != nil {
+		if _, err := s.Search(ctx, rankingCases[i%len(rankingCases)].query, Options{TopK: 10}); err != nil {
 			b.Fatal(err)
 		}
 	}

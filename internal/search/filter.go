@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/coderag/coderag/internal/chunk"
 	"github.com/coderag/coderag/internal/lang"
 )
 
@@ -133,7 +134,7 @@ func (f *Filter) Keep(r *Result) bool {
 			return false
 		}
 	}
-	if f.Sym && r.Type == "text" {
+	if f.Sym && r.Type == chunk.KindText {
 		return false
 	}
 	if f.Case && len(f.CaseWords) > 0 {

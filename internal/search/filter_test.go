@@ -328,7 +328,7 @@ func TestFilterReadsDeeper(t *testing.T) {
 	hp.Candidates, hp.Alpha = 5, 0 // the keyword route alone, 5 deep
 	s.Params = &hp
 	ctx := context.Background()
-	kw, err := st.FTSSearch(ctx, s.Project, matchExpr([]string{"retry"}), hp.FTS, hp.Candidates*filterPoolFactor)
+	kw, err := st.KeywordSearch(ctx, s.Project, []string{"retry"}, hp.FTS, hp.Candidates*filterPoolFactor)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -22,11 +22,11 @@ type HumanOptions struct {
 // breakdown; with o.Color, the matched terms of each preview coloured.
 func FormatHuman(w io.Writer, resp *Response, o HumanOptions) {
 	if resp.Incomplete != "" {
-		fmt.Fprintf(w, "note: %s\n", resp.Incomplete)
+		fmt.Fprintf(w, "note: %s%s\n", resp.Incomplete, humanHints(resp.Hints, HintIndex))
 	}
 	if len(resp.Results) == 0 {
 		if resp.Note != "" {
-			fmt.Fprintf(w, "note: %s\n", resp.Note)
+			fmt.Fprintf(w, "note: %s%s\n", resp.Note, humanHints(resp.Hints, HintGrep))
 		}
 		fmt.Fprintf(w, "no results for %q\n", resp.Query)
 		return
@@ -74,6 +74,23 @@ func previewText(r Result, color bool) string {
 	return b.String()
 }
 
+// humanHints words the hints of action do for the command line, each
+// after "; ": "; run `coderag index ROOT`", "; use `coderag grep` for an
+// exact string"; "" when hs has none.
+func humanHints(hs []Hint, do string) string {
+	var b strings.Builder
+	for _, h := range hs {
+		switch {
+		case h.Do != do:
+		case do == HintIndex:
+			fmt.Fprintf(&b, "; run `coderag index %s`", h.Project)
+		case do == HintGrep:
+			b.WriteString("; use `coderag grep` for an exact string")
+		}
+	}
+	return b.String()
+}
+
 // explainLine renders an Explain on one line: the routes' evidence (and
 // the learned cosine of the semantic stage), then
 // each signal as name=±value with its note in parentheses ("delegate=+0.0021
@@ -108,7 +125,7 @@ func explainLine(e *Explain) string {
 func FormatForTool(resp *Response) string {
 	var b strings.Builder
 	if resp.Incomplete != "" {
-		fmt.Fprintf(&b, "Note: %s. Results cover only the files indexed so far.\n", resp.Incomplete)
+		fmt.Fprintf(&b, "Note: %s. Results cover only the files indexed so far; index_project indexes the rest.\n", resp.Incomplete)
 	}
 	if len(resp.Results) == 0 && resp.Note == NoWordsNote {
 		fmt.Fprintf(&b, "The query %q has no searchable words (only punctuation or symbols). Use grep_code for an exact string, or ask with words.\n", resp.Query)

@@ -9,10 +9,10 @@ import (
 	"github.com/coderag/coderag/internal/store"
 )
 
-// FuzzMatchExpr: the query-to-FTS builder turns any query — and matchExpr
-// any list of terms — into an expression FTS5 accepts: user text is never
-// parsed as FTS syntax (quotes, NEAR, column filters, ^, *, NUL bytes). The
-// seed corpus is in testdata/fuzz/FuzzMatchExpr.
+// FuzzMatchExpr: any query's terms — and any list of terms — are searched
+// by store.KeywordSearch without an error: user text is never parsed as
+// FTS syntax (quotes, NEAR, column filters, ^, *, NUL bytes). The seed
+// corpus is in testdata/fuzz/FuzzMatchExpr.
 func FuzzMatchExpr(f *testing.F) {
 	for _, q := range []string{
 		"parse the HTTP request line", `"unterminated`, `name:Retry OR body:x`, "NEAR(a b, 3)", "a AND NOT b", "^start*",
@@ -39,9 +39,8 @@ func FuzzMatchExpr(f *testing.F) {
 	w := DefaultHybridParams().FTS
 	f.Fuzz(func(t *testing.T, q string) {
 		for _, terms := range [][]string{QueryTerms(q), {q}, strings.Fields(q)} {
-			expr := matchExpr(terms)
-			if _, err := st.FTSSearch(ctx, "/p", expr, w, 5); err != nil {
-				t.Fatalf("terms %q: expression %q: %v", terms, expr, err)
+			if _, err := st.KeywordSearch(ctx, "/p", terms, w, 5); err != nil {
+				t.Fatalf("terms %q: %v", terms, err)
 			}
 		}
 	})

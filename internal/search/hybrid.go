@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"strings"
 
 	"github.com/coderag/coderag/internal/analyze"
 	"github.com/coderag/coderag/internal/store"
@@ -230,23 +229,6 @@ func (s *Searcher) HybridParams() HybridParams {
 		hp.Alpha = hp.LearnedAlpha
 	}
 	return hp
-}
-
-// matchExpr builds an FTS5 MATCH expression: the terms, each a quoted string
-// (so no user text is ever parsed as FTS syntax), joined by OR. A NUL byte,
-// which would end the SQL string inside SQLite and leave the quote open, is
-// replaced by a space; blank terms are dropped, so no terms (or only
-// blank ones) give "".
-func matchExpr(terms []string) string {
-	q := make([]string, 0, len(terms))
-	for _, t := range terms {
-		t = strings.ReplaceAll(t, "\x00", " ")
-		if strings.TrimSpace(t) == "" {
-			continue
-		}
-		q = append(q, `"`+strings.ReplaceAll(t, `"`, `""`)+`"`)
-	}
-	return strings.Join(q, " OR ")
 }
 
 // rankHybrid ranks in two phases (as zoekt scores a match): gather reads

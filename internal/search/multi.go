@@ -53,6 +53,7 @@ type ProjectAnswer struct {
 	Results    int      `json:"results"`
 	Note       string   `json:"note,omitempty"`
 	Incomplete string   `json:"incomplete,omitempty"`
+	Hints      []Hint   `json:"hints,omitempty"` // the project's Response.Hints
 	Error      string   `json:"error,omitempty"`
 }
 
@@ -134,7 +135,7 @@ func SearchProjects(ctx context.Context, searchers []*Searcher, query string, op
 		} else {
 			r := resps[i]
 			out.Query = r.Query
-			a.Note, a.Incomplete = r.Note, r.Incomplete
+			a.Note, a.Incomplete, a.Hints = r.Note, r.Incomplete, r.Hints
 			if r.Keywords != nil {
 				a.Keywords = r.Keywords
 			}
@@ -243,7 +244,7 @@ func FormatMultiHuman(w io.Writer, resp *MultiResponse, o HumanOptions) {
 		case p.Error != "":
 			fmt.Fprintf(w, "note: %s: search failed: %s\n", p.Project, p.Error)
 		case p.Incomplete != "":
-			fmt.Fprintf(w, "note: %s: %s\n", p.Project, p.Incomplete)
+			fmt.Fprintf(w, "note: %s: %s%s\n", p.Project, p.Incomplete, humanHints(p.Hints, HintIndex))
 		}
 		if p.Error == "" && p.Note != "" && p.Note != NoWordsNote && p.Results > 0 {
 			fmt.Fprintf(w, "note: %s: %s\n", p.Project, p.Note)
@@ -251,7 +252,7 @@ func FormatMultiHuman(w io.Writer, resp *MultiResponse, o HumanOptions) {
 	}
 	if len(resp.Results) == 0 {
 		if len(resp.Projects) > 0 && resp.Projects[0].Note == NoWordsNote {
-			fmt.Fprintf(w, "note: %s\n", NoWordsNote)
+			fmt.Fprintf(w, "note: %s%s\n", NoWordsNote, humanHints(resp.Projects[0].Hints, HintGrep))
 		}
 		fmt.Fprintf(w, "no results for %q in %d projects\n", resp.Query, len(resp.Projects))
 		return

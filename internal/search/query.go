@@ -52,6 +52,8 @@ type Query struct {
 	// runs memoises the segmentation of each Han run, so one query is
 	// segmented once whatever reads it (embedders included).
 	runs map[string][]string
+	// an is the analysis the query was analysed with.
+	an *analyze.Analyzer
 }
 
 // Identifier is a code-like word of a query split into an optional
@@ -101,11 +103,12 @@ type QueryOptions struct {
 	PlainWordNames bool
 }
 
-// AnalyzeQuery analyses text (already trimmed) once: terms, seed tokens,
+// AnalyzeQuery analyses text (already trimmed) once with a (nil: the
+// glossary only; Searcher.Analyzer in a search): terms, seed tokens,
 // identifiers, Chinese words with their translations, kind and content
 // words. Each Han run is segmented once.
-func AnalyzeQuery(text string, opts QueryOptions) *Query {
-	q := &Query{Text: text, runs: map[string][]string{}}
+func AnalyzeQuery(a *analyze.Analyzer, text string, opts QueryOptions) *Query {
+	q := &Query{Text: text, runs: map[string][]string{}, an: a}
 	han := zh.HanRuns(text)
 	q.HasHan = len(han) > 0
 	var expand []string
@@ -114,7 +117,7 @@ func AnalyzeQuery(text string, opts QueryOptions) *Query {
 		for i, r := range han {
 			segs[i] = q.cut(r)
 		}
-		q.Chinese = analyze.Chinese.Segmented(segs)
+		q.Chinese = a.Segmented(segs)
 		expand = zh.StrongTerms(q.Chinese)
 	}
 	q.Terms = q.queryTerms(opts, expand)
@@ -141,16 +144,17 @@ func AnalyzeQuery(text string, opts QueryOptions) *Query {
 func (q *Query) cut(run string) []string {
 	ws, ok := q.runs[run]
 	if !ok {
-		ws = analyze.CutChinese(run)
+		ws = q.an.Cut(run)
 		q.runs[run] = ws
 	}
 	return ws
 }
 
 // QueryTerms returns the keyword route's terms of query under the default
-// options: AnalyzeQuery(query, DefaultHybridParams().QueryOptions).Terms.
+// options and the glossary only: AnalyzeQuery(nil, query,
+// DefaultHybridParams().QueryOptions).Terms.
 func QueryTerms(query string) []string {
-	return AnalyzeQuery(query, DefaultHybridParams().QueryOptions).Terms
+	return AnalyzeQuery(nil, query, DefaultHybridParams().QueryOptions).Terms
 }
 
 // queryTerms returns the analysed, de-duplicated terms of the query for
@@ -275,19 +279,19 @@ func (q *Query) contentWords() int {
 }
 
 // TranslateHan returns the weighted English terms of one Han run, like
-// analyze.TranslateHan, from the query's own segmentation when the
-// run is one of its runs. It is what the local embedder uses to embed this
-// query.
+// analyze.Analyzer.TranslateHan with the query's analyzer, from the
+// query's own segmentation when the run is one of its runs. It is what
+// the local embedder uses to embed this query.
 func (q *Query) TranslateHan(run string) []analyze.Expansion {
 	ws, ok := q.runs[run]
 	if !ok {
-		return analyze.TranslateHan(run)
+		return q.an.TranslateHan(run)
 	}
-	return analyze.TranslateWords(ws)
+	return q.an.TranslateWords(ws)
 }
 
 // Tokenize is the seed's query tokenizer (RagQueryTokenizer): Chinese word
-// segmentation (analyze.CutChinese, jieba's algorithm over a compact
+// segmentation (analyze.Analyzer.Cut with the glossary only, jieba's algorithm over a compact
 // dictionary) plus identifiers matched by [A-Za-z][A-Za-z0-9_.$-]{1,};
 // single characters and question words are dropped; order of first
 // appearance is kept; duplicates removed.

@@ -24,7 +24,7 @@ func FuzzAnalyzeQuery(f *testing.F) {
 	opts.ExpandEnglish = true // cover the English expansion too
 	f.Fuzz(func(t *testing.T, text string) {
 		text = strings.TrimSpace(text)
-		q := AnalyzeQuery(text, opts)
+		q := AnalyzeQuery(nil, text, opts)
 		for name, ws := range map[string][]string{"terms": q.Terms, "keywords": q.Keywords} {
 			seen := map[string]bool{}
 			for _, w := range ws {
@@ -34,11 +34,11 @@ func FuzzAnalyzeQuery(f *testing.F) {
 				seen[w] = true
 			}
 		}
-		if again := AnalyzeQuery(text, opts); !reflect.DeepEqual(exported(q), exported(again)) {
+		if again := AnalyzeQuery(nil, text, opts); !reflect.DeepEqual(exported(q), exported(again)) {
 			t.Fatalf("%q: two analyses differ:\n%+v\n%+v", text, exported(q), exported(again))
 		}
 		if q.Symbol != "" {
-			if s := AnalyzeQuery(q.Symbol, opts).Symbol; s != q.Symbol {
+			if s := AnalyzeQuery(nil, q.Symbol, opts).Symbol; s != q.Symbol {
 				t.Fatalf("%q: symbol %q analysed again is %q", text, q.Symbol, s)
 			}
 		}

@@ -28,17 +28,17 @@ func TestAnalyzeQuery(t *testing.T) {
 		{"` foo`", KindSymbol, "foo", nil, 1}, // a symbol, though two fields and no code-like word
 	}
 	for _, c := range cases {
-		q := AnalyzeQuery(c.text, opts)
+		q := AnalyzeQuery(nil, c.text, opts)
 		if q.Kind() != c.kind || q.Symbol != c.symbol || !reflect.DeepEqual(q.Identifiers, c.idents) || q.ContentWords != c.content {
-			t.Errorf("AnalyzeQuery(%q) = kind %s, symbol %q, identifiers %v, %d content words; want %s, %q, %v, %d",
+			t.Errorf("AnalyzeQuery(nil, %q) = kind %s, symbol %q, identifiers %v, %d content words; want %s, %q, %v, %d",
 				c.text, q.Kind(), q.Symbol, q.Identifiers, q.ContentWords, c.kind, c.symbol, c.idents, c.content)
 		}
 	}
 	// Chinese: the words and translations --explain shows are those of
-	// analyze.ChineseWords, their glossary terms are keyword terms, and a
+	// analyze.Analyzer.Words, their glossary terms are keyword terms, and a
 	// one-word translation names code.
-	q := AnalyzeQuery("切片怎么扩容", opts)
-	if !q.HasHan || q.Kind() != KindDescriptive || !reflect.DeepEqual(q.Chinese, analyze.ChineseWords(q.Text)) {
+	q := AnalyzeQuery(nil, "切片怎么扩容", opts)
+	if !q.HasHan || q.Kind() != KindDescriptive || !reflect.DeepEqual(q.Chinese, (*analyze.Analyzer)(nil).Words(q.Text)) {
 		t.Fatalf("切片怎么扩容: %+v", q)
 	}
 	if !slices.Contains(q.Terms, "grow") || !slices.Contains(q.Identifiers, Identifier{"", "grow"}) {
@@ -50,7 +50,7 @@ func TestAnalyzeQuery(t *testing.T) {
 	// the options are honoured
 	off := opts
 	off.Glossary = false
-	if q := AnalyzeQuery("切片怎么扩容", off); slices.Contains(q.Terms, "grow") || slices.Contains(q.Identifiers, Identifier{"", "grow"}) {
+	if q := AnalyzeQuery(nil, "切片怎么扩容", off); slices.Contains(q.Terms, "grow") || slices.Contains(q.Identifiers, Identifier{"", "grow"}) {
 		t.Errorf("without the glossary: terms %v, identifiers %v", q.Terms, q.Identifiers)
 	}
 }
@@ -59,18 +59,19 @@ func TestAnalyzeQuery(t *testing.T) {
 // translations gives the very vector EmbedQuery gives, with the
 // dictionary and without.
 func TestQueryEmbeddingUnchanged(t *testing.T) {
-	e, err := local.New(local.Options{Expand: analyze.GlossaryExpand, Translate: analyze.TranslateHan})
-	if err != nil {
-		t.Fatal(err)
-	}
+	t.Parallel()
 	plain, err := local.New(local.Options{Expand: analyze.GlossaryExpand})
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	check := func() {
+	check := func(an *analyze.Analyzer) {
+		e, err := local.New(local.Options{Expand: analyze.GlossaryExpand, Analyzer: an})
+		if err != nil {
+			t.Fatal(err)
+		}
 		for _, text := range []string{"丢弃过期的连接", "WaitGroup 计数器变成负数时在哪里 panic", "sync.Pool 本地为空时从哪里拿对象", "かな漢字 混在", "parse the request line"} {
-			q := AnalyzeQuery(text, DefaultHybridParams().QueryOptions)
+			q := AnalyzeQuery(an, text, DefaultHybridParams().QueryOptions)
 			for _, emb := range []*local.Embedder{e, plain} {
 				want, err := emb.EmbedQuery(ctx, text)
 				if err != nil {
@@ -86,7 +87,6 @@ func TestQueryEmbeddingUnchanged(t *testing.T) {
 			}
 		}
 	}
-	check()
-	withRealDictionary(t)
-	check()
+	check(analyze.New(nil))
+	check(withRealDictionary(t))
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/coderag/coderag/internal/analyze"
+	"github.com/coderag/coderag/internal/chunk"
 	"github.com/coderag/coderag/internal/lang"
 )
 
@@ -93,7 +94,7 @@ func pathPrior(r Result, hp HybridParams) float64 {
 	} else if auxKind(r.Path) != "" {
 		p += hp.AuxPenalty
 	}
-	if r.Type == "text" && isDocFile(r.Path) {
+	if r.Type == chunk.KindText && isDocFile(r.Path) {
 		p += hp.DocPenalty
 	}
 	return p
@@ -164,7 +165,7 @@ func diversify(ranked []Result, decay float64, free int) {
 		// little the first does not, so it decays once as a file's extra
 		// chunk does. A namesake further away (a public wrapper of an
 		// internal implementation) is a different layer and keeps its place
-		if r.Type != "text" {
+		if r.Type != chunk.KindText {
 			key := r.Type + "\x00" + r.Name
 			if p, ok := defs[key]; !ok {
 				defs[key] = r.Path
@@ -285,7 +286,7 @@ func spelledPin(ranked []Result, spelled string, pin float64) bool {
 		return false
 	}
 	return pinWhere(ranked, "spelled", func(r *Result) float64 {
-		if r.Type == "text" || foldName(r.sym.Name) != spelled || isTestPath(r.Path) || auxKind(r.Path) != "" {
+		if r.Type == chunk.KindText || foldName(r.sym.Name) != spelled || isTestPath(r.Path) || auxKind(r.Path) != "" {
 			return 0
 		}
 		return pin

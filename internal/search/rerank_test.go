@@ -137,7 +137,7 @@ func TestTopicality(t *testing.T) {
 		{"parse the binary TZif time zone database format", float64(hp.TopicalMax-7) / float64(hp.TopicalMax-hp.TopicalMin)},
 	}
 	for _, c := range cases {
-		if got := topicality(AnalyzeQuery(c.q, hp.QueryOptions), hp.TopicalMin, hp.TopicalMax); math.Abs(got-c.want) > 1e-9 {
+		if got := topicality(AnalyzeQuery(nil, c.q, hp.QueryOptions), hp.TopicalMin, hp.TopicalMax); math.Abs(got-c.want) > 1e-9 {
 			t.Errorf("topicality(%q) = %v, want %v", c.q, got, c.want)
 		}
 	}
@@ -343,7 +343,7 @@ def other(x):
 		{"secure filename", "securefilename"}, {"File Server", "fileserver"}, {"get user by id", "getuserbyid"},
 		{"filename", ""}, {"how are secure filenames made here", ""}, {"secure_filename x", ""}, {"gin.Context", ""},
 	} {
-		if got := AnalyzeQuery(c.q, DefaultHybridParams().QueryOptions).Spelled; got != c.want {
+		if got := AnalyzeQuery(nil, c.q, DefaultHybridParams().QueryOptions).Spelled; got != c.want {
 			t.Errorf("Spelled(%q) = %q, want %q", c.q, got, c.want)
 		}
 	}

@@ -27,6 +27,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/coderag/coderag/internal/analyze"
 	"github.com/coderag/coderag/internal/chunk"
 	"github.com/coderag/coderag/internal/config"
 	"github.com/coderag/coderag/internal/embed"
@@ -178,18 +179,27 @@ type Response struct {
 	Analysis *Query `json:"-"`
 	// Incomplete says the project's index is partial — its first index run
 	// was interrupted, or a run is still going — as "index incomplete: N of
-	// M files indexed; run `coderag index ROOT`"; empty for a complete
-	// index. Results (or their absence) then speak only for the N files.
+	// M files indexed (...)", with a HintIndex in Hints; empty for a
+	// complete index. Results (or their absence) then speak only for the N
+	// files.
 	Incomplete string `json:"incomplete,omitempty"`
+	// Hints are what the answer suggests doing next (an index run, an
+	// exact-string search), for each front end to word; nil when none.
+	Hints []Hint `json:"hints,omitempty"`
 }
 
 // Searcher answers queries for one indexed project.
 type Searcher struct {
-	Store    *store.Store
+	Store    Index          // the index it reads: a *store.Store, or a fake in tests
 	Embedder embed.Embedder // must be the embedder the project was indexed with
 	Project  string         // absolute project root
 	// Params overrides DefaultHybridParams (tuning and tests); nil = defaults.
 	Params *HybridParams
+	// Analyzer is the engine's text analysis (glossary, CC-CEDICT when
+	// installed): the query's Chinese words are segmented and translated
+	// by it. It must be the Analyzer of Embedder when that translates (see
+	// embed.Options.Analyzer). nil: the glossary only.
+	Analyzer *analyze.Analyzer
 	// HideSecrets leaves out results in files whose names look like
 	// secrets (walk.SecretName): an index written before they were
 	// withheld, or with secrets allowed, still holds their chunks.
@@ -233,12 +243,14 @@ func (s *Searcher) Search(ctx context.Context, query string, opts Options) (*Res
 		// that k results survive them
 		hp.Candidates *= filterPoolFactor
 	}
-	q := AnalyzeQuery(words, hp.QueryOptions)
+	q := AnalyzeQuery(s.Analyzer, words, hp.QueryOptions)
 	q.Filter = filter
 	if !strings.ContainsFunc(words, func(c rune) bool { return unicode.IsLetter(c) || unicode.IsDigit(c) }) {
 		// nothing to match: any result would be an arbitrary neighbour
-		return &Response{Query: query, Ranker: r, Keywords: []string{}, Results: []Result{}, Note: NoWordsNote,
-			Filter: filter.String(), Analysis: q, Incomplete: s.incomplete(ctx)}, nil
+		resp := &Response{Query: query, Ranker: r, Keywords: []string{}, Results: []Result{}, Note: NoWordsNote,
+			Filter: filter.String(), Analysis: q, Hints: []Hint{{Do: HintGrep}}}
+		s.markIncomplete(ctx, resp)
+		return resp, nil
 	}
 	var (
 		res []Result
@@ -305,8 +317,9 @@ func (s *Searcher) Search(ctx context.Context, query string, opts Options) (*Res
 	if res == nil {
 		res = []Result{}
 	}
-	return &Response{Query: query, Ranker: r, Keywords: kws, Results: res, Note: note, Filter: filter.String(),
-		Analysis: q, Incomplete: s.incomplete(ctx)}, nil
+	resp := &Response{Query: query, Ranker: r, Keywords: kws, Results: res, Note: note, Filter: filter.String(), Analysis: q}
+	s.markIncomplete(ctx, resp)
+	return resp, nil
 }
 
 // maxSearchRetries is how many times a search runs again when the
@@ -337,13 +350,36 @@ func cutQuery(query string) (string, bool) {
 	return strings.TrimSpace(q), true
 }
 
-// incomplete is Response.Incomplete for the project.
-func (s *Searcher) incomplete(ctx context.Context) string {
+// markIncomplete sets resp.Incomplete, with a HintIndex, when the
+// project's index is partial.
+func (s *Searcher) markIncomplete(ctx context.Context, resp *Response) {
 	if n, total, partial, err := s.Store.Incomplete(ctx, s.Project); err == nil && partial {
-		return fmt.Sprintf("index incomplete: %d of %d files indexed (an index run was interrupted or is still going); run `coderag index %s`", n, total, s.Project)
+		resp.Incomplete = fmt.Sprintf("index incomplete: %d of %d files indexed (an index run was interrupted or is still going)", n, total)
+		resp.Hints = append(resp.Hints, Hint{Do: HintIndex, Project: s.Project})
 	}
-	return ""
 }
+
+// Hint is one thing an answer suggests doing next, as data: each front
+// end words it in its own terms (the CLI as a command line, FormatHuman;
+// a model's tools as a tool to call, FormatForTool; the API returns it as
+// JSON), so that nothing below the front ends names one front end's
+// commands.
+type Hint struct {
+	// Do is the action: HintIndex or HintGrep.
+	Do string `json:"do"`
+	// Project is the root the action applies to (HintIndex); "" otherwise.
+	Project string `json:"project,omitempty"`
+}
+
+// The actions of Hint.Do.
+const (
+	// HintIndex: run an index run of Hint.Project, whose index is
+	// incomplete (Response.Incomplete).
+	HintIndex = "index"
+	// HintGrep: search for an exact string instead; the query has no
+	// words (NoWordsNote).
+	HintGrep = "grep"
+)
 
 // The notes of Response.Note. NoKeywordNote: no word of the query occurs in
 // the index and the results come from vector similarity alone.
@@ -354,7 +390,7 @@ func (s *Searcher) incomplete(ctx context.Context) string {
 const (
 	NoKeywordNote = "no word of the query occurs in the indexed code; these results are only the nearest by vector similarity"
 	StopWordsNote = "the query has only common words (stop words), which are not searched as keywords; these results are only the nearest by vector similarity: add a word that names what you look for"
-	NoWordsNote   = "the query has no searchable words (only punctuation or symbols); use `coderag grep` for an exact string"
+	NoWordsNote   = "the query has no searchable words (only punctuation or symbols)"
 	CutQueryNote  = "the query was cut to its first 1,000 bytes; search for the part that names what you look for"
 )
 

@@ -3,6 +3,8 @@ package search
 import (
 	"context"
 	"strings"
+
+	"github.com/coderag/coderag/internal/chunk"
 )
 
 // Seed ranker constants: the bonuses of its keyword and type scores.
@@ -51,9 +53,9 @@ func seedKeywordScore(name, path, content, keyword string) float64 {
 // same boost.
 func seedTypeBoost(typ string) float64 {
 	switch typ {
-	case "method", "function", "macro":
+	case chunk.KindMethod, chunk.KindFunction, chunk.KindMacro:
 		return seedMethodBoost
-	case "class":
+	case chunk.KindClass:
 		return seedClassBoost
 	}
 	return 0

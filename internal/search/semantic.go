@@ -9,6 +9,7 @@ import (
 	"github.com/coderag/coderag/internal/chunk"
 	"github.com/coderag/coderag/internal/embed"
 	"github.com/coderag/coderag/internal/embed/static"
+	"github.com/coderag/coderag/internal/vec"
 	"github.com/coderag/coderag/internal/zh"
 )
 
@@ -94,7 +95,7 @@ func (s *Searcher) semanticScores(ctx context.Context, q *Query, res []Result) (
 	}
 	for i, v := range vs {
 		if len(v) == len(qv) {
-			out[res[i].id] = float64(embed.Cosine(qv, v))
+			out[res[i].id] = float64(vec.Dot(qv, v))
 		}
 	}
 	return out, nil

@@ -6,6 +6,8 @@ import (
 	"path"
 	"strings"
 
+	"github.com/coderag/coderag/internal/chunk"
+	"github.com/coderag/coderag/internal/lang"
 	"github.com/coderag/coderag/internal/store"
 )
 
@@ -100,7 +102,7 @@ var hybridStages = []stage{
 	{name: "type", run: func(p *pool) {
 		for i := range p.res {
 			switch p.res[i].Type {
-			case "text", "class", "impl": // an impl block is no definition of a name
+			case chunk.KindText, chunk.KindClass, chunk.KindImpl: // an impl block is no definition of a name
 			default:
 				p.add(i, "type", p.hp.TypeBoostCode, "")
 			}
@@ -224,7 +226,7 @@ func (p *pool) topicalityNow() float64 {
 	if p.q.Code {
 		return 0
 	}
-	if b := p.best(); b >= 0 && p.res[b].Explain.Signal("name") > 0 && p.res[b].Type != "text" {
+	if b := p.best(); b >= 0 && p.res[b].Explain.Signal("name") > 0 && p.res[b].Type != chunk.KindText {
 		return 0
 	}
 	return t
@@ -285,7 +287,7 @@ func (s *Searcher) gather(ctx context.Context, q *Query, hp HybridParams) (*pool
 		return c
 	}
 	if len(q.Terms) > 0 {
-		kw, err := s.Store.FTSSearch(ctx, s.Project, matchExpr(q.Terms), hp.FTS, hp.Candidates)
+		kw, err := s.Store.KeywordSearch(ctx, s.Project, q.Terms, hp.FTS, hp.Candidates)
 		if err != nil {
 			return nil, err
 		}
@@ -331,7 +333,7 @@ func (s *Searcher) gather(ctx context.Context, q *Query, hp HybridParams) (*pool
 			for i, x := range p.expansions {
 				terms[i] = x.Term
 			}
-			kw, err := s.Store.FTSSearch(ctx, s.Project, matchExpr(terms), hp.FTS, hp.Candidates)
+			kw, err := s.Store.KeywordSearch(ctx, s.Project, terms, hp.FTS, hp.Candidates)
 			if err != nil {
 				return nil, err
 			}
@@ -427,7 +429,7 @@ func (s *Searcher) wrapperCalls(ctx context.Context, res []Result, thin int) (ma
 	}
 	callees := map[[2]string][]string{}
 	for _, rel := range rels {
-		if rel.Value {
+		if rel.Form == lang.CallValue {
 			continue
 		}
 		k := [2]string{rel.Path, rel.From}
@@ -439,7 +441,7 @@ func (s *Searcher) wrapperCalls(ctx context.Context, res []Result, thin int) (ma
 // isThin reports whether r is a function or method of at most thin code
 // lines: a possible thin wrapper.
 func isThin(r Result, thin int) bool {
-	return (r.Type == "function" || r.Type == "method") && codeLines(r.content) <= thin
+	return (r.Type == chunk.KindFunction || r.Type == chunk.KindMethod) && codeLines(r.content) <= thin
 }
 
 // nameBoost scores how well a chunk's name answers the code-like words of
@@ -447,7 +449,7 @@ func isThin(r Result, thin int) bool {
 // else case-insensitive: NameFold), plus NameQualified when the word's
 // qualifier names the chunk's owner or a directory of its path.
 func nameBoost(r Result, owner string, idents []Identifier, hp HybridParams) float64 {
-	if len(idents) == 0 || r.Type == "text" {
+	if len(idents) == 0 || r.Type == chunk.KindText {
 		return 0
 	}
 	bn := r.sym.Name

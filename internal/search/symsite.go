@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/coderag/coderag/internal/analyze"
+	"github.com/coderag/coderag/internal/chunk"
 	"github.com/coderag/coderag/internal/store"
 )
 
@@ -14,7 +15,7 @@ import (
 // declarations whose bare name is name, or name with a '$' sigil.
 func pinnable(r Result, name string) bool {
 	bn := r.sym.Name
-	return r.Type != "text" && (bn == name || sigilName(bn) == name) && !isTestPath(r.Path) && auxKind(r.Path) == ""
+	return r.Type != chunk.KindText && (bn == name || sigilName(bn) == name) && !isTestPath(r.Path) && auxKind(r.Path) == ""
 }
 
 // definesSymbol reports whether any row is a definition exactPin pins for
@@ -49,7 +50,7 @@ func (s *Searcher) symbolSites(ctx context.Context, name string, hp HybridParams
 	}
 	// the first term is the whole identifier (basicformatargs), or the
 	// stemmed word of a one-word name
-	kw, err := s.Store.FTSSearch(ctx, s.Project, matchExpr(terms[:1]), hp.FTS, hp.SymbolSiteCandidates)
+	kw, err := s.Store.KeywordSearch(ctx, s.Project, terms[:1], hp.FTS, hp.SymbolSiteCandidates)
 	if err != nil {
 		return nil, err
 	}

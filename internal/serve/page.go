@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/coderag/coderag/internal/chunk"
 	"github.com/coderag/coderag/internal/config"
 	"github.com/coderag/coderag/internal/relate"
 	"github.com/coderag/coderag/internal/search"
@@ -219,7 +220,7 @@ func (s *Server) pageSearch(w http.ResponseWriter, r *http.Request) {
 					}
 					rv.AlsoIn = append(rv.AlsoIn, n)
 				}
-				if res.Type == "function" || res.Type == "method" {
+				if res.Type == chunk.KindFunction || res.Type == chunk.KindMethod {
 					rv.GraphURL = graphURL(res.Project, res.Name)
 				}
 				v.Results = append(v.Results, rv)

@@ -12,17 +12,17 @@ package store
 // n(q) the rows holding q, f(q,D) the occurrences of q in D's columns each
 // multiplied by its column weight, |D| the tokens of D over all columns
 // (unweighted) and avgdl the tokens of the table over N. FTS5 returns the
-// negated sum; FTSSearch returns it positive.
+// negated sum; KeywordSearch returns it positive.
 //
 // The columns hold pre-analysed terms, which FTS5's unicode61 tokenizer
 // (remove_diacritics 2) splits and folds once more; ftsTokens does the same
 // in Go, so a chunk's rows in fts_postings are the tokens FTS5 would have
 // indexed. Per project, as one FTS5 table per project on SQLite:
 // fts_stats holds N and the total tokens, fts_terms n(q), fts_docs |D|,
-// fts_postings f per column. A query (MatchExpr's quoted terms joined by
-// OR) is parsed by parseMatch; every term the analyzer makes is one token,
-// so every phrase is one token (a quoted string of several tokens, which
-// the analyzer never makes, counts as that many one-token phrases).
+// fts_postings f per column. A query is KeywordSearch's terms, tokenised
+// by pgTerms; every term the analyzer makes is one token, so every phrase
+// is one token (a term of several tokens, which the analyzer never makes,
+// counts as that many one-token phrases).
 
 import (
 	"context"
@@ -150,7 +150,7 @@ func (b *ftsBatch) addVector(id int64, embedder string, v []byte) {
 
 func (b *ftsBatch) addRelation(path string, r RelationRow) {
 	b.relPath, b.relFrom, b.relTo, b.relKind = append(b.relPath, path), append(b.relFrom, r.From), append(b.relTo, r.To), append(b.relKind, r.Kind)
-	b.relLine, b.relForm = append(b.relLine, int64(r.Line)), append(b.relForm, int64(r.CallForm()))
+	b.relLine, b.relForm = append(b.relLine, int64(r.Line)), append(b.relForm, int64(r.Form))
 }
 
 func (b *ftsBatch) add(id int64, c ChunkRow) {
@@ -259,51 +259,27 @@ func pgRemoveFTS(ctx context.Context, tx *sql.Tx, project string) error {
 	return nil
 }
 
-// parseMatch returns the tokens of the phrases of a MatchExpr expression
-// (quoted strings joined by OR), in order, repeats kept: a repeated phrase
-// counts twice in FTS5's sum.
-func parseMatch(match string) []string {
+// pgTerms returns the tokens PostgreSQL's BM25 sums over for terms, in
+// order, repeats kept (a repeated term counts twice in FTS5's sum): each
+// term's FTS5 tokens (ftsTokens), with a NUL byte read as a space and blank
+// terms dropped, as ftsMatch drops them for SQLite.
+func pgTerms(terms []string) []string {
 	var out []string
-	for i := 0; i < len(match); i++ {
-		switch c := match[i]; {
-		case c == '"':
-			var b strings.Builder
-			j := i + 1
-			for j < len(match) {
-				if match[j] == '"' {
-					if j+1 < len(match) && match[j+1] == '"' {
-						b.WriteByte('"')
-						j += 2
-						continue
-					}
-					break
-				}
-				b.WriteByte(match[j])
-				j++
-			}
-			out = ftsTokens(out, b.String())
-			i = j
-		case c == ' ' || c == '\t' || c == '\n':
-		default:
-			j := i
-			for j < len(match) && match[j] != ' ' && match[j] != '"' {
-				j++
-			}
-			if w := match[i:j]; w != "OR" && w != "AND" && w != "NOT" {
-				out = ftsTokens(out, w)
-			}
-			i = j - 1
+	for _, t := range terms {
+		t = strings.ReplaceAll(t, "\x00", " ")
+		if strings.TrimSpace(t) == "" {
+			continue
 		}
+		out = ftsTokens(out, t)
 	}
 	return out
 }
 
-// pgFTSSearch is FTSSearch on PostgreSQL: FTS5's BM25 (see above) over the
+// pgKeywordSearch is KeywordSearch on PostgreSQL: FTS5's BM25 (see above) over the
 // project's statistics, the k best chunks, score descending then id; scores
 // are compared rounded to 9 decimals, so a tie FTS5 sees exactly is a tie
 // here too whatever order the sum is taken in.
-func (s *Store) pgFTSSearch(ctx context.Context, project, match string, w FTSWeights, k int) ([]Scored, error) {
-	terms := parseMatch(match)
+func (s *Store) pgKeywordSearch(ctx context.Context, project string, terms []string, w FTSWeights, k int) ([]Scored, error) {
 	if len(terms) == 0 {
 		return nil, nil
 	}
@@ -325,14 +301,13 @@ func (s *Store) pgFTSSearch(ctx context.Context, project, match string, w FTSWei
 	if err != nil {
 		return nil, fmt.Errorf("full-text search: %w", err)
 	}
-	defer rows.Close()
-	var out []Scored
-	for rows.Next() {
+	out, err := collect(rows, func(rows *sql.Rows) (Scored, error) {
 		var sc Scored
-		if err := rows.Scan(&sc.ID, &sc.Score); err != nil {
-			return nil, fmt.Errorf("full-text search: %w", err)
-		}
-		out = append(out, sc)
+		err := rows.Scan(&sc.ID, &sc.Score)
+		return sc, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("full-text search: %w", err)
 	}
-	return out, rows.Err()
+	return out, nil
 }

@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/coderag/coderag/internal/lang"
 	"github.com/coderag/coderag/internal/testutil"
 )
 
@@ -187,20 +188,20 @@ func TestContractRelations(t *testing.T) {
 		fd := file("a.go", "Run", "helper")
 		fd.Chunks[1].Type, fd.Chunks[1].Owner = "method", "T"
 		fd.Relations = []RelationRow{
-			{Path: "a.go", From: "Run", To: "helper", Kind: "calls", Line: 3, Plain: true},
-			{Path: "a.go", From: "Run", To: "T.helper", Kind: "calls", Line: 2, Self: true},
+			{Path: "a.go", From: "Run", To: "helper", Kind: "calls", Line: 3, Form: lang.CallPlain},
+			{Path: "a.go", From: "Run", To: "T.helper", Kind: "calls", Line: 2, Form: lang.CallSelf},
 			{Path: "a.go", From: "T", To: "Base", Kind: "extends", Line: 1},
-			{Path: "a.go", From: "helper", To: "fmt.Println", Kind: "calls", Line: 4, Value: true},
+			{Path: "a.go", From: "helper", To: "fmt.Println", Kind: "calls", Line: 4, Form: lang.CallValue},
 		}
 		if err := s.ReplaceFiles(ctx, "/p", []FileData{fd}, nil); err != nil {
 			t.Fatal(err)
 		}
 		from, err := s.RelationsFrom(ctx, "/p", []string{"Run"}, []string{"calls"})
-		if err != nil || len(from) != 2 || from[0].To != "T.helper" || !from[0].Self || from[1].To != "helper" || !from[1].Plain {
+		if err != nil || len(from) != 2 || from[0].To != "T.helper" || from[0].Form != lang.CallSelf || from[1].To != "helper" || from[1].Form != lang.CallPlain {
 			t.Fatalf("RelationsFrom = %+v, %v", from, err)
 		}
 		to, err := s.RelationsTo(ctx, "/p", []string{"Base", "fmt.Println"}, nil)
-		if err != nil || len(to) != 2 || to[0].Kind != "extends" || !to[1].Value {
+		if err != nil || len(to) != 2 || to[0].Kind != "extends" || to[1].Form != lang.CallValue {
 			t.Fatalf("RelationsTo = %+v, %v", to, err)
 		}
 		if of, err := s.RelationsOfFile(ctx, "/p", "a.go", []string{"extends"}); err != nil || len(of) != 1 {
@@ -364,9 +365,9 @@ func TestContractRunsAndRemoveProject(t *testing.T) {
 		if err1 != nil || err2 != nil || st.Unix() != r.Started/1e9 || en.Unix() != r.Ended/1e9 || rep.DurationMS == nil || *rep.DurationMS != (r.Ended-r.Started)/1e6 {
 			t.Fatalf("Report() = %+v of %+v (%v %v)", rep, r, err1, err2)
 		}
-		before, err := s.FTSSearch(ctx, "/q", `"alpha" OR "bodi"`, FTSWeights{1, 1, 1, 1, 1}, 10)
+		before, err := s.KeywordSearch(ctx, "/q", []string{"alpha", "bodi"}, FTSWeights{1, 1, 1, 1, 1}, 10)
 		if err != nil || len(before) != 2 {
-			t.Fatalf("FTSSearch /q = %+v, %v", before, err)
+			t.Fatalf("KeywordSearch /q = %+v, %v", before, err)
 		}
 		n, err := s.RemoveProject(ctx, "/p")
 		if err != nil || n != 3 {
@@ -379,14 +380,14 @@ func TestContractRunsAndRemoveProject(t *testing.T) {
 		if c.Files+c.Chunks+c.Embedded+c.Relations != 0 {
 			t.Fatalf("rows left after remove: %+v", c)
 		}
-		if hits, err := s.FTSSearch(ctx, "/p", `"alpha"`, FTSWeights{1, 1, 1, 1, 1}, 10); err != nil || len(hits) != 0 {
+		if hits, err := s.KeywordSearch(ctx, "/p", []string{"alpha"}, FTSWeights{1, 1, 1, 1, 1}, 10); err != nil || len(hits) != 0 {
 			t.Fatalf("full-text rows left: %v %v", hits, err)
 		}
 		if _, ok, _ := s.LastRun(ctx, "/p"); ok {
 			t.Fatal("run record left after remove")
 		}
 		// the other project, and its BM25 statistics, are untouched
-		after, err := s.FTSSearch(ctx, "/q", `"alpha" OR "bodi"`, FTSWeights{1, 1, 1, 1, 1}, 10)
+		after, err := s.KeywordSearch(ctx, "/q", []string{"alpha", "bodi"}, FTSWeights{1, 1, 1, 1, 1}, 10)
 		if err != nil || fmt.Sprint(after) != fmt.Sprint(before) {
 			t.Fatalf("/q changed: %v -> %v (%v)", before, after, err)
 		}
@@ -564,7 +565,7 @@ func bm25Corpus(project string, n int) []FileData {
 	return out
 }
 
-// named maps FTSSearch hits to chunk names, with scores.
+// named maps KeywordSearch hits to chunk names, with scores.
 func named(t *testing.T, s *Store, hits []Scored) []string {
 	t.Helper()
 	ids := make([]int64, len(hits))
@@ -590,18 +591,20 @@ func TestContractBM25MatchesFTS5(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	lite, pg := openKind(t, "sqlite"), openKind(t, "postgres")
-	queries := []string{`"http" OR "request"`, `"parsehttprequest"`, `"缓存" OR "索引" OR "search"`, `"naive" OR "resume"`,
-		`"x1" OR "2024" OR "pkg1"`, `"error" OR "error" OR "timeout"`, `"absent"`, `"f7" OR "go"`}
+	queries := [][]string{{"http", "request"}, {"parsehttprequest"}, {"缓存", "索引", "search"}, {"naive", "resume"},
+		{"x1", "2024", "pkg1"}, {"error", "error", "timeout"}, {"absent"}, {"f7", "go"},
+		// terms are text, never syntax: quotes, OR, NOT, *, NUL and blanks
+		{`say "hi"`, "OR", "NOT", "go*"}, {"a\x00b", " ", ""}}
 	weights := []FTSWeights{{1, 1, 1, 1, 1}, {10, 4, 2, 1.5, 1}, {0, 0, 0, 0, 1}}
 	compare := func(stage string) {
 		t.Helper()
 		for _, q := range queries {
 			for _, w := range weights {
-				a, err := lite.FTSSearch(ctx, "/p", q, w, 25)
+				a, err := lite.KeywordSearch(ctx, "/p", q, w, 25)
 				if err != nil {
 					t.Fatal(err)
 				}
-				b, err := pg.FTSSearch(ctx, "/p", q, w, 25)
+				b, err := pg.KeywordSearch(ctx, "/p", q, w, 25)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -624,7 +627,7 @@ func TestContractBM25MatchesFTS5(t *testing.T) {
 		}
 	}
 	compare("indexed")
-	if hits, _ := pg.FTSSearch(ctx, "/p", `"http"`, weights[0], 5); len(hits) == 0 {
+	if hits, _ := pg.KeywordSearch(ctx, "/p", []string{"http"}, weights[0], 5); len(hits) == 0 {
 		t.Fatal("no hits for http: the comparison compared nothing")
 	}
 	later := bm25Corpus("/p", 80)[40:]

@@ -19,7 +19,7 @@ import (
 // with the columns and tokenizer of the legacy shared table chunks_fts.
 // Rows of an index written before per-project tables stay in chunks_fts
 // until the project is re-indexed (index.AnalysisVersion makes the next
-// `index` re-write every file); FTSSearch reads the shared table for a
+// `index` re-write every file); KeywordSearch reads the shared table for a
 // project that has no table of its own yet.
 
 // ftsTable returns the name of project's full-text table.
@@ -62,14 +62,5 @@ func ftsTables(ctx context.Context, db *sql.DB) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var n string
-		if err := rows.Scan(&n); err != nil {
-			return nil, err
-		}
-		out = append(out, n)
-	}
-	return out, rows.Err()
+	return collect(rows, scanString)
 }

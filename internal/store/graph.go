@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/coderag/coderag/internal/lang"
 )
 
 // Read queries for the relation graph (package relate) and for tools that
@@ -38,17 +40,13 @@ func (s *Store) Definitions(ctx context.Context, project string) ([]DefRow, erro
 	if err != nil {
 		return nil, fmt.Errorf("load definitions: %w", err)
 	}
-	defer rows.Close()
-	var out []DefRow
-	for rows.Next() {
+	out, err := collect(rows, func(rows *sql.Rows) (DefRow, error) {
 		var d DefRow
-		if err := rows.Scan(&d.ID, &d.Path, &d.Type, &d.Name, &d.Owner, &d.Symbol, &d.Params, &d.Language,
-			&d.StartLine, &d.EndLine); err != nil {
-			return nil, fmt.Errorf("load definitions: %w", err)
-		}
-		out = append(out, d)
-	}
-	if err := rows.Err(); err != nil {
+		err := rows.Scan(&d.ID, &d.Path, &d.Type, &d.Name, &d.Owner, &d.Symbol, &d.Params, &d.Language,
+			&d.StartLine, &d.EndLine)
+		return d, err
+	})
+	if err != nil {
 		return nil, fmt.Errorf("load definitions: %w", err)
 	}
 	sort.Slice(out, func(i, j int) bool {
@@ -104,18 +102,8 @@ func (s *Store) relationsBy(ctx context.Context, project, col string, names, kin
 	if err != nil {
 		return nil, fmt.Errorf("relations by %s: %w", col, err)
 	}
-	defer rows.Close()
-	var out []RelationRow
-	for rows.Next() {
-		var r RelationRow
-		var form int
-		if err := rows.Scan(&r.Path, &r.From, &r.To, &r.Kind, &r.Line, &form); err != nil {
-			return nil, fmt.Errorf("relations by %s: %w", col, err)
-		}
-		r.SetCallForm(form)
-		out = append(out, r)
-	}
-	if err := rows.Err(); err != nil {
+	out, err := collect(rows, scanRelation)
+	if err != nil {
 		return nil, fmt.Errorf("relations by %s: %w", col, err)
 	}
 	sort.Slice(out, func(i, j int) bool {
@@ -146,19 +134,16 @@ func (s *Store) CallRelations(ctx context.Context, project string, fn func(Relat
 	if err != nil {
 		return fmt.Errorf("call relations: %w", err)
 	}
-	defer rows.Close()
-	for rows.Next() {
-		var r RelationRow
-		var form int
-		if err := rows.Scan(&r.Path, &r.From, &r.To, &r.Kind, &r.Line, &form); err != nil {
-			return fmt.Errorf("call relations: %w", err)
+	if err := eachRow(rows, func() error {
+		r, err := scanRelation(rows)
+		if err != nil {
+			return err
 		}
-		r.SetCallForm(form)
 		if !fn(r) {
-			break
+			return errStop
 		}
-	}
-	if err := rows.Err(); err != nil {
+		return nil
+	}); err != nil {
 		return fmt.Errorf("call relations: %w", err)
 	}
 	return nil
@@ -181,16 +166,11 @@ func (s *Store) RelationNamesLike(ctx context.Context, project, sub string, n in
 	if err != nil {
 		return nil, fmt.Errorf("relation names like %q: %w", sub, err)
 	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var nm string
-		if err := rows.Scan(&nm); err != nil {
-			return nil, fmt.Errorf("relation names like %q: %w", sub, err)
-		}
-		out = append(out, nm)
+	out, err := collect(rows, scanString)
+	if err != nil {
+		return nil, fmt.Errorf("relation names like %q: %w", sub, err)
 	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // DataVersion returns a token that changes with every write of project's
@@ -205,4 +185,16 @@ func (s *Store) DataVersion(ctx context.Context, project string) (string, error)
 		return "", fmt.Errorf("read index version of %s: %w", project, err)
 	}
 	return v, nil
+}
+
+// scanRelation scans a row of (file_path, from_name, to_name,
+// relation_type, line, plain).
+func scanRelation(rows *sql.Rows) (RelationRow, error) {
+	var r RelationRow
+	var form int
+	if err := rows.Scan(&r.Path, &r.From, &r.To, &r.Kind, &r.Line, &form); err != nil {
+		return r, err
+	}
+	r.Form = lang.CallForm(form)
+	return r, nil
 }

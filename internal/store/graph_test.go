@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/coderag/coderag/internal/chunk"
+	"github.com/coderag/coderag/internal/lang"
 )
 
 // graphFixture writes one project with definitions and relations of every
@@ -26,8 +27,8 @@ func graphFixture(t *testing.T) (*Store, string) {
 			{Path: "a.go", Type: "text", Name: "a.go#1", StartLine: 20, EndLine: 22, DeclEndLine: 22, Content: "var x"},
 		},
 		Relations: []RelationRow{
-			{Path: "a.go", From: "Server.Serve", To: "handle", Kind: "calls", Line: 12, Self: true},
-			{Path: "a.go", From: "Server.Serve", To: "net.Listener.Accept", Kind: "calls", Line: 13, Value: true},
+			{Path: "a.go", From: "Server.Serve", To: "handle", Kind: "calls", Line: 12, Form: lang.CallSelf},
+			{Path: "a.go", From: "Server.Serve", To: "net.Listener.Accept", Kind: "calls", Line: 13, Form: lang.CallValue},
 			{Path: "a.go", From: "Server", To: "Server.Serve(l net.Listener)", Kind: "contains", Line: 11},
 			{Path: "a.go", From: "a.go", To: "net", Kind: "imports", Line: 3},
 		}}
@@ -36,7 +37,7 @@ func graphFixture(t *testing.T) (*Store, string) {
 			{Path: "b.go", Type: "function", Name: "handle(c net.Conn)", Symbol: "handle", Params: "c net.Conn",
 				StartLine: 1, EndLine: 5, DeclEndLine: 5, Language: "go", Content: "func handle"},
 		},
-		Relations: []RelationRow{{Path: "b.go", From: "handle", To: "serveConn", Kind: "calls", Line: 2, Plain: true}}}
+		Relations: []RelationRow{{Path: "b.go", From: "handle", To: "serveConn", Kind: "calls", Line: 2, Form: lang.CallPlain}}}
 	if err := s.ReplaceFiles(ctx, "/p", []FileData{a, b}, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -96,7 +97,7 @@ func TestRelationQueries(t *testing.T) {
 	}
 	// the call forms come back as written
 	rows, _ := s.RelationsFrom(ctx, p, []string{"Server.Serve", "handle"}, []string{"calls"})
-	if !rows[0].Self || !rows[1].Value || !rows[2].Plain || rows[0].Plain || rows[2].Value {
+	if rows[0].Form != lang.CallSelf || rows[1].Form != lang.CallValue || rows[2].Form != lang.CallPlain {
 		t.Errorf("call forms %+v", rows)
 	}
 	var calls []string

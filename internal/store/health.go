@@ -17,7 +17,8 @@ package store
 //     integrity-check: every page, so it is for doctor, not for every run.
 //   - Damaged recognises SQLite's own words for damage in any error
 //     ("database disk image is malformed", "no such table", "file is not a
-//     database") so every command can end with RepairHint.
+//     database") so every front end can end such an error with how to
+//     repair the index, in its own words (the CLI names `coderag doctor`).
 
 import (
 	"context"
@@ -29,9 +30,6 @@ import (
 	"strconv"
 	"strings"
 )
-
-// RepairHint is the one line that tells how to repair a damaged index.
-const RepairHint = "run `coderag doctor` to check it, `coderag doctor --rebuild` to rebuild it"
 
 // Sentinel errors of health checks.
 var (
@@ -100,7 +98,7 @@ func inspect(ctx context.Context, path string) (int, error) {
 	}
 	if err != nil {
 		if strings.Contains(strings.ToLower(err.Error()), "not a database") {
-			return 0, fmt.Errorf("%w: %s is not an SQLite database (a damaged index, or another file): move it away, or %s", ErrForeign, path, RepairHint)
+			return 0, fmt.Errorf("%w: %s is not an SQLite database (a damaged index, or another file): move it away, or rebuild the index", ErrForeign, path)
 		}
 		return 0, damaged(err)
 	}
@@ -152,16 +150,15 @@ func tableNames(ctx context.Context, db *sql.DB) (map[string]bool, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	out := map[string]bool{}
-	for rows.Next() {
-		var n string
-		if err := rows.Scan(&n); err != nil {
-			return nil, err
-		}
+	names, err := collect(rows, scanString)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]bool, len(names))
+	for _, n := range names {
 		out[n] = true
 	}
-	return out, rows.Err()
+	return out, nil
 }
 
 func missingTables(tables map[string]bool) []string {
@@ -218,21 +215,16 @@ func drain(ctx context.Context, db *sql.DB, q string) error {
 	if err != nil {
 		return err
 	}
-	defer rows.Close()
 	cols, err := rows.Columns()
 	if err != nil {
+		rows.Close()
 		return err
 	}
 	vals := make([]any, len(cols))
 	for i := range vals {
 		vals[i] = new(any)
 	}
-	for rows.Next() {
-		if err := rows.Scan(vals...); err != nil {
-			return err
-		}
-	}
-	return rows.Err()
+	return eachRow(rows, func() error { return rows.Scan(vals...) })
 }
 
 // CheckReport is the result of Check.
@@ -299,18 +291,15 @@ func Check(ctx context.Context, path string, full bool) (*CheckReport, error) {
 	if err != nil {
 		rep.Problems = append(rep.Problems, fmt.Sprintf("%s: %v", pragma, err))
 	} else {
-		for rows.Next() {
+		if err := eachRow(rows, func() error {
 			var line string
-			if rows.Scan(&line) == nil && line != "ok" {
-				if len(rep.Problems) < 20 {
-					rep.Problems = append(rep.Problems, line)
-				}
+			if rows.Scan(&line) == nil && line != "ok" && len(rep.Problems) < 20 {
+				rep.Problems = append(rep.Problems, line)
 			}
-		}
-		if err := rows.Err(); err != nil {
+			return nil
+		}); err != nil {
 			rep.Problems = append(rep.Problems, fmt.Sprintf("%s: %v", pragma, err))
 		}
-		rows.Close()
 	}
 	switch {
 	case have == SchemaVersion && ro:
@@ -333,16 +322,7 @@ func projectPaths(ctx context.Context, db *sql.DB) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var p string
-		if err := rows.Scan(&p); err != nil {
-			return out, err
-		}
-		out = append(out, p)
-	}
-	return out, rows.Err()
+	return collect(rows, scanString)
 }
 
 // ftsCheck runs FTS5's integrity-check command, which is an INSERT, in a

@@ -120,7 +120,7 @@ func TestDroppedTableIsDamage(t *testing.T) {
 	}
 	db.Close()
 	_, err := Open(ctx, path)
-	if !errors.Is(err, ErrDamaged) || !strings.Contains(err.Error(), "code_chunks is missing") || !strings.Contains(err.Error(), "coderag doctor --rebuild") {
+	if !errors.Is(err, ErrDamaged) || !strings.Contains(err.Error(), "code_chunks is missing") || strings.Contains(err.Error(), "coderag") {
 		t.Fatalf("Open = %v", err)
 	}
 	rep, err := Check(ctx, path, false)
@@ -160,8 +160,8 @@ func TestCorruptPagesAreDamage(t *testing.T) {
 		if err := s.Probe(ctx); !errors.Is(err, ErrDamaged) {
 			t.Errorf("Probe = %v, want ErrDamaged", err)
 		}
-		if _, err := s.FTSSearch(ctx, "/p", `"alpha"`, FTSWeights{1, 1, 1, 1, 1}, 10); err == nil || !Damaged(err) {
-			t.Errorf("FTSSearch = %v, want damage", err)
+		if _, err := s.KeywordSearch(ctx, "/p", []string{"alpha"}, FTSWeights{1, 1, 1, 1, 1}, 10); err == nil || !Damaged(err) {
+			t.Errorf("KeywordSearch = %v, want damage", err)
 		}
 	} else if !Damaged(err) {
 		t.Fatalf("Open = %v, want damage", err)

@@ -42,14 +42,16 @@ func (s *Store) FileLanguages(ctx context.Context, project string) (map[string]s
 	if err != nil {
 		return nil, fmt.Errorf("read file languages: %w", err)
 	}
-	defer rows.Close()
 	out := map[string]string{}
-	for rows.Next() {
+	if err := eachRow(rows, func() error {
 		var p, l string
 		if err := rows.Scan(&p, &l); err != nil {
-			return nil, fmt.Errorf("read file languages: %w", err)
+			return err
 		}
 		out[p] = l
+		return nil
+	}); err != nil {
+		return nil, fmt.Errorf("read file languages: %w", err)
 	}
-	return out, rows.Err()
+	return out, nil
 }

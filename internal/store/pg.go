@@ -358,16 +358,12 @@ func pgInsertChunks(ctx context.Context, tx *sql.Tx, project, path string, cs []
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	ids := make([]int64, 0, n)
-	for rows.Next() {
+	ids, err := collect(rows, func(rows *sql.Rows) (int64, error) {
 		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		ids = append(ids, id)
-	}
-	if err := rows.Err(); err != nil {
+		err := rows.Scan(&id)
+		return id, err
+	})
+	if err != nil {
 		return nil, err
 	}
 	if len(ids) != n {

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/coderag/coderag/internal/vec"
 )
 
 // Scored is a chunk id with a retrieval score (higher is better).
@@ -61,26 +63,25 @@ func (s *Store) TopKCosine(ctx context.Context, project, embedder string, q []fl
 			return nil, dimError(vs.dim, len(q))
 		}
 		for i, id := range vs.ids {
-			push(id, float64(vs.scale[i]*dotCodes(q, vs.data[i*vs.dim:(i+1)*vs.dim])))
+			push(id, float64(vs.scale[i]*vec.DotCodes(q, vs.data[i*vs.dim:(i+1)*vs.dim])))
 		}
 	} else {
 		rows, err := s.db.QueryContext(ctx, `SELECT id, vec FROM code_vectors WHERE project_path=? AND embedder=?`, project, embedder)
 		if err != nil {
 			return nil, err
 		}
-		defer rows.Close()
 		var blob sql.RawBytes
 		var id int64
-		for rows.Next() {
+		if err := eachRow(rows, func() error {
 			if err := rows.Scan(&id, &blob); err != nil {
-				return nil, err
+				return err
 			}
 			if blobDim(blob) != len(q) {
-				return nil, dimError(blobDim(blob), len(q))
+				return dimError(blobDim(blob), len(q))
 			}
 			push(id, float64(dotBlob(q, blob)))
-		}
-		if err := rows.Err(); err != nil {
+			return nil
+		}); err != nil {
 			return nil, err
 		}
 	}
@@ -119,7 +120,7 @@ func (s *Store) CosineByID(ctx context.Context, project, embedder string, ids []
 		})
 		for _, id := range ids {
 			if i, ok := vs.index[id]; ok {
-				out = append(out, Scored{ID: id, Score: float64(vs.scale[i] * dotCodes(q, vs.data[i*vs.dim:(i+1)*vs.dim]))})
+				out = append(out, Scored{ID: id, Score: float64(vs.scale[i] * vec.DotCodes(q, vs.data[i*vs.dim:(i+1)*vs.dim]))})
 			}
 		}
 		sortScored(out)
@@ -138,19 +139,16 @@ func (s *Store) CosineByID(ctx context.Context, project, embedder string, ids []
 		}
 		var blob sql.RawBytes
 		var id int64
-		for rows.Next() {
+		if err := eachRow(rows, func() error {
 			if err := rows.Scan(&id, &blob); err != nil {
-				rows.Close()
-				return nil, err
+				return err
 			}
 			if blobDim(blob) != len(q) {
-				rows.Close()
-				return nil, dimError(blobDim(blob), len(q))
+				return dimError(blobDim(blob), len(q))
 			}
 			out = append(out, Scored{ID: id, Score: float64(dotBlob(q, blob))})
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
+			return nil
+		}); err != nil {
 			return nil, err
 		}
 	}
@@ -298,29 +296,28 @@ func (s *Store) loadVectors(ctx context.Context, project, embedder, version stri
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
 	vs := &vectorSet{version: version, ids: make([]int64, 0, n), scale: make([]float32, 0, n)}
 	var blob sql.RawBytes
 	var id int64
-	for rows.Next() {
+	if err := eachRow(rows, func() error {
 		if err := rows.Scan(&id, &blob); err != nil {
-			return nil, err
+			return err
 		}
 		d := blobDim(blob)
 		if d <= 0 {
-			return nil, dimError(d, vs.dim)
+			return dimError(d, vs.dim)
 		}
 		if vs.dim == 0 {
 			vs.dim = d
 			vs.data = make([]byte, 0, n*d) // rows added since the count grow it
 		} else if d != vs.dim {
-			return nil, dimError(d, vs.dim)
+			return dimError(d, vs.dim)
 		}
 		vs.ids = append(vs.ids, id)
 		vs.scale = append(vs.scale, blobScale(blob))
 		vs.data = appendCodes(vs.data, blob)
-	}
-	if err := rows.Err(); err != nil {
+		return nil
+	}); err != nil {
 		return nil, err
 	}
 	vs.loaded = time.Now()
@@ -328,20 +325,43 @@ func (s *Store) loadVectors(ctx context.Context, project, embedder, version stri
 	return vs, nil
 }
 
+// ftsMatch builds the FTS5 MATCH expression of terms (KeywordSearch): each
+// a quoted string (so no text is ever parsed as FTS syntax), joined by OR.
+// A NUL byte, which would end the SQL string inside SQLite and leave the
+// quote open, is replaced by a space; blank terms are dropped, so no terms
+// (or only blank ones) give "".
+func ftsMatch(terms []string) string {
+	q := make([]string, 0, len(terms))
+	for _, t := range terms {
+		t = strings.ReplaceAll(t, "\x00", " ")
+		if strings.TrimSpace(t) == "" {
+			continue
+		}
+		q = append(q, `"`+strings.ReplaceAll(t, `"`, `""`)+`"`)
+	}
+	return strings.Join(q, " OR ")
+}
+
 // FTSWeights are the BM25 column weights of chunks_fts.
 type FTSWeights struct{ Name, Owner, Path, Doc, Body float64 }
 
-// FTSSearch runs an FTS5 MATCH expression (built by the caller from analysed,
-// quoted terms; never raw user text) and returns the k best chunks of project
-// by BM25 (Robertson & Zaragoza, 2009, as implemented by FTS5) over the
-// project's own full-text table, so term statistics are the project's
-// alone (see fts.go); Score = -bm25 so higher is better.
-func (s *Store) FTSSearch(ctx context.Context, project, match string, w FTSWeights, k int) ([]Scored, error) {
-	if strings.TrimSpace(match) == "" {
-		return nil, nil
-	}
+// KeywordSearch returns the k best chunks of project for terms by BM25
+// (Robertson & Zaragoza, 2009, as implemented by FTS5) over the project's
+// own statistics (see fts.go), Score descending (higher is better), then
+// id. Each term is one phrase of its tokens (FTS5's unicode61 tokens) and
+// any term may match; a repeated term counts twice. No term is ever read
+// as query syntax: quotes, OR, NOT and * are text. A NUL byte is a space;
+// blank terms are dropped, and no terms give nil. Both backends take the
+// terms themselves: SQLite quotes them into an FTS5 MATCH expression here
+// (ftsMatch), PostgreSQL tokenises them (pgKeywordSearch), so nothing
+// parses a query language back.
+func (s *Store) KeywordSearch(ctx context.Context, project string, terms []string, w FTSWeights, k int) ([]Scored, error) {
 	if s.pg {
-		return s.pgFTSSearch(ctx, project, match, w, k)
+		return s.pgKeywordSearch(ctx, project, pgTerms(terms), w, k)
+	}
+	match := ftsMatch(terms)
+	if match == "" {
+		return nil, nil
 	}
 	t := ftsTable(project)
 	ok, err := hasTable(ctx, s.db, t)
@@ -363,17 +383,12 @@ func (s *Store) FTSSearch(ctx context.Context, project, match string, w FTSWeigh
 	if err != nil {
 		return nil, fmt.Errorf("full-text search: %w", err)
 	}
-	defer rows.Close()
-	var out []Scored
-	for rows.Next() {
+	return collect(rows, func(rows *sql.Rows) (Scored, error) {
 		var sc Scored
-		if err := rows.Scan(&sc.ID, &sc.Score); err != nil {
-			return nil, err
-		}
-		sc.Score = -sc.Score
-		out = append(out, sc)
-	}
-	return out, rows.Err()
+		err := rows.Scan(&sc.ID, &sc.Score)
+		sc.Score = -sc.Score // FTS5's bm25 is lower for better
+		return sc, err
+	})
 }
 
 // LikeSearch is the seed ranker's keyword route: chunks of project whose name or
@@ -403,7 +418,6 @@ func (s *Store) LikeSearch(ctx context.Context, project, keyword string, limit i
 	if err != nil {
 		return nil, fmt.Errorf("keyword search: %w", err)
 	}
-	defer rows.Close()
 	more, err := scanChunks(rows)
 	return append(out, more...), err
 }
@@ -411,17 +425,14 @@ func (s *Store) LikeSearch(ctx context.Context, project, keyword string, limit i
 const chunkCols = `id, file_path, chunk_type, name, owner, symbol, params, signature, language, doc, start_line, end_line,
 	decl_end_line, start_byte, end_byte, content, embedding_model`
 
+// scanChunks returns the chunks of rows (columns chunkCols) and closes rows.
 func scanChunks(rows *sql.Rows) ([]ChunkRow, error) {
-	var out []ChunkRow
-	for rows.Next() {
+	return collect(rows, func(rows *sql.Rows) (ChunkRow, error) {
 		var c ChunkRow
-		if err := rows.Scan(&c.ID, &c.Path, &c.Type, &c.Name, &c.Owner, &c.Symbol, &c.Params, &c.Signature, &c.Language, &c.Doc,
-			&c.StartLine, &c.EndLine, &c.DeclEndLine, &c.StartByte, &c.EndByte, &c.Content, &c.Embedder); err != nil {
-			return nil, err
-		}
-		out = append(out, c)
-	}
-	return out, rows.Err()
+		err := rows.Scan(&c.ID, &c.Path, &c.Type, &c.Name, &c.Owner, &c.Symbol, &c.Params, &c.Signature, &c.Language, &c.Doc,
+			&c.StartLine, &c.EndLine, &c.DeclEndLine, &c.StartByte, &c.EndByte, &c.Content, &c.Embedder)
+		return c, err
+	})
 }
 
 // ChunksByID returns the chunks with the given ids (without vectors), keyed by id.
@@ -440,7 +451,6 @@ func (s *Store) ChunksByID(ctx context.Context, ids []int64) (map[int64]ChunkRow
 			return nil, err
 		}
 		cs, err := scanChunks(rows)
-		rows.Close()
 		if err != nil {
 			return nil, err
 		}

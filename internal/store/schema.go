@@ -90,7 +90,7 @@ var backfillSymbols = strings.NewReplacer(
 //	                                 plain = 1 for a Go call written without a
 //	                                 receiver (it can only reach a function), 2
 //	                                 for one on the method's own receiver, 3 for
-//	                                 one on another value (see store.CallForm)
+//	                                 one on another value (see lang.CallForm)
 //	chunks_fts                       FTS5, contentless with delete support,
 //	                                 rowid = code_chunks.id; columns hold
 //	                                 pre-analysed terms (identifier sub-words,

@@ -24,6 +24,8 @@ import (
 	"time"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver (pure Go, FTS5 built in)
+
+	"github.com/coderag/coderag/internal/lang"
 )
 
 // Sentinel errors.
@@ -91,7 +93,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	}
 	if _, err := inspect(ctx, path); err != nil {
 		if errors.Is(err, ErrDamaged) {
-			return nil, fmt.Errorf("open index %s: %w: %s", path, err, RepairHint)
+			return nil, fmt.Errorf("open index %s: %w", path, err)
 		}
 		return nil, fmt.Errorf("open index %s: %w", path, err)
 	}
@@ -130,7 +132,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 			return openReadOnly(ctx, path, "file:"+path+"?mode=ro&immutable=1")
 		}
 		if Damaged(err) {
-			return nil, fmt.Errorf("open index %s: %w: %s", path, damaged(err), RepairHint)
+			return nil, fmt.Errorf("open index %s: %w", path, damaged(err))
 		}
 		return nil, fmt.Errorf("open index %s: %w", path, err)
 	}
@@ -149,7 +151,7 @@ func openReadOnly(ctx context.Context, path, dsn string) (*Store, error) {
 	if err := db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key='schema_version'`).Scan(&v); err != nil {
 		db.Close()
 		if Damaged(err) {
-			return nil, fmt.Errorf("open index %s read-only: %w: %s", path, damaged(err), RepairHint)
+			return nil, fmt.Errorf("open index %s read-only: %w", path, damaged(err))
 		}
 		return nil, fmt.Errorf("open index %s read-only: %w", path, err)
 	}
@@ -255,18 +257,13 @@ func (s *Store) restoreIndexes(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	have := map[string]bool{}
-	for rows.Next() {
-		var n string
-		if err := rows.Scan(&n); err != nil {
-			rows.Close()
-			return err
-		}
-		have[n] = true
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
+	names, err := collect(rows, scanString)
+	if err != nil {
 		return err
+	}
+	have := map[string]bool{}
+	for _, n := range names {
+		have[n] = true
 	}
 	for _, line := range strings.Split(schema, "\n") {
 		rest, ok := strings.CutPrefix(line, "CREATE INDEX IF NOT EXISTS ")
@@ -394,18 +391,13 @@ func (s *Store) Projects(ctx context.Context) ([]Project, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	var out []Project
-	for rows.Next() {
+	return collect(rows, func(rows *sql.Rows) (Project, error) {
 		var p Project
 		var c, u int64
-		if err := rows.Scan(&p.Path, &p.Embedder, &p.Dim, &c, &u); err != nil {
-			return nil, err
-		}
+		err := rows.Scan(&p.Path, &p.Embedder, &p.Dim, &c, &u)
 		p.CreatedAt, p.UpdatedAt = time.Unix(c, 0), time.Unix(u, 0)
-		out = append(out, p)
-	}
-	return out, rows.Err()
+		return p, err
+	})
 }
 
 // PutProject inserts or updates a project row (embedder, dim, updated_at).
@@ -439,16 +431,19 @@ func (s *Store) Files(ctx context.Context, project string) (map[string]FileRecor
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
 	out := map[string]FileRecord{}
-	for rows.Next() {
+	err = eachRow(rows, func() error {
 		var r FileRecord
 		if err := rows.Scan(&r.Path, &r.SHA256, &r.Embedder, &r.Size, &r.MtimeNS, &r.IndexedAt, &r.Chunks, &r.Analysis); err != nil {
-			return nil, err
+			return err
 		}
 		out[r.Path] = r
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // ChunkRow is one chunk to store. Vector may be nil (not embedded).
@@ -477,33 +472,15 @@ type ChunkRow struct {
 
 // RelationRow is one relation to store.
 type RelationRow struct {
-	Path  string
-	From  string
-	To    string
-	Kind  string
-	Line  int
-	Plain bool // a Go call without a receiver (see chunk.Relation.Plain)
-	Self  bool // a call on the method's own receiver (chunk.Relation.Self)
-	Value bool // a call on another value (chunk.Relation.Value)
+	Path string
+	From string
+	To   string
+	Kind string
+	Line int
+	// Form is how a call is written (chunk.Relation.Form), stored as its
+	// number in code_relations.plain.
+	Form lang.CallForm
 }
-
-// CallForm is the value of code_relations.plain: 1 for a plain Go call, 2
-// for a call on the method's own receiver, 3 for a call on another value,
-// 0 otherwise (a bare call, or a language whose receivers are not read).
-func (r RelationRow) CallForm() int {
-	switch {
-	case r.Plain:
-		return 1
-	case r.Self:
-		return 2
-	case r.Value:
-		return 3
-	}
-	return 0
-}
-
-// SetCallForm sets Plain, Self and Value from a code_relations.plain value.
-func (r *RelationRow) SetCallForm(v int) { r.Plain, r.Self, r.Value = v == 1, v == 2, v == 3 }
 
 // FileData is the complete new state of one file: its fingerprint, chunks and
 // relations.
@@ -704,32 +681,32 @@ func (s *Store) Count(ctx context.Context, project string) (Counts, error) {
 	if err != nil {
 		return c, err
 	}
-	for rows.Next() {
+	if err := eachRow(rows, func() error {
 		var t string
 		var n int
 		if err := rows.Scan(&t, &n); err != nil {
-			rows.Close()
-			return c, err
+			return err
 		}
 		c.ChunksByType[t] = n
 		c.Chunks += n
+		return nil
+	}); err != nil {
+		return c, err
 	}
-	rows.Close()
 	rows, err = s.db.QueryContext(ctx, `SELECT relation_type, count(*) FROM code_relations WHERE project_path=? GROUP BY relation_type`, project)
 	if err != nil {
 		return c, err
 	}
-	defer rows.Close()
-	for rows.Next() {
+	return c, eachRow(rows, func() error {
 		var t string
 		var n int
 		if err := rows.Scan(&t, &n); err != nil {
-			return c, err
+			return err
 		}
 		c.RelationsByKind[t] = n
 		c.Relations += n
-	}
-	return c, rows.Err()
+		return nil
+	})
 }
 
 // Size returns the bytes used by the database file and its WAL; on

@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strconv"
 	"testing"
+
+	"github.com/coderag/coderag/internal/vec"
 )
 
 func openTemp(t *testing.T) *Store {
@@ -56,11 +58,11 @@ func TestReplaceCountDelete(t *testing.T) {
 	if c.Files != 1 || c.Chunks != 1 || c.Embedded != 1 || c.Relations != 1 {
 		t.Fatalf("after replace %+v", c)
 	}
-	hits, err := s.FTSSearch(ctx, "/p", `"alpha"`, FTSWeights{1, 1, 1, 1, 1}, 10)
+	hits, err := s.KeywordSearch(ctx, "/p", []string{"alpha"}, FTSWeights{1, 1, 1, 1, 1}, 10)
 	if err != nil || len(hits) != 0 {
 		t.Fatalf("stale full-text row: %v %v", hits, err)
 	}
-	hits, _ = s.FTSSearch(ctx, "/p", `"delta"`, FTSWeights{1, 1, 1, 1, 1}, 10)
+	hits, _ = s.KeywordSearch(ctx, "/p", []string{"delta"}, FTSWeights{1, 1, 1, 1, 1}, 10)
 	if len(hits) != 1 {
 		t.Fatalf("delta not found: %v", hits)
 	}
@@ -151,7 +153,7 @@ func TestVectorFormat(t *testing.T) {
 // TestQuantisedCosine: a stored vector keeps its float32 original's
 // direction (cosine > 0.999) and its length, for dense (model-like) and
 // sparse (feature-hashing-like) unit vectors of every usual dimension, and
-// the score read from the codes (dotBlob, dotCodes) is the cosine of the
+// the score read from the codes (dotBlob, vec.DotCodes) is the cosine of the
 // query to the stored vector; the cosine of two stored vectors is within
 // 0.01 of their originals' cosine, so rankings hold.
 func TestQuantisedCosine(t *testing.T) {
@@ -199,8 +201,8 @@ func TestQuantisedCosine(t *testing.T) {
 				if got, want := float64(dotBlob(q, b)), dot(q, d); math.Abs(got-want) > 1e-4 {
 					t.Fatalf("dim %d: dotBlob %v, want %v", dim, got, want)
 				}
-				if got, want := float64(blobScale(b)*dotCodes(q, appendCodes(nil, b))), dot(q, d); math.Abs(got-want) > 1e-4 {
-					t.Fatalf("dim %d: dotCodes %v, want %v", dim, got, want)
+				if got, want := float64(blobScale(b)*vec.DotCodes(q, appendCodes(nil, b))), dot(q, d); math.Abs(got-want) > 1e-4 {
+					t.Fatalf("dim %d: DotCodes %v, want %v", dim, got, want)
 				}
 				dq := DecodeVector(EncodeVector(q))
 				cq := dot(q, q)
@@ -315,7 +317,7 @@ func TestFTSStatisticsPerProject(t *testing.T) {
 		t.Fatal(err)
 	}
 	w := FTSWeights{Name: 1, Owner: 1, Path: 1, Doc: 1, Body: 1}
-	before, err := s.FTSSearch(ctx, "/a", `"parse" OR "flags"`, w, 10)
+	before, err := s.KeywordSearch(ctx, "/a", []string{"parse", "flags"}, w, 10)
 	if err != nil || len(before) != 1 {
 		t.Fatalf("search /a: %v %v", before, err)
 	}
@@ -327,7 +329,7 @@ func TestFTSStatisticsPerProject(t *testing.T) {
 	if err := s.ReplaceFiles(ctx, "/b", many, nil); err != nil {
 		t.Fatal(err)
 	}
-	after, err := s.FTSSearch(ctx, "/a", `"parse" OR "flags"`, w, 10)
+	after, err := s.KeywordSearch(ctx, "/a", []string{"parse", "flags"}, w, 10)
 	if err != nil || len(after) != 1 {
 		t.Fatalf("search /a after /b: %v %v", after, err)
 	}
@@ -352,4 +354,23 @@ func downgrade(t *testing.T, s *Store, path string, stmts ...string) *Store {
 		t.Fatalf("migrate: %v", err)
 	}
 	return s
+}
+
+// TestFTSMatchQuotesTerms: the FTS5 expression of KeywordSearch's terms
+// quotes each (doubling its quotes), joins them by OR, reads a NUL as a
+// space and drops blank terms.
+func TestFTSMatchQuotesTerms(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		terms []string
+		want  string
+	}{
+		{[]string{`a"b`, "c"}, `"a""b" OR "c"`},
+		{[]string{"x\x00y", " ", "", "OR"}, `"x y" OR "OR"`},
+		{nil, ""},
+	} {
+		if got := ftsMatch(c.terms); got != c.want {
+			t.Errorf("ftsMatch(%q) = %s, want %s", c.terms, got, c.want)
+		}
+	}
 }

@@ -46,16 +46,12 @@ func (s *Store) TreeListing(ctx context.Context, project string) (string, []DirR
 	if err != nil {
 		return "", nil, fmt.Errorf("read tree listing: %w", err)
 	}
-	defer rows.Close()
-	var out []DirRow
-	for rows.Next() {
+	out, err := collect(rows, func(rows *sql.Rows) (DirRow, error) {
 		var r DirRow
-		if err := rows.Scan(&r.Dir, &r.Data); err != nil {
-			return "", nil, fmt.Errorf("read tree listing: %w", err)
-		}
-		out = append(out, r)
-	}
-	if err := rows.Err(); err != nil {
+		err := rows.Scan(&r.Dir, &r.Data)
+		return r, err
+	})
+	if err != nil {
 		return "", nil, fmt.Errorf("read tree listing: %w", err)
 	}
 	return header, out, nil

@@ -20,7 +20,7 @@ package store
 // this format in place, so an older index stays searchable without being
 // re-embedded.
 //
-// Scoring reads the codes directly: q·v = s·Σ q[i]·c[i] (dotCodes), with
+// Scoring reads the codes directly: q·v = s·Σ q[i]·c[i] (vec.DotCodes), with
 // the query kept in float32, so no vector is ever expanded back to
 // float32, in the in-memory cache either (vectorSet holds the codes).
 
@@ -30,6 +30,8 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+
+	"github.com/coderag/coderag/internal/vec"
 )
 
 // vecHeader is the bytes before the codes: the float32 scale.
@@ -65,7 +67,7 @@ func EncodeVector(v []float32) []byte {
 
 // DecodeVector returns the float32 vector a BLOB written by EncodeVector
 // stands for (scale times codes); nil for a BLOB shorter than the header
-// or without codes. Search never calls it: it scores the codes (dotCodes).
+// or without codes. Search never calls it: it scores the codes (vec.DotCodes).
 func DecodeVector(b []byte) []float32 {
 	if len(b) <= vecHeader {
 		return nil
@@ -86,40 +88,11 @@ func blobScale(b []byte) float32 { return math.Float32frombits(binary.LittleEndi
 
 // dotBlob is q·v for the stored vector b, whose dimension must be len(q).
 func dotBlob(q []float32, b []byte) float32 {
-	return blobScale(b) * dotCodes(q, b[vecHeader:])
+	return blobScale(b) * vec.DotCodes(q, b[vecHeader:])
 }
 
 // appendCodes appends the code bytes of a stored vector to dst.
 func appendCodes(dst []byte, b []byte) []byte { return append(dst, b[vecHeader:]...) }
-
-// codeValue maps a code byte to its int8 value as a float32. A table
-// look-up (one L1 load) is as fast as reading a float32 and twice as fast
-// as converting the byte (measured in pure Go on amd64), so scoring codes
-// costs what scoring float32 did while reading a quarter of the bytes.
-var codeValue = func() (t [256]float32) {
-	for i := range t {
-		t[i] = float32(int8(uint8(i)))
-	}
-	return t
-}()
-
-// dotCodes is Σ q[i]·int8(c[i]) over len(q) values (c may not be
-// shorter), in four float32 lanes.
-func dotCodes(q []float32, c []byte) float32 {
-	c = c[:len(q)]
-	var s0, s1, s2, s3 float32
-	n := len(q) &^ 3
-	for i := 0; i < n; i += 4 {
-		s0 += q[i] * codeValue[c[i]]
-		s1 += q[i+1] * codeValue[c[i+1]]
-		s2 += q[i+2] * codeValue[c[i+2]]
-		s3 += q[i+3] * codeValue[c[i+3]]
-	}
-	for i := n; i < len(q); i++ {
-		s0 += q[i] * codeValue[c[i]]
-	}
-	return s0 + s1 + s2 + s3
-}
 
 // requantise rewrites every float32 vector of a schema 4 index (4 bytes
 // per value) in the schema 5 format, inside the migration's transaction,
@@ -142,17 +115,12 @@ func requantise(ctx context.Context, tx *sql.Tx) error {
 		if err != nil {
 			return fmt.Errorf("requantise vectors: %w", err)
 		}
-		var batch []row
-		for rows.Next() {
+		batch, err := collect(rows, func(rows *sql.Rows) (row, error) {
 			var r row
-			if err := rows.Scan(&r.id, &r.dim, &r.vec); err != nil {
-				rows.Close()
-				return fmt.Errorf("requantise vectors: %w", err)
-			}
-			batch = append(batch, r)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
+			err := rows.Scan(&r.id, &r.dim, &r.vec)
+			return r, err
+		})
+		if err != nil {
 			return fmt.Errorf("requantise vectors: %w", err)
 		}
 		if len(batch) == 0 {

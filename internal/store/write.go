@@ -162,7 +162,7 @@ func (s *Store) writeFiles(ctx context.Context, tx *sql.Tx, project string, file
 			}
 		}
 		for _, r := range f.Relations {
-			if err := rels.add(ctx, project, path, r.From, r.To, r.Kind, r.Line, r.CallForm()); err != nil {
+			if err := rels.add(ctx, project, path, r.From, r.To, r.Kind, r.Line, int(r.Form)); err != nil {
 				return fmt.Errorf("insert relations %s: %w", path, err)
 			}
 		}
@@ -235,17 +235,12 @@ func pathsWithRows(ctx context.Context, tx *sql.Tx, project string, paths []stri
 		if err != nil {
 			return nil, fmt.Errorf("look up stored files: %w", err)
 		}
-		for rows.Next() {
-			var p string
-			if err := rows.Scan(&p); err != nil {
-				rows.Close()
-				return nil, fmt.Errorf("look up stored files: %w", err)
-			}
-			out[p] = true
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
+		paths, err := collect(rows, scanString)
+		if err != nil {
 			return nil, fmt.Errorf("look up stored files: %w", err)
+		}
+		for _, p := range paths {
+			out[p] = true
 		}
 	}
 	return out, nil

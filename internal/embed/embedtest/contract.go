@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/coderag/coderag/internal/embed"
+	"github.com/coderag/coderag/internal/vec"
 )
 
 // Subject is one embedder under the contract.
@@ -60,11 +61,11 @@ func Run(t *testing.T, s Subject) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if c := embed.Cosine(all[i], one[0]); c < 0.9999 {
+			if c := vec.Dot(all[i], one[0]); c < 0.9999 {
 				t.Errorf("text %d: batched vs alone cosine %.6f, want 1", i, c)
 			}
 			for j := range texts {
-				if j != i && embed.Cosine(all[i], all[j]) > 0.999 {
+				if j != i && vec.Dot(all[i], all[j]) > 0.999 {
 					t.Errorf("texts %d and %d got the same vector", i, j)
 				}
 			}
@@ -81,7 +82,7 @@ func Run(t *testing.T, s Subject) {
 			t.Fatal(err)
 		}
 		for i, v := range vs {
-			if n := Norm(v); math.Abs(n-1) > 1e-4 {
+			if n := vec.Norm(v); math.Abs(n-1) > 1e-4 {
 				t.Errorf("vector %d norm %.6f, want 1", i, n)
 			}
 		}
@@ -136,7 +137,7 @@ func Run(t *testing.T, s Subject) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if c := embed.Cosine(vs[0], vs[1]); c < 0.9999 {
+		if c := vec.Dot(vs[0], vs[1]); c < 0.9999 {
 			t.Errorf("texts equal in their first %d runes: cosine %.6f, want 1", embed.MaxInputRunes, c)
 		}
 		if s.Server != nil {
@@ -192,8 +193,8 @@ func Run(t *testing.T, s Subject) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(q) != e.Dim() || math.Abs(Norm(q)-1) > 1e-4 {
-			t.Errorf("query vector: %d values (Dim %d), norm %.4f", len(q), e.Dim(), Norm(q))
+		if len(q) != e.Dim() || math.Abs(vec.Norm(q)-1) > 1e-4 {
+			t.Errorf("query vector: %d values (Dim %d), norm %.4f", len(q), e.Dim(), vec.Norm(q))
 		}
 		if _, err := e.EmbedQuery(ctx, " \n"); !errors.Is(err, embed.ErrEmptyInput) {
 			t.Errorf("blank query: %v, want ErrEmptyInput", err)

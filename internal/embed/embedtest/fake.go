@@ -12,7 +12,6 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io"
-	"math"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -373,13 +372,4 @@ func (o *OpenAI) handle(s *Server, w http.ResponseWriter, r *http.Request, body 
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"object": "list", "data": data, "model": req.Model,
 		"usage": map[string]int{"prompt_tokens": 8, "total_tokens": 8}})
-}
-
-// Norm returns the L2 norm of v.
-func Norm(v []float32) float64 {
-	var s float64
-	for _, x := range v {
-		s += float64(x) * float64(x)
-	}
-	return math.Sqrt(s)
 }

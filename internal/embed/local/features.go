@@ -333,7 +333,7 @@ func (f *featurizer) cjk(s string, scale float64) {
 }
 
 // translateRun adds the features of the weighted English terms of a CJK
-// run (Options.Translate).
+// run (Options.Analyzer, or a query's own translation).
 func (f *featurizer) translateRun(s string, scale float64) {
 	tr := f.translate
 	if tr == nil {

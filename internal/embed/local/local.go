@@ -30,14 +30,14 @@
 //   - optional expansions: Options.Expand maps a sub-word or a CJK substring
 //     (1-4 characters) to English terms, e.g. a bilingual glossary
 //     ("加班" -> "overtime"), whose features are added at 0.8 of their weight;
-//     Options.Translate, when set, replaces it for CJK text: a whole run is
-//     segmented and translated by the caller (package analyze's Chinese
-//     analysis, the same as the keyword route's), and each term's features
+//     Options.Analyzer, when set, replaces it for CJK text: a whole run is
+//     segmented and translated by package analyze's Chinese analysis (the
+//     same as the keyword route's), and each term's features
 //     are added at 0.8 times its weight. Which terms a run gets depends on
 //     the translation data installed (glossary, CC-CEDICT), so an index
 //     built with other data differs only in the features of Chinese text;
 //     the index records that data beside the embedder id of each file with
-//     Chinese text (TranslatesHan, analyze.Identity) and re-embeds those
+//     Chinese text (Analysis, analyze.Analyzer.Identity) and re-embeds those
 //     files when it changes.
 //
 // Each feature is hashed (FNV-1a 64 + a 64-bit finaliser) to a coordinate
@@ -70,6 +70,7 @@ import (
 
 	"github.com/coderag/coderag/internal/analyze"
 	"github.com/coderag/coderag/internal/embed"
+	"github.com/coderag/coderag/internal/vec"
 )
 
 // Provider is the provider half of this embedder's ID.
@@ -100,10 +101,10 @@ type Options struct {
 	// with it. It must be deterministic and safe for concurrent use; nil
 	// means no expansion.
 	Expand func(term string) []string
-	// Translate, if not nil, maps a run of CJK characters to weighted
-	// English terms (embed.Options.Translate); it replaces Expand for CJK
-	// text. It must be deterministic and safe for concurrent use.
-	Translate func(han string) []analyze.Expansion
+	// Analyzer, if not nil, maps a run of CJK characters to weighted
+	// English terms (Analyzer.TranslateHan, embed.Options.Analyzer); it
+	// replaces Expand for CJK text.
+	Analyzer *analyze.Analyzer
 }
 
 // Embedder is the feature-hashing embedder. It is safe for concurrent use.
@@ -111,7 +112,8 @@ type Embedder struct {
 	dim       int
 	expand    func(string) []string
 	translate func(string) []analyze.Expansion
-	pool      sync.Pool // *featurizer
+	an        *analyze.Analyzer // whose TranslateHan translate is; nil: none
+	pool      sync.Pool         // *featurizer
 }
 
 var _ embed.Embedder = (*Embedder)(nil)
@@ -128,7 +130,10 @@ func New(opts Options) (*Embedder, error) {
 	if d < MinDim || d > MaxDim {
 		return nil, fmt.Errorf("%w: dimension %d (want %d..%d)", ErrBadModel, d, MinDim, MaxDim)
 	}
-	e := &Embedder{dim: d, expand: opts.Expand, translate: opts.Translate}
+	e := &Embedder{dim: d, expand: opts.Expand, an: opts.Analyzer}
+	if opts.Analyzer != nil {
+		e.translate = opts.Analyzer.TranslateHan
+	}
 	e.pool.New = func() any { return newFeaturizer(e) }
 	return e, nil
 }
@@ -161,10 +166,19 @@ func (e *Embedder) ID() string { return Provider + ":" + ModelName(e.dim) }
 // Dim returns the vector dimension.
 func (e *Embedder) Dim() int { return e.dim }
 
-// TranslatesHan reports whether Han text gets English features from
-// Options.Translate or Expand, whose output depends on the installed data
-// (embed.Translator).
-func (e *Embedder) TranslatesHan() bool { return e.translate != nil || e.expand != nil }
+// Analysis is the identity of the text analysis whose English terms Han
+// text gets (embed.Translator): Options.Analyzer's, else the glossary's
+// when Options.Expand is set (a nil Analyzer's: the glossary only), else
+// "" (Han text gets only its own characters' features).
+func (e *Embedder) Analysis() string {
+	switch {
+	case e.an != nil:
+		return e.an.Identity()
+	case e.expand != nil:
+		return (*analyze.Analyzer)(nil).Identity()
+	}
+	return ""
+}
 
 // Describe is the one-line honest description shown by `coderag stats`.
 func (e *Embedder) Describe() string {
@@ -209,10 +223,10 @@ func (e *Embedder) EmbedQuery(ctx context.Context, text string) ([]float32, erro
 }
 
 // EmbedQueryTranslated embeds a query like EmbedQuery, with translate in
-// place of Options.Translate for its CJK runs, when Options.Translate is
-// set (else translate is not called). A search passes the translations it
-// already made of the query, which must equal what Options.Translate
-// returns; the vector is then the same.
+// place of Options.Analyzer's TranslateHan for its CJK runs, when
+// Options.Analyzer is set (else translate is not called). A search passes
+// the translations it already made of the query with the same Analyzer,
+// which must equal what the Analyzer returns; the vector is then the same.
 func (e *Embedder) EmbedQueryTranslated(ctx context.Context, text string, translate func(han string) []analyze.Expansion) ([]float32, error) {
 	if embed.IsBlank(text) {
 		return nil, embed.ErrEmptyInput
@@ -276,5 +290,5 @@ func (f *featurizer) vector(text string) []float32 {
 		}
 		v[ft.key%d] += float32(w)
 	}
-	return embed.Normalize(v)
+	return vec.Normalize(v)
 }

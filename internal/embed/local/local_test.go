@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/coderag/coderag/internal/embed"
 	"github.com/coderag/coderag/internal/testutil"
+	"github.com/coderag/coderag/internal/vec"
 )
 
 // raceEnabled is set by race_test.go under -race.
@@ -27,7 +27,7 @@ func mustNew(t testing.TB, o Options) *Embedder {
 	return e
 }
 
-func vec(t testing.TB, e *Embedder, s string) []float32 {
+func embedText(t testing.TB, e *Embedder, s string) []float32 {
 	t.Helper()
 	v, err := e.Embed(context.Background(), []string{s})
 	if err != nil {
@@ -86,7 +86,7 @@ func TestTerms(t *testing.T) {
 
 func TestSimilarity(t *testing.T) {
 	e := mustNew(t, Options{})
-	cos := func(a, b string) float32 { return embed.Cosine(vec(t, e, a), vec(t, e, b)) }
+	cos := func(a, b string) float32 { return vec.Dot(embedText(t, e, a), embedText(t, e, b)) }
 	for _, tc := range []struct{ q, near, far string }{
 		{"overtime service", "OvertimeService", "func parseConfig(path string) (*Config, error)"},
 		{"OvertimeService", "class OvertimeService { double calculateOvertimePay(Employee e) }", "class UserRepository { User findById(long id) }"},
@@ -107,8 +107,8 @@ func TestExpand(t *testing.T) {
 	bi := mustNew(t, Options{Expand: func(term string) []string { return gloss[term] }})
 	doc := "public class OvertimeService { }"
 	q := "加班服务"
-	without := embed.Cosine(vec(t, plain, q), vec(t, plain, doc))
-	with := embed.Cosine(vec(t, bi, q), vec(t, bi, doc))
+	without := vec.Dot(embedText(t, plain, q), embedText(t, plain, doc))
+	with := vec.Dot(embedText(t, bi, q), embedText(t, bi, doc))
 	if without > 0.05 || with < 0.3 {
 		t.Errorf("cosine(%q, %q): %.3f without glossary, %.3f with; want ~0 and >= 0.3", q, doc, without, with)
 	}
@@ -123,7 +123,7 @@ func TestVectors(t *testing.T) {
 		t.Fatalf("ID %q Dim %d", e.ID(), e.Dim())
 	}
 	for _, s := range []string{"OvertimeService", "加班", "中文注释：读取文件", "{}"} {
-		v := vec(t, e, s)
+		v := embedText(t, e, s)
 		if len(v) != 256 {
 			t.Fatalf("%q: %d values", s, len(v))
 		}
@@ -142,7 +142,7 @@ func TestVectors(t *testing.T) {
 		}
 	}
 	// Same vector across instances and calls, bit for bit.
-	a, b := vec(t, e, "func (s *Server) Serve(l net.Listener) error"), vec(t, mustNew(t, Options{Dim: 256}), "func (s *Server) Serve(l net.Listener) error")
+	a, b := embedText(t, e, "func (s *Server) Serve(l net.Listener) error"), embedText(t, mustNew(t, Options{Dim: 256}), "func (s *Server) Serve(l net.Listener) error")
 	if !slices.Equal(a, b) {
 		t.Error("not deterministic")
 	}

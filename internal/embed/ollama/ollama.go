@@ -59,17 +59,16 @@ type Options struct {
 	RetryBase time.Duration
 }
 
-// Client is an Ollama embedder; safe for concurrent use.
+// Client is an Ollama embedder; safe for concurrent use. embed.Remote
+// gives it ID, Dim, Describe, Embed and EmbedQuery; it adds the requests.
 type Client struct {
-	base, model        string
-	shown              string // base with any password masked, for messages
-	redact             *httpx.Redactor
-	batch              int
-	hc                 *http.Client
-	docPrefix, qPrefix string
-	retry              embed.Retry
-	legacy             atomic.Bool // /api/embed is missing: use /api/embeddings
-	dim                embed.DimLock
+	*embed.Remote
+	base, model string
+	shown       string // base with any password masked, for messages
+	redact      *httpx.Redactor
+	hc          *http.Client
+	retry       embed.Retry
+	legacy      atomic.Bool // /api/embed is missing: use /api/embeddings
 }
 
 var _ embed.Embedder = (*Client)(nil)
@@ -85,11 +84,7 @@ func New(opts Options) (*Client, error) {
 	c := &Client{
 		base:  base,
 		model: cmp(opts.Model, DefaultModel),
-		batch: opts.BatchSize,
 		hc:    opts.HTTPClient,
-	}
-	if c.batch <= 0 {
-		c.batch = embed.DefaultBatchSize
 	}
 	if c.hc == nil {
 		c.hc = embed.NewHTTPClient()
@@ -102,7 +97,9 @@ func New(opts Options) (*Client, error) {
 	c.retry = embed.Retry{MaxTries: 4, Base: rb, On: func(s int) bool {
 		return s == http.StatusTooManyRequests || s == http.StatusServiceUnavailable
 	}}
-	c.docPrefix, c.qPrefix = Prefixes(c.model)
+	doc, query := Prefixes(c.model)
+	c.Remote = embed.NewRemote(embed.RemoteConfig{Provider: Provider, Model: c.model, Source: "Ollama at " + c.shown,
+		BatchSize: opts.BatchSize, DocPrefix: doc, QueryPrefix: query, Redactor: c.redact, Send: c.send})
 	return c, nil
 }
 
@@ -155,52 +152,15 @@ func Prefixes(model string) (doc, query string) {
 	return "", ""
 }
 
-// ID returns "ollama:MODEL".
-func (c *Client) ID() string { return Provider + ":" + c.model }
-
-// Dim returns the dimension of the vectors seen so far, 0 before the first.
-func (c *Client) Dim() int { return c.dim.Dim() }
-
 // Legacy reports whether the client has fallen back to /api/embeddings.
 func (c *Client) Legacy() bool { return c.legacy.Load() }
 
-// Describe is the one-line description shown by `coderag stats`.
-func (c *Client) Describe() string {
-	d := "dimension known after the first call"
-	if n := c.Dim(); n > 0 {
-		d = fmt.Sprintf("%d-d", n)
-	}
-	return fmt.Sprintf("%s: neural embeddings from Ollama at %s (%s)", c.ID(), c.shown, d)
-}
-
-// Embed embeds chunks with the model's document prefix; see embed.Batch for
-// order, nil slots, truncation and validation. Errors: embed.ErrUnreachable
-// ("ollama not reachable at URL: is `ollama serve` running?"),
-// embed.ErrModelNotFound (run `ollama pull MODEL`), embed.ErrHTTP with the
-// server's message, embed.ErrCountMismatch, embed.ErrBadVector,
-// embed.ErrDimMismatch, or the context's error. No error holds the
-// password of a user:password in the base URL.
-func (c *Client) Embed(ctx context.Context, texts []string) ([][]float32, error) {
-	v, err := embed.Batch(ctx, texts, c.batch, c.docPrefix, &c.dim, c.send)
-	var pe *embed.PartialError
-	if errors.As(err, &pe) {
-		pe.Redact(c.redact.Error)
-	}
-	return v, c.redact.Error(err)
-}
-
-// EmbedQuery embeds one query with the model's query prefix; a blank query
-// is embed.ErrEmptyInput. Errors as Embed.
-func (c *Client) EmbedQuery(ctx context.Context, text string) ([]float32, error) {
-	if embed.IsBlank(text) {
-		return nil, embed.ErrEmptyInput
-	}
-	v, err := embed.Batch(ctx, []string{text}, 1, c.qPrefix, &c.dim, c.send)
-	if err != nil {
-		return nil, c.redact.Error(err)
-	}
-	return v[0], nil
-}
+// The errors of Embed and EmbedQuery (embed.Remote) are
+// embed.ErrUnreachable ("ollama not reachable at URL: is `ollama serve`
+// running?"), embed.ErrModelNotFound (run `ollama pull MODEL`),
+// embed.ErrHTTP with the server's message, embed.ErrCountMismatch,
+// embed.ErrBadVector, embed.ErrDimMismatch, or the context's error. No
+// error holds the password of a user:password in the base URL.
 
 func (c *Client) send(ctx context.Context, texts []string) ([][]float32, error) {
 	if c.legacy.Load() {

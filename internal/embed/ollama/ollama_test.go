@@ -13,6 +13,7 @@ import (
 
 	"github.com/coderag/coderag/internal/embed"
 	"github.com/coderag/coderag/internal/embed/embedtest"
+	"github.com/coderag/coderag/internal/vec"
 )
 
 var ctx = context.Background()
@@ -34,7 +35,7 @@ func TestEmbedExact(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i, text := range map[int]string{0: "alpha", 2: "beta"} {
-		want := embed.Normalize(embedtest.Vector("search_document: "+text, 8))
+		want := vec.Normalize(embedtest.Vector("search_document: "+text, 8))
 		if !slices.Equal(vs[i], want) {
 			t.Errorf("slot %d = %v, want %v", i, vs[i], want)
 		}
@@ -43,7 +44,7 @@ func TestEmbedExact(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(q, embed.Normalize(embedtest.Vector("search_query: where is alpha", 8))) {
+	if !slices.Equal(q, vec.Normalize(embedtest.Vector("search_query: where is alpha", 8))) {
 		t.Error("query vector not the prefixed query's")
 	}
 	if got := srv.Texts(); !slices.Equal(got, []string{"search_document: alpha", "search_document: beta", "search_query: where is alpha"}) {
@@ -62,7 +63,7 @@ func TestLegacyFallbackForGood(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(vs[1], embed.Normalize(embedtest.Vector("search_document: b", 8))) {
+	if !slices.Equal(vs[1], vec.Normalize(embedtest.Vector("search_document: b", 8))) {
 		t.Error("legacy vectors out of order")
 	}
 	if !c.Legacy() || srv.RequestsTo("/api/embed") != 1 || srv.RequestsTo("/api/embeddings") != 3 {

@@ -50,14 +50,15 @@ type Options struct {
 }
 
 // Client is an OpenAI-compatible embedder; safe for concurrent use.
+// embed.Remote gives it ID, Dim, Describe, Embed and EmbedQuery; it adds
+// the request.
 type Client struct {
+	*embed.Remote
 	endpoint, model, key string
 	shown                string // endpoint with any password masked, for messages
 	redact               *httpx.Redactor
-	batch                int
 	hc                   *http.Client
 	retry                embed.Retry
-	dim                  embed.DimLock
 }
 
 var _ embed.Embedder = (*Client)(nil)
@@ -70,13 +71,10 @@ func New(opts Options) (*Client, error) {
 		return nil, err
 	}
 	c := &Client{endpoint: ep, model: strings.TrimSpace(opts.Model), key: strings.TrimSpace(opts.APIKey),
-		batch: opts.BatchSize, hc: opts.HTTPClient, shown: httpx.URL(ep)}
+		hc: opts.HTTPClient, shown: httpx.URL(ep)}
 	c.redact = httpx.NewRedactor(c.key, ep)
 	if c.model == "" {
 		c.model = DefaultModel
-	}
-	if c.batch <= 0 {
-		c.batch = embed.DefaultBatchSize
 	}
 	if c.hc == nil {
 		c.hc = embed.NewHTTPClient()
@@ -88,6 +86,8 @@ func New(opts Options) (*Client, error) {
 	if c.retry.Base <= 0 {
 		c.retry.Base = time.Second
 	}
+	c.Remote = embed.NewRemote(embed.RemoteConfig{Provider: Provider, Model: c.model, Source: c.shown,
+		BatchSize: opts.BatchSize, Redactor: c.redact, Send: c.send})
 	return c, nil
 }
 
@@ -135,53 +135,17 @@ func EndpointURL(base string) (string, error) {
 	return u.String(), nil
 }
 
-// ID returns "openai:MODEL".
-func (c *Client) ID() string { return Provider + ":" + c.model }
-
-// Dim returns the dimension of the vectors seen so far, 0 before the first.
-func (c *Client) Dim() int { return c.dim.Dim() }
-
 // Endpoint returns the resolved embeddings URL, with the password of a
 // user:password in it masked (url.URL.Redacted).
 func (c *Client) Endpoint() string { return c.shown }
 
-// Describe is the one-line description shown by `coderag stats`.
-func (c *Client) Describe() string {
-	d := "dimension known after the first call"
-	if n := c.Dim(); n > 0 {
-		d = fmt.Sprintf("%d-d", n)
-	}
-	return fmt.Sprintf("%s: neural embeddings from %s (%s)", c.ID(), c.shown, d)
-}
-
-// Embed embeds chunks; see embed.Batch for order, nil slots, truncation and
-// validation. Errors: embed.ErrUnreachable, embed.ErrHTTP carrying the status
-// and the server's message (after retries for 429/5xx), embed.ErrModelNotFound
+// The errors of Embed and EmbedQuery (embed.Remote; no prefix) are
+// embed.ErrUnreachable, embed.ErrHTTP carrying the status and the
+// server's message (after retries for 429/5xx), embed.ErrModelNotFound
 // (OpenAI's code "model_not_found"), embed.ErrCountMismatch (wrong count,
-// index out of range or repeated), embed.ErrBadVector, embed.ErrDimMismatch,
-// or the context's error. No error holds the API key or the base URL's
-// password, even when the server echoes them.
-func (c *Client) Embed(ctx context.Context, texts []string) ([][]float32, error) {
-	v, err := embed.Batch(ctx, texts, c.batch, "", &c.dim, c.send)
-	var pe *embed.PartialError
-	if errors.As(err, &pe) {
-		pe.Redact(c.redact.Error)
-	}
-	return v, c.redact.Error(err)
-}
-
-// EmbedQuery embeds one query (no prefix); a blank query is
-// embed.ErrEmptyInput. Errors as Embed.
-func (c *Client) EmbedQuery(ctx context.Context, text string) ([]float32, error) {
-	if embed.IsBlank(text) {
-		return nil, embed.ErrEmptyInput
-	}
-	v, err := embed.Batch(ctx, []string{text}, 1, "", &c.dim, c.send)
-	if err != nil {
-		return nil, c.redact.Error(err)
-	}
-	return v[0], nil
-}
+// index out of range or repeated), embed.ErrBadVector,
+// embed.ErrDimMismatch, or the context's error. No error holds the API key
+// or the base URL's password, even when the server echoes them.
 
 func (c *Client) send(ctx context.Context, texts []string) ([][]float32, error) {
 	var h http.Header

@@ -13,6 +13,7 @@ import (
 
 	"github.com/coderag/coderag/internal/embed"
 	"github.com/coderag/coderag/internal/embed/embedtest"
+	"github.com/coderag/coderag/internal/vec"
 )
 
 var ctx = context.Background()
@@ -59,7 +60,7 @@ func TestReorderedIndexes(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i, s := range texts {
-		if !slices.Equal(vs[i], embed.Normalize(embedtest.Vector(s, 6))) {
+		if !slices.Equal(vs[i], vec.Normalize(embedtest.Vector(s, 6))) {
 			t.Errorf("slot %d holds another text's vector", i)
 		}
 	}

@@ -22,7 +22,7 @@ import (
 // ("coderag-code-v2") is coderag's learned static code model (package
 // static, embedded in the binary); "hashing-<dim>-v1" is the
 // feature-hashing embedder (package local, local.DefaultDim), which alone
-// uses Expand and Translate. The learned model is the default: as the
+// uses Expand and Analyzer. The learned model is the default: as the
 // index's embedder it ranks the function-level and Chinese sets better
 // than hashing (docs/MODEL.md, "In the ranking"). Errors: an unknown
 // provider, a malformed base URL, or another local model name
@@ -36,7 +36,7 @@ func New(opts embed.Options) (embed.Embedder, error) {
 			if err != nil {
 				return nil, err
 			}
-			return local.New(local.Options{Dim: dim, Expand: opts.Expand, Translate: opts.Translate})
+			return local.New(local.Options{Dim: dim, Expand: opts.Expand, Analyzer: opts.Analyzer})
 		}
 		e, err := static.New()
 		if err != nil {
@@ -61,7 +61,7 @@ func New(opts embed.Options) (embed.Embedder, error) {
 // ("ollama:nomic-embed-text"), so queries use the same model. Provider and
 // model come from id; BaseURL and APIKey are taken from opts only when
 // opts.Provider names the same provider (else the provider's defaults);
-// BatchSize, HTTPClient and Expand always come from opts.
+// BatchSize, HTTPClient, Expand and Analyzer always come from opts.
 func FromID(id string, opts embed.Options) (embed.Embedder, error) {
 	p, m := embed.ParseID(id)
 	if p == "" {

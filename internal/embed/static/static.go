@@ -47,6 +47,7 @@ import (
 
 	"github.com/coderag/coderag/internal/analyze"
 	"github.com/coderag/coderag/internal/embed"
+	"github.com/coderag/coderag/internal/vec"
 )
 
 // Provider is the provider half of the embedder's ID.
@@ -369,7 +370,7 @@ func (e *Embedder) EmbedQueryTranslated(ctx context.Context, text string, transl
 	for _, r := range rows {
 		axpy(v, acc[r]*e.m.WQuery[r]*e.m.Scale[r], e.m.Rows[int(r)*e.m.Dim:(int(r)+1)*e.m.Dim])
 	}
-	return embed.Normalize(v), nil
+	return vec.Normalize(v), nil
 }
 
 // vector pools the rows of text's tokens with the weights w.
@@ -389,7 +390,7 @@ func (e *Embedder) vector(text string, w []float32) []float32 {
 		axpy(v, c, e.m.Rows[int(r)*e.m.Dim:(int(r)+1)*e.m.Dim])
 		i = j
 	}
-	return embed.Normalize(v)
+	return vec.Normalize(v)
 }
 
 // axpy adds c·q to v (len(q) >= len(v)), unrolled by 8.
@@ -424,7 +425,7 @@ func (e *Embedder) Vector(token string) []float32 {
 	for k, q := range e.m.Rows[int(r)*e.m.Dim : (int(r)+1)*e.m.Dim] {
 		v[k] = float32(q)
 	}
-	return embed.Normalize(v)
+	return vec.Normalize(v)
 }
 
 // Neighbor is one vocabulary word near a query word.

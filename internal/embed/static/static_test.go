@@ -18,6 +18,7 @@ import (
 	"github.com/coderag/coderag/internal/embed/embedtest"
 	"github.com/coderag/coderag/internal/embed/local"
 	"github.com/coderag/coderag/internal/testutil"
+	"github.com/coderag/coderag/internal/vec"
 )
 
 func builtinT(tb testing.TB) *Embedder {
@@ -139,7 +140,7 @@ func TestHandModelVectorsAndNeighbors(t *testing.T) {
 	if len(ns) != 2 || ns[0].Word != "remov" && ns[0].Word != "delet" {
 		t.Errorf("Neighbors(删除) = %+v, want remov or delet first", ns)
 	}
-	if v := e.Vector("remov"); v == nil || math.Abs(float64(embed.Cosine(v, e.Vector("delet")))-0.975) > 0.02 {
+	if v := e.Vector("remov"); v == nil || math.Abs(float64(vec.Dot(v, e.Vector("delet")))-0.975) > 0.02 {
 		t.Errorf("Vector(remov)·Vector(delet) off: %v", v)
 	}
 	if e.Vector("unknown") != nil {
@@ -148,8 +149,8 @@ func TestHandModelVectorsAndNeighbors(t *testing.T) {
 	ctx := context.Background()
 	q, _ := e.EmbedQuery(ctx, "remove entry")
 	vs, _ := e.Embed(ctx, []string{"delete(entries)", "add(entries)", "%%%"})
-	if !(embed.Cosine(q, vs[0]) > embed.Cosine(q, vs[1])) {
-		t.Errorf("remove entry: delete %.3f, add %.3f; want delete nearer", embed.Cosine(q, vs[0]), embed.Cosine(q, vs[1]))
+	if !(vec.Dot(q, vs[0]) > vec.Dot(q, vs[1])) {
+		t.Errorf("remove entry: delete %.3f, add %.3f; want delete nearer", vec.Dot(q, vs[0]), vec.Dot(q, vs[1]))
 	}
 	for _, x := range vs[2] {
 		if x != 0 {
@@ -158,7 +159,7 @@ func TestHandModelVectorsAndNeighbors(t *testing.T) {
 	}
 	// an unknown token takes its bucket's row
 	u, _ := e.Embed(ctx, []string{"zzzunknown"})
-	if c := embed.Cosine(u[0], []float32{0, 1, 1, 1}); c < 0.999 {
+	if c := vec.Dot(u[0], []float32{0, 1, 1, 1}); c < 0.999 {
 		t.Errorf("unknown token vs bucket row: cosine %.4f, want 1", c)
 	}
 }
@@ -306,12 +307,12 @@ func TestBuiltinRelatesMeanings(t *testing.T) {
 		"[method:Notify.notify_waiters(&self)] pub fn notify_waiters(&self) { let mut waiters = self.waiters.lock(); while let Some(w) = waiters.pop_back() { w.wake(); } }",
 		"[method:Buf.put_slice(&mut self, src: &[u8])] pub fn put_slice(&mut self, src: &[u8]) { self.extend_from_slice(src); }",
 	})
-	if !(embed.Cosine(q, vs[0]) > embed.Cosine(q, vs[1])) {
-		t.Errorf("wake the waiting tasks: notify_waiters %.3f, put_slice %.3f", embed.Cosine(q, vs[0]), embed.Cosine(q, vs[1]))
+	if !(vec.Dot(q, vs[0]) > vec.Dot(q, vs[1])) {
+		t.Errorf("wake the waiting tasks: notify_waiters %.3f, put_slice %.3f", vec.Dot(q, vs[0]), vec.Dot(q, vs[1]))
 	}
 	qz, _ := e.EmbedQuery(ctx, "唤醒等待的任务")
-	if !(embed.Cosine(qz, vs[0]) > embed.Cosine(qz, vs[1])) {
-		t.Errorf("唤醒等待的任务: notify_waiters %.3f, put_slice %.3f", embed.Cosine(qz, vs[0]), embed.Cosine(qz, vs[1]))
+	if !(vec.Dot(qz, vs[0]) > vec.Dot(qz, vs[1])) {
+		t.Errorf("唤醒等待的任务: notify_waiters %.3f, put_slice %.3f", vec.Dot(qz, vs[0]), vec.Dot(qz, vs[1]))
 	}
 }
 
@@ -337,15 +338,15 @@ func TestEmbedQueryTranslated(t *testing.T) {
 		}
 		return v
 	}
-	near := func(a, b []float32) bool { return embed.Cosine(a, b) > 0.9999 }
+	near := func(a, b []float32) bool { return vec.Dot(a, b) > 0.9999 }
 	timeout := func(string) []analyze.Expansion { return []analyze.Expansion{{Term: "timeout", Weight: 1}} }
 	if HanOwnShare == 0 && !near(tr("超时", timeout), q("timeout")) {
-		t.Errorf("超时 -> timeout: cosine %.4f with the vector of \"timeout\"", embed.Cosine(tr("超时", timeout), q("timeout")))
+		t.Errorf("超时 -> timeout: cosine %.4f with the vector of \"timeout\"", vec.Dot(tr("超时", timeout), q("timeout")))
 	}
 	// the English words around the run keep their own weight
 	mixed := tr("http 超时", timeout)
-	if embed.Cosine(mixed, q("http timeout")) < 0.99 {
-		t.Errorf("http 超时: cosine %.4f with \"http timeout\"", embed.Cosine(mixed, q("http timeout")))
+	if vec.Dot(mixed, q("http timeout")) < 0.99 {
+		t.Errorf("http 超时: cosine %.4f with \"http timeout\"", vec.Dot(mixed, q("http timeout")))
 	}
 	// a heavier translation pulls the vector its way
 	two := func(w1, w2 float64) func(string) []analyze.Expansion {
@@ -354,7 +355,7 @@ func TestEmbedQueryTranslated(t *testing.T) {
 		}
 	}
 	a, b := tr("删除", two(0.9, 0.1)), tr("删除", two(0.1, 0.9))
-	if !(embed.Cosine(a, q("delete")) > embed.Cosine(b, q("delete")) && embed.Cosine(b, q("timeout")) > embed.Cosine(a, q("timeout"))) {
+	if !(vec.Dot(a, q("delete")) > vec.Dot(b, q("delete")) && vec.Dot(b, q("timeout")) > vec.Dot(a, q("timeout"))) {
 		t.Error("translation weights do not steer the vector")
 	}
 	none := func(string) []analyze.Expansion { return nil }

@@ -25,6 +25,7 @@ import (
 	"github.com/coderag/coderag/internal/embed"
 	"github.com/coderag/coderag/internal/embed/local"
 	"github.com/coderag/coderag/internal/embed/static"
+	"github.com/coderag/coderag/internal/vec"
 )
 
 type pair struct {
@@ -143,10 +144,10 @@ func mrr(e embed.Embedder, ps []pair) (float64, error) {
 		if err != nil {
 			return 0, err
 		}
-		own := embed.Cosine(q, cv[i])
+		own := vec.Dot(q, cv[i])
 		rank := 1
 		for j, c := range cv {
-			if j != i && c != nil && embed.Cosine(q, c) > own {
+			if j != i && c != nil && vec.Dot(q, c) > own {
 				rank++
 			}
 		}

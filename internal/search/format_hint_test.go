@@ -1,0 +1,43 @@
+package search
+
+import (
+	"bytes"
+	"context"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// TestHintsAreData: an answer's suggestions are Hints, not a front end's
+// command in a message; each formatter words them for its reader (the
+// command line names `coderag` commands, a model's tools name tools).
+func TestHintsAreData(t *testing.T) {
+	t.Parallel()
+	s := fixture(t, map[string]string{"a.go": "package a\n\n// Parse parses.\nfunc Parse() {}\n"})
+	resp, err := s.Search(context.Background(), "?!", Options{TopK: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.Note != NoWordsNote || !reflect.DeepEqual(resp.Hints, []Hint{{Do: HintGrep}}) || strings.Contains(resp.Note, "coderag") {
+		t.Fatalf("no-words answer: note %q, hints %+v", resp.Note, resp.Hints)
+	}
+	var b bytes.Buffer
+	FormatHuman(&b, resp, false)
+	if !strings.Contains(b.String(), "note: "+NoWordsNote+"; use `coderag grep` for an exact string") {
+		t.Errorf("CLI wording: %q", b.String())
+	}
+	if tool := FormatForTool(resp); strings.Contains(tool, "coderag") || !strings.Contains(tool, "grep_code") {
+		t.Errorf("tool wording: %q", tool)
+	}
+
+	partial := &Response{Query: "parse", Results: []Result{}, Incomplete: "index incomplete: 1 of 2 files indexed (x)",
+		Hints: []Hint{{Do: HintIndex, Project: "/p"}}}
+	b.Reset()
+	FormatHuman(&b, partial, false)
+	if !strings.Contains(b.String(), "note: index incomplete: 1 of 2 files indexed (x); run `coderag index /p`\n") {
+		t.Errorf("CLI wording: %q", b.String())
+	}
+	if tool := FormatForTool(partial); strings.Contains(tool, "coderag") || !strings.Contains(tool, "index_project") {
+		t.Errorf("tool wording: %q", tool)
+	}
+}
