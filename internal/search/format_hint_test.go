@@ -22,7 +22,7 @@ func TestHintsAreData(t *testing.T) {
 		t.Fatalf("no-words answer: note %q, hints %+v", resp.Note, resp.Hints)
 	}
 	var b bytes.Buffer
-	FormatHuman(&b, resp, false)
+	FormatHuman(&b, resp, HumanOptions{})
 	if !strings.Contains(b.String(), "note: "+NoWordsNote+"; use `coderag grep` for an exact string") {
 		t.Errorf("CLI wording: %q", b.String())
 	}
@@ -33,7 +33,7 @@ func TestHintsAreData(t *testing.T) {
 	partial := &Response{Query: "parse", Results: []Result{}, Incomplete: "index incomplete: 1 of 2 files indexed (x)",
 		Hints: []Hint{{Do: HintIndex, Project: "/p"}}}
 	b.Reset()
-	FormatHuman(&b, partial, false)
+	FormatHuman(&b, partial, HumanOptions{})
 	if !strings.Contains(b.String(), "note: index incomplete: 1 of 2 files indexed (x); run `coderag index /p`\n") {
 		t.Errorf("CLI wording: %q", b.String())
 	}

@@ -38,7 +38,7 @@ func TestHighlightSpans(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%q: %v", tc.query, err)
 		}
-		q := AnalyzeQuery(words, DefaultHybridParams().QueryOptions)
+		q := AnalyzeQuery(nil, words, DefaultHybridParams().QueryOptions)
 		q.Filter = filter
 		if got := marked(tc.text, newHighlighter(q).spans(tc.text)); got != tc.want {
 			t.Errorf("%q over %q:\n got %s\nwant %s", tc.query, tc.text, got, tc.want)
