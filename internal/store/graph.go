@@ -11,7 +11,10 @@ import (
 
 // Read queries for the relation graph (package relate) and for tools that
 // name symbols. Relation lookups are served by the indexes
-// code_relations_from, code_relations_to and code_relations_file;
+// code_relations_from and code_relations_to (by name, then the file's
+// project is checked through indexed_files' primary key) and
+// code_relations_file (a project's or a file's relations: its files by
+// indexed_files' unique key, then their relations);
 // Definitions reads the project's code_chunks rows once per query session
 // (only the leading short columns, never content or embedding).
 
@@ -68,32 +71,33 @@ func (s *Store) Definitions(ctx context.Context, project string) ([]DefRow, erro
 // names and whose kind is one of kinds (all kinds when kinds is empty),
 // ordered by path, line, kind, from and to.
 func (s *Store) RelationsFrom(ctx context.Context, project string, names, kinds []string) ([]RelationRow, error) {
-	return s.relationsBy(ctx, project, "from_name", names, kinds)
+	return s.relationsBy(ctx, project, "r.from_name", names, kinds)
 }
 
 // RelationsTo is RelationsFrom on the to_name side.
 func (s *Store) RelationsTo(ctx context.Context, project string, names, kinds []string) ([]RelationRow, error) {
-	return s.relationsBy(ctx, project, "to_name", names, kinds)
+	return s.relationsBy(ctx, project, "r.to_name", names, kinds)
 }
 
 // RelationsOfFile returns the relations of one file with the given kinds
 // (all kinds when kinds is empty), in the order of RelationsFrom.
 func (s *Store) RelationsOfFile(ctx context.Context, project, path string, kinds []string) ([]RelationRow, error) {
-	return s.relationsBy(ctx, project, "file_path", []string{path}, kinds)
+	return s.relationsBy(ctx, project, "f.file_path", []string{path}, kinds)
 }
 
 func (s *Store) relationsBy(ctx context.Context, project, col string, names, kinds []string) ([]RelationRow, error) {
 	if len(names) == 0 {
 		return nil, nil
 	}
-	q := `SELECT file_path, from_name, to_name, relation_type, line, plain FROM code_relations
-		WHERE project_path=? AND ` + col + ` IN (?` + strings.Repeat(",?", len(names)-1) + `)`
+	q := `SELECT f.file_path, r.from_name, r.to_name, r.relation_type, r.line, r.plain
+		FROM code_relations r JOIN indexed_files f ON f.id = r.file_id
+		WHERE f.project_path=? AND ` + col + ` IN (?` + strings.Repeat(",?", len(names)-1) + `)`
 	args := []any{project}
 	for _, n := range names {
 		args = append(args, n)
 	}
 	if len(kinds) > 0 {
-		q += ` AND relation_type IN (?` + strings.Repeat(",?", len(kinds)-1) + `)`
+		q += ` AND r.relation_type IN (?` + strings.Repeat(",?", len(kinds)-1) + `)`
 		for _, k := range kinds {
 			args = append(args, k)
 		}
@@ -141,8 +145,9 @@ func (s *Store) relationsBy(ctx context.Context, project, col string, names, kin
 // particular order; fn returning false stops the scan. Errors are the
 // query's, wrapped.
 func (s *Store) CallRelations(ctx context.Context, project string, fn func(RelationRow) bool) error {
-	rows, err := s.db.QueryContext(ctx, `SELECT file_path, from_name, to_name, relation_type, line, plain FROM code_relations
-		WHERE project_path=? AND relation_type='calls'`, project)
+	rows, err := s.db.QueryContext(ctx, `SELECT f.file_path, r.from_name, r.to_name, r.relation_type, r.line, r.plain
+		FROM indexed_files f JOIN code_relations r ON r.file_id = f.id
+		WHERE f.project_path=? AND r.relation_type='calls'`, project)
 	if err != nil {
 		return fmt.Errorf("call relations: %w", err)
 	}
@@ -175,8 +180,10 @@ func (s *Store) RelationNamesLike(ctx context.Context, project, sub string, n in
 		like = "ILIKE" // PostgreSQL's LIKE is case-sensitive
 	}
 	rows, err := s.db.QueryContext(ctx, `SELECT nm FROM (
-		SELECT from_name AS nm FROM code_relations WHERE project_path=? AND from_name `+like+` ? ESCAPE '\'
-		UNION SELECT to_name FROM code_relations WHERE project_path=? AND to_name `+like+` ? ESCAPE '\') AS names
+		SELECT r.from_name AS nm FROM indexed_files f JOIN code_relations r ON r.file_id = f.id
+			WHERE f.project_path=? AND r.from_name `+like+` ? ESCAPE '\'
+		UNION SELECT r.to_name FROM indexed_files f JOIN code_relations r ON r.file_id = f.id
+			WHERE f.project_path=? AND r.to_name `+like+` ? ESCAPE '\') AS names
 		ORDER BY length(nm), nm LIMIT ?`, project, pat, project, pat, n)
 	if err != nil {
 		return nil, fmt.Errorf("relation names like %q: %w", sub, err)

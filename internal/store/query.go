@@ -40,7 +40,7 @@ func (h *scoredHeap) Pop() any {
 // dimension differs from len(q) is an error (the index was built by another
 // embedder). With CacheVectors on, the project's vectors are kept in memory
 // and reloaded only when the project's DataVersion changes; otherwise they are
-// streamed from code_vectors.
+// streamed from code_vectors, one row per file.
 func (s *Store) TopKCosine(ctx context.Context, project, embedder string, q []float32, k int) ([]Scored, error) {
 	h := make(scoredHeap, 0, k+1)
 	push := func(id int64, score float64) {
@@ -64,23 +64,14 @@ func (s *Store) TopKCosine(ctx context.Context, project, embedder string, q []fl
 			push(id, float64(vs.scale[i]*dotCodes(q, vs.data[i*vs.dim:(i+1)*vs.dim])))
 		}
 	} else {
-		rows, err := s.db.QueryContext(ctx, `SELECT id, vec FROM code_vectors WHERE project_path=? AND embedder=?`, project, embedder)
-		if err != nil {
-			return nil, err
-		}
-		defer rows.Close()
-		var blob sql.RawBytes
-		var id int64
-		for rows.Next() {
-			if err := rows.Scan(&id, &blob); err != nil {
-				return nil, err
-			}
+		err := s.eachVector(ctx, project, embedder, func(id int64, blob []byte) error {
 			if blobDim(blob) != len(q) {
-				return nil, dimError(blobDim(blob), len(q))
+				return dimError(blobDim(blob), len(q))
 			}
 			push(id, float64(dotBlob(q, blob)))
-		}
-		if err := rows.Err(); err != nil {
+			return nil
+		})
+		if err != nil {
 			return nil, err
 		}
 	}
@@ -89,6 +80,30 @@ func (s *Store) TopKCosine(ctx context.Context, project, embedder string, q []fl
 		out[i] = heap.Pop(&h).(Scored)
 	}
 	return out, nil
+}
+
+// eachVector calls fn with every vector of project embedded by embedder
+// (chunk id and the vector in the one-vector format, valid during the
+// call only), reading one code_vectors row per file (vector.go). An error
+// of fn stops the scan and is returned.
+func (s *Store) eachVector(ctx context.Context, project, embedder string, fn func(id int64, blob []byte) error) error {
+	rows, err := s.db.QueryContext(ctx, `SELECT v.n, v.ids, v.vecs FROM indexed_files f
+		JOIN code_vectors v ON v.file_id = f.id WHERE f.project_path=? AND v.embedder=?`, project, embedder)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	var ids, vecs sql.RawBytes
+	var n int
+	for rows.Next() {
+		if err := rows.Scan(&n, &ids, &vecs); err != nil {
+			return err
+		}
+		if err := unpack(n, ids, vecs, fn); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
 }
 
 func dimError(stored, query int) error {
@@ -125,29 +140,52 @@ func (s *Store) CosineByID(ctx context.Context, project, embedder string, ids []
 		sortScored(out)
 		return out, nil
 	}
+	want := make(map[int64]bool, len(ids))
+	for _, id := range ids {
+		want[id] = true
+	}
+	seen := map[int64]bool{}
 	for start := 0; start < len(ids); start += 500 {
 		part := ids[start:min(start+500, len(ids))]
 		args := []any{embedder}
 		for _, id := range part {
 			args = append(args, id)
 		}
-		rows, err := s.db.QueryContext(ctx, `SELECT id, vec FROM code_vectors WHERE embedder=? AND id IN (?`+
-			strings.Repeat(",?", len(part)-1)+`)`, args...)
+		// the rows of the files that hold the chunks; each is read once,
+		// by the first part that names one of its chunks
+		rows, err := s.db.QueryContext(ctx, `SELECT v.file_id, v.n, v.ids, v.vecs FROM code_vectors v
+			WHERE v.embedder=? AND v.file_id IN (SELECT f.id FROM code_chunks c
+				JOIN indexed_files f ON f.project_path = c.project_path AND f.file_path = c.file_path
+				WHERE c.id IN (?`+strings.Repeat(",?", len(part)-1)+`))`, args...)
 		if err != nil {
 			return nil, err
 		}
-		var blob sql.RawBytes
-		var id int64
+		var vids, vecs sql.RawBytes
+		var file int64
+		var n int
 		for rows.Next() {
-			if err := rows.Scan(&id, &blob); err != nil {
+			if err := rows.Scan(&file, &n, &vids, &vecs); err != nil {
 				rows.Close()
 				return nil, err
 			}
-			if blobDim(blob) != len(q) {
-				rows.Close()
-				return nil, dimError(blobDim(blob), len(q))
+			if seen[file] {
+				continue
 			}
-			out = append(out, Scored{ID: id, Score: float64(dotBlob(q, blob))})
+			seen[file] = true
+			err := unpack(n, vids, vecs, func(id int64, blob []byte) error {
+				if !want[id] {
+					return nil
+				}
+				if blobDim(blob) != len(q) {
+					return dimError(blobDim(blob), len(q))
+				}
+				out = append(out, Scored{ID: id, Score: float64(dotBlob(q, blob))})
+				return nil
+			})
+			if err != nil {
+				rows.Close()
+				return nil, err
+			}
 		}
 		rows.Close()
 		if err := rows.Err(); err != nil {
@@ -291,36 +329,28 @@ func (s *Store) vectors(ctx context.Context, project, embedder string) (*vectorS
 func (s *Store) loadVectors(ctx context.Context, project, embedder, version string) (*vectorSet, error) {
 	start := time.Now()
 	var n int
-	if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM code_vectors WHERE project_path=? AND embedder=?`, project, embedder).Scan(&n); err != nil {
+	if err := s.db.QueryRowContext(ctx, `SELECT CAST(coalesce(sum(v.n), 0) AS BIGINT) FROM indexed_files f
+		JOIN code_vectors v ON v.file_id = f.id WHERE f.project_path=? AND v.embedder=?`, project, embedder).Scan(&n); err != nil {
 		return nil, err
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT id, vec FROM code_vectors WHERE project_path=? AND embedder=?`, project, embedder)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
 	vs := &vectorSet{version: version, ids: make([]int64, 0, n), scale: make([]float32, 0, n)}
-	var blob sql.RawBytes
-	var id int64
-	for rows.Next() {
-		if err := rows.Scan(&id, &blob); err != nil {
-			return nil, err
-		}
+	err := s.eachVector(ctx, project, embedder, func(id int64, blob []byte) error {
 		d := blobDim(blob)
 		if d <= 0 {
-			return nil, dimError(d, vs.dim)
+			return dimError(d, vs.dim)
 		}
 		if vs.dim == 0 {
 			vs.dim = d
 			vs.data = make([]byte, 0, n*d) // rows added since the count grow it
 		} else if d != vs.dim {
-			return nil, dimError(d, vs.dim)
+			return dimError(d, vs.dim)
 		}
 		vs.ids = append(vs.ids, id)
 		vs.scale = append(vs.scale, blobScale(blob))
 		vs.data = appendCodes(vs.data, blob)
-	}
-	if err := rows.Err(); err != nil {
+		return nil
+	})
+	if err != nil {
 		return nil, err
 	}
 	vs.loaded = time.Now()
@@ -463,4 +493,31 @@ func (s *Store) IntegrityCheck(ctx context.Context) (string, error) {
 	var v string
 	err := s.db.QueryRowContext(ctx, `PRAGMA integrity_check`).Scan(&v)
 	return v, err
+}
+
+// FileVectors returns the stored vectors of one file's chunks, by chunk
+// id, each in the one-vector format of EncodeVector (DecodeVector reads
+// it); an empty map for a file without vectors.
+func (s *Store) FileVectors(ctx context.Context, project, path string) (map[int64][]byte, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT v.n, v.ids, v.vecs FROM indexed_files f
+		JOIN code_vectors v ON v.file_id = f.id WHERE f.project_path=? AND f.file_path=?`, project, path)
+	if err != nil {
+		return nil, fmt.Errorf("vectors of %s: %w", path, err)
+	}
+	defer rows.Close()
+	out := map[int64][]byte{}
+	for rows.Next() {
+		var n int
+		var ids, vecs []byte
+		if err := rows.Scan(&n, &ids, &vecs); err != nil {
+			return nil, fmt.Errorf("vectors of %s: %w", path, err)
+		}
+		if err := unpack(n, ids, vecs, func(id int64, blob []byte) error {
+			out[id] = blob
+			return nil
+		}); err != nil {
+			return nil, fmt.Errorf("vectors of %s: %w", path, err)
+		}
+	}
+	return out, rows.Err()
 }

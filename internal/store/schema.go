@@ -8,7 +8,7 @@ import (
 
 // SchemaVersion is the version of the on-disk format below. Open migrates an
 // older file forward and refuses a newer one.
-const SchemaVersion = 6
+const SchemaVersion = 7
 
 // migrations[v] upgrades a file of schema v to v+1; a new file is created at
 // SchemaVersion directly from schema. dataMigrations[v], when there is
@@ -22,11 +22,79 @@ var migrations = map[int]string{
 		` + backfillSymbols,
 	4: ``, // vectors float32 -> int8 codes: dataMigrations[4]
 	5: treeDirsTable,
+	6: keyByFileID,
 }
 
 var dataMigrations = map[int]func(context.Context, *sql.Tx) error{
 	4: requantise,
+	6: packVectors, // vector.go
 }
+
+// keyByFileID is the SQL half of the move to schema 7 (the other half is
+// packVectors): indexed_files gets an integer id (the table is copied,
+// in the order of its old key, so the ids follow it); code_relations is
+// copied with that id in place of project_path and file_path; the old
+// code_vectors is renamed code_vectors6 for packVectors, which copies
+// its rows into the new code_vectors and drops it. A relation or vector
+// whose file has no fingerprint row is not copied: no write leaves one
+// (a file's rows and its fingerprint are written in one transaction), and
+// a file without a fingerprint is indexed anew, with all its rows, by the
+// next run.
+//
+// Two indexes of code_chunks go: code_chunks_name (project_path, name),
+// which no query used (the name searches are LIKE '%...%' and walk the
+// project's rows), and the eight columns of code_chunks_defs, which
+// stopped covering Definitions when symbol and params were added (it
+// reads the rows anyway); code_chunks_defs is now (project_path,
+// chunk_type), which gives the same plans: Definitions and the chunk
+// counts search it by project and type, LikeSearch by project.
+const keyByFileID = `CREATE TABLE indexed_files7 (
+	id              INTEGER PRIMARY KEY,
+	project_path    TEXT NOT NULL,
+	file_path       TEXT NOT NULL,
+	content_sha256  TEXT NOT NULL,
+	embedding_model TEXT NOT NULL,
+	size            INTEGER NOT NULL,
+	mtime_ns        INTEGER NOT NULL,
+	language        TEXT NOT NULL DEFAULT '',
+	chunk_count     INTEGER NOT NULL DEFAULT 0,
+	indexed_at      INTEGER NOT NULL,
+	analysis        INTEGER NOT NULL DEFAULT 1,
+	UNIQUE (project_path, file_path)
+);
+INSERT INTO indexed_files7(project_path, file_path, content_sha256, embedding_model, size, mtime_ns, language,
+	chunk_count, indexed_at, analysis)
+	SELECT project_path, file_path, content_sha256, embedding_model, size, mtime_ns, language, chunk_count,
+	indexed_at, analysis FROM indexed_files ORDER BY project_path, file_path;
+DROP TABLE indexed_files;
+ALTER TABLE indexed_files7 RENAME TO indexed_files;
+CREATE TABLE code_relations7 (
+	file_id       INTEGER NOT NULL,
+	from_name     TEXT NOT NULL,
+	to_name       TEXT NOT NULL,
+	relation_type TEXT NOT NULL,
+	line          INTEGER NOT NULL DEFAULT 0,
+	plain         INTEGER NOT NULL DEFAULT 0
+);
+INSERT INTO code_relations7(file_id, from_name, to_name, relation_type, line, plain)
+	SELECT f.id, r.from_name, r.to_name, r.relation_type, r.line, r.plain FROM code_relations r
+	JOIN indexed_files f ON f.project_path = r.project_path AND f.file_path = r.file_path ORDER BY r.id;
+DROP TABLE code_relations;
+ALTER TABLE code_relations7 RENAME TO code_relations;
+ALTER TABLE code_vectors RENAME TO code_vectors6;
+DROP INDEX IF EXISTS code_chunks_name;
+DROP INDEX IF EXISTS code_chunks_defs;
+` + vectorsTable
+
+// vectorsTable is code_vectors from schema 7 on (vector.go): one row per
+// file and embedder, the file's vectors packed in one BLOB.
+const vectorsTable = `CREATE TABLE IF NOT EXISTS code_vectors (
+	file_id  INTEGER PRIMARY KEY,
+	embedder TEXT NOT NULL,
+	n        INTEGER NOT NULL,
+	ids      BLOB NOT NULL,
+	vecs     BLOB NOT NULL
+);`
 
 // treeDirsTable holds each project's tree listing (treedirs.go); schema 6.
 const treeDirsTable = `CREATE TABLE IF NOT EXISTS tree_dirs (
@@ -69,7 +137,9 @@ var backfillSymbols = strings.NewReplacer(
 //	meta(key, value)                 schema_version and other facts
 //	projects                         one row per indexed root: embedder id
 //	                                 ("provider:model"), vector dimension, times
-//	indexed_files                    PK (project_path, file_path); content_sha256
+//	indexed_files                    id (the file id of code_relations and
+//	                                 code_vectors); unique (project_path,
+//	                                 file_path); content_sha256
 //	                                 and embedding_model are the fingerprint that
 //	                                 lets unchanged files be skipped; size and
 //	                                 mtime_ns feed the stat fast path; analysis
@@ -79,14 +149,18 @@ var backfillSymbols = strings.NewReplacer(
 //	                                 name is the chunk name as the chunker
 //	                                 wrote it, symbol, owner and params its
 //	                                 parts (chunk.Symbol)
-//	code_vectors                     id = code_chunks.id; the chunk's embedding,
-//	                                 int8-quantised with a float32 scale
-//	                                 (vector.go), kept apart so a vector scan
-//	                                 reads no chunk text
+//	code_vectors                     one row per file (file_id =
+//	                                 indexed_files.id): the embeddings of its
+//	                                 chunks, int8-quantised with a float32
+//	                                 scale, packed in one BLOB with the chunk
+//	                                 ids beside it (vector.go), kept apart so a
+//	                                 vector scan reads no chunk text and one
+//	                                 row per file
 //	meta.data_version:PROJECT        bumped by every write of the project,
 //	                                 so readers can cache its vectors and
 //	                                 resolver and know when to reload
-//	code_relations                   imports/extends/implements/contains/calls;
+//	code_relations                   imports/extends/implements/contains/calls
+//	                                 of the file file_id (indexed_files.id);
 //	                                 plain = 1 for a Go call written without a
 //	                                 receiver (it can only reach a function), 2
 //	                                 for one on the method's own receiver, 3 for
@@ -113,6 +187,7 @@ CREATE TABLE IF NOT EXISTS projects (
 	updated_at   INTEGER NOT NULL
 );
 CREATE TABLE IF NOT EXISTS indexed_files (
+	id              INTEGER PRIMARY KEY,
 	project_path    TEXT NOT NULL,
 	file_path       TEXT NOT NULL,
 	content_sha256  TEXT NOT NULL,
@@ -123,7 +198,7 @@ CREATE TABLE IF NOT EXISTS indexed_files (
 	chunk_count     INTEGER NOT NULL DEFAULT 0,
 	indexed_at      INTEGER NOT NULL,
 	analysis        INTEGER NOT NULL DEFAULT 1,
-	PRIMARY KEY (project_path, file_path)
+	UNIQUE (project_path, file_path)
 );
 CREATE TABLE IF NOT EXISTS code_chunks (
 	id              INTEGER PRIMARY KEY,
@@ -145,29 +220,20 @@ CREATE TABLE IF NOT EXISTS code_chunks (
 	content         TEXT NOT NULL,
 	embedding_model TEXT NOT NULL DEFAULT ''
 );
-CREATE TABLE IF NOT EXISTS code_vectors (
-	id           INTEGER PRIMARY KEY,
-	project_path TEXT NOT NULL,
-	embedder     TEXT NOT NULL,
-	vec          BLOB NOT NULL
-);
-CREATE INDEX IF NOT EXISTS code_vectors_project ON code_vectors(project_path, embedder);
+` + vectorsTable + `
 CREATE INDEX IF NOT EXISTS code_chunks_file ON code_chunks(project_path, file_path);
-CREATE INDEX IF NOT EXISTS code_chunks_name ON code_chunks(project_path, name);
-CREATE INDEX IF NOT EXISTS code_chunks_defs ON code_chunks(project_path, chunk_type, file_path, start_line, name, owner, language, decl_end_line);
+CREATE INDEX IF NOT EXISTS code_chunks_defs ON code_chunks(project_path, chunk_type);
 CREATE TABLE IF NOT EXISTS code_relations (
-	id            INTEGER PRIMARY KEY,
-	project_path  TEXT NOT NULL,
-	file_path     TEXT NOT NULL,
+	file_id       INTEGER NOT NULL,
 	from_name     TEXT NOT NULL,
 	to_name       TEXT NOT NULL,
 	relation_type TEXT NOT NULL,
 	line          INTEGER NOT NULL DEFAULT 0,
 	plain         INTEGER NOT NULL DEFAULT 0
 );
-CREATE INDEX IF NOT EXISTS code_relations_file ON code_relations(project_path, file_path);
-CREATE INDEX IF NOT EXISTS code_relations_from ON code_relations(project_path, from_name);
-CREATE INDEX IF NOT EXISTS code_relations_to ON code_relations(project_path, to_name);
+CREATE INDEX IF NOT EXISTS code_relations_file ON code_relations(file_id);
+CREATE INDEX IF NOT EXISTS code_relations_from ON code_relations(from_name);
+CREATE INDEX IF NOT EXISTS code_relations_to ON code_relations(to_name);
 CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(
 	name, owner, path, doc, body,
 	content='', contentless_delete=1,

@@ -363,9 +363,9 @@ func (s *Store) RemoveProject(ctx context.Context, path string) (int, error) {
 		qs = append(qs, `DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM code_chunks WHERE project_path=?)`)
 	}
 	for _, q := range append(qs,
-		`DELETE FROM code_vectors WHERE project_path=?`,
+		`DELETE FROM code_vectors WHERE file_id IN (SELECT id FROM indexed_files WHERE project_path=?)`,
+		`DELETE FROM code_relations WHERE file_id IN (SELECT id FROM indexed_files WHERE project_path=?)`,
 		`DELETE FROM code_chunks WHERE project_path=?`,
-		`DELETE FROM code_relations WHERE project_path=?`,
 		`DELETE FROM indexed_files WHERE project_path=?`,
 		`DELETE FROM projects WHERE project_path=?`,
 	) {
@@ -588,20 +588,29 @@ func (s *Store) pgReplaceFiles(ctx context.Context, tx *sql.Tx, project string, 
 		if err != nil {
 			return fmt.Errorf("insert chunks %s: %w", path, err)
 		}
+		r := f.Record
+		var fileID int64
+		if err := tx.QueryRowContext(ctx, `INSERT INTO indexed_files(project_path, file_path, content_sha256,
+			embedding_model, size, mtime_ns, language, chunk_count, indexed_at, analysis) VALUES(?,?,?,?,?,?,?,?,?,?) RETURNING id`,
+			project, path, r.SHA256, r.Embedder, r.Size, r.MtimeNS, f.Language, len(f.Chunks), now, max(r.Analysis, 1)).Scan(&fileID); err != nil {
+			return fmt.Errorf("fingerprint %s: %w", path, err)
+		}
+		var pack vecPack
+		emb := ""
 		for i, c := range f.Chunks {
 			if len(c.Vector) > 0 {
-				pgFTS.addVector(ids[i], c.Embedder, EncodeVector(c.Vector))
+				if err := packable(&emb, &pack, c, path); err != nil {
+					return err
+				}
+				pack.addFloats(ids[i], c.Vector)
 			}
 			pgFTS.add(ids[i], c)
 		}
-		for _, r := range f.Relations {
-			pgFTS.addRelation(path, r)
+		if pack.n > 0 {
+			pgFTS.addVectors(fileID, emb, &pack)
 		}
-		r := f.Record
-		if _, err := tx.ExecContext(ctx, `INSERT INTO indexed_files(project_path, file_path, content_sha256,
-			embedding_model, size, mtime_ns, language, chunk_count, indexed_at, analysis) VALUES(?,?,?,?,?,?,?,?,?,?)`,
-			project, path, r.SHA256, r.Embedder, r.Size, r.MtimeNS, f.Language, len(f.Chunks), now, max(r.Analysis, 1)); err != nil {
-			return fmt.Errorf("fingerprint %s: %w", path, err)
+		for _, r := range f.Relations {
+			pgFTS.addRelation(fileID, r)
 		}
 	}
 	return pgFTS.flush(ctx, tx, project)
@@ -624,7 +633,10 @@ func bumpVersion(ctx context.Context, tx *sql.Tx, project string) error {
 // deleteFile deletes the rows of one file; on SQLite the project's
 // full-text table must exist (ensureFTS).
 func (s *Store) deleteFile(ctx context.Context, tx *sql.Tx, project, path string) error {
-	qs := []string{`DELETE FROM code_vectors WHERE id IN (SELECT id FROM code_chunks WHERE project_path=? AND file_path=?)`}
+	qs := []string{
+		`DELETE FROM code_vectors WHERE file_id IN (SELECT id FROM indexed_files WHERE project_path=? AND file_path=?)`,
+		`DELETE FROM code_relations WHERE file_id IN (SELECT id FROM indexed_files WHERE project_path=? AND file_path=?)`,
+	}
 	if s.pg {
 		if err := pgDeleteFTS(ctx, tx, project, path); err != nil {
 			return err
@@ -641,7 +653,6 @@ func (s *Store) deleteFile(ctx context.Context, tx *sql.Tx, project, path string
 	}
 	for _, q := range []string{
 		`DELETE FROM code_chunks WHERE project_path=? AND file_path=?`,
-		`DELETE FROM code_relations WHERE project_path=? AND file_path=?`,
 		`DELETE FROM indexed_files WHERE project_path=? AND file_path=?`,
 	} {
 		if _, err := tx.ExecContext(ctx, q, project, path); err != nil {
@@ -697,7 +708,8 @@ func (s *Store) Count(ctx context.Context, project string) (Counts, error) {
 	if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM indexed_files WHERE project_path=?`, project).Scan(&c.Files); err != nil {
 		return c, err
 	}
-	if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM code_vectors WHERE project_path=?`, project).Scan(&c.Embedded); err != nil {
+	if err := s.db.QueryRowContext(ctx, `SELECT CAST(coalesce(sum(v.n), 0) AS BIGINT) FROM indexed_files f
+		JOIN code_vectors v ON v.file_id = f.id WHERE f.project_path=?`, project).Scan(&c.Embedded); err != nil {
 		return c, err
 	}
 	rows, err := s.db.QueryContext(ctx, `SELECT chunk_type, count(*) FROM code_chunks WHERE project_path=? GROUP BY chunk_type`, project)
@@ -715,7 +727,8 @@ func (s *Store) Count(ctx context.Context, project string) (Counts, error) {
 		c.Chunks += n
 	}
 	rows.Close()
-	rows, err = s.db.QueryContext(ctx, `SELECT relation_type, count(*) FROM code_relations WHERE project_path=? GROUP BY relation_type`, project)
+	rows, err = s.db.QueryContext(ctx, `SELECT r.relation_type, count(*) FROM indexed_files f
+		JOIN code_relations r ON r.file_id = f.id WHERE f.project_path=? GROUP BY r.relation_type`, project)
 	if err != nil {
 		return c, err
 	}

@@ -226,6 +226,7 @@ func TestMigrateFromSchema1(t *testing.T) {
 		t.Fatal(err)
 	}
 	// make it a schema-1 file: no plain, analysis, symbol or params column, version 1
+	toSchema6(t, s)
 	s = downgrade(t, s, p,
 		`ALTER TABLE code_chunks DROP COLUMN symbol`,
 		`ALTER TABLE code_chunks DROP COLUMN params`,

@@ -125,16 +125,19 @@ func (s *Store) writeFiles(ctx context.Context, tx *sql.Tx, project string, file
 			}
 		}
 	}
-	var next int64
+	var next, nextFile int64
 	if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(id), 0) + 1 FROM code_chunks`).Scan(&next); err != nil {
 		return fmt.Errorf("next chunk id: %w", err)
+	}
+	if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(id), 0) + 1 FROM indexed_files`).Scan(&nextFile); err != nil {
+		return fmt.Errorf("next file id: %w", err)
 	}
 	chunks := newBulk(tx, "code_chunks", "id", "project_path", "file_path", "chunk_type", "name", "owner",
 		"symbol", "params", "signature", "language", "doc", "start_line", "end_line", "decl_end_line", "start_byte", "end_byte",
 		"content", "embedding_model")
-	vecs := newBulk(tx, "code_vectors", "id", "project_path", "embedder", "vec")
-	rels := newBulk(tx, "code_relations", "project_path", "file_path", "from_name", "to_name", "relation_type", "line", "plain")
-	recs := newBulk(tx, "indexed_files", "project_path", "file_path", "content_sha256", "embedding_model", "size", "mtime_ns",
+	vecs := newBulk(tx, "code_vectors", "file_id", "embedder", "n", "ids", "vecs")
+	rels := newBulk(tx, "code_relations", "file_id", "from_name", "to_name", "relation_type", "line", "plain")
+	recs := newBulk(tx, "indexed_files", "id", "project_path", "file_path", "content_sha256", "embedding_model", "size", "mtime_ns",
 		"language", "chunk_count", "indexed_at", "analysis")
 	all := []*bulkInsert{chunks, vecs, rels, recs}
 	defer func() {
@@ -148,6 +151,10 @@ func (s *Store) writeFiles(ctx context.Context, tx *sql.Tx, project string, file
 	first := next
 	for _, f := range files {
 		path := f.Record.Path
+		fileID := nextFile
+		nextFile++
+		var pack vecPack
+		emb := ""
 		for _, c := range f.Chunks {
 			id := next
 			next++
@@ -156,18 +163,24 @@ func (s *Store) writeFiles(ctx context.Context, tx *sql.Tx, project string, file
 				return fmt.Errorf("insert chunks %s: %w", path, err)
 			}
 			if len(c.Vector) > 0 {
-				if err := vecs.add(ctx, id, project, c.Embedder, EncodeVector(c.Vector)); err != nil {
-					return fmt.Errorf("insert vectors %s: %w", path, err)
+				if err := packable(&emb, &pack, c, path); err != nil {
+					return err
 				}
+				pack.addFloats(id, c.Vector)
+			}
+		}
+		if pack.n > 0 {
+			if err := vecs.add(ctx, fileID, emb, pack.n, pack.ids, pack.vecs); err != nil {
+				return fmt.Errorf("insert vectors %s: %w", path, err)
 			}
 		}
 		for _, r := range f.Relations {
-			if err := rels.add(ctx, project, path, r.From, r.To, r.Kind, r.Line, r.CallForm()); err != nil {
+			if err := rels.add(ctx, fileID, r.From, r.To, r.Kind, r.Line, r.CallForm()); err != nil {
 				return fmt.Errorf("insert relations %s: %w", path, err)
 			}
 		}
 		r := f.Record
-		if err := recs.add(ctx, project, path, r.SHA256, r.Embedder, r.Size, r.MtimeNS, f.Language, len(f.Chunks), now,
+		if err := recs.add(ctx, fileID, project, path, r.SHA256, r.Embedder, r.Size, r.MtimeNS, f.Language, len(f.Chunks), now,
 			max(r.Analysis, 1)); err != nil {
 			return fmt.Errorf("fingerprint %s: %w", path, err)
 		}
@@ -214,24 +227,38 @@ func lastOfEachPath(files []FileData) []FileData {
 	return out
 }
 
-// pathsWithRows returns which of paths have a fingerprint, a chunk or a
-// relation in project.
+// packable checks that chunk c's vector can join the file's pack: the
+// vectors of one file share its code_vectors row, so they must come from
+// one embedder (*emb, set by the first) and have one dimension.
+func packable(emb *string, p *vecPack, c ChunkRow, path string) error {
+	if p.n == 0 {
+		*emb = c.Embedder
+		return nil
+	}
+	if c.Embedder != *emb || (len(p.vecs)/p.n != vecHeader+len(c.Vector)) {
+		return fmt.Errorf("insert vectors %s: chunks embedded by %s (%d values) and %s (%d values) in one file",
+			path, *emb, len(p.vecs)/p.n-vecHeader, c.Embedder, len(c.Vector))
+	}
+	return nil
+}
+
+// pathsWithRows returns which of paths have a fingerprint or a chunk in
+// project (relations and vectors hang on the fingerprint's id).
 func pathsWithRows(ctx context.Context, tx *sql.Tx, project string, paths []string) (map[string]bool, error) {
 	out := map[string]bool{}
 	const step = 300
 	for i := 0; i < len(paths); i += step {
 		part := paths[i:min(i+step, len(paths))]
 		in := "(?" + strings.Repeat(",?", len(part)-1) + ")"
-		args := make([]any, 0, 3*(len(part)+1))
-		for range 3 {
+		args := make([]any, 0, 2*(len(part)+1))
+		for range 2 {
 			args = append(args, project)
 			for _, p := range part {
 				args = append(args, p)
 			}
 		}
 		rows, err := tx.QueryContext(ctx, `SELECT file_path FROM indexed_files WHERE project_path=? AND file_path IN `+in+`
-			UNION SELECT file_path FROM code_chunks WHERE project_path=? AND file_path IN `+in+`
-			UNION SELECT file_path FROM code_relations WHERE project_path=? AND file_path IN `+in, args...)
+			UNION SELECT file_path FROM code_chunks WHERE project_path=? AND file_path IN `+in, args...)
 		if err != nil {
 			return nil, fmt.Errorf("look up stored files: %w", err)
 		}
