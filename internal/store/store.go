@@ -236,11 +236,14 @@ func (s *Store) migrate(ctx context.Context) error {
 	if err := tx.Commit(); err != nil {
 		return err
 	}
-	if have > 0 && have < 5 {
-		// the vectors were requantised in place: each row shrank to a
-		// quarter but kept its page, so the file only gets smaller once
-		// it is rewritten. A failure (no room for VACUUM's copy) leaves a
-		// valid index that is merely larger; `coderag remove` compacts too.
+	if have > 0 && have < 7 {
+		// the vectors were requantised in place (schema 5: each row
+		// shrank to a quarter but kept its page) or the relations and
+		// vectors copied into new tables (schema 7: the old ones' pages
+		// are free but still in the file), so the file only gets smaller
+		// once it is rewritten. A failure (no room for VACUUM's copy)
+		// leaves a valid index that is merely larger; `coderag remove`
+		// compacts too.
 		conn.Close()
 		_, _, _ = s.Compact(ctx)
 	}
