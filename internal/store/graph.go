@@ -89,9 +89,17 @@ func (s *Store) relationsBy(ctx context.Context, project, col string, names, kin
 	if len(names) == 0 {
 		return nil, nil
 	}
-	q := `SELECT f.file_path, r.from_name, r.to_name, r.relation_type, r.line, r.plain
-		FROM code_relations r JOIN indexed_files f ON f.id = r.file_id
-		WHERE f.project_path=? AND ` + col + ` IN (?` + strings.Repeat(",?", len(names)-1) + `)`
+	// By name, the relations drive the join (CROSS JOIN fixes SQLite's
+	// join order; PostgreSQL plans it as an inner join): with a dozen
+	// names SQLite's planner would otherwise walk every file of the
+	// project and all its relations (70 ms instead of 3 on
+	// GOROOT/src/runtime). By file, the file drives it.
+	join := `code_relations r CROSS JOIN indexed_files f`
+	if col == "f.file_path" {
+		join = `indexed_files f JOIN code_relations r ON TRUE`
+	}
+	q := `SELECT f.file_path, r.from_name, r.to_name, r.relation_type, r.line, r.plain FROM ` + join + `
+		WHERE f.id = r.file_id AND f.project_path=? AND ` + col + ` IN (?` + strings.Repeat(",?", len(names)-1) + `)`
 	args := []any{project}
 	for _, n := range names {
 		args = append(args, n)
