@@ -1,6 +1,9 @@
 package static
 
-import "testing"
+import (
+	"reflect"
+	"testing"
+)
 
 // TestVocabIndex: every word of the built-in vocabulary maps to the row a
 // map would give (the last row of a word listed twice), and other words to
@@ -28,5 +31,21 @@ func TestVocabIndex(t *testing.T) {
 		if r, ok := x.lookup(w); ok {
 			t.Fatalf("lookup(%q) = %d, want none", w, r)
 		}
+	}
+}
+
+// TestBuiltinDecode: the built-in model decoded for New (its strings
+// aliasing the embedded file) equals the model Decode copies out.
+func TestBuiltinDecode(t *testing.T) {
+	a, err := decode(weights, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Decode(weights)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(a, b) {
+		t.Fatal("decode(weights, true) differs from Decode(weights)")
 	}
 }
