@@ -113,9 +113,10 @@ func dumpRelations(t *testing.T, st *store.Store, root string) string {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	rows, err := db.QueryContext(ctx, `SELECT f.file_path, r.from_name, r.to_name, r.relation_type, r.line, r.plain
+	rows, err := db.QueryContext(ctx, `SELECT f.file_path, a.name, b.name, r.relation_type, r.line, r.plain
 		FROM code_relations r JOIN indexed_files f ON f.id = r.file_id
-		WHERE f.project_path=? ORDER BY f.file_path, r.line, r.relation_type, r.from_name, r.to_name`, root)
+		JOIN code_names a ON a.id = r.from_id JOIN code_names b ON b.id = r.to_id
+		WHERE f.project_path=? ORDER BY f.file_path, r.line, r.relation_type, a.name, b.name`, root)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -183,12 +183,25 @@ func (b *ftsBatch) flush(ctx context.Context, tx *sql.Tx, project string) error 
 			return fmt.Errorf("insert vectors: %w", err)
 		}
 	}
-	for i := 0; i < len(b.relFile); i += step {
-		j := min(i+step, len(b.relFile))
-		if _, err := tx.ExecContext(ctx, `INSERT INTO code_relations(file_id, from_name, to_name, relation_type, line, plain)
-			SELECT * FROM unnest(?::bigint[], ?::text[], ?::text[], ?::text[], ?::bigint[], ?::bigint[])`,
-			b.relFile[i:j], b.relFrom[i:j], b.relTo[i:j], b.relKind[i:j], b.relLine[i:j], b.relForm[i:j]); err != nil {
-			return fmt.Errorf("insert relations: %w", err)
+	if len(b.relFile) > 0 {
+		names := map[string]int64{}
+		for i := range b.relFrom {
+			names[b.relFrom[i]], names[b.relTo[i]] = 0, 0
+		}
+		if err := nameIDs(ctx, tx, true, names); err != nil {
+			return err
+		}
+		from, to := make([]int64, len(b.relFrom)), make([]int64, len(b.relTo))
+		for i := range b.relFrom {
+			from[i], to[i] = names[b.relFrom[i]], names[b.relTo[i]]
+		}
+		for i := 0; i < len(b.relFile); i += step {
+			j := min(i+step, len(b.relFile))
+			if _, err := tx.ExecContext(ctx, `INSERT INTO code_relations(file_id, from_id, to_id, relation_type, line, plain)
+				SELECT * FROM unnest(?::bigint[], ?::bigint[], ?::bigint[], ?::text[], ?::bigint[], ?::bigint[])`,
+				b.relFile[i:j], from[i:j], to[i:j], b.relKind[i:j], b.relLine[i:j], b.relForm[i:j]); err != nil {
+				return fmt.Errorf("insert relations: %w", err)
+			}
 		}
 	}
 	if len(b.docIDs) == 0 {

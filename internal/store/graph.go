@@ -11,8 +11,9 @@ import (
 
 // Read queries for the relation graph (package relate) and for tools that
 // name symbols. Relation lookups are served by the indexes
-// code_relations_from and code_relations_to (by name, then the file's
-// project is checked through indexed_files' primary key) and
+// code_relations_from and code_relations_to (by name id, from code_names'
+// unique key, then the file's project is checked through indexed_files'
+// primary key) and
 // code_relations_file (a project's or a file's relations: its files by
 // indexed_files' unique key, then their relations);
 // Definitions reads the project's code_chunks rows once per query session
@@ -71,12 +72,12 @@ func (s *Store) Definitions(ctx context.Context, project string) ([]DefRow, erro
 // names and whose kind is one of kinds (all kinds when kinds is empty),
 // ordered by path, line, kind, from and to.
 func (s *Store) RelationsFrom(ctx context.Context, project string, names, kinds []string) ([]RelationRow, error) {
-	return s.relationsBy(ctx, project, "r.from_name", names, kinds)
+	return s.relationsBy(ctx, project, "from_id", names, kinds)
 }
 
 // RelationsTo is RelationsFrom on the to_name side.
 func (s *Store) RelationsTo(ctx context.Context, project string, names, kinds []string) ([]RelationRow, error) {
-	return s.relationsBy(ctx, project, "r.to_name", names, kinds)
+	return s.relationsBy(ctx, project, "to_id", names, kinds)
 }
 
 // RelationsOfFile returns the relations of one file with the given kinds
@@ -89,20 +90,33 @@ func (s *Store) relationsBy(ctx context.Context, project, col string, names, kin
 	if len(names) == 0 {
 		return nil, nil
 	}
-	// By name, the relations drive the join (CROSS JOIN fixes SQLite's
-	// join order; PostgreSQL plans it as an inner join): with a dozen
-	// names SQLite's planner would otherwise walk every file of the
-	// project and all its relations (70 ms instead of 3 on
+	// By name, the names and then the relations drive the join (CROSS
+	// JOIN fixes SQLite's join order; PostgreSQL plans it as an inner
+	// join): with a dozen names SQLite's planner would otherwise walk every
+	// file of the project and all its relations (70 ms instead of 3 on
 	// GOROOT/src/runtime). By file, the file drives it.
-	join := `code_relations r CROSS JOIN indexed_files f`
+	var q string
 	if col == "f.file_path" {
-		join = `indexed_files f JOIN code_relations r ON TRUE`
+		q = `SELECT f.file_path, a.name, b.name, r.relation_type, r.line, r.plain
+			FROM indexed_files f JOIN code_relations r ON r.file_id = f.id
+			JOIN code_names a ON a.id = r.from_id JOIN code_names b ON b.id = r.to_id
+			WHERE f.project_path=? AND f.file_path IN (?` + strings.Repeat(",?", len(names)-1) + `)`
+	} else {
+		q = `SELECT f.file_path, a.name, b.name, r.relation_type, r.line, r.plain
+			FROM code_names n CROSS JOIN code_relations r CROSS JOIN indexed_files f
+			JOIN code_names a ON a.id = r.from_id JOIN code_names b ON b.id = r.to_id
+			WHERE n.name IN (?` + strings.Repeat(",?", len(names)-1) + `) AND r.` + col + ` = n.id
+			AND f.id = r.file_id AND f.project_path=?`
 	}
-	q := `SELECT f.file_path, r.from_name, r.to_name, r.relation_type, r.line, r.plain FROM ` + join + `
-		WHERE f.id = r.file_id AND f.project_path=? AND ` + col + ` IN (?` + strings.Repeat(",?", len(names)-1) + `)`
-	args := []any{project}
+	var args []any
+	if col == "f.file_path" {
+		args = append(args, project)
+	}
 	for _, n := range names {
 		args = append(args, n)
+	}
+	if col != "f.file_path" {
+		args = append(args, project)
 	}
 	if len(kinds) > 0 {
 		q += ` AND r.relation_type IN (?` + strings.Repeat(",?", len(kinds)-1) + `)`
@@ -153,8 +167,9 @@ func (s *Store) relationsBy(ctx context.Context, project, col string, names, kin
 // particular order; fn returning false stops the scan. Errors are the
 // query's, wrapped.
 func (s *Store) CallRelations(ctx context.Context, project string, fn func(RelationRow) bool) error {
-	rows, err := s.db.QueryContext(ctx, `SELECT f.file_path, r.from_name, r.to_name, r.relation_type, r.line, r.plain
+	rows, err := s.db.QueryContext(ctx, `SELECT f.file_path, a.name, b.name, r.relation_type, r.line, r.plain
 		FROM indexed_files f JOIN code_relations r ON r.file_id = f.id
+		JOIN code_names a ON a.id = r.from_id JOIN code_names b ON b.id = r.to_id
 		WHERE f.project_path=? AND r.relation_type='calls'`, project)
 	if err != nil {
 		return fmt.Errorf("call relations: %w", err)
@@ -187,12 +202,14 @@ func (s *Store) RelationNamesLike(ctx context.Context, project, sub string, n in
 	if s.pg {
 		like = "ILIKE" // PostgreSQL's LIKE is case-sensitive
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT nm FROM (
-		SELECT r.from_name AS nm FROM indexed_files f JOIN code_relations r ON r.file_id = f.id
-			WHERE f.project_path=? AND r.from_name `+like+` ? ESCAPE '\'
-		UNION SELECT r.to_name FROM indexed_files f JOIN code_relations r ON r.file_id = f.id
-			WHERE f.project_path=? AND r.to_name `+like+` ? ESCAPE '\') AS names
-		ORDER BY length(nm), nm LIMIT ?`, project, pat, project, pat, n)
+	// the names that match, then whether one of the project's relations
+	// uses them (by the from/to indexes and indexed_files' key)
+	rows, err := s.db.QueryContext(ctx, `SELECT n.name FROM code_names n WHERE n.name `+like+` ? ESCAPE '\'
+		AND (EXISTS (SELECT 1 FROM code_relations r JOIN indexed_files f ON f.id = r.file_id
+				WHERE r.from_id = n.id AND f.project_path = ?)
+			OR EXISTS (SELECT 1 FROM code_relations r JOIN indexed_files f ON f.id = r.file_id
+				WHERE r.to_id = n.id AND f.project_path = ?))
+		ORDER BY length(n.name), n.name LIMIT ?`, pat, project, project, n)
 	if err != nil {
 		return nil, fmt.Errorf("relation names like %q: %w", sub, err)
 	}

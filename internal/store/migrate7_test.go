@@ -9,7 +9,7 @@ import (
 
 // toSchema6 rewrites the tables of a schema 7 store in their schema 6
 // layout (indexed_files without id; relations keyed by project and file
-// path; one vector row per chunk) and records schema 6, on either backend,
+// path, with their names; no code_names; one vector row per chunk) and records schema 6, on either backend,
 // so that the next Open migrates it.
 func toSchema6(t *testing.T, s *Store) {
 	t.Helper()
@@ -50,9 +50,11 @@ func toSchema6(t *testing.T, s *Store) {
 			from_name TEXT NOT NULL, to_name TEXT NOT NULL, relation_type TEXT NOT NULL, line INTEGER NOT NULL DEFAULT 0,
 			plain INTEGER NOT NULL DEFAULT 0)`,
 		`INSERT INTO code_relations6(project_path, file_path, from_name, to_name, relation_type, line, plain)
-			SELECT f.project_path, f.file_path, r.from_name, r.to_name, r.relation_type, r.line, r.plain
-			FROM code_relations r JOIN indexed_files f ON f.id = r.file_id`,
+			SELECT f.project_path, f.file_path, a.name, b.name, r.relation_type, r.line, r.plain
+			FROM code_relations r JOIN indexed_files f ON f.id = r.file_id
+			JOIN code_names a ON a.id = r.from_id JOIN code_names b ON b.id = r.to_id`,
 		`DROP TABLE code_relations`,
+		`DROP TABLE code_names`,
 		`ALTER TABLE code_relations6 RENAME TO code_relations`,
 		`CREATE INDEX code_relations_file ON code_relations(project_path, file_path)`,
 		`CREATE INDEX code_relations_from ON code_relations(project_path, from_name)`,

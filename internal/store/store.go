@@ -376,6 +376,17 @@ func (s *Store) RemoveProject(ctx context.Context, path string) (int, error) {
 			return 0, fmt.Errorf("remove project %s: %w", path, err)
 		}
 	}
+	if !s.pg {
+		// names no relation uses any more. SQLite only: its writers take
+		// turns, but on PostgreSQL a writer of another project may hold a
+		// name's id, looked up and not yet used, and a name no relation
+		// uses is never read (RelationNamesLike asks for a relation)
+		if _, err := tx.ExecContext(ctx, `DELETE FROM code_names WHERE
+			NOT EXISTS (SELECT 1 FROM code_relations r WHERE r.from_id = code_names.id)
+			AND NOT EXISTS (SELECT 1 FROM code_relations r WHERE r.to_id = code_names.id)`); err != nil {
+			return 0, fmt.Errorf("remove project %s: %w", path, err)
+		}
+	}
 	if _, err := tx.ExecContext(ctx, `DELETE FROM meta WHERE key = ?`, runKey(path)); err != nil {
 		return 0, fmt.Errorf("remove project %s: %w", path, err)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 )
@@ -136,7 +137,16 @@ func (s *Store) writeFiles(ctx context.Context, tx *sql.Tx, project string, file
 		"symbol", "params", "signature", "language", "doc", "start_line", "end_line", "decl_end_line", "start_byte", "end_byte",
 		"content", "embedding_model")
 	vecs := newBulk(tx, "code_vectors", "file_id", "embedder", "n", "ids", "vecs")
-	rels := newBulk(tx, "code_relations", "file_id", "from_name", "to_name", "relation_type", "line", "plain")
+	rels := newBulk(tx, "code_relations", "file_id", "from_id", "to_id", "relation_type", "line", "plain")
+	names := map[string]int64{}
+	for _, f := range files {
+		for _, r := range f.Relations {
+			names[r.From], names[r.To] = 0, 0
+		}
+	}
+	if err := nameIDs(ctx, tx, false, names); err != nil {
+		return err
+	}
 	recs := newBulk(tx, "indexed_files", "id", "project_path", "file_path", "content_sha256", "embedding_model", "size", "mtime_ns",
 		"language", "chunk_count", "indexed_at", "analysis")
 	all := []*bulkInsert{chunks, vecs, rels, recs}
@@ -175,7 +185,7 @@ func (s *Store) writeFiles(ctx context.Context, tx *sql.Tx, project string, file
 			}
 		}
 		for _, r := range f.Relations {
-			if err := rels.add(ctx, fileID, r.From, r.To, r.Kind, r.Line, r.CallForm()); err != nil {
+			if err := rels.add(ctx, fileID, names[r.From], names[r.To], r.Kind, r.Line, r.CallForm()); err != nil {
 				return fmt.Errorf("insert relations %s: %w", path, err)
 			}
 		}
@@ -276,4 +286,106 @@ func pathsWithRows(ctx context.Context, tx *sql.Tx, project string, paths []stri
 		}
 	}
 	return out, nil
+}
+
+// nameIDs sets the code_names id of every name of names (its keys),
+// adding the names not stored yet; on SQLite their ids are assigned here
+// from max(id)+1, on PostgreSQL by the identity column. Names are added
+// in byte order, so two PostgreSQL writers adding the same new names lock
+// them in one order and cannot deadlock.
+func nameIDs(ctx context.Context, tx *sql.Tx, pg bool, names map[string]int64) error {
+	if len(names) == 0 {
+		return nil
+	}
+	// PostgreSQL stores a name made storable (pgText); look it up by that
+	key := func(n string) string { return n }
+	if pg {
+		key = pgText
+	}
+	list := make([]string, 0, len(names))
+	for n := range names {
+		list = append(list, key(n))
+	}
+	slices.Sort(list)
+	list = slices.Compact(list)
+	byKey := make(map[string]int64, len(list))
+	lookup := func(part []string) error {
+		var rows *sql.Rows
+		var err error
+		if pg {
+			rows, err = tx.QueryContext(ctx, `SELECT id, name FROM code_names WHERE name = ANY(?::text[])`, part)
+		} else {
+			args := make([]any, len(part))
+			for i, n := range part {
+				args[i] = n
+			}
+			rows, err = tx.QueryContext(ctx, `SELECT id, name FROM code_names WHERE name IN (?`+strings.Repeat(",?", len(part)-1)+`)`, args...)
+		}
+		if err != nil {
+			return fmt.Errorf("look up names: %w", err)
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var id int64
+			var n string
+			if err := rows.Scan(&id, &n); err != nil {
+				return fmt.Errorf("look up names: %w", err)
+			}
+			byKey[n] = id
+		}
+		return rows.Err()
+	}
+	const step = 500
+	for i := 0; i < len(list); i += step {
+		if err := lookup(list[i:min(i+step, len(list))]); err != nil {
+			return err
+		}
+	}
+	var missing []string
+	for _, n := range list {
+		if _, ok := byKey[n]; !ok {
+			missing = append(missing, n)
+		}
+	}
+	if len(missing) > 0 {
+		if pg {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO code_names(name) SELECT n FROM unnest(?::text[]) AS u(n) ORDER BY n
+				ON CONFLICT (name) DO NOTHING`, missing); err != nil {
+				return fmt.Errorf("add names: %w", err)
+			}
+			for i := 0; i < len(missing); i += step {
+				if err := lookup(missing[i:min(i+step, len(missing))]); err != nil {
+					return err
+				}
+			}
+		} else {
+			var next int64
+			if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(id), 0) + 1 FROM code_names`).Scan(&next); err != nil {
+				return fmt.Errorf("next name id: %w", err)
+			}
+			ins := newBulk(tx, "code_names", "id", "name")
+			for _, n := range missing {
+				byKey[n] = next
+				if err := ins.add(ctx, next, n); err != nil {
+					return fmt.Errorf("add names: %w", err)
+				}
+				next++
+			}
+			err := ins.flush(ctx)
+			if ins.full != nil {
+				ins.full.Close()
+			}
+			if err != nil {
+				return fmt.Errorf("add names: %w", err)
+			}
+		}
+	}
+	for n := range names {
+		id, ok := byKey[key(n)]
+		if !ok {
+			return fmt.Errorf("add names: %q has no id", n)
+		}
+		names[n] = id
+	}
+	return nil
 }
