@@ -62,7 +62,8 @@ func storedVectors(t *testing.T, st *store.Store, root, file string) map[string]
 	if err != nil {
 		t.Fatal(err)
 	}
-	rows, err := rawDB(t, st).Query(`SELECT id, name FROM code_chunks WHERE project_path = ? AND file_path = ?`, root, file)
+	rows, err := rawDB(t, st).Query(`SELECT c.id, c.name FROM code_chunks c JOIN indexed_files f ON f.id = c.file_id
+		WHERE f.project_path = ? AND f.file_path = ?`, root, file)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -244,7 +244,7 @@ func (b *ftsBatch) flush(ctx context.Context, tx *sql.Tx, project string) error 
 // them out of the project's statistics.
 func pgDeleteFTS(ctx context.Context, tx *sql.Tx, project, path string) error {
 	key := projectKey(project)
-	ids := `SELECT id FROM code_chunks WHERE project_path=? AND file_path=?`
+	ids := fileChunkIDs
 	for _, q := range []struct {
 		sql  string
 		args []any

@@ -415,10 +415,14 @@ func TestContractVectorMigration(t *testing.T) {
 		}
 		// make it a schema 4 index: float32 little-endian vectors, one row
 		// per chunk
-		toSchema6(t, s)
 		ids := map[int64]string{}
+		idOf := map[string]int64{}
+		for name := range vecs {
+			idOf[name] = got0(t, s, "/p", name).ID
+		}
+		toSchema6(t, s)
 		for name, v := range vecs {
-			id := got0(t, s, "/p", name).ID
+			id := idOf[name]
 			ids[id] = name
 			old := make([]byte, 0, 4*dim)
 			for _, x := range v {

@@ -37,8 +37,9 @@ type DefRow struct {
 // Definitions returns every class, method, function and macro chunk of project,
 // ordered by path and start line.
 func (s *Store) Definitions(ctx context.Context, project string) ([]DefRow, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT id, file_path, chunk_type, name, owner, symbol, params, language,
-		start_line, decl_end_line FROM code_chunks WHERE project_path=? AND chunk_type IN ('class','method','function','macro')`, project)
+	rows, err := s.db.QueryContext(ctx, `SELECT c.id, f.file_path, c.chunk_type, c.name, c.owner, c.symbol, c.params,
+		c.language, c.start_line, c.decl_end_line FROM indexed_files f JOIN code_chunks c ON c.file_id = f.id
+		WHERE f.project_path=? AND c.chunk_type IN ('class','method','function','macro')`, project)
 	if err != nil {
 		return nil, fmt.Errorf("load definitions: %w", err)
 	}

@@ -4,12 +4,14 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 )
 
 // toSchema6 rewrites the tables of a schema 7 store in their schema 6
 // layout (indexed_files without id; relations keyed by project and file
-// path, with their names; no code_names; one vector row per chunk) and records schema 6, on either backend,
+// path, with their names; no code_names; chunks with their project and
+// file path; one vector row per chunk) and records schema 6, on either backend,
 // so that the next Open migrates it.
 func toSchema6(t *testing.T, s *Store) {
 	t.Helper()
@@ -62,11 +64,33 @@ func toSchema6(t *testing.T, s *Store) {
 		`DROP TABLE code_vectors`,
 		`CREATE TABLE code_vectors (id BIGINT PRIMARY KEY, project_path TEXT NOT NULL, embedder TEXT NOT NULL, vec BYTEA NOT NULL)`,
 		`CREATE INDEX code_vectors_project ON code_vectors(project_path, embedder)`,
-		`DROP INDEX code_chunks_defs`,
-		`CREATE INDEX code_chunks_name ON code_chunks(project_path, name)`,
-		`CREATE INDEX code_chunks_defs ON code_chunks(project_path, chunk_type, file_path, start_line, name, owner, language, decl_end_line)`,
 		`UPDATE meta SET value='6' WHERE key='schema_version'`,
 	}
+	chunkCols := `chunk_type, name, owner, symbol, params, signature, language, doc, start_line, end_line, decl_end_line,
+		start_byte, end_byte, content, embedding_model`
+	if s.Postgres() {
+		stmts = append(stmts,
+			`DROP INDEX code_chunks_file`,
+			`ALTER TABLE code_chunks ADD COLUMN project_path TEXT COLLATE "C", ADD COLUMN file_path TEXT COLLATE "C"`,
+			`UPDATE code_chunks c SET project_path = f.project_path, file_path = f.file_path FROM indexed_files f WHERE f.id = c.file_id`,
+			`ALTER TABLE code_chunks DROP COLUMN file_id`)
+	} else {
+		stmts = append(stmts,
+			`CREATE TABLE code_chunks6 (id INTEGER PRIMARY KEY, project_path TEXT NOT NULL, file_path TEXT NOT NULL,
+				chunk_type TEXT NOT NULL, name TEXT NOT NULL, owner TEXT NOT NULL DEFAULT '', symbol TEXT NOT NULL DEFAULT '',
+				params TEXT NOT NULL DEFAULT '', signature TEXT NOT NULL DEFAULT '', language TEXT NOT NULL DEFAULT '',
+				doc TEXT NOT NULL DEFAULT '', start_line INTEGER NOT NULL, end_line INTEGER NOT NULL,
+				decl_end_line INTEGER NOT NULL, start_byte INTEGER NOT NULL, end_byte INTEGER NOT NULL, content TEXT NOT NULL,
+				embedding_model TEXT NOT NULL DEFAULT '')`,
+			`INSERT INTO code_chunks6(id, project_path, file_path, `+chunkCols+`) SELECT c.id, f.project_path, f.file_path, c.`+
+				strings.Join(strings.Fields(strings.ReplaceAll(chunkCols, ",", "")), ", c.")+` FROM code_chunks c JOIN indexed_files f ON f.id = c.file_id`,
+			`DROP TABLE code_chunks`,
+			`ALTER TABLE code_chunks6 RENAME TO code_chunks`)
+	}
+	stmts = append(stmts,
+		`CREATE INDEX code_chunks_file ON code_chunks(project_path, file_path)`,
+		`CREATE INDEX code_chunks_name ON code_chunks(project_path, name)`,
+		`CREATE INDEX code_chunks_defs ON code_chunks(project_path, chunk_type, file_path, start_line, name, owner, language, decl_end_line)`)
 	if s.Postgres() {
 		stmts = append(stmts, `ALTER TABLE indexed_files DROP COLUMN id`)
 	} else {

@@ -154,8 +154,7 @@ func (s *Store) CosineByID(ctx context.Context, project, embedder string, ids []
 		// the rows of the files that hold the chunks; each is read once,
 		// by the first part that names one of its chunks
 		rows, err := s.db.QueryContext(ctx, `SELECT v.file_id, v.n, v.ids, v.vecs FROM code_vectors v
-			WHERE v.embedder=? AND v.file_id IN (SELECT f.id FROM code_chunks c
-				JOIN indexed_files f ON f.project_path = c.project_path AND f.file_path = c.file_path
+			WHERE v.embedder=? AND v.file_id IN (SELECT c.file_id FROM code_chunks c
 				WHERE c.id IN (?`+strings.Repeat(",?", len(part)-1)+`))`, args...)
 		if err != nil {
 			return nil, err
@@ -386,8 +385,8 @@ func (s *Store) FTSSearch(ctx context.Context, project, match string, w FTSWeigh
 	} else {
 		// indexed before per-project tables (see fts.go)
 		rows, err = s.db.QueryContext(ctx, `SELECT c.id, bm25(chunks_fts, ?, ?, ?, ?, ?) AS r
-			FROM chunks_fts JOIN code_chunks c ON c.id = chunks_fts.rowid
-			WHERE chunks_fts MATCH ? AND c.project_path = ?
+			FROM chunks_fts JOIN code_chunks c ON c.id = chunks_fts.rowid JOIN indexed_files f ON f.id = c.file_id
+			WHERE chunks_fts MATCH ? AND f.project_path = ?
 			ORDER BY r, c.id LIMIT ?`, w.Name, w.Owner, w.Path, w.Doc, w.Body, match, project, k)
 	}
 	if err != nil {
@@ -417,8 +416,8 @@ func (s *Store) LikeSearch(ctx context.Context, project, keyword string, limit i
 	if s.pg {
 		like = "ILIKE"
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT `+chunkCols+` FROM code_chunks
-		WHERE project_path=? AND name `+like+` ? ESCAPE '\' ORDER BY id LIMIT ?`, project, pat, limit)
+	rows, err := s.db.QueryContext(ctx, `SELECT `+chunkCols+` FROM `+chunkFrom+`
+		WHERE f.project_path=? AND c.name `+like+` ? ESCAPE '\' ORDER BY c.id LIMIT ?`, project, pat, limit)
 	if err != nil {
 		return nil, fmt.Errorf("keyword search: %w", err)
 	}
@@ -427,8 +426,8 @@ func (s *Store) LikeSearch(ctx context.Context, project, keyword string, limit i
 	if err != nil || len(out) >= limit {
 		return out, err
 	}
-	rows, err = s.db.QueryContext(ctx, `SELECT `+chunkCols+` FROM code_chunks
-		WHERE project_path=? AND content `+like+` ? ESCAPE '\' AND NOT (name `+like+` ? ESCAPE '\') ORDER BY id LIMIT ?`,
+	rows, err = s.db.QueryContext(ctx, `SELECT `+chunkCols+` FROM `+chunkFrom+`
+		WHERE f.project_path=? AND c.content `+like+` ? ESCAPE '\' AND NOT (c.name `+like+` ? ESCAPE '\') ORDER BY c.id LIMIT ?`,
 		project, pat, pat, limit-len(out))
 	if err != nil {
 		return nil, fmt.Errorf("keyword search: %w", err)
@@ -438,8 +437,12 @@ func (s *Store) LikeSearch(ctx context.Context, project, keyword string, limit i
 	return append(out, more...), err
 }
 
-const chunkCols = `id, file_path, chunk_type, name, owner, symbol, params, signature, language, doc, start_line, end_line,
-	decl_end_line, start_byte, end_byte, content, embedding_model`
+// chunkCols are the columns scanChunks reads, from chunkFrom.
+const chunkCols = `c.id, f.file_path, c.chunk_type, c.name, c.owner, c.symbol, c.params, c.signature, c.language, c.doc,
+	c.start_line, c.end_line, c.decl_end_line, c.start_byte, c.end_byte, c.content, c.embedding_model`
+
+// chunkFrom joins a chunk (c) to its file (f), for its path.
+const chunkFrom = `code_chunks c JOIN indexed_files f ON f.id = c.file_id`
 
 func scanChunks(rows *sql.Rows) ([]ChunkRow, error) {
 	var out []ChunkRow
@@ -464,7 +467,7 @@ func (s *Store) ChunksByID(ctx context.Context, ids []int64) (map[int64]ChunkRow
 		for i, id := range part {
 			args[i] = id
 		}
-		q := `SELECT ` + chunkCols + ` FROM code_chunks WHERE id IN (?` + strings.Repeat(",?", len(part)-1) + `)`
+		q := `SELECT ` + chunkCols + ` FROM ` + chunkFrom + ` WHERE c.id IN (?` + strings.Repeat(",?", len(part)-1) + `)`
 		rows, err := s.db.QueryContext(ctx, q, args...)
 		if err != nil {
 			return nil, err

@@ -86,8 +86,30 @@ INSERT INTO code_relations7(file_id, from_id, to_id, relation_type, line, plain)
 DROP TABLE code_relations;
 ALTER TABLE code_relations7 RENAME TO code_relations;
 ALTER TABLE code_vectors RENAME TO code_vectors6;
-DROP INDEX IF EXISTS code_chunks_name;
-DROP INDEX IF EXISTS code_chunks_defs;
+CREATE TABLE code_chunks7 (
+	id              INTEGER PRIMARY KEY,
+	file_id         INTEGER NOT NULL,
+	chunk_type      TEXT NOT NULL,
+	name            TEXT NOT NULL,
+	owner           TEXT NOT NULL DEFAULT '',
+	symbol          TEXT NOT NULL DEFAULT '',
+	params          TEXT NOT NULL DEFAULT '',
+	signature       TEXT NOT NULL DEFAULT '',
+	language        TEXT NOT NULL DEFAULT '',
+	doc             TEXT NOT NULL DEFAULT '',
+	start_line      INTEGER NOT NULL,
+	end_line        INTEGER NOT NULL,
+	decl_end_line   INTEGER NOT NULL,
+	start_byte      INTEGER NOT NULL,
+	end_byte        INTEGER NOT NULL,
+	content         TEXT NOT NULL,
+	embedding_model TEXT NOT NULL DEFAULT ''
+);
+INSERT INTO code_chunks7 SELECT c.id, f.id, c.chunk_type, c.name, c.owner, c.symbol, c.params, c.signature, c.language,
+	c.doc, c.start_line, c.end_line, c.decl_end_line, c.start_byte, c.end_byte, c.content, c.embedding_model
+	FROM code_chunks c JOIN indexed_files f ON f.project_path = c.project_path AND f.file_path = c.file_path ORDER BY c.id;
+DROP TABLE code_chunks;
+ALTER TABLE code_chunks7 RENAME TO code_chunks;
 ` + vectorsTable
 
 // namesTable holds the names of code_relations from schema 7 on: a
@@ -221,8 +243,7 @@ CREATE TABLE IF NOT EXISTS indexed_files (
 );
 CREATE TABLE IF NOT EXISTS code_chunks (
 	id              INTEGER PRIMARY KEY,
-	project_path    TEXT NOT NULL,
-	file_path       TEXT NOT NULL,
+	file_id         INTEGER NOT NULL,
 	chunk_type      TEXT NOT NULL,
 	name            TEXT NOT NULL,
 	owner           TEXT NOT NULL DEFAULT '',
@@ -240,8 +261,7 @@ CREATE TABLE IF NOT EXISTS code_chunks (
 	embedding_model TEXT NOT NULL DEFAULT ''
 );
 ` + vectorsTable + `
-CREATE INDEX IF NOT EXISTS code_chunks_file ON code_chunks(project_path, file_path);
-CREATE INDEX IF NOT EXISTS code_chunks_defs ON code_chunks(project_path, chunk_type);
+CREATE INDEX IF NOT EXISTS code_chunks_file ON code_chunks(file_id, chunk_type);
 ` + namesTable + `
 CREATE TABLE IF NOT EXISTS code_relations (
 	file_id       INTEGER NOT NULL,

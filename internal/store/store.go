@@ -363,12 +363,13 @@ func (s *Store) RemoveProject(ctx context.Context, path string) (int, error) {
 		if _, err := tx.ExecContext(ctx, `DROP TABLE IF EXISTS `+ftsTable(path)); err != nil {
 			return 0, err
 		}
-		qs = append(qs, `DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM code_chunks WHERE project_path=?)`)
+		qs = append(qs, `DELETE FROM chunks_fts WHERE rowid IN (SELECT c.id FROM indexed_files f
+			JOIN code_chunks c ON c.file_id = f.id WHERE f.project_path=?)`)
 	}
 	for _, q := range append(qs,
 		`DELETE FROM code_vectors WHERE file_id IN (SELECT id FROM indexed_files WHERE project_path=?)`,
 		`DELETE FROM code_relations WHERE file_id IN (SELECT id FROM indexed_files WHERE project_path=?)`,
-		`DELETE FROM code_chunks WHERE project_path=?`,
+		`DELETE FROM code_chunks WHERE file_id IN (SELECT id FROM indexed_files WHERE project_path=?)`,
 		`DELETE FROM indexed_files WHERE project_path=?`,
 		`DELETE FROM projects WHERE project_path=?`,
 	) {
@@ -598,16 +599,16 @@ func (s *Store) pgReplaceFiles(ctx context.Context, tx *sql.Tx, project string, 
 		if err := s.deleteFile(ctx, tx, project, path); err != nil {
 			return fmt.Errorf("replace %s: %w", path, err)
 		}
-		ids, err := pgInsertChunks(ctx, tx, project, path, f.Chunks)
-		if err != nil {
-			return fmt.Errorf("insert chunks %s: %w", path, err)
-		}
 		r := f.Record
 		var fileID int64
 		if err := tx.QueryRowContext(ctx, `INSERT INTO indexed_files(project_path, file_path, content_sha256,
 			embedding_model, size, mtime_ns, language, chunk_count, indexed_at, analysis) VALUES(?,?,?,?,?,?,?,?,?,?) RETURNING id`,
 			project, path, r.SHA256, r.Embedder, r.Size, r.MtimeNS, f.Language, len(f.Chunks), now, max(r.Analysis, 1)).Scan(&fileID); err != nil {
 			return fmt.Errorf("fingerprint %s: %w", path, err)
+		}
+		ids, err := pgInsertChunks(ctx, tx, fileID, f.Chunks)
+		if err != nil {
+			return fmt.Errorf("insert chunks %s: %w", path, err)
 		}
 		var pack vecPack
 		emb := ""
@@ -644,6 +645,10 @@ func bumpVersion(ctx context.Context, tx *sql.Tx, project string) error {
 	return err
 }
 
+// fileChunkIDs selects the chunk ids of one file (project, path).
+const fileChunkIDs = `SELECT c.id FROM indexed_files f JOIN code_chunks c ON c.file_id = f.id
+	WHERE f.project_path=? AND f.file_path=?`
+
 // deleteFile deletes the rows of one file; on SQLite the project's
 // full-text table must exist (ensureFTS).
 func (s *Store) deleteFile(ctx context.Context, tx *sql.Tx, project, path string) error {
@@ -657,8 +662,8 @@ func (s *Store) deleteFile(ctx context.Context, tx *sql.Tx, project, path string
 		}
 	} else {
 		qs = append(qs,
-			`DELETE FROM `+ftsTable(project)+` WHERE rowid IN (SELECT id FROM code_chunks WHERE project_path=? AND file_path=?)`,
-			`DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM code_chunks WHERE project_path=? AND file_path=?)`)
+			`DELETE FROM `+ftsTable(project)+` WHERE rowid IN (`+fileChunkIDs+`)`,
+			`DELETE FROM chunks_fts WHERE rowid IN (`+fileChunkIDs+`)`)
 	}
 	for _, q := range qs {
 		if _, err := tx.ExecContext(ctx, q, project, path); err != nil {
@@ -666,7 +671,7 @@ func (s *Store) deleteFile(ctx context.Context, tx *sql.Tx, project, path string
 		}
 	}
 	for _, q := range []string{
-		`DELETE FROM code_chunks WHERE project_path=? AND file_path=?`,
+		`DELETE FROM code_chunks WHERE file_id IN (SELECT id FROM indexed_files WHERE project_path=? AND file_path=?)`,
 		`DELETE FROM indexed_files WHERE project_path=? AND file_path=?`,
 	} {
 		if _, err := tx.ExecContext(ctx, q, project, path); err != nil {
@@ -726,7 +731,8 @@ func (s *Store) Count(ctx context.Context, project string) (Counts, error) {
 		JOIN code_vectors v ON v.file_id = f.id WHERE f.project_path=?`, project).Scan(&c.Embedded); err != nil {
 		return c, err
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT chunk_type, count(*) FROM code_chunks WHERE project_path=? GROUP BY chunk_type`, project)
+	rows, err := s.db.QueryContext(ctx, `SELECT c.chunk_type, count(*) FROM indexed_files f
+		JOIN code_chunks c ON c.file_id = f.id WHERE f.project_path=? GROUP BY c.chunk_type`, project)
 	if err != nil {
 		return c, err
 	}

@@ -274,10 +274,9 @@ func packVectors(ctx context.Context, tx *sql.Tx) error {
 			return err
 		}
 		last = files[len(files)-1]
-		rows, err = tx.QueryContext(ctx, `SELECT f.id, v.embedder, v.id, v.vec FROM code_vectors6 v
+		rows, err = tx.QueryContext(ctx, `SELECT c.file_id, v.embedder, v.id, v.vec FROM code_vectors6 v
 			JOIN code_chunks c ON c.id = v.id
-			JOIN indexed_files f ON f.project_path = c.project_path AND f.file_path = c.file_path
-			WHERE f.id >= ? AND f.id <= ? ORDER BY f.id, v.embedder, v.id`, files[0], last)
+			WHERE c.file_id >= ? AND c.file_id <= ? ORDER BY c.file_id, v.embedder, v.id`, files[0], last)
 		if err != nil {
 			return fmt.Errorf("pack vectors: %w", err)
 		}

@@ -133,7 +133,7 @@ func (s *Store) writeFiles(ctx context.Context, tx *sql.Tx, project string, file
 	if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(id), 0) + 1 FROM indexed_files`).Scan(&nextFile); err != nil {
 		return fmt.Errorf("next file id: %w", err)
 	}
-	chunks := newBulk(tx, "code_chunks", "id", "project_path", "file_path", "chunk_type", "name", "owner",
+	chunks := newBulk(tx, "code_chunks", "id", "file_id", "chunk_type", "name", "owner",
 		"symbol", "params", "signature", "language", "doc", "start_line", "end_line", "decl_end_line", "start_byte", "end_byte",
 		"content", "embedding_model")
 	vecs := newBulk(tx, "code_vectors", "file_id", "embedder", "n", "ids", "vecs")
@@ -168,7 +168,7 @@ func (s *Store) writeFiles(ctx context.Context, tx *sql.Tx, project string, file
 		for _, c := range f.Chunks {
 			id := next
 			next++
-			if err := chunks.add(ctx, id, project, path, c.Type, c.Name, c.Owner, c.Symbol, c.Params, c.Signature, c.Language,
+			if err := chunks.add(ctx, id, fileID, c.Type, c.Name, c.Owner, c.Symbol, c.Params, c.Signature, c.Language,
 				c.Doc, c.StartLine, c.EndLine, c.DeclEndLine, c.StartByte, c.EndByte, c.Content, c.Embedder); err != nil {
 				return fmt.Errorf("insert chunks %s: %w", path, err)
 			}
@@ -252,23 +252,20 @@ func packable(emb *string, p *vecPack, c ChunkRow, path string) error {
 	return nil
 }
 
-// pathsWithRows returns which of paths have a fingerprint or a chunk in
-// project (relations and vectors hang on the fingerprint's id).
+// pathsWithRows returns which of paths have a fingerprint in project
+// (chunks, relations and vectors hang on the fingerprint's id).
 func pathsWithRows(ctx context.Context, tx *sql.Tx, project string, paths []string) (map[string]bool, error) {
 	out := map[string]bool{}
 	const step = 300
 	for i := 0; i < len(paths); i += step {
 		part := paths[i:min(i+step, len(paths))]
 		in := "(?" + strings.Repeat(",?", len(part)-1) + ")"
-		args := make([]any, 0, 2*(len(part)+1))
-		for range 2 {
-			args = append(args, project)
-			for _, p := range part {
-				args = append(args, p)
-			}
+		args := make([]any, 0, len(part)+1)
+		args = append(args, project)
+		for _, p := range part {
+			args = append(args, p)
 		}
-		rows, err := tx.QueryContext(ctx, `SELECT file_path FROM indexed_files WHERE project_path=? AND file_path IN `+in+`
-			UNION SELECT file_path FROM code_chunks WHERE project_path=? AND file_path IN `+in, args...)
+		rows, err := tx.QueryContext(ctx, `SELECT file_path FROM indexed_files WHERE project_path=? AND file_path IN `+in, args...)
 		if err != nil {
 			return nil, fmt.Errorf("look up stored files: %w", err)
 		}
