@@ -42,14 +42,35 @@ var dataMigrations = map[int]func(context.Context, *sql.Tx) error{
 // a file without a fingerprint is indexed anew, with all its rows, by the
 // next run.
 //
-// Two indexes of code_chunks go: code_chunks_name (project_path, name),
-// which no query used (the name searches are LIKE '%...%' and walk the
-// project's rows), and the eight columns of code_chunks_defs, which
-// stopped covering Definitions when symbol and params were added (it
-// reads the rows anyway); code_chunks_defs is now (project_path,
-// chunk_type), which gives the same plans: Definitions and the chunk
-// counts search it by project and type, LikeSearch by project.
-const keyByFileID = `CREATE TABLE indexed_files7 (
+// code_chunks is copied with the file id in place of project_path and
+// file_path too (on PostgreSQL the column is added and the two dropped),
+// and its indexes become one: code_chunks_name (project_path, name) was
+// used by no query (the name searches are LIKE '%...%' and walk the
+// project's rows), and the eight columns of code_chunks_defs stopped
+// covering Definitions when symbol and params were added; code_chunks_file
+// (file_id, chunk_type) serves a file's chunks, a project's (through
+// indexed_files' key), Definitions and the counts by type.
+var keyByFileID = `CREATE TABLE indexed_files7 ` + filesColumns + `;
+INSERT INTO indexed_files7(project_path, file_path, content_sha256, embedding_model, size, mtime_ns, language,
+	chunk_count, indexed_at, analysis)
+	SELECT project_path, file_path, content_sha256, embedding_model, size, mtime_ns, language, chunk_count,
+	indexed_at, analysis FROM indexed_files ORDER BY project_path, file_path;
+DROP TABLE indexed_files;
+ALTER TABLE indexed_files7 RENAME TO indexed_files;
+` + namesTable + `
+` + copyRelations(relationsColumns) + `ALTER TABLE code_vectors RENAME TO code_vectors6;
+CREATE TABLE code_chunks7 ` + chunksColumns + `;
+INSERT INTO code_chunks7 SELECT c.id, f.id, c.chunk_type, c.name, c.owner, c.symbol, c.params, c.signature, c.language,
+	c.doc, c.start_line, c.end_line, c.decl_end_line, c.start_byte, c.end_byte, c.content, c.embedding_model
+	FROM code_chunks c JOIN indexed_files f ON f.project_path = c.project_path AND f.file_path = c.file_path ORDER BY c.id;
+DROP TABLE code_chunks;
+ALTER TABLE code_chunks7 RENAME TO code_chunks;
+` + vectorsTable
+
+// The columns of the tables schema 7 rebuilds (keyByFileID), as
+// "(...)" for CREATE TABLE.
+const (
+	filesColumns = `(
 	id              INTEGER PRIMARY KEY,
 	project_path    TEXT NOT NULL,
 	file_path       TEXT NOT NULL,
@@ -62,31 +83,8 @@ const keyByFileID = `CREATE TABLE indexed_files7 (
 	indexed_at      INTEGER NOT NULL,
 	analysis        INTEGER NOT NULL DEFAULT 1,
 	UNIQUE (project_path, file_path)
-);
-INSERT INTO indexed_files7(project_path, file_path, content_sha256, embedding_model, size, mtime_ns, language,
-	chunk_count, indexed_at, analysis)
-	SELECT project_path, file_path, content_sha256, embedding_model, size, mtime_ns, language, chunk_count,
-	indexed_at, analysis FROM indexed_files ORDER BY project_path, file_path;
-DROP TABLE indexed_files;
-ALTER TABLE indexed_files7 RENAME TO indexed_files;
-` + namesTable + `
-INSERT INTO code_names(name) SELECT from_name FROM code_relations UNION SELECT to_name FROM code_relations ORDER BY 1;
-CREATE TABLE code_relations7 (
-	file_id       INTEGER NOT NULL,
-	from_id       INTEGER NOT NULL,
-	to_id         INTEGER NOT NULL,
-	relation_type TEXT NOT NULL,
-	line          INTEGER NOT NULL DEFAULT 0,
-	plain         INTEGER NOT NULL DEFAULT 0
-);
-INSERT INTO code_relations7(file_id, from_id, to_id, relation_type, line, plain)
-	SELECT f.id, a.id, b.id, r.relation_type, r.line, r.plain FROM code_relations r
-	JOIN indexed_files f ON f.project_path = r.project_path AND f.file_path = r.file_path
-	JOIN code_names a ON a.name = r.from_name JOIN code_names b ON b.name = r.to_name ORDER BY r.id;
-DROP TABLE code_relations;
-ALTER TABLE code_relations7 RENAME TO code_relations;
-ALTER TABLE code_vectors RENAME TO code_vectors6;
-CREATE TABLE code_chunks7 (
+)`
+	chunksColumns = `(
 	id              INTEGER PRIMARY KEY,
 	file_id         INTEGER NOT NULL,
 	chunk_type      TEXT NOT NULL,
@@ -104,13 +102,32 @@ CREATE TABLE code_chunks7 (
 	end_byte        INTEGER NOT NULL,
 	content         TEXT NOT NULL,
 	embedding_model TEXT NOT NULL DEFAULT ''
-);
-INSERT INTO code_chunks7 SELECT c.id, f.id, c.chunk_type, c.name, c.owner, c.symbol, c.params, c.signature, c.language,
-	c.doc, c.start_line, c.end_line, c.decl_end_line, c.start_byte, c.end_byte, c.content, c.embedding_model
-	FROM code_chunks c JOIN indexed_files f ON f.project_path = c.project_path AND f.file_path = c.file_path ORDER BY c.id;
-DROP TABLE code_chunks;
-ALTER TABLE code_chunks7 RENAME TO code_chunks;
-` + vectorsTable
+)`
+	relationsColumns = `(
+	file_id       INTEGER NOT NULL,
+	from_id       INTEGER NOT NULL,
+	to_id         INTEGER NOT NULL,
+	relation_type TEXT NOT NULL,
+	line          INTEGER NOT NULL DEFAULT 0,
+	plain         INTEGER NOT NULL DEFAULT 0
+)`
+)
+
+// copyRelations is the SQL, the same on both backends, that fills
+// code_names and copies code_relations with file and name ids into a new
+// table of the columns cols (the backend's relationsColumns), which
+// replaces it.
+func copyRelations(cols string) string {
+	return `INSERT INTO code_names(name) SELECT from_name FROM code_relations UNION SELECT to_name FROM code_relations ORDER BY 1;
+CREATE TABLE code_relations7 ` + cols + `;
+INSERT INTO code_relations7(file_id, from_id, to_id, relation_type, line, plain)
+	SELECT f.id, a.id, b.id, r.relation_type, r.line, r.plain FROM code_relations r
+	JOIN indexed_files f ON f.project_path = r.project_path AND f.file_path = r.file_path
+	JOIN code_names a ON a.name = r.from_name JOIN code_names b ON b.name = r.to_name ORDER BY r.id;
+DROP TABLE code_relations;
+ALTER TABLE code_relations7 RENAME TO code_relations;
+`
+}
 
 // namesTable holds the names of code_relations from schema 7 on: a
 // relation's from and to are ids of this table, so a name is stored once
@@ -169,21 +186,24 @@ var backfillSymbols = strings.NewReplacer(
 		ELSE PARAMS END`))
 
 // schema is the on-disk format of index.db (SQLite, WAL mode). One file holds
-// every project; every row carries project_path, the project's absolute,
-// symlink-resolved root.
+// every project; a project is its project_path, the absolute,
+// symlink-resolved root, in projects and indexed_files, and the rows of a
+// file's chunks, vectors and relations carry its indexed_files.id.
 //
 //	meta(key, value)                 schema_version and other facts
 //	projects                         one row per indexed root: embedder id
 //	                                 ("provider:model"), vector dimension, times
-//	indexed_files                    id (the file id of code_relations and
-//	                                 code_vectors); unique (project_path,
+//	indexed_files                    id (the file id of code_chunks,
+//	                                 code_relations and code_vectors);
+//	                                 unique (project_path,
 //	                                 file_path); content_sha256
 //	                                 and embedding_model are the fingerprint that
 //	                                 lets unchanged files be skipped; size and
 //	                                 mtime_ns feed the stat fast path; analysis
 //	                                 is the version of chunking and term analysis
 //	                                 the file's rows were made with
-//	code_chunks                      one row per chunk (text, lines, names);
+//	code_chunks                      one row per chunk of the file file_id
+//	                                 (indexed_files.id): text, lines, names;
 //	                                 name is the chunk name as the chunker
 //	                                 wrote it, symbol, owner and params its
 //	                                 parts (chunk.Symbol)
@@ -227,50 +247,12 @@ CREATE TABLE IF NOT EXISTS projects (
 	created_at   INTEGER NOT NULL,
 	updated_at   INTEGER NOT NULL
 );
-CREATE TABLE IF NOT EXISTS indexed_files (
-	id              INTEGER PRIMARY KEY,
-	project_path    TEXT NOT NULL,
-	file_path       TEXT NOT NULL,
-	content_sha256  TEXT NOT NULL,
-	embedding_model TEXT NOT NULL,
-	size            INTEGER NOT NULL,
-	mtime_ns        INTEGER NOT NULL,
-	language        TEXT NOT NULL DEFAULT '',
-	chunk_count     INTEGER NOT NULL DEFAULT 0,
-	indexed_at      INTEGER NOT NULL,
-	analysis        INTEGER NOT NULL DEFAULT 1,
-	UNIQUE (project_path, file_path)
-);
-CREATE TABLE IF NOT EXISTS code_chunks (
-	id              INTEGER PRIMARY KEY,
-	file_id         INTEGER NOT NULL,
-	chunk_type      TEXT NOT NULL,
-	name            TEXT NOT NULL,
-	owner           TEXT NOT NULL DEFAULT '',
-	symbol          TEXT NOT NULL DEFAULT '',
-	params          TEXT NOT NULL DEFAULT '',
-	signature       TEXT NOT NULL DEFAULT '',
-	language        TEXT NOT NULL DEFAULT '',
-	doc             TEXT NOT NULL DEFAULT '',
-	start_line      INTEGER NOT NULL,
-	end_line        INTEGER NOT NULL,
-	decl_end_line   INTEGER NOT NULL,
-	start_byte      INTEGER NOT NULL,
-	end_byte        INTEGER NOT NULL,
-	content         TEXT NOT NULL,
-	embedding_model TEXT NOT NULL DEFAULT ''
-);
+CREATE TABLE IF NOT EXISTS indexed_files ` + filesColumns + `;
+CREATE TABLE IF NOT EXISTS code_chunks ` + chunksColumns + `;
 ` + vectorsTable + `
 CREATE INDEX IF NOT EXISTS code_chunks_file ON code_chunks(file_id, chunk_type);
 ` + namesTable + `
-CREATE TABLE IF NOT EXISTS code_relations (
-	file_id       INTEGER NOT NULL,
-	from_id       INTEGER NOT NULL,
-	to_id         INTEGER NOT NULL,
-	relation_type TEXT NOT NULL,
-	line          INTEGER NOT NULL DEFAULT 0,
-	plain         INTEGER NOT NULL DEFAULT 0
-);
+CREATE TABLE IF NOT EXISTS code_relations ` + relationsColumns + `;
 CREATE INDEX IF NOT EXISTS code_relations_file ON code_relations(file_id);
 CREATE INDEX IF NOT EXISTS code_relations_from ON code_relations(from_id);
 CREATE INDEX IF NOT EXISTS code_relations_to ON code_relations(to_id);
