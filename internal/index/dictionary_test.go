@@ -33,20 +33,26 @@ func translatingEmbedder(t *testing.T, d *zh.Dict) embed.Embedder {
 // by chunk name.
 func storedVectors(t *testing.T, st *store.Store, root, file string) map[string][]byte {
 	t.Helper()
-	rows, err := rawDB(t, st).Query(`SELECT c.name, v.vec FROM code_chunks c JOIN code_vectors v ON v.id = c.id
-		WHERE c.project_path = ? AND c.file_path = ?`, root, file)
+	vs, err := st.FileVectors(context.Background(), root, file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := rawDB(t, st).Query(`SELECT c.id, c.name FROM code_chunks c JOIN indexed_files f ON f.id = c.file_id
+		WHERE f.project_path = ? AND f.file_path = ?`, root, file)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer rows.Close()
 	out := map[string][]byte{}
 	for rows.Next() {
+		var id int64
 		var n string
-		var b []byte
-		if err := rows.Scan(&n, &b); err != nil {
+		if err := rows.Scan(&id, &n); err != nil {
 			t.Fatal(err)
 		}
-		out[n] = b
+		if b, ok := vs[id]; ok {
+			out[n] = b
+		}
 	}
 	return out
 }

@@ -57,7 +57,8 @@ func mustRun(t *testing.T, st *store.Store, emb embed.Embedder, root string) *Re
 // chunkLines returns "path name start-end" for every chunk of the project.
 func chunkLines(t *testing.T, st *store.Store, root string) []string {
 	t.Helper()
-	rows, err := rawDB(t, st).Query(`SELECT file_path, name, start_line, end_line FROM code_chunks WHERE project_path=? ORDER BY file_path, start_line, name`, root)
+	rows, err := rawDB(t, st).Query(`SELECT f.file_path, c.name, c.start_line, c.end_line FROM code_chunks c
+		JOIN indexed_files f ON f.id = c.file_id WHERE f.project_path=? ORDER BY f.file_path, c.start_line, c.name`, root)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,16 +153,16 @@ func TestIncrementalEditsMatchFreshIndex(t *testing.T) {
 	os.Remove(filepath.Join(root, "demo/a.go"))
 	mustRun(t, st, emb, root)
 	var n int
-	for _, tbl := range []string{"code_chunks", "code_relations", "indexed_files"} {
-		rawDB(t, st).QueryRow(`SELECT count(*) FROM `+tbl+` WHERE project_path=? AND file_path='demo/a.go'`, root).Scan(&n)
-		if n != 0 {
-			t.Fatalf("%s still has %d rows of a deleted file", tbl, n)
-		}
+	rawDB(t, st).QueryRow(`SELECT count(*) FROM indexed_files WHERE project_path=? AND file_path='demo/a.go'`, root).Scan(&n)
+	if n != 0 {
+		t.Fatalf("indexed_files still has %d rows of a deleted file", n)
 	}
-	var orphans int
-	rawDB(t, st).QueryRow(`SELECT count(*) FROM code_vectors v LEFT JOIN code_chunks c ON c.id=v.id WHERE c.id IS NULL`).Scan(&orphans)
-	if orphans != 0 {
-		t.Fatalf("%d orphan vectors", orphans)
+	for _, tbl := range []string{"code_chunks", "code_relations", "code_vectors"} {
+		var orphans int
+		rawDB(t, st).QueryRow(`SELECT count(*) FROM ` + tbl + ` r LEFT JOIN indexed_files f ON f.id=r.file_id WHERE f.id IS NULL`).Scan(&orphans)
+		if orphans != 0 {
+			t.Fatalf("%d orphan rows in %s", orphans, tbl)
+		}
 	}
 }
 
@@ -536,9 +537,8 @@ func TestOneBadChunkFailsOnlyItsFile(t *testing.T) {
 	if rep.Changed != 20 {
 		t.Fatalf("changed %d, want 20 (19 files and long.go)", rep.Changed)
 	}
-	var n int
-	if err := rawDB(t, st).QueryRow(`SELECT count(*) FROM code_vectors v JOIN code_chunks c ON c.id = v.id WHERE c.file_path = 'long.go'`).Scan(&n); err != nil || n == 0 {
-		t.Fatalf("long.go has %d vectors (%v), want its chunk embedded after cutting", n, err)
+	if vs, err := st.FileVectors(context.Background(), root, "long.go"); err != nil || len(vs) == 0 {
+		t.Fatalf("long.go has %d vectors (%v), want its chunk embedded after cutting", len(vs), err)
 	}
 }
 

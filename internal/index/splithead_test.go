@@ -32,7 +32,8 @@ func TestSplitHeadSearchesWholeDefinition(t *testing.T) {
 	mustRun(t, st, emb, root)
 	var head, part int64
 	var headEnd, headDecl int
-	rows, err := rawDB(t, st).Query(`SELECT id, name, end_line, decl_end_line, content FROM code_chunks WHERE project_path=?`, root)
+	rows, err := rawDB(t, st).Query(`SELECT c.id, c.name, c.end_line, c.decl_end_line, c.content FROM code_chunks c
+		JOIN indexed_files f ON f.id = c.file_id WHERE f.project_path=?`, root)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -114,8 +114,10 @@ func dumpRelations(t *testing.T, st *store.Store, root string) string {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	rows, err := db.QueryContext(ctx, `SELECT file_path, from_name, to_name, relation_type, line, plain FROM code_relations
-		WHERE project_path=? ORDER BY file_path, line, relation_type, from_name, to_name`, root)
+	rows, err := db.QueryContext(ctx, `SELECT f.file_path, a.name, b.name, r.relation_type, r.line, r.plain
+		FROM code_relations r JOIN indexed_files f ON f.id = r.file_id
+		JOIN code_names a ON a.id = r.from_id JOIN code_names b ON b.id = r.to_id
+		WHERE f.project_path=? ORDER BY f.file_path, r.line, r.relation_type, a.name, b.name`, root)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -137,19 +137,21 @@ type ftsBatch struct {
 
 	// vectors and relations of the batch, written by flush too (one
 	// statement instead of a round trip per row)
-	vecIDs                           []int64
-	vecEmb                           []string
-	vecs                             [][]byte
-	relPath, relFrom, relTo, relKind []string
-	relLine, relForm                 []int64
+	vecFile, vecN             []int64
+	vecEmb                    []string
+	vecIDs, vecs              [][]byte
+	relFrom, relTo, relKind   []string
+	relFile, relLine, relForm []int64
 }
 
-func (b *ftsBatch) addVector(id int64, embedder string, v []byte) {
-	b.vecIDs, b.vecEmb, b.vecs = append(b.vecIDs, id), append(b.vecEmb, embedder), append(b.vecs, v)
+// addVectors adds the code_vectors row of file (vector.go).
+func (b *ftsBatch) addVectors(file int64, embedder string, p *vecPack) {
+	b.vecFile, b.vecN, b.vecEmb = append(b.vecFile, file), append(b.vecN, int64(p.n)), append(b.vecEmb, embedder)
+	b.vecIDs, b.vecs = append(b.vecIDs, p.ids), append(b.vecs, p.vecs)
 }
 
-func (b *ftsBatch) addRelation(path string, r RelationRow) {
-	b.relPath, b.relFrom, b.relTo, b.relKind = append(b.relPath, path), append(b.relFrom, r.From), append(b.relTo, r.To), append(b.relKind, r.Kind)
+func (b *ftsBatch) addRelation(file int64, r RelationRow) {
+	b.relFile, b.relFrom, b.relTo, b.relKind = append(b.relFile, file), append(b.relFrom, r.From), append(b.relTo, r.To), append(b.relKind, r.Kind)
 	b.relLine, b.relForm = append(b.relLine, int64(r.Line)), append(b.relForm, int64(r.Form))
 }
 
@@ -173,20 +175,33 @@ func (b *ftsBatch) add(id int64, c ChunkRow) {
 // frequencies and project totals.
 func (b *ftsBatch) flush(ctx context.Context, tx *sql.Tx, project string) error {
 	const step = 20000
-	for i := 0; i < len(b.vecIDs); i += step {
-		j := min(i+step, len(b.vecIDs))
-		if _, err := tx.ExecContext(ctx, `INSERT INTO code_vectors(id, project_path, embedder, vec)
-			SELECT id, ?, emb, vec FROM unnest(?::bigint[], ?::text[], ?::bytea[]) AS u(id, emb, vec)`,
-			project, b.vecIDs[i:j], b.vecEmb[i:j], b.vecs[i:j]); err != nil {
+	for i := 0; i < len(b.vecFile); i += 1000 {
+		j := min(i+1000, len(b.vecFile))
+		if _, err := tx.ExecContext(ctx, `INSERT INTO code_vectors(file_id, embedder, n, ids, vecs)
+			SELECT * FROM unnest(?::bigint[], ?::text[], ?::bigint[], ?::bytea[], ?::bytea[])`,
+			b.vecFile[i:j], b.vecEmb[i:j], b.vecN[i:j], b.vecIDs[i:j], b.vecs[i:j]); err != nil {
 			return fmt.Errorf("insert vectors: %w", err)
 		}
 	}
-	for i := 0; i < len(b.relPath); i += step {
-		j := min(i+step, len(b.relPath))
-		if _, err := tx.ExecContext(ctx, `INSERT INTO code_relations(project_path, file_path, from_name, to_name, relation_type, line, plain)
-			SELECT ?, * FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::bigint[], ?::bigint[])`,
-			project, b.relPath[i:j], b.relFrom[i:j], b.relTo[i:j], b.relKind[i:j], b.relLine[i:j], b.relForm[i:j]); err != nil {
-			return fmt.Errorf("insert relations: %w", err)
+	if len(b.relFile) > 0 {
+		names := map[string]int64{}
+		for i := range b.relFrom {
+			names[b.relFrom[i]], names[b.relTo[i]] = 0, 0
+		}
+		if err := nameIDs(ctx, tx, true, names); err != nil {
+			return err
+		}
+		from, to := make([]int64, len(b.relFrom)), make([]int64, len(b.relTo))
+		for i := range b.relFrom {
+			from[i], to[i] = names[b.relFrom[i]], names[b.relTo[i]]
+		}
+		for i := 0; i < len(b.relFile); i += step {
+			j := min(i+step, len(b.relFile))
+			if _, err := tx.ExecContext(ctx, `INSERT INTO code_relations(file_id, from_id, to_id, relation_type, line, plain)
+				SELECT * FROM unnest(?::bigint[], ?::bigint[], ?::bigint[], ?::text[], ?::bigint[], ?::bigint[])`,
+				b.relFile[i:j], from[i:j], to[i:j], b.relKind[i:j], b.relLine[i:j], b.relForm[i:j]); err != nil {
+				return fmt.Errorf("insert relations: %w", err)
+			}
 		}
 	}
 	if len(b.docIDs) == 0 {
@@ -229,7 +244,7 @@ func (b *ftsBatch) flush(ctx context.Context, tx *sql.Tx, project string) error 
 // them out of the project's statistics.
 func pgDeleteFTS(ctx context.Context, tx *sql.Tx, project, path string) error {
 	key := projectKey(project)
-	ids := `SELECT id FROM code_chunks WHERE project_path=? AND file_path=?`
+	ids := fileChunkIDs
 	for _, q := range []struct {
 		sql  string
 		args []any

@@ -232,6 +232,7 @@ func TestMigrateBackfillsSymbols(t *testing.T) {
 		t.Fatal(err)
 	}
 	// make it a schema-3 file: no symbol or params column
+	toSchema6(t, s)
 	s = downgrade(t, s, p,
 		`ALTER TABLE code_chunks DROP COLUMN symbol`,
 		`ALTER TABLE code_chunks DROP COLUMN params`,

@@ -41,7 +41,7 @@ var (
 )
 
 // requiredTables are the tables (and the FTS5 virtual table) of schema.
-var requiredTables = []string{"meta", "projects", "indexed_files", "code_chunks", "code_vectors", "code_relations", "chunks_fts"}
+var requiredTables = []string{"meta", "projects", "indexed_files", "code_chunks", "code_vectors", "code_relations", "code_names", "chunks_fts"}
 
 // Damaged reports whether err says the index file is damaged: ErrDamaged,
 // or SQLite's messages for a corrupt file or a missing table or column.

@@ -42,7 +42,7 @@ func (h *scoredHeap) Pop() any {
 // dimension differs from len(q) is an error (the index was built by another
 // embedder). With CacheVectors on, the project's vectors are kept in memory
 // and reloaded only when the project's DataVersion changes; otherwise they are
-// streamed from code_vectors.
+// streamed from code_vectors, one row per file.
 func (s *Store) TopKCosine(ctx context.Context, project, embedder string, q []float32, k int) ([]Scored, error) {
 	h := make(scoredHeap, 0, k+1)
 	push := func(id int64, score float64) {
@@ -66,22 +66,14 @@ func (s *Store) TopKCosine(ctx context.Context, project, embedder string, q []fl
 			push(id, float64(vs.scale[i]*vec.DotCodes(q, vs.data[i*vs.dim:(i+1)*vs.dim])))
 		}
 	} else {
-		rows, err := s.db.QueryContext(ctx, `SELECT id, vec FROM code_vectors WHERE project_path=? AND embedder=?`, project, embedder)
-		if err != nil {
-			return nil, err
-		}
-		var blob sql.RawBytes
-		var id int64
-		if err := eachRow(rows, func() error {
-			if err := rows.Scan(&id, &blob); err != nil {
-				return err
-			}
+		err := s.eachVector(ctx, project, embedder, func(id int64, blob []byte) error {
 			if blobDim(blob) != len(q) {
 				return dimError(blobDim(blob), len(q))
 			}
 			push(id, float64(dotBlob(q, blob)))
 			return nil
-		}); err != nil {
+		})
+		if err != nil {
 			return nil, err
 		}
 	}
@@ -90,6 +82,30 @@ func (s *Store) TopKCosine(ctx context.Context, project, embedder string, q []fl
 		out[i] = heap.Pop(&h).(Scored)
 	}
 	return out, nil
+}
+
+// eachVector calls fn with every vector of project embedded by embedder
+// (chunk id and the vector in the one-vector format, valid during the
+// call only), reading one code_vectors row per file (vector.go). An error
+// of fn stops the scan and is returned.
+func (s *Store) eachVector(ctx context.Context, project, embedder string, fn func(id int64, blob []byte) error) error {
+	rows, err := s.db.QueryContext(ctx, `SELECT v.n, v.ids, v.vecs FROM indexed_files f
+		JOIN code_vectors v ON v.file_id = f.id WHERE f.project_path=? AND v.embedder=?`, project, embedder)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	var ids, vecs sql.RawBytes
+	var n int
+	for rows.Next() {
+		if err := rows.Scan(&n, &ids, &vecs); err != nil {
+			return err
+		}
+		if err := unpack(n, ids, vecs, fn); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
 }
 
 func dimError(stored, query int) error {
@@ -126,29 +142,54 @@ func (s *Store) CosineByID(ctx context.Context, project, embedder string, ids []
 		sortScored(out)
 		return out, nil
 	}
+	want := make(map[int64]bool, len(ids))
+	for _, id := range ids {
+		want[id] = true
+	}
+	seen := map[int64]bool{}
 	for start := 0; start < len(ids); start += 500 {
 		part := ids[start:min(start+500, len(ids))]
 		args := []any{embedder}
 		for _, id := range part {
 			args = append(args, id)
 		}
-		rows, err := s.db.QueryContext(ctx, `SELECT id, vec FROM code_vectors WHERE embedder=? AND id IN (?`+
-			strings.Repeat(",?", len(part)-1)+`)`, args...)
+		// the rows of the files that hold the chunks; each is read once,
+		// by the first part that names one of its chunks
+		rows, err := s.db.QueryContext(ctx, `SELECT v.file_id, v.n, v.ids, v.vecs FROM code_vectors v
+			WHERE v.embedder=? AND v.file_id IN (SELECT c.file_id FROM code_chunks c
+				WHERE c.id IN (?`+strings.Repeat(",?", len(part)-1)+`))`, args...)
 		if err != nil {
 			return nil, err
 		}
-		var blob sql.RawBytes
-		var id int64
-		if err := eachRow(rows, func() error {
-			if err := rows.Scan(&id, &blob); err != nil {
-				return err
+		var vids, vecs sql.RawBytes
+		var file int64
+		var n int
+		for rows.Next() {
+			if err := rows.Scan(&file, &n, &vids, &vecs); err != nil {
+				rows.Close()
+				return nil, err
 			}
-			if blobDim(blob) != len(q) {
-				return dimError(blobDim(blob), len(q))
+			if seen[file] {
+				continue
 			}
-			out = append(out, Scored{ID: id, Score: float64(dotBlob(q, blob))})
-			return nil
-		}); err != nil {
+			seen[file] = true
+			err := unpack(n, vids, vecs, func(id int64, blob []byte) error {
+				if !want[id] {
+					return nil
+				}
+				if blobDim(blob) != len(q) {
+					return dimError(blobDim(blob), len(q))
+				}
+				out = append(out, Scored{ID: id, Score: float64(dotBlob(q, blob))})
+				return nil
+			})
+			if err != nil {
+				rows.Close()
+				return nil, err
+			}
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
 			return nil, err
 		}
 	}
@@ -289,20 +330,12 @@ func (s *Store) vectors(ctx context.Context, project, embedder string) (*vectorS
 func (s *Store) loadVectors(ctx context.Context, project, embedder, version string) (*vectorSet, error) {
 	start := time.Now()
 	var n int
-	if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM code_vectors WHERE project_path=? AND embedder=?`, project, embedder).Scan(&n); err != nil {
-		return nil, err
-	}
-	rows, err := s.db.QueryContext(ctx, `SELECT id, vec FROM code_vectors WHERE project_path=? AND embedder=?`, project, embedder)
-	if err != nil {
+	if err := s.db.QueryRowContext(ctx, `SELECT CAST(coalesce(sum(v.n), 0) AS BIGINT) FROM indexed_files f
+		JOIN code_vectors v ON v.file_id = f.id WHERE f.project_path=? AND v.embedder=?`, project, embedder).Scan(&n); err != nil {
 		return nil, err
 	}
 	vs := &vectorSet{version: version, ids: make([]int64, 0, n), scale: make([]float32, 0, n)}
-	var blob sql.RawBytes
-	var id int64
-	if err := eachRow(rows, func() error {
-		if err := rows.Scan(&id, &blob); err != nil {
-			return err
-		}
+	err := s.eachVector(ctx, project, embedder, func(id int64, blob []byte) error {
 		d := blobDim(blob)
 		if d <= 0 {
 			return dimError(d, vs.dim)
@@ -317,7 +350,8 @@ func (s *Store) loadVectors(ctx context.Context, project, embedder, version stri
 		vs.scale = append(vs.scale, blobScale(blob))
 		vs.data = appendCodes(vs.data, blob)
 		return nil
-	}); err != nil {
+	})
+	if err != nil {
 		return nil, err
 	}
 	vs.loaded = time.Now()
@@ -376,8 +410,8 @@ func (s *Store) KeywordSearch(ctx context.Context, project string, terms []strin
 	} else {
 		// indexed before per-project tables (see fts.go)
 		rows, err = s.db.QueryContext(ctx, `SELECT c.id, bm25(chunks_fts, ?, ?, ?, ?, ?) AS r
-			FROM chunks_fts JOIN code_chunks c ON c.id = chunks_fts.rowid
-			WHERE chunks_fts MATCH ? AND c.project_path = ?
+			FROM chunks_fts JOIN code_chunks c ON c.id = chunks_fts.rowid JOIN indexed_files f ON f.id = c.file_id
+			WHERE chunks_fts MATCH ? AND f.project_path = ?
 			ORDER BY r, c.id LIMIT ?`, w.Name, w.Owner, w.Path, w.Doc, w.Body, match, project, k)
 	}
 	if err != nil {
@@ -402,8 +436,8 @@ func (s *Store) LikeSearch(ctx context.Context, project, keyword string, limit i
 	if s.pg {
 		like = "ILIKE"
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT `+chunkCols+` FROM code_chunks
-		WHERE project_path=? AND name `+like+` ? ESCAPE '\' ORDER BY id LIMIT ?`, project, pat, limit)
+	rows, err := s.db.QueryContext(ctx, `SELECT `+chunkCols+` FROM `+chunkFrom+`
+		WHERE f.project_path=? AND c.name `+like+` ? ESCAPE '\' ORDER BY c.id LIMIT ?`, project, pat, limit)
 	if err != nil {
 		return nil, fmt.Errorf("keyword search: %w", err)
 	}
@@ -412,8 +446,8 @@ func (s *Store) LikeSearch(ctx context.Context, project, keyword string, limit i
 	if err != nil || len(out) >= limit {
 		return out, err
 	}
-	rows, err = s.db.QueryContext(ctx, `SELECT `+chunkCols+` FROM code_chunks
-		WHERE project_path=? AND content `+like+` ? ESCAPE '\' AND NOT (name `+like+` ? ESCAPE '\') ORDER BY id LIMIT ?`,
+	rows, err = s.db.QueryContext(ctx, `SELECT `+chunkCols+` FROM `+chunkFrom+`
+		WHERE f.project_path=? AND c.content `+like+` ? ESCAPE '\' AND NOT (c.name `+like+` ? ESCAPE '\') ORDER BY c.id LIMIT ?`,
 		project, pat, pat, limit-len(out))
 	if err != nil {
 		return nil, fmt.Errorf("keyword search: %w", err)
@@ -422,8 +456,12 @@ func (s *Store) LikeSearch(ctx context.Context, project, keyword string, limit i
 	return append(out, more...), err
 }
 
-const chunkCols = `id, file_path, chunk_type, name, owner, symbol, params, signature, language, doc, start_line, end_line,
-	decl_end_line, start_byte, end_byte, content, embedding_model`
+// chunkCols are the columns scanChunks reads, from chunkFrom.
+const chunkCols = `c.id, f.file_path, c.chunk_type, c.name, c.owner, c.symbol, c.params, c.signature, c.language, c.doc,
+	c.start_line, c.end_line, c.decl_end_line, c.start_byte, c.end_byte, c.content, c.embedding_model`
+
+// chunkFrom joins a chunk (c) to its file (f), for its path.
+const chunkFrom = `code_chunks c JOIN indexed_files f ON f.id = c.file_id`
 
 // scanChunks returns the chunks of rows (columns chunkCols) and closes rows.
 func scanChunks(rows *sql.Rows) ([]ChunkRow, error) {
@@ -445,7 +483,7 @@ func (s *Store) ChunksByID(ctx context.Context, ids []int64) (map[int64]ChunkRow
 		for i, id := range part {
 			args[i] = id
 		}
-		q := `SELECT ` + chunkCols + ` FROM code_chunks WHERE id IN (?` + strings.Repeat(",?", len(part)-1) + `)`
+		q := `SELECT ` + chunkCols + ` FROM ` + chunkFrom + ` WHERE c.id IN (?` + strings.Repeat(",?", len(part)-1) + `)`
 		rows, err := s.db.QueryContext(ctx, q, args...)
 		if err != nil {
 			return nil, err
@@ -473,4 +511,31 @@ func (s *Store) IntegrityCheck(ctx context.Context) (string, error) {
 	var v string
 	err := s.db.QueryRowContext(ctx, `PRAGMA integrity_check`).Scan(&v)
 	return v, err
+}
+
+// FileVectors returns the stored vectors of one file's chunks, by chunk
+// id, each in the one-vector format of EncodeVector (DecodeVector reads
+// it); an empty map for a file without vectors.
+func (s *Store) FileVectors(ctx context.Context, project, path string) (map[int64][]byte, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT v.n, v.ids, v.vecs FROM indexed_files f
+		JOIN code_vectors v ON v.file_id = f.id WHERE f.project_path=? AND f.file_path=?`, project, path)
+	if err != nil {
+		return nil, fmt.Errorf("vectors of %s: %w", path, err)
+	}
+	defer rows.Close()
+	out := map[int64][]byte{}
+	for rows.Next() {
+		var n int
+		var ids, vecs []byte
+		if err := rows.Scan(&n, &ids, &vecs); err != nil {
+			return nil, fmt.Errorf("vectors of %s: %w", path, err)
+		}
+		if err := unpack(n, ids, vecs, func(id int64, blob []byte) error {
+			out[id] = blob
+			return nil
+		}); err != nil {
+			return nil, fmt.Errorf("vectors of %s: %w", path, err)
+		}
+	}
+	return out, rows.Err()
 }

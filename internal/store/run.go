@@ -138,7 +138,8 @@ func (s *Store) EndRun(ctx context.Context, project string, total, failed int, c
 	}
 	r := RunState{Total: total, Done: true, Failed: failed, Started: started, Ended: now, SkippedTotal: len(skipped), Chunks: prev.Chunks}
 	if changed || r.Chunks == 0 {
-		if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM code_chunks WHERE project_path=?`, project).Scan(&r.Chunks); err != nil {
+		if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM indexed_files f
+			JOIN code_chunks c ON c.file_id = f.id WHERE f.project_path=?`, project).Scan(&r.Chunks); err != nil {
 			return fmt.Errorf("count chunks: %w", damaged(err))
 		}
 	}

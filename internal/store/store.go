@@ -238,11 +238,14 @@ func (s *Store) migrate(ctx context.Context) error {
 	if err := tx.Commit(); err != nil {
 		return err
 	}
-	if have > 0 && have < 5 {
-		// the vectors were requantised in place: each row shrank to a
-		// quarter but kept its page, so the file only gets smaller once
-		// it is rewritten. A failure (no room for VACUUM's copy) leaves a
-		// valid index that is merely larger; `coderag remove` compacts too.
+	if have > 0 && have < 7 {
+		// the vectors were requantised in place (schema 5: each row
+		// shrank to a quarter but kept its page) or the relations and
+		// vectors copied into new tables (schema 7: the old ones' pages
+		// are free but still in the file), so the file only gets smaller
+		// once it is rewritten. A failure (no room for VACUUM's copy)
+		// leaves a valid index that is merely larger; `coderag remove`
+		// compacts too.
 		conn.Close()
 		_, _, _ = s.Compact(ctx)
 	}
@@ -357,16 +360,28 @@ func (s *Store) RemoveProject(ctx context.Context, path string) (int, error) {
 		if _, err := tx.ExecContext(ctx, `DROP TABLE IF EXISTS `+ftsTable(path)); err != nil {
 			return 0, err
 		}
-		qs = append(qs, `DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM code_chunks WHERE project_path=?)`)
+		qs = append(qs, `DELETE FROM chunks_fts WHERE rowid IN (SELECT c.id FROM indexed_files f
+			JOIN code_chunks c ON c.file_id = f.id WHERE f.project_path=?)`)
 	}
 	for _, q := range append(qs,
-		`DELETE FROM code_vectors WHERE project_path=?`,
-		`DELETE FROM code_chunks WHERE project_path=?`,
-		`DELETE FROM code_relations WHERE project_path=?`,
+		`DELETE FROM code_vectors WHERE file_id IN (SELECT id FROM indexed_files WHERE project_path=?)`,
+		`DELETE FROM code_relations WHERE file_id IN (SELECT id FROM indexed_files WHERE project_path=?)`,
+		`DELETE FROM code_chunks WHERE file_id IN (SELECT id FROM indexed_files WHERE project_path=?)`,
 		`DELETE FROM indexed_files WHERE project_path=?`,
 		`DELETE FROM projects WHERE project_path=?`,
 	) {
 		if _, err := tx.ExecContext(ctx, q, path); err != nil {
+			return 0, fmt.Errorf("remove project %s: %w", path, err)
+		}
+	}
+	if !s.pg {
+		// names no relation uses any more. SQLite only: its writers take
+		// turns, but on PostgreSQL a writer of another project may hold a
+		// name's id, looked up and not yet used, and a name no relation
+		// uses is never read (RelationNamesLike asks for a relation)
+		if _, err := tx.ExecContext(ctx, `DELETE FROM code_names WHERE
+			NOT EXISTS (SELECT 1 FROM code_relations r WHERE r.from_id = code_names.id)
+			AND NOT EXISTS (SELECT 1 FROM code_relations r WHERE r.to_id = code_names.id)`); err != nil {
 			return 0, fmt.Errorf("remove project %s: %w", path, err)
 		}
 	}
@@ -561,24 +576,33 @@ func (s *Store) pgReplaceFiles(ctx context.Context, tx *sql.Tx, project string, 
 		if err := s.deleteFile(ctx, tx, project, path); err != nil {
 			return fmt.Errorf("replace %s: %w", path, err)
 		}
-		ids, err := pgInsertChunks(ctx, tx, project, path, f.Chunks)
+		r := f.Record
+		var fileID int64
+		if err := tx.QueryRowContext(ctx, `INSERT INTO indexed_files(project_path, file_path, content_sha256,
+			embedding_model, size, mtime_ns, language, chunk_count, indexed_at, analysis) VALUES(?,?,?,?,?,?,?,?,?,?) RETURNING id`,
+			project, path, r.SHA256, r.Embedder, r.Size, r.MtimeNS, f.Language, len(f.Chunks), now, max(r.Analysis, 1)).Scan(&fileID); err != nil {
+			return fmt.Errorf("fingerprint %s: %w", path, err)
+		}
+		ids, err := pgInsertChunks(ctx, tx, fileID, f.Chunks)
 		if err != nil {
 			return fmt.Errorf("insert chunks %s: %w", path, err)
 		}
+		var pack vecPack
+		emb := ""
 		for i, c := range f.Chunks {
 			if len(c.Vector) > 0 {
-				pgFTS.addVector(ids[i], c.Embedder, EncodeVector(c.Vector))
+				if err := packable(&emb, &pack, c, path); err != nil {
+					return err
+				}
+				pack.addFloats(ids[i], c.Vector)
 			}
 			pgFTS.add(ids[i], c)
 		}
-		for _, r := range f.Relations {
-			pgFTS.addRelation(path, r)
+		if pack.n > 0 {
+			pgFTS.addVectors(fileID, emb, &pack)
 		}
-		r := f.Record
-		if _, err := tx.ExecContext(ctx, `INSERT INTO indexed_files(project_path, file_path, content_sha256,
-			embedding_model, size, mtime_ns, language, chunk_count, indexed_at, analysis) VALUES(?,?,?,?,?,?,?,?,?,?)`,
-			project, path, r.SHA256, r.Embedder, r.Size, r.MtimeNS, f.Language, len(f.Chunks), now, max(r.Analysis, 1)); err != nil {
-			return fmt.Errorf("fingerprint %s: %w", path, err)
+		for _, r := range f.Relations {
+			pgFTS.addRelation(fileID, r)
 		}
 	}
 	return pgFTS.flush(ctx, tx, project)
@@ -598,18 +622,25 @@ func bumpVersion(ctx context.Context, tx *sql.Tx, project string) error {
 	return err
 }
 
+// fileChunkIDs selects the chunk ids of one file (project, path).
+const fileChunkIDs = `SELECT c.id FROM indexed_files f JOIN code_chunks c ON c.file_id = f.id
+	WHERE f.project_path=? AND f.file_path=?`
+
 // deleteFile deletes the rows of one file; on SQLite the project's
 // full-text table must exist (ensureFTS).
 func (s *Store) deleteFile(ctx context.Context, tx *sql.Tx, project, path string) error {
-	qs := []string{`DELETE FROM code_vectors WHERE id IN (SELECT id FROM code_chunks WHERE project_path=? AND file_path=?)`}
+	qs := []string{
+		`DELETE FROM code_vectors WHERE file_id IN (SELECT id FROM indexed_files WHERE project_path=? AND file_path=?)`,
+		`DELETE FROM code_relations WHERE file_id IN (SELECT id FROM indexed_files WHERE project_path=? AND file_path=?)`,
+	}
 	if s.pg {
 		if err := pgDeleteFTS(ctx, tx, project, path); err != nil {
 			return err
 		}
 	} else {
 		qs = append(qs,
-			`DELETE FROM `+ftsTable(project)+` WHERE rowid IN (SELECT id FROM code_chunks WHERE project_path=? AND file_path=?)`,
-			`DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM code_chunks WHERE project_path=? AND file_path=?)`)
+			`DELETE FROM `+ftsTable(project)+` WHERE rowid IN (`+fileChunkIDs+`)`,
+			`DELETE FROM chunks_fts WHERE rowid IN (`+fileChunkIDs+`)`)
 	}
 	for _, q := range qs {
 		if _, err := tx.ExecContext(ctx, q, project, path); err != nil {
@@ -617,8 +648,7 @@ func (s *Store) deleteFile(ctx context.Context, tx *sql.Tx, project, path string
 		}
 	}
 	for _, q := range []string{
-		`DELETE FROM code_chunks WHERE project_path=? AND file_path=?`,
-		`DELETE FROM code_relations WHERE project_path=? AND file_path=?`,
+		`DELETE FROM code_chunks WHERE file_id IN (SELECT id FROM indexed_files WHERE project_path=? AND file_path=?)`,
 		`DELETE FROM indexed_files WHERE project_path=? AND file_path=?`,
 	} {
 		if _, err := tx.ExecContext(ctx, q, project, path); err != nil {
@@ -674,10 +704,12 @@ func (s *Store) Count(ctx context.Context, project string) (Counts, error) {
 	if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM indexed_files WHERE project_path=?`, project).Scan(&c.Files); err != nil {
 		return c, err
 	}
-	if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM code_vectors WHERE project_path=?`, project).Scan(&c.Embedded); err != nil {
+	if err := s.db.QueryRowContext(ctx, `SELECT CAST(coalesce(sum(v.n), 0) AS BIGINT) FROM indexed_files f
+		JOIN code_vectors v ON v.file_id = f.id WHERE f.project_path=?`, project).Scan(&c.Embedded); err != nil {
 		return c, err
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT chunk_type, count(*) FROM code_chunks WHERE project_path=? GROUP BY chunk_type`, project)
+	rows, err := s.db.QueryContext(ctx, `SELECT c.chunk_type, count(*) FROM indexed_files f
+		JOIN code_chunks c ON c.file_id = f.id WHERE f.project_path=? GROUP BY c.chunk_type`, project)
 	if err != nil {
 		return c, err
 	}
@@ -693,7 +725,8 @@ func (s *Store) Count(ctx context.Context, project string) (Counts, error) {
 	}); err != nil {
 		return c, err
 	}
-	rows, err = s.db.QueryContext(ctx, `SELECT relation_type, count(*) FROM code_relations WHERE project_path=? GROUP BY relation_type`, project)
+	rows, err = s.db.QueryContext(ctx, `SELECT r.relation_type, count(*) FROM indexed_files f
+		JOIN code_relations r ON r.file_id = f.id WHERE f.project_path=? GROUP BY r.relation_type`, project)
 	if err != nil {
 		return c, err
 	}

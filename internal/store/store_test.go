@@ -228,6 +228,7 @@ func TestMigrateFromSchema1(t *testing.T) {
 		t.Fatal(err)
 	}
 	// make it a schema-1 file: no plain, analysis, symbol or params column, version 1
+	toSchema6(t, s)
 	s = downgrade(t, s, p,
 		`ALTER TABLE code_chunks DROP COLUMN symbol`,
 		`ALTER TABLE code_chunks DROP COLUMN params`,
@@ -282,6 +283,27 @@ func TestRemoveProject(t *testing.T) {
 	}
 	if _, err := s.GetProject(ctx, "/p"); !errors.Is(err, ErrNotIndexed) {
 		t.Fatalf("project row left: %v", err)
+	}
+	// names only a removed project used go with it
+	if err := s.PutProject(ctx, Project{Path: "/r", Embedder: "local:test", Dim: 3}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.ReplaceFiles(ctx, "/r", []FileData{file("r.go", "onlyr")}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.RemoveProject(ctx, "/r"); err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	rows, _ := s.db.Query(`SELECT name FROM code_names ORDER BY name`)
+	for rows.Next() {
+		var n string
+		rows.Scan(&n)
+		names = append(names, n)
+	}
+	rows.Close()
+	if fmt.Sprint(names) != "[alpha gamma other]" {
+		t.Fatalf("names after removing /r: %v, want /q's [alpha gamma other]", names)
 	}
 	if _, err := s.RemoveProject(ctx, "/p"); !errors.Is(err, ErrNotIndexed) {
 		t.Fatalf("second remove: %v", err)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 )
@@ -125,16 +126,28 @@ func (s *Store) writeFiles(ctx context.Context, tx *sql.Tx, project string, file
 			}
 		}
 	}
-	var next int64
+	var next, nextFile int64
 	if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(id), 0) + 1 FROM code_chunks`).Scan(&next); err != nil {
 		return fmt.Errorf("next chunk id: %w", err)
 	}
-	chunks := newBulk(tx, "code_chunks", "id", "project_path", "file_path", "chunk_type", "name", "owner",
+	if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(id), 0) + 1 FROM indexed_files`).Scan(&nextFile); err != nil {
+		return fmt.Errorf("next file id: %w", err)
+	}
+	chunks := newBulk(tx, "code_chunks", "id", "file_id", "chunk_type", "name", "owner",
 		"symbol", "params", "signature", "language", "doc", "start_line", "end_line", "decl_end_line", "start_byte", "end_byte",
 		"content", "embedding_model")
-	vecs := newBulk(tx, "code_vectors", "id", "project_path", "embedder", "vec")
-	rels := newBulk(tx, "code_relations", "project_path", "file_path", "from_name", "to_name", "relation_type", "line", "plain")
-	recs := newBulk(tx, "indexed_files", "project_path", "file_path", "content_sha256", "embedding_model", "size", "mtime_ns",
+	vecs := newBulk(tx, "code_vectors", "file_id", "embedder", "n", "ids", "vecs")
+	rels := newBulk(tx, "code_relations", "file_id", "from_id", "to_id", "relation_type", "line", "plain")
+	names := map[string]int64{}
+	for _, f := range files {
+		for _, r := range f.Relations {
+			names[r.From], names[r.To] = 0, 0
+		}
+	}
+	if err := nameIDs(ctx, tx, false, names); err != nil {
+		return err
+	}
+	recs := newBulk(tx, "indexed_files", "id", "project_path", "file_path", "content_sha256", "embedding_model", "size", "mtime_ns",
 		"language", "chunk_count", "indexed_at", "analysis")
 	all := []*bulkInsert{chunks, vecs, rels, recs}
 	defer func() {
@@ -148,26 +161,36 @@ func (s *Store) writeFiles(ctx context.Context, tx *sql.Tx, project string, file
 	first := next
 	for _, f := range files {
 		path := f.Record.Path
+		fileID := nextFile
+		nextFile++
+		var pack vecPack
+		emb := ""
 		for _, c := range f.Chunks {
 			id := next
 			next++
-			if err := chunks.add(ctx, id, project, path, c.Type, c.Name, c.Owner, c.Symbol, c.Params, c.Signature, c.Language,
+			if err := chunks.add(ctx, id, fileID, c.Type, c.Name, c.Owner, c.Symbol, c.Params, c.Signature, c.Language,
 				c.Doc, c.StartLine, c.EndLine, c.DeclEndLine, c.StartByte, c.EndByte, c.Content, c.Embedder); err != nil {
 				return fmt.Errorf("insert chunks %s: %w", path, err)
 			}
 			if len(c.Vector) > 0 {
-				if err := vecs.add(ctx, id, project, c.Embedder, EncodeVector(c.Vector)); err != nil {
-					return fmt.Errorf("insert vectors %s: %w", path, err)
+				if err := packable(&emb, &pack, c, path); err != nil {
+					return err
 				}
+				pack.addFloats(id, c.Vector)
+			}
+		}
+		if pack.n > 0 {
+			if err := vecs.add(ctx, fileID, emb, pack.n, pack.ids, pack.vecs); err != nil {
+				return fmt.Errorf("insert vectors %s: %w", path, err)
 			}
 		}
 		for _, r := range f.Relations {
-			if err := rels.add(ctx, project, path, r.From, r.To, r.Kind, r.Line, int(r.Form)); err != nil {
+			if err := rels.add(ctx, fileID, names[r.From], names[r.To], r.Kind, r.Line, int(r.Form)); err != nil {
 				return fmt.Errorf("insert relations %s: %w", path, err)
 			}
 		}
 		r := f.Record
-		if err := recs.add(ctx, project, path, r.SHA256, r.Embedder, r.Size, r.MtimeNS, f.Language, len(f.Chunks), now,
+		if err := recs.add(ctx, fileID, project, path, r.SHA256, r.Embedder, r.Size, r.MtimeNS, f.Language, len(f.Chunks), now,
 			max(r.Analysis, 1)); err != nil {
 			return fmt.Errorf("fingerprint %s: %w", path, err)
 		}
@@ -214,24 +237,35 @@ func lastOfEachPath(files []FileData) []FileData {
 	return out
 }
 
-// pathsWithRows returns which of paths have a fingerprint, a chunk or a
-// relation in project.
+// packable checks that chunk c's vector can join the file's pack: the
+// vectors of one file share its code_vectors row, so they must come from
+// one embedder (*emb, set by the first) and have one dimension.
+func packable(emb *string, p *vecPack, c ChunkRow, path string) error {
+	if p.n == 0 {
+		*emb = c.Embedder
+		return nil
+	}
+	if c.Embedder != *emb || (len(p.vecs)/p.n != vecHeader+len(c.Vector)) {
+		return fmt.Errorf("insert vectors %s: chunks embedded by %s (%d values) and %s (%d values) in one file",
+			path, *emb, len(p.vecs)/p.n-vecHeader, c.Embedder, len(c.Vector))
+	}
+	return nil
+}
+
+// pathsWithRows returns which of paths have a fingerprint in project
+// (chunks, relations and vectors hang on the fingerprint's id).
 func pathsWithRows(ctx context.Context, tx *sql.Tx, project string, paths []string) (map[string]bool, error) {
 	out := map[string]bool{}
 	const step = 300
 	for i := 0; i < len(paths); i += step {
 		part := paths[i:min(i+step, len(paths))]
 		in := "(?" + strings.Repeat(",?", len(part)-1) + ")"
-		args := make([]any, 0, 3*(len(part)+1))
-		for range 3 {
-			args = append(args, project)
-			for _, p := range part {
-				args = append(args, p)
-			}
+		args := make([]any, 0, len(part)+1)
+		args = append(args, project)
+		for _, p := range part {
+			args = append(args, p)
 		}
-		rows, err := tx.QueryContext(ctx, `SELECT file_path FROM indexed_files WHERE project_path=? AND file_path IN `+in+`
-			UNION SELECT file_path FROM code_chunks WHERE project_path=? AND file_path IN `+in+`
-			UNION SELECT file_path FROM code_relations WHERE project_path=? AND file_path IN `+in, args...)
+		rows, err := tx.QueryContext(ctx, `SELECT file_path FROM indexed_files WHERE project_path=? AND file_path IN `+in, args...)
 		if err != nil {
 			return nil, fmt.Errorf("look up stored files: %w", err)
 		}
@@ -244,4 +278,106 @@ func pathsWithRows(ctx context.Context, tx *sql.Tx, project string, paths []stri
 		}
 	}
 	return out, nil
+}
+
+// nameIDs sets the code_names id of every name of names (its keys),
+// adding the names not stored yet; on SQLite their ids are assigned here
+// from max(id)+1, on PostgreSQL by the identity column. Names are added
+// in byte order, so two PostgreSQL writers adding the same new names lock
+// them in one order and cannot deadlock.
+func nameIDs(ctx context.Context, tx *sql.Tx, pg bool, names map[string]int64) error {
+	if len(names) == 0 {
+		return nil
+	}
+	// PostgreSQL stores a name made storable (pgText); look it up by that
+	key := func(n string) string { return n }
+	if pg {
+		key = pgText
+	}
+	list := make([]string, 0, len(names))
+	for n := range names {
+		list = append(list, key(n))
+	}
+	slices.Sort(list)
+	list = slices.Compact(list)
+	byKey := make(map[string]int64, len(list))
+	lookup := func(part []string) error {
+		var rows *sql.Rows
+		var err error
+		if pg {
+			rows, err = tx.QueryContext(ctx, `SELECT id, name FROM code_names WHERE name = ANY(?::text[])`, part)
+		} else {
+			args := make([]any, len(part))
+			for i, n := range part {
+				args[i] = n
+			}
+			rows, err = tx.QueryContext(ctx, `SELECT id, name FROM code_names WHERE name IN (?`+strings.Repeat(",?", len(part)-1)+`)`, args...)
+		}
+		if err != nil {
+			return fmt.Errorf("look up names: %w", err)
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var id int64
+			var n string
+			if err := rows.Scan(&id, &n); err != nil {
+				return fmt.Errorf("look up names: %w", err)
+			}
+			byKey[n] = id
+		}
+		return rows.Err()
+	}
+	const step = 500
+	for i := 0; i < len(list); i += step {
+		if err := lookup(list[i:min(i+step, len(list))]); err != nil {
+			return err
+		}
+	}
+	var missing []string
+	for _, n := range list {
+		if _, ok := byKey[n]; !ok {
+			missing = append(missing, n)
+		}
+	}
+	if len(missing) > 0 {
+		if pg {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO code_names(name) SELECT n FROM unnest(?::text[]) AS u(n) ORDER BY n
+				ON CONFLICT (name) DO NOTHING`, missing); err != nil {
+				return fmt.Errorf("add names: %w", err)
+			}
+			for i := 0; i < len(missing); i += step {
+				if err := lookup(missing[i:min(i+step, len(missing))]); err != nil {
+					return err
+				}
+			}
+		} else {
+			var next int64
+			if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(id), 0) + 1 FROM code_names`).Scan(&next); err != nil {
+				return fmt.Errorf("next name id: %w", err)
+			}
+			ins := newBulk(tx, "code_names", "id", "name")
+			for _, n := range missing {
+				byKey[n] = next
+				if err := ins.add(ctx, next, n); err != nil {
+					return fmt.Errorf("add names: %w", err)
+				}
+				next++
+			}
+			err := ins.flush(ctx)
+			if ins.full != nil {
+				ins.full.Close()
+			}
+			if err != nil {
+				return fmt.Errorf("add names: %w", err)
+			}
+		}
+	}
+	for n := range names {
+		id, ok := byKey[key(n)]
+		if !ok {
+			return fmt.Errorf("add names: %q has no id", n)
+		}
+		names[n] = id
+	}
+	return nil
 }

@@ -65,7 +65,7 @@ var weights []byte
 type Embedder struct {
 	m         *Model
 	tok       *Tokenizer
-	index     map[string]int32
+	index     *vocabIndex
 	norms     []float32 // Euclidean norm of each dequantised row (rowNorms)
 	normsOnce sync.Once
 	pool      sync.Pool // *scratch
@@ -90,7 +90,7 @@ var (
 // rules out.
 func New() (*Embedder, error) {
 	builtinOnce.Do(func() {
-		m, err := decode(weights, false)
+		m, err := decode(weights, true)
 		if err != nil {
 			builtinErr = fmt.Errorf("built-in model: %w", err)
 			return
@@ -103,15 +103,9 @@ func New() (*Embedder, error) {
 // NewFromModel returns an Embedder over a decoded model. Its Chinese
 // vocabulary, for segmentation, is the vocabulary's words of Han characters.
 func NewFromModel(m *Model) *Embedder {
-	e := &Embedder{m: m, index: make(map[string]int32, len(m.Vocab))}
-	var han []string
-	for i, w := range m.Vocab {
-		e.index[w] = int32(i)
-		if r, _ := utf8.DecodeRuneInString(w); analyze.IsHan(r) {
-			han = append(han, w)
-		}
-	}
-	e.tok = NewTokenizer(han)
+	// the tokenizer keeps the words of 2..MaxHanWord Han characters of
+	// the vocabulary, on first use
+	e := &Embedder{m: m, index: newVocabIndex(m.Vocab), tok: NewTokenizer(m.Vocab)}
 	e.pool.New = func() any { return &scratch{} }
 	return e
 }
@@ -236,7 +230,7 @@ func (e *Embedder) Tokens(text string) []string { return e.tok.Tokens(nil, text)
 
 // id returns the row of a token: its vocabulary id, else its bucket's row.
 func (e *Embedder) id(tok string) int32 {
-	if i, ok := e.index[tok]; ok {
+	if i, ok := e.index.lookup(tok); ok {
 		return i
 	}
 	return int32(len(e.m.Vocab) + BucketOf(tok, e.m.Buckets))
@@ -417,7 +411,7 @@ func axpy(v []float32, c float32, q []int8) {
 // Tokens spells it: lower-case, stemmed), or nil for a token outside the
 // vocabulary.
 func (e *Embedder) Vector(token string) []float32 {
-	r, ok := e.index[token]
+	r, ok := e.index.lookup(token)
 	if !ok {
 		return nil
 	}

@@ -261,7 +261,7 @@ func TestFastPathMatchesTokenizer(t *testing.T) {
 // embedded file and building the vocabulary index (what New does once).
 func BenchmarkLoad(b *testing.B) {
 	for i := 0; i < b.N; i++ {
-		m, err := decode(weights, false)
+		m, err := decode(weights, true)
 		if err != nil {
 			b.Fatal(err)
 		}

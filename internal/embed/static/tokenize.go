@@ -1,6 +1,7 @@
 package static
 
 import (
+	"sync"
 	"unicode/utf8"
 
 	"github.com/coderag/coderag/internal/analyze"
@@ -25,22 +26,34 @@ const MaxHanWord = 4
 // which dictionary is installed at run time. A Tokenizer is read-only after
 // NewTokenizer and safe for concurrent use.
 type Tokenizer struct {
-	han map[string]struct{}
+	words   []string // NewTokenizer's argument; the set is built from it on first use
+	hanOnce sync.Once
+	han     map[string]struct{}
 }
 
 // NewTokenizer returns a Tokenizer whose Chinese vocabulary is the words of
 // chinese that are 2..MaxHanWord Han characters long (others are ignored:
-// single characters are always tokens of their own).
+// single characters are always tokens of their own). It keeps chinese,
+// which must not change afterwards.
 func NewTokenizer(chinese []string) *Tokenizer {
-	t := &Tokenizer{han: map[string]struct{}{}}
-	for _, w := range chinese {
-		n := utf8.RuneCountInString(w)
-		if n < 2 || n > MaxHanWord || !allHan(w) {
-			continue
+	return &Tokenizer{words: chinese}
+}
+
+// hanWords returns the Chinese vocabulary as a set, built on the first
+// run of Han characters (most processes embed none, and a one-shot search
+// would otherwise build it for nothing).
+func (t *Tokenizer) hanWords() map[string]struct{} {
+	t.hanOnce.Do(func() {
+		t.han = map[string]struct{}{}
+		for _, w := range t.words {
+			n := utf8.RuneCountInString(w)
+			if n < 2 || n > MaxHanWord || !allHan(w) {
+				continue
+			}
+			t.han[w] = struct{}{}
 		}
-		t.han[w] = struct{}{}
-	}
-	return t
+	})
+	return t.han
 }
 
 // Tokens appends the tokens of text to dst, in text order with repeats, and
@@ -83,6 +96,7 @@ func hanRunEnd(text string, i int) int {
 // segment appends the forward-maximum-matching words of a run of Han
 // characters.
 func (t *Tokenizer) segment(dst []string, run string) []string {
+	han := t.hanWords()
 	for len(run) > 0 {
 		// byte offsets of the next MaxHanWord character ends
 		var ends [MaxHanWord]int
@@ -95,7 +109,7 @@ func (t *Tokenizer) segment(dst []string, run string) []string {
 		}
 		cut := ends[0]
 		for k := n - 1; k >= 1; k-- {
-			if _, ok := t.han[run[:ends[k]]]; ok {
+			if _, ok := han[run[:ends[k]]]; ok {
 				cut = ends[k]
 				break
 			}
