@@ -81,6 +81,25 @@ type Filter struct {
 	Projects []Pattern
 	// text is the filters as written, in order, for Response.Filter.
 	text []string
+	// AsWords are the words written like a filter ("prefix:name") whose
+	// name is no filter nor near one: they are searched as words, and the
+	// answer says so (Note).
+	AsWords []string
+}
+
+// Note says which filter-like words were searched as words, "" when
+// none: "`prefix:name` searched as words (no filter prefix:; filters:
+// lang:, ...)".
+func (f *Filter) Note() string {
+	if len(f.AsWords) == 0 {
+		return ""
+	}
+	names := make([]string, len(f.AsWords))
+	for i, w := range f.AsWords {
+		names[i] = "`" + w + "`"
+	}
+	first := f.AsWords[0][:strings.IndexByte(f.AsWords[0], ':')+1]
+	return fmt.Sprintf("%s searched as words (no filter %s; filters: %s:)", strings.Join(names, ", "), first, strings.Join(FilterNames, ":, "))
 }
 
 // Pattern is one file:, -file: or repo: value compiled: Src as written,
@@ -227,8 +246,13 @@ func ParseQuery(text string) (string, Filter, error) {
 			if near == "" || val == "" || strings.HasPrefix(val, "//") || strings.Contains(val, ":") {
 				// "TODO:", "std::vec", "http://host", "hh:mm:ss", and
 				// a word such as "prefix:name" in a question that no
-				// filter is spelt like: text, not a filter
+				// filter is spelt like: text, not a filter; the last
+				// kind is named in the answer's note, so a filter the
+				// user believed in is never dropped silently
 				words = append(words, w)
+				if near == "" && val != "" && !strings.HasPrefix(val, "//") && !strings.Contains(val, ":") {
+					f.AsWords = append(f.AsWords, w)
+				}
 				continue
 			}
 			return "", Filter{}, badQuery(ErrUnknownFilter, "unknown filter %q (did you mean %q?); known: %s", name+":", near+":", strings.Join(FilterNames, ", "))

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
@@ -375,4 +376,50 @@ func FuzzParseQuery(f *testing.F) {
 			}
 		}
 	})
+}
+
+// A word written like a filter whose name is no filter nor near one is
+// searched as words, and the answer's note names it, so a filter the user
+// believed in is never dropped silently; code-like colons ("TODO:",
+// "std::vector", "http://host", "hh:mm:ss") are plain text without a note.
+func TestFilterLikeWordsNoted(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		query string
+		as    []string
+	}{
+		{"parse the header prefix:name", []string{"prefix:name"}},
+		{"owner:alice retry loop", []string{"owner:alice"}},
+		{"TODO: fix the retry", nil},
+		{"std::vector growth", nil},
+		{"fetch http://host/path", nil},
+		{"timestamps like 12:30:00 parsed", nil},
+	} {
+		words, f, err := ParseQuery(tc.query)
+		if err != nil {
+			t.Fatalf("%q: %v", tc.query, err)
+		}
+		if !reflect.DeepEqual(f.AsWords, tc.as) {
+			t.Errorf("%q: AsWords %q, want %q", tc.query, f.AsWords, tc.as)
+		}
+		for _, w := range tc.as {
+			if !strings.Contains(words, w) {
+				t.Errorf("%q: %q is not searched (words %q)", tc.query, w, words)
+			}
+			if n := f.Note(); !strings.Contains(n, "`"+w+"` searched as words") || !strings.Contains(n, "lang:") {
+				t.Errorf("%q: note %q", tc.query, n)
+			}
+		}
+		if tc.as == nil && f.Note() != "" {
+			t.Errorf("%q: note %q, want none", tc.query, f.Note())
+		}
+	}
+	s := fixture(t, map[string]string{"io/io.go": ioFixture})
+	resp, err := s.Search(context.Background(), "copy owner:alice", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(resp.Note, "`owner:alice` searched as words (no filter owner:") {
+		t.Errorf("response note %q does not name the filter-like word", resp.Note)
+	}
 }

@@ -302,6 +302,7 @@ func (s *Searcher) Search(ctx context.Context, query string, opts Options) (*Res
 	if r == RankerHybrid {
 		note = joinNotes(note, s.absentIdentifierNote(ctx, q, hp, res))
 	}
+	note = joinNotes(note, filter.Note())
 	if cut {
 		note = joinNotes(note, CutQueryNote)
 	}
