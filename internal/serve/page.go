@@ -389,7 +389,7 @@ func listEdges(g *Graph, w *relate.Walk, callers bool) graphList {
 		if d != nil && e.Resolution != relate.ResAmbiguous {
 			v.Name = d.Name
 			if d.Type == "function" || d.Type == "method" {
-				v.GraphURL = graphURLDepth(g.Root, d.Name, g.Depth)
+				v.GraphURL = graphURLDepth(g.Root, g.selector(d), g.Depth)
 			}
 		}
 		switch {

@@ -19,7 +19,7 @@ import (
 	"github.com/coderag/coderag/internal/index"
 )
 
-// indexDir writes files into a new directory dir (made under the fixture's
+// indexDir writes files (paths may name subdirectories) into a new directory dir (made under the fixture's
 // base directory) and indexes it into the fixture's store with the local
 // embedder, as `coderag index` would; it returns the root.
 func (f *fixture) indexDir(t *testing.T, dir string, files map[string]string) string {
@@ -29,6 +29,9 @@ func (f *fixture) indexDir(t *testing.T, dir string, files map[string]string) st
 		t.Fatal(err)
 	}
 	for name, text := range files {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(root, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
 		if err := os.WriteFile(filepath.Join(root, name), []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
