@@ -277,10 +277,14 @@ func (s *Server) apiCancel(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]any{"root": root, "cancelled": stopped})
 }
 
-// apiRemove is POST /api/remove: drops an indexed project (`coderag
-// remove --json`).
+// apiRemove is POST /api/remove: drops an indexed project, named by its
+// root or its name as apiCancel's (`coderag remove --json`); a name two
+// projects share is the 400 naming them.
 func (s *Server) apiRemove(w http.ResponseWriter, r *http.Request) {
 	root, err := s.bodyRoot(r)
+	if err == nil && !filepath.IsAbs(root) {
+		_, err = s.resolve(r.Context(), root) // the name's own error
+	}
 	if err != nil {
 		httpError(w, r, status(err), err)
 		return

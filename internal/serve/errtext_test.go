@@ -30,7 +30,7 @@ func TestErrorTexts(t *testing.T) {
 		{"POST", "/mcp", "{}", 400, "2 projects are indexed (httptest, list): name one with /mcp?project=NAME"},
 		{"POST", "/api/index", `{}`, 400, "missing root (the project directory on the server)"},
 		{"POST", "/api/index", `{"root":"rel"}`, 400, `root "rel" is relative: give the absolute directory on the server, or the name of an indexed project`},
-		{"POST", "/api/remove", `{"root":"rel"}`, 404, "remove rel: give the absolute root of an indexed project"},
+		{"POST", "/api/remove", `{"root":"rel"}`, 404, `"rel": not an indexed project`},
 		{"POST", "/api/index", `{"root":"list"}`, 409, "index " + f.list + ": the project is being removed"},
 	} {
 		code, body := f.do(t, tc.method, tc.path, "s3cret", tc.body)

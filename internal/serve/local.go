@@ -392,7 +392,7 @@ func (l *Local) Remove(ctx context.Context, dir string) (*Removed, error) {
 	root, err := rootrule.Resolve(dir)
 	if err != nil { // a deleted directory is still removed by its path
 		if !filepath.IsAbs(dir) {
-			return nil, mark(ErrUnknownProject, "remove %s: give the absolute root of an indexed project", dir)
+			return nil, mark(ErrUnknownProject, "remove %s: not an indexed project: give its root, or its name as the status lists it", dir)
 		}
 		root = filepath.Clean(dir)
 	}

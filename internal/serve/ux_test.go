@@ -65,7 +65,8 @@ func TestSuffixNames(t *testing.T) {
 // TestDuplicateProjectNames: two roots named lib are told apart by their
 // shortest distinct path suffix in /api/status, on the page (checkboxes
 // and badges), and as the name a request gives (?project=, /mcp?project=,
-// /api/remove); the bare shared name is a 400 naming both.
+// /api/remove); the bare shared name is a 400 naming both (/api/remove and
+// /api/cancel alike).
 func TestDuplicateProjectNames(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, Options{Token: "s3cret"})
@@ -106,6 +107,12 @@ func TestDuplicateProjectNames(t *testing.T) {
 	for _, want := range []string{`value="` + a + `">a/lib</label>`, `value="` + b + `">b/lib</label>`, `>a/lib #1</span>`, `>b/lib #1</span>`} {
 		if code != 200 || !strings.Contains(page, filepath.FromSlash(want)) {
 			t.Errorf("page lacks %s (%d)", want, code)
+		}
+	}
+	for _, api := range []string{"/api/remove", "/api/cancel"} {
+		code, body := f.do(t, "POST", api, "s3cret", `{"root": "lib"}`)
+		if want := `\"lib\" names 2 projects: give one of ` + filepath.FromSlash("a/lib") + ", " + filepath.FromSlash("b/lib"); code != 400 || !strings.Contains(body, want) {
+			t.Errorf("%s lib: %d %s, want 400 %q", api, code, body, want)
 		}
 	}
 	if code, body := f.do(t, "POST", "/api/remove", "s3cret", `{"root": "b/lib"}`); code != 200 || !strings.Contains(body, `"removed": "`+b+`"`) {
