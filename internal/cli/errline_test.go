@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"os"
 	"path/filepath"
 	"testing"
 )
@@ -25,13 +26,22 @@ func TestUnknownCommandSuggests(t *testing.T) {
 }
 
 // TestErrorLineNamesOnce: an error that starts with the command's own
-// operation ("index DIR: ...") is printed with the command named once.
+// operation ("index DIR: ...") is printed with the command named once,
+// and a path that is not a directory once too.
 func TestErrorLineNamesOnce(t *testing.T) {
 	setHome(t)
 	missing := filepath.Join(t.TempDir(), "gone")
 	code, _, errs := run(t, "index", "--quiet", missing)
 	if want := "coderag index " + missing + ": no such file or directory\n"; code != exitErr || errs != want {
 		t.Errorf("index of a missing directory: %d %q, want %q", code, errs, want)
+	}
+	file := filepath.Join(t.TempDir(), "cookie.go")
+	if err := os.WriteFile(file, []byte("package http\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs = run(t, "index", "--quiet", file)
+	if want := "coderag index " + file + ": not a directory\n"; code != exitErr || errs != want {
+		t.Errorf("index of a file: %d %q, want %q (the path once)", code, errs, want)
 	}
 	for _, tc := range []struct{ name, msg, want string }{
 		{"index", "index /x: no such file", "coderag index /x: no such file"},

@@ -69,3 +69,39 @@ func TestInterruptedFirstIndexNotes(t *testing.T) {
 		t.Errorf("search after an edit of an indexed file: exit %d\n%s\n%s", code, out, errs)
 	}
 }
+
+// TestCancelledAfterLastFileStats: a run that began (its record says not
+// done) and was stopped after its last file was written leaves every file
+// indexed: stats says the index is complete, not "index incomplete: 5 of
+// 5", and gives no advice to index again; search adds no note.
+func TestCancelledAfterLastFileStats(t *testing.T) {
+	home := setHome(t)
+	dir := t.TempDir()
+	for i := 0; i < 5; i++ {
+		writeFile(t, filepath.Join(dir, fmt.Sprintf("f%02d.go", i)), fmt.Sprintf("package shop\n\n// Handler%d serves request kind %d.\nfunc Handler%d() {}\n", i, i, i))
+	}
+	if code, _, errs := run(t, "index", dir); code != 0 {
+		t.Fatalf("index: %d %s", code, errs)
+	}
+	root, err := index.ResolveRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := store.Open(context.Background(), filepath.Join(home, "index.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// the record a run leaves when it is stopped after its last file
+	if err := st.BeginRun(context.Background(), root, 5); err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	code, out, _ := run(t, "stats")
+	if code != 0 || strings.Contains(out, "incomplete") || strings.Contains(out, "run `coderag index") || !strings.Contains(out, "all 5 of its files are indexed: the index is complete") {
+		t.Errorf("stats after a run stopped after its last file: exit %d\n%s", code, out)
+	}
+	code, out, errs := run(t, "search", "--project", dir, "handler serves request")
+	if code != 0 || strings.Contains(out+errs, "incomplete") {
+		t.Errorf("search: exit %d\n%s\n%s", code, out, errs)
+	}
+}

@@ -219,6 +219,9 @@ secrets (.env, *.pem, *.key, id_rsa*, credentials.json, secrets.yaml, .npmrc, ..
 		printLangStats(e.stdout, index.LangStats{Languages: p.Languages, Unindexed: p.Unindexed})
 		switch r := p.LastRun; {
 		case r == nil:
+		case !r.Done && r.Total > 0 && p.Files >= r.Total:
+			// cancelled (or killed) after its last file was written
+			fmt.Fprintf(e.stdout, "last run:  unfinished (interrupted or still going), but all %d of its files are indexed: the index is complete\n", r.Total)
 		case !r.Done:
 			fmt.Fprintf(e.stdout, "last run:  unfinished (interrupted or still going): index incomplete: %d of %d files indexed; run `coderag index %s`\n", p.Files, r.Total, p.Root)
 		case r.Failed > 0:

@@ -341,3 +341,24 @@ func search1(ctx context.Context, e *engine.Engine, root, query string, opts sea
 }
 
 func hours(n int) time.Duration { return time.Duration(n) * time.Hour }
+
+// TestCancelledAfterLastFile: a run cancelled once every changed file was
+// written reads as complete, not "cancelled at 383/383"; one cancelled
+// before reads as before.
+func TestCancelledAfterLastFile(t *testing.T) {
+	t.Parallel()
+	all := &engine.Outcome{Cancelled: true, Err: context.Canceled, Done: 383, Total: 383, Report: &index.Report{Changed: 381, Failures: make([]index.Failure, 2)}}
+	if s := all.State(); strings.Contains(s, "cancelled at") || strings.Contains(s, "incomplete") || !strings.Contains(s, "the index is complete") {
+		t.Errorf("cancelled at 383 of 383: %q", s)
+	}
+	if s := (&engine.Outcome{Cancelled: true, Err: context.Canceled, Done: 101, Total: 383}).State(); s != "cancelled at 101/383" {
+		t.Errorf("cancelled at 101 of 383: %q", s)
+	}
+	if (&engine.Outcome{Cancelled: true, Err: context.Canceled}).CancelledComplete() {
+		t.Errorf("a run cancelled while scanning (0/0) reads as complete")
+	}
+	// every file handed to the writer, not all written: not complete
+	if s := (&engine.Outcome{Cancelled: true, Err: context.Canceled, Done: 3, Total: 3, Report: &index.Report{Changed: 1}}).State(); s != "cancelled at 3/3" {
+		t.Errorf("cancelled with 1 of 3 written: %q", s)
+	}
+}

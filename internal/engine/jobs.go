@@ -116,16 +116,27 @@ type Outcome struct {
 }
 
 // State is how the run ended, in one line for people: "done",
-// "cancelled at 101/406" (changed files done / total), or "failed: "
-// and the error's text.
+// "cancelled at 101/406" (changed files done / total), "cancelled after
+// its last file (406/406): the index is complete", or "failed: " and the
+// error's text.
 func (o *Outcome) State() string {
 	switch {
+	case o.CancelledComplete():
+		return fmt.Sprintf("cancelled after its last file (%d/%d): the index is complete", o.Done, o.Total)
 	case o.Cancelled:
 		return fmt.Sprintf("cancelled at %d/%d", o.Done, o.Total)
 	case o.Err != nil:
 		return "failed: " + o.Err.Error()
 	}
 	return "done"
+}
+
+// CancelledComplete reports a run cancelled after it had written (or
+// failed) every changed file: its report counts them all, so nothing is
+// left to index. Done alone does not tell: it counts the files handed to
+// the writer, which a cancel may catch before their write.
+func (o *Outcome) CancelledComplete() bool {
+	return o.Cancelled && o.Report != nil && o.Total > 0 && o.Report.Changed+len(o.Report.Failures) >= o.Total
 }
 
 // JobState is a consistent copy of a root's index job for reporting.

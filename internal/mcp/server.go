@@ -126,13 +126,15 @@ func NewServer(cfg Config) (*Server, error) {
 	}
 	wd, err := rootrule.Resolve(cfg.WorkDir)
 	if err != nil {
-		return nil, fmt.Errorf("mcp server: working directory: %w", err)
+		return nil, fmt.Errorf("mcp server: working directory %s: %w", cfg.WorkDir, err)
 	}
 	cfg.WorkDir = wd
 	if cfg.Root != "" {
-		if cfg.Root, err = rootrule.Resolve(cfg.Root); err != nil {
-			return nil, fmt.Errorf("mcp server: root: %w", err)
+		var root string
+		if root, err = rootrule.Resolve(cfg.Root); err != nil {
+			return nil, fmt.Errorf("mcp server: root %s: %w", cfg.Root, err)
 		}
+		cfg.Root = root
 	}
 	if cfg.Log == nil {
 		cfg.Log = io.Discard

@@ -350,6 +350,19 @@ func (r *Resolver) Lookup(name string) (*Def, error) {
 	return nil, ambiguous(name, r.project, cands)
 }
 
+// Selector is a name that Lookup resolves to d and to nothing else, for
+// links that must open that definition: d's own name when it selects d,
+// else its package-qualified form ("cgi.response.writeCGIHeader"), else
+// "PATH:NAME" (the forms an AmbiguousError offers); "" when none does.
+func (r *Resolver) Selector(d *Def) string {
+	for _, s := range []string{d.Name, d.typeable(r.project), d.Path + ":" + d.Name} {
+		if got, err := r.Lookup(s); err == nil && got.Path == d.Path && got.StartLine == d.StartLine && got.Name == d.Name {
+			return s
+		}
+	}
+	return ""
+}
+
 // fileQualified splits "FILE:NAME" ("decode.go:Unmarshal",
 // "encoding/json/stream.go:Decoder.Decode"), the form an ambiguity error
 // offers when two definitions have the same name and package. A "::"

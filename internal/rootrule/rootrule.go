@@ -177,8 +177,9 @@ func homeDir() string {
 // Resolve returns the absolute, symlink-resolved form of dir, the
 // identity of a project: two spellings of one directory are one project.
 // Errors: syscall.ENOENT for a directory that does not exist (not the
-// first missing component EvalSymlinks names: callers name dir), "DIR is
-// not a directory", or the file system's.
+// first missing component EvalSymlinks names: callers name dir),
+// syscall.ENOTDIR ("not a directory"; callers name dir), or the file
+// system's.
 func Resolve(dir string) (string, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
@@ -196,7 +197,7 @@ func Resolve(dir string) (string, error) {
 		return "", err
 	}
 	if !st.IsDir() {
-		return "", fmt.Errorf("%s is not a directory", dir)
+		return "", syscall.ENOTDIR // "not a directory": callers name dir
 	}
 	return real, nil
 }

@@ -163,7 +163,8 @@ const mergeTieBand = 0.10
 // MergeRanked merges the answers of several projects (resps[i] is the answer
 // for roots[i]; nil for a project that failed) into at most k results, by
 // relevance (see the comment at the top of this file), a chunk found in
-// several projects (a copied file) once, naming the others in AlsoIn:
+// several projects (a copied file) once, naming the others in AlsoIn
+// (looked for over every answer, the part past the cut too):
 // repeatedly the
 // projects' next results are compared, the best score wins, and among the
 // scores within mergeTieBand of it the better per-project rank wins; the
@@ -213,6 +214,19 @@ func MergeRanked(roots []string, resps []*Response, k int) []MultiResult {
 				continue
 			}
 			out = append(out, MultiResult{Project: roots[pick], Result: r, ProjectRank: next[pick]})
+		}
+	}
+	// fold before the cut: a kept result's copy that the cut left out
+	// (lower in another project's answer) still names its project, so
+	// "also in" does not depend on k
+	for j, r := range resps {
+		if r == nil {
+			continue
+		}
+		for _, x := range r.Results {
+			if i := sameChunk(out, x); i >= 0 && out[i].Project != roots[j] && !slices.Contains(out[i].AlsoIn, roots[j]) {
+				out[i].AlsoIn = append(out[i].AlsoIn, roots[j])
+			}
 		}
 	}
 	return out

@@ -131,6 +131,10 @@ func TestMergeRanked(t *testing.T) {
 		{"a tie goes to the better project rank", []*Response{c, d}, 5, "A/c1 B/d1 A/c2 A/c3 B/d2"},
 		{"a full tie keeps the order of the projects", []*Response{d, d2}, 3, "A/d1 B/d1 A/d2"},
 		{"the same chunk in two projects is one result", []*Response{d, d}, 3, "A/d1+B A/d2+B"},
+		// a copy ranked below the cut in the other project still folds
+		{"the same chunk past the cut is still named", []*Response{
+			{Results: []Result{res("dup", 9), res("x", 8)}},
+			{Results: []Result{res("y", 8.5), res("z", 8.4), res("dup", 1)}}}, 2, "A/dup+B B/y"},
 		{"vector-only project after keyword hits", []*Response{weak, a}, 3, "B/a1 B/a2 B/a3"},
 		{"vector-only project fills what is left", []*Response{weak, b}, 5, "B/b1 B/b2 A/w1"},
 		{"failed project skipped", []*Response{nil, b}, 5, "B/b1 B/b2"},

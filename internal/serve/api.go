@@ -120,19 +120,19 @@ func filePath(q url.Values) (string, error) {
 // end): a file is read in its first 64 MiB only, so no line is beyond it.
 const maxLine = tools.MaxReadScanBytes
 
-// lineParam is the line number parameter name of q: 0 when absent or
-// below 1, a 400 naming the value as given when it is not a whole number
-// or is above maxLine.
+// lineParam is the line number parameter name of q: 0 when absent, a 400
+// naming the value as given when it is not a whole number from 1 to
+// maxLine (offset=-1 is not read as line 1).
 func lineParam(q url.Values, name string) (int, error) {
 	v := q.Get(name)
 	if v == "" {
 		return 0, nil
 	}
 	n, err := strconv.ParseInt(v, 10, 64)
-	if err != nil || n > maxLine {
+	if err != nil || n < 1 || n > maxLine {
 		return 0, badRequest("%s must be a line number from 1 to %d, got %q", name, maxLine, v)
 	}
-	return int(max(n, 0)), nil
+	return int(n), nil
 }
 
 // apiGraph is GET /api/graph?project=&name=[&depth=N][&guesses=1][&format=svg]:
@@ -277,10 +277,14 @@ func (s *Server) apiCancel(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]any{"root": root, "cancelled": stopped})
 }
 
-// apiRemove is POST /api/remove: drops an indexed project (`coderag
-// remove --json`).
+// apiRemove is POST /api/remove: drops an indexed project, named by its
+// root or its name as apiCancel's (`coderag remove --json`); a name two
+// projects share is the 400 naming them.
 func (s *Server) apiRemove(w http.ResponseWriter, r *http.Request) {
 	root, err := s.bodyRoot(r)
+	if err == nil && !filepath.IsAbs(root) {
+		_, err = s.resolve(r.Context(), root) // the name's own error
+	}
 	if err != nil {
 		httpError(w, r, status(err), err)
 		return

@@ -128,6 +128,19 @@ type Graph struct {
 	Start   *relate.Def  `json:"start"`
 	Callers *relate.Walk `json:"callers"`
 	Callees *relate.Walk `json:"callees"`
+	// Names holds, by "path:line", the name that selects each function or
+	// method of the walks whose own name does not (it is shared: two
+	// packages' response.writeCGIHeader): the links to their graphs use it.
+	Names map[string]string `json:"names,omitempty"`
+}
+
+// selector is the name a link to d's graph carries: one that selects d
+// alone (Names), else d's own.
+func (g *Graph) selector(d *relate.Def) string {
+	if s, ok := g.Names[d.Loc()]; ok {
+		return s
+	}
+	return d.Name
 }
 
 // Removed is the answer to Remove, the shape of `coderag remove --json`.

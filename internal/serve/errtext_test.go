@@ -2,6 +2,8 @@ package serve
 
 import (
 	"encoding/json"
+	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -28,9 +30,12 @@ func TestErrorTexts(t *testing.T) {
 		{"GET", "/api/graph?project=list", "", 400, "missing name (a function or Class.method)"},
 		{"GET", "/api/search?q=x&project=nope", "", 404, `"nope": not an indexed project`},
 		{"POST", "/mcp", "{}", 400, "2 projects are indexed (httptest, list): name one with /mcp?project=NAME"},
+		{"GET", "/api/file?project=list&path=list.go&offset=-1", "", 400, `offset must be a line number from 1 to 67108864, got "-1"`},
+		{"GET", "/api/file?project=list&path=list.go&limit=0", "", 400, `limit must be a line number from 1 to 67108864, got "0"`},
+		{"POST", "/api/index", `{"root":"` + filepath.Join(f.list, "list.go") + `"}`, 400, `root "` + filepath.Join(f.list, "list.go") + `": not a directory`},
 		{"POST", "/api/index", `{}`, 400, "missing root (the project directory on the server)"},
 		{"POST", "/api/index", `{"root":"rel"}`, 400, `root "rel" is relative: give the absolute directory on the server, or the name of an indexed project`},
-		{"POST", "/api/remove", `{"root":"rel"}`, 404, "remove rel: give the absolute root of an indexed project"},
+		{"POST", "/api/remove", `{"root":"rel"}`, 404, `"rel": not an indexed project`},
 		{"POST", "/api/index", `{"root":"list"}`, 409, "index " + f.list + ": the project is being removed"},
 	} {
 		code, body := f.do(t, tc.method, tc.path, "s3cret", tc.body)
@@ -51,15 +56,16 @@ func TestErrorTexts(t *testing.T) {
 }
 
 // TestPageTopK: the page reads top_k by the API's rule (config.TopK): a
-// bad value is the API's 400 with the same message, not silently replaced
-// by the page's default as on the previous main; a good one is used.
+// bad value is the API's 400 with its message, naming the page's own
+// default (10, what the page shows, not the API's 5), not silently
+// replaced by the default as on the previous main; a good one is used.
 func TestPageTopK(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, Options{})
-	want := `top_k must be 1 to 30 (default 5), got &#34;99&#34;`
+	want := fmt.Sprintf(`top_k must be 1 to 30 (default %d), got &#34;99&#34;`, pageTopK)
 	for _, v := range []string{"99", "0", "x"} {
 		code, body := f.do(t, "GET", "/?q=list&top_k="+v, "", "")
-		if code != 400 || !strings.Contains(body, "top_k must be 1 to 30 (default 5), got") {
+		if code != 400 || !strings.Contains(body, fmt.Sprintf("top_k must be 1 to 30 (default %d), got", pageTopK)) {
 			t.Errorf("page top_k=%s: %d\n%.400s", v, code, body)
 		}
 		if v == "99" && !strings.Contains(body, want) {

@@ -74,7 +74,7 @@ func TestGraphDrawing(t *testing.T) {
 			t.Errorf("two boxes read %q", l)
 		}
 		labels[l] = true
-		if n := len([]rune(l)); n > labelChars+4 {
+		if n := labelWidth(l); n > labelChars {
 			t.Errorf("label %q is %d characters", l, n)
 		}
 	}
@@ -109,5 +109,108 @@ func TestGraphPage(t *testing.T) {
 	l := listEdges(bigGraph(205, 3), bigGraph(205, 3).Callers, true)
 	if len(l.Shown) != maxListed || len(l.More) != 205-maxListed || len(l.Guessed) != 3 {
 		t.Errorf("list: %d shown, %d more, %d guessed", len(l.Shown), len(l.More), len(l.Guessed))
+	}
+}
+
+// cgiFiles is a project where two packages declare a method of the same
+// name, response.writeCGIHeader(p []byte), both calling SetHeader.
+var cgiFiles = map[string]string{
+	"go.mod":    "module example.com/web\n\ngo 1.22\n",
+	"header.go": "package web\n\n// SetHeader sets a header line.\nfunc SetHeader(k, v string) string { return k + \": \" + v }\n",
+	"cgi/child.go": "package cgi\n\nimport \"example.com/web\"\n\ntype response struct{ out []string }\n\n" +
+		"func (r *response) writeCGIHeader(p []byte) {\n\tr.out = append(r.out, web.SetHeader(\"Status\", string(p)))\n}\n",
+	"fcgi/child.go": "package fcgi\n\nimport \"example.com/web\"\n\ntype response struct{ out []string }\n\n// the fcgi one\n" +
+		"func (r *response) writeCGIHeader(p []byte) {\n\tr.out = append(r.out, web.SetHeader(\"Status\", string(p)))\n}\n",
+}
+
+// graphLinks returns the /graph links of a page (boxes and lists).
+func graphLinks(page string) []string {
+	var links []string
+	for _, m := range regexp.MustCompile(`href="(/graph\?[^"]*)"`).FindAllStringSubmatch(page, -1) {
+		links = append(links, html.UnescapeString(m[1]))
+	}
+	return links
+}
+
+// TestGraphLinksSelectOneDefinition: a caller whose name two packages
+// share links (box and list) to a name that selects it alone, so
+// following the link opens its graph (not a 409), and the two boxes read
+// differently.
+func TestGraphLinksSelectOneDefinition(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, Options{})
+	f.indexDir(t, "web", cgiFiles)
+	code, page := f.do(t, "GET", graphURL("web", "SetHeader"), "", "")
+	if code != 200 {
+		t.Fatalf("graph of SetHeader: %d\n%s", code, page)
+	}
+	svg := page[strings.Index(page, "<svg"):strings.Index(page, "</svg>")]
+	seen := map[string]bool{}
+	for _, link := range graphLinks(page) {
+		u, err := url.Parse(link)
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := u.Query().Get("name")
+		if !strings.Contains(name, "writeCGIHeader") || seen[link] {
+			continue
+		}
+		seen[link] = true
+		code, body := f.do(t, "GET", link, "", "")
+		if code != 200 {
+			t.Errorf("following %s: %d %.300s", link, code, body)
+		}
+	}
+	names := map[string]bool{}
+	for l := range seen {
+		u, _ := url.Parse(l)
+		names[u.Query().Get("name")] = true
+	}
+	if len(names) != 2 {
+		t.Errorf("links to writeCGIHeader carry names %v, want two different ones", names)
+	}
+	var texts []string
+	for _, m := range regexp.MustCompile(`<text [^>]*>([^<]*)</text>`).FindAllStringSubmatch(svg, -1) {
+		if strings.Contains(m[1], "writeCGI") || strings.Contains(m[1], "response") {
+			texts = append(texts, html.UnescapeString(m[1]))
+		}
+	}
+	if len(texts) != 2 || texts[0] == texts[1] {
+		t.Errorf("the two writeCGIHeader boxes read %q", texts)
+	}
+	for _, l := range texts {
+		if n := boxWidth(l); n > labelChars {
+			t.Errorf("box text %q is %d wide, more than %d", l, n, labelChars)
+		}
+	}
+}
+
+// boxWidth is the width of a box's text, as the drawing counts it.
+func boxWidth(s string) int { return labelWidth(s) }
+
+// TestGraphLabelFitsWithCount: a caller reached by three calls reads
+// "…×3" within the box's width, and a wide (CJK) name is cut by width.
+func TestGraphLabelFitsWithCount(t *testing.T) {
+	t.Parallel()
+	start := &relate.Def{Name: "Header.Get(key string)", Type: "method", Path: "header.go", StartLine: 1, EndLine: 3}
+	long := &relate.Def{Name: "checkPreconditions(w ResponseWriter, r *Request, modtime time.Time)", Type: "function", Path: "fs.go", StartLine: 10, EndLine: 40}
+	zh := &relate.Def{Name: "压缩上下文并且合并较早的消息成为一条摘要(msgs []string)", Type: "function", Path: "zh.go", StartLine: 1, EndLine: 9}
+	w := &relate.Walk{Root: start}
+	for i := range 3 {
+		w.Edges = append(w.Edges, relate.Edge{Kind: "calls", From: "checkPreconditions", To: "Get", Path: "fs.go", Line: 12 + i, Caller: long, Target: start, Resolution: "receiver", Depth: 1})
+	}
+	w.Edges = append(w.Edges, relate.Edge{Kind: "calls", From: zh.Name, To: "Get", Path: "zh.go", Line: 2, Caller: zh, Target: start, Resolution: "receiver", Depth: 1})
+	svg := string(drawGraph(&Graph{Root: "/src/http", Query: "Header.Get", Depth: 1, Start: start, Callers: w}, false))
+	texts := regexp.MustCompile(`<text [^>]*>([^<]*)</text>`).FindAllStringSubmatch(svg, -1)
+	counted := false
+	for _, m := range texts {
+		l := html.UnescapeString(m[1])
+		counted = counted || strings.HasSuffix(l, " ×3")
+		if labelWidth(l) > labelChars {
+			t.Errorf("%q is %d wide, more than %d", l, labelWidth(l), labelChars)
+		}
+	}
+	if !counted {
+		t.Errorf("no box reads ×3: %q", texts)
 	}
 }

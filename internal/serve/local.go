@@ -278,14 +278,48 @@ func (l *Local) Graph(ctx context.Context, project, name string, depth int) (*Gr
 		if g.Callers, err = r.Callers(name, depth); err != nil {
 			return err
 		}
-		g.Callees, err = r.Callees(name, depth)
-		return err
+		if g.Callees, err = r.Callees(name, depth); err != nil {
+			return err
+		}
+		g.Names = selectors(r, g.Callers, g.Callees)
+		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
 	g.Start = g.Callers.Root
 	return g, nil
+}
+
+// selectors maps "path:line" to the name that selects the function or
+// method there, for those of the walks whose own name selects several
+// (Graph.Names).
+func selectors(r *relate.Resolver, walks ...*relate.Walk) map[string]string {
+	names := map[string]string{}
+	done := map[*relate.Def]bool{}
+	add := func(d *relate.Def) {
+		if d == nil || done[d] || d.Type != "function" && d.Type != "method" {
+			return
+		}
+		done[d] = true
+		if s := r.Selector(d); s != "" && s != d.Name {
+			names[d.Loc()] = s
+		}
+	}
+	for _, w := range walks {
+		if w == nil {
+			continue
+		}
+		add(w.Root)
+		for _, e := range w.Edges {
+			add(e.Caller)
+			add(e.Target)
+		}
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	return names
 }
 
 // Index starts the engine's job of root in the background with the
@@ -358,7 +392,7 @@ func (l *Local) Remove(ctx context.Context, dir string) (*Removed, error) {
 	root, err := rootrule.Resolve(dir)
 	if err != nil { // a deleted directory is still removed by its path
 		if !filepath.IsAbs(dir) {
-			return nil, mark(ErrUnknownProject, "remove %s: give the absolute root of an indexed project", dir)
+			return nil, mark(ErrUnknownProject, "remove %s: not an indexed project: give its root, or its name as the status lists it", dir)
 		}
 		root = filepath.Clean(dir)
 	}

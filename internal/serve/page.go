@@ -152,6 +152,10 @@ const (
 	moreStep = 10
 )
 
+// pageLimit is config.TopK with the page's default, so that the page's
+// error says the default it shows ("(default 10)").
+var pageLimit = func() config.Limit { l := config.TopK; l.Default = pageTopK; return l }()
+
 func (s *Server) pageSearch(w http.ResponseWriter, r *http.Request) {
 	ps, err := s.b.Projects(r.Context())
 	if err != nil {
@@ -172,7 +176,7 @@ func (s *Server) pageSearch(w http.ResponseWriter, r *http.Request) {
 		// bad value is the API's 400, not silently replaced
 		k, err := pageTopK, error(nil)
 		if v := q.Get("top_k"); v != "" {
-			if k, err = config.TopK.Parse(v); err != nil {
+			if k, err = pageLimit.Parse(v); err != nil {
 				err = badRequest("%v", err)
 			}
 		}
@@ -389,7 +393,7 @@ func listEdges(g *Graph, w *relate.Walk, callers bool) graphList {
 		if d != nil && e.Resolution != relate.ResAmbiguous {
 			v.Name = d.Name
 			if d.Type == "function" || d.Type == "method" {
-				v.GraphURL = graphURLDepth(g.Root, d.Name, g.Depth)
+				v.GraphURL = graphURLDepth(g.Root, g.selector(d), g.Depth)
 			}
 		}
 		switch {

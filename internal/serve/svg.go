@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"html/template"
 	"net/url"
+	"path"
+	"path/filepath"
 	"strings"
 
 	"github.com/coderag/coderag/internal/relate"
@@ -26,6 +28,8 @@ const (
 // gnode is one box of the drawing.
 type gnode struct {
 	label, title, href string
+	qual, file         string // the label qualified by package, and by file: to tell apart boxes whose labels are the same
+	text               string // the text drawn, fitted to the box (distinctLabels); "" to fit label
 	key                string // the definition (or unresolved name) it stands for
 	calls              int    // call sites it stands for
 	loose              bool   // guessed, ambiguous or unresolved: dashed
@@ -177,31 +181,93 @@ func defKey(d *relate.Def) string {
 // defNode is the box of a definition: a function or method links to its
 // own call graph at the depth of g, anything else to its code.
 func defNode(g *Graph, d *relate.Def) gnode {
-	n := gnode{label: d.Name, title: defKey(d), key: defKey(d)}
+	dir := path.Dir(d.Path)
+	if dir == "." {
+		dir = g.Root
+	}
+	n := gnode{label: d.Name, title: defKey(d), key: defKey(d),
+		qual: path.Base(filepath.ToSlash(dir)) + "." + d.Name, file: d.Path + ":" + d.Name}
 	if d.Type == "function" || d.Type == "method" {
-		n.href = graphURLDepth(g.Root, d.Name, g.Depth)
+		n.href = graphURLDepth(g.Root, g.selector(d), g.Depth)
 	} else {
 		n.href = fileURL(g.Root, d.Path, d.StartLine, d.EndLine)
 	}
 	return n
 }
 
-// cutLabel cuts a label to labelChars runes: the head and "…", or, with
-// middle, the head, "…" and the tail (where overloads and owners differ).
-func cutLabel(label string, middle bool) string {
-	r := []rune(label)
-	if len(r) <= labelChars {
+// cutLabel cuts a label to labelChars (labelWidth): the head and "…",
+// or, with middle, the head, "…" and the tail (where overloads and owners
+// differ).
+func cutLabel(label string, middle bool) string { return cutTo(label, labelChars, middle) }
+
+// cutTo cuts label to at most w of labelWidth.
+func cutTo(label string, w int, middle bool) string {
+	if labelWidth(label) <= w {
 		return label
 	}
-	if !middle {
-		return string(r[:labelChars-1]) + "…"
+	r := []rune(label)
+	head := w - 1
+	if middle {
+		head = w / 3
 	}
-	head := labelChars / 3
-	return string(r[:head]) + "…" + string(r[len(r)-(labelChars-head-1):])
+	var b strings.Builder
+	n := 0
+	for _, c := range r {
+		if n+runeWidth(c) > head {
+			break
+		}
+		b.WriteRune(c)
+		n += runeWidth(c)
+	}
+	b.WriteString("…")
+	n++
+	if middle {
+		tail := len(r)
+		for tail > 0 && n+runeWidth(r[tail-1]) <= w {
+			tail--
+			n += runeWidth(r[tail])
+		}
+		b.WriteString(string(r[tail:]))
+	}
+	return b.String()
 }
 
-// distinctLabels cuts every box's label to labelChars so that boxes with
-// different labels stay different: a cut that would make two labels read
+// labelWidth is the width of a label in Latin characters: a wide (CJK)
+// character counts two.
+func labelWidth(s string) int {
+	n := 0
+	for _, c := range s {
+		n += runeWidth(c)
+	}
+	return n
+}
+
+func runeWidth(c rune) int {
+	if c >= 0x1100 && c <= 0x115F || c >= 0x2E80 && c <= 0xA4CF || c >= 0xAC00 && c <= 0xD7A3 ||
+		c >= 0xF900 && c <= 0xFAFF || c >= 0xFE30 && c <= 0xFE4F || c >= 0xFF00 && c <= 0xFF60 || c >= 0x20000 {
+		return 2
+	}
+	return 1
+}
+
+// fitLabel is the text of a box: the label cut so that it and the call
+// count (" ×3") and the number of a box otherwise read the same (" #2")
+// fit labelChars.
+func fitLabel(label string, calls int, middle bool, num int) string {
+	suffix := ""
+	if num > 1 {
+		suffix = fmt.Sprintf(" #%d", num)
+	}
+	if calls > 1 {
+		suffix += fmt.Sprintf(" ×%d", calls)
+	}
+	return cutTo(label, labelChars-labelWidth(suffix), middle) + suffix
+}
+
+// distinctLabels sets every box's text, fitted to labelChars, so that
+// different boxes never read the same: boxes of different definitions
+// with the same label are labelled with their package (or, if that is the
+// same, their file) before the cut; a cut that would make two labels read
 // the same keeps their tails instead, and if they still read the same
 // they are numbered.
 func distinctLabels(sides ...[][]gnode) {
@@ -215,6 +281,31 @@ func distinctLabels(sides ...[][]gnode) {
 			}
 		}
 	}
+	keys := map[string]map[string]bool{} // label -> the keys of its boxes
+	for _, n := range all {
+		if keys[n.label] == nil {
+			keys[n.label] = map[string]bool{}
+		}
+		keys[n.label][n.key] = true
+	}
+	quals := map[string]map[string]bool{} // label -> the qualified labels of its boxes
+	for _, n := range all {
+		if len(keys[n.label]) > 1 && n.qual != "" {
+			if quals[n.label] == nil {
+				quals[n.label] = map[string]bool{}
+			}
+			quals[n.label][n.qual] = true
+		}
+	}
+	for _, n := range all {
+		if len(keys[n.label]) > 1 && n.qual != "" {
+			if len(quals[n.label]) == len(keys[n.label]) {
+				n.label = n.qual
+			} else {
+				n.label = n.file
+			}
+		}
+	}
 	full := map[string]map[string]bool{} // cut label -> the full labels cut to it
 	for _, n := range all {
 		c := cutLabel(n.label, false)
@@ -223,30 +314,27 @@ func distinctLabels(sides ...[][]gnode) {
 		}
 		full[c][n.label] = true
 	}
-	seen := map[string]string{} // label shown -> the full label it stands for
+	seen := map[string]string{} // text shown (without the call count) -> the key it stands for
 	for _, n := range all {
-		l := cutLabel(n.label, false)
-		if len(full[l]) > 1 {
-			l = cutLabel(n.label, true)
-		}
-		if f, ok := seen[l]; ok && f != n.label {
-			for k := 2; ; k++ {
-				if _, taken := seen[fmt.Sprintf("%s #%d", l, k)]; !taken {
-					l = fmt.Sprintf("%s #%d", l, k)
-					break
-				}
+		middle := len(full[cutLabel(n.label, false)]) > 1
+		num := 1
+		for {
+			l := fitLabel(n.label, 1, middle, num)
+			if k, ok := seen[l]; !ok || k == n.key {
+				seen[l] = n.key
+				break
 			}
+			num++
 		}
-		seen[l] = n.label
-		n.label = l
+		n.text = fitLabel(n.label, n.calls, middle, num)
 	}
 }
 
 // box draws one node; kind is a CSS class (caller, callee, start).
 func box(b *strings.Builder, x, y int, n gnode, kind string) {
-	label := cutLabel(n.label, false) // the columns' labels are cut already (distinctLabels)
-	if n.calls > 1 {
-		label += fmt.Sprintf(" ×%d", n.calls)
+	label := n.text // the columns' labels are fitted already (distinctLabels)
+	if label == "" {
+		label = fitLabel(n.label, n.calls, false, 1)
 	}
 	if n.href != "" {
 		fmt.Fprintf(b, `<a href="%s">`, template.HTMLEscapeString(n.href))

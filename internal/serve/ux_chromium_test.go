@@ -41,11 +41,38 @@ func CompactContext(msgs []string, keep int) []string {
 }
 `}
 
+// throttleFiles is a file that two projects hold alike.
+var throttleFiles = map[string]string{"throttle.go": "package limit\n\n// Throttle limits the requests of each client to n a second.\nfunc Throttle(client string, n int) bool { return n > 0 }\n"}
+
+// fanCallers is how many functions of fanFiles call Target, besides
+// Mid0..Mid2, which a function with a long name calls (at depth 2 it is
+// one box reached three times).
+const fanCallers = 25
+
+// fanFiles is a project where Target has more callers than the graph
+// draws.
+func fanFiles() map[string]string {
+	var b strings.Builder
+	b.WriteString("package fan\n\n// Target is called by many.\nfunc Target() {}\n\n")
+	for i := range 3 {
+		fmt.Fprintf(&b, "func Mid%d() { Target() }\n\n", i)
+	}
+	b.WriteString("func checkPreconditions(w ResponseWriter, r *Request, modtime int) {\n\tMid0()\n\tMid1()\n\tMid2()\n}\n\n")
+	for i := range fanCallers {
+		fmt.Fprintf(&b, "func Caller%02d() { Target() }\n\n", i)
+	}
+	return map[string]string{"fan.go": b.String()}
+}
+
 // TestBrowserSearchAsPeopleSearch drives, in headless Chromium, what
 // issue 30 asked of the page: matched terms marked in the snippets, a
 // "more results" link (10, then 20), the notes of a weak query in the
 // page's words, two projects named lib told apart in the checkboxes and
-// badges, a graph walked by clicking its boxes and changing its depth, a
+// badges, filters in the query (lang:, file:, -file:, a misspelt one's
+// error), a file two projects hold alike shown once "also in" the other,
+// a graph walked by clicking its boxes and changing its depth, a fan-in
+// capped at "N more" (drawing and list) with every box's text inside its
+// box, a
 // file view opening at its target under a sticky header with a straight
 // code column, the favicon, and a Chinese query whose results render in a
 // CJK font. Screenshots go to docs/ with -update-screenshot.
@@ -58,10 +85,14 @@ func TestBrowserSearchAsPeopleSearch(t *testing.T) {
 	for i := range 16 {
 		files[fmt.Sprintf("retry%02d.go", i)] = fmt.Sprintf("package retry\n\n// RetryBackoff%[1]d retries the call with exponential backoff.\nfunc RetryBackoff%[1]d() {}\n\n// Backoff%[1]d doubles the retry delay.\nfunc Backoff%[1]d() {}\n", i)
 	}
+	files["retry_test.go"] = "package retry\n\n// TestRetryBackoff checks that the retry backoff doubles.\nfunc TestRetryBackoff() {}\n"
 	retry := f.indexDir(t, "retry", files)
 	a := f.indexDir(t, "a/lib", libFiles("first"))
 	b := f.indexDir(t, "b/lib", libFiles("second"))
 	zh := f.indexDir(t, "zh", zhFiles)
+	f.indexDir(t, "copy1", throttleFiles)
+	f.indexDir(t, "copy2", throttleFiles)
+	f.indexDir(t, "fan", fanFiles())
 	ctx := newBrowser(t, bin, 1100, 720)
 	step := stepper(t, ctx)
 	eval := func(what, js string) int {
@@ -134,6 +165,46 @@ func TestBrowserSearchAsPeopleSearch(t *testing.T) {
 	_ = a
 	projects := shot()
 
+	// filters in the query
+	paths := func() []string {
+		t.Helper()
+		p, err := chromedp.Run(ctx, chromedp.Evaluate[[]string]("Array.from(document.querySelectorAll('#results .loc')).map(a => a.textContent)"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	step("only test files", chromedp.Navigate(f.srv.URL+"/?q="+url.QueryEscape("retry with backoff lang:go file:*_test.go")),
+		chromedp.WaitVisible(chromedp.CSS("#results .result")))
+	if p := paths(); len(p) == 0 || !strings.HasPrefix(p[0], "retry_test.go:") || len(p) != 1 {
+		t.Errorf("lang:go file:*_test.go shows %q, want retry_test.go alone", p)
+	}
+	if v, err := chromedp.Run(ctx, chromedp.Value(chromedp.CSS(".searchbox input[name=q]"))); err != nil || !strings.Contains(v, "file:*_test.go") {
+		t.Errorf("the search box reads %q, %v: the filter is not kept", v, err)
+	}
+	step("a small window", chromedp.EmulateViewport(900, 380))
+	filter := shot()
+	step("the window back", chromedp.EmulateViewport(1100, 720))
+	step("no test files", chromedp.Navigate(f.srv.URL+"/?project="+url.QueryEscape(retry)+"&q="+url.QueryEscape("retry with backoff test -file:*_test.go")),
+		chromedp.WaitVisible(chromedp.CSS("#results .result")))
+	for _, p := range paths() {
+		if strings.Contains(p, "_test.go") {
+			t.Errorf("-file:*_test.go shows %s", p)
+		}
+	}
+	step("a misspelt filter", chromedp.Navigate(f.srv.URL+"/?q="+url.QueryEscape("retry lnag:go")), chromedp.WaitVisible(chromedp.CSS("p.error")))
+	if e, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS("p.error"))); err != nil || !strings.Contains(e, `unknown filter "lnag:" (did you mean "lang:"?)`) {
+		t.Errorf("the misspelt filter reads %q, %v", e, err)
+	}
+
+	// a file copied into two projects is one result, "also in" the other
+	step("identical files", chromedp.Navigate(f.srv.URL+"/?q="+url.QueryEscape("throttle the requests of each client")),
+		chromedp.WaitVisible(chromedp.CSS("#results .result .also")))
+	also, err := chromedp.Run(ctx, chromedp.Evaluate[[]string]("Array.from(document.querySelectorAll('#results .result')).filter(r => r.querySelector('.loc').textContent.startsWith('throttle.go:')).map(r => (r.querySelector('.also') || {textContent: ''}).textContent)"))
+	if err != nil || len(also) != 1 || !strings.HasPrefix(also[0], "also in copy") {
+		t.Errorf("throttle.go results: %q, %v; want one, also in the other copy", also, err)
+	}
+
 	// a graph you can walk
 	step("open a graph", chromedp.Navigate(f.srv.URL+graphURL(f.rec, "ResponseRecorder.WriteHeader")), chromedp.WaitVisible(chromedp.CSS("#graph svg .callee")))
 	callee, err := chromedp.Run(ctx, chromedp.Evaluate[string]("document.querySelector('#graph svg a .node.callee title').textContent.split('  ')[0]"))
@@ -156,6 +227,30 @@ func TestBrowserSearchAsPeopleSearch(t *testing.T) {
 		t.Errorf("depth 2 draws %d columns, depth 1 %d", n, depth1)
 	}
 	graph := shot()
+
+	// a fan-in larger than the drawing: "N more" in the drawing and the list
+	step("a graph of many callers", chromedp.Navigate(f.srv.URL+graphURLDepth("fan", "Target", 2)), chromedp.WaitVisible(chromedp.CSS("#graph svg .node.more")))
+	if more, err := chromedp.Run(ctx, chromedp.Evaluate[string]("document.querySelector('#graph svg .node.more text').textContent")); err != nil || more != fmt.Sprintf("%d more", fanCallers+3-(maxGraphRows-1)) {
+		t.Errorf("the more box reads %q, %v", more, err)
+	}
+	if n := eval("boxes", "document.querySelectorAll('#graph svg .node.caller').length"); n != maxGraphRows+1 {
+		t.Errorf("%d caller boxes, want %d (the last of depth 1 N more, and checkPreconditions at depth 2)", n, maxGraphRows+1)
+	}
+	step("open the list's more", chromedp.Click(chromedp.CSS("#Callers details.more summary")), chromedp.WaitVisible(chromedp.CSS("#Callers details.more[open] li")))
+	if n := eval("listed", "document.querySelectorAll('#Callers li').length"); n != fanCallers+3+3 {
+		t.Errorf("%d callers listed, want %d", n, fanCallers+6)
+	}
+	// every box's text fits its box, the call count too
+	over, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll('#graph svg .node')).filter(g => {
+		const r = g.querySelector('rect'), t = g.querySelector('text');
+		return t.getComputedTextLength() > r.width.baseVal.value - 2*(t.x.baseVal[0].value - r.x.baseVal.value);
+	}).map(g => g.querySelector('text').textContent)`))
+	if err != nil || len(over) > 0 {
+		t.Errorf("texts that run past their box: %q, %v", over, err)
+	}
+	if n := eval("counted", "Array.from(document.querySelectorAll('#graph svg .node text')).filter(t => t.textContent.endsWith(' ×3')).length"); n != 1 {
+		t.Errorf("%d boxes read ×3, want 1", n)
+	}
 
 	// the file view
 	step("open a file at line 120", chromedp.Navigate(f.srv.URL+fileURL(f.rec, "recorder.go", 120, 125)), chromedp.WaitVisible(chromedp.CSS("#L120")))
@@ -202,6 +297,6 @@ func TestBrowserSearchAsPeopleSearch(t *testing.T) {
 	}
 	chinese := shot()
 
-	saveShots(t, map[string][]byte{"serve-highlight.png": highlighted, "serve-projects.png": projects,
+	saveShots(t, map[string][]byte{"serve-filter.png": filter, "serve-highlight.png": highlighted, "serve-projects.png": projects,
 		"serve-graph-walk.png": graph, "serve-file.png": fileView, "serve-chinese.png": chinese})
 }

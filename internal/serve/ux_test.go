@@ -19,7 +19,7 @@ import (
 	"github.com/coderag/coderag/internal/index"
 )
 
-// indexDir writes files into a new directory dir (made under the fixture's
+// indexDir writes files (paths may name subdirectories) into a new directory dir (made under the fixture's
 // base directory) and indexes it into the fixture's store with the local
 // embedder, as `coderag index` would; it returns the root.
 func (f *fixture) indexDir(t *testing.T, dir string, files map[string]string) string {
@@ -29,6 +29,9 @@ func (f *fixture) indexDir(t *testing.T, dir string, files map[string]string) st
 		t.Fatal(err)
 	}
 	for name, text := range files {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(root, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
 		if err := os.WriteFile(filepath.Join(root, name), []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -62,7 +65,8 @@ func TestSuffixNames(t *testing.T) {
 // TestDuplicateProjectNames: two roots named lib are told apart by their
 // shortest distinct path suffix in /api/status, on the page (checkboxes
 // and badges), and as the name a request gives (?project=, /mcp?project=,
-// /api/remove); the bare shared name is a 400 naming both.
+// /api/remove); the bare shared name is a 400 naming both (/api/remove and
+// /api/cancel alike).
 func TestDuplicateProjectNames(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, Options{Token: "s3cret"})
@@ -103,6 +107,12 @@ func TestDuplicateProjectNames(t *testing.T) {
 	for _, want := range []string{`value="` + a + `">a/lib</label>`, `value="` + b + `">b/lib</label>`, `>a/lib #1</span>`, `>b/lib #1</span>`} {
 		if code != 200 || !strings.Contains(page, filepath.FromSlash(want)) {
 			t.Errorf("page lacks %s (%d)", want, code)
+		}
+	}
+	for _, api := range []string{"/api/remove", "/api/cancel"} {
+		code, body := f.do(t, "POST", api, "s3cret", `{"root": "lib"}`)
+		if want := `\"lib\" names 2 projects: give one of ` + filepath.FromSlash("a/lib") + ", " + filepath.FromSlash("b/lib"); code != 400 || !strings.Contains(body, want) {
+			t.Errorf("%s lib: %d %s, want 400 %q", api, code, body, want)
 		}
 	}
 	if code, body := f.do(t, "POST", "/api/remove", "s3cret", `{"root": "b/lib"}`); code != 200 || !strings.Contains(body, `"removed": "`+b+`"`) {

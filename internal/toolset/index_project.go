@@ -59,6 +59,9 @@ var indexProject = func() *Tool {
 			if out == nil {
 				return "", fmt.Errorf("index_project: run of %s ended without an outcome", root)
 			}
+			if out.CancelledComplete() {
+				return fmt.Sprintf("%sIndexing %s was %s.\n", prefix, root, out.State()), nil
+			}
 			if out.Cancelled {
 				return fmt.Sprintf("%sIndexing %s was %s changed files; what was indexed stays. index_project finishes it.\n", prefix, root, out.State()), nil
 			}
