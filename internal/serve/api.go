@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/coderag/coderag/internal/config"
+	"github.com/coderag/coderag/internal/relate"
 	"github.com/coderag/coderag/internal/rootrule"
 	"github.com/coderag/coderag/internal/search"
 	"github.com/coderag/coderag/internal/tools"
@@ -173,7 +174,15 @@ func (s *Server) graph(r *http.Request) (*Graph, error) {
 		}
 		depth = n
 	}
-	return s.b.Graph(r.Context(), root, name, depth)
+	g, err := s.b.Graph(r.Context(), root, name, depth)
+	if errors.Is(err, relate.ErrAmbiguous) {
+		// a search result's link names its file too (path=): a name
+		// several definitions share opens the one in that file
+		if path := strings.TrimSpace(q.Get("path")); path != "" {
+			return s.b.Graph(r.Context(), root, path+":"+name, depth)
+		}
+	}
+	return g, err
 }
 
 // maxGraphDepth is the deepest graph the page and the API draw: each level

@@ -214,3 +214,38 @@ func TestGraphLabelFitsWithCount(t *testing.T) {
 		t.Errorf("no box reads ×3: %q", texts)
 	}
 }
+
+// TestSearchResultGraphLinkSharedName: a search result whose name two
+// packages share (response.writeCGIHeader in cgi/ and fcgi/) links to its
+// graph with its file, so the link opens that definition's graph, not the
+// 409 a bare shared name gives.
+func TestSearchResultGraphLinkSharedName(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, Options{})
+	f.indexDir(t, "web", cgiFiles)
+	if code, _ := f.do(t, "GET", graphURL("web", "response.writeCGIHeader(p []byte)"), "", ""); code != 409 {
+		t.Fatalf("the bare shared name: %d, want 409 (the test would prove nothing)", code)
+	}
+	code, page := f.do(t, "GET", "/?q="+url.QueryEscape("writeCGIHeader fcgi"), "", "")
+	if code != 200 {
+		t.Fatalf("search page: %d", code)
+	}
+	var followed int
+	for _, link := range graphLinks(page) {
+		u, err := url.Parse(link)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(u.Query().Get("name"), "writeCGIHeader") {
+			continue
+		}
+		followed++
+		code, body := f.do(t, "GET", link, "", "")
+		if code != 200 || !strings.Contains(body, u.Query().Get("path")) {
+			t.Errorf("following %s: %d %.300s", link, code, body)
+		}
+	}
+	if followed == 0 {
+		t.Fatalf("no graph link for writeCGIHeader on the search page:\n%.2000s", page)
+	}
+}

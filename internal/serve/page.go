@@ -225,7 +225,7 @@ func (s *Server) pageSearch(w http.ResponseWriter, r *http.Request) {
 					rv.AlsoIn = append(rv.AlsoIn, n)
 				}
 				if res.Type == chunk.KindFunction || res.Type == chunk.KindMethod {
-					rv.GraphURL = graphURL(res.Project, res.Name)
+					rv.GraphURL = graphURL(res.Project, res.Name) + "&path=" + url.QueryEscape(res.Path)
 				}
 				v.Results = append(v.Results, rv)
 			}
