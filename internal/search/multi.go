@@ -37,9 +37,11 @@ type MultiResult struct {
 	Project string `json:"project"`
 	Result
 	ProjectRank int `json:"project_rank"`
-	// AlsoIn are the other projects holding the same chunk (same path,
-	// lines, name and text: a vendored or copied file), folded into this
-	// result as zoekt folds duplicates.
+	// AlsoIn are the other places holding the same chunk (same lines,
+	// name and text: a vendored or copied file), folded into this result
+	// as zoekt folds duplicates: a project root when the copy has this
+	// result's path there, else the root and the copy's path joined by
+	// "/" (".../vendor/x/parse.go").
 	AlsoIn []string `json:"also_in,omitempty"`
 }
 
@@ -207,10 +209,8 @@ func MergeRanked(roots []string, resps []*Response, k int) []MultiResult {
 			}
 			r := resps[pick].Results[next[pick]]
 			next[pick]++
-			if i := sameChunk(out, r); i >= 0 {
-				if out[i].Project != roots[pick] && !slices.Contains(out[i].AlsoIn, roots[pick]) {
-					out[i].AlsoIn = append(out[i].AlsoIn, roots[pick])
-				}
+			if i := sameChunk(out, r, roots[pick]); i >= 0 {
+				addAlsoIn(&out[i], roots[pick], r)
 				continue
 			}
 			out = append(out, MultiResult{Project: roots[pick], Result: r, ProjectRank: next[pick]})
@@ -224,8 +224,8 @@ func MergeRanked(roots []string, resps []*Response, k int) []MultiResult {
 			continue
 		}
 		for _, x := range r.Results {
-			if i := sameChunk(out, x); i >= 0 && out[i].Project != roots[j] && !slices.Contains(out[i].AlsoIn, roots[j]) {
-				out[i].AlsoIn = append(out[i].AlsoIn, roots[j])
+			if i := sameChunk(out, x, roots[j]); i >= 0 {
+				addAlsoIn(&out[i], roots[j], x)
 			}
 		}
 	}
@@ -233,14 +233,32 @@ func MergeRanked(roots []string, resps []*Response, k int) []MultiResult {
 }
 
 // sameChunk returns the index in out of a result holding the same chunk
-// as r (path, lines, name and text), or -1.
-func sameChunk(out []MultiResult, r Result) int {
+// as r of the project at root (lines, name and text; at another path only
+// when it is another project's and has text, so a project's own copies
+// stay results of their own), or -1.
+func sameChunk(out []MultiResult, r Result, root string) int {
 	for i, o := range out {
-		if o.Path == r.Path && o.StartLine == r.StartLine && o.EndLine == r.EndLine && o.Name == r.Name && o.content == r.content {
+		if (o.Path == r.Path || o.Project != root && r.content != "") && o.StartLine == r.StartLine && o.EndLine == r.EndLine &&
+			o.Name == r.Name && o.content == r.content {
 			return i
 		}
 	}
 	return -1
+}
+
+// addAlsoIn names in m.AlsoIn the copy x of m's chunk found in the project
+// at root: the root when x has m's path, else root + "/" + x.Path; nothing
+// for m itself or a place already named.
+func addAlsoIn(m *MultiResult, root string, x Result) {
+	place := root
+	if x.Path != m.Path {
+		place = strings.TrimSuffix(root, "/") + "/" + x.Path
+	} else if root == m.Project {
+		return
+	}
+	if !slices.Contains(m.AlsoIn, place) {
+		m.AlsoIn = append(m.AlsoIn, place)
+	}
 }
 
 // tiedScore reports whether score is within mergeTieBand of top (top >=

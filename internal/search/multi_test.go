@@ -138,6 +138,13 @@ func TestMergeRanked(t *testing.T) {
 		{"vector-only project after keyword hits", []*Response{weak, a}, 3, "B/a1 B/a2 B/a3"},
 		{"vector-only project fills what is left", []*Response{weak, b}, 5, "B/b1 B/b2 A/w1"},
 		{"failed project skipped", []*Response{nil, b}, 5, "B/b1 B/b2"},
+		{"a copy at another path is named with it", []*Response{
+			{Results: []Result{{Path: "parse.go", Score: 9, content: "func parse() {}"}, res("x", 8)}},
+			{Results: []Result{{Path: "vendor/p/parse.go", Score: 8.9, content: "func parse() {}"}, res("y", 1)}}}, 2,
+			"A/parse.go+B/vendor/p/parse.go A/x"},
+		{"a project's own copy stays a result", []*Response{
+			{Results: []Result{{Path: "parse.go", Score: 9, content: "func parse() {}"}, {Path: "old/parse.go", Score: 8, content: "func parse() {}"}}}}, 2,
+			"A/parse.go A/old/parse.go"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

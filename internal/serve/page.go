@@ -218,11 +218,7 @@ func (s *Server) pageSearch(w http.ResponseWriter, r *http.Request) {
 					rv.ProjectName = res.Project
 				}
 				for _, p := range res.AlsoIn {
-					n := names[p]
-					if n == "" {
-						n = p
-					}
-					rv.AlsoIn = append(rv.AlsoIn, n)
+					rv.AlsoIn = append(rv.AlsoIn, placeName(p, names))
 				}
 				if res.Type == chunk.KindFunction || res.Type == chunk.KindMethod {
 					rv.GraphURL = graphURL(res.Project, res.Name) + "&path=" + url.QueryEscape(res.Path)
@@ -407,6 +403,26 @@ func listEdges(g *Graph, w *relate.Walk, callers bool) graphList {
 		}
 	}
 	return l
+}
+
+// placeName is how the page names a place of MultiResult.AlsoIn: a
+// project root by its short name (names), a copy at another path by its
+// project's short name and the path ("http/internal/chunked.go"), else
+// as given.
+func placeName(place string, names map[string]string) string {
+	if n := names[place]; n != "" {
+		return n
+	}
+	best := ""
+	for root := range names {
+		if strings.HasPrefix(place, strings.TrimSuffix(root, "/")+"/") && len(root) > len(best) {
+			best = root
+		}
+	}
+	if best == "" {
+		return place
+	}
+	return names[best] + "/" + strings.TrimPrefix(place, strings.TrimSuffix(best, "/")+"/")
 }
 
 func (s *Server) pageGraph(w http.ResponseWriter, r *http.Request) {

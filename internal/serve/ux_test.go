@@ -278,3 +278,20 @@ func TestIdenticalFilesFolded(t *testing.T) {
 		t.Errorf("page: %d, no also-in d/lib", code)
 	}
 }
+
+// TestPlaceName: the page names a folded copy by its project's short name,
+// with the copy's path when it lives at another path.
+func TestPlaceName(t *testing.T) {
+	t.Parallel()
+	names := map[string]string{"/srv/a/lib": "a/lib", "/srv/http": "http", "/srv/http/internal": "internal"}
+	for place, want := range map[string]string{
+		"/srv/a/lib":                  "a/lib",
+		"/srv/http/internal/chunk.go": "internal/chunk.go",
+		"/srv/http/net/x.go":          "http/net/x.go",
+		"/elsewhere/y.go":             "/elsewhere/y.go",
+	} {
+		if got := placeName(place, names); got != want {
+			t.Errorf("placeName(%q) = %q, want %q", place, got, want)
+		}
+	}
+}
