@@ -191,6 +191,11 @@ func TestIndexCancelled(t *testing.T) {
 	if out == nil || !errors.Is(out.Err, context.Canceled) {
 		t.Fatalf("outcome %+v", out)
 	}
+	// "cancelled at D/T" counts the files written (or failed), not those
+	// handed to the writer when the cancel came
+	if out.Report != nil && out.Done != out.Report.Changed+len(out.Report.Failures) {
+		t.Errorf("cancelled at %d/%d, but the run wrote %d and failed %d files", out.Done, out.Total, out.Report.Changed, len(out.Report.Failures))
+	}
 	if st := e.Job(root); st.Running {
 		t.Error("the cancelled run is still running")
 	}

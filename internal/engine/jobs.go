@@ -109,8 +109,9 @@ type Outcome struct {
 	Err      error
 	// Cancelled is true when the run was stopped (Cancel, the caller of
 	// Index going away, Close) rather than failing: Err then matches
-	// context.Canceled, and Done of Total changed files were indexed
-	// (what they committed stays).
+	// context.Canceled, and Done of Total changed files were written or
+	// failed (what they committed stays; the report's count when there is
+	// one, not the files handed to the writer).
 	Cancelled   bool
 	Done, Total int
 }
@@ -339,6 +340,11 @@ func (e *Engine) runIndex(ctx context.Context, j *job, r *Run, req IndexRequest)
 		j.mu.Lock()
 		out.Done, out.Total = j.progress.Done, j.progress.Total
 		out.Cancelled = out.Err != nil && ctx.Err() != nil && errors.Is(out.Err, context.Canceled)
+		if out.Cancelled && out.Report != nil {
+			// the progress counts the files handed to the writer; the
+			// report, those written or failed before the cancel
+			out.Done = out.Report.Changed + len(out.Report.Failures)
+		}
 		j.run, j.last, r.out = nil, out, out
 		if out.Err == nil && r.whole {
 			j.freshAt, j.freshEmb = out.Ended, out.Embedder
