@@ -187,6 +187,9 @@ func (l *Local) indexing(js engine.JobState) *IndexRun {
 		p := js.Progress // the last progress of that run
 		r := &IndexRun{Phase: "done", Done: p.Done, Total: p.Total, Scanned: p.Scanned,
 			ElapsedMS: o.Ended.Sub(o.Started).Milliseconds(), Report: o.Report, Cancelled: o.Cancelled}
+		if o.Cancelled {
+			r.Done = o.Done // the files written, as State says
+		}
 		if o.Err != nil && !o.Cancelled {
 			r.Error = o.Err.Error()
 			if l.cfg.Redact != nil {
