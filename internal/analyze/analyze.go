@@ -163,19 +163,14 @@ func Terms(dst []string, text string) []string {
 			}
 			dst = appendCJK(dst, run)
 			i = j
-		case r < utf8.RuneSelf && (isAlnum(byte(r)) || r == '_' || r == '$'):
-			j := i
-			for j < len(text) && (isAlnum(text[j]) || text[j] == '_' || text[j] == '$') {
-				j++
-			}
-			dst = appendIdentifier(dst, text[i:j])
-			i = j
-		case unicode.IsLetter(r) || unicode.IsDigit(r):
-			// non-ASCII, non-Han word (é, ü, Cyrillic...): keep lower-cased
-			j := i
+		case isWordRune(r):
+			// a word: ASCII letters, digits, '_' and '$', and the
+			// letters and digits of other scripts but Han ("naïve",
+			// "größe", "déjà_vu" stay whole, to be split as identifiers)
+			j := i + size
 			for j < len(text) {
 				r2, s2 := utf8.DecodeRuneInString(text[j:])
-				if !(unicode.IsLetter(r2) || unicode.IsDigit(r2) || r2 == '_') || IsHan(r2) {
+				if !isWordRune(r2) {
 					break
 				}
 				j += s2
@@ -187,6 +182,16 @@ func Terms(dst []string, text string) []string {
 		}
 	}
 	return dst
+}
+
+// isWordRune reports whether r belongs to a word of Terms: an ASCII
+// letter or digit, '_' or '$', or a letter or digit of a script other
+// than Han (whose runs are segmented instead).
+func isWordRune(r rune) bool {
+	if r < utf8.RuneSelf {
+		return isAlnum(byte(r)) || r == '_' || r == '$'
+	}
+	return (unicode.IsLetter(r) || unicode.IsDigit(r)) && !IsHan(r)
 }
 
 func isAlnum(b byte) bool {

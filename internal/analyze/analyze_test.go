@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"reflect"
+	"slices"
 	"testing"
 )
 
@@ -81,6 +82,34 @@ func TestSubWords(t *testing.T) {
 		SubWords(rs, func(i, j int) { got = append(got, string(rs[i:j])) })
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("SubWords(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// A word of Latin letters with accents is one term, whether its accented
+// letter comes first, in the middle or last, and the same in a query and
+// in code, so "naïve" finds naïve and not every "na"; Han runs beside it
+// are still segmented on their own.
+func TestTermsAccentedWordsWhole(t *testing.T) {
+	t.Parallel()
+	for text, want := range map[string][]string{
+		"naïve":        {"naïv"},
+		"café":         {"café"},
+		"Größe":        {"größe"},
+		"éclair":       {"éclair"},
+		"déjà_vu":      {"déjàvu", "déjà", "vu"},
+		"naïveCafé":    {"naïvecafé", "naïv", "café"},
+		"naïve缓存":      {"naïv"},
+		"über connect": {"über", "connect"},
+	} {
+		got := Terms(nil, text)
+		if len(got) < len(want) || !slices.Equal(got[:len(want)], want) {
+			t.Errorf("Terms(%q) = %q, want it to start %q", text, got, want)
+		}
+		for _, g := range got {
+			if g == "na" || g == "caf" || g == "gr" || g == "ïve" {
+				t.Errorf("Terms(%q) holds the split piece %q: %q", text, g, got)
+			}
 		}
 	}
 }

@@ -185,7 +185,9 @@ const racyWindow = int64(time.Second)
 //	    members keeps its head; Scala vals and vars of classes and objects
 //	    are definitions; the keyword body of a split definition's first
 //	    part is the whole definition (isSplitHead);
-const AnalysisVersion = 12
+//	13: a word mixing ASCII and other non-Han letters ("naïve", "größe")
+//	    is one term, not split at the first non-ASCII letter (analyze.Terms)
+const AnalysisVersion = 13
 
 // ResolveRoot is rootrule.Resolve: the absolute, symlink-resolved form of
 // dir, the identity of a project.
