@@ -169,6 +169,13 @@ func Terms(dst []string, text string) []string {
 			// "größe", "déjà_vu" stay whole, to be split as identifiers)
 			j := i + size
 			for j < len(text) {
+				if c := text[j]; c < utf8.RuneSelf { // ASCII: no decoding
+					if !isAlnum(c) && c != '_' && c != '$' {
+						break
+					}
+					j++
+					continue
+				}
 				r2, s2 := utf8.DecodeRuneInString(text[j:])
 				if !isWordRune(r2) {
 					break

@@ -3,6 +3,7 @@ package analyze
 import (
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -111,5 +112,16 @@ func TestTermsAccentedWordsWhole(t *testing.T) {
 				t.Errorf("Terms(%q) holds the split piece %q: %q", text, g, got)
 			}
 		}
+	}
+}
+
+// BenchmarkTerms analyses a chunk-sized mix of Go code, comments and a
+// few accented and Chinese words, as the index does for every chunk.
+func BenchmarkTerms(b *testing.B) {
+	text := strings.Repeat("// readRequest parses a request line; naïve callers retry 重试 on EOF.\nfunc (c *conn) readRequest(ctx context.Context) (w *response, err error) {\n\tif c.hijacked() { return nil, ErrHijacked }\n}\n", 8)
+	b.SetBytes(int64(len(text)))
+	var dst []string
+	for b.Loop() {
+		dst = Terms(dst[:0], text)
 	}
 }
