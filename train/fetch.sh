@@ -4,7 +4,9 @@
 # $WORK/src/<package>/. Binary packages: apt-get download + dpkg-deb -x (no
 # install). Source packages: apt-get source --download-only through a private
 # deb-src list ($WORK/apt, the system's apt configuration is not touched),
-# then the upstream tarball is unpacked. A package whose download or hash
+# then the upstream tarball is unpacked. npm packages: the registry's tarball
+# (curl), of which only the TypeScript sources select.py counted are
+# extracted (no built output, tests or vendored copies). A package whose download or hash
 # fails is an error: the corpus must be exactly the manifest.
 #
 # Usage: train/fetch.sh MANIFEST WORK [N]   (N: only the first N rows per registry group)
@@ -24,7 +26,7 @@ printf '%s\n' "deb [signed-by=$K] http://deb.debian.org/debian bookworm main" \
 [ -n "$(ls "$WORK/apt/lists/" | grep Sources || true)" ] && [ -n "$(ls "$WORK/apt/lists/" | grep security.*_Packages || true)" ] ||
   apt-get -qq "${APT_SRC[@]}" update
 
-rows=$(awk -F"\t" -v lim="$LIMIT" 'NR>1 { g=$1=="debian-src" ? "src" : $2; sub(/-.*/, "", g); n[g]++; if (lim==0 || n[g]<=lim) print }' "$MANIFEST")
+rows=$(awk -F"\t" -v lim="$LIMIT" 'NR>1 { g=$1=="debian-src" ? "src" : ($1=="npm" ? "npm" : $2); sub(/-.*/, "", g); n[g]++; if (lim==0 || n[g]<=lim) print }' "$MANIFEST")
 # binary packages, 60 per apt-get call
 need=()
 while IFS=$'\t' read -r reg pkg ver sha; do
@@ -51,11 +53,21 @@ for pv in "${srcneed[@]+"${srcneed[@]}"}"; do
   pkg=${pv%%=*}; mkdir -p "$WORK/dl/src-$pkg"
   (cd "$WORK/dl/src-$pkg" && apt-get -qq "${APT_SRC[@]}" source --download-only "$pv" 2>&1 | grep -v unsandboxed || true)
 done
+# npm tarballs (select.py leaves the ones it read in $WORK/dl/npm)
+mkdir -p "$WORK/dl/npm"
+while IFS=$'\t' read -r reg pkg ver sha; do
+  [ "$reg" = npm ] || continue
+  f="$WORK/dl/npm/${pkg//\//+}-$ver.tgz"
+  [ -s "$f" ] && continue
+  curl -fsS --retry 3 -o "$f.tmp" "https://registry.npmjs.org/$pkg/-/${pkg##*/}-$ver.tgz" && mv "$f.tmp" "$f" || rm -f "$f.tmp"
+done <<< "$rows"
 # verify and extract
 bad=0
 while IFS=$'\t' read -r reg pkg ver sha; do
   if [ "$reg" = debian ]; then
     f=$(ls "$WORK/dl/${pkg}_"*.deb 2>/dev/null | head -1 || true)
+  elif [ "$reg" = npm ]; then
+    f="$WORK/dl/npm/${pkg//\//+}-$ver.tgz"; [ -e "$f" ] || f=
   else
     f=$(ls "$WORK/dl/src-$pkg/"*.dsc 2>/dev/null | head -1 || true)
   fi
@@ -70,6 +82,12 @@ while IFS=$'\t' read -r reg pkg ver sha; do
   rm -rf "$out"; mkdir -p "$out"
   if [ "$reg" = debian ]; then
     dpkg-deb -x "$f" "$out"
+  elif [ "$reg" = npm ]; then
+    # the members select.py's npm_sources keeps, listed by the same function, and the
+    # top package.json (its licence field, for train/licenses.py)
+    tar -tzf "$f" | /usr/bin/python3 -P -c 'import importlib.util as u, sys; s = u.spec_from_file_location("trainselect", sys.argv[1]); m = u.module_from_spec(s); s.loader.exec_module(m); n = sys.stdin.read().split("\n"); print("\n".join(m.npm_sources(n) + [x for x in n if x.count("/") == 1 and x.endswith("/package.json")]))' "$(dirname "$0")/select.py" > "$out/.members"
+    [ -s "$out/.members" ] && tar -xzf "$f" -C "$out" -T "$out/.members"
+    rm -f "$out/.members"
   else
     for t in "$WORK/dl/src-$pkg/"*.orig.tar.* "$WORK/dl/src-$pkg/"*.orig-*.tar.*; do
       [ -e "$t" ] && tar -xf "$t" -C "$out" 2>/dev/null || true

@@ -1,10 +1,10 @@
 #!/usr/bin/python3
 """licenses.py summarises the licences of the corpus from the Debian copyright files:
 usr/share/doc/*/copyright of each extracted binary package, debian/copyright of each source
-package's debian tarball. A package counts once per distinct licence short name (the
+package's debian tarball, the "license" field of an npm package's package.json. A package counts once per distinct licence short name (the
 "License:" fields of the machine-readable format; "unstated" when the file has none).
 Usage: licenses.py MANIFEST WORK   -> a markdown table on stdout."""
-import collections, glob, os, re, sys, tarfile
+import collections, glob, json, os, re, sys, tarfile
 
 def names(text):
     out = set()
@@ -21,7 +21,14 @@ count = collections.Counter()
 for reg, pkg, ver, sha in rows:
     text = ""
     d = os.path.join(work, "src", pkg)
-    if reg == "debian":
+    if reg == "npm":
+        for f in glob.glob(os.path.join(d, "*/package.json")):
+            try:
+                lic = json.load(open(f)).get("license")
+                text = "License: " + (lic if isinstance(lic, str) else lic.get("type", ""))
+            except Exception:
+                pass
+    elif reg == "debian":
         fs = glob.glob(os.path.join(d, "usr/share/doc/*/copyright"))
         if fs:
             text = open(fs[0], errors="replace").read()

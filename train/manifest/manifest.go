@@ -3,8 +3,9 @@
 // that keeps excluded code out of the corpus.
 //
 // manifest.tsv: a header line, then registry<TAB>package<TAB>version<TAB>sha256,
-// where registry is "debian" (a binary .deb, sha256 of the .deb) or
-// "debian-src" (a source package, sha256 of its .dsc).
+// where registry is "debian" (a binary .deb, sha256 of the .deb),
+// "debian-src" (a source package, sha256 of its .dsc) or "npm" (a package of
+// the npm registry, sha256 of its tarball).
 //
 // exclude.tsv: lines "project<TAB>why<TAB>globs", '#' comments; globs are
 // comma-separated path.Match patterns matched against package names.
@@ -51,11 +52,14 @@ func Read(file string) ([]Row, error) {
 
 // Group is the selection group of a row, the unit of Limit: the package
 // name's first '-'-separated word for binary packages ("python3",
-// "librust", "golang", "node", "ruby", "php"), "src" for source packages.
-// train/fetch.sh computes the same.
+// "librust", "golang", "node", "ruby", "php"), "src" for source packages,
+// "npm" for npm packages. train/fetch.sh computes the same.
 func Group(r Row) string {
-	if r.Registry == "debian-src" {
+	switch r.Registry {
+	case "debian-src":
 		return "src"
+	case "npm":
+		return "npm"
 	}
 	g, _, _ := strings.Cut(r.Package, "-")
 	return g
@@ -121,6 +125,24 @@ func (ex Excludes) Match(pkg string) string {
 			if ok, _ := path.Match(g, pkg); ok {
 				return e.Project
 			}
+		}
+	}
+	return ""
+}
+
+// MatchRow is Match over every name a manifest row goes by. An npm package
+// is also matched with its scope squashed into its name ("@trpc/server" as
+// "trpc-server") and in Debian's form ("node-trpc-server"), so the globs
+// written for Debian packagings catch the npm one too.
+func (ex Excludes) MatchRow(r Row) string {
+	names := []string{r.Package}
+	if r.Registry == "npm" {
+		flat := strings.ReplaceAll(strings.TrimPrefix(r.Package, "@"), "/", "-")
+		names = append(names, flat, "node-"+flat)
+	}
+	for _, n := range names {
+		if p := ex.Match(n); p != "" {
+			return p
 		}
 	}
 	return ""

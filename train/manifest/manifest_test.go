@@ -20,14 +20,14 @@ func TestManifestHasNoExcludedPackage(t *testing.T) {
 	}
 	seen := map[string]bool{}
 	for _, r := range rows {
-		if p := ex.Match(r.Package); p != "" {
+		if p := ex.MatchRow(r); p != "" {
 			t.Errorf("%s %s %s is excluded (project %s)", r.Registry, r.Package, r.Version, p)
 		}
 		if seen[r.Package] {
 			t.Errorf("%s listed twice", r.Package)
 		}
 		seen[r.Package] = true
-		if len(r.SHA256) != 64 || r.Version == "" || (r.Registry != "debian" && r.Registry != "debian-src") {
+		if len(r.SHA256) != 64 || r.Version == "" || (r.Registry != "debian" && r.Registry != "debian-src" && r.Registry != "npm") {
 			t.Errorf("bad row %+v", r)
 		}
 	}
@@ -65,11 +65,29 @@ func TestExcludeCatchesKnownPackagings(t *testing.T) {
 	}
 }
 
+// TestExcludeCatchesNPMForms checks that an npm package is matched under
+// its scoped, flattened and Debian-style names.
+func TestExcludeCatchesNPMForms(t *testing.T) {
+	ex, err := ReadExclude("../exclude.tsv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for pkg, want := range map[string]string{
+		"express": "express", "zod": "zod", "semver": "node-semver", "yaml": "yaml", "@trpc/server": "trpc",
+		"hono": "hono", "@fastify/cors": "fastify", "axios": "axios", "undici": "undici", "rxjs": "rxjs",
+		"vitest": "vitest", "@reduxjs/toolkit": "redux", "immer": "",
+	} {
+		if got := ex.MatchRow(Row{Registry: "npm", Package: pkg}); got != want {
+			t.Errorf("MatchRow(npm %q) = %q, want %q", pkg, got, want)
+		}
+	}
+}
+
 func TestLimitAndGroup(t *testing.T) {
 	rows := []Row{{"debian", "python3-a", "1", ""}, {"debian", "python3-b", "1", ""}, {"debian", "node-a", "1", ""},
-		{"debian-src", "x", "1", ""}, {"debian-src", "y", "1", ""}}
+		{"debian-src", "x", "1", ""}, {"debian-src", "y", "1", ""}, {"npm", "@a/b", "1", ""}, {"npm", "c-d", "1", ""}}
 	got := Limit(rows, 1)
-	if len(got) != 3 || got[0].Package != "python3-a" || got[1].Package != "node-a" || got[2].Package != "x" {
+	if len(got) != 4 || got[0].Package != "python3-a" || got[1].Package != "node-a" || got[2].Package != "x" || got[3].Package != "@a/b" {
 		t.Errorf("Limit = %+v", got)
 	}
 }
