@@ -51,10 +51,10 @@ GROUPS = [
 ]
 # source groups: a source package qualifies by the binaries it builds
 SRC_GROUPS = [
-    ("java", lambda bins: any(b.startswith("lib") and b.endswith("-java") for b in bins), 4_000_000, 160),
+    ("java", lambda bins: any(b.startswith("lib") and b.endswith("-java") for b in bins), 4_000_000, 151),
     ("c-cpp", lambda bins: any(b.startswith("lib") and b.endswith("-dev") for b in bins)
      and not any(b.endswith(("-java", "-perl", "-ocaml-dev")) or b.startswith(("python3-", "librust-", "golang-", "node-", "ruby-", "php-", "libghc-", "lua-")) for b in bins),
-     3_000_000, 280),
+     3_000_000, 243),
 ]
 
 
@@ -114,8 +114,15 @@ def npm_group(list_path, globs, n, cache):
     def probe(c):
         _, name, version = c
         try:
-            url = f"{NPM_REGISTRY}/{urllib.parse.quote(name, safe='@')}/{urllib.parse.quote(version)}"
-            meta = json.load(urllib.request.urlopen(url, timeout=60))
+            mpath = os.path.join(cache, name.replace("/", "+") + "-" + version + ".json")
+            if os.path.exists(mpath):
+                meta = json.load(open(mpath))
+            else:
+                url = f"{NPM_REGISTRY}/{urllib.parse.quote(name, safe='@')}/{urllib.parse.quote(version)}"
+                meta = json.load(urllib.request.urlopen(url, timeout=60))
+                with open(mpath + ".tmp", "w") as w:
+                    json.dump(meta, w)
+                os.replace(mpath + ".tmp", mpath)
             size = meta.get("dist", {}).get("unpackedSize") or 0
             if size > NPM_CAP:
                 return None
