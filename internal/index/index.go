@@ -546,13 +546,13 @@ func (r *run) finish(ctx context.Context, c *collector) (*Report, error) {
 			return rep, fmt.Errorf("record project: %w", err)
 		}
 	}
-	if r.switching && len(rep.Failures) == 0 && !r.st.Postgres() {
+	if r.switching && len(rep.Failures) == 0 {
 		// every vector of the project was replaced (by vectors of another
-		// size, as a rule): hand the freed pages back to the file system
-		// (an incremental vacuum on any index since schema 5). Best
-		// effort: a failure leaves a valid, larger file, and the pages
-		// are reused by later writes anyway.
-		_, _, _ = r.st.Compact(ctx)
+		// size, as a rule): hand the freed space back (on SQLite an
+		// incremental vacuum on any index since schema 5). Best effort: a
+		// failure leaves a valid, larger file, and the pages are reused by
+		// later writes anyway.
+		r.st.Reclaim(ctx)
 	}
 	if err := saveLangStats(ctx, r.st, r.root, c.parsed, rep.Fallbacks, rep.Unindexed, rep.Removed > 0); err != nil {
 		return rep, err
