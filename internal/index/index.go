@@ -196,7 +196,7 @@ func ResolveRoot(dir string) (string, error) { return rootrule.Resolve(dir) }
 // refusal (wrapping rootrule.ErrRefused), or the error of reading the
 // project list. Run calls it first; front ends call it to refuse a
 // directory before starting a run, and before serving a project.
-func CheckRoot(ctx context.Context, st *store.Store, root string) error {
+func CheckRoot(ctx context.Context, st Store, root string) error {
 	ps, err := st.Projects(ctx)
 	if err != nil {
 		return fmt.Errorf("list projects: %w", err)
@@ -237,7 +237,7 @@ type work struct {
 // is gone, record the project, parse and embed and write the changed files
 // (pipeline), then finish (fingerprints, project dimension, language
 // statistics, run record, report).
-func Run(ctx context.Context, st *store.Store, emb embed.Embedder, root string, opts Options) (*Report, error) {
+func Run(ctx context.Context, st Store, emb embed.Embedder, root string, opts Options) (*Report, error) {
 	r := &run{st: st, emb: emb, ids: newFileIDs(emb), root: root, opts: withDefaults(opts), start: time.Now(),
 		rep: &Report{Project: root, Embedder: emb.ID()}}
 	if err := CheckRoot(ctx, st, root); err != nil {
@@ -272,7 +272,7 @@ func Run(ctx context.Context, st *store.Store, emb embed.Embedder, root string, 
 
 // run is the state of one Run, shared by its steps.
 type run struct {
-	st    *store.Store
+	st    Store
 	emb   embed.Embedder
 	ids   *fileIDs // the embedder id each file's fingerprint records
 	root  string
@@ -710,7 +710,7 @@ func parseSafe(path string, data []byte, o chunk.Options) (res *chunk.FileResult
 
 type collector struct {
 	ctx     context.Context
-	st      *store.Store
+	st      Store
 	emb     embed.Embedder
 	root    string
 	rep     *Report

@@ -1,10 +1,6 @@
 package index
 
-import (
-	"context"
-
-	"github.com/coderag/coderag/internal/store"
-)
+import "context"
 
 // One run per project at a time. Run holds the store's lock of the
 // project (store.Store.LockProject) for the whole run, so the CLI, a
@@ -20,6 +16,6 @@ import (
 // set) is called once with a message naming root and Lock waits, polling,
 // until it is free or ctx ends (ctx's error). The returned func releases
 // it.
-func Lock(ctx context.Context, st *store.Store, root string, onWait func(string)) (release func(), err error) {
+func Lock(ctx context.Context, st Store, root string, onWait func(string)) (release func(), err error) {
 	return st.LockProject(ctx, root, onWait)
 }
