@@ -225,7 +225,7 @@ func (f *featurizer) part(rs []rune, scale float64) int {
 		b = utf8.AppendRune(b, r)
 	}
 	f.buf = b
-	stop := isStop(b)
+	stop := analyze.CodeStop(b)
 	var wh uint64
 	stem := ""
 	if ascii && !stop {
@@ -435,27 +435,6 @@ func hashRunes(class byte, rs []rune) uint64 {
 		h = (h ^ uint64(r)) * prime64
 	}
 	return mix(h)
-}
-
-// codeStop are keywords and filler common across languages, weighted like
-// English stop words: present, but not what a chunk is about.
-var codeStop = map[string]bool{}
-
-func init() {
-	for _, w := range []string{
-		"func", "function", "def", "fn", "var", "let", "const", "return", "returns",
-		"public", "private", "protected", "static", "final", "void", "new", "class",
-		"import", "package", "true", "false", "nil", "null", "none", "self", "this",
-		"else", "elif", "then", "end", "int", "string", "bool", "boolean", "err",
-		"struct", "type", "interface", "extends", "implements", "override", "async",
-		"await", "try", "catch", "throw", "throws", "get", "set", "todo", "fixme",
-	} {
-		codeStop[w] = true
-	}
-}
-
-func isStop(b []byte) bool {
-	return codeStop[string(b)] || english.IsStopWord(string(b))
 }
 
 // stemCache memoises Snowball stems (pure functions of the word); it stops
