@@ -318,13 +318,8 @@ func unset(list []string, ids map[string]int64) []string {
 	return out
 }
 
-// EachRow calls fn for every row of rows and closes rows (see eachRow);
-// ErrStop from fn ends the loop without an error.
+// EachRow calls fn for every row of rows and closes rows (see eachRow).
 func EachRow(rows *sql.Rows, fn func() error) error { return eachRow(rows, fn) }
-
-// ErrStop, returned by an EachRow callback, ends the loop early without
-// an error.
-var ErrStop = errStop
 
 // Collect returns scan applied to every row of rows, in order, and closes
 // rows (see collect).
