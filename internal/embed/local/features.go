@@ -1,11 +1,8 @@
 package local
 
 import (
-	"sync"
 	"unicode"
 	"unicode/utf8"
-
-	"github.com/kljensen/snowball/english"
 
 	"github.com/coderag/coderag/internal/analyze"
 )
@@ -437,15 +434,6 @@ func hashRunes(class byte, rs []rune) uint64 {
 	return mix(h)
 }
 
-// stemCache memoises Snowball stems (pure functions of the word); it stops
-// growing at maxStems entries.
-var stemCache = struct {
-	sync.RWMutex
-	m map[string]string
-}{m: map[string]string{}} // grows on use: no 300 KB allocation at process start
-
-const maxStems = 1 << 17
-
 // stem returns the Snowball stem of a lowercased ASCII word, from the
 // featurizer's own lock-free cache when it can.
 func (f *featurizer) stem(b []byte) string {
@@ -461,18 +449,8 @@ func (f *featurizer) stem(b []byte) string {
 
 const maxLocalStems = 1 << 14
 
+// stemOf is the Snowball stem of a lowercased ASCII word, from the
+// process's stem cache (analyze.SnowballStem).
 func stemOf(b []byte) string {
-	stemCache.RLock()
-	s, ok := stemCache.m[string(b)]
-	stemCache.RUnlock()
-	if !ok {
-		w := string(b)
-		s = english.Stem(w, false)
-		stemCache.Lock()
-		if len(stemCache.m) < maxStems {
-			stemCache.m[w] = s
-		}
-		stemCache.Unlock()
-	}
-	return s
+	return analyze.SnowballStem(string(b))
 }
