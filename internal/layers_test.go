@@ -50,7 +50,7 @@ var layers = [][]string{
 }
 
 // testOnly are packages for tests only: no non-test package imports them.
-var testOnly = []string{"internal/testutil", "internal/embed/embedtest", "internal/llm/llmtest"}
+var testOnly = []string{"internal/testutil", "internal/embed/embedtest", "internal/llm/llmtest", "internal/store/storetest"}
 
 // family returns the layers entry that owns pkg (its longest listed prefix)
 // and that entry's layer index; ok is false for an unlisted package.

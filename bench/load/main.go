@@ -38,6 +38,8 @@ import (
 	"github.com/coderag/coderag/internal/index"
 	"github.com/coderag/coderag/internal/search"
 	"github.com/coderag/coderag/internal/store"
+	_ "github.com/coderag/coderag/internal/store/postgres" // registers PostgreSQL targets
+	_ "github.com/coderag/coderag/internal/store/sqlite"   // registers SQLite files
 )
 
 // queries are the clients' questions about the searched project (net/http).

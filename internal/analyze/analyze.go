@@ -94,8 +94,10 @@ func SubWords(rs []rune, yield func(i, j int)) {
 	yield(start, len(rs))
 }
 
-// stemCache memoises Stem: a code base has a small vocabulary of sub-words
-// repeated many times, and the stemmer dominates analysis time otherwise.
+// stemCache memoises SnowballStem: a code base has a small vocabulary of
+// sub-words repeated many times, and the stemmer dominates analysis time
+// otherwise. It is the process's one stem cache (the hashing embedder's
+// features read it too).
 var stemCache sync.Map // string -> string
 
 // stemCacheMax bounds the cache (about 10 MB of strings at most).
@@ -103,9 +105,24 @@ const stemCacheMax = 200_000
 
 var stemCacheN atomic.Int64
 
-// Stem returns the Snowball English stem of a lower-case word; words of
-// fewer than 3 letters and words with digits are returned unchanged. Safe
-// for concurrent use.
+// SnowballStem returns the Snowball (Porter2) English stem of a lower-case
+// word exactly as the stemmer gives it, memoised. Safe for concurrent use.
+// Stem is the keyword index's form of it.
+func SnowballStem(w string) string {
+	if v, ok := stemCache.Load(w); ok {
+		return v.(string)
+	}
+	st := english.Stem(w, false)
+	if stemCacheN.Load() < stemCacheMax {
+		stemCache.Store(strings.Clone(w), st)
+		stemCacheN.Add(1)
+	}
+	return st
+}
+
+// Stem returns the Snowball English stem of a lower-case word, undoubled
+// (undouble); words of fewer than 3 letters and words with digits are
+// returned unchanged. Safe for concurrent use.
 func Stem(w string) string {
 	if len(w) < 3 {
 		return w
@@ -115,15 +132,7 @@ func Stem(w string) string {
 			return w
 		}
 	}
-	if v, ok := stemCache.Load(w); ok {
-		return v.(string)
-	}
-	st := undouble(english.Stem(w, false))
-	if stemCacheN.Load() < stemCacheMax {
-		stemCache.Store(strings.Clone(w), st)
-		stemCacheN.Add(1)
-	}
-	return st
+	return undouble(SnowballStem(w))
 }
 
 // undouble drops the last letter of a stem that ends in one of Porter2's

@@ -199,32 +199,12 @@ func codeVocabulary(w string) bool {
 	return vocab[w]
 }
 
-// zhFunctionWords are connectives of Chinese questions whose dictionary
-// senses ("after", "together", "according to") are English function words
-// and only add noise to a code search.
-var zhFunctionWords = map[string]bool{
-	"以后": true, "之后": true, "之前": true, "以前": true, "的时候": true, "全部": true, "一起": true,
-	"出现": true, "直接": true, "根据": true, "通过": true, "需要": true, "能够": true, "之间": true,
-	"所有": true, "各种": true, "不同": true, "其中": true, "或者": true, "并且": true, "而且": true,
-	"只有": true, "才能": true, "还有": true, "已经": true, "现在": true, "正在": true, "应该": true,
-}
-
 // numerals and classifiers: a numeral or demonstrative followed by a
 // classifier (一个, 一条, 两次, 这种, 每行) is a quantity, not a topic.
 var (
 	numerals    = map[rune]bool{'一': true, '两': true, '二': true, '三': true, '几': true, '每': true, '某': true, '这': true, '那': true, '各': true, '此': true, '该': true, '单': true, '多': true}
 	classifiers = map[rune]bool{'个': true, '条': true, '行': true, '次': true, '列': true, '种': true, '些': true, '段': true, '项': true, '件': true, '位': true, '块': true, '份': true, '张': true, '组': true, '批': true, '层': true, '轮': true, '遍': true, '下': true}
 )
-
-// zhQuestionWords are Chinese function and question words that carry no
-// code meaning, beyond StopWords.
-var zhQuestionWords = map[string]bool{
-	"哪里": true, "在哪": true, "在哪里": true, "哪个": true, "什么样": true, "时候": true, "什么时候": true,
-	"为什么": true, "是否": true, "怎样": true, "怎么样": true, "多少": true, "如何": true, "的话": true,
-	"是不是": true, "这个": true, "那个": true, "这些": true, "那些": true, "以及": true,
-	"或者": true, "还是": true, "然后": true, "进行": true, "地方": true, "代码": true,
-	"逻辑": true, "方法": true, "函数": true,
-}
 
 // QuestionWord reports whether a segmented Chinese word is a question or
 // function word that names nothing in code (StopWords, 哪里, 为什么, 函数,

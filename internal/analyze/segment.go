@@ -12,13 +12,6 @@ import (
 	"github.com/go-ego/gse/hmm"
 )
 
-// StopWords are Chinese question words (how, what, which, ...), dropped
-// from queries: they name no code.
-var StopWords = map[string]bool{
-	"怎么": true, "如何": true, "什么": true, "哪些": true, "一下": true, "实现": true,
-	"的是": true, "一个": true, "可以": true, "这里": true, "那里": true,
-}
-
 // zhDictData is the compact segmentation dictionary written by
 // internal/gendict: header lines starting with '#' (the first is
 // "#total N", the sum of the frequencies of the full jieba dictionary), then

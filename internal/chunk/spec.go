@@ -9,7 +9,8 @@ import (
 	sitter "github.com/tree-sitter/go-tree-sitter"
 )
 
-// queries holds one tree-sitter query per language, queries/<lang>.scm.
+// queries holds one tree-sitter query per language, queries/<lang>.scm,
+// and the fragments they include (querySource).
 //
 // Capture names understood by the chunker (anything starting with '_' is a
 // helper for predicates and ignored):
@@ -230,20 +231,50 @@ func compileSpec(language string, base *spec) (*spec, error) {
 	if language == "tsx" {
 		file = "typescript" // one query serves both TypeScript grammars
 	}
-	src, err := queries.ReadFile("queries/" + file + ".scm")
+	src, err := querySource(file)
 	if err != nil {
 		return nil, fmt.Errorf("query %s: %w", language, err)
 	}
 	s := *base
 	s.name = language
 	s.lang = sitter.NewLanguage(fn())
-	q, qerr := sitter.NewQuery(s.lang, string(src))
+	q, qerr := sitter.NewQuery(s.lang, src)
 	if qerr != nil {
 		return nil, fmt.Errorf("query %s: %w", language, qerr)
 	}
 	s.query = q
 	s.roles = q.CaptureNames()
 	return &s, nil
+}
+
+// includePrefix starts a query line that stands for a fragment,
+// queries/NAME.scm: "; include NAME" (a comment to tree-sitter).
+const includePrefix = "; include "
+
+// querySource returns the query of queries/<file>.scm with every line
+// "; include NAME" replaced by the lines of queries/NAME.scm. JavaScript
+// and TypeScript share their import, call, CommonJS-method and bound-
+// function patterns this way (queries/ecmascript_*.scm), each file
+// including them where it had them, so its patterns keep their order.
+func querySource(file string) (string, error) {
+	src, err := queries.ReadFile("queries/" + file + ".scm")
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	for _, line := range strings.SplitAfter(string(src), "\n") {
+		name, ok := strings.CutPrefix(strings.TrimSuffix(line, "\n"), includePrefix)
+		if !ok {
+			b.WriteString(line)
+			continue
+		}
+		frag, err := queries.ReadFile("queries/" + name + ".scm")
+		if err != nil {
+			return "", fmt.Errorf("include %s: %w", name, err)
+		}
+		b.Write(frag)
+	}
+	return b.String(), nil
 }
 
 func set(kinds ...string) map[string]bool {

@@ -49,6 +49,25 @@ func toolRoot(e *env, dir string) (root, sub string, err error) {
 	return root, sub, nil
 }
 
+// toolScope is what grep, glob and read share after their flags: it
+// resolves project to the project root (toolRoot) and rewrites *path, a
+// FILE or --path argument, relative to it (rootPath). With scoped (grep
+// and glob), an empty *path becomes the working directory's subtree of
+// the project, which a note on stderr says (subtreeNote).
+func toolScope(e *env, project string, path *string, scoped bool) (root string, err error) {
+	root, sub, err := toolRoot(e, project)
+	if err != nil {
+		return "", err
+	}
+	if scoped && *path == "" {
+		*path = sub
+		subtreeNote(e, root, sub)
+		return root, nil
+	}
+	*path = rootPath(root, sub, *path)
+	return root, nil
+}
+
 // rootPath maps a FILE or --path argument to the project base: a path
 // written "./x" or "../x" is the shell's, relative to the working directory
 // (a subdirectory of the root); any other path relative to the root (as
@@ -116,15 +135,9 @@ usage or an invalid regular expression.`)
 	if p.HeadLimit < 1 || p.MaxResults < 1 || p.MaxChars < 1 {
 		return usagef("--head-limit, --max-results and --max-chars must be at least 1")
 	}
-	root, sub, err := toolRoot(e, *project)
+	root, err := toolScope(e, *project, &p.Path, true)
 	if err != nil {
 		return err
-	}
-	if p.Path == "" {
-		p.Path = sub
-		subtreeNote(e, root, sub)
-	} else {
-		p.Path = rootPath(root, sub, p.Path)
 	}
 	p.AllowSecrets = e.cfg.AllowSecrets
 	res, err := tools.Grep(e.ctx, root, p)
@@ -200,15 +213,9 @@ func runGlob(e *env, args []string) error {
 	if p.Limit < 1 {
 		return usagef("--limit must be at least 1, got %d", p.Limit)
 	}
-	root, sub, err := toolRoot(e, *project)
+	root, err := toolScope(e, *project, &p.Path, true)
 	if err != nil {
 		return err
-	}
-	if p.Path == "" {
-		p.Path = sub
-		subtreeNote(e, root, sub)
-	} else {
-		p.Path = rootPath(root, sub, p.Path)
 	}
 	p.AllowSecrets = e.cfg.AllowSecrets
 	res, err := tools.Glob(e.ctx, root, p)
@@ -243,11 +250,10 @@ func runRead(e *env, args []string) error {
 	if p.Offset < 1 || p.Limit < 1 {
 		return usagef("--offset and --limit must be at least 1")
 	}
-	root, sub, err := toolRoot(e, *project)
+	root, err := toolScope(e, *project, &p.Path, false)
 	if err != nil {
 		return err
 	}
-	p.Path = rootPath(root, sub, p.Path)
 	p.AllowSecrets = e.cfg.AllowSecrets
 	res, err := tools.Read(e.ctx, root, p)
 	if err != nil {

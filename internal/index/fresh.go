@@ -104,7 +104,7 @@ const bestEffortWrite = 500 * time.Millisecond
 // written. A listing that cannot be read is as none (the tree is walked);
 // one that cannot be stored is an error unless bestEffort (a search's
 // check, which only loses the saving next time).
-func listTree(ctx context.Context, st *store.Store, root string, opts walk.Options, bestEffort bool) ([]walk.File, []walk.Skip, walk.ListStats, error) {
+func listTree(ctx context.Context, st Store, root string, opts walk.Options, bestEffort bool) ([]walk.File, []walk.Skip, walk.ListStats, error) {
 	var prev *walk.Listing
 	if h, rows, err := st.TreeListing(ctx, root); err == nil && h != "" {
 		data := make([]walk.DirData, len(rows))
@@ -152,7 +152,7 @@ func listTree(ctx context.Context, st *store.Store, root string, opts walk.Optio
 // names another text analysis than emb's (OtherAnalysis) is changed too,
 // as its vectors are (its lines are still true); allowSecrets walks as
 // Options.AllowSecrets does. Errors are the walk's or the database's.
-func Diff(ctx context.Context, st *store.Store, root string, emb embed.Embedder, allowSecrets bool) (*Changes, error) {
+func Diff(ctx context.Context, st Store, root string, emb embed.Embedder, allowSecrets bool) (*Changes, error) {
 	prevs, err := st.Files(ctx, root)
 	if err != nil {
 		return nil, fmt.Errorf("read fingerprints: %w", err)

@@ -198,7 +198,7 @@ func ResolveRoot(dir string) (string, error) { return rootrule.Resolve(dir) }
 // refusal (wrapping rootrule.ErrRefused), or the error of reading the
 // project list. Run calls it first; front ends call it to refuse a
 // directory before starting a run, and before serving a project.
-func CheckRoot(ctx context.Context, st *store.Store, root string) error {
+func CheckRoot(ctx context.Context, st Store, root string) error {
 	ps, err := st.Projects(ctx)
 	if err != nil {
 		return fmt.Errorf("list projects: %w", err)
@@ -239,7 +239,7 @@ type work struct {
 // is gone, record the project, parse and embed and write the changed files
 // (pipeline), then finish (fingerprints, project dimension, language
 // statistics, run record, report).
-func Run(ctx context.Context, st *store.Store, emb embed.Embedder, root string, opts Options) (*Report, error) {
+func Run(ctx context.Context, st Store, emb embed.Embedder, root string, opts Options) (*Report, error) {
 	r := &run{st: st, emb: emb, ids: newFileIDs(emb), root: root, opts: withDefaults(opts), start: time.Now(),
 		rep: &Report{Project: root, Embedder: emb.ID()}}
 	if err := CheckRoot(ctx, st, root); err != nil {
@@ -274,7 +274,7 @@ func Run(ctx context.Context, st *store.Store, emb embed.Embedder, root string, 
 
 // run is the state of one Run, shared by its steps.
 type run struct {
-	st    *store.Store
+	st    Store
 	emb   embed.Embedder
 	ids   *fileIDs // the embedder id each file's fingerprint records
 	root  string
@@ -548,13 +548,13 @@ func (r *run) finish(ctx context.Context, c *collector) (*Report, error) {
 			return rep, fmt.Errorf("record project: %w", err)
 		}
 	}
-	if r.switching && len(rep.Failures) == 0 && !r.st.Postgres() {
+	if r.switching && len(rep.Failures) == 0 {
 		// every vector of the project was replaced (by vectors of another
-		// size, as a rule): hand the freed pages back to the file system
-		// (an incremental vacuum on any index since schema 5). Best
-		// effort: a failure leaves a valid, larger file, and the pages
-		// are reused by later writes anyway.
-		_, _, _ = r.st.Compact(ctx)
+		// size, as a rule): hand the freed space back (on SQLite an
+		// incremental vacuum on any index since schema 5). Best effort: a
+		// failure leaves a valid, larger file, and the pages are reused by
+		// later writes anyway.
+		r.st.Reclaim(ctx)
 	}
 	if err := saveLangStats(ctx, r.st, r.root, c.parsed, rep.Fallbacks, rep.Unindexed, rep.Removed > 0); err != nil {
 		return rep, err
@@ -712,7 +712,7 @@ func parseSafe(path string, data []byte, o chunk.Options) (res *chunk.FileResult
 
 type collector struct {
 	ctx     context.Context
-	st      *store.Store
+	st      Store
 	emb     embed.Embedder
 	root    string
 	rep     *Report

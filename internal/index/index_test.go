@@ -167,9 +167,10 @@ func TestIncrementalEditsMatchFreshIndex(t *testing.T) {
 }
 
 // TestRacySameSizeEditIsCaught: an edit that keeps size and mtime, made
-// within racyWindow of the run that indexed the file, is caught. Not
-// parallel: the first run must index the file within racyWindow of its
-// write, which other tests' load can delay.
+// within racyWindow of the run that indexed the file, is caught. The
+// file's stored mtime is placed inside racyWindow of the stored indexing
+// time (the store's own record), so a slow first run on a loaded machine
+// cannot move it out.
 func TestRacySameSizeEditIsCaught(t *testing.T) {
 	emb := localEmbedder(t)
 	root := resolved(t, t.TempDir())
@@ -177,10 +178,17 @@ func TestRacySameSizeEditIsCaught(t *testing.T) {
 	writeFile(t, root, "x.go", "package x\n\nfunc AAAA() {}\n")
 	st := openStore(t)
 	mustRun(t, st, emb, root)
-	info, _ := os.Stat(p)
-	// same size, same mtime: only the racy rule can notice this edit
+	var indexedAt int64
+	if err := rawDB(t, st).QueryRow(`SELECT indexed_at FROM indexed_files WHERE file_path='x.go'`).Scan(&indexedAt); err != nil {
+		t.Fatal(err)
+	}
+	racy := time.Unix(0, indexedAt-racyWindow/2)
+	if _, err := rawDB(t, st).Exec(`UPDATE indexed_files SET mtime_ns=? WHERE file_path='x.go'`, racy.UnixNano()); err != nil {
+		t.Fatal(err)
+	}
+	// same size, the stored mtime: only the racy rule can notice this edit
 	writeFile(t, root, "x.go", "package x\n\nfunc BBBB() {}\n")
-	os.Chtimes(p, info.ModTime(), info.ModTime())
+	os.Chtimes(p, racy, racy)
 	rep := mustRun(t, st, emb, root)
 	if rep.Changed != 1 {
 		t.Fatalf("racy edit missed: %+v", rep)

@@ -7,7 +7,6 @@ import (
 	"sort"
 
 	"github.com/coderag/coderag/internal/chunk"
-	"github.com/coderag/coderag/internal/store"
 )
 
 // Fallback is one file of a language coderag parses (or would parse) that
@@ -45,7 +44,7 @@ type langMeta struct {
 	Unindexed map[string]int      `json:"unindexed"`
 }
 
-func loadLangMeta(ctx context.Context, st *store.Store, project string) (langMeta, error) {
+func loadLangMeta(ctx context.Context, st Store, project string) (langMeta, error) {
 	m := langMeta{Fallbacks: map[string]Fallback{}, Unindexed: map[string]int{}}
 	v, ok, err := st.LangStats(ctx, project)
 	if err != nil || !ok {
@@ -66,7 +65,7 @@ func loadLangMeta(ctx context.Context, st *store.Store, project string) (langMet
 // (unindexed is nil after a partial run). removed says whether the run
 // removed any file's rows: a run that parsed and removed nothing and found
 // the same unindexed counts (an unchanged tree) writes nothing.
-func saveLangStats(ctx context.Context, st *store.Store, project string, parsed []string, fallbacks []Fallback, unindexed map[string]int, removed bool) error {
+func saveLangStats(ctx context.Context, st Store, project string, parsed []string, fallbacks []Fallback, unindexed map[string]int, removed bool) error {
 	m, err := loadLangMeta(ctx, st, project)
 	if err != nil {
 		return err
@@ -103,7 +102,7 @@ func saveLangStats(ctx context.Context, st *store.Store, project string, parsed 
 // files per language from the index, fallbacks and unindexed extensions
 // from the last runs. Files of a language without a parser all count as
 // fallbacks with chunk.ReasonNoParser.
-func ReadLangStats(ctx context.Context, st *store.Store, project string) (LangStats, error) {
+func ReadLangStats(ctx context.Context, st Store, project string) (LangStats, error) {
 	m, err := loadLangMeta(ctx, st, project)
 	if err != nil {
 		return LangStats{}, err

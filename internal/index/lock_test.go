@@ -24,7 +24,7 @@ func TestOneRunPerProject(t *testing.T) {
 	other := resolved(t, t.TempDir())
 	writeFile(t, other, "b.go", "package b\n\nfunc B() {}\n")
 
-	release, err := lockProject(context.Background(), st.Path(), root, nil)
+	release, err := st.LockProject(context.Background(), root, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +51,7 @@ func TestOneRunPerProject(t *testing.T) {
 		t.Fatal(err)
 	}
 	// a cancelled wait returns the context's error
-	release, _ = lockProject(context.Background(), st.Path(), root, nil)
+	release, _ = st.LockProject(context.Background(), root, nil)
 	defer release()
 	ctx, cancel := context.WithCancel(context.Background())
 	_, err = Run(ctx, st, emb, root, Options{OnWait: func(string) { cancel() }})

@@ -15,7 +15,6 @@ import (
 	"github.com/coderag/coderag/internal/embed"
 	"github.com/coderag/coderag/internal/embed/provider"
 	"github.com/coderag/coderag/internal/index"
-	"github.com/coderag/coderag/internal/store"
 )
 
 // answerOf calls a tool and returns its text and structured content.
@@ -137,11 +136,7 @@ func TestRootInsideIndexedProject(t *testing.T) {
 	sub := filepath.Join(parent, "sub")
 	os.MkdirAll(sub, 0o755)
 	os.WriteFile(filepath.Join(sub, "a.go"), []byte("package sub\n\n// Ledger keeps accounts.\nfunc Ledger() {}\n"), 0o644)
-	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "index.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
+	st := tempStore(t)
 	emb, _ := provider.New(embed.Options{Provider: "local"})
 	if _, err := index.Run(ctx, st, emb, parent, index.Options{}); err != nil {
 		t.Fatal(err)

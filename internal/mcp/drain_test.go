@@ -11,10 +11,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/coderag/coderag/internal/embed"
-	"github.com/coderag/coderag/internal/embed/provider"
-	"github.com/coderag/coderag/internal/store"
 )
 
 type bufCloser struct{ bytes.Buffer }
@@ -27,13 +23,7 @@ func stdioServer(t *testing.T, src string) *Server {
 	t.Helper()
 	root := t.TempDir()
 	os.WriteFile(filepath.Join(root, "a.go"), []byte(src), 0o644)
-	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "index.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	newEmb := func() (embed.Embedder, error) { return provider.New(embed.Options{Provider: "local"}) }
-	srv, err := NewServer(Config{Root: root, Engine: testEngine(t, st, newEmb, 20*time.Second), Log: io.Discard})
+	srv, err := NewServer(Config{Root: root, Engine: tempEngine(t, localEmbedder, 20*time.Second), Log: io.Discard})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,23 +9,13 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/coderag/coderag/internal/embed"
-	"github.com/coderag/coderag/internal/embed/provider"
-	"github.com/coderag/coderag/internal/store"
 )
 
 // rawSession runs a Server over pipes and returns a line writer and the
 // channel of response lines.
 func rawSession(t *testing.T, root string) (send func(string), lines <-chan string) {
 	t.Helper()
-	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "index.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	newEmb := func() (embed.Embedder, error) { return provider.New(embed.Options{Provider: "local"}) }
-	srv, err := NewServer(Config{Root: root, Engine: testEngine(t, st, newEmb, 0), Log: testWriter{t}, Verbose: true})
+	srv, err := NewServer(Config{Root: root, Engine: tempEngine(t, localEmbedder, 0), Log: testWriter{t}, Verbose: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,36 +9,12 @@ import (
 	"strings"
 	"testing"
 
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/coderag/coderag/internal/embed"
 	"github.com/coderag/coderag/internal/embed/provider"
-	"github.com/coderag/coderag/internal/engine"
 	"github.com/coderag/coderag/internal/index"
 	"github.com/coderag/coderag/internal/store"
 	"github.com/coderag/coderag/internal/toolset"
 )
-
-// connectServer serves srv in process over an in-memory transport.
-func connectServer(t *testing.T, srv *Server) *sdk.ClientSession {
-	t.Helper()
-	ctx := context.Background()
-	st1, st2 := sdk.NewInMemoryTransports()
-	ss, err := srv.sdk.Connect(ctx, st1, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cs, err := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, st2, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		cs.Close()
-		ss.Wait()
-		srv.Close()
-	})
-	return cs
-}
 
 // TestReadOnly: a ReadOnly server over a shared engine answers from the
 // index as it is: a file added after indexing is neither indexed nor
@@ -56,11 +32,7 @@ func TestReadOnly(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(root, "a.go"), []byte("package a\n\n// Ledger keeps the accounts of a bank.\nfunc Ledger() {}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "index.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
+	st := tempStore(t)
 	emb, err := provider.New(embed.Options{Provider: "local"})
 	if err != nil {
 		t.Fatal(err)
@@ -71,17 +43,13 @@ func TestReadOnly(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(root, "b.go"), []byte("package a\n\n// Thermostat regulates the boiler temperature.\nfunc Thermostat() {}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	eng, err := engine.New(engine.Config{Store: st, Embedders: engine.Fixed(func() (embed.Embedder, error) { return emb, nil }), LongLived: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { eng.Close() })
+	eng := testEngine(t, st, func() (embed.Embedder, error) { return emb, nil }, 0)
 
 	ro, err := NewServer(Config{Engine: eng, Root: root, ReadOnly: true, Log: testWriter{t}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	cs := connectServer(t, ro)
+	cs := connect(t, ro, nil)
 	res, err := cs.ListTools(ctx, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -126,7 +94,7 @@ func TestReadOnly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	text, isErr = callText(t, connectServer(t, roBare), toolset.SearchCode, map[string]any{"query": "anything"})
+	text, isErr = callText(t, connect(t, roBare, nil), toolset.SearchCode, map[string]any{"query": "anything"})
 	if isErr || text != toolset.NotIndexedMessage {
 		t.Errorf("read-only search_code of an unindexed project: %v %q", isErr, text)
 	}
@@ -139,7 +107,7 @@ func TestReadOnly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	text, isErr = callText(t, connectServer(t, rw), toolset.SearchCode, map[string]any{"query": "boiler temperature thermostat"})
+	text, isErr = callText(t, connect(t, rw, nil), toolset.SearchCode, map[string]any{"query": "boiler temperature thermostat"})
 	if isErr || !strings.Contains(text, "b.go") {
 		t.Errorf("writing search_code did not refresh:\n%s", text)
 	}

@@ -8,8 +8,6 @@ import (
 	"testing"
 	"time"
 
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/coderag/coderag/internal/embed"
 	"github.com/coderag/coderag/internal/embed/embedtest"
 	"github.com/coderag/coderag/internal/embed/provider"
@@ -27,29 +25,14 @@ func TestToolResultsHoldNoKey(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(root, "a.go"), []byte("package a\n\n// Retry retries.\nfunc Retry() {}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ctx := context.Background()
-	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "index.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
 	newEmb := func() (embed.Embedder, error) {
 		return provider.New(embed.Options{Provider: "openai", BaseURL: srv.URL + "/v1", APIKey: key})
 	}
-	s, err := NewServer(Config{Root: root, Engine: testEngine(t, st, newEmb, 10*time.Second), Log: testWriter{t}})
+	s, err := NewServer(Config{Root: root, Engine: tempEngine(t, newEmb, 10*time.Second), Log: testWriter{t}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	t1, t2 := sdk.NewInMemoryTransports()
-	ss, err := s.sdk.Connect(ctx, t1, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cs, err := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, t2, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { cs.Close(); ss.Wait(); s.Close() }()
+	cs := connect(t, s, nil)
 	for _, c := range []struct {
 		name string
 		args map[string]any
@@ -71,11 +54,7 @@ func TestIndexStatusSaysIncomplete(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	root := t.TempDir()
-	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "index.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
+	st := tempStore(t)
 	if err := st.PutProject(ctx, store.Project{Path: root, Embedder: "local:hashing-768-v1", Dim: 768}); err != nil {
 		t.Fatal(err)
 	}
@@ -86,21 +65,11 @@ func TestIndexStatusSaysIncomplete(t *testing.T) {
 	if err := st.ReplaceFiles(ctx, root, []store.FileData{fd}, nil); err != nil {
 		t.Fatal(err)
 	}
-	newEmb := func() (embed.Embedder, error) { return provider.New(embed.Options{Provider: "local"}) }
-	s, err := NewServer(Config{Root: root, Engine: testEngine(t, st, newEmb, 0), Log: testWriter{t}})
+	s, err := NewServer(Config{Root: root, Engine: testEngine(t, st, localEmbedder, 0), Log: testWriter{t}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	t1, t2 := sdk.NewInMemoryTransports()
-	ss, err := s.sdk.Connect(ctx, t1, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cs, err := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, t2, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { cs.Close(); ss.Wait(); s.Close() }()
+	cs := connect(t, s, nil)
 	text, isErr := callText(t, cs, "index_status", nil)
 	if isErr || !strings.Contains(text, "incomplete: 1 of 10 files indexed") {
 		t.Fatalf("index_status: %v\n%s", isErr, text)

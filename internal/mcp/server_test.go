@@ -13,50 +13,20 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/coderag/coderag/internal/embed"
-	"github.com/coderag/coderag/internal/embed/provider"
-	"github.com/coderag/coderag/internal/engine"
-	"github.com/coderag/coderag/internal/store"
 	"github.com/coderag/coderag/internal/tools"
 )
 
-// newTestServer serves a Server in process over an in-memory transport and
-// returns the client session (for -race; cli's tests drive the binary).
+// newTestServer serves a Server for root, over a new index and the local
+// embedder with the index budget (0: the default), in process over an
+// in-memory transport, and returns the client session (for -race; cli's
+// tests drive the binary).
 func newTestServer(t *testing.T, root string, budget time.Duration) *sdk.ClientSession {
 	t.Helper()
-	ctx := context.Background()
-	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "index.db"))
+	srv, err := NewServer(Config{Root: root, Engine: tempEngine(t, localEmbedder, budget), Verbose: true, Log: testWriter{t}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { st.Close() })
-	newEmb := func() (embed.Embedder, error) { return provider.New(embed.Options{Provider: "local"}) }
-	srv, err := NewServer(Config{Root: root, Engine: testEngine(t, st, newEmb, budget), Verbose: true, Log: testWriter{t}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	st1, st2 := sdk.NewInMemoryTransports()
-	ss, err := srv.sdk.Connect(ctx, st1, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cs, err := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, st2, &sdk.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		cs.Close()
-		ss.Wait()
-		srv.Close()
-	})
-	return cs
-}
-
-type testWriter struct{ t *testing.T }
-
-func (w testWriter) Write(p []byte) (int, error) {
-	w.t.Log(strings.TrimRight(string(p), "\n"))
-	return len(p), nil
+	return connect(t, srv, &sdk.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
 }
 
 func callText(t *testing.T, cs *sdk.ClientSession, name string, args map[string]any) (string, bool) {
@@ -280,13 +250,7 @@ func TestImplicitRoot(t *testing.T) {
 		}
 	}
 	// the tools refuse, in process too
-	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "index.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	newEmb := func() (embed.Embedder, error) { return provider.New(embed.Options{Provider: "local"}) }
-	srv, err := NewServer(Config{WorkDir: bare, Engine: testEngine(t, st, newEmb, 0)})
+	srv, err := NewServer(Config{WorkDir: bare, Engine: tempEngine(t, localEmbedder, 0)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -294,17 +258,4 @@ func TestImplicitRoot(t *testing.T) {
 	if _, err := srv.root(context.Background(), nil); !errors.Is(err, ErrNoProjectRoot) {
 		t.Errorf("root of a server started in %s: %v", bare, err)
 	}
-}
-
-// testEngine returns a long-lived engine over st whose embedders newEmb
-// builds, with the index budget (0: the default), closed when t ends
-// (before st, whose cleanup was registered first).
-func testEngine(t *testing.T, st *store.Store, newEmb func() (embed.Embedder, error), budget time.Duration) *engine.Engine {
-	t.Helper()
-	eng, err := engine.New(engine.Config{Store: st, Embedders: engine.Fixed(newEmb), IndexBudget: budget, LongLived: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { eng.Close() })
-	return eng
 }

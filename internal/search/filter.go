@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/coderag/coderag/internal/analyze"
 	"github.com/coderag/coderag/internal/chunk"
 	"github.com/coderag/coderag/internal/lang"
 )
@@ -304,7 +305,7 @@ func ParseQuery(text string) (string, Filter, error) {
 	if f.Case {
 		for _, w := range words {
 			w = strings.Trim(w, "\"'`()[]{},;:?!")
-			if len(w) >= 2 && !englishStop[strings.ToLower(w)] {
+			if len(w) >= 2 && !analyze.EnglishStop(strings.ToLower(w)) {
 				f.CaseWords = append(f.CaseWords, w)
 			}
 		}

@@ -167,7 +167,7 @@ func (q *Query) queryTerms(opts QueryOptions, expand []string) []string {
 	var out []string
 	seen := map[string]bool{}
 	add := func(t string, fromIdent bool) {
-		if seen[t] || analyze.StopWords[t] || (!fromIdent && englishStop[t]) {
+		if seen[t] || analyze.StopWords[t] || (!fromIdent && analyze.EnglishStop(t)) {
 			return
 		}
 		seen[t] = true
@@ -203,7 +203,7 @@ func (q *Query) queryTerms(opts QueryOptions, expand []string) []string {
 	}
 	if opts.ExpandEnglish {
 		for _, w := range strings.FieldsFunc(strings.ToLower(q.Text), func(r rune) bool { return !(r >= 'a' && r <= 'z') }) {
-			if englishStop[w] {
+			if analyze.EnglishStop(w) {
 				continue
 			}
 			for _, en := range analyze.GlossaryExpand(w) {
@@ -270,7 +270,7 @@ func (q *Query) contentWords() int {
 				continue
 			}
 			w := strings.ToLower(strings.Trim(part.text, ",.;:?!()\"'`"))
-			if w != "" && !englishStop[w] && !englishStop[analyze.Stem(w)] {
+			if w != "" && !analyze.EnglishStop(w) && !analyze.EnglishStop(analyze.Stem(w)) {
 				n++
 			}
 		}
@@ -304,16 +304,6 @@ func Tokenize(query string) []string {
 var identifierRE = regexp.MustCompile(`[A-Za-z][A-Za-z0-9_.$-]{1,}`)
 
 var hanRunRE = regexp.MustCompile(`\p{Han}+`)
-
-// englishStop are frequent English words that carry no code meaning.
-var englishStop = map[string]bool{
-	"the": true, "a": true, "an": true, "of": true, "to": true, "in": true, "is": true, "it": true,
-	"and": true, "or": true, "for": true, "on": true, "by": true, "be": true, "are": true, "at": true,
-	"as": true, "with": true, "that": true, "this": true, "from": true, "when": true, "where": true,
-	"which": true, "what": true, "how": true, "doe": true, "do": true, "does": true, "its": true, "into": true,
-	"there": true, "whi": true, "who": true, "can": true, "so": true, "if": true, "then": true, "than": true,
-	"find": true, "code": true, "function": true, "method": true, "handl": false,
-}
 
 type hanPart struct {
 	text string
@@ -378,7 +368,7 @@ func identifierQueries(query string, plainWords bool) []Identifier {
 	var out []Identifier
 	fields := strings.Fields(query)
 	for _, m := range identifierRE.FindAllString(query, -1) {
-		if !looksLikeIdentifier(m) && len(fields) > 1 && !(plainWords && len(m) >= 6 && !englishStop[strings.ToLower(m)]) {
+		if !looksLikeIdentifier(m) && len(fields) > 1 && !(plainWords && len(m) >= 6 && !analyze.EnglishStop(strings.ToLower(m))) {
 			continue
 		}
 		m = strings.Trim(m, ".-$")

@@ -184,10 +184,7 @@ func (s *Store) CallRelations(ctx context.Context, project string, fn func(Relat
 // order.
 func (s *Store) RelationNamesLike(ctx context.Context, project, sub string, n int) ([]string, error) {
 	pat := "%" + likeEscape(sub) + "%"
-	like := "LIKE"
-	if s.pg {
-		like = "ILIKE" // PostgreSQL's LIKE is case-sensitive
-	}
+	like := s.b.Like() // PostgreSQL's LIKE is case-sensitive
 	// the names that match, then whether one of the project's relations
 	// uses them (by the from/to indexes and indexed_files' key)
 	rows, err := s.db.QueryContext(ctx, `SELECT n.name FROM code_names n WHERE n.name `+like+` ? ESCAPE '\'

@@ -359,71 +359,8 @@ func (s *Store) loadVectors(ctx context.Context, project, embedder, version stri
 	return vs, nil
 }
 
-// ftsMatch builds the FTS5 MATCH expression of terms (KeywordSearch): each
-// a quoted string (so no text is ever parsed as FTS syntax), joined by OR.
-// A NUL byte, which would end the SQL string inside SQLite and leave the
-// quote open, is replaced by a space; blank terms are dropped, so no terms
-// (or only blank ones) give "".
-func ftsMatch(terms []string) string {
-	q := make([]string, 0, len(terms))
-	for _, t := range terms {
-		t = strings.ReplaceAll(t, "\x00", " ")
-		if strings.TrimSpace(t) == "" {
-			continue
-		}
-		q = append(q, `"`+strings.ReplaceAll(t, `"`, `""`)+`"`)
-	}
-	return strings.Join(q, " OR ")
-}
-
 // FTSWeights are the BM25 column weights of chunks_fts.
 type FTSWeights struct{ Name, Owner, Path, Doc, Body float64 }
-
-// KeywordSearch returns the k best chunks of project for terms by BM25
-// (Robertson & Zaragoza, 2009, as implemented by FTS5) over the project's
-// own statistics (see fts.go), Score descending (higher is better), then
-// id. Each term is one phrase of its tokens (FTS5's unicode61 tokens) and
-// any term may match; a repeated term counts twice. No term is ever read
-// as query syntax: quotes, OR, NOT and * are text. A NUL byte is a space;
-// blank terms are dropped, and no terms give nil. Both backends take the
-// terms themselves: SQLite quotes them into an FTS5 MATCH expression here
-// (ftsMatch), PostgreSQL tokenises them (pgKeywordSearch), so nothing
-// parses a query language back.
-func (s *Store) KeywordSearch(ctx context.Context, project string, terms []string, w FTSWeights, k int) ([]Scored, error) {
-	if s.pg {
-		return s.pgKeywordSearch(ctx, project, pgTerms(terms), w, k)
-	}
-	match := ftsMatch(terms)
-	if match == "" {
-		return nil, nil
-	}
-	t := ftsTable(project)
-	ok, err := hasTable(ctx, s.db, t)
-	if err != nil {
-		return nil, fmt.Errorf("full-text search: %w", err)
-	}
-	var rows *sql.Rows
-	if ok {
-		// the project's own table holds only its chunks: no join
-		rows, err = s.db.QueryContext(ctx, `SELECT rowid, bm25(`+t+`, ?, ?, ?, ?, ?) AS r
-			FROM `+t+` WHERE `+t+` MATCH ? ORDER BY r, rowid LIMIT ?`, w.Name, w.Owner, w.Path, w.Doc, w.Body, match, k)
-	} else {
-		// indexed before per-project tables (see fts.go)
-		rows, err = s.db.QueryContext(ctx, `SELECT c.id, bm25(chunks_fts, ?, ?, ?, ?, ?) AS r
-			FROM chunks_fts JOIN code_chunks c ON c.id = chunks_fts.rowid JOIN indexed_files f ON f.id = c.file_id
-			WHERE chunks_fts MATCH ? AND f.project_path = ?
-			ORDER BY r, c.id LIMIT ?`, w.Name, w.Owner, w.Path, w.Doc, w.Body, match, project, k)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("full-text search: %w", err)
-	}
-	return collect(rows, func(rows *sql.Rows) (Scored, error) {
-		var sc Scored
-		err := rows.Scan(&sc.ID, &sc.Score)
-		sc.Score = -sc.Score // FTS5's bm25 is lower for better
-		return sc, err
-	})
-}
 
 // LikeSearch is the seed ranker's keyword route: chunks of project whose name or
 // content contains keyword, case-insensitively for ASCII (SQLite LIKE), with
@@ -432,10 +369,7 @@ func (s *Store) KeywordSearch(ctx context.Context, project string, terms []strin
 // id), so the cut is deterministic and the scan stops early.
 func (s *Store) LikeSearch(ctx context.Context, project, keyword string, limit int) ([]ChunkRow, error) {
 	pat := "%" + likeEscape(keyword) + "%"
-	like := "LIKE" // ASCII case-insensitive on SQLite
-	if s.pg {
-		like = "ILIKE"
-	}
+	like := s.b.Like()
 	rows, err := s.db.QueryContext(ctx, `SELECT `+chunkCols+` FROM `+chunkFrom+`
 		WHERE f.project_path=? AND c.name `+like+` ? ESCAPE '\' ORDER BY c.id LIMIT ?`, project, pat, limit)
 	if err != nil {
@@ -497,20 +431,6 @@ func (s *Store) ChunksByID(ctx context.Context, ids []int64) (map[int64]ChunkRow
 		}
 	}
 	return out, nil
-}
-
-// IntegrityCheck runs PRAGMA integrity_check and returns its verdict ("ok").
-// On PostgreSQL, which checks its own pages, it runs Probe and says "ok".
-func (s *Store) IntegrityCheck(ctx context.Context) (string, error) {
-	if s.pg {
-		if err := s.Probe(ctx); err != nil {
-			return "", err
-		}
-		return "ok", nil
-	}
-	var v string
-	err := s.db.QueryRowContext(ctx, `PRAGMA integrity_check`).Scan(&v)
-	return v, err
 }
 
 // FileVectors returns the stored vectors of one file's chunks, by chunk

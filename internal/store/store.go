@@ -1,12 +1,17 @@
-// Package store is coderag's SQLite index: schema and migrations, chunk and
-// relation rows, the FTS5 full-text index and int8-quantised vector BLOBs
-// (vector.go). It knows
-// nothing of embedding providers or parsers: callers hand it finished rows.
+// Package store is coderag's index: the row types, the schema version and
+// the SQL that both backends share (queries are written once, with '?'
+// placeholders and portable SQL), over a database that a backend package
+// opens: store/sqlite (one file, FTS5) or store/postgres (a database
+// server, for a team). What differs between them (schema, write path,
+// keyword search, locks, health checks) is the Backend interface
+// (backend.go); Open picks the backend by the target's form (IsPostgres). It
+// knows nothing of embedding providers or parsers: callers hand it
+// finished rows.
 //
-// Concurrency: the file is opened in WAL mode with a busy timeout, so readers
-// (search) run while a writer (index) commits. Read paths never write. Every
-// write of a batch of files happens in one IMMEDIATE transaction, so a killed
-// process leaves each file either fully old or fully new.
+// Concurrency: readers (search) run while a writer (index) commits. Read
+// paths never write. Every write of a batch of files happens in one
+// transaction, so a killed process leaves each file either fully old or
+// fully new.
 package store
 
 import (
@@ -17,13 +22,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
-
-	_ "modernc.org/sqlite" // registers the "sqlite" driver (pure Go, FTS5 built in)
 
 	"github.com/coderag/coderag/internal/lang"
 )
@@ -36,18 +38,38 @@ var (
 	ErrNewerSchema = errors.New("index was written by a newer coderag")
 )
 
-// Store is an open index database.
+// Store is an open index database: the shared SQL over the connections
+// and the Backend a backend package gave New.
 type Store struct {
 	db       *sql.DB
 	w        *sql.DB // ReplaceFiles' pool (one connection, no mmap); nil: db
 	path     string
-	readOnly bool // opened by openReadOnly
-	pg       bool // on PostgreSQL (pg.go); path is the URL without its password
+	readOnly bool    // opened read-only (store/sqlite: readonly.go)
+	b        Backend // what the database it runs on does its own way
 
 	vmu     sync.Mutex
 	cacheOn atomic.Bool
 	cache   map[string]*vectorSet  // by project + "\x00" + embedder
 	loading map[string]*vectorLoad // loads going on, by the same key (query.go)
+}
+
+// Conn is how a backend opened its database, for New.
+type Conn struct {
+	// DB is the pool of queries and of most writes.
+	DB *sql.DB
+	// Writer, if set, is the pool of ReplaceFiles' transactions; else DB.
+	Writer *sql.DB
+	// Path names the database in messages: the file path, or the
+	// PostgreSQL URL without its password.
+	Path string
+	// ReadOnly is true when the database was opened read-only.
+	ReadOnly bool
+}
+
+// New returns the Store over c whose backend differences are b. Backend
+// packages call it from their Open; Close closes c's pools.
+func New(c Conn, b Backend) *Store {
+	return &Store{db: c.DB, w: c.Writer, path: c.Path, readOnly: c.ReadOnly, b: b}
 }
 
 // Exists reports whether an index file exists at path. A path that cannot
@@ -68,98 +90,6 @@ func Exists(path string) (bool, error) {
 		return false, nil
 	}
 	return false, fmt.Errorf("index %s: %w (check CODERAG_HOME)", path, err)
-}
-
-// Open opens (creating if needed) the index at path, sets WAL mode and a 10 s
-// busy timeout, and migrates the schema. Errors name the path. A path that
-// is a postgres:// URL opens that PostgreSQL database instead (see pg.go),
-// creating coderag's tables in it when it has none and refusing a
-// database that holds other tables (ErrForeign).
-//
-// An existing file that cannot be written, or whose directory cannot be,
-// is opened read-only (readonly.go): searches and stats work, writes fail.
-//
-// An existing file is first looked at read-only (see health.go): a file
-// that is not SQLite, or an SQLite database without coderag's schema
-// marker, is refused with ErrForeign and left byte for byte as it was; an
-// index at the current schema with a table missing is ErrDamaged. Both
-// messages say how to go on.
-func Open(ctx context.Context, path string) (*Store, error) {
-	if IsPostgres(path) {
-		return openPostgres(ctx, path)
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return nil, fmt.Errorf("open index %s: %w", path, err)
-	}
-	if _, err := inspect(ctx, path); err != nil {
-		if errors.Is(err, ErrDamaged) {
-			return nil, fmt.Errorf("open index %s: %w", path, err)
-		}
-		return nil, fmt.Errorf("open index %s: %w", path, err)
-	}
-	if dsn, ro := readOnlyDSN(path); ro {
-		return openReadOnly(ctx, path, dsn) // readonly.go
-	}
-	// journal_size_limit: a WAL that grew (a big batch, a failed write)
-	// is cut back to 64 MiB whenever it is reset; temp_store(2): statement
-	// journals and sorts stay in memory (write.go)
-	common := "file:" + path + "?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)" +
-		"&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(1)&_pragma=journal_size_limit(67108864)&_txlock=immediate" +
-		"&_pragma=temp_store(2)"
-	// readers memory-map the file (a search reads its pages without a
-	// copy); the bulk writer (ReplaceFiles) does not: every page an index
-	// run reads for its inserts would stay resident, and on GOROOT/src
-	// that was 360 MB of the run's peak. Its cache is 8 MiB: on tokio
-	// 32 MiB cost 0.09x more CPU and 28 MiB more peak memory.
-	db, err := sql.Open("sqlite", common+"&_pragma=mmap_size(1073741824)&_pragma=cache_size(-32768)")
-	if err != nil {
-		return nil, fmt.Errorf("open index %s: %w", path, err)
-	}
-	db.SetMaxOpenConns(8)
-	w, err := sql.Open("sqlite", common+"&_pragma=mmap_size(0)&_pragma=cache_size(-8192)")
-	if err != nil {
-		db.Close()
-		return nil, fmt.Errorf("open index %s: %w", path, err)
-	}
-	w.SetMaxOpenConns(1)
-	s := &Store{db: db, w: w, path: path}
-	if err := s.migrate(ctx); err != nil {
-		db.Close()
-		w.Close()
-		if strings.Contains(err.Error(), "readonly database") {
-			// a read-only CODERAG_HOME (or file): SQLite cannot create its
-			// WAL files there, but the index can still be read
-			return openReadOnly(ctx, path, "file:"+path+"?mode=ro&immutable=1")
-		}
-		if Damaged(err) {
-			return nil, fmt.Errorf("open index %s: %w", path, damaged(err))
-		}
-		return nil, fmt.Errorf("open index %s: %w", path, err)
-	}
-	return s, nil
-}
-
-// openReadOnly opens an index that cannot be written with dsn (see
-// readOnlyDSN). Its schema must be current, as it cannot be migrated;
-// every write fails with SQLite's read-only error.
-func openReadOnly(ctx context.Context, path, dsn string) (*Store, error) {
-	db, err := sql.Open("sqlite", dsn)
-	if err != nil {
-		return nil, fmt.Errorf("open index %s read-only: %w", path, err)
-	}
-	var v string
-	if err := db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key='schema_version'`).Scan(&v); err != nil {
-		db.Close()
-		if Damaged(err) {
-			return nil, fmt.Errorf("open index %s read-only: %w", path, damaged(err))
-		}
-		return nil, fmt.Errorf("open index %s read-only: %w", path, err)
-	}
-	if v != strconv.Itoa(SchemaVersion) {
-		db.Close()
-		return nil, fmt.Errorf("open index %s: schema %s needs an upgrade to %d, but the index is read-only", path, v, SchemaVersion)
-	}
-	return &Store{db: db, path: path, readOnly: true}, nil
 }
 
 // ReadOnly reports whether the index was opened read-only (its file or
@@ -185,109 +115,6 @@ func (s *Store) writer() *sql.DB {
 	}
 	return s.db
 }
-
-func (s *Store) migrate(ctx context.Context) error {
-	var v string
-	have := 0 // no meta table or row: a new file
-	err := s.db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key='schema_version'`).Scan(&v)
-	if err == nil {
-		have, _ = strconv.Atoi(v)
-		if have > SchemaVersion {
-			return fmt.Errorf("%w (schema %d > %d): upgrade coderag", ErrNewerSchema, have, SchemaVersion)
-		}
-		if have == SchemaVersion {
-			return s.restoreIndexes(ctx)
-		}
-	}
-	// one connection: a new file's auto_vacuum, chosen outside a
-	// transaction, holds only for the connection that creates the tables
-	conn, err := s.db.Conn(ctx)
-	if err != nil {
-		return err
-	}
-	defer conn.Close()
-	if have == 0 {
-		if _, err := conn.ExecContext(ctx, newFilePragmas); err != nil && !strings.Contains(err.Error(), "readonly") {
-			return fmt.Errorf("set up new index: %w", err)
-		}
-	}
-	tx, err := conn.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	for n := have; n > 0 && n < SchemaVersion; n++ {
-		if m := migrations[n]; m != "" {
-			if _, err := tx.ExecContext(ctx, m); err != nil {
-				return fmt.Errorf("migrate schema %d to %d: %w", n, n+1, err)
-			}
-		}
-		if f := dataMigrations[n]; f != nil {
-			if err := f(ctx, tx); err != nil {
-				return fmt.Errorf("migrate schema %d to %d: %w", n, n+1, err)
-			}
-		}
-	}
-	if _, err := tx.ExecContext(ctx, schema); err != nil {
-		return fmt.Errorf("create schema: %w", err)
-	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO meta(key,value) VALUES('schema_version',?)
-		ON CONFLICT(key) DO UPDATE SET value=excluded.value`, strconv.Itoa(SchemaVersion)); err != nil {
-		return err
-	}
-	if err := tx.Commit(); err != nil {
-		return err
-	}
-	if have > 0 && have < 7 {
-		// the vectors were requantised in place (schema 5: each row
-		// shrank to a quarter but kept its page) or the relations and
-		// vectors copied into new tables (schema 7: the old ones' pages
-		// are free but still in the file), so the file only gets smaller
-		// once it is rewritten. A failure (no room for VACUUM's copy)
-		// leaves a valid index that is merely larger; `coderag remove`
-		// compacts too.
-		conn.Close()
-		_, _, _ = s.Compact(ctx)
-	}
-	return nil
-}
-
-// restoreIndexes re-creates any of the schema's indexes that were dropped
-// (they hold no data of their own, so this loses nothing); a dropped table
-// is damage and is refused earlier, by inspect.
-func (s *Store) restoreIndexes(ctx context.Context) error {
-	rows, err := s.db.QueryContext(ctx, `SELECT name FROM sqlite_master WHERE type='index'`)
-	if err != nil {
-		return err
-	}
-	names, err := collect(rows, scanString)
-	if err != nil {
-		return err
-	}
-	have := map[string]bool{}
-	for _, n := range names {
-		have[n] = true
-	}
-	for _, line := range strings.Split(schema, "\n") {
-		rest, ok := strings.CutPrefix(line, "CREATE INDEX IF NOT EXISTS ")
-		if !ok {
-			continue
-		}
-		name, _, _ := strings.Cut(rest, " ")
-		if have[name] {
-			continue
-		}
-		if _, err := s.db.ExecContext(ctx, line); err != nil {
-			return fmt.Errorf("restore index %s: %w", name, err)
-		}
-	}
-	return nil
-}
-
-// newFilePragmas are set on a database before its first table: incremental
-// auto-vacuum, so RemoveProject can hand freed pages back to the file
-// system without rewriting the whole file.
-const newFilePragmas = `PRAGMA auto_vacuum = INCREMENTAL`
 
 // Project is one indexed root.
 type Project struct {
@@ -351,39 +178,22 @@ func (s *Store) RemoveProject(ctx context.Context, path string) (int, error) {
 	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM indexed_files WHERE project_path=?`, path).Scan(&files); err != nil {
 		return 0, err
 	}
-	var qs []string
-	if s.pg {
-		if err := pgRemoveFTS(ctx, tx, path); err != nil {
-			return 0, fmt.Errorf("remove project %s: %w", path, err)
-		}
-	} else {
-		if _, err := tx.ExecContext(ctx, `DROP TABLE IF EXISTS `+ftsTable(path)); err != nil {
-			return 0, err
-		}
-		qs = append(qs, `DELETE FROM chunks_fts WHERE rowid IN (SELECT c.id FROM indexed_files f
-			JOIN code_chunks c ON c.file_id = f.id WHERE f.project_path=?)`)
+	if err := s.b.RemoveFTS(ctx, tx, path); err != nil {
+		return 0, fmt.Errorf("remove project %s: %w", path, err)
 	}
-	for _, q := range append(qs,
+	for _, q := range []string{
 		`DELETE FROM code_vectors WHERE file_id IN (SELECT id FROM indexed_files WHERE project_path=?)`,
 		`DELETE FROM code_relations WHERE file_id IN (SELECT id FROM indexed_files WHERE project_path=?)`,
 		`DELETE FROM code_chunks WHERE file_id IN (SELECT id FROM indexed_files WHERE project_path=?)`,
 		`DELETE FROM indexed_files WHERE project_path=?`,
 		`DELETE FROM projects WHERE project_path=?`,
-	) {
+	} {
 		if _, err := tx.ExecContext(ctx, q, path); err != nil {
 			return 0, fmt.Errorf("remove project %s: %w", path, err)
 		}
 	}
-	if !s.pg {
-		// names no relation uses any more. SQLite only: its writers take
-		// turns, but on PostgreSQL a writer of another project may hold a
-		// name's id, looked up and not yet used, and a name no relation
-		// uses is never read (RelationNamesLike asks for a relation)
-		if _, err := tx.ExecContext(ctx, `DELETE FROM code_names WHERE
-			NOT EXISTS (SELECT 1 FROM code_relations r WHERE r.from_id = code_names.id)
-			AND NOT EXISTS (SELECT 1 FROM code_relations r WHERE r.to_id = code_names.id)`); err != nil {
-			return 0, fmt.Errorf("remove project %s: %w", path, err)
-		}
+	if err := s.b.PruneNames(ctx, tx); err != nil {
+		return 0, fmt.Errorf("remove project %s: %w", path, err)
 	}
 	if _, err := tx.ExecContext(ctx, `DELETE FROM meta WHERE key = ?`, runKey(path)); err != nil {
 		return 0, fmt.Errorf("remove project %s: %w", path, err)
@@ -508,21 +318,17 @@ type FileData struct {
 
 // ReplaceFiles atomically replaces the rows of the given files (old chunks,
 // full-text rows, relations and fingerprints out, new ones in) and deletes
-// the rows of the paths in remove, in one transaction. When the disk is
-// full the transaction is rolled back and the write-ahead log, grown by
-// the pages written before the failure, is truncated, so a full disk
-// leaves the index no larger than before.
+// the rows of the paths in remove, in one transaction (the backend's
+// WriteFiles). After a failure the backend may clean up (WriteFailed): on
+// SQLite, when the disk is full, the write-ahead log grown by the pages
+// written before the failure is truncated, so a full disk leaves the index
+// no larger than before.
 func (s *Store) ReplaceFiles(ctx context.Context, project string, files []FileData, remove []string) error {
 	err := s.replaceFiles(ctx, project, files, remove)
-	if diskFull(err) {
-		_ = drain(context.WithoutCancel(ctx), s.db, `PRAGMA wal_checkpoint(TRUNCATE)`) // best effort: the error stands
+	if err != nil {
+		s.b.WriteFailed(context.WithoutCancel(ctx), err)
 	}
 	return err
-}
-
-// diskFull reports SQLite's SQLITE_FULL ("database or disk is full").
-func diskFull(err error) bool {
-	return err != nil && strings.Contains(err.Error(), "disk is full")
 }
 
 func (s *Store) replaceFiles(ctx context.Context, project string, files []FileData, remove []string) error {
@@ -543,12 +349,7 @@ func (s *Store) replaceFiles(ctx context.Context, project string, files []FileDa
 			return err
 		}
 	}
-	if s.pg {
-		err = s.pgReplaceFiles(ctx, tx, project, files, remove)
-	} else {
-		err = s.writeFiles(ctx, tx, project, files, remove) // write.go
-	}
-	if err != nil {
+	if err := s.b.WriteFiles(ctx, tx, project, files, remove); err != nil {
 		return err
 	}
 	if err := bumpVersion(ctx, tx, project); err != nil {
@@ -558,54 +359,6 @@ func (s *Store) replaceFiles(ctx context.Context, project string, files []FileDa
 		return fmt.Errorf("commit: %w", err)
 	}
 	return nil
-}
-
-// pgReplaceFiles is replaceFiles' body on PostgreSQL: a file's chunks in
-// one statement (pgInsertChunks), full-text statistics, vectors and
-// relations of the batch at the end (pgFTS.flush).
-func (s *Store) pgReplaceFiles(ctx context.Context, tx *sql.Tx, project string, files []FileData, remove []string) error {
-	for _, p := range remove {
-		if err := s.deleteFile(ctx, tx, project, p); err != nil {
-			return fmt.Errorf("remove %s: %w", p, err)
-		}
-	}
-	var pgFTS ftsBatch
-	now := time.Now().UnixNano()
-	for _, f := range files {
-		path := f.Record.Path
-		if err := s.deleteFile(ctx, tx, project, path); err != nil {
-			return fmt.Errorf("replace %s: %w", path, err)
-		}
-		r := f.Record
-		var fileID int64
-		if err := tx.QueryRowContext(ctx, `INSERT INTO indexed_files(project_path, file_path, content_sha256,
-			embedding_model, size, mtime_ns, language, chunk_count, indexed_at, analysis) VALUES(?,?,?,?,?,?,?,?,?,?) RETURNING id`,
-			project, path, r.SHA256, r.Embedder, r.Size, r.MtimeNS, f.Language, len(f.Chunks), now, max(r.Analysis, 1)).Scan(&fileID); err != nil {
-			return fmt.Errorf("fingerprint %s: %w", path, err)
-		}
-		ids, err := pgInsertChunks(ctx, tx, fileID, f.Chunks)
-		if err != nil {
-			return fmt.Errorf("insert chunks %s: %w", path, err)
-		}
-		var pack vecPack
-		emb := ""
-		for i, c := range f.Chunks {
-			if len(c.Vector) > 0 {
-				if err := packable(&emb, &pack, c, path); err != nil {
-					return err
-				}
-				pack.addFloats(ids[i], c.Vector)
-			}
-			pgFTS.add(ids[i], c)
-		}
-		if pack.n > 0 {
-			pgFTS.addVectors(fileID, emb, &pack)
-		}
-		for _, r := range f.Relations {
-			pgFTS.addRelation(fileID, r)
-		}
-	}
-	return pgFTS.flush(ctx, tx, project)
 }
 
 // versionKey is the meta key of a project's data version.
@@ -622,32 +375,20 @@ func bumpVersion(ctx context.Context, tx *sql.Tx, project string) error {
 	return err
 }
 
-// fileChunkIDs selects the chunk ids of one file (project, path).
-const fileChunkIDs = `SELECT c.id FROM indexed_files f JOIN code_chunks c ON c.file_id = f.id
+// FileChunkIDs selects the chunk ids of one file; its arguments are the
+// project and the file's path. Backends delete a file's full-text rows by
+// it, before DeleteFile.
+const FileChunkIDs = `SELECT c.id FROM indexed_files f JOIN code_chunks c ON c.file_id = f.id
 	WHERE f.project_path=? AND f.file_path=?`
 
-// deleteFile deletes the rows of one file; on SQLite the project's
-// full-text table must exist (ensureFTS).
-func (s *Store) deleteFile(ctx context.Context, tx *sql.Tx, project, path string) error {
-	qs := []string{
+// DeleteFile deletes the rows of one file of project in tx: its vectors,
+// relations, chunks and fingerprint. The backend's WriteFiles calls it
+// after deleting the file's full-text rows, which FileChunkIDs finds
+// through the chunks.
+func DeleteFile(ctx context.Context, tx *sql.Tx, project, path string) error {
+	for _, q := range []string{
 		`DELETE FROM code_vectors WHERE file_id IN (SELECT id FROM indexed_files WHERE project_path=? AND file_path=?)`,
 		`DELETE FROM code_relations WHERE file_id IN (SELECT id FROM indexed_files WHERE project_path=? AND file_path=?)`,
-	}
-	if s.pg {
-		if err := pgDeleteFTS(ctx, tx, project, path); err != nil {
-			return err
-		}
-	} else {
-		qs = append(qs,
-			`DELETE FROM `+ftsTable(project)+` WHERE rowid IN (`+fileChunkIDs+`)`,
-			`DELETE FROM chunks_fts WHERE rowid IN (`+fileChunkIDs+`)`)
-	}
-	for _, q := range qs {
-		if _, err := tx.ExecContext(ctx, q, project, path); err != nil {
-			return err
-		}
-	}
-	for _, q := range []string{
 		`DELETE FROM code_chunks WHERE file_id IN (SELECT id FROM indexed_files WHERE project_path=? AND file_path=?)`,
 		`DELETE FROM indexed_files WHERE project_path=? AND file_path=?`,
 	} {
@@ -742,21 +483,9 @@ func (s *Store) Count(ctx context.Context, project string) (Counts, error) {
 	})
 }
 
-// Size returns the bytes used by the database file and its WAL; on
-// PostgreSQL, the size of the database (0 when it cannot be read).
-func (s *Store) Size() int64 {
-	var n int64
-	if s.pg {
-		_ = s.db.QueryRow(`SELECT pg_database_size(current_database())`).Scan(&n)
-		return n
-	}
-	for _, suf := range []string{"", "-wal", "-shm"} {
-		if st, err := os.Stat(s.path + suf); err == nil {
-			n += st.Size()
-		}
-	}
-	return n
-}
+// Size returns the bytes the database uses (Backend.Size): on SQLite the
+// file and its WAL, on PostgreSQL the database (0 when it cannot be read).
+func (s *Store) Size() int64 { return s.b.Size() }
 
 // likeEscape escapes LIKE wildcards with '\' for use with ESCAPE '\'.
 func likeEscape(s string) string {

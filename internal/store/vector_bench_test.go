@@ -1,8 +1,10 @@
-package store
+package store_test
 
 import (
 	"context"
 	"fmt"
+	"github.com/coderag/coderag/internal/store"
+	_ "github.com/coderag/coderag/internal/store/sqlite"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -13,13 +15,13 @@ import (
 // the in-memory cache.
 func BenchmarkTopKCosine(b *testing.B) {
 	for _, n := range []int{1000, 20000} {
-		s, err := Open(context.Background(), b.TempDir()+"/index.db")
+		s, err := store.Open(context.Background(), b.TempDir()+"/index.db")
 		if err != nil {
 			b.Fatal(err)
 		}
 		ctx := context.Background()
 		const dim = 768
-		if err := s.PutProject(ctx, Project{Path: "/p", Embedder: "local:test", Dim: dim}); err != nil {
+		if err := s.PutProject(ctx, store.Project{Path: "/p", Embedder: "local:test", Dim: dim}); err != nil {
 			b.Fatal(err)
 		}
 		rng := rand.New(rand.NewPCG(5, 6))
@@ -35,11 +37,11 @@ func BenchmarkTopKCosine(b *testing.B) {
 			}
 			return v
 		}
-		var files []FileData
+		var files []store.FileData
 		for f := 0; f < n/100; f++ {
-			fd := FileData{Record: FileRecord{Path: fmt.Sprintf("f%d.go", f), SHA256: "x", Embedder: "local:test", Size: 1, MtimeNS: 1}}
+			fd := store.FileData{Record: store.FileRecord{Path: fmt.Sprintf("f%d.go", f), SHA256: "x", Embedder: "local:test", Size: 1, MtimeNS: 1}}
 			for i := range 100 {
-				fd.Chunks = append(fd.Chunks, ChunkRow{Path: fd.Record.Path, Type: "function", Name: fmt.Sprint(i), StartLine: 1, EndLine: 1,
+				fd.Chunks = append(fd.Chunks, store.ChunkRow{Path: fd.Record.Path, Type: "function", Name: fmt.Sprint(i), StartLine: 1, EndLine: 1,
 					DeclEndLine: 1, Content: "x", Vector: unit(), Embedder: "local:test", NameTerms: "x"})
 			}
 			files = append(files, fd)

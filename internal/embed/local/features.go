@@ -1,11 +1,8 @@
 package local
 
 import (
-	"sync"
 	"unicode"
 	"unicode/utf8"
-
-	"github.com/kljensen/snowball/english"
 
 	"github.com/coderag/coderag/internal/analyze"
 )
@@ -225,7 +222,7 @@ func (f *featurizer) part(rs []rune, scale float64) int {
 		b = utf8.AppendRune(b, r)
 	}
 	f.buf = b
-	stop := isStop(b)
+	stop := analyze.CodeStop(b)
 	var wh uint64
 	stem := ""
 	if ascii && !stop {
@@ -437,36 +434,6 @@ func hashRunes(class byte, rs []rune) uint64 {
 	return mix(h)
 }
 
-// codeStop are keywords and filler common across languages, weighted like
-// English stop words: present, but not what a chunk is about.
-var codeStop = map[string]bool{}
-
-func init() {
-	for _, w := range []string{
-		"func", "function", "def", "fn", "var", "let", "const", "return", "returns",
-		"public", "private", "protected", "static", "final", "void", "new", "class",
-		"import", "package", "true", "false", "nil", "null", "none", "self", "this",
-		"else", "elif", "then", "end", "int", "string", "bool", "boolean", "err",
-		"struct", "type", "interface", "extends", "implements", "override", "async",
-		"await", "try", "catch", "throw", "throws", "get", "set", "todo", "fixme",
-	} {
-		codeStop[w] = true
-	}
-}
-
-func isStop(b []byte) bool {
-	return codeStop[string(b)] || english.IsStopWord(string(b))
-}
-
-// stemCache memoises Snowball stems (pure functions of the word); it stops
-// growing at maxStems entries.
-var stemCache = struct {
-	sync.RWMutex
-	m map[string]string
-}{m: map[string]string{}} // grows on use: no 300 KB allocation at process start
-
-const maxStems = 1 << 17
-
 // stem returns the Snowball stem of a lowercased ASCII word, from the
 // featurizer's own lock-free cache when it can.
 func (f *featurizer) stem(b []byte) string {
@@ -482,18 +449,8 @@ func (f *featurizer) stem(b []byte) string {
 
 const maxLocalStems = 1 << 14
 
+// stemOf is the Snowball stem of a lowercased ASCII word, from the
+// process's stem cache (analyze.SnowballStem).
 func stemOf(b []byte) string {
-	stemCache.RLock()
-	s, ok := stemCache.m[string(b)]
-	stemCache.RUnlock()
-	if !ok {
-		w := string(b)
-		s = english.Stem(w, false)
-		stemCache.Lock()
-		if len(stemCache.m) < maxStems {
-			stemCache.m[w] = s
-		}
-		stemCache.Unlock()
-	}
-	return s
+	return analyze.SnowballStem(string(b))
 }

@@ -1,4 +1,4 @@
-package store
+package postgres
 
 // BM25 on PostgreSQL, the same numbers FTS5 computes on SQLite.
 //
@@ -31,6 +31,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/coderag/coderag/internal/store"
 )
 
 // bm25K1 and bm25B are FTS5's constants.
@@ -144,18 +146,18 @@ type ftsBatch struct {
 	relFile, relLine, relForm []int64
 }
 
-// addVectors adds the code_vectors row of file (vector.go).
-func (b *ftsBatch) addVectors(file int64, embedder string, p *vecPack) {
-	b.vecFile, b.vecN, b.vecEmb = append(b.vecFile, file), append(b.vecN, int64(p.n)), append(b.vecEmb, embedder)
-	b.vecIDs, b.vecs = append(b.vecIDs, p.ids), append(b.vecs, p.vecs)
+// addVectors adds the code_vectors row of file (store's vector.go).
+func (b *ftsBatch) addVectors(file int64, p *store.VectorPack) {
+	b.vecFile, b.vecN, b.vecEmb = append(b.vecFile, file), append(b.vecN, int64(p.Len())), append(b.vecEmb, p.Embedder())
+	b.vecIDs, b.vecs = append(b.vecIDs, p.IDs()), append(b.vecs, p.Vecs())
 }
 
-func (b *ftsBatch) addRelation(file int64, r RelationRow) {
+func (b *ftsBatch) addRelation(file int64, r store.RelationRow) {
 	b.relFile, b.relFrom, b.relTo, b.relKind = append(b.relFile, file), append(b.relFrom, r.From), append(b.relTo, r.To), append(b.relKind, r.Kind)
 	b.relLine, b.relForm = append(b.relLine, int64(r.Line)), append(b.relForm, int64(r.Form))
 }
 
-func (b *ftsBatch) add(id int64, c ChunkRow) {
+func (b *ftsBatch) add(id int64, c store.ChunkRow) {
 	d := newFTSDoc([5]string{c.NameTerms, c.OwnerTerms, c.PathTerms, c.DocTerms, c.BodyTerms})
 	if b.df == nil {
 		b.df = map[string]int64{}
@@ -188,7 +190,7 @@ func (b *ftsBatch) flush(ctx context.Context, tx *sql.Tx, project string) error 
 		for i := range b.relFrom {
 			names[b.relFrom[i]], names[b.relTo[i]] = 0, 0
 		}
-		if err := nameIDs(ctx, tx, true, names); err != nil {
+		if err := store.NameIDs(ctx, tx, nameTable{}, names); err != nil {
 			return err
 		}
 		from, to := make([]int64, len(b.relFrom)), make([]int64, len(b.relTo))
@@ -244,7 +246,7 @@ func (b *ftsBatch) flush(ctx context.Context, tx *sql.Tx, project string) error 
 // them out of the project's statistics.
 func pgDeleteFTS(ctx context.Context, tx *sql.Tx, project, path string) error {
 	key := projectKey(project)
-	ids := fileChunkIDs
+	ids := store.FileChunkIDs
 	for _, q := range []struct {
 		sql  string
 		args []any
@@ -290,11 +292,17 @@ func pgTerms(terms []string) []string {
 	return out
 }
 
-// pgKeywordSearch is KeywordSearch on PostgreSQL: FTS5's BM25 (see above) over the
+// KeywordSearch is store.Store.KeywordSearch on PostgreSQL: the terms
+// tokenised (pgTerms) and scored by pgKeywordSearch.
+func (s *backend) KeywordSearch(ctx context.Context, project string, terms []string, w store.FTSWeights, k int) ([]store.Scored, error) {
+	return s.pgKeywordSearch(ctx, project, pgTerms(terms), w, k)
+}
+
+// pgKeywordSearch is KeywordSearch over tokens: FTS5's BM25 (see above) over the
 // project's statistics, the k best chunks, score descending then id; scores
 // are compared rounded to 9 decimals, so a tie FTS5 sees exactly is a tie
 // here too whatever order the sum is taken in.
-func (s *Store) pgKeywordSearch(ctx context.Context, project string, terms []string, w FTSWeights, k int) ([]Scored, error) {
+func (s *backend) pgKeywordSearch(ctx context.Context, project string, terms []string, w store.FTSWeights, k int) ([]store.Scored, error) {
 	if len(terms) == 0 {
 		return nil, nil
 	}
@@ -316,8 +324,8 @@ func (s *Store) pgKeywordSearch(ctx context.Context, project string, terms []str
 	if err != nil {
 		return nil, fmt.Errorf("full-text search: %w", err)
 	}
-	out, err := collect(rows, func(rows *sql.Rows) (Scored, error) {
-		var sc Scored
+	out, err := store.Collect(rows, func(rows *sql.Rows) (store.Scored, error) {
+		var sc store.Scored
 		err := rows.Scan(&sc.ID, &sc.Score)
 		return sc, err
 	})
@@ -325,4 +333,26 @@ func (s *Store) pgKeywordSearch(ctx context.Context, project string, terms []str
 		return nil, fmt.Errorf("full-text search: %w", err)
 	}
 	return out, nil
+}
+
+// nameTable is how PostgreSQL looks up and adds code_names rows
+// (store.NameIDs): ids come from the identity column.
+type nameTable struct{}
+
+// Key returns name made storable (pgText), as PostgreSQL stores it.
+func (nameTable) Key(name string) string { return pgText(name) }
+
+// Lookup queries the (id, name) rows of names.
+func (nameTable) Lookup(ctx context.Context, tx *sql.Tx, part []string) (*sql.Rows, error) {
+	return tx.QueryContext(ctx, `SELECT id, name FROM code_names WHERE name = ANY(?::text[])`, part)
+}
+
+// Add inserts the names of missing, in order; their ids are looked up
+// after.
+func (nameTable) Add(ctx context.Context, tx *sql.Tx, missing []string, _ map[string]int64) error {
+	if _, err := tx.ExecContext(ctx, `INSERT INTO code_names(name) SELECT n FROM unnest(?::text[]) AS u(n) ORDER BY n
+				ON CONFLICT (name) DO NOTHING`, missing); err != nil {
+		return fmt.Errorf("add names: %w", err)
+	}
+	return nil
 }

@@ -1,10 +1,12 @@
-package store
+package sqlite
 
 import (
 	"context"
 	"database/sql"
 	"fmt"
 	"hash/fnv"
+
+	"github.com/coderag/coderag/internal/store"
 )
 
 // Full-text tables, one per project.
@@ -62,5 +64,5 @@ func ftsTables(ctx context.Context, db *sql.DB) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	return collect(rows, scanString)
+	return store.Collect(rows, store.ScanString)
 }

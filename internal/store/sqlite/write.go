@@ -1,12 +1,13 @@
-package store
+package sqlite
 
 import (
 	"context"
 	"database/sql"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
+
+	"github.com/coderag/coderag/internal/store"
 )
 
 // The SQLite write path of ReplaceFiles, in the order that keeps a batch
@@ -97,8 +98,9 @@ func (b *bulkInsert) flush(ctx context.Context) error {
 	return nil
 }
 
-// writeFiles is replaceFiles' body on SQLite (see the top of this file).
-func (s *Store) writeFiles(ctx context.Context, tx *sql.Tx, project string, files []FileData, remove []string) error {
+// WriteFiles is store.ReplaceFiles' body on SQLite (see the top of this
+// file).
+func (s *backend) WriteFiles(ctx context.Context, tx *sql.Tx, project string, files []store.FileData, remove []string) error {
 	if err := ensureFTS(ctx, tx, project); err != nil {
 		return err
 	}
@@ -144,7 +146,7 @@ func (s *Store) writeFiles(ctx context.Context, tx *sql.Tx, project string, file
 			names[r.From], names[r.To] = 0, 0
 		}
 	}
-	if err := nameIDs(ctx, tx, false, names); err != nil {
+	if err := store.NameIDs(ctx, tx, nameTable{}, names); err != nil {
 		return err
 	}
 	recs := newBulk(tx, "indexed_files", "id", "project_path", "file_path", "content_sha256", "embedding_model", "size", "mtime_ns",
@@ -163,8 +165,7 @@ func (s *Store) writeFiles(ctx context.Context, tx *sql.Tx, project string, file
 		path := f.Record.Path
 		fileID := nextFile
 		nextFile++
-		var pack vecPack
-		emb := ""
+		var pack store.VectorPack
 		for _, c := range f.Chunks {
 			id := next
 			next++
@@ -173,14 +174,13 @@ func (s *Store) writeFiles(ctx context.Context, tx *sql.Tx, project string, file
 				return fmt.Errorf("insert chunks %s: %w", path, err)
 			}
 			if len(c.Vector) > 0 {
-				if err := packable(&emb, &pack, c, path); err != nil {
+				if err := pack.Add(id, c, path); err != nil {
 					return err
 				}
-				pack.addFloats(id, c.Vector)
 			}
 		}
-		if pack.n > 0 {
-			if err := vecs.add(ctx, fileID, emb, pack.n, pack.ids, pack.vecs); err != nil {
+		if pack.Len() > 0 {
+			if err := vecs.add(ctx, fileID, pack.Embedder(), pack.Len(), pack.IDs(), pack.Vecs()); err != nil {
 				return fmt.Errorf("insert vectors %s: %w", path, err)
 			}
 		}
@@ -220,7 +220,7 @@ func (s *Store) writeFiles(ctx context.Context, tx *sql.Tx, project string, file
 
 // lastOfEachPath returns files without the earlier entries of a path that
 // appears more than once (the last one is the file's new state), in order.
-func lastOfEachPath(files []FileData) []FileData {
+func lastOfEachPath(files []store.FileData) []store.FileData {
 	last := make(map[string]int, len(files))
 	for i, f := range files {
 		last[f.Record.Path] = i
@@ -228,28 +228,13 @@ func lastOfEachPath(files []FileData) []FileData {
 	if len(last) == len(files) {
 		return files
 	}
-	out := make([]FileData, 0, len(last))
+	out := make([]store.FileData, 0, len(last))
 	for i, f := range files {
 		if last[f.Record.Path] == i {
 			out = append(out, f)
 		}
 	}
 	return out
-}
-
-// packable checks that chunk c's vector can join the file's pack: the
-// vectors of one file share its code_vectors row, so they must come from
-// one embedder (*emb, set by the first) and have one dimension.
-func packable(emb *string, p *vecPack, c ChunkRow, path string) error {
-	if p.n == 0 {
-		*emb = c.Embedder
-		return nil
-	}
-	if c.Embedder != *emb || (len(p.vecs)/p.n != vecHeader+len(c.Vector)) {
-		return fmt.Errorf("insert vectors %s: chunks embedded by %s (%d values) and %s (%d values) in one file",
-			path, *emb, len(p.vecs)/p.n-vecHeader, c.Embedder, len(c.Vector))
-	}
-	return nil
 }
 
 // pathsWithRows returns which of paths have a fingerprint in project
@@ -269,7 +254,7 @@ func pathsWithRows(ctx context.Context, tx *sql.Tx, project string, paths []stri
 		if err != nil {
 			return nil, fmt.Errorf("look up stored files: %w", err)
 		}
-		paths, err := collect(rows, scanString)
+		paths, err := store.Collect(rows, store.ScanString)
 		if err != nil {
 			return nil, fmt.Errorf("look up stored files: %w", err)
 		}
@@ -280,104 +265,43 @@ func pathsWithRows(ctx context.Context, tx *sql.Tx, project string, paths []stri
 	return out, nil
 }
 
-// nameIDs sets the code_names id of every name of names (its keys),
-// adding the names not stored yet; on SQLite their ids are assigned here
-// from max(id)+1, on PostgreSQL by the identity column. Names are added
-// in byte order, so two PostgreSQL writers adding the same new names lock
-// them in one order and cannot deadlock.
-func nameIDs(ctx context.Context, tx *sql.Tx, pg bool, names map[string]int64) error {
-	if len(names) == 0 {
-		return nil
+// nameTable is how SQLite looks up and adds code_names rows
+// (store.NameIDs): ids are assigned here, from max(id)+1.
+type nameTable struct{}
+
+// Key returns name: SQLite stores any text as it is.
+func (nameTable) Key(name string) string { return name }
+
+// Lookup queries the (id, name) rows of names.
+func (nameTable) Lookup(ctx context.Context, tx *sql.Tx, part []string) (*sql.Rows, error) {
+	args := make([]any, len(part))
+	for i, n := range part {
+		args[i] = n
 	}
-	// PostgreSQL stores a name made storable (pgText); look it up by that
-	key := func(n string) string { return n }
-	if pg {
-		key = pgText
+	return tx.QueryContext(ctx, `SELECT id, name FROM code_names WHERE name IN (?`+strings.Repeat(",?", len(part)-1)+`)`, args...)
+}
+
+// Add inserts the names of missing with ids from max(id)+1, setting them
+// in ids.
+func (nameTable) Add(ctx context.Context, tx *sql.Tx, missing []string, ids map[string]int64) error {
+	var next int64
+	if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(id), 0) + 1 FROM code_names`).Scan(&next); err != nil {
+		return fmt.Errorf("next name id: %w", err)
 	}
-	list := make([]string, 0, len(names))
-	for n := range names {
-		list = append(list, key(n))
+	ins := newBulk(tx, "code_names", "id", "name")
+	for _, n := range missing {
+		ids[n] = next
+		if err := ins.add(ctx, next, n); err != nil {
+			return fmt.Errorf("add names: %w", err)
+		}
+		next++
 	}
-	slices.Sort(list)
-	list = slices.Compact(list)
-	byKey := make(map[string]int64, len(list))
-	lookup := func(part []string) error {
-		var rows *sql.Rows
-		var err error
-		if pg {
-			rows, err = tx.QueryContext(ctx, `SELECT id, name FROM code_names WHERE name = ANY(?::text[])`, part)
-		} else {
-			args := make([]any, len(part))
-			for i, n := range part {
-				args[i] = n
-			}
-			rows, err = tx.QueryContext(ctx, `SELECT id, name FROM code_names WHERE name IN (?`+strings.Repeat(",?", len(part)-1)+`)`, args...)
-		}
-		if err != nil {
-			return fmt.Errorf("look up names: %w", err)
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var id int64
-			var n string
-			if err := rows.Scan(&id, &n); err != nil {
-				return fmt.Errorf("look up names: %w", err)
-			}
-			byKey[n] = id
-		}
-		return rows.Err()
+	err := ins.flush(ctx)
+	if ins.full != nil {
+		ins.full.Close()
 	}
-	const step = 500
-	for i := 0; i < len(list); i += step {
-		if err := lookup(list[i:min(i+step, len(list))]); err != nil {
-			return err
-		}
-	}
-	var missing []string
-	for _, n := range list {
-		if _, ok := byKey[n]; !ok {
-			missing = append(missing, n)
-		}
-	}
-	if len(missing) > 0 {
-		if pg {
-			if _, err := tx.ExecContext(ctx, `INSERT INTO code_names(name) SELECT n FROM unnest(?::text[]) AS u(n) ORDER BY n
-				ON CONFLICT (name) DO NOTHING`, missing); err != nil {
-				return fmt.Errorf("add names: %w", err)
-			}
-			for i := 0; i < len(missing); i += step {
-				if err := lookup(missing[i:min(i+step, len(missing))]); err != nil {
-					return err
-				}
-			}
-		} else {
-			var next int64
-			if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(id), 0) + 1 FROM code_names`).Scan(&next); err != nil {
-				return fmt.Errorf("next name id: %w", err)
-			}
-			ins := newBulk(tx, "code_names", "id", "name")
-			for _, n := range missing {
-				byKey[n] = next
-				if err := ins.add(ctx, next, n); err != nil {
-					return fmt.Errorf("add names: %w", err)
-				}
-				next++
-			}
-			err := ins.flush(ctx)
-			if ins.full != nil {
-				ins.full.Close()
-			}
-			if err != nil {
-				return fmt.Errorf("add names: %w", err)
-			}
-		}
-	}
-	for n := range names {
-		id, ok := byKey[key(n)]
-		if !ok {
-			return fmt.Errorf("add names: %q has no id", n)
-		}
-		names[n] = id
+	if err != nil {
+		return fmt.Errorf("add names: %w", err)
 	}
 	return nil
 }

@@ -1,8 +1,10 @@
-package store
+package storetest
 
-// The contract suite: every test here runs against SQLite and PostgreSQL
-// (a throwaway database on the server CODERAG_TEST_POSTGRES names; see
-// testutil.Postgres), and the BM25 tests compare the two stores' scores.
+// Package storetest is the contract suite of the store: every backend
+// package (store/sqlite, store/postgres) runs it with Run over stores of
+// its own, as litestream runs one suite over every replica client. The
+// tests that compare the backends with each other (BM25) are
+// store/postgres's.
 
 import (
 	"context"
@@ -11,80 +13,89 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/coderag/coderag/internal/lang"
-	"github.com/coderag/coderag/internal/testutil"
+	"github.com/coderag/coderag/internal/store"
 )
 
-// eachStore runs fn once per store kind, each on a new, empty store.
-func eachStore(t *testing.T, fn func(t *testing.T, s *Store)) {
-	t.Helper()
-	for _, kind := range []string{"sqlite", "postgres"} {
-		t.Run(kind, func(t *testing.T) {
-			t.Parallel()
-			fn(t, openKind(t, kind))
-		})
+// Run runs the contract suite against the backend whose new, empty
+// stores open at the targets target returns (a file path, a database URL;
+// see store.Open), each test in a parallel subtest on stores of its own.
+// The few expectations that differ by backend (text PostgreSQL cannot
+// hold, SQLite's file size, the DDL that rewinds a schema) follow
+// store.IsPostgres of the store's path, the rule store.Open picks the
+// backend by.
+func Run(t *testing.T, target func(testing.TB) string) {
+	for _, tc := range []struct {
+		name string
+		fn   func(*testing.T, func(testing.TB) string)
+	}{
+		{"FilesAndChunks", testFilesAndChunks},
+		{"TextIsKept", testTextIsKept},
+		{"Relations", testRelations},
+		{"SymbolsAndMeta", testSymbolsAndMeta},
+		{"Vectors", testVectors},
+		{"RunsAndRemoveProject", testRunsAndRemoveProject},
+		{"VectorMigration", testVectorMigration},
+		{"Migrations", testMigrations},
+		{"OpenTwice", testOpenTwice},
+		{"LockProject", testLockProject},
+		{"TreeListing", testTreeListing},
+		{"MigrateToSchema7", testMigrateToSchema7},
+	} {
+		t.Run(tc.name, func(t *testing.T) { tc.fn(t, target) })
 	}
 }
 
-// newTarget returns where a new, empty store of kind "sqlite" or
-// "postgres" opens: a file in a temporary directory, or a throwaway
-// database's URL.
-func newTarget(t *testing.T, kind string) string {
+// withStore runs fn on a new, empty store at a new target.
+func withStore(t *testing.T, target func(testing.TB) string, fn func(t *testing.T, s *store.Store)) {
 	t.Helper()
-	if kind == "postgres" {
-		return testutil.Postgres(t)
-	}
-	return filepath.Join(t.TempDir(), "index.db")
+	fn(t, Open(t, target(t)))
 }
 
-// eachTarget runs fn on both kinds of store, in parallel subtests, with
-// the target to open (for tests that close and reopen it).
-func eachTarget(t *testing.T, fn func(t *testing.T, target string)) {
-	for _, kind := range []string{"sqlite", "postgres"} {
-		t.Run(kind, func(t *testing.T) {
-			t.Parallel()
-			fn(t, newTarget(t, kind))
-		})
-	}
+// withTarget runs fn with a new target, for tests that close and reopen
+// the store.
+func withTarget(t *testing.T, target func(testing.TB) string, fn func(t *testing.T, target string)) {
+	t.Helper()
+	fn(t, target(t))
 }
 
-// openKind opens a new, empty store of kind "sqlite" or "postgres".
-func openKind(t *testing.T, kind string) *Store {
+// Open opens the store at target, closed when the test ends.
+func Open(t testing.TB, target string) *store.Store {
 	t.Helper()
-	s, err := Open(context.Background(), newTarget(t, kind))
+	s, err := store.Open(context.Background(), target)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { s.Close() })
-	if s.Postgres() != (kind == "postgres") {
-		t.Fatalf("Open(%s) gave Postgres() = %v", kind, s.Postgres())
-	}
 	return s
 }
 
-func mustProject(t *testing.T, s *Store, p string) {
+// onPostgres reports whether s runs on PostgreSQL (store.IsPostgres of
+// its path, the URL without its password).
+func onPostgres(s *store.Store) bool { return store.IsPostgres(s.Path()) }
+
+func mustProject(t *testing.T, s *store.Store, p string) {
 	t.Helper()
-	if err := s.PutProject(context.Background(), Project{Path: p, Embedder: "local:test", Dim: 3}); err != nil {
+	if err := s.PutProject(context.Background(), store.Project{Path: p, Embedder: "local:test", Dim: 3}); err != nil {
 		t.Fatal(err)
 	}
 }
 
-func TestContractFilesAndChunks(t *testing.T) {
+func testFilesAndChunks(t *testing.T, target func(testing.TB) string) {
 	t.Parallel()
-	eachStore(t, func(t *testing.T, s *Store) {
+	withStore(t, target, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
 		mustProject(t, s, "/p")
-		a := file("a.go", "alpha", "beta")
+		a := File("a.go", "alpha", "beta")
 		a.Record.SHA256, a.Record.Size, a.Record.MtimeNS, a.Record.Analysis = "abc", 12, 1<<62, 7
 		a.Chunks[0].Content = "Mixed CASE text 100% done_now"
 		a.Chunks[0].Doc, a.Chunks[0].Owner, a.Chunks[0].Signature = "doc of alpha", "T", "func alpha()"
-		if err := s.ReplaceFiles(ctx, "/p", []FileData{a, file("b.go", "gamma")}, nil); err != nil {
+		if err := s.ReplaceFiles(ctx, "/p", []store.FileData{a, File("b.go", "gamma")}, nil); err != nil {
 			t.Fatal(err)
 		}
 		fs, err := s.Files(ctx, "/p")
@@ -99,7 +110,7 @@ func TestContractFilesAndChunks(t *testing.T) {
 			t.Fatalf("StaleFiles = %d, %v; want 1 (b.go)", n, err)
 		}
 		r.Size, r.MtimeNS = 13, 5
-		if err := s.TouchFiles(ctx, "/p", []FileRecord{r}); err != nil {
+		if err := s.TouchFiles(ctx, "/p", []store.FileRecord{r}); err != nil {
 			t.Fatal(err)
 		}
 		fs, _ = s.Files(ctx, "/p")
@@ -141,7 +152,7 @@ func TestContractFilesAndChunks(t *testing.T) {
 }
 
 // got0 returns the first chunk of project named name.
-func got0(t *testing.T, s *Store, project, name string) ChunkRow {
+func got0(t *testing.T, s *store.Store, project, name string) store.ChunkRow {
 	t.Helper()
 	cs, err := s.LikeSearch(context.Background(), project, name, 1)
 	if err != nil || len(cs) == 0 {
@@ -150,14 +161,14 @@ func got0(t *testing.T, s *Store, project, name string) ChunkRow {
 	return cs[0]
 }
 
-func TestContractTextIsKept(t *testing.T) {
+func testTextIsKept(t *testing.T, target func(testing.TB) string) {
 	t.Parallel()
-	eachStore(t, func(t *testing.T, s *Store) {
+	withStore(t, target, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
 		mustProject(t, s, "/p")
-		fd := file("ü/中文.go", "naïve")
+		fd := File("ü/中文.go", "naïve")
 		fd.Chunks[0].Content = "héllo 世界\tend"
-		if err := s.ReplaceFiles(ctx, "/p", []FileData{fd}, nil); err != nil {
+		if err := s.ReplaceFiles(ctx, "/p", []store.FileData{fd}, nil); err != nil {
 			t.Fatal(err)
 		}
 		c := got0(t, s, "/p", "naïve")
@@ -165,13 +176,13 @@ func TestContractTextIsKept(t *testing.T) {
 			t.Fatalf("read back %q %q", c.Content, c.Path)
 		}
 		// bytes PostgreSQL text cannot hold are stored, as U+FFFD there
-		bad := file("bad.go", "zeta")
+		bad := File("bad.go", "zeta")
 		bad.Chunks[0].Content = "a\x00b\xffc"
-		if err := s.ReplaceFiles(ctx, "/p", []FileData{bad}, nil); err != nil {
+		if err := s.ReplaceFiles(ctx, "/p", []store.FileData{bad}, nil); err != nil {
 			t.Fatal(err)
 		}
 		want := "a\x00b\xffc"
-		if s.Postgres() {
+		if onPostgres(s) {
 			want = "a\uFFFDb\uFFFDc"
 		}
 		if c := got0(t, s, "/p", "zeta"); c.Content != want {
@@ -180,20 +191,20 @@ func TestContractTextIsKept(t *testing.T) {
 	})
 }
 
-func TestContractRelations(t *testing.T) {
+func testRelations(t *testing.T, target func(testing.TB) string) {
 	t.Parallel()
-	eachStore(t, func(t *testing.T, s *Store) {
+	withStore(t, target, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
 		mustProject(t, s, "/p")
-		fd := file("a.go", "Run", "helper")
+		fd := File("a.go", "Run", "helper")
 		fd.Chunks[1].Type, fd.Chunks[1].Owner = "method", "T"
-		fd.Relations = []RelationRow{
+		fd.Relations = []store.RelationRow{
 			{Path: "a.go", From: "Run", To: "helper", Kind: "calls", Line: 3, Form: lang.CallPlain},
 			{Path: "a.go", From: "Run", To: "T.helper", Kind: "calls", Line: 2, Form: lang.CallSelf},
 			{Path: "a.go", From: "T", To: "Base", Kind: "extends", Line: 1},
 			{Path: "a.go", From: "helper", To: "fmt.Println", Kind: "calls", Line: 4, Form: lang.CallValue},
 		}
-		if err := s.ReplaceFiles(ctx, "/p", []FileData{fd}, nil); err != nil {
+		if err := s.ReplaceFiles(ctx, "/p", []store.FileData{fd}, nil); err != nil {
 			t.Fatal(err)
 		}
 		from, err := s.RelationsFrom(ctx, "/p", []string{"Run"}, []string{"calls"})
@@ -208,7 +219,7 @@ func TestContractRelations(t *testing.T) {
 			t.Fatalf("RelationsOfFile = %+v, %v", of, err)
 		}
 		n := 0
-		if err := s.CallRelations(ctx, "/p", func(RelationRow) bool { n++; return true }); err != nil || n != 3 {
+		if err := s.CallRelations(ctx, "/p", func(store.RelationRow) bool { n++; return true }); err != nil || n != 3 {
 			t.Fatalf("CallRelations saw %d, %v", n, err)
 		}
 		defs, err := s.Definitions(ctx, "/p")
@@ -230,19 +241,19 @@ func TestContractRelations(t *testing.T) {
 	})
 }
 
-func TestContractSymbolsAndMeta(t *testing.T) {
+func testSymbolsAndMeta(t *testing.T, target func(testing.TB) string) {
 	t.Parallel()
-	eachStore(t, func(t *testing.T, s *Store) {
+	withStore(t, target, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
 		v0, err := s.DataVersion(ctx, "/p")
 		if err != nil {
 			t.Fatal(err)
 		}
 		mustProject(t, s, "/p")
-		fd := file("a.go", "Serve")
+		fd := File("a.go", "Serve")
 		fd.Chunks[0].Type, fd.Chunks[0].Name, fd.Chunks[0].Owner = "method", "Server.Serve(l net.Listener)", "Server"
 		fd.Chunks[0].Symbol, fd.Chunks[0].Params = "Serve", "l net.Listener"
-		if err := s.ReplaceFiles(ctx, "/p", []FileData{fd}, nil); err != nil {
+		if err := s.ReplaceFiles(ctx, "/p", []store.FileData{fd}, nil); err != nil {
 			t.Fatal(err)
 		}
 		defs, err := s.Definitions(ctx, "/p")
@@ -267,13 +278,13 @@ func TestContractSymbolsAndMeta(t *testing.T) {
 	})
 }
 
-func TestContractVectors(t *testing.T) {
+func testVectors(t *testing.T, target func(testing.TB) string) {
 	t.Parallel()
-	eachStore(t, func(t *testing.T, s *Store) {
+	withStore(t, target, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
 		mustProject(t, s, "/p")
-		// file() gives chunk i the unit vector e_(i mod 3)
-		if err := s.ReplaceFiles(ctx, "/p", []FileData{file("a.go", "x0", "x1", "x2")}, nil); err != nil {
+		// File() gives chunk i the unit vector e_(i mod 3)
+		if err := s.ReplaceFiles(ctx, "/p", []store.FileData{File("a.go", "x0", "x1", "x2")}, nil); err != nil {
 			t.Fatal(err)
 		}
 		ids := map[string]int64{}
@@ -297,7 +308,7 @@ func TestContractVectors(t *testing.T) {
 			}
 		}
 		// a write is seen by the cache
-		if err := s.ReplaceFiles(ctx, "/p", []FileData{file("b.go", "y0", "y1")}, []string{"a.go"}); err != nil {
+		if err := s.ReplaceFiles(ctx, "/p", []store.FileData{File("b.go", "y0", "y1")}, []string{"a.go"}); err != nil {
 			t.Fatal(err)
 		}
 		top, err := s.TopKCosine(ctx, "/p", "local:test", q, 5)
@@ -307,16 +318,16 @@ func TestContractVectors(t *testing.T) {
 	})
 }
 
-func TestContractRunsAndRemoveProject(t *testing.T) {
+func testRunsAndRemoveProject(t *testing.T, target func(testing.TB) string) {
 	t.Parallel()
-	eachStore(t, func(t *testing.T, s *Store) {
+	withStore(t, target, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
 		for _, p := range []string{"/p", "/q"} {
 			mustProject(t, s, p)
 			if err := s.BeginRun(ctx, p, 3); err != nil {
 				t.Fatal(err)
 			}
-			if err := s.ReplaceFiles(ctx, p, []FileData{file("a.go", "alpha"), file("b.go", "beta")}, nil); err != nil {
+			if err := s.ReplaceFiles(ctx, p, []store.FileData{File("a.go", "alpha"), File("b.go", "beta")}, nil); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -340,7 +351,7 @@ func TestContractRunsAndRemoveProject(t *testing.T) {
 		if err != nil || cnt.Chunks == 0 || r.Chunks != cnt.Chunks {
 			t.Fatalf("LastRun.Chunks = %d, Count = %+v (%v)", r.Chunks, cnt, err)
 		}
-		if err := s.ReplaceFiles(ctx, "/p", []FileData{file("c.go", "gamma")}, nil); err != nil {
+		if err := s.ReplaceFiles(ctx, "/p", []store.FileData{File("c.go", "gamma")}, nil); err != nil {
 			t.Fatal(err)
 		}
 		for _, tc := range []struct {
@@ -365,7 +376,7 @@ func TestContractRunsAndRemoveProject(t *testing.T) {
 		if err1 != nil || err2 != nil || st.Unix() != r.Started/1e9 || en.Unix() != r.Ended/1e9 || rep.DurationMS == nil || *rep.DurationMS != (r.Ended-r.Started)/1e6 {
 			t.Fatalf("Report() = %+v of %+v (%v %v)", rep, r, err1, err2)
 		}
-		before, err := s.KeywordSearch(ctx, "/q", []string{"alpha", "bodi"}, FTSWeights{1, 1, 1, 1, 1}, 10)
+		before, err := s.KeywordSearch(ctx, "/q", []string{"alpha", "bodi"}, store.FTSWeights{Name: 1, Owner: 1, Path: 1, Doc: 1, Body: 1}, 10)
 		if err != nil || len(before) != 2 {
 			t.Fatalf("KeywordSearch /q = %+v, %v", before, err)
 		}
@@ -373,21 +384,21 @@ func TestContractRunsAndRemoveProject(t *testing.T) {
 		if err != nil || n != 3 {
 			t.Fatalf("RemoveProject = %d, %v", n, err)
 		}
-		if _, err := s.RemoveProject(ctx, "/p"); !errors.Is(err, ErrNotIndexed) {
+		if _, err := s.RemoveProject(ctx, "/p"); !errors.Is(err, store.ErrNotIndexed) {
 			t.Fatalf("second RemoveProject = %v", err)
 		}
 		c, _ := s.Count(ctx, "/p")
 		if c.Files+c.Chunks+c.Embedded+c.Relations != 0 {
 			t.Fatalf("rows left after remove: %+v", c)
 		}
-		if hits, err := s.KeywordSearch(ctx, "/p", []string{"alpha"}, FTSWeights{1, 1, 1, 1, 1}, 10); err != nil || len(hits) != 0 {
+		if hits, err := s.KeywordSearch(ctx, "/p", []string{"alpha"}, store.FTSWeights{Name: 1, Owner: 1, Path: 1, Doc: 1, Body: 1}, 10); err != nil || len(hits) != 0 {
 			t.Fatalf("full-text rows left: %v %v", hits, err)
 		}
 		if _, ok, _ := s.LastRun(ctx, "/p"); ok {
 			t.Fatal("run record left after remove")
 		}
 		// the other project, and its BM25 statistics, are untouched
-		after, err := s.KeywordSearch(ctx, "/q", []string{"alpha", "bodi"}, FTSWeights{1, 1, 1, 1, 1}, 10)
+		after, err := s.KeywordSearch(ctx, "/q", []string{"alpha", "bodi"}, store.FTSWeights{Name: 1, Owner: 1, Path: 1, Doc: 1, Body: 1}, 10)
 		if err != nil || fmt.Sprint(after) != fmt.Sprint(before) {
 			t.Fatalf("/q changed: %v -> %v (%v)", before, after, err)
 		}
@@ -397,25 +408,25 @@ func TestContractRunsAndRemoveProject(t *testing.T) {
 	})
 }
 
-// TestContractVectorMigration: an index of schema 4, whose vectors are
+// testVectorMigration: an index of schema 4, whose vectors are
 // float32, opens at schema 5 with every vector rewritten as int8 codes
 // (dim+4 bytes) in place, and searches give the float32 scores within
 // 0.01 and the same order: nothing is lost and nothing needs re-embedding.
-func TestContractVectorMigration(t *testing.T) {
+func testVectorMigration(t *testing.T, target func(testing.TB) string) {
 	t.Parallel()
-	eachTarget(t, func(t *testing.T, target string) {
+	withTarget(t, target, func(t *testing.T, target string) {
 		ctx := context.Background()
-		s, err := Open(ctx, target)
+		s, err := store.Open(ctx, target)
 		if err != nil {
 			t.Fatal(err)
 		}
 		const dim = 768
-		if err := s.PutProject(ctx, Project{Path: "/p", Embedder: "local:test", Dim: dim}); err != nil {
+		if err := s.PutProject(ctx, store.Project{Path: "/p", Embedder: "local:test", Dim: dim}); err != nil {
 			t.Fatal(err)
 		}
 		rng := rand.New(rand.NewPCG(3, 4))
 		vecs := map[string][]float32{}
-		fd := FileData{Record: FileRecord{Path: "a.go", SHA256: "x", Embedder: "local:test", Size: 1, MtimeNS: 1}, Language: "go"}
+		fd := store.FileData{Record: store.FileRecord{Path: "a.go", SHA256: "x", Embedder: "local:test", Size: 1, MtimeNS: 1}, Language: "go"}
 		for i := range 40 {
 			v := make([]float32, dim)
 			var n float64
@@ -428,10 +439,10 @@ func TestContractVectorMigration(t *testing.T) {
 			}
 			name := fmt.Sprintf("f%d", i)
 			vecs[name] = v
-			fd.Chunks = append(fd.Chunks, ChunkRow{Path: "a.go", Type: "function", Name: name, StartLine: i + 1, EndLine: i + 1,
+			fd.Chunks = append(fd.Chunks, store.ChunkRow{Path: "a.go", Type: "function", Name: name, StartLine: i + 1, EndLine: i + 1,
 				DeclEndLine: i + 1, Content: name, Vector: v, Embedder: "local:test", NameTerms: name})
 		}
-		if err := s.ReplaceFiles(ctx, "/p", []FileData{fd}, nil); err != nil {
+		if err := s.ReplaceFiles(ctx, "/p", []store.FileData{fd}, nil); err != nil {
 			t.Fatal(err)
 		}
 		// make it a schema 4 index: float32 little-endian vectors, one row
@@ -441,7 +452,7 @@ func TestContractVectorMigration(t *testing.T) {
 		for name := range vecs {
 			idOf[name] = got0(t, s, "/p", name).ID
 		}
-		toSchema6(t, s)
+		ToSchema6(t, s)
 		for name, v := range vecs {
 			id := idOf[name]
 			ids[id] = name
@@ -449,30 +460,30 @@ func TestContractVectorMigration(t *testing.T) {
 			for _, x := range v {
 				old = binary.LittleEndian.AppendUint32(old, math.Float32bits(x))
 			}
-			if _, err := s.db.ExecContext(ctx, `UPDATE code_vectors SET vec = ? WHERE id = ?`, old, id); err != nil {
+			if _, err := s.DB().ExecContext(ctx, `UPDATE code_vectors SET vec = ? WHERE id = ?`, old, id); err != nil {
 				t.Fatal(err)
 			}
 		}
-		if _, err := s.db.ExecContext(ctx, `UPDATE meta SET value='4' WHERE key='schema_version'`); err != nil {
+		if _, err := s.DB().ExecContext(ctx, `UPDATE meta SET value='4' WHERE key='schema_version'`); err != nil {
 			t.Fatal(err)
 		}
-		if !s.Postgres() {
-			if _, err := s.db.ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`); err != nil {
+		if !onPostgres(s) {
+			if _, err := s.DB().ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`); err != nil {
 				t.Fatal(err)
 			}
 		}
 		before := s.Size()
 		s.Close()
-		if s, err = Open(ctx, target); err != nil {
+		if s, err = store.Open(ctx, target); err != nil {
 			t.Fatal(err)
 		}
 		defer s.Close()
 		// SQLite: the migration compacts the file, as each row kept its page
-		if after := s.Size(); !s.Postgres() && after >= before {
+		if after := s.Size(); !onPostgres(s) && after >= before {
 			t.Errorf("index file %d bytes before the migration, %d after", before, after)
 		}
 		var n, size int
-		if err := s.db.QueryRowContext(ctx, `SELECT n, length(vecs) / n FROM code_vectors`).Scan(&n, &size); err != nil || n != 40 || size != dim+4 {
+		if err := s.DB().QueryRowContext(ctx, `SELECT n, length(vecs) / n FROM code_vectors`).Scan(&n, &size); err != nil || n != 40 || size != dim+4 {
 			t.Fatalf("after migration %d vectors of %d bytes, want 40 of %d (%v)", n, size, dim+4, err)
 		}
 		q := vecs["f7"]
@@ -499,38 +510,38 @@ func TestContractVectorMigration(t *testing.T) {
 	})
 }
 
-func TestContractMigrations(t *testing.T) {
+func testMigrations(t *testing.T, target func(testing.TB) string) {
 	t.Parallel()
-	eachTarget(t, func(t *testing.T, target string) {
+	withTarget(t, target, func(t *testing.T, target string) {
 		ctx := context.Background()
-		s, err := Open(ctx, target)
+		s, err := store.Open(ctx, target)
 		if err != nil {
 			t.Fatal(err)
 		}
 		mustProject(t, s, "/p")
-		if _, err := s.db.ExecContext(ctx, `UPDATE meta SET value='99' WHERE key='schema_version'`); err != nil {
+		if _, err := s.DB().ExecContext(ctx, `UPDATE meta SET value='99' WHERE key='schema_version'`); err != nil {
 			t.Fatal(err)
 		}
 		s.Close()
-		if _, err := Open(ctx, target); !errors.Is(err, ErrNewerSchema) {
-			t.Fatalf("Open of a newer schema = %v, want ErrNewerSchema", err)
+		if _, err := store.Open(ctx, target); !errors.Is(err, store.ErrNewerSchema) {
+			t.Fatalf("Open of a newer schema = %v, want store.ErrNewerSchema", err)
 		}
 	})
 }
 
-// TestContractOpenTwice opens a store a second time (schema creation is
+// testOpenTwice opens a store a second time (schema creation is
 // idempotent and keeps the rows).
-func TestContractOpenTwice(t *testing.T) {
+func testOpenTwice(t *testing.T, target func(testing.TB) string) {
 	t.Parallel()
-	eachTarget(t, func(t *testing.T, target string) {
+	withTarget(t, target, func(t *testing.T, target string) {
 		ctx := context.Background()
-		s, err := Open(ctx, target)
+		s, err := store.Open(ctx, target)
 		if err != nil {
 			t.Fatal(err)
 		}
 		mustProject(t, s, "/p")
 		s.Close()
-		s, err = Open(ctx, target)
+		s, err = store.Open(ctx, target)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -541,168 +552,12 @@ func TestContractOpenTwice(t *testing.T) {
 	})
 }
 
-// bm25Corpus is a deterministic corpus with repeated terms, empty columns,
-// diacritics and CJK bigrams, and chunks of very different lengths.
-func bm25Corpus(project string, n int) []FileData {
-	words := []string{"pars", "http", "request", "line", "server", "handl", "read", "write", "buffer", "close",
-		"error", "conn", "timeout", "retri", "cach", "stor", "index", "search", "rank", "vector", "naïv", "résumé",
-		"缓存", "存储", "索引", "parsehttprequest", "x1", "2024"}
-	var out []FileData
-	for f := 0; f < n; f++ {
-		fd := FileData{Record: FileRecord{Path: fmt.Sprintf("pkg%d/f%d.go", f%4, f), SHA256: "x", Embedder: "local:test", Size: 1, MtimeNS: 1}}
-		for c := 0; c < 1+f%3; c++ {
-			var body []string
-			for k := 0; k < 3+(f*7+c*11)%40; k++ {
-				body = append(body, words[(f*13+c*5+k*k)%len(words)])
-			}
-			name := words[(f+c)%len(words)]
-			doc := ""
-			if f%2 == 0 {
-				doc = words[(f*3+c)%len(words)] + " " + words[(f+5)%len(words)]
-			}
-			fd.Chunks = append(fd.Chunks, ChunkRow{Path: fd.Record.Path, Type: "function", Name: fmt.Sprintf("fn%d_%d", f, c),
-				StartLine: c + 1, EndLine: c + 1, DeclEndLine: c + 1, Content: strings.Join(body, " "),
-				NameTerms: name, OwnerTerms: words[f%5], PathTerms: fmt.Sprintf("pkg%d f%d go", f%4, f), DocTerms: doc,
-				BodyTerms: strings.Join(body, " ")})
-		}
-		out = append(out, fd)
-	}
-	return out
-}
-
-// named maps KeywordSearch hits to chunk names, with scores.
-func named(t *testing.T, s *Store, hits []Scored) []string {
-	t.Helper()
-	ids := make([]int64, len(hits))
-	for i, h := range hits {
-		ids[i] = h.ID
-	}
-	cs, err := s.ChunksByID(context.Background(), ids)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := make([]string, len(hits))
-	for i, h := range hits {
-		out[i] = fmt.Sprintf("%s=%.9f", cs[h.ID].Name, h.Score)
-	}
-	return out
-}
-
-// TestContractBM25MatchesFTS5 indexes the same corpus in both stores and
-// checks that PostgreSQL's BM25 gives FTS5's scores and order, for several
-// queries and column weights, after inserts, replacements and deletions,
-// with a second project beside it (statistics are per project).
-func TestContractBM25MatchesFTS5(t *testing.T) {
+// testLockProject: a second LockProject of the same project waits, says
+// so, and gets the lock when the first is released; another project is
+// not blocked; a cancelled wait returns the context's error.
+func testLockProject(t *testing.T, target func(testing.TB) string) {
 	t.Parallel()
-	ctx := context.Background()
-	lite, pg := openKind(t, "sqlite"), openKind(t, "postgres")
-	queries := [][]string{{"http", "request"}, {"parsehttprequest"}, {"缓存", "索引", "search"}, {"naive", "resume"},
-		{"x1", "2024", "pkg1"}, {"error", "error", "timeout"}, {"absent"}, {"f7", "go"},
-		// terms are text, never syntax: quotes, OR, NOT, *, NUL and blanks
-		{`say "hi"`, "OR", "NOT", "go*"}, {"a\x00b", " ", ""}}
-	weights := []FTSWeights{{1, 1, 1, 1, 1}, {10, 4, 2, 1.5, 1}, {0, 0, 0, 0, 1}}
-	compare := func(stage string) {
-		t.Helper()
-		for _, q := range queries {
-			for _, w := range weights {
-				a, err := lite.KeywordSearch(ctx, "/p", q, w, 25)
-				if err != nil {
-					t.Fatal(err)
-				}
-				b, err := pg.KeywordSearch(ctx, "/p", q, w, 25)
-				if err != nil {
-					t.Fatal(err)
-				}
-				na, nb := named(t, lite, a), named(t, pg, b)
-				if strings.Join(na, " ") != strings.Join(nb, " ") {
-					t.Errorf("%s: %s %v:\nsqlite   %v\npostgres %v", stage, q, w, na, nb)
-				}
-			}
-		}
-	}
-	for _, s := range []*Store{lite, pg} {
-		for _, p := range []string{"/p", "/other"} {
-			mustProject(t, s, p)
-		}
-		if err := s.ReplaceFiles(ctx, "/p", bm25Corpus("/p", 60), nil); err != nil {
-			t.Fatal(err)
-		}
-		if err := s.ReplaceFiles(ctx, "/other", bm25Corpus("/other", 15), nil); err != nil {
-			t.Fatal(err)
-		}
-	}
-	compare("indexed")
-	if hits, _ := pg.KeywordSearch(ctx, "/p", []string{"http"}, weights[0], 5); len(hits) == 0 {
-		t.Fatal("no hits for http: the comparison compared nothing")
-	}
-	later := bm25Corpus("/p", 80)[40:]
-	for _, s := range []*Store{lite, pg} {
-		if err := s.ReplaceFiles(ctx, "/p", later[:20], []string{"pkg0/f0.go", "pkg1/f5.go", "pkg3/f11.go"}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	compare("replaced")
-	for _, s := range []*Store{lite, pg} {
-		if _, err := s.RemoveProject(ctx, "/other"); err != nil {
-			t.Fatal(err)
-		}
-	}
-	compare("other project removed")
-}
-
-// TestFTSTokensLikeUnicode61 checks ftsTokens against FTS5's own
-// tokenizer: the tokens it makes of a text are the ones FTS5 matches.
-func TestFTSTokensLikeUnicode61(t *testing.T) {
-	t.Parallel()
-	ctx := context.Background()
-	s := openKind(t, "sqlite")
-	for _, q := range []string{`CREATE VIRTUAL TABLE tokfts USING fts5(x, tokenize='unicode61 remove_diacritics 2')`,
-		`CREATE VIRTUAL TABLE tok USING fts5vocab(tokfts, 'row')`} {
-		if _, err := s.db.ExecContext(ctx, q); err != nil {
-			t.Fatal(err)
-		}
-	}
-	text := "Naïve résumé_x1 Ünïcode ÅNGSTRÖM 缓存存储 a-b.c 2024 çà œ ß ПРИВЕТ x\u0301y"
-	if _, err := s.db.ExecContext(ctx, `INSERT INTO tokfts(x) VALUES(?)`, text); err != nil {
-		t.Fatal(err)
-	}
-	rows, err := s.db.QueryContext(ctx, `SELECT term FROM tok`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	var want []string
-	for rows.Next() {
-		var term string
-		if err := rows.Scan(&term); err != nil {
-			t.Fatal(err)
-		}
-		want = append(want, term)
-	}
-	got := ftsTokens(nil, text)
-	sort.Strings(got)
-	got = uniq(got)
-	if strings.Join(got, " ") != strings.Join(want, " ") {
-		t.Fatalf("ftsTokens:\ngot  %q\nfts5 %q", got, want)
-	}
-}
-
-func uniq(s []string) []string {
-	var out []string
-	for i, x := range s {
-		if i == 0 || x != s[i-1] {
-			out = append(out, x)
-		}
-	}
-	return out
-}
-
-// TestContractLockProject: on PostgreSQL a second LockProject of the same
-// project waits, says so, and gets the lock when the first is released;
-// another project is not blocked. On SQLite it is a no-op.
-func TestContractLockProject(t *testing.T) {
-	t.Parallel()
-	eachStore(t, func(t *testing.T, s *Store) {
+	withStore(t, target, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
 		rel, err := s.LockProject(ctx, "/p", nil)
 		if err != nil {
@@ -713,10 +568,6 @@ func TestContractLockProject(t *testing.T) {
 			t.Fatal(err)
 		}
 		other()
-		if !s.Postgres() {
-			rel()
-			return
-		}
 		msgs := make(chan string, 1)
 		got := make(chan func(), 1)
 		go func() {
@@ -727,7 +578,7 @@ func TestContractLockProject(t *testing.T) {
 			got <- r
 		}()
 		m := <-msgs
-		if !strings.Contains(m, "project /p is being indexed by another process; waiting") {
+		if !strings.Contains(m, "/p") || !strings.Contains(m, "waiting") {
 			t.Fatalf("wait message %q", m)
 		}
 		select {
@@ -750,72 +601,22 @@ func TestContractLockProject(t *testing.T) {
 	})
 }
 
-// TestPostgresMigrateFromSchema3 turns a database into the first
-// PostgreSQL schema (3: no symbol and params columns) with rows in it and
-// checks that Open migrates it, backfilling the symbols as on SQLite.
-func TestPostgresMigrateFromSchema3(t *testing.T) {
-	t.Parallel()
-	ctx := context.Background()
-	target := testutil.Postgres(t)
-	s, err := Open(ctx, target)
-	if err != nil {
-		t.Fatal(err)
-	}
-	mustProject(t, s, "/p")
-	fd := file("a.go", "x")
-	fd.Chunks = append(fd.Chunks,
-		ChunkRow{Path: "a.go", Type: "method", Name: "Server.Serve(l net.Listener)", Owner: "Server", StartLine: 5, EndLine: 6, DeclEndLine: 6},
-		ChunkRow{Path: "a.go", Type: "class", Name: "pkg.Server", StartLine: 1, EndLine: 2, DeclEndLine: 2})
-	if err := s.ReplaceFiles(ctx, "/p", []FileData{fd}, nil); err != nil {
-		t.Fatal(err)
-	}
-	toSchema6(t, s)
-	for _, q := range []string{`ALTER TABLE code_chunks DROP COLUMN symbol`, `ALTER TABLE code_chunks DROP COLUMN params`,
-		`UPDATE meta SET value='3' WHERE key='schema_version'`} {
-		if _, err := s.db.ExecContext(ctx, q); err != nil {
-			t.Fatal(err)
-		}
-	}
-	s.Close()
-	s, err = Open(ctx, target)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	defs, err := s.Definitions(ctx, "/p")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, d := range defs {
-		got = append(got, d.Type+" "+d.Symbol+"|"+d.Owner+"|"+d.Params)
-	}
-	want := "function x|| class Server|| method Serve|Server|l net.Listener"
-	if strings.Join(got, " ") != want {
-		t.Fatalf("after migration %q, want %q", strings.Join(got, " "), want)
-	}
-	var v string
-	if err := s.db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key='schema_version'`).Scan(&v); err != nil || v != fmt.Sprint(SchemaVersion) {
-		t.Fatalf("schema_version %q %v", v, err)
-	}
-}
-
-// TestContractTreeListing: a tree listing is stored and read back row for
+// testTreeListing: a tree listing is stored and read back row for
 // row (text with tabs, quotes and non-ASCII kept), replaced whole, kept
 // apart per project and removed with its project.
-func TestContractTreeListing(t *testing.T) {
-	eachStore(t, func(t *testing.T, s *Store) {
+func testTreeListing(t *testing.T, target func(testing.TB) string) {
+	withStore(t, target, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
 		mustProject(t, s, "/p")
 		mustProject(t, s, "/q")
 		if h, rows, err := s.TreeListing(ctx, "/p"); err != nil || h != "" || rows != nil {
 			t.Fatalf("empty listing = %q, %v, %v", h, rows, err)
 		}
-		want := []DirRow{{Dir: "", Data: `{"e":[["f","a.go"]]}`}, {Dir: "src/ü", Data: "tab\there \"q\""}}
+		want := []store.DirRow{{Dir: "", Data: `{"e":[["f","a.go"]]}`}, {Dir: "src/ü", Data: "tab\there \"q\""}}
 		if err := s.PutTreeListing(ctx, "/p", "v1", want); err != nil {
 			t.Fatal(err)
 		}
-		if err := s.PutTreeListing(ctx, "/q", "vq", []DirRow{{Dir: "", Data: "q"}}); err != nil {
+		if err := s.PutTreeListing(ctx, "/q", "vq", []store.DirRow{{Dir: "", Data: "q"}}); err != nil {
 			t.Fatal(err)
 		}
 		h, rows, err := s.TreeListing(ctx, "/p")
@@ -839,4 +640,19 @@ func TestContractTreeListing(t *testing.T) {
 			t.Fatalf("other project's listing = %q, %v", h, rows)
 		}
 	})
+}
+
+// File returns the rows of a file at path with one function chunk per
+// name (a unit vector of dimension 3 each, embedder "local:test") and one
+// call relation from the first name to "other".
+func File(path string, names ...string) store.FileData {
+	fd := store.FileData{Record: store.FileRecord{Path: path, SHA256: "x", Embedder: "local:test", Size: 1, MtimeNS: 1}, Language: "go"}
+	for i, n := range names {
+		v := []float32{0, 0, 0}
+		v[i%3] = 1
+		fd.Chunks = append(fd.Chunks, store.ChunkRow{Path: path, Type: "function", Name: n, StartLine: i + 1, EndLine: i + 1,
+			DeclEndLine: i + 1, Content: "body of " + n, Vector: v, Embedder: "local:test", NameTerms: n, BodyTerms: "bodi " + n})
+	}
+	fd.Relations = []store.RelationRow{{Path: path, From: names[0], To: "other", Kind: "calls", Line: 1}}
+	return fd
 }

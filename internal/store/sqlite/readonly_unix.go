@@ -1,6 +1,6 @@
 //go:build unix
 
-package store
+package sqlite
 
 import "golang.org/x/sys/unix"
 

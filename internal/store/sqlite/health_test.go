@@ -1,4 +1,4 @@
-package store
+package sqlite
 
 import (
 	"bytes"
@@ -7,6 +7,8 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"github.com/coderag/coderag/internal/store"
+	"github.com/coderag/coderag/internal/store/storetest"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -24,12 +26,12 @@ func filled(t *testing.T, n int) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.PutProject(ctx, Project{Path: "/p", Embedder: "local:test", Dim: 3}); err != nil {
+	if err := s.PutProject(ctx, store.Project{Path: "/p", Embedder: "local:test", Dim: 3}); err != nil {
 		t.Fatal(err)
 	}
-	var fs []FileData
+	var fs []store.FileData
 	for i := range n {
-		f := file(fmt.Sprintf("f%03d.go", i), "alpha", "beta", "gamma", "delta")
+		f := storetest.File(fmt.Sprintf("f%03d.go", i), "alpha", "beta", "gamma", "delta")
 		for j := range f.Chunks {
 			f.Chunks[j].Content = strings.Repeat("some body text ", 40)
 		}
@@ -72,8 +74,8 @@ func TestForeignDatabaseRefused(t *testing.T) {
 	db.Close()
 	before := sum(t, path)
 	_, err = Open(ctx, path)
-	if !errors.Is(err, ErrForeign) || !strings.Contains(err.Error(), "tables users") {
-		t.Fatalf("Open = %v, want ErrForeign naming the tables", err)
+	if !errors.Is(err, store.ErrForeign) || !strings.Contains(err.Error(), "tables users") {
+		t.Fatalf("Open = %v, want store.ErrForeign naming the tables", err)
 	}
 	if sum(t, path) != before {
 		t.Fatal("the foreign database was modified")
@@ -91,7 +93,7 @@ func TestForeignDatabaseRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	jb := sum(t, junk)
-	if _, err := Open(ctx, junk); !errors.Is(err, ErrForeign) || !strings.Contains(err.Error(), "not an SQLite database") {
+	if _, err := Open(ctx, junk); !errors.Is(err, store.ErrForeign) || !strings.Contains(err.Error(), "not an SQLite database") {
 		t.Fatalf("junk: %v", err)
 	}
 	if sum(t, junk) != jb {
@@ -120,7 +122,7 @@ func TestDroppedTableIsDamage(t *testing.T) {
 	}
 	db.Close()
 	_, err := Open(ctx, path)
-	if !errors.Is(err, ErrDamaged) || !strings.Contains(err.Error(), "code_chunks is missing") || strings.Contains(err.Error(), "coderag") {
+	if !errors.Is(err, store.ErrDamaged) || !strings.Contains(err.Error(), "code_chunks is missing") || strings.Contains(err.Error(), "coderag") {
 		t.Fatalf("Open = %v", err)
 	}
 	rep, err := Check(ctx, path, false)
@@ -149,7 +151,7 @@ func garble(t *testing.T, path string, from int) {
 
 // TestCorruptPagesAreDamage: on a file whose pages (all but the first, which
 // holds the schema) are garbage, Probe, Check and the queries search runs
-// all report damage that Damaged recognises.
+// all report damage that store.Damaged recognises.
 func TestCorruptPagesAreDamage(t *testing.T) {
 	ctx := context.Background()
 	path := filled(t, 40)
@@ -157,13 +159,13 @@ func TestCorruptPagesAreDamage(t *testing.T) {
 	s, err := Open(ctx, path)
 	if err == nil {
 		defer s.Close()
-		if err := s.Probe(ctx); !errors.Is(err, ErrDamaged) {
-			t.Errorf("Probe = %v, want ErrDamaged", err)
+		if err := s.Probe(ctx); !errors.Is(err, store.ErrDamaged) {
+			t.Errorf("Probe = %v, want store.ErrDamaged", err)
 		}
-		if _, err := s.KeywordSearch(ctx, "/p", []string{"alpha"}, FTSWeights{1, 1, 1, 1, 1}, 10); err == nil || !Damaged(err) {
+		if _, err := s.KeywordSearch(ctx, "/p", []string{"alpha"}, store.FTSWeights{Name: 1, Owner: 1, Path: 1, Doc: 1, Body: 1}, 10); err == nil || !store.Damaged(err) {
 			t.Errorf("KeywordSearch = %v, want damage", err)
 		}
-	} else if !Damaged(err) {
+	} else if !store.Damaged(err) {
 		t.Fatalf("Open = %v, want damage", err)
 	}
 	rep, err := Check(ctx, path, false)
@@ -188,7 +190,7 @@ func TestRemoveGivesSpaceBack(t *testing.T) {
 	}
 	defer s.Close()
 	var mode int
-	if err := s.db.QueryRow(`PRAGMA auto_vacuum`).Scan(&mode); err != nil || mode != 2 {
+	if err := s.DB().QueryRow(`PRAGMA auto_vacuum`).Scan(&mode); err != nil || mode != 2 {
 		t.Fatalf("auto_vacuum = %d, %v; want 2 (incremental) on a new index", mode, err)
 	}
 	if _, err := s.RemoveProject(ctx, "/p"); err != nil {
@@ -228,7 +230,7 @@ func TestCompactConvertsOldFile(t *testing.T) {
 		t.Fatalf("compact %d -> %d, %v", before, after, err)
 	}
 	var mode int
-	s.db.QueryRow(`PRAGMA auto_vacuum`).Scan(&mode)
+	s.DB().QueryRow(`PRAGMA auto_vacuum`).Scan(&mode)
 	if mode != 2 {
 		t.Fatalf("auto_vacuum = %d after compact, want 2", mode)
 	}
@@ -240,13 +242,13 @@ func TestRunState(t *testing.T) {
 	if _, _, ok, err := s.Incomplete(ctx, "/p"); ok || err != nil {
 		t.Fatalf("no record: incomplete %v, %v", ok, err)
 	}
-	if err := s.PutProject(ctx, Project{Path: "/p", Embedder: "local:test", Dim: 3}); err != nil {
+	if err := s.PutProject(ctx, store.Project{Path: "/p", Embedder: "local:test", Dim: 3}); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.BeginRun(ctx, "/p", 5); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.ReplaceFiles(ctx, "/p", []FileData{file("a.go", "alpha"), file("b.go", "beta")}, nil); err != nil {
+	if err := s.ReplaceFiles(ctx, "/p", []store.FileData{storetest.File("a.go", "alpha"), storetest.File("b.go", "beta")}, nil); err != nil {
 		t.Fatal(err)
 	}
 	n, total, ok, err := s.Incomplete(ctx, "/p")
@@ -278,7 +280,7 @@ func TestDiskFullLeavesNoBloat(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	w := s.writer() // ReplaceFiles' pool: one connection, which the pragmas below hold for
+	w := s.Backend().(*backend).w // ReplaceFiles' pool: one connection, which the pragmas below hold for
 	w.SetMaxOpenConns(1)
 	var pages int
 	if err := w.QueryRow(`PRAGMA page_count`).Scan(&pages); err != nil {
@@ -288,9 +290,9 @@ func TestDiskFullLeavesNoBloat(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := s.Size()
-	var fs []FileData
+	var fs []store.FileData
 	for i := range 400 {
-		f := file(fmt.Sprintf("big%03d.go", i), "alpha", "beta", "gamma")
+		f := storetest.File(fmt.Sprintf("big%03d.go", i), "alpha", "beta", "gamma")
 		for j := range f.Chunks {
 			f.Chunks[j].Content = strings.Repeat(fmt.Sprintf("unique text %d %d ", i, j), 60)
 		}
@@ -325,7 +327,7 @@ func TestDroppedIndexRestored(t *testing.T) {
 	}
 	defer s.Close()
 	var n int
-	if err := s.db.QueryRow(`SELECT count(*) FROM sqlite_master WHERE type='index' AND name='code_chunks_file'`).Scan(&n); err != nil || n != 1 {
+	if err := s.DB().QueryRow(`SELECT count(*) FROM sqlite_master WHERE type='index' AND name='code_chunks_file'`).Scan(&n); err != nil || n != 1 {
 		t.Fatalf("index restored: %d, %v", n, err)
 	}
 }

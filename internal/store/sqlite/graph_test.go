@@ -1,7 +1,9 @@
-package store
+package sqlite
 
 import (
 	"context"
+	"github.com/coderag/coderag/internal/store"
+	"github.com/coderag/coderag/internal/store/storetest"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -12,33 +14,33 @@ import (
 
 // graphFixture writes one project with definitions and relations of every
 // kind across two files.
-func graphFixture(t *testing.T) (*Store, string) {
+func graphFixture(t *testing.T) (*store.Store, string) {
 	t.Helper()
 	ctx := context.Background()
 	s := openTemp(t)
-	if err := s.PutProject(ctx, Project{Path: "/p", Embedder: "local:test", Dim: 3}); err != nil {
+	if err := s.PutProject(ctx, store.Project{Path: "/p", Embedder: "local:test", Dim: 3}); err != nil {
 		t.Fatal(err)
 	}
-	a := FileData{Record: FileRecord{Path: "a.go", SHA256: "x", Embedder: "local:test"}, Language: "go",
-		Chunks: []ChunkRow{
+	a := store.FileData{Record: store.FileRecord{Path: "a.go", SHA256: "x", Embedder: "local:test"}, Language: "go",
+		Chunks: []store.ChunkRow{
 			{Path: "a.go", Type: "class", Name: "Server", Symbol: "Server", StartLine: 1, EndLine: 3, DeclEndLine: 9, Language: "go", Content: "type Server"},
 			{Path: "a.go", Type: "method", Name: "Server.Serve(l net.Listener)", Owner: "Server", Symbol: "Serve", Params: "l net.Listener",
 				StartLine: 11, EndLine: 14, DeclEndLine: 14, Language: "go", Content: "func (s *Server) Serve"},
 			{Path: "a.go", Type: "text", Name: "a.go#1", StartLine: 20, EndLine: 22, DeclEndLine: 22, Content: "var x"},
 		},
-		Relations: []RelationRow{
+		Relations: []store.RelationRow{
 			{Path: "a.go", From: "Server.Serve", To: "handle", Kind: "calls", Line: 12, Form: lang.CallSelf},
 			{Path: "a.go", From: "Server.Serve", To: "net.Listener.Accept", Kind: "calls", Line: 13, Form: lang.CallValue},
 			{Path: "a.go", From: "Server", To: "Server.Serve(l net.Listener)", Kind: "contains", Line: 11},
 			{Path: "a.go", From: "a.go", To: "net", Kind: "imports", Line: 3},
 		}}
-	b := FileData{Record: FileRecord{Path: "b.go", SHA256: "y", Embedder: "local:test"}, Language: "go",
-		Chunks: []ChunkRow{
+	b := store.FileData{Record: store.FileRecord{Path: "b.go", SHA256: "y", Embedder: "local:test"}, Language: "go",
+		Chunks: []store.ChunkRow{
 			{Path: "b.go", Type: "function", Name: "handle(c net.Conn)", Symbol: "handle", Params: "c net.Conn",
 				StartLine: 1, EndLine: 5, DeclEndLine: 5, Language: "go", Content: "func handle"},
 		},
-		Relations: []RelationRow{{Path: "b.go", From: "handle", To: "serveConn", Kind: "calls", Line: 2, Form: lang.CallPlain}}}
-	if err := s.ReplaceFiles(ctx, "/p", []FileData{a, b}, nil); err != nil {
+		Relations: []store.RelationRow{{Path: "b.go", From: "handle", To: "serveConn", Kind: "calls", Line: 2, Form: lang.CallPlain}}}
+	if err := s.ReplaceFiles(ctx, "/p", []store.FileData{a, b}, nil); err != nil {
 		t.Fatal(err)
 	}
 	return s, "/p"
@@ -70,7 +72,7 @@ func TestDefinitions(t *testing.T) {
 func TestRelationQueries(t *testing.T) {
 	ctx := context.Background()
 	s, p := graphFixture(t)
-	show := func(rows []RelationRow, err error) []string {
+	show := func(rows []store.RelationRow, err error) []string {
 		t.Helper()
 		if err != nil {
 			t.Fatal(err)
@@ -101,7 +103,7 @@ func TestRelationQueries(t *testing.T) {
 		t.Errorf("call forms %+v", rows)
 	}
 	var calls []string
-	if err := s.CallRelations(ctx, p, func(r RelationRow) bool { calls = append(calls, r.From+"->"+r.To); return true }); err != nil {
+	if err := s.CallRelations(ctx, p, func(r store.RelationRow) bool { calls = append(calls, r.From+"->"+r.To); return true }); err != nil {
 		t.Fatal(err)
 	}
 	slices.Sort(calls)
@@ -109,7 +111,7 @@ func TestRelationQueries(t *testing.T) {
 		t.Errorf("CallRelations %q, want %q", calls, want)
 	}
 	n := 0
-	if err := s.CallRelations(ctx, p, func(RelationRow) bool { n++; return false }); err != nil || n != 1 {
+	if err := s.CallRelations(ctx, p, func(store.RelationRow) bool { n++; return false }); err != nil || n != 1 {
 		t.Errorf("CallRelations does not stop when fn says so: %d %v", n, err)
 	}
 }
@@ -142,14 +144,14 @@ func TestDataVersion(t *testing.T) {
 	if err != nil || v0 != "" {
 		t.Fatalf("new index version %q %v", v0, err)
 	}
-	s.PutProject(ctx, Project{Path: "/p", Embedder: "local:test", Dim: 3})
-	s.PutProject(ctx, Project{Path: "/q", Embedder: "local:test", Dim: 3})
-	if err := s.ReplaceFiles(ctx, "/p", []FileData{file("a.go", "alpha")}, nil); err != nil {
+	s.PutProject(ctx, store.Project{Path: "/p", Embedder: "local:test", Dim: 3})
+	s.PutProject(ctx, store.Project{Path: "/q", Embedder: "local:test", Dim: 3})
+	if err := s.ReplaceFiles(ctx, "/p", []store.FileData{storetest.File("a.go", "alpha")}, nil); err != nil {
 		t.Fatal(err)
 	}
 	v1, _ := s.DataVersion(ctx, "/p")
 	// a write to another project leaves /p's version, and so its caches, alone
-	if err := s.ReplaceFiles(ctx, "/q", []FileData{file("b.go", "beta")}, nil); err != nil {
+	if err := s.ReplaceFiles(ctx, "/q", []store.FileData{storetest.File("b.go", "beta")}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if v, _ := s.DataVersion(ctx, "/p"); v != v1 {
@@ -164,8 +166,8 @@ func TestDataVersion(t *testing.T) {
 	v2, _ := s.DataVersion(ctx, "/p")
 	// a project indexed again after removal must not reuse a version a
 	// cache may still hold
-	s.PutProject(ctx, Project{Path: "/p", Embedder: "local:test", Dim: 3})
-	if err := s.ReplaceFiles(ctx, "/p", []FileData{file("a.go", "alpha")}, nil); err != nil {
+	s.PutProject(ctx, store.Project{Path: "/p", Embedder: "local:test", Dim: 3})
+	if err := s.ReplaceFiles(ctx, "/p", []store.FileData{storetest.File("a.go", "alpha")}, nil); err != nil {
 		t.Fatal(err)
 	}
 	v3, _ := s.DataVersion(ctx, "/p")
@@ -206,7 +208,7 @@ func TestMigrateBackfillsSymbols(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.PutProject(ctx, Project{Path: "/p", Embedder: "local:test", Dim: 3})
+	s.PutProject(ctx, store.Project{Path: "/p", Embedder: "local:test", Dim: 3})
 	type named struct{ kind, name, owner string }
 	cases := []named{
 		{"method", "Server.Serve(l net.Listener)", "Server"},
@@ -223,16 +225,16 @@ func TestMigrateBackfillsSymbols(t *testing.T) {
 		{"text", "a.go#1", ""},
 		{"method", "Ünï.cödé(ß)", "Ünï"},
 	}
-	fd := FileData{Record: FileRecord{Path: "a.go", SHA256: "x", Embedder: "local:test"}, Language: "go"}
+	fd := store.FileData{Record: store.FileRecord{Path: "a.go", SHA256: "x", Embedder: "local:test"}, Language: "go"}
 	for i, c := range cases {
-		fd.Chunks = append(fd.Chunks, ChunkRow{Path: "a.go", Type: c.kind, Name: c.name, Owner: c.owner,
+		fd.Chunks = append(fd.Chunks, store.ChunkRow{Path: "a.go", Type: c.kind, Name: c.name, Owner: c.owner,
 			StartLine: i + 1, EndLine: i + 1, DeclEndLine: i + 1, Content: c.name})
 	}
-	if err := s.ReplaceFiles(ctx, "/p", []FileData{fd}, nil); err != nil {
+	if err := s.ReplaceFiles(ctx, "/p", []store.FileData{fd}, nil); err != nil {
 		t.Fatal(err)
 	}
 	// make it a schema-3 file: no symbol or params column
-	toSchema6(t, s)
+	storetest.ToSchema6(t, s)
 	s = downgrade(t, s, p,
 		`ALTER TABLE code_chunks DROP COLUMN symbol`,
 		`ALTER TABLE code_chunks DROP COLUMN params`,

@@ -1,13 +1,13 @@
-package store
-
-// PostgreSQL: the same store on a database server, for a team.
+// Package postgres is the store on PostgreSQL: the same store on a
+// database server, for a team.
 //
-// A target that starts with postgres:// or postgresql:// opens the
-// database it names (the pgx v5 driver through database/sql); anything else
-// is an SQLite file path. The rest of the package is shared: queries are
-// written once with '?' placeholders and portable SQL, and the connections
-// of a PostgreSQL store rewrite them (pgConn below). What differs lives
-// here and in bm25.go:
+// A target that starts with postgres:// or postgresql://, or a keyword
+// connection string (store.IsPostgres), opens the database it names (the
+// pgx v5 driver through database/sql); importing the package registers it
+// with store.Open for those targets. The queries of package store are
+// shared: written once with '?' placeholders and portable SQL, and the
+// connections of a PostgreSQL store rewrite them (pgConn below). What
+// differs lives in this package:
 //   - the schema (pgSchema): BIGINT columns, identity ids, BYTEA vectors;
 //   - full-text ranking: FTS5 does not exist, so the store keeps its own
 //     term statistics per project (fts_* tables) and computes FTS5's BM25
@@ -22,6 +22,7 @@ package store
 // and int8 codes) scored in Go, as on SQLite
 // (keyword candidates by CosineByID, a streaming top-k scan by TopKCosine);
 // pgvector is not used.
+package postgres
 
 import (
 	"context"
@@ -38,20 +39,33 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/stdlib"
+
+	"github.com/coderag/coderag/internal/store"
 )
 
-// Postgres reports whether the store is on PostgreSQL.
-func (s *Store) Postgres() bool { return s.pg }
+func init() {
+	store.Register(store.Postgres, store.Driver{Open: Open, Check: Check, ReadProjects: ReadProjects})
+}
 
-// openPostgres connects to the database at target and migrates its schema.
-// Its errors name the database by Redact(target) and carry no credential
-// of target (maskSecrets: a parse error of pgx quotes the string it could
-// not parse).
-func openPostgres(ctx context.Context, target string) (*Store, error) {
-	name := Redact(target)
+// backend is the PostgreSQL side of a store.Store.
+type backend struct {
+	db   *sql.DB
+	path string // the URL without its password
+}
+
+var _ store.Backend = (*backend)(nil)
+
+// Open connects to the database at target and migrates its schema,
+// creating coderag's tables in a database that has none and refusing
+// one that holds other tables (store.ErrForeign). Its errors name the
+// database by store.Redact(target) and carry no credential of target
+// (store.MaskSecrets: a parse error of pgx quotes the string it could not
+// parse).
+func Open(ctx context.Context, target string) (*store.Store, error) {
+	name := store.Redact(target)
 	cfg, err := pgx.ParseConfig(target)
 	if err != nil {
-		return nil, fmt.Errorf("open index %s: %s", name, maskSecrets(err.Error(), target))
+		return nil, fmt.Errorf("open index %s: %s", name, store.MaskSecrets(err.Error(), target))
 	}
 	db := sql.OpenDB(pgConnector{stdlib.GetConnector(*cfg)})
 	db.SetMaxOpenConns(16)
@@ -59,14 +73,14 @@ func openPostgres(ctx context.Context, target string) (*Store, error) {
 	db.SetConnMaxIdleTime(5 * time.Minute)
 	if err := db.PingContext(ctx); err != nil {
 		db.Close()
-		return nil, fmt.Errorf("open index %s: %w", name, secretFree{err, target})
+		return nil, fmt.Errorf("open index %s: %w", name, store.SecretFree(err, target))
 	}
-	s := &Store{db: db, path: name, pg: true}
+	s := &backend{db: db, path: name}
 	if err := s.migratePG(ctx); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("open index %s: %w", name, err)
 	}
-	return s, nil
+	return store.New(store.Conn{DB: db, Path: name}, s), nil
 }
 
 // migrateLockKey is the advisory lock that serialises schema creation and
@@ -75,7 +89,7 @@ const migrateLockKey = 0x636f6465726167 // "coderag" in ASCII
 
 // migratePG creates the schema of a new database or checks the version of
 // an existing one, under a transaction-scoped advisory lock.
-func (s *Store) migratePG(ctx context.Context) error {
+func (s *backend) migratePG(ctx context.Context) error {
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
@@ -95,19 +109,19 @@ func (s *Store) migratePG(ctx context.Context) error {
 			return err
 		}
 		have, _ := strconv.Atoi(v)
-		if have > SchemaVersion {
-			return fmt.Errorf("%w (schema %d > %d): upgrade coderag", ErrNewerSchema, have, SchemaVersion)
+		if have > store.SchemaVersion {
+			return fmt.Errorf("%w (schema %d > %d): upgrade coderag", store.ErrNewerSchema, have, store.SchemaVersion)
 		}
 		if err == nil && have == 0 {
-			return fmt.Errorf("%w: schema_version %q", ErrDamaged, v)
+			return fmt.Errorf("%w: schema_version %q", store.ErrDamaged, v)
 		}
-		if have == SchemaVersion {
+		if have == store.SchemaVersion {
 			// no DDL at all: CREATE INDEX IF NOT EXISTS takes a SHARE lock
 			// on its table even when the index exists, which would wait
 			// for (and can deadlock with) writers in other processes
 			return tx.Commit()
 		}
-		for n := have; n > 0 && n < SchemaVersion; n++ {
+		for n := have; n > 0 && n < store.SchemaVersion; n++ {
 			m, ok := pgMigrations[n]
 			if !ok {
 				return fmt.Errorf("no migration from schema %d on PostgreSQL: create a new database and index again", n)
@@ -117,7 +131,7 @@ func (s *Store) migratePG(ctx context.Context) error {
 					return fmt.Errorf("migrate schema %d to %d: %w", n, n+1, err)
 				}
 			}
-			if f := dataMigrations[n]; f != nil {
+			if f := store.DataMigrations[n]; f != nil {
 				if err := f(ctx, tx); err != nil {
 					return fmt.Errorf("migrate schema %d to %d: %w", n, n+1, err)
 				}
@@ -129,14 +143,14 @@ func (s *Store) migratePG(ctx context.Context) error {
 			return err
 		}
 		if foreign > 0 {
-			return fmt.Errorf("%w: the database holds %d other tables; give coderag a database of its own", ErrForeign, foreign)
+			return fmt.Errorf("%w: the database holds %d other tables; give coderag a database of its own", store.ErrForeign, foreign)
 		}
 	}
 	if _, err := tx.ExecContext(ctx, pgSchema); err != nil {
 		return fmt.Errorf("create schema: %w", err)
 	}
 	if _, err := tx.ExecContext(ctx, `INSERT INTO meta(key,value) VALUES('schema_version',?)
-		ON CONFLICT(key) DO UPDATE SET value=excluded.value`, strconv.Itoa(SchemaVersion)); err != nil {
+		ON CONFLICT(key) DO UPDATE SET value=excluded.value`, strconv.Itoa(store.SchemaVersion)); err != nil {
 		return err
 	}
 	return tx.Commit()
@@ -144,13 +158,13 @@ func (s *Store) migratePG(ctx context.Context) error {
 
 // pgMigrations[v] upgrades a PostgreSQL database of schema v to v+1 (the
 // first PostgreSQL schema was 3); a new database is created at
-// SchemaVersion directly from pgSchema. The symbol backfill is SQLite's
+// store.SchemaVersion directly from pgSchema. The symbol backfill is SQLite's
 // with strpos for instr.
 var pgMigrations = map[int]string{
 	3: `ALTER TABLE code_chunks ADD COLUMN symbol TEXT COLLATE "C" NOT NULL DEFAULT '';
 		ALTER TABLE code_chunks ADD COLUMN params TEXT COLLATE "C" NOT NULL DEFAULT '';
-		` + strings.ReplaceAll(backfillSymbols, "instr(", "strpos("),
-	4: ``, // dataMigrations[4]
+		` + strings.ReplaceAll(store.BackfillSymbols, "instr(", "strpos("),
+	4: ``, // store.DataMigrations[4]
 	5: pgTreeDirsTable,
 	6: pgKeyByFileID,
 }
@@ -160,7 +174,7 @@ var pgMigrations = map[int]string{
 // the ids of its names, and code_vectors renamed for packVectors.
 var pgKeyByFileID = `ALTER TABLE indexed_files ADD COLUMN id BIGINT GENERATED BY DEFAULT AS IDENTITY UNIQUE;
 ` + pgNamesTable + `
-` + copyRelations(pgRelationsColumns) + `ALTER TABLE code_vectors RENAME TO code_vectors6;
+` + store.CopyRelations(pgRelationsColumns) + `ALTER TABLE code_vectors RENAME TO code_vectors6;
 DROP INDEX IF EXISTS code_chunks_name;
 DROP INDEX IF EXISTS code_chunks_defs;
 DROP INDEX IF EXISTS code_chunks_file;
@@ -205,7 +219,7 @@ const pgTreeDirsTable = `CREATE TABLE IF NOT EXISTS tree_dirs (
 	PRIMARY KEY (project_path, dir_path)
 );`
 
-// pgSchema is the PostgreSQL form of schema (see schema.go for the
+// pgSchema is the PostgreSQL form of the schema (see store's schema.go for the
 // meaning of each table; text is compared byte by byte, COLLATE "C", as
 // SQLite does) plus the full-text statistics FTS5 keeps on
 // SQLite, per project (project = projectKey(project_path)):
@@ -310,17 +324,13 @@ func projectKey(project string) int64 {
 	return int64(h.Sum64())
 }
 
-// LockProject takes the exclusive right to index project on a PostgreSQL
-// store: a session advisory lock keyed by the project, held on a
-// connection of its own until release is called or the process dies.
-// While another process holds it, onWait (if set) is called once with a
-// message naming the project, and LockProject waits, polling, until the
-// lock is free or ctx ends (ctx's error). On SQLite it returns a no-op
-// release: the index package locks a file beside the database instead.
-func (s *Store) LockProject(ctx context.Context, project string, onWait func(string)) (release func(), err error) {
-	if !s.pg {
-		return func() {}, nil
-	}
+// LockProject takes the exclusive right to index project: a session
+// advisory lock keyed by the project, held on a connection of its own
+// until release is called or the process dies. While another process
+// holds it, onWait (if set) is called once with a message naming the
+// project, and LockProject waits, polling, until the lock is free or ctx
+// ends (ctx's error).
+func (s *backend) LockProject(ctx context.Context, project string, onWait func(string)) (release func(), err error) {
 	conn, err := s.db.Conn(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("lock %s: %w", project, err)
@@ -360,7 +370,7 @@ func (s *Store) LockProject(ctx context.Context, project string, onWait func(str
 // pgInsertChunks inserts the chunks of one file in one statement and
 // returns their ids in the order of cs. The rows are inserted in that
 // order (ORDER BY ord), so the identity column gives them ascending ids.
-func pgInsertChunks(ctx context.Context, tx *sql.Tx, fileID int64, cs []ChunkRow) ([]int64, error) {
+func pgInsertChunks(ctx context.Context, tx *sql.Tx, fileID int64, cs []store.ChunkRow) ([]int64, error) {
 	if len(cs) == 0 {
 		return nil, nil
 	}
@@ -385,7 +395,7 @@ func pgInsertChunks(ctx context.Context, tx *sql.Tx, fileID int64, cs []ChunkRow
 	if err != nil {
 		return nil, err
 	}
-	ids, err := collect(rows, func(rows *sql.Rows) (int64, error) {
+	ids, err := store.Collect(rows, func(rows *sql.Rows) (int64, error) {
 		var id int64
 		err := rows.Scan(&id)
 		return id, err
@@ -516,3 +526,61 @@ func rebind(q string) string {
 	}
 	return b.String()
 }
+
+// Size returns the size of the database (0 when it cannot be read).
+func (s *backend) Size() int64 {
+	var n int64
+	_ = s.db.QueryRow(`SELECT pg_database_size(current_database())`).Scan(&n)
+	return n
+}
+
+// WriteFailed does nothing: a rolled-back transaction leaves nothing
+// behind on PostgreSQL.
+func (s *backend) WriteFailed(context.Context, error) {}
+
+// RemoveFTS deletes every full-text row of project (pgRemoveFTS).
+func (s *backend) RemoveFTS(ctx context.Context, tx *sql.Tx, project string) error {
+	return pgRemoveFTS(ctx, tx, project)
+}
+
+// PruneNames keeps every name: a writer of another project may hold a
+// name's id, looked up and not yet used, and a name no relation uses is
+// never read (store.Store.RelationNamesLike asks for a relation).
+func (s *backend) PruneNames(context.Context, *sql.Tx) error { return nil }
+
+// Like returns "ILIKE": PostgreSQL's LIKE is case-sensitive.
+func (s *backend) Like() string { return "ILIKE" }
+
+// Probe reads one row of every table of pgSchema. Errors wrap
+// store.ErrDamaged.
+func (s *backend) Probe(ctx context.Context) error {
+	for _, t := range pgTables {
+		if err := store.Drain(ctx, s.db, "SELECT * FROM "+t+" LIMIT 1"); err != nil {
+			return fmt.Errorf("%w: probe: %w", store.ErrDamaged, err)
+		}
+	}
+	return nil
+}
+
+// IntegrityCheck runs Probe and says "ok": the server checks its own
+// pages.
+func (s *backend) IntegrityCheck(ctx context.Context) (string, error) {
+	if err := s.Probe(ctx); err != nil {
+		return "", err
+	}
+	return "ok", nil
+}
+
+// Compact runs VACUUM on coderag's tables and returns the database's size
+// before and after.
+func (s *backend) Compact(ctx context.Context) (before, after int64, err error) {
+	before = s.Size()
+	_, err = s.db.ExecContext(ctx, `VACUUM `+strings.Join(pgTables, ", "))
+	if err != nil {
+		err = fmt.Errorf("compact %s: %w", s.path, err)
+	}
+	return before, s.Size(), err
+}
+
+// Reclaim does nothing: autovacuum hands back the space of replaced rows.
+func (s *backend) Reclaim(context.Context) {}

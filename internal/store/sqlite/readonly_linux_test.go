@@ -1,7 +1,8 @@
-package store
+package sqlite
 
 import (
 	"context"
+	"github.com/coderag/coderag/internal/store"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -58,7 +59,7 @@ func TestReadOnlyIndex(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := s.PutProject(ctx, Project{Path: "/src/p", Embedder: "local:test", Dim: 4}); err != nil {
+			if err := s.PutProject(ctx, store.Project{Path: "/src/p", Embedder: "local:test", Dim: 4}); err != nil {
 				t.Fatal(err)
 			}
 			if err := s.Close(); err != nil {
@@ -80,7 +81,7 @@ func TestReadOnlyIndex(t *testing.T) {
 			if !s.ReadOnly() {
 				t.Errorf("not opened read-only")
 			}
-			if err := s.PutProject(ctx, Project{Path: "/src/q"}); err == nil {
+			if err := s.PutProject(ctx, store.Project{Path: "/src/q"}); err == nil {
 				t.Errorf("a write to a read-only index succeeded")
 			}
 			rep, err := Check(ctx, file, true)

@@ -1,0 +1,11 @@
+; Shared by javascript.scm and typescript.scm: CommonJS-style methods.
+; CommonJS-style methods: res.send = function send(body) {...},
+; Layer.prototype.match = function (path) {...}, app.use = (fn) => {...}.
+; The object is the owner (".prototype" and exports objects are dropped).
+(expression_statement
+  (assignment_expression
+    left: (member_expression object: (_) @owner property: (property_identifier) @name)
+    right: [(function_expression parameters: (formal_parameters) @params)
+            (arrow_function parameters: (formal_parameters) @params)
+            (arrow_function parameter: (identifier) @params)
+            (generator_function parameters: (formal_parameters) @params)])) @function

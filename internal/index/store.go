@@ -1,0 +1,53 @@
+package index
+
+import (
+	"context"
+
+	"github.com/coderag/coderag/internal/store"
+)
+
+// Store is what the index pipeline reads and writes of an index: the
+// consumer-side interface of package store, as search.Index is search's.
+// *store.Store implements it on SQLite and PostgreSQL alike; each method
+// is documented there. Every method's errors are the index's.
+type Store interface {
+	// Projects lists every indexed project (CheckRoot).
+	Projects(ctx context.Context) ([]store.Project, error)
+	// GetProject returns project path's row, or store.ErrNotIndexed.
+	GetProject(ctx context.Context, path string) (*store.Project, error)
+	// PutProject records a project's embedder and dimension.
+	PutProject(ctx context.Context, p store.Project) error
+	// Files returns the fingerprints of project's files, by path.
+	Files(ctx context.Context, project string) (map[string]store.FileRecord, error)
+	// FileLanguages returns the language of each of project's files.
+	FileLanguages(ctx context.Context, project string) (map[string]string, error)
+	// ReplaceFiles replaces the rows of files and deletes those of
+	// remove, in one transaction.
+	ReplaceFiles(ctx context.Context, project string, files []store.FileData, remove []string) error
+	// TouchFiles updates the size and mtime of unchanged files.
+	TouchFiles(ctx context.Context, project string, recs []store.FileRecord) error
+	// BeginRun records that an index run of project started.
+	BeginRun(ctx context.Context, project string, total int) error
+	// EndRun records that the run of project finished.
+	EndRun(ctx context.Context, project string, total, failed int, changed bool, skipped ...store.Skipped) error
+	// LangStats returns project's recorded language statistics
+	// (langstats.go).
+	LangStats(ctx context.Context, project string) (value string, ok bool, err error)
+	// PutLangStats records project's language statistics.
+	PutLangStats(ctx context.Context, project, value string) error
+	// TreeListing returns the tree listing of project's last walk
+	// (fresh.go).
+	TreeListing(ctx context.Context, project string) (string, []store.DirRow, error)
+	// PutTreeListing replaces project's tree listing.
+	PutTreeListing(ctx context.Context, project, header string, rows []store.DirRow) error
+	// LockProject takes the exclusive right to index project (Lock).
+	LockProject(ctx context.Context, project string, onWait func(string)) (release func(), err error)
+	// Probe checks a little of every table before a run writes.
+	Probe(ctx context.Context) error
+	// Reclaim hands back the space of rows a run replaced wholesale.
+	Reclaim(ctx context.Context)
+	// ReadOnly reports whether the index cannot be written.
+	ReadOnly() bool
+}
+
+var _ Store = (*store.Store)(nil)
