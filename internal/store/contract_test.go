@@ -12,6 +12,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"path/filepath"
+	"reflect"
 	"sort"
 	"strings"
 	"testing"
@@ -838,5 +839,80 @@ func TestContractTreeListing(t *testing.T) {
 		if h, rows, _ := s.TreeListing(ctx, "/q"); h != "vq" || len(rows) != 1 {
 			t.Fatalf("other project's listing = %q, %v", h, rows)
 		}
+	})
+}
+
+// TestContractEachVector: the vector scan (on SQLite the aggregate
+// coderag_each_vector, reading SQLite's memory in place) hands over every
+// vector of the project and embedder, each as FileVectors reads it; an
+// error of the callback ends the scan and is returned as it is; a row whose
+// parts disagree is ErrDamaged; no scan stays registered after its query.
+func TestContractEachVector(t *testing.T) {
+	t.Parallel()
+	eachStore(t, func(t *testing.T, s *Store) {
+		ctx := context.Background()
+		mustProject(t, s, "/p")
+		mustProject(t, s, "/other")
+		var names []string
+		for i := 0; i < 40; i++ {
+			names = append(names, fmt.Sprintf("f%d", i))
+		}
+		files := []FileData{file("a.go", names[:25]...), file("b.go", names[25:]...), file("c.go", "solo")}
+		if err := s.ReplaceFiles(ctx, "/p", files, nil); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.ReplaceFiles(ctx, "/other", []FileData{file("a.go", "elsewhere")}, nil); err != nil {
+			t.Fatal(err)
+		}
+		want := map[int64]string{}
+		for _, f := range []string{"a.go", "b.go", "c.go"} {
+			vs, err := s.FileVectors(ctx, "/p", f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for id, b := range vs {
+				want[id] = string(b)
+			}
+		}
+		got := map[int64]string{}
+		err := s.eachVector(ctx, "/p", "local:test", func(id int64, blob []byte) error {
+			if _, dup := got[id]; dup {
+				t.Errorf("vector %d handed over twice", id)
+			}
+			got[id] = string(blob) // a copy: blob is valid during the call only
+			return nil
+		})
+		if err != nil || len(want) != 41 || !reflect.DeepEqual(got, want) {
+			t.Fatalf("eachVector: %d vectors, %v; want the %d of FileVectors", len(got), err, len(want))
+		}
+		if err := s.eachVector(ctx, "/p", "local:other", func(int64, []byte) error {
+			t.Error("a vector of another embedder")
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		stop := errors.New("enough")
+		calls := 0
+		err = s.eachVector(ctx, "/p", "local:test", func(int64, []byte) error {
+			if calls++; calls == 3 {
+				return stop
+			}
+			return nil
+		})
+		if err != stop || calls != 3 {
+			t.Fatalf("a callback error: eachVector = %v after %d calls, want it as it is after 3", err, calls)
+		}
+		if _, err := s.db.ExecContext(ctx, `UPDATE code_vectors SET n = n + 1 WHERE file_id =
+			(SELECT id FROM indexed_files WHERE project_path = '/p' AND file_path = 'b.go')`); err != nil {
+			t.Fatal(err)
+		}
+		err = s.eachVector(ctx, "/p", "local:test", func(int64, []byte) error { return nil })
+		if !errors.Is(err, ErrDamaged) {
+			t.Fatalf("a damaged row: eachVector = %v, want ErrDamaged", err)
+		}
+		vectorScans.Range(func(k, _ any) bool {
+			t.Errorf("scan %v still registered", k)
+			return true
+		})
 	})
 }

@@ -4,11 +4,16 @@ import (
 	"container/heap"
 	"context"
 	"database/sql"
+	"database/sql/driver"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
+
+	"modernc.org/sqlite"
 
 	"github.com/coderag/coderag/internal/vec"
 )
@@ -88,7 +93,24 @@ func (s *Store) TopKCosine(ctx context.Context, project, embedder string, q []fl
 // (chunk id and the vector in the one-vector format, valid during the
 // call only), reading one code_vectors row per file (vector.go). An error
 // of fn stops the scan and is returned.
+//
+// On SQLite the rows are handed to fn inside the query, by the aggregate
+// function coderag_each_vector (vectorScanFunc): its arguments are views of
+// SQLite's own memory, so the packs (3.6 MB on GOROOT/src/runtime) are not
+// copied into a new Go buffer per row as a scan through database/sql
+// copies them, which was most of a cold search's vector route.
 func (s *Store) eachVector(ctx context.Context, project, embedder string, fn func(id int64, blob []byte) error) error {
+	if !s.pg {
+		token, scan := startVectorScan(fn)
+		defer vectorScans.Delete(token)
+		var done any
+		err := s.db.QueryRowContext(ctx, `SELECT coderag_each_vector(?, v.n, v.ids, v.vecs) FROM indexed_files f
+			JOIN code_vectors v ON v.file_id = f.id WHERE f.project_path=? AND v.embedder=?`, token, project, embedder).Scan(&done)
+		if scan.err != nil {
+			return scan.err // fn's error, or a damaged row's, as the scan below returns them
+		}
+		return err
+	}
 	rows, err := s.db.QueryContext(ctx, `SELECT v.n, v.ids, v.vecs FROM indexed_files f
 		JOIN code_vectors v ON v.file_id = f.id WHERE f.project_path=? AND v.embedder=?`, project, embedder)
 	if err != nil {
@@ -106,6 +128,88 @@ func (s *Store) eachVector(ctx context.Context, project, embedder string, fn fun
 		}
 	}
 	return rows.Err()
+}
+
+// vectorScan is one eachVector call on SQLite: the callback its aggregate
+// calls, and the first error, which ends the query.
+type vectorScan struct {
+	fn  func(id int64, blob []byte) error
+	err error
+}
+
+// vectorScans holds the scans going on, by the token their query passes to
+// coderag_each_vector; scanTokens numbers them.
+var (
+	vectorScans sync.Map // int64 -> *vectorScan
+	scanTokens  atomic.Int64
+)
+
+// startVectorScan registers a scan of fn and returns its token; the caller
+// deletes it from vectorScans when its query is done.
+func startVectorScan(fn func(id int64, blob []byte) error) (int64, *vectorScan) {
+	token := scanTokens.Add(1)
+	scan := &vectorScan{fn: fn}
+	vectorScans.Store(token, scan)
+	return token, scan
+}
+
+// vectorScanFunc is the SQL aggregate coderag_each_vector(token, n, ids,
+// vecs): for each code_vectors row it calls the callback of the scan
+// registered under token with every vector of the row (unpack). Its
+// arguments are zero-copy views of SQLite's memory (VolatileArgs), valid
+// during the call only: fn must not keep a blob, and must not use the
+// database (eachVector's callers copy what they keep, and only compute).
+// The result is NULL; an error of fn or of a damaged row is kept in the
+// scan and ends the query.
+var vectorScanFunc = &sqlite.FunctionImpl{
+	NArgs:        4,
+	VolatileArgs: true,
+	MakeAggregate: func(sqlite.FunctionContext) (sqlite.AggregateFunction, error) {
+		return &vectorAgg{}, nil
+	},
+}
+
+func init() {
+	sqlite.MustRegisterFunction("coderag_each_vector", vectorScanFunc)
+}
+
+// vectorAgg is one evaluation of coderag_each_vector.
+type vectorAgg struct{ scan *vectorScan }
+
+func (a *vectorAgg) Step(_ *sqlite.FunctionContext, args []driver.Value) error {
+	if a.scan == nil {
+		token, _ := args[0].(int64)
+		v, ok := vectorScans.Load(token)
+		if !ok {
+			return fmt.Errorf("coderag_each_vector: no scan %d", token)
+		}
+		a.scan = v.(*vectorScan)
+	}
+	n, _ := args[1].(int64)
+	if err := unpack(int(n), blobArg(args[2]), blobArg(args[3]), a.scan.fn); err != nil {
+		a.scan.err = err
+		return err
+	}
+	return nil
+}
+
+func (a *vectorAgg) WindowInverse(*sqlite.FunctionContext, []driver.Value) error {
+	return errors.New("coderag_each_vector is not a window function")
+}
+
+func (a *vectorAgg) WindowValue(*sqlite.FunctionContext) (driver.Value, error) { return nil, nil }
+
+func (a *vectorAgg) Final(*sqlite.FunctionContext) {}
+
+// blobArg is a BLOB (or TEXT) argument's bytes; nil for NULL.
+func blobArg(v driver.Value) []byte {
+	switch b := v.(type) {
+	case []byte:
+		return b
+	case string:
+		return []byte(b)
+	}
+	return nil
 }
 
 func dimError(stored, query int) error {
