@@ -38,6 +38,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -54,8 +55,13 @@ const racyWindow = int64(time.Second)
 // it just made are not racy).
 var nowFunc = time.Now
 
-// statWorkers bounds the lstat calls List runs at once.
-const statWorkers = 8
+// statWorkers bounds the lstat calls List runs at once; statBatch is how
+// many files a worker takes at a time (one hand-off per file cost more
+// than the lstat of a cached file).
+const (
+	statWorkers = 8
+	statBatch   = 64
+)
 
 // Listing is what List found in each directory of a tree; the next List
 // given it re-reads only the directories that changed. Store it with
@@ -540,8 +546,10 @@ func (l *lister) relist(rel, abs string, fi fs.FileInfo, serr error, ign string,
 }
 
 // statAll lstat's the files of unchanged directories, statWorkers at a
-// time, and decides each as Walk would: a candidate, or too large. A file
-// gone or no longer regular is errRelist.
+// time, each taking statBatch files of the listing's order at once (the
+// files of a directory are together, so a worker stats them relative to
+// their directory, statAt), and decides each as Walk would: a candidate,
+// or too large. A file gone or no longer regular is errRelist.
 func (l *lister) statAll() error {
 	var idx []int
 	for i, it := range l.items {
@@ -557,42 +565,53 @@ func (l *lister) statAll() error {
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	var firstErr error
-	next := make(chan int)
-	for w := 0; w < statWorkers && w < len(idx); w++ {
+	var next atomic.Int64 // the start of the next batch in idx
+	for w := 0; w < statWorkers && w*statBatch < len(idx); w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for i := range next {
-				it := &l.items[i]
-				fi, err := os.Lstat(it.file.Abs)
-				if err == nil && !fi.Mode().IsRegular() {
-					err = errRelist
+			at := newStatAt()
+			defer at.close()
+			for l.ctx.Err() == nil {
+				start := int(next.Add(statBatch)) - statBatch
+				if start >= len(idx) {
+					return
 				}
-				if err != nil {
-					mu.Lock()
-					if firstErr == nil {
-						firstErr = errRelist
+				for _, i := range idx[start:min(start+statBatch, len(idx))] {
+					it := &l.items[i]
+					size, mtime, regular, err := at.lstat(it.file.Abs)
+					if err == nil && !regular {
+						err = errRelist
 					}
-					mu.Unlock()
-					continue
+					if err != nil {
+						mu.Lock()
+						if firstErr == nil {
+							firstErr = errRelist
+						}
+						mu.Unlock()
+						continue
+					}
+					if max > 0 && size > max {
+						it.skip = &Skip{Path: it.file.Path, Reason: ReasonTooLarge}
+						continue
+					}
+					it.file.Size, it.file.ModTime = size, mtime
 				}
-				if max > 0 && fi.Size() > max {
-					it.skip = &Skip{Path: it.file.Path, Reason: ReasonTooLarge}
-					continue
-				}
-				it.file.Size, it.file.ModTime = fi.Size(), fi.ModTime()
 			}
 		}()
 	}
-	for _, i := range idx {
-		if err := l.ctx.Err(); err != nil {
-			close(next)
-			wg.Wait()
-			return err
-		}
-		next <- i
-	}
-	close(next)
 	wg.Wait()
+	if err := l.ctx.Err(); err != nil {
+		return err
+	}
 	return firstErr
+}
+
+// osLstat is statAt.lstat by os.Lstat.
+func osLstat(abs string) (int64, time.Time, bool, error) {
+	fi, err := os.Lstat(abs)
+	if err != nil {
+		return 0, time.Time{}, false, err
+	}
+	return fi.Size(), fi.ModTime(), fi.Mode().IsRegular(), nil
 }
