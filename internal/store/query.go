@@ -568,13 +568,14 @@ const chunkCols = `c.id, f.file_path, c.chunk_type, c.name, c.owner, c.symbol, c
 const chunkFrom = `code_chunks c JOIN indexed_files f ON f.id = c.file_id`
 
 // scanChunks returns the chunks of rows (columns chunkCols) and closes rows.
-func scanChunks(rows *sql.Rows) ([]ChunkRow, error) {
-	return collect(rows, func(rows *sql.Rows) (ChunkRow, error) {
-		var c ChunkRow
-		err := rows.Scan(&c.ID, &c.Path, &c.Type, &c.Name, &c.Owner, &c.Symbol, &c.Params, &c.Signature, &c.Language, &c.Doc,
-			&c.StartLine, &c.EndLine, &c.DeclEndLine, &c.StartByte, &c.EndByte, &c.Content, &c.Embedder)
-		return c, err
-	})
+func scanChunks(rows *sql.Rows) ([]ChunkRow, error) { return collect(rows, scanChunk) }
+
+// scanChunk scans one row of chunkCols.
+func scanChunk(rows *sql.Rows) (ChunkRow, error) {
+	var c ChunkRow
+	err := rows.Scan(&c.ID, &c.Path, &c.Type, &c.Name, &c.Owner, &c.Symbol, &c.Params, &c.Signature, &c.Language, &c.Doc,
+		&c.StartLine, &c.EndLine, &c.DeclEndLine, &c.StartByte, &c.EndByte, &c.Content, &c.Embedder)
+	return c, err
 }
 
 // ChunksByID returns the chunks with the given ids (without vectors), keyed by id.
@@ -592,12 +593,20 @@ func (s *Store) ChunksByID(ctx context.Context, ids []int64) (map[int64]ChunkRow
 		if err != nil {
 			return nil, err
 		}
-		cs, err := scanChunks(rows)
+		// scanned straight into the map (made at its size): a ChunkRow
+		// is 300 bytes, and a slice grown row by row and then copied into
+		// the map moved each several times, in memory touched for the
+		// first time
+		err = eachRow(rows, func() error {
+			c, err := scanChunk(rows)
+			if err != nil {
+				return err
+			}
+			out[c.ID] = c
+			return nil
+		})
 		if err != nil {
 			return nil, err
-		}
-		for _, c := range cs {
-			out[c.ID] = c
 		}
 	}
 	return out, nil
