@@ -843,7 +843,7 @@ func TestContractTreeListing(t *testing.T) {
 }
 
 // TestContractEachVector: the vector scan (on SQLite the aggregate
-// coderag_each_vector, reading SQLite's memory in place) hands over every
+// coderag_each_row, reading SQLite's memory in place) hands over every
 // vector of the project and embedder, each as FileVectors reads it; an
 // error of the callback ends the scan and is returned as it is; a row whose
 // parts disagree is ErrDamaged; no scan stays registered after its query.
@@ -910,9 +910,67 @@ func TestContractEachVector(t *testing.T) {
 		if !errors.Is(err, ErrDamaged) {
 			t.Fatalf("a damaged row: eachVector = %v, want ErrDamaged", err)
 		}
-		vectorScans.Range(func(k, _ any) bool {
+		rowScans.Range(func(k, _ any) bool {
 			t.Errorf("scan %v still registered", k)
 			return true
 		})
+	})
+}
+
+// TestContractFilesRecords: Files gives every field of each fingerprint as
+// written, files of several embedders among each other included (SQLite
+// reads the rows in place and shares one string per embedder), and what
+// it returned stays as it was through later reads of the index.
+func TestContractFilesRecords(t *testing.T) {
+	t.Parallel()
+	eachStore(t, func(t *testing.T, s *Store) {
+		ctx := context.Background()
+		mustProject(t, s, "/p")
+		var fds []FileData
+		want := map[string]FileRecord{}
+		for i, emb := range []string{"local:test", "local:other", "local:other", "local:test", "openai:x"} {
+			fd := file(fmt.Sprintf("d%d/f%d.go", i%2, i), fmt.Sprintf("n%d", i))
+			fd.Record.SHA256 = fmt.Sprintf("%064x", i+1)
+			fd.Record.Embedder, fd.Record.Size, fd.Record.MtimeNS, fd.Record.Analysis = emb, int64(100+i), int64(i)<<40, i+1
+			fds = append(fds, fd)
+		}
+		if err := s.ReplaceFiles(ctx, "/p", fds, nil); err != nil {
+			t.Fatal(err)
+		}
+		for _, fd := range fds {
+			r := fd.Record
+			r.Chunks = 1
+			want[r.Path] = r
+		}
+		got, err := s.Files(ctx, "/p")
+		if err != nil {
+			t.Fatal(err)
+		}
+		check := func(when string) {
+			t.Helper()
+			if len(got) != len(want) {
+				t.Fatalf("%s: %d records, want %d", when, len(got), len(want))
+			}
+			for p, w := range want {
+				g := got[p]
+				if g.IndexedAt <= 0 {
+					t.Errorf("%s: %s indexed at %d", when, p, g.IndexedAt)
+				}
+				g.IndexedAt = w.IndexedAt
+				if g != w {
+					t.Errorf("%s: %s read back as %+v, want %+v", when, p, g, w)
+				}
+			}
+		}
+		check("first read")
+		for i := 0; i < 3; i++ {
+			if _, err := s.Files(ctx, "/p"); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := s.KeywordSearch(ctx, "/p", []string{"n1"}, FTSWeights{1, 1, 1, 1, 1}, 5); err != nil {
+				t.Fatal(err)
+			}
+		}
+		check("after more reads")
 	})
 }

@@ -94,22 +94,18 @@ func (s *Store) TopKCosine(ctx context.Context, project, embedder string, q []fl
 // call only), reading one code_vectors row per file (vector.go). An error
 // of fn stops the scan and is returned.
 //
-// On SQLite the rows are handed to fn inside the query, by the aggregate
-// function coderag_each_vector (vectorScanFunc): its arguments are views of
-// SQLite's own memory, so the packs (3.6 MB on GOROOT/src/runtime) are not
-// copied into a new Go buffer per row as a scan through database/sql
-// copies them, which was most of a cold search's vector route.
+// On SQLite the rows are read in place (eachRowInPlace): the packs (3.6 MB
+// on GOROOT/src/runtime) are not copied into a new Go buffer per row as a
+// scan through database/sql copies them, which was most of a cold search's
+// vector route.
 func (s *Store) eachVector(ctx context.Context, project, embedder string, fn func(id int64, blob []byte) error) error {
 	if !s.pg {
-		token, scan := startVectorScan(fn)
-		defer vectorScans.Delete(token)
-		var done any
-		err := s.db.QueryRowContext(ctx, `SELECT coderag_each_vector(?, v.n, v.ids, v.vecs) FROM indexed_files f
-			JOIN code_vectors v ON v.file_id = f.id WHERE f.project_path=? AND v.embedder=?`, token, project, embedder).Scan(&done)
-		if scan.err != nil {
-			return scan.err // fn's error, or a damaged row's, as the scan below returns them
-		}
-		return err
+		return s.eachRowInPlace(ctx, `v.n, v.ids, v.vecs`, `indexed_files f
+			JOIN code_vectors v ON v.file_id = f.id WHERE f.project_path=? AND v.embedder=?`, []any{project, embedder},
+			func(vals []driver.Value) error {
+				n, _ := vals[0].(int64)
+				return unpack(int(n), blobArg(vals[1]), blobArg(vals[2]), fn)
+			})
 	}
 	rows, err := s.db.QueryContext(ctx, `SELECT v.n, v.ids, v.vecs FROM indexed_files f
 		JOIN code_vectors v ON v.file_id = f.id WHERE f.project_path=? AND v.embedder=?`, project, embedder)
@@ -130,78 +126,92 @@ func (s *Store) eachVector(ctx context.Context, project, embedder string, fn fun
 	return rows.Err()
 }
 
-// vectorScan is one eachVector call on SQLite: the callback its aggregate
-// calls, and the first error, which ends the query.
-type vectorScan struct {
-	fn  func(id int64, blob []byte) error
+// eachRowInPlace runs `SELECT cols FROM from` with args on SQLite and
+// calls fn with each row's values, in SQLite's own memory: TEXT and BLOB
+// values are views valid during the call only (fn copies what it keeps,
+// and must not use the database), INTEGER values int64, REAL float64,
+// NULL nil. The rows go to fn inside the query, through the aggregate
+// coderag_each_row (rowScanFunc), so database/sql copies and converts
+// none of them. An error of fn ends the query and is returned as it is.
+func (s *Store) eachRowInPlace(ctx context.Context, cols, from string, args []any, fn func(vals []driver.Value) error) error {
+	token, scan := startRowScan(fn)
+	defer rowScans.Delete(token)
+	var done any
+	err := s.db.QueryRowContext(ctx, `SELECT coderag_each_row(?, `+cols+`) FROM `+from, append([]any{token}, args...)...).Scan(&done)
+	if scan.err != nil {
+		return scan.err
+	}
+	return err
+}
+
+// rowScan is one eachRowInPlace call: the callback its aggregate calls,
+// and the first error, which ends the query.
+type rowScan struct {
+	fn  func(vals []driver.Value) error
 	err error
 }
 
-// vectorScans holds the scans going on, by the token their query passes to
-// coderag_each_vector; scanTokens numbers them.
+// rowScans holds the scans going on, by the token their query passes to
+// coderag_each_row; scanTokens numbers them.
 var (
-	vectorScans sync.Map // int64 -> *vectorScan
-	scanTokens  atomic.Int64
+	rowScans   sync.Map // int64 -> *rowScan
+	scanTokens atomic.Int64
 )
 
-// startVectorScan registers a scan of fn and returns its token; the caller
-// deletes it from vectorScans when its query is done.
-func startVectorScan(fn func(id int64, blob []byte) error) (int64, *vectorScan) {
+// startRowScan registers a scan of fn and returns its token; the caller
+// deletes it from rowScans when its query is done.
+func startRowScan(fn func(vals []driver.Value) error) (int64, *rowScan) {
 	token := scanTokens.Add(1)
-	scan := &vectorScan{fn: fn}
-	vectorScans.Store(token, scan)
+	scan := &rowScan{fn: fn}
+	rowScans.Store(token, scan)
 	return token, scan
 }
 
-// vectorScanFunc is the SQL aggregate coderag_each_vector(token, n, ids,
-// vecs): for each code_vectors row it calls the callback of the scan
-// registered under token with every vector of the row (unpack). Its
-// arguments are zero-copy views of SQLite's memory (VolatileArgs), valid
-// during the call only: fn must not keep a blob, and must not use the
-// database (eachVector's callers copy what they keep, and only compute).
-// The result is NULL; an error of fn or of a damaged row is kept in the
-// scan and ends the query.
-var vectorScanFunc = &sqlite.FunctionImpl{
-	NArgs:        4,
+// rowScanFunc is the SQL aggregate coderag_each_row(token, values...): for
+// each row it calls the callback of the scan registered under token with
+// the row's values. Its arguments are zero-copy views of SQLite's memory
+// (VolatileArgs), valid during the call only. The result is NULL; an
+// error of the callback is kept in the scan and ends the query.
+var rowScanFunc = &sqlite.FunctionImpl{
+	NArgs:        -1,
 	VolatileArgs: true,
 	MakeAggregate: func(sqlite.FunctionContext) (sqlite.AggregateFunction, error) {
-		return &vectorAgg{}, nil
+		return &rowAgg{}, nil
 	},
 }
 
 func init() {
-	sqlite.MustRegisterFunction("coderag_each_vector", vectorScanFunc)
+	sqlite.MustRegisterFunction("coderag_each_row", rowScanFunc)
 }
 
-// vectorAgg is one evaluation of coderag_each_vector.
-type vectorAgg struct{ scan *vectorScan }
+// rowAgg is one evaluation of coderag_each_row.
+type rowAgg struct{ scan *rowScan }
 
-func (a *vectorAgg) Step(_ *sqlite.FunctionContext, args []driver.Value) error {
+func (a *rowAgg) Step(_ *sqlite.FunctionContext, args []driver.Value) error {
 	if a.scan == nil {
 		token, _ := args[0].(int64)
-		v, ok := vectorScans.Load(token)
+		v, ok := rowScans.Load(token)
 		if !ok {
-			return fmt.Errorf("coderag_each_vector: no scan %d", token)
+			return fmt.Errorf("coderag_each_row: no scan %d", token)
 		}
-		a.scan = v.(*vectorScan)
+		a.scan = v.(*rowScan)
 	}
-	n, _ := args[1].(int64)
-	if err := unpack(int(n), blobArg(args[2]), blobArg(args[3]), a.scan.fn); err != nil {
+	if err := a.scan.fn(args[1:]); err != nil {
 		a.scan.err = err
 		return err
 	}
 	return nil
 }
 
-func (a *vectorAgg) WindowInverse(*sqlite.FunctionContext, []driver.Value) error {
-	return errors.New("coderag_each_vector is not a window function")
+func (a *rowAgg) WindowInverse(*sqlite.FunctionContext, []driver.Value) error {
+	return errors.New("coderag_each_row is not a window function")
 }
 
-func (a *vectorAgg) WindowValue(*sqlite.FunctionContext) (driver.Value, error) { return nil, nil }
+func (a *rowAgg) WindowValue(*sqlite.FunctionContext) (driver.Value, error) { return nil, nil }
 
-func (a *vectorAgg) Final(*sqlite.FunctionContext) {}
+func (a *rowAgg) Final(*sqlite.FunctionContext) {}
 
-// blobArg is a BLOB (or TEXT) argument's bytes; nil for NULL.
+// blobArg is a BLOB (or TEXT) value's bytes; nil for NULL.
 func blobArg(v driver.Value) []byte {
 	switch b := v.(type) {
 	case []byte:
@@ -210,6 +220,18 @@ func blobArg(v driver.Value) []byte {
 		return []byte(b)
 	}
 	return nil
+}
+
+// textArg is a TEXT (or BLOB) value as a string, a view when it is TEXT;
+// "" for NULL.
+func textArg(v driver.Value) string {
+	switch b := v.(type) {
+	case string:
+		return b
+	case []byte:
+		return string(b)
+	}
+	return ""
 }
 
 func dimError(stored, query int) error {

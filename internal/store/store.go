@@ -12,6 +12,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -441,6 +442,36 @@ type FileRecord struct {
 
 // Files returns the fingerprints of every file of project, by path.
 func (s *Store) Files(ctx context.Context, project string) (map[string]FileRecord, error) {
+	if !s.pg {
+		// read in place: the strings kept are copied once, and the rows
+		// of one embedder share its string
+		var recs []FileRecord
+		err := s.eachRowInPlace(ctx, `file_path, content_sha256, embedding_model, size, mtime_ns, indexed_at, chunk_count, analysis`,
+			`indexed_files WHERE project_path=?`, []any{project}, func(v []driver.Value) error {
+				r := FileRecord{Path: strings.Clone(textArg(v[0])), SHA256: strings.Clone(textArg(v[1]))}
+				r.Size, _ = v[3].(int64)
+				r.MtimeNS, _ = v[4].(int64)
+				r.IndexedAt, _ = v[5].(int64)
+				c, _ := v[6].(int64)
+				a, _ := v[7].(int64)
+				r.Chunks, r.Analysis = int(c), int(a)
+				if e := textArg(v[2]); len(recs) > 0 && recs[len(recs)-1].Embedder == e {
+					r.Embedder = recs[len(recs)-1].Embedder
+				} else {
+					r.Embedder = strings.Clone(e)
+				}
+				recs = append(recs, r)
+				return nil
+			})
+		if err != nil {
+			return nil, err
+		}
+		out := make(map[string]FileRecord, len(recs))
+		for _, r := range recs {
+			out[r.Path] = r
+		}
+		return out, nil
+	}
 	rows, err := s.db.QueryContext(ctx, `SELECT file_path, content_sha256, embedding_model, size, mtime_ns, indexed_at, chunk_count, analysis
 		FROM indexed_files WHERE project_path=?`, project)
 	if err != nil {
