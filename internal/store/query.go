@@ -592,6 +592,17 @@ const chunkFrom = `code_chunks c JOIN indexed_files f ON f.id = c.file_id`
 // scanChunks returns the chunks of rows (columns chunkCols) and closes rows.
 func scanChunks(rows *sql.Rows) ([]ChunkRow, error) { return collect(rows, scanChunk) }
 
+// chunkFromValues is the chunk of one row of chunkCols read in place
+// (eachRowInPlace), its texts copied.
+func chunkFromValues(v []driver.Value) ChunkRow {
+	str := func(i int) string { return strings.Clone(textArg(v[i])) }
+	num := func(i int) int { n, _ := v[i].(int64); return int(n) }
+	id, _ := v[0].(int64)
+	return ChunkRow{ID: id, Path: str(1), Type: str(2), Name: str(3), Owner: str(4), Symbol: str(5), Params: str(6),
+		Signature: str(7), Language: str(8), Doc: str(9), StartLine: num(10), EndLine: num(11), DeclEndLine: num(12),
+		StartByte: num(13), EndByte: num(14), Content: str(15), Embedder: str(16)}
+}
+
 // scanChunk scans one row of chunkCols.
 func scanChunk(rows *sql.Rows) (ChunkRow, error) {
 	var c ChunkRow
@@ -610,8 +621,20 @@ func (s *Store) ChunksByID(ctx context.Context, ids []int64) (map[int64]ChunkRow
 		for i, id := range part {
 			args[i] = id
 		}
-		q := `SELECT ` + chunkCols + ` FROM ` + chunkFrom + ` WHERE c.id IN (?` + strings.Repeat(",?", len(part)-1) + `)`
-		rows, err := s.db.QueryContext(ctx, q, args...)
+		in := ` WHERE c.id IN (?` + strings.Repeat(",?", len(part)-1) + `)`
+		if !s.pg {
+			// read in place: each text is copied once, into the row kept
+			err := s.eachRowInPlace(ctx, chunkCols, chunkFrom+in, args, func(v []driver.Value) error {
+				c := chunkFromValues(v)
+				out[c.ID] = c
+				return nil
+			})
+			if err != nil {
+				return nil, err
+			}
+			continue
+		}
+		rows, err := s.db.QueryContext(ctx, `SELECT `+chunkCols+` FROM `+chunkFrom+in, args...)
 		if err != nil {
 			return nil, err
 		}
