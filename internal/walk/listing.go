@@ -271,6 +271,14 @@ func List(ctx context.Context, root string, opts Options, tag string, prev *List
 			next: map[string]*dirRec{}, relisted: map[string]bool{}}
 		if prev != nil {
 			l.prev = prev.dirs
+			// the items as the listing had them, made at that size
+			// rather than grown (an item is 80 bytes, and the memory
+			// is new to the process)
+			n := 0
+			for _, d := range prev.dirs {
+				n += len(d.Entries)
+			}
+			l.items = make([]item, 0, n)
 		}
 		l.opts.Unindexed = map[string]int{}
 		files, skips, err := l.run()
@@ -328,6 +336,9 @@ func (l *lister) run() ([]File, []Skip, error) {
 		return nil, nil, err
 	}
 	var files []File
+	if len(l.items) > 0 {
+		files = make([]File, 0, len(l.items))
+	}
 	var skips []Skip
 	for _, it := range l.items {
 		switch {
