@@ -18,8 +18,10 @@ import collections, re, subprocess, sys
 # (phase, markers): the first phase with a marker on the stack takes the sample
 PHASES = [
     ("exec (kernel: load the binary)", ["load_elf_binary", "bprm_execve", "begin_new_exec"]),
+    ("dynamic loader and C start", ["_dl_start", "dl_main", "_dl_relocate", "__libc_start", "_start"]),
+    ("threads (pthread_create, C arenas)", ["pthread_create", "alloc_new_heap", "start_thread", "clone3"]),
     ("exit (kernel: unmap, free)", ["do_exit", "do_group_exit", "exit_mmap"]),
-    ("freshness check (beside the query)", ["engine.(*Engine).Freshen", "index.Diff"]),
+    ("freshness check (beside the query)", ["engine.(*Engine).Freshen", "index.Diff", "walk.(*lister)", "walk.List"]),
     ("model load", ["static.New", "static.decode", "static.NewFromModel", "static.newVocabIndex"]),
     ("query analysis and embedding", ["search.AnalyzeQuery", "embedQuery", "EmbedQuery"]),
     ("vector route (TopKCosine)", ["store.(*Store).TopKCosine", "store.(*Store).CosineByID"]),
