@@ -309,6 +309,26 @@ func (e *Embedder) EmbedQueryTranslated(ctx context.Context, text string, transl
 		return nil, err
 	}
 	text = embed.Truncate(text, embed.MaxInputRunes)
+	// the translations of each run of Han characters, in text order, and
+	// the words of the text and of every translation looked up at once
+	// (resolve: the first query of a process builds no index)
+	var runExps [][]analyze.Expansion
+	words := e.tok.Tokens(nil, text)
+	for i := 0; i < len(text); {
+		r, size := utf8.DecodeRuneInString(text[i:])
+		if !analyze.IsHan(r) {
+			i += size
+			continue
+		}
+		j := hanRunEnd(text, i)
+		exps := translate(text[i:j])
+		runExps = append(runExps, exps)
+		for _, x := range exps {
+			words = e.tok.Tokens(words, x.Term)
+		}
+		i = j
+	}
+	e.t.resolve(words)
 	s := e.pool.Get().(*scratch)
 	defer e.pool.Put(s)
 	acc := map[int32]float32{}
@@ -339,7 +359,8 @@ func (e *Embedder) EmbedQueryTranslated(ctx context.Context, text string, transl
 		run := text[i:j]
 		s.ids = e.appendIDs(s.ids[:0], s, run)
 		own := append([]int32(nil), s.ids...)
-		exps := translate(run)
+		exps := runExps[0]
+		runExps = runExps[1:]
 		total := 0.0
 		for _, x := range exps {
 			total += x.Weight

@@ -6,6 +6,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/coderag/coderag/internal/analyze"
 )
 
 // TestVocabIndex: every word of the built-in vocabulary maps to the row a
@@ -72,6 +74,9 @@ func TestFirstQueryScans(t *testing.T) {
 	}
 	cold, warm := fresh(), fresh()
 	warm.t.vocab()
+	translate := func(han string) []analyze.Expansion {
+		return []analyze.Expansion{{Term: "wake up", Weight: 1}, {Term: "waitQueue " + han, Weight: 0.5}}
+	}
 	queries := []string{"allocate a span for the heap: mallocgc(size, typ) zzqqxx", "parseHTTPRequest 唤醒等待的任务 user_id"}
 	for i, q := range queries {
 		got, err := cold.EmbedQuery(ctx, q)
@@ -86,6 +91,24 @@ func TestFirstQueryScans(t *testing.T) {
 			if math.Float32bits(got[k]) != math.Float32bits(want[k]) {
 				t.Fatalf("query %d: value %d is %v, want %v", i, k, got[k], want[k])
 			}
+		}
+	}
+	// the same for a Chinese query embedded through its translations: its
+	// words and its translations' words are resolved by the scan
+	coldZh, warmZh := fresh(), fresh()
+	warmZh.t.vocab()
+	q := "唤醒等待的任务 in the scheduler"
+	got, err := coldZh.EmbedQueryTranslated(ctx, q, translate)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if coldZh.t.index.Load() != nil {
+		t.Error("a translated first query built the index")
+	}
+	want, _ := warmZh.EmbedQueryTranslated(ctx, q, translate)
+	for k := range want {
+		if math.Float32bits(got[k]) != math.Float32bits(want[k]) {
+			t.Fatalf("translated query: value %d is %v, want %v", k, got[k], want[k])
 		}
 	}
 }
