@@ -64,6 +64,7 @@ var weights []byte
 // Embedder embeds texts with a static model. It is safe for concurrent use.
 type Embedder struct {
 	t         *table
+	idStr     string // ID(), made once: a freshness check asks it of every file
 	tok       *Tokenizer
 	norms     []float32 // Euclidean norm of each dequantised row (rowNorms)
 	normsOnce sync.Once
@@ -106,7 +107,7 @@ func NewFromModel(m *Model) *Embedder { return newEmbedder(modelTable(m)) }
 func newEmbedder(t *table) *Embedder {
 	// the tokenizer keeps the words of 2..MaxHanWord Han characters of
 	// the vocabulary, read on first use
-	e := &Embedder{t: t, tok: &Tokenizer{each: func(yield func(string) bool) {
+	e := &Embedder{t: t, idStr: Provider + ":" + t.name, tok: &Tokenizer{each: func(yield func(string) bool) {
 		for _, w := range t.eachWord() {
 			if !yield(w) {
 				return
@@ -220,7 +221,7 @@ func isIdent(c byte) bool {
 }
 
 // ID returns "local:" + the model name, e.g. "local:coderag-code-v2".
-func (e *Embedder) ID() string { return Provider + ":" + e.t.name }
+func (e *Embedder) ID() string { return e.idStr }
 
 // Dim returns the vector dimension.
 func (e *Embedder) Dim() int { return e.t.dim }
