@@ -187,6 +187,7 @@ func init() {
 // rowAgg is one evaluation of coderag_each_row.
 type rowAgg struct{ scan *rowScan }
 
+// Step hands one row to the scan's callback (sqlite.AggregateFunction).
 func (a *rowAgg) Step(_ *sqlite.FunctionContext, args []driver.Value) error {
 	if a.scan == nil {
 		token, _ := args[0].(int64)
@@ -203,12 +204,15 @@ func (a *rowAgg) Step(_ *sqlite.FunctionContext, args []driver.Value) error {
 	return nil
 }
 
+// WindowInverse refuses: coderag_each_row is no window function.
 func (a *rowAgg) WindowInverse(*sqlite.FunctionContext, []driver.Value) error {
 	return errors.New("coderag_each_row is not a window function")
 }
 
+// WindowValue is the aggregate's result, NULL.
 func (a *rowAgg) WindowValue(*sqlite.FunctionContext) (driver.Value, error) { return nil, nil }
 
+// Final does nothing: the callback has had every row.
 func (a *rowAgg) Final(*sqlite.FunctionContext) {}
 
 // blobArg is a BLOB (or TEXT) value's bytes; nil for NULL.
