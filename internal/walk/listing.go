@@ -189,45 +189,85 @@ func (rec *dirRec) encode() string {
 }
 
 func decodeDirRec(data string) (*dirRec, bool) {
-	lines := strings.Split(strings.TrimSuffix(data, "\n"), "\n")
+	data = strings.TrimSuffix(data, "\n")
+	// mostly one entry a line: made at that size, not grown
 	rec := &dirRec{}
-	for i, ln := range lines {
-		fs := strings.Split(ln, "\t")
+	if n := strings.Count(data, "\n"); n > 0 {
+		rec.Entries = make([]entry, 0, n)
+	}
+	var buf [5]string
+	for i, rest := 0, data; ; i++ {
+		ln, more, found := strings.Cut(rest, "\n")
+		rest = more
+		fs := splitFields(ln, &buf)
 		if strings.Contains(ln, "\\") {
 			for j := range fs {
 				fs[j] = fieldUnesc.Replace(fs[j])
 			}
 		}
-		if i == 0 {
-			if len(fs) != 2 {
-				return nil, false
-			}
-			rec.Stamp, rec.Ignores = fs[0], fs[1]
-			continue
-		}
-		switch {
-		case (fs[0] == "f" || fs[0] == "d") && len(fs) == 2:
-			rec.Entries = append(rec.Entries, entry{K: fs[0][0], N: fs[1]})
-		case fs[0] == "s" && len(fs) == 4:
-			rec.Entries = append(rec.Entries, entry{K: 's', N: fs[1], R: Reason(fs[2]), E: fs[3]})
-		case fs[0] == "o" && len(fs) == 3:
-			rec.Entries = append(rec.Entries, entry{K: 'o', N: fs[1], T: fs[2]})
-		case fs[0] == "u" && len(fs) == 3:
-			n, err := strconv.Atoi(fs[2])
-			if err != nil {
-				return nil, false
-			}
-			if rec.Unindexed == nil {
-				rec.Unindexed = map[string]int{}
-			}
-			rec.Unindexed[fs[1]] = n
-		case fs[0] == "p" && len(fs) == 4:
-			rec.Problems = append(rec.Problems, Skip{Path: fs[1], Reason: Reason(fs[2]), Err: fs[3]})
-		default:
+		if ok := rec.decodeLine(i, fs); !ok {
 			return nil, false
 		}
+		if !found {
+			if len(rec.Entries) == 0 {
+				rec.Entries = nil // as a row of no entries always decoded
+			}
+			return rec, true
+		}
 	}
-	return rec, true
+}
+
+// splitFields is strings.Split(ln, "\t") into buf, without allocating; a
+// line of more fields than buf holds gives them all (no line of the
+// format has that many, so it is refused).
+func splitFields(ln string, buf *[5]string) []string {
+	n := 0
+	for rest := ln; ; {
+		f, more, found := strings.Cut(rest, "\t")
+		if n == len(buf) {
+			return strings.Split(ln, "\t") // too many: any count above 4 is refused
+		}
+		buf[n] = f
+		n++
+		if !found {
+			return buf[:n]
+		}
+		rest = more
+	}
+}
+
+// decodeLine adds line i of a row, split into fields, to rec; false for a
+// line the format does not allow.
+func (rec *dirRec) decodeLine(i int, fs []string) bool {
+	if i == 0 {
+		if len(fs) != 2 {
+			return false
+		}
+		rec.Stamp, rec.Ignores = fs[0], fs[1]
+		return true
+	}
+	switch {
+	case (fs[0] == "f" || fs[0] == "d") && len(fs) == 2:
+		rec.Entries = append(rec.Entries, entry{K: fs[0][0], N: fs[1]})
+	case fs[0] == "s" && len(fs) == 4:
+		rec.Entries = append(rec.Entries, entry{K: 's', N: fs[1], R: Reason(fs[2]), E: fs[3]})
+	case fs[0] == "o" && len(fs) == 3:
+		rec.Entries = append(rec.Entries, entry{K: 'o', N: fs[1], T: fs[2]})
+	case fs[0] == "u" && len(fs) == 3:
+		n, err := strconv.Atoi(fs[2])
+		if err != nil {
+			return false
+		}
+		if rec.Unindexed == nil {
+			rec.Unindexed = map[string]int{}
+		}
+		rec.Unindexed[fs[1]] = n
+	case fs[0] == "p" && len(fs) == 4:
+		rec.Problems = append(rec.Problems, Skip{Path: fs[1], Reason: Reason(fs[2]), Err: fs[3]})
+	default:
+		return false
+	}
+	return true
 }
 
 // listingKey is the key of a listing made with opts and the caller's tag.
