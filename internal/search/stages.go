@@ -362,6 +362,7 @@ func (s *Searcher) gather(ctx context.Context, q *Query, hp HybridParams) (*pool
 			get(id)
 		}
 	}
+	p.res = make([]Result, 0, len(cands)) // a Result is large: not grown by doubling
 	for id, c := range cands {
 		row, ok := rows[id]
 		if !ok {
