@@ -143,18 +143,40 @@ func (t *table) resolve(words []string) {
 	}
 	t.scanned = true
 	want := make(map[string]int32, len(words))
-	var lens uint64 // bit l: a word of l bytes is wanted (l < 64)
+	var lens uint64     // bit l: a word of l bytes is wanted (l < 64)
+	var first [4]uint64 // bit b: a word starting with byte b is wanted
 	for _, w := range words {
 		want[w] = -1
 		lens |= 1 << min(len(w), 63)
+		if w != "" {
+			first[w[0]>>6] |= 1 << (w[0] & 63)
+		}
 	}
-	for r, w := range t.eachWord() {
-		if lens&(1<<min(len(w), 63)) == 0 {
-			continue
+	p := t.words
+	for r := 0; r < t.nvocab && len(p) > 0; r++ {
+		l, k := int(p[0]), 1
+		if l >= 0x80 { // a length of more than one byte: the slow path
+			w, n := readWord(p)
+			if n == 0 {
+				break
+			}
+			l, k = len(w), n-len(w)
 		}
-		if _, ok := want[w]; ok {
-			want[w] = int32(r)
+		if k+l > len(p) {
+			break
 		}
+		// most words have a length or a first byte no query word has:
+		// skipped unread
+		if lens&(1<<min(l, 63)) != 0 && (l == 0 || first[p[k]>>6]&(1<<(p[k]&63)) != 0) {
+			w := ""
+			if l > 0 {
+				w = unsafe.String(&p[k], l)
+			}
+			if _, ok := want[w]; ok {
+				want[w] = int32(r)
+			}
+		}
+		p = p[k+l:]
 	}
 	t.known = want
 }
