@@ -126,7 +126,7 @@ var langTable = map[string]*spec{
 	"python": {
 		wrappers:     set("decorated_definition"),
 		comments:     set("comment"),
-		isStd:        func(s string) bool { return pythonStdlib[strings.SplitN(s, ".", 2)[0]] },
+		isStd:        func(s string) bool { return pythonStdlib.has(strings.SplitN(s, ".", 2)[0]) },
 		cleanImport:  collapse,
 		qualifyCalls: true,
 		docstrings:   true,
@@ -182,7 +182,7 @@ var langTable = map[string]*spec{
 	},
 	"ruby": {
 		comments:    set("comment"),
-		isStd:       func(s string) bool { return rubyStdlib[s] },
+		isStd:       func(s string) bool { return rubyStdlib.has(s) },
 		cleanImport: unquote,
 	},
 	"php": {
@@ -297,7 +297,7 @@ func prefixes(ps ...string) func(string) bool {
 }
 
 func isNodeBuiltin(s string) bool {
-	return strings.HasPrefix(s, "node:") || nodeBuiltins[s]
+	return strings.HasPrefix(s, "node:") || nodeBuiltins.has(s)
 }
 
 func isCHeader(s string) bool {
@@ -305,7 +305,7 @@ func isCHeader(s string) bool {
 		return false
 	}
 	h := strings.Trim(s, "<>")
-	return cHeaders[h] || strings.HasPrefix(h, "sys/") || strings.HasPrefix(h, "netinet/") ||
+	return cHeaders.has(h) || strings.HasPrefix(h, "sys/") || strings.HasPrefix(h, "netinet/") ||
 		strings.HasPrefix(h, "arpa/") || strings.HasPrefix(h, "bits/")
 }
 

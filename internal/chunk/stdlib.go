@@ -1,6 +1,9 @@
 package chunk
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // Standard-library sets used to filter "imports" relations. Only imports of
 // third-party or project code are kept: an edge to "os" or "java.util" tells
@@ -65,10 +68,24 @@ openssl optparse ostruct pathname pp prettyprint prime pstore psych racc rdoc re
 rinda ripper securerandom set shellwords singleton socket stringio strscan syslog tempfile time timeout
 tmpdir tsort un uri weakref yaml zlib`)
 
-func setOf(words string) map[string]bool {
-	m := make(map[string]bool)
-	for _, w := range strings.Fields(words) {
-		m[w] = true
-	}
-	return m
+// wordSet is the set of the space-separated words of a string, made at its
+// first use rather than at package init (a search parses nothing).
+type wordSet struct {
+	words string
+	once  sync.Once
+	m     map[string]bool
+}
+
+func setOf(words string) *wordSet { return &wordSet{words: words} }
+
+// has reports whether w is one of the words; safe for concurrent use.
+func (s *wordSet) has(w string) bool {
+	s.once.Do(func() {
+		fs := strings.Fields(s.words)
+		s.m = make(map[string]bool, len(fs))
+		for _, f := range fs {
+			s.m[f] = true
+		}
+	})
+	return s.m[w]
 }

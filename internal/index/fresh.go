@@ -153,35 +153,59 @@ func listTree(ctx context.Context, st Store, root string, opts walk.Options, bes
 // as its vectors are (its lines are still true); allowSecrets walks as
 // Options.AllowSecrets does. Errors are the walk's or the database's.
 func Diff(ctx context.Context, st Store, root string, emb embed.Embedder, allowSecrets bool) (*Changes, error) {
-	prevs, err := st.Files(ctx, root)
-	if err != nil {
-		return nil, fmt.Errorf("read fingerprints: %w", err)
-	}
 	files, skips, ls, err := listTree(ctx, st, root, walk.Options{AllowSecrets: allowSecrets}, true)
 	if err != nil {
 		return nil, fmt.Errorf("scan %s: %w", root, err)
 	}
 	c := &Changes{Listing: ls}
-	for _, p := range prevs {
+	// The fingerprints are read in place (store.EachFile) and compared
+	// with the listed files as they come: what Diff keeps of a
+	// fingerprint is its stat, and its content hash when the stat cannot
+	// tell (sameStat); a path is copied only for a file gone. (A map of
+	// every fingerprint was a third of a search's freshness check.)
+	type prev struct {
+		ok, stale            bool
+		size, mtime, indexed int64
+		sha                  string // only when the stat is racy
+	}
+	at := make(map[string]int, len(files))
+	for i, f := range files {
+		at[f.Path] = i
+	}
+	prevs := make([]prev, len(files))
+	var gone []string
+	other := otherAnalysisOf(emb)
+	err = st.EachFile(ctx, root, func(p store.FileRecord) error {
 		if p.Analysis != AnalysisVersion {
 			c.Older++
 		}
+		i, ok := at[p.Path]
+		if !ok {
+			gone = append(gone, strings.Clone(p.Path))
+			return nil
+		}
+		q := &prevs[i]
+		*q = prev{ok: true, stale: other(p.Embedder), size: p.Size, mtime: p.MtimeNS, indexed: p.IndexedAt}
+		if f := files[i]; !q.stale && p.Size == f.Size && p.MtimeNS == f.ModTime.UnixNano() && !sameStat(p, f) {
+			q.sha = strings.Clone(p.SHA256)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read fingerprints: %w", err)
 	}
 	racy, opened := 0, 0
-	seen := make(map[string]bool, len(files))
-	for _, f := range files {
-		seen[f.Path] = true
-		p, ok := prevs[f.Path]
-		stale := ok && OtherAnalysis(p.Embedder, emb)
-		if ok && !stale && sameStat(p, f) {
+	for i, f := range files {
+		q := prevs[i]
+		if q.ok && !q.stale && sameStat(store.FileRecord{Size: q.size, MtimeNS: q.mtime, IndexedAt: q.indexed}, f) {
 			continue
 		}
-		if ok && !stale && p.Size == f.Size && p.MtimeNS == f.ModTime.UnixNano() && racy < maxRacyReads {
+		if q.ok && !q.stale && q.size == f.Size && q.mtime == f.ModTime.UnixNano() && racy < maxRacyReads {
 			// written within racyWindow of its indexing: the stat cannot
 			// tell, the content hash can
 			racy++
 			if b, err := os.ReadFile(f.Abs); err == nil {
-				if sum := sha256.Sum256(b); hex.EncodeToString(sum[:]) == p.SHA256 {
+				if sum := sha256.Sum256(b); hex.EncodeToString(sum[:]) == q.sha {
 					continue
 				}
 			}
@@ -195,27 +219,39 @@ func Diff(ctx context.Context, st Store, root string, emb embed.Embedder, allowS
 			}
 		}
 		c.Changed = append(c.Changed, f.Path)
-		if !ok {
+		if !q.ok {
 			c.New = append(c.New, f.Path)
 		}
 	}
-	for _, sk := range skips {
-		if sk.Reason != walk.ReasonUnreadable {
-			continue
-		}
-		for q := range prevs {
-			if q == sk.Path || strings.HasPrefix(q, sk.Path+"/") {
-				seen[q] = true
+	// a fingerprint of no listed file is removed, unless it is under a
+	// directory the walk could not read (its files are kept as indexed)
+	for _, q := range gone {
+		kept := false
+		for _, sk := range skips {
+			if sk.Reason == walk.ReasonUnreadable && (q == sk.Path || strings.HasPrefix(q, sk.Path+"/")) {
+				kept = true
+				break
 			}
 		}
-	}
-	for p := range prevs {
-		if !seen[p] {
-			c.Removed = append(c.Removed, p)
+		if !kept {
+			c.Removed = append(c.Removed, q)
 		}
 	}
 	sort.Strings(c.Removed)
 	return c, nil
+}
+
+// otherAnalysisOf is OtherAnalysis(rec, emb) as a function of rec, its
+// prefix and emb's analysis made once.
+func otherAnalysisOf(emb embed.Embedder) func(rec string) bool {
+	if emb == nil {
+		return func(string) bool { return false }
+	}
+	prefix, now := emb.ID()+"+", embed.Analysis(emb)
+	return func(rec string) bool {
+		rest, ok := strings.CutPrefix(rec, prefix)
+		return ok && rest != now
+	}
 }
 
 // unchanged is Run's fast path: same embedder (and translation data, see

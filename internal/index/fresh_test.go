@@ -8,6 +8,11 @@ import (
 	"reflect"
 	"testing"
 	"time"
+
+	"github.com/coderag/coderag/internal/analyze"
+	"github.com/coderag/coderag/internal/embed"
+	"github.com/coderag/coderag/internal/embed/local"
+	"github.com/coderag/coderag/internal/embed/static"
 )
 
 // ageTree sets every mtime under root an hour back and waits out the racy
@@ -100,5 +105,30 @@ func TestDiffFromListingMatchesFullWalk(t *testing.T) {
 				t.Fatalf("after the change, index != fresh index:\n got %v\nwant %v", got, want)
 			}
 		})
+	}
+}
+
+// TestOtherAnalysisOf: Diff's per-file test gives OtherAnalysis's verdict
+// for every kind of fingerprint, with an embedder that translates Han text
+// (its id then carries the analysis) and with one that does not.
+func TestOtherAnalysisOf(t *testing.T) {
+	hashing, err := local.New(local.Options{Analyzer: analyze.New(nil)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	learned, err := static.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, emb := range []embed.Embedder{hashing, learned, nil} {
+		id, now := "", ""
+		if emb != nil {
+			id, now = emb.ID(), embed.Analysis(emb)
+		}
+		for _, rec := range []string{"", id, id + "+" + now, id + "+zh:other", id + "+", "other:model+zh:x", id + "x+" + now} {
+			if got, want := otherAnalysisOf(emb)(rec), OtherAnalysis(rec, emb); got != want {
+				t.Errorf("%v, fingerprint %q: %v, OtherAnalysis says %v", emb, rec, got, want)
+			}
+		}
 	}
 }

@@ -19,6 +19,9 @@ type Store interface {
 	PutProject(ctx context.Context, p store.Project) error
 	// Files returns the fingerprints of project's files, by path.
 	Files(ctx context.Context, project string) (map[string]store.FileRecord, error)
+	// EachFile calls fn with each fingerprint of project, read in place
+	// (the record's strings are valid only during the call).
+	EachFile(ctx context.Context, project string, fn func(store.FileRecord) error) error
 	// FileLanguages returns the language of each of project's files.
 	FileLanguages(ctx context.Context, project string) (map[string]string, error)
 	// ReplaceFiles replaces the rows of files and deletes those of

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path"
 	"strings"
+	"sync"
 
 	"github.com/coderag/coderag/internal/chunk"
 	"github.com/coderag/coderag/internal/lang"
@@ -119,29 +120,42 @@ func (e *Edge) library() bool {
 	if e.form == lang.CallValue && strings.Count(e.To, ".") == 1 {
 		return false // typed "T.m" on a type of the caller's package: an interface method or a func field
 	}
-	if strings.Contains(e.To, ".") || strings.Contains(e.To, "::") || e.form == lang.CallPlain && goBuiltins[e.To] {
+	if strings.Contains(e.To, ".") || strings.Contains(e.To, "::") || e.form == lang.CallPlain && goBuiltins.has(e.To) {
 		return true
 	}
 	switch family(lang.Detect(e.Path)) {
 	case "js":
-		return jsBuiltins[e.To] || (e.form == lang.CallValue || e.form == lang.CallSelf) && jsBuiltinMethods[e.To]
+		return jsBuiltins.has(e.To) || (e.form == lang.CallValue || e.form == lang.CallSelf) && jsBuiltinMethods.has(e.To)
 	case "rust":
-		return rustPrelude[e.To] || (e.form == lang.CallValue || e.form == lang.CallSelf) && rustStdMethods[e.To]
+		return rustPrelude.has(e.To) || (e.form == lang.CallValue || e.form == lang.CallSelf) && rustStdMethods.has(e.To)
 	case "python":
-		return pythonBuiltins[e.To]
+		return pythonBuiltins.has(e.To)
 	}
 	// other languages: the bare names of both runtimes, as before the
 	// lists were split by language
-	return pythonBuiltins[e.To] || jsBuiltins[e.To]
+	return pythonBuiltins.has(e.To) || jsBuiltins.has(e.To)
+}
+
+// wordSet is the set of the space-separated words of a string, made at its
+// first use rather than at package init (most processes resolve no call).
+type wordSet struct {
+	s    string
+	once sync.Once
+	m    map[string]bool
 }
 
 // words is the set of the space-separated words of s.
-func words(s string) map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(s) {
-		m[w] = true
-	}
-	return m
+func words(s string) *wordSet { return &wordSet{s: s} }
+
+// has reports whether name is one of the words.
+func (w *wordSet) has(name string) bool {
+	w.once.Do(func() {
+		w.m = map[string]bool{}
+		for _, x := range strings.Fields(w.s) {
+			w.m[x] = true
+		}
+	})
+	return w.m[name]
 }
 
 // pythonBuiltins are the functions and exception classes of Python's

@@ -53,6 +53,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/coderag/coderag/internal/chunk"
 	"github.com/coderag/coderag/internal/store"
@@ -311,7 +312,8 @@ func (r *Resolver) module(p string) *Def {
 }
 
 // goRecv rewrites Go receiver spellings: "(*conn).serve" and "(conn).serve" -> "conn.serve".
-var goRecv = regexp.MustCompile(`\(\*?([\p{L}_][\p{L}\p{N}_]*)\)\.`)
+// It is compiled at first use, not at package init.
+var goRecv = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\(\*?([\p{L}_][\p{L}\p{N}_]*)\)\.`) })
 
 // Lookup resolves a name typed by a user to exactly one definition. It
 // accepts a full chunk name ("UserService.find(long id)"), "Class.method",
@@ -403,7 +405,7 @@ func (r *Resolver) lookupAll(name string) []*Def {
 		}
 		return ds
 	}
-	s = goRecv.ReplaceAllString(s, "$1.")
+	s = goRecv().ReplaceAllString(s, "$1.")
 	s = strings.ReplaceAll(s, "::", ".")
 	pkg := ""
 	if i := strings.LastIndexByte(s, '/'); i >= 0 && !strings.Contains(s[:i], "(") {

@@ -59,7 +59,7 @@ func (r *Resolver) resolve(caller *Def, file, to string, form lang.CallForm) (st
 	if form == lang.CallPlain {
 		return r.resolvePlain(file, t)
 	}
-	if form == lang.CallBare && rustPrelude[t] && r.langOf(file) == "rust" {
+	if form == lang.CallBare && rustPrelude.has(t) && r.langOf(file) == "rust" {
 		// Ok(v), Some(x): the prelude's, unless the project has a
 		// function of that name (a type of that name is not callable)
 		fns := filter(r.samePool(file, t), func(d *Def) bool { return !d.isClass() && d.Owner == "" })

@@ -127,28 +127,36 @@ func sameUnit(aPath, bPath, qual string) bool {
 
 // codeLines counts the non-blank lines of src that are not comments
 // (//, #, /*, *) or docstrings (Python triple quotes).
-func codeLines(src string) int {
+func codeLines(src string) int { return codeLinesUpTo(src, -1) }
+
+// codeLinesUpTo is codeLines, stopping once the count passes limit (>= 0):
+// isThin asks whether a candidate has at most a few, of hundreds of
+// candidates, most of them long. It reads src in place.
+func codeLinesUpTo(src string, limit int) int {
 	n := 0
 	inDoc := ""
-	for _, l := range strings.Split(src, "\n") {
+	for rest := src; ; {
+		l, more, found := strings.Cut(rest, "\n")
+		rest = more
 		l = strings.TrimSpace(l)
-		if inDoc != "" {
+		switch {
+		case inDoc != "":
 			if strings.Contains(l, inDoc) {
 				inDoc = ""
 			}
-			continue
-		}
-		if strings.HasPrefix(l, `"""`) || strings.HasPrefix(l, "'''") {
+		case strings.HasPrefix(l, `"""`) || strings.HasPrefix(l, "'''"):
 			if q := l[:3]; strings.Count(l, q) == 1 {
 				inDoc = q
 			}
-			continue
+		case l == "" || strings.HasPrefix(l, "//") || strings.HasPrefix(l, "#") || strings.HasPrefix(l, "/*") ||
+			strings.HasPrefix(l, "*"):
+		default:
+			if n++; limit >= 0 && n > limit {
+				return n
+			}
 		}
-		if l == "" || strings.HasPrefix(l, "//") || strings.HasPrefix(l, "#") || strings.HasPrefix(l, "/*") ||
-			strings.HasPrefix(l, "*") {
-			continue
+		if !found {
+			return n
 		}
-		n++
 	}
-	return n
 }

@@ -119,6 +119,15 @@ func TestCodeLinesAndCallName(t *testing.T) {
 	if n := codeLines("def f():\n    \"\"\"One line.\"\"\"\n    return g()\n"); n != 2 {
 		t.Fatalf("codeLines(one-line docstring) = %d, want 2", n)
 	}
+	// codeLinesUpTo stops past its limit, and agrees with codeLines up to it
+	for _, src := range []string{py, "a\nb\n\nc\n// d\ne", "", "x", "\n\n", "'''\ndoc\n'''\ny\nz"} {
+		all := codeLines(src)
+		for limit := 0; limit <= all+1; limit++ {
+			if got, want := codeLinesUpTo(src, limit), min(all, limit+1); got != want {
+				t.Fatalf("codeLinesUpTo(%q, %d) = %d, want %d", src, limit, got, want)
+			}
+		}
+	}
 	for _, c := range []struct {
 		a, b, qual string
 		want       bool

@@ -362,6 +362,7 @@ func (s *Searcher) gather(ctx context.Context, q *Query, hp HybridParams) (*pool
 			get(id)
 		}
 	}
+	p.res = make([]Result, 0, len(cands)) // a Result is large: not grown by doubling
 	for id, c := range cands {
 		row, ok := rows[id]
 		if !ok {
@@ -441,7 +442,7 @@ func (s *Searcher) wrapperCalls(ctx context.Context, res []Result, thin int) (ma
 // isThin reports whether r is a function or method of at most thin code
 // lines: a possible thin wrapper.
 func isThin(r Result, thin int) bool {
-	return (r.Type == chunk.KindFunction || r.Type == chunk.KindMethod) && codeLines(r.content) <= thin
+	return (r.Type == chunk.KindFunction || r.Type == chunk.KindMethod) && codeLinesUpTo(r.content, thin) <= thin
 }
 
 // nameBoost scores how well a chunk's name answers the code-like words of

@@ -10,6 +10,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"fmt"
 	"slices"
 	"sync"
@@ -51,6 +52,14 @@ type Backend interface {
 	Reclaim(ctx context.Context)
 	// Size is Store.Size.
 	Size() int64
+	// EachRowInPlace runs `SELECT cols FROM from` with args and calls fn
+	// with each row's values in the database's own memory: TEXT and BLOB
+	// values are views valid during the call only (fn copies what it
+	// keeps, and must not use the store), INTEGER values int64, REAL
+	// float64, NULL nil. An error of fn ends the query and is returned as
+	// it is. A backend that cannot (PostgreSQL) returns
+	// errors.ErrUnsupported, and the caller scans through database/sql.
+	EachRowInPlace(ctx context.Context, cols, from string, args []any, fn func(vals []driver.Value) error) error
 }
 
 // Driver opens and checks the databases of one backend, by target (a file
@@ -86,9 +95,9 @@ func Register(name string, d Driver) {
 	drivers[name] = d
 }
 
-// driver returns the registered driver of target's backend, or an error
+// driverFor returns the registered driver of target's backend, or an error
 // naming the package to import.
-func driver(target string) (Driver, error) {
+func driverFor(target string) (Driver, error) {
 	name := SQLite
 	if IsPostgres(target) {
 		name = Postgres
@@ -108,7 +117,7 @@ func driver(target string) (Driver, error) {
 // (store/postgres), whose backend refuses a database that holds other
 // tables (ErrForeign). Errors name the target without its password.
 func Open(ctx context.Context, target string) (*Store, error) {
-	d, err := driver(target)
+	d, err := driverFor(target)
 	if err != nil {
 		return nil, err
 	}
@@ -122,7 +131,7 @@ func Open(ctx context.Context, target string) (*Store, error) {
 // (creating the schema if needed) and probed, as the server checks its own
 // pages.
 func Check(ctx context.Context, target string, full bool) (*CheckReport, error) {
-	d, err := driver(target)
+	d, err := driverFor(target)
 	if err != nil {
 		return nil, err
 	}
@@ -133,7 +142,7 @@ func Check(ctx context.Context, target string, full bool) (*CheckReport, error) 
 // without any check: how doctor learns which projects, and with which
 // embedders, a damaged index held. Rows it cannot read are an error.
 func ReadProjects(ctx context.Context, target string) ([]Project, error) {
-	d, err := driver(target)
+	d, err := driverFor(target)
 	if err != nil {
 		return nil, err
 	}

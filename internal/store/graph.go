@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"sort"
@@ -96,13 +97,11 @@ func (s *Store) relationsBy(ctx context.Context, project, col string, names, kin
 	// GOROOT/src/runtime). By file, the file drives it.
 	var q string
 	if col == "f.file_path" {
-		q = `SELECT f.file_path, a.name, b.name, r.relation_type, r.line, r.plain
-			FROM indexed_files f JOIN code_relations r ON r.file_id = f.id
+		q = `indexed_files f JOIN code_relations r ON r.file_id = f.id
 			JOIN code_names a ON a.id = r.from_id JOIN code_names b ON b.id = r.to_id
 			WHERE f.project_path=? AND f.file_path IN (?` + strings.Repeat(",?", len(names)-1) + `)`
 	} else {
-		q = `SELECT f.file_path, a.name, b.name, r.relation_type, r.line, r.plain
-			FROM code_names n CROSS JOIN code_relations r CROSS JOIN indexed_files f
+		q = `code_names n CROSS JOIN code_relations r CROSS JOIN indexed_files f
 			JOIN code_names a ON a.id = r.from_id JOIN code_names b ON b.id = r.to_id
 			WHERE n.name IN (?` + strings.Repeat(",?", len(names)-1) + `) AND r.` + col + ` = n.id
 			AND f.id = r.file_id AND f.project_path=?`
@@ -125,13 +124,27 @@ func (s *Store) relationsBy(ctx context.Context, project, col string, names, kin
 	}
 	// No ORDER BY: it would make SQLite walk code_relations_file (every
 	// relation of the project) instead of the from/to index. Sorted below.
-	rows, err := s.db.QueryContext(ctx, q, args...)
+	var out []RelationRow
+	// read in place where the backend can (a search reads the calls of
+	// its thin candidates)
+	ok, err := s.eachRowInPlace(ctx, relationCols, q, args, func(v []driver.Value) error {
+		line, _ := v[4].(int64)
+		form, _ := v[5].(int64)
+		out = append(out, RelationRow{Path: strings.Clone(textArg(v[0])), From: strings.Clone(textArg(v[1])),
+			To: strings.Clone(textArg(v[2])), Kind: strings.Clone(textArg(v[3])), Line: int(line), Form: lang.CallForm(form)})
+		return nil
+	})
 	if err != nil {
 		return nil, fmt.Errorf("relations by %s: %w", col, err)
 	}
-	out, err := collect(rows, scanRelation)
-	if err != nil {
-		return nil, fmt.Errorf("relations by %s: %w", col, err)
+	if !ok {
+		rows, err := s.db.QueryContext(ctx, `SELECT `+relationCols+` FROM `+q, args...)
+		if err != nil {
+			return nil, fmt.Errorf("relations by %s: %w", col, err)
+		}
+		if out, err = collect(rows, scanRelation); err != nil {
+			return nil, fmt.Errorf("relations by %s: %w", col, err)
+		}
 	}
 	sort.Slice(out, func(i, j int) bool {
 		a, b := out[i], out[j]
@@ -216,6 +229,10 @@ func (s *Store) DataVersion(ctx context.Context, project string) (string, error)
 	}
 	return v, nil
 }
+
+// relationCols are the columns of relationsBy's rows, in scanRelation's
+// order.
+const relationCols = `f.file_path, a.name, b.name, r.relation_type, r.line, r.plain`
 
 // scanRelation scans a row of (file_path, from_name, to_name,
 // relation_type, line, plain).

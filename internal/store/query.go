@@ -4,6 +4,8 @@ import (
 	"container/heap"
 	"context"
 	"database/sql"
+	"database/sql/driver"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -88,7 +90,20 @@ func (s *Store) TopKCosine(ctx context.Context, project, embedder string, q []fl
 // (chunk id and the vector in the one-vector format, valid during the
 // call only), reading one code_vectors row per file (vector.go). An error
 // of fn stops the scan and is returned.
+//
+// On SQLite the rows are read in place (eachRowInPlace): the packs (3.6 MB
+// on GOROOT/src/runtime) are not copied into a new Go buffer per row as a
+// scan through database/sql copies them, which was most of a cold search's
+// vector route.
 func (s *Store) eachVector(ctx context.Context, project, embedder string, fn func(id int64, blob []byte) error) error {
+	if ok, err := s.eachRowInPlace(ctx, `v.n, v.ids, v.vecs`, `indexed_files f
+			JOIN code_vectors v ON v.file_id = f.id WHERE f.project_path=? AND v.embedder=?`, []any{project, embedder},
+		func(vals []driver.Value) error {
+			n, _ := vals[0].(int64)
+			return unpack(int(n), blobArg(vals[1]), blobArg(vals[2]), fn)
+		}); ok {
+		return err
+	}
 	rows, err := s.db.QueryContext(ctx, `SELECT v.n, v.ids, v.vecs FROM indexed_files f
 		JOIN code_vectors v ON v.file_id = f.id WHERE f.project_path=? AND v.embedder=?`, project, embedder)
 	if err != nil {
@@ -106,6 +121,41 @@ func (s *Store) eachVector(ctx context.Context, project, embedder string, fn fun
 		}
 	}
 	return rows.Err()
+}
+
+// eachRowInPlace runs `SELECT cols FROM from` with args through the
+// backend's in-place scan (Backend.EachRowInPlace); ok is false when the
+// backend has none (PostgreSQL), and the caller scans through
+// database/sql.
+func (s *Store) eachRowInPlace(ctx context.Context, cols, from string, args []any, fn func(vals []driver.Value) error) (ok bool, err error) {
+	err = s.b.EachRowInPlace(ctx, cols, from, args, fn)
+	if errors.Is(err, errors.ErrUnsupported) {
+		return false, nil
+	}
+	return true, err
+}
+
+// blobArg is a BLOB (or TEXT) value's bytes; nil for NULL.
+func blobArg(v driver.Value) []byte {
+	switch b := v.(type) {
+	case []byte:
+		return b
+	case string:
+		return []byte(b)
+	}
+	return nil
+}
+
+// textArg is a TEXT (or BLOB) value as a string, a view when it is TEXT;
+// "" for NULL.
+func textArg(v driver.Value) string {
+	switch b := v.(type) {
+	case string:
+		return b
+	case []byte:
+		return string(b)
+	}
+	return ""
 }
 
 func dimError(stored, query int) error {
@@ -398,13 +448,25 @@ const chunkCols = `c.id, f.file_path, c.chunk_type, c.name, c.owner, c.symbol, c
 const chunkFrom = `code_chunks c JOIN indexed_files f ON f.id = c.file_id`
 
 // scanChunks returns the chunks of rows (columns chunkCols) and closes rows.
-func scanChunks(rows *sql.Rows) ([]ChunkRow, error) {
-	return collect(rows, func(rows *sql.Rows) (ChunkRow, error) {
-		var c ChunkRow
-		err := rows.Scan(&c.ID, &c.Path, &c.Type, &c.Name, &c.Owner, &c.Symbol, &c.Params, &c.Signature, &c.Language, &c.Doc,
-			&c.StartLine, &c.EndLine, &c.DeclEndLine, &c.StartByte, &c.EndByte, &c.Content, &c.Embedder)
-		return c, err
-	})
+func scanChunks(rows *sql.Rows) ([]ChunkRow, error) { return collect(rows, scanChunk) }
+
+// chunkFromValues is the chunk of one row of chunkCols read in place
+// (eachRowInPlace), its texts copied.
+func chunkFromValues(v []driver.Value) ChunkRow {
+	str := func(i int) string { return strings.Clone(textArg(v[i])) }
+	num := func(i int) int { n, _ := v[i].(int64); return int(n) }
+	id, _ := v[0].(int64)
+	return ChunkRow{ID: id, Path: str(1), Type: str(2), Name: str(3), Owner: str(4), Symbol: str(5), Params: str(6),
+		Signature: str(7), Language: str(8), Doc: str(9), StartLine: num(10), EndLine: num(11), DeclEndLine: num(12),
+		StartByte: num(13), EndByte: num(14), Content: str(15), Embedder: str(16)}
+}
+
+// scanChunk scans one row of chunkCols.
+func scanChunk(rows *sql.Rows) (ChunkRow, error) {
+	var c ChunkRow
+	err := rows.Scan(&c.ID, &c.Path, &c.Type, &c.Name, &c.Owner, &c.Symbol, &c.Params, &c.Signature, &c.Language, &c.Doc,
+		&c.StartLine, &c.EndLine, &c.DeclEndLine, &c.StartByte, &c.EndByte, &c.Content, &c.Embedder)
+	return c, err
 }
 
 // ChunksByID returns the chunks with the given ids (without vectors), keyed by id.
@@ -417,17 +479,38 @@ func (s *Store) ChunksByID(ctx context.Context, ids []int64) (map[int64]ChunkRow
 		for i, id := range part {
 			args[i] = id
 		}
-		q := `SELECT ` + chunkCols + ` FROM ` + chunkFrom + ` WHERE c.id IN (?` + strings.Repeat(",?", len(part)-1) + `)`
-		rows, err := s.db.QueryContext(ctx, q, args...)
-		if err != nil {
-			return nil, err
-		}
-		cs, err := scanChunks(rows)
-		if err != nil {
-			return nil, err
-		}
-		for _, c := range cs {
+		in := ` WHERE c.id IN (?` + strings.Repeat(",?", len(part)-1) + `)`
+		// read in place where the backend can: each text is copied once,
+		// into the row kept
+		ok, err := s.eachRowInPlace(ctx, chunkCols, chunkFrom+in, args, func(v []driver.Value) error {
+			c := chunkFromValues(v)
 			out[c.ID] = c
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			continue
+		}
+		rows, err := s.db.QueryContext(ctx, `SELECT `+chunkCols+` FROM `+chunkFrom+in, args...)
+		if err != nil {
+			return nil, err
+		}
+		// scanned straight into the map (made at its size): a ChunkRow
+		// is 300 bytes, and a slice grown row by row and then copied into
+		// the map moved each several times, in memory touched for the
+		// first time
+		err = eachRow(rows, func() error {
+			c, err := scanChunk(rows)
+			if err != nil {
+				return err
+			}
+			out[c.ID] = c
+			return nil
+		})
+		if err != nil {
+			return nil, err
 		}
 	}
 	return out, nil

@@ -17,6 +17,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -251,24 +252,58 @@ type FileRecord struct {
 
 // Files returns the fingerprints of every file of project, by path.
 func (s *Store) Files(ctx context.Context, project string) (map[string]FileRecord, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT file_path, content_sha256, embedding_model, size, mtime_ns, indexed_at, chunk_count, analysis
-		FROM indexed_files WHERE project_path=?`, project)
-	if err != nil {
-		return nil, err
-	}
-	out := map[string]FileRecord{}
-	err = eachRow(rows, func() error {
-		var r FileRecord
-		if err := rows.Scan(&r.Path, &r.SHA256, &r.Embedder, &r.Size, &r.MtimeNS, &r.IndexedAt, &r.Chunks, &r.Analysis); err != nil {
-			return err
+	// the rows of one embedder share its string
+	var recs []FileRecord
+	err := s.EachFile(ctx, project, func(r FileRecord) error {
+		r.Path, r.SHA256 = strings.Clone(r.Path), strings.Clone(r.SHA256)
+		if n := len(recs); n > 0 && recs[n-1].Embedder == r.Embedder {
+			r.Embedder = recs[n-1].Embedder
+		} else {
+			r.Embedder = strings.Clone(r.Embedder)
 		}
-		out[r.Path] = r
+		recs = append(recs, r)
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
+	out := make(map[string]FileRecord, len(recs))
+	for _, r := range recs {
+		out[r.Path] = r
+	}
 	return out, nil
+}
+
+// EachFile calls fn with the fingerprint of every file of project, in no
+// particular order. On SQLite the rows are read in place
+// (eachRowInPlace): the record's strings are valid during the call only,
+// so fn copies those it keeps, and must not use the store. An error of fn
+// ends the scan and is returned as it is.
+func (s *Store) EachFile(ctx context.Context, project string, fn func(FileRecord) error) error {
+	const cols = `file_path, content_sha256, embedding_model, size, mtime_ns, indexed_at, chunk_count, analysis`
+	if ok, err := s.eachRowInPlace(ctx, cols, `indexed_files WHERE project_path=?`, []any{project}, func(v []driver.Value) error {
+		r := FileRecord{Path: textArg(v[0]), SHA256: textArg(v[1]), Embedder: textArg(v[2])}
+		r.Size, _ = v[3].(int64)
+		r.MtimeNS, _ = v[4].(int64)
+		r.IndexedAt, _ = v[5].(int64)
+		c, _ := v[6].(int64)
+		a, _ := v[7].(int64)
+		r.Chunks, r.Analysis = int(c), int(a)
+		return fn(r)
+	}); ok {
+		return err
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT `+cols+` FROM indexed_files WHERE project_path=?`, project)
+	if err != nil {
+		return err
+	}
+	return eachRow(rows, func() error {
+		var r FileRecord
+		if err := rows.Scan(&r.Path, &r.SHA256, &r.Embedder, &r.Size, &r.MtimeNS, &r.IndexedAt, &r.Chunks, &r.Analysis); err != nil {
+			return err
+		}
+		return fn(r)
+	})
 }
 
 // ChunkRow is one chunk to store. Vector may be nil (not embedded).

@@ -179,16 +179,19 @@ func (t *Tool) Call(ctx context.Context, env *Env, c Call, args json.RawMessage)
 	return ans, nil
 }
 
-// define builds a Tool whose arguments decode into a P.
+// define builds a Tool whose arguments decode into a P. Its schema is
+// derived when asked for, not at package init (reflection over the
+// parameter structs was a tenth of the package init of every coderag
+// process, most of which never list a tool); TestSchemas derives each.
 func define[P any](name, title string, readOnly bool, description string,
 	run func(ctx context.Context, env *Env, c Call, p P) (string, error)) *Tool {
-	if _, err := inputSchema[P](name); err != nil {
-		panic(err) // a parameter struct the schema package cannot describe: a programming error
-	}
 	return &Tool{
 		Name: name, Title: title, ReadOnly: readOnly, Description: description,
 		schema: func() *jsonschema.Schema {
-			s, _ := inputSchema[P](name)
+			s, err := inputSchema[P](name)
+			if err != nil {
+				panic(err) // a parameter struct the schema package cannot describe: a programming error
+			}
 			return s
 		},
 		run: func(ctx context.Context, env *Env, c Call, args json.RawMessage) (string, error) {

@@ -118,3 +118,18 @@ func TestTopKRange(t *testing.T) {
 		}
 	}
 }
+
+// TestSchemas derives every tool's schema (define leaves it to the first
+// use): an object schema naming max_answer_chars, which encodes.
+func TestSchemas(t *testing.T) {
+	for _, tool := range toolset.All() {
+		s := tool.Schema()
+		if s == nil || s.Type != "object" || s.Properties["max_answer_chars"] == nil {
+			t.Errorf("%s: schema %+v", tool.Name, s)
+			continue
+		}
+		if len(tool.SchemaJSON()) == 0 {
+			t.Errorf("%s: empty schema JSON", tool.Name)
+		}
+	}
+}

@@ -38,6 +38,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -54,8 +55,13 @@ const racyWindow = int64(time.Second)
 // it just made are not racy).
 var nowFunc = time.Now
 
-// statWorkers bounds the lstat calls List runs at once.
-const statWorkers = 8
+// statWorkers bounds the lstat calls List runs at once; statBatch is how
+// many files a worker takes at a time (one hand-off per file cost more
+// than the lstat of a cached file).
+const (
+	statWorkers = 8
+	statBatch   = 64
+)
 
 // Listing is what List found in each directory of a tree; the next List
 // given it re-reads only the directories that changed. Store it with
@@ -183,45 +189,85 @@ func (rec *dirRec) encode() string {
 }
 
 func decodeDirRec(data string) (*dirRec, bool) {
-	lines := strings.Split(strings.TrimSuffix(data, "\n"), "\n")
+	data = strings.TrimSuffix(data, "\n")
+	// mostly one entry a line: made at that size, not grown
 	rec := &dirRec{}
-	for i, ln := range lines {
-		fs := strings.Split(ln, "\t")
+	if n := strings.Count(data, "\n"); n > 0 {
+		rec.Entries = make([]entry, 0, n)
+	}
+	var buf [5]string
+	for i, rest := 0, data; ; i++ {
+		ln, more, found := strings.Cut(rest, "\n")
+		rest = more
+		fs := splitFields(ln, &buf)
 		if strings.Contains(ln, "\\") {
 			for j := range fs {
 				fs[j] = fieldUnesc.Replace(fs[j])
 			}
 		}
-		if i == 0 {
-			if len(fs) != 2 {
-				return nil, false
-			}
-			rec.Stamp, rec.Ignores = fs[0], fs[1]
-			continue
-		}
-		switch {
-		case (fs[0] == "f" || fs[0] == "d") && len(fs) == 2:
-			rec.Entries = append(rec.Entries, entry{K: fs[0][0], N: fs[1]})
-		case fs[0] == "s" && len(fs) == 4:
-			rec.Entries = append(rec.Entries, entry{K: 's', N: fs[1], R: Reason(fs[2]), E: fs[3]})
-		case fs[0] == "o" && len(fs) == 3:
-			rec.Entries = append(rec.Entries, entry{K: 'o', N: fs[1], T: fs[2]})
-		case fs[0] == "u" && len(fs) == 3:
-			n, err := strconv.Atoi(fs[2])
-			if err != nil {
-				return nil, false
-			}
-			if rec.Unindexed == nil {
-				rec.Unindexed = map[string]int{}
-			}
-			rec.Unindexed[fs[1]] = n
-		case fs[0] == "p" && len(fs) == 4:
-			rec.Problems = append(rec.Problems, Skip{Path: fs[1], Reason: Reason(fs[2]), Err: fs[3]})
-		default:
+		if ok := rec.decodeLine(i, fs); !ok {
 			return nil, false
 		}
+		if !found {
+			if len(rec.Entries) == 0 {
+				rec.Entries = nil // as a row of no entries always decoded
+			}
+			return rec, true
+		}
 	}
-	return rec, true
+}
+
+// splitFields is strings.Split(ln, "\t") into buf, without allocating; a
+// line of more fields than buf holds gives them all (no line of the
+// format has that many, so it is refused).
+func splitFields(ln string, buf *[5]string) []string {
+	n := 0
+	for rest := ln; ; {
+		f, more, found := strings.Cut(rest, "\t")
+		if n == len(buf) {
+			return strings.Split(ln, "\t") // too many: any count above 4 is refused
+		}
+		buf[n] = f
+		n++
+		if !found {
+			return buf[:n]
+		}
+		rest = more
+	}
+}
+
+// decodeLine adds line i of a row, split into fields, to rec; false for a
+// line the format does not allow.
+func (rec *dirRec) decodeLine(i int, fs []string) bool {
+	if i == 0 {
+		if len(fs) != 2 {
+			return false
+		}
+		rec.Stamp, rec.Ignores = fs[0], fs[1]
+		return true
+	}
+	switch {
+	case (fs[0] == "f" || fs[0] == "d") && len(fs) == 2:
+		rec.Entries = append(rec.Entries, entry{K: fs[0][0], N: fs[1]})
+	case fs[0] == "s" && len(fs) == 4:
+		rec.Entries = append(rec.Entries, entry{K: 's', N: fs[1], R: Reason(fs[2]), E: fs[3]})
+	case fs[0] == "o" && len(fs) == 3:
+		rec.Entries = append(rec.Entries, entry{K: 'o', N: fs[1], T: fs[2]})
+	case fs[0] == "u" && len(fs) == 3:
+		n, err := strconv.Atoi(fs[2])
+		if err != nil {
+			return false
+		}
+		if rec.Unindexed == nil {
+			rec.Unindexed = map[string]int{}
+		}
+		rec.Unindexed[fs[1]] = n
+	case fs[0] == "p" && len(fs) == 4:
+		rec.Problems = append(rec.Problems, Skip{Path: fs[1], Reason: Reason(fs[2]), Err: fs[3]})
+	default:
+		return false
+	}
+	return true
 }
 
 // listingKey is the key of a listing made with opts and the caller's tag.
@@ -265,6 +311,14 @@ func List(ctx context.Context, root string, opts Options, tag string, prev *List
 			next: map[string]*dirRec{}, relisted: map[string]bool{}}
 		if prev != nil {
 			l.prev = prev.dirs
+			// the items as the listing had them, made at that size
+			// rather than grown (an item is 80 bytes, and the memory
+			// is new to the process)
+			n := 0
+			for _, d := range prev.dirs {
+				n += len(d.Entries)
+			}
+			l.items = make([]item, 0, n)
 		}
 		l.opts.Unindexed = map[string]int{}
 		files, skips, err := l.run()
@@ -322,6 +376,9 @@ func (l *lister) run() ([]File, []Skip, error) {
 		return nil, nil, err
 	}
 	var files []File
+	if len(l.items) > 0 {
+		files = make([]File, 0, len(l.items))
+	}
 	var skips []Skip
 	for _, it := range l.items {
 		switch {
@@ -540,8 +597,10 @@ func (l *lister) relist(rel, abs string, fi fs.FileInfo, serr error, ign string,
 }
 
 // statAll lstat's the files of unchanged directories, statWorkers at a
-// time, and decides each as Walk would: a candidate, or too large. A file
-// gone or no longer regular is errRelist.
+// time, each taking statBatch files of the listing's order at once (the
+// files of a directory are together, so a worker stats them relative to
+// their directory, statAt), and decides each as Walk would: a candidate,
+// or too large. A file gone or no longer regular is errRelist.
 func (l *lister) statAll() error {
 	var idx []int
 	for i, it := range l.items {
@@ -557,42 +616,53 @@ func (l *lister) statAll() error {
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	var firstErr error
-	next := make(chan int)
-	for w := 0; w < statWorkers && w < len(idx); w++ {
+	var next atomic.Int64 // the start of the next batch in idx
+	for w := 0; w < statWorkers && w*statBatch < len(idx); w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for i := range next {
-				it := &l.items[i]
-				fi, err := os.Lstat(it.file.Abs)
-				if err == nil && !fi.Mode().IsRegular() {
-					err = errRelist
+			at := newStatAt()
+			defer at.close()
+			for l.ctx.Err() == nil {
+				start := int(next.Add(statBatch)) - statBatch
+				if start >= len(idx) {
+					return
 				}
-				if err != nil {
-					mu.Lock()
-					if firstErr == nil {
-						firstErr = errRelist
+				for _, i := range idx[start:min(start+statBatch, len(idx))] {
+					it := &l.items[i]
+					size, mtime, regular, err := at.lstat(it.file.Abs)
+					if err == nil && !regular {
+						err = errRelist
 					}
-					mu.Unlock()
-					continue
+					if err != nil {
+						mu.Lock()
+						if firstErr == nil {
+							firstErr = errRelist
+						}
+						mu.Unlock()
+						continue
+					}
+					if max > 0 && size > max {
+						it.skip = &Skip{Path: it.file.Path, Reason: ReasonTooLarge}
+						continue
+					}
+					it.file.Size, it.file.ModTime = size, mtime
 				}
-				if max > 0 && fi.Size() > max {
-					it.skip = &Skip{Path: it.file.Path, Reason: ReasonTooLarge}
-					continue
-				}
-				it.file.Size, it.file.ModTime = fi.Size(), fi.ModTime()
 			}
 		}()
 	}
-	for _, i := range idx {
-		if err := l.ctx.Err(); err != nil {
-			close(next)
-			wg.Wait()
-			return err
-		}
-		next <- i
-	}
-	close(next)
 	wg.Wait()
+	if err := l.ctx.Err(); err != nil {
+		return err
+	}
 	return firstErr
+}
+
+// osLstat is statAt.lstat by os.Lstat.
+func osLstat(abs string) (int64, time.Time, bool, error) {
+	fi, err := os.Lstat(abs)
+	if err != nil {
+		return 0, time.Time{}, false, err
+	}
+	return fi.Size(), fi.ModTime(), fi.Mode().IsRegular(), nil
 }

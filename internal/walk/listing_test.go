@@ -205,3 +205,43 @@ func TestListOtherKey(t *testing.T) {
 		t.Fatalf("List with other options used the listing: %+v", st)
 	}
 }
+
+// decodeDirRecSplit is decodeDirRec as it was written with strings.Split,
+// the reference TestDecodeDirRec holds the allocation-free one to.
+func decodeDirRecSplit(data string) (*dirRec, bool) {
+	lines := strings.Split(strings.TrimSuffix(data, "\n"), "\n")
+	rec := &dirRec{}
+	for i, ln := range lines {
+		fs := strings.Split(ln, "\t")
+		if strings.Contains(ln, "\\") {
+			for j := range fs {
+				fs[j] = fieldUnesc.Replace(fs[j])
+			}
+		}
+		if !rec.decodeLine(i, fs) {
+			return nil, false
+		}
+	}
+	return rec, true
+}
+
+// TestDecodeDirRec: a directory's row decodes as the strings.Split
+// decoder read it, for rows of every kind of line, escaped fields, and
+// lines of too few or too many fields (refused).
+func TestDecodeDirRec(t *testing.T) {
+	rec := &dirRec{Stamp: "1:2:3", Ignores: "a\tb", Entries: []entry{{K: 'f', N: "x.go"}, {K: 'd', N: "sub"},
+		{K: 's', N: "big.bin", R: ReasonTooLarge, E: "e\nrr\\"}, {K: 'o', N: "build", T: "9:9"}},
+		Unindexed: map[string]int{".syso": 3}, Problems: []Skip{{Path: ".gitignore", Reason: ReasonUnreadable, Err: "denied"}}}
+	rows := []string{rec.encode(), "", "\n", "s1\ti1\n", "s1\ti1\nf\ta\n", "s1\ti1\tx\n", "s1\ti1\nf\ta\tb\tc\td\te\tf\n",
+		"s1\ti1\nf\ta\tb\tc\td\te\n", "s1\ti1\nu\t.x\tnotanumber\n", "s1\ti1\nu\t.x\t3\np\ta\tb\tc\n", "a\tb\tc\td\te\tx\ty\n", "s1\ti1\nq\tz\n", "s1\ti1\nf\ta"}
+	for _, row := range rows {
+		got, gok := decodeDirRec(row)
+		want, wok := decodeDirRecSplit(row)
+		if gok != wok || !reflect.DeepEqual(got, want) {
+			t.Errorf("decodeDirRec(%q) = %+v, %v; want %+v, %v", row, got, gok, want, wok)
+		}
+	}
+	if got, ok := decodeDirRec(rec.encode()); !ok || !reflect.DeepEqual(got, rec) {
+		t.Errorf("round trip: %+v, %v; want %+v", got, ok, rec)
+	}
+}

@@ -125,71 +125,31 @@ func Encode(m *Model) ([]byte, error) {
 // Decode parses a weights file and checks its checksum. The int8 rows alias
 // data (no copy), so data must not change afterwards; the float tables and
 // strings are copied.
-func Decode(data []byte) (*Model, error) { return decode(data, false) }
-
-// decode is Decode; builtin=true is New's decode of the embedded file, in
-// the binary's read-only data: it skips the checksum (TestBuiltinChecksum
-// verifies it) and the vocabulary strings alias data instead of being
-// copied (80,000 allocations less), to keep a cold start fast.
-func decode(data []byte, builtin bool) (*Model, error) {
-	verify := !builtin
-	bad := func(what string) error { return fmt.Errorf("decode: %w: %s", ErrBadWeights, what) }
+func Decode(data []byte) (*Model, error) {
 	if len(data) < len(magic)+4+32 || string(data[:len(magic)]) != magic {
-		return nil, bad("no magic")
+		return nil, badWeights("no magic")
 	}
 	body := data[:len(data)-32]
-	if verify {
-		if sum := sha256.Sum256(body); !bytes.Equal(sum[:], data[len(data)-32:]) {
-			return nil, bad("checksum mismatch")
-		}
+	if sum := sha256.Sum256(body); !bytes.Equal(sum[:], data[len(data)-32:]) {
+		return nil, badWeights("checksum mismatch")
 	}
-	p := body[len(magic):]
-	u32 := func() (uint32, bool) {
-		if len(p) < 4 {
-			return 0, false
-		}
-		v := binary.LittleEndian.Uint32(p)
-		p = p[4:]
-		return v, true
+	h, err := parseHeader(body[len(magic):])
+	if err != nil {
+		return nil, err
 	}
-	str := func() (string, bool) {
-		l, k := binary.Uvarint(p)
-		if k <= 0 || uint64(len(p)-k) < l {
-			return "", false
-		}
-		var s string
-		if builtin {
-			s = unsafe.String(unsafe.SliceData(p[k:]), int(l))
-		} else {
-			s = string(p[k : k+int(l)])
-		}
-		p = p[k+int(l):]
-		return s, true
-	}
-	ver, ok := u32()
-	if !ok || ver != formatVersion {
-		return nil, bad(fmt.Sprintf("version %d, want %d", ver, formatVersion))
-	}
-	m := &Model{}
-	if m.Name, ok = str(); !ok {
-		return nil, bad("truncated name")
-	}
-	dim, ok1 := u32()
-	nv, ok2 := u32()
-	nb, ok3 := u32()
-	if !ok1 || !ok2 || !ok3 || dim == 0 || dim > 1<<14 || nv > 1<<24 || nb > 1<<24 || nb == 0 {
-		return nil, bad("header counts out of range")
-	}
-	m.Dim, m.Buckets = int(dim), int(nb)
-	m.Vocab = make([]string, nv)
+	p := h.rest
+	m := &Model{Name: h.name, Dim: h.dim, Buckets: h.buckets, Vocab: make([]string, h.nvocab)}
 	for i := range m.Vocab {
-		if m.Vocab[i], ok = str(); !ok {
-			return nil, bad("truncated vocabulary")
+		w, k := readWord(p)
+		if k == 0 {
+			return nil, badWeights("truncated vocabulary")
 		}
+		m.Vocab[i] = string(w)
+		p = p[k:]
 	}
-	n := int(nv) + int(nb)
+	n := h.nvocab + h.buckets
 	if len(p) != 3*4*n+n*m.Dim {
-		return nil, bad(fmt.Sprintf("%d bytes of tables, want %d", len(p), 3*4*n+n*m.Dim))
+		return nil, badWeights(fmt.Sprintf("%d bytes of tables, want %d", len(p), 3*4*n+n*m.Dim))
 	}
 	floats := func() []float32 {
 		out := make([]float32, n)
@@ -203,8 +163,44 @@ func decode(data []byte, builtin bool) (*Model, error) {
 	m.Rows = unsafe.Slice((*int8)(unsafe.Pointer(unsafe.SliceData(p))), len(p))
 	for i, f := range m.WDoc {
 		if math.IsNaN(float64(f)) || math.IsNaN(float64(m.WQuery[i])) || math.IsNaN(float64(m.Scale[i])) {
-			return nil, bad(fmt.Sprintf("NaN in row %d", i))
+			return nil, badWeights(fmt.Sprintf("NaN in row %d", i))
 		}
 	}
 	return m, nil
+}
+
+func badWeights(what string) error { return fmt.Errorf("decode: %w: %s", ErrBadWeights, what) }
+
+// header is the fixed part of a weights file after the magic, and the
+// bytes after it (the vocabulary, then the tables).
+type header struct {
+	name                 string
+	dim, nvocab, buckets int
+	rest                 []byte
+}
+
+// parseHeader reads the version, name and counts at the start of p (the
+// file without its magic and checksum) and checks them.
+func parseHeader(p []byte) (header, error) {
+	var h header
+	if len(p) < 4 || binary.LittleEndian.Uint32(p) != formatVersion {
+		ver := uint32(0)
+		if len(p) >= 4 {
+			ver = binary.LittleEndian.Uint32(p)
+		}
+		return h, badWeights(fmt.Sprintf("version %d, want %d", ver, formatVersion))
+	}
+	name, k := readWord(p[4:])
+	if k == 0 {
+		return h, badWeights("truncated name")
+	}
+	p = p[4+k:]
+	if len(p) < 12 {
+		return h, badWeights("header counts out of range")
+	}
+	dim, nv, nb := binary.LittleEndian.Uint32(p), binary.LittleEndian.Uint32(p[4:]), binary.LittleEndian.Uint32(p[8:])
+	if dim == 0 || dim > 1<<14 || nv > 1<<24 || nb > 1<<24 || nb == 0 {
+		return h, badWeights("header counts out of range")
+	}
+	return header{name: string(name), dim: int(dim), nvocab: int(nv), buckets: int(nb), rest: p[12:]}, nil
 }

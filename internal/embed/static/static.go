@@ -63,9 +63,9 @@ var weights []byte
 
 // Embedder embeds texts with a static model. It is safe for concurrent use.
 type Embedder struct {
-	m         *Model
+	t         *table
+	idStr     string // ID(), made once: a freshness check asks it of every file
 	tok       *Tokenizer
-	index     *vocabIndex
 	norms     []float32 // Euclidean norm of each dequantised row (rowNorms)
 	normsOnce sync.Once
 	pool      sync.Pool // *scratch
@@ -83,29 +83,37 @@ var (
 	builtinErr  error
 )
 
-// New returns the Embedder of the built-in model, decoded once per process
-// (the int8 rows stay in the binary's read-only data, not copied); later
-// calls return the same Embedder. The error
-// is a corrupt embedded file (ErrBadWeights), which a test of this package
-// rules out.
+// New returns the Embedder of the built-in model, made once per process;
+// later calls return the same Embedder. Nothing is decoded or copied: the
+// Embedder reads the embedded file in place (table), and builds its
+// vocabulary index at the first text it embeds. The error is a corrupt
+// embedded file (ErrBadWeights), which a test of this package rules out.
 func New() (*Embedder, error) {
 	builtinOnce.Do(func() {
-		m, err := decode(weights, true)
+		t, err := viewTable(weights)
 		if err != nil {
 			builtinErr = fmt.Errorf("built-in model: %w", err)
 			return
 		}
-		builtin = NewFromModel(m)
+		builtin = newEmbedder(t)
 	})
 	return builtin, builtinErr
 }
 
 // NewFromModel returns an Embedder over a decoded model. Its Chinese
 // vocabulary, for segmentation, is the vocabulary's words of Han characters.
-func NewFromModel(m *Model) *Embedder {
+func NewFromModel(m *Model) *Embedder { return newEmbedder(modelTable(m)) }
+
+func newEmbedder(t *table) *Embedder {
 	// the tokenizer keeps the words of 2..MaxHanWord Han characters of
-	// the vocabulary, on first use
-	e := &Embedder{m: m, index: newVocabIndex(m.Vocab), tok: NewTokenizer(m.Vocab)}
+	// the vocabulary, read on first use
+	e := &Embedder{t: t, idStr: Provider + ":" + t.name, tok: &Tokenizer{each: func(yield func(string) bool) {
+		for _, w := range t.eachWord() {
+			if !yield(w) {
+				return
+			}
+		}
+	}}}
 	e.pool.New = func() any { return &scratch{} }
 	return e
 }
@@ -114,15 +122,15 @@ func NewFromModel(m *Model) *Embedder {
 // first use (only Neighbors needs them).
 func (e *Embedder) rowNorms() []float32 {
 	e.normsOnce.Do(func() {
-		m := e.m
-		n := len(m.Vocab) + m.Buckets
+		t := e.t
+		n := t.nvocab + t.buckets
 		e.norms = make([]float32, n)
 		for r := 0; r < n; r++ {
 			var s float64
-			for _, q := range m.Rows[r*m.Dim : (r+1)*m.Dim] {
+			for _, q := range t.rows[r*t.dim : (r+1)*t.dim] {
 				s += float64(q) * float64(q)
 			}
-			e.norms[r] = float32(math.Sqrt(s) * float64(m.Scale[r]))
+			e.norms[r] = float32(math.Sqrt(s) * float64(t.scale.at(int32(r))))
 		}
 	})
 	return e.norms
@@ -213,16 +221,16 @@ func isIdent(c byte) bool {
 }
 
 // ID returns "local:" + the model name, e.g. "local:coderag-code-v2".
-func (e *Embedder) ID() string { return Provider + ":" + e.m.Name }
+func (e *Embedder) ID() string { return e.idStr }
 
 // Dim returns the vector dimension.
-func (e *Embedder) Dim() int { return e.m.Dim }
+func (e *Embedder) Dim() int { return e.t.dim }
 
 // Describe is the one-line description shown by `coderag stats`.
 func (e *Embedder) Describe() string {
 	return fmt.Sprintf("%s: built-in learned static code model, %d-d, %d words + %d hash buckets, "+
 		"trained on Debian package code (docs/MODEL.md) — relates different words of like meaning "+
-		"(remove/delete, 阻塞/block), no server", e.ID(), e.m.Dim, len(e.m.Vocab), e.m.Buckets)
+		"(remove/delete, 阻塞/block), no server", e.ID(), e.t.dim, e.t.nvocab, e.t.buckets)
 }
 
 // Tokens returns the tokens a text is embedded from, in text order.
@@ -230,10 +238,10 @@ func (e *Embedder) Tokens(text string) []string { return e.tok.Tokens(nil, text)
 
 // id returns the row of a token: its vocabulary id, else its bucket's row.
 func (e *Embedder) id(tok string) int32 {
-	if i, ok := e.index.lookup(tok); ok {
+	if i, ok := e.t.lookup(tok); ok {
 		return i
 	}
-	return int32(len(e.m.Vocab) + BucketOf(tok, e.m.Buckets))
+	return int32(e.t.nvocab + BucketOf(tok, e.t.buckets))
 }
 
 // Embed returns one L2-normalised vector of Dim() values per text, in input
@@ -251,7 +259,7 @@ func (e *Embedder) Embed(ctx context.Context, texts []string) ([][]float32, erro
 		if embed.IsBlank(t) {
 			continue
 		}
-		out[i] = e.vector(embed.Truncate(t, embed.MaxInputRunes), e.m.WDoc)
+		out[i] = e.vector(embed.Truncate(t, embed.MaxInputRunes), e.t.wdoc)
 	}
 	return out, nil
 }
@@ -266,7 +274,9 @@ func (e *Embedder) EmbedQuery(ctx context.Context, text string) ([]float32, erro
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	return e.vector(embed.Truncate(text, embed.MaxInputRunes), e.m.WQuery), nil
+	text = embed.Truncate(text, embed.MaxInputRunes)
+	e.t.resolve(e.tok.Tokens(nil, text))
+	return e.vector(text, e.t.wquery), nil
 }
 
 // HanOwnShare is the share of a Han run's weight that EmbedQueryTranslated
@@ -300,6 +310,26 @@ func (e *Embedder) EmbedQueryTranslated(ctx context.Context, text string, transl
 		return nil, err
 	}
 	text = embed.Truncate(text, embed.MaxInputRunes)
+	// the translations of each run of Han characters, in text order, and
+	// the words of the text and of every translation looked up at once
+	// (resolve: the first query of a process builds no index)
+	var runExps [][]analyze.Expansion
+	words := e.tok.Tokens(nil, text)
+	for i := 0; i < len(text); {
+		r, size := utf8.DecodeRuneInString(text[i:])
+		if !analyze.IsHan(r) {
+			i += size
+			continue
+		}
+		j := hanRunEnd(text, i)
+		exps := translate(text[i:j])
+		runExps = append(runExps, exps)
+		for _, x := range exps {
+			words = e.tok.Tokens(words, x.Term)
+		}
+		i = j
+	}
+	e.t.resolve(words)
 	s := e.pool.Get().(*scratch)
 	defer e.pool.Put(s)
 	acc := map[int32]float32{}
@@ -330,7 +360,8 @@ func (e *Embedder) EmbedQueryTranslated(ctx context.Context, text string, transl
 		run := text[i:j]
 		s.ids = e.appendIDs(s.ids[:0], s, run)
 		own := append([]int32(nil), s.ids...)
-		exps := translate(run)
+		exps := runExps[0]
+		runExps = runExps[1:]
 		total := 0.0
 		for _, x := range exps {
 			total += x.Weight
@@ -355,33 +386,35 @@ func (e *Embedder) EmbedQueryTranslated(ctx context.Context, text string, transl
 		i, start = j, j
 	}
 	flush(len(text))
-	v := make([]float32, e.m.Dim)
+	t := e.t
+	v := make([]float32, t.dim)
 	rows := make([]int32, 0, len(acc))
 	for r := range acc {
 		rows = append(rows, r)
 	}
 	slices.Sort(rows) // a fixed summation order: the same query gives the same bits
 	for _, r := range rows {
-		axpy(v, acc[r]*e.m.WQuery[r]*e.m.Scale[r], e.m.Rows[int(r)*e.m.Dim:(int(r)+1)*e.m.Dim])
+		axpy(v, acc[r]*t.wquery.at(r)*t.scale.at(r), t.rows[int(r)*t.dim:(int(r)+1)*t.dim])
 	}
 	return vec.Normalize(v), nil
 }
 
 // vector pools the rows of text's tokens with the weights w.
-func (e *Embedder) vector(text string, w []float32) []float32 {
+func (e *Embedder) vector(text string, w f32s) []float32 {
 	s := e.pool.Get().(*scratch)
 	defer e.pool.Put(s)
 	s.ids = e.appendIDs(s.ids[:0], s, text)
 	slices.Sort(s.ids)
-	v := make([]float32, e.m.Dim)
+	t := e.t
+	v := make([]float32, t.dim)
 	for i := 0; i < len(s.ids); {
 		j := i + 1
 		for j < len(s.ids) && s.ids[j] == s.ids[i] {
 			j++
 		}
 		r := s.ids[i]
-		c := w[r] * e.m.Scale[r] * float32(1+math.Log(float64(j-i)))
-		axpy(v, c, e.m.Rows[int(r)*e.m.Dim:(int(r)+1)*e.m.Dim])
+		c := w.at(r) * t.scale.at(r) * float32(1+math.Log(float64(j-i)))
+		axpy(v, c, t.rows[int(r)*t.dim:(int(r)+1)*t.dim])
 		i = j
 	}
 	return vec.Normalize(v)
@@ -411,12 +444,13 @@ func axpy(v []float32, c float32, q []int8) {
 // Tokens spells it: lower-case, stemmed), or nil for a token outside the
 // vocabulary.
 func (e *Embedder) Vector(token string) []float32 {
-	r, ok := e.index.lookup(token)
+	r, ok := e.t.lookup(token)
 	if !ok {
 		return nil
 	}
-	v := make([]float32, e.m.Dim)
-	for k, q := range e.m.Rows[int(r)*e.m.Dim : (int(r)+1)*e.m.Dim] {
+	t := e.t
+	v := make([]float32, t.dim)
+	for k, q := range t.rows[int(r)*t.dim : (int(r)+1)*t.dim] {
 		v[k] = float32(q)
 	}
 	return vec.Normalize(v)
@@ -444,16 +478,17 @@ func (e *Embedder) Neighbors(word string, k int) []Neighbor {
 	if k <= 0 || embed.IsBlank(word) {
 		return nil
 	}
-	q := e.vector(word, e.m.WQuery)
+	q := e.vector(word, e.t.wquery)
 	own := map[string]bool{}
 	for _, t := range e.tok.Tokens(nil, word) {
 		own[t] = true
 	}
 	var best []Neighbor
-	dim := e.m.Dim
+	t := e.t
+	dim := t.dim
 	norms := e.rowNorms()
 	pool := 0
-	for r, w := range e.m.Vocab {
+	for r, w := range t.eachWord() {
 		if !codeWord(w) {
 			continue
 		}
@@ -464,10 +499,10 @@ func (e *Embedder) Neighbors(word string, k int) []Neighbor {
 			continue
 		}
 		var dot float32
-		for j, x := range e.m.Rows[r*dim : (r+1)*dim] {
+		for j, x := range t.rows[r*dim : (r+1)*dim] {
 			dot += q[j] * float32(x)
 		}
-		c := dot * e.m.Scale[r] / norms[r]
+		c := dot * t.scale.at(int32(r)) / norms[r]
 		if len(best) == k && c <= best[k-1].Score {
 			continue
 		}

@@ -1,6 +1,8 @@
 package static
 
 import (
+	"iter"
+	"slices"
 	"sync"
 	"unicode/utf8"
 
@@ -26,7 +28,7 @@ const MaxHanWord = 4
 // which dictionary is installed at run time. A Tokenizer is read-only after
 // NewTokenizer and safe for concurrent use.
 type Tokenizer struct {
-	words   []string // NewTokenizer's argument; the set is built from it on first use
+	each    iter.Seq[string] // the vocabulary; the set is built from it on first use
 	hanOnce sync.Once
 	han     map[string]struct{}
 }
@@ -36,7 +38,7 @@ type Tokenizer struct {
 // single characters are always tokens of their own). It keeps chinese,
 // which must not change afterwards.
 func NewTokenizer(chinese []string) *Tokenizer {
-	return &Tokenizer{words: chinese}
+	return &Tokenizer{each: slices.Values(chinese)}
 }
 
 // hanWords returns the Chinese vocabulary as a set, built on the first
@@ -45,7 +47,10 @@ func NewTokenizer(chinese []string) *Tokenizer {
 func (t *Tokenizer) hanWords() map[string]struct{} {
 	t.hanOnce.Do(func() {
 		t.han = map[string]struct{}{}
-		for _, w := range t.words {
+		if t.each == nil {
+			return
+		}
+		for w := range t.each {
 			n := utf8.RuneCountInString(w)
 			if n < 2 || n > MaxHanWord || !allHan(w) {
 				continue

@@ -551,6 +551,12 @@ func (s *backend) PruneNames(context.Context, *sql.Tx) error { return nil }
 // Like returns "ILIKE": PostgreSQL's LIKE is case-sensitive.
 func (s *backend) Like() string { return "ILIKE" }
 
+// EachRowInPlace is errors.ErrUnsupported: pgx hands rows to database/sql
+// only, so the store scans them there (store.Backend.EachRowInPlace).
+func (s *backend) EachRowInPlace(context.Context, string, string, []any, func([]driver.Value) error) error {
+	return errors.ErrUnsupported
+}
+
 // Probe reads one row of every table of pgSchema. Errors wrap
 // store.ErrDamaged.
 func (s *backend) Probe(ctx context.Context) error {

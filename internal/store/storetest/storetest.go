@@ -46,6 +46,8 @@ func Run(t *testing.T, target func(testing.TB) string) {
 		{"LockProject", testLockProject},
 		{"TreeListing", testTreeListing},
 		{"MigrateToSchema7", testMigrateToSchema7},
+		{"VectorScan", testVectorScan},
+		{"FilesRecords", testFilesRecords},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, target) })
 	}
@@ -655,4 +657,116 @@ func File(path string, names ...string) store.FileData {
 	}
 	fd.Relations = []store.RelationRow{{Path: path, From: names[0], To: "other", Kind: "calls", Line: 1}}
 	return fd
+}
+
+// testVectorScan: the vector route's scan (on SQLite read in place,
+// through the aggregate coderag_each_row) scores every vector of the
+// project and embedder once, as FileVectors stores them, and no other
+// project's or embedder's; a pack whose parts disagree is ErrDamaged.
+func testVectorScan(t *testing.T, target func(testing.TB) string) {
+	t.Parallel()
+	withStore(t, target, func(t *testing.T, s *store.Store) {
+		ctx := context.Background()
+		mustProject(t, s, "/p")
+		mustProject(t, s, "/other")
+		var names []string
+		for i := 0; i < 40; i++ {
+			names = append(names, fmt.Sprintf("f%d", i))
+		}
+		files := []store.FileData{File("a.go", names[:25]...), File("b.go", names[25:]...), File("c.go", "solo")}
+		if err := s.ReplaceFiles(ctx, "/p", files, nil); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.ReplaceFiles(ctx, "/other", []store.FileData{File("a.go", "elsewhere")}, nil); err != nil {
+			t.Fatal(err)
+		}
+		q := []float32{0.6, 0.8, 0}
+		want := map[int64]float64{}
+		for _, f := range []string{"a.go", "b.go", "c.go"} {
+			vs, err := s.FileVectors(ctx, "/p", f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for id, b := range vs {
+				v := store.DecodeVector(b)
+				want[id] = float64(q[0]*v[0] + q[1]*v[1] + q[2]*v[2])
+			}
+		}
+		s.CacheVectors(false)
+		top, err := s.TopKCosine(ctx, "/p", "local:test", q, 100)
+		if err != nil || len(top) != len(want) || len(want) != 41 {
+			t.Fatalf("TopKCosine over every vector: %d results, %v; want the %d of FileVectors", len(top), err, len(want))
+		}
+		for _, r := range top {
+			w, ok := want[r.ID]
+			if !ok || math.Abs(r.Score-w) > 0.01 {
+				t.Errorf("vector %d scored %.3f, want %.3f (%v)", r.ID, r.Score, w, ok)
+			}
+			delete(want, r.ID)
+		}
+		if top, err := s.TopKCosine(ctx, "/p", "local:other", q, 100); err != nil || len(top) != 0 {
+			t.Errorf("another embedder's vectors: %+v, %v", top, err)
+		}
+		if _, err := s.DB().ExecContext(ctx, `UPDATE code_vectors SET n = n + 1 WHERE file_id =
+			(SELECT id FROM indexed_files WHERE project_path = '/p' AND file_path = 'b.go')`); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.TopKCosine(ctx, "/p", "local:test", q, 100); !errors.Is(err, store.ErrDamaged) {
+			t.Fatalf("a damaged pack: TopKCosine = %v, want ErrDamaged", err)
+		}
+	})
+}
+
+// testFilesRecords: every fingerprint field reads back as written (Files,
+// on SQLite through the in-place scan EachFile), again after other reads
+// have used the connections.
+func testFilesRecords(t *testing.T, target func(testing.TB) string) {
+	t.Parallel()
+	withStore(t, target, func(t *testing.T, s *store.Store) {
+		ctx := context.Background()
+		mustProject(t, s, "/p")
+		var fds []store.FileData
+		want := map[string]store.FileRecord{}
+		for i, emb := range []string{"local:test", "local:other", "local:other", "local:test", "openai:x"} {
+			fd := File(fmt.Sprintf("d%d/f%d.go", i%2, i), fmt.Sprintf("n%d", i))
+			fd.Record.SHA256 = fmt.Sprintf("%064x", i+1)
+			fd.Record.Embedder, fd.Record.Size, fd.Record.MtimeNS, fd.Record.Analysis = emb, int64(100+i), int64(i)<<40, i+1
+			fds = append(fds, fd)
+		}
+		if err := s.ReplaceFiles(ctx, "/p", fds, nil); err != nil {
+			t.Fatal(err)
+		}
+		for _, fd := range fds {
+			r := fd.Record
+			r.Chunks = 1
+			want[r.Path] = r
+		}
+		check := func(when string) {
+			t.Helper()
+			got, err := s.Files(ctx, "/p")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got) != len(want) {
+				t.Fatalf("%s: %d records, want %d", when, len(got), len(want))
+			}
+			for p, w := range want {
+				g := got[p]
+				if g.IndexedAt <= 0 {
+					t.Errorf("%s: %s indexed at %d", when, p, g.IndexedAt)
+				}
+				g.IndexedAt = w.IndexedAt
+				if g != w {
+					t.Errorf("%s: %s read back as %+v, want %+v", when, p, g, w)
+				}
+			}
+		}
+		check("first read")
+		for i := 0; i < 3; i++ {
+			if _, err := s.KeywordSearch(ctx, "/p", []string{"n1"}, store.FTSWeights{Name: 1, Owner: 1, Path: 1, Doc: 1, Body: 1}, 5); err != nil {
+				t.Fatal(err)
+			}
+		}
+		check("after more reads")
+	})
 }
