@@ -18,7 +18,8 @@ var learnedFixture = map[string]string{
 }
 
 // With Expand on, a query word's learned neighbours join the keyword
-// route: "remove" brings "delete", which finds the chunk that only says
+// route: "remove" brings "delete" (among its 8 nearest words in the
+// built-in model; v3 puts del, rm and unset first), which finds the chunk that only says
 // "deletes", and --explain names the word it came from. Off, the
 // keyword route never sees that chunk.
 func TestExpansionSurfacesNeighbourWord(t *testing.T) {
@@ -31,7 +32,7 @@ func TestExpansionSurfacesNeighbourWord(t *testing.T) {
 		}
 	}
 	hp := s.HybridParams()
-	hp.Expand, hp.ExpandMin = 0.3, 0.3
+	hp.Expand, hp.ExpandMin, hp.ExpandK = 0.3, 0.3, 8
 	s.Params = &hp
 	var hit *Result
 	rs := top(t, s, q, RankerHybrid, 10)
