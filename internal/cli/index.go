@@ -215,7 +215,7 @@ func (p *progress) update(pr index.Progress) {
 	if pr.Phase == "index" && (pr.Done-p.last >= 10 || pr.Done == pr.Total) && pr.Done != p.last {
 		p.last = pr.Done
 		rate := float64(pr.Done) / max(pr.Elapsed.Seconds(), 1e-3)
-		fmt.Fprintf(p.w, "processed %d/%d files with a new size or mtime (%.0f files/s)\n", pr.Done, pr.Total, rate)
+		fmt.Fprintf(p.w, "processed %d/%d files to index (%.0f files/s)\n", pr.Done, pr.Total, rate)
 	}
 }
 

@@ -229,7 +229,7 @@ func (e *Embedder) Dim() int { return e.t.dim }
 // Describe is the one-line description shown by `coderag stats`.
 func (e *Embedder) Describe() string {
 	return fmt.Sprintf("%s: built-in learned static code model, %d-d, %d words + %d hash buckets, "+
-		"trained on Debian package code (docs/MODEL.md) — relates different words of like meaning "+
+		"trained on Debian and npm package code (docs/MODEL.md) — relates different words of like meaning "+
 		"(remove/delete, 阻塞/block), no server", e.ID(), e.t.dim, e.t.nvocab, e.t.buckets)
 }
 
