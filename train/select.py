@@ -37,6 +37,7 @@ import os
 import subprocess
 import sys
 import tarfile
+import urllib.error
 import urllib.parse
 import urllib.request
 
@@ -113,8 +114,9 @@ def npm_group(list_path, globs, n, cache):
 
     def probe(c):
         _, name, version = c
+        base = os.path.join(cache, name.replace("/", "+") + "-" + version)
         try:
-            mpath = os.path.join(cache, name.replace("/", "+") + "-" + version + ".json")
+            mpath = base + ".json"
             if os.path.exists(mpath):
                 meta = json.load(open(mpath))
             else:
@@ -126,7 +128,7 @@ def npm_group(list_path, globs, n, cache):
             size = meta.get("dist", {}).get("unpackedSize") or 0
             if size > NPM_CAP:
                 return None
-            path = os.path.join(cache, name.replace("/", "+") + "-" + version + ".tgz")
+            path = base + ".tgz"
             if not os.path.exists(path):
                 data = urllib.request.urlopen(meta["dist"]["tarball"], timeout=120).read()
                 with open(path + ".tmp", "wb") as w:
@@ -138,7 +140,14 @@ def npm_group(list_path, globs, n, cache):
             if len(files) < NPM_MIN_FILES:
                 return None
             return (name, version, hashlib.sha256(data).hexdigest())
-        except Exception as e:  # an unreachable or malformed package does not qualify
+        except urllib.error.HTTPError as e:
+            if e.code in (404, 410):  # gone from the registry: it does not qualify
+                print(f"npm: {name}@{version}: {e}", file=sys.stderr)
+                return None
+            raise RuntimeError(f"npm: {name}@{version}: {e}") from e
+        except OSError as e:  # unreachable: the selection would silently differ, so stop
+            raise RuntimeError(f"npm: {name}@{version}: {e}") from e
+        except (tarfile.TarError, ValueError, KeyError) as e:  # a malformed package does not qualify
             print(f"npm: {name}@{version}: {e}", file=sys.stderr)
             return None
 

@@ -96,16 +96,16 @@ func (s *Store) TopKCosine(ctx context.Context, project, embedder string, q []fl
 // scan through database/sql copies them, which was most of a cold search's
 // vector route.
 func (s *Store) eachVector(ctx context.Context, project, embedder string, fn func(id int64, blob []byte) error) error {
-	if ok, err := s.eachRowInPlace(ctx, `v.n, v.ids, v.vecs`, `indexed_files f
-			JOIN code_vectors v ON v.file_id = f.id WHERE f.project_path=? AND v.embedder=?`, []any{project, embedder},
+	const cols, from = `v.n, v.ids, v.vecs`, `indexed_files f
+		JOIN code_vectors v ON v.file_id = f.id WHERE f.project_path=? AND v.embedder=?`
+	if ok, err := s.eachRowInPlace(ctx, cols, from, []any{project, embedder},
 		func(vals []driver.Value) error {
 			n, _ := vals[0].(int64)
 			return unpack(int(n), blobArg(vals[1]), blobArg(vals[2]), fn)
 		}); ok {
 		return err
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT v.n, v.ids, v.vecs FROM indexed_files f
-		JOIN code_vectors v ON v.file_id = f.id WHERE f.project_path=? AND v.embedder=?`, project, embedder)
+	rows, err := s.db.QueryContext(ctx, `SELECT `+cols+` FROM `+from, project, embedder)
 	if err != nil {
 		return err
 	}
