@@ -263,6 +263,11 @@ func exactPin(ranked []Result, name string, pin float64) bool {
 		// tests, examples and declarations mention the name too; the
 		// definition the user wants is in ordinary source (pinnable)
 		switch {
+		case r.sym.Owner == name && r.sym.Name != name && isConstructor(*r) && r.Type != chunk.KindText && !isTestPath(r.Path) && auxKind(r.Path) == "":
+			// the class's constructor ("constructor", __init__,
+			// initialize): how one is made, next to its head, as a Java
+			// constructor named as its class is pinned with it
+			return pin / 4
 		case !pinnable(*r, name):
 			return 0
 		case r.sym.Name != name:

@@ -311,6 +311,35 @@ func TestExactPinSigil(t *testing.T) {
 	}
 }
 
+// A symbol query for a class puts the class first and its constructor
+// ("constructor", __init__) next, as a Java constructor named as its class
+// is pinned with it; another class's constructor and a test's are not.
+func TestExactPinClassConstructor(t *testing.T) {
+	t.Parallel()
+	r := func(path, name string, score float64, sym chunk.Symbol) Result {
+		return Result{Path: path, Name: name, Type: "method", Score: score, Explain: &Explain{}, sym: sym}
+	}
+	ranked := []Result{
+		// fused scores are at most 1/61 before the boosts
+		r("axios.js", "axios.all(promises)", 0.012, chunk.Symbol{Name: "all", Owner: "axios"}),
+		r("core/Axios.js", "Axios.request(config)", 0.01, chunk.Symbol{Name: "request", Owner: "Axios"}),
+		r("core/AxiosHeaders.js", "AxiosHeaders.constructor(h)", 0.011, chunk.Symbol{Name: "constructor", Owner: "AxiosHeaders"}),
+		r("core/Axios.js", "Axios.constructor(instanceConfig)", 0.001, chunk.Symbol{Name: "constructor", Owner: "Axios"}),
+		r("test/Axios_test.js", "Axios.constructor()", 0.004, chunk.Symbol{Name: "constructor", Owner: "Axios"}),
+		{Path: "core/Axios.js", Name: "Axios", Type: "class", Score: 0.01, Explain: &Explain{}, sym: chunk.Symbol{Name: "Axios"}},
+	}
+	exactPin(ranked, "Axios", 0.05)
+	sortResults(ranked)
+	if got := names(ranked); got[0] != "core/Axios.js:Axios" || got[1] != "core/Axios.js:Axios.constructor(instanceConfig)" {
+		t.Errorf("want the class, then its constructor: %v", got)
+	}
+	for _, x := range ranked {
+		if (x.Path == "test/Axios_test.js" || x.Name == "AxiosHeaders.constructor(h)" || x.Name == "Axios.request(config)") && x.Explain.Signal("pin") != 0 {
+			t.Errorf("%s:%s was pinned", x.Path, x.Name)
+		}
+	}
+}
+
 // A query of a few plain words that spell a definition's name asks for it:
 // the named function comes first, above a file whose name the words match
 // and the implementation a wrapper there lifts.
