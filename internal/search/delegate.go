@@ -16,7 +16,9 @@ import (
 // hp.ThinCodeLines code lines, not a constructor, and calls exactly one
 // other candidate (bare name equal to the callee, in the same directory,
 // or in a directory named by the call's qualifier; not a namesake of the
-// wrapper in another file), that candidate gets at least the
+// wrapper in another file) with more code lines than the wrapper (an
+// implementation is longer than the wrapper that hands it the work; an
+// echo or a print as short is a helper), that candidate gets at least the
 // wrapper's score plus hp.DelegateMargin; the lift is the signal
 // "delegate", whose note names the wrapper. A wrapper that calls two
 // candidates is a dispatcher, and a callee name several candidates share
@@ -88,6 +90,13 @@ func delegate(ranked []Result, callees map[[2]string][]string, hp HybridParams) 
 		}
 		for j := range targets {
 			b := &ranked[j]
+			// an implementation is longer than the wrapper that hands
+			// it the work; a callee as short is a helper the wrapper
+			// uses to do its own work (nvm_node_version -> nvm_echo,
+			// a print), and the wrapper is the answer
+			if n := codeLines(a.content); codeLinesUpTo(b.content, n) <= n {
+				continue
+			}
 			if lift := orig[w.i] + hp.DelegateMargin - b.Score; lift > 0 {
 				moved = addSignal(b, "delegate", lift, a.Name) || moved
 			}

@@ -156,10 +156,25 @@ func TestDelegateNeverChainsNorFollowsGuesses(t *testing.T) {
 func RunWithContext(ctx Context) error { return Run() }
 
 // Run runs the command, retrying on failure.
-func Run() error { return runCommand() }
+func Run() error {
+	for i := 0; i < 3; i++ {
+		if err := runCommand(); err == nil {
+			return nil
+		}
+	}
+	return errRetry
+}
 
 // runCommand executes.
-func runCommand() error { return nil }
+func runCommand() error {
+	cmd := exec.Command("true")
+	cmd.Stdout = os.Stdout
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	return cmd.Wait()
+}
 `, "tmpl/tmpl.go": `package tmpl
 
 // Render renders the page template with the data, escaping every value.
@@ -250,6 +265,37 @@ trait Decoder[A] {
 		}
 		if !strings.HasPrefix(rs[0].Name, c.first) {
 			t.Errorf("%q: want %s first, got %v", c.query, c.first, names(rs))
+		}
+	}
+}
+
+// A thin function that hands a value to a helper as short as itself (a
+// print, an echo) does its own work: the helper is no implementation, and
+// the delegate step leaves the wrapper first.
+func TestDelegateSkipsHelpersNoLongerThanTheWrapper(t *testing.T) {
+	t.Parallel()
+	s := fixture(t, map[string]string{
+		"install/install.go": `package install
+
+// echo prints its arguments on a line.
+func echo(args ...any) { fmt.Println(args...) }
+
+// nodeVersion prints the Node.js version to install.
+func nodeVersion() { echo(os.Getenv("NODE_VERSION")) }
+`,
+		"install/other.go": `package install
+
+// home returns the install directory.
+func home() string { return os.Getenv("NVM_DIR") }
+`})
+	const q = "print the Node.js version to install"
+	rs := top(t, s, q, RankerHybrid, 5)
+	if len(rs) == 0 || !strings.HasPrefix(rs[0].Name, "nodeVersion") {
+		t.Fatalf("want the wrapper nodeVersion first, got %v", names(rs))
+	}
+	for _, r := range rs {
+		if r.Explain.Signal("delegate") != 0 {
+			t.Errorf("%s lifted from %s", r.Name, r.Explain.note("delegate"))
 		}
 	}
 }
