@@ -267,7 +267,7 @@ func exactPin(ranked []Result, name string, pin float64) bool {
 			// the class's constructor ("constructor", __init__,
 			// initialize): how one is made, next to its head, as a Java
 			// constructor named as its class is pinned with it
-			return pin / 4
+			return pin / 2
 		case !pinnable(*r, name):
 			return 0
 		case r.sym.Name != name:

@@ -312,7 +312,7 @@ func TestExactPinSigil(t *testing.T) {
 }
 
 // A symbol query for a class puts the class first and its constructor
-// ("constructor", __init__) next, as a Java constructor named as its class
+// ("constructor", __init__) next, at half the pin, as a Java constructor named as its class
 // is pinned with it; another class's constructor and a test's are not.
 func TestExactPinClassConstructor(t *testing.T) {
 	t.Parallel()
