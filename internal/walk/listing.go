@@ -109,7 +109,11 @@ type ListStats struct {
 	Dirs     int  // directories entered
 	Relisted int  // directories read (changed, new, under a changed ignore file)
 	Statted  int  // files lstat'ed instead of listed
-	Full     bool // no usable listing was given (or it did not hold): every directory was read
+	// IgnoreChecks counts the ignore files lstat'ed for their stamp: of a
+	// directory whose own stamp is unchanged, only those its record saw
+	// (one cannot appear without changing the directory's mtime)
+	IgnoreChecks int
+	Full         bool // no usable listing was given (or it did not hold): every directory was read
 }
 
 // Encode returns the listing's header and rows, for a store.
@@ -418,11 +422,28 @@ func (l *lister) stamp(fi fs.FileInfo) string {
 	return strconv.FormatInt(fi.Size(), 10) + ":" + strconv.FormatInt(m, 10) + ":" + sys
 }
 
+// ignoreNames are the ignore files a directory's stamp covers, in the
+// order of its Ignores field.
+var ignoreNames = [...]string{".gitignore", ".coderagignore"}
+
 // ignoreStamp stamps the ignore files of directory abs ("-" for one that
-// is not there).
-func (l *lister) ignoreStamp(abs string) string {
+// is not there). prev is the directory's recorded stamp of them when the
+// directory's own stamp is unchanged, "" otherwise: an ignore file
+// recorded absent is then still absent (creating one changes the
+// directory's mtime, as git's untracked cache assumes too), and only
+// those recorded present are lstat'ed, for an edit.
+func (l *lister) ignoreStamp(abs, prev string) string {
+	was := strings.Split(prev, ";")
+	if len(was) != len(ignoreNames)+1 {
+		was = nil // no usable record: check every name
+	}
 	var b strings.Builder
-	for _, name := range []string{".gitignore", ".coderagignore"} {
+	for i, name := range ignoreNames {
+		if was != nil && was[i] == "-" {
+			b.WriteString("-;")
+			continue
+		}
+		l.stats.IgnoreChecks++
 		fi, err := os.Lstat(filepath.Join(abs, name))
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
@@ -450,10 +471,15 @@ func (l *lister) visit(rel string, force bool) error {
 	}
 	abs := filepath.Join(l.root, filepath.FromSlash(rel))
 	fi, serr := os.Lstat(abs)
-	ign := l.ignoreStamp(abs)
 	rec := l.prev[rel]
+	same := rec != nil && serr == nil && fi.IsDir() && rec.Stamp != "" && rec.Stamp == l.stamp(fi)
+	seen := ""
+	if same {
+		seen = rec.Ignores
+	}
+	ign := l.ignoreStamp(abs, seen)
 	l.order = append(l.order, rel)
-	if rec != nil && !force && serr == nil && fi.IsDir() && rec.Stamp != "" && rec.Stamp == l.stamp(fi) && rec.Ignores == ign {
+	if same && !force && rec.Ignores == ign {
 		return l.replay(rel, rec)
 	}
 	childForce := force || rec == nil || rec.Ignores != ign

@@ -149,6 +149,7 @@ func TestListMatchesWalkAfterEachChange(t *testing.T) {
 		{"nested .gitignore edited", func(t *testing.T, root string) { write(t, root, "a/b/.gitignore", "*.tmp.go\n") }, 2},
 		{".gitignore added", func(t *testing.T, root string) { write(t, root, "a/.gitignore", "b/c/\n") }, 3},
 		{".gitignore deleted", func(t *testing.T, root string) { rm(t, root, "a/b/.gitignore") }, 2},
+		{".coderagignore added", func(t *testing.T, root string) { write(t, root, "a/b/c/.coderagignore", "*.py\n") }, 1},
 		{"ignored dir gains a file", func(t *testing.T, root string) { write(t, root, "gen/h.go", "package gen") }, 0},
 		{"build dir gains a Go file", func(t *testing.T, root string) { write(t, root, "build/b.go", "package build") }, 1},
 		{"build package loses its Go file", func(t *testing.T, root string) { rm(t, root, "tools/build/b.go") }, 1},
@@ -175,6 +176,11 @@ func TestListMatchesWalkAfterEachChange(t *testing.T) {
 			}
 			if tc.name == "no change" && l1.Changed() {
 				t.Fatal("listing of an unchanged tree reported as changed")
+			}
+			// of a directory whose stamp is unchanged, only the ignore
+			// files it had are checked: the tree's two .gitignore files
+			if tc.name == "no change" && st1.IgnoreChecks != 2 {
+				t.Fatalf("unchanged tree: %d ignore files lstat'ed, want the 2 there are", st1.IgnoreChecks)
 			}
 			if _, st2 := listAndCompare(t, root, opts, l1); st2.Relisted != 0 {
 				t.Fatalf("List with no further change: %+v, want no directory read", st2)
