@@ -106,9 +106,9 @@ type entry struct {
 
 // ListStats says what a List did.
 type ListStats struct {
-	Dirs     int  // directories entered
-	Relisted int  // directories read (changed, new, under a changed ignore file)
-	Statted  int  // files lstat'ed instead of listed
+	Dirs     int // directories entered
+	Relisted int // directories read (changed, new, under a changed ignore file)
+	Statted  int // files lstat'ed instead of listed
 	// IgnoreChecks counts the ignore files lstat'ed for their stamp: of a
 	// directory whose own stamp is unchanged, only those its record saw
 	// (one cannot appear without changing the directory's mtime)
