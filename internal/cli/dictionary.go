@@ -51,6 +51,25 @@ func newAnalyzer(cfg config.Config) *analyze.Analyzer {
 	})
 }
 
+// dictionaryCached reports whether the dictionary newAnalyzer would load
+// for cfg has its cache already, or there is none to load: then the
+// first Chinese text reads it in tens of milliseconds, and nothing needs
+// building ahead.
+func dictionaryCached(cfg config.Config) bool {
+	loc := zh.Locations{Override: cfg.CEDICT, Home: cfg.Home}
+	if exe, err := os.Executable(); err == nil {
+		loc.Exe = exe
+	}
+	if wd, err := os.Getwd(); err == nil {
+		loc.Cwd = wd
+	}
+	path, _, err := zh.Locate(loc)
+	if err != nil || path == "" {
+		return true
+	}
+	return zh.HasCache(path, cacheDirs(path, cfg.Home)...)
+}
+
 // cacheDirs lists where the dictionary cache may go, best first.
 func cacheDirs(src, home string) []string {
 	var out []string

@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -58,6 +57,13 @@ synonyms. Set EMBEDDING_PROVIDER=ollama or openai for a neural model.`)
 	if err := e.embeddingErr(); err != nil {
 		return err
 	}
+	// Build the Chinese dictionary's cache while the files are parsed, so
+	// that the first Chinese search after the first index is fast. Once
+	// the cache is there, a search reads it when it needs it: loading it
+	// here was 30 ms of a no-change run on GOROOT/src.
+	if !dictionaryCached(e.cfg) {
+		go e.an.Dictionary()
+	}
 	eng, release, err := openEngine(e)
 	if err != nil {
 		return err
@@ -81,19 +87,7 @@ synonyms. Set EMBEDDING_PROVIDER=ollama or openai for a neural model.`)
 	var prog *progress
 	if !*quiet {
 		prog = newProgress(e.stderr)
-	}
-	// Build the Chinese dictionary's cache while the files are parsed, so
-	// that the first Chinese search after the first index is fast; a run
-	// with nothing to parse does not load it (30 ms of a no-change run on
-	// GOROOT/src, most of what it spent beyond `git status`).
-	var warm sync.Once
-	req.Progress = func(p index.Progress) {
-		if p.Phase == "index" && p.Total > 0 {
-			warm.Do(func() { go e.an.Dictionary() })
-		}
-		if prog != nil {
-			prog.update(p)
-		}
+		req.Progress = prog.update
 	}
 	rep, err := indexNow(e, eng, root, req)
 	if prog != nil {

@@ -143,13 +143,10 @@ func Locate(loc Locations) (path string, tried []string, err error) {
 // still returned, built in memory (Dict.Cached says which). Errors: the
 // source cannot be read or holds no entry (ErrBadDictionary).
 func Load(src string, cacheDirs ...string) (*Dict, error) {
-	st, err := os.Stat(src)
+	key, name, err := cacheName(src)
 	if err != nil {
 		return nil, fmt.Errorf("load dictionary: %w", err)
 	}
-	h := sha256.Sum256([]byte(converterVersion + "\x00" + src + "\x00" + strconv.FormatInt(st.Size(), 10) + "\x00" + strconv.FormatInt(st.ModTime().UnixNano(), 10)))
-	key := hex.EncodeToString(h[:8])
-	name := "cedict-" + key + ".tsv"
 	for _, dir := range cacheDirs {
 		if dir == "" {
 			continue
@@ -188,6 +185,37 @@ func Load(src string, cacheDirs ...string) (*Dict, error) {
 		}
 	}
 	return d, nil
+}
+
+// cacheName returns the cache key of the CC-CEDICT file src (its path,
+// size and mtime, and converterVersion) and the cache file's name.
+func cacheName(src string) (key, name string, err error) {
+	st, err := os.Stat(src)
+	if err != nil {
+		return "", "", err
+	}
+	h := sha256.Sum256([]byte(converterVersion + "\x00" + src + "\x00" + strconv.FormatInt(st.Size(), 10) + "\x00" + strconv.FormatInt(st.ModTime().UnixNano(), 10)))
+	key = hex.EncodeToString(h[:8])
+	return key, "cedict-" + key + ".tsv", nil
+}
+
+// HasCache reports whether one of cacheDirs holds the cache Load would
+// read for src, by its name alone (a stat each): Load then reads it
+// instead of building the dictionary.
+func HasCache(src string, cacheDirs ...string) bool {
+	_, name, err := cacheName(src)
+	if err != nil {
+		return false
+	}
+	for _, dir := range cacheDirs {
+		if dir == "" {
+			continue
+		}
+		if fi, err := os.Stat(filepath.Join(dir, name)); err == nil && fi.Mode().IsRegular() {
+			return true
+		}
+	}
+	return false
 }
 
 func writeAtomic(path, text string) error {

@@ -134,9 +134,15 @@ func TestLoadCache(t *testing.T) {
 		t.Fatal(err)
 	}
 	cache := filepath.Join(dir, "cache")
+	if HasCache(src, cache) {
+		t.Fatal("HasCache before any load")
+	}
 	d1, err := Load(src, cache)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if !HasCache(src, filepath.Join(dir, "none"), cache) {
+		t.Fatal("HasCache after the load wrote the cache: false")
 	}
 	if d1.Cached == "" || d1.Words != 4 || !strings.Contains(d1.Source, "2026-01-02") {
 		t.Fatalf("first load: %+v", d1)
@@ -165,6 +171,9 @@ func TestLoadCache(t *testing.T) {
 	// a changed source gets a new cache file
 	if err := os.WriteFile(src, []byte(sample+"新 新 [xin1] /new/\n"), 0o644); err != nil {
 		t.Fatal(err)
+	}
+	if HasCache(src, cache) {
+		t.Error("HasCache of a changed source: true (its cache is not written yet)")
 	}
 	d3, err := Load(src, cache)
 	if err != nil {
