@@ -252,24 +252,22 @@ type FileRecord struct {
 
 // Files returns the fingerprints of every file of project, by path.
 func (s *Store) Files(ctx context.Context, project string) (map[string]FileRecord, error) {
-	// the rows of one embedder share its string
-	var recs []FileRecord
+	// the rows of one embedder share its string; the records go straight
+	// into the map (a slice of them first was grown by copying: a tenth
+	// of this read's CPU in a no-change run on GOROOT/src)
+	out := map[string]FileRecord{}
+	embedder := ""
 	err := s.EachFile(ctx, project, func(r FileRecord) error {
 		r.Path, r.SHA256 = strings.Clone(r.Path), strings.Clone(r.SHA256)
-		if n := len(recs); n > 0 && recs[n-1].Embedder == r.Embedder {
-			r.Embedder = recs[n-1].Embedder
-		} else {
-			r.Embedder = strings.Clone(r.Embedder)
+		if r.Embedder != embedder {
+			embedder = strings.Clone(r.Embedder)
 		}
-		recs = append(recs, r)
+		r.Embedder = embedder
+		out[r.Path] = r
 		return nil
 	})
 	if err != nil {
 		return nil, err
-	}
-	out := make(map[string]FileRecord, len(recs))
-	for _, r := range recs {
-		out[r.Path] = r
 	}
 	return out, nil
 }
