@@ -235,7 +235,18 @@ func (s *Searcher) HybridParams() HybridParams {
 // the candidates and every piece of evidence the stages need from the
 // store, then the stages of hybridStages add their named signals to the
 // pool in declared order, without reading the store.
-func (s *Searcher) rankHybrid(ctx context.Context, q *Query, hp HybridParams, k int) ([]Result, error) {
+// keywordHit is the best-ranked candidate the keyword route found, with
+// its 1-based rank in the whole ranked pool.
+type keywordHit struct {
+	r    *Result
+	rank int
+}
+
+// rankHybrid returns the k best candidates, and the best-ranked candidate
+// of the whole pool that the keyword route found (nil when it found none
+// the filters kept): a note tells a user whose k results are all vector
+// neighbours where the query's words do occur.
+func (s *Searcher) rankHybrid(ctx context.Context, q *Query, hp HybridParams, k int) ([]Result, *keywordHit, error) {
 	sized := ""
 	if !hp.VectorRerank && hp.Alpha > 0 && hp.AlphaPerDecade > 0 {
 		// a record without a count (an index of an older coderag), or
@@ -247,7 +258,7 @@ func (s *Searcher) rankHybrid(ctx context.Context, q *Query, hp HybridParams, k 
 	}
 	p, err := s.gather(ctx, q, hp)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	// filters that kept fewer than k of a pool the routes cut short:
 	// read deeper, up to filterMaxCandidates per route, so a language or
@@ -255,18 +266,25 @@ func (s *Searcher) rankHybrid(ctx context.Context, q *Query, hp HybridParams, k 
 	for q.Filter.Narrows() && len(p.res) < k && p.cut && hp.Candidates < filterMaxCandidates {
 		hp.Candidates = min(hp.Candidates*filterPoolFactor, filterMaxCandidates)
 		if p, err = s.gather(ctx, q, hp); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	p.fusionNote = sized
 	runStages(p, hybridStages)
 	ranked := p.res
+	var firstKW *keywordHit
+	for i := range ranked {
+		if ranked[i].Explain.KeywordRank > 0 {
+			firstKW = &keywordHit{r: &ranked[i], rank: i + 1}
+			break
+		}
+	}
 	if hp.Diversity <= 0 {
 		out := limitPerFile(ranked, k, hp.MaxPerFile)
 		markCapped(ranked, out)
-		return out, nil
+		return out, firstKW, nil
 	}
-	return ranked[:min(k, len(ranked))], nil
+	return ranked[:min(k, len(ranked))], firstKW, nil
 }
 
 // QueryEmbedder is implemented by embedders that embed an analysed query

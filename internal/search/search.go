@@ -253,8 +253,9 @@ func (s *Searcher) Search(ctx context.Context, query string, opts Options) (*Res
 		return resp, nil
 	}
 	var (
-		res []Result
-		kws []string
+		res     []Result
+		kws     []string
+		firstKW *keywordHit // the best candidate with a keyword hit (hybrid)
 	)
 	// A search reads the index in several queries (candidates, then their
 	// rows). An index run that replaces files between them takes the
@@ -269,7 +270,7 @@ func (s *Searcher) Search(ctx context.Context, query string, opts Options) (*Res
 			res, err = s.rankSeed(ctx, q, k)
 			kws = q.Keywords
 		default:
-			res, err = s.rankHybrid(ctx, q, hp, k)
+			res, firstKW, err = s.rankHybrid(ctx, q, hp, k)
 			kws = q.Terms
 		}
 		if err != nil {
@@ -295,6 +296,12 @@ func (s *Searcher) Search(ctx context.Context, query string, opts Options) (*Res
 		case kw:
 		case len(q.Terms) == 0:
 			note = StopWordsNote
+		case firstKW != nil:
+			// the words do occur, in chunks the ranking puts below these
+			// (tests, docs, examples): say where, not that they are absent
+			note = fmt.Sprintf(LowerKeywordNote, firstKW.rank, firstKW.r.Path, firstKW.r.StartLine)
+		case filter.Narrows():
+			note = NoKeywordFilteredNote
 		default:
 			note = NoKeywordNote
 		}
@@ -390,6 +397,13 @@ const (
 // at all; there are no results.
 const (
 	NoKeywordNote = "no word of the query occurs in the indexed code; these results are only the nearest by vector similarity"
+	// NoKeywordFilteredNote: as NoKeywordNote, within what the query's
+	// filters keep (the words may occur elsewhere).
+	NoKeywordFilteredNote = "no word of the query occurs in the code the filters keep; these results are only the nearest by vector similarity"
+	// LowerKeywordNote: no result shown holds a word of the query, but a
+	// chunk ranked lower does (a test, a doc, an example): its rank and
+	// place fill the verbs.
+	LowerKeywordNote = "no result shown holds a word of the query; these are only the nearest by vector similarity. The first chunk that holds one ranks %d (%s:%d): tests, docs and examples rank last; raise --top-k or add file: to see it"
 	StopWordsNote = "the query has only common words (stop words), which are not searched as keywords; these results are only the nearest by vector similarity: add a word that names what you look for"
 	NoWordsNote   = "the query has no searchable words (only punctuation or symbols)"
 	CutQueryNote  = "the query was cut to its first 1,000 bytes; search for the part that names what you look for"
@@ -398,8 +412,10 @@ const (
 // vectorOnly reports whether note marks an answer whose results come from
 // vector similarity alone (the note comes first, before the others).
 func vectorOnly(note string) bool {
-	return strings.HasPrefix(note, NoKeywordNote) || strings.HasPrefix(note, StopWordsNote)
+	return strings.HasPrefix(note, NoKeywordNote) || strings.HasPrefix(note, StopWordsNote) ||
+		strings.HasPrefix(note, NoKeywordFilteredNote) || strings.HasPrefix(note, LowerKeywordNote[:strings.IndexByte(LowerKeywordNote, ';')])
 }
+
 
 // sortResults orders by score desc, then path, then name, so ties are
 // broken the same way on every run.

@@ -390,6 +390,59 @@ func TestNoKeywordNote(t *testing.T) {
 	}
 }
 
+// A query whose words occur only in chunks ranked below the results shown
+// (a test: the path prior puts it last) is not told "no word occurs": the
+// note says where the first chunk holding one ranks. A filter that keeps
+// no chunk holding a word says the words are absent from what it keeps,
+// not from the code.
+func TestLowerKeywordNote(t *testing.T) {
+	t.Parallel()
+	s := fixture(t, map[string]string{
+		"greet/greet.go": `package greet
+
+// Welcome writes a friendly welcome message for the user to the screen.
+func Welcome(name string) string { return "welcome " + name }
+
+// Farewell writes a friendly goodbye message for the user to the screen.
+func Farewell(name string) string { return "goodbye " + name }
+`,
+		"greet/greet_test.go": `package greet
+
+func TestSalutation(t *testing.T) {
+	if Welcome("zorbulon") == "" {
+		t.Fatal("empty message for the user")
+	}
+}
+`})
+	// a full vector scan, as a learned embedder's route is, so that vector
+	// neighbours with no keyword hit compete with the test
+	hp := DefaultHybridParams()
+	hp.VectorRerank, hp.Alpha, hp.AlphaPerDecade = false, 0.5, 0
+	s.Params = &hp
+	ctx := context.Background()
+	resp2, err := s.Search(ctx, "zorbulon", Options{TopK: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(resp2.Results) != 1 || strings.HasSuffix(resp2.Results[0].Path, "_test.go") {
+		t.Fatalf("fixture no longer ranks the test below a vector neighbour: %v", names(resp2.Results))
+	}
+	want := fmt.Sprintf(LowerKeywordNote, 2, "greet/greet_test.go", 3)
+	if resp2.Note != want {
+		t.Fatalf("note %q, want %q (results %v)", resp2.Note, want, names(resp2.Results))
+	}
+	if !vectorOnly(resp2.Note) {
+		t.Error("the results shown are vector neighbours only: vectorOnly must say so")
+	}
+	resp3, err := s.Search(ctx, "zorbulon file:greet/greet.go", Options{TopK: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp3.Note != NoKeywordFilteredNote {
+		t.Fatalf("filtered: note %q, want %q", resp3.Note, NoKeywordFilteredNote)
+	}
+}
+
 // A query over MaxQueryBytes is cut at a word boundary before it and says
 // so; a query within it is searched as given.
 func TestLongQueryCut(t *testing.T) {
