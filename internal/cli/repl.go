@@ -27,7 +27,7 @@ var graphCommand = func(e *env, project, name string) error {
 }
 
 const replHelp = `/index [path]   index a directory (default: the session's project) and make it the session's project
-/search QUERY   hybrid search of the session's project
+/search QUERY   hybrid search of the session's project (flags as 'coderag search': --top-k N, --explain, --json, ...)
 /graph NAME     relations of a class or Class.method
 /grep PATTERN   regex search of the files (flags as 'coderag grep': -i, -F, -C N, --glob '*.go', ...)
 /glob PATTERN   files matching a ** glob
@@ -141,7 +141,16 @@ func (r *repl) dispatch(line string) (quit bool) {
 			fmt.Fprintln(r.e.stdout, "usage: /search QUERY")
 			break
 		}
-		err = runSearch(ce, []string{"--project", r.project, "--", arg})
+		flags, query, ferr := replSearchArgs(arg)
+		if ferr != nil {
+			err = ferr
+			break
+		}
+		if query == "" {
+			fmt.Fprintln(r.e.stdout, "usage: /search QUERY")
+			break
+		}
+		err = runSearch(ce, append(append([]string{"--project", r.project}, flags...), "--", query))
 	case "/graph":
 		if arg == "" {
 			fmt.Fprintln(r.e.stdout, "usage: /graph NAME (a class or Class.method)")
@@ -231,6 +240,45 @@ func (r *repl) tool(ce *env, c replTool, arg string) error {
 
 // takesValue reports whether the flag f of a REPL tool command takes a
 // value (--offset 5), not a boolean (-i).
+// replSearchFlags are the flags of `coderag search` that /search takes,
+// with whether each takes a value; --project and --all are the session's.
+var replSearchFlags = map[string]bool{"top-k": true, "ranker": true, "explain": false, "json": false, "expand": false, "tool-format": false}
+
+// replSearchArgs splits /search's argument into the search flags it holds
+// (anywhere: "/search merge flags --top-k 2") and the query, the other
+// words in order. A word of the form --name is a flag and must be one of
+// replSearchFlags; a word with one dash ("-file:x_test.go") is a filter of
+// the query.
+func replSearchArgs(arg string) (flags []string, query string, err error) {
+	words := strings.Fields(arg)
+	var q []string
+	for i := 0; i < len(words); i++ {
+		w := words[i]
+		if !strings.HasPrefix(w, "--") || w == "--" {
+			if w == "--" {
+				q = append(q, words[i+1:]...)
+				break
+			}
+			q = append(q, w)
+			continue
+		}
+		name, _, hasValue := strings.Cut(w[2:], "=")
+		value, known := replSearchFlags[name]
+		if !known {
+			return nil, "", usagef("/search takes --top-k N, --ranker R, --explain, --json, --expand and --tool-format, not %s", w)
+		}
+		flags = append(flags, w)
+		if value && !hasValue {
+			if i+1 >= len(words) {
+				return nil, "", usagef("/search: %s needs a value", w)
+			}
+			i++
+			flags = append(flags, words[i])
+		}
+	}
+	return flags, strings.Join(q, " "), nil
+}
+
 func takesValue(f string) bool {
 	switch strings.TrimLeft(f, "-") {
 	case "offset", "limit", "depth", "glob", "path", "C", "A", "B", "context", "head-limit", "max-results", "max-chars", "engine":

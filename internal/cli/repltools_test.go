@@ -56,3 +56,45 @@ func TestREPLTools(t *testing.T) {
 		t.Logf("output:\n%s\nstderr:\n%s", out, errs)
 	}
 }
+
+// TestREPLSearchFlags: /search takes the search flags anywhere in the line
+// (--top-k N, --explain, --json), a one-dash word stays a filter of the
+// query, and an unknown --flag is an error line, not a word searched.
+func TestREPLSearchFlags(t *testing.T) {
+	askEnv(t, "")
+	root := t.TempDir()
+	writeFile(t, filepath.Join(root, "main.go"), "package main\n\n// serve listens on a tcp port.\nfunc serve() { listen(\"tcp port\") }\n\n// listen opens the tcp port.\nfunc listen(addr string) {}\n\n// close shuts the tcp port.\nfunc close() {}\n")
+	in := strings.Join([]string{
+		"/index " + root,
+		"/search tcp port --top-k 1 --explain",
+		"/search --json tcp port --top-k=2",
+		"/search tcp port -file:main.go",
+		"/search tcp port --frobnicate",
+		"/exit",
+	}, "\n") + "\n"
+	code, out, errs := askRun(t, in)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
+	}
+	// the answer to each input line follows its prompt
+	parts := strings.Split(out, "coderag> ")
+	if len(parts) < 6 {
+		t.Fatalf("want 5 answers, got:\n%s", out)
+	}
+	first, asJSON, filtered, unknown := parts[2], parts[3], parts[4], parts[5]
+	if !strings.Contains(first, " 1. ") || strings.Contains(first, " 2. ") || !strings.Contains(first, "explain: ") {
+		t.Errorf("--top-k 1 --explain not honoured:\n%s", first)
+	}
+	if !strings.Contains(asJSON, `"results"`) || strings.Count(asJSON, `"path": "main.go"`) != 2 || !strings.Contains(asJSON, `"query": "tcp port"`) {
+		t.Errorf("--json --top-k=2 not honoured:\n%s", asJSON)
+	}
+	if !strings.Contains(filtered, `no results for "tcp port -file:main.go"`) {
+		t.Errorf("a one-dash filter was not kept in the query:\n%s", filtered)
+	}
+	if !strings.HasPrefix(unknown, "error: /search takes --top-k N") {
+		t.Errorf("an unknown flag is not an error line:\n%s", unknown)
+	}
+	if t.Failed() {
+		t.Logf("stderr:\n%s", errs)
+	}
+}
