@@ -404,9 +404,9 @@ const (
 	// chunk ranked lower does (a test, a doc, an example): its rank and
 	// place fill the verbs.
 	LowerKeywordNote = "no result shown holds a word of the query; these are only the nearest by vector similarity. The first chunk that holds one ranks %d (%s:%d): tests, docs and examples rank last; raise --top-k or add file: to see it"
-	StopWordsNote = "the query has only common words (stop words), which are not searched as keywords; these results are only the nearest by vector similarity: add a word that names what you look for"
-	NoWordsNote   = "the query has no searchable words (only punctuation or symbols)"
-	CutQueryNote  = "the query was cut to its first 1,000 bytes; search for the part that names what you look for"
+	StopWordsNote    = "the query has only common words (stop words), which are not searched as keywords; these results are only the nearest by vector similarity: add a word that names what you look for"
+	NoWordsNote      = "the query has no searchable words (only punctuation or symbols)"
+	CutQueryNote     = "the query was cut to its first 1,000 bytes; search for the part that names what you look for"
 )
 
 // vectorOnly reports whether note marks an answer whose results come from
@@ -415,7 +415,6 @@ func vectorOnly(note string) bool {
 	return strings.HasPrefix(note, NoKeywordNote) || strings.HasPrefix(note, StopWordsNote) ||
 		strings.HasPrefix(note, NoKeywordFilteredNote) || strings.HasPrefix(note, LowerKeywordNote[:strings.IndexByte(LowerKeywordNote, ';')])
 }
-
 
 // sortResults orders by score desc, then path, then name, so ties are
 // broken the same way on every run.
