@@ -173,6 +173,10 @@ func (e *env) redactor() *httpx.Redactor {
 // repairHint is how the command line says to repair a damaged index.
 const repairHint = "run `coderag doctor` to check it, `coderag doctor --rebuild` to rebuild it"
 
+// foreignHint is how the command line says what to do with a file at the
+// index path that is not a coderag index: coderag never overwrites it.
+const foreignHint = "coderag leaves it untouched: move it away or set CODERAG_HOME to another directory"
+
 // errText is err as one redacted line, the form every error is printed in.
 // An error that shows the index file is damaged (store.Damaged), or is not
 // an index at all (store.ErrForeign), ends with how to repair it.
@@ -183,7 +187,8 @@ func (e *env) errText(err error) string {
 	case store.Damaged(err):
 		msg += "; the index is damaged: " + repairHint
 	case errors.Is(err, store.ErrForeign):
-		msg += ": " + repairHint
+		// doctor --rebuild leaves a file that is not an index untouched
+		msg += ": " + foreignHint
 	}
 	return msg
 }

@@ -69,7 +69,8 @@ func TestForeignIndexFileUntouched(t *testing.T) {
 		{"doctor", "--rebuild"},
 	} {
 		code, out, errs := run(t, args...)
-		if code != 1 || !strings.Contains(errs, "not a coderag index") || strings.Count(strings.TrimSpace(errs), "\n") != 0 {
+		if code != 1 || !strings.Contains(errs, "not a coderag index") || strings.Count(strings.TrimSpace(errs), "\n") != 0 ||
+			strings.Contains(errs, "doctor --rebuild` to rebuild") || !strings.Contains(errs, "CODERAG_HOME") {
 			t.Errorf("%v: exit %d\nstdout: %s\nstderr: %s", args, code, out, errs)
 		}
 		if fileSum(t, path) != before {
