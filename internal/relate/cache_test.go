@@ -304,3 +304,51 @@ func TestNewIsAConstructorCall(t *testing.T) {
 		}
 	}
 }
+
+// TestGraphListsRecursionOnce: a function that calls itself has that call
+// among its callees and among its callers; the graph lists it once, and
+// counts it once.
+func TestGraphListsRecursionOnce(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "walk.go"), []byte(`package p
+
+func Walk(n int) int {
+	if n == 0 {
+		return 0
+	}
+	return Walk(n-1) + step(n)
+}
+
+func step(n int) int { return n }
+
+func Start() int { return Walk(3) }
+`), 0o644)
+	st, root := indexDir(t, dir)
+	r, err := NewResolver(context.Background(), st, root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := r.Graph("Walk")
+	if err != nil {
+		t.Fatal(err)
+	}
+	self, callers := 0, 0
+	for _, e := range g.Edges {
+		if e.Kind != "calls" {
+			continue
+		}
+		if e.Line == 7 && e.To == "Walk" {
+			self++
+		}
+		if e.Target != nil && e.Target.Name == g.Defs[0].Name {
+			callers++
+		}
+	}
+	if self != 1 {
+		t.Errorf("the recursive call at walk.go:7 is listed %d times, want 1: %+v", self, g.Edges)
+	}
+	if callers != 2 { // itself, and Start
+		t.Errorf("%d calls reach Walk, want 2 (Walk itself and Start)", callers)
+	}
+}

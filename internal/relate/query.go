@@ -528,8 +528,27 @@ func (r *Resolver) memberEdges(d *Def) []Edge {
 			out = append(out, e)
 		}
 	}
-	out = append(out, r.calleeEdges(d)...)
-	out = append(out, r.callerEdges(d)...)
+	callees := r.calleeEdges(d)
+	out = append(out, callees...)
+	// a call of d in d's own body (recursion) is one of its callees and
+	// one of its callers: list it once
+	type site struct {
+		path string
+		line int
+		to   string
+	}
+	self := map[site]bool{}
+	for _, e := range callees {
+		if e.Target == d {
+			self[site{e.Path, e.Line, e.To}] = true
+		}
+	}
+	for _, e := range r.callerEdges(d) {
+		if e.Caller == d && self[site{e.Path, e.Line, e.To}] {
+			continue
+		}
+		out = append(out, e)
+	}
 	return out
 }
 
