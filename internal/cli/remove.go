@@ -62,7 +62,9 @@ checkpoint), so the index file shrinks.`)
 	rm, err := eng.Remove(e.ctx, root, func(msg string) { fmt.Fprintln(e.stderr, msg) })
 	if errors.Is(err, store.ErrNotIndexed) {
 		if p, ferr := eng.Find(e.ctx, root, true); ferr == nil {
-			return fmt.Errorf("%s is inside the indexed project %s, not its root: run `coderag remove %s` to drop that project", root, p.Path, p.Path)
+			// the enclosing project is not what was asked for: say what
+			// removing it would drop, not that it is the fix
+			return fmt.Errorf("%s is not an indexed project: it is a directory of the indexed project %s, and nothing was removed (`coderag remove %s` would drop the whole of that project)", root, p.Path, p.Path)
 		}
 		return fmt.Errorf("%s is not an indexed project ('coderag stats' lists them)", root)
 	}
