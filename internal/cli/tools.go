@@ -90,8 +90,9 @@ func rootPath(root, sub, p string) string {
 }
 
 func runGrep(e *env, args []string) error {
-	fs := newFlags(e, "grep", "[flags] PATTERN",
-		`Search file contents with a regular expression (Go RE2 syntax) under the project, with the
+	fs := newFlags(e, "grep", "[flags] PATTERN [PATH]",
+		`Search file contents with a regular expression (Go RE2 syntax) under the project (or PATH, a
+file or directory in it, as rg takes one; the same as --path), with the
 same ignore rules as the index. Uses ripgrep (rg --json, 8 s limit) when it is on PATH, else a
 native parallel search. Output is capped (per file, in all, in characters) and says when it is
 partial; it ends with up to 3 suggested 'read' calls around the first matches.
@@ -120,8 +121,14 @@ usage or an invalid regular expression.`)
 	if err != nil {
 		return err
 	}
-	if len(pos) != 1 {
-		return usagef("want one PATTERN (quote it), got %d arguments", len(pos))
+	switch {
+	case len(pos) == 2 && p.Path == "":
+		// `grep PATTERN PATH`, as rg and grep take it
+		p.Path = pos[1]
+	case len(pos) == 2:
+		return usagef("a PATH and --path both name where to search: give one")
+	case len(pos) != 1:
+		return usagef("want PATTERN and at most one PATH (quote a pattern with spaces), got %d arguments", len(pos))
 	}
 	if p.Context < 0 || p.Before < 0 || p.After < 0 {
 		return usagef("-C, -A and -B must not be negative")

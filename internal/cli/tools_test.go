@@ -33,6 +33,14 @@ func TestExactToolCommands(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "notes.md") || !strings.Contains(out, "pkg/retry.go") {
 		t.Fatalf("grep -i: %s", out)
 	}
+	// `grep PATTERN PATH`, as rg takes it: the same as --path
+	code, out, _ = run(t, "grep", "--project", root, "-i", "RETRY", "notes.md")
+	if code != 0 || !strings.Contains(out, "notes.md") || strings.Contains(out, "pkg/retry.go") {
+		t.Fatalf("grep PATTERN PATH: exit %d %s", code, out)
+	}
+	if code, _, errs := run(t, "grep", "--project", root, "--path", "pkg", "x", "notes.md"); code != 2 || !strings.Contains(errs, "give one") {
+		t.Fatalf("a PATH and --path: exit %d %q", code, errs)
+	}
 	code, out, errs = run(t, "grep", "--project", root, "zzqq-no-such-text")
 	if code != 1 || !strings.Contains(out, "No matches.") || errs != "" {
 		t.Fatalf("no match: exit %d out %q err %q (want 1, as rg)", code, out, errs)
