@@ -52,6 +52,8 @@ func TestSearchFilters(t *testing.T) {
 		"charge lnag:go": `unknown filter "lnag:" (did you mean "lang:"?); known: lang, file, path, -file, sym, case, repo, project`,
 		"lang:go":        "has only filters",
 		"charge lang:xx": `unknown language "xx"`,
+		// a project filter that names no project searched is bad input too
+		"charge repo:zzz": "repo:zzz matches no project searched",
 	} {
 		for _, args := range [][]string{{"search", "--project", shop, q}, {"search", "--all", q}} {
 			code, out, errs := run(t, args...)

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"runtime/debug"
@@ -99,6 +100,11 @@ A misspelt filter (lnag:go) or a query of filters only is an error (exit status 
 		if n := freshNote(fresh, p.Root); n != "" {
 			fmt.Fprintln(e.stderr, n)
 		}
+	}
+	if errors.Is(err, search.ErrBadQuery) {
+		// a filter that names no project searched (repo:zzz) is bad
+		// input, as every other filter error is
+		return usagef("%v", err)
 	}
 	if err != nil {
 		return err

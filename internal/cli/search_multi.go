@@ -68,6 +68,9 @@ func searchMany(e *env, dirs []string, all bool, query string, opts search.Optio
 			fmt.Fprintln(e.stderr, n)
 		}
 	}
+	if errors.Is(err, search.ErrBadQuery) {
+		return usagef("%v", err) // repo:zzz naming no project searched
+	}
 	if err != nil {
 		return err
 	}
