@@ -259,10 +259,21 @@ func exactPin(ranked []Result, name string, pin float64) bool {
 	if name == "" || pin <= 0 {
 		return false
 	}
+	// a name defined only in tests (TestParse, a test helper) is what the
+	// user typed: its definition there is the answer
+	testOnly := true
+	for i := range ranked {
+		if pinnable(ranked[i], name) {
+			testOnly = false
+			break
+		}
+	}
 	return pinWhere(ranked, "pin", func(r *Result) float64 {
 		// tests, examples and declarations mention the name too; the
 		// definition the user wants is in ordinary source (pinnable)
 		switch {
+		case testOnly && r.sym.Name == name && r.Type != chunk.KindText && isTestPath(r.Path):
+			return pin
 		case r.sym.Owner == name && r.sym.Name != name && isConstructor(*r) && r.Type != chunk.KindText && !isTestPath(r.Path) && auxKind(r.Path) == "":
 			// the class's constructor ("constructor", __init__,
 			// initialize): how one is made, next to its head, as a Java

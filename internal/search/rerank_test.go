@@ -292,6 +292,31 @@ func TestExactPinSkipsTests(t *testing.T) {
 	_ = context.Background
 }
 
+// A name defined only in a test (TestParse) is what the user typed: its
+// test definition is pinned; while an ordinary definition of the name
+// exists, the test's is not.
+func TestExactPinTestOnlyName(t *testing.T) {
+	t.Parallel()
+	ranked := []Result{
+		{Path: "parse.go", Name: "Parse()", Type: "function", Score: 0.012, Explain: &Explain{}, sym: chunk.Symbol{Name: "Parse"}},
+		{Path: "parse_test.go", Name: "TestParse(t)", Type: "function", Score: 0.004, Explain: &Explain{}, sym: chunk.Symbol{Name: "TestParse"}},
+	}
+	exactPin(ranked, "TestParse", 0.05)
+	sortResults(ranked)
+	if ranked[0].Name != "TestParse(t)" || ranked[0].Explain.Signal("pin") == 0 {
+		t.Errorf("a test-only name: want its test first, pinned: %v", names(ranked))
+	}
+	ranked = []Result{
+		{Path: "parse.go", Name: "Parse()", Type: "function", Score: 0.004, Explain: &Explain{}, sym: chunk.Symbol{Name: "Parse"}},
+		{Path: "parse_test.go", Name: "Parse()", Type: "function", Score: 0.012, Explain: &Explain{}, sym: chunk.Symbol{Name: "Parse"}},
+	}
+	exactPin(ranked, "Parse", 0.05)
+	sortResults(ranked)
+	if ranked[0].Path != "parse.go" || ranked[1].Explain.Signal("pin") != 0 {
+		t.Errorf("an ordinary definition exists: the test's must not be pinned: %v", names(ranked))
+	}
+}
+
 // A '$'-prefixed definition ($ZodType) answers a query for the plain name,
 // after the exact spelling.
 func TestExactPinSigil(t *testing.T) {
