@@ -84,7 +84,8 @@ type HybridParams struct {
 	// TestPenalty is subtracted for chunks in test files and testdata:
 	// about a whole fused score, so a test only wins when nothing else
 	// matches. AuxPenalty is subtracted for docs, examples, benchmarks,
-	// generated code, type declarations and vendored copies; DocPenalty
+	// generated code, type declarations, build scripts and vendored
+	// copies; DocPenalty
 	// for text chunks of prose and build files (see pathPrior).
 	TestPenalty, AuxPenalty, DocPenalty float64
 	// NameExact, NameFold and NameQualified boost chunks whose bare name

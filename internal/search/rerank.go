@@ -32,6 +32,8 @@ func auxKind(p string) string {
 	case strings.Contains(base, ".pb.") || strings.HasSuffix(base, "_pb2.py") || strings.Contains(base, "_generated") ||
 		strings.HasPrefix(base, "zz_generated") || strings.Contains(base, ".generated.") || strings.HasSuffix(base, ".min.js"):
 		return "generated"
+	case isBuildScript(base):
+		return "build"
 	}
 	for _, d := range []string{"/examples/", "/example/", "/_examples/", "/samples/", "/sample/", "/demo/", "/demos/"} {
 		if strings.Contains(lp, d) {
@@ -60,6 +62,29 @@ func auxKind(p string) string {
 		}
 	}
 	return ""
+}
+
+// buildScripts are the base names (lower case) of build and packaging
+// scripts written in a language the index parses: setup.py's functions
+// hold "setup", "install" and "version" and answered "how is the timeout
+// set" (设置 -> setup) on requests, but a question about the code is
+// rarely about how it is packaged.
+var buildScripts = map[string]bool{"setup.py": true, "build.rs": true, "noxfile.py": true, "fabfile.py": true,
+	"rakefile": true, "gruntfile.js": true, "gulpfile.js": true, "karma.conf.js": true}
+
+// isBuildScript reports whether base (lower case) is a build script: one
+// of buildScripts, or a tool's JS/TS configuration (webpack.config.js,
+// vite.config.ts, jest.config.mjs).
+func isBuildScript(base string) bool {
+	if buildScripts[base] {
+		return true
+	}
+	for _, ext := range []string{".config.js", ".config.ts", ".config.mjs", ".config.cjs", ".config.mts", ".config.cts"} {
+		if strings.HasSuffix(base, ext) {
+			return true
+		}
+	}
+	return false
 }
 
 // docExts are files whose chunks are prose or build configuration, not
@@ -105,8 +130,7 @@ func pathPrior(r Result, hp HybridParams) float64 {
 // where many chunks match the question is stronger evidence than one lucky
 // chunk: "how are routes grouped and registered" is answered by the file
 // that defines the group, its methods and its helpers. Only the first pool
-// candidates count, so a long file does not win on many weak matches.
-// that defines the group, its methods and its helpers. The idea and its
+// candidates count, so a long file does not win on many weak matches. The idea and its
 // form (boost the file's top chunk by a fraction of the rest) follow
 // semble's multi-chunk file boost (MinishLab/semble, PR 25). ranked must be
 // sorted; the boost is the signal "coherence".
