@@ -39,7 +39,8 @@ func definesSymbol(rows map[int64]store.ChunkRow, name string) bool {
 // defined outside the indexed tree (another crate, package or module)
 // enters the project through a re-export, "pub use axum_core::extract::{
 // FromRequest, ... }" or "export { Foo } from './foo'": that is where a
-// reader of this project finds it. The chunks are those the keyword
+// reader of this project finds it. A name that only tests spell pins the
+// tests that spell it (pin/2). The chunks are those the keyword
 // route ranked (rows) plus the hp.SymbolSiteCandidates best chunks for the
 // name's whole-identifier term, since a long module chunk that re-exports
 // many names ranks below the short functions that call the name.
@@ -71,14 +72,32 @@ func (s *Searcher) symbolSites(ctx context.Context, name string, hp HybridParams
 	}
 	decl, reexport := siteRegexps(name)
 	pins := map[int64]float64{}
+	inCode := false
+	var inTests []int64
 	for id, row := range rows {
-		if isTestPath(row.Path) || auxKind(row.Path) != "" || isDocFile(row.Path) || !strings.Contains(row.Content, name) {
+		if !strings.Contains(row.Content, name) {
 			continue
 		}
+		if isTestPath(row.Path) {
+			inTests = append(inTests, id)
+			continue
+		}
+		if auxKind(row.Path) != "" || isDocFile(row.Path) {
+			continue
+		}
+		inCode = true
 		switch {
 		case declares(row.Content, decl):
 			pins[id] = hp.ExactPin
 		case reexports(row.Content, name, reexport):
+			pins[id] = hp.ExactPin / 2
+		}
+	}
+	// an identifier that only tests spell (a test's local variable or
+	// fixture, inputString) is found where it is, not passed over for
+	// code that merely shares its parts
+	if !inCode && len(pins) == 0 {
+		for _, id := range inTests {
 			pins[id] = hp.ExactPin / 2
 		}
 	}

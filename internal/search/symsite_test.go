@@ -81,6 +81,40 @@ void paintBox(RenderBox b, RenderBox c) { b.paint(); c.paint(); } // RenderBox
 	}
 }
 
+// An identifier that only a test spells (a local variable) is found in
+// that test, above code that merely shares its parts; one that code also
+// spells pins no test.
+func TestSymbolSiteTestOnly(t *testing.T) {
+	t.Parallel()
+	s := fixture(t, map[string]string{
+		"pad.go": `package pad
+
+// rpad pads a string on the right to the input width.
+func rpad(s string, padding int) string { return s }
+
+// inputWidth returns the width of the input string.
+func inputWidth(s string) int { return len(s) }
+`,
+		"pad_test.go": `package pad
+
+func TestRpad(t *testing.T) {
+	inputString := "cobra"
+	if rpad(inputString, 10) == "" {
+		t.Fatal("empty")
+	}
+}
+`})
+	rs := top(t, s, "inputString", RankerHybrid, 3)
+	if len(rs) == 0 || rs[0].Path != "pad_test.go" || rs[0].Explain.Signal("site") <= 0 {
+		t.Fatalf("the test that spells the name should come first, pinned: %v", names(rs))
+	}
+	for _, r := range top(t, s, "rpad", RankerHybrid, 3) {
+		if r.Path == "pad_test.go" && r.Explain.Signal("site") != 0 {
+			t.Fatalf("a name code defines pinned a test: %v", r.Name)
+		}
+	}
+}
+
 func TestDeclares(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct {
