@@ -15,9 +15,11 @@ import (
 // Admission. A request other than a static file goes through admit before
 // it is routed, in three steps:
 //
-//  1. its client (remote IP address) takes one of its MaxPerClient places,
-//     held until the answer is written: one client's slow or many requests
-//     do not reach the others';
+//  1. its client (remote IP address) takes one of its MaxPerClient places
+//     (an MCP event stream one of its MaxStreamsPerClient places), held
+//     until the answer is written: one client's slow or many requests do
+//     not reach the others', and its open MCP sessions do not take the
+//     places of its requests;
 //  2. its body, if any, is read whole (at most MaxBodyBytes) within
 //     BodyTimeout, a deadline of its own, shorter than the server's
 //     ReadTimeout, while it holds one of MaxPendingBodies places but no
@@ -44,7 +46,8 @@ const (
 // errFull: a cap of admit is reached (503 with Retry-After).
 var errFull = errors.New("the server is serving as many requests as it takes: try again shortly")
 
-// clientOf is the remote IP address of r, its client for MaxPerClient.
+// clientOf is the remote IP address of r, its client for MaxPerClient and
+// MaxStreamsPerClient.
 func clientOf(r *http.Request) string {
 	if h, _, err := net.SplitHostPort(r.RemoteAddr); err == nil {
 		return h
@@ -79,17 +82,24 @@ func hasBody(r *http.Request) bool {
 // memory.
 func (s *Server) admit(w http.ResponseWriter, r *http.Request) (release func(), err error) {
 	client := clientOf(r)
+	// an MCP event stream stays open as long as its session: it takes a
+	// place among the client's streams, not among its requests
+	stream := r.Method == http.MethodGet && r.URL.Path == "/mcp"
+	places, capacity := s.clients, s.opts.MaxPerClient
+	if stream {
+		places, capacity = s.clientStreams, s.opts.MaxStreamsPerClient
+	}
 	s.clientMu.Lock()
-	if s.clients[client] >= s.opts.MaxPerClient {
+	if places[client] >= capacity {
 		s.clientMu.Unlock()
 		return nil, errFull
 	}
-	s.clients[client]++
+	places[client]++
 	s.clientMu.Unlock()
 	leave := func() {
 		s.clientMu.Lock()
-		if s.clients[client]--; s.clients[client] <= 0 {
-			delete(s.clients, client)
+		if places[client]--; places[client] <= 0 {
+			delete(places, client)
 		}
 		s.clientMu.Unlock()
 	}
@@ -99,7 +109,6 @@ func (s *Server) admit(w http.ResponseWriter, r *http.Request) (release func(), 
 			return nil, err
 		}
 	}
-	stream := r.Method == http.MethodGet && r.URL.Path == "/mcp"
 	n, limit := &s.served, s.opts.MaxRequests
 	switch {
 	case stream:

@@ -482,3 +482,44 @@ func TestFileParams(t *testing.T) {
 		t.Errorf("page line out of range: %d %.200s", code, body)
 	}
 }
+
+// TestStreamPlacesApart: a client's open MCP event streams take places of
+// their own (MaxStreamsPerClient), not its request places: with as many
+// streams open as it may hold, its requests are still admitted, and its
+// request cap and stream cap each refuse one more with errFull.
+func TestStreamPlacesApart(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, Options{MaxRequests: 8, MaxPerClient: 2, MaxStreams: 8})
+	s := f.srv.Config.Handler.(*Server)
+	req := func(method, target string) *http.Request {
+		r := httptest.NewRequest(method, target, nil)
+		r.RemoteAddr = "127.0.0.1:5000"
+		return r
+	}
+	var held []func()
+	defer func() {
+		for _, release := range held {
+			release()
+		}
+	}()
+	for i := 0; i < 4; i++ { // MaxStreams/2
+		release, err := s.admit(httptest.NewRecorder(), req(http.MethodGet, "/mcp?project=list"))
+		if err != nil {
+			t.Fatalf("stream %d: %v", i+1, err)
+		}
+		held = append(held, release)
+	}
+	if _, err := s.admit(httptest.NewRecorder(), req(http.MethodGet, "/mcp?project=list")); !errors.Is(err, errFull) {
+		t.Errorf("a fifth stream of one client: %v, want errFull", err)
+	}
+	for i := 0; i < 2; i++ {
+		release, err := s.admit(httptest.NewRecorder(), req(http.MethodGet, "/api/status"))
+		if err != nil {
+			t.Fatalf("request %d of a client holding 4 streams: %v", i+1, err)
+		}
+		held = append(held, release)
+	}
+	if _, err := s.admit(httptest.NewRecorder(), req(http.MethodGet, "/api/status")); !errors.Is(err, errFull) {
+		t.Errorf("a third request of one client: %v, want errFull", err)
+	}
+}

@@ -97,11 +97,16 @@ type Options struct {
 	// MaxStreams caps the MCP event streams (GET /mcp) open at once,
 	// answered likewise beyond it. 0 means DefaultMaxStreams.
 	MaxStreams int
-	// MaxPerClient caps the requests and streams one client (one remote
-	// IP address) has served at once, so one client cannot take every
-	// slot; one more is answered 503 with Retry-After. 0 means half of
-	// MaxRequests.
+	// MaxPerClient caps the requests one client (one remote IP address)
+	// has served at once, so one client cannot take every slot; one more
+	// is answered 503 with Retry-After. 0 means half of MaxRequests.
 	MaxPerClient int
+	// MaxStreamsPerClient caps the MCP event streams one client holds
+	// open at once. An MCP client keeps a stream open per session, so
+	// streams have places of their own: a client's idle sessions (or many
+	// agents behind one proxy) never take its request places. 0 means
+	// half of MaxStreams.
+	MaxStreamsPerClient int
 	// MaxBodyBytes caps a request body; a larger one is answered 413.
 	// 0 means DefaultMaxBodyBytes.
 	MaxBodyBytes int64
@@ -165,11 +170,12 @@ type Server struct {
 	// clientMu guards the counts of admit (admit.go): served and
 	// streamsN, the requests and MCP event streams being served
 	// (Options.MaxRequests, MaxStreams); pending, the bodies being read
-	// (MaxPendingBodies); clients, the requests and streams of each remote
-	// IP address, bodies being read included (MaxPerClient).
+	// (MaxPendingBodies); clients, the requests of each remote IP
+	// address, bodies being read included (MaxPerClient), and
+	// clientStreams its event streams (MaxStreamsPerClient).
 	clientMu                  sync.Mutex
 	served, streamsN, pending int
-	clients                   map[string]int
+	clients, clientStreams    map[string]int
 }
 
 // New returns the server over b, or an error when opts are inconsistent
@@ -190,6 +196,9 @@ func New(b Backend, opts Options) (*Server, error) {
 	if opts.MaxPerClient <= 0 {
 		opts.MaxPerClient = max(1, opts.MaxRequests/2)
 	}
+	if opts.MaxStreamsPerClient <= 0 {
+		opts.MaxStreamsPerClient = max(1, opts.MaxStreams/2)
+	}
 	if opts.MaxBodyBytes <= 0 {
 		opts.MaxBodyBytes = DefaultMaxBodyBytes
 	}
@@ -206,7 +215,7 @@ func New(b Backend, opts Options) (*Server, error) {
 		opts.Reserved = opts.MaxRequests / 4
 	}
 	opts.Reserved = min(opts.Reserved, opts.MaxRequests-1)
-	s := &Server{b: b, opts: opts, mux: http.NewServeMux(), clients: map[string]int{}}
+	s := &Server{b: b, opts: opts, mux: http.NewServeMux(), clients: map[string]int{}, clientStreams: map[string]int{}}
 	var err error
 	if s.pages, err = parsePages(); err != nil {
 		return nil, err
