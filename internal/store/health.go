@@ -31,7 +31,10 @@ func Damaged(err error) bool {
 		return true
 	}
 	m := strings.ToLower(err.Error())
-	for _, w := range []string{"malformed", "no such table", "no such column", "file is not a database", "database corrupt",
+	// SQLite's own words ("database disk image is malformed", "malformed
+	// database schema"): "malformed" alone is any parser's (a chat
+	// server's HTML answer was taken for a damaged index)
+	for _, w := range []string{"disk image is malformed", "malformed database schema", "no such table", "no such column", "file is not a database", "database corrupt",
 		"sqlite_corrupt", "fts5: corrupt", "corrupt structure", "sql logic error: fts5"} {
 		if strings.Contains(m, w) {
 			return true
