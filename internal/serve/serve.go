@@ -298,7 +298,7 @@ var errWrongToken = errors.New("token does not match")
 // wrongToken is why the token r presents is refused, or nil when r
 // presents none or the server's: an Authorization header that is not
 // "Bearer TOKEN" with the server's token (any token, when the server has
-// none), or, with PrivateReads, the page's cookie holding another token (a
+// none; an empty "Bearer " is no token at all), or, with PrivateReads, the page's cookie holding another token (a
 // stale login; not checked for static files and the login form, which the
 // login page needs; without PrivateReads the cookie is no credential and
 // is ignored, as cookies are per host, not per port).
@@ -307,8 +307,18 @@ var errWrongToken = errors.New("token does not match")
 // never ignored.
 func (s *Server) wrongToken(r *http.Request) error {
 	if h, ok := r.Header["Authorization"]; ok {
-		t, isBearer := strings.CutPrefix(strings.Join(h, ","), "Bearer ")
+		raw := strings.TrimSpace(strings.Join(h, ","))
+		t, isBearer := strings.CutPrefix(raw, "Bearer ")
+		if !isBearer && raw == "Bearer" { // "Bearer " as the header parser trims it
+			t, isBearer = "", true
+		}
 		switch {
+		case isBearer && strings.TrimSpace(t) == "":
+			// "Bearer " and nothing: a client configured with an unset
+			// token variable (the README's MCP example, CODERAG_TOKEN
+			// unset) sends no credential, and open reads stay open
+		case !isBearer && s.opts.Token == "":
+			return fmt.Errorf("%w: this server has no token (reads are open, writes are off); send no Authorization header", errWrongToken)
 		case !isBearer:
 			return fmt.Errorf("%w: send Authorization: Bearer TOKEN", errWrongToken)
 		case s.opts.Token == "":

@@ -81,6 +81,22 @@ func TestWrongTokenNoServerToken(t *testing.T) {
 	if code, _ := f.do(t, "GET", "/api/status", "", ""); code != 200 {
 		t.Errorf("no token: %d", code)
 	}
+	// an empty bearer (a client configured with an unset token variable)
+	// is no credential: reads stay open; any other scheme is told that
+	// this server takes none
+	for h, want := range map[string]int{"Bearer ": 200, "Bearer": 200, "Basic dXNlcjpwYXNz": 401} {
+		req, _ := http.NewRequest("GET", f.srv.URL+"/api/status", nil)
+		req.Header.Set("Authorization", h)
+		res, err := f.srv.Client().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != want || want == 401 && !strings.Contains(string(b), "send no Authorization header") {
+			t.Errorf("Authorization %q: %d %s, want %d", h, res.StatusCode, b, want)
+		}
+	}
 }
 
 // TestWrongTokenCookie: with private reads, a page cookie holding another
