@@ -543,7 +543,12 @@ func (r *run) finish(ctx context.Context, c *collector) (*Report, error) {
 	d := max(r.emb.Dim(), c.dim)
 	switch {
 	case r.switching && len(rep.Failures) == 0,
-		!r.switching && d > 0 && (r.newProject || r.prevProj.Dim != d):
+		!r.switching && d > 0 && (r.newProject || r.prevProj.Dim != d),
+		// the project's rows changed: its updated_at says when
+		!r.switching && !r.newProject && r.prevProj != nil && rep.Changed+rep.Removed > 0:
+		if !r.switching && d == 0 {
+			d = r.prevProj.Dim
+		}
 		if err := r.st.PutProject(ctx, store.Project{Path: r.root, Embedder: r.emb.ID(), Dim: d}); err != nil {
 			return rep, fmt.Errorf("record project: %w", err)
 		}

@@ -133,9 +133,27 @@ func TestIncrementalEditsMatchFreshIndex(t *testing.T) {
 	if err := os.Rename(filepath.Join(root, "old/name.go"), filepath.Join(root, "old/new.go")); err != nil {
 		t.Fatal(err)
 	}
+	// the project's updated_at, put back to the epoch, says when its rows
+	// last changed: a run that changes files moves it, one that changes
+	// nothing does not
+	if _, err := rawDB(t, st).Exec(`UPDATE projects SET updated_at=0 WHERE project_path=?`, root); err != nil {
+		t.Fatal(err)
+	}
 	rep = mustRun(t, st, emb, root)
 	if rep.Changed != 3 || rep.Removed != 1 {
 		t.Fatalf("second run %+v", rep)
+	}
+	if p, err := st.GetProject(context.Background(), root); err != nil || p.UpdatedAt.Unix() == 0 {
+		t.Fatalf("updated_at after a run that changed files: %+v %v", p, err)
+	}
+	if _, err := rawDB(t, st).Exec(`UPDATE projects SET updated_at=0 WHERE project_path=?`, root); err != nil {
+		t.Fatal(err)
+	}
+	if rep := mustRun(t, st, emb, root); rep.Changed+rep.Removed != 0 {
+		t.Fatalf("a run with nothing changed: %+v", rep)
+	}
+	if p, _ := st.GetProject(context.Background(), root); p.UpdatedAt.Unix() != 0 {
+		t.Fatalf("updated_at moved on a run that changed nothing: %v", p.UpdatedAt)
 	}
 	got := chunkLines(t, st, root)
 	fresh := openStore(t)
