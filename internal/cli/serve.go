@@ -12,6 +12,7 @@ import (
 	"github.com/coderag/coderag/internal/engine"
 	"github.com/coderag/coderag/internal/mcp"
 	"github.com/coderag/coderag/internal/serve"
+	"github.com/coderag/coderag/internal/store"
 )
 
 func init() {
@@ -61,6 +62,12 @@ only the files the index takes (no .env, .git/ or ignored files).`)
 	if _, err := e.newEmbedder(); err != nil {
 		return fmt.Errorf("embedder: %w", err)
 	}
+	// a mistyped --store makes a new, empty index: say so at start, not
+	// only through "nothing is indexed yet" on the page
+	existed, err := store.Exists(e.cfg.DBPath())
+	if err != nil {
+		return err
+	}
 	ec := e.engineConfig(true)
 	if w := logTo(e, *verbose); w != nil {
 		ec.Log = mcp.NewLogger(w, false) // warnings of index runs, as the MCP server logs them
@@ -96,6 +103,9 @@ only the files the index takes (no .env, .git/ or ignored files).`)
 	srv := serve.NewHTTPServer(h)
 	url := "http://" + ln.Addr().String()
 	fmt.Fprintf(e.stderr, "coderag serve %s: %s (index %s; MCP at %s/mcp; writes %s)\n", Version, url, eng.StorePath(), url, map[bool]string{true: "need the token", false: "off: no token"}[tok != ""])
+	if !existed {
+		fmt.Fprintf(e.stderr, "note: there was no index at %s: a new, empty one was made (check --store or CODERAG_HOME if you meant another)\n", eng.StorePath())
+	}
 	if !loopback && tok == "" {
 		fmt.Fprintf(e.stderr, "note: listening beyond localhost with no token: anyone who reaches %s can read the indexed code\n", *addr)
 	}

@@ -84,3 +84,42 @@ func TestServeCommand(t *testing.T) {
 		t.Errorf("--store URL: exit %d %s", code, errs)
 	}
 }
+
+// TestServeNewStoreNoted: serve over a --store that did not exist (a
+// mistyped path) says at start that it made a new, empty index; over an
+// existing one it does not.
+func TestServeNewStoreNoted(t *testing.T) {
+	setHome(t)
+	start := func(args ...string) string {
+		ctx, cancel := context.WithCancel(context.Background())
+		pr, pw := io.Pipe()
+		done := make(chan int, 1)
+		go func() {
+			done <- Main(ctx, append([]string{"serve", "--addr", "127.0.0.1:0"}, args...), testLookup(t), io.Discard, pw)
+			pw.Close()
+		}()
+		sc := bufio.NewScanner(pr)
+		var lines []string
+		for sc.Scan() {
+			lines = append(lines, sc.Text())
+			if strings.HasPrefix(sc.Text(), "coderag serve ") {
+				break
+			}
+		}
+		// the notes are written before the server serves: stop it and
+		// read what it wrote up to its exit
+		cancel()
+		for sc.Scan() {
+			lines = append(lines, sc.Text())
+		}
+		<-done
+		return strings.Join(lines, "\n")
+	}
+	fresh := filepath.Join(t.TempDir(), "sub", "typo.db")
+	if out := start("--store", fresh); !strings.Contains(out, "note: there was no index at "+fresh) {
+		t.Errorf("a new store is not noted:\n%s", out)
+	}
+	if out := start("--store", fresh); strings.Contains(out, "there was no index") {
+		t.Errorf("an existing store is noted as new:\n%s", out)
+	}
+}
