@@ -94,7 +94,16 @@ func (s *Server) apiFile(w http.ResponseWriter, r *http.Request) {
 		httpError(w, r, status(err), err)
 		return
 	}
-	limit, err := lineParam(q, "limit")
+	limit := 0
+	if v := q.Get("limit"); v != "" {
+		// a read returns at most MaxReadLimit lines (as MCP's read_file
+		// says): a larger limit is refused, not cut without a word
+		n, perr := strconv.Atoi(v)
+		if perr != nil || n < 1 || n > tools.MaxReadLimit {
+			err = badRequest("limit must be a number of lines from 1 to %d, got %q (page with offset)", tools.MaxReadLimit, v)
+		}
+		limit = n
+	}
 	if err != nil {
 		httpError(w, r, status(err), err)
 		return
