@@ -150,14 +150,28 @@ func lineParam(q url.Values, name string) (int, error) {
 // as JSON (Graph), or drawn as SVG (guessed calls only with guesses=1).
 func (s *Server) apiGraph(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
+	// an option value the endpoint does not know is a 400, not ignored
+	format := q.Get("format")
+	if format != "" && format != "json" && format != "svg" {
+		httpError(w, r, http.StatusBadRequest, badRequest("format must be json or svg, got %q", format))
+		return
+	}
+	guesses := false
+	if v := q.Get("guesses"); v != "" {
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			httpError(w, r, http.StatusBadRequest, badRequest("guesses must be 1 or 0 (true or false), got %q", v))
+			return
+		}
+		guesses = b
+	}
 	g, err := s.graph(r)
 	if err != nil {
 		httpError(w, r, status(err), err)
 		return
 	}
-	if q.Get("format") == "svg" {
+	if format == "svg" {
 		w.Header().Set("Content-Type", "image/svg+xml")
-		guesses, _ := strconv.ParseBool(q.Get("guesses"))
 		_, _ = io.WriteString(w, string(drawGraph(g, guesses))) // the client went away: nothing to tell it
 		return
 	}

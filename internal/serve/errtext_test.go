@@ -33,6 +33,8 @@ func TestErrorTexts(t *testing.T) {
 		{"GET", "/api/file?project=list&path=list.go&offset=-1", "", 400, `offset must be a line number from 1 to 67108864, got "-1"`},
 		{"GET", "/api/file?project=list&path=list.go&limit=0", "", 400, `limit must be a number of lines from 1 to 2000, got "0" (page with offset)`},
 		{"GET", "/api/file?project=list&path=list.go&limit=5000", "", 400, `limit must be a number of lines from 1 to 2000, got "5000" (page with offset)`},
+		{"GET", "/api/graph?project=list&name=List.insertValue&format=png", "", 400, `format must be json or svg, got "png"`},
+		{"GET", "/api/graph?project=list&name=List.insertValue&format=svg&guesses=yes", "", 400, `guesses must be 1 or 0 (true or false), got "yes"`},
 		{"POST", "/api/index", `{"root":"` + filepath.Join(f.list, "list.go") + `"}`, 400, `root "` + filepath.Join(f.list, "list.go") + `": not a directory`},
 		{"POST", "/api/index", `{}`, 400, "missing root (the project directory on the server)"},
 		{"POST", "/api/index", `{"root":"rel"}`, 400, `root "rel" is relative: give the absolute directory on the server, or the name of an indexed project`},
