@@ -178,7 +178,7 @@ func continueHint(tool, kept string) string {
 	case "search_code":
 		return "lower top_k or ask a narrower question"
 	case "code_graph":
-		return "ask for a narrower name (Class.method) or lower depth"
+		return "ask for a narrower name (Class.method)"
 	}
 	return "raise max_answer_chars (at most " + strconv.Itoa(MaxAnswerChars) + ")"
 }
