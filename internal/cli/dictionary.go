@@ -26,14 +26,7 @@ var (
 // $CODERAG_HOME/cache, else the user cache directory.
 func newAnalyzer(cfg config.Config) *analyze.Analyzer {
 	return analyze.New(func() (*zh.Dict, error) {
-		loc := zh.Locations{Override: cfg.CEDICT, Home: cfg.Home}
-		if exe, err := os.Executable(); err == nil {
-			loc.Exe = exe
-		}
-		if wd, err := os.Getwd(); err == nil {
-			loc.Cwd = wd
-		}
-		path, _, err := zh.Locate(loc)
+		path, err := locateDictionary(cfg)
 		if err != nil || path == "" {
 			return nil, err
 		}
@@ -56,6 +49,17 @@ func newAnalyzer(cfg config.Config) *analyze.Analyzer {
 // first Chinese text reads it in tens of milliseconds, and nothing needs
 // building ahead.
 func dictionaryCached(cfg config.Config) bool {
+	path, err := locateDictionary(cfg)
+	if err != nil || path == "" {
+		return true
+	}
+	return zh.HasCache(path, cacheDirs(path, cfg.Home)...)
+}
+
+// locateDictionary finds the CC-CEDICT file for cfg (zh.Locate from the
+// override, the executable's and the working directory's places and
+// $CODERAG_HOME); "" with no error when there is none.
+func locateDictionary(cfg config.Config) (string, error) {
 	loc := zh.Locations{Override: cfg.CEDICT, Home: cfg.Home}
 	if exe, err := os.Executable(); err == nil {
 		loc.Exe = exe
@@ -64,10 +68,7 @@ func dictionaryCached(cfg config.Config) bool {
 		loc.Cwd = wd
 	}
 	path, _, err := zh.Locate(loc)
-	if err != nil || path == "" {
-		return true
-	}
-	return zh.HasCache(path, cacheDirs(path, cfg.Home)...)
+	return path, err
 }
 
 // cacheDirs lists where the dictionary cache may go, best first.
