@@ -2,7 +2,6 @@ package serve
 
 import (
 	"bytes"
-	"crypto/subtle"
 	"errors"
 	"fmt"
 	"io"
@@ -68,7 +67,7 @@ func (s *Server) authenticated(r *http.Request) bool {
 		return false
 	}
 	c, err := r.Cookie(tokenCookie)
-	return err == nil && subtle.ConstantTimeCompare([]byte(c.Value), []byte(s.opts.Token)) == 1
+	return err == nil && s.cookieOK(c)
 }
 
 // hasBody reports whether r may carry a body to read.

@@ -45,7 +45,10 @@ package serve
 
 import (
 	"context"
+	"crypto/hmac"
+	"crypto/sha256"
 	"crypto/subtle"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -74,8 +77,28 @@ import (
 // DefaultAddr is where `coderag serve` listens unless told otherwise.
 const DefaultAddr = "127.0.0.1:7777"
 
-// tokenCookie holds the token a person typed on the page (reads only).
+// tokenCookie holds the page's read credential once a person typed the
+// token (readCookie): a value derived from the token, never the token, so
+// a cookie that leaks (a shared browser profile, a proxy's log) grants
+// reads only, never the writes the token allows.
 const tokenCookie = "coderag_token"
+
+// readCookie is the value of tokenCookie for the server's token: the hex
+// HMAC-SHA256 of a fixed label keyed by the token; "" without a token.
+func (s *Server) readCookie() string {
+	if s.opts.Token == "" {
+		return ""
+	}
+	m := hmac.New(sha256.New, []byte(s.opts.Token))
+	m.Write([]byte("coderag read cookie v1"))
+	return hex.EncodeToString(m.Sum(nil))
+}
+
+// cookieOK reports whether r's tokenCookie is the server's read cookie.
+func (s *Server) cookieOK(c *http.Cookie) bool {
+	want := s.readCookie()
+	return want != "" && subtle.ConstantTimeCompare([]byte(c.Value), []byte(want)) == 1
+}
 
 // Options configure a Server.
 type Options struct {
@@ -333,7 +356,7 @@ func (s *Server) wrongToken(r *http.Request) error {
 	if !s.opts.PrivateReads {
 		return nil // the cookie is no credential here: ignored, as another server's on this host
 	}
-	if c, err := r.Cookie(tokenCookie); err == nil && subtle.ConstantTimeCompare([]byte(c.Value), []byte(s.opts.Token)) != 1 {
+	if c, err := r.Cookie(tokenCookie); err == nil && !s.cookieOK(c) {
 		return fmt.Errorf("%w: the token kept by this browser is not the server's; log in again", errWrongToken)
 	}
 	return nil
@@ -360,7 +383,7 @@ func (s *Server) canRead(r *http.Request) bool {
 		return true
 	}
 	c, err := r.Cookie(tokenCookie)
-	return err == nil && subtle.ConstantTimeCompare([]byte(c.Value), []byte(s.opts.Token)) == 1
+	return err == nil && s.cookieOK(c)
 }
 
 // read wraps a handler that only reads.
@@ -404,7 +427,7 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 		s.render(w, http.StatusUnauthorized, "login", map[string]any{"Next": next, "Wrong": true})
 		return
 	}
-	http.SetCookie(w, &http.Cookie{Name: tokenCookie, Value: tok, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
+	http.SetCookie(w, &http.Cookie{Name: tokenCookie, Value: s.readCookie(), Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
 	http.Redirect(w, r, next, http.StatusSeeOther)
 }
 

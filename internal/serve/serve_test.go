@@ -368,10 +368,19 @@ func TestTokens(t *testing.T) {
 		if err != nil || res.StatusCode != http.StatusSeeOther || len(res.Cookies()) != 1 {
 			t.Fatalf("login: %v %v", err, res)
 		}
+		cookie := res.Cookies()[0]
 		req, _ := http.NewRequest("GET", f.srv.URL+"/status", nil)
-		req.AddCookie(res.Cookies()[0])
+		req.AddCookie(cookie)
 		if res, err := c.Do(req); err != nil || res.StatusCode != 200 {
 			t.Errorf("page with the cookie: %v %v", err, res.StatusCode)
+		}
+		// the cookie is derived from the token, never the token: it
+		// grants reads only, as a bearer it is refused
+		if strings.Contains(cookie.Value, "s3cret") || !cookie.HttpOnly {
+			t.Errorf("the login cookie holds the token or is readable by scripts: %+v", cookie)
+		}
+		if code, _ := f.do(t, "POST", "/api/remove", cookie.Value, `{"root":"list"}`); code != 401 {
+			t.Errorf("the cookie's value as a bearer token for a write: %d, want 401", code)
 		}
 		if res, _ := c.PostForm(f.srv.URL+"/login", url.Values{"token": {"nope"}}); res.StatusCode != 401 {
 			t.Errorf("login with a wrong token: %d", res.StatusCode)
