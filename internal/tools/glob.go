@@ -48,6 +48,18 @@ type GlobResult struct {
 // DefaultGlobLimit) with Partial and Total. Errors: ErrBadPattern,
 // ErrOutsideRoot, ErrNotFound.
 func Glob(ctx context.Context, root string, p GlobParams) (*GlobResult, error) {
+	return glob(ctx, root, p, false)
+}
+
+// GlobIndexed is Glob over the files an index run would take only (see
+// ReadIndexed): no hidden or skipped directory and no ignored file, even
+// with NoIgnore or Hidden, only languages coderag indexes; so it lists no
+// file that ReadIndexed and GrepIndexed then refuse.
+func GlobIndexed(ctx context.Context, root string, p GlobParams) (*GlobResult, error) {
+	return glob(ctx, root, p, true)
+}
+
+func glob(ctx context.Context, root string, p GlobParams, indexed bool) (*GlobResult, error) {
 	match, err := compileGlob(p.Pattern)
 	if err != nil {
 		return nil, fmt.Errorf("glob: %w", err)
@@ -66,6 +78,9 @@ func Glob(ctx context.Context, root string, p GlobParams) (*GlobResult, error) {
 	}
 	res := &GlobResult{Files: []string{}}
 	if !t.info.IsDir() {
+		if indexed && !walk.NewRules(t.root, walk.Options{}).Candidate(t.rel, nil).OK {
+			return res, nil
+		}
 		if match(path.Base(t.rel), path.Base(t.rel)) {
 			res.Files, res.Total = []string{walk.DisplayPath(t.rel)}, 1
 		}
@@ -75,7 +90,8 @@ func Glob(ctx context.Context, root string, p GlobParams) (*GlobResult, error) {
 	if dir == "." {
 		dir = ""
 	}
-	opts := walk.Options{AllFiles: true, Dir: dir, MaxFileBytes: -1, NoIgnore: p.NoIgnore, Hidden: p.Hidden, ReportDirs: true, AllowSecrets: p.AllowSecrets}
+	opts := walk.Options{AllFiles: !indexed, Dir: dir, MaxFileBytes: -1, NoIgnore: p.NoIgnore && !indexed, Hidden: p.Hidden && !indexed,
+		ReportDirs: true, AllowSecrets: p.AllowSecrets}
 	files, skips, err := walk.Collect(ctx, t.root, opts)
 	if err != nil {
 		return nil, fmt.Errorf("glob %s: %w", p.Pattern, err)

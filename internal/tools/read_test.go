@@ -260,3 +260,35 @@ func TestGlob(t *testing.T) {
 		}
 	}
 }
+
+// TestGlobIndexed lists only what ReadIndexed then reads: no ignore file,
+// no gitignored or skipped file even with NoIgnore and Hidden, no text
+// file of a language the index does not take; every file it lists,
+// ReadIndexed reads.
+func TestGlobIndexed(t *testing.T) {
+	t.Parallel()
+	root := fixture(t)
+	ctx := context.Background()
+	all, err := Glob(ctx, root, GlobParams{Pattern: "**", NoIgnore: true, Hidden: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := GlobIndexed(ctx, root, GlobParams{Pattern: "**", NoIgnore: true, Hidden: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Files) == 0 || len(got.Files) >= len(all.Files) {
+		t.Fatalf("indexed glob %q of all %q", got.Files, all.Files)
+	}
+	for _, f := range got.Files {
+		if strings.Contains(f, "ignore") || strings.HasSuffix(f, "app.log") || strings.Contains(f, "node_modules") {
+			t.Errorf("listed %s, which the index does not take", f)
+		}
+		if _, err := ReadIndexed(ctx, root, ReadParams{Path: f, Limit: 1}); err != nil {
+			t.Errorf("listed %s, which ReadIndexed refuses: %v", f, err)
+		}
+	}
+	if r, err := GlobIndexed(ctx, root, GlobParams{Pattern: ".coderagignore", Path: "sub/deep/.coderagignore"}); err != nil || len(r.Files) != 0 {
+		t.Errorf("an ignore file named as the path: %+v %v", r, err)
+	}
+}

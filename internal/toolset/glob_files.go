@@ -18,7 +18,11 @@ var globFiles = define(GlobFiles, "Find files by glob", true,
 			return "", fmt.Errorf("glob_files: %w", err)
 		}
 		in.AllowSecrets = env.allowSecrets() // never the model's to set
-		res, err := tools.Glob(ctx, root, in)
+		glob := tools.Glob
+		if env != nil && env.IndexedReads {
+			glob = tools.GlobIndexed // lists only what read_file then reads
+		}
+		res, err := glob(ctx, root, in)
 		if err != nil {
 			return "", explain(GlobFiles, root, err)
 		}
