@@ -62,6 +62,15 @@ func nameProjects(ps []ProjectStatus) {
 // index /srv/x`"), which a person on the page cannot follow.
 var cliAdvice = regexp.MustCompile("[;:,]?\\s*(run|use|try)\\s+`coderag [^`]*`[^;]*")
 
+// operatorAdvice rewrites the exact tools' advice that only the one who
+// runs coderag can follow (an environment variable, a flag) or that names
+// an MCP tool, for the page and the API, whose users can do neither.
+var operatorAdvice = strings.NewReplacer(
+	" (set CODERAG_ALLOW_SECRETS=1 or pass --allow-secrets to read it)", " (this server withholds files with secret-looking names)",
+	" (set CODERAG_ALLOW_SECRETS=1 or pass --allow-secrets to search it)", " (this server withholds files with secret-looking names)",
+	" (use glob_files to list it)", " (a directory: open one of its files)",
+)
+
 // webText is a note or an error as the page says it: no advice to run a
 // command of the CLI (the status page indexes, the search box searches).
 func webText(s string) string {
@@ -72,5 +81,5 @@ func webText(s string) string {
 		s = cliAdvice.ReplaceAllString(s, "")
 		return s + "; results cover only the files indexed so far (the status page shows the index's state)"
 	}
-	return strings.TrimSpace(cliAdvice.ReplaceAllString(s, ""))
+	return strings.TrimSpace(cliAdvice.ReplaceAllString(operatorAdvice.Replace(s), ""))
 }

@@ -67,6 +67,10 @@ func TestSecretFilesAreNeverServed(t *testing.T) {
 			if code/100 != 4 || strings.Contains(out, fileSecret) {
 				t.Errorf("GET %s: %d %.200s, want a 4xx without the file", p, code, out)
 			}
+			// the advice is the server's, not the operator's flags
+			if strings.Contains(out, "CODERAG_ALLOW_SECRETS") || strings.Contains(out, "--allow-secrets") {
+				t.Errorf("GET %s tells a visitor the operator's switch: %.300s", p, out)
+			}
 		}
 	}
 	for _, p := range []string{"/api/search?q=" + fileSecret, "/api/search?q=key+tok+SECRET&project=list"} {

@@ -606,7 +606,11 @@ func mark(kind error, format string, a ...any) error {
 // httpError answers with {"error": msg} for the API and MCP, plain text
 // otherwise.
 func httpError(w http.ResponseWriter, r *http.Request, code int, err error) {
-	if strings.HasPrefix(r.URL.Path, "/api/") || r.URL.Path == "/mcp" {
+	if strings.HasPrefix(r.URL.Path, "/api/") {
+		writeJSON(w, code, map[string]string{"error": operatorAdvice.Replace(err.Error())})
+		return
+	}
+	if r.URL.Path == "/mcp" {
 		writeJSON(w, code, map[string]string{"error": err.Error()})
 		return
 	}
