@@ -116,10 +116,13 @@ func (s *Server) apiFile(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, res)
 }
 
-// filePath is the path parameter of a file view: a NUL byte, which no
-// file name holds, is a 400.
+// filePath is the path parameter of a file view: a missing one, or one
+// with a NUL byte, which no file name holds, is a 400.
 func filePath(q url.Values) (string, error) {
 	p := q.Get("path")
+	if strings.TrimSpace(p) == "" {
+		return "", badRequest("missing path (a file of the project, relative to its root)")
+	}
 	if strings.ContainsRune(p, 0) {
 		return "", badRequest("path %q holds a NUL byte", p)
 	}

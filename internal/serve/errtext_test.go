@@ -34,6 +34,7 @@ func TestErrorTexts(t *testing.T) {
 		{"GET", "/api/file?project=list&path=list.go&limit=0", "", 400, `limit must be a number of lines from 1 to 2000, got "0" (page with offset)`},
 		{"GET", "/api/file?project=list&path=list.go&limit=5000", "", 400, `limit must be a number of lines from 1 to 2000, got "5000" (page with offset)`},
 		{"GET", "/api/graph?project=list&name=List.insertValue&format=png", "", 400, `format must be json or svg, got "png"`},
+		{"GET", "/api/file?project=list", "", 400, `missing path (a file of the project, relative to its root)`},
 		{"GET", "/api/graph?project=list&name=List.insertValue&format=svg&guesses=yes", "", 400, `guesses must be 1 or 0 (true or false), got "yes"`},
 		{"POST", "/api/index", `{"root":"` + filepath.Join(f.list, "list.go") + `"}`, 400, `root "` + filepath.Join(f.list, "list.go") + `": not a directory`},
 		{"POST", "/api/index", `{}`, 400, "missing root (the project directory on the server)"},
