@@ -4,9 +4,11 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/coderag/coderag/internal/analyze"
 	"github.com/coderag/coderag/internal/store"
+	"github.com/coderag/coderag/internal/walk"
 )
 
 // HybridParams are the weights and knobs of the hybrid ranker and of the
@@ -236,10 +238,12 @@ func (s *Searcher) HybridParams() HybridParams {
 // the candidates and every piece of evidence the stages need from the
 // store, then the stages of hybridStages add their named signals to the
 // pool in declared order, without reading the store.
-// keywordHit is the best-ranked candidate the keyword route found, with
-// its 1-based rank in the whole ranked pool.
+// keywordHit is the best-ranked candidate the keyword route found: its
+// place (copied: the pool's slice is the results', which later steps
+// change in place) and its 1-based rank among the candidates shown.
 type keywordHit struct {
-	r    *Result
+	path string
+	line int
 	rank int
 }
 
@@ -273,10 +277,15 @@ func (s *Searcher) rankHybrid(ctx context.Context, q *Query, hp HybridParams, k 
 	p.fusionNote = sized
 	runStages(p, hybridStages)
 	ranked := p.res
+	if s.HideSecrets {
+		// before the cut: a hidden chunk takes no place of the k, and is
+		// neither named nor counted by the notes
+		ranked = slices.DeleteFunc(ranked, func(x Result) bool { return walk.SecretName(x.Path) })
+	}
 	var firstKW *keywordHit
 	for i := range ranked {
 		if ranked[i].Explain.KeywordRank > 0 {
-			firstKW = &keywordHit{r: &ranked[i], rank: i + 1}
+			firstKW = &keywordHit{path: ranked[i].Path, line: ranked[i].StartLine, rank: i + 1}
 			break
 		}
 	}

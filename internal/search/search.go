@@ -299,7 +299,7 @@ func (s *Searcher) Search(ctx context.Context, query string, opts Options) (*Res
 		case firstKW != nil:
 			// the words do occur, in chunks the ranking puts below these
 			// (tests, docs, examples): say where, not that they are absent
-			note = fmt.Sprintf(LowerKeywordNote, firstKW.rank, firstKW.r.Path, firstKW.r.StartLine)
+			note = fmt.Sprintf(LowerKeywordNote, firstKW.rank, firstKW.path, firstKW.line)
 		case filter.Narrows():
 			note = NoKeywordFilteredNote
 		default:

@@ -445,6 +445,46 @@ func TestSalutation(t *testing.T) {
 	}
 }
 
+// The lower-keyword note never names a file the searcher hides: when a
+// secret-looking file (indexed with secrets allowed) is the only one that
+// holds a query word, a searcher with HideSecrets gives the plain
+// NoKeywordNote, not its path.
+func TestLowerKeywordNoteHidesSecrets(t *testing.T) {
+	t.Parallel()
+	st, emb := testStore(t)
+	root, err := index.ResolveRoot(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rel, content := range map[string]string{
+		"greet/greet.go":      "package greet\n\n// Welcome writes a friendly welcome message for the user.\nfunc Welcome(name string) string { return \"welcome \" + name }\n",
+		"config/secrets.yaml": "password: zorbulon\n",
+	} {
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := index.Run(context.Background(), st, emb, root, index.Options{Threads: 2, AllowSecrets: true}); err != nil {
+		t.Fatal(err)
+	}
+	hp := DefaultHybridParams()
+	hp.VectorRerank, hp.Alpha, hp.AlphaPerDecade = false, 0.5, 0
+	s := &Searcher{Store: st, Embedder: emb, Project: root, Params: &hp, HideSecrets: true}
+	for _, k := range []int{1, 3} {
+		resp, err := s.Search(context.Background(), "zorbulon qwxv", Options{TopK: k})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(resp.Note, "secrets.yaml") || resp.Note != NoKeywordNote {
+			t.Errorf("top %d: note %q, want %q (results %v)", k, resp.Note, NoKeywordNote, names(resp.Results))
+		}
+	}
+}
+
 // A query over MaxQueryBytes is cut at a word boundary before it and says
 // so; a query within it is searched as given.
 func TestLongQueryCut(t *testing.T) {
