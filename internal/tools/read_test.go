@@ -288,7 +288,12 @@ func TestGlobIndexed(t *testing.T) {
 			t.Errorf("listed %s, which ReadIndexed refuses: %v", f, err)
 		}
 	}
-	if r, err := GlobIndexed(ctx, root, GlobParams{Pattern: ".coderagignore", Path: "sub/deep/.coderagignore"}); err != nil || len(r.Files) != 0 {
-		t.Errorf("an ignore file named as the path: %+v %v", r, err)
+	// a path naming a file or directory the index does not take (an
+	// ignore file, a hidden or skipped directory) is refused, as
+	// GrepIndexed refuses it
+	for _, p := range []string{"sub/deep/.coderagignore", ".hidden", "node_modules"} {
+		if r, err := GlobIndexed(ctx, root, GlobParams{Pattern: "**", Path: p}); !errors.Is(err, ErrNotIndexed) {
+			t.Errorf("GlobIndexed with path %s: %+v %v, want ErrNotIndexed", p, r, err)
+		}
 	}
 }
