@@ -32,8 +32,6 @@ func auxKind(p string) string {
 	case strings.Contains(base, ".pb.") || strings.HasSuffix(base, "_pb2.py") || strings.Contains(base, "_generated") ||
 		strings.HasPrefix(base, "zz_generated") || strings.Contains(base, ".generated.") || strings.HasSuffix(base, ".min.js"):
 		return "generated"
-	case isBuildScript(base):
-		return "build"
 	}
 	for _, d := range []string{"/examples/", "/example/", "/_examples/", "/samples/", "/sample/", "/demo/", "/demos/"} {
 		if strings.Contains(lp, d) {
@@ -116,7 +114,10 @@ func pathPrior(r Result, hp HybridParams) float64 {
 	p := 0.0
 	if isTestPath(r.Path) {
 		p += hp.TestPenalty
-	} else if auxKind(r.Path) != "" {
+	} else if auxKind(r.Path) != "" || isBuildScript(strings.ToLower(path.Base(r.Path))) {
+		// a build script ranks as an auxiliary file, yet stays pinnable:
+		// a name defined only there (app.config.ts's appConfig) is the
+		// answer to a query for it
 		p += hp.AuxPenalty
 	}
 	if r.Type == chunk.KindText && isDocFile(r.Path) {

@@ -8,6 +8,29 @@ import (
 	"github.com/coderag/coderag/internal/chunk"
 )
 
+// Build and packaging scripts take the auxiliary penalty but are no
+// auxiliary kind: a name defined only there is still pinned.
+func TestBuildScriptsPenalisedNotUnpinned(t *testing.T) {
+	t.Parallel()
+	hp := DefaultHybridParams()
+	for p, want := range map[string]bool{
+		"setup.py": true, "tokio/build.rs": true, "packages/app/vite.config.ts": true, "webpack.config.js": true,
+		"src/app/app.config.ts": true, "src/setup_logging.py": false, "src/config.ts": false,
+	} {
+		r := Result{Path: p, Type: "function"}
+		if got := pathPrior(r, hp) == hp.AuxPenalty; got != want {
+			t.Errorf("pathPrior(%s) = %v, want the aux penalty: %v", p, pathPrior(r, hp), want)
+		}
+		if auxKind(p) != "" {
+			t.Errorf("auxKind(%s) = %q: a build script must stay pinnable", p, auxKind(p))
+		}
+	}
+	r := Result{Path: "src/app/app.config.ts", Name: "appConfig", Type: "function", Score: 0.001, Explain: &Explain{}, sym: chunk.Symbol{Name: "appConfig"}}
+	if !pinnable(r, "appConfig") {
+		t.Error("a definition in app.config.ts is not pinnable")
+	}
+}
+
 func TestAuxKind(t *testing.T) {
 	t.Parallel()
 	for p, want := range map[string]string{
@@ -21,12 +44,6 @@ func TestAuxKind(t *testing.T) {
 		"include/x/fmt/bundled/core.h":  "vendored",
 		"deps/jemalloc/src/arena.c":     "vendored",
 		"src/3rdparty/zlib/inflate.c":   "vendored",
-		"setup.py":                      "build",
-		"tokio/build.rs":                "build",
-		"packages/app/vite.config.ts":   "build",
-		"webpack.config.js":             "build",
-		"src/setup_logging.py":          "",
-		"src/config.ts":                 "",
 		"src/router.ts":                 "",
 		"lib/examplesupport/support.go": "",
 		"internal/docsgen/gen.go":       "",
