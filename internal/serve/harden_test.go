@@ -489,7 +489,7 @@ func TestFileParams(t *testing.T) {
 // request cap and stream cap each refuse one more with errFull.
 func TestStreamPlacesApart(t *testing.T) {
 	t.Parallel()
-	f := newFixture(t, Options{MaxRequests: 8, MaxPerClient: 2, MaxStreams: 8})
+	f := newFixture(t, Options{MaxRequests: 8, MaxPerClient: 4, MaxStreams: 8})
 	s := f.srv.Config.Handler.(*Server)
 	req := func(method, target string) *http.Request {
 		r := httptest.NewRequest(method, target, nil)
@@ -502,7 +502,7 @@ func TestStreamPlacesApart(t *testing.T) {
 			release()
 		}
 	}()
-	for i := 0; i < 4; i++ { // MaxStreams/2
+	for i := 0; i < 4; i++ { // MaxPerClient, which is MaxStreams/2 here
 		release, err := s.admit(httptest.NewRecorder(), req(http.MethodGet, "/mcp?project=list"))
 		if err != nil {
 			t.Fatalf("stream %d: %v", i+1, err)
@@ -512,7 +512,7 @@ func TestStreamPlacesApart(t *testing.T) {
 	if _, err := s.admit(httptest.NewRecorder(), req(http.MethodGet, "/mcp?project=list")); !errors.Is(err, errFull) {
 		t.Errorf("a fifth stream of one client: %v, want errFull", err)
 	}
-	for i := 0; i < 2; i++ {
+	for i := 0; i < 4; i++ {
 		release, err := s.admit(httptest.NewRecorder(), req(http.MethodGet, "/api/status"))
 		if err != nil {
 			t.Fatalf("request %d of a client holding 4 streams: %v", i+1, err)
@@ -520,6 +520,6 @@ func TestStreamPlacesApart(t *testing.T) {
 		held = append(held, release)
 	}
 	if _, err := s.admit(httptest.NewRecorder(), req(http.MethodGet, "/api/status")); !errors.Is(err, errFull) {
-		t.Errorf("a third request of one client: %v, want errFull", err)
+		t.Errorf("a fifth request of one client: %v, want errFull", err)
 	}
 }

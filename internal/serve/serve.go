@@ -128,7 +128,7 @@ type Options struct {
 	// open at once. An MCP client keeps a stream open per session, so
 	// streams have places of their own: a client's idle sessions (or many
 	// agents behind one proxy) never take its request places. 0 means
-	// half of MaxStreams.
+	// MaxPerClient, at most half of MaxStreams.
 	MaxStreamsPerClient int
 	// MaxBodyBytes caps a request body; a larger one is answered 413.
 	// 0 means DefaultMaxBodyBytes.
@@ -220,7 +220,8 @@ func New(b Backend, opts Options) (*Server, error) {
 		opts.MaxPerClient = max(1, opts.MaxRequests/2)
 	}
 	if opts.MaxStreamsPerClient <= 0 {
-		opts.MaxStreamsPerClient = max(1, opts.MaxStreams/2)
+		// as many streams as requests, and never half the server's
+		opts.MaxStreamsPerClient = max(1, min(opts.MaxPerClient, opts.MaxStreams/2))
 	}
 	if opts.MaxBodyBytes <= 0 {
 		opts.MaxBodyBytes = DefaultMaxBodyBytes
