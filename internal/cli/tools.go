@@ -121,10 +121,11 @@ usage or an invalid regular expression.`)
 	if err != nil {
 		return err
 	}
+	pathArgGiven := false
 	switch {
 	case len(pos) == 2 && p.Path == "":
 		// `grep PATTERN PATH`, as rg and grep take it
-		p.Path = pos[1]
+		p.Path, pathArgGiven = pos[1], true
 	case len(pos) == 2:
 		return usagef("a PATH and --path both name where to search: give one")
 	case len(pos) != 1:
@@ -148,6 +149,11 @@ usage or an invalid regular expression.`)
 	}
 	p.AllowSecrets = e.cfg.AllowSecrets
 	res, err := tools.Grep(e.ctx, root, p)
+	if pathArgGiven && errors.Is(err, tools.ErrNotFound) {
+		// `grep login timeout`: two words meant as one pattern
+		return usagef("%s (to search for %q, quote it: coderag grep %s)", strings.TrimPrefix(cliToolError("grep", err).Error(), "grep "),
+			pos[0]+" "+pos[1], shellQuote(pos[0]+" "+pos[1]))
+	}
 	if err != nil {
 		return cliToolError("grep", err)
 	}

@@ -41,6 +41,11 @@ func TestExactToolCommands(t *testing.T) {
 	if code, _, errs := run(t, "grep", "--project", root, "--path", "pkg", "x", "notes.md"); code != 2 || !strings.Contains(errs, "give one") {
 		t.Fatalf("a PATH and --path: exit %d %q", code, errs)
 	}
+	// two words meant as one pattern: the second is no path, and the
+	// error says how to quote them
+	if code, _, errs := run(t, "grep", "--project", root, "retry", "later"); code != 2 || !strings.Contains(errs, `to search for "retry later", quote it`) {
+		t.Fatalf("an unquoted two-word pattern: exit %d %q", code, errs)
+	}
 	code, out, errs = run(t, "grep", "--project", root, "zzqq-no-such-text")
 	if code != 1 || !strings.Contains(out, "No matches.") || errs != "" {
 		t.Fatalf("no match: exit %d out %q err %q (want 1, as rg)", code, out, errs)
