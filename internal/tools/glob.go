@@ -3,7 +3,6 @@ package tools
 import (
 	"context"
 	"fmt"
-	"io/fs"
 	"path"
 	"sort"
 	"strings"
@@ -78,16 +77,10 @@ func glob(ctx context.Context, root string, p GlobParams, indexed bool) (*GlobRe
 		limit = DefaultGlobLimit
 	}
 	res := &GlobResult{Files: []string{}}
-	if indexed {
-		// the path itself: a hidden or skipped directory (.git,
-		// node_modules) is walked from inside without its own rule
-		var d fs.DirEntry // nil: the path rules of a file
-		if t.info.IsDir() {
-			d = fs.FileInfoToDirEntry(t.info)
-		}
-		if !walk.NewRules(t.root, walk.Options{}).Candidate(t.rel, d).OK {
-			return nil, fmt.Errorf("glob %s: %w: only files the index takes can be listed here", walk.DisplayPath(t.asked), ErrNotIndexed)
-		}
+	// the path itself: a hidden or skipped directory (.git, node_modules)
+	// is walked from inside without its own rule
+	if indexed && !t.indexTakes() {
+		return nil, fmt.Errorf("glob %s: %w: only files the index takes can be listed here", walk.DisplayPath(t.asked), ErrNotIndexed)
 	}
 	if !t.info.IsDir() {
 		if match(path.Base(t.rel), path.Base(t.rel)) {

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -287,14 +286,8 @@ func grepFiles(ctx context.Context, root string, p GrepParams, indexed bool) (*G
 	if !t.info.IsDir() && !p.AllowSecrets && (walk.SecretName(t.asked) || walk.SecretName(t.rel)) {
 		return nil, fmt.Errorf("grep %s: %w (set CODERAG_ALLOW_SECRETS=1 or pass --allow-secrets to search it)", walk.DisplayPath(t.asked), ErrSecret)
 	}
-	if indexed {
-		var d fs.DirEntry // nil: the path rules of a file
-		if t.info.IsDir() {
-			d = fs.FileInfoToDirEntry(t.info)
-		}
-		if !walk.NewRules(t.root, walk.Options{}).Candidate(t.rel, d).OK {
-			return nil, fmt.Errorf("grep %s: %w: only files the index takes can be searched here", walk.DisplayPath(t.asked), ErrNotIndexed)
-		}
+	if indexed && !t.indexTakes() {
+		return nil, fmt.Errorf("grep %s: %w: only files the index takes can be searched here", walk.DisplayPath(t.asked), ErrNotIndexed)
 	}
 	before, after := p.Context, p.Context
 	if p.Before > 0 {

@@ -65,6 +65,17 @@ type Target struct {
 	fs    *os.Root    // the project root, open for the life of the Target
 }
 
+// indexTakes reports whether an index run would take t's path: as a
+// directory, one it enters (not hidden, skipped or ignored); as a file,
+// one it indexes (walk.Rules.Candidate with the index's options).
+func (t *Target) indexTakes() bool {
+	var d fs.DirEntry // nil: the path rules of a file
+	if t.info.IsDir() {
+		d = fs.FileInfoToDirEntry(t.info)
+	}
+	return walk.NewRules(t.root, walk.Options{}).Candidate(t.rel, d).OK
+}
+
 // Confine maps p (relative to root, or absolute inside it; "" is the root)
 // to a Target inside root, built on os.Root: `..` escapes and absolute
 // paths elsewhere are refused lexically, and the target is looked up
