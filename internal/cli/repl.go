@@ -238,8 +238,6 @@ func (r *repl) tool(ce *env, c replTool, arg string) error {
 	return c.run(ce, append(append(args, "--"), pos...))
 }
 
-// takesValue reports whether the flag f of a REPL tool command takes a
-// value (--offset 5), not a boolean (-i).
 // replSearchFlags are the flags of `coderag search` that /search takes,
 // with whether each takes a value; --project and --all are the session's.
 var replSearchFlags = map[string]bool{"top-k": true, "ranker": true, "explain": false, "json": false, "expand": false, "tool-format": false}
@@ -279,6 +277,8 @@ func replSearchArgs(arg string) (flags []string, query string, err error) {
 	return flags, strings.Join(q, " "), nil
 }
 
+// takesValue reports whether the flag f of a REPL tool command takes a
+// value (--offset 5), not a boolean (-i).
 func takesValue(f string) bool {
 	switch strings.TrimLeft(f, "-") {
 	case "offset", "limit", "depth", "glob", "path", "C", "A", "B", "context", "head-limit", "max-results", "max-chars", "engine":

@@ -151,8 +151,8 @@ usage or an invalid regular expression.`)
 	res, err := tools.Grep(e.ctx, root, p)
 	if pathArgGiven && errors.Is(err, tools.ErrNotFound) {
 		// `grep login timeout`: two words meant as one pattern
-		return usagef("%s (to search for %q, quote it: coderag grep %s)", strings.TrimPrefix(cliToolError("grep", err).Error(), "grep "),
-			pos[0]+" "+pos[1], shellQuote(pos[0]+" "+pos[1]))
+		words := pos[0] + " " + pos[1]
+		return usagef("%v (to search for %q, quote it: coderag grep %s)", cliToolError("grep", err), words, shellQuote(words))
 	}
 	if err != nil {
 		return cliToolError("grep", err)

@@ -87,8 +87,8 @@ type HybridParams struct {
 	// about a whole fused score, so a test only wins when nothing else
 	// matches. AuxPenalty is subtracted for docs, examples, benchmarks,
 	// generated code, type declarations, build scripts and vendored
-	// copies; DocPenalty
-	// for text chunks of prose and build files (see pathPrior).
+	// copies; DocPenalty for text chunks of prose and build files (see
+	// pathPrior).
 	TestPenalty, AuxPenalty, DocPenalty float64
 	// NameExact, NameFold and NameQualified boost chunks whose bare name
 	// is a code-like word of the query (see nameBoost).
@@ -234,23 +234,23 @@ func (s *Searcher) HybridParams() HybridParams {
 	return hp
 }
 
-// rankHybrid ranks in two phases (as zoekt scores a match): gather reads
-// the candidates and every piece of evidence the stages need from the
-// store, then the stages of hybridStages add their named signals to the
-// pool in declared order, without reading the store.
 // keywordHit is the best-ranked candidate the keyword route found: its
 // place (copied: the pool's slice is the results', which later steps
-// change in place) and its 1-based rank among the candidates shown.
+// change in place) and its 1-based rank in the ranking.
 type keywordHit struct {
 	path string
 	line int
 	rank int
 }
 
-// rankHybrid returns the k best candidates, and the best-ranked candidate
-// of the whole pool that the keyword route found (nil when it found none
-// the filters kept): a note tells a user whose k results are all vector
-// neighbours where the query's words do occur.
+// rankHybrid ranks in two phases (as zoekt scores a match): gather reads
+// the candidates and every piece of evidence the stages need from the
+// store, then the stages of hybridStages add their named signals to the
+// pool in declared order, without reading the store. It returns the k
+// best candidates (chunks HideSecrets hides left out before the cut), and
+// the best-ranked candidate the keyword route found (nil when it found
+// none the filters kept): a note tells a user whose k results are all
+// vector neighbours where the query's words do occur.
 func (s *Searcher) rankHybrid(ctx context.Context, q *Query, hp HybridParams, k int) ([]Result, *keywordHit, error) {
 	sized := ""
 	if !hp.VectorRerank && hp.Alpha > 0 && hp.AlphaPerDecade > 0 {

@@ -131,8 +131,8 @@ func pathPrior(r Result, hp HybridParams) float64 {
 // where many chunks match the question is stronger evidence than one lucky
 // chunk: "how are routes grouped and registered" is answered by the file
 // that defines the group, its methods and its helpers. Only the first pool
-// candidates count, so a long file does not win on many weak matches. The idea and its
-// form (boost the file's top chunk by a fraction of the rest) follow
+// candidates count, so a long file does not win on many weak matches. The
+// idea and its form (boost the file's top chunk by a fraction of the rest) follow
 // semble's multi-chunk file boost (MinishLab/semble, PR 25). ranked must be
 // sorted; the boost is the signal "coherence".
 func fileCoherence(ranked []Result, frac float64, pool int) {

@@ -403,17 +403,20 @@ const (
 	// LowerKeywordNote: no result shown holds a word of the query, but a
 	// chunk ranked lower does (a test, a doc, an example): its rank and
 	// place fill the verbs.
-	LowerKeywordNote = "no result shown holds a word of the query; these are only the nearest by vector similarity. The first chunk that holds one ranks %d (%s:%d): tests, docs and examples rank last; raise --top-k or add file: to see it"
+	LowerKeywordNote = lowerKeywordLead + "; these are only the nearest by vector similarity. The first chunk that holds one ranks %d (%s:%d): tests, docs and examples rank last; raise --top-k or add file: to see it"
 	StopWordsNote    = "the query has only common words (stop words), which are not searched as keywords; these results are only the nearest by vector similarity: add a word that names what you look for"
 	NoWordsNote      = "the query has no searchable words (only punctuation or symbols)"
 	CutQueryNote     = "the query was cut to its first 1,000 bytes; search for the part that names what you look for"
 )
 
+// lowerKeywordLead is how LowerKeywordNote starts, before its verbs.
+const lowerKeywordLead = "no result shown holds a word of the query"
+
 // vectorOnly reports whether note marks an answer whose results come from
 // vector similarity alone (the note comes first, before the others).
 func vectorOnly(note string) bool {
 	return strings.HasPrefix(note, NoKeywordNote) || strings.HasPrefix(note, StopWordsNote) ||
-		strings.HasPrefix(note, NoKeywordFilteredNote) || strings.HasPrefix(note, LowerKeywordNote[:strings.IndexByte(LowerKeywordNote, ';')])
+		strings.HasPrefix(note, NoKeywordFilteredNote) || strings.HasPrefix(note, lowerKeywordLead)
 }
 
 // sortResults orders by score desc, then path, then name, so ties are

@@ -78,26 +78,25 @@ import (
 const DefaultAddr = "127.0.0.1:7777"
 
 // tokenCookie holds the page's read credential once a person typed the
-// token (readCookie): a value derived from the token, never the token, so
+// token (readCookieFor): a value derived from the token, never the token, so
 // a cookie that leaks (a shared browser profile, a proxy's log) grants
 // reads only, never the writes the token allows.
 const tokenCookie = "coderag_token"
 
-// readCookie is the value of tokenCookie for the server's token: the hex
+// readCookieFor is the value of tokenCookie for token: the hex
 // HMAC-SHA256 of a fixed label keyed by the token; "" without a token.
-func (s *Server) readCookie() string {
-	if s.opts.Token == "" {
+func readCookieFor(token string) string {
+	if token == "" {
 		return ""
 	}
-	m := hmac.New(sha256.New, []byte(s.opts.Token))
+	m := hmac.New(sha256.New, []byte(token))
 	m.Write([]byte("coderag read cookie v1"))
 	return hex.EncodeToString(m.Sum(nil))
 }
 
-// cookieOK reports whether r's tokenCookie is the server's read cookie.
+// cookieOK reports whether c is the server's read cookie.
 func (s *Server) cookieOK(c *http.Cookie) bool {
-	want := s.readCookie()
-	return want != "" && subtle.ConstantTimeCompare([]byte(c.Value), []byte(want)) == 1
+	return s.readCookie != "" && subtle.ConstantTimeCompare([]byte(c.Value), []byte(s.readCookie)) == 1
 }
 
 // Options configure a Server.
@@ -199,6 +198,8 @@ type Server struct {
 	clientMu                  sync.Mutex
 	served, streamsN, pending int
 	clients, clientStreams    map[string]int
+	// readCookie is tokenCookie's value for Options.Token (readCookieFor).
+	readCookie string
 }
 
 // New returns the server over b, or an error when opts are inconsistent
@@ -239,7 +240,8 @@ func New(b Backend, opts Options) (*Server, error) {
 		opts.Reserved = opts.MaxRequests / 4
 	}
 	opts.Reserved = min(opts.Reserved, opts.MaxRequests-1)
-	s := &Server{b: b, opts: opts, mux: http.NewServeMux(), clients: map[string]int{}, clientStreams: map[string]int{}}
+	s := &Server{b: b, opts: opts, mux: http.NewServeMux(), clients: map[string]int{}, clientStreams: map[string]int{},
+		readCookie: readCookieFor(opts.Token)}
 	var err error
 	if s.pages, err = parsePages(); err != nil {
 		return nil, err
@@ -322,8 +324,10 @@ var errWrongToken = errors.New("token does not match")
 // wrongToken is why the token r presents is refused, or nil when r
 // presents none or the server's: an Authorization header that is not
 // "Bearer TOKEN" with the server's token (any token, when the server has
-// none; an empty "Bearer " is no token at all), or, with PrivateReads, the page's cookie holding another token (a
-// stale login; not checked for static files and the login form, which the
+// none; an empty "Bearer " is no token at all), or, with PrivateReads,
+// the page's cookie holding another value (a stale login, or a cookie of
+// an older version that held the token; not checked for static files and
+// the login form, which the
 // login page needs; without PrivateReads the cookie is no credential and
 // is ignored, as cookies are per host, not per port).
 // A request with no token at all is left to the route: open reads stay
@@ -428,7 +432,7 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 		s.render(w, http.StatusUnauthorized, "login", map[string]any{"Next": next, "Wrong": true})
 		return
 	}
-	http.SetCookie(w, &http.Cookie{Name: tokenCookie, Value: s.readCookie(), Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
+	http.SetCookie(w, &http.Cookie{Name: tokenCookie, Value: s.readCookie, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
 	http.Redirect(w, r, next, http.StatusSeeOther)
 }
 
