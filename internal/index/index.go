@@ -643,6 +643,9 @@ func prepare(rt *os.Root, f walk.File, prev *store.FileRecord, ids *fileIDs, gop
 		}
 		w.terms[i] = chunkTerms{name: analyze.Join(symbolName(ch)), owner: analyze.Join(ch.Owner), path: pathTerms,
 			doc: analyze.Join(ch.Doc), body: analyze.Join(body)}
+		// the stored text is compressed here, on the worker, not by the
+		// one writer (a failure leaves it to the writer)
+		w.terms[i].encoded, _ = store.EncodeContent(ch.Content)
 	}
 	return w
 }
@@ -689,7 +692,12 @@ func lineRange(data []byte, offs []int, a, b int) string {
 	return string(data[offs[a-1]:end])
 }
 
-type chunkTerms struct{ name, owner, path, doc, body string }
+// chunkTerms is what a worker makes of one chunk for the writer: its
+// full-text terms per column and its stored text.
+type chunkTerms struct {
+	name, owner, path, doc, body string
+	encoded                      any // the chunk text as stored (store.ChunkRow.Encoded)
+}
 
 // symbolName is the part of a chunk's name that names the symbol itself
 // (chunk.Symbol.Name: "Server.Serve(l net.Listener)" -> "Serve",
@@ -972,7 +980,7 @@ func (c *collector) build(batch []*work) ([]store.FileData, error) {
 				Signature: ch.Signature,
 				Language:  ch.Language, Doc: ch.Doc, StartLine: ch.StartLine, EndLine: ch.EndLine,
 				DeclEndLine: ch.DeclEndLine, StartByte: ch.StartByte, EndByte: ch.EndByte,
-				Content: ch.Content, Vector: v, Embedder: id,
+				Content: ch.Content, Encoded: t.encoded, Vector: v, Embedder: id,
 				NameTerms: t.name, OwnerTerms: t.owner, PathTerms: t.path, DocTerms: t.doc, BodyTerms: t.body,
 			})
 		}

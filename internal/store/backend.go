@@ -40,6 +40,11 @@ type Backend interface {
 	// Like is the operator that matches a LIKE pattern case-insensitively
 	// for ASCII: "LIKE" on SQLite, "ILIKE" on PostgreSQL.
 	Like() string
+	// ContentText is the SQL expression of the text of the chunk text
+	// column col as stored (content.go): the column itself where text is
+	// stored as is (PostgreSQL), a function that inflates it where it may
+	// be compressed (SQLite).
+	ContentText(col string) string
 	// LockProject is Store.LockProject.
 	LockProject(ctx context.Context, project string, onWait func(string)) (release func(), err error)
 	// Probe is Store.Probe.

@@ -431,7 +431,7 @@ func (s *Store) LikeSearch(ctx context.Context, project, keyword string, limit i
 		return out, err
 	}
 	rows, err = s.db.QueryContext(ctx, `SELECT `+chunkCols+` FROM `+chunkFrom+`
-		WHERE f.project_path=? AND c.content `+like+` ? ESCAPE '\' AND NOT (c.name `+like+` ? ESCAPE '\') ORDER BY c.id LIMIT ?`,
+		WHERE f.project_path=? AND `+s.b.ContentText("c.content")+` `+like+` ? ESCAPE '\' AND NOT (c.name `+like+` ? ESCAPE '\') ORDER BY c.id LIMIT ?`,
 		project, pat, pat, limit-len(out))
 	if err != nil {
 		return nil, fmt.Errorf("keyword search: %w", err)
@@ -442,7 +442,7 @@ func (s *Store) LikeSearch(ctx context.Context, project, keyword string, limit i
 
 // chunkCols are the columns scanChunks reads, from chunkFrom.
 const chunkCols = `c.id, f.file_path, c.chunk_type, c.name, c.owner, c.symbol, c.params, c.signature, c.language, c.doc,
-	c.start_line, c.end_line, c.decl_end_line, c.start_byte, c.end_byte, c.content, c.embedding_model`
+	c.start_line, c.end_line, c.decl_end_line, c.start_byte, c.end_byte, c.content, f.embedding_model`
 
 // chunkFrom joins a chunk (c) to its file (f), for its path.
 const chunkFrom = `code_chunks c JOIN indexed_files f ON f.id = c.file_id`
@@ -451,21 +451,37 @@ const chunkFrom = `code_chunks c JOIN indexed_files f ON f.id = c.file_id`
 func scanChunks(rows *sql.Rows) ([]ChunkRow, error) { return collect(rows, scanChunk) }
 
 // chunkFromValues is the chunk of one row of chunkCols read in place
-// (eachRowInPlace), its texts copied.
-func chunkFromValues(v []driver.Value) ChunkRow {
+// (eachRowInPlace), its texts copied and its chunk text inflated
+// (DecodeContent). Errors: a damaged chunk text.
+func chunkFromValues(v []driver.Value) (ChunkRow, error) {
 	str := func(i int) string { return strings.Clone(textArg(v[i])) }
 	num := func(i int) int { n, _ := v[i].(int64); return int(n) }
 	id, _ := v[0].(int64)
+	content := textArg(v[15])
+	if strings.HasPrefix(content, contentMark) {
+		var err error
+		if content, err = DecodeContent(content); err != nil {
+			return ChunkRow{}, fmt.Errorf("chunk %d: %w", id, err)
+		}
+	} else {
+		content = strings.Clone(content)
+	}
 	return ChunkRow{ID: id, Path: str(1), Type: str(2), Name: str(3), Owner: str(4), Symbol: str(5), Params: str(6),
 		Signature: str(7), Language: str(8), Doc: str(9), StartLine: num(10), EndLine: num(11), DeclEndLine: num(12),
-		StartByte: num(13), EndByte: num(14), Content: str(15), Embedder: str(16)}
+		StartByte: num(13), EndByte: num(14), Content: content, Embedder: str(16)}, nil
 }
 
-// scanChunk scans one row of chunkCols.
+// scanChunk scans one row of chunkCols, its chunk text inflated
+// (DecodeContent). Errors: the driver's, or a damaged chunk text.
 func scanChunk(rows *sql.Rows) (ChunkRow, error) {
 	var c ChunkRow
 	err := rows.Scan(&c.ID, &c.Path, &c.Type, &c.Name, &c.Owner, &c.Symbol, &c.Params, &c.Signature, &c.Language, &c.Doc,
 		&c.StartLine, &c.EndLine, &c.DeclEndLine, &c.StartByte, &c.EndByte, &c.Content, &c.Embedder)
+	if err == nil {
+		if c.Content, err = DecodeContent(c.Content); err != nil {
+			err = fmt.Errorf("chunk %d: %w", c.ID, err)
+		}
+	}
 	return c, err
 }
 
@@ -483,9 +499,9 @@ func (s *Store) ChunksByID(ctx context.Context, ids []int64) (map[int64]ChunkRow
 		// read in place where the backend can: each text is copied once,
 		// into the row kept
 		ok, err := s.eachRowInPlace(ctx, chunkCols, chunkFrom+in, args, func(v []driver.Value) error {
-			c := chunkFromValues(v)
+			c, err := chunkFromValues(v)
 			out[c.ID] = c
-			return nil
+			return err
 		})
 		if err != nil {
 			return nil, err

@@ -8,7 +8,7 @@ import (
 
 // SchemaVersion is the version of the format below, the same on both
 // backends. Open migrates an older index forward and refuses a newer one.
-const SchemaVersion = 7
+const SchemaVersion = 8
 
 // The schema, the same tables on both backends (store/sqlite: schema.go;
 // store/postgres: pgSchema, with the full-text statistics FTS5 keeps on
@@ -33,7 +33,10 @@ const SchemaVersion = 7
 //	                                 (indexed_files.id): text, lines, names;
 //	                                 name is the chunk name as the chunker
 //	                                 wrote it, symbol, owner and params its
-//	                                 parts (chunk.Symbol)
+//	                                 parts (chunk.Symbol); from schema 8
+//	                                 the text may be compressed (content.go)
+//	                                 and embedding_model is '' in new rows
+//	                                 (the file's is read)
 //	code_vectors                     one row per file (file_id =
 //	                                 indexed_files.id): the embeddings of its
 //	                                 chunks, int8-quantised with a float32

@@ -322,8 +322,12 @@ type ChunkRow struct {
 	StartByte   int
 	EndByte     int
 	Content     string
-	Vector      []float32
-	Embedder    string
+	// Encoded is Content as EncodeContent stores it, when the caller has
+	// made it already (the indexer does, on its parallel workers, so the
+	// one writer does not); nil: a backend that compresses makes it.
+	Encoded  any
+	Vector   []float32
+	Embedder string
 	// Full-text terms (space-separated, already analysed); not read back.
 	NameTerms, OwnerTerms, PathTerms, DocTerms, BodyTerms string
 }

@@ -167,6 +167,7 @@ var pgMigrations = map[int]string{
 	4: ``, // store.DataMigrations[4]
 	5: pgTreeDirsTable,
 	6: pgKeyByFileID,
+	7: ``, // schema 8 compresses chunk text on SQLite only (store.EncodeContent)
 }
 
 // pgKeyByFileID is keyByFileID on PostgreSQL: the identity column gives
@@ -550,6 +551,10 @@ func (s *backend) PruneNames(context.Context, *sql.Tx) error { return nil }
 
 // Like returns "ILIKE": PostgreSQL's LIKE is case-sensitive.
 func (s *backend) Like() string { return "ILIKE" }
+
+// ContentText returns col: PostgreSQL stores chunk text as is (its TOAST
+// compresses long values).
+func (s *backend) ContentText(col string) string { return col }
 
 // EachRowInPlace is errors.ErrUnsupported: pgx hands rows to database/sql
 // only, so the store scans them there (store.Backend.EachRowInPlace).

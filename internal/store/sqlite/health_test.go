@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"database/sql"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"github.com/coderag/coderag/internal/store"
@@ -18,6 +19,19 @@ import (
 
 // filled returns a closed index at a temp path holding project /p with n
 // files of 4 chunks each.
+// noise is n bytes of hex text (a SHA-256 chain from seed), which DEFLATE
+// shrinks to about half and no further, so tests that fill pages know how
+// many they fill (chunk text is stored compressed: store.EncodeContent).
+func noise(seed string, n int) string {
+	var b strings.Builder
+	h := sha256.Sum256([]byte(seed))
+	for b.Len() < n {
+		b.WriteString(hex.EncodeToString(h[:]))
+		h = sha256.Sum256(h[:])
+	}
+	return b.String()[:n]
+}
+
 func filled(t *testing.T, n int) string {
 	t.Helper()
 	ctx := context.Background()
@@ -33,7 +47,7 @@ func filled(t *testing.T, n int) string {
 	for i := range n {
 		f := storetest.File(fmt.Sprintf("f%03d.go", i), "alpha", "beta", "gamma", "delta")
 		for j := range f.Chunks {
-			f.Chunks[j].Content = strings.Repeat("some body text ", 40)
+			f.Chunks[j].Content = noise(fmt.Sprint(i, j), 600)
 		}
 		fs = append(fs, f)
 	}
@@ -294,7 +308,7 @@ func TestDiskFullLeavesNoBloat(t *testing.T) {
 	for i := range 400 {
 		f := storetest.File(fmt.Sprintf("big%03d.go", i), "alpha", "beta", "gamma")
 		for j := range f.Chunks {
-			f.Chunks[j].Content = strings.Repeat(fmt.Sprintf("unique text %d %d ", i, j), 60)
+			f.Chunks[j].Content = noise(fmt.Sprint(i, j), 2400)
 		}
 		fs = append(fs, f)
 	}

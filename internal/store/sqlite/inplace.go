@@ -8,6 +8,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/coderag/coderag/internal/store"
 	"modernc.org/sqlite"
 )
 
@@ -68,6 +69,21 @@ var rowScanFunc = &sqlite.FunctionImpl{
 
 func init() {
 	sqlite.MustRegisterFunction("coderag_each_row", rowScanFunc)
+	sqlite.MustRegisterDeterministicScalarFunction("coderag_text", 1, contentText)
+}
+
+// contentText is the SQL function coderag_text(v): the text of a stored
+// chunk text (store.DecodeContent), for SQL that matches it (LIKE).
+func contentText(_ *sqlite.FunctionContext, args []driver.Value) (driver.Value, error) {
+	switch v := args[0].(type) {
+	case string:
+		return v, nil
+	case []byte:
+		return store.DecodeContent(string(v))
+	case nil:
+		return nil, nil
+	}
+	return nil, fmt.Errorf("coderag_text: a %T is no chunk text", args[0])
 }
 
 // rowAgg is one evaluation of coderag_each_row.

@@ -15,6 +15,7 @@ var migrations = map[int]string{
 	4: ``, // vectors float32 -> int8 codes: store.DataMigrations[4]
 	5: treeDirsTable,
 	6: keyByFileID,
+	7: ``, // chunk texts written from now on may be compressed (store.EncodeContent); old rows stay as they are, which store.DecodeContent reads
 }
 
 // keyByFileID is the SQL half of the move to schema 7 (the other half is

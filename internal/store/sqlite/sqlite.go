@@ -276,6 +276,10 @@ func (s *backend) PruneNames(ctx context.Context, tx *sql.Tx) error {
 // Like returns "LIKE": SQLite's LIKE is case-insensitive for ASCII.
 func (s *backend) Like() string { return "LIKE" }
 
+// ContentText returns coderag_text(col): chunk texts may be compressed
+// here (store.EncodeContent).
+func (s *backend) ContentText(col string) string { return "coderag_text(" + col + ")" }
+
 // Reclaim runs Compact, ignoring its error: a failure leaves a valid,
 // larger file whose pages later writes reuse.
 func (s *backend) Reclaim(ctx context.Context) { _, _, _ = s.Compact(ctx) }

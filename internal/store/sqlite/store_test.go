@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/coderag/coderag/internal/store"
-	"github.com/coderag/coderag/internal/store/storetest"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
+
+	"github.com/coderag/coderag/internal/store"
+	"github.com/coderag/coderag/internal/store/storetest"
 )
 
 func openTemp(t *testing.T) *store.Store {
@@ -256,5 +258,44 @@ func TestFTSMatchQuotesTerms(t *testing.T) {
 		if got := ftsMatch(c.terms); got != c.want {
 			t.Errorf("ftsMatch(%q) = %s, want %s", c.terms, got, c.want)
 		}
+	}
+}
+
+// TestChunkTextCompressed: on SQLite a chunk of code is stored compressed
+// (a BLOB about a third of its text here) and a short one as text, and
+// both read back whole; chunks carry no embedder of their own (the
+// file's is read).
+func TestChunkTextCompressed(t *testing.T) {
+	ctx := context.Background()
+	s := openTemp(t)
+	if err := s.PutProject(ctx, store.Project{Path: "/p", Embedder: "local:test", Dim: 3}); err != nil {
+		t.Fatal(err)
+	}
+	f := storetest.File("a.go", "long", "short")
+	long := strings.Repeat("if err := w.Flush(); err != nil {\n\treturn fmt.Errorf(\"flush: %w\", err)\n}\n", 12)
+	f.Chunks[0].Content = long
+	if err := s.ReplaceFiles(ctx, "/p", []store.FileData{f}, nil); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := s.DB().Query(`SELECT name, typeof(content), length(CAST(content AS BLOB)), embedding_model FROM code_chunks ORDER BY id`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var got []string
+	for rows.Next() {
+		var name, typ, emb string
+		var n int
+		if err := rows.Scan(&name, &typ, &n, &emb); err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, fmt.Sprintf("%s %s %v %q", name, typ, n < len(long)/3, emb))
+	}
+	if want := []string{`long blob true ""`, `short text true ""`}; strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Fatalf("stored rows %q, want %q", got, want)
+	}
+	c, err := s.ChunksByID(ctx, []int64{1})
+	if err != nil || c[1].Content != long || c[1].Embedder != "local:test" {
+		t.Fatalf("read back %+v, %v", c[1], err)
 	}
 }

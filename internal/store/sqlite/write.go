@@ -169,8 +169,17 @@ func (s *backend) WriteFiles(ctx context.Context, tx *sql.Tx, project string, fi
 		for _, c := range f.Chunks {
 			id := next
 			next++
+			content := c.Encoded
+			if content == nil {
+				var err error
+				if content, err = store.EncodeContent(c.Content); err != nil {
+					return fmt.Errorf("insert chunks %s: %w", path, err)
+				}
+			}
+			// the embedder is the file's (indexed_files.embedding_model,
+			// which chunk reads take): none is stored per chunk
 			if err := chunks.add(ctx, id, fileID, c.Type, c.Name, c.Owner, c.Symbol, c.Params, c.Signature, c.Language,
-				c.Doc, c.StartLine, c.EndLine, c.DeclEndLine, c.StartByte, c.EndByte, c.Content, c.Embedder); err != nil {
+				c.Doc, c.StartLine, c.EndLine, c.DeclEndLine, c.StartByte, c.EndByte, content, ""); err != nil {
 				return fmt.Errorf("insert chunks %s: %w", path, err)
 			}
 			if len(c.Vector) > 0 {

@@ -190,6 +190,27 @@ func testTextIsKept(t *testing.T, target func(testing.TB) string) {
 		if c := got0(t, s, "/p", "zeta"); c.Content != want {
 			t.Fatalf("content %q, want %q", c.Content, want)
 		}
+		// long texts (stored compressed on SQLite: store.EncodeContent)
+		// read back whole on both read paths and match LIKE inside
+		long := File("long.go", "omega", "marked")
+		long.Chunks[0].Content = strings.Repeat("func omega() { return héllo 世界 }\n", 20) + "needle_in_the_text\n"
+		long.Chunks[1].Content = "\x00" + strings.Repeat("starts with the mark ", 3)
+		if err := s.ReplaceFiles(ctx, "/p", []store.FileData{long}, nil); err != nil {
+			t.Fatal(err)
+		}
+		hits, err := s.LikeSearch(ctx, "/p", "NEEDLE_in", 10)
+		if err != nil || len(hits) != 1 || hits[0].Content != long.Chunks[0].Content {
+			t.Fatalf("LikeSearch in a long text = %+v, %v", hits, err)
+		}
+		wantMarked := long.Chunks[1].Content
+		if onPostgres(s) {
+			wantMarked = "\uFFFD" + wantMarked[1:]
+		}
+		m := got0(t, s, "/p", "marked")
+		byID, err := s.ChunksByID(ctx, []int64{hits[0].ID, m.ID})
+		if err != nil || m.Content != wantMarked || byID[m.ID].Content != wantMarked || byID[hits[0].ID].Content != long.Chunks[0].Content {
+			t.Fatalf("long texts read back as %q / %+v, %v", m.Content, byID, err)
+		}
 	})
 }
 

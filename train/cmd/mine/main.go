@@ -11,8 +11,9 @@
 // from function and method chunks:
 //
 //   - doc: the doc comment or docstring's first paragraph (at least 3 words,
-//     not a licence or a lint directive) ↔ chunk.EmbedText of the chunk with
-//     the comment's lines taken out of its content;
+//     not a licence or a lint directive), with the function's own name taken
+//     out (withoutName) ↔ chunk.EmbedText of the chunk with the comment's
+//     lines taken out of its content;
 //   - name: the function's name split into words (at least 2) ↔
 //     chunk.EmbedText of the chunk with the name taken out of its header and
 //     its content.
@@ -484,7 +485,7 @@ func pairsOf(c chunk.Chunk, language string) []pair {
 		return nil
 	}
 	var out []pair
-	if q := docQuery(c.Doc); q != "" {
+	if q := withoutName(docQuery(c.Doc), bare); q != "" {
 		cc := c
 		cc.Content = stripDoc(c.Content, c.Doc)
 		out = append(out, pair{kind: "doc", query: q, code: chunk.EmbedText(cc), lang: language})
@@ -497,6 +498,42 @@ func pairsOf(c chunk.Chunk, language string) []pair {
 		out = append(out, pair{kind: "name", query: strings.Join(words, " "), code: chunk.EmbedText(cc), lang: language})
 	}
 	return out
+}
+
+// withoutName takes the function's own name out of a doc query: every word
+// that is the name, a call of it ("Close()") or a qualified form of it
+// ("Server.Close", "Server#close", "Server::close"), compared with its
+// punctuation around it trimmed. Go's doc comments (and many others) start
+// with the name ("Close closes the listener"); left in, the query and the
+// code share their rarest token, and the model can match a pair by that
+// name alone, which BM25 already does, instead of learning what the words
+// say about the code. Real vague questions do not know the name. It
+// returns "" when fewer than 3 words (of 2 bytes or more) are left, as
+// docQuery does.
+func withoutName(q, name string) string {
+	if q == "" || name == "" {
+		return q
+	}
+	var kept []string
+	words := 0
+	for _, f := range strings.Fields(q) {
+		w := strings.TrimSuffix(strings.Trim(f, "`'\",;:!?*_[]{}<>"), "()")
+		w = strings.TrimSuffix(strings.TrimRight(w, "."), "()")
+		if i := strings.LastIndexAny(w, ".#:"); i >= 0 {
+			w = w[i+1:]
+		}
+		if w == name {
+			continue
+		}
+		kept = append(kept, f)
+		if len(f) > 1 {
+			words++
+		}
+	}
+	if words < 3 {
+		return ""
+	}
+	return strings.Join(kept, " ")
 }
 
 // bareName is a chunk name's function identifier: "Server.Serve(l net.Listener)" -> Serve.

@@ -102,6 +102,27 @@ func TestDocQuery(t *testing.T) {
 	}
 }
 
+// TestWithoutName checks that a doc query loses the function's own name in
+// the forms doc comments write it, and nothing else: Go's leading name, a
+// call, a qualified name, code quotes; a query left with under 3 words is
+// dropped.
+func TestWithoutName(t *testing.T) {
+	for _, c := range []struct{ q, name, want string }{
+		{"Close closes the listener and frees its port.", "Close", "closes the listener and frees its port."},
+		{"Calls `Close()` on every open file handle.", "Close", "Calls on every open file handle."},
+		{"Like Server.Close but waits for the handlers.", "Close", "Like but waits for the handlers."},
+		{"See Conn#close, then reopen the socket.", "close", "See then reopen the socket."},
+		{"ParseURL parses a raw url into a URL.", "ParseURL", "parses a raw url into a URL."},
+		{"Closer closes it.", "Close", "Closer closes it."},
+		{"Close closes it.", "Close", ""},
+		{"", "Close", ""},
+	} {
+		if got := withoutName(c.q, c.name); got != c.want {
+			t.Errorf("withoutName(%q, %q) = %q, want %q", c.q, c.name, got, c.want)
+		}
+	}
+}
+
 // TestWriteGroups checks the per-pair files train.py builds its
 // package-clustered batches and name-pair weights from: one int32 package
 // index and one kind byte per training pair, in pair order.
