@@ -19,9 +19,9 @@ import (
 
 // filled returns a closed index at a temp path holding project /p with n
 // files of 4 chunks each.
-// noise is n bytes of hex text (a SHA-256 chain from seed), which DEFLATE
-// shrinks to about half and no further, so tests that fill pages know how
-// many they fill (chunk text is stored compressed: store.EncodeContent).
+// noise is n bytes of hex text (a SHA-256 chain from seed), which the
+// chunk text's compression (store.EncodeContent, LZ4) cannot shrink, so
+// tests that fill pages fill as many as they write.
 func noise(seed string, n int) string {
 	var b strings.Builder
 	h := sha256.Sum256([]byte(seed))
