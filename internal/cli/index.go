@@ -218,9 +218,23 @@ func (p *progress) update(pr index.Progress) {
 	}
 	if pr.Phase == "index" && (pr.Done-p.last >= 10 || pr.Done == pr.Total) && pr.Done != p.last {
 		p.last = pr.Done
-		rate := float64(pr.Done) / max(pr.Elapsed.Seconds(), 1e-3)
-		fmt.Fprintf(p.w, "processed %d/%d files to index (%.0f files/s)\n", pr.Done, pr.Total, rate)
+		fmt.Fprintln(p.w, progressLine(pr))
 	}
+}
+
+// progressLine is the plain progress line of an index run: files done of
+// those to index, the rate so far in files per second, and while files
+// remain, the time they take at that rate (an estimate, rounded to the
+// second).
+func progressLine(pr index.Progress) string {
+	secs := max(pr.Elapsed.Seconds(), 1e-3)
+	rate := float64(pr.Done) / secs
+	line := fmt.Sprintf("processed %d/%d files to index (%.0f files/s", pr.Done, pr.Total, rate)
+	if left := pr.Total - pr.Done; left > 0 && pr.Done > 0 {
+		eta := time.Duration(float64(left) / rate * float64(time.Second)).Round(time.Second)
+		line += fmt.Sprintf(", about %s left", eta)
+	}
+	return line + ")"
 }
 
 func (p *progress) finish() {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/coderag/coderag/internal/index"
 )
@@ -22,5 +23,25 @@ func TestReportNotesReanalysedFiles(t *testing.T) {
 	printReport(&b, &index.Report{Project: "/p", Embedder: "local:hashing-768-v1", Scanned: 3, Changed: 2})
 	if strings.Contains(b.String(), "text analysis") {
 		t.Errorf("report without re-analysed files:\n%s", b.String())
+	}
+}
+
+// TestProgressLine: the plain progress line gives the rate and, while
+// files remain, the time left at that rate.
+func TestProgressLine(t *testing.T) {
+	for _, c := range []struct {
+		pr   index.Progress
+		want string
+	}{
+		{index.Progress{Phase: "index", Done: 100, Total: 1000, Elapsed: 2 * time.Second},
+			"processed 100/1000 files to index (50 files/s, about 18s left)"},
+		{index.Progress{Phase: "index", Done: 1200, Total: 69178, Elapsed: 10 * time.Second},
+			"processed 1200/69178 files to index (120 files/s, about 9m26s left)"},
+		{index.Progress{Phase: "index", Done: 10, Total: 10, Elapsed: time.Second},
+			"processed 10/10 files to index (10 files/s)"},
+	} {
+		if got := progressLine(c.pr); got != c.want {
+			t.Errorf("progressLine(%+v) = %q, want %q", c.pr, got, c.want)
+		}
 	}
 }
