@@ -80,7 +80,7 @@ func Open(ctx context.Context, target string) (*store.Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("open index %s: %w", name, err)
 	}
-	return store.New(store.Conn{DB: db, Path: name}, s), nil
+	return store.New(store.Conn{DB: db, Path: name, Remote: true}, s), nil
 }
 
 // migrateLockKey is the advisory lock that serialises schema creation and
