@@ -217,7 +217,10 @@ func (p *Project) Freshness() (*Freshness, error) { return p.fresh, p.freshErr }
 // Search answers query over the project with the embedder it was indexed
 // with. Under Freshen the first call checks the tree beside the query
 // (both read the index; when files were re-indexed the query runs again)
-// and marks results from changed files Stale. Under the other policies,
+// and marks results from changed files Stale; on an index on a database
+// server (store.Store.Remote) the check comes first and the query after
+// it, on the one connection, as overlapping them would open a second.
+// Under the other policies,
 // results from files whose Chinese text was embedded with another text
 // analysis than the engine's (a dictionary installed or removed since;
 // index.OtherAnalysis) are marked Stale too, and Response.Note says so:
@@ -228,6 +231,12 @@ func (p *Project) Search(ctx context.Context, query string, opts search.Options)
 	s, err := p.Searcher()
 	if err != nil {
 		return nil, err
+	}
+	if p.opts.Policy == Freshen && !p.checked && p.eng.st.Remote() {
+		p.freshen(ctx, s)
+		if p.freshErr != nil {
+			return nil, p.freshErr
+		}
 	}
 	if p.opts.Policy != Freshen || p.checked {
 		resp, err := s.Search(ctx, query, opts)

@@ -11,6 +11,8 @@ import (
 	"github.com/coderag/coderag/internal/engine"
 	"github.com/coderag/coderag/internal/rootrule"
 	"github.com/coderag/coderag/internal/search"
+	"github.com/coderag/coderag/internal/store"
+	"github.com/coderag/coderag/internal/testutil"
 )
 
 // indexedRoot indexes root with the configured embedder and returns it.
@@ -124,5 +126,48 @@ func TestFreshenMarksStale(t *testing.T) {
 	}
 	if !marked[a] || marked[b] {
 		t.Errorf("stale marks by project: %v", marked)
+	}
+}
+
+// TestFreshenOneConnectionOnServer: on a PostgreSQL index a search under
+// Freshen runs its freshness check and then its query on one connection
+// (the pool never opens a second, a new server process), and answers as
+// the same search without the check does.
+func TestFreshenOneConnectionOnServer(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	target := testutil.Postgres(t)
+	root := indexedRoot(t, open(t, engine.Config{DBPath: target}), project(t))
+	const q = "WriteString appends to the builder"
+	e := open(t, engine.Config{DBPath: target})
+	p, err := e.Open(ctx, root, engine.OpenOptions{Policy: engine.AsIs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := p.Search(ctx, q, search.Options{TopK: 5})
+	if err != nil || len(want.Results) == 0 {
+		t.Fatalf("as-is: %+v %v", want, err)
+	}
+	for i := 0; i < 5; i++ { // each on a new engine: a new pool, as a CLI process has
+		st, err := store.Open(ctx, target)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := open(t, engine.Config{Store: st})
+		p, err := e.Open(ctx, root, engine.OpenOptions{Policy: engine.Freshen})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := p.Search(ctx, q, search.Options{TopK: 5})
+		if f, _ := p.Freshness(); err != nil || f == nil || f.Pending != nil {
+			t.Fatalf("freshen: %+v %+v %v", got, f, err)
+		}
+		if n := st.DB().Stats().OpenConnections; n != 1 {
+			t.Fatalf("search %d under Freshen opened %d connections, want 1", i, n)
+		}
+		if fmt.Sprint(got.Results) != fmt.Sprint(want.Results) {
+			t.Fatalf("freshen results %v, want %v", got.Results, want.Results)
+		}
+		st.Close()
 	}
 }

@@ -46,6 +46,7 @@ type Store struct {
 	w        *sql.DB // ReplaceFiles' pool (one connection, no mmap); nil: db
 	path     string
 	readOnly bool    // opened read-only (store/sqlite: readonly.go)
+	remote   bool    // a database server (Conn.Remote)
 	b        Backend // what the database it runs on does its own way
 
 	vmu     sync.Mutex
@@ -65,12 +66,16 @@ type Conn struct {
 	Path string
 	// ReadOnly is true when the database was opened read-only.
 	ReadOnly bool
+	// Remote is true when the database is a server's (PostgreSQL): each
+	// connection of the pool is a new server process, tens of
+	// milliseconds to open, where SQLite's is a file handle.
+	Remote bool
 }
 
 // New returns the Store over c whose backend differences are b. Backend
 // packages call it from their Open; Close closes c's pools.
 func New(c Conn, b Backend) *Store {
-	return &Store{db: c.DB, w: c.Writer, path: c.Path, readOnly: c.ReadOnly, b: b}
+	return &Store{db: c.DB, w: c.Writer, path: c.Path, readOnly: c.ReadOnly, remote: c.Remote, b: b}
 }
 
 // Exists reports whether an index file exists at path. A path that cannot
@@ -96,6 +101,12 @@ func Exists(path string) (bool, error) {
 // ReadOnly reports whether the index was opened read-only (its file or
 // directory cannot be written): queries work, writes fail.
 func (s *Store) ReadOnly() bool { return s.readOnly }
+
+// Remote reports whether the index is on a database server (Conn.Remote):
+// a caller that would read it from two goroutines at once, to overlap the
+// reads with other work, opens a second connection, a new server process,
+// which costs a one-shot process more than the overlap saves.
+func (s *Store) Remote() bool { return s.remote }
 
 // Path returns the database file path, or the PostgreSQL URL without its
 // password.

@@ -80,7 +80,7 @@ func Open(ctx context.Context, target string) (*store.Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("open index %s: %w", name, err)
 	}
-	return store.New(store.Conn{DB: db, Path: name}, s), nil
+	return store.New(store.Conn{DB: db, Path: name, Remote: true}, s), nil
 }
 
 // migrateLockKey is the advisory lock that serialises schema creation and
@@ -88,8 +88,16 @@ func Open(ctx context.Context, target string) (*store.Store, error) {
 const migrateLockKey = 0x636f6465726167 // "coderag" in ASCII
 
 // migratePG creates the schema of a new database or checks the version of
-// an existing one, under a transaction-scoped advisory lock.
+// an existing one. A database at store.SchemaVersion is recognised by one
+// statement, outside any transaction and without the lock (currentSchema):
+// every search process opens the store, and on a database server the
+// transaction, the lock and the statements of the full check were several
+// round trips to a new server process each time. Any other database is
+// created or migrated under a transaction-scoped advisory lock.
 func (s *backend) migratePG(ctx context.Context) error {
+	if s.currentSchema(ctx) {
+		return nil
+	}
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
@@ -154,6 +162,17 @@ func (s *backend) migratePG(ctx context.Context) error {
 		return err
 	}
 	return tx.Commit()
+}
+
+// currentSchema reports whether the database holds coderag's schema at
+// store.SchemaVersion. A migration writes the version in its own
+// transaction, so the version read here is that of a finished migration;
+// false (no meta table, an older or newer version, any error) leaves the
+// answer to migratePG's locked check.
+func (s *backend) currentSchema(ctx context.Context) bool {
+	var v string
+	err := s.db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key='schema_version'`).Scan(&v)
+	return err == nil && v == strconv.Itoa(store.SchemaVersion)
 }
 
 // pgMigrations[v] upgrades a PostgreSQL database of schema v to v+1 (the

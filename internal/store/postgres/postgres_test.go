@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/coderag/coderag/internal/store"
 	_ "github.com/coderag/coderag/internal/store/sqlite" // the BM25 tests compare with SQLite's FTS5
@@ -259,5 +260,46 @@ func TestOpenErrorsHoldNoPassword(t *testing.T) {
 		if strings.Contains(err.Error(), pw) {
 			t.Errorf("Open error holds the password: %v", err)
 		}
+	}
+}
+
+// TestOpenCurrentSchemaTakesNoLock: opening a database whose schema is
+// current reads its version without the migration lock (migratePG's one
+// statement), so an Open made while another session holds that lock (a
+// migration going on elsewhere, here held by the test) does not wait for
+// it; a database that needs the schema still does.
+func TestOpenCurrentSchemaTakesNoLock(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	target := testutil.Postgres(t)
+	s, err := Open(ctx, target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	conn, err := s.DB().Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, `SELECT pg_advisory_lock(?)`, int64(migrateLockKey)); err != nil {
+		t.Fatal(err)
+	}
+	defer conn.ExecContext(ctx, `SELECT pg_advisory_unlock(?)`, int64(migrateLockKey))
+	tctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+	defer cancel()
+	s2, err := Open(tctx, target)
+	if err != nil {
+		t.Fatalf("Open of a current database waited for the migration lock: %v", err)
+	}
+	s2.Close()
+	if _, err := s.DB().ExecContext(ctx, `UPDATE meta SET value=? WHERE key='schema_version'`, fmt.Sprint(store.SchemaVersion-1)); err != nil {
+		t.Fatal(err)
+	}
+	sctx, cancel2 := context.WithTimeout(ctx, 300*time.Millisecond)
+	defer cancel2()
+	if s3, err := Open(sctx, target); err == nil {
+		s3.Close()
+		t.Fatal("Open of an older schema did not take the migration lock")
 	}
 }
