@@ -2,7 +2,7 @@
 // quantised weights file of internal/embed/static (format.go) and prints its
 // sha256.
 //
-// Usage: pack -pairs DIR -model DIR -dim 256 -name coderag-code-v3 -out internal/embed/static/weights.bin
+// Usage: pack -pairs DIR -model DIR -dim 256 -name coderag-code-v4 -out internal/embed/static/weights.bin
 //
 // -pairs is train/cmd/mine's output (vocab.txt, meta.json), -model is
 // train.py's (table.f32, wdoc.f32, wquery.f32).
@@ -26,7 +26,7 @@ func main() {
 	pairs := flag.String("pairs", "", "miner output directory")
 	model := flag.String("model", "", "train.py output directory")
 	dim := flag.Int("dim", 256, "vector dimension")
-	name := flag.String("name", "coderag-code-v3", "model name")
+	name := flag.String("name", "coderag-code-v4", "model name")
 	out := flag.String("out", "internal/embed/static/weights.bin", "weights file to write")
 	flag.Parse()
 	if err := run(*pairs, *model, *dim, *name, *out); err != nil {
