@@ -442,6 +442,12 @@ func (r *run) recordStart(ctx context.Context) error {
 // writes them in batches. Files are opened through the root
 // (walk.OpenRegular), so a file swapped since the walk for a FIFO or a
 // symlink out is not read.
+// trimEvery is how often an index run gives the C heap's free pages back
+// (chunk.TrimCHeap) while it parses. On GOROOT/src that took the peak RSS
+// from 387 to 326 MiB for 1.04x the CPU (medians of 4, alternating); a run
+// shorter than trimEvery never trims.
+const trimEvery = time.Second
+
 func (r *run) pipeline(ctx context.Context) (*collector, error) {
 	rt, err := os.OpenRoot(r.root)
 	if err != nil {
@@ -488,6 +494,22 @@ func (r *run) pipeline(ctx context.Context) (*collector, error) {
 		}()
 	}
 	go func() { wg.Wait(); close(out) }()
+	// the C heap is trimmed every trimEvery while files are parsed: the
+	// arenas of the parsing threads keep the pages of freed trees
+	stopTrim := make(chan struct{})
+	defer close(stopTrim)
+	go func() {
+		t := time.NewTicker(trimEvery)
+		defer t.Stop()
+		for {
+			select {
+			case <-t.C:
+				chunk.TrimCHeap()
+			case <-stopTrim:
+				return
+			}
+		}
+	}()
 
 	c := &collector{ctx: gctx, st: r.st, emb: r.emb, root: r.root, rep: r.rep, batch: r.opts.BatchSize,
 		writeChunks: r.opts.WriteChunks, writeBytes: r.opts.WriteBytes}
