@@ -437,17 +437,17 @@ func (r *run) recordStart(ctx context.Context) error {
 	return nil
 }
 
-// pipeline parses the todo files with opts.Threads workers in a bounded
-// window and hands them, in one goroutine, to a collector that embeds and
-// writes them in batches. Files are opened through the root
-// (walk.OpenRegular), so a file swapped since the walk for a FIFO or a
-// symlink out is not read.
 // trimEvery is how often an index run gives the C heap's free pages back
 // (chunk.TrimCHeap) while it parses. On GOROOT/src that took the peak RSS
 // from 387 to 326 MiB for 1.04x the CPU (medians of 4, alternating); a run
 // shorter than trimEvery never trims.
 const trimEvery = time.Second
 
+// pipeline parses the todo files with opts.Threads workers in a bounded
+// window and hands them, in one goroutine, to a collector that embeds and
+// writes them in batches. Files are opened through the root
+// (walk.OpenRegular), so a file swapped since the walk for a FIFO or a
+// symlink out is not read.
 func (r *run) pipeline(ctx context.Context) (*collector, error) {
 	rt, err := os.OpenRoot(r.root)
 	if err != nil {
@@ -475,6 +475,7 @@ func (r *run) pipeline(ctx context.Context) (*collector, error) {
 	})
 	var wg sync.WaitGroup
 	gopkgs, cpp := newGoPackages(), newCppDirs()
+	compress := r.st.CompressesContent()
 	for i := 0; i < r.opts.Threads; i++ {
 		wg.Add(1)
 		go func() {
@@ -484,7 +485,7 @@ func (r *run) pipeline(ctx context.Context) (*collector, error) {
 				if p, ok := r.prevs[f.Path]; ok {
 					prev = &p
 				}
-				w := prepare(rt, f, prev, r.ids, gopkgs, cpp)
+				w := prepare(rt, f, prev, r.ids, gopkgs, cpp, compress)
 				select {
 				case out <- w:
 				case <-gctx.Done():
@@ -610,8 +611,9 @@ func (r *run) finish(ctx context.Context, c *collector) (*Report, error) {
 // prepare reads (through rt, the project root: regular files only, at most
 // walk.MaxFileBytes), hashes and parses one file (runs on a worker); gopkgs
 // gives a Go file its package's declarations, cpp a .h file the C++
-// evidence of its directory.
-func prepare(rt *os.Root, f walk.File, prev *store.FileRecord, ids *fileIDs, gopkgs *goPackages, cpp *cppDirs) *work {
+// evidence of its directory; compress: the store keeps chunk text
+// compressed, so the worker makes its stored form.
+func prepare(rt *os.Root, f walk.File, prev *store.FileRecord, ids *fileIDs, gopkgs *goPackages, cpp *cppDirs, compress bool) *work {
 	w := &work{file: f, prev: prev}
 	data, cut, err := walk.ReadRegular(rt, filepath.FromSlash(f.Path), walk.MaxFileBytes)
 	if errors.Is(err, fs.ErrPermission) {
@@ -667,7 +669,9 @@ func prepare(rt *os.Root, f walk.File, prev *store.FileRecord, ids *fileIDs, gop
 			doc: analyze.Join(ch.Doc), body: analyze.Join(body)}
 		// the stored text is compressed here, on the worker, not by the
 		// one writer (a failure leaves it to the writer)
-		w.terms[i].encoded, _ = store.EncodeContent(ch.Content)
+		if compress {
+			w.terms[i].encoded, _ = store.EncodeContent(ch.Content)
+		}
 	}
 	return w
 }

@@ -178,7 +178,7 @@ func BenchmarkWriteRoot(b *testing.B) {
 	var cur []*work
 	n := 0
 	for _, f := range files {
-		w := prepare(rt, f, nil, ids, gopkgs, cpp)
+		w := prepare(rt, f, nil, ids, gopkgs, cpp, true)
 		if w.res == nil {
 			continue
 		}

@@ -51,6 +51,9 @@ type Store interface {
 	Reclaim(ctx context.Context)
 	// ReadOnly reports whether the index cannot be written.
 	ReadOnly() bool
+	// CompressesContent reports whether chunk text is stored compressed,
+	// so the workers make its stored form (store.ChunkRow.Encoded).
+	CompressesContent() bool
 }
 
 var _ Store = (*store.Store)(nil)

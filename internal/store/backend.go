@@ -45,6 +45,10 @@ type Backend interface {
 	// stored as is (PostgreSQL), a function that inflates it where it may
 	// be compressed (SQLite).
 	ContentText(col string) string
+	// CompressesContent reports whether the backend stores chunk text
+	// compressed (EncodeContent; ChunkRow.Encoded): true on SQLite, false
+	// on PostgreSQL.
+	CompressesContent() bool
 	// LockProject is Store.LockProject.
 	LockProject(ctx context.Context, project string, onWait func(string)) (release func(), err error)
 	// Probe is Store.Probe.

@@ -108,6 +108,11 @@ func (s *Store) ReadOnly() bool { return s.readOnly }
 // which costs a one-shot process more than the overlap saves.
 func (s *Store) Remote() bool { return s.remote }
 
+// CompressesContent reports whether the index stores chunk text compressed
+// (EncodeContent), so a writer may hand it over already in that form
+// (ChunkRow.Encoded) and one that does not compress need not make it.
+func (s *Store) CompressesContent() bool { return s.b.CompressesContent() }
+
 // Path returns the database file path, or the PostgreSQL URL without its
 // password.
 func (s *Store) Path() string { return s.path }

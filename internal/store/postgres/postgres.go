@@ -575,6 +575,9 @@ func (s *backend) Like() string { return "ILIKE" }
 // compresses long values).
 func (s *backend) ContentText(col string) string { return col }
 
+// CompressesContent is false: chunk text is stored as is.
+func (s *backend) CompressesContent() bool { return false }
+
 // EachRowInPlace is errors.ErrUnsupported: pgx hands rows to database/sql
 // only, so the store scans them there (store.Backend.EachRowInPlace).
 func (s *backend) EachRowInPlace(context.Context, string, string, []any, func([]driver.Value) error) error {

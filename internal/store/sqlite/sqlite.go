@@ -285,6 +285,10 @@ func (s *backend) Like() string { return "LIKE" }
 // here (store.EncodeContent).
 func (s *backend) ContentText(col string) string { return "coderag_text(" + col + ")" }
 
+// CompressesContent is true: ReplaceFiles stores chunk text as
+// store.EncodeContent makes it.
+func (s *backend) CompressesContent() bool { return true }
+
 // Reclaim runs Compact, ignoring its error: a failure leaves a valid,
 // larger file whose pages later writes reuse.
 func (s *backend) Reclaim(ctx context.Context) { _, _, _ = s.Compact(ctx) }
