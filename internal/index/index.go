@@ -670,7 +670,7 @@ func prepare(rt *os.Root, f walk.File, prev *store.FileRecord, ids *fileIDs, gop
 		// the stored text is compressed here, on the worker, not by the
 		// one writer (a failure leaves it to the writer)
 		if compress {
-			w.terms[i].encoded, _ = store.EncodeContent(ch.Content)
+			w.terms[i].encoded, w.terms[i].encodedDoc, _ = store.EncodeChunkText(ch.Content, ch.Doc)
 		}
 	}
 	return w
@@ -722,7 +722,8 @@ func lineRange(data []byte, offs []int, a, b int) string {
 // full-text terms per column and its stored text.
 type chunkTerms struct {
 	name, owner, path, doc, body string
-	encoded                      any // the chunk text as stored (store.ChunkRow.Encoded)
+	encoded                      any    // the chunk text as stored (store.ChunkRow.Encoded)
+	encodedDoc                   string // the doc comment as stored (store.ChunkRow.EncodedDoc)
 }
 
 // symbolName is the part of a chunk's name that names the symbol itself
@@ -1006,7 +1007,7 @@ func (c *collector) build(batch []*work) ([]store.FileData, error) {
 				Signature: ch.Signature,
 				Language:  ch.Language, Doc: ch.Doc, StartLine: ch.StartLine, EndLine: ch.EndLine,
 				DeclEndLine: ch.DeclEndLine, StartByte: ch.StartByte, EndByte: ch.EndByte,
-				Content: ch.Content, Encoded: t.encoded, Vector: v, Embedder: id,
+				Content: ch.Content, Encoded: t.encoded, EncodedDoc: t.encodedDoc, Vector: v, Embedder: id,
 				NameTerms: t.name, OwnerTerms: t.owner, PathTerms: t.path, DocTerms: t.doc, BodyTerms: t.body,
 			})
 		}

@@ -45,6 +45,10 @@ type Backend interface {
 	// stored as is (PostgreSQL), a function that inflates it where it may
 	// be compressed (SQLite).
 	ContentText(col string) string
+	// NamesIn is the SQL condition, and its arguments, that the
+	// code_names row alias has one of names (at least one): by the name
+	// on PostgreSQL, by its hash and then the name on SQLite.
+	NamesIn(alias string, names []string) (string, []any)
 	// CompressesContent reports whether the backend stores chunk text
 	// compressed (EncodeContent; ChunkRow.Encoded): true on SQLite, false
 	// on PostgreSQL.

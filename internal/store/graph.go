@@ -48,8 +48,15 @@ func (s *Store) Definitions(ctx context.Context, project string) ([]DefRow, erro
 	}
 	out, err := collect(rows, func(rows *sql.Rows) (DefRow, error) {
 		var d DefRow
-		err := rows.Scan(&d.ID, &d.Path, &d.Type, &d.Name, &d.Owner, &d.Symbol, &d.Params, &d.Language,
+		var symbol, params any
+		err := rows.Scan(&d.ID, &d.Path, &d.Type, &d.Name, &d.Owner, &symbol, &params, &d.Language,
 			&d.StartLine, &d.EndLine)
+		if err != nil {
+			return d, err
+		}
+		if d.Symbol, err = DecodeNamePart(d.Name, symbol); err == nil {
+			d.Params, err = DecodeNamePart(d.Name, params)
+		}
 		return d, err
 	})
 	if err != nil {
@@ -96,25 +103,22 @@ func (s *Store) relationsBy(ctx context.Context, project, col string, names, kin
 	// file of the project and all its relations (70 ms instead of 3 on
 	// GOROOT/src/runtime). By file, the file drives it.
 	var q string
+	var args []any
 	if col == "f.file_path" {
 		q = `indexed_files f JOIN code_relations r ON r.file_id = f.id
 			JOIN code_names a ON a.id = r.from_id JOIN code_names b ON b.id = r.to_id
 			WHERE f.project_path=? AND f.file_path IN (?` + strings.Repeat(",?", len(names)-1) + `)`
+		args = append(args, project)
+		for _, n := range names {
+			args = append(args, n)
+		}
 	} else {
+		in, inArgs := s.b.NamesIn("n", names)
 		q = `code_names n CROSS JOIN code_relations r CROSS JOIN indexed_files f
 			JOIN code_names a ON a.id = r.from_id JOIN code_names b ON b.id = r.to_id
-			WHERE n.name IN (?` + strings.Repeat(",?", len(names)-1) + `) AND r.` + col + ` = n.id
+			WHERE ` + in + ` AND r.` + col + ` = n.id
 			AND f.id = r.file_id AND f.project_path=?`
-	}
-	var args []any
-	if col == "f.file_path" {
-		args = append(args, project)
-	}
-	for _, n := range names {
-		args = append(args, n)
-	}
-	if col != "f.file_path" {
-		args = append(args, project)
+		args = append(inArgs, project)
 	}
 	if len(kinds) > 0 {
 		q += ` AND r.relation_type IN (?` + strings.Repeat(",?", len(kinds)-1) + `)`

@@ -451,36 +451,70 @@ const chunkFrom = `code_chunks c JOIN indexed_files f ON f.id = c.file_id`
 func scanChunks(rows *sql.Rows) ([]ChunkRow, error) { return collect(rows, scanChunk) }
 
 // chunkFromValues is the chunk of one row of chunkCols read in place
-// (eachRowInPlace), its texts copied and its chunk text inflated
-// (DecodeContent). Errors: a damaged chunk text.
+// (eachRowInPlace), its texts copied, its chunk text and doc comment
+// inflated (DecodeChunkText) and its name's parts read (DecodeNamePart).
+// Errors: a damaged chunk text or name part.
 func chunkFromValues(v []driver.Value) (ChunkRow, error) {
 	str := func(i int) string { return strings.Clone(textArg(v[i])) }
 	num := func(i int) int { n, _ := v[i].(int64); return int(n) }
 	id, _ := v[0].(int64)
-	content := textArg(v[15])
+	c := ChunkRow{ID: id, Path: str(1), Type: str(2), Name: str(3), Owner: str(4), Language: str(8),
+		StartLine: num(10), EndLine: num(11), DeclEndLine: num(12), StartByte: num(13), EndByte: num(14), Embedder: str(16)}
+	// a text part is a view: copied; a BLOB part is read, not kept
+	part := func(i int) any {
+		if s, ok := v[i].(string); ok {
+			return strings.Clone(s)
+		}
+		return v[i]
+	}
+	if err := c.decodeParts(part(5), part(6), part(7)); err != nil {
+		return ChunkRow{}, err
+	}
+	content, doc := textArg(v[15]), textArg(v[9])
 	if strings.HasPrefix(content, contentMark) {
 		var err error
-		if content, err = DecodeContent(content); err != nil {
+		if c.Content, c.Doc, err = DecodeChunkText(content, ""); err != nil {
 			return ChunkRow{}, fmt.Errorf("chunk %d: %w", id, err)
 		}
+		if c.Doc == "" { // not stored with the text: the column's
+			c.Doc = strings.Clone(doc)
+		}
 	} else {
-		content = strings.Clone(content)
+		c.Content, c.Doc = strings.Clone(content), strings.Clone(doc)
 	}
-	return ChunkRow{ID: id, Path: str(1), Type: str(2), Name: str(3), Owner: str(4), Symbol: str(5), Params: str(6),
-		Signature: str(7), Language: str(8), Doc: str(9), StartLine: num(10), EndLine: num(11), DeclEndLine: num(12),
-		StartByte: num(13), EndByte: num(14), Content: content, Embedder: str(16)}, nil
+	return c, nil
 }
 
-// scanChunk scans one row of chunkCols, its chunk text inflated
-// (DecodeContent). Errors: the driver's, or a damaged chunk text.
+// decodeParts sets c's Symbol, Params and Signature from their stored
+// values (DecodeNamePart), which share c.Name's memory. Errors: a damaged
+// part, naming the chunk.
+func (c *ChunkRow) decodeParts(symbol, params, signature any) error {
+	var err [3]error
+	c.Symbol, err[0] = DecodeNamePart(c.Name, symbol)
+	c.Params, err[1] = DecodeNamePart(c.Name, params)
+	c.Signature, err[2] = DecodeNamePart(c.Name, signature)
+	if e := errors.Join(err[:]...); e != nil {
+		return fmt.Errorf("chunk %d: %w", c.ID, e)
+	}
+	return nil
+}
+
+// scanChunk scans one row of chunkCols, its chunk text and doc comment
+// inflated (DecodeChunkText) and its name's parts read (DecodeNamePart).
+// Errors: the driver's, or a damaged chunk text or name part.
 func scanChunk(rows *sql.Rows) (ChunkRow, error) {
 	var c ChunkRow
-	err := rows.Scan(&c.ID, &c.Path, &c.Type, &c.Name, &c.Owner, &c.Symbol, &c.Params, &c.Signature, &c.Language, &c.Doc,
+	var symbol, params, signature any
+	err := rows.Scan(&c.ID, &c.Path, &c.Type, &c.Name, &c.Owner, &symbol, &params, &signature, &c.Language, &c.Doc,
 		&c.StartLine, &c.EndLine, &c.DeclEndLine, &c.StartByte, &c.EndByte, &c.Content, &c.Embedder)
-	if err == nil {
-		if c.Content, err = DecodeContent(c.Content); err != nil {
-			err = fmt.Errorf("chunk %d: %w", c.ID, err)
-		}
+	if err != nil {
+		return c, err
+	}
+	if err := c.decodeParts(symbol, params, signature); err != nil {
+		return c, err
+	}
+	if c.Content, c.Doc, err = DecodeChunkText(c.Content, c.Doc); err != nil {
+		err = fmt.Errorf("chunk %d: %w", c.ID, err)
 	}
 	return c, err
 }

@@ -8,7 +8,7 @@ import (
 
 // SchemaVersion is the version of the format below, the same on both
 // backends. Open migrates an older index forward and refuses a newer one.
-const SchemaVersion = 8
+const SchemaVersion = 9
 
 // The schema, the same tables on both backends (store/sqlite: schema.go;
 // store/postgres: pgSchema, with the full-text statistics FTS5 keeps on
@@ -36,7 +36,11 @@ const SchemaVersion = 8
 //	                                 parts (chunk.Symbol); from schema 8
 //	                                 the text may be compressed (content.go)
 //	                                 and embedding_model is '' in new rows
-//	                                 (the file's is read)
+//	                                 (the file's is read); from schema 9 the
+//	                                 doc may be compressed with the text (doc
+//	                                 is then '') and symbol, params and
+//	                                 signature may be positions in the name
+//	                                 (content.go)
 //	code_vectors                     one row per file (file_id =
 //	                                 indexed_files.id): the embeddings of its
 //	                                 chunks, int8-quantised with a float32

@@ -338,12 +338,14 @@ type ChunkRow struct {
 	StartByte   int
 	EndByte     int
 	Content     string
-	// Encoded is Content as EncodeContent stores it, when the caller has
-	// made it already (the indexer does, on its parallel workers, so the
-	// one writer does not); nil: a backend that compresses makes it.
-	Encoded  any
-	Vector   []float32
-	Embedder string
+	// Encoded and EncodedDoc are Content and Doc as EncodeChunkText
+	// stores them, when the caller has made them already (the indexer
+	// does, on its parallel workers, so the one writer does not); Encoded
+	// nil: a backend that compresses makes them.
+	Encoded    any
+	EncodedDoc string
+	Vector     []float32
+	Embedder   string
 	// Full-text terms (space-separated, already analysed); not read back.
 	NameTerms, OwnerTerms, PathTerms, DocTerms, BodyTerms string
 }

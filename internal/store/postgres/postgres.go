@@ -187,6 +187,7 @@ var pgMigrations = map[int]string{
 	5: pgTreeDirsTable,
 	6: pgKeyByFileID,
 	7: ``, // schema 8 compresses chunk text on SQLite only (store.EncodeContent)
+	8: ``, // schema 9 stores doc comments with the text and name parts as positions on SQLite only (store.EncodeChunkText, store.EncodeNamePart)
 }
 
 // pgKeyByFileID is keyByFileID on PostgreSQL: the identity column gives
@@ -574,6 +575,16 @@ func (s *backend) Like() string { return "ILIKE" }
 // ContentText returns col: PostgreSQL stores chunk text as is (its TOAST
 // compresses long values).
 func (s *backend) ContentText(col string) string { return col }
+
+// NamesIn is `alias.name IN (names...)`: code_names' UNIQUE index on name
+// finds them.
+func (s *backend) NamesIn(alias string, names []string) (string, []any) {
+	args := make([]any, len(names))
+	for i, n := range names {
+		args[i] = n
+	}
+	return alias + `.name IN (?` + strings.Repeat(",?", len(names)-1) + `)`, args
+}
 
 // CompressesContent is false: chunk text is stored as is.
 func (s *backend) CompressesContent() bool { return false }

@@ -15,14 +15,15 @@ var migrations = map[int]string{
 	4: ``, // vectors float32 -> int8 codes: store.DataMigrations[4]
 	5: treeDirsTable,
 	6: keyByFileID,
-	7: ``, // chunk texts written from now on may be compressed (store.EncodeContent); old rows stay as they are, which store.DecodeContent reads
+	7: ``,          // chunk texts written from now on may be compressed (store.EncodeContent); old rows stay as they are, which store.DecodeContent reads
+	8: namesByHash, // names found by a hash, not a second copy (names.go); doc comments written from now on may be stored with the text, symbol, params and signature as positions in the name (store.EncodeChunkText, store.EncodeNamePart): old rows stay as they are, which store.DecodeChunkText and store.DecodeNamePart read
 }
 
 // keyByFileID is the SQL half of the move to schema 7 (the other half is
 // packVectors): indexed_files gets an integer id (the table is copied,
 // in the order of its old key, so the ids follow it); code_relations is
 // copied with that id in place of project_path and file_path, and the ids
-// of its names in code_names (namesTable) in place of from_name and
+// of its names in code_names (namesTable7) in place of from_name and
 // to_name; the old code_vectors is renamed code_vectors6 for packVectors,
 // which copies its rows into the new code_vectors and drops it. A relation or vector
 // whose file has no fingerprint row is not copied: no write leaves one
@@ -45,7 +46,7 @@ INSERT INTO indexed_files7(project_path, file_path, content_sha256, embedding_mo
 	indexed_at, analysis FROM indexed_files ORDER BY project_path, file_path;
 DROP TABLE indexed_files;
 ALTER TABLE indexed_files7 RENAME TO indexed_files;
-` + namesTable + `
+` + namesTable7 + `
 ` + store.CopyRelations(relationsColumns) + `ALTER TABLE code_vectors RENAME TO code_vectors6;
 CREATE TABLE code_chunks7 ` + chunksColumns + `;
 INSERT INTO code_chunks7 SELECT c.id, f.id, c.chunk_type, c.name, c.owner, c.symbol, c.params, c.signature, c.language,
@@ -101,14 +102,15 @@ const (
 )`
 )
 
-// namesTable holds the names of code_relations from schema 7 on: a
+// namesTable7 holds the names of code_relations in schemas 7 and 8
+// (namesTable from schema 9, names.go): a
 // relation's from and to are ids of this table, so a name is stored once
 // however many relations and projects use it, and the from/to indexes are
 // of integers (on gin, the relation rows and their indexes were 2.1x the
 // source with the project path, file path and names in them, 1.0x with
 // file ids, 0.66x with file and name ids, this table included).
 // Names no relation uses any more are deleted by RemoveProject.
-const namesTable = `CREATE TABLE IF NOT EXISTS code_names (
+const namesTable7 = `CREATE TABLE IF NOT EXISTS code_names (
 	id   INTEGER PRIMARY KEY,
 	name TEXT NOT NULL UNIQUE
 );`

@@ -169,17 +169,19 @@ func (s *backend) WriteFiles(ctx context.Context, tx *sql.Tx, project string, fi
 		for _, c := range f.Chunks {
 			id := next
 			next++
-			content := c.Encoded
+			content, doc := c.Encoded, c.EncodedDoc
 			if content == nil {
 				var err error
-				if content, err = store.EncodeContent(c.Content); err != nil {
+				if content, doc, err = store.EncodeChunkText(c.Content, c.Doc); err != nil {
 					return fmt.Errorf("insert chunks %s: %w", path, err)
 				}
 			}
 			// the embedder is the file's (indexed_files.embedding_model,
-			// which chunk reads take): none is stored per chunk
-			if err := chunks.add(ctx, id, fileID, c.Type, c.Name, c.Owner, c.Symbol, c.Params, c.Signature, c.Language,
-				c.Doc, c.StartLine, c.EndLine, c.DeclEndLine, c.StartByte, c.EndByte, content, ""); err != nil {
+			// which chunk reads take): none is stored per chunk; symbol,
+			// params and signature point into the name where they can
+			if err := chunks.add(ctx, id, fileID, c.Type, c.Name, c.Owner, store.EncodeNamePart(c.Name, c.Symbol),
+				store.EncodeNamePart(c.Name, c.Params), store.EncodeNamePart(c.Name, c.Signature), c.Language,
+				doc, c.StartLine, c.EndLine, c.DeclEndLine, c.StartByte, c.EndByte, content, ""); err != nil {
 				return fmt.Errorf("insert chunks %s: %w", path, err)
 			}
 			if len(c.Vector) > 0 {
@@ -272,45 +274,4 @@ func pathsWithRows(ctx context.Context, tx *sql.Tx, project string, paths []stri
 		}
 	}
 	return out, nil
-}
-
-// nameTable is how SQLite looks up and adds code_names rows
-// (store.NameIDs): ids are assigned here, from max(id)+1.
-type nameTable struct{}
-
-// Key returns name: SQLite stores any text as it is.
-func (nameTable) Key(name string) string { return name }
-
-// Lookup queries the (id, name) rows of names.
-func (nameTable) Lookup(ctx context.Context, tx *sql.Tx, part []string) (*sql.Rows, error) {
-	args := make([]any, len(part))
-	for i, n := range part {
-		args[i] = n
-	}
-	return tx.QueryContext(ctx, `SELECT id, name FROM code_names WHERE name IN (?`+strings.Repeat(",?", len(part)-1)+`)`, args...)
-}
-
-// Add inserts the names of missing with ids from max(id)+1, setting them
-// in ids.
-func (nameTable) Add(ctx context.Context, tx *sql.Tx, missing []string, ids map[string]int64) error {
-	var next int64
-	if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(id), 0) + 1 FROM code_names`).Scan(&next); err != nil {
-		return fmt.Errorf("next name id: %w", err)
-	}
-	ins := newBulk(tx, "code_names", "id", "name")
-	for _, n := range missing {
-		ids[n] = next
-		if err := ins.add(ctx, next, n); err != nil {
-			return fmt.Errorf("add names: %w", err)
-		}
-		next++
-	}
-	err := ins.flush(ctx)
-	if ins.full != nil {
-		ins.full.Close()
-	}
-	if err != nil {
-		return fmt.Errorf("add names: %w", err)
-	}
-	return nil
 }
