@@ -10,9 +10,10 @@ import (
 	"github.com/coderag/coderag/internal/walk"
 )
 
-// TestPrepareEncodesOnlyForACompressingStore: a worker makes a chunk's
-// stored form (store.EncodeContent) when the store keeps text compressed,
-// and does no such work for one that stores it as is (PostgreSQL).
+// TestPrepareEncodesOnlyForACompressingStore: a worker makes the stored
+// form of a chunk's text and doc comment (store.EncodeChunkText) when the
+// store keeps text compressed, and does no such work for one that stores
+// it as is (PostgreSQL).
 func TestPrepareEncodesOnlyForACompressingStore(t *testing.T) {
 	t.Parallel()
 	root := t.TempDir()
@@ -42,8 +43,12 @@ func TestPrepareEncodesOnlyForACompressingStore(t *testing.T) {
 			if !ok {
 				t.Fatalf("not encoded for a compressing store: %T", enc)
 			}
-			if got, err := store.DecodeContent(string(b)); err != nil || got != w.res.Chunks[i].Content {
-				t.Errorf("stored form reads back %q, %v", got, err)
+			ch := w.res.Chunks[i]
+			if ch.Doc == "" {
+				t.Fatalf("the function has no doc: %+v", ch)
+			}
+			if got, doc, err := store.DecodeChunkText(string(b), w.terms[i].encodedDoc); err != nil || got != ch.Content || doc != ch.Doc {
+				t.Errorf("stored form reads back %q, %q, %v", got, doc, err)
 			}
 		}
 	}

@@ -46,6 +46,7 @@ func Run(t *testing.T, target func(testing.TB) string) {
 		{"LockProject", testLockProject},
 		{"TreeListing", testTreeListing},
 		{"MigrateToSchema7", testMigrateToSchema7},
+		{"MigrateToSchema9", testMigrateToSchema9},
 		{"VectorScan", testVectorScan},
 		{"FilesRecords", testFilesRecords},
 	} {
