@@ -46,17 +46,14 @@ func (s *Store) Definitions(ctx context.Context, project string) ([]DefRow, erro
 	if err != nil {
 		return nil, fmt.Errorf("load definitions: %w", err)
 	}
+	// one row's destinations, made once: the name's parts are read from
+	// the name scanned before them (partScan)
+	var d DefRow
+	dst := []any{&d.ID, &d.Path, &d.Type, &d.Name, &d.Owner, &partScan{&d.Name, &d.Symbol}, &partScan{&d.Name, &d.Params},
+		&d.Language, &d.StartLine, &d.EndLine}
 	out, err := collect(rows, func(rows *sql.Rows) (DefRow, error) {
-		var d DefRow
-		var symbol, params any
-		err := rows.Scan(&d.ID, &d.Path, &d.Type, &d.Name, &d.Owner, &symbol, &params, &d.Language,
-			&d.StartLine, &d.EndLine)
-		if err != nil {
-			return d, err
-		}
-		if d.Symbol, err = DecodeNamePart(d.Name, symbol); err == nil {
-			d.Params, err = DecodeNamePart(d.Name, params)
-		}
+		d = DefRow{}
+		err := rows.Scan(dst...)
 		return d, err
 	})
 	if err != nil {

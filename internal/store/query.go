@@ -504,19 +504,30 @@ func (c *ChunkRow) decodeParts(symbol, params, signature any) error {
 // Errors: the driver's, or a damaged chunk text or name part.
 func scanChunk(rows *sql.Rows) (ChunkRow, error) {
 	var c ChunkRow
-	var symbol, params, signature any
-	err := rows.Scan(&c.ID, &c.Path, &c.Type, &c.Name, &c.Owner, &symbol, &params, &signature, &c.Language, &c.Doc,
-		&c.StartLine, &c.EndLine, &c.DeclEndLine, &c.StartByte, &c.EndByte, &c.Content, &c.Embedder)
+	err := rows.Scan(&c.ID, &c.Path, &c.Type, &c.Name, &c.Owner, &partScan{&c.Name, &c.Symbol}, &partScan{&c.Name, &c.Params},
+		&partScan{&c.Name, &c.Signature}, &c.Language, &c.Doc, &c.StartLine, &c.EndLine, &c.DeclEndLine, &c.StartByte, &c.EndByte,
+		&c.Content, &c.Embedder)
 	if err != nil {
-		return c, err
-	}
-	if err := c.decodeParts(symbol, params, signature); err != nil {
 		return c, err
 	}
 	if c.Content, c.Doc, err = DecodeChunkText(c.Content, c.Doc); err != nil {
 		err = fmt.Errorf("chunk %d: %w", c.ID, err)
 	}
 	return c, err
+}
+
+// partScan scans a stored symbol, params or signature column into *dst:
+// the part of *name it holds (DecodeNamePart), where name is a column
+// scanned before it in the same row (database/sql scans in column order).
+// The value is read in the call, not kept: a BLOB's bytes are the
+// driver's.
+type partScan struct{ name, dst *string }
+
+// Scan sets *p.dst from src. Errors: a damaged part.
+func (p *partScan) Scan(src any) error {
+	var err error
+	*p.dst, err = DecodeNamePart(*p.name, src)
+	return err
 }
 
 // ChunksByID returns the chunks with the given ids (without vectors), keyed by id.
