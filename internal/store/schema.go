@@ -54,12 +54,14 @@ const SchemaVersion = 9
 //	code_relations                   imports/extends/implements/contains/calls
 //	                                 of the file file_id (indexed_files.id),
 //	                                 from the name from_id to the name to_id
-//	                                 (code_names.id);
-//	code_names                       every name of a relation, once
-//	                                 plain = 1 for a Go call written without a
-//	                                 receiver (it can only reach a function), 2
-//	                                 for one on the method's own receiver, 3 for
-//	                                 one on another value (see lang.CallForm)
+//	                                 (code_names.id); plain = 1 for a Go call
+//	                                 written without a receiver (it can only
+//	                                 reach a function), 2 for one on the
+//	                                 method's own receiver, 3 for one on
+//	                                 another value (see lang.CallForm)
+//	code_names                       every name of a relation, once; on
+//	                                 SQLite from schema 9 found by a 24-bit
+//	                                 hash column (store/sqlite names.go)
 //	chunks_fts                       FTS5, contentless with delete support,
 //	                                 rowid = code_chunks.id; columns hold
 //	                                 pre-analysed terms (identifier sub-words,
