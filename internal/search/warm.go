@@ -124,8 +124,8 @@ func (w *Warm) LoadKeywords(ctx context.Context, idx Index, project string) erro
 	return nil
 }
 
-// Stats is what a Warm holds for one project, for --explain-like
-// diagnostics and the benchmark's report.
+// WarmStats is what a Warm holds for one project, for diagnostics and
+// the benchmark's report.
 type WarmStats struct {
 	// KeywordVersion is the DataVersion of the keyword index ("" = none).
 	KeywordVersion string
@@ -246,6 +246,10 @@ func rowBytes(r store.ChunkRow) int64 {
 		len(r.Signature)+len(r.Language)+len(r.Doc)+len(r.Content)+len(r.Embedder)) + 400
 }
 
+// maxCachedNames bounds the names whose calls a project keeps (a few
+// thin wrappers a search; each entry holds their relation rows).
+const maxCachedNames = 20000
+
 // versionKey is the context key of the DataVersion a search read first
 // (Searcher.Search), which the warm caches are keyed by.
 type versionKey struct{}
@@ -342,6 +346,9 @@ func (s *Searcher) callsFrom(ctx context.Context, names []string) ([]store.Relat
 				by[r.From] = append(by[r.From], r)
 			}
 			wp.mu.Lock()
+			if len(wp.calls) > maxCachedNames {
+				wp.calls = map[string][]store.RelationRow{} // bounded: start again
+			}
 			if wp.callsVersion == v {
 				for n, rs := range by {
 					wp.calls[n] = rs
