@@ -29,6 +29,7 @@ import (
 	"github.com/coderag/coderag/internal/embed/static"
 	"github.com/coderag/coderag/internal/index"
 	"github.com/coderag/coderag/internal/relate"
+	"github.com/coderag/coderag/internal/search"
 	"github.com/coderag/coderag/internal/store"
 )
 
@@ -65,8 +66,10 @@ type Config struct {
 	// Refresh without another incremental run (0: always refresh; a
 	// no-change run costs one walk and stat of the tree).
 	Freshness time.Duration
-	// LongLived turns the store's in-memory vector cache on: set it in
-	// processes that answer many queries (MCP, REPL, a server).
+	// LongLived turns the store's in-memory vector cache on, and gives
+	// every searcher the engine's search.Warm (in-memory keyword index,
+	// chunk rows and relations, keyed by each project's data version): set
+	// it in processes that answer many queries (MCP, REPL, a server).
 	LongLived bool
 	// Log receives diagnostics of index runs; nil discards them.
 	Log *slog.Logger
@@ -92,6 +95,10 @@ type Engine struct {
 	embs  map[string]embed.Embedder // project embedders by id
 
 	graphs relate.Cache
+
+	// warm is the searchers' in-memory caches under Config.LongLived;
+	// nil otherwise.
+	warm *search.Warm
 }
 
 // Open opens cfg.DBPath (creating the database) and returns an Engine that
@@ -140,6 +147,7 @@ func New(cfg Config) (*Engine, error) {
 	e.life, e.stop = context.WithCancel(context.Background())
 	if cfg.LongLived {
 		e.st.CacheVectors(true)
+		e.warm = search.NewWarm()
 	}
 	return e, nil
 }
@@ -152,6 +160,9 @@ func (e *Engine) Close() error {
 	e.closeMu.Do(func() {
 		e.stop()
 		e.bg.Wait()
+		if e.warm != nil {
+			e.warm.Close()
+		}
 		if e.ownsSt {
 			err = e.st.Close()
 		}

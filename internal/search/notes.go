@@ -46,7 +46,7 @@ func (s *Searcher) absentIdentifierNote(ctx context.Context, q *Query, hp Hybrid
 		if inResults(res, name) {
 			continue
 		}
-		hits, err := s.Store.KeywordSearch(ctx, s.Project, []string{whole}, hp.FTS, 1)
+		hits, err := s.keywordSearch(ctx, []string{whole}, hp.FTS, 1)
 		if err != nil || len(hits) > 0 {
 			continue // present, or unknown: say nothing
 		}

@@ -210,6 +210,10 @@ type Searcher struct {
 	// embedder when it is not lexical, else the built-in learned model
 	// (see semanticEmbedder).
 	Semantic embed.Embedder
+	// Warm holds the in-memory keyword index, chunk rows and relations of
+	// a long-lived process, shared by its searchers (see Warm); nil reads
+	// everything from Store. It changes no result.
+	Warm *Warm
 }
 
 // ErrUnknownRanker is returned for an unknown Options.Ranker.
@@ -265,12 +269,17 @@ func (s *Searcher) Search(ctx context.Context, query string, opts Options) (*Res
 	// maxSearchRetries more times.
 	for attempt := 0; ; attempt++ {
 		v0, verr := s.Store.DataVersion(ctx, s.Project)
+		actx := ctx
+		if verr == nil {
+			// the warm caches answer only at the version read here
+			actx = context.WithValue(ctx, versionKey{}, v0)
+		}
 		switch r {
 		case RankerSeed:
-			res, err = s.rankSeed(ctx, q, k)
+			res, err = s.rankSeed(actx, q, k)
 			kws = q.Keywords
 		default:
-			res, firstKW, err = s.rankHybrid(ctx, q, hp, k)
+			res, firstKW, err = s.rankHybrid(actx, q, hp, k)
 			kws = q.Terms
 		}
 		if err != nil {

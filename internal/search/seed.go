@@ -105,7 +105,7 @@ func (s *Searcher) seedCandidates(ctx context.Context, q *Query, k int) (map[str
 		for i, x := range sem {
 			ids[i] = x.ID
 		}
-		rows, err := s.Store.ChunksByID(ctx, ids)
+		rows, err := s.chunksByID(ctx, ids)
 		if err != nil {
 			return nil, err
 		}

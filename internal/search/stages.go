@@ -287,7 +287,7 @@ func (s *Searcher) gather(ctx context.Context, q *Query, hp HybridParams) (*pool
 		return c
 	}
 	if len(q.Terms) > 0 {
-		kw, err := s.Store.KeywordSearch(ctx, s.Project, q.Terms, hp.FTS, hp.Candidates)
+		kw, err := s.keywordSearch(ctx, q.Terms, hp.FTS, hp.Candidates)
 		if err != nil {
 			return nil, err
 		}
@@ -333,7 +333,7 @@ func (s *Searcher) gather(ctx context.Context, q *Query, hp HybridParams) (*pool
 			for i, x := range p.expansions {
 				terms[i] = x.Term
 			}
-			kw, err := s.Store.KeywordSearch(ctx, s.Project, terms, hp.FTS, hp.Candidates)
+			kw, err := s.keywordSearch(ctx, terms, hp.FTS, hp.Candidates)
 			if err != nil {
 				return nil, err
 			}
@@ -348,7 +348,7 @@ func (s *Searcher) gather(ctx context.Context, q *Query, hp HybridParams) (*pool
 	for id := range cands {
 		ids = append(ids, id)
 	}
-	rows, err := s.Store.ChunksByID(ctx, ids)
+	rows, err := s.chunksByID(ctx, ids)
 	if err != nil {
 		return nil, err
 	}
@@ -424,7 +424,7 @@ func (s *Searcher) wrapperCalls(ctx context.Context, res []Result, thin int) (ma
 	if len(names) == 0 {
 		return nil, nil
 	}
-	rels, err := s.Store.RelationsFrom(ctx, s.Project, names, []string{"calls"})
+	rels, err := s.callsFrom(ctx, names)
 	if err != nil {
 		return nil, fmt.Errorf("read calls of wrappers: %w", err)
 	}

@@ -51,7 +51,7 @@ func (s *Searcher) symbolSites(ctx context.Context, name string, hp HybridParams
 	}
 	// the first term is the whole identifier (basicformatargs), or the
 	// stemmed word of a one-word name
-	kw, err := s.Store.KeywordSearch(ctx, s.Project, terms[:1], hp.FTS, hp.SymbolSiteCandidates)
+	kw, err := s.keywordSearch(ctx, terms[:1], hp.FTS, hp.SymbolSiteCandidates)
 	if err != nil {
 		return nil, err
 	}
@@ -62,7 +62,7 @@ func (s *Searcher) symbolSites(ctx context.Context, name string, hp HybridParams
 		}
 	}
 	if len(missing) > 0 {
-		more, err := s.Store.ChunksByID(ctx, missing)
+		more, err := s.chunksByID(ctx, missing)
 		if err != nil {
 			return nil, err
 		}
