@@ -3,13 +3,13 @@ package store
 // Run records: meta holds one row per project, key "run:" + project path,
 // value JSON {"total":M,"done":false,"failed":F,"started":unix-ns,
 // "ended":unix-ns,"skipped":[{"path","reason","error"}],"skipped_total":S,
-// "withheld":W}.
+// "withheld":W,"chunks":C}.
 // An index run writes done=false with the number of files it found before
-// it writes any file, and done=true with the time it ended
-// (keeping the time it started) when it ends; a run that crashed or is still
-// going leaves done=false, which is how a search knows the project is
-// incomplete. Projects indexed before this record existed have no row and
-// count as complete.
+// it writes any file (keeping the last record's chunk count), and
+// done=true with the time it ended (keeping the time it started) when it
+// ends; a run that crashed or is still going leaves done=false, which is
+// how a search knows the project is incomplete. Projects indexed before
+// this record existed have no row and count as complete.
 
 import (
 	"context"
@@ -39,8 +39,8 @@ type RunState struct {
 	// Withheld counts the skips of the finished run whose names look
 	// like secrets (walk.ReasonSecret): never indexed nor served.
 	Withheld int `json:"withheld,omitempty"`
-	// Chunks counts the project's chunks after the finished run (0 in
-	// records written before it was kept). Search reads it to size the
+	// Chunks counts the project's chunks after the last finished run (0
+	// in records written before it was kept); a run going on keeps it. Search reads it to size the
 	// learned vector route's share (search.HybridParams.AlphaPerDecade)
 	// without counting rows per query.
 	Chunks int `json:"chunks,omitempty"`
@@ -113,9 +113,17 @@ func (s *Store) putRun(ctx context.Context, project string, r RunState) error {
 }
 
 // BeginRun records that an index run of project started with total files
-// to have indexed (done=false until EndRun).
+// to have indexed (done=false until EndRun). The last record's chunk
+// count is kept: searches during the run size the vector route's share
+// by it as before the run (a record without it would change their
+// ranking for the length of the run, at no change of the data version),
+// and a run that changes nothing keeps it without a count (EndRun).
 func (s *Store) BeginRun(ctx context.Context, project string, total int) error {
-	return s.putRun(ctx, project, RunState{Total: total, Started: time.Now().UnixNano()})
+	prev, _, err := s.LastRun(ctx, project)
+	if err != nil {
+		return err
+	}
+	return s.putRun(ctx, project, RunState{Total: total, Started: time.Now().UnixNano(), Chunks: prev.Chunks})
 }
 
 // EndRun records that the run of project finished: total files are meant

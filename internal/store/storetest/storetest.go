@@ -389,6 +389,21 @@ func testRunsAndRemoveProject(t *testing.T, target func(testing.TB) string) {
 				t.Fatalf("EndRun(changed=%v): Chunks = %d, want %d (%v)", tc.changed, got.Chunks, tc.want, err)
 			}
 		}
+		// a run going on keeps the last count (searches size the vector
+		// route by it), and so does its end when it changed nothing
+		if err := s.BeginRun(ctx, "/p", 3); err != nil {
+			t.Fatal(err)
+		}
+		for _, end := range []bool{false, true} {
+			if end {
+				if err := s.EndRun(ctx, "/p", 3, 0, false); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if got, _, err := s.LastRun(ctx, "/p"); err != nil || got.Chunks != cnt.Chunks+1 || got.Done != end {
+				t.Fatalf("after BeginRun (ended %v): %+v, want Chunks %d (%v)", end, got, cnt.Chunks+1, err)
+			}
+		}
 		// the finished record keeps the start BeginRun wrote and adds the end;
 		// its printed form has RFC 3339 times and the length in milliseconds
 		if r.Started != began.Started || r.Ended < r.Started {
