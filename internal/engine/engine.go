@@ -71,6 +71,9 @@ type Config struct {
 	// chunk rows and relations, keyed by each project's data version): set
 	// it in processes that answer many queries (MCP, REPL, a server).
 	LongLived bool
+	// WarmBytes bounds what the search.Warm of LongLived holds over all
+	// projects, in bytes (search.Warm.MaxBytes); 0 = search.DefaultWarmBytes.
+	WarmBytes int64
 	// Log receives diagnostics of index runs; nil discards them.
 	Log *slog.Logger
 }
@@ -148,6 +151,7 @@ func New(cfg Config) (*Engine, error) {
 	if cfg.LongLived {
 		e.st.CacheVectors(true)
 		e.warm = search.NewWarm()
+		e.warm.MaxBytes = cfg.WarmBytes
 	}
 	return e, nil
 }
@@ -169,6 +173,11 @@ func (e *Engine) Close() error {
 	})
 	return err
 }
+
+// Warm returns the searchers' in-memory caches under Config.LongLived
+// (their sizes per project: search.Warm.Stats, over all projects:
+// search.Warm.Bytes), nil otherwise.
+func (e *Engine) Warm() *search.Warm { return e.warm }
 
 // AllowSecrets reports whether files whose names look like secrets are
 // indexed, read, searched and listed (Config.Index.AllowSecrets): the

@@ -93,6 +93,11 @@ func (e *Engine) Remove(ctx context.Context, root string, onWait func(string)) (
 	if err != nil {
 		return nil, fmt.Errorf("remove %s: %w", root, err)
 	}
+	if e.warm != nil {
+		// the data version moved, so no search would use them; but they
+		// would stay in memory, counted in the budget, until evicted
+		e.warm.Forget(root)
+	}
 	j := e.job(root)
 	j.mu.Lock()
 	j.last, j.progress, j.lastLogAt = nil, index.Progress{}, 0

@@ -10,6 +10,7 @@ import (
 
 	"github.com/coderag/coderag/internal/engine"
 	"github.com/coderag/coderag/internal/index"
+	"github.com/coderag/coderag/internal/search"
 	"github.com/coderag/coderag/internal/store"
 	"github.com/coderag/coderag/internal/testutil"
 )
@@ -212,5 +213,33 @@ func writeFile(t *testing.T, root, name, content string) {
 	t.Helper()
 	if err := os.WriteFile(filepath.Join(root, name), []byte(content), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestRemoveForgetsWarm: in a long-lived engine, a search of a project
+// fills its warm caches, and Remove drops them (the budget counts nothing
+// of it any more), not only moves its data version.
+func TestRemoveForgetsWarm(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	root := project(t)
+	e := open(t, engine.Config{LongLived: true})
+	indexed(t, e, root)
+	p, err := e.Open(ctx, root, engine.OpenOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Search(ctx, "build a string", search.Options{TopK: 5}); err != nil {
+		t.Fatal(err)
+	}
+	w := e.Warm()
+	if w == nil || w.Stats(root).Bytes == 0 || w.Bytes() == 0 {
+		t.Fatalf("a search kept nothing warm: %+v", w.Stats(root))
+	}
+	if _, err := e.Remove(ctx, root, nil); err != nil {
+		t.Fatal(err)
+	}
+	if st, n := w.Stats(root), w.Bytes(); st != (search.WarmStats{}) || n != 0 {
+		t.Fatalf("after Remove the warm caches hold %d bytes: %+v", n, st)
 	}
 }

@@ -62,17 +62,27 @@ type memScratch struct {
 func (m *memKeywords) bytes() int64 {
 	n := int64(len(m.data)) + int64(len(m.ids))*(8+4) + int64(len(m.post))*32
 	for t := range m.terms {
-		n += int64(len(t)) + 16 + 4 + 8 // the string, its header, the value, map overhead
+		n += termSize(t)
 	}
 	return n
 }
 
+// termSize is a token's share of bytes: the string, its header, the map
+// value and the map's overhead.
+func termSize(t string) int64 { return int64(len(t)) + 16 + 4 + 8 }
+
 // buildMemKeywords reads project's full-text index through d and builds
-// its in-memory copy. Errors: d's (errors.ErrUnsupported when the backend
-// or the project's table cannot be read whole).
-func buildMemKeywords(ctx context.Context, d keywordDumper, project string) (*memKeywords, error) {
+// its in-memory copy, stopping as soon as it holds more than limit bytes
+// (as bytes counts them; limit <= 0: no limit). Errors: d's
+// (errors.ErrUnsupported when the backend or the project's table cannot
+// be read whole), ErrKeywordsTooLarge past limit.
+func buildMemKeywords(ctx context.Context, d keywordDumper, project string, limit int64) (*memKeywords, error) {
 	start := time.Now()
 	m := &memKeywords{terms: map[string]int32{}}
+	var termBytes int64 // the terms' share of bytes, kept as they are added
+	over := func() bool {
+		return limit > 0 && int64(len(m.data))+int64(len(m.ids))*(8+4)+int64(len(m.post))*32+termBytes > limit
+	}
 	index := map[int64]int32{}
 	var (
 		term    string // the token being read ("" before the first)
@@ -114,17 +124,24 @@ func buildMemKeywords(ctx context.Context, d keywordDumper, project string) (*me
 		p.end = int64(len(m.data))
 		m.terms[term] = int32(len(m.post))
 		m.post = append(m.post, p)
+		termBytes += termSize(term)
 	}
 	st, err := d.DumpKeywords(ctx, project, store.KeywordVisitor{
 		Size: func(id int64, tokens int) error {
 			index[id] = int32(len(m.ids))
 			m.ids = append(m.ids, id)
 			m.size = append(m.size, int32(tokens))
+			if len(m.ids)%1024 == 0 && over() {
+				return ErrKeywordsTooLarge
+			}
 			return nil
 		},
 		Instance: func(token string, id int64, col int) error {
 			if !started || token != term {
 				flushTerm()
+				if over() {
+					return ErrKeywordsTooLarge
+				}
 				term, started = strings.Clone(token), true
 				p = memPosting{start: int64(len(m.data))}
 				last = 0
@@ -145,6 +162,9 @@ func buildMemKeywords(ctx context.Context, d keywordDumper, project string) (*me
 		return nil, err
 	}
 	flushTerm()
+	if over() {
+		return nil, ErrKeywordsTooLarge
+	}
 	m.version, m.rows = st.Version, st.Rows
 	if st.Rows > 0 {
 		// fts5Bm25GetData: avgdl = (double)nToken / (double)nRow

@@ -74,7 +74,7 @@ func TestWarmKeywordsEqualFTS5(t *testing.T) {
 	}
 	ctx := context.Background()
 	st, _, root := indexNetHTTP(t)
-	m, err := buildMemKeywords(ctx, st, root)
+	m, err := buildMemKeywords(ctx, st, root, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
