@@ -612,22 +612,6 @@ func (s *Searcher) callsFrom(ctx context.Context, names []string) ([]store.Relat
 			s.Warm.keepCalls(s.Project, v, by)
 		}
 	}
-	// the store's order (relationsBy)
-	sort.Slice(out, func(i, j int) bool {
-		a, b := out[i], out[j]
-		if a.Path != b.Path {
-			return a.Path < b.Path
-		}
-		if a.Line != b.Line {
-			return a.Line < b.Line
-		}
-		if a.Kind != b.Kind {
-			return a.Kind < b.Kind
-		}
-		if a.From != b.From {
-			return a.From < b.From
-		}
-		return a.To < b.To
-	})
+	store.SortRelations(out) // the store's order (relationsBy)
 	return out, nil
 }

@@ -131,8 +131,8 @@ func (s *Store) relationsBy(ctx context.Context, project, col string, names, kin
 	ok, err := s.eachRowInPlace(ctx, relationCols, q, args, func(v []driver.Value) error {
 		line, _ := v[4].(int64)
 		form, _ := v[5].(int64)
-		out = append(out, RelationRow{Path: strings.Clone(textArg(v[0])), From: strings.Clone(textArg(v[1])),
-			To: strings.Clone(textArg(v[2])), Kind: strings.Clone(textArg(v[3])), Line: int(line), Form: lang.CallForm(form)})
+		out = append(out, RelationRow{Path: strings.Clone(TextArg(v[0])), From: strings.Clone(TextArg(v[1])),
+			To: strings.Clone(TextArg(v[2])), Kind: strings.Clone(TextArg(v[3])), Line: int(line), Form: lang.CallForm(form)})
 		return nil
 	})
 	if err != nil {
@@ -147,8 +147,15 @@ func (s *Store) relationsBy(ctx context.Context, project, col string, names, kin
 			return nil, fmt.Errorf("relations by %s: %w", col, err)
 		}
 	}
-	sort.Slice(out, func(i, j int) bool {
-		a, b := out[i], out[j]
+	SortRelations(out)
+	return out, nil
+}
+
+// SortRelations puts rows in the order the store returns relations in:
+// by path, line, kind, from and to.
+func SortRelations(rows []RelationRow) {
+	sort.Slice(rows, func(i, j int) bool {
+		a, b := rows[i], rows[j]
 		if a.Path != b.Path {
 			return a.Path < b.Path
 		}
@@ -163,7 +170,6 @@ func (s *Store) relationsBy(ctx context.Context, project, col string, names, kin
 		}
 		return a.To < b.To
 	})
-	return out, nil
 }
 
 // CallRelations calls fn with every "calls" relation of project, in no

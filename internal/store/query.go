@@ -101,7 +101,7 @@ func (s *Store) eachVector(ctx context.Context, project, embedder string, fn fun
 	if ok, err := s.eachRowInPlace(ctx, cols, from, []any{project, embedder},
 		func(vals []driver.Value) error {
 			n, _ := vals[0].(int64)
-			return unpack(int(n), blobArg(vals[1]), blobArg(vals[2]), fn)
+			return unpack(int(n), BlobArg(vals[1]), BlobArg(vals[2]), fn)
 		}); ok {
 		return err
 	}
@@ -135,8 +135,9 @@ func (s *Store) eachRowInPlace(ctx context.Context, cols, from string, args []an
 	return true, err
 }
 
-// blobArg is a BLOB (or TEXT) value's bytes; nil for NULL.
-func blobArg(v driver.Value) []byte {
+// BlobArg is a BLOB (or TEXT) value's bytes, as a driver hands it to an
+// SQL function or a raw row; nil for NULL.
+func BlobArg(v driver.Value) []byte {
 	switch b := v.(type) {
 	case []byte:
 		return b
@@ -146,9 +147,9 @@ func blobArg(v driver.Value) []byte {
 	return nil
 }
 
-// textArg is a TEXT (or BLOB) value as a string, a view when it is TEXT;
+// TextArg is a TEXT (or BLOB) value as a string, a view when it is TEXT;
 // "" for NULL.
-func textArg(v driver.Value) string {
+func TextArg(v driver.Value) string {
 	switch b := v.(type) {
 	case string:
 		return b
@@ -455,7 +456,7 @@ func scanChunks(rows *sql.Rows) ([]ChunkRow, error) { return collect(rows, scanC
 // inflated (DecodeChunkText) and its name's parts read (DecodeNamePart).
 // Errors: a damaged chunk text or name part.
 func chunkFromValues(v []driver.Value) (ChunkRow, error) {
-	str := func(i int) string { return strings.Clone(textArg(v[i])) }
+	str := func(i int) string { return strings.Clone(TextArg(v[i])) }
 	num := func(i int) int { n, _ := v[i].(int64); return int(n) }
 	id, _ := v[0].(int64)
 	c := ChunkRow{ID: id, Path: str(1), Type: str(2), Name: str(3), Owner: str(4), Language: str(8),
@@ -470,7 +471,7 @@ func chunkFromValues(v []driver.Value) (ChunkRow, error) {
 	if err := c.decodeParts(part(5), part(6), part(7)); err != nil {
 		return ChunkRow{}, err
 	}
-	content, doc := textArg(v[15]), textArg(v[9])
+	content, doc := TextArg(v[15]), TextArg(v[9])
 	if strings.HasPrefix(content, contentMark) {
 		var err error
 		if c.Content, c.Doc, err = DecodeChunkText(content, ""); err != nil {

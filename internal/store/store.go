@@ -296,7 +296,7 @@ func (s *Store) Files(ctx context.Context, project string) (map[string]FileRecor
 func (s *Store) EachFile(ctx context.Context, project string, fn func(FileRecord) error) error {
 	const cols = `file_path, content_sha256, embedding_model, size, mtime_ns, indexed_at, chunk_count, analysis`
 	if ok, err := s.eachRowInPlace(ctx, cols, `indexed_files WHERE project_path=?`, []any{project}, func(v []driver.Value) error {
-		r := FileRecord{Path: textArg(v[0]), SHA256: textArg(v[1]), Embedder: textArg(v[2])}
+		r := FileRecord{Path: TextArg(v[0]), SHA256: TextArg(v[1]), Embedder: TextArg(v[2])}
 		r.Size, _ = v[3].(int64)
 		r.MtimeNS, _ = v[4].(int64)
 		r.IndexedAt, _ = v[5].(int64)

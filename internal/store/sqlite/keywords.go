@@ -74,7 +74,7 @@ func (s *backend) DumpKeywords(ctx context.Context, project, versionKey string, 
 	}
 	if err := each(`id, sz) FROM `+t+`_docsize ORDER BY id`, func(vals []driver.Value) error {
 		id, _ := vals[0].(int64)
-		sz := blobArg(vals[1])
+		sz := store.BlobArg(vals[1])
 		tokens := 0
 		for i := 0; i < len(sz); {
 			n, w := varint(sz[i:])
@@ -91,11 +91,11 @@ func (s *backend) DumpKeywords(ctx context.Context, project, versionKey string, 
 	}
 	if err := each(`term, doc, col) FROM `+vocab, func(vals []driver.Value) error {
 		id, _ := vals[1].(int64)
-		c, ok := cols[textArg(vals[2])]
+		c, ok := cols[store.TextArg(vals[2])]
 		if !ok {
-			return fmt.Errorf("unknown full-text column %q", textArg(vals[2]))
+			return fmt.Errorf("unknown full-text column %q", store.TextArg(vals[2]))
 		}
-		return v.Instance(textArg(vals[0]), id, c)
+		return v.Instance(store.TextArg(vals[0]), id, c)
 	}); err != nil {
 		return st, fmt.Errorf("dump keywords: instances: %w", err)
 	}
@@ -117,26 +117,4 @@ func varint(b []byte) (uint64, int) {
 		}
 	}
 	return v, len(b)
-}
-
-// blobArg is a BLOB or TEXT value's bytes (a view); nil for NULL.
-func blobArg(v driver.Value) []byte {
-	switch b := v.(type) {
-	case []byte:
-		return b
-	case string:
-		return []byte(b)
-	}
-	return nil
-}
-
-// textArg is a TEXT or BLOB value as a string; "" for NULL.
-func textArg(v driver.Value) string {
-	switch b := v.(type) {
-	case string:
-		return b
-	case []byte:
-		return string(b)
-	}
-	return ""
 }
