@@ -52,6 +52,9 @@ type env struct {
 	shared *sharedEngine
 	// longLived turns the vector cache on in engines this env opens.
 	longLived bool
+	// indexing opens engines for an index run only (`coderag index`):
+	// their SQLite readers do not map the file (engine.Config.UnmappedReads).
+	indexing bool
 	// repl is set in the REPL: advice names its commands (/read), not the
 	// CLI's.
 	repl bool
@@ -329,7 +332,7 @@ var projectOptions = engine.OpenOptions{Policy: engine.Freshen, Enclosing: true}
 func (e *env) engineConfig(longLived bool) engine.Config {
 	return engine.Config{DBPath: e.cfg.DBPath(), Embedders: engine.FromOptions(e.embedding(), e.embeddingErr()), Analyzer: e.an,
 		Index:     index.Options{Threads: e.cfg.IndexThreads, BatchSize: e.cfg.Embedding.BatchSize, AllowSecrets: e.cfg.AllowSecrets},
-		LongLived: longLived}
+		LongLived: longLived, UnmappedReads: e.indexing && !longLived}
 }
 
 // sharedEngine is the one engine of a long-lived front end (the REPL):

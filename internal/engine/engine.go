@@ -39,6 +39,10 @@ const DefaultIndexBudget = 20 * time.Second
 
 // Config configures an Engine. Either DBPath or Store is required.
 type Config struct {
+	// UnmappedReads opens DBPath for a process that indexes and does not
+	// search (`coderag index`): its SQLite readers do not memory-map the
+	// file (store.WithUnmappedReads).
+	UnmappedReads bool
 	// DBPath is the index database Open opens (creating it); the Engine
 	// closes it. Ignored when Store is set.
 	DBPath string
@@ -112,6 +116,9 @@ func Open(ctx context.Context, cfg Config) (*Engine, error) {
 	}
 	if cfg.DBPath == "" {
 		return nil, errors.New("open engine: no index database path")
+	}
+	if cfg.UnmappedReads {
+		ctx = store.WithUnmappedReads(ctx)
 	}
 	st, err := store.Open(ctx, cfg.DBPath)
 	if err != nil {

@@ -117,6 +117,26 @@ func (s *Store) CompressesContent() bool { return s.b.CompressesContent() }
 // password.
 func (s *Store) Path() string { return s.path }
 
+// unmappedKey marks a context whose Open maps no reads (WithUnmappedReads).
+type unmappedKey struct{}
+
+// WithUnmappedReads returns ctx telling Open that the process will index,
+// not search: an SQLite index is then opened with its readers not
+// memory-mapping the file (mmap_size 0), as its bulk writer never does.
+// A search reads fewer pages through a map (see store/sqlite), but the
+// mapped pages of a large index stay resident, and at the end of a run on
+// the Linux kernel's drivers/ they took an index process's peak RSS from
+// 428 to 530 MiB (bench/PROFILE.md, session 12). PostgreSQL ignores it.
+func WithUnmappedReads(ctx context.Context) context.Context {
+	return context.WithValue(ctx, unmappedKey{}, true)
+}
+
+// UnmappedReads reports whether ctx came from WithUnmappedReads.
+func UnmappedReads(ctx context.Context) bool {
+	on, _ := ctx.Value(unmappedKey{}).(bool)
+	return on
+}
+
 // Close closes the database.
 func (s *Store) Close() error {
 	if s.w != nil {

@@ -75,7 +75,12 @@ func Open(ctx context.Context, path string) (*store.Store, error) {
 	// run reads for its inserts would stay resident, and on GOROOT/src
 	// that was 360 MB of the run's peak. Its cache is 8 MiB: on tokio
 	// 32 MiB cost 0.09x more CPU and 28 MiB more peak memory.
-	db, err := sql.Open("sqlite", common+"&_pragma=mmap_size(68719476736)&_pragma=cache_size(-32768)")
+	// an index process maps nothing (store.WithUnmappedReads)
+	mapSize := "68719476736"
+	if store.UnmappedReads(ctx) {
+		mapSize = "0"
+	}
+	db, err := sql.Open("sqlite", common+"&_pragma=mmap_size("+mapSize+")&_pragma=cache_size(-32768)")
 	if err != nil {
 		return nil, fmt.Errorf("open index %s: %w", path, err)
 	}
