@@ -52,9 +52,6 @@ type env struct {
 	shared *sharedEngine
 	// longLived turns the vector cache on in engines this env opens.
 	longLived bool
-	// indexing opens engines for an index run only (`coderag index`):
-	// their SQLite readers do not map the file (engine.Config.UnmappedReads).
-	indexing bool
 	// repl is set in the REPL: advice names its commands (/read), not the
 	// CLI's.
 	repl bool
@@ -332,7 +329,7 @@ var projectOptions = engine.OpenOptions{Policy: engine.Freshen, Enclosing: true}
 func (e *env) engineConfig(longLived bool) engine.Config {
 	return engine.Config{DBPath: e.cfg.DBPath(), Embedders: engine.FromOptions(e.embedding(), e.embeddingErr()), Analyzer: e.an,
 		Index:     index.Options{Threads: e.cfg.IndexThreads, BatchSize: e.cfg.Embedding.BatchSize, AllowSecrets: e.cfg.AllowSecrets},
-		LongLived: longLived, UnmappedReads: e.indexing && !longLived}
+		LongLived: longLived}
 }
 
 // sharedEngine is the one engine of a long-lived front end (the REPL):
@@ -354,7 +351,12 @@ func (s *sharedEngine) close() {
 
 // openEngine opens the index (creating it) under an engine, or returns
 // the session's shared engine; the returned function releases it.
-func openEngine(e *env) (*engine.Engine, func(), error) {
+func openEngine(e *env) (*engine.Engine, func(), error) { return openEngineFor(e, false) }
+
+// openEngineFor is openEngine; indexOnly opens a one-shot engine for an
+// index run (`coderag index`), whose SQLite readers do not map the file
+// (engine.Config.UnmappedReads). A shared engine is opened as it always is.
+func openEngineFor(e *env, indexOnly bool) (*engine.Engine, func(), error) {
 	if s := e.shared; s != nil {
 		s.mu.Lock()
 		defer s.mu.Unlock()
@@ -367,7 +369,9 @@ func openEngine(e *env) (*engine.Engine, func(), error) {
 		}
 		return s.eng, func() {}, nil
 	}
-	eng, err := engine.Open(e.ctx, e.engineConfig(e.longLived))
+	cfg := e.engineConfig(e.longLived)
+	cfg.UnmappedReads = indexOnly && !e.longLived
+	eng, err := engine.Open(e.ctx, cfg)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -64,9 +64,7 @@ synonyms. Set EMBEDDING_PROVIDER=ollama or openai for a neural model.`)
 	if !dictionaryCached(e.cfg) {
 		go e.an.Dictionary()
 	}
-	e.indexing = true // a shared engine (the REPL) is opened as it always is
-	eng, release, err := openEngine(e)
-	e.indexing = false
+	eng, release, err := openEngineFor(e, true)
 	if err != nil {
 		return err
 	}

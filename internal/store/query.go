@@ -100,20 +100,23 @@ func (vs *vectorSet) topK(q []float32, k, parts int) []Scored {
 	n := len(vs.ids)
 	parts = max(1, min(parts, n))
 	heaps := make([]scoredHeap, parts)
-	var wg sync.WaitGroup
-	for p := 0; p < parts; p++ {
-		lo, hi := p*n/parts, (p+1)*n/parts
-		wg.Add(1)
-		go func(p, lo, hi int) {
-			defer wg.Done()
-			h := make(scoredHeap, 0, k+1)
-			for i := lo; i < hi; i++ {
-				h.offer(Scored{ID: vs.ids[i], Score: float64(vs.scale[i] * vec.DotCodes(q, vs.data[i*vs.dim:(i+1)*vs.dim]))}, k)
-			}
-			heaps[p] = h
-		}(p, lo, hi)
+	scan := func(p int) {
+		h := make(scoredHeap, 0, k+1)
+		for i := p * n / parts; i < (p+1)*n/parts; i++ {
+			h.offer(Scored{ID: vs.ids[i], Score: float64(vs.scale[i] * vec.DotCodes(q, vs.data[i*vs.dim:(i+1)*vs.dim]))}, k)
+		}
+		heaps[p] = h
 	}
-	wg.Wait()
+	if parts == 1 {
+		scan(0) // a small project: no goroutine
+	} else {
+		var wg sync.WaitGroup
+		for p := 0; p < parts; p++ {
+			wg.Add(1)
+			go func() { defer wg.Done(); scan(p) }()
+		}
+		wg.Wait()
+	}
 	h := heaps[0]
 	for _, o := range heaps[1:] {
 		for _, sc := range o {
