@@ -104,12 +104,7 @@ func highlightTree(language *sitter.Language, src []byte) []Span {
 		return nil
 	}
 	deadline := time.Now().Add(highlightTimeout)
-	tree := p.ParseWithOptions(func(i int, _ sitter.Point) []byte {
-		if i < len(buf) {
-			return buf[i:]
-		}
-		return nil
-	}, nil, &sitter.ParseOptions{ProgressCallback: func(sitter.ParseState) bool { return time.Now().After(deadline) }})
+	tree := p.ParseWithOptions(readChunks(buf), nil, &sitter.ParseOptions{ProgressCallback: func(sitter.ParseState) bool { return time.Now().After(deadline) }})
 	if tree == nil {
 		return nil
 	}

@@ -102,12 +102,7 @@ func (ps *parsed) macroCalls(p *sitter.Parser, roots []*sitter.Node, depth int, 
 			sub[s[0]-1] = ';'
 		}
 	}
-	t := p.ParseWithOptions(func(i int, _ sitter.Point) []byte {
-		if i < len(sub) {
-			return sub[i:]
-		}
-		return nil
-	}, nil, &sitter.ParseOptions{ProgressCallback: func(sitter.ParseState) bool { return time.Now().After(deadline) }})
+	t := p.ParseWithOptions(readChunks(sub), nil, &sitter.ParseOptions{ProgressCallback: func(sitter.ParseState) bool { return time.Now().After(deadline) }})
 	if t == nil {
 		return nil // out of time: the calls in macros are not read
 	}

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
 
@@ -277,12 +278,40 @@ func parseAST(sp *spec, path string, src []byte, pkg *GoPackage) *FileResult {
 
 // parseTree parses buf with p, giving up at deadline (nil).
 func parseTree(p *sitter.Parser, buf []byte, deadline time.Time) *sitter.Tree {
-	return p.ParseWithOptions(func(i int, _ sitter.Point) []byte {
-		if i < len(buf) {
+	return p.ParseWithOptions(readChunks(buf), nil, &sitter.ParseOptions{ProgressCallback: func(sitter.ParseState) bool { return time.Now().After(deadline) }})
+}
+
+// readChunk is the most bytes readChunks hands tree-sitter at once.
+const readChunk = 512
+
+// readChunks returns the read callback of a parse of buf: the bytes from
+// the asked offset, at most readChunk of them, ending on a UTF-8 character
+// boundary when one is near. go-tree-sitter copies every slice the
+// callback returns into a new C string and frees them all only when the
+// parse ends, and tree-sitter asks again each time its lexer moves back
+// before the chunk it holds (error recovery, ambiguous grammars such as
+// Scala's). Handing it the rest of the buffer made each such step copy and
+// keep the rest of the file: a 56 KB Scala file cost hundreds of
+// megabytes and most of its parse time in copies.
+func readChunks(buf []byte) func(int, sitter.Point) []byte {
+	return func(i int, _ sitter.Point) []byte {
+		if i >= len(buf) {
+			return nil
+		}
+		end := i + readChunk
+		if end >= len(buf) {
 			return buf[i:]
 		}
-		return nil
-	}, nil, &sitter.ParseOptions{ProgressCallback: func(sitter.ParseState) bool { return time.Now().After(deadline) }})
+		// end at a character's first byte, unless the chunk would be
+		// only continuation bytes (invalid UTF-8: any cut will do)
+		for k := end; k > end-utf8.UTFMax && k > i; k-- {
+			if utf8.RuneStart(buf[k]) {
+				end = k
+				break
+			}
+		}
+		return buf[i:end]
+	}
 }
 
 // parseCMasked parses a C or C++ buffer whose tree has errors a second
@@ -937,12 +966,7 @@ func (ps *parsed) macroItems(p *sitter.Parser, n *sitter.Node, depth int, budget
 					}
 				}
 				copy(sub[a+1:b-1], ps.buf[a+1:b-1])
-				t := p.ParseWithOptions(func(i int, _ sitter.Point) []byte {
-					if i < len(sub) {
-						return sub[i:]
-					}
-					return nil
-				}, nil, &sitter.ParseOptions{ProgressCallback: func(sitter.ParseState) bool { return time.Now().After(deadline) }})
+				t := p.ParseWithOptions(readChunks(sub), nil, &sitter.ParseOptions{ProgressCallback: func(sitter.ParseState) bool { return time.Now().After(deadline) }})
 				if t == nil {
 					continue // out of time: the macro stays text
 				}

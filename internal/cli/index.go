@@ -28,9 +28,11 @@ func runIndex(e *env, args []string) error {
 		`Index PATH: walk it (honouring .gitignore and .coderagignore), chunk every source file
 with tree-sitter, embed the chunks and store everything in $CODERAG_HOME/index.db.
 Unchanged files are skipped (size+mtime, then SHA-256 and embedder id). The default
-embedder, local, is built in: no server, no download; it captures lexical and
-morphological similarity (shared identifier sub-words, stems, CJK bigrams), not
-synonyms. Set EMBEDDING_PROVIDER=ollama or openai for a neural model.`)
+embedder, local, is built in: no server, no download. Its default model is
+coderag's own learned code model (a static token table trained on registry
+code; docs/MODEL.md), which relates words such as "remove" and "delete";
+EMBEDDING_MODEL=hashing-768-v1 selects the lexical feature-hashing embedder.
+Set EMBEDDING_PROVIDER=ollama or openai for a server's model.`)
 	configFlags(fs, e, "provider", "model", "base-url", "batch-size", "threads")
 	asJSON := fs.Bool("json", false, "print the run report as JSON")
 	watch := fs.Bool("watch", false, "after indexing, watch the tree and re-index saved files")
