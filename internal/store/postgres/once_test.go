@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/coderag/coderag/internal/testutil"
 )
 
@@ -100,5 +102,35 @@ func TestQueryOnceMatchesPrepared(t *testing.T) {
 	}
 	if err := conn.QueryRowContext(ctx, `SELECT i FROM once_t WHERE i = ?`, int64(404)).Scan(&one); err != sql.ErrNoRows {
 		t.Errorf("no row: %v, want sql.ErrNoRows", err)
+	}
+}
+
+// TestLoopbackPlain: a target on this machine that says nothing about TLS
+// connects with sslmode=allow; any TLS setting or another host is kept.
+func TestLoopbackPlain(t *testing.T) {
+	for _, c := range []struct{ target, want string }{
+		{"postgres://u:p@localhost:5432/db", "postgres://u:p@localhost:5432/db?sslmode=allow"},
+		{"postgresql://u@127.0.0.1/db?application_name=x", "postgresql://u@127.0.0.1/db?application_name=x&sslmode=allow"},
+		{"postgres://u@[::1]:5432/db", "postgres://u@[::1]:5432/db?sslmode=allow"},
+		{"host=localhost user=u dbname=db", "host=localhost user=u dbname=db sslmode=allow"},
+		{"postgres://u@localhost/db?sslmode=require", ""},
+		{"postgres://u@localhost/db?sslmode=disable", ""},
+		{"host=localhost dbname=db sslmode=prefer", ""},
+		{"postgres://u@db.example.com/db", ""},
+		{"postgres://u@localhost,db.example.com/db", ""},
+		{"postgres://u@10.0.0.1/db", ""},
+	} {
+		cfg, err := pgx.ParseConfig(c.target)
+		if err != nil {
+			t.Fatalf("%s: %v", c.target, err)
+		}
+		if got := loopbackPlain(c.target, cfg); got != c.want {
+			t.Errorf("loopbackPlain(%q) = %q, want %q", c.target, got, c.want)
+		}
+	}
+	t.Setenv("PGSSLMODE", "require")
+	cfg, _ := pgx.ParseConfig("postgres://u@localhost/db")
+	if got := loopbackPlain("postgres://u@localhost/db", cfg); got != "" {
+		t.Errorf("with PGSSLMODE set: %q, want \"\"", got)
 	}
 }
