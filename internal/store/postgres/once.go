@@ -81,6 +81,7 @@ type onceRows struct {
 	first, more bool // the first row was read by queryOnce; more: it exists
 }
 
+// Columns returns the names of the result's columns.
 func (r *onceRows) Columns() []string {
 	fds := r.rows.FieldDescriptions()
 	names := make([]string, len(fds))
@@ -90,11 +91,14 @@ func (r *onceRows) Columns() []string {
 	return names
 }
 
+// Close reads what is left of the result and returns the query's error,
+// if any.
 func (r *onceRows) Close() error {
 	r.rows.Close()
 	return r.rows.Err()
 }
 
+// Next fills dest with the next row; io.EOF after the last.
 func (r *onceRows) Next(dest []driver.Value) error {
 	more := r.more
 	if r.first {
