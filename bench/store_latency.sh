@@ -13,12 +13,14 @@
 #   the script creates is dropped at the end (WITH (FORCE)).
 #   REPOS_DIR holds the repos checked out by the semble README (default
 #   /tmp/semble/repos); each is indexed at its benchmark_root.
-# env: RUNS (default 7), NREPOS (default 15), KEEP=1 keeps the SQLite file,
+# env: RUNS (default 7), NREPOS (default 15), SEMBLE (the semble benchmark
+#   directory with repos.json and annotations/; default ../../shared/bench/semble
+#   from this script, as in the main checkout), KEEP=1 keeps the SQLite file,
 #   the database and CODERAG_HOME and prints how to reach them.
 set -euo pipefail
 bin=${1:?CODERAG}; admin=${2:?PGURL}; repos=${3:-/tmp/semble/repos}
 here=$(cd "$(dirname "$0")" && pwd)
-semble=$here/../../shared/bench/semble
+semble=${SEMBLE:-$here/../../shared/bench/semble}
 runs=${RUNS:-7}; nrepos=${NREPOS:-15}
 bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
 work=$(mktemp -d)

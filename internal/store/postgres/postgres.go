@@ -31,6 +31,9 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"net"
+	"net/url"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -38,6 +41,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/stdlib"
 
 	"github.com/coderag/coderag/internal/store"
@@ -67,20 +71,64 @@ func Open(ctx context.Context, target string) (*store.Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open index %s: %s", name, store.MaskSecrets(err.Error(), target))
 	}
+	if plain := loopbackPlain(target, cfg); plain != "" {
+		if c, err := pgx.ParseConfig(plain); err == nil {
+			cfg = c
+		}
+	}
 	db := sql.OpenDB(pgConnector{stdlib.GetConnector(*cfg)})
 	db.SetMaxOpenConns(16)
 	db.SetMaxIdleConns(16)
 	db.SetConnMaxIdleTime(5 * time.Minute)
-	if err := db.PingContext(ctx); err != nil {
+	s := &backend{db: db, path: name}
+	// no ping first: the schema check is the connection's first round
+	// trip, and an error of connecting is its error
+	if err := s.migratePG(ctx); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("open index %s: %w", name, store.SecretFree(err, target))
 	}
-	s := &backend{db: db, path: name}
-	if err := s.migratePG(ctx); err != nil {
-		db.Close()
-		return nil, fmt.Errorf("open index %s: %w", name, err)
-	}
 	return store.New(store.Conn{DB: db, Path: name, Remote: true}, s), nil
+}
+
+// loopbackPlain returns target with sslmode=allow added when target sets
+// nothing about TLS (no ssl* or service parameter, no PGSSLMODE,
+// PGREQUIRESSL or PGSERVICE in the environment) and every host cfg
+// connects to is this machine's (localhost or a loopback address); ""
+// otherwise. pgx's default, sslmode=prefer, first tries TLS, and on
+// loopback the handshake (a few round trips and the server's signature,
+// 5-10 ms a connection on the 2-core test machine) protects nothing:
+// allow connects without TLS first and with TLS when the server demands
+// it.
+func loopbackPlain(target string, cfg *pgx.ConnConfig) string {
+	low := strings.ToLower(target)
+	if strings.Contains(low, "ssl") || strings.Contains(low, "service") {
+		return ""
+	}
+	for _, env := range []string{"PGSSLMODE", "PGREQUIRESSL", "PGSERVICE"} {
+		if os.Getenv(env) != "" {
+			return ""
+		}
+	}
+	hosts := []string{cfg.Host}
+	for _, f := range cfg.Fallbacks {
+		hosts = append(hosts, f.Host)
+	}
+	for _, h := range hosts {
+		if ip := net.ParseIP(h); h != "localhost" && (ip == nil || !ip.IsLoopback()) {
+			return ""
+		}
+	}
+	if !strings.HasPrefix(target, "postgres://") && !strings.HasPrefix(target, "postgresql://") {
+		return target + " sslmode=allow" // a keyword/value string
+	}
+	u, err := url.Parse(target)
+	if err != nil {
+		return ""
+	}
+	q := u.Query()
+	q.Set("sslmode", "allow")
+	u.RawQuery = q.Encode()
+	return u.String()
 }
 
 // migrateLockKey is the advisory lock that serialises schema creation and
@@ -95,8 +143,8 @@ const migrateLockKey = 0x636f6465726167 // "coderag" in ASCII
 // round trips to a new server process each time. Any other database is
 // created or migrated under a transaction-scoped advisory lock.
 func (s *backend) migratePG(ctx context.Context) error {
-	if s.currentSchema(ctx) {
-		return nil
+	if ok, err := s.currentSchema(ctx); ok || err != nil {
+		return err
 	}
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
@@ -167,12 +215,20 @@ func (s *backend) migratePG(ctx context.Context) error {
 // currentSchema reports whether the database holds coderag's schema at
 // store.SchemaVersion. A migration writes the version in its own
 // transaction, so the version read here is that of a finished migration;
-// false (no meta table, an older or newer version, any error) leaves the
-// answer to migratePG's locked check.
-func (s *backend) currentSchema(ctx context.Context) bool {
+// false (no meta table, an older or newer version, an error of the
+// server) leaves the answer to migratePG's locked check. The statement is
+// the first a new store sends, so an error that is not the server's
+// answer (connecting failed: the address, the password, the database) is
+// returned.
+func (s *backend) currentSchema(ctx context.Context) (bool, error) {
 	var v string
 	err := s.db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key='schema_version'`).Scan(&v)
-	return err == nil && v == strconv.Itoa(store.SchemaVersion)
+	var pgErr *pgconn.PgError
+	var connErr *pgconn.ConnectError
+	if err != nil && !errors.Is(err, sql.ErrNoRows) && (!errors.As(err, &pgErr) || errors.As(err, &connErr)) {
+		return false, err
+	}
+	return err == nil && v == strconv.Itoa(store.SchemaVersion), nil
 }
 
 // pgMigrations[v] upgrades a PostgreSQL database of schema v to v+1 (the
@@ -439,7 +495,7 @@ func (p pgConnector) Connect(ctx context.Context) (driver.Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &pgConn{c.(*stdlib.Conn)}, nil
+	return &pgConn{c: c.(*stdlib.Conn), checked: time.Now()}, nil
 }
 
 func (p pgConnector) Driver() driver.Driver { return p.c.Driver() }
@@ -447,7 +503,21 @@ func (p pgConnector) Driver() driver.Driver { return p.c.Driver() }
 // pgConn is a pgx connection whose queries have '?' placeholders rewritten
 // to $1, $2, ... (rebind) and whose string arguments are made storable
 // (pgText).
-type pgConn struct{ c *stdlib.Conn }
+//
+// A query the connection has not run before is sent in one round trip
+// (queryOnce); from its second run on it goes through pgx's statement
+// cache (prepared once, then executed in one round trip). A search
+// process runs each of its queries about once on a new connection, where
+// preparing first would double the round trips; an index run or a server
+// repeats its statements.
+type pgConn struct {
+	c       *stdlib.Conn
+	seen    map[string]struct{} // queries run on this connection (at most maxSeen)
+	checked time.Time           // when the connection last proved alive: made, or pinged by ResetSession
+}
+
+// maxSeen bounds pgConn.seen; a full set is emptied.
+const maxSeen = 4096
 
 func (c *pgConn) Prepare(q string) (driver.Stmt, error) { return c.c.Prepare(rebind(q)) }
 func (c *pgConn) PrepareContext(ctx context.Context, q string) (driver.Stmt, error) {
@@ -464,11 +534,33 @@ func (c *pgConn) ExecContext(ctx context.Context, q string, args []driver.NamedV
 	return c.c.ExecContext(ctx, rebind(q), args)
 }
 func (c *pgConn) QueryContext(ctx context.Context, q string, args []driver.NamedValue) (driver.Rows, error) {
-	return c.c.QueryContext(ctx, rebind(q), args)
+	q = rebind(q)
+	if _, ok := c.seen[q]; ok {
+		return c.c.QueryContext(ctx, q, args)
+	}
+	if c.seen == nil || len(c.seen) >= maxSeen {
+		c.seen = map[string]struct{}{}
+	}
+	c.seen[q] = struct{}{}
+	return c.queryOnce(ctx, q, args)
 }
-func (c *pgConn) Ping(ctx context.Context) error         { return c.c.Ping(ctx) }
-func (c *pgConn) ResetSession(ctx context.Context) error { return c.c.ResetSession(ctx) }
-func (c *pgConn) IsValid() bool                          { return !c.c.Conn().IsClosed() }
+func (c *pgConn) Ping(ctx context.Context) error { return c.c.Ping(ctx) }
+
+// ResetSession is stdlib's (a ping when the connection has not been
+// checked for a second) except on a connection made or checked less than a
+// second ago: the first reuse of a new connection pinged it, a round trip
+// a short process paid for nothing.
+func (c *pgConn) ResetSession(ctx context.Context) error {
+	if c.c.Conn().IsClosed() {
+		return driver.ErrBadConn
+	}
+	if time.Since(c.checked) < time.Second {
+		return nil
+	}
+	c.checked = time.Now()
+	return c.c.ResetSession(ctx)
+}
+func (c *pgConn) IsValid() bool { return !c.c.Conn().IsClosed() }
 func (c *pgConn) CheckNamedValue(nv *driver.NamedValue) error {
 	nv.Value = pgValue(nv.Value)
 	return nil
