@@ -44,6 +44,11 @@ const maxLineMatches = 200
 type highlighter struct {
 	terms map[string]bool
 	exact []string // case:yes words, marked as written
+	// words memoises word: the spans it marks in each identifier seen,
+	// relative to the identifier (nil for none). A result's preview and
+	// lines repeat most of their identifiers, and word's sub-word split,
+	// lower-casing and stemming cost more than a map look-up.
+	words map[string][]Span
 }
 
 // newHighlighter returns the highlighter of q, or nil when q has nothing
@@ -98,6 +103,10 @@ func (h *highlighter) spans(text string) []Span {
 		return out
 	}
 	for i := 0; i < len(text); {
+		if c := text[i]; c < utf8.RuneSelf && !isWordByte(c) {
+			i++ // ASCII punctuation and space: the default case below
+			continue
+		}
 		r, size := utf8.DecodeRuneInString(text[i:])
 		switch {
 		case analyze.IsHan(r):
@@ -111,21 +120,56 @@ func (h *highlighter) spans(text string) []Span {
 			}
 			h.hanRun(text[i:j], i, add)
 			i = j
-		case unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' || r == '$':
-			j := i
+		case isWordRune(r):
+			j := i + size
 			for j < len(text) {
+				if c := text[j]; c < utf8.RuneSelf {
+					if !isWordByte(c) {
+						break
+					}
+					j++
+					continue
+				}
 				r2, s2 := utf8.DecodeRuneInString(text[j:])
-				if !(unicode.IsLetter(r2) || unicode.IsDigit(r2) || r2 == '_' || r2 == '$') || analyze.IsHan(r2) {
+				if !isWordRune(r2) || analyze.IsHan(r2) {
 					break
 				}
 				j += s2
 			}
-			h.word(text[i:j], i, add)
+			for _, s := range h.wordSpans(text[i:j]) {
+				add(i+s.Start, i+s.End)
+			}
 			i = j
 		default:
 			i += size
 		}
 	}
+	return out
+}
+
+// isWordRune reports a rune of an identifier: a letter, a digit, '_' or
+// '$'.
+func isWordRune(r rune) bool {
+	return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' || r == '$'
+}
+
+// isWordByte is isWordRune for an ASCII byte.
+func isWordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '$'
+}
+
+// wordSpans returns the spans word marks in the identifier w, relative to
+// w, in the order word adds them; memoised in h.words.
+func (h *highlighter) wordSpans(w string) []Span {
+	if s, ok := h.words[w]; ok {
+		return s
+	}
+	var out []Span
+	h.word(w, 0, func(a, b int) { out = append(out, Span{a, b}) })
+	if h.words == nil {
+		h.words = map[string][]Span{}
+	}
+	h.words[w] = out
 	return out
 }
 
@@ -208,7 +252,9 @@ func (h *highlighter) lineSpans(content string, first int) []LineSpan {
 		return nil
 	}
 	var out []LineSpan
-	for n, line := range strings.Split(content, "\n") {
+	for n, rest, more := 0, content, true; more; n++ {
+		var line string
+		line, rest, more = strings.Cut(rest, "\n")
 		for _, s := range h.spans(strings.TrimSuffix(line, "\r")) {
 			if len(out) == maxLineMatches {
 				return out
