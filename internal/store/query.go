@@ -100,10 +100,21 @@ func (vs *vectorSet) topK(q []float32, k, parts int) []Scored {
 	n := len(vs.ids)
 	parts = max(1, min(parts, n))
 	heaps := make([]scoredHeap, parts)
+	dim := vs.dim
 	scan := func(p int) {
 		h := make(scoredHeap, 0, k+1)
-		for i := p * n / parts; i < (p+1)*n/parts; i++ {
-			h.offer(Scored{ID: vs.ids[i], Score: float64(vs.scale[i] * vec.DotCodes(q, vs.data[i*vs.dim:(i+1)*vs.dim]))}, k)
+		i, end := p*n/parts, (p+1)*n/parts
+		// four rows a pass (vec.DotCodes4: DotCodes' sums, in one SIMD
+		// pass on amd64), then the rest one by one
+		var d [4]float32
+		for ; i+4 <= end; i += 4 {
+			vec.DotCodes4(q, vs.data[i*dim:(i+4)*dim], dim, &d)
+			for r, x := range d {
+				h.offer(Scored{ID: vs.ids[i+r], Score: float64(vs.scale[i+r] * x)}, k)
+			}
+		}
+		for ; i < end; i++ {
+			h.offer(Scored{ID: vs.ids[i], Score: float64(vs.scale[i] * vec.DotCodes(q, vs.data[i*dim:(i+1)*dim]))}, k)
 		}
 		heaps[p] = h
 	}
