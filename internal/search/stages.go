@@ -368,7 +368,7 @@ func (s *Searcher) gather(ctx context.Context, q *Query, hp HybridParams) (*pool
 		if !ok {
 			continue
 		}
-		r := fromRow(row)
+		r := fromRow(*row)
 		r.Explain = c
 		// the query's filters run over the whole pool, before any stage,
 		// the per-file cap and the top-k cut (see filter.go)

@@ -132,9 +132,10 @@ type warmProject struct {
 	// times took after builtAt.
 	builtAt time.Time
 	took    time.Duration
-	// rows are chunk rows of rowsVersion, rowBytes their size.
+	// rows are chunk rows of rowsVersion, rowBytes their size. A row is
+	// never changed once kept: searches share it (see chunksByID).
 	rowsVersion string
-	rows        map[int64]store.ChunkRow
+	rows        map[int64]*store.ChunkRow
 	rowBytes    int64
 	// calls are the "calls" relations from each name, of callsVersion,
 	// callsBytes their size.
@@ -392,8 +393,9 @@ func (w *Warm) keywords(idx Index, project, version string) *memKeywords {
 	return nil
 }
 
-// rowsOf returns the cached rows of ids at version and the ids missing.
-func (w *Warm) rowsOf(project, version string, ids []int64) (map[int64]store.ChunkRow, []int64) {
+// rowsOf returns the cached rows of ids at version (shared: not to be
+// changed) and the ids missing.
+func (w *Warm) rowsOf(project, version string, ids []int64) (map[int64]*store.ChunkRow, []int64) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	wp := w.use(project)
@@ -401,7 +403,7 @@ func (w *Warm) rowsOf(project, version string, ids []int64) (map[int64]store.Chu
 		w.total -= wp.rowBytes
 		wp.rowsVersion, wp.rows, wp.rowBytes = version, nil, 0
 	}
-	out := make(map[int64]store.ChunkRow, len(ids))
+	out := make(map[int64]*store.ChunkRow, len(ids))
 	var missing []int64
 	for _, id := range ids {
 		if r, ok := wp.rows[id]; ok {
@@ -417,7 +419,7 @@ func (w *Warm) rowsOf(project, version string, ids []int64) (map[int64]store.Chu
 // holds that version: a cache at its bound (max bytes) is emptied first,
 // and so is it when the budget has no room left after evicting other
 // projects' rows and relations.
-func (w *Warm) keepRows(project, version string, rows map[int64]store.ChunkRow, max int64) {
+func (w *Warm) keepRows(project, version string, rows map[int64]*store.ChunkRow, max int64) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	wp := w.projects[project]
@@ -441,7 +443,7 @@ func (w *Warm) keepRows(project, version string, rows map[int64]store.ChunkRow, 
 			}
 		}
 		if wp.rows == nil {
-			wp.rows = map[int64]store.ChunkRow{}
+			wp.rows = map[int64]*store.ChunkRow{}
 		}
 		wp.rows[id] = r
 		wp.rowBytes += n
@@ -451,7 +453,7 @@ func (w *Warm) keepRows(project, version string, rows map[int64]store.ChunkRow, 
 
 // rowBytes is the approximate size of a cached row: its strings and the
 // struct with its map slot.
-func rowBytes(r store.ChunkRow) int64 {
+func rowBytes(r *store.ChunkRow) int64 {
 	return int64(len(r.Path)+len(r.Type)+len(r.Name)+len(r.Owner)+len(r.Symbol)+len(r.Params)+
 		len(r.Signature)+len(r.Language)+len(r.Doc)+len(r.Content)+len(r.Embedder)) + 400
 }
@@ -558,20 +560,24 @@ func (s *Searcher) keywordSearch(ctx context.Context, terms []string, w store.FT
 
 // chunksByID is Store.ChunksByID through the Warm's row cache: rows of the
 // search's version are kept, and only the missing ones are read; rows read
-// are kept only when the version has not moved meanwhile.
-func (s *Searcher) chunksByID(ctx context.Context, ids []int64) (map[int64]store.ChunkRow, error) {
+// are kept only when the version has not moved meanwhile. The rows are
+// shared with the cache and other searches: callers read them, never
+// change them.
+func (s *Searcher) chunksByID(ctx context.Context, ids []int64) (map[int64]*store.ChunkRow, error) {
 	v, ok := readVersion(ctx)
 	if s.Warm == nil || !ok {
-		return s.Store.ChunksByID(ctx, ids)
+		rows, err := s.Store.ChunksByID(ctx, ids)
+		return rowPointers(rows), err
 	}
 	out, missing := s.Warm.rowsOf(s.Project, v, ids)
 	if len(missing) == 0 {
 		return out, nil
 	}
-	rows, err := s.Store.ChunksByID(ctx, missing)
+	read, err := s.Store.ChunksByID(ctx, missing)
 	if err != nil {
 		return nil, err
 	}
+	rows := rowPointers(read)
 	for id, r := range rows {
 		out[id] = r
 	}
@@ -583,6 +589,21 @@ func (s *Searcher) chunksByID(ctx context.Context, ids []int64) (map[int64]store
 		s.Warm.keepRows(s.Project, v, rows, max)
 	}
 	return out, nil
+}
+
+// rowPointers returns rows by pointer, the rows in one new array; nil for
+// nil.
+func rowPointers(rows map[int64]store.ChunkRow) map[int64]*store.ChunkRow {
+	if rows == nil {
+		return nil
+	}
+	slab := make([]store.ChunkRow, 0, len(rows))
+	out := make(map[int64]*store.ChunkRow, len(rows))
+	for id, r := range rows {
+		slab = append(slab, r)
+		out[id] = &slab[len(slab)-1]
+	}
+	return out
 }
 
 // callsFrom is Store.RelationsFrom(project, names, ["calls"]) through the
