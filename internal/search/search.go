@@ -270,8 +270,9 @@ func (s *Searcher) Search(ctx context.Context, query string, opts Options) (*Res
 		v0, verr := s.Store.DataVersion(ctx, s.Project)
 		actx := ctx
 		if verr == nil {
-			// the warm caches answer only at the version read here
-			actx = context.WithValue(ctx, versionKey{}, v0)
+			// the warm caches, and the store's cached vectors, answer only
+			// at the version read here
+			actx = store.WithDataVersion(context.WithValue(ctx, versionKey{}, v0), s.Project, v0)
 		}
 		switch r {
 		case RankerSeed:

@@ -385,15 +385,40 @@ const (
 	staleFor = 4
 )
 
+// versionRead is the context key of a project's DataVersion as a caller
+// read it (WithDataVersion).
+type versionRead struct{ project string }
+
+// WithDataVersion returns ctx carrying version as project's DataVersion,
+// read by the caller (a search reads it once, first, and runs again when
+// it has moved by the end). The cached vectors (CacheVectors) of that
+// version then answer TopKCosine and CosineByID without reading the
+// version again; a cached set of any other version is checked against the
+// version read from the store, as without it.
+func WithDataVersion(ctx context.Context, project, version string) context.Context {
+	return context.WithValue(ctx, versionRead{project}, version)
+}
+
 // vectors returns the cached vectors of project by embedder, loading them
 // when the project's DataVersion has changed (see above for when a stale
-// set is returned instead).
+// set is returned instead). A set of the version ctx carries
+// (WithDataVersion) is returned without reading the version.
 func (s *Store) vectors(ctx context.Context, project, embedder string) (*vectorSet, error) {
+	key := project + "\x00" + embedder
+	if v, ok := ctx.Value(versionRead{project}).(string); ok {
+		// the caller read the version already: a set of that version
+		// answers without reading it again
+		s.vmu.Lock()
+		old := s.cache[key]
+		s.vmu.Unlock()
+		if old != nil && old.version == v {
+			return old, nil
+		}
+	}
 	version, err := s.DataVersion(ctx, project)
 	if err != nil {
 		return nil, err
 	}
-	key := project + "\x00" + embedder
 	s.vmu.Lock()
 	old := s.cache[key]
 	if old != nil && (old.version == version ||
