@@ -44,6 +44,8 @@ const maxLineMatches = 200
 type highlighter struct {
 	terms map[string]bool
 	exact []string // case:yes words, marked as written
+	// first marks the first bytes of the terms (see mayMatch).
+	first [256]bool
 	// words memoises word: the spans it marks in each identifier seen,
 	// relative to the identifier (nil for none). A result's preview and
 	// lines repeat most of their identifiers, and word's sub-word split,
@@ -64,6 +66,9 @@ func newHighlighter(q *Query) *highlighter {
 	}
 	for _, t := range q.Terms {
 		h.terms[t] = true
+		if t != "" {
+			h.first[t[0]] = true
+		}
 	}
 	if len(h.terms) == 0 {
 		return nil
@@ -205,7 +210,7 @@ func (h *highlighter) word(w string, at int, add func(a, b int)) {
 	if len(parts) == 0 {
 		return
 	}
-	if len(parts) > 1 {
+	if len(parts) > 1 && h.mayMatch(w[parts[0].a:parts[0].b]) {
 		var b strings.Builder
 		for _, p := range parts {
 			b.WriteString(strings.ToLower(w[p.a:p.b]))
@@ -216,11 +221,34 @@ func (h *highlighter) word(w string, at int, add func(a, b int)) {
 		}
 	}
 	for _, p := range parts {
+		if !h.mayMatch(w[p.a:p.b]) {
+			continue
+		}
 		lw := strings.ToLower(w[p.a:p.b])
 		if h.terms[lw] || h.terms[analyze.Stem(lw)] {
 			add(at+p.a, at+p.b)
 		}
 	}
+}
+
+// mayMatch reports whether the sub-word part, lower-cased, or its stem, or
+// a joined identifier that starts with it, can be a term: false only for
+// an ASCII part whose first letter, lower-cased, starts no term. A stem
+// keeps its word's first letter (Snowball English changes only suffixes,
+// and of a word of letters and digits; analyze.Stem returns a word with
+// digits as it is and undoubles only the last letter), so the test is
+// exact, and it saves lower-casing and stemming most sub-words of code.
+func (h *highlighter) mayMatch(part string) bool {
+	for i := 0; i < len(part); i++ {
+		if part[i] >= utf8.RuneSelf {
+			return true
+		}
+	}
+	c := part[0]
+	if 'A' <= c && c <= 'Z' {
+		c += 'a' - 'A'
+	}
+	return h.first[c]
 }
 
 // hanRun marks the characters of a run of Han characters at byte offset at
