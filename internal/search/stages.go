@@ -118,8 +118,22 @@ var hybridStages = []stage{
 		}
 	}},
 	{name: "path", run: func(p *pool) {
+		// pathPrior reads the path, and the type only as text or not: once
+		// per file and kind (a file has several candidates)
+		type key struct {
+			path string
+			text bool
+		}
+		prior := map[key]float64{}
 		for i := range p.res {
-			p.add(i, "path", -pathPrior(p.res[i], p.hp), "")
+			r := &p.res[i]
+			k := key{r.Path, r.Type == chunk.KindText}
+			v, ok := prior[k]
+			if !ok {
+				v = pathPrior(*r, p.hp)
+				prior[k] = v
+			}
+			p.add(i, "path", -v, "")
 		}
 	}},
 	{name: "file_name", on: func(p *pool) bool { return p.hp.StemBoost > 0 && p.topicality() > 0 }, run: stemStage},

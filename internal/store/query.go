@@ -147,11 +147,36 @@ func (h *scoredHeap) offer(sc Scored, k int) {
 	if k <= 0 {
 		return
 	}
-	if len(*h) < k {
-		heap.Push(h, sc)
-	} else if sc.Score > (*h)[0].Score || (sc.Score == (*h)[0].Score && sc.ID < (*h)[0].ID) {
-		(*h)[0] = sc
-		heap.Fix(h, 0)
+	// heap.Push and heap.Fix(h, 0), without their interface calls: the
+	// same moves
+	s := *h
+	if len(s) < k {
+		s = append(s, sc)
+		for j := len(s) - 1; j > 0; {
+			i := (j - 1) / 2
+			if !s.Less(j, i) {
+				break
+			}
+			s[i], s[j] = s[j], s[i]
+			j = i
+		}
+		*h = s
+	} else if sc.Score > s[0].Score || (sc.Score == s[0].Score && sc.ID < s[0].ID) {
+		s[0] = sc
+		for i, n := 0, len(s); ; {
+			j := 2*i + 1
+			if j >= n {
+				break
+			}
+			if j2 := j + 1; j2 < n && s.Less(j2, j) {
+				j = j2
+			}
+			if !s.Less(j, i) {
+				break
+			}
+			s[i], s[j] = s[j], s[i]
+			i = j
+		}
 	}
 }
 
