@@ -1,6 +1,7 @@
 package store
 
 import (
+	"cmp"
 	"container/heap"
 	"context"
 	"database/sql"
@@ -8,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -134,10 +136,18 @@ func (vs *vectorSet) topK(q []float32, k, parts int) []Scored {
 			h.offer(sc, k)
 		}
 	}
-	out := make([]Scored, len(h))
-	for i := len(h) - 1; i >= 0; i-- {
-		out[i] = heap.Pop(&h).(Scored)
-	}
+	// best first: what popping the heap gives, since (score, id) orders
+	// the rows totally
+	out := []Scored(h)
+	slices.SortFunc(out, func(a, b Scored) int {
+		switch {
+		case a.Score > b.Score:
+			return -1
+		case a.Score < b.Score:
+			return 1
+		}
+		return cmp.Compare(a.ID, b.ID)
+	})
 	return out
 }
 
