@@ -173,9 +173,9 @@ func diversify(ranked []Result, decay float64, free int) {
 	if decay <= 0 || decay >= 1 || len(ranked) < 2 {
 		return
 	}
-	seen := map[string]int{}
-	defs := map[[2]string]string{} // type and name -> path of its first chunk
-	notes := map[float64]string{}  // factor -> its note, made once
+	seen := make(map[string]int, len(ranked))
+	defs := make(map[[2]string]string, len(ranked)) // type and name -> path of its first chunk
+	notes := map[float64]string{}                   // factor -> its note, made once
 	eff := make([]float64, len(ranked))
 	for i, r := range ranked {
 		n := seen[r.Path]

@@ -291,11 +291,19 @@ func (s *Searcher) gather(ctx context.Context, q *Query, hp HybridParams) (*pool
 	for _, t := range q.Terms {
 		p.terms[t] = true
 	}
-	cands := map[int64]*Explain{}
+	// the routes bring up to 2*Candidates chunks (more with expansion and
+	// symbol sites): the map and the Explains are made for that many at
+	// once, not grown
+	cands := make(map[int64]*Explain, 2*hp.Candidates)
+	var slab []Explain
 	get := func(id int64) *Explain {
 		c, ok := cands[id]
 		if !ok {
-			c = &Explain{}
+			if len(slab) == cap(slab) {
+				slab = make([]Explain, 0, max(2*hp.Candidates, 16))
+			}
+			slab = append(slab, Explain{})
+			c = &slab[len(slab)-1]
 			cands[id] = c
 		}
 		return c

@@ -479,7 +479,11 @@ func (w *Warm) callsOf(project, version string, names []string) ([]store.Relatio
 		w.total -= wp.callsBytes
 		wp.callsVersion, wp.calls, wp.callsBytes = version, nil, 0
 	}
-	var out []store.RelationRow
+	total := 0
+	for _, n := range names {
+		total += len(wp.calls[n])
+	}
+	out := make([]store.RelationRow, 0, total) // not grown by doubling
 	var missing []string
 	for _, n := range names {
 		if rs, ok := wp.calls[n]; ok {
