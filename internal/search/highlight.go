@@ -181,6 +181,10 @@ func (h *highlighter) wordSpans(w string) []Span {
 // word marks the identifier w at byte offset at: whole when its sub-words
 // joined are a term, else each sub-word that is a term or stems to one.
 func (h *highlighter) word(w string, at int, add func(a, b int)) {
+	if isASCII(w) {
+		h.wordASCII(w, at, add)
+		return
+	}
 	type part struct{ a, b int } // byte offsets in w
 	var parts []part
 	rs := []rune(w)
@@ -229,6 +233,85 @@ func (h *highlighter) word(w string, at int, add func(a, b int)) {
 			add(at+p.a, at+p.b)
 		}
 	}
+}
+
+// isASCII reports whether s is all ASCII.
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// wordASCII is word for an ASCII identifier, without its rune slices: the
+// same runs of letters and digits, cut into sub-words as analyze.SubWords
+// cuts them (its unicode classes are the byte ranges for ASCII), and the
+// same look-ups, lower-cased in a buffer on the stack.
+func (h *highlighter) wordASCII(w string, at int, add func(a, b int)) {
+	type part struct{ a, b int } // byte offsets in w
+	var buf [16]part
+	parts := buf[:0]
+	isDigit := func(c byte) bool { return '0' <= c && c <= '9' }
+	isUpper := func(c byte) bool { return 'A' <= c && c <= 'Z' }
+	isLower := func(c byte) bool { return 'a' <= c && c <= 'z' }
+	for i := 0; i < len(w); {
+		if c := w[i]; !isDigit(c) && !isUpper(c) && !isLower(c) {
+			i++ // '_' or '$': between runs
+			continue
+		}
+		j := i + 1
+		for j < len(w) && (isDigit(w[j]) || isUpper(w[j]) || isLower(w[j])) {
+			j++
+		}
+		start := i
+		for k := i + 1; k < j; k++ {
+			c, prev := w[k], w[k-1]
+			if isDigit(c) != isDigit(prev) || isUpper(c) && isLower(prev) ||
+				isUpper(c) && isUpper(prev) && k+1 < j && isLower(w[k+1]) {
+				parts = append(parts, part{start, k})
+				start = k
+			}
+		}
+		parts = append(parts, part{start, j})
+		i = j
+	}
+	if len(parts) == 0 {
+		return
+	}
+	var lower [64]byte
+	if len(parts) > 1 && h.mayMatch(w[parts[0].a:parts[0].b]) {
+		joined := lower[:0]
+		for _, p := range parts {
+			joined = appendLowerASCII(joined, w[p.a:p.b])
+		}
+		if h.terms[string(joined)] {
+			add(at+parts[0].a, at+parts[len(parts)-1].b)
+			return
+		}
+	}
+	for _, p := range parts {
+		if !h.mayMatch(w[p.a:p.b]) {
+			continue
+		}
+		lw := appendLowerASCII(lower[:0], w[p.a:p.b])
+		if h.terms[string(lw)] || h.terms[analyze.Stem(string(lw))] {
+			add(at+p.a, at+p.b)
+		}
+	}
+}
+
+// appendLowerASCII appends s, lower-cased (ASCII), to b.
+func appendLowerASCII(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		b = append(b, c)
+	}
+	return b
 }
 
 // mayMatch reports whether the sub-word part, lower-cased, or its stem, or

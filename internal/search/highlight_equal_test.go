@@ -122,6 +122,7 @@ func TestSpansEqualReference(t *testing.T) {
 		"naïve Ünïcödé ΣΙΓΜΑ σίγμα Straße ﬁle ǅungla 12345 ٣٤ fullwidthＡＢＣ",
 		"bad \xff\xfe utf8 \xe2\x82 header\xc3 writeHeader\x80Header",
 		"", "\r\n", "a", "$", "_",
+		"HTTPRequest parseHttp ABC1def a1B2 X xY XYz serverHTTP2 Server2Http http2server $$retry__count$ R",
 		"Ugly early Only dying skies Skis lying tying idly gently singly news inning Innings generously",
 	}
 	files, _ := filepath.Glob(filepath.Join(runtime.GOROOT(), "src", "net", "http", "*.go"))
@@ -136,7 +137,7 @@ func TestSpansEqualReference(t *testing.T) {
 		texts = append(texts, strings.Split(string(b), "\n")...)
 	}
 	for _, query := range []string{"record the response headers", "where is writeHeader called",
-		"retry_count http2 server", "上下文压缩", "read the request body and close the connection", "naive sigma file", "ugly early only dying skies idly gently singly"} {
+		"retry_count http2 server", "parse http request abc def", "上下文压缩", "read the request body and close the connection", "naive sigma file", "ugly early only dying skies idly gently singly"} {
 		q := AnalyzeQuery(nil, query, DefaultHybridParams().QueryOptions)
 		shared := newHighlighter(q)
 		if shared == nil {
