@@ -390,7 +390,7 @@ func (s *Searcher) gather(ctx context.Context, q *Query, hp HybridParams) (*pool
 		if !ok {
 			continue
 		}
-		r := fromRow(*row)
+		r := fromRow(row.ChunkRow)
 		r.Explain = c
 		// the query's filters run over the whole pool, before any stage,
 		// the per-file cap and the top-k cut (see filter.go)
@@ -419,7 +419,7 @@ func (s *Searcher) gather(ctx context.Context, q *Query, hp HybridParams) (*pool
 		}
 	}
 	if hp.Delegate {
-		if p.callees, err = s.wrapperCalls(ctx, p.res, hp.ThinCodeLines); err != nil {
+		if p.callees, err = s.wrapperCalls(ctx, p.res, rows, hp.ThinCodeLines); err != nil {
 			return nil, err
 		}
 	}
@@ -431,11 +431,22 @@ func (s *Searcher) gather(ctx context.Context, q *Query, hp HybridParams) (*pool
 // callees of each by (file, from_name). A call on another value
 // ("b.Bind(...)", "t.Execute(w)") is matched by bare name only: its
 // receiver's type is unknown, so the edge is a guess and is left out.
-func (s *Searcher) wrapperCalls(ctx context.Context, res []Result, thin int) (map[[2]string][]string, error) {
+// rows are the rows res were made from, by id: their code lines are
+// counted once (warmRow.codeLinesUpTo).
+func (s *Searcher) wrapperCalls(ctx context.Context, res []Result, rows map[int64]*warmRow, thin int) (map[[2]string][]string, error) {
 	seen := map[string]bool{}
 	var names []string
-	for _, r := range res {
-		if !isThin(r, thin) {
+	for i := range res {
+		r := &res[i]
+		if r.Type != chunk.KindFunction && r.Type != chunk.KindMethod {
+			continue
+		}
+		// isThin, through the memo of the row r was made from
+		if row := rows[r.id]; row != nil && row.Content == r.content {
+			if row.codeLinesUpTo(thin) > thin {
+				continue
+			}
+		} else if !isThin(*r, thin) {
 			continue
 		}
 		if call := r.sym.CallName(); !seen[call] {
