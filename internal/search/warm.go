@@ -597,19 +597,16 @@ func (s *Searcher) chunksByID(ctx context.Context, ids []int64) (map[int64]*warm
 	return out, nil
 }
 
-// rowPointers returns rows by pointer, as warmRows in one new array; nil
-// for nil.
+// rowPointers returns rows by pointer, as warmRows; nil for nil. Each row
+// is its own allocation, so that a row the cache keeps holds no other
+// (the budget counts the rows kept).
 func rowPointers(rows map[int64]store.ChunkRow) map[int64]*warmRow {
 	if rows == nil {
 		return nil
 	}
-	slab := make([]warmRow, len(rows))
 	out := make(map[int64]*warmRow, len(rows))
-	i := 0
 	for id, r := range rows {
-		slab[i].ChunkRow = r
-		out[id] = &slab[i]
-		i++
+		out[id] = &warmRow{ChunkRow: r}
 	}
 	return out
 }
