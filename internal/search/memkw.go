@@ -1,10 +1,10 @@
 package search
 
 import (
-	"container/heap"
 	"context"
 	"encoding/binary"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -297,17 +297,58 @@ func (m *memKeywords) search(terms []string, w store.FTSWeights, k int) (out []s
 	for _, d := range sc.touched {
 		s := store.Scored{ID: m.ids[d], Score: sc.acc[d]}
 		if len(h) < k {
-			heap.Push(&h, s)
+			h.push(s)
 		} else if better(s, h[0]) {
 			h[0] = s
-			heap.Fix(&h, 0)
+			h.down()
 		}
 	}
-	out = make([]store.Scored, len(h))
-	for i := len(h) - 1; i >= 0; i-- {
-		out[i] = heap.Pop(&h).(store.Scored)
-	}
+	// best first: what popping the heap gives, since (score, id) orders
+	// the rows totally
+	out = []store.Scored(h)
+	slices.SortFunc(out, func(a, b store.Scored) int {
+		switch {
+		case better(a, b):
+			return -1
+		case better(b, a):
+			return 1
+		}
+		return 0
+	})
 	return out, true
+}
+
+// push is heap.Push(h, s) without its interface calls: the same moves.
+func (h *scoredMinHeap) push(s store.Scored) {
+	*h = append(*h, s)
+	x := *h
+	for j := len(x) - 1; j > 0; {
+		i := (j - 1) / 2
+		if !x.Less(j, i) {
+			break
+		}
+		x[i], x[j] = x[j], x[i]
+		j = i
+	}
+}
+
+// down is heap.Fix(h, 0) after the root was replaced by a better row (it
+// can only move down), without the interface calls: the same moves.
+func (h scoredMinHeap) down() {
+	for i, n := 0, len(h); ; {
+		j := 2*i + 1
+		if j >= n {
+			break
+		}
+		if j2 := j + 1; j2 < n && h.Less(j2, j) {
+			j = j2
+		}
+		if !h.Less(j, i) {
+			break
+		}
+		h[i], h[j] = h[j], h[i]
+		i = j
+	}
 }
 
 // better reports whether a ranks before b: higher score, then lower id.
@@ -318,13 +359,5 @@ func better(a, b store.Scored) bool {
 // scoredMinHeap keeps the k best of a stream: its root is the worst kept.
 type scoredMinHeap []store.Scored
 
-func (h scoredMinHeap) Len() int           { return len(h) }
+// Less orders the heap: the worse row first.
 func (h scoredMinHeap) Less(i, j int) bool { return better(h[j], h[i]) }
-func (h scoredMinHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *scoredMinHeap) Push(x any)        { *h = append(*h, x.(store.Scored)) }
-func (h *scoredMinHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
-}

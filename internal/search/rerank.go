@@ -173,8 +173,9 @@ func diversify(ranked []Result, decay float64, free int) {
 	if decay <= 0 || decay >= 1 || len(ranked) < 2 {
 		return
 	}
-	seen := map[string]int{}
-	defs := map[string]string{} // type+name+signature -> path of its first chunk
+	seen := make(map[string]int, len(ranked))
+	defs := make(map[[2]string]string, len(ranked)) // type and name -> path of its first chunk
+	notes := map[float64]string{}                   // factor -> its note, made once
 	eff := make([]float64, len(ranked))
 	for i, r := range ranked {
 		n := seen[r.Path]
@@ -191,7 +192,7 @@ func diversify(ranked []Result, decay float64, free int) {
 		// chunk does. A namesake further away (a public wrapper of an
 		// internal implementation) is a different layer and keeps its place
 		if r.Type != chunk.KindText {
-			key := r.Type + "\x00" + r.Name
+			key := [2]string{r.Type, r.Name}
 			if p, ok := defs[key]; !ok {
 				defs[key] = r.Path
 			} else if p != r.Path && parallelPaths(p, r.Path) {
@@ -205,8 +206,13 @@ func diversify(ranked []Result, decay float64, free int) {
 			eff[i] = r.Score / f
 		}
 		if f < 1 && ranked[i].Explain != nil {
+			note, ok := notes[f]
+			if !ok {
+				note = fmt.Sprintf("x%.2f", f)
+				notes[f] = note
+			}
 			ranked[i].Explain.Signals = append(ranked[i].Explain.Signals,
-				Signal{Name: "diversity", Value: eff[i] - r.Score, Note: fmt.Sprintf("x%.2f", f)})
+				Signal{Name: "diversity", Value: eff[i] - r.Score, Note: note})
 		}
 	}
 	// the score shown is the one the list is ordered by

@@ -22,7 +22,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"sort"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -271,8 +270,9 @@ func (s *Searcher) Search(ctx context.Context, query string, opts Options) (*Res
 		v0, verr := s.Store.DataVersion(ctx, s.Project)
 		actx := ctx
 		if verr == nil {
-			// the warm caches answer only at the version read here
-			actx = context.WithValue(ctx, versionKey{}, v0)
+			// the warm caches, and the store's cached vectors, answer only
+			// at the version read here
+			actx = store.WithDataVersion(context.WithValue(ctx, versionKey{}, v0), s.Project, v0)
 		}
 		switch r {
 		case RankerSeed:
@@ -429,17 +429,63 @@ func vectorOnly(note string) bool {
 }
 
 // sortResults orders by score desc, then path, then name, so ties are
-// broken the same way on every run.
+// broken the same way on every run. It is a stable sort, as
+// sort.SliceStable's: equal results keep their order. A Result is about
+// 300 bytes, so it sorts their indices and then moves each result once.
 func sortResults(rs []Result) {
-	sort.SliceStable(rs, func(i, j int) bool {
-		if rs[i].Score != rs[j].Score {
-			return rs[i].Score > rs[j].Score
+	if len(rs) < 2 {
+		return
+	}
+	idx := make([]int32, len(rs))
+	for i := range idx {
+		idx[i] = int32(i)
+	}
+	slices.SortStableFunc(idx, func(a, b int32) int { return compareResults(&rs[a], &rs[b]) })
+	permute(rs, idx)
+}
+
+// compareResults is sortResults' order as a three-way comparison: < 0
+// when x comes before y (a higher score, then a lower path, then a lower
+// name), > 0 when after, 0 when neither. A NaN score is neither before
+// nor after another score, and its path and name are not compared, as in
+// the order sort.SliceStable was given before.
+func compareResults(x, y *Result) int {
+	if x.Score != y.Score {
+		switch {
+		case x.Score > y.Score:
+			return -1
+		case x.Score < y.Score:
+			return 1
 		}
-		if rs[i].Path != rs[j].Path {
-			return rs[i].Path < rs[j].Path
+		return 0
+	}
+	if c := strings.Compare(x.Path, y.Path); c != 0 {
+		return c
+	}
+	return strings.Compare(x.Name, y.Name)
+}
+
+// permute puts rs[idx[i]] at position i for every i, in place, following
+// the permutation's cycles; idx (a permutation of 0..len(rs)-1) is left
+// as the identity.
+func permute(rs []Result, idx []int32) {
+	for i := range rs {
+		if int(idx[i]) == i {
+			continue
 		}
-		return rs[i].Name < rs[j].Name
-	})
+		tmp := rs[i]
+		j := i
+		for {
+			k := int(idx[j])
+			idx[j] = int32(j)
+			if k == i {
+				rs[j] = tmp
+				break
+			}
+			rs[j] = rs[k]
+			j = k
+		}
+	}
 }
 
 // limitPerFile keeps at most perFile results of each file, in order, and
@@ -467,11 +513,24 @@ func fromRow(c store.ChunkRow) Result {
 }
 
 // Preview collapses whitespace in content and cuts it to n runes with "...".
+// It collapses only as many of content's fields as the cut needs (a chunk
+// can be thousands of lines); the result is that of joining all of them.
 func Preview(content string, n int) string {
-	s := strings.Join(strings.Fields(content), " ")
-	rs := []rune(s)
-	if len(rs) <= n {
+	var b strings.Builder
+	runes := 0
+	for f := range strings.FieldsSeq(content) {
+		if runes > 0 {
+			b.WriteByte(' ')
+			runes++
+		}
+		b.WriteString(f)
+		if runes += utf8.RuneCountInString(f); runes > n {
+			break // cut below: the fields after change nothing
+		}
+	}
+	s := b.String()
+	if runes <= n {
 		return s
 	}
-	return string(rs[:n-3]) + "..."
+	return string([]rune(s)[:n-3]) + "..."
 }

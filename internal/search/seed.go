@@ -116,7 +116,7 @@ func (s *Searcher) seedCandidates(ctx context.Context, q *Query, k int) (map[str
 			}
 			key := c.Path + "#" + c.Name
 			if h, ok := merged[key]; !ok || x.Score > h.sem {
-				merged[key] = &seedHit{r: fromRow(c), sem: x.Score, isSem: true}
+				merged[key] = &seedHit{r: fromRow(c.ChunkRow), sem: x.Score, isSem: true}
 			}
 		}
 	}

@@ -118,8 +118,22 @@ var hybridStages = []stage{
 		}
 	}},
 	{name: "path", run: func(p *pool) {
+		// pathPrior reads the path, and the type only as text or not: once
+		// per file and kind (a file has several candidates)
+		type key struct {
+			path string
+			text bool
+		}
+		prior := map[key]float64{}
 		for i := range p.res {
-			p.add(i, "path", -pathPrior(p.res[i], p.hp), "")
+			r := &p.res[i]
+			k := key{r.Path, r.Type == chunk.KindText}
+			v, ok := prior[k]
+			if !ok {
+				v = pathPrior(*r, p.hp)
+				prior[k] = v
+			}
+			p.add(i, "path", -v, "")
 		}
 	}},
 	{name: "file_name", on: func(p *pool) bool { return p.hp.StemBoost > 0 && p.topicality() > 0 }, run: stemStage},
@@ -277,11 +291,19 @@ func (s *Searcher) gather(ctx context.Context, q *Query, hp HybridParams) (*pool
 	for _, t := range q.Terms {
 		p.terms[t] = true
 	}
-	cands := map[int64]*Explain{}
+	// the routes bring up to 2*Candidates chunks (more with expansion and
+	// symbol sites): the map and the Explains are made for that many at
+	// once, not grown
+	cands := make(map[int64]*Explain, 2*hp.Candidates)
+	var slab []Explain
 	get := func(id int64) *Explain {
 		c, ok := cands[id]
 		if !ok {
-			c = &Explain{}
+			if len(slab) == cap(slab) {
+				slab = make([]Explain, 0, max(2*hp.Candidates, 16))
+			}
+			slab = append(slab, Explain{})
+			c = &slab[len(slab)-1]
 			cands[id] = c
 		}
 		return c
@@ -368,7 +390,7 @@ func (s *Searcher) gather(ctx context.Context, q *Query, hp HybridParams) (*pool
 		if !ok {
 			continue
 		}
-		r := fromRow(row)
+		r := fromRow(row.ChunkRow)
 		r.Explain = c
 		// the query's filters run over the whole pool, before any stage,
 		// the per-file cap and the top-k cut (see filter.go)
@@ -397,7 +419,7 @@ func (s *Searcher) gather(ctx context.Context, q *Query, hp HybridParams) (*pool
 		}
 	}
 	if hp.Delegate {
-		if p.callees, err = s.wrapperCalls(ctx, p.res, hp.ThinCodeLines); err != nil {
+		if p.callees, err = s.wrapperCalls(ctx, p.res, rows, hp.ThinCodeLines); err != nil {
 			return nil, err
 		}
 	}
@@ -409,11 +431,22 @@ func (s *Searcher) gather(ctx context.Context, q *Query, hp HybridParams) (*pool
 // callees of each by (file, from_name). A call on another value
 // ("b.Bind(...)", "t.Execute(w)") is matched by bare name only: its
 // receiver's type is unknown, so the edge is a guess and is left out.
-func (s *Searcher) wrapperCalls(ctx context.Context, res []Result, thin int) (map[[2]string][]string, error) {
+// rows are the rows res were made from, by id: their code lines are
+// counted once (warmRow.codeLinesUpTo).
+func (s *Searcher) wrapperCalls(ctx context.Context, res []Result, rows map[int64]*warmRow, thin int) (map[[2]string][]string, error) {
 	seen := map[string]bool{}
 	var names []string
-	for _, r := range res {
-		if !isThin(r, thin) {
+	for i := range res {
+		r := &res[i]
+		if r.Type != chunk.KindFunction && r.Type != chunk.KindMethod {
+			continue
+		}
+		// isThin, through the memo of the row r was made from
+		if row := rows[r.id]; row != nil && row.Content == r.content {
+			if row.codeLinesUpTo(thin) > thin {
+				continue
+			}
+		} else if !isThin(*r, thin) {
 			continue
 		}
 		if call := r.sym.CallName(); !seen[call] {

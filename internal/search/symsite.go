@@ -7,7 +7,6 @@ import (
 
 	"github.com/coderag/coderag/internal/analyze"
 	"github.com/coderag/coderag/internal/chunk"
-	"github.com/coderag/coderag/internal/store"
 )
 
 // pinnable reports whether exactPin would pin r for the symbol name: a
@@ -20,9 +19,9 @@ func pinnable(r Result, name string) bool {
 
 // definesSymbol reports whether any row is a definition exactPin pins for
 // name.
-func definesSymbol(rows map[int64]store.ChunkRow, name string) bool {
+func definesSymbol(rows map[int64]*warmRow, name string) bool {
 	for _, row := range rows {
-		if pinnable(fromRow(row), name) {
+		if pinnable(fromRow(row.ChunkRow), name) {
 			return true
 		}
 	}
@@ -44,7 +43,7 @@ func definesSymbol(rows map[int64]store.ChunkRow, name string) bool {
 // route ranked (rows) plus the hp.SymbolSiteCandidates best chunks for the
 // name's whole-identifier term, since a long module chunk that re-exports
 // many names ranks below the short functions that call the name.
-func (s *Searcher) symbolSites(ctx context.Context, name string, hp HybridParams, rows map[int64]store.ChunkRow) (map[int64]float64, error) {
+func (s *Searcher) symbolSites(ctx context.Context, name string, hp HybridParams, rows map[int64]*warmRow) (map[int64]float64, error) {
 	terms := analyze.Terms(nil, name)
 	if len(terms) == 0 {
 		return nil, nil

@@ -92,3 +92,48 @@ func TestTopKCosineCacheReloads(t *testing.T) {
 		t.Fatal("dimension mismatch not reported (streaming)")
 	}
 }
+
+// TestTopKCosineWithDataVersion: a search that carries the version it read
+// (store.WithDataVersion) is answered from the cached set of that version;
+// when it carries another one (it read the version after a write, or
+// before one that a reload has seen since), the version is read from the
+// store, as without it, and the write is seen.
+func TestTopKCosineWithDataVersion(t *testing.T) {
+	ctx := context.Background()
+	s := openTemp(t)
+	s.CacheVectors(true)
+	s.PutProject(ctx, store.Project{Path: "/p", Embedder: "local:test", Dim: 3})
+	if err := s.ReplaceFiles(ctx, "/p", []store.FileData{storetest.File("a.go", "alpha", "beta")}, nil); err != nil {
+		t.Fatal(err)
+	}
+	q := []float32{0, 1, 0}
+	v0, err := s.DataVersion(ctx, "/p")
+	if err != nil {
+		t.Fatal(err)
+	}
+	at0 := store.WithDataVersion(ctx, "/p", v0)
+	if top, err := s.TopKCosine(at0, "/p", "local:test", q, 5); err != nil || len(top) != 2 {
+		t.Fatalf("top at %s: %v %v", v0, top, err)
+	}
+	if err := s.ReplaceFiles(ctx, "/p", []store.FileData{storetest.File("a.go", "gamma")}, nil); err != nil {
+		t.Fatal(err)
+	}
+	v1, _ := s.DataVersion(ctx, "/p")
+	if v1 == v0 {
+		t.Fatalf("a write left the version at %s", v0)
+	}
+	// the version the search read first: the set of that version (the
+	// search runs again, since the version moved)
+	if top, err := s.TopKCosine(at0, "/p", "local:test", q, 5); err != nil || len(top) != 2 {
+		t.Fatalf("top at %s after a write: %v %v, want the set of %s", v0, top, err, v0)
+	}
+	// the version after the write: not the cached set's, so the store's
+	// version is read and the set reloaded
+	if top, err := s.TopKCosine(store.WithDataVersion(ctx, "/p", v1), "/p", "local:test", q, 5); err != nil || len(top) != 1 || top[0].Score != 0 {
+		t.Fatalf("top at %s: %v %v, want the written vector", v1, top, err)
+	}
+	// another project's version says nothing of /p's
+	if top, err := s.TopKCosine(store.WithDataVersion(ctx, "/other", v1), "/p", "local:test", q, 5); err != nil || len(top) != 1 {
+		t.Fatalf("top with another project's version: %v %v", top, err)
+	}
+}

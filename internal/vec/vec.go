@@ -73,19 +73,46 @@ var codeValue = func() (t [256]float32) {
 
 // DotCodes returns Σ q[i]·int8(c[i]) over len(q) values, c holding one
 // int8 code per byte (c may be longer, not shorter), in four float32
-// lanes. Times a vector's scale it is q·v for a quantised v.
+// lanes. Times a vector's scale it is q·v for a quantised v. Each product
+// is rounded to float32 before it is added (the conversions say so: no
+// fused multiply-add), as DotCodes4's SIMD kernel rounds it, so both give
+// the same sums on every platform.
 func DotCodes(q []float32, c []byte) float32 {
 	c = c[:len(q)]
 	var s0, s1, s2, s3 float32
 	n := len(q) &^ 3
 	for i := 0; i < n; i += 4 {
-		s0 += q[i] * codeValue[c[i]]
-		s1 += q[i+1] * codeValue[c[i+1]]
-		s2 += q[i+2] * codeValue[c[i+2]]
-		s3 += q[i+3] * codeValue[c[i+3]]
+		s0 += float32(q[i] * codeValue[c[i]])
+		s1 += float32(q[i+1] * codeValue[c[i+1]])
+		s2 += float32(q[i+2] * codeValue[c[i+2]])
+		s3 += float32(q[i+3] * codeValue[c[i+3]])
 	}
 	for i := n; i < len(q); i++ {
-		s0 += q[i] * codeValue[c[i]]
+		s0 += float32(q[i] * codeValue[c[i]])
 	}
 	return s0 + s1 + s2 + s3
+}
+
+// DotCodes4 sets out[r] to DotCodes(q, c[r*stride:]) for the four rows r
+// = 0..3 of codes that start stride bytes apart in c (c holds at least
+// 3*stride+len(q) bytes, stride >= 0; it panics otherwise). The results are DotCodes'
+// to the bit; on amd64 one pass of SSE2 scores the four rows, each row's
+// four lanes in one register, which is 2-3 times faster than four calls
+// of DotCodes (a scan of cached vectors is most of a warm search).
+func DotCodes4(q []float32, c []byte, stride int, out *[4]float32) {
+	if len(q) == 0 {
+		*out = [4]float32{}
+		return
+	}
+	if stride < 0 || 3*stride+len(q) > len(c) {
+		panic("vec: DotCodes4: codes shorter than four rows")
+	}
+	dotCodes4(q, c, stride, out)
+}
+
+// dotCodes4Rows is DotCodes4 as four calls of DotCodes.
+func dotCodes4Rows(q []float32, c []byte, stride int, out *[4]float32) {
+	for r := range out {
+		out[r] = DotCodes(q, c[r*stride:])
+	}
 }
