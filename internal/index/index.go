@@ -538,7 +538,7 @@ func (r *run) pipeline(ctx context.Context) (*collector, error) {
 	}()
 
 	c := &collector{ctx: gctx, st: r.st, emb: r.emb, root: r.root, rep: r.rep, batch: r.opts.BatchSize,
-		writeChunks: r.opts.WriteChunks, writeBytes: r.opts.WriteBytes, minHand: max(r.opts.WriteChunks/8, 1),
+		writeChunks: r.opts.WriteChunks, writeBytes: r.opts.WriteBytes, minHand: r.opts.WriteChunks / 4,
 		wq: make(chan queued), wexit: make(chan struct{})}
 	g.Go(func() error {
 		go c.writer(ctx)
@@ -798,12 +798,7 @@ type collector struct {
 	wchunks, wbytes         int
 	wreanalysed             int
 	writeChunks, writeBytes int
-	// minHand: the fewest chunks handed to an idle writer (hand); it
-	// starts at an eighth of writeChunks and doubles at each hand-off, so a
-	// small tree's first rows are written while it is parsed, and a large
-	// tree's transactions soon have their full size (each commit flushes
-	// and merges full-text segments: on GOROOT/src, hand-offs at a quarter
-	// of the bound cost 1.09x the CPU)
+	// minHand: the fewest chunks handed to an idle writer (hand)
 	minHand int
 	// wq carries transactions to the writer goroutine (writer), which
 	// closes wexit when it ends, with its failure in werr
@@ -935,7 +930,7 @@ func (c *collector) flush() error {
 // write queues the rows of embedded files, and hands the queue to the
 // writer as one transaction (hand): waiting for it once the queue reaches
 // the bounds of one (writeChunks, writeBytes), at once when the writer is
-// idle and the queue holds minHand chunks or more (a bound that grows).
+// idle and the queue holds minHand chunks or more.
 func (c *collector) write(data []store.FileData) error {
 	c.embedded += len(data)
 	for _, d := range data {
@@ -985,27 +980,20 @@ func (c *collector) hand(wait bool) error {
 	if !wait {
 		select {
 		case c.wq <- q:
-			c.handed()
+			c.take()
 		default:
 		}
 		return nil
 	}
 	select {
 	case c.wq <- q:
-		c.handed()
+		c.take()
 		return nil
 	case <-c.wexit:
 		return fmt.Errorf("write batch: %w", c.werr)
 	case <-c.ctx.Done():
 		return c.ctx.Err()
 	}
-}
-
-// handed empties the queue the writer took and doubles minHand, up to
-// writeChunks.
-func (c *collector) handed() {
-	c.take()
-	c.minHand = min(2*c.minHand, c.writeChunks)
 }
 
 // writer writes each batch it is handed in one transaction, in order, until
