@@ -538,10 +538,8 @@ func (r *run) pipeline(ctx context.Context) (*collector, error) {
 	}()
 
 	c := &collector{ctx: gctx, st: r.st, emb: r.emb, root: r.root, rep: r.rep, batch: r.opts.BatchSize,
-		writeChunks: r.opts.WriteChunks, writeBytes: r.opts.WriteBytes, minHand: r.opts.WriteChunks / 4,
-		wq: make(chan queued), wexit: make(chan struct{})}
+		writeChunks: r.opts.WriteChunks, writeBytes: r.opts.WriteBytes}
 	g.Go(func() error {
-		go c.writer(ctx)
 		err := func() error {
 			for w := range out {
 				r.done++
@@ -555,18 +553,14 @@ func (r *run) pipeline(ctx context.Context) (*collector, error) {
 			if err := c.flush(); err != nil {
 				return err
 			}
-			return c.hand(true)
+			return c.writeOut()
 		}()
-		close(c.wq)
-		<-c.wexit
-		if c.werr != nil {
-			err = errors.Join(err, c.werr)
-		}
-		if err != nil && ctx.Err() != nil && len(c.written) > 0 {
+		if err != nil && ctx.Err() != nil {
 			// cancelled: the files embedded and queued for a write
 			// transaction are whole; write them, so that the next run
 			// starts after them
-			if werr := c.writeOut(context.WithoutCancel(ctx), c.take()); werr != nil {
+			c.ctx = context.WithoutCancel(ctx)
+			if werr := c.writeOut(); werr != nil {
 				return errors.Join(err, werr)
 			}
 		}
@@ -790,26 +784,17 @@ type collector struct {
 	batch   int
 	pending []*work
 	nchunks int
-	// written: files embedded and turned into rows, not yet handed to the
-	// writer; wchunks and wbytes their chunks and bytes of chunk text,
-	// against the bounds writeChunks and writeBytes of one transaction;
-	// wreanalysed the files among them in reanalysed
+	// written: files embedded and turned into rows, not yet written;
+	// wchunks and wbytes their chunks and bytes of chunk text, against
+	// the bounds writeChunks and writeBytes of one transaction
 	written                 []store.FileData
 	wchunks, wbytes         int
-	wreanalysed             int
 	writeChunks, writeBytes int
-	// minHand: the fewest chunks handed to an idle writer (hand)
-	minHand int
-	// wq carries transactions to the writer goroutine (writer), which
-	// closes wexit when it ends, with its failure in werr
-	wq         chan queued
-	wexit      chan struct{}
-	werr       error
-	touch      []store.FileRecord
-	skips      []walk.Skip
-	dim        int
-	parsed     []string        // paths parsed this run
-	reanalysed map[string]bool // paths re-embedded for another text analysis (work.reanalysed)
+	touch                   []store.FileRecord
+	skips                   []walk.Skip
+	dim                     int
+	parsed                  []string        // paths parsed this run
+	reanalysed              map[string]bool // paths re-embedded for another text analysis (work.reanalysed)
 	// embedded counts files written this run; failedRun counts the files
 	// that failed to embed in a row before the first one was written.
 	embedded, failedRun int
@@ -927,10 +912,9 @@ func (c *collector) flush() error {
 	return c.write(data)
 }
 
-// write queues the rows of embedded files, and hands the queue to the
-// writer as one transaction (hand): waiting for it once the queue reaches
-// the bounds of one (writeChunks, writeBytes), at once when the writer is
-// idle and the queue holds minHand chunks or more.
+// write queues the rows of embedded files and writes the queue in one
+// transaction once it reaches the bounds of one (writeChunks,
+// writeBytes).
 func (c *collector) write(data []store.FileData) error {
 	c.embedded += len(data)
 	for _, d := range data {
@@ -939,99 +923,36 @@ func (c *collector) write(data []store.FileData) error {
 		for _, ch := range d.Chunks {
 			c.wbytes += len(ch.Content)
 		}
-		if c.reanalysed[d.Record.Path] {
-			c.wreanalysed++
-		}
 	}
-	switch {
-	case c.wchunks >= c.writeChunks || c.wbytes >= c.writeBytes:
-		return c.hand(true)
-	case c.wchunks >= c.minHand:
-		return c.hand(false)
+	if c.wchunks >= c.writeChunks || c.wbytes >= c.writeBytes {
+		return c.writeOut()
 	}
 	return nil
 }
 
-// queued is one write transaction's rows; reanalysed counts its files
-// re-embedded for another text analysis (Report.Reanalysed).
-type queued struct {
-	data       []store.FileData
-	reanalysed int
-}
-
-// take empties the queue and returns its rows.
-func (c *collector) take() queued {
-	q := queued{data: c.written, reanalysed: c.wreanalysed}
-	c.written, c.wchunks, c.wbytes, c.wreanalysed = nil, 0, 0, 0
-	return q
-}
-
-// hand gives the queued rows to the writer goroutine: with wait, once the
-// writer takes them (or the run stops: the error is the writer's or the
-// run's); without, only if the writer is waiting for work now. So while the
-// writer commits one transaction, the rows of the next gather, and the
-// parsing workers go on: a small tree's rows are no longer all written
-// after its last parse.
-func (c *collector) hand(wait bool) error {
-	if len(c.written) == 0 {
+// writeOut writes the queued rows in one transaction.
+func (c *collector) writeOut() error {
+	data := c.written
+	if len(data) == 0 {
 		return nil
 	}
-	q := queued{data: c.written, reanalysed: c.wreanalysed}
-	if !wait {
-		select {
-		case c.wq <- q:
-			c.take()
-		default:
-		}
-		return nil
-	}
-	select {
-	case c.wq <- q:
-		c.take()
-		return nil
-	case <-c.wexit:
-		return fmt.Errorf("write batch: %w", c.werr)
-	case <-c.ctx.Done():
-		return c.ctx.Err()
-	}
-}
-
-// writer writes each batch it is handed in one transaction, in order, until
-// the collector closes wq; then, or at its first failure (in werr), it
-// closes wexit. A batch whose transaction failed because ctx (the caller's
-// context) was cancelled is written again without the cancellation: its
-// files are whole, and the next run starts after them.
-func (c *collector) writer(ctx context.Context) {
-	defer close(c.wexit)
-	for q := range c.wq {
-		err := c.writeOut(c.ctx, q)
-		if err != nil && ctx.Err() != nil {
-			err = c.writeOut(context.WithoutCancel(ctx), q)
-		}
-		if err != nil {
-			c.werr = err
-			return
-		}
-	}
-}
-
-// writeOut writes q's rows in one transaction and counts them in the
-// report.
-func (c *collector) writeOut(ctx context.Context, q queued) error {
-	if len(q.data) == 0 {
-		return nil
-	}
-	if err := c.st.ReplaceFiles(ctx, c.root, q.data, nil); err != nil {
-		if cerr := ctx.Err(); cerr != nil {
+	// the queue is cleared only once its transaction committed: a write
+	// the cancelled context failed is tried again by the cancel path of
+	// pipeline, with a context that is not cancelled
+	if err := c.st.ReplaceFiles(c.ctx, c.root, data, nil); err != nil {
+		if cerr := c.ctx.Err(); cerr != nil {
 			// a cancelled transaction can fail with database/sql's own
 			// "statement is closed" instead of the context's error
 			return fmt.Errorf("write batch: %w", cerr)
 		}
 		return fmt.Errorf("write batch: %w", err)
 	}
-	c.rep.Reanalysed += q.reanalysed
-	for _, d := range q.data {
+	c.written, c.wchunks, c.wbytes = nil, 0, 0
+	for _, d := range data {
 		c.rep.Changed++
+		if c.reanalysed[d.Record.Path] {
+			c.rep.Reanalysed++
+		}
 		c.rep.Chunks += len(d.Chunks)
 		c.rep.Relations += len(d.Relations)
 	}
