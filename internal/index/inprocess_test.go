@@ -3,6 +3,7 @@ package index
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"sync/atomic"
@@ -64,5 +65,57 @@ func TestInProcessEmbedsOnWorkers(t *testing.T) {
 				t.Fatalf("%s: chunk %s: the vectors differ between the worker and the batch path", f, name)
 			}
 		}
+	}
+}
+
+// cancellingInProcess cancels a run's context at its n-th Embed call.
+type cancellingInProcess struct {
+	embed.Embedder
+	calls  atomic.Int32
+	n      int32
+	cancel context.CancelFunc
+}
+
+func (c *cancellingInProcess) InProcess() {}
+
+func (c *cancellingInProcess) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	if c.calls.Add(1) == c.n {
+		c.cancel()
+	}
+	return c.Embedder.Embed(ctx, texts)
+}
+
+// TestCancelledRunKeepsWhatItReported: a run cancelled midway stores
+// exactly the files its report counts as changed (those queued for a
+// transaction are written whole, nothing half), and the next run indexes
+// the rest.
+func TestCancelledRunKeepsWhatItReported(t *testing.T) {
+	learned, err := static.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := resolved(t, t.TempDir())
+	const files = 120
+	for i := range files {
+		writeFile(t, root, fmt.Sprintf("f%03d.go", i), fmt.Sprintf("package p\n\n// Reset%d resets the pool.\nfunc Reset%d() int { return %d }\n", i, i, i))
+	}
+	st := openStore(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	emb := &cancellingInProcess{Embedder: learned, n: 60, cancel: cancel}
+	rep, err := Run(ctx, st, emb, root, Options{Threads: 2, WriteChunks: 16})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+	recs, ferr := st.Files(context.Background(), root)
+	if ferr != nil {
+		t.Fatal(ferr)
+	}
+	if rep == nil || rep.Changed == 0 || len(recs) != rep.Changed {
+		t.Fatalf("the report counts %v changed files, the store holds %d", rep, len(recs))
+	}
+	rest := mustRun(t, st, learned, root)
+	if rest.Changed != files-len(recs) || rest.Unchanged != len(recs) {
+		t.Fatalf("the next run changed %d and kept %d, want %d and %d", rest.Changed, rest.Unchanged, files-len(recs), len(recs))
 	}
 }
