@@ -82,6 +82,13 @@ func TestBigParsesOneAtATime(t *testing.T) {
 		fmt.Fprintf(&b, "func f%d(a int) int { return a + %d }\n", i, i)
 	}
 	big := []byte(b.String())
+	// how long the big file takes unhindered: below, the test waits
+	// twice that (and more) for a parse that must not end
+	start := time.Now()
+	if _, err := parseSafe("big.go", big, chunk.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	alone := time.Since(start)
 	bigParse.Lock()
 	if _, err := parseSafe("small.go", []byte("package p\n\nfunc f() {}\n"), chunk.Options{}); err != nil {
 		bigParse.Unlock()
@@ -94,8 +101,9 @@ func TestBigParsesOneAtATime(t *testing.T) {
 	}()
 	select {
 	case err := <-done:
-		t.Errorf("a big file was parsed while another big parse held bigParse (err %v)", err)
-	case <-time.After(200 * time.Millisecond):
+		bigParse.Unlock()
+		t.Fatalf("a big file was parsed while another big parse held bigParse (err %v)", err)
+	case <-time.After(2*alone + 100*time.Millisecond):
 	}
 	bigParse.Unlock()
 	if err := <-done; err != nil {
