@@ -28,8 +28,6 @@ package analyze
 
 import (
 	"strings"
-	"sync"
-	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
 
@@ -97,26 +95,21 @@ func SubWords(rs []rune, yield func(i, j int)) {
 // stemCache memoises SnowballStem: a code base has a small vocabulary of
 // sub-words repeated many times, and the stemmer dominates analysis time
 // otherwise. It is the process's one stem cache (the hashing embedder's
-// features read it too).
-var stemCache sync.Map // string -> string
+// features read it too), bounded by stemCacheMax entries (about 10 MB of
+// strings at most).
+var stemCache = NewMemo[string](stemCacheMax)
 
-// stemCacheMax bounds the cache (about 10 MB of strings at most).
 const stemCacheMax = 200_000
-
-var stemCacheN atomic.Int64
 
 // SnowballStem returns the Snowball (Porter2) English stem of a lower-case
 // word exactly as the stemmer gives it, memoised. Safe for concurrent use.
 // Stem is the keyword index's form of it.
 func SnowballStem(w string) string {
-	if v, ok := stemCache.Load(w); ok {
-		return v.(string)
+	if st, ok := stemCache.Get(w); ok {
+		return st
 	}
 	st := english.Stem(w, false)
-	if stemCacheN.Load() < stemCacheMax {
-		stemCache.Store(strings.Clone(w), st)
-		stemCacheN.Add(1)
-	}
+	stemCache.Put(w, st)
 	return st
 }
 

@@ -15,9 +15,17 @@ import (
 // files), so that calls on values of types declared in sibling files are
 // typed. Safe for concurrent use; a directory that cannot be read yields
 // nil (the file's own declarations are used).
+//
+// A run's packages are dropped as their directories are done: pending
+// counts the run's .go files not yet prepared in each directory, and done
+// forgets a directory's package when its count reaches zero. A run over
+// GOROOT/src otherwise held every package it had loaded to its end (18 MB
+// of its live heap at the end, which the GC's goal doubles). A directory
+// the counts do not know keeps its package for the run.
 type goPackages struct {
-	mu   sync.Mutex
-	dirs map[string]*goPkgEntry
+	mu      sync.Mutex
+	dirs    map[string]*goPkgEntry
+	pending map[string]int // directory -> .go files of the run not yet done
 }
 
 type goPkgEntry struct {
@@ -25,7 +33,17 @@ type goPkgEntry struct {
 	pkg  *chunk.GoPackage
 }
 
-func newGoPackages() *goPackages { return &goPackages{dirs: map[string]*goPkgEntry{}} }
+// newGoPackages returns the packages of a run over files: each .go file
+// among them is expected to be handed to done once it is prepared.
+func newGoPackages(files []walk.File) *goPackages {
+	g := &goPackages{dirs: map[string]*goPkgEntry{}, pending: map[string]int{}}
+	for _, f := range files {
+		if strings.HasSuffix(f.Abs, ".go") {
+			g.pending[filepath.Dir(f.Abs)]++
+		}
+	}
+	return g
+}
 
 // get returns the package of the Go file at abs, or nil for other files.
 func (g *goPackages) get(abs string) *chunk.GoPackage {
@@ -42,6 +60,29 @@ func (g *goPackages) get(abs string) *chunk.GoPackage {
 	g.mu.Unlock()
 	e.once.Do(func() { e.pkg = loadGoPackage(dir) })
 	return e.pkg
+}
+
+// done records that the file at abs, one of the run's files, is prepared
+// (whether or not it asked for its package); the package of its directory
+// is dropped after the directory's last .go file. A later get of that
+// directory would load it again.
+func (g *goPackages) done(abs string) {
+	if g == nil || !strings.HasSuffix(abs, ".go") {
+		return
+	}
+	dir := filepath.Dir(abs)
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	n, ok := g.pending[dir]
+	if !ok {
+		return
+	}
+	if n > 1 {
+		g.pending[dir] = n - 1
+		return
+	}
+	delete(g.pending, dir)
+	delete(g.dirs, dir)
 }
 
 func loadGoPackage(dir string) *chunk.GoPackage {

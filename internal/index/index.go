@@ -495,7 +495,7 @@ func (r *run) pipeline(ctx context.Context) (*collector, error) {
 		return nil
 	})
 	var wg sync.WaitGroup
-	gopkgs, cpp := newGoPackages(), newCppDirs()
+	gopkgs, cpp := newGoPackages(r.todo), newCppDirs()
 	compress := r.st.CompressesContent()
 	onWorker := embed.IsInProcess(r.emb)
 	for i := 0; i < r.opts.Threads; i++ {
@@ -508,6 +508,7 @@ func (r *run) pipeline(ctx context.Context) (*collector, error) {
 					prev = &p
 				}
 				w := prepare(rt, f, prev, r.ids, gopkgs, cpp, compress)
+				gopkgs.done(f.Abs)
 				if onWorker {
 					w.embedOnWorker(gctx, r.emb)
 				}
@@ -766,7 +767,24 @@ func symbolName(ch chunk.Chunk) string {
 	return chunk.ParseSymbol(ch.Type, n, ch.Owner).Name
 }
 
+// bigParseBytes is the size from which a file is a big parse: the process
+// parses one big file at a time (bigParse). tree-sitter's tree of a file
+// takes tens of times the file's bytes of C heap, and on GOROOT/src two
+// workers parsing two of cmd/compile/internal/ssa's generated files (0.5-0.9
+// MB each) at once made the C heap's peak.
+const bigParseBytes = 256 << 10
+
+// bigParse is held while a big file (bigParseBytes or more) is parsed.
+var bigParse sync.Mutex
+
+// parseSafe parses data as the file at path, a panic of the parser
+// turned into an error; a big file waits for the big parse of another
+// worker to end (bigParse).
 func parseSafe(path string, data []byte, o chunk.Options) (res *chunk.FileResult, err error) {
+	if len(data) >= bigParseBytes {
+		bigParse.Lock()
+		defer bigParse.Unlock()
+	}
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("parse panic: %v", r)

@@ -172,7 +172,7 @@ func BenchmarkWriteRoot(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer rt.Close()
-	ids, gopkgs, cpp := newFileIDs(emb), newGoPackages(), newCppDirs()
+	ids, gopkgs, cpp := newFileIDs(emb), newGoPackages(nil), newCppDirs()
 	c := &collector{ctx: ctx, emb: emb, rep: &Report{}}
 	var batches [][]store.FileData
 	var cur []*work

@@ -41,7 +41,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
 
@@ -69,9 +68,9 @@ type Embedder struct {
 	norms     []float32 // Euclidean norm of each dequantised row (rowNorms)
 	normsOnce sync.Once
 	pool      sync.Pool // *scratch
-	// cache maps an ASCII identifier run to its rows (identIDs)
-	cache  sync.Map
-	cacheN atomic.Int64
+	// cache maps an ASCII identifier run to its rows (identIDs), at most
+	// identCacheMax of them
+	cache *analyze.Memo[[]int32]
 }
 
 var _ embed.Embedder = (*Embedder)(nil)
@@ -113,7 +112,7 @@ func newEmbedder(t *table) *Embedder {
 				return
 			}
 		}
-	}}}
+	}}, cache: analyze.NewMemo[[]int32](identCacheMax)}
 	e.pool.New = func() any { return &scratch{} }
 	return e
 }
@@ -150,18 +149,15 @@ const identCacheMax = 100_000
 // (analyze.Terms of it), memoised: code repeats a small set of identifiers,
 // and splitting and stemming them is most of the cost of a vector.
 func (e *Embedder) identIDs(run string) []int32 {
-	if v, ok := e.cache.Load(run); ok {
-		return v.([]int32)
+	if ids, ok := e.cache.Get(run); ok {
+		return ids
 	}
 	toks := analyze.Terms(nil, run)
 	ids := make([]int32, len(toks))
 	for i, t := range toks {
 		ids[i] = e.id(t)
 	}
-	if e.cacheN.Load() < identCacheMax {
-		e.cache.Store(strings.Clone(run), ids)
-		e.cacheN.Add(1)
-	}
+	e.cache.Put(run, ids)
 	return ids
 }
 
