@@ -50,25 +50,6 @@ type Embedder interface {
 	EmbedQuery(ctx context.Context, text string) ([]float32, error)
 }
 
-// InProcess is implemented by embedders whose Embed is in-process CPU work
-// (the built-in local models): no I/O and no server, safe to call from many
-// goroutines at once, failing only with its context's error. The index
-// embeds the chunks of each file of such an embedder on its parsing
-// workers, beside the parse, instead of in batches on its one writer
-// goroutine, where the embedding was half of the writer's work and kept the
-// other cores waiting for it. Embedders that call a server batch instead.
-type InProcess interface {
-	Embedder
-	// InProcess marks the embedder; it does nothing.
-	InProcess()
-}
-
-// IsInProcess reports whether e implements InProcess.
-func IsInProcess(e Embedder) bool {
-	_, ok := e.(InProcess)
-	return ok
-}
-
 // Describer is implemented by embedders that can say in one line what they
 // are and what they capture (shown by `coderag stats`).
 type Describer interface {

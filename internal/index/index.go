@@ -225,27 +225,6 @@ type work struct {
 	// reanalysed: the same bytes and analysis version as prev, re-embedded
 	// only because prev names another text analysis (Report.Reanalysed)
 	reanalysed bool
-	// embedded: vecs (one per chunk of res) and embedErr come from the
-	// worker (embedOnWorker, an embed.InProcess embedder); otherwise the
-	// collector embeds the file in a batch
-	embedded bool
-	vecs     [][]float32
-	embedErr error
-}
-
-// embedOnWorker embeds w's chunks with emb, an embed.InProcess embedder, on
-// the parsing worker that prepared w. A file that is skipped, unchanged or
-// failed has nothing to embed.
-func (w *work) embedOnWorker(ctx context.Context, emb embed.Embedder) {
-	if w.res == nil || w.same || w.skip != "" || w.err != nil {
-		return
-	}
-	texts := make([]string, len(w.res.Chunks))
-	for i, ch := range w.res.Chunks {
-		texts[i] = chunk.EmbedText(ch)
-	}
-	w.vecs, w.embedErr = emb.Embed(ctx, texts)
-	w.embedded = true
 }
 
 // Run indexes root (absolute, resolved) into st with emb and returns the
@@ -497,7 +476,6 @@ func (r *run) pipeline(ctx context.Context) (*collector, error) {
 	var wg sync.WaitGroup
 	gopkgs, cpp := newGoPackages(r.todo), newCppDirs()
 	compress := r.st.CompressesContent()
-	onWorker := embed.IsInProcess(r.emb)
 	for i := 0; i < r.opts.Threads; i++ {
 		wg.Add(1)
 		go func() {
@@ -509,9 +487,6 @@ func (r *run) pipeline(ctx context.Context) (*collector, error) {
 				}
 				w := prepare(rt, f, prev, r.ids, gopkgs, cpp, compress)
 				gopkgs.done(f.Abs)
-				if onWorker {
-					w.embedOnWorker(gctx, r.emb)
-				}
 				select {
 				case out <- w:
 				case <-gctx.Done():
@@ -977,31 +952,18 @@ func (c *collector) writeOut() error {
 	return nil
 }
 
-// build embeds the chunks of a batch of files (unless their workers did:
-// work.embedOnWorker) and turns them into rows. A
+// build embeds the chunks of a batch of files and turns them into rows. A
 // file with a chunk the embedder could not embed alone is recorded as failed
 // (with the chunk's reason) and left out of the rows.
 func (c *collector) build(batch []*work) ([]store.FileData, error) {
 	var texts []string
-	var vecs [][]float32
 	for _, w := range batch {
-		if w.embedded {
-			// embedded on its worker (an in-process embedder, whose only
-			// error is the context's)
-			if w.embedErr != nil {
-				return nil, fmt.Errorf("embed: %w", w.embedErr)
-			}
-			vecs = append(vecs, w.vecs...)
-			continue
-		}
 		for _, ch := range w.res.Chunks {
 			texts = append(texts, chunk.EmbedText(ch))
 		}
 	}
+	var vecs [][]float32
 	failed := map[*work]error{} // files with a chunk the embedder refused
-	if len(texts) > 0 && len(vecs) > 0 {
-		return nil, errors.New("embed: a batch mixes files embedded on the workers with files to embed") // a bug
-	}
 	if len(texts) > 0 {
 		var err error
 		vecs, err = c.emb.Embed(c.ctx, texts)
@@ -1026,15 +988,15 @@ func (c *collector) build(batch []*work) ([]store.FileData, error) {
 		if len(vecs) != len(texts) {
 			return nil, fmt.Errorf("embed: %d vectors for %d texts", len(vecs), len(texts))
 		}
-	}
-	for _, v := range vecs {
-		if len(v) == 0 {
-			continue
-		}
-		if c.dim == 0 {
-			c.dim = len(v)
-		} else if len(v) != c.dim {
-			return nil, fmt.Errorf("embed: %w: got %d, want %d", errDim, len(v), c.dim)
+		for _, v := range vecs {
+			if len(v) == 0 {
+				continue
+			}
+			if c.dim == 0 {
+				c.dim = len(v)
+			} else if len(v) != c.dim {
+				return nil, fmt.Errorf("embed: %w: got %d, want %d", errDim, len(v), c.dim)
+			}
 		}
 	}
 	id := c.emb.ID()

@@ -240,13 +240,6 @@ func (e *Embedder) id(tok string) int32 {
 	return int32(e.t.nvocab + BucketOf(tok, e.t.buckets))
 }
 
-// InProcess marks the embedder as in-process CPU work (embed.InProcess):
-// Embed reads the model in place and its scratch buffers come from a pool,
-// so concurrent calls are safe.
-func (e *Embedder) InProcess() {}
-
-var _ embed.InProcess = (*Embedder)(nil)
-
 // Embed returns one L2-normalised vector of Dim() values per text, in input
 // order, with the document-side weights; blank texts get nil. Each text is
 // cut to embed.MaxInputRunes runes first, like every provider does. The
