@@ -437,20 +437,31 @@ func (w *Warm) keepRows(project, version string, rows map[int64]*warmRow, max in
 			w.total -= wp.rowBytes
 			wp.rows, wp.rowBytes = nil, 0
 		}
-		if !w.makeRoom(wp, n, false) {
-			w.total -= wp.rowBytes
-			wp.rows, wp.rowBytes = nil, 0
-			if !w.makeRoom(wp, n, false) {
-				return // the keyword indexes fill the budget
-			}
+		if !warmPut(w, wp, &wp.rows, &wp.rowBytes, id, r, n) {
+			return // the keyword indexes fill the budget
 		}
-		if wp.rows == nil {
-			wp.rows = map[int64]*warmRow{}
-		}
-		wp.rows[id] = r
-		wp.rowBytes += n
-		w.total += n
 	}
+}
+
+// warmPut adds v under k to *m, one of wp's caches holding *used bytes,
+// counting its n bytes in *used and in w's total. When the budget has no
+// room (makeRoom), the cache is emptied first; false: no room even then
+// (the keyword indexes fill the budget), and nothing was added.
+func warmPut[K comparable, V any](w *Warm, wp *warmProject, m *map[K]V, used *int64, k K, v V, n int64) bool {
+	if !w.makeRoom(wp, n, false) {
+		w.total -= *used
+		*m, *used = nil, 0
+		if !w.makeRoom(wp, n, false) {
+			return false
+		}
+	}
+	if *m == nil {
+		*m = map[K]V{}
+	}
+	(*m)[k] = v
+	*used += n
+	w.total += n
+	return true
 }
 
 // rowBytes is the approximate size of a cached row: its strings and the
@@ -516,20 +527,9 @@ func (w *Warm) keepCalls(project, version string, by map[string][]store.Relation
 		if _, ok := wp.calls[name]; ok {
 			continue
 		}
-		n := callsBytes(name, rs)
-		if !w.makeRoom(wp, n, false) {
-			w.total -= wp.callsBytes
-			wp.calls, wp.callsBytes = nil, 0
-			if !w.makeRoom(wp, n, false) {
-				return // the keyword indexes fill the budget
-			}
+		if !warmPut(w, wp, &wp.calls, &wp.callsBytes, name, rs, callsBytes(name, rs)) {
+			return // the keyword indexes fill the budget
 		}
-		if wp.calls == nil {
-			wp.calls = map[string][]store.RelationRow{}
-		}
-		wp.calls[name] = rs
-		wp.callsBytes += n
-		w.total += n
 	}
 }
 
