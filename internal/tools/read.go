@@ -138,12 +138,14 @@ func read(ctx context.Context, root string, p ReadParams, indexed bool) (*ReadRe
 	var (
 		total   int    // lines seen
 		scanned int64  // bytes consumed
-		cur     []byte // the current line's first MaxReadLineChars+2 bytes
+		cur     []byte // the current line's first MaxReadLineChars+2 bytes, a BOM's more on line 1
 		curLen  int    // the current line's length so far
 		lastCR  bool   // the current line's last byte so far is '\r'
 	)
 	keep := func(b []byte) {
-		if room := MaxReadLineChars + 2 - len(cur); room > 0 {
+		// room for a whole line of MaxReadLineChars bytes after a BOM is
+		// cut from line 1 (keeping 2 bytes fewer lost its last byte)
+		if room := MaxReadLineChars + 2 + len(lines.BOM) - len(cur); room > 0 {
 			cur = append(cur, b[:min(len(b), room)]...)
 		}
 		curLen += len(b)
