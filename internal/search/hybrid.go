@@ -54,6 +54,15 @@ type HybridParams struct {
 	AlphaRefChunks int
 	// AlphaMin and AlphaMax bound the sized share.
 	AlphaMin, AlphaMax float64
+	// RerankAtFloor makes a full-scan vector route whose sized share is
+	// at AlphaMin (a project of AlphaRefChunks*10^((Alpha-AlphaMin)/
+	// AlphaPerDecade) chunks or more: 53,000 with the defaults) score
+	// only the keyword route's candidates, as VectorRerank does. Past
+	// that size the share stops falling while the scan's false positives
+	// and its cost keep growing with the project: on the Linux kernel's
+	// 1.4 million chunks the scan was most of a search's CPU, for a route
+	// weighed at 0.05.
+	RerankAtFloor bool
 	// FusionScale divides the fused score (61), so that a candidate with
 	// the best BM25 and the best cosine of the pool scores 1/FusionScale.
 	FusionScale float64
@@ -156,6 +165,7 @@ func DefaultHybridParams() HybridParams {
 		AlphaRefChunks: 3000,
 		AlphaMin:       0.05,
 		AlphaMax:       0.4,
+		RerankAtFloor:  true,
 		FusionScale:    61,
 		// Semantic and Expand are off: with the first learned model
 		// (local:coderag-code-v1, small) over a hashed index, Semantic 0.5
@@ -259,6 +269,10 @@ func (s *Searcher) rankHybrid(ctx context.Context, q *Query, hp HybridParams, k 
 		if r, ok, err := s.Store.LastRun(ctx, s.Project); err == nil && ok && r.Chunks > 0 {
 			hp.Alpha = hp.SizedAlpha(r.Chunks)
 			sized = fmt.Sprintf("vector share %.2f for %d chunks", hp.Alpha, r.Chunks)
+			if hp.RerankAtFloor && hp.AlphaMin > 0 && hp.Alpha <= hp.AlphaMin {
+				hp.VectorRerank = true
+				sized += ", at its floor: cosine of the keyword route's candidates only"
+			}
 		}
 	}
 	p, err := s.gather(ctx, q, hp)

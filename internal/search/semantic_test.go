@@ -147,3 +147,59 @@ func TestVectorShareSizedByChunkCount(t *testing.T) {
 		}
 	}
 }
+
+// A project at the sized share's floor (here by a reference count that
+// puts the fixture there) scores only the keyword route's candidates by
+// cosine: no candidate comes from the vector route alone, and the fusion
+// note says so. The same project with RerankAtFloor off scans every
+// vector and does bring such a candidate, so the check can fail.
+func TestVectorRouteRerankAtFloor(t *testing.T) {
+	t.Parallel()
+	st, learned := learnedProject(t)
+	run, ok, err := st.LastRun(context.Background(), learned.Project)
+	if err != nil || !ok || run.Chunks < 2 {
+		t.Fatalf("run record %+v (%v %v): want a chunk count of 2 or more", run, ok, err)
+	}
+	const q = "delete a row from the table"
+	pool := func(atFloor bool) []Result {
+		hp := learned.HybridParams()
+		// a steep share: the fixture's few chunks are past the floor
+		hp.AlphaRefChunks, hp.AlphaPerDecade = 1, 10
+		if hp.SizedAlpha(run.Chunks) != hp.AlphaMin {
+			t.Fatalf("sized share %v for %d chunks: want the floor %v", hp.SizedAlpha(run.Chunks), run.Chunks, hp.AlphaMin)
+		}
+		hp.RerankAtFloor = atFloor
+		s := *learned
+		s.Params = &hp
+		return top(t, &s, q, RankerHybrid, 50)
+	}
+	vectorOnly := func(rs []Result) int {
+		n := 0
+		for _, r := range rs {
+			if r.Explain.VectorRank > 0 && r.Explain.KeywordRank == 0 {
+				n++
+			}
+		}
+		return n
+	}
+	scan := pool(false)
+	if vectorOnly(scan) == 0 {
+		t.Fatalf("full scan brought no vector-only candidate among %d results: the test proves nothing", len(scan))
+	}
+	rr := pool(true)
+	if len(rr) == 0 {
+		t.Fatal("no results at the floor")
+	}
+	if n := vectorOnly(rr); n != 0 {
+		t.Errorf("at the floor %d results came from the vector route alone; want the keyword candidates only", n)
+	}
+	noted := false
+	for _, r := range rr {
+		if strings.Contains(r.Explain.note("fusion"), "at its floor") {
+			noted = true
+		}
+	}
+	if !noted {
+		t.Errorf("no fusion note names the floor: %q", rr[0].Explain.note("fusion"))
+	}
+}
