@@ -423,15 +423,16 @@ func errorsInMembers(n *sitter.Node) bool {
 	if body == nil {
 		return false
 	}
-	for i := uint(0); i < n.ChildCount(); i++ {
-		if c := n.Child(i); c != nil && c.Id() != body.Id() && (c.HasError() || c.IsError() || c.IsMissing()) {
+	for _, c := range children(n, false) {
+		if c.Id() != body.Id() && (c.HasError() || c.IsError() || c.IsMissing()) {
 			return false
 		}
 	}
 	bad, all := 0, 0
-	for i := uint(0); i < body.NamedChildCount(); i++ {
-		c := body.NamedChild(i)
-		if c == nil || c.Kind() == "comment" {
+	members := children(body, true)
+	for i := range members {
+		c := &members[i]
+		if c.Kind() == "comment" {
 			continue
 		}
 		if c.IsError() || c.IsMissing() {
@@ -461,9 +462,10 @@ func countErrors(n *sitter.Node) (count int, span uint) {
 }
 
 func countErrorsIn(n *sitter.Node) (count int, span uint) {
-	for i := uint(0); i < n.ChildCount(); i++ {
-		c := n.Child(i)
-		if c == nil || !c.HasError() && !c.IsMissing() {
+	kids := children(n, false)
+	for i := range kids {
+		c := &kids[i]
+		if !c.HasError() && !c.IsMissing() {
 			continue
 		}
 		k, s := countErrors(c)
@@ -853,8 +855,8 @@ func prevSibling(n *sitter.Node) *sitter.Node {
 
 func countKind(p *sitter.Node, kind string) int {
 	n := 0
-	for i := uint(0); i < p.NamedChildCount(); i++ {
-		if c := p.NamedChild(i); c != nil && c.Kind() == kind {
+	for _, c := range children(p, true) {
+		if c.Kind() == kind {
 			n++
 		}
 	}
@@ -988,11 +990,9 @@ func (ps *parsed) macroItems(p *sitter.Parser, n *sitter.Node, depth int, budget
 	var trees []*sitter.Tree
 	var walk func(n *sitter.Node)
 	walk = func(n *sitter.Node) {
-		for i := uint(0); i < n.NamedChildCount(); i++ {
-			c := n.NamedChild(i)
-			if c == nil {
-				continue
-			}
+		kids := children(n, true)
+		for i := range kids {
+			c := &kids[i]
 			switch c.Kind() {
 			case "declaration_list":
 				walk(c)

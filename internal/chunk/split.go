@@ -141,11 +141,9 @@ func (ps *parsed) breakDepths(t *texter, d *def) map[int]int {
 		if depth > 24 {
 			return
 		}
-		for i := uint(0); i < n.NamedChildCount(); i++ {
-			c := n.NamedChild(i)
-			if c == nil {
-				continue
-			}
+		kids := children(n, true)
+		for i := range kids {
+			c := &kids[i]
 			l := int(c.StartPosition().Row) + 1
 			if ps.startsLine(c.StartByte()) {
 				if cur, ok := m[l]; !ok || depth < cur {
