@@ -1,6 +1,8 @@
 package chunk
 
 import (
+	"cmp"
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -86,23 +88,7 @@ func (ps *parsed) macroCalls(p *sitter.Parser, roots []*sitter.Node, depth int, 
 	if len(spans) == 0 {
 		return nil
 	}
-	sub := make([]byte, len(ps.buf))
-	for k, c := range ps.buf {
-		if c == '\n' {
-			sub[k] = '\n'
-		} else {
-			sub[k] = ' '
-		}
-	}
-	for _, s := range spans {
-		copy(sub[s[0]:s[1]], ps.buf[s[0]:s[1]])
-	}
-	for _, s := range spans {
-		if sub[s[0]-1] == ' ' || sub[s[0]-1] == '\n' {
-			sub[s[0]-1] = ';'
-		}
-	}
-	t := p.ParseWithOptions(readChunks(sub), nil, &sitter.ParseOptions{ProgressCallback: func(sitter.ParseState) bool { return time.Now().After(deadline) }})
+	t := ps.macroArgsTree(p, spans, deadline)
 	if t == nil {
 		return nil // out of time: the calls in macros are not read
 	}
@@ -128,4 +114,44 @@ func (ps *parsed) collectCalls(root *sitter.Node) {
 	}
 	ps.rels = kept
 	sort.SliceStable(ps.rels, func(i, j int) bool { return ps.rels[i].start < ps.rels[j].start })
+}
+
+// macroArgsTree parses the macro arguments at spans (byte ranges of ps.buf
+// starting at their '(' or '[') as one sequence of expression statements:
+// a copy of the buffer with a ';' in place of the byte before each span
+// (the '!'), parsed over those ranges only (the parser's included
+// ranges), so the rest of the file is not lexed and the nodes keep the
+// file's offsets and points. Nil when the parse ran out of time. It gives
+// the tree a parse of the whole buffer blanked outside the spans gave
+// (TestMacroArgsTreeEqualsBlankedBuffer), for 0.85x tokio's index CPU.
+func (ps *parsed) macroArgsTree(p *sitter.Parser, spans [][2]uint, deadline time.Time) *sitter.Tree {
+	slices.SortFunc(spans, func(x, y [2]uint) int { return cmp.Compare(x[0], y[0]) })
+	sub := make([]byte, len(ps.buf))
+	copy(sub, ps.buf)
+	ranges := make([]sitter.Range, 0, len(spans))
+	for _, s := range spans {
+		a := s[0] - 1
+		if n := len(ranges); n > 0 && a < ranges[n-1].EndByte {
+			// inside the previous span: no ';' of its own
+			if s[1] > ranges[n-1].EndByte {
+				ranges[n-1].EndByte, ranges[n-1].EndPoint = s[1], ps.point(s[1])
+			}
+			continue
+		}
+		sub[a] = ';'
+		ranges = append(ranges, sitter.Range{StartByte: a, EndByte: s[1], StartPoint: ps.point(a), EndPoint: ps.point(s[1])})
+	}
+	if err := p.SetIncludedRanges(ranges); err != nil {
+		return nil // not ordered: cannot happen after the sort and merge
+	}
+	t := p.ParseWithOptions(readChunks(sub), nil, &sitter.ParseOptions{ProgressCallback: func(sitter.ParseState) bool { return time.Now().After(deadline) }})
+	_ = p.SetIncludedRanges(nil) // the whole document again, for the parser's next use
+	return t
+}
+
+// point returns tree-sitter's point of byte off of ps.buf: its 0-based
+// row and its byte column.
+func (ps *parsed) point(off uint) sitter.Point {
+	l := ps.idx.Line(int(off))
+	return sitter.Point{Row: uint(l - 1), Column: off - uint(ps.idx.Start(l))}
 }
