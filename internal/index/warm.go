@@ -29,8 +29,8 @@ var errWarmed = errors.New("warm: enough files listed")
 //     (chunk.Prepare: 1-60 ms of CPU per language, which the first parse
 //     of that language waits for, and the other workers with it);
 //   - emb's one-time work, when it has some (embed.Preparer: the built-in
-//     model's vocabulary index, 5-9 ms, otherwise built by the first
-//     batch the run embeds).
+//     model's vocabulary index, 8-33 ms in a new process, otherwise built
+//     by the first batch the run embeds, while the parses run).
 //
 // The walk is walk.Walk with allowSecrets as Options.AllowSecrets (the
 // candidates Run lists of a new project), in lexical order, at most

@@ -233,10 +233,11 @@ func (e *Embedder) Describe() string {
 // Tokens returns the tokens a text is embedded from, in text order.
 func (e *Embedder) Tokens(text string) []string { return e.tok.Tokens(nil, text) }
 
-// Prepare builds the index of the vocabulary (5-9 ms on this machine),
-// which the first Embed call would otherwise build: an index run calls
-// it beside its start-up work (index.Warm). It does nothing when the
-// index is built already.
+// Prepare builds the index of the vocabulary, which the first Embed call
+// would otherwise build: 8-33 ms in a new process on this machine, much
+// of it the first reads of the model's vocabulary pages. An index run
+// calls it beside its start-up work (index.Warm). It does nothing when
+// the index is built already.
 func (e *Embedder) Prepare() { e.t.vocab() }
 
 // id returns the row of a token: its vocabulary id, else its bucket's row.
