@@ -4,7 +4,11 @@
 # fresh CODERAG_HOMEs and compare: the rows of every table in a canonical
 # form (no row ids, no times; chunks, vectors and relations keyed by file
 # path), `stats --json` (times and DB size left out) and `search --json
-# --top-k 30` for five queries.
+# --top-k 30` for five queries, compared without line numbers and with
+# results of equal score sorted: the order of a tie follows row ids,
+# which follow the order in which files finish parsing, so two runs of
+# one binary can give two chunks of the same text (Dapper's two
+# GetDecimal(int i)) each other's rank and score.
 #   bench/index_same.sh NEW BASE ROOT...
 set -euo pipefail
 NEW=$(readlink -f "$1"); BASE=$(readlink -f "$2"); shift 2
@@ -31,7 +35,8 @@ for r in "$@"; do
     canon "$W/h/index.db" > "$W/canon_$b"
     CODERAG_HOME="$W/h" "$bin" stats --json | jq -S 'del(.db, .db_bytes) | .projects[] |= del(.updated_at, .created_at, .indexed_at, .last_run)' > "$W/stats_$b"
     (cd "$root" && for q in "parse the request body" "how are errors handled" "configuration options" "test helper" "main entry point"; do
-      CODERAG_HOME="$W/h" "$bin" search --json --top-k 30 "$q"; done) > "$W/search_$b" 2>&1
+      CODERAG_HOME="$W/h" "$bin" search --json --top-k 30 "$q"; done) 2>&1 |
+      jq -S 'walk(if type == "object" then del(.line, .start_line, .end_line) else . end) | .results |= sort_by(-.score, .path, .name, .preview)' > "$W/search_$b"
   done
   same() { cmp -s "$W/$1_NEW" "$W/$1_BASE" && echo same || echo DIFFERENT; }
   printf "%-50s rows %s (%d lines)  stats %s  search %s (%d bytes)\n" "$r" "$(same canon)" "$(wc -l < "$W/canon_BASE")" \
