@@ -45,3 +45,29 @@ func TestQueryIncludes(t *testing.T) {
 		}
 	}
 }
+
+// TestPrepare: Prepare compiles a language's query into the spec every
+// parse of the process then uses (specFor returns that same spec), and a
+// language without a grammar costs nothing: no error, no entry.
+func TestPrepare(t *testing.T) {
+	t.Parallel()
+	if err := Prepare("ruby"); err != nil {
+		t.Fatal(err)
+	}
+	v, ok := specOnce.Load("ruby")
+	if !ok || v.(*onceSpec).s == nil || v.(*onceSpec).s.query == nil {
+		t.Fatal("Prepare(ruby) left no compiled query")
+	}
+	sp, err := specFor("ruby")
+	if err != nil || sp != v.(*onceSpec).s {
+		t.Fatalf("specFor(ruby) = %p, %v; want the prepared spec %p", sp, err, v.(*onceSpec).s)
+	}
+	for _, l := range []string{"markdown", "", "lua"} {
+		if err := Prepare(l); err != nil {
+			t.Errorf("Prepare(%q): %v", l, err)
+		}
+		if _, ok := specOnce.Load(l); ok {
+			t.Errorf("Prepare(%q) stored a spec for a language without a grammar", l)
+		}
+	}
+}

@@ -222,6 +222,19 @@ func specFor(language string) (*spec, error) {
 	return o.s, o.err
 }
 
+// Prepare compiles the tree-sitter query of language (a lang.Detect
+// name) now, unless it is compiled already or the language has no
+// grammar, so that the first parse of a file of that language does not
+// wait for it: 1-60 ms of CPU per language (Scala, TypeScript, C# and
+// C++ the dearest; bench/PROFILE.md, session 14). The query is the one
+// every later parse of the process uses (specFor); the error is the
+// query's, which every parse of the language reports too. Safe for
+// concurrent use with parses.
+func Prepare(language string) error {
+	_, err := specFor(language)
+	return err
+}
+
 func compileSpec(language string, base *spec) (*spec, error) {
 	fn := grammarFuncs[language]
 	if fn == nil {

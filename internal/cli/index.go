@@ -1,12 +1,14 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -66,6 +68,20 @@ Set EMBEDDING_PROVIDER=ollama or openai for a server's model.`)
 	if !dictionaryCached(e.cfg) {
 		go e.an.Dictionary()
 	}
+	// A project not indexed yet has every file parsed: its languages'
+	// queries and the model's vocabulary index are made beside the
+	// database's opening (index.Warm), at once when there is no index
+	// file yet, else once the index says the project is not in it.
+	wctx, stopWarm := context.WithCancel(e.ctx)
+	defer stopWarm()
+	warm := sync.OnceFunc(func() {
+		if emb, err := e.newEmbedder(); err == nil {
+			index.Warm(wctx, root, emb, e.cfg.AllowSecrets)
+		}
+	})
+	if exists, err := store.Exists(e.cfg.DBPath()); err == nil && !exists {
+		warm()
+	}
 	eng, release, err := openEngineFor(e, true)
 	if err != nil {
 		return err
@@ -78,6 +94,7 @@ Set EMBEDDING_PROVIDER=ollama or openai for a server's model.`)
 		return fmt.Errorf("%s is read-only: cannot index (check the permissions of CODERAG_HOME)", eng.StorePath())
 	}
 	if _, err := eng.Find(e.ctx, root, false); errors.Is(err, store.ErrNotIndexed) {
+		warm()
 		if p, err := eng.Find(e.ctx, filepath.Dir(root), true); err == nil {
 			fmt.Fprintf(e.stderr, "note: %s is inside the indexed project %s; it becomes a project of its own, and its files stay in %s too (`coderag remove %s` undoes it)\n", root, p.Path, p.Path, shellQuote(root))
 		}

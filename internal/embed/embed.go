@@ -50,6 +50,15 @@ type Embedder interface {
 	EmbedQuery(ctx context.Context, text string) ([]float32, error)
 }
 
+// Preparer is implemented by embedders with one-time work that their
+// first Embed call would otherwise do (the built-in model's index of its
+// vocabulary); Prepare does it now, so that it can run beside other
+// start-up work. It is safe for concurrent use with Embed, and calling
+// it again costs nothing.
+type Preparer interface {
+	Prepare()
+}
+
 // Describer is implemented by embedders that can say in one line what they
 // are and what they capture (shown by `coderag stats`).
 type Describer interface {

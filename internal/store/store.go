@@ -137,11 +137,43 @@ func UnmappedReads(ctx context.Context) bool {
 	return on
 }
 
+// checkpointer is a backend whose write-ahead log is copied into the
+// database file when the last connection closes (SQLite's WAL).
+type checkpointer interface {
+	// Checkpoint copies what it can of the log into the database file
+	// without waiting for other connections.
+	Checkpoint(ctx context.Context) error
+}
+
 // Close closes the database.
+//
+// When the bulk writer's pool (SQLite) holds a connection, as after an
+// index run, that connection is closed while a reader's connection
+// copies the write-ahead log into the file (checkpointer), so that the
+// writer's freeing of its page cache (hundreds of madvise calls for a few
+// MiB of pages: 10-130 ms on this machine, bench/PROFILE.md, session 14)
+// runs beside the copy's writes and fsync instead of before them. The
+// readers' pool closes last, its last connection deleting the log as
+// before; the file is the same. A process that never wrote through the
+// bulk writer (a search) closes as before, and copies no log another
+// process is writing.
 func (s *Store) Close() error {
-	if s.w != nil {
-		s.w.Close() // its connection's errors are the writes', returned then
+	if s.w == nil {
+		return s.db.Close()
 	}
+	cp, ok := s.b.(checkpointer)
+	if !ok || s.w.Stats().OpenConnections == 0 {
+		s.w.Close() // its connection's errors are the writes', returned then
+		return s.db.Close()
+	}
+	closed := make(chan struct{})
+	go func() {
+		defer close(closed)
+		s.w.Close()
+	}()
+	// best effort: the close of the last connection checkpoints anyway
+	_ = cp.Checkpoint(context.Background())
+	<-closed
 	return s.db.Close()
 }
 

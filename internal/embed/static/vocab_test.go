@@ -172,3 +172,43 @@ func TestViewRejectsCorruptFiles(t *testing.T) {
 		}
 	}
 }
+
+// TestPrepareBuildsIndex: Prepare builds the vocabulary index that the
+// first Embed call would build, and documents embedded after it get the
+// vectors, bit for bit, of an Embedder whose first Embed call built it.
+func TestPrepareBuildsIndex(t *testing.T) {
+	ctx := context.Background()
+	fresh := func() *Embedder {
+		v, err := viewTable(weights)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return newEmbedder(v)
+	}
+	cold, prepared := fresh(), fresh()
+	prepared.Prepare()
+	if prepared.t.index.Load() == nil {
+		t.Fatal("Prepare left the vocabulary index unbuilt")
+	}
+	x := prepared.t.index.Load()
+	prepared.Prepare()
+	if prepared.t.index.Load() != x {
+		t.Error("a second Prepare built the index again")
+	}
+	docs := []string{"func (s *Server) Serve(l net.Listener) error { return s.serve(l) }", "唤醒等待的任务 wakeUp(waitQueue)", "zzqqxx_unknown_word"}
+	got, err := prepared.Embed(ctx, docs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := cold.Embed(ctx, docs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range want {
+		for k := range want[i] {
+			if math.Float32bits(got[i][k]) != math.Float32bits(want[i][k]) {
+				t.Fatalf("doc %d: value %d is %v, want %v", i, k, got[i][k], want[i][k])
+			}
+		}
+	}
+}

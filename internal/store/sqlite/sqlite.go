@@ -257,6 +257,13 @@ func (s *backend) WriteFailed(ctx context.Context, err error) {
 	}
 }
 
+// Checkpoint runs a PASSIVE checkpoint: it copies into the database
+// file the log's frames no reader still needs, and waits for no other
+// connection (store.Store.Close runs it beside the writer pool's close).
+func (s *backend) Checkpoint(ctx context.Context) error {
+	return store.Drain(ctx, s.db, `PRAGMA wal_checkpoint(PASSIVE)`)
+}
+
 // diskFull reports SQLite's SQLITE_FULL ("database or disk is full").
 func diskFull(err error) bool {
 	return err != nil && strings.Contains(err.Error(), "disk is full")

@@ -2,8 +2,10 @@ package sqlite
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -297,5 +299,62 @@ func TestChunkTextCompressed(t *testing.T) {
 	c, err := s.ChunksByID(ctx, []int64{1})
 	if err != nil || c[1].Content != long || c[1].Embedder != "local:test" {
 		t.Fatalf("read back %+v, %v", c[1], err)
+	}
+}
+
+// TestCloseCheckpoints: closing a store after writes through the bulk
+// writer leaves no write-ahead log, and the database file alone (read
+// immutable, the log ignored) holds every row; with another connection
+// keeping the file open, so that the log cannot be deleted, the close
+// still copies the log into the file (store.Store.Close's checkpoint).
+func TestCloseCheckpoints(t *testing.T) {
+	ctx := context.Background()
+	rows := func(t *testing.T, path string) int {
+		t.Helper()
+		db, err := sql.Open("sqlite", "file:"+path+"?mode=ro&immutable=1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		var n int
+		if err := db.QueryRowContext(ctx, `SELECT count(*) FROM code_chunks`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	for _, other := range []bool{false, true} {
+		t.Run(fmt.Sprintf("other=%v", other), func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "index.db")
+			s, err := Open(ctx, path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if other {
+				o, err := Open(ctx, path)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer o.Close()
+				if _, err := o.Projects(ctx); err != nil { // holds a connection
+					t.Fatal(err)
+				}
+			}
+			if err := s.PutProject(ctx, store.Project{Path: "/p", Embedder: "local:test", Dim: 3}); err != nil {
+				t.Fatal(err)
+			}
+			if err := s.ReplaceFiles(ctx, "/p", []store.FileData{storetest.File("a.go", "alpha", "beta"), storetest.File("b.go", "gamma")}, nil); err != nil {
+				t.Fatal(err)
+			}
+			if err := s.Close(); err != nil {
+				t.Fatal(err)
+			}
+			_, werr := os.Stat(path + "-wal")
+			if logLeft := werr == nil; logLeft != other {
+				t.Errorf("write-ahead log left: %v, want %v", logLeft, other)
+			}
+			if n := rows(t, path); n != 3 {
+				t.Errorf("the database file alone holds %d chunks, want 3", n)
+			}
+		})
 	}
 }
