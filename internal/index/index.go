@@ -15,6 +15,11 @@
 // since are read again; an unchanged tree costs one lstat per directory and
 // per file, as `git status` does with its untracked cache.
 //
+// Beside a local index, the fingerprints are also kept in one file read in
+// one go (snapshot.go), as git keeps its index, and used while the store's
+// fingerprint key says no write of them happened since; the tree listing
+// is kept in a file there too. A run that writes nothing keeps them.
+//
 // Crash safety: deletions, and every batch of changed files, are committed in
 // single transactions; a file's fingerprint is written in the same transaction
 // as its rows. A killed run leaves each file fully old or fully new, and the
@@ -269,7 +274,13 @@ func Run(ctx context.Context, st Store, emb embed.Embedder, root string, opts Op
 	if err != nil {
 		return r.rep, err
 	}
-	return r.finish(ctx, c)
+	rep, err := r.finish(ctx, c)
+	if err == nil {
+		// a run that wrote no fingerprint keeps those it read (when they
+		// came from the store) for the next run
+		r.fps.saveSnapshot(ctx, r.st, r.root)
+	}
+	return rep, err
 }
 
 // run is the state of one Run, shared by its steps.
@@ -282,11 +293,12 @@ type run struct {
 	start time.Time
 	rep   *Report
 
-	prevs map[string]store.FileRecord // stored fingerprints by path
-	files []walk.File                 // candidates found by the scan
-	skips []walk.Skip                 // skips of the scan
-	seen  map[string]bool             // stored paths still present (or kept as unreadable)
-	todo  []walk.File                 // files whose stat differs from their fingerprint
+	fps   *fingerprints    // the stored fingerprints (snapshot.go)
+	prevs map[string]int32 // index in fps.recs of each, by path
+	files []walk.File      // candidates found by the scan
+	skips []walk.Skip      // skips of the scan
+	seen  map[string]bool  // stored paths still present (or kept as unreadable)
+	todo  []walk.File      // files whose stat differs from their fingerprint
 
 	prevProj   *store.Project
 	newProject bool // no project row before this run
@@ -323,7 +335,10 @@ func (r *run) scan(ctx context.Context) error {
 	loaded := make(chan struct{})
 	go func() {
 		defer close(loaded)
-		r.prevs, prevErr = r.st.Files(ctx, r.root)
+		r.fps, prevErr = loadFingerprints(ctx, r.st, r.root, true)
+		if prevErr == nil {
+			r.prevs = r.fps.byPath()
+		}
 	}()
 	var err error
 	if r.opts.Paths != nil {
@@ -351,7 +366,7 @@ func (r *run) diff() {
 	r.seen = make(map[string]bool, len(r.files))
 	for _, f := range r.files {
 		r.seen[f.Path] = true
-		if p, ok := r.prevs[f.Path]; ok && unchanged(p, f, r.ids) {
+		if i, ok := r.prevs[f.Path]; ok && unchanged(r.fps.recs[i], f, r.ids) {
 			r.rep.Unchanged++
 			continue
 		}
@@ -482,7 +497,8 @@ func (r *run) pipeline(ctx context.Context) (*collector, error) {
 			defer wg.Done()
 			for f := range in {
 				var prev *store.FileRecord
-				if p, ok := r.prevs[f.Path]; ok {
+				if i, ok := r.prevs[f.Path]; ok {
+					p := r.fps.recs[i]
 					prev = &p
 				}
 				w := prepare(rt, f, prev, r.ids, gopkgs, cpp, compress)

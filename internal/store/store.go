@@ -440,14 +440,18 @@ func (s *Store) replaceFiles(ctx context.Context, project string, files []FileDa
 func versionKey(project string) string { return "data_version:" + project }
 
 // bumpVersion increments the project's data version (meta
-// data_version:PROJECT), last in a write transaction. On PostgreSQL the
-// row stays locked until commit; it is one row per project, so writers of
-// different projects do not wait for each other, and readers of one
-// project keep their caches while another is written.
+// data_version:PROJECT) and gives it a new fingerprint token (FilesKey),
+// last in a write transaction. On PostgreSQL the rows stay locked until
+// commit; they are the project's own, so writers of different projects do
+// not wait for each other, and readers of one project keep their caches
+// while another is written.
 func bumpVersion(ctx context.Context, tx *sql.Tx, project string) error {
 	_, err := tx.ExecContext(ctx, `INSERT INTO meta(key,value) VALUES(?,'1')
 		ON CONFLICT(key) DO UPDATE SET value=CAST(CAST(meta.value AS BIGINT)+1 AS TEXT)`, versionKey(project))
-	return err
+	if err != nil {
+		return err
+	}
+	return newFilesToken(ctx, tx, project)
 }
 
 // FileChunkIDs selects the chunk ids of one file; its arguments are the
@@ -487,7 +491,9 @@ func (s *Store) StaleFiles(ctx context.Context, project string, version int) (in
 }
 
 // TouchFiles updates size and mtime of files whose content hash was found
-// unchanged, so the stat fast path skips them next time.
+// unchanged, so the stat fast path skips them next time, and gives the
+// project a new fingerprint token (FilesKey): the data version, which
+// caches of chunks and vectors follow, stays as it is.
 func (s *Store) TouchFiles(ctx context.Context, project string, recs []FileRecord) error {
 	if len(recs) == 0 {
 		return nil
@@ -503,6 +509,9 @@ func (s *Store) TouchFiles(ctx context.Context, project string, recs []FileRecor
 			WHERE project_path=? AND file_path=?`, r.Size, r.MtimeNS, now, project, r.Path); err != nil {
 			return err
 		}
+	}
+	if err := newFilesToken(ctx, tx, project); err != nil {
+		return err
 	}
 	return tx.Commit()
 }
