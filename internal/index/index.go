@@ -297,7 +297,7 @@ type run struct {
 	prevs map[string]int32 // index in fps.recs of each, by path
 	files []walk.File      // candidates found by the scan
 	skips []walk.Skip      // skips of the scan
-	seen  map[string]bool  // stored paths still present (or kept as unreadable)
+	seen  []bool           // by index in fps.recs: still present (or kept as unreadable)
 	todo  []walk.File      // files whose stat differs from their fingerprint
 
 	prevProj   *store.Project
@@ -363,10 +363,13 @@ func (r *run) scan(ctx context.Context) error {
 // a file) that could not be read are kept as they are: unreadable is not
 // deleted.
 func (r *run) diff() {
-	r.seen = make(map[string]bool, len(r.files))
+	r.seen = make([]bool, len(r.fps.recs))
 	for _, f := range r.files {
-		r.seen[f.Path] = true
-		if i, ok := r.prevs[f.Path]; ok && unchanged(r.fps.recs[i], f, r.ids) {
+		i, ok := r.prevs[f.Path]
+		if ok {
+			r.seen[i] = true
+		}
+		if ok && unchanged(r.fps.recs[i], f, r.ids) {
 			r.rep.Unchanged++
 			continue
 		}
@@ -376,9 +379,9 @@ func (r *run) diff() {
 		if sk.Reason != walk.ReasonUnreadable {
 			continue
 		}
-		for q := range r.prevs {
-			if q == sk.Path || strings.HasPrefix(q, sk.Path+"/") {
-				r.seen[q] = true
+		for i, q := range r.fps.recs {
+			if q.Path == sk.Path || strings.HasPrefix(q.Path, sk.Path+"/") {
+				r.seen[i] = true
 			}
 		}
 	}
@@ -391,17 +394,17 @@ func (r *run) gone() []string {
 	var remove []string
 	if r.opts.Paths != nil {
 		for _, p := range r.opts.Paths {
-			for q := range r.prevs {
-				if !r.seen[q] && (q == p || strings.HasPrefix(q, p+"/")) {
-					remove = append(remove, q)
+			for i, q := range r.fps.recs {
+				if !r.seen[i] && (q.Path == p || strings.HasPrefix(q.Path, p+"/")) {
+					remove = append(remove, q.Path)
 				}
 			}
 		}
 		remove = dedupe(remove)
 	} else {
-		for p := range r.prevs {
-			if !r.seen[p] {
-				remove = append(remove, p)
+		for i, q := range r.fps.recs {
+			if !r.seen[i] {
+				remove = append(remove, q.Path)
 			}
 		}
 	}
