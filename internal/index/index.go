@@ -239,8 +239,8 @@ type work struct {
 // A root that may not be a project (CheckRoot: rootrule's refusal) is
 // refused before anything is read.
 //
-// The steps, in order: lock the project, probe the database, scan (walk
-// or stat the given paths) while the fingerprints load, diff, remove what
+// The steps, in order: lock the project, probe the database while the
+// scan (walk or stat the given paths) runs and the fingerprints load, diff, remove what
 // is gone, record the project, parse and embed and write the changed files
 // (pipeline), then finish (fingerprints, project dimension, language
 // statistics, run record, report).
@@ -256,11 +256,16 @@ func Run(ctx context.Context, st Store, emb embed.Embedder, root string, opts Op
 	}
 	defer release()
 	// a few milliseconds of reads at the root and ends of every table:
-	// a damaged index must not report "0 changed" while search fails
-	if err := st.Probe(ctx); err != nil {
-		return nil, err // store.Damaged: each front end says how to repair it
+	// a damaged index must not report "0 changed" while search fails. It
+	// runs beside the scan (a core is idle while one directory after the
+	// other is looked at), and its verdict comes before the scan's.
+	probed := make(chan error, 1)
+	go func() { probed <- st.Probe(ctx) }()
+	err = r.scan(ctx)
+	if perr := <-probed; perr != nil {
+		return nil, perr // store.Damaged: each front end says how to repair it
 	}
-	if err := r.scan(ctx); err != nil {
+	if err != nil {
 		return nil, err
 	}
 	r.diff()
