@@ -472,6 +472,10 @@ const trimEvery = time.Second
 // (walk.OpenRegular), so a file swapped since the walk for a FIFO or a
 // symlink out is not read.
 func (r *run) pipeline(ctx context.Context) (*collector, error) {
+	if len(r.todo) == 0 {
+		// nothing to read: no root to open, no workers to start
+		return r.newCollector(ctx), nil
+	}
 	rt, err := os.OpenRoot(r.root)
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", r.root, err)
@@ -537,8 +541,7 @@ func (r *run) pipeline(ctx context.Context) (*collector, error) {
 		}
 	}()
 
-	c := &collector{ctx: gctx, st: r.st, emb: r.emb, root: r.root, rep: r.rep, batch: r.opts.BatchSize,
-		writeChunks: r.opts.WriteChunks, writeBytes: r.opts.WriteBytes}
+	c := r.newCollector(gctx)
 	g.Go(func() error {
 		err := func() error {
 			for w := range out {
@@ -570,6 +573,13 @@ func (r *run) pipeline(ctx context.Context) (*collector, error) {
 		return nil, err
 	}
 	return c, nil
+}
+
+// newCollector returns the collector of the run's changed files, its
+// writes done under ctx.
+func (r *run) newCollector(ctx context.Context) *collector {
+	return &collector{ctx: ctx, st: r.st, emb: r.emb, root: r.root, rep: r.rep, batch: r.opts.BatchSize,
+		writeChunks: r.opts.WriteChunks, writeBytes: r.opts.WriteBytes}
 }
 
 // progress calls opts.Progress, if set, with the run's counts.
