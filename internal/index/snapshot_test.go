@@ -167,9 +167,15 @@ func TestNoChangeRunKeepsSnapshot(t *testing.T) {
 	if from, _ := snapshotState(t, st, root); !from {
 		t.Fatal("no snapshot after a no-change run")
 	}
-	// a removed project's files are all indexed again, though unchanged
+	// a removed project's files are all indexed again, though unchanged;
+	// its files beside the index are gone
 	if _, err := st.RemoveProject(ctx, root); err != nil {
 		t.Fatal(err)
+	}
+	for _, ext := range []string{"fp", "tree"} {
+		if _, err := os.Stat(st.SidePath(root, ext)); !os.IsNotExist(err) {
+			t.Errorf("%s file after RemoveProject: %v", ext, err)
+		}
 	}
 	if rep := mustRun(t, st, emb, root); rep.Changed != 3 || rep.Unchanged != 0 {
 		t.Fatalf("run after the project was removed: %+v", rep)

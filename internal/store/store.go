@@ -199,7 +199,8 @@ func (s *Store) FindProject(ctx context.Context, dir string) (*Project, error) {
 
 // RemoveProject deletes every row of project (full-text rows, vectors,
 // chunks, relations, fingerprints, the project row and its run record) in
-// one transaction and returns how many files it held; ErrNotIndexed when
+// one transaction, then the project's files beside a local index
+// (SidePath), and returns how many files it held; ErrNotIndexed when
 // path is not a project root. Files on disk are not touched. The freed
 // pages stay in the file until Compact.
 func (s *Store) RemoveProject(ctx context.Context, path string) (int, error) {
@@ -243,6 +244,14 @@ func (s *Store) RemoveProject(ctx context.Context, path string) (int, error) {
 	}
 	if err := tx.Commit(); err != nil {
 		return 0, fmt.Errorf("remove project %s: %w", path, err)
+	}
+	// what callers kept beside the index of the project (its fingerprint
+	// snapshot, stale from now on, and its tree listing) goes too; a
+	// file that cannot be removed is only space
+	for _, ext := range []string{"fp", "tree"} {
+		if f := s.SidePath(path, ext); f != "" {
+			_ = os.Remove(f)
+		}
 	}
 	return files, nil
 }
