@@ -96,14 +96,15 @@ func (s *Store) EnsureFilesKey(ctx context.Context, project string) (string, err
 
 // SidePath returns the file project.ext beside a local index, in which a
 // caller may keep what it derives of the project (index's fingerprint
-// snapshot and tree listing): <dir of the database>/fresh/<sha256(project)[:8]
-// in hex>.<ext>, the naming of the project locks (store/sqlite: lock.go).
-// It is "" for a database that is not a local file (PostgreSQL, in
-// memory): there is no place beside it that every process using it shares.
+// snapshot and tree listing): <dir of the database>/fresh/<sha256(name of
+// the database, NUL, project)[:8] in hex>.<ext>, so that two databases in
+// one directory keep theirs apart. It is "" for a database that is not a
+// local file (PostgreSQL, in memory): there is no place beside it that
+// every process using it shares.
 func (s *Store) SidePath(project, ext string) string {
 	if s.remote || s.path == "" || s.path == ":memory:" || IsPostgres(s.path) {
 		return ""
 	}
-	sum := sha256.Sum256([]byte(project))
+	sum := sha256.Sum256([]byte(filepath.Base(s.path) + "\x00" + project))
 	return filepath.Join(filepath.Dir(s.path), "fresh", hex.EncodeToString(sum[:8])+"."+ext)
 }
