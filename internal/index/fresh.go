@@ -163,10 +163,10 @@ func listTree(ctx context.Context, st Store, root string, opts walk.Options, bes
 // Diff lists root like Run (same ignore rules; from the project's stored
 // tree listing, so only directories changed since it was made are read,
 // see listTree; the new listing is stored when the store can be written,
-// within bestEffortWrite) and compares every file's
-// size and mtime with its stored fingerprint (from the project's
-// fingerprint snapshot when it is current; read from the store, they are
-// kept in it for the next check, see snapshot.go), without reading any file (up
+// within bestEffortWrite) and compares every file's size and mtime with
+// its stored fingerprint (from the project's fingerprint snapshot when it
+// is current; read from the store, they are kept in it for the next
+// check, see snapshot.go), without reading any file (up
 // to maxDeniedChecks files that differ are only opened, to leave out those
 // this user may not read: Run skips them as unreadable, so they are no
 // pending change): the

@@ -240,10 +240,11 @@ type work struct {
 // refused before anything is read.
 //
 // The steps, in order: lock the project, probe the database while the
-// scan (walk or stat the given paths) runs and the fingerprints load, diff, remove what
-// is gone, record the project, parse and embed and write the changed files
-// (pipeline), then finish (fingerprints, project dimension, language
-// statistics, run record, report).
+// scan (walk or stat the given paths) runs and the fingerprints load,
+// diff, remove what is gone, record the project, parse and embed and write
+// the changed files (pipeline), then finish (fingerprints, project
+// dimension, language statistics, run record, report) and, when no
+// fingerprint was written, keep those read in the snapshot (snapshot.go).
 func Run(ctx context.Context, st Store, emb embed.Embedder, root string, opts Options) (*Report, error) {
 	r := &run{st: st, emb: emb, ids: newFileIDs(emb), root: root, opts: withDefaults(opts), start: time.Now(),
 		rep: &Report{Project: root, Embedder: emb.ID()}}
