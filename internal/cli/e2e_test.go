@@ -191,9 +191,7 @@ func TestOlderAnalysisNote(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := rawDB(t, st).Exec(`UPDATE indexed_files SET analysis=1`); err != nil {
-		t.Fatal(err)
-	}
+	testutil.RawWrite(t, st.Path(), `UPDATE indexed_files SET analysis=1`)
 	st.Close()
 	code, out, errs := run(t, "search", "--project", dir, "sniffing")
 	if code != 0 || !strings.Contains(out, "Sniff") || !strings.Contains(errs, "1 files of") || !strings.Contains(errs, "older coderag") {

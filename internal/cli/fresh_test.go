@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/coderag/coderag/internal/store"
+	"github.com/coderag/coderag/internal/testutil"
 )
 
 func writeFile(t *testing.T, path, text string) {
@@ -205,9 +206,7 @@ func TestOlderAnalysisNoted(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	if _, err := rawDB(t, st).Exec(`UPDATE indexed_files SET analysis=1 WHERE file_path='b.go'`); err != nil {
-		t.Fatal(err)
-	}
+	testutil.RawWrite(t, st.Path(), `UPDATE indexed_files SET analysis=1 WHERE file_path='b.go'`)
 	staleNoted.Delete(dir)
 	want := "note: 1 files of " + dir + " were indexed by an older coderag"
 	if code, _, errs := run(t, "search", "--project", dir, "Alpha"); code != 0 || !strings.Contains(errs, want) {

@@ -101,23 +101,46 @@ const bestEffortWrite = 500 * time.Millisecond
 // listTree lists root as walk.Collect does with opts, from the project's
 // stored tree listing (walk.List: only directories whose stamp changed are
 // read), and stores the new listing when it changed and the store can be
-// written. A listing that cannot be read is as none (the tree is walked);
-// one that cannot be stored is an error unless bestEffort (a search's
-// check, which only loses the saving next time).
+// written. Beside a local index the listing is kept in a file
+// (st.SidePath(root, "tree"), see encodeListingFile); while that file is
+// missing, the store's rows (tree_dirs, written by earlier versions) are
+// read, and the file is written even when the listing did not change.
+// Elsewhere (PostgreSQL) the store keeps it. A listing that cannot be read
+// is as none (the tree is walked); one that cannot be stored is an error
+// unless bestEffort (a search's check, which only loses the saving next
+// time).
 func listTree(ctx context.Context, st Store, root string, opts walk.Options, bestEffort bool) ([]walk.File, []walk.Skip, walk.ListStats, error) {
 	var prev *walk.Listing
-	if h, rows, err := st.TreeListing(ctx, root); err == nil && h != "" {
-		data := make([]walk.DirData, len(rows))
-		for i, r := range rows {
-			data[i] = walk.DirData{Dir: r.Dir, Data: r.Data}
+	file := st.SidePath(root, "tree")
+	fromFile := false
+	if file != "" {
+		if data, err := os.ReadFile(file); err == nil {
+			if h, rows, ok := decodeListingFile(data, root); ok {
+				prev, fromFile = walk.DecodeListing(h, rows), true
+			}
 		}
-		prev = walk.DecodeListing(h, data)
+	}
+	if !fromFile {
+		if h, rows, err := st.TreeListing(ctx, root); err == nil && h != "" {
+			data := make([]walk.DirData, len(rows))
+			for i, r := range rows {
+				data[i] = walk.DirData{Dir: r.Dir, Data: r.Data}
+			}
+			prev = walk.DecodeListing(h, data)
+		}
 	}
 	files, skips, l, ls, err := walk.List(ctx, root, opts, listingTag, prev)
 	if err != nil {
 		return nil, nil, ls, err
 	}
-	if l.Changed() && !st.ReadOnly() {
+	switch {
+	case st.ReadOnly():
+	case file != "" && (l.Changed() || !fromFile):
+		h, data := l.Encode()
+		if err := writeSnapshot(file, encodeListingFile(root, h, data)); err != nil && !bestEffort {
+			return nil, nil, ls, fmt.Errorf("write tree listing: %w", err)
+		}
+	case file == "" && l.Changed():
 		h, data := l.Encode()
 		rows := make([]store.DirRow, len(data))
 		for i, d := range data {
@@ -140,8 +163,10 @@ func listTree(ctx context.Context, st Store, root string, opts walk.Options, bes
 // Diff lists root like Run (same ignore rules; from the project's stored
 // tree listing, so only directories changed since it was made are read,
 // see listTree; the new listing is stored when the store can be written,
-// within bestEffortWrite) and compares every file's
-// size and mtime with its stored fingerprint, without reading any file (up
+// within bestEffortWrite) and compares every file's size and mtime with
+// its stored fingerprint (from the project's fingerprint snapshot when it
+// is current; read from the store, they are kept in it for the next
+// check, see snapshot.go), without reading any file (up
 // to maxDeniedChecks files that differ are only opened, to leave out those
 // this user may not read: Run skips them as unreadable, so they are no
 // pending change): the
@@ -158,11 +183,14 @@ func Diff(ctx context.Context, st Store, root string, emb embed.Embedder, allowS
 		return nil, fmt.Errorf("scan %s: %w", root, err)
 	}
 	c := &Changes{Listing: ls}
-	// The fingerprints are read in place (store.EachFile) and compared
-	// with the listed files as they come: what Diff keeps of a
-	// fingerprint is its stat, and its content hash when the stat cannot
-	// tell (sameStat); a path is copied only for a file gone. (A map of
-	// every fingerprint was a third of a search's freshness check.)
+	// The fingerprints (from the project's snapshot file when it is
+	// current, see snapshot.go) are compared with the listed files by
+	// their place in files: what Diff keeps of a fingerprint is its
+	// stat, and its content hash when the stat cannot tell (sameStat).
+	fps, err := loadFingerprints(ctx, st, root, true)
+	if err != nil {
+		return nil, fmt.Errorf("read fingerprints: %w", err)
+	}
 	type prev struct {
 		ok, stale            bool
 		size, mtime, indexed int64
@@ -175,25 +203,24 @@ func Diff(ctx context.Context, st Store, root string, emb embed.Embedder, allowS
 	prevs := make([]prev, len(files))
 	var gone []string
 	other := otherAnalysisOf(emb)
-	err = st.EachFile(ctx, root, func(p store.FileRecord) error {
+	for _, p := range fps.recs {
 		if p.Analysis != AnalysisVersion {
 			c.Older++
 		}
 		i, ok := at[p.Path]
 		if !ok {
-			gone = append(gone, strings.Clone(p.Path))
-			return nil
+			gone = append(gone, p.Path)
+			continue
 		}
 		q := &prevs[i]
 		*q = prev{ok: true, stale: other(p.Embedder), size: p.Size, mtime: p.MtimeNS, indexed: p.IndexedAt}
 		if f := files[i]; !q.stale && p.Size == f.Size && p.MtimeNS == f.ModTime.UnixNano() && !sameStat(p, f) {
-			q.sha = strings.Clone(p.SHA256)
+			q.sha = p.SHA256
 		}
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("read fingerprints: %w", err)
 	}
+	// a check writes no fingerprint: those it read from the store are
+	// kept for the next check or run
+	fps.saveSnapshot(ctx, st, root)
 	racy, opened := 0, 0
 	for i, f := range files {
 		q := prevs[i]

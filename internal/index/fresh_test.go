@@ -32,10 +32,23 @@ func ageTree(t *testing.T, root string) {
 	time.Sleep(1100 * time.Millisecond) // change times (set by Chtimes) leave racyWindow
 }
 
+// dropListing removes root's stored tree listing, from the store and from
+// its file beside the index, so that the next check walks the whole tree.
+func dropListing(t *testing.T, st Store, root string) {
+	t.Helper()
+	if err := st.PutTreeListing(context.Background(), root, "", nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(st.SidePath(root, "tree")); err != nil && !os.IsNotExist(err) {
+		t.Fatal(err)
+	}
+}
+
 // TestDiffFromListingMatchesFullWalk: after each kind of change, the
-// check that reads only changed directories (the stored tree listing)
-// finds exactly what a check that walks the whole tree finds, and a run
-// after it leaves the same rows as a fresh index.
+// check that reads only changed directories (the stored tree listing) and
+// the fingerprint snapshot finds exactly what a check that walks the
+// whole tree finds, and a run after it leaves the same rows as a fresh
+// index.
 func TestDiffFromListingMatchesFullWalk(t *testing.T) {
 	t.Parallel()
 	emb := localEmbedder(t)
@@ -72,6 +85,14 @@ func TestDiffFromListingMatchesFullWalk(t *testing.T) {
 			if ch, err := Diff(ctx, st, root, emb, false); err != nil || ch.Len() != 0 || ch.Listing.Full || ch.Listing.Relisted != 0 {
 				t.Fatalf("Diff of the unchanged tree = %+v, %v; want no change and no directory read", ch, err)
 			}
+			// the checks below read the fingerprints from the snapshot
+			// that check kept, and the listing from its file
+			if from, same := snapshotState(t, st, root); !from || !same {
+				t.Fatalf("after a no-change check: snapshot current %v, equal to the store %v", from, same)
+			}
+			if _, err := os.Stat(st.SidePath(root, "tree")); err != nil {
+				t.Fatalf("no listing file: %v", err)
+			}
 			tc.change(t, root)
 			cheap, err := Diff(ctx, st, root, emb, false)
 			if err != nil {
@@ -84,9 +105,7 @@ func TestDiffFromListingMatchesFullWalk(t *testing.T) {
 			if cheap.Listing.Full || cheap.Listing.Relisted > max {
 				t.Fatalf("Diff after the change read %+v; want the changed directories only", cheap.Listing)
 			}
-			if err := st.PutTreeListing(ctx, root, "", nil); err != nil {
-				t.Fatal(err)
-			}
+			dropListing(t, st, root)
 			full, err := Diff(ctx, st, root, emb, false)
 			if err != nil {
 				t.Fatal(err)

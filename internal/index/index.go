@@ -15,6 +15,11 @@
 // since are read again; an unchanged tree costs one lstat per directory and
 // per file, as `git status` does with its untracked cache.
 //
+// Beside a local index, the fingerprints are also kept in one file read in
+// one go (snapshot.go), as git keeps its index, and used while the store's
+// fingerprint key says no write of them happened since; the tree listing
+// is kept in a file there too. A run that writes nothing keeps them.
+//
 // Crash safety: deletions, and every batch of changed files, are committed in
 // single transactions; a file's fingerprint is written in the same transaction
 // as its rows. A killed run leaves each file fully old or fully new, and the
@@ -234,11 +239,12 @@ type work struct {
 // A root that may not be a project (CheckRoot: rootrule's refusal) is
 // refused before anything is read.
 //
-// The steps, in order: lock the project, probe the database, scan (walk
-// or stat the given paths) while the fingerprints load, diff, remove what
-// is gone, record the project, parse and embed and write the changed files
-// (pipeline), then finish (fingerprints, project dimension, language
-// statistics, run record, report).
+// The steps, in order: lock the project, probe the database while the
+// scan (walk or stat the given paths) runs and the fingerprints load,
+// diff, remove what is gone, record the project, parse and embed and write
+// the changed files (pipeline), then finish (fingerprints, project
+// dimension, language statistics, run record, report) and, when no
+// fingerprint was written, keep those read in the snapshot (snapshot.go).
 func Run(ctx context.Context, st Store, emb embed.Embedder, root string, opts Options) (*Report, error) {
 	r := &run{st: st, emb: emb, ids: newFileIDs(emb), root: root, opts: withDefaults(opts), start: time.Now(),
 		rep: &Report{Project: root, Embedder: emb.ID()}}
@@ -251,11 +257,16 @@ func Run(ctx context.Context, st Store, emb embed.Embedder, root string, opts Op
 	}
 	defer release()
 	// a few milliseconds of reads at the root and ends of every table:
-	// a damaged index must not report "0 changed" while search fails
-	if err := st.Probe(ctx); err != nil {
-		return nil, err // store.Damaged: each front end says how to repair it
+	// a damaged index must not report "0 changed" while search fails. It
+	// runs beside the scan (a core is idle while one directory after the
+	// other is looked at), and its verdict comes before the scan's.
+	probed := make(chan error, 1)
+	go func() { probed <- st.Probe(ctx) }()
+	err = r.scan(ctx)
+	if perr := <-probed; perr != nil {
+		return nil, perr // store.Damaged: each front end says how to repair it
 	}
-	if err := r.scan(ctx); err != nil {
+	if err != nil {
 		return nil, err
 	}
 	r.diff()
@@ -269,7 +280,13 @@ func Run(ctx context.Context, st Store, emb embed.Embedder, root string, opts Op
 	if err != nil {
 		return r.rep, err
 	}
-	return r.finish(ctx, c)
+	rep, err := r.finish(ctx, c)
+	if err == nil {
+		// a run that wrote no fingerprint keeps those it read (when they
+		// came from the store) for the next run
+		r.fps.saveSnapshot(ctx, r.st, r.root)
+	}
+	return rep, err
 }
 
 // run is the state of one Run, shared by its steps.
@@ -282,11 +299,12 @@ type run struct {
 	start time.Time
 	rep   *Report
 
-	prevs map[string]store.FileRecord // stored fingerprints by path
-	files []walk.File                 // candidates found by the scan
-	skips []walk.Skip                 // skips of the scan
-	seen  map[string]bool             // stored paths still present (or kept as unreadable)
-	todo  []walk.File                 // files whose stat differs from their fingerprint
+	fps   *fingerprints    // the stored fingerprints (snapshot.go)
+	prevs map[string]int32 // index in fps.recs of each, by path
+	files []walk.File      // candidates found by the scan
+	skips []walk.Skip      // skips of the scan
+	seen  []bool           // by index in fps.recs: still present (or kept as unreadable)
+	todo  []walk.File      // files whose stat differs from their fingerprint
 
 	prevProj   *store.Project
 	newProject bool // no project row before this run
@@ -323,7 +341,10 @@ func (r *run) scan(ctx context.Context) error {
 	loaded := make(chan struct{})
 	go func() {
 		defer close(loaded)
-		r.prevs, prevErr = r.st.Files(ctx, r.root)
+		r.fps, prevErr = loadFingerprints(ctx, r.st, r.root, true)
+		if prevErr == nil {
+			r.prevs = r.fps.byPath()
+		}
 	}()
 	var err error
 	if r.opts.Paths != nil {
@@ -348,10 +369,13 @@ func (r *run) scan(ctx context.Context) error {
 // a file) that could not be read are kept as they are: unreadable is not
 // deleted.
 func (r *run) diff() {
-	r.seen = make(map[string]bool, len(r.files))
+	r.seen = make([]bool, len(r.fps.recs))
 	for _, f := range r.files {
-		r.seen[f.Path] = true
-		if p, ok := r.prevs[f.Path]; ok && unchanged(p, f, r.ids) {
+		i, ok := r.prevs[f.Path]
+		if ok {
+			r.seen[i] = true
+		}
+		if ok && unchanged(r.fps.recs[i], f, r.ids) {
 			r.rep.Unchanged++
 			continue
 		}
@@ -361,9 +385,9 @@ func (r *run) diff() {
 		if sk.Reason != walk.ReasonUnreadable {
 			continue
 		}
-		for q := range r.prevs {
-			if q == sk.Path || strings.HasPrefix(q, sk.Path+"/") {
-				r.seen[q] = true
+		for i, q := range r.fps.recs {
+			if q.Path == sk.Path || strings.HasPrefix(q.Path, sk.Path+"/") {
+				r.seen[i] = true
 			}
 		}
 	}
@@ -376,17 +400,17 @@ func (r *run) gone() []string {
 	var remove []string
 	if r.opts.Paths != nil {
 		for _, p := range r.opts.Paths {
-			for q := range r.prevs {
-				if !r.seen[q] && (q == p || strings.HasPrefix(q, p+"/")) {
-					remove = append(remove, q)
+			for i, q := range r.fps.recs {
+				if !r.seen[i] && (q.Path == p || strings.HasPrefix(q.Path, p+"/")) {
+					remove = append(remove, q.Path)
 				}
 			}
 		}
 		remove = dedupe(remove)
 	} else {
-		for p := range r.prevs {
-			if !r.seen[p] {
-				remove = append(remove, p)
+		for i, q := range r.fps.recs {
+			if !r.seen[i] {
+				remove = append(remove, q.Path)
 			}
 		}
 	}
@@ -449,6 +473,10 @@ const trimEvery = time.Second
 // (walk.OpenRegular), so a file swapped since the walk for a FIFO or a
 // symlink out is not read.
 func (r *run) pipeline(ctx context.Context) (*collector, error) {
+	if len(r.todo) == 0 {
+		// nothing to read: no root to open, no workers to start
+		return r.newCollector(ctx), nil
+	}
 	rt, err := os.OpenRoot(r.root)
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", r.root, err)
@@ -482,7 +510,8 @@ func (r *run) pipeline(ctx context.Context) (*collector, error) {
 			defer wg.Done()
 			for f := range in {
 				var prev *store.FileRecord
-				if p, ok := r.prevs[f.Path]; ok {
+				if i, ok := r.prevs[f.Path]; ok {
+					p := r.fps.recs[i]
 					prev = &p
 				}
 				w := prepare(rt, f, prev, r.ids, gopkgs, cpp, compress)
@@ -513,8 +542,7 @@ func (r *run) pipeline(ctx context.Context) (*collector, error) {
 		}
 	}()
 
-	c := &collector{ctx: gctx, st: r.st, emb: r.emb, root: r.root, rep: r.rep, batch: r.opts.BatchSize,
-		writeChunks: r.opts.WriteChunks, writeBytes: r.opts.WriteBytes}
+	c := r.newCollector(gctx)
 	g.Go(func() error {
 		err := func() error {
 			for w := range out {
@@ -546,6 +574,13 @@ func (r *run) pipeline(ctx context.Context) (*collector, error) {
 		return nil, err
 	}
 	return c, nil
+}
+
+// newCollector returns the collector of the run's changed files, its
+// writes done under ctx.
+func (r *run) newCollector(ctx context.Context) *collector {
+	return &collector{ctx: ctx, st: r.st, emb: r.emb, root: r.root, rep: r.rep, batch: r.opts.BatchSize,
+		writeChunks: r.opts.WriteChunks, writeBytes: r.opts.WriteBytes}
 }
 
 // progress calls opts.Progress, if set, with the run's counts.

@@ -82,7 +82,8 @@ func BenchmarkNoChange(b *testing.B) {
 // as for BenchmarkNoChange): "walk" is the check without a tree listing (a
 // full walk.Collect and the fingerprints, what Diff did before listings),
 // "listing" is Diff from the stored listing (walk.List), which must read
-// no directory.
+// no directory, and from the fingerprint snapshot (snapshot.go) that the
+// first Diff keeps.
 func BenchmarkFreshCheck(b *testing.B) {
 	db, root := os.Getenv("CODERAG_BENCH_DB"), os.Getenv("CODERAG_BENCH_ROOT")
 	if db == "" || root == "" {

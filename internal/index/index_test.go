@@ -201,9 +201,7 @@ func TestRacySameSizeEditIsCaught(t *testing.T) {
 		t.Fatal(err)
 	}
 	racy := time.Unix(0, indexedAt-racyWindow/2)
-	if _, err := rawDB(t, st).Exec(`UPDATE indexed_files SET mtime_ns=? WHERE file_path='x.go'`, racy.UnixNano()); err != nil {
-		t.Fatal(err)
-	}
+	testutil.RawWrite(t, st.Path(), `UPDATE indexed_files SET mtime_ns=? WHERE file_path='x.go'`, racy.UnixNano())
 	// same size, the stored mtime: only the racy rule can notice this edit
 	writeFile(t, root, "x.go", "package x\n\nfunc BBBB() {}\n")
 	os.Chtimes(p, racy, racy)
@@ -436,9 +434,7 @@ func TestOlderAnalysisIsReparsed(t *testing.T) {
 		t.Fatalf("second run %+v", rep)
 	}
 	// rows made by an older chunker/analyser: same bytes, same embedder
-	if _, err := rawDB(t, st).Exec(`UPDATE indexed_files SET analysis=1`); err != nil {
-		t.Fatal(err)
-	}
+	testutil.RawWrite(t, st.Path(), `UPDATE indexed_files SET analysis=1`)
 	rep := mustRun(t, st, emb, root)
 	if rep.Unchanged != 0 {
 		t.Fatalf("rows of analysis 1 kept: %+v", rep)

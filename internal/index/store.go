@@ -43,6 +43,16 @@ type Store interface {
 	TreeListing(ctx context.Context, project string) (string, []store.DirRow, error)
 	// PutTreeListing replaces project's tree listing.
 	PutTreeListing(ctx context.Context, project, header string, rows []store.DirRow) error
+	// FilesKey returns project's fingerprint key, "" when it has none
+	// (snapshot.go).
+	FilesKey(ctx context.Context, project string) (string, error)
+	// EnsureFilesKey returns project's fingerprint key, first giving the
+	// project one when it has none.
+	EnsureFilesKey(ctx context.Context, project string) (string, error)
+	// SidePath returns the file project.ext beside a local index, for
+	// the fingerprint snapshot and the tree listing; "" when there is
+	// none.
+	SidePath(project, ext string) string
 	// LockProject takes the exclusive right to index project (Lock).
 	LockProject(ctx context.Context, project string, onWait func(string)) (release func(), err error)
 	// Probe checks a little of every table before a run writes.

@@ -17,7 +17,9 @@ const SchemaVersion = 9
 // symlink-resolved root, in projects and indexed_files, and the rows of a
 // file's chunks, vectors and relations carry its indexed_files.id.
 //
-//	meta(key, value)                 schema_version and other facts
+//	meta(key, value)                 schema_version and other facts, among
+//	                                 them per project data_version and
+//	                                 files_token (FilesKey: fileskey.go)
 //	projects                         one row per indexed root: embedder id
 //	                                 ("provider:model"), vector dimension, times
 //	indexed_files                    id (the file id of code_chunks,
@@ -70,7 +72,10 @@ const SchemaVersion = 9
 //	                                 owner (its class/receiver), path, doc
 //	                                 (doc comment), body (the chunk text)
 //	tree_dirs                        the tree listing of the last walk, by
-//	                                 directory (treedirs.go)
+//	                                 directory (treedirs.go); beside a
+//	                                 local index, package index keeps it
+//	                                 in a file instead (SidePath) and reads
+//	                                 these rows only while that is missing
 
 // DataMigrations[v], when there is one, runs after a backend's SQL
 // migration of schema v to v+1, in the same transaction, for the rewrites

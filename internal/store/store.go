@@ -231,7 +231,8 @@ func (s *Store) FindProject(ctx context.Context, dir string) (*Project, error) {
 
 // RemoveProject deletes every row of project (full-text rows, vectors,
 // chunks, relations, fingerprints, the project row and its run record) in
-// one transaction and returns how many files it held; ErrNotIndexed when
+// one transaction, then the project's files beside a local index
+// (SidePath), and returns how many files it held; ErrNotIndexed when
 // path is not a project root. Files on disk are not touched. The freed
 // pages stay in the file until Compact.
 func (s *Store) RemoveProject(ctx context.Context, path string) (int, error) {
@@ -275,6 +276,14 @@ func (s *Store) RemoveProject(ctx context.Context, path string) (int, error) {
 	}
 	if err := tx.Commit(); err != nil {
 		return 0, fmt.Errorf("remove project %s: %w", path, err)
+	}
+	// what callers kept beside the index of the project (its fingerprint
+	// snapshot, stale from now on, and its tree listing) goes too; a
+	// file that cannot be removed is only space
+	for _, ext := range []string{"fp", "tree"} {
+		if f := s.SidePath(path, ext); f != "" {
+			_ = os.Remove(f)
+		}
 	}
 	return files, nil
 }
@@ -472,14 +481,18 @@ func (s *Store) replaceFiles(ctx context.Context, project string, files []FileDa
 func versionKey(project string) string { return "data_version:" + project }
 
 // bumpVersion increments the project's data version (meta
-// data_version:PROJECT), last in a write transaction. On PostgreSQL the
-// row stays locked until commit; it is one row per project, so writers of
-// different projects do not wait for each other, and readers of one
-// project keep their caches while another is written.
+// data_version:PROJECT) and gives it a new fingerprint token (FilesKey),
+// last in a write transaction. On PostgreSQL the rows stay locked until
+// commit; they are the project's own, so writers of different projects do
+// not wait for each other, and readers of one project keep their caches
+// while another is written.
 func bumpVersion(ctx context.Context, tx *sql.Tx, project string) error {
 	_, err := tx.ExecContext(ctx, `INSERT INTO meta(key,value) VALUES(?,'1')
 		ON CONFLICT(key) DO UPDATE SET value=CAST(CAST(meta.value AS BIGINT)+1 AS TEXT)`, versionKey(project))
-	return err
+	if err != nil {
+		return err
+	}
+	return newFilesToken(ctx, tx, project)
 }
 
 // FileChunkIDs selects the chunk ids of one file; its arguments are the
@@ -519,7 +532,9 @@ func (s *Store) StaleFiles(ctx context.Context, project string, version int) (in
 }
 
 // TouchFiles updates size and mtime of files whose content hash was found
-// unchanged, so the stat fast path skips them next time.
+// unchanged, so the stat fast path skips them next time, and gives the
+// project a new fingerprint token (FilesKey): the data version, which
+// caches of chunks and vectors follow, stays as it is.
 func (s *Store) TouchFiles(ctx context.Context, project string, recs []FileRecord) error {
 	if len(recs) == 0 {
 		return nil
@@ -535,6 +550,9 @@ func (s *Store) TouchFiles(ctx context.Context, project string, recs []FileRecor
 			WHERE project_path=? AND file_path=?`, r.Size, r.MtimeNS, now, project, r.Path); err != nil {
 			return err
 		}
+	}
+	if err := newFilesToken(ctx, tx, project); err != nil {
+		return err
 	}
 	return tx.Commit()
 }

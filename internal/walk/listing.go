@@ -312,7 +312,7 @@ func List(ctx context.Context, root string, opts Options, tag string, prev *List
 	counts := opts.Unindexed
 	for {
 		l := &lister{ctx: ctx, root: root, opts: opts, r: NewRules(root, opts), now: nowFunc().UnixNano(),
-			next: map[string]*dirRec{}, relisted: map[string]bool{}}
+			next: map[string]*dirRec{}, relisted: map[string]bool{}, prefix: rootPrefix(root)}
 		if prev != nil {
 			l.prev = prev.dirs
 			// the items as the listing had them, made at that size
@@ -352,6 +352,7 @@ func (l *Listing) Changed() bool { return l != nil && l.changed }
 type lister struct {
 	ctx      context.Context
 	root     string
+	prefix   string // root, cleaned, with one trailing '/' (childPaths); "" off Unix
 	opts     Options
 	r        *Rules
 	now      int64 // unix ns when the listing began
@@ -493,10 +494,14 @@ func (l *lister) replay(rel string, rec *dirRec) error {
 		l.opts.Unindexed[k] += n
 	}
 	for i, e := range rec.Entries {
-		child := path.Join(rel, e.N)
 		switch e.K {
 		case 'f':
-			l.items = append(l.items, item{file: File{Path: child, Abs: filepath.Join(l.root, filepath.FromSlash(child))}, stat: true})
+			child, abs := l.childPaths(rel, e.N)
+			l.items = append(l.items, item{file: File{Path: child, Abs: abs}, stat: true})
+			continue
+		}
+		child := path.Join(rel, e.N)
+		switch e.K {
 		case 's':
 			l.items = append(l.items, item{skip: &Skip{Path: child, Reason: e.R, Err: e.E}})
 		case 'd':
@@ -536,6 +541,34 @@ func (l *lister) replay(rel string, rec *dirRec) error {
 		}
 	}
 	return nil
+}
+
+// rootPrefix is lister.prefix for root.
+func rootPrefix(root string) string {
+	if filepath.Separator != '/' || root == "" {
+		return ""
+	}
+	return strings.TrimSuffix(filepath.Clean(root), "/") + "/"
+}
+
+// childPaths returns the root-relative and the absolute path of name, an
+// entry of directory rel, as path.Join(rel, name) and
+// filepath.Join(root, that) give them (a directory entry's name holds no
+// separator and is not "." or ".."), the relative path a tail of the
+// absolute one where the separator is '/': one string made where the
+// joins made two and cleaned both (5% of a no-change run's CPU on
+// GOROOT/src).
+func (l *lister) childPaths(rel, name string) (child, abs string) {
+	if l.prefix == "" {
+		child = path.Join(rel, name)
+		return child, filepath.Join(l.root, filepath.FromSlash(child))
+	}
+	if rel == "" {
+		abs = l.prefix + name
+	} else {
+		abs = l.prefix + rel + "/" + name
+	}
+	return abs[len(l.prefix):], abs
 }
 
 // own returns a copy of rec, the record of rel, that replay may change,

@@ -4,6 +4,7 @@ import (
 	"context"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -249,5 +250,21 @@ func TestDecodeDirRec(t *testing.T) {
 	}
 	if got, ok := decodeDirRec(rec.encode()); !ok || !reflect.DeepEqual(got, rec) {
 		t.Errorf("round trip: %+v, %v; want %+v", got, ok, rec)
+	}
+}
+
+// TestChildPaths: the paths a replayed listing gives a file are those of
+// path.Join and filepath.Join, for any form of the root (the root
+// directory, a trailing or doubled separator).
+func TestChildPaths(t *testing.T) {
+	for _, root := range []string{"/", "/r", "/r/", "/a//b", "/a/./b/"} {
+		l := &lister{root: root, prefix: rootPrefix(root)}
+		for _, rel := range []string{"", "d", "d/e"} {
+			child, abs := l.childPaths(rel, "f.go")
+			wantChild := path.Join(rel, "f.go")
+			if child != wantChild || abs != filepath.Join(root, filepath.FromSlash(wantChild)) {
+				t.Errorf("root %q, dir %q: %q %q", root, rel, child, abs)
+			}
+		}
 	}
 }
