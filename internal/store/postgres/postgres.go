@@ -11,7 +11,8 @@
 //   - the schema (pgSchema): BIGINT columns, identity ids, BYTEA vectors;
 //   - full-text ranking: FTS5 does not exist, so the store keeps its own
 //     term statistics per project (fts_* tables) and computes FTS5's BM25
-//     in SQL over them (bm25.go);
+//     over them (bm25.go: the server returns the statistics of a query's
+//     terms, the sum is taken in Go);
 //   - text: PostgreSQL text holds neither NUL bytes nor invalid UTF-8, so
 //     string arguments are made valid (NUL and bad bytes become U+FFFD);
 //   - one index run per project: a session advisory lock (LockProject),
