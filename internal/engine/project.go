@@ -366,6 +366,12 @@ func markStale(rs []search.Result, f *Freshness) {
 func (e *Engine) SearchMany(ctx context.Context, ps []*Project, query string, opts search.Options) (*search.MultiResponse, error) {
 	ss := make([]*search.Searcher, len(ps))
 	byRoot := make(map[string]*Freshness, len(ps))
+	if len(ps) > 1 {
+		// the projects are searched MultiParallel at once after the
+		// freshness checks: on a server, the connections they will
+		// need open meanwhile
+		e.st.Preconnect(min(len(ps), search.MultiParallel))
+	}
 	for i, p := range ps {
 		s, err := p.Searcher()
 		if err != nil {
