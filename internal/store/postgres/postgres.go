@@ -134,7 +134,10 @@ func loopbackPlain(target string, cfg *pgx.ConnConfig) string {
 	}
 	q := u.Query()
 	q.Set("sslmode", "allow")
-	u.RawQuery = q.Encode()
+	// Encode writes a space as '+', which pgx reads as a '+' (an options
+	// parameter "-c a=b" became "-c+a=b"); a '+' of a value it writes as
+	// %2B, so every '+' it writes is a space
+	u.RawQuery = strings.ReplaceAll(q.Encode(), "+", "%20")
 	return u.String()
 }
 
