@@ -535,6 +535,12 @@ func (p *pgConnector) Connect(ctx context.Context) (driver.Conn, error) {
 			}
 			// it failed: open one here, and report this attempt's error
 		case <-ctx.Done():
+			// the claimed connection is closed when it comes
+			go func() {
+				if c := <-p.ready; c != nil {
+					c.Close()
+				}
+			}()
 			return nil, ctx.Err()
 		}
 	}
@@ -565,11 +571,8 @@ func (p *pgConnector) preconnect(n int) {
 		p.dials.Add(1)
 		go func() {
 			defer p.dials.Done()
-			c, err := p.dial(p.life)
-			if err != nil {
-				c = nil
-			}
-			p.ready <- c // never blocks: at most maxConns are pending
+			c, _ := p.dial(p.life) // nil when it failed
+			p.ready <- c           // never blocks: at most maxConns are pending
 		}()
 	}
 }
