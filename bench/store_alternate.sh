@@ -5,7 +5,10 @@
 # RUNS rounds of one `search` process on the SQLite file (by the first
 # binary) and one on PostgreSQL by each binary in turn. Prints each query's
 # median wall time (ms) per column, the median over queries, and the load
-# average at the end.
+# average at the end. Before timing a query, each binary's output on
+# PostgreSQL is compared with the first binary's on SQLite (they must be
+# byte-identical); a difference is printed as "DIFFERENT: query binary"
+# and makes the exit status 1.
 # usage: bench/store_alternate.sh one|all SQLITE_FILE PGURL SET BIN...
 #   one: `search --project DIR QUERY`; all: `search --all QUERY`.
 # env: RUNS (default 3), NQ (queries of SET, default all), CODERAG_HOME (the
@@ -21,6 +24,12 @@ out=$(mktemp -d); trap 'rm -rf "$out"' EXIT
 printf '%-16s %8s' query sqlite; for b in "$@"; do printf ' %8s' "$(basename "$b")"; done; echo
 head -n "$nq" "$set" | while IFS=$'\t' read -r name dir q; do
   if [ "$mode" = one ]; then sel=(--project "$dir"); else sel=(--all); fi
+  want=$("$1" search --store "$sq" "${sel[@]}" "$q" 2>&1 | md5sum)
+  for b in "$@"; do
+    if [ "$("$b" search --store "$pg" "${sel[@]}" "$q" 2>&1 | md5sum)" != "$want" ]; then
+      echo "DIFFERENT: $name $b" >&2; touch "$out/different"
+    fi
+  done
   for _ in $(seq "$runs"); do
     s=$(now); "$1" search --store "$sq" "${sel[@]}" "$q" >/dev/null 2>&1 || true; e=$(now)
     echo $(( (e - s) / 1000000 )) >>"$out/0.$name"
@@ -38,3 +47,5 @@ done
 printf '%-16s' median
 for c in $(seq 2 $(( $# + 2 ))); do printf ' %8s' "$(awk -v c="$c" '{print $c}' "$out/table" | med)"; done; echo
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+if [ -e "$out/different" ]; then exit 1; fi
+echo "outputs: PostgreSQL's byte-identical to SQLite's"
