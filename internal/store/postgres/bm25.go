@@ -348,7 +348,7 @@ type bm25Stats struct {
 // term index, the term's occurrences in its five columns (nil: none).
 type bm25Chunk struct {
 	len  int64
-	freq [][5]int64
+	freq [][5]int32
 	has  []bool
 }
 
@@ -385,11 +385,11 @@ func (s *backend) bm25Rows(ctx context.Context, key int64, distinct []string, in
 		st.df[i] = df
 		c := st.chunks[id]
 		if c == nil {
-			c = &bm25Chunk{len: n, freq: make([][5]int64, len(distinct)), has: make([]bool, len(distinct))}
+			c = &bm25Chunk{len: n, freq: make([][5]int32, len(distinct)), has: make([]bool, len(distinct))}
 			st.chunks[id] = c
 			st.order = append(st.order, id)
 		}
-		c.freq[i], c.has[i] = f, true
+		c.freq[i], c.has[i] = [5]int32{int32(f[0]), int32(f[1]), int32(f[2]), int32(f[3]), int32(f[4])}, true
 	}
 	return st, rows.Err()
 }
