@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"golang.org/x/sync/errgroup"
+
 	"github.com/coderag/coderag/internal/analyze"
 	"github.com/coderag/coderag/internal/embed"
 	"github.com/coderag/coderag/internal/index"
@@ -356,7 +358,9 @@ func markStale(rs []search.Result, f *Freshness) {
 
 // SearchMany answers query over several projects, each with the embedder
 // it was indexed with and under its own policy, merged by relevance by
-// search.SearchProjects. Under Freshen each project is checked first; a
+// search.SearchProjects. Under Freshen each project is checked first (on
+// a database server search.MultiParallel at once, on connections opened
+// together, Store.Preconnect; on SQLite one after the other); a
 // project whose check fails is searched as indexed (its Freshness error
 // says why), and results from changed files are marked Stale as Search
 // marks them; under the other policies results from files embedded with
@@ -371,11 +375,31 @@ func (e *Engine) SearchMany(ctx context.Context, ps []*Project, query string, op
 		if err != nil {
 			return nil, fmt.Errorf("project %s: %w", p.Root, err)
 		}
+		ss[i] = s
+	}
+	// On a server the checks run MultiParallel at once, on the
+	// connections the searches will use after them (opened together
+	// here); on SQLite one after the other.
+	parallel := 1
+	if e.st.Remote() && len(ps) > 1 {
+		parallel = min(len(ps), search.MultiParallel)
+		e.st.Preconnect(parallel)
+	}
+	var g errgroup.Group
+	g.SetLimit(parallel)
+	for i, p := range ps {
 		if p.opts.Policy == Freshen {
-			p.freshen(ctx, s)
+			g.Go(func() error {
+				p.freshen(ctx, ss[i])
+				return nil
+			})
+		}
+	}
+	g.Wait()
+	for _, p := range ps {
+		if p.opts.Policy == Freshen {
 			byRoot[p.Root] = p.fresh
 		}
-		ss[i] = s
 	}
 	resp, err := search.SearchProjects(ctx, ss, query, opts)
 	if err != nil {

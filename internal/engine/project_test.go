@@ -171,3 +171,69 @@ func TestFreshenOneConnectionOnServer(t *testing.T) {
 		st.Close()
 	}
 }
+
+// TestSearchManyOnServer: on a PostgreSQL index SearchMany checks its
+// projects' freshness MultiParallel at once, each refreshing its own
+// project's changed file, and answers as the same search over the
+// refreshed index; with nothing to refresh the checks and the searches run
+// on the min(projects, search.MultiParallel) connections opened together
+// (Store.Preconnect), and no more are opened.
+func TestSearchManyOnServer(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	target := testutil.Postgres(t)
+	setup := open(t, engine.Config{DBPath: target})
+	roots := []string{indexedRoot(t, setup, project(t)), indexedRoot(t, setup, project(t)), indexedRoot(t, setup, project(t))}
+	changed := map[string]bool{roots[0]: true, roots[2]: true}
+	for r := range changed {
+		body, err := os.ReadFile(filepath.Join(r, "builder.go"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(r, "builder.go"), append([]byte("// changed\n"), body...), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const q = "WriteString appends to the builder"
+	many := func(policy engine.Policy) (*search.MultiResponse, []*engine.Project, *store.Store) {
+		t.Helper()
+		st, err := store.Open(ctx, target) // a new pool, as a CLI process has
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { st.Close() })
+		e := open(t, engine.Config{Store: st})
+		ps, _, err := e.OpenAll(ctx, engine.OpenOptions{Policy: policy})
+		if err != nil || len(ps) != len(roots) {
+			t.Fatalf("open all: %d projects, %v", len(ps), err)
+		}
+		resp, err := e.SearchMany(ctx, ps, q, search.Options{TopK: 10})
+		if err != nil || len(resp.Results) == 0 {
+			t.Fatalf("search many: %+v %v", resp, err)
+		}
+		return resp, ps, st
+	}
+	got, ps, _ := many(engine.Freshen)
+	for _, p := range ps {
+		f, err := p.Freshness()
+		if err != nil || f == nil || f.Pending != nil {
+			t.Fatalf("%s: freshness %+v %v", p.Root, f, err)
+		}
+		if want := map[bool]int{true: 1, false: 0}[changed[p.Root]]; f.Refreshed != want {
+			t.Errorf("%s: refreshed %d files, want %d", p.Root, f.Refreshed, want)
+		}
+	}
+	// checked again, nothing to refresh: the checks and the searches ran
+	// on the connections opened together (a refresh takes one more, for
+	// its project's lock)
+	again, _, st := many(engine.Freshen)
+	if n, want := st.DB().Stats().OpenConnections, min(len(roots), search.MultiParallel); n != want {
+		t.Errorf("%d connections open after the search, want %d", n, want)
+	}
+	want, _, _ := many(engine.AsIs)
+	for _, r := range []*search.MultiResponse{got, again} {
+		if fmt.Sprint(r.Results) != fmt.Sprint(want.Results) {
+			t.Fatalf("results after the parallel checks %v, want %v", r.Results, want.Results)
+		}
+	}
+}

@@ -69,8 +69,8 @@ type MultiResponse struct {
 	Results  []MultiResult   `json:"results"`
 }
 
-// multiParallel bounds how many projects are searched at once.
-const multiParallel = 4
+// MultiParallel bounds how many projects SearchProjects searches at once.
+const MultiParallel = 4
 
 // SearchProjects runs query over every searcher (one per project, each with
 // the embedder its project was indexed with), asks each for TopK results
@@ -109,7 +109,7 @@ func SearchProjects(ctx context.Context, searchers []*Searcher, query string, op
 	resps := make([]*Response, len(searchers))
 	errs := make([]error, len(searchers))
 	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(multiParallel)
+	g.SetLimit(MultiParallel)
 	for i, s := range searchers {
 		g.Go(func() error {
 			resps[i], errs[i] = s.Search(gctx, query, opts)

@@ -49,6 +49,11 @@ type Backend interface {
 	// code_names row alias has one of names (at least one): by the name
 	// on PostgreSQL, by its hash and then the name on SQLite.
 	NamesIn(alias string, names []string) (string, []any)
+	// IDsIn is the SQL condition, and its arguments, that the integer
+	// column col holds one of ids (at least one): a list of placeholders
+	// on SQLite, one array argument on PostgreSQL (which a new server
+	// process parses and plans in less CPU than hundreds of parameters).
+	IDsIn(col string, ids []int64) (string, []any)
 	// CompressesContent reports whether the backend stores chunk text
 	// compressed (EncodeContent; ChunkRow.Encoded): true on SQLite, false
 	// on PostgreSQL.

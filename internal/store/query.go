@@ -304,15 +304,13 @@ func (s *Store) CosineByID(ctx context.Context, project, embedder string, ids []
 	seen := map[int64]bool{}
 	for start := 0; start < len(ids); start += 500 {
 		part := ids[start:min(start+500, len(ids))]
-		args := []any{embedder}
-		for _, id := range part {
-			args = append(args, id)
-		}
+		in, inArgs := s.b.IDsIn("c.id", part)
+		args := append([]any{embedder}, inArgs...)
 		// the rows of the files that hold the chunks; each is read once,
 		// by the first part that names one of its chunks
 		rows, err := s.db.QueryContext(ctx, `SELECT v.file_id, v.n, v.ids, v.vecs FROM code_vectors v
 			WHERE v.embedder=? AND v.file_id IN (SELECT c.file_id FROM code_chunks c
-				WHERE c.id IN (?`+strings.Repeat(",?", len(part)-1)+`))`, args...)
+				WHERE `+in+`)`, args...)
 		if err != nil {
 			return nil, err
 		}
@@ -666,11 +664,8 @@ func (s *Store) ChunksByID(ctx context.Context, ids []int64) (map[int64]ChunkRow
 	for start := 0; start < len(ids); start += 500 {
 		end := min(start+500, len(ids))
 		part := ids[start:end]
-		args := make([]any, len(part))
-		for i, id := range part {
-			args[i] = id
-		}
-		in := ` WHERE c.id IN (?` + strings.Repeat(",?", len(part)-1) + `)`
+		in, args := s.b.IDsIn("c.id", part)
+		in = ` WHERE ` + in
 		// read in place where the backend can: each text is copied once,
 		// into the row kept
 		ok, err := s.eachRowInPlace(ctx, chunkCols, chunkFrom+in, args, func(v []driver.Value) error {

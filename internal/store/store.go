@@ -108,6 +108,19 @@ func (s *Store) ReadOnly() bool { return s.readOnly }
 // which costs a one-shot process more than the overlap saves.
 func (s *Store) Remote() bool { return s.remote }
 
+// Preconnect starts opening, in the background, the connections a
+// database server's pool (Remote) lacks to hold n, and returns at once: a
+// caller about to query from n goroutines calls it first, so that the
+// new server processes start together, beside the work it does before,
+// rather than each when its goroutine first queries. A connection that
+// fails to open is reported by the query that would have used it. It does
+// nothing on SQLite.
+func (s *Store) Preconnect(n int) {
+	if p, ok := s.b.(interface{ Preconnect(int) }); ok {
+		p.Preconnect(n)
+	}
+}
+
 // CompressesContent reports whether the index stores chunk text compressed
 // (EncodeContent), so a writer may hand it over already in that form
 // (ChunkRow.Encoded) and one that does not compress need not make it.

@@ -25,9 +25,14 @@ package postgres
 // counts as that many one-token phrases).
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"fmt"
+	"math"
+	"math/big"
+	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -300,39 +305,219 @@ func (s *backend) KeywordSearch(ctx context.Context, project string, terms []str
 
 // pgKeywordSearch is KeywordSearch over tokens: FTS5's BM25 (see above) over the
 // project's statistics, the k best chunks, score descending then id; scores
-// are compared rounded to 9 decimals, so a tie FTS5 sees exactly is a tie
-// here too whatever order the sum is taken in.
+// are compared rounded as PostgreSQL's round(score::numeric, 9) rounds them
+// (roundKey), so a tie FTS5 sees exactly is a tie here too whatever order
+// the sum is taken in.
+//
+// The server returns the raw statistics of the query's terms (bm25Rows) and
+// the sum is taken here: a new server process plans and runs a statement of
+// a join and a filter in a fraction of the CPU it spends resolving the
+// functions, operators, casts and aggregate of the whole formula in SQL
+// (bench/PROFILE.md, session 14), and a search process's connection is a
+// new server process.
 func (s *backend) pgKeywordSearch(ctx context.Context, project string, terms []string, w store.FTSWeights, k int) ([]store.Scored, error) {
-	if len(terms) == 0 {
+	if len(terms) == 0 || k <= 0 {
 		return nil, nil
 	}
-	rows, err := s.db.QueryContext(ctx, `WITH st AS (
-			SELECT docs::float8 AS n, tokens::float8 / greatest(docs, 1) AS avgdl FROM fts_stats WHERE project = ?),
-		q AS (SELECT term, count(*) AS mult FROM unnest(?::text[]) AS term GROUP BY term),
-		w AS (SELECT t.term, q.mult * (CASE WHEN st.n - t.df + 0.5 <= t.df + 0.5 THEN 1e-6
-				ELSE ln((st.n - t.df + 0.5) / (t.df + 0.5)) END) AS idf
-			FROM q JOIN fts_terms t ON t.project = ? AND t.term = q.term CROSS JOIN st WHERE t.df > 0),
-		sc AS (SELECT p.id, sum(w.idf * f.f * ?::float8 / (f.f + ?::float8 * (1 - ?::float8 + ?::float8 * d.len / st.avgdl))) AS score
-			FROM w JOIN fts_postings p ON p.project = ? AND p.term = w.term
-			JOIN fts_docs d ON d.id = p.id CROSS JOIN st
-			CROSS JOIN LATERAL (SELECT ?::float8 * p.f_name + ?::float8 * p.f_owner + ?::float8 * p.f_path
-				+ ?::float8 * p.f_doc + ?::float8 * p.f_body AS f) f
-			GROUP BY p.id)
-		SELECT id, score FROM sc ORDER BY round(score::numeric, 9) DESC, id LIMIT ?`,
-		projectKey(project), terms, projectKey(project), bm25K1+1, bm25K1, bm25B, bm25B, projectKey(project),
-		w.Name, w.Owner, w.Path, w.Doc, w.Body, k)
+	index := map[string]int{} // distinct terms, in order of first use
+	var distinct []string
+	for _, t := range terms {
+		if _, ok := index[t]; !ok {
+			index[t] = len(distinct)
+			distinct = append(distinct, t)
+		}
+	}
+	st, err := s.bm25Rows(ctx, projectKey(project), distinct, index)
 	if err != nil {
 		return nil, fmt.Errorf("full-text search: %w", err)
 	}
-	out, err := store.Collect(rows, func(rows *sql.Rows) (store.Scored, error) {
-		var sc store.Scored
-		err := rows.Scan(&sc.ID, &sc.Score)
-		return sc, err
+	return st.top(terms, index, w, k), nil
+}
+
+// bm25Stats is what the server holds for one query's BM25: the project's
+// rows and tokens, each term's document frequency, and per chunk its length
+// and each term's occurrences per column.
+type bm25Stats struct {
+	docs, tokens int64
+	df           []int64 // by term index; 0: the term is in no chunk
+	chunks       map[int64]*bm25Chunk
+	order        []int64 // chunk ids as first read
+}
+
+// bm25Chunk is one chunk's part of a query: its length in tokens and, per
+// term index, the term's occurrences in its five columns (nil: none).
+type bm25Chunk struct {
+	len  int64
+	freq [][5]int32
+	has  []bool
+}
+
+// bm25Rows reads the statistics of the terms distinct (index maps each to
+// its position) in the project of key: one row per posting of a term, with
+// the project's totals, the term's document frequency and the chunk's
+// length beside it. A project with no statistics row has no rows.
+func (s *backend) bm25Rows(ctx context.Context, key int64, distinct []string, index map[string]int) (*bm25Stats, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT s.docs, s.tokens, t.term, t.df, p.id, p.f_name, p.f_owner, p.f_path, p.f_doc, p.f_body, d.len
+		FROM fts_stats s JOIN fts_terms t ON t.project = s.project AND t.term = ANY(?::text[]) AND t.df > 0
+		JOIN fts_postings p ON p.project = s.project AND p.term = t.term
+		JOIN fts_docs d ON d.id = p.id
+		WHERE s.project = ?`, distinct, key)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	st := &bm25Stats{df: make([]int64, len(distinct)), chunks: map[int64]*bm25Chunk{}}
+	var (
+		term string
+		df   int64
+		id   int64
+		f    [5]int64
+		n    int64
+	)
+	for rows.Next() {
+		if err := rows.Scan(&st.docs, &st.tokens, &term, &df, &id, &f[0], &f[1], &f[2], &f[3], &f[4], &n); err != nil {
+			return nil, err
+		}
+		i, ok := index[term]
+		if !ok {
+			return nil, fmt.Errorf("term %q was not asked for", term)
+		}
+		st.df[i] = df
+		c := st.chunks[id]
+		if c == nil {
+			c = &bm25Chunk{len: n, freq: make([][5]int32, len(distinct)), has: make([]bool, len(distinct))}
+			st.chunks[id] = c
+			st.order = append(st.order, id)
+		}
+		c.freq[i], c.has[i] = [5]int32{int32(f[0]), int32(f[1]), int32(f[2]), int32(f[3]), int32(f[4])}, true
+	}
+	return st, rows.Err()
+}
+
+// top scores every chunk of st for the query terms (repeats count once
+// each, as FTS5 sums over a query's phrases) with the column weights w and
+// returns the k best: FTS5's bm25() formula, with IDF(q) =
+// ln((N - n(q) + 0.5) / (n(q) + 0.5)) replaced by 1e-6 when it is not
+// positive; score descending by roundKey, then id ascending.
+func (st *bm25Stats) top(terms []string, index map[string]int, w store.FTSWeights, k int) []store.Scored {
+	if len(st.chunks) == 0 {
+		return nil
+	}
+	n := float64(st.docs)
+	avgdl := float64(st.tokens) / float64(max(st.docs, 1))
+	idf := make([]float64, len(st.df))
+	for i, df := range st.df {
+		d := float64(df)
+		if n-d+0.5 <= d+0.5 {
+			idf[i] = 1e-6
+		} else {
+			idf[i] = math.Log((n - d + 0.5) / (d + 0.5))
+		}
+	}
+	type ranked struct {
+		store.Scored
+		key roundedScore
+	}
+	out := make([]ranked, 0, len(st.order))
+	for _, id := range st.order {
+		c := st.chunks[id]
+		norm := bm25K1 * (1 - bm25B + bm25B*float64(c.len)/avgdl)
+		score := 0.0
+		for _, t := range terms {
+			i := index[t]
+			if !c.has[i] {
+				continue
+			}
+			// as fts5_aux.c: the column's weight added once per
+			// occurrence, in column order; then IDF times the fraction
+			f := 0.0
+			for col, wc := range [5]float64{w.Name, w.Owner, w.Path, w.Doc, w.Body} {
+				for range c.freq[i][col] {
+					f += wc
+				}
+			}
+			score += idf[i] * ((f * (bm25K1 + 1)) / (f + norm))
+		}
+		out = append(out, ranked{store.Scored{ID: id, Score: score}, roundKey(score)})
+	}
+	slices.SortFunc(out, func(a, b ranked) int {
+		if c := b.key.cmp(a.key); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.ID, b.ID)
 	})
-	if err != nil {
-		return nil, fmt.Errorf("full-text search: %w", err)
+	res := make([]store.Scored, min(k, len(out)))
+	for i := range res {
+		res[i] = out[i].Scored
 	}
-	return out, nil
+	return res
+}
+
+// roundedScore is a score as PostgreSQL's round(v::numeric, 9) gives it:
+// v written with 15 significant digits (float8_numeric's "%.15g"), then
+// rounded half away from zero at the 9th decimal. units is that value in
+// units of 1e-9 when it fits (|v| < 1e9); big holds it otherwise.
+type roundedScore struct {
+	units int64
+	big   *big.Rat
+}
+
+// roundKey returns v's roundedScore.
+func roundKey(v float64) roundedScore {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return roundedScore{big: new(big.Rat)} // not produced by the formula
+	}
+	neg := v < 0
+	s := strconv.FormatFloat(math.Abs(v), 'e', 14, 64) // d.dddddddddddddde±XX
+	mant, exp, _ := strings.Cut(s, "e")
+	m, _ := strconv.ParseInt(strings.Replace(mant, ".", "", 1), 10, 64) // 15 digits
+	e, _ := strconv.Atoi(exp)
+	// v = m * 10^(e-14); in units of 1e-9: m * 10^(e-5)
+	var units int64
+	switch sh := e - 5; {
+	case m == 0:
+	case sh >= 0:
+		if sh > 3 { // 1e9 and more: m * 10^sh may not fit
+			r, _ := new(big.Rat).SetString(mant + "e" + exp)
+			if neg {
+				r.Neg(r)
+			}
+			return roundedScore{big: r}
+		}
+		units = m * pow10[sh]
+	case sh > -16:
+		p := pow10[-sh]
+		units = (m + p/2) / p // half away from zero (m is positive)
+	}
+	if neg {
+		units = -units
+	}
+	return roundedScore{units: units}
+}
+
+// pow10[i] is 10^i.
+var pow10 = func() (p [16]int64) {
+	p[0] = 1
+	for i := 1; i < len(p); i++ {
+		p[i] = p[i-1] * 10
+	}
+	return p
+}()
+
+// cmp compares two rounded scores: -1, 0 or 1 as a is less than, equal to
+// or greater than b.
+func (a roundedScore) cmp(b roundedScore) int {
+	if a.big == nil && b.big == nil {
+		return cmp.Compare(a.units, b.units)
+	}
+	return a.rat().Cmp(b.rat())
+}
+
+func (a roundedScore) rat() *big.Rat {
+	if a.big != nil {
+		return a.big
+	}
+	return new(big.Rat).SetFrac64(a.units, 1e9)
 }
 
 // nameTable is how PostgreSQL looks up and adds code_names rows

@@ -112,6 +112,7 @@ func TestLoopbackPlain(t *testing.T) {
 		{"postgres://u:p@localhost:5432/db", "postgres://u:p@localhost:5432/db?sslmode=allow"},
 		{"postgresql://u@127.0.0.1/db?application_name=x", "postgresql://u@127.0.0.1/db?application_name=x&sslmode=allow"},
 		{"postgres://u@[::1]:5432/db", "postgres://u@[::1]:5432/db?sslmode=allow"},
+		{"postgres://u@localhost/db?options=-c%20search_path%3Dx", "postgres://u@localhost/db?options=-c%20search_path%3Dx&sslmode=allow"},
 		{"host=localhost user=u dbname=db", "host=localhost user=u dbname=db sslmode=allow"},
 		{"postgres://u@localhost/db?sslmode=require", ""},
 		{"postgres://u@localhost/db?sslmode=disable", ""},
@@ -124,8 +125,20 @@ func TestLoopbackPlain(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", c.target, err)
 		}
-		if got := loopbackPlain(c.target, cfg); got != c.want {
+		got := loopbackPlain(c.target, cfg)
+		if got != c.want {
 			t.Errorf("loopbackPlain(%q) = %q, want %q", c.target, got, c.want)
+		}
+		if got == "" {
+			continue
+		}
+		// the server is asked for the same session as before
+		plain, err := pgx.ParseConfig(got)
+		if err != nil {
+			t.Fatalf("%s: %v", got, err)
+		}
+		if !reflect.DeepEqual(plain.RuntimeParams, cfg.RuntimeParams) {
+			t.Errorf("loopbackPlain(%q): runtime parameters %v, want %v", c.target, plain.RuntimeParams, cfg.RuntimeParams)
 		}
 	}
 	t.Setenv("PGSSLMODE", "require")

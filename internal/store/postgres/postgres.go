@@ -11,7 +11,8 @@
 //   - the schema (pgSchema): BIGINT columns, identity ids, BYTEA vectors;
 //   - full-text ranking: FTS5 does not exist, so the store keeps its own
 //     term statistics per project (fts_* tables) and computes FTS5's BM25
-//     in SQL over them (bm25.go);
+//     over them (bm25.go: the server returns the statistics of a query's
+//     terms, the sum is taken in Go);
 //   - text: PostgreSQL text holds neither NUL bytes nor invalid UTF-8, so
 //     string arguments are made valid (NUL and bad bytes become U+FFFD);
 //   - one index run per project: a session advisory lock (LockProject),
@@ -37,6 +38,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -53,9 +55,13 @@ func init() {
 
 // backend is the PostgreSQL side of a store.Store.
 type backend struct {
-	db   *sql.DB
-	path string // the URL without its password
+	db    *sql.DB
+	path  string       // the URL without its password
+	conns *pgConnector // db's connector
 }
+
+// maxConns bounds the connections of a store's pool.
+const maxConns = 16
 
 var _ store.Backend = (*backend)(nil)
 
@@ -76,11 +82,12 @@ func Open(ctx context.Context, target string) (*store.Store, error) {
 			cfg = c
 		}
 	}
-	db := sql.OpenDB(pgConnector{stdlib.GetConnector(*cfg)})
-	db.SetMaxOpenConns(16)
-	db.SetMaxIdleConns(16)
+	conns := newConnector(stdlib.GetConnector(*cfg))
+	db := sql.OpenDB(conns)
+	db.SetMaxOpenConns(maxConns)
+	db.SetMaxIdleConns(maxConns)
 	db.SetConnMaxIdleTime(5 * time.Minute)
-	s := &backend{db: db, path: name}
+	s := &backend{db: db, path: name, conns: conns}
 	// no ping first: the schema check is the connection's first round
 	// trip, and an error of connecting is its error
 	if err := s.migratePG(ctx); err != nil {
@@ -127,7 +134,10 @@ func loopbackPlain(target string, cfg *pgx.ConnConfig) string {
 	}
 	q := u.Query()
 	q.Set("sslmode", "allow")
-	u.RawQuery = q.Encode()
+	// Encode writes a space as '+', which pgx reads as a '+' (an options
+	// parameter "-c a=b" became "-c+a=b"); a '+' of a value it writes as
+	// %2B, so every '+' it writes is a space
+	u.RawQuery = strings.ReplaceAll(q.Encode(), "+", "%20")
 	return u.String()
 }
 
@@ -487,10 +497,57 @@ func pgInsertChunks(ctx context.Context, tx *sql.Tx, fileID int64, cs []store.Ch
 	return ids, nil
 }
 
-// pgConnector opens pgx connections that speak the package's '?' SQL.
-type pgConnector struct{ c driver.Connector }
+// pgConnector opens pgx connections that speak the package's '?' SQL. A
+// connection opened ahead (preconnect) is handed out before a new one is
+// opened.
+type pgConnector struct {
+	c driver.Connector
 
-func (p pgConnector) Connect(ctx context.Context) (driver.Conn, error) {
+	mu      sync.Mutex
+	pending int              // connections opened ahead and not yet claimed
+	ready   chan driver.Conn // their outcomes: a connection, or nil when it failed
+	closed  bool
+	stop    context.CancelFunc // ends the dials under way at Close
+	life    context.Context
+	dials   sync.WaitGroup
+}
+
+func newConnector(c driver.Connector) *pgConnector {
+	p := &pgConnector{c: c, ready: make(chan driver.Conn, maxConns)}
+	p.life, p.stop = context.WithCancel(context.Background())
+	return p
+}
+
+// Connect returns a connection opened ahead when there is one (waiting for
+// one being opened), else opens one.
+func (p *pgConnector) Connect(ctx context.Context) (driver.Conn, error) {
+	p.mu.Lock()
+	claimed := p.pending > 0 && !p.closed
+	if claimed {
+		p.pending--
+	}
+	p.mu.Unlock()
+	if claimed {
+		select {
+		case c := <-p.ready:
+			if c != nil {
+				return c, nil
+			}
+			// it failed: open one here, and report this attempt's error
+		case <-ctx.Done():
+			// the claimed connection is closed when it comes
+			go func() {
+				if c := <-p.ready; c != nil {
+					c.Close()
+				}
+			}()
+			return nil, ctx.Err()
+		}
+	}
+	return p.dial(ctx)
+}
+
+func (p *pgConnector) dial(ctx context.Context) (driver.Conn, error) {
 	c, err := p.c.Connect(ctx)
 	if err != nil {
 		return nil, err
@@ -498,7 +555,63 @@ func (p pgConnector) Connect(ctx context.Context) (driver.Conn, error) {
 	return &pgConn{c: c.(*stdlib.Conn), checked: time.Now()}, nil
 }
 
-func (p pgConnector) Driver() driver.Driver { return p.c.Driver() }
+// preconnect starts opening n connections in the background, each handed
+// to a later Connect; a connection that fails to open is not reported
+// here (the Connect that claims it opens one itself and reports that
+// error).
+func (p *pgConnector) preconnect(n int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	n = min(n, maxConns-p.pending)
+	if p.closed || n <= 0 {
+		return
+	}
+	p.pending += n
+	for range n {
+		p.dials.Add(1)
+		go func() {
+			defer p.dials.Done()
+			c, _ := p.dial(p.life) // nil when it failed
+			p.ready <- c           // never blocks: at most maxConns are pending
+		}()
+	}
+}
+
+// Close ends the dials under way and closes the connections opened ahead
+// that no Connect claimed; database/sql calls it from DB.Close.
+func (p *pgConnector) Close() error {
+	p.mu.Lock()
+	p.closed = true
+	unclaimed := p.pending // the others are a waiting Connect's
+	p.pending = 0
+	p.mu.Unlock()
+	p.stop()
+	p.dials.Wait()
+	for range unclaimed {
+		if c := <-p.ready; c != nil {
+			c.Close()
+		}
+	}
+	return nil
+}
+
+func (p *pgConnector) Driver() driver.Driver { return p.c.Driver() }
+
+// Preconnect starts opening, in the background, the connections the pool
+// lacks to hold n, so that up to n goroutines about to query at once
+// (store.Store.Preconnect) find one open rather than each waiting for a
+// new server process in turn.
+func (s *backend) Preconnect(n int) {
+	st := s.db.Stats()
+	s.conns.preconnect(n - st.OpenConnections - s.conns.claimable())
+}
+
+// claimable returns how many connections opened ahead are not claimed.
+func (p *pgConnector) claimable() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.pending
+}
 
 // pgConn is a pgx connection whose queries have '?' placeholders rewritten
 // to $1, $2, ... (rebind) and whose string arguments are made storable
@@ -668,14 +781,17 @@ func (s *backend) Like() string { return "ILIKE" }
 // compresses long values).
 func (s *backend) ContentText(col string) string { return col }
 
-// NamesIn is `alias.name IN (names...)`: code_names' UNIQUE index on name
-// finds them.
+// NamesIn is `alias.name = ANY(names)`, names one text[] argument:
+// code_names' UNIQUE index on name finds them.
 func (s *backend) NamesIn(alias string, names []string) (string, []any) {
-	args := make([]any, len(names))
-	for i, n := range names {
-		args[i] = n
-	}
-	return alias + `.name IN (?` + strings.Repeat(",?", len(names)-1) + `)`, args
+	return alias + `.name = ANY(?::text[])`, []any{names}
+}
+
+// IDsIn is `col = ANY(ids)`, ids one bigint[] argument: a new server
+// process parses and plans it in less CPU than a list of hundreds of
+// parameters (bench/PROFILE.md, session 14).
+func (s *backend) IDsIn(col string, ids []int64) (string, []any) {
+	return col + ` = ANY(?::bigint[])`, []any{ids}
 }
 
 // CompressesContent is false: chunk text is stored as is.

@@ -89,6 +89,15 @@ func namesIn(alias string, names []string) (string, []any) {
 // NamesIn is store.Backend.NamesIn: by hash, then whole (namesIn).
 func (s *backend) NamesIn(alias string, names []string) (string, []any) { return namesIn(alias, names) }
 
+// IDsIn is store.Backend.IDsIn: `col IN (?, ...)`, one placeholder an id.
+func (s *backend) IDsIn(col string, ids []int64) (string, []any) {
+	args := make([]any, len(ids))
+	for i, id := range ids {
+		args[i] = id
+	}
+	return col + ` IN (?` + strings.Repeat(",?", len(ids)-1) + `)`, args
+}
+
 // nameTable is how SQLite looks up and adds code_names rows
 // (store.NameIDs): ids are assigned here, from max(id)+1.
 type nameTable struct{}
