@@ -1,6 +1,11 @@
 package lang
 
-import "testing"
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
 
 func TestIsTestFile(t *testing.T) {
 	for p, want := range map[string]bool{
@@ -44,6 +49,60 @@ func TestHeaderLanguage(t *testing.T) {
 	} {
 		if got := HeaderLanguage([]byte(src)); got != want {
 			t.Errorf("HeaderLanguage(%q) = %q, want %q", src, got, want)
+		}
+	}
+}
+
+// mayBeCpp is a necessary condition of cppSyntax: every line the regular
+// expression matches holds one of cppWords, so the test before it never
+// turns a C++ header into C. Checked on lines of each kind of match and on
+// random lines built from the pieces of the expression.
+func TestMayBeCppBeforeRegexp(t *testing.T) {
+	t.Parallel()
+	lines := []string{
+		"namespace fmt {", "namespace {", "template <typename T>", "class Foo : public Bar {", "class X;",
+		"  public:", "private :", "protected:", "using namespace std;", "#include <vector>", "# include <string>",
+		"a::b", "x>::y", "std::~string", "constexpr int x = 1;", "p = nullptr;", "typename T::type",
+		"void f() noexcept;", "static_assert(x);", "decltype(x) y;", "bool operator==(const A&);", "operator()",
+		"void *operator new(size_t);", "int x;", "#include <stdio.h>", "struct s { int a; };", "",
+	}
+	pieces := []string{"namespace", " ", "{", "template", "<", "class", "A", ":", "::", ";", "public", "private",
+		"protected", "using", "#", "include", ">", "x_y", "~", "constexpr", "nullptr", "typename", "noexcept",
+		"static_assert", "decltype", "operator", "(", ")", "=", "new", "delete", "\t", "final"}
+	r := rand.New(rand.NewPCG(14, 29))
+	for range 20000 {
+		var b strings.Builder
+		for range 1 + r.IntN(6) {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		lines = append(lines, b.String())
+	}
+	matched := 0
+	for _, l := range lines {
+		if cppSyntax().MatchString(l) {
+			matched++
+			if !mayBeCpp(l) {
+				t.Errorf("%q matches cppSyntax but mayBeCpp says no", l)
+			}
+		}
+	}
+	if matched < 1000 {
+		t.Fatalf("only %d lines matched: the check proves little", matched)
+	}
+}
+
+// BenchmarkHeaderLanguageC classifies a C header of 2,000 lines, which no
+// line of marks as C++ (every line is tested).
+func BenchmarkHeaderLanguageC(b *testing.B) {
+	var sb strings.Builder
+	for i := range 1000 {
+		fmt.Fprintf(&sb, "#define REG_%d_MASK 0x%08x /* bits of reg %d */\nint drv_probe_%d(struct device *dev, unsigned long flags);\n", i, i, i, i)
+	}
+	src := []byte(sb.String())
+	b.SetBytes(int64(len(src)))
+	for range b.N {
+		if HeaderLanguage(src) != "c" {
+			b.Fatal("a C header read as C++")
 		}
 	}
 }
