@@ -184,6 +184,8 @@ func (e *env) errText(err error) string {
 	msg := oneLine(e.redactor().Redact(err.Error()))
 	switch {
 	case strings.Contains(msg, "coderag doctor"):
+	case store.Damaged(err) && strings.Contains(msg, store.ErrDamaged.Error()):
+		msg += "; " + repairHint
 	case store.Damaged(err):
 		msg += "; the index is damaged: " + repairHint
 	case errors.Is(err, store.ErrForeign):

@@ -119,7 +119,11 @@ never moved: set CODERAG_HOME elsewhere instead.`)
 		if *asJSON {
 			writeJSON(e.stdout, out)
 		}
-		return fmt.Errorf("%s is damaged: run `coderag doctor --rebuild` to move it aside and index its %d projects again", store.Redact(path), len(rep.Projects))
+		projects := fmt.Sprintf("its %d projects", len(rep.Projects))
+		if len(rep.Projects) == 1 {
+			projects = "its project"
+		}
+		return fmt.Errorf("%s is damaged: run `coderag doctor --rebuild` to move it aside and index %s again", store.Redact(path), projects)
 	}
 	if store.IsPostgres(path) {
 		return fmt.Errorf("%s: a PostgreSQL index is not moved aside: remove its projects (coderag remove) and index them again", store.Redact(path))

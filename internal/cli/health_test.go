@@ -143,6 +143,10 @@ func TestCorruptIndex(t *testing.T) {
 	if code == 0 || strings.Contains(out, "0 changed") || !strings.Contains(errs, "coderag doctor --rebuild") {
 		t.Errorf("index on a corrupt file: exit %d\nstdout: %s\nstderr: %s", code, out, errs)
 	}
+	// one line, named by its command, saying "damaged" once
+	if line := strings.TrimSpace(errs); !strings.HasPrefix(line, "coderag index: ") || strings.Count(line, "damaged") != 1 || strings.Contains(line, "\n") {
+		t.Errorf("index on a corrupt file printed %q: want one line starting \"coderag index: \" that says damaged once", line)
+	}
 	code, out, errs = run(t, "search", "--project", root, "handler retries")
 	if code != 1 || !strings.Contains(errs, "coderag doctor --rebuild") {
 		t.Errorf("search on a corrupt file: exit %d\nstdout: %s\nstderr: %s", code, out, errs)

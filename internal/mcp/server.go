@@ -30,6 +30,7 @@ import (
 	"log/slog"
 	"os"
 	"runtime/debug"
+	"strings"
 	"sync"
 	"time"
 
@@ -255,7 +256,10 @@ func (s *Server) addTool(t *toolset.Tool) {
 			if s.cfg.Redact != nil {
 				msg = s.cfg.Redact(msg)
 			}
-			if store.Damaged(err) {
+			switch {
+			case store.Damaged(err) && strings.Contains(msg, store.ErrDamaged.Error()):
+				msg += "; " + repairHint
+			case store.Damaged(err):
 				msg += "; the index is damaged: " + repairHint
 			}
 			if msg != err.Error() {

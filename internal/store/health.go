@@ -15,7 +15,7 @@ import (
 // Sentinel errors of health checks.
 var (
 	// ErrDamaged: the index file is corrupt or a table is missing.
-	ErrDamaged = errors.New("index is damaged")
+	ErrDamaged = errors.New("the index is damaged")
 	// ErrForeign: the file at the index path is not a coderag index (not
 	// SQLite, or an SQLite database of something else).
 	ErrForeign = errors.New("not a coderag index")

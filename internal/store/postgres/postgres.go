@@ -808,7 +808,7 @@ func (s *backend) EachRowInPlace(context.Context, string, string, []any, func([]
 func (s *backend) Probe(ctx context.Context) error {
 	for _, t := range pgTables {
 		if err := store.Drain(ctx, s.db, "SELECT * FROM "+t+" LIMIT 1"); err != nil {
-			return fmt.Errorf("%w: probe: %w", store.ErrDamaged, err)
+			return fmt.Errorf("%w: reading its tables: %w", store.ErrDamaged, err)
 		}
 	}
 	return nil

@@ -143,7 +143,7 @@ func missingTables(tables map[string]bool) []string {
 func (s *backend) Probe(ctx context.Context) error {
 	tables, err := tableNames(ctx, s.db)
 	if err != nil {
-		return store.MarkDamaged(fmt.Errorf("probe: %w", err))
+		return store.MarkDamaged(fmt.Errorf("reading its tables: %w", err))
 	}
 	if missing := missingTables(tables); len(missing) > 0 {
 		return fmt.Errorf("%w: table %s is missing", store.ErrDamaged, strings.Join(missing, ", "))
@@ -159,7 +159,7 @@ func (s *backend) Probe(ctx context.Context) error {
 		`SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH '"coderagprobe"' LIMIT 1`)
 	for _, q := range qs {
 		if err := store.Drain(ctx, s.db, q); err != nil {
-			return fmt.Errorf("%w: probe: %w", store.ErrDamaged, err)
+			return fmt.Errorf("%w: reading its tables: %w", store.ErrDamaged, err)
 		}
 	}
 	return nil
