@@ -214,6 +214,16 @@ func encodeSnapshot(root, key string, recs []store.FileRecord) []byte {
 // instruction per 8 bytes.
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
+// framed returns the body of a side file that starts with magic and ends
+// with the CRC-32C of what precedes it; ok is false for any other file.
+func framed(data []byte, magic string) (body []byte, ok bool) {
+	if len(data) < len(magic)+4 || string(data[:len(magic)]) != magic {
+		return nil, false
+	}
+	body = data[:len(data)-4]
+	return body, crc32.Checksum(body, castagnoli) == binary.LittleEndian.Uint32(data[len(data)-4:])
+}
+
 // errSnapshot is any defect of a snapshot file (it is then not used).
 var errSnapshot = errors.New("bad fingerprint snapshot")
 
@@ -222,16 +232,13 @@ var errSnapshot = errors.New("bad fingerprint snapshot")
 // another root or of another key. The records' strings point into data,
 // which the caller must not change after.
 func decodeSnapshot(data []byte, root, key string) (recs []store.FileRecord, ok bool) {
-	if len(data) < len(snapshotMagic)+4 || string(data[:len(snapshotMagic)]) != snapshotMagic {
-		return nil, false
-	}
-	body := data[:len(data)-4]
-	if crc32.Checksum(body, castagnoli) != binary.LittleEndian.Uint32(data[len(data)-4:]) {
+	body, ok := framed(data, snapshotMagic)
+	if !ok {
 		return nil, false
 	}
 	// the records' strings share data, which no one writes after (a
 	// copy of it was 3% of a no-change run)
-	d := &snapReader{s: unsafe.String(&body[0], len(body)), at: len(snapshotMagic)}
+	d := newSnapReader(body, len(snapshotMagic))
 	if d.str() != root || d.str() != key {
 		return nil, false
 	}
@@ -264,32 +271,32 @@ func decodeSnapshot(data []byte, root, key string) (recs []store.FileRecord, ok 
 	return recs, true
 }
 
-// snapReader reads the fields of a snapshot; the first defect sets err
-// and every later read returns zero values.
+// snapReader reads the fields of a snapshot: b is the file's body and s
+// the same bytes as a string, which the strings read share. The first
+// defect sets err and every later read returns zero values.
 type snapReader struct {
+	b   []byte
 	s   string
 	at  int
 	err error
+}
+
+// newSnapReader reads body from byte at.
+func newSnapReader(body []byte, at int) *snapReader {
+	return &snapReader{b: body, s: unsafe.String(&body[0], len(body)), at: at}
 }
 
 func (d *snapReader) uvarint() uint64 {
 	if d.err != nil {
 		return 0
 	}
-	var x uint64
-	for shift := uint(0); shift < 64; shift += 7 {
-		if d.at >= len(d.s) {
-			break
-		}
-		c := d.s[d.at]
-		d.at++
-		x |= uint64(c&0x7f) << shift
-		if c < 0x80 {
-			return x
-		}
+	x, n := binary.Uvarint(d.b[d.at:])
+	if n <= 0 {
+		d.err = errSnapshot
+		return 0
 	}
-	d.err = errSnapshot
-	return 0
+	d.at += n
+	return x
 }
 
 func (d *snapReader) varint() int64 {
@@ -358,14 +365,11 @@ func encodeListingFile(root, header string, rows []walk.DirData) []byte {
 // false when it is damaged, of another format or of another root. The
 // strings point into data, which the caller must not change after.
 func decodeListingFile(data []byte, root string) (header string, rows []walk.DirData, ok bool) {
-	if len(data) < len(listingMagic)+4 || string(data[:len(listingMagic)]) != listingMagic {
+	body, ok := framed(data, listingMagic)
+	if !ok {
 		return "", nil, false
 	}
-	body := data[:len(data)-4]
-	if crc32.Checksum(body, castagnoli) != binary.LittleEndian.Uint32(data[len(data)-4:]) {
-		return "", nil, false
-	}
-	d := &snapReader{s: unsafe.String(&body[0], len(body)), at: len(listingMagic)}
+	d := newSnapReader(body, len(listingMagic))
 	if d.str() != root {
 		return "", nil, false
 	}
