@@ -208,6 +208,10 @@ type parsed struct {
 	// typed: Go only, byte offset of a called method name -> its typed
 	// callee ("T.m", "pkg.T.m"), see goTypes
 	typed map[uint]string
+	// macroArgs: Rust only, the byte ranges of the (...) and [...]
+	// arguments of the macro invocations collect met since macroCalls last
+	// took them (addMacroArgs)
+	macroArgs [][2]uint
 }
 
 func parseAST(sp *spec, path string, src []byte, pkg *GoPackage) *FileResult {
@@ -251,13 +255,10 @@ func parseAST(sp *spec, path string, src []byte, pkg *GoPackage) *FileResult {
 	}
 	if sp.name == "rust" {
 		budget := maxMacroParses
-		items := ps.macroItems(p, root, 0, &budget, deadline)
-		roots := []*sitter.Node{root}
-		for _, t := range items {
+		for _, t := range ps.macroItems(p, root, 0, &budget, deadline) {
 			defer t.Close()
-			roots = append(roots, t.RootNode())
 		}
-		for _, t := range ps.macroCalls(p, roots, 0, deadline) {
+		for _, t := range ps.macroCalls(p, 0, deadline) {
 			defer t.Close()
 		}
 	}
@@ -486,7 +487,7 @@ func (ps *parsed) collect(root *sitter.Node) {
 		var rel *rawRel
 		var nameNode, paramsNode, declNode *sitter.Node
 		var owner, importName, alias, implTrait string
-		var recvNode *sitter.Node
+		var recvNode, macroName, macroArgs *sitter.Node
 		for i := range m.Captures {
 			c := &m.Captures[i]
 			n := c.Node
@@ -527,7 +528,15 @@ func (ps *parsed) collect(root *sitter.Node) {
 				rel = &rawRel{kind: RelCalls, text: ps.text(&n), start: n.StartByte(), path: true}
 			case "call.recv":
 				recvNode = &n
+			case "macro.name":
+				macroName = &n
+			case "macro.args":
+				macroArgs = &n
 			}
+		}
+		if macroName != nil && macroArgs != nil {
+			ps.addMacroArgs(macroName, macroArgs)
+			continue
 		}
 		if rel != nil {
 			if recvNode != nil {
@@ -970,8 +979,8 @@ func signature(name, params string) string {
 	return name + params
 }
 
-// maxMacroParses bounds the sub-parses of Rust item macros per file (each
-// costs a parse of a file-sized buffer); maxMacroDepth their nesting.
+// maxMacroParses bounds the sub-parses of Rust item macros per file;
+// maxMacroDepth their nesting.
 const (
 	maxMacroParses = 64
 	maxMacroDepth  = 3
@@ -980,8 +989,8 @@ const (
 // macroItems parses the brace-delimited body of every item-position Rust
 // macro invocation (cfg_rt! { ... }, cfg_net! { ... }) under n as Rust items
 // and collects their definitions as if written outside the macro: the body
-// is parsed in a copy of the buffer blanked outside it, so byte offsets and
-// lines stay those of the file, and a macro inside an impl block still
+// is parsed over its own byte range of the file (macroBodyTree), so byte
+// offsets and lines stay those of the file, and a macro inside an impl block still
 // gives methods of that impl. Bodies that do not parse as items (mostly
 // errors) are left as text, and so are all bodies once the file's parse
 // deadline has passed. The returned trees must be closed after the
@@ -1014,16 +1023,7 @@ func (ps *parsed) macroItems(p *sitter.Parser, n *sitter.Node, depth int, budget
 					continue
 				}
 				*budget--
-				sub := make([]byte, len(ps.buf))
-				for k := range sub {
-					if ps.buf[k] == '\n' {
-						sub[k] = '\n'
-					} else {
-						sub[k] = ' '
-					}
-				}
-				copy(sub[a+1:b-1], ps.buf[a+1:b-1])
-				t := p.ParseWithOptions(readChunks(sub), nil, &sitter.ParseOptions{ProgressCallback: func(sitter.ParseState) bool { return time.Now().After(deadline) }})
+				t := ps.macroBodyTree(p, a+1, b-1, deadline)
 				if t == nil {
 					continue // out of time: the macro stays text
 				}
@@ -1042,6 +1042,24 @@ func (ps *parsed) macroItems(p *sitter.Parser, n *sitter.Node, depth int, budget
 	}
 	walk(n)
 	return trees
+}
+
+// macroBodyTree parses ps.buf[a:b], the inside of an item macro's braces,
+// as a file of its own: over that range only (the parser's included
+// ranges), so the rest of the file is not lexed and the nodes keep the
+// file's offsets and points. It gives the tree a parse of the whole buffer
+// blanked outside the range gave (TestMacroBodyTreeEqualsBlankedBuffer).
+// Nil when the parse ran out of time or the range is empty.
+func (ps *parsed) macroBodyTree(p *sitter.Parser, a, b uint, deadline time.Time) *sitter.Tree {
+	if b <= a {
+		return nil
+	}
+	if err := p.SetIncludedRanges([]sitter.Range{{StartByte: a, EndByte: b, StartPoint: ps.point(a), EndPoint: ps.point(b)}}); err != nil {
+		return nil
+	}
+	t := p.ParseWithOptions(readChunks(ps.buf), nil, &sitter.ParseOptions{ProgressCallback: func(sitter.ParseState) bool { return time.Now().After(deadline) }})
+	_ = p.SetIncludedRanges(nil) // the whole document again, for the parser's next use
+	return t
 }
 
 // foldOverloads folds TypeScript overload signatures into the

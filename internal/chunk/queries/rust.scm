@@ -35,3 +35,7 @@
 ; value (Relation.Self), x.f() one on another value (Relation.Value)
 (call_expression function: (field_expression value: (_) @call.recv field: (field_identifier) @call))
 (call_expression function: (scoped_identifier) @call.path)
+; a macro invocation's arguments: macroCalls parses those written in (...)
+; or [...] again as expressions (one pass of this query finds them with the
+; rest; a query of their own was a second walk of every tree)
+(macro_invocation macro: (_) @macro.name (token_tree) @macro.args)
