@@ -2,6 +2,8 @@ package chunk
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -95,5 +97,70 @@ func BenchmarkCountErrorsFlat(b *testing.B) {
 		if c, _ := countErrors(tree.RootNode()); c == 0 {
 			b.Fatal("no error counted")
 		}
+	}
+}
+
+// siblings.prev gives the node Node.PrevSibling gives, for every node of
+// the testdata trees of every tree-sitter language (anonymous, hidden-rule
+// and zero-width nodes included), with the cache shared across a tree.
+func TestSiblingsPrevEqualsPrevSibling(t *testing.T) {
+	t.Parallel()
+	ents, err := os.ReadDir("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for _, e := range ents {
+		if !e.IsDir() {
+			continue
+		}
+		sp, err := specFor(e.Name())
+		if err != nil || sp == nil || sp.lang == nil {
+			continue // a scanner language or not a language directory
+		}
+		files, err := os.ReadDir(filepath.Join("testdata", e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range files {
+			src, err := os.ReadFile(filepath.Join("testdata", e.Name(), f.Name()))
+			if err != nil || f.IsDir() {
+				continue
+			}
+			p := sitter.NewParser()
+			if err := p.SetLanguage(sp.lang); err != nil {
+				t.Fatal(err)
+			}
+			tree := p.Parse(src, nil)
+			var s siblings
+			c := tree.Walk()
+			for n := 0; n < 20000; n++ {
+				node := c.Node()
+				want, got := node.PrevSibling(), s.prev(node)
+				if (want == nil) != (got == nil) || want != nil && want.Id() != got.Id() {
+					t.Errorf("%s/%s: %s at %d: prev %v, PrevSibling %v", e.Name(), f.Name(), node.Kind(), node.StartByte(), got, want)
+				}
+				checked++
+				if c.GotoFirstChild() {
+					continue
+				}
+				done := false
+				for !c.GotoNextSibling() {
+					if !c.GotoParent() {
+						done = true
+						break
+					}
+				}
+				if done {
+					break
+				}
+			}
+			c.Close()
+			tree.Close()
+			p.Close()
+		}
+	}
+	if checked < 10000 {
+		t.Fatalf("only %d nodes checked", checked)
 	}
 }

@@ -212,6 +212,9 @@ type parsed struct {
 	// arguments of the macro invocations collect met since macroCalls last
 	// took them (addMacroArgs)
 	macroArgs [][2]uint
+	// sibs: the children of the parents extend has looked into, for the
+	// node before a definition
+	sibs siblings
 }
 
 func parseAST(sp *spec, path string, src []byte, pkg *GoPackage) *FileResult {
@@ -793,7 +796,7 @@ func (ps *parsed) extend(d *def) {
 	d.endLine = ps.endLine(n.StartByte(), n.EndByte())
 	first := n
 	var docs []string
-	for s := prevSibling(&first); s != nil; s = prevSibling(s) {
+	for s := ps.prevSibling(&first); s != nil; s = ps.prevSibling(s) {
 		isComment := ps.sp.comments[s.Kind()]
 		if !isComment && !ps.sp.attributes[s.Kind()] {
 			break
@@ -801,7 +804,7 @@ func (ps *parsed) extend(d *def) {
 		if int(first.StartPosition().Row)-int(s.EndPosition().Row) > 1 {
 			break
 		}
-		if pp := s.PrevSibling(); pp != nil && pp.EndPosition().Row == s.StartPosition().Row &&
+		if pp := ps.sibs.prev(s); pp != nil && pp.EndPosition().Row == s.StartPosition().Row &&
 			!ps.sp.comments[pp.Kind()] && !ps.sp.attributes[pp.Kind()] {
 			break // a trailing comment of the previous statement
 		}
@@ -852,12 +855,12 @@ func (ps *parsed) overMasked(start uint) uint {
 // prevSibling is n's previous sibling or, when n opens its parent (a Python
 // block starts at its first statement, leaving a leading comment outside),
 // the parent's previous sibling.
-func prevSibling(n *sitter.Node) *sitter.Node {
-	if s := n.PrevSibling(); s != nil {
+func (ps *parsed) prevSibling(n *sitter.Node) *sitter.Node {
+	if s := ps.sibs.prev(n); s != nil {
 		return s
 	}
 	if p := n.Parent(); p != nil && p.StartByte() == n.StartByte() {
-		return p.PrevSibling()
+		return ps.sibs.prev(p)
 	}
 	return nil
 }
