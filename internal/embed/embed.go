@@ -59,6 +59,39 @@ type Preparer interface {
 	Prepare()
 }
 
+// InProcess is implemented by embedders whose Embed is in-process CPU work
+// (the built-in local models): no I/O and no server, safe to call from many
+// goroutines at once, failing only with its context's error. The index
+// embeds the chunks of each file of such an embedder on its parsing
+// workers, beside the parse, instead of in batches on its one writer
+// goroutine, where the embedding was half of the writer's work and kept the
+// other cores waiting for it. Embedders that call a server batch instead.
+type InProcess interface {
+	Embedder
+	// InProcess marks the embedder; it does nothing.
+	InProcess()
+}
+
+// TermEmbedder is an InProcess embedder that can embed a text from its
+// analyze.Terms (the keyword index's analysis), so that an index worker,
+// which analyses each chunk for its full-text row, does not read the text
+// a second time to embed it. The built-in learned model implements it.
+type TermEmbedder interface {
+	InProcess
+	// EmbedTerms returns the document-side vector of a text whose
+	// analyze.Terms are terms. For an ASCII text t of at most
+	// MaxInputRunes runes, EmbedTerms(analyze.Terms(nil, t)) equals
+	// Embed(ctx, []string{t})[0] when t is not blank; other texts must go
+	// through Embed.
+	EmbedTerms(terms []string) []float32
+}
+
+// IsInProcess reports whether e implements InProcess.
+func IsInProcess(e Embedder) bool {
+	_, ok := e.(InProcess)
+	return ok
+}
+
 // Describer is implemented by embedders that can say in one line what they
 // are and what they capture (shown by `coderag stats`).
 type Describer interface {

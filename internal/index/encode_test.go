@@ -29,7 +29,7 @@ func TestPrepareEncodesOnlyForACompressingStore(t *testing.T) {
 	f := walk.File{Path: "sum.go", Abs: filepath.Join(root, "sum.go"), Size: int64(len(src))}
 	ids := newFileIDs(localEmbedder(t))
 	for _, compress := range []bool{true, false} {
-		w := prepare(rt, f, nil, ids, newGoPackages(nil), newCppDirs(), compress)
+		w := prepare(rt, f, nil, ids, newGoPackages(nil), newCppDirs(), compress, nil)
 		if w.res == nil || len(w.res.Chunks) == 0 {
 			t.Fatalf("no chunks: %+v", w)
 		}

@@ -230,6 +230,107 @@ type work struct {
 	// reanalysed: the same bytes and analysis version as prev, re-embedded
 	// only because prev names another text analysis (Report.Reanalysed)
 	reanalysed bool
+	// embedded: vecs (one per chunk of res) and embedErr come from the
+	// worker (embedOnWorker, an embed.InProcess embedder); otherwise the
+	// collector embeds the file in a batch
+	embedded bool
+	vecs     [][]float32
+	embedErr error
+}
+
+// embedOnWorker embeds w's chunks with emb, an embed.InProcess embedder, on
+// the parsing worker that prepared w. A file that is skipped, unchanged or
+// failed has nothing to embed.
+// The chunks prepare embedded from their terms already (termVector) are
+// not embedded again.
+func (w *work) embedOnWorker(ctx context.Context, emb embed.Embedder) {
+	if w.res == nil || w.same || w.skip != "" || w.err != nil {
+		return
+	}
+	if len(w.vecs) != len(w.res.Chunks) {
+		w.vecs = make([][]float32, len(w.res.Chunks))
+	}
+	var texts []string
+	var at []int
+	for i, ch := range w.res.Chunks {
+		if w.vecs[i] == nil {
+			texts = append(texts, chunk.EmbedText(ch))
+			at = append(at, i)
+		}
+	}
+	w.embedded = true
+	if len(texts) == 0 {
+		return
+	}
+	vecs, err := emb.Embed(ctx, texts)
+	if err == nil && len(vecs) != len(texts) {
+		err = fmt.Errorf("%d vectors for %d texts", len(vecs), len(texts))
+	}
+	if err != nil {
+		w.embedErr = err
+		return
+	}
+	for k, i := range at {
+		w.vecs[i] = vecs[k]
+	}
+}
+
+// termVector embeds ch from the terms of its text, for a TermEmbedder, and
+// returns them with the terms of ch.Content (its full-text body): the text
+// is analysed once for both. ok is false for a chunk whose embedding text
+// (chunk.EmbedText) is not ASCII, which te must embed from the text.
+// EmbedText is "[type:name] " and the content, cut at chunk's rune limit;
+// when it is cut inside the content, the content is analysed in two parts
+// split at a byte that is not part of a word at or before the cut (Terms
+// reads words one by one, so the parts' terms are the whole's), and the
+// embedding takes the first part and the words up to the cut.
+func termVector(te embed.TermEmbedder, ch chunk.Chunk) (vec []float32, body []string, ok bool) {
+	text := chunk.EmbedText(ch)
+	head := "[" + ch.Type + ":" + ch.Name + "] "
+	if !isASCII(text) || !strings.HasPrefix(text, head) || len(text) > embed.MaxInputRunes {
+		return nil, nil, false
+	}
+	cut := len(text) - len(head) // bytes of the content in the text
+	content := ch.Content
+	terms := analyze.Terms(nil, head)
+	nhead := len(terms)
+	if cut == len(content) {
+		terms = analyze.Terms(terms, content)
+		return te.EmbedTerms(terms), terms[nhead:], true
+	}
+	safe := cut
+	for safe > 0 && wordByte(content[safe-1]) {
+		safe--
+	}
+	terms = analyze.Terms(terms, content[:safe])
+	first := len(terms)
+	vec = te.EmbedTerms(analyze.Terms(terms, content[safe:cut]))
+	body = analyze.Terms(append([]string(nil), terms[nhead:first]...), content[safe:])
+	return vec, body, true
+}
+
+// termVectorOf is termVector for a chunk whose full-text body is body:
+// only when te is set and body is the chunk's content (not a split
+// definition's head, whose body is the whole definition).
+func termVectorOf(te embed.TermEmbedder, ch chunk.Chunk, body string) ([]float32, []string, bool) {
+	if te == nil || len(body) != len(ch.Content) || body != ch.Content {
+		return nil, nil, false
+	}
+	return termVector(te, ch)
+}
+
+// wordByte reports an ASCII byte analyze.Terms reads as part of a word.
+func wordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '$'
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // Run indexes root (absolute, resolved) into st with emb and returns the
@@ -504,6 +605,8 @@ func (r *run) pipeline(ctx context.Context) (*collector, error) {
 	var wg sync.WaitGroup
 	gopkgs, cpp := newGoPackages(r.todo), newCppDirs()
 	compress := r.st.CompressesContent()
+	onWorker := embed.IsInProcess(r.emb)
+	te, _ := r.emb.(embed.TermEmbedder)
 	for i := 0; i < r.opts.Threads; i++ {
 		wg.Add(1)
 		go func() {
@@ -514,8 +617,11 @@ func (r *run) pipeline(ctx context.Context) (*collector, error) {
 					p := r.fps.recs[i]
 					prev = &p
 				}
-				w := prepare(rt, f, prev, r.ids, gopkgs, cpp, compress)
+				w := prepare(rt, f, prev, r.ids, gopkgs, cpp, compress, te)
 				gopkgs.done(f.Abs)
+				if onWorker {
+					w.embedOnWorker(gctx, r.emb)
+				}
 				select {
 				case out <- w:
 				case <-gctx.Done():
@@ -648,8 +754,10 @@ func (r *run) finish(ctx context.Context, c *collector) (*Report, error) {
 // walk.MaxFileBytes), hashes and parses one file (runs on a worker); gopkgs
 // gives a Go file its package's declarations, cpp a .h file the C++
 // evidence of its directory; compress: the store keeps chunk text
-// compressed, so the worker makes its stored form.
-func prepare(rt *os.Root, f walk.File, prev *store.FileRecord, ids *fileIDs, gopkgs *goPackages, cpp *cppDirs, compress bool) *work {
+// compressed, so the worker makes its stored form; te, when not nil, embeds
+// the chunks whose terms it reads (termVector), the rest are left to
+// work.embedOnWorker.
+func prepare(rt *os.Root, f walk.File, prev *store.FileRecord, ids *fileIDs, gopkgs *goPackages, cpp *cppDirs, compress bool, te embed.TermEmbedder) *work {
 	w := &work{file: f, prev: prev}
 	data, cut, err := walk.ReadRegular(rt, filepath.FromSlash(f.Path), walk.MaxFileBytes)
 	if errors.Is(err, fs.ErrPermission) {
@@ -701,8 +809,17 @@ func prepare(rt *os.Root, f walk.File, prev *store.FileRecord, ids *fileIDs, gop
 			}
 			body = lineRange(data, lineStarts, ch.StartLine, ch.DeclEndLine)
 		}
+		var bodyText string
+		if vec, terms, ok := termVectorOf(te, ch, body); ok {
+			if w.vecs == nil {
+				w.vecs = make([][]float32, len(res.Chunks))
+			}
+			w.vecs[i], bodyText = vec, strings.Join(terms, " ")
+		} else {
+			bodyText = analyze.Join(body)
+		}
 		w.terms[i] = chunkTerms{name: analyze.Join(symbolName(ch)), owner: analyze.Join(ch.Owner), path: pathTerms,
-			doc: analyze.Join(ch.Doc), body: analyze.Join(body)}
+			doc: analyze.Join(ch.Doc), body: bodyText}
 		// the stored text is compressed here, on the worker, not by the
 		// one writer (a failure leaves it to the writer)
 		if compress {
@@ -987,18 +1104,31 @@ func (c *collector) writeOut() error {
 	return nil
 }
 
-// build embeds the chunks of a batch of files and turns them into rows. A
+// build embeds the chunks of a batch of files (unless their workers did:
+// work.embedOnWorker) and turns them into rows. A
 // file with a chunk the embedder could not embed alone is recorded as failed
 // (with the chunk's reason) and left out of the rows.
 func (c *collector) build(batch []*work) ([]store.FileData, error) {
 	var texts []string
+	var vecs [][]float32
 	for _, w := range batch {
+		if w.embedded {
+			// embedded on its worker (an in-process embedder, whose only
+			// error is the context's)
+			if w.embedErr != nil {
+				return nil, fmt.Errorf("embed: %w", w.embedErr)
+			}
+			vecs = append(vecs, w.vecs...)
+			continue
+		}
 		for _, ch := range w.res.Chunks {
 			texts = append(texts, chunk.EmbedText(ch))
 		}
 	}
-	var vecs [][]float32
 	failed := map[*work]error{} // files with a chunk the embedder refused
+	if len(texts) > 0 && len(vecs) > 0 {
+		return nil, errors.New("embed: a batch mixes files embedded on the workers with files to embed") // a bug
+	}
 	if len(texts) > 0 {
 		var err error
 		vecs, err = c.emb.Embed(c.ctx, texts)
@@ -1023,15 +1153,15 @@ func (c *collector) build(batch []*work) ([]store.FileData, error) {
 		if len(vecs) != len(texts) {
 			return nil, fmt.Errorf("embed: %d vectors for %d texts", len(vecs), len(texts))
 		}
-		for _, v := range vecs {
-			if len(v) == 0 {
-				continue
-			}
-			if c.dim == 0 {
-				c.dim = len(v)
-			} else if len(v) != c.dim {
-				return nil, fmt.Errorf("embed: %w: got %d, want %d", errDim, len(v), c.dim)
-			}
+	}
+	for _, v := range vecs {
+		if len(v) == 0 {
+			continue
+		}
+		if c.dim == 0 {
+			c.dim = len(v)
+		} else if len(v) != c.dim {
+			return nil, fmt.Errorf("embed: %w: got %d, want %d", errDim, len(v), c.dim)
 		}
 	}
 	id := c.emb.ID()

@@ -179,7 +179,7 @@ func BenchmarkWriteRoot(b *testing.B) {
 	var cur []*work
 	n := 0
 	for _, f := range files {
-		w := prepare(rt, f, nil, ids, gopkgs, cpp, true)
+		w := prepare(rt, f, nil, ids, gopkgs, cpp, true, nil)
 		if w.res == nil {
 			continue
 		}

@@ -187,6 +187,13 @@ func (e *Embedder) Describe() string {
 		"for learned similarity leave EMBEDDING_MODEL unset (the built-in learned model) or use EMBEDDING_PROVIDER=ollama or openai, and re-index", e.ID(), e.dim)
 }
 
+// InProcess marks the embedder as in-process CPU work (embed.InProcess):
+// each Embed call takes its own featurizer from a pool, so concurrent
+// calls are safe (race_test.go).
+func (e *Embedder) InProcess() {}
+
+var _ embed.InProcess = (*Embedder)(nil)
+
 // Embed returns one L2-normalised vector of Dim() values per text, in input
 // order; blank texts get nil. Each text is cut to embed.MaxInputRunes runes
 // first, like every provider does. A text with no features (only

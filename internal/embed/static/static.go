@@ -248,6 +248,13 @@ func (e *Embedder) id(tok string) int32 {
 	return int32(e.t.nvocab + BucketOf(tok, e.t.buckets))
 }
 
+// InProcess marks the embedder as in-process CPU work (embed.InProcess):
+// Embed reads the model in place and its scratch buffers come from a pool,
+// so concurrent calls are safe.
+func (e *Embedder) InProcess() {}
+
+var _ embed.InProcess = (*Embedder)(nil)
+
 // Embed returns one L2-normalised vector of Dim() values per text, in input
 // order, with the document-side weights; blank texts get nil. Each text is
 // cut to embed.MaxInputRunes runes first, like every provider does. The
@@ -408,15 +415,41 @@ func (e *Embedder) vector(text string, w f32s) []float32 {
 	s := e.pool.Get().(*scratch)
 	defer e.pool.Put(s)
 	s.ids = e.appendIDs(s.ids[:0], s, text)
-	slices.Sort(s.ids)
+	return e.pool1(s.ids, w)
+}
+
+// EmbedTerms returns the document-side vector of a text whose
+// analyze.Terms are terms, without reading the text again: an index
+// worker has those terms already, for the full-text row. For an ASCII text
+// t of at most embed.MaxInputRunes runes it equals Embed of t
+// (TestEmbedTermsEqualsEmbed): on ASCII, Embed's tokens are analyze.Terms
+// of each identifier run, and Terms reads the runs one by one. Safe for
+// concurrent use.
+func (e *Embedder) EmbedTerms(terms []string) []float32 {
+	s := e.pool.Get().(*scratch)
+	defer e.pool.Put(s)
+	s.ids = s.ids[:0]
+	for _, t := range terms {
+		s.ids = append(s.ids, e.id(t))
+	}
+	return e.pool1(s.ids, e.t.wdoc)
+}
+
+var _ embed.TermEmbedder = (*Embedder)(nil)
+
+// pool1 pools the rows ids (in any order; sorted in place) with the
+// weights w: each distinct row weighted by w, its scale and 1 + ln of its
+// count, summed and L2-normalised.
+func (e *Embedder) pool1(ids []int32, w f32s) []float32 {
+	slices.Sort(ids)
 	t := e.t
 	v := make([]float32, t.dim)
-	for i := 0; i < len(s.ids); {
+	for i := 0; i < len(ids); {
 		j := i + 1
-		for j < len(s.ids) && s.ids[j] == s.ids[i] {
+		for j < len(ids) && ids[j] == ids[i] {
 			j++
 		}
-		r := s.ids[i]
+		r := ids[i]
 		c := w.at(r) * t.scale.at(r) * float32(1+math.Log(float64(j-i)))
 		axpy(v, c, t.rows[int(r)*t.dim:(int(r)+1)*t.dim])
 		i = j

@@ -370,3 +370,64 @@ func TestEmbedQueryTranslated(t *testing.T) {
 		t.Errorf("blank query: %v, want ErrEmptyInput", err)
 	}
 }
+
+// EmbedTerms of a text's analyze.Terms is Embed of the text, bit for bit,
+// for ASCII texts: source files of several languages cut into pieces at
+// every kind of byte (inside words too), and random ASCII.
+func TestEmbedTermsEqualsEmbed(t *testing.T) {
+	e := builtinT(t)
+	var texts []string
+	for _, dir := range []string{"go", "rust", "c", "python", "typescript", "java", "ruby", "php"} {
+		files, _ := filepath.Glob(filepath.Join("..", "..", "chunk", "testdata", dir, "*"))
+		for _, f := range files {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				continue
+			}
+			for off := 0; off < len(b); off += 997 {
+				piece := string(b[off:min(len(b), off+1500)])
+				texts = append(texts, piece, "[function:"+filepath.Base(f)+"] "+piece)
+			}
+		}
+	}
+	rng := uint64(26)
+	const alphabet = "abcXYZ_$09 \t\n.,;:(){}[]<>=+-*/\"'#@!?&|^%~`\\fooBarBaz HTTPServer parse_json"
+	for range 1000 {
+		rng = rng*6364136223846793005 + 1442695040888963407
+		n := int((rng >> 33) % 400)
+		b := make([]byte, n)
+		for i := range b {
+			rng = rng*6364136223846793005 + 1442695040888963407
+			b[i] = alphabet[(rng>>33)%uint64(len(alphabet))]
+		}
+		texts = append(texts, string(b))
+	}
+	checked := 0
+	for _, text := range texts {
+		if !isASCIIText(text) || embed.IsBlank(text) {
+			continue
+		}
+		want, err := e.Embed(context.Background(), []string{text})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := e.EmbedTerms(analyze.Terms(nil, text))
+		if !reflect.DeepEqual(got, want[0]) {
+			t.Fatalf("EmbedTerms differs from Embed for %q", text[:min(len(text), 80)])
+		}
+		checked++
+	}
+	t.Logf("%d of %d texts compared", checked, len(texts))
+	if checked < 900 {
+		t.Fatalf("only %d texts compared", checked)
+	}
+}
+
+func isASCIIText(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
