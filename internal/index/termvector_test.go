@@ -11,6 +11,7 @@ import (
 	"github.com/coderag/coderag/internal/analyze"
 	"github.com/coderag/coderag/internal/chunk"
 	"github.com/coderag/coderag/internal/embed/static"
+	"github.com/coderag/coderag/internal/walk"
 )
 
 // termVector gives, for every ASCII chunk, the vector Embed gives its
@@ -76,4 +77,48 @@ func TestTermVectorEqualsEmbed(t *testing.T) {
 		t.Fatalf("only %d ASCII chunks compared, %d of them cut", ascii, long)
 	}
 	t.Logf("%d chunks, %d ASCII, %d cut", len(chunks), ascii, long)
+}
+
+// largestFirst moves the files that are each at least 1/(8·threads) of the
+// bytes to the front, largest first, and keeps the others in walk order; a
+// tree with no such file keeps its order.
+func TestLargestFirst(t *testing.T) {
+	files := func(sizes ...int64) []walk.File {
+		var fs []walk.File
+		for i, s := range sizes {
+			fs = append(fs, walk.File{Path: string(rune('a' + i)), Size: s})
+		}
+		return fs
+	}
+	paths := func(fs []walk.File) string {
+		var b strings.Builder
+		for _, f := range fs {
+			b.WriteString(f.Path)
+		}
+		return b.String()
+	}
+	// 1,000 bytes in all, threads 4: a file of 1000/32 = 31.25 bytes or more moves
+	got := paths(largestFirst(files(10, 400, 5, 30, 32, 100, 423), 4))
+	if got != "gbfeacd" {
+		t.Fatalf("order %s, want gbfeacd (g 423, b 400, f 100, e 32 first)", got)
+	}
+	even := files(10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10)
+	if got := paths(largestFirst(even, 4)); got != paths(even) {
+		t.Fatalf("a tree of even files reordered: %s", got)
+	}
+	// at most 4·threads files move: 20 files of one byte, then 20 of
+	// 1,000-1,019 bytes, each 1/20 of the bytes
+	var many []int64
+	for range 20 {
+		many = append(many, 1)
+	}
+	for i := range 20 {
+		many = append(many, int64(1000+i))
+	}
+	if got := largestFirst(files(many...), 4); len(got) != 40 || got[0].Size != 1019 || got[15].Size != 1004 || got[16].Size != 1 || got[36].Size != 1000 {
+		t.Fatalf("with 4 threads: sizes %d %d %d %d %d", got[0].Size, got[15].Size, got[16].Size, got[35].Size, got[36].Size)
+	}
+	if got := largestFirst(nil, 4); len(got) != 0 {
+		t.Fatal("files from nothing")
+	}
 }
