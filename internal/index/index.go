@@ -241,10 +241,9 @@ type work struct {
 }
 
 // embedOnWorker embeds w's chunks with emb, an embed.InProcess embedder, on
-// the parsing worker that prepared w. A file that is skipped, unchanged or
+// the parsing worker that prepared w, but for those prepare embedded from
+// their terms already (termVector). A file that is skipped, unchanged or
 // failed has nothing to embed.
-// The chunks prepare embedded from their terms already (termVector) are
-// not embedded again.
 func (w *work) embedOnWorker(ctx context.Context, emb embed.Embedder) {
 	if w.res == nil || w.same || w.skip != "" || w.err != nil {
 		return
