@@ -45,6 +45,11 @@ func SplitIdentifier(id string) []string {
 	if isASCII(id) {
 		return splitASCII(id)
 	}
+	return splitRunes(id)
+}
+
+// splitRunes is SplitIdentifier on the runes of id, for any script.
+func splitRunes(id string) []string {
 	var out []string
 	rs := []rune(id)
 	start := -1
@@ -73,7 +78,7 @@ func SplitIdentifier(id string) []string {
 
 // splitASCII is SplitIdentifier of an ASCII identifier, on its bytes: the
 // sub-words are substrings of id, copied only to lower-case them
-// (TestSplitASCIIEqualsRunes). Identifier analysis is a tenth of an index
+// (TestSplitASCIIEqualsRunes: the same words as splitRunes). Identifier analysis is a tenth of an index
 // run's CPU, and converting each identifier to runes and each sub-word
 // back was a third of it.
 func splitASCII(id string) []string {

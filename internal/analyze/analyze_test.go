@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"unicode"
 )
 
 func TestSplitIdentifier(t *testing.T) {
@@ -127,33 +126,9 @@ func BenchmarkTerms(b *testing.B) {
 	}
 }
 
-// splitASCII cuts every ASCII identifier as the rune path of
-// SplitIdentifier cuts it: random identifiers of letters of both cases,
+// splitASCII cuts every ASCII identifier as splitRunes cuts it: random identifiers of letters of both cases,
 // digits, '_', '$' and punctuation, and the documented examples.
 func TestSplitASCIIEqualsRunes(t *testing.T) {
-	runes := func(id string) []string {
-		var out []string
-		rs := []rune(id)
-		start := -1
-		flush := func(end int) {
-			if start >= 0 && end > start {
-				run := rs[start:end]
-				SubWords(run, func(i, j int) { out = append(out, strings.ToLower(string(run[i:j]))) })
-			}
-			start = -1
-		}
-		for i, r := range rs {
-			if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
-				flush(i)
-				continue
-			}
-			if start < 0 {
-				start = i
-			}
-		}
-		flush(len(rs))
-		return out
-	}
 	ids := []string{"parseHTTPRequest_line2", "HTTPRequest", "parseHttp", "x", "", "__init__", "$scope", "IPv6Addr", "ABC", "aB", "Ab", "a1b2C3", "getURLs", "UTF8String"}
 	const alphabet = "aBcDxYZ019_$.-: "
 	rng := uint64(29)
@@ -167,7 +142,7 @@ func TestSplitASCIIEqualsRunes(t *testing.T) {
 		ids = append(ids, string(b))
 	}
 	for _, id := range ids {
-		if got, want := SplitIdentifier(id), runes(id); !slices.Equal(got, want) {
+		if got, want := SplitIdentifier(id), splitRunes(id); !slices.Equal(got, want) {
 			t.Fatalf("SplitIdentifier(%q) = %q, the rune path gives %q", id, got, want)
 		}
 	}

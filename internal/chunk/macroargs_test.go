@@ -91,6 +91,18 @@ func rustSources(t *testing.T) map[string][]byte {
 // whole buffer blanked outside the spans (newlines kept), a ';' in place
 // of the blank before each span, parsed from scratch.
 func blankedMacroArgs(p *sitter.Parser, buf []byte, spans [][2]uint) *sitter.Tree {
+	sub := blankOutside(buf, spans)
+	for _, s := range spans {
+		if sub[s[0]-1] == ' ' || sub[s[0]-1] == '\n' {
+			sub[s[0]-1] = ';'
+		}
+	}
+	return p.ParseWithOptions(readChunks(sub), nil, nil)
+}
+
+// blankOutside returns a copy of buf with every byte outside the spans
+// blanked but its newlines.
+func blankOutside(buf []byte, spans [][2]uint) []byte {
 	sub := make([]byte, len(buf))
 	for k, c := range buf {
 		if c == '\n' {
@@ -102,12 +114,7 @@ func blankedMacroArgs(p *sitter.Parser, buf []byte, spans [][2]uint) *sitter.Tre
 	for _, s := range spans {
 		copy(sub[s[0]:s[1]], buf[s[0]:s[1]])
 	}
-	for _, s := range spans {
-		if sub[s[0]-1] == ' ' || sub[s[0]-1] == '\n' {
-			sub[s[0]-1] = ';'
-		}
-	}
-	return p.ParseWithOptions(readChunks(sub), nil, nil)
+	return sub
 }
 
 // nodesOf lists every node of t with its kind and position.
@@ -248,16 +255,7 @@ func TestCollectRecordsMacroArgs(t *testing.T) {
 // whole buffer blanked outside buf[a:b] (newlines kept), parsed from
 // scratch.
 func blankedMacroBody(p *sitter.Parser, buf []byte, a, b uint) *sitter.Tree {
-	sub := make([]byte, len(buf))
-	for k, c := range buf {
-		if c == '\n' {
-			sub[k] = '\n'
-		} else {
-			sub[k] = ' '
-		}
-	}
-	copy(sub[a:b], buf[a:b])
-	return p.ParseWithOptions(readChunks(sub), nil, nil)
+	return p.ParseWithOptions(readChunks(blankOutside(buf, [][2]uint{{a, b}})), nil, nil)
 }
 
 // An item macro's body parsed over its own range gives the tree the
