@@ -2,6 +2,7 @@ package index
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -11,6 +12,7 @@ import (
 	"github.com/coderag/coderag/internal/analyze"
 	"github.com/coderag/coderag/internal/chunk"
 	"github.com/coderag/coderag/internal/embed/static"
+	"github.com/coderag/coderag/internal/store"
 	"github.com/coderag/coderag/internal/walk"
 )
 
@@ -120,5 +122,69 @@ func TestLargestFirst(t *testing.T) {
 	}
 	if got := largestFirst(nil, 4); len(got) != 0 {
 		t.Fatal("files from nothing")
+	}
+}
+
+// writeIdle writes the queued files, the batch being gathered included,
+// once they hold idleWriteChunks chunks, and leaves a smaller queue for
+// later.
+func TestWriteIdle(t *testing.T) {
+	ctx := context.Background()
+	emb := localEmbedder(t)
+	root := resolved(t, t.TempDir())
+	const files, funcs = 12, 50 // 600 function chunks in all
+	for i := range files {
+		var b strings.Builder
+		b.WriteString("package p\n")
+		for k := range funcs {
+			fmt.Fprintf(&b, "\nfunc F%d_%d() int { return %d }\n", i, k, k)
+		}
+		writeFile(t, root, fmt.Sprintf("f%d.go", i), b.String())
+	}
+	rt, err := os.OpenRoot(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rt.Close()
+	st := openStore(t)
+	if err := st.PutProject(ctx, store.Project{Path: root, Embedder: emb.ID(), Dim: emb.Dim()}); err != nil {
+		t.Fatal(err)
+	}
+	c := &collector{ctx: ctx, st: st, emb: emb, root: root, rep: &Report{}, batch: 32, writeChunks: 1 << 20, writeBytes: 1 << 30}
+	ids, gopkgs, cpp := newFileIDs(emb), newGoPackages(nil), newCppDirs()
+	written := func() int {
+		recs, err := st.Files(ctx, root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(recs)
+	}
+	queued, done, idleWrites := 0, 0, 0
+	for i := range files {
+		f := walk.File{Path: fmt.Sprintf("f%d.go", i), Abs: filepath.Join(root, fmt.Sprintf("f%d.go", i))}
+		if fi, err := os.Stat(f.Abs); err == nil {
+			f.Size = fi.Size()
+		}
+		w := prepare(rt, f, nil, ids, gopkgs, cpp, true, nil)
+		if err := c.add(w); err != nil {
+			t.Fatal(err)
+		}
+		queued += len(w.res.Chunks)
+		if err := c.writeIdle(); err != nil {
+			t.Fatal(err)
+		}
+		if queued >= idleWriteChunks {
+			done, queued = i+1, 0 // all written; the next files queue anew
+			idleWrites++
+		}
+		if n := written(); n != done {
+			t.Fatalf("after file %d (%d chunks queued, threshold %d): %d files written, want %d", i, queued, idleWriteChunks, n, done)
+		}
+	}
+	if idleWrites != 1 || done != 11 {
+		t.Fatalf("%d idle writes, %d files written by them; want 1 write of the first 11 files (550 chunks)", idleWrites, done)
+	}
+	if c.rep.Changed == 0 {
+		t.Fatal("writeIdle wrote nothing")
 	}
 }
