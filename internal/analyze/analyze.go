@@ -42,7 +42,7 @@ func IsHan(r rune) bool { return unicode.Is(unicode.Han, r) }
 // Runs of letters (Han excepted) and digits are split by SubWords; every
 // other character separates.
 func SplitIdentifier(id string) []string {
-	if isASCII(id) {
+	if IsASCII(id) {
 		return splitASCII(id)
 	}
 	return splitRunes(id)
@@ -78,6 +78,7 @@ func splitRunes(id string) []string {
 
 // splitASCII is SplitIdentifier of an ASCII identifier, on its bytes: the
 // sub-words are substrings of id, copied only to lower-case them
+// (strings.ToLower returns an ASCII word without upper case as it is)
 // (TestSplitASCIIEqualsRunes: the same words as splitRunes). Identifier analysis is a tenth of an index
 // run's CPU, and converting each identifier to runes and each sub-word
 // back was a third of it.
@@ -100,11 +101,11 @@ func splitASCII(id string) []string {
 			if isDigit(c) != isDigit(prev) ||
 				isUpper(c) && isLower(prev) ||
 				isUpper(c) && isUpper(prev) && k+1 < j && isLower(id[k+1]) {
-				out = append(out, lowerASCII(id[start:k]))
+				out = append(out, strings.ToLower(id[start:k]))
 				start = k
 			}
 		}
-		out = append(out, lowerASCII(id[start:j]))
+		out = append(out, strings.ToLower(id[start:j]))
 		i = j
 	}
 	return out
@@ -114,24 +115,8 @@ func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 func isUpper(c byte) bool { return c >= 'A' && c <= 'Z' }
 func isLower(c byte) bool { return c >= 'a' && c <= 'z' }
 
-// lowerASCII lower-cases an ASCII word, without a copy when it has no
-// upper-case letter.
-func lowerASCII(w string) string {
-	for i := 0; i < len(w); i++ {
-		if isUpper(w[i]) {
-			b := []byte(w)
-			for k := i; k < len(b); k++ {
-				if isUpper(b[k]) {
-					b[k] += 'a' - 'A'
-				}
-			}
-			return string(b)
-		}
-	}
-	return w
-}
-
-func isASCII(s string) bool {
+// IsASCII reports whether s is all ASCII bytes.
+func IsASCII(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if s[i] >= utf8.RuneSelf {
 			return false
@@ -246,7 +231,7 @@ func Terms(dst []string, text string) []string {
 			j := i + size
 			for j < len(text) {
 				if c := text[j]; c < utf8.RuneSelf { // ASCII: no decoding
-					if !isAlnum(c) && c != '_' && c != '$' {
+					if !IsWordByte(c) {
 						break
 					}
 					j++
@@ -272,9 +257,16 @@ func Terms(dst []string, text string) []string {
 // than Han (whose runs are segmented instead).
 func isWordRune(r rune) bool {
 	if r < utf8.RuneSelf {
-		return isAlnum(byte(r)) || r == '_' || r == '$'
+		return IsWordByte(byte(r))
 	}
 	return (unicode.IsLetter(r) || unicode.IsDigit(r)) && !IsHan(r)
+}
+
+// IsWordByte reports whether an ASCII byte is part of a word for Terms: a
+// letter, a digit, '_' or '$'. Terms reads words one by one, so text cut
+// after a byte that is not one analyses as its two parts do.
+func IsWordByte(c byte) bool {
+	return isAlnum(c) || c == '_' || c == '$'
 }
 
 func isAlnum(b byte) bool {

@@ -288,7 +288,7 @@ func (w *work) embedOnWorker(ctx context.Context, emb embed.Embedder) {
 func termVector(te embed.TermEmbedder, ch chunk.Chunk) (vec []float32, body []string, ok bool) {
 	text := chunk.EmbedText(ch)
 	head := "[" + ch.Type + ":" + ch.Name + "] "
-	if !isASCII(text) || !strings.HasPrefix(text, head) || len(text) > embed.MaxInputRunes {
+	if !analyze.IsASCII(text) || !strings.HasPrefix(text, head) || len(text) > embed.MaxInputRunes {
 		return nil, nil, false
 	}
 	cut := len(text) - len(head) // bytes of the content in the text
@@ -300,7 +300,7 @@ func termVector(te embed.TermEmbedder, ch chunk.Chunk) (vec []float32, body []st
 		return te.EmbedTerms(terms), terms[nhead:], true
 	}
 	safe := cut
-	for safe > 0 && wordByte(content[safe-1]) {
+	for safe > 0 && analyze.IsWordByte(content[safe-1]) {
 		safe--
 	}
 	terms = analyze.Terms(terms, content[:safe])
@@ -314,24 +314,10 @@ func termVector(te embed.TermEmbedder, ch chunk.Chunk) (vec []float32, body []st
 // only when te is set and body is the chunk's content (not a split
 // definition's head, whose body is the whole definition).
 func termVectorOf(te embed.TermEmbedder, ch chunk.Chunk, body string) ([]float32, []string, bool) {
-	if te == nil || len(body) != len(ch.Content) || body != ch.Content {
+	if te == nil || body != ch.Content {
 		return nil, nil, false
 	}
 	return termVector(te, ch)
-}
-
-// wordByte reports an ASCII byte analyze.Terms reads as part of a word.
-func wordByte(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '$'
-}
-
-func isASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			return false
-		}
-	}
-	return true
 }
 
 // Run indexes root (absolute, resolved) into st with emb and returns the
@@ -723,7 +709,7 @@ func largestFirst(todo []walk.File, threads int) []walk.File {
 	slices.SortStableFunc(big, func(a, b int) int { return cmp.Compare(todo[b].Size, todo[a].Size) })
 	big = big[:min(len(big), 4*threads)]
 	out := make([]walk.File, 0, len(todo))
-	first := make(map[int]bool, len(big))
+	first := make([]bool, len(todo))
 	for _, i := range big {
 		out = append(out, todo[i])
 		first[i] = true

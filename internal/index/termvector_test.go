@@ -55,7 +55,7 @@ func TestTermVectorEqualsEmbed(t *testing.T) {
 		vec, body, ok := termVector(learned, ch)
 		text := chunk.EmbedText(ch)
 		if !ok {
-			if isASCII(text) {
+			if analyze.IsASCII(text) {
 				t.Fatalf("an ASCII chunk not embedded from its terms: %q", text[:min(60, len(text))])
 			}
 			continue
