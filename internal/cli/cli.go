@@ -262,7 +262,24 @@ func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 	help := fs.Usage
 	fs.Usage = func() {}
 	defer func() { fs.Usage = help }()
-	var pos []string
+	var pos, filters []string
+	// "-file:vendor/**" is a query's filter, not a flag: such words are
+	// taken out before the flags are parsed and follow the other words
+	// (a filter's place in the query does not matter); after "--" every
+	// argument is a word as it is
+	kept := make([]string, 0, len(args))
+	for i, a := range args {
+		if a == "--" {
+			kept = append(kept, args[i:]...)
+			break
+		}
+		if negatedFilter(a) {
+			filters = append(filters, a)
+			continue
+		}
+		kept = append(kept, a)
+	}
+	args = kept
 	for {
 		if err := fs.Parse(args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
@@ -276,14 +293,35 @@ func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 		}
 		rest := fs.Args()
 		if len(rest) == 0 {
-			return pos, nil
+			return append(pos, filters...), nil
 		}
 		if rest[0] == "--" {
-			return append(pos, rest[1:]...), nil
+			return append(append(pos, rest[1:]...), filters...), nil
 		}
 		pos = append(pos, rest[0])
 		args = rest[1:]
 	}
+}
+
+// negatedFilter reports whether arg is a query's excluding filter, as
+// zoekt writes them ("-file:vendor/**", "-lang:js"): one dash, then a name
+// of letters followed by ':'. No flag's name holds a ':', so parse takes
+// such an argument as a word of the query rather than an unknown flag.
+func negatedFilter(arg string) bool {
+	name, ok := strings.CutPrefix(arg, "-")
+	if !ok {
+		return false
+	}
+	i := strings.IndexByte(name, ':')
+	if i <= 0 {
+		return false
+	}
+	for _, r := range name[:i] {
+		if r < 'a' || r > 'z' {
+			return false
+		}
+	}
+	return true
 }
 
 // pathFlags are the flags whose value is a directory: given empty (an unset

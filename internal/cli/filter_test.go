@@ -63,3 +63,48 @@ func TestSearchFilters(t *testing.T) {
 		}
 	}
 }
+
+// TestNegatedFilterArgument: an excluding filter given as an argument of
+// its own ("-file:*.py", before or after the other words, or after the
+// flags) is a word of the query, not an unknown flag; an unknown flag is
+// still bad usage, and after "--" every argument is a word.
+func TestNegatedFilterArgument(t *testing.T) {
+	setHome(t)
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "charge.go"), "package shop\n\n// ChargeCustomer bills the customer's card.\nfunc ChargeCustomer(amount int) error { return nil }\n")
+	writeFile(t, filepath.Join(dir, "charge.py"), "def charge_customer(amount):\n    \"\"\"charge the customer\"\"\"\n    return amount\n")
+	if code, out, errs := run(t, "index", "--quiet", dir); code != 0 {
+		t.Fatalf("index: %d %s %s", code, out, errs)
+	}
+	for _, args := range [][]string{
+		{"search", "--json", "--project", dir, "-file:*.py", "charge customer"},
+		{"search", "--json", "--project", dir, "charge customer", "-file:*.py"},
+		{"search", "-file:*.py", "--json", "--project", dir, "charge", "customer"},
+		{"search", "--json", "--project", dir, "--", "-file:*.py", "charge customer"},
+	} {
+		var resp struct {
+			Filter  string `json:"filter"`
+			Results []struct{ Path string }
+		}
+		code, out, errs := run(t, args...)
+		if err := json.Unmarshal([]byte(out), &resp); err != nil || code != 0 || len(resp.Results) == 0 {
+			t.Fatalf("%q: exit %d %v\n%s\n%s", args, code, err, out, errs)
+		}
+		if resp.Filter != "-file:*.py" {
+			t.Errorf("%q: filter %q, want -file:*.py", args, resp.Filter)
+		}
+		for _, r := range resp.Results {
+			if strings.HasSuffix(r.Path, ".py") {
+				t.Errorf("%q kept %s", args, r.Path)
+			}
+		}
+	}
+	if code, _, errs := run(t, "search", "--project", dir, "-bogus", "charge"); code != 2 || !strings.Contains(errs, "flag provided but not defined: -bogus") {
+		t.Errorf("-bogus: exit %d, %s", code, errs)
+	}
+	for arg, want := range map[string]bool{"-file:x": true, "-lang:go": true, "-file": false, "--file:x": false, "-File:x": false, "-:x": false, "file:x": false, "-top-k=3": false} {
+		if got := negatedFilter(arg); got != want {
+			t.Errorf("negatedFilter(%q) = %v, want %v", arg, got, want)
+		}
+	}
+}
