@@ -169,9 +169,15 @@ usage or an invalid regular expression.`)
 		// the CLI's own command instead of the agents' read_file call
 		// (the REPL's /read in the REPL, on the session's project)
 		args, _ := json.Marshal(sr.Args)
-		read := fmt.Sprintf("coderag read %s--offset %d --limit %d %s\n", projectFlag, sr.Args.Offset, sr.Args.Limit, shellQuote(sr.Args.Path))
-		if e.repl {
-			read = fmt.Sprintf("/read %s --offset %d --limit %d\n", shellQuote(sr.Args.Path), sr.Args.Offset, sr.Args.Limit)
+		path := shellQuote(sr.Args.Path)
+		if strings.HasPrefix(sr.Args.Path, "-") {
+			path = "-- " + path // a name starting with '-' is not a flag
+		}
+		read := fmt.Sprintf("coderag read %s--offset %d --limit %d %s\n", projectFlag, sr.Args.Offset, sr.Args.Limit, path)
+		if e.repl && path == shellQuote(sr.Args.Path) {
+			read = fmt.Sprintf("/read %s --offset %d --limit %d\n", path, sr.Args.Offset, sr.Args.Limit)
+		} else if e.repl {
+			read = fmt.Sprintf("/read --offset %d --limit %d %s\n", sr.Args.Offset, sr.Args.Limit, path)
 		}
 		text = strings.Replace(text, sr.Tool+" "+string(args)+"\n", read, 1)
 	}

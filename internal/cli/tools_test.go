@@ -128,3 +128,26 @@ func TestExactToolsSaySkipped(t *testing.T) {
 		t.Fatalf("glob --no-ignore: exit %d %q", code, out)
 	}
 }
+
+// TestSuggestedReadOfDashName: grep's suggested read of a file whose name
+// starts with '-' puts "--" before it, and the command it prints runs.
+func TestSuggestedReadOfDashName(t *testing.T) {
+	setHome(t)
+	root := t.TempDir()
+	writeFile(t, filepath.Join(root, "-top.go"), "package x\n\nfunc TopDash() {}\n")
+	code, out, errs := run(t, "grep", "--project", root, "TopDash")
+	if code != 0 {
+		t.Fatalf("grep: exit %d\n%s\n%s", code, out, errs)
+	}
+	want := "coderag read --project " + shellQuote(root) + " --offset 1 --limit 80 -- -top.go\n"
+	if !strings.Contains(out, want) {
+		t.Fatalf("grep's suggestion is not %q:\n%s", want, out)
+	}
+	args := strings.Fields(strings.TrimPrefix(strings.TrimSuffix(want, "\n"), "coderag "))
+	for i, a := range args {
+		args[i] = strings.Trim(a, "'")
+	}
+	if code, out, errs := run(t, args...); code != 0 || !strings.Contains(out, "func TopDash()") {
+		t.Fatalf("%q: exit %d\n%s\n%s", args, code, out, errs)
+	}
+}
