@@ -27,6 +27,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
 	"sync"
 	"time"
 )
@@ -205,7 +206,7 @@ func (d *drainReader) endLine() {
 		d.w.reject(nil, -32700, "Parse error: the line is not valid JSON")
 	default:
 		if id, ok := validMessage(line); !ok {
-			d.w.reject(id, -32600, `Invalid Request: want a JSON-RPC 2.0 object with "jsonrpc":"2.0" and a method or an id, or a non-empty array of them`)
+			d.w.reject(id, -32600, `Invalid Request: want a JSON-RPC 2.0 object with "jsonrpc":"2.0" and a method or an id (a string or an integer), or a non-empty array of them`)
 			return
 		}
 		if !d.g.pass(line, d.w) {
@@ -229,7 +230,7 @@ func validMessage(line []byte) (json.RawMessage, bool) {
 		Error   json.RawMessage `json:"error"`
 	}
 	ok := func(m msg) bool {
-		return m.JSONRPC == "2.0" && (m.Method != "" || len(m.ID) > 0 && (len(m.Result) > 0 || len(m.Error) > 0))
+		return m.JSONRPC == "2.0" && (m.Method != "" || len(m.ID) > 0 && (len(m.Result) > 0 || len(m.Error) > 0)) && validID(m.ID)
 	}
 	if line[0] == '[' {
 		var batch []msg
@@ -255,6 +256,26 @@ func validMessage(line []byte) (json.RawMessage, bool) {
 		return id, false
 	}
 	return nil, true
+}
+
+// validID reports whether id, a message's raw "id" (empty when absent), is
+// one the SDK keeps as it is: absent, null (a notification to the SDK), a
+// string, or an integer that fits an int64. The SDK ends the session on
+// any other type (true, [1], {}) and truncates a fraction (2.5 answered as
+// 2, and the request then never counts as answered), so such a message is
+// answered with -32600 here instead (JSON-RPC 2.0, section 4: an id
+// should not contain fractional parts).
+func validID(id json.RawMessage) bool {
+	id = bytes.TrimSpace(id)
+	switch {
+	case len(id) == 0, string(id) == "null":
+		return true
+	case id[0] == '"':
+		var s string
+		return json.Unmarshal(id, &s) == nil
+	}
+	_, err := strconv.ParseInt(string(id), 10, 64)
+	return err == nil
 }
 
 func (d *drainReader) Close() error { return d.r.Close() }

@@ -172,3 +172,63 @@ func TestLongLinesAreAnsweredNotFatal(t *testing.T) {
 		t.Errorf("answered %v, errors %v; output %.500s", ok, codes, out.String())
 	}
 }
+
+// TestBadIDsAreAnsweredNotFatal: a message whose id is neither a string
+// nor an integer of int64 range (true, [1], {}, 2.5, 1e400, 2^63) gets
+// -32600 and the session goes on: the SDK ended it on the first kinds and
+// answered 2.5 as 2, which then kept Run from returning at EOF. A number
+// is echoed back as it was sent; an id of another type is answered null.
+func TestBadIDsAreAnsweredNotFatal(t *testing.T) {
+	t.Parallel()
+	srv := stdioServer(t, "package a\n")
+	in := strings.Join([]string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":true,"method":"tools/list"}`,
+		`{"jsonrpc":"2.0","id":2.5,"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":1e400,"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":9223372036854775808,"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":{},"result":{}}`,
+		`[{"jsonrpc":"2.0","id":[1],"method":"ping"}]`,
+		`{"jsonrpc":"2.0","id":-3,"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":"x","method":"ping"}`,
+	}, "\n") + "\n"
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	var out bufCloser
+	if err := srv.Run(ctx, io.NopCloser(strings.NewReader(in)), &out); err != nil {
+		t.Fatalf("session ended with %v; output:\n%s", err, out.String())
+	}
+	if ctx.Err() != nil {
+		t.Fatalf("Run did not return at EOF; output:\n%s", out.String())
+	}
+	answered, rejected := map[string]bool{}, map[string]int{}
+	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		var m struct {
+			ID    json.RawMessage `json:"id"`
+			Error *struct {
+				Code int `json:"code"`
+			} `json:"error"`
+		}
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatalf("stdout line is not JSON: %q", line)
+		}
+		if m.Error != nil && m.Error.Code == -32600 {
+			rejected[string(m.ID)]++
+		} else if m.Error == nil {
+			answered[string(m.ID)] = true
+		}
+	}
+	for _, id := range []string{"1", "-3", `"x"`} {
+		if !answered[id] {
+			t.Errorf("request %s not answered; output:\n%s", id, out.String())
+		}
+	}
+	// true, {}, [1] and 1e400 (no float64 holds it) are answered null
+	if rejected["null"] != 4 || rejected["2.5"] != 1 || rejected["9223372036854775808"] != 1 {
+		t.Errorf("-32600 answers by id: %v; output:\n%s", rejected, out.String())
+	}
+	if answered["2"] {
+		t.Errorf("2.5 answered as 2:\n%s", out.String())
+	}
+}
