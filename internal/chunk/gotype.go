@@ -1,13 +1,17 @@
 package chunk
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"maps"
 	"path"
 	"slices"
 	"sort"
 	"strconv"
+	"strings"
 )
 
 // Go receiver typing. A call on another value ("t.Execute(w, data)") names
@@ -616,4 +620,71 @@ func (tc *typer) method(t goType, m string) string {
 		}
 	}
 	return t.Name + "." + m
+}
+
+// Digest returns a digest of everything receiver typing reads from gp
+// (hex SHA-256 of the declarations in a canonical order): two packages
+// with equal digests type every call of a file alike, so a file parsed
+// with one need not be parsed again after a sibling file changed, as long
+// as the digest did not. A nil GoPackage (an unreadable directory) has
+// the digest "".
+func (gp *GoPackage) Digest() string {
+	if gp == nil {
+		return ""
+	}
+	h := sha256.New()
+	w := func(parts ...string) {
+		for _, p := range parts {
+			h.Write([]byte(p))
+			h.Write([]byte{0})
+		}
+		h.Write([]byte{'\n'})
+	}
+	ty := func(t goType) string {
+		if t.Slice {
+			return "[]" + t.Pkg + "." + t.Name
+		}
+		return t.Pkg + "." + t.Name
+	}
+	tys := func(ts []goType) string {
+		s := make([]string, len(ts))
+		for i, t := range ts {
+			s[i] = ty(t)
+		}
+		return strings.Join(s, ",")
+	}
+	for _, pkg := range slices.Sorted(maps.Keys(gp.pkgs)) {
+		d := gp.pkgs[pkg]
+		w("package", pkg)
+		for _, t := range slices.Sorted(maps.Keys(d.types)) {
+			w("type", t)
+		}
+		for _, t := range slices.Sorted(maps.Keys(d.fields)) {
+			for _, f := range slices.Sorted(maps.Keys(d.fields[t])) {
+				w("field", t, f, ty(d.fields[t][f]))
+			}
+		}
+		for _, t := range slices.Sorted(maps.Keys(d.embeds)) {
+			w("embeds", t, tys(d.embeds[t]))
+		}
+		for _, t := range slices.Sorted(maps.Keys(d.methods)) {
+			for _, m := range slices.Sorted(maps.Keys(d.methods[t])) {
+				w("method", t, m, tys(d.methods[t][m]))
+			}
+		}
+		// a function without known results and a var of unknown type
+		// type nothing, as an absent one (typer.results, typer.typeOf):
+		// adding "func init() {}" leaves the digest as it was
+		for _, f := range slices.Sorted(maps.Keys(d.funcs)) {
+			if len(d.funcs[f]) > 0 {
+				w("func", f, tys(d.funcs[f]))
+			}
+		}
+		for _, v := range slices.Sorted(maps.Keys(d.vars)) {
+			if d.vars[v].known() {
+				w("var", v, ty(d.vars[v]))
+			}
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }

@@ -195,6 +195,9 @@ func printReport(w io.Writer, rep *index.Report) {
 	fmt.Fprintf(w, "files: %d scanned, %d changed, %d unchanged, %d removed, %d failed, %d skipped\n",
 		rep.Scanned, rep.Changed, rep.Unchanged, rep.Removed, rep.Failed, rep.Skipped)
 	fmt.Fprintf(w, "chunks: %d, relations: %d written in %s\n", rep.Chunks, rep.Relations, rep.Elapsed.Round(time.Millisecond))
+	if rep.Reread > 0 {
+		fmt.Fprintf(w, "note: %d of the changed files did not change themselves: they were parsed again because the declarations or C++ sources of their directory did\n", rep.Reread)
+	}
 	if rep.Reanalysed > 0 {
 		fmt.Fprintf(w, "note: %d file(s) with Chinese text re-embedded because the text analysis changed (CC-CEDICT installed or removed, or a new glossary)\n", rep.Reanalysed)
 	}

@@ -299,10 +299,12 @@ func testMCPTools(t *testing.T, bin string) {
 
 	mustCall(t, cs, "index_project", nil, "Indexed the whole project", "unchanged")
 	writeFile(t, filepath.Join(root, "auth", "password.go"), "package auth\n\n// HashPassword hashes a password with bcrypt.\nfunc HashPassword(p string) string { return p }\n")
-	mustCall(t, cs, "index_project", map[string]any{"path": "auth"}, "Indexed auth of", "1 changed")
+	// password.go is the one change; the package's two other files are
+	// parsed again for the function it declares
+	mustCall(t, cs, "index_project", map[string]any{"path": "auth"}, "Indexed auth of", "3 changed", "2 of the changed files were parsed again only because")
 	mustCall(t, cs, "search_code", map[string]any{"query": "hash a password"}, "auth/password.go")
 	writeFile(t, filepath.Join(root, "auth", "password.go"), "package auth\n\n// CheckPassword compares a password with its hash.\nfunc CheckPassword(p, h string) bool { return p == h }\n")
-	mustCall(t, cs, "index_project", map[string]any{"path": "auth/password.go"}, "Indexed auth/password.go", "1 changed")
+	mustCall(t, cs, "index_project", map[string]any{"path": "auth/password.go"}, "Indexed auth/password.go", "3 changed", "2 of the changed files were parsed again only because")
 }
 
 func testMCPBadArguments(t *testing.T, bin string) {

@@ -120,7 +120,9 @@ func TestHoldRefusesRuns(t *testing.T) {
 	if e.Job(root).Held {
 		t.Error("still held after release")
 	}
-	if out, err := e.Index(ctx, root, engine.IndexRequest{Embedder: emb}); err != nil || out.Err != nil || out.Report.Changed != 1 {
+	// extra.go is the one change; its package's other files are parsed
+	// again for the function it declares (Report.Reread)
+	if out, err := e.Index(ctx, root, engine.IndexRequest{Embedder: emb}); err != nil || out.Err != nil || out.Report.Changed-out.Report.Reread != 1 {
 		t.Fatalf("index after release: %+v %v", out, err)
 	}
 }

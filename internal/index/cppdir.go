@@ -29,7 +29,12 @@ func (c *cppDirs) header(abs string) bool {
 	if c == nil || !strings.EqualFold(filepath.Ext(abs), ".h") {
 		return false
 	}
-	dir := filepath.Dir(abs)
+	return c.dir(filepath.Dir(abs))
+}
+
+// dir reports whether directory dir (absolute) holds C++ sources, looking
+// once per run.
+func (c *cppDirs) dir(dir string) bool {
 	c.mu.Lock()
 	e := c.dirs[dir]
 	if e == nil {
@@ -47,12 +52,31 @@ func hasCppSources(dir string) bool {
 		return false
 	}
 	for _, de := range ents {
-		switch strings.ToLower(filepath.Ext(de.Name())) {
-		case ".cc", ".cpp", ".cxx", ".hpp", ".hh", ".hxx":
-			if de.Type().IsRegular() {
-				return true
-			}
+		if isCppSource(de.Name()) && de.Type().IsRegular() {
+			return true
 		}
 	}
 	return false
+}
+
+// isCppSource reports whether name's extension marks a C++ source
+// (.cc, .cpp, .cxx, .hpp, .hh, .hxx, in any case).
+func isCppSource(name string) bool {
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".cc", ".cpp", ".cxx", ".hpp", ".hh", ".hxx":
+		return true
+	}
+	return false
+}
+
+// looked returns what dir found for each directory it looked at in the
+// run, by directory. Call it once the run's parses are done.
+func (c *cppDirs) looked() map[string]bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := make(map[string]bool, len(c.dirs))
+	for d, e := range c.dirs {
+		out[d] = e.cpp
+	}
+	return out
 }

@@ -1,6 +1,7 @@
 package index
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -26,6 +27,10 @@ type goPackages struct {
 	mu      sync.Mutex
 	dirs    map[string]*goPkgEntry
 	pending map[string]int // directory -> .go files of the run not yet done
+	// digests holds the declaration digest (chunk.GoPackage.Digest) of
+	// every package the run loaded, by directory: what the run's parses
+	// of that directory read (dirstate.go). Kept when the package goes.
+	digests map[string]string
 }
 
 type goPkgEntry struct {
@@ -36,13 +41,21 @@ type goPkgEntry struct {
 // newGoPackages returns the packages of a run over files: each .go file
 // among them is expected to be handed to done once it is prepared.
 func newGoPackages(files []walk.File) *goPackages {
-	g := &goPackages{dirs: map[string]*goPkgEntry{}, pending: map[string]int{}}
+	g := &goPackages{dirs: map[string]*goPkgEntry{}, pending: map[string]int{}, digests: map[string]string{}}
+	g.expect(files)
+	return g
+}
+
+// expect adds files to those expected to be handed to done (see
+// newGoPackages).
+func (g *goPackages) expect(files []walk.File) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
 	for _, f := range files {
 		if strings.HasSuffix(f.Abs, ".go") {
 			g.pending[filepath.Dir(f.Abs)]++
 		}
 	}
-	return g
 }
 
 // get returns the package of the Go file at abs, or nil for other files.
@@ -50,7 +63,12 @@ func (g *goPackages) get(abs string) *chunk.GoPackage {
 	if g == nil || !strings.HasSuffix(abs, ".go") {
 		return nil
 	}
-	dir := filepath.Dir(abs)
+	return g.load(filepath.Dir(abs))
+}
+
+// load returns the package of directory dir (absolute), loading it on
+// first use and recording its digest; nil for an unreadable directory.
+func (g *goPackages) load(dir string) *chunk.GoPackage {
 	g.mu.Lock()
 	e := g.dirs[dir]
 	if e == nil {
@@ -58,8 +76,36 @@ func (g *goPackages) get(abs string) *chunk.GoPackage {
 		g.dirs[dir] = e
 	}
 	g.mu.Unlock()
-	e.once.Do(func() { e.pkg = loadGoPackage(dir) })
+	e.once.Do(func() {
+		e.pkg = loadGoPackage(dir)
+		if e.pkg != nil {
+			d := e.pkg.Digest()
+			g.mu.Lock()
+			g.digests[dir] = d
+			g.mu.Unlock()
+		}
+	})
 	return e.pkg
+}
+
+// digest returns the declaration digest of directory dir's package
+// (absolute), loading it for the run; ok is false for an unreadable
+// directory.
+func (g *goPackages) digest(dir string) (d string, ok bool) {
+	if g.load(dir) == nil {
+		return "", false
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.digests[dir], true
+}
+
+// loadedDigests returns a copy of the digests of the packages loaded so
+// far, by directory.
+func (g *goPackages) loadedDigests() map[string]string {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return maps.Clone(g.digests)
 }
 
 // done records that the file at abs, one of the run's files, is prepared

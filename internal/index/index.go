@@ -122,6 +122,12 @@ type Report struct {
 	Removed   int    `json:"removed"`
 	Failed    int    `json:"failed"`
 	Skipped   int    `json:"skipped"`
+	// Reread counts the files parsed again though they did not change,
+	// because a file of their directory did and their parse reads it: Go
+	// files whose package's declarations changed, .h files whose
+	// directory's C++ sources came or went (dirstate.go). Changed counts
+	// them too.
+	Reread int `json:"reread,omitempty"`
 	// Reanalysed counts the changed files re-embedded only because the
 	// text analysis their Chinese text was embedded with is not the
 	// embedder's now (CC-CEDICT installed or removed, another glossary;
@@ -227,8 +233,11 @@ type work struct {
 	skip    walk.Reason
 	skipErr string // detail of a ReasonUnreadable skip
 	err     error
-	same    bool   // hash equal to prev: only touch
-	embID   string // the embedder id its fingerprint records (fileIDs.record)
+	same    bool // hash equal to prev: only touch
+	// reread: the same bytes as prev, parsed again because what its
+	// parse reads beyond the file changed (Report.Reread)
+	reread bool
+	embID  string // the embedder id its fingerprint records (fileIDs.record)
 	// reanalysed: the same bytes and analysis version as prev, re-embedded
 	// only because prev names another text analysis (Report.Reanalysed)
 	reanalysed bool
@@ -335,7 +344,7 @@ func termVectorOf(te embed.TermEmbedder, ch chunk.Chunk, body string) ([]float32
 // fingerprint was written, keep those read in the snapshot (snapshot.go).
 func Run(ctx context.Context, st Store, emb embed.Embedder, root string, opts Options) (*Report, error) {
 	r := &run{st: st, emb: emb, ids: newFileIDs(emb), root: root, opts: withDefaults(opts), start: time.Now(),
-		rep: &Report{Project: root, Embedder: emb.ID()}}
+		rep: &Report{Project: root, Embedder: emb.ID()}, gopkgs: newGoPackages(nil), cpp: newCppDirs()}
 	if err := CheckRoot(ctx, st, root); err != nil {
 		return nil, err
 	}
@@ -358,6 +367,9 @@ func Run(ctx context.Context, st Store, emb embed.Embedder, root string, opts Op
 		return nil, err
 	}
 	r.diff()
+	if err := r.addDependents(ctx); err != nil {
+		return nil, err
+	}
 	if err := r.removeGone(ctx); err != nil {
 		return nil, err
 	}
@@ -366,6 +378,12 @@ func Run(ctx context.Context, st Store, emb embed.Embedder, root string, opts Op
 	}
 	c, err := r.pipeline(ctx)
 	if err != nil {
+		// what was written stays: the states it was parsed with too, so a
+		// resumed run does not parse it again (a short bound: the run's
+		// context may be the one cancelled)
+		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		_ = r.saveDirStates(sctx, false) // best effort: without them a directory counts as changed
+		cancel()
 		return r.rep, err
 	}
 	rep, err := r.finish(ctx, c)
@@ -393,6 +411,13 @@ type run struct {
 	skips []walk.Skip      // skips of the scan
 	seen  []bool           // by index in fps.recs: still present (or kept as unreadable)
 	todo  []walk.File      // files whose stat differs from their fingerprint
+
+	gopkgs *goPackages         // the Go packages the run's parses read
+	cpp    *cppDirs            // the C++ evidence of the directories of .h files
+	states map[string]dirState // recorded directory states, once read (dirstate.go)
+	reread map[string]bool     // unchanged files parsed again for their directory (addDependents)
+	// rereadDirs holds the directories of reread
+	rereadDirs map[string]bool
 
 	prevProj   *store.Project
 	newProject bool // no project row before this run
@@ -590,7 +615,8 @@ func (r *run) pipeline(ctx context.Context) (*collector, error) {
 		return nil
 	})
 	var wg sync.WaitGroup
-	gopkgs, cpp := newGoPackages(r.todo), newCppDirs()
+	gopkgs, cpp := r.gopkgs, r.cpp
+	gopkgs.expect(r.todo)
 	compress := r.st.CompressesContent()
 	onWorker := embed.IsInProcess(r.emb)
 	te, _ := r.emb.(embed.TermEmbedder)
@@ -600,11 +626,16 @@ func (r *run) pipeline(ctx context.Context) (*collector, error) {
 			defer wg.Done()
 			for f := range in {
 				var prev *store.FileRecord
+				sha := ""
 				if i, ok := r.prevs[f.Path]; ok {
 					p := r.fps.recs[i]
+					if sha = p.SHA256; r.reread[f.Path] {
+						p.SHA256 = "" // parsed again, though its bytes may be the same
+					}
 					prev = &p
 				}
 				w := prepare(rt, f, prev, r.ids, gopkgs, cpp, compress, te)
+				w.reread = r.reread[f.Path] && w.sha == sha && w.res != nil
 				gopkgs.done(f.Abs)
 				if onWorker {
 					w.embedOnWorker(gctx, r.emb)
@@ -767,6 +798,9 @@ func (r *run) finish(ctx context.Context, c *collector) (*Report, error) {
 		r.st.Reclaim(ctx)
 	}
 	if err := saveLangStats(ctx, r.st, r.root, c.parsed, rep.Fallbacks, rep.Unindexed, rep.Removed > 0); err != nil {
+		return rep, err
+	}
+	if err := r.saveDirStates(ctx, true); err != nil {
 		return rep, err
 	}
 	rep.Skips = append(r.skips, c.skips...)
@@ -1027,6 +1061,9 @@ func (c *collector) add(w *work) error {
 	}
 	c.pending = append(c.pending, w)
 	c.parsed = append(c.parsed, w.file.Path)
+	if w.reread {
+		c.rep.Reread++
+	}
 	if w.reanalysed {
 		if c.reanalysed == nil {
 			c.reanalysed = map[string]bool{}

@@ -38,6 +38,11 @@ type Store interface {
 	LangStats(ctx context.Context, project string) (value string, ok bool, err error)
 	// PutLangStats records project's language statistics.
 	PutLangStats(ctx context.Context, project, value string) error
+	// DirStates returns what the last parses of project's directories
+	// read beyond each file (dirstate.go).
+	DirStates(ctx context.Context, project string) (value string, ok bool, err error)
+	// PutDirStates records project's directory states.
+	PutDirStates(ctx context.Context, project, value string) error
 	// TreeListing returns the tree listing of project's last walk
 	// (fresh.go).
 	TreeListing(ctx context.Context, project string) (string, []store.DirRow, error)

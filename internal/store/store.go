@@ -278,8 +278,10 @@ func (s *Store) RemoveProject(ctx context.Context, path string) (int, error) {
 	if err := s.b.PruneNames(ctx, tx); err != nil {
 		return 0, fmt.Errorf("remove project %s: %w", path, err)
 	}
-	if _, err := tx.ExecContext(ctx, `DELETE FROM meta WHERE key = ?`, runKey(path)); err != nil {
-		return 0, fmt.Errorf("remove project %s: %w", path, err)
+	for _, key := range []string{runKey(path), dirStatesKey(path)} {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM meta WHERE key = ?`, key); err != nil {
+			return 0, fmt.Errorf("remove project %s: %w", path, err)
+		}
 	}
 	if err := deleteTreeListing(ctx, tx, path); err != nil {
 		return 0, fmt.Errorf("remove project %s: %w", path, err)

@@ -86,6 +86,9 @@ func reportText(o *engine.Outcome) string {
 	fmt.Fprintf(&b, "files: %d scanned, %d changed, %d unchanged, %d removed, %d failed, %d skipped\n",
 		r.Scanned, r.Changed, r.Unchanged, r.Removed, r.Failed, r.Skipped)
 	fmt.Fprintf(&b, "written: %d chunks, %d relations\n", r.Chunks, r.Relations)
+	if r.Reread > 0 {
+		fmt.Fprintf(&b, "%d of the changed files were parsed again only because their directory's declarations or C++ sources changed.\n", r.Reread)
+	}
 	for i, f := range r.Failures {
 		if i == 5 {
 			fmt.Fprintf(&b, "... and %d more failures\n", len(r.Failures)-i)

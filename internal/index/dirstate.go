@@ -1,0 +1,232 @@
+package index
+
+import (
+	"context"
+	"encoding/json"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/coderag/coderag/internal/walk"
+)
+
+// A file's parse can read more than the file: a Go file is typed with the
+// declarations of its whole package (goPackages), and a .h file is a C++
+// header when C++ sources sit beside it (cppDirs). Its rows then depend
+// on its siblings, and a run that re-parses only the files that changed
+// would leave the rows of an unchanged sibling as its old neighbours made
+// them (a call typed by a struct whose file was deleted). Each run records
+// what the parses of each directory read (dirState); a later run that
+// changes, adds or removes a file of a directory compares the directory's
+// state now with the recorded one and parses its unchanged Go files again
+// when the package's declarations differ, its .h files when its C++
+// evidence does. Editing a function body leaves the declarations as they
+// were, so the siblings are not parsed again. A directory with no
+// recorded state (an index made before the states were kept) counts as
+// changed: its files are parsed again once. The result is the index a run
+// over the whole tree from scratch would make.
+
+// dirState is what the parses of one directory's files read beyond each
+// file: Go, the digest of its Go package's declarations
+// (chunk.GoPackage.Digest); Cpp, whether it holds C++ sources. Nil: not
+// recorded.
+type dirState struct {
+	Go  *string `json:"go,omitempty"`
+	Cpp *bool   `json:"cpp,omitempty"`
+}
+
+// loadDirStates returns the recorded states of the project's directories,
+// by root-relative directory ("." for the root); a record that cannot be
+// decoded is as none (every directory then counts as changed).
+func (r *run) loadDirStates(ctx context.Context) (map[string]dirState, error) {
+	v, ok, err := r.st.DirStates(ctx, r.root)
+	if err != nil {
+		return nil, err
+	}
+	states := map[string]dirState{}
+	if ok {
+		if json.Unmarshal([]byte(v), &states) != nil {
+			states = map[string]dirState{}
+		}
+	}
+	return states, nil
+}
+
+// addDependents adds to todo the unchanged files whose parse read a
+// directory that changed (see above): for each directory where this run
+// parses or removes a file, its other indexed Go files when the package's
+// declaration digest differs from the recorded one, its other .h files
+// when its C++ evidence does. They are parsed as if changed (run.reread)
+// and counted in Report.Reread.
+func (r *run) addDependents(ctx context.Context) error {
+	gone := r.gone()
+	if len(r.todo) == 0 && len(gone) == 0 {
+		return nil
+	}
+	// a directory's Go declarations can change only with a .go file, its
+	// C++ evidence only with a C++ source (cppDirs)
+	goDirs, cppDirs := map[string]bool{}, map[string]bool{}
+	touch := func(p string) {
+		if strings.HasSuffix(p, ".go") {
+			goDirs[path.Dir(p)] = true
+		} else if isCppSource(p) {
+			cppDirs[path.Dir(p)] = true
+		}
+	}
+	inTodo := make(map[string]bool, len(r.todo))
+	for _, f := range r.todo {
+		touch(f.Path)
+		inTodo[f.Path] = true
+	}
+	removed := make(map[string]bool, len(gone))
+	for _, p := range gone {
+		touch(p)
+		removed[p] = true
+	}
+	if len(goDirs) == 0 && len(cppDirs) == 0 {
+		return nil
+	}
+	type deps struct{ goFiles, headers []string }
+	byDir := map[string]*deps{}
+	// every indexed file of such a directory, those in todo too: a file
+	// in todo whose bytes did not change (its stat did, or is too recent
+	// to trust) would otherwise keep its rows
+	for _, rec := range r.fps.recs {
+		if removed[rec.Path] {
+			continue
+		}
+		d := path.Dir(rec.Path)
+		isGo := goDirs[d] && strings.HasSuffix(rec.Path, ".go")
+		isH := cppDirs[d] && strings.EqualFold(path.Ext(rec.Path), ".h")
+		if !isGo && !isH {
+			continue
+		}
+		if byDir[d] == nil {
+			byDir[d] = &deps{}
+		}
+		if isGo {
+			byDir[d].goFiles = append(byDir[d].goFiles, rec.Path)
+		} else {
+			byDir[d].headers = append(byDir[d].headers, rec.Path)
+		}
+	}
+	if len(byDir) == 0 {
+		return nil
+	}
+	states, err := r.loadDirStates(ctx)
+	if err != nil {
+		return err
+	}
+	r.states = states
+	var add []string
+	for d, dp := range byDir {
+		st, abs := states[d], filepath.Join(r.root, filepath.FromSlash(d))
+		if len(dp.goFiles) > 0 {
+			if now, ok := r.gopkgs.digest(abs); !ok || st.Go == nil || *st.Go != now {
+				add = append(add, dp.goFiles...)
+			}
+		}
+		if len(dp.headers) > 0 {
+			if now := r.cpp.dir(abs); st.Cpp == nil || *st.Cpp != now {
+				add = append(add, dp.headers...)
+			}
+		}
+	}
+	if len(add) == 0 {
+		return nil
+	}
+	r.reread = make(map[string]bool, len(add))
+	r.rereadDirs = map[string]bool{}
+	var stat []string
+	for _, p := range add {
+		r.reread[p] = true
+		r.rereadDirs[path.Dir(p)] = true
+		if !inTodo[p] {
+			stat = append(stat, p)
+		}
+	}
+	// the others are stat'ed as a scan of those paths does; one that
+	// cannot be read now is the next scan's to find
+	files, _ := walk.Stat(r.root, stat, walk.Options{AllowSecrets: r.opts.AllowSecrets})
+	counted := map[string]bool{} // in the scan, and so counted unchanged by diff
+	if r.opts.Paths == nil && len(files) > 0 {
+		for _, f := range r.files {
+			counted[f.Path] = true
+		}
+	}
+	for _, f := range files {
+		r.todo = append(r.todo, f)
+		if counted[f.Path] {
+			r.rep.Unchanged--
+		}
+	}
+	return nil
+}
+
+// saveDirStates records, after a run, the state of every directory whose
+// files it parsed (or checked in addDependents), over the recorded
+// states. complete: the run wrote every file it parsed. A directory
+// whose unchanged files the run parsed again (run.reread) keeps its
+// recorded state when the run did not complete or one of its files
+// failed: some of them may keep rows made with the old state, and the
+// next run that touches the directory parses them again. The files of
+// other directories were all parsed with the state recorded, or are not
+// indexed yet (an interrupted first run), or failed and are retried by
+// their fingerprint.
+func (r *run) saveDirStates(ctx context.Context, complete bool) error {
+	digests, cpp := r.gopkgs.loadedDigests(), r.cpp.looked()
+	if len(digests) == 0 && len(cpp) == 0 {
+		return nil
+	}
+	states := r.states
+	if states == nil {
+		var err error
+		if states, err = r.loadDirStates(ctx); err != nil {
+			return err
+		}
+	}
+	keep := map[string]bool{} // directories whose recorded state stays
+	for d := range r.rereadDirs {
+		if !complete {
+			keep[d] = true
+		}
+	}
+	for _, f := range r.rep.Failures {
+		if d := path.Dir(f.Path); r.rereadDirs[d] {
+			keep[d] = true
+		}
+	}
+	rel := func(abs string) (string, bool) {
+		d, err := filepath.Rel(r.root, abs)
+		if err != nil || d == ".." || strings.HasPrefix(d, ".."+string(filepath.Separator)) {
+			return "", false
+		}
+		d = filepath.ToSlash(d)
+		return d, !keep[d]
+	}
+	changed := false
+	for abs, dg := range digests {
+		if d, ok := rel(abs); ok {
+			if st := states[d]; st.Go == nil || *st.Go != dg {
+				st.Go = &dg
+				states[d], changed = st, true
+			}
+		}
+	}
+	for abs, has := range cpp {
+		if d, ok := rel(abs); ok {
+			if st := states[d]; st.Cpp == nil || *st.Cpp != has {
+				st.Cpp = &has
+				states[d], changed = st, true
+			}
+		}
+	}
+	if !changed {
+		return nil
+	}
+	b, err := json.Marshal(states)
+	if err != nil {
+		return err
+	}
+	return r.st.PutDirStates(ctx, r.root, string(b))
+}
