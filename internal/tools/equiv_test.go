@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -129,7 +130,9 @@ func TestEnginesAgree(t *testing.T) {
 				if err != nil {
 					t.Fatalf("%s: %v", e, err)
 				}
-				if r.Partial {
+				// the one reason allowed: big.txt and size/over.txt (over
+				// MaxFileBytes) match, which both engines must say
+				if r.Partial && !slices.Equal(r.PartialReasons, []string{ReasonTooLarge}) {
 					t.Fatalf("%s: partial %v", e, r.PartialReasons)
 				}
 				if r.Engine != e {
@@ -139,6 +142,9 @@ func TestEnginesAgree(t *testing.T) {
 			}
 			if !reflect.DeepEqual(got[0].Matches, got[1].Matches) {
 				t.Errorf("engines differ:\n%s", diffMatches(got[0].Matches, got[1].Matches))
+			}
+			if got[0].Partial != got[1].Partial || got[0].Note != got[1].Note {
+				t.Errorf("engines differ on what they did not show:\n ripgrep %v %q\n  native %v %q", got[0].Partial, got[0].Note, got[1].Partial, got[1].Note)
 			}
 		})
 	}

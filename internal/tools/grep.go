@@ -50,6 +50,12 @@ const (
 	// ReasonUnreadable: files or directories could not be read (permissions,
 	// I/O errors); their lines may be missing.
 	ReasonUnreadable = "unreadable"
+	// ReasonTooLarge: files over MaxFileBytes were not searched (the native
+	// engine) or match but are not shown (ripgrep found them).
+	ReasonTooLarge = "too_large"
+	// ReasonTooDeep: directories nested deeper than the walk goes were not
+	// searched (the native engine).
+	ReasonTooDeep = "too_deep"
 )
 
 // GrepParams are the arguments of grep_code. Zero values take the defaults.
@@ -193,6 +199,52 @@ type query struct {
 
 	mu         sync.Mutex
 	unreadable []string // "path: reason" of files and directories the engine could not read
+	// largeSkipped: files over MaxFileBytes the walk passed over (native);
+	// largeMatched: files over it that ripgrep found to match; deep:
+	// directories nested too deep for the walk (native). Root-relative.
+	largeSkipped, largeMatched, deep []string
+}
+
+// noteSkip records a path the engine passed over: to *list (one of the
+// query's lists above; safe for concurrent use).
+func (q *query) noteSkip(list *[]string, p string) {
+	q.mu.Lock()
+	*list = append(*list, p)
+	q.mu.Unlock()
+}
+
+// skipNotes returns the notes and partial reasons of the paths the engine
+// passed over (noteSkip), each list sorted, at most three paths named.
+func (q *query) skipNotes() (notes, reasons []string) {
+	name := func(ps []string) string {
+		sort.Strings(ps)
+		shown := make([]string, 0, 3)
+		for _, p := range ps[:min(len(ps), 3)] {
+			shown = append(shown, walk.DisplayPath(p))
+		}
+		s := strings.Join(shown, ", ")
+		if len(ps) > 3 {
+			s += fmt.Sprintf(" and %d more", len(ps)-3)
+		}
+		return s
+	}
+	if n := len(q.largeMatched); n > 0 {
+		notes = append(notes, fmt.Sprintf("%d %s larger than 2 MiB %s but %s not shown (%s): coderag reads files up to 2 MiB; search it with rg or grep directly.",
+			n, plural(n, "file", "files"), plural(n, "matches", "match"), plural(n, "is", "are"), name(q.largeMatched)))
+	}
+	if n := len(q.largeSkipped); n > 0 {
+		notes = append(notes, fmt.Sprintf("%d %s larger than 2 MiB %s not searched (%s).",
+			n, plural(n, "file", "files"), plural(n, "was", "were"), name(q.largeSkipped)))
+	}
+	if len(q.largeMatched)+len(q.largeSkipped) > 0 {
+		reasons = append(reasons, ReasonTooLarge)
+	}
+	if n := len(q.deep); n > 0 {
+		notes = append(notes, fmt.Sprintf("%d %s nested too deep %s not searched (%s).",
+			n, plural(n, "directory", "directories"), plural(n, "was", "were"), name(q.deep)))
+		reasons = append(reasons, ReasonTooDeep)
+	}
+	return notes, reasons
 }
 
 // noteUnreadable records a file or directory the engine could not read
@@ -324,9 +376,10 @@ func grepFiles(ctx context.Context, root string, p GrepParams, indexed bool) (*G
 		engine = EngineAuto
 	}
 	res := &GrepResult{Matches: []Match{}, maxChars: maxChars}
+	var skipped []string // notes of the paths the engine passed over, after the result's own
 	run := func(name string, search searchFunc) error {
 		res.Engine = name
-		q.unreadable = nil
+		q.unreadable, q.largeSkipped, q.largeMatched, q.deep = nil, nil, nil, nil
 		c := newCollector(res, pat, head, maxResults, maxChars)
 		if before > 0 || after > 0 {
 			c.context = newContextReader(q.fs, before, after)
@@ -337,6 +390,13 @@ func grepFiles(ctx context.Context, root string, p GrepParams, indexed bool) (*G
 		if err != nil && ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
 			c.reason(ReasonTimeout)
 			err = nil
+		}
+		if err == nil {
+			var sr []string
+			skipped, sr = q.skipNotes()
+			for _, r := range sr {
+				c.reason(r)
+			}
 		}
 		if err == nil && len(q.unreadable) > 0 {
 			sort.Strings(q.unreadable)
@@ -377,6 +437,7 @@ func grepFiles(ctx context.Context, root string, p GrepParams, indexed bool) (*G
 		return nil, fmt.Errorf("grep %q: %w: %w", clipEcho(p.Pattern, maxEcho), ErrSearchUnavailable, err)
 	}
 	notes = append(notes, res.Note)
+	notes = append(notes, skipped...)
 	if t.info.IsDir() {
 		var more bool
 		res.SkippedDirs, more = builtinSkips(ctx, t.root, q.walkOptions(-1))
@@ -508,6 +569,8 @@ func (c *collector) finish() {
 	switch {
 	case len(parts) > 0:
 		c.res.Note = "Partial: " + strings.Join(parts, "; ") + "; narrow the pattern, path or glob, or raise the limit."
+	case len(c.res.Matches) == 0 && c.res.Partial:
+		c.res.Note = "No matches shown." // the notes that follow say what was not searched or shown
 	case len(c.res.Matches) == 0:
 		c.res.Note = "No matches."
 	}

@@ -5,7 +5,10 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"io"
+	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 
 	"golang.org/x/sync/errgroup"
@@ -68,12 +71,18 @@ func searchNative(ctx context.Context, q *query, emit func(fileHits) bool) error
 			}
 		}
 		var err error
+		var large []string // files over MaxFileBytes the walk passed over
 		if q.t.info.IsDir() {
 			var skips []walk.Skip
 			skips, err = walk.Walk(gctx, q.t.root, q.walkOptions(MaxFileBytes), send)
 			for _, sk := range skips {
-				if sk.Reason == walk.ReasonUnreadable {
+				switch sk.Reason {
+				case walk.ReasonUnreadable:
 					q.noteUnreadable(sk.Path + ": " + unreadableReason(sk.Err))
+				case walk.ReasonTooLarge:
+					large = append(large, sk.Path)
+				case walk.ReasonTooDeep:
+					q.noteSkip(&q.deep, sk.Path)
 				}
 			}
 		} else if q.t.info.Mode().IsRegular() && q.t.info.Size() <= MaxFileBytes {
@@ -81,6 +90,24 @@ func searchNative(ctx context.Context, q *query, emit func(fileHits) bool) error
 		}
 		if err != nil {
 			return err
+		}
+		// the large files are searched as ripgrep searches them
+		// (largeMatch), so both engines name the same ones
+		// (ReasonTooLarge); the results of the others are read meanwhile
+		sc := newScanner(q)
+		for _, p := range large {
+			if err := gctx.Err(); err != nil {
+				return err
+			}
+			if !q.globOK(p) {
+				continue
+			}
+			switch sc.largeMatch(p) {
+			case largeMatched:
+				q.noteSkip(&q.largeMatched, p)
+			case largeNotRead:
+				q.noteSkip(&q.largeSkipped, p)
+			}
 		}
 		total <- n
 		return nil
@@ -203,6 +230,9 @@ func longestASCIIRun(b []byte) []byte {
 func (s *scanner) file(f walk.File) []hit {
 	buf, err := s.read(f.Path)
 	if errors.Is(err, errTooLarge) {
+		// listed by ripgrep as a match (it reads files up to rgMaxFileBytes),
+		// or grown past the cap since the native walk
+		s.q.noteSkip(&s.q.largeMatched, f.Path)
 		return nil
 	}
 	if err != nil {
@@ -387,4 +417,58 @@ func lowerASCII(dst, src []byte) bool {
 		dst[i] = c
 	}
 	return acc&high != 0
+}
+
+// largeMatch results: the file has a match, none, or was not read (over
+// rgMaxFileBytes, unreadable, binary).
+const (
+	largeNone = iota
+	largeMatched
+	largeNotRead
+)
+
+// largeWindow is how much of a large file largeMatch scans at once, and
+// largeOverlap how much of the end of one window the next one scans
+// again, so that a match across a window's end is found unless it is
+// longer than that.
+const (
+	largeWindow  = 4 << 20
+	largeOverlap = 64 << 10
+)
+
+// largeMatch searches a file over MaxFileBytes (at most rgMaxFileBytes,
+// read through the root, regular files only) for a match of the query's
+// pattern, in windows of largeWindow bytes, without keeping the file:
+// the native engine's answer to ripgrep's listing of large files that
+// match (their lines are not shown either way).
+func (s *scanner) largeMatch(rel string) int {
+	f, info, err := walk.OpenRegular(s.q.fs, filepath.FromSlash(rel))
+	if err != nil {
+		return largeNotRead
+	}
+	defer f.Close()
+	if info.Size() > rgMaxFileBytes {
+		return largeNotRead
+	}
+	buf := make([]byte, largeWindow)
+	n, err := io.ReadFull(f, buf)
+	if isBinary(buf[:n]) {
+		return largeNotRead
+	}
+	for {
+		if len(s.scan(clean(slices.Clone(buf[:n])))) > 0 {
+			return largeMatched
+		}
+		if err != nil { // io.EOF or io.ErrUnexpectedEOF: the file's end
+			return largeNone
+		}
+		keep := min(largeOverlap, n)
+		copy(buf, buf[n-keep:n])
+		var m int
+		m, err = io.ReadFull(f, buf[keep:])
+		if m == 0 {
+			return largeNone
+		}
+		n = keep + m
+	}
 }

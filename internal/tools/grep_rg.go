@@ -23,7 +23,7 @@ import (
 //
 //  1. `rg --files-with-matches` (parallel) lists the matching files. rg is
 //     told the walk's rules that need no ignore file (hidden files yes,
-//     hidden and default-skipped directories no, --max-filesize 2M, --text
+//     hidden and default-skipped directories no, --max-filesize 256M (see rgMaxFileBytes), --text
 //     so that binary detection is ours) and reads no ignore file itself
 //     (--no-ignore: a hostile .gitignore may be a FIFO or a symlink to
 //     /dev/zero); the list is then filtered with walk.Matcher, which
@@ -36,6 +36,14 @@ import (
 //
 // rg gets the pattern printed from Go's parse tree (see pattern.go), so its
 // matches follow Go RE2 semantics; --crlf makes `$` match before "\r\n".
+
+// rgMaxFileBytes is the largest file ripgrep searches. Lines are shown
+// only from files up to MaxFileBytes (read here, in pass 2); a larger file
+// that matches is named in the result's note and makes it partial
+// (ReasonTooLarge), so that a search never answers "no matches" for a
+// string that sits in a large file. Files over this cap (a data dump, a
+// disk image) are not read at all.
+const rgMaxFileBytes = 256 << 20
 
 // rgPath finds ripgrep; a variable so tests can hide it.
 var rgPath = func() (string, error) { return exec.LookPath("rg") }
@@ -70,7 +78,7 @@ func searchRipgrep(ctx context.Context, q *query, emit func(fileHits) bool) erro
 	// .gitignore symlinked to /dev/zero and block on a FIFO .gitignore;
 	// ruleFilter applies the project's ignore files, read safely by
 	// walk.Matcher, to what rg lists.
-	args = append(args, "--files-with-matches", "--null", "--no-ignore", "--hidden", "--max-filesize", strconv.Itoa(MaxFileBytes))
+	args = append(args, "--files-with-matches", "--null", "--no-ignore", "--hidden", "--max-filesize", strconv.Itoa(rgMaxFileBytes))
 	opts := q.walkOptions(-1)
 	if !opts.Hidden {
 		args = append(args, "--glob", "!.*/")

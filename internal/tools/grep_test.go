@@ -321,3 +321,43 @@ func TestSuggestionsPreferNonTestFiles(t *testing.T) {
 		}
 	}
 }
+
+// TestGrepSaysWhatItDidNotSearch: a match inside a file over MaxFileBytes
+// (one long line, its match past a window of largeMatch) is not shown,
+// but no engine answers a plain "No matches.": both name the file and
+// the result is partial (too_large); the native engine also names a
+// directory nested deeper than its walk goes (too_deep), where ripgrep
+// finds the file.
+func TestGrepSaysWhatItDidNotSearch(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	write(t, root, "huge.js", "var x = \""+strings.Repeat("a", largeWindow+MaxFileBytes)+"NEEDLE\";\n")
+	write(t, root, "small.txt", "nothing here\n")
+	deep := "d"
+	for range 100 {
+		deep += "/d"
+	}
+	write(t, root, deep+"/deep.go", "package deep\n\nfunc NEEDLE() {}\n")
+	for _, e := range engines(t) {
+		r := grep(t, root, GrepParams{Pattern: "aNEEDLE", Engine: e})
+		if len(r.Matches) != 0 || !r.Partial || !slices.Contains(r.PartialReasons, ReasonTooLarge) ||
+			!strings.HasPrefix(r.Note, "No matches shown.") || !strings.Contains(r.Note, "1 file larger than 2 MiB matches but is not shown (huge.js)") {
+			t.Errorf("%s, a match in a large file: %+v", e, r)
+		}
+		r = grep(t, root, GrepParams{Pattern: "zzznothing", Engine: e})
+		if slices.Contains(r.PartialReasons, ReasonTooLarge) || strings.Contains(r.Note, "huge.js") {
+			t.Errorf("%s, no match in the large file: %+v", e, r)
+		}
+		r = grep(t, root, GrepParams{Pattern: "func NEEDLE", Engine: e})
+		switch e {
+		case EngineNative:
+			if len(r.Matches) != 0 || !slices.Contains(r.PartialReasons, ReasonTooDeep) || !strings.Contains(r.Note, "1 directory nested too deep was not searched") {
+				t.Errorf("native, a file too deep: %+v", r)
+			}
+		case EngineRipgrep:
+			if len(r.Matches) != 1 || r.Partial {
+				t.Errorf("ripgrep, a file too deep for the native walk: %+v", r)
+			}
+		}
+	}
+}
