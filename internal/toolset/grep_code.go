@@ -42,7 +42,7 @@ var grepCode = define(GrepCode, "Search code by regex", true,
 		if len(adjusted) > 0 {
 			text = "Note: " + strings.Join(adjusted, "; ") + ".\n" + text
 		}
-		if len(res.Matches) == 0 {
+		if len(res.Matches) == 0 && !res.Partial {
 			// the note starts with "No matches." (a note on skipped
 			// directories may follow it): the hint goes right after it
 			hint := "No matches. Try a shorter pattern, ignore_case, or another spelling; after a few misses describe the code in words to search_code."
