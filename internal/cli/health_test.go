@@ -82,6 +82,34 @@ func TestForeignIndexFileUntouched(t *testing.T) {
 	}
 }
 
+// TestIndexPathIsADirectory: a directory at $CODERAG_HOME/index.db is
+// refused by every command, in one line that says so (not SQLite's "disk
+// I/O error"), and doctor --rebuild neither moves nor changes it.
+func TestIndexPathIsADirectory(t *testing.T) {
+	home := setHome(t)
+	root := bigFixture(t, 3)
+	path := filepath.Join(home, "index.db")
+	if err := os.MkdirAll(filepath.Join(path, "inside"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"search", "--project", root, "handler"},
+		{"stats"},
+		{"index", "--quiet", root},
+		{"doctor"},
+		{"doctor", "--rebuild"},
+	} {
+		code, out, errs := run(t, args...)
+		// doctor says what it found on stdout ("problem: ..."), its verdict on stderr
+		if code != 1 || !strings.Contains(out+errs, "index.db is a directory, not an index file") || strings.Count(strings.TrimSpace(errs), "\n") != 0 {
+			t.Errorf("%v: exit %d\nstdout: %s\nstderr: %s", args, code, out, errs)
+		}
+		if st, err := os.Stat(filepath.Join(path, "inside")); err != nil || !st.IsDir() {
+			t.Fatalf("%v moved or changed the directory: %v", args, err)
+		}
+	}
+}
+
 // garbleFile overwrites every page after the first (which holds the
 // schema) with random bytes, except the pages of the tables named in keep
 // (and their indexes) and of the schema, found with the dbstat table.

@@ -43,6 +43,11 @@ var requiredTables = []string{"meta", "projects", "indexed_files", "code_chunks"
 // the current schema.
 func inspect(ctx context.Context, path string) (int, error) {
 	st, err := os.Stat(path)
+	if err == nil && !st.Mode().IsRegular() {
+		// SQLite would answer "disk I/O error"; a directory is nobody's
+		// damaged index, and nothing here moves or rebuilds it
+		return 0, fmt.Errorf("%w: %s is a %s, not an index file", store.ErrForeign, path, kindOf(st.Mode()))
+	}
 	if err != nil || st.Size() == 0 {
 		return 0, nil // new or empty: created by Open
 	}
@@ -302,4 +307,19 @@ func ReadProjects(ctx context.Context, path string) ([]store.Project, error) {
 	defer db.Close()
 	s := store.New(store.Conn{DB: db, Path: path, ReadOnly: true}, &backend{db: db, path: path})
 	return s.Projects(ctx)
+}
+
+// kindOf names a file mode that is not a regular file's, for an error.
+func kindOf(m os.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "directory"
+	case m&os.ModeNamedPipe != 0:
+		return "named pipe"
+	case m&os.ModeSocket != 0:
+		return "socket"
+	case m&os.ModeDevice != 0:
+		return "device"
+	}
+	return "special file"
 }
