@@ -20,15 +20,9 @@ import (
 	"github.com/coderag/coderag/internal/store"
 )
 
-// graphCommand answers the REPL's /graph NAME for the session's project
-// (a variable so tests and other front ends can replace it).
-var graphCommand = func(e *env, project, name string) error {
-	return runGraph(e, []string{"--project", project, "--", name})
-}
-
 const replHelp = `/index [path]   index a directory (default: the session's project) and make it the session's project
 /search QUERY   hybrid search of the session's project (flags as 'coderag search': --top-k N, --explain, --json, ...)
-/graph NAME     relations of a class or Class.method
+/graph NAME     relations of a class or Class.method (flags as 'coderag graph': --limit N, --format dot, --stats)
 /grep PATTERN   regex search of the files (flags as 'coderag grep': -i, -F, -C N, --glob '*.go', ...)
 /glob PATTERN   files matching a ** glob
 /read FILE      numbered lines of a file (--offset N --limit N)
@@ -151,12 +145,6 @@ func (r *repl) dispatch(line string) (quit bool) {
 			break
 		}
 		err = runSearch(ce, append(append([]string{"--project", r.project}, flags...), "--", query))
-	case "/graph":
-		if arg == "" {
-			fmt.Fprintln(r.e.stdout, "usage: /graph NAME (a class or Class.method)")
-			break
-		}
-		err = graphCommand(ce, r.project, arg)
 	case "/stats":
 		err = runStats(ce, []string{"--project", r.project})
 	default:
@@ -192,6 +180,7 @@ type replTool struct {
 
 // replTools are the REPL's commands that are commands of the CLI.
 var replTools = map[string]replTool{
+	"/graph":   {runGraph, "/graph NAME [--limit N] [--format tree|json|dot|mermaid] (a class or Class.method), or /graph --stats"},
 	"/grep":    {runGrep, "/grep [flags] PATTERN (quote a pattern with spaces: /grep \"login timeout\")"},
 	"/glob":    {runGlob, "/glob PATTERN (e.g. /glob '**/*_test.go')"},
 	"/read":    {runRead, "/read FILE [--offset N] [--limit N]"},
@@ -281,7 +270,7 @@ func replSearchArgs(arg string) (flags []string, query string, err error) {
 // value (--offset 5), not a boolean (-i).
 func takesValue(f string) bool {
 	switch strings.TrimLeft(f, "-") {
-	case "offset", "limit", "depth", "glob", "path", "C", "A", "B", "context", "head-limit", "max-results", "max-chars", "engine":
+	case "offset", "limit", "depth", "glob", "path", "C", "A", "B", "context", "head-limit", "max-results", "max-chars", "engine", "format":
 		return true
 	}
 	return false

@@ -32,6 +32,8 @@ func TestREPLPiped(t *testing.T) {
 		"/index " + root,
 		"/search exponential backoff",
 		"/graph Retry",
+		"/graph Retry --format mermaid",
+		"/graph --limit 1 Retry",
 		"/index " + filepath.Join(root, "missing"),
 		"where does the server start",
 		"and where is NewServer",
@@ -49,6 +51,7 @@ func TestREPLPiped(t *testing.T) {
 		"project: " + root,
 		"retry/retry.go:",
 		"Graph of Retry",
+		"flowchart", // /graph takes the flags of `coderag graph`
 		"the session keeps project " + root,
 		noModelHint,
 		"server/server.go:",
@@ -63,6 +66,9 @@ func TestREPLPiped(t *testing.T) {
 	}
 	if strings.Contains(out, "never reached") {
 		t.Error("input after /exit was run")
+	}
+	if strings.Contains(out, "no function or class named") {
+		t.Error("/graph took its flags for a part of the name")
 	}
 	if t.Failed() {
 		t.Logf("output:\n%s\nstderr:\n%s", out, errs)
