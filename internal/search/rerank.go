@@ -299,24 +299,52 @@ func exactPin(ranked []Result, name string, pin float64) bool {
 			break
 		}
 	}
+	// a name defined in several files (C# partial classes, a class
+	// reopened): the definition in the file named after it is the one
+	// (DynamicParameters.cs, not DynamicParameters.ParamInfo.cs)
+	home := false
+	for i := range ranked {
+		if pinnable(ranked[i], name) && ranked[i].sym.Name == name && !isConstructor(ranked[i]) && namedAfter(ranked[i].Path, name) {
+			home = true
+			break
+		}
+	}
 	return pinWhere(ranked, "pin", func(r *Result) float64 {
 		// tests, examples and declarations mention the name too; the
 		// definition the user wants is in ordinary source (pinnable)
 		switch {
 		case testOnly && r.sym.Name == name && r.Type != chunk.KindText && isTestPath(r.Path):
 			return pin
-		case r.sym.Owner == name && r.sym.Name != name && isConstructor(*r) && r.Type != chunk.KindText && !isTestPath(r.Path) && auxKind(r.Path) == "":
+		case r.sym.Owner == name && isConstructor(*r) && r.Type != chunk.KindText && !isTestPath(r.Path) && auxKind(r.Path) == "":
 			// the class's constructor ("constructor", __init__,
-			// initialize): how one is made, next to its head, as a Java
-			// constructor named as its class is pinned with it
+			// initialize): how one is made, after the class's head. A
+			// Java, C# or C++ constructor is named as its class, and the
+			// words of its signature, its file's coherence lift and its
+			// many overloads weigh with it: a quarter keeps the head first
+			if r.sym.Name == name {
+				return pin / 4
+			}
 			return pin / 2
 		case !pinnable(*r, name):
 			return 0
 		case r.sym.Name != name:
 			return pin / 2 // $ZodType for ZodType: after the exact spelling
+		case home && !namedAfter(r.Path, name):
+			return pin / 2 // another part of a class defined in its own file
 		}
 		return pin
 	})
+}
+
+// namedAfter reports whether the file at p is named after name: its base
+// name without the last extension is name (DynamicParameters.cs,
+// StringSubstitutor.java, context.go for Context, case-insensitively).
+func namedAfter(p, name string) bool {
+	base := path.Base(p)
+	if i := strings.LastIndexByte(base, '.'); i > 0 {
+		base = base[:i]
+	}
+	return strings.EqualFold(base, name)
 }
 
 // spelledPin adds pin to every definition outside tests, examples, docs and

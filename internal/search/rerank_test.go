@@ -470,3 +470,51 @@ func TestFileNameBoostSharedByNamesakes(t *testing.T) {
 		t.Errorf("tz/format.go on a query naming tz: file-name boost %v, want all of %v", got, full)
 	}
 }
+
+// A class named in a symbol query comes before its constructors, also
+// when they are named as the class (Java, C#, C++) and score more before
+// the pin (a file's coherence lift goes to its best candidate, and the
+// constructor's signature holds the name again); of a class defined in
+// several files (C# partial classes), the part in the file named after it
+// comes first.
+func TestExactPinClassBeforeItsConstructors(t *testing.T) {
+	t.Parallel()
+	ranked := []Result{
+		{Path: "StringSubstitutor.java", Name: "StringSubstitutor.StringSubstitutor()", Type: "method", Score: 0.060, Explain: &Explain{},
+			sym: chunk.Symbol{Name: "StringSubstitutor", Owner: "StringSubstitutor"}},
+		{Path: "StringSubstitutor.java", Name: "StringSubstitutor.StringSubstitutor(StringLookup r)", Type: "method", Score: 0.045, Explain: &Explain{},
+			sym: chunk.Symbol{Name: "StringSubstitutor", Owner: "StringSubstitutor"}},
+		{Path: "StringSubstitutor.java", Name: "StringSubstitutor", Type: "class", Score: 0.031, Explain: &Explain{},
+			sym: chunk.Symbol{Name: "StringSubstitutor"}},
+		{Path: "StringSubstitutor.java", Name: "StringSubstitutor.replace(Object source)", Type: "method", Score: 0.050, Explain: &Explain{},
+			sym: chunk.Symbol{Name: "replace", Owner: "StringSubstitutor"}},
+	}
+	exactPin(ranked, "StringSubstitutor", 0.05)
+	sortResults(ranked)
+	if ranked[0].Type != "class" || ranked[1].Name != "StringSubstitutor.StringSubstitutor()" {
+		t.Errorf("want the class, then its constructor: %v", names(ranked))
+	}
+	ranked = []Result{
+		{Path: "Dapper/DynamicParameters.ParamInfo.cs", Name: "DynamicParameters", Type: "class", Score: 0.054, Explain: &Explain{}, sym: chunk.Symbol{Name: "DynamicParameters"}},
+		{Path: "Dapper/DynamicParameters.cs", Name: "DynamicParameters.DynamicParameters()", Type: "method", Score: 0.059, Explain: &Explain{},
+			sym: chunk.Symbol{Name: "DynamicParameters", Owner: "DynamicParameters"}},
+		{Path: "Dapper/DynamicParameters.cs", Name: "DynamicParameters", Type: "class", Score: 0.032, Explain: &Explain{}, sym: chunk.Symbol{Name: "DynamicParameters"}},
+	}
+	exactPin(ranked, "DynamicParameters", 0.05)
+	sortResults(ranked)
+	if ranked[0].Path != "Dapper/DynamicParameters.cs" || ranked[0].Type != "class" {
+		t.Errorf("want the part of the class in DynamicParameters.cs first: %v", names(ranked))
+	}
+	// a class defined in one file not named after it keeps the whole pin
+	ranked = []Result{
+		{Path: "lib/models.py", Name: "Session", Type: "class", Score: 0.01, Explain: &Explain{}, sym: chunk.Symbol{Name: "Session"}},
+		{Path: "lib/models.py", Name: "Session.__init__(self)", Type: "method", Score: 0.03, Explain: &Explain{}, sym: chunk.Symbol{Name: "__init__", Owner: "Session"}},
+	}
+	exactPin(ranked, "Session", 0.05)
+	if got := ranked[0].Explain.Signal("pin"); got != 0.05 {
+		t.Errorf("Session in models.py: pin %v, want 0.05", got)
+	}
+	if got := ranked[1].Explain.Signal("pin"); got != 0.025 {
+		t.Errorf("Session.__init__: pin %v, want 0.025", got)
+	}
+}
