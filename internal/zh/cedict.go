@@ -38,7 +38,7 @@ import (
 
 // converterVersion changes whenever Senses or the cache format change, so
 // old caches are not reused.
-const converterVersion = "4"
+const converterVersion = "5"
 
 // ErrNoDictionary is returned by Locate when no CC-CEDICT file is found.
 var ErrNoDictionary = errors.New("CC-CEDICT not found")

@@ -32,7 +32,7 @@ var glossSkip = []string{
 	"see ", "cl:", "abbr. for", "abbr. of", "abbr. to", "used in", "also written", "also pr.",
 	"taiwan pr.", "pr. ", "(old)", "(archaic)", "(literary)", "(dialect)", "(cantonese)", "(classical)",
 	"(buddhism)", "(taoism)", "(tcm)", "(mythology)", "(vulgar)", "(euphemism)", "(slang)", "(onom.)",
-	"(honorific)", "(polite)", "(idiom)", "(loanword)", "(tw)", "(old)", "(obsolete)",
+	"(honorific)", "(polite)", "(idiom)", "(tw)", "(old)", "(obsolete)",
 }
 
 // codeHints in a gloss's parentheses mark a computing sense: "routing (in

@@ -74,6 +74,8 @@ func TestSenses(t *testing.T) {
 		{"long description dropped", []Entry{entry("一一零", "110", "yao1", "the emergency number for law enforcement in Mainland China")}, nil},
 		{"archaic sense dropped", []Entry{entry("道", "道", "dao4", "(archaic) to say", "road")}, []string{"road"}},
 		{"sth and sb are not terms", []Entry{entry("檢查", "检查", "jian3 cha2", "to check sth")}, []string{"check"}},
+		// a loanword is a translation like any other: its tag is a note
+		{"loanword kept", []Entry{entry("綁定", "绑定", "bang3 ding4", "(loanword) binding; to bind (e.g. an account to a mobile phone number)")}, []string{"binding", "bind"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
