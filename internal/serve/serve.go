@@ -335,11 +335,7 @@ var errWrongToken = errors.New("token does not match")
 // never ignored.
 func (s *Server) wrongToken(r *http.Request) error {
 	if h, ok := r.Header["Authorization"]; ok {
-		raw := strings.TrimSpace(strings.Join(h, ","))
-		t, isBearer := strings.CutPrefix(raw, "Bearer ")
-		if !isBearer && raw == "Bearer" { // "Bearer " as the header parser trims it
-			t, isBearer = "", true
-		}
+		t, isBearer := cutBearer(strings.TrimSpace(strings.Join(h, ",")))
 		switch {
 		case isBearer && strings.TrimSpace(t) == "":
 			// "Bearer " and nothing: a client configured with an unset
@@ -376,9 +372,28 @@ func pageRoute(r *http.Request) bool {
 
 // bearer reports whether r carries the token in its Authorization header.
 func (s *Server) bearer(r *http.Request) bool {
-	h := r.Header.Get("Authorization")
-	t, ok := strings.CutPrefix(h, "Bearer ")
+	t, ok := cutBearer(strings.TrimSpace(r.Header.Get("Authorization")))
 	return ok && s.opts.Token != "" && subtle.ConstantTimeCompare([]byte(strings.TrimSpace(t)), []byte(s.opts.Token)) == 1
+}
+
+// cutBearer returns the credentials of an Authorization header value of
+// the Bearer scheme, whose name is matched case-insensitively (RFC 7235,
+// section 2.1: "bearer TOKEN" is "Bearer TOKEN"); ok is false for another
+// scheme. "Bearer" alone, as the header parser leaves "Bearer ", has the
+// empty token.
+func cutBearer(h string) (token string, ok bool) {
+	const scheme = "bearer"
+	if len(h) < len(scheme) || !strings.EqualFold(h[:len(scheme)], scheme) {
+		return "", false
+	}
+	rest := h[len(scheme):]
+	if rest == "" {
+		return "", true
+	}
+	if rest[0] != ' ' && rest[0] != '\t' {
+		return "", false // "Bearerish ..."
+	}
+	return strings.TrimSpace(rest), true
 }
 
 // canRead reports whether r may read: always without PrivateReads, else

@@ -44,6 +44,21 @@ func TestWrongToken(t *testing.T) {
 			t.Errorf("GET %s with the token: %d %.200s", path, code, body)
 		}
 	}
+	// the scheme's name is case-insensitive (RFC 7235): "bearer" with the
+	// token may write, with another token it is refused; a scheme that
+	// only starts with the letters is another scheme
+	for h, want := range map[string]int{"bearer s3cret": 202, "BEARER s3cret": 202, "bearer wrong": 401, "Bearers s3cret": 401, "bearer\ts3cret": 202} {
+		req, _ := http.NewRequest("POST", f.srv.URL+"/api/cancel", strings.NewReader(`{"root":"list"}`))
+		req.Header.Set("Authorization", h)
+		res, err := f.srv.Client().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if (want == 401) != (res.StatusCode == 401) {
+			t.Errorf("Authorization: %q: %d, want %d", h, res.StatusCode, want)
+		}
+	}
 	// another scheme than Bearer is a wrong token too
 	req, _ := http.NewRequest("GET", f.srv.URL+"/api/status", nil)
 	req.SetBasicAuth("u", "s3cret")
