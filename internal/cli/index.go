@@ -201,7 +201,11 @@ func printReport(w io.Writer, rep *index.Report) {
 	if rep.Reanalysed > 0 {
 		fmt.Fprintf(w, "note: %d file(s) with Chinese text re-embedded because the text analysis changed (CC-CEDICT installed or removed, or a new glossary)\n", rep.Reanalysed)
 	}
-	for _, f := range rep.Failures {
+	for i, f := range rep.Failures {
+		if i == 10 {
+			fmt.Fprintf(w, "failed: ... and %d more (see --json)\n", len(rep.Failures)-i)
+			break
+		}
 		fmt.Fprintf(w, "failed: %s: %s\n", f.Path, oneLine(f.Err))
 	}
 	for i, f := range rep.Fallbacks {

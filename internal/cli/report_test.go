@@ -26,6 +26,27 @@ func TestReportNotesReanalysedFiles(t *testing.T) {
 	}
 }
 
+// TestReportCapsFailures: a run with many failed files (vanished mid-run)
+// lists ten and counts the rest, as it does its skips; and a run that
+// parsed unchanged files again for their directory says how many.
+func TestReportCapsFailures(t *testing.T) {
+	t.Parallel()
+	rep := &index.Report{Project: "/p", Embedder: "local:hashing-768-v1", Scanned: 300, Changed: 5, Reread: 3}
+	for i := range 300 {
+		rep.Failures = append(rep.Failures, index.Failure{Path: "gone" + strings.Repeat("x", i%3) + ".go", Err: "read: no such file"})
+	}
+	rep.Failed = len(rep.Failures)
+	var b bytes.Buffer
+	printReport(&b, rep)
+	out := b.String()
+	if n := strings.Count(out, "failed: gone"); n != 10 || !strings.Contains(out, "failed: ... and 290 more (see --json)") {
+		t.Errorf("%d failure lines:\n%s", n, out)
+	}
+	if !strings.Contains(out, "note: 3 of the changed files did not change themselves") {
+		t.Errorf("no note of the re-read files:\n%s", out)
+	}
+}
+
 // TestProgressLine: the plain progress line gives the rate and, while
 // files remain, the time left at that rate.
 func TestProgressLine(t *testing.T) {
