@@ -371,8 +371,11 @@ func (r *repl) index(ce *env, dir string) error {
 		}
 		r.project = root
 		fmt.Fprintf(r.e.stdout, "project: %s\n", root)
-	} else {
+	} else if ierr == nil {
+		// a failed run says why itself, with the session's project
 		fmt.Fprintf(r.e.stdout, "no searchable chunks in %s; the session keeps project %s\n", root, r.project)
+	} else {
+		return fmt.Errorf("%w (the session keeps project %s)", ierr, r.project)
 	}
 	return ierr
 }

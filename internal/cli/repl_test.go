@@ -35,6 +35,7 @@ func TestREPLPiped(t *testing.T) {
 		"/graph Retry --format mermaid",
 		"/graph --limit 1 Retry",
 		"/index " + filepath.Join(root, "missing"),
+		"/index /etc",
 		"where does the server start",
 		"and where is NewServer",
 		"/bogus",
@@ -69,6 +70,10 @@ func TestREPLPiped(t *testing.T) {
 	}
 	if strings.Contains(out, "no function or class named") {
 		t.Error("/graph took its flags for a part of the name")
+	}
+	// a run that fails says why, once, not "no searchable chunks" first
+	if !strings.Contains(out, "error: index /etc: not a project root") || strings.Contains(out, "no searchable chunks in /etc") {
+		t.Error("/index /etc: want its error alone")
 	}
 	if t.Failed() {
 		t.Logf("output:\n%s\nstderr:\n%s", out, errs)
