@@ -322,3 +322,37 @@ func (d *drainWriter) reject(id json.RawMessage, code int, msg string) {
 }
 
 func (d *drainWriter) Close() error { return d.w.Close() }
+
+// BadID reports whether body, one JSON-RPC message or a batch of them
+// (an MCP request body over HTTP), has a message whose id is neither
+// absent, null, a string nor an int64 integer (validID); id is that id
+// when it is a number (echoed in the error), else null. A body that is
+// not JSON is left to the SDK, which answers it.
+func BadID(body []byte) (id json.RawMessage, bad bool) {
+	type msg struct {
+		ID json.RawMessage `json:"id"`
+	}
+	var ms []msg
+	body = bytes.TrimSpace(body)
+	switch {
+	case len(body) > 0 && body[0] == '[':
+		if json.Unmarshal(body, &ms) != nil {
+			return nil, false
+		}
+	default:
+		var m msg
+		if json.Unmarshal(body, &m) != nil {
+			return nil, false
+		}
+		ms = []msg{m}
+	}
+	for _, m := range ms {
+		if !validID(m.ID) {
+			if json.Unmarshal(m.ID, new(float64)) == nil {
+				return m.ID, true
+			}
+			return nil, true
+		}
+	}
+	return nil, false
+}

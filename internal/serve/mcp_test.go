@@ -2,6 +2,7 @@ package serve
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -255,4 +256,33 @@ func startGatedIndex(t *testing.T, f *fixture) (root string, gate chan struct{},
 		t.Fatalf("index: %d %s", code, body)
 	}
 	return root, gate, docs
+}
+
+// TestMCPBadIDOverHTTP: a request whose id the SDK would misread (2.5,
+// answered as 2) or refuse (true) is answered 400 with a JSON-RPC -32600
+// error echoing a numeric id; a request with a good id still reaches the
+// SDK whole, and a session then works as before.
+func TestMCPBadIDOverHTTP(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, Options{})
+	for body, wantID := range map[string]string{
+		`{"jsonrpc":"2.0","id":2.5,"method":"ping"}`:                 "2.5",
+		`{"jsonrpc":"2.0","id":true,"method":"ping"}`:                "null",
+		`[{"jsonrpc":"2.0","id":{"a":1},"method":"tools/list"}]`:     "null",
+		`{"jsonrpc":"2.0","id":9223372036854775808,"method":"ping"}`: "9223372036854775808",
+	} {
+		code, out := f.do(t, "POST", "/mcp?project=list", "", body)
+		var resp struct {
+			ID    json.RawMessage `json:"id"`
+			Error struct {
+				Code int `json:"code"`
+			} `json:"error"`
+		}
+		if err := json.Unmarshal([]byte(out), &resp); err != nil || code != http.StatusBadRequest || resp.Error.Code != -32600 || string(resp.ID) != wantID {
+			t.Errorf("%s: %d %s (%v)", body, code, out, err)
+		}
+	}
+	if got := toolNames(t, connect(t, f.srv.URL+"/mcp?project=list", "")); len(got) == 0 {
+		t.Error("no tools over a session opened after the refused requests")
+	}
 }

@@ -44,6 +44,7 @@
 package serve
 
 import (
+	"bytes"
 	"context"
 	"crypto/hmac"
 	"crypto/sha256"
@@ -67,6 +68,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/coderag/coderag/internal/engine"
+	"github.com/coderag/coderag/internal/mcp"
 	"github.com/coderag/coderag/internal/relate"
 	"github.com/coderag/coderag/internal/rootrule"
 	"github.com/coderag/coderag/internal/search"
@@ -488,12 +490,38 @@ func (s *Server) mcp(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	r = r.WithContext(context.WithValue(r.Context(), mcpRootKey{}, root))
+	if r.Method == http.MethodPost {
+		// an id the SDK would misread (2.5 answered as 2) is refused
+		// here, as over stdio (mcp.BadID)
+		body, err := io.ReadAll(io.LimitReader(r.Body, maxMCPBody+1))
+		if err != nil {
+			httpError(w, r, http.StatusBadRequest, fmt.Errorf("read the request: %w", err))
+			return
+		}
+		if len(body) > maxMCPBody {
+			httpError(w, r, http.StatusRequestEntityTooLarge, fmt.Errorf("request larger than %d MiB", maxMCPBody>>20))
+			return
+		}
+		if id, bad := mcp.BadID(body); bad {
+			if id == nil {
+				id = json.RawMessage("null")
+			}
+			writeJSON(w, http.StatusBadRequest, map[string]any{"jsonrpc": "2.0", "id": id,
+				"error": map[string]any{"code": -32600, "message": "Invalid Request: a message's id must be a string or an integer"}})
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+	}
 	if write {
 		s.mcpWrite.ServeHTTP(w, r)
 		return
 	}
 	s.mcpRead.ServeHTTP(w, r)
 }
+
+// maxMCPBody bounds an MCP request body over HTTP, as maxLine does a
+// line over stdio.
+const maxMCPBody = 32 << 20
 
 // mcpRootKey keys the resolved project root of an /mcp request.
 type mcpRootKey struct{}
