@@ -31,7 +31,7 @@ type GlobParams struct {
 // GlobResult lists matching files.
 type GlobResult struct {
 	Files   []string `json:"files"`   // root-relative '/' paths, in walk order, as DisplayPath shows them
-	Partial bool     `json:"partial"` // true when Limit cut the list
+	Partial bool     `json:"partial"` // true when Limit cut the list, or directories too deep were not listed (Note)
 	Total   int      `json:"total"`   // number of matching files before the cut
 	// SkippedDirs: as GrepResult.SkippedDirs; Note says so in a sentence.
 	SkippedDirs []string `json:"skipped_dirs,omitempty"`
@@ -100,7 +100,12 @@ func glob(ctx context.Context, root string, p GlobParams, indexed bool) (*GlobRe
 	}
 	more := false
 	secrets := 0
+	var deep []string // directories nested deeper than the walk goes
 	for _, sk := range skips {
+		if sk.Reason == walk.ReasonTooDeep {
+			deep = append(deep, sk.Path)
+			continue
+		}
 		if sk.Reason == walk.ReasonSecret {
 			sub := sk.Path
 			if dir != "" {
@@ -126,6 +131,17 @@ func glob(ctx context.Context, root string, p GlobParams, indexed bool) (*GlobRe
 		res.Note = strings.TrimSpace(res.Note + " " + fmt.Sprintf("Withheld %d secret-looking %s that match%s (allow secrets to list %s).",
 			secrets, plural(secrets, "file", "files"), plural(secrets, "es", ""), plural(secrets, "it", "them")))
 	}
+	if n := len(deep); n > 0 {
+		// their files may match: the list is not the whole answer
+		sort.Strings(deep)
+		named := walk.DisplayPath(deep[0])
+		if n > 1 {
+			named += fmt.Sprintf(" and %d more", n-1)
+		}
+		res.Note = strings.TrimSpace(res.Note + " " + fmt.Sprintf("%d %s nested too deep %s not listed (%s).",
+			n, plural(n, "directory", "directories"), plural(n, "was", "were"), named))
+		res.Partial = true
+	}
 	sort.Slice(files, func(i, j int) bool { return pathLess(files[i].Path, files[j].Path) })
 	for _, f := range files {
 		sub := f.Path
@@ -140,7 +156,7 @@ func glob(ctx context.Context, root string, p GlobParams, indexed bool) (*GlobRe
 			res.Files = append(res.Files, walk.DisplayPath(f.Path))
 		}
 	}
-	res.Partial = res.Total > len(res.Files)
+	res.Partial = res.Partial || res.Total > len(res.Files)
 	return res, nil
 }
 
@@ -155,7 +171,7 @@ func (r *GlobResult) Text() string {
 	switch {
 	case r.Total == 0:
 		b.WriteString("(no matching files)\n")
-	case r.Partial:
+	case r.Partial && r.Total > len(r.Files):
 		fmt.Fprintf(&b, "(partial: %d of %d files shown; narrow the pattern or path)\n", len(r.Files), r.Total)
 	}
 	if r.Note != "" {

@@ -361,3 +361,27 @@ func TestGrepSaysWhatItDidNotSearch(t *testing.T) {
 		}
 	}
 }
+
+// TestGlobSaysWhatItDidNotList: a directory nested deeper than the walk
+// goes makes the list partial, and the note names it, so an empty list is
+// not mistaken for "no such file".
+func TestGlobSaysWhatItDidNotList(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	deep := "d"
+	for range 100 {
+		deep += "/d"
+	}
+	write(t, root, deep+"/deep.go", "package deep\n")
+	write(t, root, "top.go", "package top\n")
+	r, err := Glob(context.Background(), root, GlobParams{Pattern: "**/*.go"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(r.Files, []string{"top.go"}) || !r.Partial || !strings.Contains(r.Note, "1 directory nested too deep was not listed (d/d/d") {
+		t.Errorf("%+v", r)
+	}
+	if strings.Contains(r.Text(), "files shown") {
+		t.Errorf("the list was not cut by the limit: %q", r.Text())
+	}
+}
