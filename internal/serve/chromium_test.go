@@ -52,13 +52,28 @@ func newBrowser(t *testing.T, bin string, w, h int) context.Context {
 		chromedp.UserDataDir(t.TempDir()),
 		chromedp.WindowSize(w, h),
 	)
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	base, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	t.Cleanup(cancel)
-	ctx, cancelAlloc := chromedp.NewExecAllocator(ctx, opts...)
-	t.Cleanup(cancelAlloc)
-	ctx, cancelTab := chromedp.NewContext(ctx)
-	t.Cleanup(cancelTab)
-	return ctx
+	// the browser is started here, not by the test's first step: on a
+	// loaded machine Chromium sometimes dies while starting ("chrome failed
+	// to start"), which is the machine's, not the page's; it is started
+	// once more then
+	for try := 1; ; try++ {
+		actx, cancelAlloc := chromedp.NewExecAllocator(base, opts...)
+		ctx, cancelTab := chromedp.NewContext(actx)
+		err := chromedp.Do(ctx) // no step: starts the browser and its tab
+		if err == nil {
+			t.Cleanup(cancelAlloc)
+			t.Cleanup(cancelTab)
+			return ctx
+		}
+		cancelTab()
+		cancelAlloc()
+		if try == 2 || !strings.Contains(err.Error(), "chrome failed to start") {
+			t.Fatalf("start chromium: %v", err)
+		}
+		t.Logf("chromium did not start, once more: %.200s", err)
+	}
 }
 
 // stepper returns a function that runs the actions of one step of a
