@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"path"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/coderag/coderag/internal/walk"
@@ -16,11 +17,11 @@ import (
 // on its siblings, and a run that re-parses only the files that changed
 // would leave the rows of an unchanged sibling as its old neighbours made
 // them (a call typed by a struct whose file was deleted). Each run records
-// what the parses of each directory read (dirState); a later run that
-// changes, adds or removes a file of a directory compares the directory's
-// state now with the recorded one and parses its unchanged Go files again
-// when the package's declarations differ, its .h files when its C++
-// evidence does. Editing a function body leaves the declarations as they
+// what the parses of each directory read (dirState); a run that changes
+// the bytes of a file of a directory, adds one or removes one compares,
+// after its own files, the directory's state now with the recorded one
+// and parses its unchanged Go files again when the package's declarations
+// differ, its .h files when its C++ evidence does (rereadDependents). Editing a function body leaves the declarations as they
 // were, so the siblings are not parsed again. A directory with no
 // recorded state (an index made before the states were kept) counts as
 // changed: its files are parsed again once. The result is the index a run
@@ -52,47 +53,47 @@ func (r *run) loadDirStates(ctx context.Context) (map[string]dirState, error) {
 	return states, nil
 }
 
-// addDependents adds to todo the unchanged files whose parse read a
-// directory that changed (see above): for each directory where this run
-// parses or removes a file, its other indexed Go files when the package's
-// declaration digest differs from the recorded one, its other .h files
-// when its C++ evidence does. They are parsed as if changed (run.reread)
-// and counted in Report.Reread.
-func (r *run) addDependents(ctx context.Context) error {
-	gone := r.gone()
-	if len(r.todo) == 0 && len(gone) == 0 {
-		return nil
-	}
-	// a directory's Go declarations can change only with a .go file, its
-	// C++ evidence only with a C++ source (cppDirs)
+// rereadDependents parses again, after the run's own files (c), the
+// unchanged files whose parse read a directory that changed (see above):
+// for each directory where the run added or changed the bytes of a .go
+// file, or removed one (gone), its other indexed Go files when the
+// package's declaration digest differs from the one recorded; where a C++
+// source came or went, its other .h files when its C++ evidence differs.
+// They go through the pipeline as if changed (run.reread), and c takes
+// the second pipeline's results; Report.Reread counts them. A file whose
+// stat changed but whose bytes did not (a touch, a racy mtime) changes
+// nothing here, so such runs load no package for this.
+func (r *run) rereadDependents(ctx context.Context, c *collector, gone []string) error {
 	goDirs, cppDirs := map[string]bool{}, map[string]bool{}
-	touch := func(p string) {
+	trigger := func(p string) {
 		if strings.HasSuffix(p, ".go") {
 			goDirs[path.Dir(p)] = true
 		} else if isCppSource(p) {
 			cppDirs[path.Dir(p)] = true
 		}
 	}
-	inTodo := make(map[string]bool, len(r.todo))
-	for _, f := range r.todo {
-		touch(f.Path)
-		inTodo[f.Path] = true
+	for _, p := range c.changed {
+		trigger(p)
 	}
-	removed := make(map[string]bool, len(gone))
 	for _, p := range gone {
-		touch(p)
-		removed[p] = true
+		trigger(p)
 	}
 	if len(goDirs) == 0 && len(cppDirs) == 0 {
 		return nil
 	}
+	// the dependents: indexed files of such a directory that this run
+	// neither parsed (with the directory as it is now) nor removed
+	done := make(map[string]bool, len(c.parsed)+len(gone))
+	for _, p := range c.parsed {
+		done[p] = true
+	}
+	for _, p := range gone {
+		done[p] = true
+	}
 	type deps struct{ goFiles, headers []string }
 	byDir := map[string]*deps{}
-	// every indexed file of such a directory, those in todo too: a file
-	// in todo whose bytes did not change (its stat did, or is too recent
-	// to trust) would otherwise keep its rows
 	for _, rec := range r.fps.recs {
-		if removed[rec.Path] {
+		if done[rec.Path] {
 			continue
 		}
 		d := path.Dir(rec.Path)
@@ -135,32 +136,53 @@ func (r *run) addDependents(ctx context.Context) error {
 	if len(add) == 0 {
 		return nil
 	}
+	sort.Strings(add)
 	r.reread = make(map[string]bool, len(add))
 	r.rereadDirs = map[string]bool{}
-	var stat []string
 	for _, p := range add {
 		r.reread[p] = true
 		r.rereadDirs[path.Dir(p)] = true
-		if !inTodo[p] {
-			stat = append(stat, p)
-		}
 	}
-	// the others are stat'ed as a scan of those paths does; one that
-	// cannot be read now is the next scan's to find
-	files, _ := walk.Stat(r.root, stat, walk.Options{AllowSecrets: r.opts.AllowSecrets})
-	counted := map[string]bool{} // in the scan, and so counted unchanged by diff
-	if r.opts.Paths == nil && len(files) > 0 {
+	// stat'ed as a scan of those paths does; one that cannot be read now
+	// is the next scan's to find
+	files, _ := walk.Stat(r.root, add, walk.Options{AllowSecrets: r.opts.AllowSecrets})
+	// each was counted unchanged once: by diff (its stat was the same) or
+	// by the collector (its bytes were)
+	counted := make(map[string]bool, len(c.touch))
+	for _, t := range c.touch {
+		counted[t.Path] = true
+	}
+	if r.opts.Paths == nil {
+		inTodo := make(map[string]bool, len(r.todo))
+		for _, f := range r.todo {
+			inTodo[f.Path] = true
+		}
 		for _, f := range r.files {
-			counted[f.Path] = true
+			if !inTodo[f.Path] {
+				counted[f.Path] = true
+			}
 		}
 	}
 	for _, f := range files {
-		r.todo = append(r.todo, f)
 		if counted[f.Path] {
 			r.rep.Unchanged--
 		}
 	}
-	return nil
+	r.todo, r.done = files, 0
+	c2, err := r.pipeline(ctx)
+	if c2 != nil {
+		c.touch = append(c.touch, c2.touch...)
+		c.skips = append(c.skips, c2.skips...)
+		c.parsed = append(c.parsed, c2.parsed...)
+		c.dim = max(c.dim, c2.dim)
+		for p := range c2.reanalysed {
+			if c.reanalysed == nil {
+				c.reanalysed = map[string]bool{}
+			}
+			c.reanalysed[p] = true
+		}
+	}
+	return err
 }
 
 // saveDirStates records, after a run, the state of every directory whose

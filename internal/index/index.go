@@ -367,9 +367,7 @@ func Run(ctx context.Context, st Store, emb embed.Embedder, root string, opts Op
 		return nil, err
 	}
 	r.diff()
-	if err := r.addDependents(ctx); err != nil {
-		return nil, err
-	}
+	gone := r.gone()
 	if err := r.removeGone(ctx); err != nil {
 		return nil, err
 	}
@@ -377,6 +375,10 @@ func Run(ctx context.Context, st Store, emb embed.Embedder, root string, opts Op
 		return nil, err
 	}
 	c, err := r.pipeline(ctx)
+	if err == nil {
+		// the unchanged files whose parse reads what changed (dirstate.go)
+		err = r.rereadDependents(ctx, c, gone)
+	}
 	if err != nil {
 		// what was written stays: the states it was parsed with too, so a
 		// resumed run does not parse it again (a short bound: the run's
@@ -1013,6 +1015,7 @@ type collector struct {
 	skips                   []walk.Skip
 	dim                     int
 	parsed                  []string        // paths parsed this run
+	changed                 []string        // of those, the new ones and those whose bytes changed
 	reanalysed              map[string]bool // paths re-embedded for another text analysis (work.reanalysed)
 	// embedded counts files written this run; failedRun counts the files
 	// that failed to embed in a row before the first one was written.
@@ -1061,6 +1064,9 @@ func (c *collector) add(w *work) error {
 	}
 	c.pending = append(c.pending, w)
 	c.parsed = append(c.parsed, w.file.Path)
+	if w.prev == nil || w.prev.SHA256 != w.sha {
+		c.changed = append(c.changed, w.file.Path)
+	}
 	if w.reread {
 		c.rep.Reread++
 	}
