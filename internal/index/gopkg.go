@@ -89,9 +89,15 @@ func (g *goPackages) load(dir string) *chunk.GoPackage {
 }
 
 // digest returns the declaration digest of directory dir's package
-// (absolute), loading it for the run; ok is false for an unreadable
-// directory.
+// (absolute): the one recorded when a parse of the run loaded it, else
+// loading it now; ok is false for an unreadable directory.
 func (g *goPackages) digest(dir string) (d string, ok bool) {
+	g.mu.Lock()
+	d, ok = g.digests[dir]
+	g.mu.Unlock()
+	if ok {
+		return d, true // loaded by a parse of the run, perhaps dropped since
+	}
 	if g.load(dir) == nil {
 		return "", false
 	}
