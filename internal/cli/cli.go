@@ -175,7 +175,12 @@ const repairHint = "run `coderag doctor` to check it, `coderag doctor --rebuild`
 
 // foreignHint is how the command line says what to do with a file at the
 // index path that is not a coderag index: coderag never overwrites it.
-const foreignHint = "coderag leaves it untouched: move it away or set CODERAG_HOME to another directory"
+// storeHint replaces its end when the path came from CODERAG_STORE or
+// --store, which CODERAG_HOME does not move.
+const (
+	foreignHint = "coderag leaves it untouched: move it away or set CODERAG_HOME to another directory"
+	storeHint   = "coderag leaves it untouched: move it away or point CODERAG_STORE (or --store) at another file"
+)
 
 // errText is err as one redacted line, the form every error is printed in.
 // An error that shows the index file is damaged (store.Damaged), or is not
@@ -188,6 +193,8 @@ func (e *env) errText(err error) string {
 		msg += "; " + repairHint
 	case store.Damaged(err):
 		msg += "; the index is damaged: " + repairHint
+	case errors.Is(err, store.ErrForeign) && e.cfg.Store != "":
+		msg += ": " + storeHint
 	case errors.Is(err, store.ErrForeign):
 		// doctor --rebuild leaves a file that is not an index untouched
 		msg += ": " + foreignHint

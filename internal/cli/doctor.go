@@ -114,7 +114,11 @@ never moved: set CODERAG_HOME elsewhere instead.`)
 		if *asJSON {
 			writeJSON(e.stdout, out)
 		}
-		return fmt.Errorf("%s is not a coderag index; it was left untouched: move it away or set CODERAG_HOME", store.Redact(path))
+		where := "set CODERAG_HOME"
+		if e.cfg.Store != "" {
+			where = "point CODERAG_STORE (or --store) at another file"
+		}
+		return fmt.Errorf("%s is not a coderag index; it was left untouched: move it away or %s", store.Redact(path), where)
 	case !*rebuild:
 		if *asJSON {
 			writeJSON(e.stdout, out)

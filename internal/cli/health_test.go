@@ -82,6 +82,30 @@ func TestForeignIndexFileUntouched(t *testing.T) {
 	}
 }
 
+// TestForeignStoreHint: a file given by CODERAG_STORE that is not an index
+// is refused with advice about CODERAG_STORE, which CODERAG_HOME would not
+// move, in one line.
+func TestForeignStoreHint(t *testing.T) {
+	setHome(t)
+	path := filepath.Join(t.TempDir(), "other.db")
+	db, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`CREATE TABLE invoices(id INTEGER PRIMARY KEY)`); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	t.Setenv("CODERAG_STORE", path)
+	for _, args := range [][]string{{"stats"}, {"doctor"}} {
+		code, _, errs := run(t, args...)
+		if code != 1 || !strings.Contains(errs, "point CODERAG_STORE (or --store) at another file") || strings.Contains(errs, "CODERAG_HOME") ||
+			strings.Count(errs, "leaves it untouched")+strings.Count(errs, "left untouched") != 1 || strings.Count(strings.TrimSpace(errs), "\n") != 0 {
+			t.Errorf("%v: exit %d, stderr %q", args, code, errs)
+		}
+	}
+}
+
 // TestIndexPathIsADirectory: a directory at $CODERAG_HOME/index.db is
 // refused by every command, in one line that says so (not SQLite's "disk
 // I/O error"), and doctor --rebuild neither moves nor changes it.

@@ -96,7 +96,7 @@ func inspect(ctx context.Context, path string) (int, error) {
 		if len(names) > 5 {
 			names = append(names[:5], "...")
 		}
-		return 0, fmt.Errorf("%w: %s is an SQLite database of something else (tables %s); coderag leaves it untouched: move it away or set CODERAG_HOME",
+		return 0, fmt.Errorf("%w: %s is an SQLite database of something else (tables %s)",
 			store.ErrForeign, path, strings.Join(names, ", "))
 	case errors.Is(verr, sql.ErrNoRows):
 		return 0, fmt.Errorf("%w: coderag tables without their schema_version row", store.ErrDamaged)
