@@ -68,7 +68,7 @@ func inspect(ctx context.Context, path string) (int, error) {
 	}
 	if err != nil {
 		if strings.Contains(strings.ToLower(err.Error()), "not a database") {
-			return 0, fmt.Errorf("%w: %s is not an SQLite database (a damaged index, or another file): move it away, or rebuild the index", store.ErrForeign, path)
+			return 0, fmt.Errorf("%w: %s is not an SQLite database (a damaged index, or another file; a new index is built once it is moved away)", store.ErrForeign, path)
 		}
 		return 0, store.MarkDamaged(err)
 	}
