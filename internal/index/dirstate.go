@@ -21,11 +21,12 @@ import (
 // the bytes of a file of a directory, adds one or removes one compares,
 // after its own files, the directory's state now with the recorded one
 // and parses its unchanged Go files again when the package's declarations
-// differ, its .h files when its C++ evidence does (rereadDependents). Editing a function body leaves the declarations as they
-// were, so the siblings are not parsed again. A directory with no
-// recorded state (an index made before the states were kept) counts as
-// changed: its files are parsed again once. The result is the index a run
-// over the whole tree from scratch would make.
+// differ, its .h files when its C++ evidence does (rereadDependents).
+// Editing a function body leaves the declarations as they were, so the
+// siblings are not parsed again. A directory with no recorded state (an
+// index made before the states were kept) counts as changed: its files
+// are parsed again once. The result is the index a run over the whole
+// tree from scratch would make.
 
 // dirState is what the parses of one directory's files read beyond each
 // file: Go, the digest of its Go package's declarations
@@ -186,15 +187,16 @@ func (r *run) rereadDependents(ctx context.Context, c *collector, gone []string)
 }
 
 // saveDirStates records, after a run, the state of every directory whose
-// files it parsed (or checked in addDependents), over the recorded
-// states. complete: the run wrote every file it parsed. A directory
-// whose unchanged files the run parsed again (run.reread) keeps its
-// recorded state when the run did not complete or one of its files
-// failed: some of them may keep rows made with the old state, and the
-// next run that touches the directory parses them again. The files of
-// other directories were all parsed with the state recorded, or are not
-// indexed yet (an interrupted first run), or failed and are retried by
-// their fingerprint.
+// files it parsed (or checked in rereadDependents), over the recorded
+// states. complete: the run got through both of its passes. A directory
+// keeps its recorded state when some of its indexed files may still hold
+// rows made with the old one, so that the next run that touches it parses
+// them again: after an incomplete run, every directory that held indexed
+// files before it (its dependents may not have been reached); after a
+// complete one, a directory one of whose files the second pass parsed
+// again failed. The files of the other directories were all parsed with
+// the state recorded, or are not indexed yet (an interrupted first run),
+// or failed and are retried by their fingerprint.
 func (r *run) saveDirStates(ctx context.Context, complete bool) error {
 	digests, cpp := r.gopkgs.loadedDigests(), r.cpp.looked()
 	if len(digests) == 0 && len(cpp) == 0 {
@@ -208,9 +210,9 @@ func (r *run) saveDirStates(ctx context.Context, complete bool) error {
 		}
 	}
 	keep := map[string]bool{} // directories whose recorded state stays
-	for d := range r.rereadDirs {
-		if !complete {
-			keep[d] = true
+	if !complete {
+		for _, rec := range r.fps.recs {
+			keep[path.Dir(rec.Path)] = true
 		}
 	}
 	for _, f := range r.rep.Failures {
