@@ -38,7 +38,7 @@ func OpenRegular(r *os.Root, rel string) (*os.File, fs.FileInfo, error) {
 	}
 	if !info.Mode().IsRegular() {
 		f.Close()
-		return nil, nil, fmt.Errorf("%w (%s)", ErrNotRegular, kind(info.Mode()))
+		return nil, nil, fmt.Errorf("%w (%s)", ErrNotRegular, Kind(info.Mode()))
 	}
 	return f, info, nil
 }
@@ -99,7 +99,7 @@ func readIgnoreFile(p string) (data []byte, cut bool, err error) {
 		return nil, false, err
 	}
 	if !info.Mode().IsRegular() {
-		return nil, false, fmt.Errorf("%w (%s)", ErrNotRegular, kind(info.Mode()))
+		return nil, false, fmt.Errorf("%w (%s)", ErrNotRegular, Kind(info.Mode()))
 	}
 	return readCapped(f, info.Size(), MaxIgnoreFileBytes)
 }
@@ -116,8 +116,9 @@ func ReadDenied(p string) bool {
 	return false
 }
 
-// kind names a non-regular file mode for messages.
-func kind(m fs.FileMode) string {
+// Kind names a non-regular file mode for messages: "a FIFO", "a
+// directory", ... ("not a regular file" for another mode).
+func Kind(m fs.FileMode) string {
 	switch {
 	case m&fs.ModeNamedPipe != 0:
 		return "a FIFO"

@@ -283,7 +283,7 @@ func SniffBinary(p string) (bool, error) {
 	if st, err := f.Stat(); err != nil {
 		return false, err
 	} else if !st.Mode().IsRegular() {
-		return false, fmt.Errorf("%s: %w (%s)", p, ErrNotRegular, kind(st.Mode()))
+		return false, fmt.Errorf("%s: %w (%s)", p, ErrNotRegular, Kind(st.Mode()))
 	}
 	buf := make([]byte, BinarySniffBytes)
 	n, err := io.ReadFull(f, buf)

@@ -31,6 +31,7 @@ import (
 	"strings"
 
 	"github.com/coderag/coderag/internal/store"
+	"github.com/coderag/coderag/internal/walk"
 )
 
 // requiredTables are the tables (and the FTS5 virtual table) of schema.
@@ -46,7 +47,7 @@ func inspect(ctx context.Context, path string) (int, error) {
 	if err == nil && !st.Mode().IsRegular() {
 		// SQLite would answer "disk I/O error"; a directory is nobody's
 		// damaged index, and nothing here moves or rebuilds it
-		return 0, fmt.Errorf("%w: %s is a %s, not an index file", store.ErrForeign, path, kindOf(st.Mode()))
+		return 0, fmt.Errorf("%w: %s is %s, not an index file", store.ErrForeign, path, walk.Kind(st.Mode()))
 	}
 	if err != nil || st.Size() == 0 {
 		return 0, nil // new or empty: created by Open
@@ -307,19 +308,4 @@ func ReadProjects(ctx context.Context, path string) ([]store.Project, error) {
 	defer db.Close()
 	s := store.New(store.Conn{DB: db, Path: path, ReadOnly: true}, &backend{db: db, path: path})
 	return s.Projects(ctx)
-}
-
-// kindOf names a file mode that is not a regular file's, for an error.
-func kindOf(m os.FileMode) string {
-	switch {
-	case m.IsDir():
-		return "directory"
-	case m&os.ModeNamedPipe != 0:
-		return "named pipe"
-	case m&os.ModeSocket != 0:
-		return "socket"
-	case m&os.ModeDevice != 0:
-		return "device"
-	}
-	return "special file"
 }
