@@ -2,8 +2,6 @@ package store
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"fmt"
 )
 
@@ -14,21 +12,17 @@ func dirStatesKey(project string) string { return "dirstates\x00" + project }
 // parses of each directory's files read beyond the file itself (the index
 // package's dirStates, a JSON object), ok false when none is recorded.
 func (s *Store) DirStates(ctx context.Context, project string) (value string, ok bool, err error) {
-	err = s.db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key=?`, dirStatesKey(project)).Scan(&value)
-	if errors.Is(err, sql.ErrNoRows) {
-		return "", false, nil
-	}
+	value, ok, err = s.metaValue(ctx, dirStatesKey(project))
 	if err != nil {
 		return "", false, fmt.Errorf("read directory states: %w", damaged(err))
 	}
-	return value, true, nil
+	return value, ok, nil
 }
 
 // PutDirStates saves project's directory states, replacing the previous
 // value.
 func (s *Store) PutDirStates(ctx context.Context, project, value string) error {
-	if _, err := s.db.ExecContext(ctx, `INSERT INTO meta(key, value) VALUES(?, ?)
-		ON CONFLICT(key) DO UPDATE SET value=excluded.value`, dirStatesKey(project), value); err != nil {
+	if err := s.putMeta(ctx, dirStatesKey(project), value); err != nil {
 		return fmt.Errorf("write directory states: %w", damaged(err))
 	}
 	return nil
