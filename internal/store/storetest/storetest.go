@@ -299,6 +299,25 @@ func testSymbolsAndMeta(t *testing.T, target func(testing.TB) string) {
 		if langs, err := s.FileLanguages(ctx, "/p"); err != nil || langs["a.go"] != "go" {
 			t.Fatalf("FileLanguages = %v %v", langs, err)
 		}
+		// the directory states: one value per project, replaced, and
+		// gone with the project
+		if _, ok, err := s.DirStates(ctx, "/p"); ok || err != nil {
+			t.Fatalf("DirStates before any: %v %v", ok, err)
+		}
+		for _, v := range []string{`{".":{"go":"ab"}}`, `{".":{"go":"cd","cpp":true}}`} {
+			if err := s.PutDirStates(ctx, "/p", v); err != nil {
+				t.Fatal(err)
+			}
+			if got, ok, err := s.DirStates(ctx, "/p"); !ok || err != nil || got != v {
+				t.Fatalf("DirStates = %q %v %v, want %q", got, ok, err, v)
+			}
+		}
+		if _, err := s.RemoveProject(ctx, "/p"); err != nil {
+			t.Fatal(err)
+		}
+		if _, ok, err := s.DirStates(ctx, "/p"); ok || err != nil {
+			t.Fatalf("DirStates after RemoveProject: %v %v", ok, err)
+		}
 	})
 }
 
