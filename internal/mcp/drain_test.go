@@ -152,16 +152,7 @@ func TestLongLinesAreAnsweredNotFatal(t *testing.T) {
 		t.Fatalf("session ended with %v", err)
 	}
 	ok, codes := map[string]bool{}, map[string]int{}
-	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
-		var m struct {
-			ID    json.RawMessage `json:"id"`
-			Error *struct {
-				Code int `json:"code"`
-			} `json:"error"`
-		}
-		if err := json.Unmarshal([]byte(line), &m); err != nil {
-			t.Fatalf("stdout line is not JSON: %.200q", line)
-		}
+	for _, m := range rpcLines(t, out.String()) {
 		if m.Error != nil {
 			codes[string(m.ID)] = m.Error.Code
 		} else {
@@ -203,16 +194,7 @@ func TestBadIDsAreAnsweredNotFatal(t *testing.T) {
 		t.Fatalf("Run did not return at EOF; output:\n%s", out.String())
 	}
 	answered, rejected := map[string]bool{}, map[string]int{}
-	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
-		var m struct {
-			ID    json.RawMessage `json:"id"`
-			Error *struct {
-				Code int `json:"code"`
-			} `json:"error"`
-		}
-		if err := json.Unmarshal([]byte(line), &m); err != nil {
-			t.Fatalf("stdout line is not JSON: %q", line)
-		}
+	for _, m := range rpcLines(t, out.String()) {
 		if m.Error != nil && m.Error.Code == -32600 {
 			rejected[string(m.ID)]++
 		} else if m.Error == nil {
@@ -231,4 +213,27 @@ func TestBadIDsAreAnsweredNotFatal(t *testing.T) {
 	if answered["2"] {
 		t.Errorf("2.5 answered as 2:\n%s", out.String())
 	}
+}
+
+// rpcLine is the id and error code of one JSON-RPC line the server wrote.
+type rpcLine struct {
+	ID    json.RawMessage `json:"id"`
+	Error *struct {
+		Code int `json:"code"`
+	} `json:"error"`
+}
+
+// rpcLines decodes every line of a session's output; a line that is not
+// JSON fails the test.
+func rpcLines(t *testing.T, out string) []rpcLine {
+	t.Helper()
+	var ms []rpcLine
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		var m rpcLine
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatalf("stdout line is not JSON: %.200q", line)
+		}
+		ms = append(ms, m)
+	}
+	return ms
 }
