@@ -269,24 +269,7 @@ func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 	help := fs.Usage
 	fs.Usage = func() {}
 	defer func() { fs.Usage = help }()
-	var pos, filters []string
-	// "-file:vendor/**" is a query's filter, not a flag: such words are
-	// taken out before the flags are parsed and follow the other words
-	// (a filter's place in the query does not matter); after "--" every
-	// argument is a word as it is
-	kept := make([]string, 0, len(args))
-	for i, a := range args {
-		if a == "--" {
-			kept = append(kept, args[i:]...)
-			break
-		}
-		if negatedFilter(a) {
-			filters = append(filters, a)
-			continue
-		}
-		kept = append(kept, a)
-	}
-	args = kept
+	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
@@ -300,20 +283,48 @@ func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 		}
 		rest := fs.Args()
 		if len(rest) == 0 {
-			return append(pos, filters...), nil
+			return pos, nil
 		}
 		if rest[0] == "--" {
-			return append(append(pos, rest[1:]...), filters...), nil
+			return append(pos, rest[1:]...), nil
 		}
 		pos = append(pos, rest[0])
 		args = rest[1:]
 	}
 }
 
+// parseQuery is parse for a command whose words are a query (search):
+// "-file:vendor/**" is the query's excluding filter, not a flag, so such
+// words are taken out before the flags are parsed and follow the other
+// words (a filter's place in the query does not matter); after "--"
+// every argument is a word as it is. Other commands' words are patterns
+// and paths, whose order matters: they keep parse.
+func parseQuery(fs *flag.FlagSet, args []string) ([]string, error) {
+	var filters []string
+	kept := make([]string, 0, len(args))
+	for i, a := range args {
+		if a == "--" {
+			kept = append(kept, args[i:]...)
+			break
+		}
+		if negatedFilter(a) {
+			filters = append(filters, a)
+			continue
+		}
+		kept = append(kept, a)
+	}
+	pos, err := parse(fs, kept)
+	if err != nil {
+		return nil, err
+	}
+	return append(pos, filters...), nil
+}
+
 // negatedFilter reports whether arg is a query's excluding filter, as
 // zoekt writes them ("-file:vendor/**", "-lang:js"): one dash, then a name
-// of letters followed by ':'. No flag's name holds a ':', so parse takes
-// such an argument as a word of the query rather than an unknown flag.
+// of letters followed by ':'. No flag's name holds a ':', so parseQuery
+// takes such an argument as a word of the query rather than an unknown
+// flag.
 func negatedFilter(arg string) bool {
 	name, ok := strings.CutPrefix(arg, "-")
 	if !ok {

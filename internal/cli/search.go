@@ -49,7 +49,7 @@ A misspelt filter (lnag:go) or a query of filters only is an error (exit status 
 	explain := fs.Bool("explain", false, "print each result's score breakdown")
 	forTool := fs.Bool("tool-format", false, "print the summary format given to agents")
 	expand := fs.Bool("expand", false, "attach each result's callers and callees from the relation graph")
-	pos, err := parse(fs, args)
+	pos, err := parseQuery(fs, args)
 	if err != nil {
 		return err
 	}
