@@ -139,10 +139,8 @@ func (r *run) rereadDependents(ctx context.Context, c *collector, gone []string)
 	}
 	sort.Strings(add)
 	r.reread = make(map[string]bool, len(add))
-	r.rereadDirs = map[string]bool{}
 	for _, p := range add {
 		r.reread[p] = true
-		r.rereadDirs[path.Dir(p)] = true
 	}
 	// stat'ed as a scan of those paths does; one that cannot be read now
 	// is the next scan's to find
@@ -193,10 +191,10 @@ func (r *run) rereadDependents(ctx context.Context, c *collector, gone []string)
 // rows made with the old one, so that the next run that touches it parses
 // them again: after an incomplete run, every directory that held indexed
 // files before it (its dependents may not have been reached); after a
-// complete one, a directory one of whose files the second pass parsed
-// again failed. The files of the other directories were all parsed with
-// the state recorded, or are not indexed yet (an interrupted first run),
-// or failed and are retried by their fingerprint.
+// complete one, the directory of a file that the second pass parsed
+// again and that failed. The files of the other directories were all
+// parsed with the state recorded, or are not indexed yet (an interrupted
+// first run), or failed and are retried by their fingerprint.
 func (r *run) saveDirStates(ctx context.Context, complete bool) error {
 	digests, cpp := r.gopkgs.loadedDigests(), r.cpp.looked()
 	if len(digests) == 0 && len(cpp) == 0 {
@@ -216,8 +214,8 @@ func (r *run) saveDirStates(ctx context.Context, complete bool) error {
 		}
 	}
 	for _, f := range r.rep.Failures {
-		if d := path.Dir(f.Path); r.rereadDirs[d] {
-			keep[d] = true
+		if r.reread[f.Path] {
+			keep[path.Dir(f.Path)] = true
 		}
 	}
 	rel := func(abs string) (string, bool) {

@@ -417,9 +417,7 @@ type run struct {
 	gopkgs *goPackages         // the Go packages the run's parses read
 	cpp    *cppDirs            // the C++ evidence of the directories of .h files
 	states map[string]dirState // recorded directory states, once read (dirstate.go)
-	reread map[string]bool     // unchanged files parsed again for their directory (addDependents)
-	// rereadDirs holds the directories of reread
-	rereadDirs map[string]bool
+	reread map[string]bool     // unchanged files parsed again for their directory (rereadDependents)
 
 	prevProj   *store.Project
 	newProject bool // no project row before this run
