@@ -174,6 +174,9 @@ type scanner struct {
 	fold  bool     // search the ASCII-lowercased copy
 	kfold bool     // a folded literal has k or s, whose folds include non-ASCII runes
 	next  []int
+	// listed: the files are those ripgrep listed as matching (its pass
+	// 2), so one over MaxFileBytes is known to match
+	listed bool
 }
 
 func newScanner(q *query) *scanner {
@@ -230,9 +233,13 @@ func longestASCIIRun(b []byte) []byte {
 func (s *scanner) file(f walk.File) []hit {
 	buf, err := s.read(f.Path)
 	if errors.Is(err, errTooLarge) {
-		// listed by ripgrep as a match (it reads files up to rgMaxFileBytes),
-		// or grown past the cap since the native walk
-		s.q.noteSkip(&s.q.largeMatched, f.Path)
+		switch {
+		case s.listed: // ripgrep found a match in it (it reads up to rgMaxFileBytes)
+			s.q.noteSkip(&s.q.largeMatched, f.Path)
+		case s.q.t.info.IsDir(): // grown past the cap since the walk
+			s.q.noteSkip(&s.q.largeSkipped, f.Path)
+		}
+		// a file named alone has its own note (grepFiles)
 		return nil
 	}
 	if err != nil {

@@ -127,6 +127,7 @@ func searchRipgrep(ctx context.Context, q *query, emit func(fileHits) bool) erro
 	// rg's answer never carries file content into the result.
 	f := newRuleFilter(q)
 	sc := newScanner(q)
+	sc.listed = true
 	defer sc.files.close()
 	emitted := 0
 	for _, p := range files {

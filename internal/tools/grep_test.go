@@ -348,6 +348,11 @@ func TestGrepSaysWhatItDidNotSearch(t *testing.T) {
 		if slices.Contains(r.PartialReasons, ReasonTooLarge) || strings.Contains(r.Note, "huge.js") {
 			t.Errorf("%s, no match in the large file: %+v", e, r)
 		}
+		// the large file named alone: not searched, and not said to match
+		r = grep(t, root, GrepParams{Pattern: "zzznothing", Path: "huge.js", Engine: e})
+		if !strings.Contains(r.Note, "huge.js is larger than 2 MiB and was not searched") || strings.Contains(r.Note, "matches but") {
+			t.Errorf("%s, the large file named: %+v", e, r)
+		}
 		r = grep(t, root, GrepParams{Pattern: "func NEEDLE", Engine: e})
 		switch e {
 		case EngineNative:
