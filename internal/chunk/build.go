@@ -103,8 +103,9 @@ func (ps *parsed) chunks() []Chunk {
 var licenseRe = lazyRegexp(`(?i)copyright|license|spdx-`)
 
 // fillGaps emits text chunks for runs of uncovered lines holding at least
-// minGapLines significant lines (a letter or digit). Package clauses, import
-// blocks (@skip) and a leading license comment are deliberately not chunked.
+// minGapLines significant lines (a letter or digit); a shorter run joins the
+// chunk next to it (joinGap). Package clauses, import blocks (@skip) and a
+// leading license comment are deliberately not chunked.
 func (ps *parsed) fillGaps(t *texter, out *[]Chunk) {
 	n := ps.idx.Count()
 	if n == 0 {
@@ -125,6 +126,7 @@ func (ps *parsed) fillGaps(t *texter, out *[]Chunk) {
 	mark(1, ps.licenseHeader(t))
 	t.n = 0
 	minGap := minGapLines
+	var e *edges // built at the first small paragraph
 	if ps.errors > 0 {
 		minGap = 1 // around syntax errors nothing may be lost
 	}
@@ -141,19 +143,111 @@ func (ps *parsed) fillGaps(t *texter, out *[]Chunk) {
 			}
 			l++
 		}
-		if sig >= minGap {
-			b := l - 1
-			for !significant(t.line(a)) {
-				a++
+		if sig == 0 {
+			continue
+		}
+		b := l - 1
+		for !significant(t.line(a)) {
+			a++
+		}
+		for !significant(t.line(b)) {
+			b--
+		}
+		if sig < minGap {
+			if e == nil {
+				e = newEdges(*out)
 			}
-			for !significant(t.line(b)) {
-				b--
+			// each paragraph on its own: a comment that ends one
+			// function and a comment that leads the next are apart
+			for p := a; p <= b; {
+				q := p
+				for q < b && !t.blank(q+1) {
+					q++
+				}
+				joinGap(t, *out, e, p, q)
+				for p = q + 1; p <= b && !significant(t.line(p)); p++ {
+				}
 			}
-			before := len(t.out)
-			t.split(a, b, "", ps.classAt(ps.idx.Start(a)))
-			*out = append(*out, t.out[before:]...)
+			continue
+		}
+		before, from := len(t.out), len(*out)
+		t.split(a, b, "", ps.classAt(ps.idx.Start(a)))
+		*out = append(*out, t.out[before:]...)
+		for i := from; e != nil && i < len(*out); i++ {
+			e.add(*out, i, (*out)[i])
 		}
 	}
+}
+
+// edges indexes chunks by their first and last lines, so that joinGap
+// finds a region's neighbours without a scan of every chunk. Of chunks
+// sharing a line, the innermost is kept (the later start, the earlier end).
+type edges struct {
+	startAt, endAt map[int]int // line -> index into the chunk slice
+}
+
+func newEdges(out []Chunk) *edges {
+	e := &edges{startAt: map[int]int{}, endAt: map[int]int{}}
+	for i, c := range out {
+		e.add(out, i, c)
+	}
+	return e
+}
+
+func (e *edges) add(out []Chunk, i int, c Chunk) {
+	if k, ok := e.endAt[c.EndLine]; !ok || c.StartLine > out[k].StartLine {
+		e.endAt[c.EndLine] = i
+	}
+	if k, ok := e.startAt[c.StartLine]; !ok || c.EndLine < out[k].EndLine {
+		e.startAt[c.StartLine] = i
+	}
+}
+
+// joinGap grows the chunk nearest to a small uncovered paragraph (its
+// significant lines a..b, fewer than minGapLines of them) over it, so that
+// every significant line is in some chunk without a chunk of a line or two
+// of its own: a section comment, a trailing comment, a one-line statement
+// between two definitions, the last fields of a struct longer than its class
+// head. A neighbour is a chunk whose last line comes before a, or whose first
+// line comes after b, with only lines without a letter or digit between; the
+// one fewer lines away wins, the next one on a tie (a comment leads what
+// follows it). It reports false when neither neighbour is a chunk (an import
+// block, a licence header, the file's edge); the paragraph is then left out,
+// as before joining: a line or two beside imports is not worth a chunk.
+func joinGap(t *texter, out []Chunk, e *edges, a, b int) bool {
+	prev, next := -1, -1
+	for l := a - 1; l > 0; l-- {
+		if k, ok := e.endAt[l]; ok {
+			prev = k
+			break
+		}
+		if significant(t.line(l)) {
+			break
+		}
+	}
+	for l, n := b+1, t.idx.Count(); l <= n; l++ {
+		if k, ok := e.startAt[l]; ok {
+			next = k
+			break
+		}
+		if significant(t.line(l)) {
+			break
+		}
+	}
+	k := next
+	if next < 0 || prev >= 0 && a-out[prev].EndLine < out[next].StartLine-b {
+		k = prev
+	}
+	if k < 0 {
+		return false
+	}
+	c := out[k]
+	start, end := min(c.StartLine, a), max(c.EndLine, b)
+	g := t.chunk(c.Type, c.Name, c.Owner, start, end, max(c.DeclEndLine, end))
+	g.Signature, g.Doc = c.Signature, c.Doc
+	out[k] = g
+	e.add(out, k, g)
+	return true
 }
 
 // licenseHeader returns the last line of a leading comment block that

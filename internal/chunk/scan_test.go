@@ -81,7 +81,7 @@ function M.run(x)
 end
 local function helper() end
 return M
-`, []string{"3-10 method M.run(x)", "11-11 function helper()"}},
+`, []string{"1-10 method M.run(x)", "11-12 function helper()"}}, // the stray lines join their neighbours (joinGap)
 		{"elixir do: lists, heredocs, sigils and fn", "a.ex", `
 defmodule A.B do
   @doc """
@@ -95,7 +95,7 @@ defmodule A.B do
   end
   defp g(x), do: x
 end
-`, []string{"1-1 class A.B", "2-10 method A.B.f(x)", "11-11 method A.B.g(x)"}},
+`, []string{"1-1 class A.B", "2-10 method A.B.f(x)", "11-12 method A.B.g(x)"}},
 		{"haskell operators, nested comments, primes", "A.hs", `
 module A where
 

@@ -75,8 +75,9 @@ func TestLongDefinitionParts(t *testing.T) {
 }
 
 // A JavaScript factory's nested functions and members are units; the
-// factory keeps its own lines (runs of fewer than minGapLines lines
-// between nested definitions are dropped, as gaps are), and a call in a
+// factory keeps its own lines (a run of fewer than minGapLines lines
+// between nested definitions joins the unit before it, as gaps do: the
+// member "tiny: () => 1" is api.close's last line), and a call in a
 // nested function is the nested function's.
 func TestNestedUnits(t *testing.T) {
 	t.Parallel()
@@ -108,7 +109,7 @@ func TestNestedUnits(t *testing.T) {
 	}
 	for name, want := range map[string]string{
 		"build(opts)":         "1-2 function",
-		"api.close(cb)":       "3-6 method",
+		"api.close(cb)":       "3-7 method",
 		"api.listen(port)":    "9-12 method",
 		"route(path)":         "13-16 function",
 		"build (part 2 of 2)": "17-20 text",
@@ -127,5 +128,59 @@ func TestNestedUnits(t *testing.T) {
 		if calls[to] != from {
 			t.Errorf("call of %s from %q, want %q", to, calls[to], from)
 		}
+	}
+}
+
+// A run of one or two significant lines that no definition covers joins
+// the chunk next to it (joinGap): the last fields of a struct longer than
+// its class head join the head, a trailing comment joins the nearer
+// function, a section comment the function it leads on a tie. Lines beside an import
+// block with no chunk next to them are still left out, and every other
+// significant line is in exactly one chunk.
+func TestSmallGapsJoinNeighbours(t *testing.T) {
+	t.Parallel()
+	src := `package bufio
+
+import "io"
+
+// Reader buffers an io.Reader.
+type Reader struct {
+	buf          []byte
+	rd           io.Reader
+	r, w         int
+	err          error
+	lastByte     int
+	lastRuneSize int
+}
+
+func (b *Reader) Buffered() int { return b.w - b.r }
+// Buffered never blocks.
+
+// ---- sizes ----
+
+func (b *Reader) Size() int { return len(b.buf) }
+`
+	r := mustParse(t, "bufio.go", src)
+	checkInvariants(t, "bufio.go", []byte(src), r)
+	wantChunk(t, r, "Reader", KindClass, 5, 12)
+	wantChunk(t, r, "Reader.Buffered()", KindMethod, 15, 16)
+	wantChunk(t, r, "Reader.Size()", KindMethod, 18, 20)
+	if c := find(r, "Reader"); !strings.Contains(c.Content, "lastRuneSize int") || c.DeclEndLine != 13 {
+		t.Errorf("class head %q (decl-end %d) lacks the struct's last field", c.Content, c.DeclEndLine)
+	}
+	lines := strings.Split(src, "\n")
+	in := map[int]int{}
+	for _, c := range r.Chunks {
+		for l := c.StartLine; l <= c.EndLine; l++ {
+			in[l]++
+		}
+	}
+	for l := 5; l <= len(lines); l++ {
+		if significant(lines[l-1]) && in[l] != 1 {
+			t.Errorf("line %d %q is in %d chunks", l, lines[l-1], in[l])
+		}
+	}
+	if in[1] != 0 || in[3] != 0 {
+		t.Errorf("the package clause or the import joined a chunk: %v", r.Chunks)
 	}
 }

@@ -200,7 +200,10 @@ const racyWindow = int64(time.Second)
 //	    part is the whole definition (isSplitHead);
 //	13: a word mixing ASCII and other non-Han letters ("naïve", "größe")
 //	    is one term, not split at the first non-ASCII letter (analyze.Terms)
-const AnalysisVersion = 13
+//	14: an uncovered run of one or two significant lines (a section
+//	    comment, a one-line var, a struct's last fields) joins the chunk
+//	    next to it instead of being left out (chunk.joinGap)
+const AnalysisVersion = 14
 
 // ResolveRoot is rootrule.Resolve: the absolute, symlink-resolved form of
 // dir, the identity of a project.
