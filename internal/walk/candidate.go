@@ -124,8 +124,14 @@ func (r *Rules) Candidate(rel string, d fs.DirEntry) Verdict {
 		if indexable {
 			return Verdict{Skip: ReasonSymlink}
 		}
+		if r.symlinkedDir(rel, name) {
+			return Verdict{Skip: ReasonSymlinkDir}
+		}
 		return Verdict{}
 	case !t.IsRegular():
+		if indexable && t&fs.ModeDir == 0 {
+			return Verdict{Skip: ReasonNotRegular}
+		}
 		return Verdict{}
 	case !indexable:
 		return Verdict{Unindexed: true}
@@ -138,6 +144,23 @@ func (r *Rules) Candidate(rel string, d fs.DirEntry) Verdict {
 		return Verdict{Skip: ReasonTooLarge}
 	}
 	return Verdict{OK: true, Info: info}
+}
+
+// symlinkedDir reports whether the symlink at rel points to a directory
+// the walk would have entered had it been one: not hidden (unless
+// Options.Hidden), not passed over by the SkipDirs rule and not ignored as a
+// directory, so that a linked node_modules is as silent as a real one. A
+// dangling link is not.
+func (r *Rules) symlinkedDir(rel, name string) bool {
+	if strings.HasPrefix(name, ".") && !r.opts.Hidden {
+		return false
+	}
+	abs := filepath.Join(r.root, filepath.FromSlash(rel))
+	st, err := os.Stat(abs)
+	if err != nil || !st.IsDir() {
+		return false
+	}
+	return r.opts.NoIgnore || !SkipDir(abs, name) && !r.m.Ignored(rel, true)
 }
 
 // dirOK reports whether the walk enters root-relative directory rel ("" is

@@ -29,7 +29,8 @@ func TestRulesTable(t *testing.T) {
 		"dist/app.js":               "x",
 		"lib/target/__init__.py":    "x", // output name holding a Python package
 		"lib/target/t.py":           "x",
-		".gitignore":                "*.gen.go\nignored/\n!keep.gen.go\n",
+		".gitignore":                "*.gen.go\nignored/\n!keep.gen.go\nlinkignored/\n",
+		"nm/keep.md":                "# n",
 		"a.gen.go":                  "x",
 		"keep.gen.go":               "x",
 		"ignored/i.go":              "x",
@@ -53,6 +54,15 @@ func TestRulesTable(t *testing.T) {
 	if err := os.Symlink(filepath.Join(root, "main.go"), filepath.Join(root, "link.unknownext")); err != nil {
 		t.Fatal(err)
 	}
+	// symlinked directories: one the walk would enter is a reported skip;
+	// a linked node_modules, a hidden name, a name ignored as a directory
+	// and a dangling link are as silent as their real counterparts
+	for link, target := range map[string]string{"linkdir": "sub", "nm/node_modules": "sub",
+		".hiddenlink": "sub", "linkignored": "sub", "dangling": "gone"} {
+		if err := os.Symlink(filepath.Join(root, target), filepath.Join(root, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
 	type want struct {
 		ok        bool
 		skip      Reason
@@ -74,6 +84,8 @@ func TestRulesTable(t *testing.T) {
 			"sub/.coderagignore": {unindexed: true}, "sub/private.py": {}, "sub/public.py": {ok: true},
 			".github/workflows/ci.yaml": {},
 			"link.go":                   {skip: ReasonSymlink}, "link.unknownext": {},
+			"linkdir": {skip: ReasonSymlinkDir}, "nm/node_modules": {}, ".hiddenlink": {},
+			"linkignored": {}, "dangling": {},
 		}},
 		{Options{AllFiles: true, MaxFileBytes: -1}, map[string]want{
 			"docs/notes.unknownext": {ok: true}, ".gitignore": {ok: true}, "big.go": {ok: true},

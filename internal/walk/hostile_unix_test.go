@@ -139,3 +139,27 @@ func TestUnreadableDirectoryOnce(t *testing.T) {
 		t.Errorf("skips %q, want %q", got, want)
 	}
 }
+
+// TestSpecialFilesAreSkips: a FIFO or socket whose name a language claims
+// is reported as a skip (ReasonNotRegular), never opened, and a FIFO with
+// another name is passed over in silence, as before.
+func TestSpecialFilesAreSkips(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	write(t, root, "main.go", "package main")
+	for _, p := range []string{"pipe.go", "pipe.unknownext"} {
+		if err := syscall.Mkfifo(filepath.Join(root, p), 0o644); err != nil {
+			t.Skipf("mkfifo: %v", err)
+		}
+	}
+	files, skips, err := Collect(context.Background(), root, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) != 1 || files[0].Path != "main.go" {
+		t.Errorf("files %+v, want main.go alone", files)
+	}
+	if len(skips) != 1 || skips[0].Path != "pipe.go" || skips[0].Reason != ReasonNotRegular {
+		t.Errorf("skips %+v, want pipe.go as %q", skips, ReasonNotRegular)
+	}
+}

@@ -45,7 +45,9 @@ import (
 // ListingVersion is the version of a Listing's encoding and of the rules
 // it caches; bump it when Rules would list the same tree differently (a
 // stored listing of another version is not used, the tree is walked).
-const ListingVersion = 1
+// 2: symlinked directories and FIFOs, sockets and devices with a source
+// name are skips (ReasonSymlinkDir, ReasonNotRegular).
+const ListingVersion = 2
 
 // racyWindow is how long after a stamp's time a listing waits before it
 // trusts the stamp (coarse file-system clocks).

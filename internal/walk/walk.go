@@ -80,8 +80,14 @@ type Reason string
 
 // Skip reasons.
 const (
-	ReasonTooLarge   Reason = "too large"
-	ReasonSymlink    Reason = "symlink"
+	ReasonTooLarge Reason = "too large"
+	ReasonSymlink  Reason = "symlink"
+	// ReasonSymlinkDir: a symlink to a directory; the walk does not follow
+	// it (its files may lie outside the root, or be listed twice).
+	ReasonSymlinkDir Reason = "symlinked directory, not followed"
+	// ReasonNotRegular: a FIFO, socket or device whose name a language
+	// claims; it is not read (a FIFO would block the reader).
+	ReasonNotRegular Reason = "not a regular file"
 	ReasonBinary     Reason = "binary"
 	ReasonUnreadable Reason = "unreadable"
 	ReasonNotUTF8    Reason = "invalid utf-8"
