@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -78,6 +79,17 @@ func (r *run) rereadDependents(ctx context.Context, c *collector, gone []string)
 	}
 	for _, p := range gone {
 		trigger(p)
+	}
+	// the directories whose dependents an earlier run failed to parse
+	// again: their recorded states are the old ones, so the comparison
+	// below finds them changed and parses those files again
+	retry, err := r.loadDirRetry(ctx)
+	if err != nil {
+		return err
+	}
+	r.retried = retry
+	for _, d := range retry {
+		goDirs[d], cppDirs[d] = true, true
 	}
 	if len(goDirs) == 0 && len(cppDirs) == 0 {
 		return nil
@@ -196,6 +208,9 @@ func (r *run) rereadDependents(ctx context.Context, c *collector, gone []string)
 // parsed with the state recorded, or are not indexed yet (an interrupted
 // first run), or failed and are retried by their fingerprint.
 func (r *run) saveDirStates(ctx context.Context, complete bool) error {
+	if err := r.saveDirRetry(ctx, complete); err != nil {
+		return err
+	}
 	digests, cpp := r.gopkgs.loadedDigests(), r.cpp.looked()
 	if len(digests) == 0 && len(cpp) == 0 {
 		return nil
@@ -251,4 +266,57 @@ func (r *run) saveDirStates(ctx context.Context, complete bool) error {
 		return err
 	}
 	return r.st.PutDirStates(ctx, r.root, string(b))
+}
+
+// loadDirRetry returns the project's retry list: the root-relative
+// directories where a run parsed dependents again and some failed (an
+// embedding server down), so their recorded states stayed the old ones. A
+// list that cannot be decoded is as none.
+func (r *run) loadDirRetry(ctx context.Context) ([]string, error) {
+	v, err := r.st.DirRetry(ctx, r.root)
+	if err != nil || v == "" {
+		return nil, err
+	}
+	var dirs []string
+	if json.Unmarshal([]byte(v), &dirs) != nil {
+		return nil, nil
+	}
+	return dirs, nil
+}
+
+// saveDirRetry records the retry list after a run: the directories of the
+// files its second pass parsed again and that failed, and, after a run
+// that did not get through both passes, the list it started with too (its
+// second pass may not have come to them). Without the list, such a
+// directory's dependents would wait for the next change in it: their own
+// bytes did not change, so their fingerprints never ask for a parse. It
+// writes only when the list changes.
+func (r *run) saveDirRetry(ctx context.Context, complete bool) error {
+	set := map[string]bool{}
+	if !complete {
+		for _, d := range r.retried {
+			set[d] = true
+		}
+	}
+	for _, f := range r.rep.Failures {
+		if r.reread[f.Path] {
+			set[path.Dir(f.Path)] = true
+		}
+	}
+	dirs := make([]string, 0, len(set))
+	for d := range set {
+		dirs = append(dirs, d)
+	}
+	sort.Strings(dirs)
+	if len(dirs) == 0 && len(r.retried) == 0 {
+		return nil
+	}
+	if slices.Equal(dirs, r.retried) {
+		return nil
+	}
+	b, err := json.Marshal(dirs)
+	if err != nil {
+		return err
+	}
+	return r.st.PutDirRetry(ctx, r.root, string(b))
 }

@@ -1,6 +1,7 @@
 package index
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -106,4 +107,46 @@ func TestSiblingChangesMatchFreshIndex(t *testing.T) {
 	writeFile(t, root, "p/other.go", "package p\n\nfunc Other() int { return 4 }\n")
 	later("p/other.go")
 	check("states recorded again", 0)
+}
+
+// TestFailedRereadIsRetried: when the second pass fails to parse a
+// dependent again (its embedder down), the next run parses the directory's
+// dependents again although nothing changed since (the retry list), and the
+// index then equals a fresh one; the run after that parses nothing again.
+func TestFailedRereadIsRetried(t *testing.T) {
+	t.Parallel()
+	emb := localEmbedder(t)
+	root := resolved(t, t.TempDir())
+	writeFile(t, root, "p/types.go", "package p\n\ntype Conn struct{ buf Buffer }\n\ntype Buffer struct{}\n\nfunc (b Buffer) Flush() {}\n")
+	writeFile(t, root, "p/use.go", "package p\n\n// Send flushes the connection's buffer.\nfunc Send(c Conn) {\n\tc.buf.Flush()\n}\n")
+	st := openStore(t)
+	mustRun(t, st, emb, root)
+	writeFile(t, root, "p/types.go", "package p\n\ntype Conn struct{ buf Queue }\n\ntype Queue struct{}\n\nfunc (q Queue) Flush() {}\n")
+	touchLater(t, filepath.Join(root, "p/types.go"), 2*time.Second)
+	rep, err := Run(context.Background(), st, failingEmbedder{emb, "c.buf.Flush()"}, root, Options{Threads: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Reread != 1 || len(rep.Failures) != 1 || rep.Failures[0].Path != "p/use.go" {
+		t.Fatalf("the failing run: reread %d, failures %+v; want use.go reread and failed", rep.Reread, rep.Failures)
+	}
+	if v, err := st.DirRetry(context.Background(), root); err != nil || v != `["p"]` {
+		t.Fatalf("retry list after the failure = %q %v", v, err)
+	}
+	// the directory keeps its old state, so both its unchanged Go files are
+	// parsed again: use.go, which failed, and types.go
+	if rep := mustRun(t, st, emb, root); rep.Reread != 2 || len(rep.Failures) != 0 {
+		t.Errorf("the next run: reread %d, failures %+v; want the directory's two files parsed again", rep.Reread, rep.Failures)
+	}
+	fresh := openStore(t)
+	mustRun(t, fresh, emb, root)
+	if got, want := relationLines(t, st, root), relationLines(t, fresh, root); !reflect.DeepEqual(got, want) {
+		t.Errorf("relations differ from a fresh index:\n got %q\nwant %q", got, want)
+	}
+	if rep := mustRun(t, st, emb, root); rep.Reread != 0 {
+		t.Errorf("the run after: reread %d, want 0", rep.Reread)
+	}
+	if v, err := st.DirRetry(context.Background(), root); err != nil || v != `[]` {
+		t.Errorf("retry list at the end = %q %v, want []", v, err)
+	}
 }

@@ -421,6 +421,8 @@ type run struct {
 	cpp    *cppDirs            // the C++ evidence of the directories of .h files
 	states map[string]dirState // recorded directory states, once read (dirstate.go)
 	reread map[string]bool     // unchanged files parsed again for their directory (rereadDependents)
+	// retried: the retry list the run read (dirstate.go), sorted
+	retried []string
 
 	prevProj   *store.Project
 	newProject bool // no project row before this run

@@ -43,6 +43,11 @@ type Store interface {
 	DirStates(ctx context.Context, project string) (value string, ok bool, err error)
 	// PutDirStates records project's directory states.
 	PutDirStates(ctx context.Context, project, value string) error
+	// DirRetry returns project's directories whose dependents the last
+	// run failed to parse again ("" when none; dirstate.go).
+	DirRetry(ctx context.Context, project string) (string, error)
+	// PutDirRetry records project's retry list.
+	PutDirRetry(ctx context.Context, project, value string) error
 	// TreeListing returns the tree listing of project's last walk
 	// (fresh.go).
 	TreeListing(ctx context.Context, project string) (string, []store.DirRow, error)

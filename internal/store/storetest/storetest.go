@@ -312,11 +312,26 @@ func testSymbolsAndMeta(t *testing.T, target func(testing.TB) string) {
 				t.Fatalf("DirStates = %q %v %v, want %q", got, ok, err, v)
 			}
 		}
+		// the retry list likewise
+		if v, err := s.DirRetry(ctx, "/p"); v != "" || err != nil {
+			t.Fatalf("DirRetry before any: %q %v", v, err)
+		}
+		for _, v := range []string{`["p"]`, `[]`} {
+			if err := s.PutDirRetry(ctx, "/p", v); err != nil {
+				t.Fatal(err)
+			}
+			if got, err := s.DirRetry(ctx, "/p"); err != nil || got != v {
+				t.Fatalf("DirRetry = %q %v, want %q", got, err, v)
+			}
+		}
 		if _, err := s.RemoveProject(ctx, "/p"); err != nil {
 			t.Fatal(err)
 		}
 		if _, ok, err := s.DirStates(ctx, "/p"); ok || err != nil {
 			t.Fatalf("DirStates after RemoveProject: %v %v", ok, err)
+		}
+		if v, err := s.DirRetry(ctx, "/p"); v != "" || err != nil {
+			t.Fatalf("DirRetry after RemoveProject: %q %v", v, err)
 		}
 	})
 }
