@@ -65,7 +65,7 @@ func (ps *parsed) pieces(t *texter, d *def, kids []*def) [][2]int {
 			e--
 		}
 		if s != a && sig < minGap {
-			continue // "}, ips: {" between nested definitions, as fillGaps drops it
+			continue // "}, ips: {" between nested definitions: fillGaps joins it to a neighbour
 		}
 		if e-s+1 > maxDefLines && depth == nil {
 			depth = ps.breakDepths(t, d)
