@@ -22,6 +22,9 @@ then scores with `coderag eval --json`:
   func2    testdata/fresh-func2: a second function-level set over 5 other repos
            (yaml, commons-text, gorilla/websocket, boltons, CLI11) under
            $FRESH2 (default /tmp/fresh2): MRR@10 in English and in Chinese
+  func3    testdata/fresh-func3: a third function-level set over 4 more repos
+           (dentaku, league/csv, quick-xml, CommandLineParser: Ruby, PHP, Rust,
+           C#) under $FRESH3 (default /tmp/fresh3): MRR@10 in English and in Chinese
 
 --set P=V,... is passed to `coderag eval --set` (ranking params, e.g.
 Semantic=0.3). --env K=V is passed to every coderag process (EMBEDDING_MODEL=... for an
@@ -36,6 +39,7 @@ semble_dir = os.path.join(shared, "bench", "semble")
 semble_repos = os.environ.get("SEMBLE_REPOS", "/tmp/semble/repos")
 fresh = os.environ.get("FRESH", "/tmp/fresh")
 fresh2 = os.environ.get("FRESH2", "/tmp/fresh2")
+fresh3 = os.environ.get("FRESH3", "/tmp/fresh3")
 goroot = subprocess.run(["go", "env", "GOROOT"], capture_output=True, text=True).stdout.strip()
 jdk = os.environ.get("JDK_SRC", "/tmp/golden/jdk")
 py = os.environ.get("PY_STDLIB", "/tmp/golden/py")
@@ -164,6 +168,11 @@ if only is None or "func2" in only:
     func_sets("func2", "fresh-func2 ", fresh2, "fresh-func2",
               {"yaml": "yaml/src", "commons-text": "commons-text/src/main/java", "websocket": "websocket",
                "boltons": "boltons", "cli11": "CLI11"})
+
+if only is None or "func3" in only:
+    func_sets("func3", "fresh-func3 ", fresh3, "fresh-func3",
+              {"dentaku": "dentaku", "league-csv": "csv/src", "quick-xml": "quick-xml",
+               "commandline": "commandline/src/CommandLine"})
 
 json.dump(out, open(os.path.join(work, "quality.json"), "w"), indent=1)
 print("\n".join(lines))
