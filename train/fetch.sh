@@ -49,9 +49,12 @@ while IFS=$'\t' read -r reg pkg ver sha; do
   d="$WORK/dl/src-$pkg"
   { ls "$d"/*.dsc && ls "$d"/*.tar.*; } >/dev/null 2>&1 || srcneed+=("$pkg=$ver")   # a .dsc without its tarballs is retried
 done <<< "$rows"
+# --only-source: the name is a source package's, never a binary's (apt would
+# otherwise take the binary "serf" of golang-github-hashicorp-serf for the
+# source package serf, and find no such version)
 for pv in "${srcneed[@]+"${srcneed[@]}"}"; do
   pkg=${pv%%=*}; mkdir -p "$WORK/dl/src-$pkg"
-  (cd "$WORK/dl/src-$pkg" && apt-get -qq "${APT_SRC[@]}" source --download-only "$pv" 2>&1 | grep -v unsandboxed || true)
+  (cd "$WORK/dl/src-$pkg" && apt-get -qq "${APT_SRC[@]}" source --only-source --download-only "$pv" 2>&1 | grep -v unsandboxed || true)
 done
 # npm tarballs (select.py leaves the ones it read in $WORK/dl/npm)
 mkdir -p "$WORK/dl/npm"

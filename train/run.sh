@@ -44,7 +44,10 @@ train/fetch.sh train/manifest.tsv "$WORK" "$SMALL"
 done_phase fetch
 
 phase mine
-"$RUN/mine" -src "$WORK/src" -out "$RUN/pairs" -limit "$SMALL"
+# the held-out packages are chosen among train/holdout.txt (the 30 held out
+# since v3), so a larger manifest leaves them out of training as before
+HOLD=(); [ "$SMALL" = 0 ] && HOLD=(-holdout-among train/holdout.txt)
+"$RUN/mine" -src "$WORK/src" -out "$RUN/pairs" -limit "$SMALL" "${HOLD[@]}"
 done_phase mine
 
 phase train

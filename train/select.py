@@ -24,7 +24,7 @@ Columns: registry (debian = binary .deb, debian-src = source package), package,
 version, sha256 (of the .deb, of the source package's .dsc, or of the npm tarball).
 
 --keep OLD keeps OLD's rows for the packages it lists (their pinned versions), and
---skip FILE names packages never to select (one per line: source packages whose
+Without --npm-list, OLD's npm rows are kept as they are. --skip FILE names packages never to select (one per line: source packages whose
 tarballs the mirror no longer serves), so a larger selection extends an earlier one.
 """
 import argparse
@@ -282,6 +282,8 @@ def main():
             rows.append((group, "debian-src", p, v, h))
     if a.npm_list:
         rows += npm_group(a.npm_list, globs, NPM_N, a.npm_cache)
+    else:  # without a download list, the kept manifest's npm rows stay as pinned
+        rows += [("npm", "npm", f[1], f[2], f[3]) for f in keep.values() if f[0] == "npm"]
     with open(a.out, "w", encoding="utf-8") as f:
         f.write("registry\tpackage\tversion\tsha256\n")
         for _, reg, p, v, h in rows:

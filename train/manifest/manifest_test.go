@@ -1,6 +1,12 @@
 package manifest
 
-import "testing"
+import (
+	"crypto/sha256"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+)
 
 // TestManifestHasNoExcludedPackage is the guard of issue 26: no package of
 // the committed corpus manifest may be code we evaluate on (the semble
@@ -89,5 +95,24 @@ func TestLimitAndGroup(t *testing.T) {
 	got := Limit(rows, 1)
 	if len(got) != 4 || got[0].Package != "python3-a" || got[1].Package != "node-a" || got[2].Package != "x" || got[3].Package != "@a/b" {
 		t.Errorf("Limit = %+v", got)
+	}
+}
+
+// TestShippedWeightsAreRecorded: the weights built into the binary are
+// the ones the full training run recorded (train/weights.sha256, which
+// train/run.sh checks its output against), so the model in the product is
+// the one the committed manifest and pipeline make.
+func TestShippedWeightsAreRecorded(t *testing.T) {
+	b, err := os.ReadFile("../../internal/embed/static/weights.bin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := os.ReadFile("../weights.sha256")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := strings.Fields(string(rec))
+	if got := fmt.Sprintf("%x", sha256.Sum256(b)); len(f) == 0 || got != f[0] {
+		t.Errorf("sha256(weights.bin) = %s, train/weights.sha256 records %q", got, f)
 	}
 }

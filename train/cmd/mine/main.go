@@ -21,7 +21,9 @@
 // Pairs are deduplicated on their code text across the whole corpus (first
 // package in manifest order wins) and capped per package (the first ones in
 // sha256 order of the code text). A few packages per language (sha256 order
-// of "holdout:"+name, among packages with at least 100 pairs) are held out:
+// of "holdout:"+name, among packages with at least 100 pairs, and among the
+// packages -holdout-among lists when it is given: train/holdout.txt keeps the
+// same packages held out when the manifest grows) are held out:
 // their doc pairs go to heldout.jsonl as text for the intrinsic evaluation
 // (train/cmd/evalpairs) and never into training.
 //
@@ -81,6 +83,7 @@ import (
 
 type options struct {
 	manifest, exclude, src, cedict, zhdict, out string
+	holdoutAmong                                string
 	vocab, buckets, mincount, capPkg, holdout   int
 	maxPkgBytes, maxFiles, limit, heldPairs     int
 	workers                                     int
@@ -102,6 +105,7 @@ func main() {
 	flag.IntVar(&o.capPkg, "cap", 3000, "most pairs per package")
 	flag.IntVar(&o.holdout, "holdout", 3, "held-out packages per language")
 	flag.IntVar(&o.heldPairs, "heldpairs", 300, "most doc pairs per held-out package")
+	flag.StringVar(&o.holdoutAmong, "holdout-among", "", "file of package names (one a line, or a manifest TSV): only these can be held out (\"\": every package)")
 	flag.IntVar(&o.maxPkgBytes, "pkgbytes", 3<<20, "most source bytes parsed per package")
 	flag.IntVar(&o.maxFiles, "files", 600, "most files parsed per package")
 	flag.IntVar(&o.limit, "limit", 0, "only the first N packages per registry group of the manifest (0: all)")
@@ -192,8 +196,12 @@ func run(o options) error {
 	// hold out packages per language
 	held := map[string]bool{}
 	byLang := map[string][]string{}
+	among, err := packageNames(o.holdoutAmong)
+	if err != nil {
+		return err
+	}
 	for _, r := range results {
-		if len(r.pairs) >= 100 && r.lang != "" {
+		if len(r.pairs) >= 100 && r.lang != "" && (among == nil || among[r.name]) {
 			byLang[r.lang] = append(byLang[r.lang], r.name)
 		}
 	}
@@ -878,3 +886,28 @@ func sortedKeys(m map[string]bool) []string {
 }
 
 var _ = math.Log
+
+// packageNames reads a set of package names: one a line, or the second
+// column of a manifest TSV (its header skipped). An empty path gives nil, a
+// missing file an error.
+func packageNames(path string) (map[string]bool, error) {
+	if path == "" {
+		return nil, nil
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	names := map[string]bool{}
+	for _, line := range strings.Split(string(b), "\n") {
+		f := strings.Split(strings.TrimSpace(line), "\t")
+		name := f[0]
+		if len(f) > 1 {
+			name = f[1]
+		}
+		if name != "" && name != "package" && !strings.HasPrefix(name, "#") {
+			names[name] = true
+		}
+	}
+	return names, nil
+}
