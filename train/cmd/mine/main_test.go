@@ -165,3 +165,38 @@ func TestQuestionTemplatesTokenize(t *testing.T) {
 		}
 	}
 }
+
+// TestPackageNames reads -holdout-among's two forms: names one a line
+// (comments and blank lines skipped) and a manifest TSV (its second
+// column, the header skipped); no path means every package, a missing
+// file an error.
+func TestPackageNames(t *testing.T) {
+	dir := t.TempDir()
+	list := filepath.Join(dir, "holdout.txt")
+	tsv := filepath.Join(dir, "manifest.tsv")
+	os.WriteFile(list, []byte("# held out\nnode-ajv\n\n@tanstack/query-core\n"), 0o644)
+	os.WriteFile(tsv, []byte("registry\tpackage\tversion\tsha256\ndebian\tpython3-netmiko\t4.1\tab\nnpm\t@ai-sdk/provider-utils\t2.0\tcd\n"), 0o644)
+	for path, want := range map[string][]string{
+		list: {"node-ajv", "@tanstack/query-core"},
+		tsv:  {"python3-netmiko", "@ai-sdk/provider-utils"},
+	} {
+		got, err := packageNames(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != len(want) {
+			t.Errorf("%s: %v, want %v", filepath.Base(path), got, want)
+		}
+		for _, n := range want {
+			if !got[n] {
+				t.Errorf("%s: %q missing from %v", filepath.Base(path), n, got)
+			}
+		}
+	}
+	if got, err := packageNames(""); got != nil || err != nil {
+		t.Errorf(`packageNames("") = %v, %v; want nil, nil`, got, err)
+	}
+	if _, err := packageNames(filepath.Join(dir, "absent")); err == nil {
+		t.Error("a missing file gave no error")
+	}
+}
