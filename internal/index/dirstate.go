@@ -308,10 +308,7 @@ func (r *run) saveDirRetry(ctx context.Context, complete bool) error {
 		dirs = append(dirs, d)
 	}
 	sort.Strings(dirs)
-	if len(dirs) == 0 && len(r.retried) == 0 {
-		return nil
-	}
-	if slices.Equal(dirs, r.retried) {
+	if slices.Equal(dirs, r.retried) { // nil and empty alike
 		return nil
 	}
 	b, err := json.Marshal(dirs)
