@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"unicode"
 
 	"github.com/coderag/coderag/internal/lang"
 )
@@ -164,7 +165,23 @@ func (ps *parsed) fillGaps(t *texter, out *[]Chunk) {
 				for q < b && !t.blank(q+1) {
 					q++
 				}
-				joinGap(t, *out, e, p, q)
+				if !joinGap(t, *out, e, p, q) && prose(t, p, q) {
+					// a doc comment with no chunk beside it (a module
+					// docstring or package comment next to the imports)
+					// is a chunk of its own: it says what the file is for
+					for p > 1 && !t.blank(p-1) && !significant(t.line(p-1)) {
+						p-- // its opening `/**` or `"""`
+					}
+					for q < t.idx.Count() && !t.blank(q+1) && !significant(t.line(q+1)) {
+						q++
+					}
+					before, from := len(t.out), len(*out)
+					t.split(p, q, "", ps.classAt(ps.idx.Start(p)))
+					*out = append(*out, t.out[before:]...)
+					for i := from; i < len(*out); i++ {
+						e.add(*out, i, (*out)[i])
+					}
+				}
 				for p = q + 1; p <= b && !significant(t.line(p)); p++ {
 				}
 			}
@@ -250,8 +267,62 @@ func joinGap(t *texter, out []Chunk, e *edges, a, b int) bool {
 	return true
 }
 
+// prose reports whether the paragraph of lines a..b is a doc comment or
+// docstring: its first line opens with a comment marker or a string quote
+// (or follows a line that is only an opener such as `"""` or `/**`), and it
+// holds at least minProseWords words of two or more letters, or Han text.
+// Compiler directives (`//go:build`, `//nolint`, `#include`, `#!`) are not
+// prose: a `//` or `#` is followed by a space there.
+func prose(t *texter, a, b int) bool {
+	first := strings.TrimSpace(t.line(a))
+	doc := false
+	for _, m := range []string{"///", "//!", "// ", "/*", "*", "# ", "## ", "-- ", "--[[", "{-", "(*", ";", "%",
+		`"""`, "'''", `r"""`, `"`, "'", "<!--", "=begin"} {
+		if strings.HasPrefix(first, m) {
+			doc = true
+			break
+		}
+	}
+	if !doc && a > 1 {
+		prev := strings.TrimSpace(t.line(a - 1))
+		for _, m := range []string{`"""`, "'''", "/*", "{-", "(*", "<!--", "--[[", "=begin"} {
+			if strings.HasPrefix(prev, m) {
+				doc = true
+				break
+			}
+		}
+	}
+	if !doc {
+		return false
+	}
+	words := 0
+	for l := a; l <= b; l++ {
+		run := 0
+		for _, r := range t.line(l) {
+			switch {
+			case r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z':
+				run++
+				continue
+			case unicode.Is(unicode.Han, r):
+				return true
+			}
+			if run >= 2 {
+				words++
+			}
+			run = 0
+		}
+		if run >= 2 {
+			words++
+		}
+	}
+	return words >= minProseWords
+}
+
 // licenseHeader returns the last line of a leading comment block that
-// mentions a copyright or license, or 0.
+// mentions a copyright or license, or 0. The block is the file's first run
+// of comment lines (`//`, `#`, `*`, or any line inside a `/* ... */`); it
+// ends at a blank line outside a block comment or before the first line of
+// code (`#include` is code).
 func (ps *parsed) licenseHeader(t *texter) int {
 	n, l := ps.idx.Count(), 1
 	for l <= n && strings.TrimSpace(t.line(l)) == "" {
@@ -259,16 +330,24 @@ func (ps *parsed) licenseHeader(t *texter) int {
 	}
 	a := l
 	var text strings.Builder
+	inBlock := false
+scan:
 	for ; l <= n; l++ {
 		s := strings.TrimSpace(t.line(l))
-		if s == "" {
-			break
-		}
-		if !(strings.HasPrefix(s, "//") || strings.HasPrefix(s, "/*") || strings.HasPrefix(s, "*") ||
-			strings.HasPrefix(s, "#")) || strings.HasPrefix(s, "#include") {
-			return 0
+		switch {
+		case inBlock:
+			inBlock = !strings.Contains(s, "*/")
+		case s == "":
+			break scan
+		case strings.HasPrefix(s, "/*"):
+			inBlock = !strings.Contains(s[2:], "*/")
+		case strings.HasPrefix(s, "//") || strings.HasPrefix(s, "*") ||
+			strings.HasPrefix(s, "#") && !strings.HasPrefix(s, "#include"):
+		default:
+			break scan // code: the block ended on the line before
 		}
 		text.WriteString(s)
+		text.WriteByte('\n')
 	}
 	if l == a || !licenseRe().MatchString(text.String()) {
 		return 0

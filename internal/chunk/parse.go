@@ -33,8 +33,12 @@ const (
 	classHeadLines = 6
 	// minGapLines: an uncovered region (top-level statements, fields between
 	// methods, comments) becomes text chunks when it has at least this many
-	// lines containing a letter or digit. Smaller regions are dropped.
+	// lines containing a letter or digit. A smaller region joins the chunk
+	// beside it (joinGap); with none, it is dropped unless it is prose.
 	minGapLines = 3
+	// minProseWords: a doc comment with no chunk beside it is kept as a
+	// text chunk when it holds at least this many words (prose).
+	minProseWords = 3
 	// maxRelations caps the relations kept per file (minified or generated
 	// code can hold hundreds of thousands of calls).
 	maxRelations = 20000

@@ -184,3 +184,52 @@ func (b *Reader) Size() int { return len(b.buf) }
 		t.Errorf("the package clause or the import joined a chunk: %v", r.Chunks)
 	}
 }
+
+// A doc comment of one or two lines with no chunk beside it (a module
+// docstring or package comment next to the imports) is a text chunk of its
+// own; a directive or a stray statement there is still left out.
+func TestOrphanDocCommentsAreChunks(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		path, src string
+		doc       string // a line the doc chunk holds; "" when nothing may be chunked
+		docLine   int
+	}{
+		{"ratelimit.go", "// Copyright 2020 The Authors.\n// Use of this source is governed by a BSD license.\n\n//go:build linux && amd64\n\n// Package ratelimit implements token bucket rate limiting.\npackage ratelimit\n\nimport \"time\"\n\nfunc Take(d time.Duration) int { return 1 }\n",
+			"Package ratelimit implements token bucket rate limiting.", 6},
+		{"limit.py", "\"\"\"Token bucket rate limiting for outgoing requests.\n\nThe limiter refills tokens at a fixed rate.\n\"\"\"\nimport time\n\n\ndef take():\n    return 1\n",
+			"The limiter refills tokens at a fixed rate.", 1},
+		{"opener.py", "\"\"\"\nToken bucket rate limiting for requests.\n\"\"\"\nimport time\n\n\ndef take():\n    return 1\n",
+			"Token bucket rate limiting for requests.", 1},
+		{"lib.rs", "//! Token bucket rate limiting.\n//! The limiter refills tokens.\n\nuse std::time::Duration;\n\npub fn take(d: Duration) -> u32 { 1 }\n",
+			"The limiter refills tokens.", 1},
+		{"zh.py", "# 令牌桶限流\nimport time\n\n\ndef take():\n    return 1\n", "令牌桶限流", 1},
+		// not prose: a directive, a short pragma, stray statements
+		{"tags.go", "//go:build linux && amd64 && cgo\n\npackage x\n\nimport \"os\"\n\nfunc F() { os.Exit(1) }\n", "", 0},
+		{"strict.js", "'use strict';\nconst util = require('util');\n\nfunction take(d) {\n  return util.inspect(d);\n}\n", "", 0},
+		// a licence header is left out, also right before the code and
+		// with blank or unmarked lines inside its block comment
+		{"Agent.java", "/*\n * Copyright (c) 2024 Example Corp.\n * Licensed under the Apache License 2.0.\n */\npackage x;\n\nimport java.util.List;\n\nclass A {\n  void f() {}\n}\n", "", 0},
+		{"lic.c", "/*\n   Copyright 2020 Example Corp.\n\n   Licensed under the MIT license.\n*/\n#include <stdio.h>\n\nint f(void) { return 1; }\n", "", 0},
+		{"consts.py", "import os\nDEFAULT_RATE = 10\nimport time\n\n\ndef take():\n    return 1\n", "", 0},
+	}
+	for _, tc := range cases {
+		r := mustParse(t, tc.path, tc.src)
+		checkInvariants(t, tc.path, []byte(tc.src), r)
+		var docs []Chunk
+		for _, c := range r.Chunks {
+			if c.Type == KindText {
+				docs = append(docs, c)
+			}
+		}
+		if tc.doc == "" {
+			if len(docs) != 0 {
+				t.Errorf("%s: %d text chunks, want none: %q", tc.path, len(docs), docs[0].Content)
+			}
+			continue
+		}
+		if len(docs) != 1 || !strings.Contains(docs[0].Content, tc.doc) || docs[0].StartLine != tc.docLine {
+			t.Errorf("%s: text chunks %+v, want one from line %d holding %q", tc.path, docs, tc.docLine, tc.doc)
+		}
+	}
+}

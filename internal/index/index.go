@@ -203,7 +203,11 @@ const racyWindow = int64(time.Second)
 //	14: an uncovered run of one or two significant lines (a section
 //	    comment, a one-line var, a struct's last fields) joins the chunk
 //	    next to it instead of being left out (chunk.joinGap)
-const AnalysisVersion = 14
+//	15: a doc comment of one or two lines with no chunk beside it (a module
+//	    docstring, a package comment next to the imports) is a text chunk
+//	    (chunk.prose); a licence header ends before the first line of code
+//	    and spans its whole block comment
+const AnalysisVersion = 15
 
 // ResolveRoot is rootrule.Resolve: the absolute, symlink-resolved form of
 // dir, the identity of a project.
