@@ -227,12 +227,16 @@ func (a *Analyzer) Cut(text string) []string {
 	for i := 0; i < n; {
 		j := route[i].end
 		if j-i == 1 {
-			// the HMM must not join characters across a hard boundary
-			if hard[i] || endParticles[rs[i]] {
+			// the HMM must not join characters across a hard boundary,
+			// nor an edge particle to a neighbour: a word the HMM makes is
+			// one neither the glossary nor the dictionary knows (时退 of
+			// 设置时退回, 在栈 of 在栈上)
+			edge := edgeParticles[rs[i]] || endParticles[rs[i]]
+			if hard[i] || edge {
 				flush()
 			}
 			buf = append(buf, rs[i])
-			if hard[j] {
+			if hard[j] || edge {
 				flush()
 			}
 		} else {

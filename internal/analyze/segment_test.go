@@ -20,6 +20,9 @@ func TestTokenizeCutChinese(t *testing.T) {
 		"数据库连接池是怎么复用连接的": "数据库/连接池/是/怎么/复用/连接/的",
 		"重跑": "重跑", // unknown to the dictionary: the HMM joins it
 		"读取环境变量并解析配置文件": "读取/环境变量/并/解析/配置文件",
+		// an edge particle is not joined to its neighbour by the HMM
+		// either (gse: 时退/回到)
+		"都没设置时退回到系统": "都/没/设置/时/退/回到/系统",
 	}
 	for in, want := range cases {
 		if got := strings.Join(glossaryOnly.Cut(in), "/"); got != want {
@@ -130,9 +133,21 @@ func TestTokenizeMatchesGse(t *testing.T) {
 			}
 		}
 	}
+	// where the particle rules cut otherwise by design (a word ending in
+	// 时 only when known, and no dictionary here: 同时 is known to
+	// CC-CEDICT; 本地为空时 is 本地/为空/时)
+	// 上限时新提交 is 上限/时/新/提交: the HMM joins no edge particle (gse: 时新)
+	deviations := map[string]string{
+		"线程池队列满了并且线程数达到上限时新提交的任务会怎么处理": "线程池/队列/满/了/并且/线程/数/达到/上限/时/新/提交/的/任务/会/怎么/处理",
+		"同时就绪时是如何随机选择的":                "同/时/就绪/时/是/如何/随机/选择/的",
+		"调度器本地运行队列为空时怎么从别的处理器那里偷协程来跑":  "调度器/本地/运行队列/为空/时/怎么/从别/的/处理器/那里/偷/协程/来/跑",
+	}
 	for _, s := range gseSample {
 		for _, run := range zh.HanRuns(s) {
 			got, want := strings.Join(glossaryOnly.Cut(run), "/"), strings.Join(sg.Cut(run, true), "/")
+			if d, ok := deviations[run]; ok {
+				want = d
+			}
 			if got != want {
 				t.Errorf("Cut(%q) = %s, gse: %s", run, got, want)
 			}

@@ -207,7 +207,9 @@ const racyWindow = int64(time.Second)
 //	    docstring, a package comment next to the imports) is a text chunk
 //	    (chunk.prose); a licence header ends before the first line of code
 //	    and spans its whole block comment
-const AnalysisVersion = 15
+//	16: the segmenter's HMM joins no edge particle (时, 在) to a
+//	    neighbour: 上限时新提交 is 上限/时/新/提交, not 上限/时新/提交
+const AnalysisVersion = 16
 
 // ResolveRoot is rootrule.Resolve: the absolute, symlink-resolved form of
 // dir, the identity of a project.
