@@ -100,9 +100,10 @@ func BenchmarkCountErrorsFlat(b *testing.B) {
 	}
 }
 
-// siblings.prev gives the node Node.PrevSibling gives, for every node of
-// the testdata trees of every tree-sitter language (anonymous, hidden-rule
-// and zero-width nodes included), with the cache shared across a tree.
+// siblings.prev gives the node Node.PrevSibling gives, and siblings.parentOf
+// the node Node.Parent gives, for every node of the
+// testdata trees of every tree-sitter language (anonymous, hidden-rule and
+// zero-width nodes included), with the cache shared across a tree.
 func TestSiblingsPrevEqualsPrevSibling(t *testing.T) {
 	t.Parallel()
 	ents, err := os.ReadDir("testdata")
@@ -139,6 +140,11 @@ func TestSiblingsPrevEqualsPrevSibling(t *testing.T) {
 				want, got := node.PrevSibling(), s.prev(node)
 				if (want == nil) != (got == nil) || want != nil && want.Id() != got.Id() {
 					t.Errorf("%s/%s: %s at %d: prev %v, PrevSibling %v", e.Name(), f.Name(), node.Kind(), node.StartByte(), got, want)
+				}
+				// the cached parent is the tree's
+				wantP, gotP := node.Parent(), s.parentOf(node)
+				if (wantP == nil) != (gotP == nil) || wantP != nil && (wantP.Id() != gotP.Id() || wantP.StartByte() != gotP.StartByte() || wantP.Kind() != gotP.Kind() || wantP.EndByte() != gotP.EndByte()) {
+					t.Errorf("%s/%s: %s at %d: parentOf %v, Parent %v", e.Name(), f.Name(), node.Kind(), node.StartByte(), gotP, wantP)
 				}
 				checked++
 				if c.GotoFirstChild() {

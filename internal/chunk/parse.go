@@ -783,7 +783,7 @@ func (ps *parsed) inAnonymousBody(d *def) bool {
 func (ps *parsed) extend(d *def) {
 	n := d.node
 	for {
-		p := n.Parent()
+		p := ps.sibs.parentOf(&n)
 		if p == nil {
 			break
 		}
@@ -863,7 +863,7 @@ func (ps *parsed) prevSibling(n *sitter.Node) *sitter.Node {
 	if s := ps.sibs.prev(n); s != nil {
 		return s
 	}
-	if p := n.Parent(); p != nil && p.StartByte() == n.StartByte() {
+	if p := ps.sibs.parentOf(n); p != nil && p.StartByte() == n.StartByte() {
 		return ps.sibs.prev(p)
 	}
 	return nil
