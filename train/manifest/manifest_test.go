@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"os"
+	"os/exec"
 	"strings"
 	"testing"
 )
@@ -114,5 +115,41 @@ func TestShippedWeightsAreRecorded(t *testing.T) {
 	f := strings.Fields(string(rec))
 	if got := fmt.Sprintf("%x", sha256.Sum256(b)); len(f) == 0 || got != f[0] {
 		t.Errorf("sha256(weights.bin) = %s, train/weights.sha256 records %q", got, f)
+	}
+}
+
+// TestWeightsCommitHoldsTheWeights: train/weights.commit, the commit whose
+// pipeline train/reproduce.sh runs to make the shipped weights again,
+// carries exactly the shipped weights.bin (git's blob id of the file in that
+// commit equals the working file's), so reproduce.sh compares against the
+// bytes that commit's train/run.sh was checked to make.
+func TestWeightsCommitHoldsTheWeights(t *testing.T) {
+	c, err := os.ReadFile("../weights.commit")
+	if err != nil {
+		t.Fatal(err)
+	}
+	commit := strings.TrimSpace(string(c))
+	if len(commit) != 40 {
+		t.Fatalf("train/weights.commit holds %q, want a full 40-digit commit id", commit)
+	}
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	if err := exec.Command("git", "rev-parse", "--is-inside-work-tree").Run(); err != nil {
+		t.Skip("not a git checkout (a source tarball)")
+	}
+	if sh, _ := exec.Command("git", "rev-parse", "--is-shallow-repository").Output(); strings.TrimSpace(string(sh)) == "true" {
+		t.Skip("a shallow clone holds no history to read the commit from")
+	}
+	out, err := exec.Command("git", "rev-parse", commit+":internal/embed/static/weights.bin").Output()
+	if err != nil {
+		t.Fatalf("git rev-parse %s:internal/embed/static/weights.bin: %v (is the clone shallow?)", commit, err)
+	}
+	work, err := exec.Command("git", "hash-object", "../../internal/embed/static/weights.bin").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, b := strings.TrimSpace(string(out)), strings.TrimSpace(string(work)); a != b {
+		t.Errorf("weights.bin at %s is blob %s, the working file is %s", commit[:12], a, b)
 	}
 }
