@@ -83,6 +83,24 @@ func (u usageError) Error() string { return u.msg }
 
 func usagef(format string, a ...any) error { return usageError{fmt.Sprintf(format, a...)} }
 
+// troubleError is a failure of a command whose exit status 1 means that
+// nothing was found (grep, glob): it exits 2, as rg's errors do, so that a
+// script tells "no match" from "the search failed".
+type troubleError struct{ err error }
+
+func (t troubleError) Error() string { return t.err.Error() }
+func (t troubleError) Unwrap() error { return t.err }
+
+// asTrouble marks err as a troubleError unless it already has its own
+// status: nil, help, usage (2), nothing found (errSilent, 1), interrupted.
+func asTrouble(err error) error {
+	var u usageError
+	if err == nil || errors.Is(err, errSilent) || errors.Is(err, flag.ErrHelp) || errors.Is(err, context.Canceled) || errors.As(err, &u) {
+		return err
+	}
+	return troubleError{err}
+}
+
 // errSilent is returned when the command already printed its message.
 var errSilent = errors.New("")
 
@@ -146,6 +164,10 @@ func finish(e *env, name string, err error) int {
 		return exitUsage
 	}
 	fmt.Fprintln(e.stderr, errLine(name, e.errText(err)))
+	var t troubleError
+	if errors.As(err, &t) {
+		return exitUsage
+	}
 	return exitErr
 }
 

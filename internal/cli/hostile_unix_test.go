@@ -101,8 +101,8 @@ func TestHostileTreeCommands(t *testing.T) {
 			t.Errorf("grep --engine %s: exit %d\n%s%s", eng, code, out, errs)
 		}
 		code, _, errs = runBin(t, bin, env, "grep", "--engine", eng, "--project", root, "--path", "pipe.go", "x")
-		if code != 1 || !strings.Contains(errs, "not a regular file") {
-			t.Errorf("grep --path pipe.go: exit %d\n%s", code, errs)
+		if code != 2 || !strings.Contains(errs, "not a regular file") {
+			t.Errorf("grep --path pipe.go: exit %d, want 2 (an error, as rg's)\n%s", code, errs)
 		}
 	}
 	code, _, errs = runBin(t, bin, env, "read", "--project", root, "pipe.go")

@@ -89,15 +89,18 @@ func rootPath(root, sub, p string) string {
 	return p
 }
 
-func runGrep(e *env, args []string) error {
+// runGrep exits as rg does: 0 with a match, 1 without one, 2 on any error.
+func runGrep(e *env, args []string) error { return asTrouble(grepCommand(e, args)) }
+
+func grepCommand(e *env, args []string) error {
 	fs := newFlags(e, "grep", "[flags] PATTERN [PATH]",
 		`Search file contents with a regular expression (Go RE2 syntax) under the project (or PATH, a
 file or directory in it, as rg takes one; the same as --path), with the
 same ignore rules as the index. Uses ripgrep (rg --json, 8 s limit) when it is on PATH, else a
 native parallel search. Output is capped (per file, in all, in characters) and says when it is
 partial; it ends with up to 3 suggested 'read' calls around the first matches.
-Exit status, as rg and grep: 0 when a line matched, 1 when none did (or on an error), 2 for bad
-usage or an invalid regular expression.`)
+Exit status, as rg and grep: 0 when a line matched, 1 when none did, 2 on an error (bad usage,
+an invalid regular expression, a path outside the project).`)
 	var p tools.GrepParams
 	project := fs.String("project", ".", "root directory to search")
 	fs.StringVar(&p.Path, "path", "", "sub-directory or file to search, relative to the project")
@@ -211,9 +214,12 @@ func splitContextFlags(args []string) []string {
 var cliNames = strings.NewReplacer("(head_limit)", "(--head-limit)", "(max_results)", "(--max-results)",
 	"(max_chars)", "(--max-chars)", "no_ignore to search", "--no-ignore to search")
 
-func runGlob(e *env, args []string) error {
+// runGlob exits as grep does: 0 with a file, 1 without one, 2 on any error.
+func runGlob(e *env, args []string) error { return asTrouble(globCommand(e, args)) }
+
+func globCommand(e *env, args []string) error {
 	fs := newFlags(e, "glob", "[flags] PATTERN",
-		"List the project's files matching a glob (`**`, `*`, `?`, `[...]`, `{a,b}`), ignore rules applied, sorted.\nA pattern without '/' matches file names at any depth. Exit status 1 when no file matches.")
+		"List the project's files matching a glob (`**`, `*`, `?`, `[...]`, `{a,b}`), ignore rules applied, sorted.\nA pattern without '/' matches file names at any depth. Exit status 1 when no file matches, 2 on an error\n(bad usage, a pattern or path that leaves the project).")
 	var p tools.GlobParams
 	project := fs.String("project", ".", "root directory")
 	fs.StringVar(&p.Path, "path", "", "sub-directory to list, relative to the project")

@@ -71,8 +71,13 @@ func TestExactToolCommands(t *testing.T) {
 			t.Errorf("%v: exit %d %q, want a one-line usage error (2)", bad, code, errs)
 		}
 	}
-	if code, _, errs := run(t, "glob", "--project", root, "../*"); code != 1 || !strings.Contains(errs, "leaves the project") {
-		t.Errorf("glob ../*: exit %d %q", code, errs)
+	// an error is exit 2, as rg's: a script tells it from "nothing found" (1)
+	if code, _, errs := run(t, "glob", "--project", root, "../*"); code != 2 || !strings.Contains(errs, "leaves the project") {
+		t.Errorf("glob ../*: exit %d %q, want 2", code, errs)
+	}
+	outside := t.TempDir()
+	if code, _, errs := run(t, "grep", "--project", root, "retry", outside); code != 2 || !strings.Contains(errs, "outside the project root") || strings.Count(strings.TrimSpace(errs), "\n") != 0 {
+		t.Errorf("grep PATTERN OUTSIDE: exit %d %q, want 2 and one line", code, errs)
 	}
 	if code, out, _ := run(t, "glob", "--project", root, "*.nothing"); code != 1 || !strings.Contains(out, "no matching files") {
 		t.Errorf("glob without a match: exit %d %q, want 1", code, out)
