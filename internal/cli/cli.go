@@ -369,6 +369,13 @@ func negatedFilter(arg string) bool {
 // the current directory.
 var pathFlags = map[string]bool{"project": true, "root": true}
 
+// flagGiven reports whether the flag name was set on the command line.
+func flagGiven(fs *flag.FlagSet, name string) bool {
+	given := false
+	fs.Visit(func(f *flag.Flag) { given = given || f.Name == name })
+	return given
+}
+
 // emptyPathFlag is the usage error for a path flag set to "", or nil.
 func emptyPathFlag(fs *flag.FlagSet) error {
 	var err error

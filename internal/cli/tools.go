@@ -54,7 +54,22 @@ func toolRoot(e *env, dir string) (root, sub string, err error) {
 // FILE or --path argument, relative to it (rootPath). With scoped (grep
 // and glob), an empty *path becomes the working directory's subtree of
 // the project, which a note on stderr says (subtreeNote).
-func toolScope(e *env, project string, path *string, scoped bool) (root string, err error) {
+//
+// Without --project (projectGiven false), an absolute FILE or PATH outside
+// the working directory's project names its own project, as rg takes any
+// path: the indexed project that encloses it, else its directory, under the
+// same root rules as --project (pathProject).
+func toolScope(e *env, project string, projectGiven bool, path *string, scoped bool) (root string, err error) {
+	if !projectGiven && filepath.IsAbs(*path) {
+		root, rel, ok, err := pathProject(e, project, *path)
+		if err != nil {
+			return "", err
+		}
+		if ok {
+			*path = rel
+			return root, nil
+		}
+	}
 	root, sub, err := toolRoot(e, project)
 	if err != nil {
 		return "", err
@@ -66,6 +81,40 @@ func toolScope(e *env, project string, path *string, scoped bool) (root string, 
 	}
 	*path = rootPath(root, sub, *path)
 	return root, nil
+}
+
+// pathProject returns the project of an absolute path p given without
+// --project, when the project of dir (the working directory) does not hold
+// it: the indexed project enclosing p, else p's directory (p itself when it
+// is one), checked by the root rules (toolRoot); rel is p relative to that
+// root. ok is false when dir's project holds p (the caller goes on as
+// before); an error when p's directory is refused as a project root.
+func pathProject(e *env, dir, p string) (root, rel string, ok bool, err error) {
+	abs := filepath.Clean(p)
+	if r, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = r
+	}
+	if r, _, err := toolRoot(e, dir); err == nil {
+		if rel, err := filepath.Rel(r, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
+			return "", "", false, nil
+		}
+	}
+	d := abs
+	if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
+		d = filepath.Dir(abs)
+	}
+	root, _, err = toolRoot(e, d)
+	if err != nil {
+		return "", "", false, err
+	}
+	rel, err = filepath.Rel(root, abs)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
+		return "", "", false, nil
+	}
+	if rel == "." {
+		rel = ""
+	}
+	return root, filepath.ToSlash(rel), true, nil
 }
 
 // rootPath maps a FILE or --path argument to the project base: a path
@@ -96,7 +145,9 @@ func grepCommand(e *env, args []string) error {
 	fs := newFlags(e, "grep", "[flags] PATTERN [PATH]",
 		`Search file contents with a regular expression (Go RE2 syntax) under the project (or PATH, a
 file or directory in it, as rg takes one; the same as --path), with the
-same ignore rules as the index. Uses ripgrep (rg --json, 8 s limit) when it is on PATH, else a
+same ignore rules as the index. Without --project, an absolute PATH outside the working
+directory's project is searched in its own project (the indexed one that holds it, else its
+directory). Uses ripgrep (rg --json, 8 s limit) when it is on PATH, else a
 native parallel search. Output is capped (per file, in all, in characters) and says when it is
 partial; it ends with up to 3 suggested 'read' calls around the first matches.
 Exit status, as rg and grep: 0 when a line matched, 1 when none did, 2 on an error (bad usage,
@@ -146,7 +197,7 @@ an invalid regular expression, a path outside the project).`)
 	if p.HeadLimit < 1 || p.MaxResults < 1 || p.MaxChars < 1 {
 		return usagef("--head-limit, --max-results and --max-chars must be at least 1")
 	}
-	root, err := toolScope(e, *project, &p.Path, true)
+	root, err := toolScope(e, *project, flagGiven(fs, "project"), &p.Path, true)
 	if err != nil {
 		return err
 	}
@@ -238,7 +289,7 @@ func globCommand(e *env, args []string) error {
 	if p.Limit < 1 {
 		return usagef("--limit must be at least 1, got %d", p.Limit)
 	}
-	root, err := toolScope(e, *project, &p.Path, true)
+	root, err := toolScope(e, *project, flagGiven(fs, "project"), &p.Path, true)
 	if err != nil {
 		return err
 	}
@@ -258,7 +309,7 @@ func globCommand(e *env, args []string) error {
 
 func runRead(e *env, args []string) error {
 	fs := newFlags(e, "read", "[flags] FILE",
-		"Print numbered lines of a text file inside the project, and how many lines remain.\nPaths outside the project and binary files are refused.")
+		"Print numbered lines of a text file inside the project, and how many lines remain.\nPaths outside the project and binary files are refused; without --project, an absolute FILE\noutside the working directory's project is read in its own project (the indexed one that holds\nit, else its directory).")
 	var p tools.ReadParams
 	project := fs.String("project", ".", "root directory")
 	fs.IntVar(&p.Offset, "offset", 1, "1-based first line")
@@ -275,7 +326,7 @@ func runRead(e *env, args []string) error {
 	if p.Offset < 1 || p.Limit < 1 {
 		return usagef("--offset and --limit must be at least 1")
 	}
-	root, err := toolScope(e, *project, &p.Path, false)
+	root, err := toolScope(e, *project, flagGiven(fs, "project"), &p.Path, false)
 	if err != nil {
 		return err
 	}

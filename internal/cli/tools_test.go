@@ -76,8 +76,20 @@ func TestExactToolCommands(t *testing.T) {
 		t.Errorf("glob ../*: exit %d %q, want 2", code, errs)
 	}
 	outside := t.TempDir()
+	os.WriteFile(filepath.Join(outside, "other.go"), []byte("package other\n\n// retry elsewhere\n"), 0o644)
 	if code, _, errs := run(t, "grep", "--project", root, "retry", outside); code != 2 || !strings.Contains(errs, "outside the project root") || strings.Count(strings.TrimSpace(errs), "\n") != 0 {
-		t.Errorf("grep PATTERN OUTSIDE: exit %d %q, want 2 and one line", code, errs)
+		t.Errorf("grep --project ROOT PATTERN OUTSIDE: exit %d %q, want 2 and one line", code, errs)
+	}
+	// without --project, an absolute PATH or FILE outside the working
+	// directory's project names its own project, as rg takes any path
+	if code, out, errs := run(t, "grep", "retry", outside); code != 0 || !strings.Contains(out, "other.go") || !strings.Contains(out, "--project "+shellQuote(outside)) {
+		t.Errorf("grep PATTERN /abs/dir: exit %d %q %q", code, out, errs)
+	}
+	if code, out, errs := run(t, "read", filepath.Join(outside, "other.go")); code != 0 || !strings.Contains(out, "retry elsewhere") {
+		t.Errorf("read /abs/file: exit %d %q %q", code, out, errs)
+	}
+	if code, _, errs := run(t, "read", "--project", root, filepath.Join(outside, "other.go")); code != 1 || !strings.Contains(errs, "outside the project root") {
+		t.Errorf("read --project ROOT /abs/outside: exit %d %q, want the refusal", code, errs)
 	}
 	if code, out, _ := run(t, "glob", "--project", root, "*.nothing"); code != 1 || !strings.Contains(out, "no matching files") {
 		t.Errorf("glob without a match: exit %d %q, want 1", code, out)
