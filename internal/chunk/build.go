@@ -131,6 +131,15 @@ func (ps *parsed) fillGaps(t *texter, out *[]Chunk) {
 	if ps.errors > 0 {
 		minGap = 1 // around syntax errors nothing may be lost
 	}
+	// text emits lines a..b as text chunks, known to e once it is built
+	text := func(a, b int) {
+		before, from := len(t.out), len(*out)
+		t.split(a, b, "", ps.classAt(ps.idx.Start(a)))
+		*out = append(*out, t.out[before:]...)
+		for i := from; e != nil && i < len(*out); i++ {
+			e.add(*out, i, (*out)[i])
+		}
+	}
 	for l := 1; l <= n; {
 		if covered[l] {
 			l++
@@ -169,30 +178,20 @@ func (ps *parsed) fillGaps(t *texter, out *[]Chunk) {
 					// a doc comment with no chunk beside it (a module
 					// docstring or package comment next to the imports)
 					// is a chunk of its own: it says what the file is for
-					for p > 1 && !t.blank(p-1) && !significant(t.line(p-1)) {
+					for p > 1 && !covered[p-1] && !t.blank(p-1) && !significant(t.line(p-1)) {
 						p-- // its opening `/**` or `"""`
 					}
-					for q < t.idx.Count() && !t.blank(q+1) && !significant(t.line(q+1)) {
+					for q < n && !covered[q+1] && !t.blank(q+1) && !significant(t.line(q+1)) {
 						q++
 					}
-					before, from := len(t.out), len(*out)
-					t.split(p, q, "", ps.classAt(ps.idx.Start(p)))
-					*out = append(*out, t.out[before:]...)
-					for i := from; i < len(*out); i++ {
-						e.add(*out, i, (*out)[i])
-					}
+					text(p, q)
 				}
 				for p = q + 1; p <= b && !significant(t.line(p)); p++ {
 				}
 			}
 			continue
 		}
-		before, from := len(t.out), len(*out)
-		t.split(a, b, "", ps.classAt(ps.idx.Start(a)))
-		*out = append(*out, t.out[before:]...)
-		for i := from; e != nil && i < len(*out); i++ {
-			e.add(*out, i, (*out)[i])
-		}
+		text(a, b)
 	}
 }
 
