@@ -55,22 +55,21 @@ func toolRoot(e *env, dir string) (root, sub string, err error) {
 // and glob), an empty *path becomes the working directory's subtree of
 // the project, which a note on stderr says (subtreeNote).
 //
-// Without --project (projectGiven false), an absolute FILE or PATH outside
-// the working directory's project names its own project, as rg takes any
-// path: the indexed project that encloses it, else its directory, under the
-// same root rules as --project (pathProject).
+// Without --project (projectGiven false), an absolute FILE or PATH that the
+// working directory's project does not hold (or with no project there)
+// names its own project, as rg takes any path: the indexed project that
+// encloses it, else its directory, under the same root rules as --project
+// (pathProject).
 func toolScope(e *env, project string, projectGiven bool, path *string, scoped bool) (root string, err error) {
-	if !projectGiven && filepath.IsAbs(*path) {
-		root, rel, ok, err := pathProject(e, project, *path)
-		if err != nil {
-			return "", err
-		}
-		if ok {
-			*path = rel
-			return root, nil
-		}
-	}
 	root, sub, err := toolRoot(e, project)
+	if !projectGiven && filepath.IsAbs(*path) && (err != nil || !holds(root, *path)) {
+		r, rel, perr := pathProject(e, *path)
+		if perr != nil {
+			return "", perr
+		}
+		*path = rel
+		return r, nil
+	}
 	if err != nil {
 		return "", err
 	}
@@ -83,38 +82,44 @@ func toolScope(e *env, project string, projectGiven bool, path *string, scoped b
 	return root, nil
 }
 
-// pathProject returns the project of an absolute path p given without
-// --project, when the project of dir (the working directory) does not hold
-// it: the indexed project enclosing p, else p's directory (p itself when it
-// is one), checked by the root rules (toolRoot); rel is p relative to that
-// root. ok is false when dir's project holds p (the caller goes on as
-// before); an error when p's directory is refused as a project root.
-func pathProject(e *env, dir, p string) (root, rel string, ok bool, err error) {
+// resolved is p cleaned, its symbolic links evaluated when it exists (as
+// toolRoot's roots are).
+func resolved(p string) string {
 	abs := filepath.Clean(p)
 	if r, err := filepath.EvalSymlinks(abs); err == nil {
-		abs = r
+		return r
 	}
-	if r, _, err := toolRoot(e, dir); err == nil {
-		if rel, err := filepath.Rel(r, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
-			return "", "", false, nil
-		}
-	}
+	return abs
+}
+
+// holds reports whether the absolute path p lies in root.
+func holds(root, p string) bool {
+	rel, err := filepath.Rel(root, resolved(p))
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
+}
+
+// pathProject returns the project of an absolute path p given without
+// --project: the indexed project enclosing p, else p's directory (p itself
+// when it is one), checked by the root rules (toolRoot), and p relative to
+// that root. An error when that directory is refused as a project root.
+func pathProject(e *env, p string) (root, rel string, err error) {
+	abs := resolved(p)
 	d := abs
 	if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
 		d = filepath.Dir(abs)
 	}
 	root, _, err = toolRoot(e, d)
 	if err != nil {
-		return "", "", false, err
+		return "", "", err
 	}
 	rel, err = filepath.Rel(root, abs)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
-		return "", "", false, nil
+	if err != nil {
+		return "", "", err
 	}
 	if rel == "." {
 		rel = ""
 	}
-	return root, filepath.ToSlash(rel), true, nil
+	return root, filepath.ToSlash(rel), nil
 }
 
 // rootPath maps a FILE or --path argument to the project base: a path
