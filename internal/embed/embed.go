@@ -134,7 +134,7 @@ type Options struct {
 	// ("" means "local").
 	Provider string
 	// Model: ollama default "nomic-embed-text"; openai default
-	// "text-embedding-3-small"; local "coderag-code-v4" (the default, the
+	// "text-embedding-3-small"; local "coderag-code-v6" (the default, the
 	// built-in learned model, package static) or "hashing-<dim>-v1"
 	// (feature hashing, package local), so a stored ID can rebuild its
 	// embedder.

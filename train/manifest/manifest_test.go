@@ -5,8 +5,11 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/coderag/coderag/internal/embed/static"
 )
 
 // TestManifestHasNoExcludedPackage is the guard of issue 26: no package of
@@ -118,19 +121,57 @@ func TestShippedWeightsAreRecorded(t *testing.T) {
 	}
 }
 
-// TestWeightsCommitHoldsTheWeights: train/weights.commit, the commit whose
-// pipeline train/reproduce.sh runs to make the shipped weights again,
-// carries exactly the shipped weights.bin (git's blob id of the file in that
-// commit equals the working file's), so reproduce.sh compares against the
-// bytes that commit's train/run.sh was checked to make.
-func TestWeightsCommitHoldsTheWeights(t *testing.T) {
-	c, err := os.ReadFile("../weights.commit")
+// TestWeightsRecipe: train/weights.recipe, what train/reproduce.sh runs to
+// make the shipped weights again, is complete and agrees with the product:
+// a full commit id, at least one seed and no seed twice, and the model name
+// that the shipped weights.bin carries and static.ModelName declares. In a
+// git checkout with history, the commit exists and its tree holds the
+// pipeline reproduce.sh runs there (train/run.sh, train/train.py, the miner
+// and the manifest).
+func TestWeightsRecipe(t *testing.T) {
+	b, err := os.ReadFile("../weights.recipe")
 	if err != nil {
 		t.Fatal(err)
 	}
-	commit := strings.TrimSpace(string(c))
-	if len(commit) != 40 {
-		t.Fatalf("train/weights.commit holds %q, want a full 40-digit commit id", commit)
+	rec := map[string][]string{}
+	for _, line := range strings.Split(string(b), "\n") {
+		f := strings.Fields(line)
+		if len(f) == 0 || strings.HasPrefix(f[0], "#") {
+			continue
+		}
+		if _, dup := rec[f[0]]; dup {
+			t.Fatalf("train/weights.recipe: %q twice", f[0])
+		}
+		rec[f[0]] = f[1:]
+	}
+	commit := rec["commit"]
+	if len(commit) != 1 || len(commit[0]) != 40 || strings.Trim(commit[0], "0123456789abcdef") != "" {
+		t.Fatalf("train/weights.recipe: commit %q, want one full 40-digit commit id", commit)
+	}
+	seen := map[int]bool{}
+	for _, s := range rec["seeds"] {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 0 || seen[n] {
+			t.Fatalf("train/weights.recipe: seeds %q, want distinct non-negative integers", rec["seeds"])
+		}
+		seen[n] = true
+	}
+	if len(seen) == 0 {
+		t.Fatal("train/weights.recipe: no seeds")
+	}
+	if name := rec["name"]; len(name) != 1 || name[0] != static.ModelName {
+		t.Fatalf("train/weights.recipe: name %q, static.ModelName is %q", name, static.ModelName)
+	}
+	w, err := os.ReadFile("../../internal/embed/static/weights.bin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := static.Decode(w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Name != static.ModelName {
+		t.Errorf("weights.bin is named %q, the recipe %q", m.Name, static.ModelName)
 	}
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")
@@ -141,15 +182,9 @@ func TestWeightsCommitHoldsTheWeights(t *testing.T) {
 	if sh, _ := exec.Command("git", "rev-parse", "--is-shallow-repository").Output(); strings.TrimSpace(string(sh)) == "true" {
 		t.Skip("a shallow clone holds no history to read the commit from")
 	}
-	out, err := exec.Command("git", "rev-parse", commit+":internal/embed/static/weights.bin").Output()
-	if err != nil {
-		t.Fatalf("git rev-parse %s:internal/embed/static/weights.bin: %v (is the clone shallow?)", commit, err)
-	}
-	work, err := exec.Command("git", "hash-object", "../../internal/embed/static/weights.bin").Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if a, b := strings.TrimSpace(string(out)), strings.TrimSpace(string(work)); a != b {
-		t.Errorf("weights.bin at %s is blob %s, the working file is %s", commit[:12], a, b)
+	for _, f := range []string{"train/run.sh", "train/train.py", "train/cmd/mine/main.go", "train/manifest.tsv"} {
+		if err := exec.Command("git", "cat-file", "-e", commit[0]+":"+f).Run(); err != nil {
+			t.Errorf("the recipe's commit %s has no %s (or is not in this clone): %v", commit[0][:12], f, err)
+		}
 	}
 }

@@ -19,7 +19,7 @@ import (
 // BaseURL, BatchSize and HTTPClient default per provider (see embed.Options).
 //
 // local: the model "" (the default) or the built-in model's name
-// ("coderag-code-v4") is coderag's learned static code model (package
+// ("coderag-code-v6") is coderag's learned static code model (package
 // static, embedded in the binary); "hashing-<dim>-v1" is the
 // feature-hashing embedder (package local, local.DefaultDim), which alone
 // uses Expand and Analyzer. The learned model is the default: as the

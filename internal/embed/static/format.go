@@ -5,7 +5,7 @@ package static
 //
 //	magic     [8]byte  "CRSTATIC"
 //	version   uint32   format version, 1
-//	name      uvarint length + bytes, the model name ("coderag-code-v4")
+//	name      uvarint length + bytes, the model name ("coderag-code-v6")
 //	dim       uint32   vector dimension D
 //	nvocab    uint32   named tokens V (code words, whole identifiers, Chinese words)
 //	nbuckets  uint32   hash buckets B for tokens outside the vocabulary

@@ -13,7 +13,7 @@
 //
 //	New() (*Embedder, error)        the built-in model (weights.bin, go:embed)
 //	NewFromModel(*Model) *Embedder  any decoded model (tests, experiments)
-//	(*Embedder).ID()                "local:coderag-code-v4"
+//	(*Embedder).ID()                "local:coderag-code-v6"
 //	(*Embedder).Dim, Embed, EmbedQuery   embed.Embedder
 //	(*Embedder).Describe()          one line for `coderag stats`
 //	(*Embedder).Tokens(text)        the tokens a text is embedded from
@@ -55,7 +55,7 @@ const Provider = "local"
 // ModelName is the name of the model built into this binary (weights.bin
 // carries it; TestBuiltinID checks they agree): the model half of the
 // default local embedder's ID, "local:" + ModelName.
-const ModelName = "coderag-code-v4"
+const ModelName = "coderag-code-v6"
 
 //go:embed weights.bin
 var weights []byte
@@ -217,7 +217,7 @@ func isIdent(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '$'
 }
 
-// ID returns "local:" + the model name, e.g. "local:coderag-code-v4".
+// ID returns "local:" + the model name, e.g. "local:coderag-code-v6".
 func (e *Embedder) ID() string { return e.idStr }
 
 // Dim returns the vector dimension.

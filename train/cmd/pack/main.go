@@ -2,10 +2,12 @@
 // quantised weights file of internal/embed/static (format.go) and prints its
 // sha256.
 //
-// Usage: pack -pairs DIR -model DIR -dim 256 -name coderag-code-v4 -out internal/embed/static/weights.bin
+// Usage: pack -pairs DIR -model DIR[,DIR...] -dim 256 -name coderag-code-v6 -out internal/embed/static/weights.bin
 //
-// -pairs is train/cmd/mine's output (vocab.txt, meta.json), -model is
-// train.py's (table.f32, wdoc.f32, wquery.f32).
+// -pairs is train/cmd/mine's output (vocab.txt, meta.json, and tq.ids and
+// td.ids for a merge), -model is train.py's (table.f32, wdoc.f32,
+// wquery.f32). Several -model directories, trained from the same pairs with
+// different seeds, are merged into one table of -dim columns (see merge).
 package main
 
 import (
@@ -24,9 +26,9 @@ import (
 
 func main() {
 	pairs := flag.String("pairs", "", "miner output directory")
-	model := flag.String("model", "", "train.py output directory")
+	model := flag.String("model", "", "train.py output directory; several, comma-separated, are merged")
 	dim := flag.Int("dim", 256, "vector dimension")
-	name := flag.String("name", "coderag-code-v4", "model name")
+	name := flag.String("name", "coderag-code-v6", "model name")
 	out := flag.String("out", "internal/embed/static/weights.bin", "weights file to write")
 	flag.Parse()
 	if err := run(*pairs, *model, *dim, *name, *out); err != nil {
@@ -67,21 +69,33 @@ func run(pairs, model string, dim int, name, out string) error {
 	if meta.NVocab != len(vocab) {
 		return fmt.Errorf("vocab.txt has %d tokens, meta.json says %d", len(vocab), meta.NVocab)
 	}
-	table, err := floats(filepath.Join(model, "table.f32"))
-	if err != nil {
-		return err
-	}
-	wd, err := floats(filepath.Join(model, "wdoc.f32"))
-	if err != nil {
-		return err
-	}
-	wq, err := floats(filepath.Join(model, "wquery.f32"))
-	if err != nil {
-		return err
-	}
 	n := len(vocab) + meta.NBuckets
-	if len(table) != n*dim || len(wd) != n || len(wq) != n {
-		return fmt.Errorf("table of %d values and weights of %d/%d, want %d rows of %d", len(table), len(wd), len(wq), n, dim)
+	var ms []member
+	for _, dir := range strings.Split(model, ",") {
+		var m member
+		for _, f := range []struct {
+			name string
+			dst  *[]float32
+		}{{"table.f32", &m.table}, {"wdoc.f32", &m.wd}, {"wquery.f32", &m.wq}} {
+			if *f.dst, err = floats(filepath.Join(dir, f.name)); err != nil {
+				return err
+			}
+		}
+		if len(m.table) != n*dim || len(m.wd) != n || len(m.wq) != n {
+			return fmt.Errorf("%s: table of %d values and weights of %d/%d, want %d rows of %d", dir, len(m.table), len(m.wd), len(m.wq), n, dim)
+		}
+		ms = append(ms, m)
+	}
+	table, wd, wq := ms[0].table, ms[0].wd, ms[0].wq
+	if len(ms) > 1 {
+		counts, err := tokenCounts(pairs, n)
+		if err != nil {
+			return err
+		}
+		if table, wq, wd, err = merge(ms, dim, dim, counts); err != nil {
+			return err
+		}
+		fmt.Fprintf(os.Stderr, "pack: merged %d models\n", len(ms))
 	}
 	rows, scale := static.Quantize(table, dim)
 	b, err := static.Encode(&static.Model{Name: name, Dim: dim, Vocab: vocab, Buckets: meta.NBuckets,
