@@ -25,6 +25,9 @@ then scores with `coderag eval --json`:
   func3    testdata/fresh-func3: a third function-level set over 4 more repos
            (dentaku, league/csv, quick-xml, CommandLineParser: Ruby, PHP, Rust,
            C#) under $FRESH3 (default /tmp/fresh3): MRR@10 in English and in Chinese
+  func4    testdata/fresh-func4: a fourth function-level set over 4 more repos
+           (more-itertools, dayjs, go-humanize, tinyxml2: Python, JavaScript, Go,
+           C++) under $FRESH4 (default /tmp/fresh4): MRR@10 in English and in Chinese
 
 --set P=V,... is passed to `coderag eval --set` (ranking params, e.g.
 Semantic=0.3). --env K=V is passed to every coderag process (EMBEDDING_MODEL=... for an
@@ -40,6 +43,7 @@ semble_repos = os.environ.get("SEMBLE_REPOS", "/tmp/semble/repos")
 fresh = os.environ.get("FRESH", "/tmp/fresh")
 fresh2 = os.environ.get("FRESH2", "/tmp/fresh2")
 fresh3 = os.environ.get("FRESH3", "/tmp/fresh3")
+fresh4 = os.environ.get("FRESH4", "/tmp/fresh4")
 goroot = subprocess.run(["go", "env", "GOROOT"], capture_output=True, text=True).stdout.strip()
 jdk = os.environ.get("JDK_SRC", "/tmp/golden/jdk")
 py = os.environ.get("PY_STDLIB", "/tmp/golden/py")
@@ -173,6 +177,11 @@ if only is None or "func3" in only:
     func_sets("func3", "fresh-func3 ", fresh3, "fresh-func3",
               {"dentaku": "dentaku", "league-csv": "csv/src", "quick-xml": "quick-xml",
                "commandline": "commandline/src/CommandLine"})
+
+if only is None or "func4" in only:
+    func_sets("func4", "fresh-func4 ", fresh4, "fresh-func4",
+              {"more-itertools": "more-itertools/more_itertools", "dayjs": "dayjs/src",
+               "go-humanize": "go-humanize", "tinyxml2": "tinyxml2"})
 
 json.dump(out, open(os.path.join(work, "quality.json"), "w"), indent=1)
 print("\n".join(lines))
