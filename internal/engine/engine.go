@@ -20,6 +20,7 @@ import (
 	"io"
 	"log/slog"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -250,6 +251,16 @@ func ProjectEmbedder(id string, configured embed.Options) (embed.Embedder, error
 		return nil, unavailable{fmt.Errorf("this project was indexed with %s, which is unavailable: %w", id, err)}
 	}
 	return emb, nil
+}
+
+// OutdatedBuiltin reports whether id ("provider:model") names a built-in
+// learned model this build does not carry: the local provider, a model
+// name other than static.ModelName and not a hashing model. Such an index
+// was built by an earlier coderag; its next whole run embeds every file
+// again.
+func OutdatedBuiltin(id string) bool {
+	p, m := embed.ParseID(id)
+	return p == static.Provider && m != "" && m != static.ModelName && !strings.HasPrefix(m, "hashing-")
 }
 
 // ErrEmbedderUnavailable is matched (errors.Is) by the errors of

@@ -201,6 +201,60 @@ func TestIndexCancelled(t *testing.T) {
 	}
 }
 
+// earlierModel is the built-in learned model under the id of a version
+// this build does not carry, as an index made by an earlier coderag
+// records it.
+type earlierModel struct{ embed.Embedder }
+
+func (earlierModel) ID() string { return "local:coderag-code-v1" }
+
+// TestRefreshReembedsAnEarlierBuiltinModel: after an upgrade, a project
+// indexed with a built-in model this version no longer carries cannot
+// embed its queries. Refresh (the policy of MCP sessions and the server)
+// then embeds every file again with the configured embedder, says so in
+// Reembedded, and the project is searchable by meaning again; the CLI's
+// policy (Freshen) leaves the index alone and its search names the remedy.
+func TestRefreshReembedsAnEarlierBuiltinModel(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	root := project(t)
+	e := open(t, engine.Config{})
+	cur, err := e.NewEmbedder()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Index(ctx, root, engine.IndexRequest{Embedder: earlierModel{cur}}); err != nil {
+		t.Fatal(err)
+	}
+	if !engine.OutdatedBuiltin("local:coderag-code-v1") || engine.OutdatedBuiltin(cur.ID()) ||
+		engine.OutdatedBuiltin("local:hashing-768-v1") || engine.OutdatedBuiltin("ollama:coderag-code-v1") {
+		t.Fatal("OutdatedBuiltin: wrong verdict")
+	}
+	if _, err := search1(ctx, e, root, "build a string efficiently", search.Options{TopK: 3}); !errors.Is(err, engine.ErrEmbedderUnavailable) ||
+		!strings.Contains(err.Error(), "index it again") {
+		t.Fatalf("Freshen search of the earlier model's index: %v", err)
+	}
+	r, err := e.Refresh(ctx, root, nil)
+	if err != nil || !r.Finished || r.Err != nil || r.Reembedded != "local:coderag-code-v1" {
+		t.Fatalf("refresh: %+v %v", r, err)
+	}
+	if last := e.Job(root).Last; last == nil || last.Report.Changed != projectFiles {
+		t.Fatalf("the refresh did not embed every file again: %+v", last)
+	}
+	p, err := e.Open(ctx, root, engine.OpenOptions{Policy: engine.Refresh})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Release()
+	if p.Embedder != cur.ID() || p.Refreshed.Reembedded != "" {
+		t.Fatalf("after the refresh: embedder %s, reembedded %q", p.Embedder, p.Refreshed.Reembedded)
+	}
+	res, err := p.Search(ctx, "build a string efficiently", search.Options{TopK: 3})
+	if err != nil || len(res.Results) == 0 {
+		t.Fatalf("search after the refresh: %+v %v", res, err)
+	}
+}
+
 // TestRefreshFreshness: Refresh indexes a new project with the configured
 // embedder, and within Config.Freshness trusts the finished run instead of
 // starting another; with no freshness window every Refresh runs.

@@ -434,12 +434,20 @@ type Refreshed struct {
 	Err error
 	// State is root's job state when Refresh returned.
 	State JobState
+	// Reembedded is the id of the built-in model the project was indexed
+	// with when this version no longer carries it ("local:coderag-code-v4"):
+	// the run embeds every file again with the configured embedder, and
+	// until it ends the project cannot be searched by meaning. "" otherwise.
+	Reembedded string
 }
 
 // Refresh brings root's index up to date before a query: an unindexed root
 // is indexed with the configured embedder, an indexed one refreshed
 // incrementally with the embedder it was built with, unless a run finished
-// within Config.Freshness. It waits until the run's Deadline, calling tick
+// within Config.Freshness; one built with a built-in model this version
+// no longer carries (OutdatedBuiltin: coderag was upgraded) is embedded
+// again with the configured embedder, and Reembedded names the old model.
+// It waits until the run's Deadline, calling tick
 // as Wait does. Errors mean the project cannot be searched at all: its
 // index cannot be read, no embedder can be built, an unindexed project's
 // first run failed, or ctx ended.
@@ -458,6 +466,17 @@ func (e *Engine) Refresh(ctx context.Context, root string, tick func(JobState)) 
 	default:
 		res.Indexed = true
 		emb, err = e.ProjectEmbedder(p.Embedder)
+		if err != nil && OutdatedBuiltin(p.Embedder) {
+			// an index of an earlier built-in model (coderag was
+			// upgraded): nothing can embed its queries, so the run
+			// embeds every file again with the configured embedder, as
+			// `coderag index` would; the project keeps its old id until
+			// that run ends without a failure (index.run.recordStart)
+			res.Reembedded = p.Embedder
+			if emb, err = e.NewEmbedder(); err != nil {
+				return res, fmt.Errorf("cannot index %s again: embedder: %w", root, err)
+			}
+		}
 		if err != nil {
 			return res, err
 		}

@@ -13,6 +13,8 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/coderag/coderag/internal/embed"
+	"github.com/coderag/coderag/internal/engine"
 	"github.com/coderag/coderag/internal/tools"
 )
 
@@ -257,5 +259,78 @@ func TestImplicitRoot(t *testing.T) {
 	defer srv.Close()
 	if _, err := srv.root(context.Background(), nil); !errors.Is(err, ErrNoProjectRoot) {
 		t.Errorf("root of a server started in %s: %v", bare, err)
+	}
+}
+
+// earlierModel is the built-in learned model under the id of a version
+// this build does not carry, as an index made by an earlier coderag
+// records it.
+type earlierModel struct{ embed.Embedder }
+
+func (earlierModel) ID() string { return "local:coderag-code-v1" }
+
+// TestSearchAfterUpgradeReembeds: a project indexed by an earlier coderag
+// with a built-in model this version no longer carries is embedded again
+// by the session's refresh, never left for the user to index by hand:
+// search_code either says the project is being embedded again (the run
+// outlasts the budget) or answers, and once the run ends it answers with
+// the current model.
+func TestSearchAfterUpgradeReembeds(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	root := t.TempDir()
+	for i := range 40 {
+		src := fmt.Sprintf("package p%d\n\n// Retry%d retries the request with backoff.\nfunc Retry%d() int { return %d }\n", i, i, i, i)
+		p := filepath.Join(root, fmt.Sprintf("p%02d", i), "p.go")
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	store := tempStore(t)
+	// the embedders of a real configuration: a project's is rebuilt from
+	// its stored id (engine.Fixed would ignore the id)
+	eng, err := engine.New(engine.Config{Store: store, Embedders: engine.FromOptions(embed.Options{Provider: "local"}, nil),
+		IndexBudget: time.Nanosecond, LongLived: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { eng.Close() })
+	cur, err := localEmbedder()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := eng.Index(ctx, root, engine.IndexRequest{Embedder: earlierModel{cur}}); err != nil {
+		t.Fatal(err)
+	}
+	srv, err := NewServer(Config{Root: root, Engine: eng, Verbose: true, Log: testWriter{t}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs := connect(t, srv, &sdk.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	text, isErr := callText(t, cs, "search_code", map[string]any{"query": "retry with backoff"})
+	if isErr && !(strings.Contains(text, "local:coderag-code-v1, which this version of coderag no longer carries") &&
+		strings.Contains(text, "being embedded again in the background")) {
+		t.Fatalf("first search after the upgrade: %s", text)
+	}
+	for i := 0; ; i++ {
+		status, _ := callText(t, cs, "index_status", nil)
+		if strings.Contains(status, "state: idle") {
+			break
+		}
+		if i == 1000 {
+			t.Fatalf("still indexing: %s", status)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	text, isErr = callText(t, cs, "search_code", map[string]any{"query": "Retry17 retries the request"})
+	if isErr || !strings.Contains(text, "p17/p.go") {
+		t.Fatalf("search after the re-embedding: %s", text)
+	}
+	row, err := store.GetProject(ctx, root)
+	if err != nil || row.Embedder != cur.ID() {
+		t.Fatalf("the project's embedder after the re-embedding: %+v %v", row, err)
 	}
 }

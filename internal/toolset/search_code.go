@@ -47,6 +47,10 @@ var searchCode = define(SearchCode, "Search code by description", false,
 		}
 		defer p.Release()
 		resp, err := p.Search(ctx, query, search.Options{TopK: search.ClampTopK(in.TopK)})
+		if r := p.Refreshed; errors.Is(err, engine.ErrEmbedderUnavailable) && r.Reembedded != "" && !r.Finished {
+			return "", fmt.Errorf("search_code: %s was indexed with %s, which this version of coderag no longer carries; it is being embedded again in the background (%s): use grep_code meanwhile and retry later (index_status shows progress)",
+				p.Root, r.Reembedded, r.State.Line())
+		}
 		if errors.Is(err, engine.ErrEmbedderUnavailable) {
 			return "", fmt.Errorf("search_code is unavailable (use grep_code and glob_files): %w", err)
 		}
