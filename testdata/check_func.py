@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
-"""Check the fresh-func4 golden files against their source trees (fresh-func3's checker
-with member-assigned JS functions, inline methods in C++ headers, a line tolerance and
-default paths).
+"""Check the function-level golden files (testdata/fresh-func, fresh-func2, fresh-func3,
+fresh-func4) against their source trees. One checker for the four sets: it began as
+fresh-func3's and gained member-assigned JS functions, inline methods in C++ headers, a
+line tolerance and default paths with fresh-func4.
 
-Usage: check.py [--strict] [FILE.json ROOT ...]
+Usage: check_func.py [--strict] [SET ...]            (SET: fresh-func ... fresh-func4)
+       check_func.py [--strict] FILE.json ROOT [FILE.json ROOT ...]
 
-With no FILE/ROOT pairs it checks the four files next to this script against their
-roots under /tmp/fresh4 (see DEFAULTS). For every expect entry it reads ROOT/file
+With SET names (none: all four sets) it checks each set's files against their roots
+under /tmp/fresh, /tmp/fresh2, /tmp/fresh3 and /tmp/fresh4 (see SETS). For every expect entry it reads ROOT/file
 (failing if the file is missing) and looks for the declaration of symbol at the
 recorded line. An exact match passes. If the declaration is instead found within
 2 lines of the recorded line, the entry passes with a warning (with --strict it
@@ -188,12 +190,21 @@ def check(gold, root):
 
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-DEFAULTS = [
-    ("more-itertools.json", "/tmp/fresh4/more-itertools/more_itertools"),
-    ("dayjs.json", "/tmp/fresh4/dayjs/src"),
-    ("go-humanize.json", "/tmp/fresh4/go-humanize"),
-    ("tinyxml2.json", "/tmp/fresh4/tinyxml2"),
-]
+# each set's files and the roots they were written against (the sets' READMEs)
+SETS = {
+    "fresh-func": [("toml.json", "/tmp/fresh/toml"), ("click.json", "/tmp/fresh/click/src/click"),
+                   ("node-semver.json", "/tmp/fresh/node-semver"), ("bytes.json", "/tmp/fresh/bytes"),
+                   ("cjson.json", "/tmp/fresh/cJSON")],
+    "fresh-func2": [("yaml.json", "/tmp/fresh2/yaml/src"), ("commons-text.json", "/tmp/fresh2/commons-text/src/main/java"),
+                    ("websocket.json", "/tmp/fresh2/websocket"), ("boltons.json", "/tmp/fresh2/boltons"),
+                    ("cli11.json", "/tmp/fresh2/CLI11")],
+    "fresh-func3": [("dentaku.json", "/tmp/fresh3/dentaku"), ("league-csv.json", "/tmp/fresh3/csv/src"),
+                    ("quick-xml.json", "/tmp/fresh3/quick-xml"),
+                    ("commandline.json", "/tmp/fresh3/commandline/src/CommandLine")],
+    "fresh-func4": [("more-itertools.json", "/tmp/fresh4/more-itertools/more_itertools"),
+                    ("dayjs.json", "/tmp/fresh4/dayjs/src"), ("go-humanize.json", "/tmp/fresh4/go-humanize"),
+                    ("tinyxml2.json", "/tmp/fresh4/tinyxml2")],
+}
 STRICT = False
 
 if __name__ == "__main__":
@@ -201,8 +212,8 @@ if __name__ == "__main__":
     if "--strict" in a:
         STRICT = True
         a = [x for x in a if x != "--strict"]
-    if not a:
-        a = [y for f, r in DEFAULTS for y in (os.path.join(HERE, f), r)]
+    if not a or all(x in SETS for x in a):
+        a = [y for name in (a or SETS) for f, r in SETS[name] for y in (os.path.join(HERE, name, f), r)]
     if len(a) % 2:
         sys.exit(__doc__)
     res = [check(a[i], a[i + 1]) for i in range(0, len(a), 2)]
