@@ -70,11 +70,14 @@ for s in "${seeds[@]}"; do
   pids+=($!) models+=("$RUN/model-$s")
 done
 echo "   training seeds $SEEDS (logs $RUN/train-SEED.log)"
+# an interrupted or failed run stops every training, not only the one waited on
+trap 'kill "${pids[@]}" 2>/dev/null || true' EXIT
 for i in "${!pids[@]}"; do
   if ! wait "${pids[$i]}"; then
     echo "train: seed ${seeds[$i]} failed:" >&2; tail -n 20 "$RUN/train-${seeds[$i]}.log" >&2; exit 1
   fi
 done
+trap - EXIT
 for s in "${seeds[@]}"; do grep '"epoch"' "$RUN/train-$s.log" | sed "s/^/   seed $s /"; done
 done_phase train
 
