@@ -56,11 +56,15 @@ for s in $SEEDS; do
   mkdir -p "$W"
   for d in dl src apt; do [ -e "$W/$d" ] || ln -s "$WORK/$d" "$W/$d"; done
   rm -rf "$W/run-full/model"
-  (cd "$TREE" && CODERAG_TRAIN_DIR=$W INSTALL=0 SMALL=0 SEED=$s train/run.sh) > "$W/run.log" 2>&1 &
+  # each member in a process group of its own (setsid), so that stopping
+  # this script stops the member's whole run, its training included
+  (cd "$TREE" && CODERAG_TRAIN_DIR=$W INSTALL=0 SMALL=0 SEED=$s exec setsid -w train/run.sh) > "$W/run.log" 2>&1 &
   pids+=($!) models+=("$W/run-full/model")
   echo "   seed $s: $W/run.log"
 done
+trap 'for p in "${pids[@]}"; do kill -- "-$p" 2>/dev/null || true; done' EXIT
 for p in "${pids[@]}"; do wait "$p" || true; done
+trap - EXIT
 for m in "${models[@]}"; do
   [ -s "$m/table.f32" ] || { echo "reproduce: no table in $m; see $(dirname "$(dirname "$m")")/run.log" >&2; exit 1; }
 done
