@@ -46,6 +46,22 @@ func callText(t *testing.T, cs *sdk.ClientSession, name string, args map[string]
 	return b.String(), res.IsError
 }
 
+// waitIdle polls index_status until the session's project is idle (no
+// index run going), failing the test after about ten seconds.
+func waitIdle(t *testing.T, cs *sdk.ClientSession) {
+	t.Helper()
+	for i := 0; ; i++ {
+		status, _ := callText(t, cs, "index_status", nil)
+		if strings.Contains(status, "state: idle") {
+			return
+		}
+		if i == 1000 {
+			t.Fatalf("still indexing: %s", status)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
 // TestConcurrentSearchDuringIndexing runs index_project, search_code,
 // code_graph and index_status at once, several rounds, under -race.
 func TestConcurrentSearchDuringIndexing(t *testing.T) {
@@ -88,16 +104,7 @@ func TestConcurrentSearchDuringIndexing(t *testing.T) {
 		}
 		wg.Wait()
 	}
-	for i := 0; ; i++ {
-		text, _ := callText(t, cs, "index_status", nil)
-		if strings.Contains(text, "state: idle") {
-			break
-		}
-		if i == 1000 {
-			t.Fatalf("still indexing: %s", text)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	waitIdle(t, cs)
 	text, isErr := callText(t, cs, "search_code", map[string]any{"query": "Retry42 retries the request"})
 	if isErr || !strings.Contains(text, "p42/p.go") {
 		t.Errorf("search after indexing: %s", text)
@@ -315,16 +322,7 @@ func TestSearchAfterUpgradeReembeds(t *testing.T) {
 		strings.Contains(text, "being embedded again in the background")) {
 		t.Fatalf("first search after the upgrade: %s", text)
 	}
-	for i := 0; ; i++ {
-		status, _ := callText(t, cs, "index_status", nil)
-		if strings.Contains(status, "state: idle") {
-			break
-		}
-		if i == 1000 {
-			t.Fatalf("still indexing: %s", status)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	waitIdle(t, cs)
 	text, isErr = callText(t, cs, "search_code", map[string]any{"query": "Retry17 retries the request"})
 	if isErr || !strings.Contains(text, "p17/p.go") {
 		t.Fatalf("search after the re-embedding: %s", text)
