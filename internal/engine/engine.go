@@ -242,7 +242,7 @@ func (e *Engine) ProjectEmbedder(id string) (embed.Embedder, error) {
 func ProjectEmbedder(id string, configured embed.Options) (embed.Embedder, error) {
 	emb, err := provider.FromID(id, configured)
 	if err != nil {
-		if p, _ := embed.ParseID(id); p == static.Provider {
+		if OutdatedBuiltin(id) {
 			// a built-in model of another version: nothing to install,
 			// the next index run embeds every file with this one
 			return nil, unavailable{fmt.Errorf("this project was indexed with %s, which this version no longer carries; index it again to embed it with %s:%s (%w)",
