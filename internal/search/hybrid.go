@@ -106,7 +106,9 @@ type HybridParams struct {
 	// ("HashMap resize", "errors.Is"), where the name is most of the intent.
 	CodeQueryScale float64
 	// StemBoost is added, times stemMatch, namesakeShare and topicality,
-	// to every chunk of a file whose base name the query spells.
+	// to every chunk of a file whose name the query spells: its base name,
+	// or its directory's for a directory's module file (mod.rs, index.js,
+	// __init__.py, init.lua; see fileSubject).
 	StemBoost float64
 	// TopicalMin and TopicalMax bound topicality's linear ramp, in content
 	// words of the query (see topicality).

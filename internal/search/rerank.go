@@ -380,18 +380,51 @@ func pinWhere(ranked []Result, name string, pin func(r *Result) float64) bool {
 	return moved
 }
 
-// fileNameTerms returns the analysed terms of a file's base name (the
-// part before the first '.'), or nil for a generic name.
+// fileNameTerms returns the analysed terms of the name a file goes by
+// (fileSubject), or nil for a generic name.
 func fileNameTerms(p string) []string {
-	base := path.Base(p)
-	if i := strings.IndexByte(base, '.'); i > 0 {
-		base = base[:i]
-	}
+	base := fileSubject(p)
 	if genericFileNames[strings.ToLower(base)] {
 		return nil
 	}
 	return analyze.Terms(nil, base)
 }
+
+// fileSubject returns the name a file goes by: its base name before the
+// first '.', or, for a file that a language's module system names after
+// its directory (Rust's mod.rs, JavaScript's and TypeScript's index.js,
+// Python's __init__.py, Lua's init.lua: directoryModules), that
+// directory's name. extract/mod.rs is the module extract, and
+// defaults/index.js is what `require("./defaults")` loads. A module file
+// at the root has no directory to go by and keeps its own name.
+func fileSubject(p string) string {
+	base := path.Base(p)
+	if i := strings.IndexByte(base, '.'); i > 0 {
+		base = base[:i]
+	}
+	if directoryModules[strings.ToLower(base)] {
+		if dir := path.Base(path.Dir(p)); dir != "." && dir != "/" {
+			return dir
+		}
+	}
+	return base
+}
+
+// fileKey is the key baseNameCounts counts namesakes by: the lower-cased
+// base name ("format.go"), or for a directory module its subject and base
+// name ("handler/mod.rs"), since every Rust module directory has a mod.rs.
+func fileKey(p string) string {
+	base := strings.ToLower(path.Base(p))
+	if sub := fileSubject(p); !strings.HasPrefix(base, strings.ToLower(sub)) {
+		return strings.ToLower(sub) + "/" + base
+	}
+	return base
+}
+
+// directoryModules are the base names (before the first '.') of the files
+// that a language loads for a directory: such a file is the directory's
+// module.
+var directoryModules = map[string]bool{"mod": true, "index": true, "__init__": true, "init": true}
 
 // stemMatch returns the share of the terms of a file's base name (split
 // and stemmed as the index does) that are terms of the query: 1 for cookie.c
@@ -415,15 +448,15 @@ func stemMatch(p string, terms map[string]bool) float64 {
 	return float64(n) / float64(len(ts))
 }
 
-// baseNameCounts returns, for each lower-cased base name ("format.go"), how
-// many distinct files of ranked carry it.
+// baseNameCounts returns, for each file key (fileKey: the lower-cased base
+// name, "format.go"), how many distinct files of ranked carry it.
 func baseNameCounts(ranked []Result) map[string]int {
 	seen := map[string]bool{}
 	n := map[string]int{}
 	for _, r := range ranked {
 		if !seen[r.Path] {
 			seen[r.Path] = true
-			n[strings.ToLower(path.Base(r.Path))]++
+			n[fileKey(r.Path)]++
 		}
 	}
 	return n
@@ -439,7 +472,7 @@ func baseNameCounts(ranked []Result) map[string]int {
 // query names ("classic zod schemas" for classic/schemas.ts) picks one of
 // them, which keeps the whole boost. A unique name keeps it too.
 func namesakeShare(p string, namesakes map[string]int, terms map[string]bool) float64 {
-	k := namesakes[strings.ToLower(path.Base(p))]
+	k := namesakes[fileKey(p)]
 	if k <= 1 {
 		return 1
 	}

@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"math"
+	"reflect"
 	"testing"
 
 	"github.com/coderag/coderag/internal/chunk"
@@ -138,11 +139,42 @@ func TestStemMatch(t *testing.T) {
 		{"plugins/HttpRedirect.kt", "how HTTP redirects are followed", 2.0 / 3},
 		{"src/index.ts", "index the documents", 0}, // generic name
 		{"lib/transfer.c", "cookie parsing and storage", 0},
+		// a directory's module file goes by the directory's name
+		{"axum/src/response/mod.rs", "how IntoResponse converts return values to HTTP responses", 1},
+		{"lib/defaults/index.js", "axios default configuration", 1},
+		{"src/json/__init__.py", "encode a value as json", 1},
+		{"lua/telescope/actions/init.lua", "telescope actions", 1},
+		{"axum/src/response/mod.rs", "modules of the crate", 0},
+		{"lib/index.js", "the lib entry point", 0}, // its directory's name is generic
+		{"mod.rs", "mod", 0}, // no directory to go by
 	}
 	for _, c := range cases {
 		if got := stemMatch(c.path, terms(c.query)); math.Abs(got-c.want) > 1e-9 {
 			t.Errorf("stemMatch(%s, %q) = %v, want %v", c.path, c.query, got, c.want)
 		}
+	}
+}
+
+func TestDirectoryModuleNamesakes(t *testing.T) {
+	t.Parallel()
+	var ranked []Result
+	for _, p := range []string{"src/handler/mod.rs", "src/routing/mod.rs", "src/handler/mod.rs",
+		"time/format.go", "fmt/format.go", "src/handler.rs"} {
+		ranked = append(ranked, Result{Path: p})
+	}
+	n := baseNameCounts(ranked)
+	want := map[string]int{"handler/mod.rs": 1, "routing/mod.rs": 1, "format.go": 2, "handler.rs": 1}
+	if !reflect.DeepEqual(n, want) {
+		t.Errorf("baseNameCounts = %v, want %v", n, want)
+	}
+	terms := map[string]bool{"handler": true}
+	// every Rust module directory has a mod.rs: handler/mod.rs is not
+	// one namesake among them, it is the handler module
+	if got := namesakeShare("src/handler/mod.rs", n, terms); got != 1 {
+		t.Errorf("namesakeShare(handler/mod.rs) = %v, want 1", got)
+	}
+	if got := namesakeShare("time/format.go", n, map[string]bool{"format": true}); got != 0.5 {
+		t.Errorf("namesakeShare(time/format.go) = %v, want 0.5", got)
 	}
 }
 

@@ -260,7 +260,7 @@ func (p *pool) best() int {
 }
 
 // stemStage adds StemBoost times topicality, stemMatch and namesakeShare
-// to every chunk of a file whose base name the query spells.
+// to every chunk of a file whose name (fileSubject) the query spells.
 func stemStage(p *pool) {
 	topical := p.topicality()
 	sm := map[string]float64{}
