@@ -46,8 +46,9 @@ import (
 // it caches; bump it when Rules would list the same tree differently (a
 // stored listing of another version is not used, the tree is walked).
 // 2: symlinked directories and FIFOs, sockets and devices with a source
-// name are skips (ReasonSymlinkDir, ReasonNotRegular).
-const ListingVersion = 2
+// name are skips (ReasonSymlinkDir, ReasonNotRegular). 3: more secret
+// names (.envrc, .s3cfg, .boto, .my.cnf, .dev.vars, .vault-token).
+const ListingVersion = 3
 
 // racyWindow is how long after a stamp's time a listing waits before it
 // trusts the stamp (coarse file-system clocks).

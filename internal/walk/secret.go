@@ -23,6 +23,9 @@ var SecretPatterns = []string{
 	"secrets.y*ml", "secrets.json", "secrets.toml", "secret.y*ml",
 	".npmrc", ".yarnrc.yml", ".pypirc", ".netrc", "_netrc", ".pgpass", ".git-credentials", ".htpasswd",
 	".dockercfg", "*.tfvars", "terraform.tfstate", "terraform.tfstate.*",
+	// direnv's exports, s3cmd's and boto's keys, MySQL's client password,
+	// Cloudflare wrangler's local secrets, a Vault token
+	".envrc", ".s3cfg", ".boto", ".my.cnf", ".dev.vars", ".vault-token",
 }
 
 // SecretName reports whether the base name of p (either separator) matches

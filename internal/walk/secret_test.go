@@ -16,6 +16,8 @@ func TestSecretName(t *testing.T) {
 		"id_rsa": true, "id_rsa.pub": true, "id_ed25519": true, "credentials.json": true, "credentials": true,
 		"secrets.yaml": true, "secrets.yml": true, ".npmrc": true, ".pypirc": true, ".netrc": true, ".pgpass": true,
 		"prod.tfvars": true, "terraform.tfstate": true, `c:\x\.env`: true,
+		".envrc": true, ".s3cfg": true, ".boto": true, ".my.cnf": true, ".dev.vars": true, ".vault-token": true,
+		"envrc.go": false, "my.cnf.go": false, "boto.py": false,
 		"main.go": false, "environment.go": false, "env.go": false, "keys.go": false, "key.go": false, "package.json": false,
 		"config.yaml": false, "secret.go": false, "secrets.go": false, "credentials.go": false, ".gitignore": false, "keyboard.ts": false,
 	} {
