@@ -3,6 +3,7 @@
 package tools
 
 import (
+	"context"
 	"errors"
 	"io"
 	"os"
@@ -185,5 +186,47 @@ func TestConfineSwapAfterCheck(t *testing.T) {
 	}
 	if got, err := readAll(t, tg, tg.Rel()); err != nil || got != "inside" {
 		t.Fatalf("after the root swap: read %q, %v; want the original file", got, err)
+	}
+}
+
+// TestIndexedRefuseASwappedRoot: a served project's root (recorded
+// resolved) renamed away and replaced by a symlink to a directory outside
+// is not followed by the Indexed variants, which the team server and its
+// MCP sessions use: each refuses with ErrOutsideRoot and shows nothing of
+// the outside directory. Read itself, the library call a CLI makes with a
+// root it resolves, still takes a root given through a symlink.
+func TestIndexedRefuseASwappedRoot(t *testing.T) {
+	root, outside := confineTree(t)
+	ctx := context.Background()
+	if err := os.WriteFile(filepath.Join(outside, "leak.go"), []byte("package leak // OUTSIDE_MARKER\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if r, err := ReadIndexed(ctx, root, ReadParams{Path: "d/f.txt"}); err != nil || len(r.Lines) != 1 {
+		t.Fatalf("before the swap: %+v, %v", r, err)
+	}
+	if err := os.Rename(root, root+".moved"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, root); err != nil {
+		t.Fatal(err)
+	}
+	r, err := ReadIndexed(ctx, root, ReadParams{Path: "leak.go"})
+	if !errors.Is(err, ErrOutsideRoot) || r != nil {
+		t.Errorf("ReadIndexed after the root swap: %+v, %v; want ErrOutsideRoot", r, err)
+	}
+	g, err := GrepIndexed(ctx, root, GrepParams{Pattern: "OUTSIDE_MARKER"})
+	if !errors.Is(err, ErrOutsideRoot) || g != nil {
+		t.Errorf("GrepIndexed after the root swap: %+v, %v; want ErrOutsideRoot", g, err)
+	}
+	l, err := GlobIndexed(ctx, root, GlobParams{Pattern: "*.go"})
+	if !errors.Is(err, ErrOutsideRoot) || l != nil {
+		t.Errorf("GlobIndexed after the root swap: %+v, %v; want ErrOutsideRoot", l, err)
+	}
+	if err != nil && strings.Contains(err.Error(), outside) {
+		t.Errorf("the refusal names where the symlink leads: %v", err)
+	}
+	// the plain Read follows a root given through a symlink (TestReadErrors)
+	if r, err := Read(ctx, root, ReadParams{Path: "leak.go"}); err != nil || len(r.Lines) != 1 {
+		t.Errorf("Read through a symlinked root: %+v, %v", r, err)
 	}
 }

@@ -54,8 +54,12 @@ func Glob(ctx context.Context, root string, p GlobParams) (*GlobResult, error) {
 // GlobIndexed is Glob over the files an index run would take only (see
 // ReadIndexed): no hidden or skipped directory and no ignored file, even
 // with NoIgnore or Hidden, only languages coderag indexes; so it lists no
-// file that ReadIndexed and GrepIndexed then refuse.
+// file that ReadIndexed and GrepIndexed then refuse. A root that is a
+// symbolic link is refused (recordedRoot).
 func GlobIndexed(ctx context.Context, root string, p GlobParams) (*GlobResult, error) {
+	if err := recordedRoot(root); err != nil {
+		return nil, fmt.Errorf("glob: %w", err)
+	}
 	return glob(ctx, root, p, true)
 }
 

@@ -294,8 +294,12 @@ func Grep(ctx context.Context, root string, p GrepParams) (*GrepResult, error) {
 // GrepIndexed is Grep over the files an index run would take only (see
 // ReadIndexed): no hidden or skipped directory, even when p.Path names
 // one, no ignored file, only languages coderag indexes; a path that is
-// not such a file or directory is ErrNotIndexed.
+// not such a file or directory is ErrNotIndexed. A root that is a symbolic
+// link is refused (recordedRoot).
 func GrepIndexed(ctx context.Context, root string, p GrepParams) (*GrepResult, error) {
+	if err := recordedRoot(root); err != nil {
+		return nil, fmt.Errorf("grep: %w", err)
+	}
 	return grepFiles(ctx, root, p, true)
 }
 

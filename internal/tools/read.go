@@ -86,8 +86,12 @@ func Read(ctx context.Context, root string, p ReadParams) (*ReadResult, error) {
 // directory such as .git/, not ignored by .gitignore or .coderagignore, a
 // language coderag indexes), else ErrNotIndexed. For servers that show a
 // project to others: dot-env files, ignored keys and .git/config stay
-// unread. The other errors are Read's, checked first.
+// unread. A root that is a symbolic link is refused (recordedRoot). The
+// other errors are Read's, checked first.
 func ReadIndexed(ctx context.Context, root string, p ReadParams) (*ReadResult, error) {
+	if err := recordedRoot(root); err != nil {
+		return nil, fmt.Errorf("read: %w", err)
+	}
 	return read(ctx, root, p, true)
 }
 

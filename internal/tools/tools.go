@@ -130,6 +130,20 @@ func Confine(root, p string) (*Target, error) {
 	return nil, fmt.Errorf("%q: %w", p, openError(err))
 }
 
+// recordedRoot refuses a project root that is a symbolic link: the
+// Indexed variants (ReadIndexed, GrepIndexed, GlobIndexed) serve a
+// project's recorded root, which the index stores resolved
+// (index.ResolveRoot), so a root that is a symlink now was swapped for
+// one after it was indexed, and os.OpenRoot would follow it wherever it
+// leads. Errors: ErrOutsideRoot; a root that cannot be looked at is left
+// to Confine's error.
+func recordedRoot(root string) error {
+	if fi, err := os.Lstat(root); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		return fmt.Errorf("the project root %s is a symbolic link now, not the directory that was indexed (index it again to serve where it leads): %w", root, ErrOutsideRoot)
+	}
+	return nil
+}
+
 // maxLinks bounds the symlinks realRel follows (as the kernel's ELOOP).
 const maxLinks = 40
 
