@@ -58,7 +58,7 @@ type Config struct {
 	Home         string // directory holding index.db
 	Store        string // CODERAG_STORE: a postgres:// URL or an SQLite path; "" means $Home/index.db
 	CEDICT       string // CC-CEDICT file or "off"; "" means search the usual places (see zh.Locate)
-	IndexThreads int    // parse workers, >= 1
+	IndexThreads int    // parse workers, 1 to MaxIndexThreads
 	Embedding    Embedding
 	LLM          LLM
 	// Token is the bearer token `coderag serve` requires for writes (and
@@ -143,8 +143,8 @@ var Settings = []Setting{
 	{Env: EnvStore, Flag: "store",
 		Usage: "the index: a postgres:// URL or libpq \"host=... dbname=...\" string, or an SQLite file; overrides CODERAG_STORE",
 		apply: func(c *Config, v string) error { c.Store = v; return nil }},
-	{Env: EnvIndexThreads, Flag: "threads", Usage: "parse workers; overrides CODERAG_INDEX_THREADS (default 4)",
-		apply: func(c *Config, v string) error { return atLeast1(&c.IndexThreads, v) }},
+	{Env: EnvIndexThreads, Flag: "threads", Usage: "parse workers, 1 to 256; overrides CODERAG_INDEX_THREADS (default 4)",
+		apply: func(c *Config, v string) error { return between(&c.IndexThreads, v, 1, MaxIndexThreads) }},
 	{Env: EnvCEDICT, apply: func(c *Config, v string) error { c.CEDICT = v; return nil }},
 	{Env: EnvEmbeddingProvider, Flag: "provider",
 		Usage: "embedding provider: local, ollama, openai (aliases glm, zhipu, qwen); overrides EMBEDDING_PROVIDER",
@@ -193,6 +193,21 @@ func atLeast1(n *int, v string) error {
 	return nil
 }
 
+// MaxIndexThreads bounds the parse workers: each holds a parser and a
+// file in flight, so two billion of them ran the process out of memory
+// before a file was read.
+const MaxIndexThreads = 256
+
+// between parses v into *n when it is a whole number in [lo, hi].
+func between(n *int, v string, lo, hi int) error {
+	k, err := strconv.Atoi(v)
+	if err != nil || k < lo || k > hi {
+		return fmt.Errorf("want a whole number from %d to %d", lo, hi)
+	}
+	*n = k
+	return nil
+}
+
 // FlagSetting returns the Setting of the flag named flag, or nil.
 func FlagSetting(flag string) *Setting {
 	for i := range Settings {
@@ -223,7 +238,7 @@ func FromEnv() (Config, error) { return FromLookup(os.LookupEnv) }
 // gives (os.LookupEnv, or a map in tests), validated. HOME from lookup,
 // when set, places the default index directory. A malformed value is an
 // error naming the variable ("CODERAG_INDEX_THREADS=\"0\": want a whole
-// number >= 1"); the Config returned with it holds every other value, so
+// number from 1 to 256"); the Config returned with it holds every other value, so
 // commands that do not need the bad one still run.
 func FromLookup(lookup func(string) (string, bool)) (Config, error) {
 	c := Default()
@@ -270,8 +285,8 @@ func (c *Config) Validate() error {
 		return err
 	}
 	c.Embedding.Provider = p
-	if c.IndexThreads < 1 {
-		return fmt.Errorf("index threads %d: want >= 1", c.IndexThreads)
+	if c.IndexThreads < 1 || c.IndexThreads > MaxIndexThreads {
+		return fmt.Errorf("index threads %d: want 1 to %d", c.IndexThreads, MaxIndexThreads)
 	}
 	if c.Embedding.BatchSize < 1 {
 		return fmt.Errorf("embedding batch size %d: want >= 1", c.Embedding.BatchSize)

@@ -30,7 +30,7 @@ func TestFromLookup(t *testing.T) {
 
 func TestFromLookupErrors(t *testing.T) {
 	for _, m := range []map[string]string{
-		{EnvIndexThreads: "zero"}, {EnvIndexThreads: "0"}, {EnvEmbeddingBatch: "-1"}, {EnvEmbeddingProvider: "bogus"},
+		{EnvIndexThreads: "zero"}, {EnvIndexThreads: "0"}, {EnvIndexThreads: "257"}, {EnvIndexThreads: "2000000000"}, {EnvEmbeddingBatch: "-1"}, {EnvEmbeddingProvider: "bogus"},
 	} {
 		if _, err := FromLookup(lookup(m)); err == nil {
 			t.Errorf("%v: no error", m)
