@@ -59,7 +59,7 @@ per category and per language of the first target file.`)
 	if err := check.Set(*set); err != nil {
 		return usagef("--set: %v", err)
 	}
-	data, err := os.ReadFile(pos[0])
+	data, err := readSetFile(pos[0])
 	if err != nil {
 		return err
 	}
@@ -254,4 +254,34 @@ func openEvalProject(e *env, project, set string) (s *search.Searcher, p *engine
 		return nil, nil, nil, nil, err
 	}
 	return s, p, release, indexed, nil
+}
+
+// maxSetBytes bounds a query set file: the largest set here (the semble
+// benchmark's biggest annotation file) is under 100 KB.
+const maxSetBytes = 64 << 20
+
+// readSetFile reads the query set file p: a regular file of at most
+// maxSetBytes. Errors: the file cannot be opened, is not a regular file
+// (/dev/zero, a FIFO, a directory), or is larger.
+func readSetFile(p string) ([]byte, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("query set %s: not a regular file", p)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxSetBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("query set %s: %w", p, err)
+	}
+	if len(data) > maxSetBytes {
+		return nil, fmt.Errorf("query set %s: larger than %d MiB", p, maxSetBytes>>20)
+	}
+	return data, nil
 }
