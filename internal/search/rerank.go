@@ -427,7 +427,8 @@ func fileKey(p string) string {
 var directoryModules = map[string]bool{"mod": true, "index": true, "__init__": true, "init": true}
 
 // stemMatch returns the share of the terms of a file's base name (split
-// and stemmed as the index does) that are terms of the query: 1 for cookie.c
+// and stemmed as the index does) that are terms of the query, or a query
+// term's verb or agent noun (agentMatch): 1 for cookie.c
 // on "cookie parsing and storage", 2/3 for HttpRedirect.kt on "how HTTP
 // redirects are followed" (http, redirect, and the whole name httpredirect).
 // Code bases name files after what they hold, so a file whose name the
@@ -441,11 +442,41 @@ func stemMatch(p string, terms map[string]bool) float64 {
 	}
 	n := 0
 	for _, t := range ts {
-		if terms[t] {
+		if terms[t] || agentMatch(t, terms) {
 			n++
 		}
 	}
 	return float64(n) / float64(len(ts))
+}
+
+// agentMatch reports whether file term f and a query term are a verb and
+// its agent noun, as the index stems them: router and rout (routing,
+// routes), parser and pars (parses, parsing), extractor and extract,
+// handler and handl (handling). Code bases name a file after the thing
+// that does the work (router.ex, Parser.scala, exception_handlers.py),
+// while a question names the work ("how routes are dispatched", "how
+// circe parses JSON"); Snowball stems the two apart, so the file-name
+// boost would miss the file the question is about.
+func agentMatch(f string, terms map[string]bool) bool {
+	if v, ok := agentVerb(f); ok && terms[v] {
+		return true
+	}
+	for t := range terms {
+		if v, ok := agentVerb(t); ok && v == f {
+			return true
+		}
+	}
+	return false
+}
+
+// agentVerb returns the verb stem of an agent noun's stem (router ->
+// rout): t without its -er or -or, when t has at least 6 letters (so
+// user, order and color stay nouns).
+func agentVerb(t string) (string, bool) {
+	if len(t) >= 6 && (strings.HasSuffix(t, "er") || strings.HasSuffix(t, "or")) {
+		return t[:len(t)-2], true
+	}
+	return "", false
 }
 
 // baseNameCounts returns, for each file key (fileKey: the lower-cased base

@@ -147,6 +147,16 @@ func TestStemMatch(t *testing.T) {
 		{"axum/src/response/mod.rs", "modules of the crate", 0},
 		{"lib/index.js", "the lib entry point", 0}, // its directory's name is generic
 		{"mod.rs", "mod", 0}, // no directory to go by
+		// a verb and its agent noun, stemmed apart by Snowball
+		{"lib/phoenix/router.ex", "how routes are dispatched", 1},
+		{"io/circe/Parser.scala", "how circe parses a JSON string", 1},
+		{"axum/src/routing/mod.rs", "how axum nests routers", 1},
+		{"src/extract/mod.rs", "how extractors implement FromRequest", 1},
+		{"fastapi/exception_handlers.py", "request validation and error handling", 1.0 / 3}, // exception, handler, exceptionhandl
+		{"lib/user.go", "how users are stored", 1},                                          // plural: the same stem
+		{"lib/us.go", "how users are stored", 0},                                            // user is too short to be an agent noun
+		{"src/author.rs", "auth middleware", 1},                                             // a false match the rule accepts
+		{"lib/order.go", "the ord function", 0},                                             // nor order
 	}
 	for _, c := range cases {
 		if got := stemMatch(c.path, terms(c.query)); math.Abs(got-c.want) > 1e-9 {
