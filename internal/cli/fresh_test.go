@@ -27,7 +27,9 @@ type searchOut struct {
 	Root      string `json:"root"`
 	Refreshed int    `json:"refreshed"`
 	Changed   int    `json:"changed_since_index"`
-	Results   []struct {
+	// Incomplete is the note of an incomplete or mixed index.
+	Incomplete string `json:"incomplete"`
+	Results    []struct {
 		Path      string `json:"path"`
 		Name      string `json:"name"`
 		StartLine int    `json:"start_line"`

@@ -92,7 +92,7 @@ func TestCancelledAfterLastFileStats(t *testing.T) {
 		t.Fatal(err)
 	}
 	// the record a run leaves when it is stopped after its last file
-	if err := st.BeginRun(context.Background(), root, 5); err != nil {
+	if err := st.BeginRun(context.Background(), root, 5, false); err != nil {
 		t.Fatal(err)
 	}
 	st.Close()
@@ -104,4 +104,80 @@ func TestCancelledAfterLastFileStats(t *testing.T) {
 	if code != 0 || strings.Contains(out+errs, "incomplete") {
 		t.Errorf("search: exit %d\n%s\n%s", code, out, errs)
 	}
+}
+
+// TestInterruptedSwitchNotes: a change of embedder interrupted a few files
+// in leaves files with vectors of the new embedder, which searches by the
+// project's embedder do not read. stats and search say the index is mixed
+// (not complete) with the count and the remedy, in the JSON field of the
+// incomplete note too; the next `coderag index`, with the default
+// embedder, embeds those files again and the notes are gone.
+func TestInterruptedSwitchNotes(t *testing.T) {
+	home := setHome(t)
+	dir := t.TempDir()
+	for i := 0; i < 40; i++ {
+		writeFile(t, filepath.Join(dir, fmt.Sprintf("f%02d.go", i)), fmt.Sprintf("package shop\n\n// Handler%d serves request kind %d.\nfunc Handler%d() {}\n", i, i, i))
+	}
+	if code, _, errs := run(t, "index", dir); code != 0 {
+		t.Fatalf("index: %d %s", code, errs)
+	}
+	root, err := index.ResolveRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hashing, err := provider.New(embed.Options{Provider: "local", Model: "hashing-768-v1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := store.Open(context.Background(), filepath.Join(home, "index.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	rep, err := index.Run(ctx, st, hashing, root, index.Options{Threads: 1, BatchSize: 1, Progress: func(p index.Progress) {
+		if p.Done >= 3 {
+			cancel() // Ctrl-C a few files into the switch
+		}
+	}})
+	cancel()
+	st.Close()
+	if err == nil || rep == nil || rep.Changed == 0 || rep.Changed == 40 {
+		t.Fatalf("the switch was not interrupted partway: %+v %v", rep, err)
+	}
+	note := fmt.Sprintf("index mixed: %d of 40 files carry vectors of local:hashing-768-v1, not of the project's %s", rep.Changed, defaultEmbedderID(t))
+	code, out, errs := run(t, "stats")
+	if code != 0 || !strings.Contains(out, "vectors:   "+note) || !strings.Contains(out, "run `coderag index "+root+"` to finish the change") ||
+		strings.Contains(out, "the index is complete") {
+		t.Fatalf("stats after an interrupted switch: exit %d\n%s\n%s", code, out, errs)
+	}
+	code, out, errs = run(t, "search", "--project", dir, "handler serves request")
+	if code != 0 || !strings.Contains(out, "note: "+note) || !strings.Contains(out, "run `coderag index "+root+"`") {
+		t.Fatalf("search after an interrupted switch: exit %d\n%s\n%s", code, out, errs)
+	}
+	if s := searchJSONOut(t, "--project", dir, "handler serves request"); !strings.HasPrefix(s.Incomplete, note) {
+		t.Fatalf("search --json after an interrupted switch: incomplete %q", s.Incomplete)
+	}
+	code, out, errs = run(t, "index", "--json", dir)
+	if code != 0 || !strings.Contains(out, fmt.Sprintf(`"changed": %d,`, rep.Changed)) {
+		t.Fatalf("index after an interrupted switch: exit %d\n%s\n%s", code, out, errs)
+	}
+	code, out, _ = run(t, "stats")
+	if code != 0 || strings.Contains(out, "mixed") {
+		t.Errorf("stats after the switch was finished: exit %d\n%s", code, out)
+	}
+	code, out, errs = run(t, "search", "--project", dir, "handler serves request")
+	if code != 0 || strings.Contains(out+errs, "note:") || !strings.Contains(out, "Handler") {
+		t.Errorf("search after the switch was finished: exit %d\n%s\n%s", code, out, errs)
+	}
+}
+
+// defaultEmbedderID is the id of the embedder `coderag index` uses by
+// default.
+func defaultEmbedderID(t *testing.T) string {
+	t.Helper()
+	emb, err := provider.New(embed.Options{Provider: "local"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return emb.ID()
 }

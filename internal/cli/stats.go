@@ -10,6 +10,7 @@ import (
 	"github.com/coderag/coderag/internal/toolset"
 
 	"github.com/coderag/coderag/internal/index"
+	"github.com/coderag/coderag/internal/search"
 	"github.com/coderag/coderag/internal/store"
 )
 
@@ -41,6 +42,10 @@ type projectStats struct {
 	// project indexed before runs were recorded): done=false means it was
 	// interrupted or is still going; failed counts files it could not index.
 	LastRun *store.RunReport `json:"last_run,omitempty"`
+	// Mixed is set when some files carry vectors of another embedder
+	// than the project's (a change of embedder that did not finish),
+	// which searches do not read (engine.Status.Mixed).
+	Mixed *store.MixedVectors `json:"mixed,omitempty"`
 
 	updated time.Time // UpdatedAt for people, in local time
 }
@@ -186,7 +191,7 @@ secrets (.env, *.pem, *.key, id_rsa*, credentials.json, secrets.yaml, .npmrc, ..
 				Dim: st.Dim, Files: c.Files, Chunks: c.Chunks, Embedded: c.Embedded, ChunksByType: c.ChunksByType,
 				Relations: c.Relations, RelationsByKind: c.RelationsByKind,
 				UpdatedAt: st.UpdatedAt.UTC().Format(time.RFC3339), updated: st.UpdatedAt,
-				Languages: ls.Languages, Unindexed: ls.Unindexed, LastRun: st.LastRun}
+				Languages: ls.Languages, Unindexed: ls.Unindexed, LastRun: st.LastRun, Mixed: st.Mixed}
 			if ps.Languages == nil {
 				ps.Languages = []index.LangCount{}
 			}
@@ -219,6 +224,8 @@ secrets (.env, *.pem, *.key, id_rsa*, credentials.json, secrets.yaml, .npmrc, ..
 		printLangStats(e.stdout, index.LangStats{Languages: p.Languages, Unindexed: p.Unindexed})
 		switch r := p.LastRun; {
 		case r == nil:
+		case !r.Done && r.Total > 0 && p.Files >= r.Total && p.Mixed != nil:
+			fmt.Fprintf(e.stdout, "last run:  unfinished (interrupted or still going): all %d of its files are indexed, not all with the project's embedder\n", r.Total)
 		case !r.Done && r.Total > 0 && p.Files >= r.Total:
 			// cancelled (or killed) after its last file was written
 			fmt.Fprintf(e.stdout, "last run:  unfinished (interrupted or still going), but all %d of its files are indexed: the index is complete\n", r.Total)
@@ -226,6 +233,9 @@ secrets (.env, *.pem, *.key, id_rsa*, credentials.json, secrets.yaml, .npmrc, ..
 			fmt.Fprintf(e.stdout, "last run:  unfinished (interrupted or still going): index incomplete: %d of %d files indexed; run `coderag index %s`\n", p.Files, r.Total, p.Root)
 		case r.Failed > 0:
 			fmt.Fprintf(e.stdout, "last run:  %d of %d files failed and keep their previous rows (`coderag index --json %s` lists them)\n", r.Failed, r.Total, p.Root)
+		}
+		if p.Mixed != nil {
+			fmt.Fprintf(e.stdout, "vectors:   %s; run `coderag index %s` to finish the change\n", search.MixedNote(*p.Mixed), p.Root)
 		}
 		if r := p.LastRun; r != nil && r.Done && r.Withheld > 0 {
 			fmt.Fprintf(e.stdout, "withheld:  %d file(s) whose names look like secrets (.env, *.key, credentials.json, ...): not indexed, read or listed; --allow-secrets or CODERAG_ALLOW_SECRETS=1 takes them\n", r.Withheld)

@@ -3,6 +3,7 @@ package engine_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -419,5 +420,80 @@ func TestCancelledAfterLastFile(t *testing.T) {
 	// every file handed to the writer, not all written: not complete
 	if s := (&engine.Outcome{Cancelled: true, Err: context.Canceled, Done: 3, Total: 3, Report: &index.Report{Changed: 1}}).State(); s != "cancelled at 3/3" {
 		t.Errorf("cancelled with 1 of 3 written: %q", s)
+	}
+}
+
+// cancelAt is an embedder that cancels its run's context at its n-th
+// Embed call (the batches before it are written whole).
+type cancelAt struct {
+	embed.Embedder
+	mu     sync.Mutex
+	calls  int
+	n      int
+	cancel context.CancelFunc
+}
+
+func (c *cancelAt) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	c.mu.Lock()
+	if c.calls++; c.calls == c.n {
+		c.cancel()
+	}
+	c.mu.Unlock()
+	return c.Embedder.Embed(ctx, texts)
+}
+
+// TestInterruptedSwitchStatus: a change of embedder cancelled partway
+// leaves a mixed index; Status (stats, index_status, /api/status) and a
+// search's note (the CLI's, search_code's) say how many files carry
+// vectors of the other embedder, until an index run with the configured
+// embedder embeds them again.
+func TestInterruptedSwitchStatus(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dir := t.TempDir()
+	for i := range 40 {
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%02d.go", i)), []byte(fmt.Sprintf("package shop\n\n// Handler%d serves request kind %d.\nfunc Handler%d() {}\n", i, i, i)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	root, err := index.ResolveRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := open(t, engine.Config{})
+	indexedRoot(t, e, root)
+	hashing, err := provider.New(embed.Options{Provider: "local", Model: "hashing-768-v1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	out, err := e.Index(rctx, root, engine.IndexRequest{Embedder: &cancelAt{Embedder: hashing, n: 3, cancel: cancel}, Threads: 1, BatchSize: 4})
+	if !errors.Is(err, context.Canceled) || out == nil || out.Report == nil || out.Report.Changed == 0 || out.Report.Changed == 40 {
+		t.Fatalf("the switch was not cancelled partway: %+v %v", out, err)
+	}
+	converted := out.Report.Changed
+	st, err := e.Status(ctx, root)
+	if err != nil || st.Mixed == nil || st.Mixed.Files != converted || st.Mixed.Total != 40 || st.Mixed.Other != hashing.ID() ||
+		st.Mixed.Embedder != st.Embedder || st.Embedder == hashing.ID() {
+		t.Fatalf("status after the cancelled switch: %+v (mixed %+v) %v", st, st.Mixed, err)
+	}
+	resp, err := search1(ctx, e, root, "handler serves request", search.Options{TopK: 3})
+	if err != nil || !strings.HasPrefix(resp.Incomplete, fmt.Sprintf("index mixed: %d of 40 files carry vectors of %s", converted, hashing.ID())) ||
+		len(resp.Hints) == 0 || resp.Hints[0].Do != search.HintIndex {
+		t.Fatalf("search after the cancelled switch: %+v %v", resp, err)
+	}
+	if s := search.FormatForTool(resp); !strings.Contains(s, "index_project embeds those files again") {
+		t.Errorf("the tool's answer after the cancelled switch:\n%s", s)
+	}
+	// `coderag index` with the configured embedder finishes it
+	if out, err := e.Index(ctx, root, engine.IndexRequest{}); err != nil || out.Err != nil || out.Report.Changed != converted {
+		t.Fatalf("the next run: %+v %v", out, err)
+	}
+	if st, err := e.Status(ctx, root); err != nil || st.Mixed != nil || st.Incomplete {
+		t.Fatalf("status after the next run: %+v %v", st, err)
+	}
+	if resp, err := search1(ctx, e, root, "handler serves request", search.Options{TopK: 3}); err != nil || resp.Incomplete != "" || len(resp.Results) == 0 {
+		t.Fatalf("search after the next run: %+v %v", resp, err)
 	}
 }

@@ -14,8 +14,8 @@ import (
 // Status is one project's state for reports, assembled once here for
 // `coderag stats`, index_status and the server's /api/status: what the
 // index holds, the record of its last run (whichever process ran it),
-// whether the index is incomplete, and the root's index job in this
-// Engine.
+// whether the index is incomplete or mixed, and the root's index job in
+// this Engine.
 type Status struct {
 	// Root is the project's absolute root.
 	Root string
@@ -41,6 +41,11 @@ type Status struct {
 	// IndexedFiles of TotalFiles are indexed.
 	Incomplete               bool
 	IndexedFiles, TotalFiles int
+	// Mixed is set when some files carry vectors of another embedder than
+	// the project's (a change of embedder interrupted, failed for some
+	// files, or going on): searches rank them by keywords alone until an
+	// index run embeds them again (store.Store.Mixed). nil otherwise.
+	Mixed *store.MixedVectors
 	// Job is the root's index job in this Engine (running, or the last
 	// run that ended here).
 	Job JobState
@@ -70,6 +75,9 @@ func (e *Engine) Status(ctx context.Context, root string) (*Status, error) {
 	}
 	if n, total, partial, err := e.st.Incomplete(ctx, root); err == nil && partial {
 		s.Incomplete, s.IndexedFiles, s.TotalFiles = true, n, total
+	}
+	if m, mixed, err := e.st.Mixed(ctx, root); err == nil && mixed {
+		s.Mixed = &m
 	}
 	return s, nil
 }

@@ -564,8 +564,11 @@ func (r *run) removeGone(ctx context.Context) error {
 // failure, so a failed switch (server down) never breaks search.
 //
 // The run record says the project is incomplete until the run ends, so a
-// search meanwhile (or after a crash) can say so. A --watch update of a few
-// paths leaves the record as it is.
+// search meanwhile (or after a crash) can say so; a switching run marks it
+// mixed (store.RunState.Mixed) until a run ends with every vector of the
+// project's embedder, so a search meanwhile says which files it ranks by
+// keywords alone. A --watch update of a few paths leaves the record as it
+// is.
 func (r *run) recordStart(ctx context.Context) error {
 	prevProj, perr := r.st.GetProject(ctx, r.root)
 	r.prevProj = prevProj
@@ -578,7 +581,7 @@ func (r *run) recordStart(ctx context.Context) error {
 	}
 	r.recordRun = r.opts.Paths == nil && len(r.todo) > 0
 	if r.recordRun {
-		if err := r.st.BeginRun(ctx, r.root, len(r.files)); err != nil {
+		if err := r.st.BeginRun(ctx, r.root, len(r.files), r.switching); err != nil {
 			return err
 		}
 	}

@@ -29,8 +29,9 @@ type Store interface {
 	ReplaceFiles(ctx context.Context, project string, files []store.FileData, remove []string) error
 	// TouchFiles updates the size and mtime of unchanged files.
 	TouchFiles(ctx context.Context, project string, recs []store.FileRecord) error
-	// BeginRun records that an index run of project started.
-	BeginRun(ctx context.Context, project string, total int) error
+	// BeginRun records that an index run of project started, switching
+	// embedders or not.
+	BeginRun(ctx context.Context, project string, total int, switching bool) error
 	// EndRun records that the run of project finished.
 	EndRun(ctx context.Context, project string, total, failed int, changed bool, skipped ...store.Skipped) error
 	// LangStats returns project's recorded language statistics

@@ -58,7 +58,7 @@ func TestIndexStatusSaysIncomplete(t *testing.T) {
 	if err := st.PutProject(ctx, store.Project{Path: root, Embedder: "local:hashing-768-v1", Dim: 768}); err != nil {
 		t.Fatal(err)
 	}
-	if err := st.BeginRun(ctx, root, 10); err != nil {
+	if err := st.BeginRun(ctx, root, 10, false); err != nil {
 		t.Fatal(err)
 	}
 	fd := store.FileData{Record: store.FileRecord{Path: "a.go", SHA256: "x", Embedder: "local:hashing-768-v1", Size: 1, MtimeNS: 1}}

@@ -124,7 +124,11 @@ func explainLine(e *Explain) string {
 // a 180-character snippet.
 func FormatForTool(resp *Response) string {
 	var b strings.Builder
-	if resp.Incomplete != "" {
+	switch {
+	case resp.Incomplete == "":
+	case strings.HasPrefix(resp.Incomplete, MixedLead):
+		fmt.Fprintf(&b, "Note: %s. index_project embeds those files again.\n", resp.Incomplete)
+	default:
 		fmt.Fprintf(&b, "Note: %s. Results cover only the files indexed so far; index_project indexes the rest.\n", resp.Incomplete)
 	}
 	if len(resp.Results) == 0 && resp.Note == NoWordsNote {

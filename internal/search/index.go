@@ -34,6 +34,10 @@ type Index interface {
 	// Incomplete reports whether project's index is partial, with the
 	// files indexed and the total.
 	Incomplete(ctx context.Context, project string) (indexed, total int, ok bool, err error)
+	// Mixed reports whether some of project's files carry vectors of
+	// another embedder than the project's (a change of embedder that did
+	// not finish), which a search does not read.
+	Mixed(ctx context.Context, project string) (m store.MixedVectors, ok bool, err error)
 	// LastRun returns the record of project's last index run (its chunk
 	// count sizes the vector route's share); ok is false when there is
 	// none.

@@ -180,7 +180,9 @@ type Response struct {
 	// was interrupted, or a run is still going — as "index incomplete: N of
 	// M files indexed (...)", with a HintIndex in Hints; empty for a
 	// complete index. Results (or their absence) then speak only for the N
-	// files.
+	// files. It also says, as MixedNote, that some files carry vectors of
+	// another embedder than the project's (a change of embedder that did
+	// not finish): those rank by keywords alone. Both are joined by "; ".
 	Incomplete string `json:"incomplete,omitempty"`
 	// Hints are what the answer suggests doing next (an index run, an
 	// exact-string search), for each front end to word; nil when none.
@@ -368,12 +370,33 @@ func cutQuery(query string) (string, bool) {
 }
 
 // markIncomplete sets resp.Incomplete, with a HintIndex, when the
-// project's index is partial.
+// project's index is partial or mixed (MixedNote).
 func (s *Searcher) markIncomplete(ctx context.Context, resp *Response) {
+	var notes []string
 	if n, total, partial, err := s.Store.Incomplete(ctx, s.Project); err == nil && partial {
-		resp.Incomplete = fmt.Sprintf("index incomplete: %d of %d files indexed (an index run was interrupted or is still going)", n, total)
+		notes = append(notes, fmt.Sprintf("index incomplete: %d of %d files indexed (an index run was interrupted or is still going)", n, total))
+	}
+	if m, mixed, err := s.Store.Mixed(ctx, s.Project); err == nil && mixed {
+		notes = append(notes, MixedNote(m))
+	}
+	if len(notes) > 0 {
+		resp.Incomplete = strings.Join(notes, "; ")
 		resp.Hints = append(resp.Hints, Hint{Do: HintIndex, Project: s.Project})
 	}
+}
+
+// MixedLead begins MixedNote.
+const MixedLead = "index mixed:"
+
+// MixedNote says that m.Files of the project's files carry vectors of
+// another embedder than the project's, which its searches do not read:
+// a change of embedder was interrupted, failed for some files, or is still
+// going, and the next index run embeds them again. Searches (in
+// Response.Incomplete), `stats` and the status reports say it in these
+// words.
+func MixedNote(m store.MixedVectors) string {
+	return fmt.Sprintf("%s %d of %d files carry vectors of %s, not of the project's %s, and rank by keywords alone (a change of embedder was interrupted, failed for some files or is still going)",
+		MixedLead, m.Files, m.Total, m.Other, m.Embedder)
 }
 
 // Hint is one thing an answer suggests doing next, as data: each front

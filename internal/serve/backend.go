@@ -96,6 +96,11 @@ type ProjectStatus struct {
 	// IndexedFiles of TotalFiles are indexed when a run is incomplete.
 	IndexedFiles int `json:"indexed_files,omitempty"`
 	TotalFiles   int `json:"total_files,omitempty"`
+	// Mixed is set when some files carry vectors of another embedder than
+	// the project's, which searches do not read (engine.Status.Mixed);
+	// Note says so in words (search.MixedNote).
+	Mixed *store.MixedVectors `json:"mixed,omitempty"`
+	Note  string              `json:"note,omitempty"`
 	// Indexing is the root's index run in this server, going on or the
 	// last one that ended, whoever started it (the API, an MCP session);
 	// nil when none ran.

@@ -166,6 +166,9 @@ func (l *Local) status(ctx context.Context, root string) (*ProjectStatus, error)
 	if st.Incomplete {
 		s.IndexedFiles, s.TotalFiles = st.IndexedFiles, st.TotalFiles
 	}
+	if st.Mixed != nil {
+		s.Mixed, s.Note = st.Mixed, search.MixedNote(*st.Mixed)
+	}
 	return s, nil
 }
 

@@ -80,6 +80,9 @@ func webText(s string) string {
 	case strings.HasPrefix(s, "index incomplete:"):
 		s = cliAdvice.ReplaceAllString(s, "")
 		return s + "; results cover only the files indexed so far (the status page shows the index's state)"
+	case strings.HasPrefix(s, search.MixedLead):
+		s = cliAdvice.ReplaceAllString(s, "")
+		return s + "; indexing the project again embeds them (the status page shows the index's state)"
 	}
 	return strings.TrimSpace(cliAdvice.ReplaceAllString(operatorAdvice.Replace(s), ""))
 }

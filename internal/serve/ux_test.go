@@ -17,6 +17,8 @@ import (
 	"github.com/coderag/coderag/internal/embed"
 	"github.com/coderag/coderag/internal/embed/provider"
 	"github.com/coderag/coderag/internal/index"
+	"github.com/coderag/coderag/internal/search"
+	"github.com/coderag/coderag/internal/store"
 )
 
 // indexDir writes files (paths may name subdirectories) into a new directory dir (made under the fixture's
@@ -174,6 +176,10 @@ func TestPageMoreAndNotes(t *testing.T) {
 	}
 	if got := webText("index incomplete: 3 of 9 files indexed (an index run was interrupted or is still going); run `coderag index /srv/x`"); strings.Contains(got, "coderag") || !strings.HasPrefix(got, "index incomplete: 3 of 9 files indexed") {
 		t.Errorf("incomplete note on the page: %q", got)
+	}
+	mixed := search.MixedNote(store.MixedVectors{Embedder: "local:a", Other: "local:b", Files: 3, Total: 9})
+	if got := webText(mixed + "; run `coderag index /srv/x`"); strings.Contains(got, "coderag") || !strings.HasPrefix(got, mixed+"; indexing the project again embeds them") {
+		t.Errorf("mixed note on the page: %q", got)
 	}
 	if got := webText("read index: database disk image is malformed; run `coderag doctor` to check it, `coderag doctor --rebuild` to rebuild it"); strings.Contains(got, "coderag") || got != "read index: database disk image is malformed" {
 		t.Errorf("repair hint on the page: %q", got)

@@ -3,13 +3,20 @@ package store
 // Run records: meta holds one row per project, key "run:" + project path,
 // value JSON {"total":M,"done":false,"failed":F,"started":unix-ns,
 // "ended":unix-ns,"skipped":[{"path","reason","error"}],"skipped_total":S,
-// "withheld":W,"chunks":C}.
+// "withheld":W,"chunks":C,"mixed":true}.
 // An index run writes done=false with the number of files it found before
 // it writes any file (keeping the last record's chunk count), and
 // done=true with the time it ended (keeping the time it started) when it
 // ends; a run that crashed or is still going leaves done=false, which is
 // how a search knows the project is incomplete. Projects indexed before
 // this record existed have no row and count as complete.
+//
+// "mixed" says the project's files may carry vectors of more than one
+// embedder: a run that changes the project's embedder sets it when it
+// begins, every run after keeps it, and a run that ends with every vector
+// of the project made by the project's embedder clears it (EndRun counts
+// them). While it is set, Mixed counts the files whose vectors a search
+// does not read; while it is not, it costs a search nothing.
 
 import (
 	"context"
@@ -44,6 +51,11 @@ type RunState struct {
 	// learned vector route's share (search.HybridParams.AlphaPerDecade)
 	// without counting rows per query.
 	Chunks int `json:"chunks,omitempty"`
+	// Mixed is set while the project's files may carry vectors of another
+	// embedder than the project's: from the start of a run that changes
+	// the project's embedder until a run ends with none (an interrupted
+	// switch, one whose embedder failed for some files). Mixed counts them.
+	Mixed bool `json:"mixed,omitempty"`
 }
 
 // Skipped is one path an index run passed over and why (walk.Reason's
@@ -118,12 +130,16 @@ func (s *Store) putRun(ctx context.Context, project string, r RunState) error {
 // by it as before the run (a record without it would change their
 // ranking for the length of the run, at no change of the data version),
 // and a run that changes nothing keeps it without a count (EndRun).
-func (s *Store) BeginRun(ctx context.Context, project string, total int) error {
+// switching says the run embeds with another embedder than the project's:
+// the record is then Mixed until a run ends with every vector of one
+// embedder, as is one whose last record was Mixed.
+func (s *Store) BeginRun(ctx context.Context, project string, total int, switching bool) error {
 	prev, _, err := s.LastRun(ctx, project)
 	if err != nil {
 		return err
 	}
-	return s.putRun(ctx, project, RunState{Total: total, Started: time.Now().UnixNano(), Chunks: prev.Chunks})
+	return s.putRun(ctx, project, RunState{Total: total, Started: time.Now().UnixNano(), Chunks: prev.Chunks,
+		Mixed: switching || prev.Mixed})
 }
 
 // EndRun records that the run of project finished: total files are meant
@@ -145,6 +161,16 @@ func (s *Store) EndRun(ctx context.Context, project string, total, failed int, c
 		started = prev.Started
 	}
 	r := RunState{Total: total, Done: true, Failed: failed, Started: started, Ended: now, SkippedTotal: len(skipped), Chunks: prev.Chunks}
+	if prev.Mixed {
+		// a switch of embedder began: done only when no file is left
+		// with vectors of another embedder than the project's (a failed
+		// file, or an unreadable one, keeps its old vectors)
+		m, err := s.countMixed(ctx, project)
+		if err != nil {
+			return err
+		}
+		r.Mixed = m.Files > 0
+	}
 	if changed || r.Chunks == 0 {
 		if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM indexed_files f
 			JOIN code_chunks c ON c.file_id = f.id WHERE f.project_path=?`, project).Scan(&r.Chunks); err != nil {
@@ -175,6 +201,81 @@ func (s *Store) LastRun(ctx context.Context, project string) (r RunState, ok boo
 		return r, false, nil // unreadable record: as if none
 	}
 	return r, true, nil
+}
+
+// MixedVectors describes a project whose files carry vectors of more than
+// one embedder (Mixed): a change of embedder was interrupted, failed for
+// some files, or is still going. A search embeds the query with the
+// project's Embedder and compares it only with vectors of that embedder,
+// so Files of the Total files with vectors rank by keywords alone until
+// an index run embeds them again.
+type MixedVectors struct {
+	// Embedder is the project's embedder id, the one searches read.
+	Embedder string `json:"embedder"`
+	// Other is the embedder of most of the other vectors; Files counts
+	// the files whose vectors are not of Embedder (of Other or any
+	// other).
+	Other string `json:"other"`
+	Files int    `json:"files"`
+	// Total counts the project's files with vectors.
+	Total int `json:"total"`
+}
+
+// Mixed reports, for a project whose run record is Mixed (a change of
+// embedder began and no run has ended with every vector of one embedder
+// since), how many of its files carry vectors of another embedder than
+// the project's; ok is false when none does, and for a project without
+// such a record (one meta read: a search pays nothing more).
+func (s *Store) Mixed(ctx context.Context, project string) (m MixedVectors, ok bool, err error) {
+	r, has, err := s.LastRun(ctx, project)
+	if err != nil || !has || !r.Mixed {
+		return m, false, err
+	}
+	m, err = s.countMixed(ctx, project)
+	if err != nil {
+		return m, false, err
+	}
+	return m, m.Files > 0, nil
+}
+
+// countMixed counts project's files with vectors by embedder, against the
+// project row's embedder (MixedVectors; Files is 0 when every vector is of
+// it, and for a project without a row).
+func (s *Store) countMixed(ctx context.Context, project string) (MixedVectors, error) {
+	var m MixedVectors
+	err := s.db.QueryRowContext(ctx, `SELECT embedder FROM projects WHERE project_path=?`, project).Scan(&m.Embedder)
+	if errors.Is(err, sql.ErrNoRows) {
+		return m, nil
+	}
+	if err != nil {
+		return m, fmt.Errorf("read project: %w", damaged(err))
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT v.embedder, count(*) FROM indexed_files f
+		JOIN code_vectors v ON v.file_id = f.id WHERE f.project_path=? GROUP BY v.embedder`, project)
+	if err != nil {
+		return m, fmt.Errorf("count vectors by embedder: %w", damaged(err))
+	}
+	most := 0
+	err = eachRow(rows, func() error {
+		var emb string
+		var n int
+		if err := rows.Scan(&emb, &n); err != nil {
+			return err
+		}
+		m.Total += n
+		if emb == m.Embedder {
+			return nil
+		}
+		m.Files += n
+		if n > most || n == most && emb < m.Other {
+			m.Other, most = emb, n
+		}
+		return nil
+	})
+	if err != nil {
+		return m, fmt.Errorf("count vectors by embedder: %w", damaged(err))
+	}
+	return m, nil
 }
 
 // Incomplete reports, for a project whose last index run has not finished

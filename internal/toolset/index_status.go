@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/coderag/coderag/internal/search"
 )
 
 // IndexStatusParams are the arguments of index_status (none).
@@ -49,6 +51,9 @@ var indexStatus = define(IndexStatus, "Index status", true,
 			}
 			if ps.Incomplete {
 				fmt.Fprintf(&b, "incomplete: %d of %d files indexed (a run was interrupted or is going on); index_project finishes it\n", ps.IndexedFiles, ps.TotalFiles)
+			}
+			if ps.Mixed != nil {
+				fmt.Fprintf(&b, "mixed: %s; index_project embeds them again\n", search.MixedNote(*ps.Mixed))
 			}
 		}
 		if l := js.Last; l != nil {

@@ -259,7 +259,7 @@ func TestRunState(t *testing.T) {
 	if err := s.PutProject(ctx, store.Project{Path: "/p", Embedder: "local:test", Dim: 3}); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.BeginRun(ctx, "/p", 5); err != nil {
+	if err := s.BeginRun(ctx, "/p", 5, false); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.ReplaceFiles(ctx, "/p", []store.FileData{storetest.File("a.go", "alpha"), storetest.File("b.go", "beta")}, nil); err != nil {

@@ -40,6 +40,7 @@ func Run(t *testing.T, target func(testing.TB) string) {
 		{"SymbolsAndMeta", testSymbolsAndMeta},
 		{"Vectors", testVectors},
 		{"RunsAndRemoveProject", testRunsAndRemoveProject},
+		{"MixedRun", testMixedRun},
 		{"VectorMigration", testVectorMigration},
 		{"Migrations", testMigrations},
 		{"OpenTwice", testOpenTwice},
@@ -382,7 +383,7 @@ func testRunsAndRemoveProject(t *testing.T, target func(testing.TB) string) {
 		ctx := context.Background()
 		for _, p := range []string{"/p", "/q"} {
 			mustProject(t, s, p)
-			if err := s.BeginRun(ctx, p, 3); err != nil {
+			if err := s.BeginRun(ctx, p, 3, false); err != nil {
 				t.Fatal(err)
 			}
 			if err := s.ReplaceFiles(ctx, p, []store.FileData{File("a.go", "alpha"), File("b.go", "beta")}, nil); err != nil {
@@ -425,7 +426,7 @@ func testRunsAndRemoveProject(t *testing.T, target func(testing.TB) string) {
 		}
 		// a run going on keeps the last count (searches size the vector
 		// route by it), and so does its end when it changed nothing
-		if err := s.BeginRun(ctx, "/p", 3); err != nil {
+		if err := s.BeginRun(ctx, "/p", 3, false); err != nil {
 			t.Fatal(err)
 		}
 		for _, end := range []bool{false, true} {
@@ -711,6 +712,69 @@ func testTreeListing(t *testing.T, target func(testing.TB) string) {
 		}
 		if h, rows, _ := s.TreeListing(ctx, "/q"); h != "vq" || len(rows) != 1 {
 			t.Fatalf("other project's listing = %q, %v", h, rows)
+		}
+	})
+}
+
+// testMixedRun: a run that switches embedders marks its record mixed;
+// while files carry vectors of another embedder than the project's, Mixed
+// counts them (also after the run ends, with failures, and through the
+// next run's start), and the end of a run that leaves none clears it.
+func testMixedRun(t *testing.T, target func(testing.TB) string) {
+	t.Parallel()
+	withStore(t, target, func(t *testing.T, s *store.Store) {
+		ctx := context.Background()
+		mustProject(t, s, "/p")
+		if err := s.ReplaceFiles(ctx, "/p", []store.FileData{File("a.go", "alpha"), File("b.go", "beta"), File("c.go", "gamma")}, nil); err != nil {
+			t.Fatal(err)
+		}
+		if _, ok, err := s.Mixed(ctx, "/p"); ok || err != nil {
+			t.Fatalf("Mixed of a project without a switch = %v %v", ok, err)
+		}
+		other := func(path, name string) store.FileData {
+			fd := File(path, name)
+			fd.Record.Embedder = "local:new"
+			for i := range fd.Chunks {
+				fd.Chunks[i].Embedder = "local:new"
+			}
+			return fd
+		}
+		if err := s.BeginRun(ctx, "/p", 3, true); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.ReplaceFiles(ctx, "/p", []store.FileData{other("a.go", "alpha"), other("b.go", "beta")}, nil); err != nil {
+			t.Fatal(err)
+		}
+		want := store.MixedVectors{Embedder: "local:test", Other: "local:new", Files: 2, Total: 3}
+		for _, step := range []string{"interrupted", "ended with a failure", "begun again"} {
+			switch step {
+			case "ended with a failure":
+				if err := s.EndRun(ctx, "/p", 3, 1, true); err != nil {
+					t.Fatal(err)
+				}
+			case "begun again":
+				if err := s.BeginRun(ctx, "/p", 3, false); err != nil {
+					t.Fatal(err)
+				}
+			}
+			m, ok, err := s.Mixed(ctx, "/p")
+			if r, _, _ := s.LastRun(ctx, "/p"); err != nil || !ok || m != want || !r.Mixed {
+				t.Fatalf("%s: Mixed = %+v %v %v (record %+v), want %+v", step, m, ok, err, r, want)
+			}
+		}
+		// the run embeds the last file too and the project moves over
+		if err := s.ReplaceFiles(ctx, "/p", []store.FileData{other("c.go", "gamma")}, nil); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.PutProject(ctx, store.Project{Path: "/p", Embedder: "local:new", Dim: 3}); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.EndRun(ctx, "/p", 3, 0, true); err != nil {
+			t.Fatal(err)
+		}
+		m, ok, err := s.Mixed(ctx, "/p")
+		if r, _, _ := s.LastRun(ctx, "/p"); err != nil || ok || r.Mixed {
+			t.Fatalf("after the switch: Mixed = %+v %v %v (record %+v)", m, ok, err, r)
 		}
 	})
 }
