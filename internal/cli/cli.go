@@ -206,11 +206,21 @@ const (
 
 // errText is err as one redacted line, the form every error is printed in.
 // An error that shows the index file is damaged (store.Damaged), or is not
-// an index at all (store.ErrForeign), ends with how to repair it.
+// an index at all (store.ErrForeign), ends with how to repair it; one of
+// the disk or file system (store.DiskProblem: full, an I/O error) says so
+// in words, as SQLite's "disk I/O error (4874)" does not.
 func (e *env) errText(err error) string {
 	msg := oneLine(e.redactor().Redact(err.Error()))
-	switch {
+	switch p := store.DiskProblem(err); {
 	case strings.Contains(msg, "coderag doctor"):
+	case p == store.DiskFull:
+		// SQLite's "database or disk is full" and ENOSPC's words say it
+		if !strings.Contains(msg, "disk is full") && !strings.Contains(msg, "no space left") {
+			msg += ": " + p
+		}
+		msg += "; free some space on the disk and try again"
+	case p == store.IOError:
+		msg += ": an I/O error of the disk or file system, not damage to the index"
 	case store.Damaged(err) && strings.Contains(msg, store.ErrDamaged.Error()):
 		msg += "; " + repairHint
 	case store.Damaged(err):

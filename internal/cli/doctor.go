@@ -63,7 +63,8 @@ when something is wrong.
 With --rebuild, a damaged index is moved aside to index.db.damaged-TIME (never deleted)
 and every project it listed whose directory still exists is indexed again into a new
 file, each with the embedder it was indexed with. A file that is not a coderag index is
-never moved: set CODERAG_HOME elsewhere instead.`)
+never moved: set CODERAG_HOME elsewhere instead. Nor is one the checks could not read
+for the disk's sake (full, an I/O error): that is no damage, and doctor says so.`)
 	rebuild := fs.Bool("rebuild", false, "move a damaged index aside and index its projects again")
 	full := fs.Bool("full", false, "run integrity_check (slower, every index entry) instead of quick_check")
 	asJSON := fs.Bool("json", false, `print the findings as JSON: {"path" (the index), "schema_version", "projects", "problems", "root" (the indexed project holding the working directory), "healthy", "chinese" (what translates Chinese queries), "embedder" (what a new index is built with), ...}`)
@@ -92,8 +93,8 @@ never moved: set CODERAG_HOME elsewhere instead.`)
 	if err != nil {
 		return fmt.Errorf("check %s: %w", store.Redact(path), err)
 	}
-	out := doctorOut{CheckReport: *rep, Root: enclosingRoot(".", rep.Projects), Healthy: len(rep.Problems) == 0, Chinese: e.an.Status(),
-		Embedder: configuredEmbedder(e)}
+	out := doctorOut{CheckReport: *rep, Root: enclosingRoot(".", rep.Projects), Healthy: len(rep.Problems) == 0 && rep.Unreadable == "",
+		Chinese: e.an.Status(), Embedder: configuredEmbedder(e)}
 	if !*asJSON {
 		for _, p := range rep.Problems {
 			fmt.Fprintf(e.stdout, "problem: %s\n", oneLine(p))
@@ -103,6 +104,13 @@ never moved: set CODERAG_HOME elsewhere instead.`)
 		}
 	}
 	switch {
+	case rep.Unreadable != "":
+		// a full disk or an I/O error says nothing of the file: moving it
+		// aside would lose a healthy index (and its project list)
+		if *asJSON {
+			writeJSON(e.stdout, out)
+		}
+		return unreadableError(store.Redact(path), rep)
 	case out.Healthy:
 		if *asJSON {
 			return writeJSON(e.stdout, out)
@@ -122,6 +130,11 @@ never moved: set CODERAG_HOME elsewhere instead.`)
 	case !*rebuild:
 		if *asJSON {
 			writeJSON(e.stdout, out)
+		}
+		if rep.ProjectsError != "" {
+			return fmt.Errorf("%s is damaged and its list of projects cannot be read (%s): `coderag doctor --rebuild` moves it aside "+
+				"and starts an empty index, and every project it held must then be indexed again with `coderag index PATH`",
+				store.Redact(path), oneLine(rep.ProjectsError))
 		}
 		projects := fmt.Sprintf("its %d projects", len(rep.Projects))
 		if len(rep.Projects) == 1 {
@@ -147,6 +160,20 @@ never moved: set CODERAG_HOME elsewhere instead.`)
 	return nil
 }
 
+// unreadableError is doctor's answer when the checks of the index at path
+// could not read it for another cause than its content (rep.Unreadable):
+// nothing was moved, and what to do about it.
+func unreadableError(path string, rep *store.CheckReport) error {
+	msg := fmt.Sprintf("cannot read %s: %s; nothing was moved", path, oneLine(rep.Unreadable))
+	if len(rep.Problems) == 0 {
+		msg += " (this is no sign of damage to the index)"
+	}
+	if strings.HasPrefix(rep.Unreadable, store.DiskFull) {
+		return errors.New(msg + ": free some space on the disk and run `coderag doctor` again")
+	}
+	return errors.New(msg + ": run `coderag doctor` again once that is resolved")
+}
+
 // enclosingRoot returns the nearest of roots that is dir or one of its
 // parents, after resolving dir as rootrule.Resolve does; "" when none is.
 func enclosingRoot(dir string, roots []string) string {
@@ -168,10 +195,13 @@ func enclosingRoot(dir string, roots []string) string {
 }
 
 // rebuild moves the damaged file (and its WAL and shared-memory files)
-// aside and indexes projects again into a new file.
+// aside and indexes projects again into a new file. When the new file
+// cannot be made (the disk is full), the damaged one is moved back: an
+// empty index in its place would hide the projects it lists.
 func (e *env) rebuild(path string, projects []string) (movedTo string, rebuilt []string, lost map[string]string, err error) {
 	movedTo = path + ".damaged-" + time.Now().UTC().Format("20060102-150405")
-	for _, suf := range []string{"", "-wal", "-shm"} {
+	sufs := []string{"", "-wal", "-shm"}
+	for _, suf := range sufs {
 		if err := os.Rename(path+suf, movedTo+suf); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return "", nil, nil, fmt.Errorf("move %s aside: %w", path+suf, err)
 		}
@@ -189,7 +219,17 @@ func (e *env) rebuild(path string, projects []string) (movedTo string, rebuilt [
 	say("moved the damaged index to %s\n", movedTo)
 	st, err := openStore(e)
 	if err != nil {
-		return movedTo, nil, nil, err
+		// what Open made of the new file goes; the damaged one comes back
+		for _, suf := range sufs {
+			os.Remove(path + suf)
+		}
+		for _, suf := range sufs {
+			if rerr := os.Rename(movedTo+suf, path+suf); rerr != nil && !errors.Is(rerr, os.ErrNotExist) {
+				return movedTo, nil, nil, fmt.Errorf("%w (and moving the damaged index back from %s failed: %v)", err, movedTo, rerr)
+			}
+		}
+		say("could not make a new index, so the damaged one was moved back to %s\n", path)
+		return "", nil, nil, err
 	}
 	defer st.Close()
 	lost = map[string]string{}

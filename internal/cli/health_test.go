@@ -4,13 +4,16 @@ import (
 	"context"
 	"crypto/sha256"
 	"database/sql"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
+	"github.com/coderag/coderag/internal/config"
 	"github.com/coderag/coderag/internal/embed"
 	"github.com/coderag/coderag/internal/embed/provider"
 	"github.com/coderag/coderag/internal/index"
@@ -221,8 +224,14 @@ func TestCorruptIndex(t *testing.T) {
 	if code, out, _ := run(t, "doctor"); code != 0 || !strings.Contains(out, "ok") {
 		t.Errorf("doctor after rebuild: %d %s", code, out)
 	}
-	// every page garbled: the projects are unknown, and rebuild says so
+	// every page garbled: the projects are unknown, and doctor and
+	// rebuild say so (what moving it aside loses)
 	garbleFile(t, path)
+	code, out, errs = run(t, "doctor")
+	if code != 1 || !strings.Contains(errs, "is damaged and its list of projects cannot be read") ||
+		!strings.Contains(errs, "every project it held must then be indexed again with `coderag index PATH`") {
+		t.Errorf("doctor of an index without readable projects: exit %d\nstdout: %s\nstderr: %s", code, out, errs)
+	}
 	code, out, errs = run(t, "doctor", "--rebuild")
 	if code != 0 || !strings.Contains(errs, "run `coderag index PATH` for each") {
 		t.Errorf("rebuild of an unreadable index: exit %d\nstdout: %s\nstderr: %s", code, out, errs)
@@ -333,5 +342,41 @@ func TestSearchSaysIndexIncomplete(t *testing.T) {
 	}
 	if code, out, _ := run(t, "search", "--project", root, "Handler29"); code != 0 || strings.Contains(out, "incomplete") || !strings.Contains(out, "h029.go") {
 		t.Fatalf("after the index finished: %d %s", code, out)
+	}
+}
+
+// TestDiskErrorLine: a full disk (SQLite's SQLITE_FULL from a real file,
+// its I/O error marked store.ErrDiskFull, ENOSPC) is printed as such, once,
+// with what to do; an I/O error says it is one; neither gets the repair
+// hint of a damaged index.
+func TestDiskErrorLine(t *testing.T) {
+	setHome(t)
+	cfg, err := config.FromLookup(testLookup(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := &env{cfg: cfg}
+	db, err := sql.Open("sqlite", "file:"+filepath.Join(t.TempDir(), "full.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(1) // max_page_count holds for its connection
+	_, full := db.Exec(`CREATE TABLE t(x); PRAGMA max_page_count = 3`)
+	for i := 0; full == nil && i < 100; i++ {
+		_, full = db.Exec(`INSERT INTO t VALUES (?)`, strings.Repeat(fmt.Sprint(i), 2000))
+	}
+	if full == nil {
+		t.Fatal("max_page_count did not stop the inserts")
+	}
+	for err, want := range map[error]string{
+		fmt.Errorf("index /p: %w", full): "index /p: database or disk is full (13); free some space on the disk and try again",
+		fmt.Errorf("open index /h/index.db: %w: %w", store.ErrDiskFull, errors.New("disk I/O error (4874)")): "open index /h/index.db: the disk is full: disk I/O error (4874); free some space on the disk and try again",
+		&os.PathError{Op: "write", Path: "/h/x", Err: syscall.ENOSPC}:                                        "write /h/x: no space left on device; free some space on the disk and try again",
+		fmt.Errorf("open index /h/index.db: %w", errors.New("disk I/O error (4874)")):                        "open index /h/index.db: disk I/O error (4874): an I/O error of the disk or file system, not damage to the index",
+	} {
+		if got := e.errText(err); got != want {
+			t.Errorf("errText(%v) =\n%q, want\n%q", err, got, want)
+		}
 	}
 }

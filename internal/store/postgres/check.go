@@ -3,13 +3,15 @@ package postgres
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	"github.com/coderag/coderag/internal/store"
 )
 
 // Check is store.Check for a PostgreSQL target: the database is opened
 // (creating the schema if needed) and probed, as the server checks its own
-// pages.
+// pages. A failure of the server's disk (store.DiskProblem) goes into
+// Unreadable, not Problems: it says nothing of the tables.
 func Check(ctx context.Context, target string, _ bool) (*store.CheckReport, error) {
 	rep := &store.CheckReport{Path: store.Redact(target)}
 	st, err := Open(ctx, target)
@@ -17,17 +19,27 @@ func Check(ctx context.Context, target string, _ bool) (*store.CheckReport, erro
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
+		if p := store.DiskProblem(err); p != "" {
+			rep.Unreadable = fmt.Sprintf("%s (%v)", p, err)
+			return rep, nil
+		}
 		rep.Foreign = errors.Is(err, store.ErrForeign)
 		rep.Problems = append(rep.Problems, err.Error())
 		return rep, nil
 	}
 	defer st.Close()
 	rep.Schema = store.SchemaVersion
-	if ps, err := store.ProjectPaths(ctx, st.DB()); err == nil {
-		rep.Projects = ps
+	ps, err := store.ProjectPaths(ctx, st.DB())
+	if err != nil {
+		rep.ProjectsError = err.Error()
 	}
+	rep.Projects = ps
 	if err := st.Probe(ctx); err != nil {
-		rep.Problems = append(rep.Problems, err.Error())
+		if p := store.DiskProblem(err); p != "" {
+			rep.Unreadable = fmt.Sprintf("%s (%v)", p, err)
+		} else {
+			rep.Problems = append(rep.Problems, err.Error())
+		}
 	}
 	return rep, ctx.Err()
 }

@@ -19,6 +19,12 @@ package sqlite
 //     ("database disk image is malformed", "no such table", "file is not a
 //     database") so every front end can end such an error with how to
 //     repair the index, in its own words (the CLI names `coderag doctor`).
+//   - A failure of the disk or file system (store.DiskProblem: SQLITE_FULL,
+//     SQLITE_IOERR, ENOSPC, EIO, ...) is none of these: on a full disk
+//     SQLite cannot grow the -shm file and every read says "disk I/O
+//     error", of a file that is whole. Probe and Check report it as what
+//     it is (diskError adds "the disk is full" when statfs says so), and
+//     doctor moves nothing on its account.
 
 import (
 	"context"
@@ -101,6 +107,8 @@ func inspect(ctx context.Context, path string) (int, error) {
 			store.ErrForeign, path, strings.Join(names, ", "))
 	case errors.Is(verr, sql.ErrNoRows):
 		return 0, fmt.Errorf("%w: coderag tables without their schema_version row", store.ErrDamaged)
+	case verr != nil && store.DiskProblem(verr) != "":
+		return 0, fmt.Errorf("read schema_version: %w", verr)
 	case verr != nil:
 		return 0, fmt.Errorf("%w: read schema_version: %w", store.ErrDamaged, verr)
 	}
@@ -145,11 +153,12 @@ func missingTables(tables map[string]bool) []string {
 // Probe reads the first and last row of every coderag table and the
 // full-text index's structure, and runs one full-text query: a check of a
 // few milliseconds that finds a missing table and damage at the root or
-// either end of a b-tree. Errors wrap store.ErrDamaged.
+// either end of a b-tree. Errors wrap store.ErrDamaged, except a failure
+// of the disk or file system (store.DiskProblem), which is returned as such.
 func (s *backend) Probe(ctx context.Context) error {
 	tables, err := tableNames(ctx, s.db)
 	if err != nil {
-		return store.MarkDamaged(fmt.Errorf("reading its tables: %w", err))
+		return store.MarkDamaged(fmt.Errorf("reading its tables: %w", diskError(s.path, err)))
 	}
 	if missing := missingTables(tables); len(missing) > 0 {
 		return fmt.Errorf("%w: table %s is missing", store.ErrDamaged, strings.Join(missing, ", "))
@@ -165,6 +174,9 @@ func (s *backend) Probe(ctx context.Context) error {
 		`SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH '"coderagprobe"' LIMIT 1`)
 	for _, q := range qs {
 		if err := store.Drain(ctx, s.db, q); err != nil {
+			if store.DiskProblem(err) != "" {
+				return fmt.Errorf("reading its tables: %w", diskError(s.path, err))
+			}
 			return fmt.Errorf("%w: reading its tables: %w", store.ErrDamaged, err)
 		}
 	}
@@ -177,11 +189,29 @@ func (s *backend) Probe(ctx context.Context) error {
 // integrity-check passes (run inside a transaction that is rolled back).
 // Problems go into the report; the error is only for a check that could
 // not run (context cancelled). A missing file is reported as a problem.
+// Only damage (store.Damaged) is a problem: a check that fails for another
+// cause, above all the disk or file system (store.DiskProblem: full, an
+// I/O error), goes into Unreadable, and no check after it runs.
 func Check(ctx context.Context, path string, full bool) (*store.CheckReport, error) {
 	rep := &store.CheckReport{Path: path}
 	if _, err := os.Stat(path); err != nil {
 		rep.Problems = append(rep.Problems, fmt.Sprintf("no index: %v", err))
 		return rep, nil
+	}
+	// notDamage records in rep.Unreadable the failure of a check that
+	// says nothing of the file's content (not store.Damaged): the disk's,
+	// in store.DiskProblem's words, or another, as a lock held too long.
+	// It reports whether err was such a failure.
+	notDamage := func(what string, err error) bool {
+		if store.Damaged(err) {
+			return false
+		}
+		if p := store.DiskProblem(diskError(path, err)); p != "" {
+			rep.Unreadable = fmt.Sprintf("%s (%s: %v)", p, what, err)
+		} else {
+			rep.Unreadable = fmt.Sprintf("%s: %v", what, err)
+		}
+		return true
 	}
 	have, err := inspect(ctx, path)
 	rep.Schema = have
@@ -190,6 +220,9 @@ func Check(ctx context.Context, path string, full bool) (*store.CheckReport, err
 			return nil, ctx.Err()
 		}
 		rep.Foreign = errors.Is(err, store.ErrForeign)
+		if !rep.Foreign && notDamage("reading its schema", err) {
+			return rep, nil
+		}
 		rep.Problems = append(rep.Problems, err.Error())
 		if rep.Foreign {
 			return rep, nil
@@ -204,26 +237,39 @@ func Check(ctx context.Context, path string, full bool) (*store.CheckReport, err
 		return nil, err
 	}
 	defer db.Close()
-	if ps, err := store.ProjectPaths(ctx, db); err == nil {
-		rep.Projects = ps
+	ps, err := store.ProjectPaths(ctx, db)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		if notDamage("reading its projects", err) {
+			return rep, nil // doctor must not move an index whose projects it cannot name
+		}
+		rep.ProjectsError = err.Error()
 	}
+	rep.Projects = ps
 	pragma := "PRAGMA quick_check"
 	if full {
 		pragma = "PRAGMA integrity_check"
 	}
 	rows, err := db.QueryContext(ctx, pragma)
-	if err != nil {
-		rep.Problems = append(rep.Problems, fmt.Sprintf("%s: %v", pragma, err))
-	} else {
-		if err := store.EachRow(rows, func() error {
+	if err == nil {
+		err = store.EachRow(rows, func() error {
 			var line string
 			if rows.Scan(&line) == nil && line != "ok" && len(rep.Problems) < 20 {
 				rep.Problems = append(rep.Problems, line)
 			}
 			return nil
-		}); err != nil {
-			rep.Problems = append(rep.Problems, fmt.Sprintf("%s: %v", pragma, err))
+		})
+	}
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
 		}
+		if notDamage(pragma, err) {
+			return rep, nil
+		}
+		rep.Problems = append(rep.Problems, fmt.Sprintf("%s: %v", pragma, err))
 	}
 	switch {
 	case have == store.SchemaVersion && ro:
@@ -231,7 +277,7 @@ func Check(ctx context.Context, path string, full bool) (*store.CheckReport, err
 		// refuses: say it was not run rather than report the refusal
 		rep.Skipped = append(rep.Skipped, "full-text index check (the index cannot be written, and FTS5 checks through an INSERT)")
 	case have == store.SchemaVersion:
-		if err := ftsCheck(ctx, db); err != nil {
+		if err := ftsCheck(ctx, db); err != nil && !notDamage("full-text index check", err) {
 			rep.Problems = append(rep.Problems, fmt.Sprintf("full-text index: %v", err))
 		}
 	}
@@ -307,5 +353,6 @@ func ReadProjects(ctx context.Context, path string) ([]store.Project, error) {
 	}
 	defer db.Close()
 	s := store.New(store.Conn{DB: db, Path: path, ReadOnly: true}, &backend{db: db, path: path})
-	return s.Projects(ctx)
+	ps, err := s.Projects(ctx)
+	return ps, diskError(path, err)
 }

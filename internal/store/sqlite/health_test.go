@@ -15,6 +15,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"modernc.org/sqlite"
 )
 
 // filled returns a closed index at a temp path holding project /p with n
@@ -343,5 +345,70 @@ func TestDroppedIndexRestored(t *testing.T) {
 	var n int
 	if err := s.DB().QueryRow(`SELECT count(*) FROM sqlite_master WHERE type='index' AND name='code_chunks_file'`).Scan(&n); err != nil || n != 1 {
 		t.Fatalf("index restored: %d, %v", n, err)
+	}
+}
+
+// TestDriverErrorsClassified: the driver's own errors, from real files:
+// SQLITE_FULL (max_page_count reached, as on a full disk) is a full disk
+// and no damage, even wrapped in store.ErrDamaged; SQLITE_CORRUPT (garbage
+// pages) and SQLITE_NOTADB (a file of random bytes) are damage and no
+// failure of the disk.
+func TestDriverErrorsClassified(t *testing.T) {
+	ctx := context.Background()
+	code := func(err error) int {
+		var e *sqlite.Error
+		if !errors.As(err, &e) {
+			t.Fatalf("%v (%T) is not the driver's error", err, err)
+		}
+		return e.Code() & 0xff
+	}
+
+	db, err := sql.Open("sqlite", "file:"+filepath.Join(t.TempDir(), "full.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(1) // the pragma holds for its connection
+	_, err = db.Exec(`CREATE TABLE t(x); PRAGMA max_page_count = 3`)
+	for i := 0; err == nil && i < 100; i++ {
+		_, err = db.Exec(`INSERT INTO t VALUES (?)`, noise(fmt.Sprint(i), 2000))
+	}
+	if code(err) != 13 {
+		t.Fatalf("insert past max_page_count = %v, want SQLITE_FULL", err)
+	}
+	if p := store.DiskProblem(err); p != store.DiskFull {
+		t.Errorf("DiskProblem(%v) = %q, want %q", err, p, store.DiskFull)
+	}
+	if wrapped := fmt.Errorf("%w: %w", store.ErrDamaged, err); store.Damaged(err) || store.Damaged(wrapped) {
+		t.Errorf("SQLITE_FULL (%v) taken for damage", err)
+	}
+
+	path := filled(t, 40)
+	garble(t, path, 2)
+	db2, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db2.Close()
+	err = store.Drain(ctx, db2, `SELECT * FROM code_chunks`)
+	if c := code(err); c != 11 && c != 26 {
+		t.Fatalf("reading garbage pages = %v, want SQLITE_CORRUPT", err)
+	}
+	if !store.Damaged(err) || store.DiskProblem(err) != "" {
+		t.Errorf("%v: Damaged %v, DiskProblem %q; want damage, no disk problem", err, store.Damaged(err), store.DiskProblem(err))
+	}
+
+	junk := filepath.Join(t.TempDir(), "junk.db")
+	if err := os.WriteFile(junk, []byte(noise("junk", 8192)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	db3, err := sql.Open("sqlite", "file:"+junk+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db3.Close()
+	err = store.Drain(ctx, db3, `SELECT name FROM sqlite_master`)
+	if code(err) != 26 || !store.Damaged(err) || store.DiskProblem(err) != "" {
+		t.Errorf("a file of random bytes: %v, Damaged %v, DiskProblem %q; want SQLITE_NOTADB, damage", err, store.Damaged(err), store.DiskProblem(err))
 	}
 }

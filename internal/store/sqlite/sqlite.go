@@ -10,7 +10,6 @@ package sqlite
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -51,10 +50,7 @@ func Open(ctx context.Context, path string) (*store.Store, error) {
 		return nil, fmt.Errorf("open index %s: %w", path, err)
 	}
 	if _, err := inspect(ctx, path); err != nil {
-		if errors.Is(err, store.ErrDamaged) {
-			return nil, fmt.Errorf("open index %s: %w", path, err)
-		}
-		return nil, fmt.Errorf("open index %s: %w", path, err)
+		return nil, fmt.Errorf("open index %s: %w", path, diskError(path, err))
 	}
 	if dsn, ro := readOnlyDSN(path); ro {
 		return openReadOnly(ctx, path, dsn) // readonly.go
@@ -103,7 +99,7 @@ func Open(ctx context.Context, path string) (*store.Store, error) {
 		if store.Damaged(err) {
 			return nil, fmt.Errorf("open index %s: %w", path, store.MarkDamaged(err))
 		}
-		return nil, fmt.Errorf("open index %s: %w", path, err)
+		return nil, fmt.Errorf("open index %s: %w", path, diskError(path, err))
 	}
 	return store.New(store.Conn{DB: db, Writer: w, Path: path}, s), nil
 }
@@ -122,7 +118,7 @@ func openReadOnly(ctx context.Context, path, dsn string) (*store.Store, error) {
 		if store.Damaged(err) {
 			return nil, fmt.Errorf("open index %s read-only: %w", path, store.MarkDamaged(err))
 		}
-		return nil, fmt.Errorf("open index %s read-only: %w", path, err)
+		return nil, fmt.Errorf("open index %s read-only: %w", path, diskError(path, err))
 	}
 	if v != strconv.Itoa(store.SchemaVersion) {
 		db.Close()
@@ -262,6 +258,19 @@ func (s *backend) WriteFailed(ctx context.Context, err error) {
 // connection (store.Store.Close runs it beside the writer pool's close).
 func (s *backend) Checkpoint(ctx context.Context) error {
 	return store.Drain(ctx, s.db, `PRAGMA wal_checkpoint(PASSIVE)`)
+}
+
+// diskError returns err marked store.ErrDiskFull when it is a failure of
+// the disk or file system (store.DiskProblem) other than a full disk and
+// the file system holding path has (almost) no room left: SQLite reports a
+// shared-memory file that cannot grow on a full disk as "disk I/O error
+// (4874)", which does not say why. Other errors are returned as they are.
+func diskError(path string, err error) error {
+	switch p := store.DiskProblem(err); {
+	case p == "", p == store.DiskFull, !noSpace(filepath.Dir(path)):
+		return err
+	}
+	return fmt.Errorf("%w: %w", store.ErrDiskFull, err)
 }
 
 // diskFull reports SQLite's SQLITE_FULL ("database or disk is full").
