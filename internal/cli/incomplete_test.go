@@ -20,30 +20,12 @@ import (
 // same; a later edit of an indexed file is the one change noted.
 func TestInterruptedFirstIndexNotes(t *testing.T) {
 	home := setHome(t)
-	dir := t.TempDir()
-	for i := 0; i < 40; i++ {
-		writeFile(t, filepath.Join(dir, fmt.Sprintf("f%02d.go", i)), fmt.Sprintf("package shop\n\n// Handler%d serves request kind %d.\nfunc Handler%d() {}\n", i, i, i))
-	}
+	dir := shopTree(t, 40)
 	root, err := index.ResolveRoot(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	emb, err := provider.New(embed.Options{Provider: "local"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := store.Open(context.Background(), filepath.Join(home, "index.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	_, err = index.Run(ctx, st, emb, root, index.Options{Threads: 1, BatchSize: 1, Progress: func(p index.Progress) {
-		if p.Done >= 3 {
-			cancel() // Ctrl-C a few files in
-		}
-	}})
-	cancel()
-	st.Close()
+	_, err = runStopped(t, home, root, "")
 	if err == nil {
 		t.Fatal("the run was not interrupted")
 	}
@@ -76,17 +58,7 @@ func TestInterruptedFirstIndexNotes(t *testing.T) {
 // 5", and gives no advice to index again; search adds no note.
 func TestCancelledAfterLastFileStats(t *testing.T) {
 	home := setHome(t)
-	dir := t.TempDir()
-	for i := 0; i < 5; i++ {
-		writeFile(t, filepath.Join(dir, fmt.Sprintf("f%02d.go", i)), fmt.Sprintf("package shop\n\n// Handler%d serves request kind %d.\nfunc Handler%d() {}\n", i, i, i))
-	}
-	if code, _, errs := run(t, "index", dir); code != 0 {
-		t.Fatalf("index: %d %s", code, errs)
-	}
-	root, err := index.ResolveRoot(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir, root := indexedShop(t, 5)
 	st, err := store.Open(context.Background(), filepath.Join(home, "index.db"))
 	if err != nil {
 		t.Fatal(err)
@@ -114,33 +86,8 @@ func TestCancelledAfterLastFileStats(t *testing.T) {
 // embedder, embeds those files again and the notes are gone.
 func TestInterruptedSwitchNotes(t *testing.T) {
 	home := setHome(t)
-	dir := t.TempDir()
-	for i := 0; i < 40; i++ {
-		writeFile(t, filepath.Join(dir, fmt.Sprintf("f%02d.go", i)), fmt.Sprintf("package shop\n\n// Handler%d serves request kind %d.\nfunc Handler%d() {}\n", i, i, i))
-	}
-	if code, _, errs := run(t, "index", dir); code != 0 {
-		t.Fatalf("index: %d %s", code, errs)
-	}
-	root, err := index.ResolveRoot(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	hashing, err := provider.New(embed.Options{Provider: "local", Model: "hashing-768-v1"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := store.Open(context.Background(), filepath.Join(home, "index.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	rep, err := index.Run(ctx, st, hashing, root, index.Options{Threads: 1, BatchSize: 1, Progress: func(p index.Progress) {
-		if p.Done >= 3 {
-			cancel() // Ctrl-C a few files into the switch
-		}
-	}})
-	cancel()
-	st.Close()
+	dir, root := indexedShop(t, 40)
+	rep, err := runStopped(t, home, root, "hashing-768-v1")
 	if err == nil || rep == nil || rep.Changed == 0 || rep.Changed == 40 {
 		t.Fatalf("the switch was not interrupted partway: %+v %v", rep, err)
 	}
@@ -173,6 +120,55 @@ func TestInterruptedSwitchNotes(t *testing.T) {
 
 // defaultEmbedderID is the id of the embedder `coderag index` uses by
 // default.
+// shopTree returns a new directory of n Go files, f00.go..., each
+// declaring one documented function HandlerI.
+func shopTree(t *testing.T, n int) string {
+	t.Helper()
+	dir := t.TempDir()
+	for i := 0; i < n; i++ {
+		writeFile(t, filepath.Join(dir, fmt.Sprintf("f%02d.go", i)), fmt.Sprintf("package shop\n\n// Handler%d serves request kind %d.\nfunc Handler%d() {}\n", i, i, i))
+	}
+	return dir
+}
+
+// indexedShop is shopTree(t, n) indexed by `coderag index`, and its
+// resolved root.
+func indexedShop(t *testing.T, n int) (dir, root string) {
+	t.Helper()
+	dir = shopTree(t, n)
+	if code, _, errs := run(t, "index", dir); code != 0 {
+		t.Fatalf("index: %d %s", code, errs)
+	}
+	root, err := index.ResolveRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir, root
+}
+
+// runStopped runs an index of root into home's index.db with the
+// built-in embedder model ("" the default), one file at a time, and
+// cancels it (a Ctrl-C) once 3 files are done: the run's report and error.
+func runStopped(t *testing.T, home, root, model string) (*index.Report, error) {
+	t.Helper()
+	emb, err := provider.New(embed.Options{Provider: "local", Model: model})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := store.Open(context.Background(), filepath.Join(home, "index.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	return index.Run(ctx, st, emb, root, index.Options{Threads: 1, BatchSize: 1, Progress: func(p index.Progress) {
+		if p.Done >= 3 {
+			cancel()
+		}
+	}})
+}
+
 func defaultEmbedderID(t *testing.T) string {
 	t.Helper()
 	emb, err := provider.New(embed.Options{Provider: "local"})

@@ -6,10 +6,10 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/coderag/coderag/internal/store"
+	"github.com/coderag/coderag/internal/testutil"
 )
 
 // The index and project of TestDoctorLeavesIndexOnIOError's child process.
@@ -62,14 +62,7 @@ func TestDoctorLeavesIndexOnIOError(t *testing.T) {
 func doctorIOErrorChild(t *testing.T, home, root string) {
 	setenv(t, "CODERAG_HOME", home)
 	setenv(t, "EMBEDDING_PROVIDER", "")
-	var lim syscall.Rlimit
-	if err := syscall.Getrlimit(syscall.RLIMIT_FSIZE, &lim); err != nil {
-		t.Fatal(err)
-	}
-	lim.Cur = 16 << 10
-	if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &lim); err != nil {
-		t.Fatal(err)
-	}
+	testutil.LimitFileSize(t, 16<<10)
 	for _, args := range [][]string{{"doctor"}, {"doctor", "--rebuild"}} {
 		code, out, errs := run(t, args...)
 		line := strings.TrimSpace(errs)

@@ -6,10 +6,10 @@ import (
 	"os"
 	"os/exec"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/coderag/coderag/internal/store"
+	"github.com/coderag/coderag/internal/testutil"
 	"modernc.org/sqlite"
 )
 
@@ -45,14 +45,7 @@ func TestIOErrorIsNotDamage(t *testing.T) {
 }
 
 func ioErrorChild(ctx context.Context, t *testing.T, path string) {
-	var lim syscall.Rlimit
-	if err := syscall.Getrlimit(syscall.RLIMIT_FSIZE, &lim); err != nil {
-		t.Fatal(err)
-	}
-	lim.Cur = 16 << 10
-	if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &lim); err != nil {
-		t.Fatal(err)
-	}
+	testutil.LimitFileSize(t, 16<<10)
 	// the driver's error, as every read of the index returns it
 	s, err := Open(ctx, path)
 	if err == nil {
