@@ -284,13 +284,40 @@ func configFlags(fs *flag.FlagSet, e *env, flags ...string) {
 		if s == nil {
 			panic("cli: no config setting for flag --" + name) // a programming error
 		}
-		set := func(v string) error { return e.cfg.Set(name, v) }
+		set := func(v string) error {
+			if err := e.cfg.Set(name, v); err != nil {
+				return err
+			}
+			// the flag overrides the variable, and a bad value of it
+			e.cfgErr = dropEnvError(e.cfgErr, s.Env)
+			return nil
+		}
 		if s.Bool {
 			fs.BoolFunc(name, s.Usage, set)
 		} else {
 			fs.Func(name, s.Usage, set)
 		}
 	}
+}
+
+// dropEnvError returns err (config.FromLookup's, errors.Join of one error
+// per bad variable, each "NAME=...: why") without the error of variable
+// name, or nil when none is left.
+func dropEnvError(err error, name string) error {
+	if err == nil || name == "" {
+		return err
+	}
+	errs := []error{err}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		errs = j.Unwrap()
+	}
+	var keep []error
+	for _, x := range errs {
+		if !strings.HasPrefix(x.Error(), name+"=") {
+			keep = append(keep, x)
+		}
+	}
+	return errors.Join(keep...)
 }
 
 // parse parses flags, allowing flags after positional arguments

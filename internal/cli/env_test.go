@@ -42,3 +42,24 @@ func testLookup(t *testing.T) func(string) (string, bool) {
 		}
 	}
 }
+
+// TestFlagOverridesBadVariable: a flag overrides its variable, a bad value
+// of it included (the help says flags override the environment); a bad
+// variable whose flag is not given still stops the command, and so does
+// another bad variable beside the overridden one.
+func TestFlagOverridesBadVariable(t *testing.T) {
+	setHome(t)
+	dir := t.TempDir()
+	writeFile(t, dir+"/a.go", "package a\n\nfunc A() {}\n")
+	setenv(t, "CODERAG_INDEX_THREADS", "0")
+	if code, _, errs := run(t, "index", "--threads", "2", dir); code != 0 {
+		t.Errorf("index --threads 2 with CODERAG_INDEX_THREADS=0: exit %d %s", code, errs)
+	}
+	if code, _, errs := run(t, "index", dir); code != 2 || !strings.Contains(errs, `CODERAG_INDEX_THREADS="0"`) {
+		t.Errorf("index with CODERAG_INDEX_THREADS=0: exit %d %s", code, errs)
+	}
+	setenv(t, "EMBEDDING_BATCH_SIZE", "-1")
+	if code, _, errs := run(t, "index", "--threads", "2", dir); code != 2 || !strings.Contains(errs, `EMBEDDING_BATCH_SIZE="-1"`) || strings.Contains(errs, "CODERAG_INDEX_THREADS") {
+		t.Errorf("index --threads 2 with a bad batch size too: exit %d %s", code, errs)
+	}
+}

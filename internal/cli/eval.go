@@ -264,6 +264,13 @@ const maxSetBytes = 64 << 20
 // maxSetBytes. Errors: the file cannot be opened, is not a regular file
 // (/dev/zero, a FIFO, a directory), or is larger.
 func readSetFile(p string) ([]byte, error) {
+	// stat before open: opening a FIFO for reading blocks until a writer
+	// comes, and a signal does not end the wait
+	if fi, err := os.Stat(p); err != nil {
+		return nil, err
+	} else if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("query set %s: not a regular file", p)
+	}
 	f, err := os.Open(p)
 	if err != nil {
 		return nil, err
@@ -273,7 +280,7 @@ func readSetFile(p string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !fi.Mode().IsRegular() {
+	if !fi.Mode().IsRegular() { // swapped between the stat and the open
 		return nil, fmt.Errorf("query set %s: not a regular file", p)
 	}
 	data, err := io.ReadAll(io.LimitReader(f, maxSetBytes+1))

@@ -10,6 +10,7 @@ import (
 
 	"github.com/coderag/coderag/internal/embed"
 	"github.com/coderag/coderag/internal/embed/provider"
+	"github.com/coderag/coderag/internal/embed/static"
 	"github.com/coderag/coderag/internal/index"
 	"github.com/coderag/coderag/internal/store"
 )
@@ -93,7 +94,7 @@ func TestInterruptedSwitchNotes(t *testing.T) {
 	}
 	note := fmt.Sprintf("index mixed: %d of 40 files carry vectors of local:hashing-768-v1, not of the project's %s", rep.Changed, defaultEmbedderID(t))
 	code, out, errs := run(t, "stats")
-	if code != 0 || !strings.Contains(out, "vectors:   "+note) || !strings.Contains(out, "run `coderag index "+root+"` to finish the change") ||
+	if code != 0 || !strings.Contains(out, "vectors:   "+note) || !strings.Contains(out, "to finish the change run `EMBEDDING_MODEL=hashing-768-v1 coderag index "+root+"`; to keep "+defaultEmbedderID(t)) ||
 		strings.Contains(out, "the index is complete") {
 		t.Fatalf("stats after an interrupted switch: exit %d\n%s\n%s", code, out, errs)
 	}
@@ -118,8 +119,6 @@ func TestInterruptedSwitchNotes(t *testing.T) {
 	}
 }
 
-// defaultEmbedderID is the id of the embedder `coderag index` uses by
-// default.
 // shopTree returns a new directory of n Go files, f00.go..., each
 // declaring one documented function HandlerI.
 func shopTree(t *testing.T, n int) string {
@@ -169,6 +168,8 @@ func runStopped(t *testing.T, home, root, model string) (*index.Report, error) {
 	}})
 }
 
+// defaultEmbedderID is the id of the embedder `coderag index` uses by
+// default.
 func defaultEmbedderID(t *testing.T) string {
 	t.Helper()
 	emb, err := provider.New(embed.Options{Provider: "local"})
@@ -176,4 +177,25 @@ func defaultEmbedderID(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return emb.ID()
+}
+
+// TestMixedRemedy: the remedy of a mixed index names the settings that
+// finish the change (the new embedder's) and says how to keep the
+// project's; the built-in default needs no setting.
+func TestMixedRemedy(t *testing.T) {
+	for id, want := range map[string]string{
+		"local:hashing-768-v1":          "EMBEDDING_MODEL=hashing-768-v1 ",
+		"local:" + static.ModelName:     "",
+		"openai:text-embedding-3-small": "EMBEDDING_PROVIDER=openai EMBEDDING_MODEL=text-embedding-3-small ",
+		"ollama":                        "",
+	} {
+		if got := embedderEnv(id); got != want {
+			t.Errorf("embedderEnv(%q) = %q, want %q", id, got, want)
+		}
+	}
+	m := store.MixedVectors{Embedder: "local:" + static.ModelName, Other: "local:hashing-768-v1, local:hashing-512-v1", Files: 3, Total: 9}
+	got := mixedRemedy(m, "/p")
+	if !strings.Contains(got, "to finish the change run `EMBEDDING_MODEL=hashing-768-v1 coderag index /p`") || !strings.Contains(got, "to keep local:"+static.ModelName) {
+		t.Errorf("mixedRemedy = %q", got)
+	}
 }

@@ -124,7 +124,9 @@ Set EMBEDDING_PROVIDER=ollama or openai for a server's model.`)
 	}
 	if err != nil {
 		if errors.Is(err, e.ctx.Err()) && rep != nil {
-			fmt.Fprintf(e.stderr, "interrupted after %d changed files were committed; run `coderag index %s` again to finish\n", rep.Changed, dir)
+			// with the run's embedder: run with the default's, the rest
+			// of a change of embedder would be undone
+			fmt.Fprintf(e.stderr, "interrupted after %d changed files were committed; run `%scoderag index %s` again to finish\n", rep.Changed, embedderEnv(rep.Embedder), dir)
 		}
 		return err
 	}

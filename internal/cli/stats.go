@@ -9,6 +9,8 @@ import (
 
 	"github.com/coderag/coderag/internal/toolset"
 
+	"github.com/coderag/coderag/internal/embed"
+	"github.com/coderag/coderag/internal/embed/static"
 	"github.com/coderag/coderag/internal/index"
 	"github.com/coderag/coderag/internal/search"
 	"github.com/coderag/coderag/internal/store"
@@ -235,7 +237,7 @@ secrets (.env, *.pem, *.key, id_rsa*, credentials.json, secrets.yaml, .npmrc, ..
 			fmt.Fprintf(e.stdout, "last run:  %d of %d files failed and keep their previous rows (`coderag index --json %s` lists them)\n", r.Failed, r.Total, p.Root)
 		}
 		if p.Mixed != nil {
-			fmt.Fprintf(e.stdout, "vectors:   %s; run `coderag index %s` to finish the change\n", search.MixedNote(*p.Mixed), p.Root)
+			fmt.Fprintf(e.stdout, "vectors:   %s; %s\n", search.MixedNote(*p.Mixed), mixedRemedy(*p.Mixed, p.Root))
 		}
 		if r := p.LastRun; r != nil && r.Done && r.Withheld > 0 {
 			fmt.Fprintf(e.stdout, "withheld:  %d file(s) whose names look like secrets (.env, *.key, credentials.json, ...): not indexed, read or listed; --allow-secrets or CODERAG_ALLOW_SECRETS=1 takes them\n", r.Withheld)
@@ -252,4 +254,34 @@ secrets (.env, *.pem, *.key, id_rsa*, credentials.json, secrets.yaml, .npmrc, ..
 		}
 	}
 	return nil
+}
+
+// mixedRemedy says how to end a mixed index (store.MixedVectors): an
+// index run embeds the stray files again with the embedder it runs with,
+// so the change is finished by running it with the new embedder's
+// settings, and undone by running it with the project's. A plain
+// `coderag index` runs with whatever the environment configures, which
+// is the project's embedder only if the change was made by a setting of
+// that one command.
+func mixedRemedy(m store.MixedVectors, root string) string {
+	first, _, _ := strings.Cut(m.Other, ", ")
+	return fmt.Sprintf("to finish the change run `%scoderag index %s`; to keep %s, run it with that embedder's settings (the defaults unless they were changed)",
+		embedderEnv(first), root, m.Embedder)
+}
+
+// embedderEnv returns the environment settings that select embedder id
+// ("local:hashing-768-v1" -> "EMBEDDING_MODEL=hashing-768-v1 "; another
+// provider's id names the provider too), ending in a space; "" for the
+// default built-in model or an id without a model.
+func embedderEnv(id string) string {
+	p, model := embed.ParseID(id)
+	switch {
+	case model == "":
+		return ""
+	case p == "local" && model == static.ModelName:
+		return ""
+	case p == "local":
+		return "EMBEDDING_MODEL=" + model + " "
+	}
+	return "EMBEDDING_PROVIDER=" + p + " EMBEDDING_MODEL=" + model + " "
 }

@@ -24,6 +24,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sort"
+	"strings"
 	"time"
 
 	"github.com/coderag/coderag/internal/walk"
@@ -212,9 +214,10 @@ func (s *Store) LastRun(ctx context.Context, project string) (r RunState, ok boo
 type MixedVectors struct {
 	// Embedder is the project's embedder id, the one searches read.
 	Embedder string `json:"embedder"`
-	// Other is the embedder of most of the other vectors; Files counts
-	// the files whose vectors are not of Embedder (of Other or any
-	// other).
+	// Other names the other embedders of the vectors, comma-separated,
+	// the one with most files first (one, unless a change of embedder was
+	// interrupted by another); Files counts the files whose vectors are
+	// not of Embedder.
 	Other string `json:"other"`
 	Files int    `json:"files"`
 	// Total counts the project's files with vectors.
@@ -255,26 +258,36 @@ func (s *Store) countMixed(ctx context.Context, project string) (MixedVectors, e
 	if err != nil {
 		return m, fmt.Errorf("count vectors by embedder: %w", damaged(err))
 	}
-	most := 0
+	type other struct {
+		emb string
+		n   int
+	}
+	var others []other
 	err = eachRow(rows, func() error {
-		var emb string
-		var n int
-		if err := rows.Scan(&emb, &n); err != nil {
+		var o other
+		if err := rows.Scan(&o.emb, &o.n); err != nil {
 			return err
 		}
-		m.Total += n
-		if emb == m.Embedder {
+		m.Total += o.n
+		if o.emb == m.Embedder {
 			return nil
 		}
-		m.Files += n
-		if n > most || n == most && emb < m.Other {
-			m.Other, most = emb, n
-		}
+		m.Files += o.n
+		others = append(others, o)
 		return nil
 	})
 	if err != nil {
 		return m, fmt.Errorf("count vectors by embedder: %w", damaged(err))
 	}
+	// most files first, then by name
+	sort.Slice(others, func(i, j int) bool {
+		return others[i].n > others[j].n || others[i].n == others[j].n && others[i].emb < others[j].emb
+	})
+	names := make([]string, len(others))
+	for i, o := range others {
+		names[i] = o.emb
+	}
+	m.Other = strings.Join(names, ", ")
 	return m, nil
 }
 

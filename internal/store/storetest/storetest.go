@@ -716,7 +716,9 @@ func testTreeListing(t *testing.T, target func(testing.TB) string) {
 	})
 }
 
-// testMixedRun: a run that switches embedders marks its record mixed;
+// testMixedRun: a run that switches embedders marks its record mixed
+// (with every other embedder named when a second change was interrupted
+// too);
 // while files carry vectors of another embedder than the project's, Mixed
 // counts them (also after the run ends, with failures, and through the
 // next run's start), and the end of a run that leaves none clears it.
@@ -761,6 +763,17 @@ func testMixedRun(t *testing.T, target func(testing.TB) string) {
 			if r, _, _ := s.LastRun(ctx, "/p"); err != nil || !ok || m != want || !r.Mixed {
 				t.Fatalf("%s: Mixed = %+v %v %v (record %+v), want %+v", step, m, ok, err, r, want)
 			}
+		}
+		// a second change, to a third embedder, interrupted after one
+		// file: both others are named, the one with most files first
+		third := File("c.go", "gamma")
+		third.Record.Embedder, third.Chunks[0].Embedder = "local:third", "local:third"
+		if err := s.ReplaceFiles(ctx, "/p", []store.FileData{third}, nil); err != nil {
+			t.Fatal(err)
+		}
+		want = store.MixedVectors{Embedder: "local:test", Other: "local:new, local:third", Files: 3, Total: 3}
+		if m, ok, err := s.Mixed(ctx, "/p"); err != nil || !ok || m != want {
+			t.Fatalf("three embedders: Mixed = %+v %v %v, want %+v", m, ok, err, want)
 		}
 		// the run embeds the last file too and the project moves over
 		if err := s.ReplaceFiles(ctx, "/p", []store.FileData{other("c.go", "gamma")}, nil); err != nil {

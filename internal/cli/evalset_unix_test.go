@@ -1,15 +1,19 @@
+//go:build unix
+
 package cli
 
 import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
 // TestReadSetFile: eval reads a query set only from a regular file of at
 // most maxSetBytes; /dev/zero, a directory and an oversized file are
-// refused with a line naming the file, instead of reading without end.
+// refused with a line naming the file, instead of reading without end; a
+// FIFO is refused before it is opened (the open would wait for a writer).
 func TestReadSetFile(t *testing.T) {
 	dir := t.TempDir()
 	ok := filepath.Join(dir, "set.json")
@@ -29,7 +33,12 @@ func TestReadSetFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.Close()
-	for p, want := range map[string]string{"/dev/zero": "not a regular file", dir: "not a regular file", big: "larger than 64 MiB"} {
+	fifo := filepath.Join(dir, "fifo.json")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// a FIFO with no writer: opening it would block for good
+	for p, want := range map[string]string{"/dev/zero": "not a regular file", dir: "not a regular file", big: "larger than 64 MiB", fifo: "not a regular file"} {
 		if _, err := os.Stat(p); err != nil {
 			continue // no /dev/zero on this system
 		}
