@@ -115,8 +115,12 @@ for the disk's sake (full, an I/O error): that is no damage, and doctor says so.
 		if *asJSON {
 			return writeJSON(e.stdout, out)
 		}
-		fmt.Fprintf(e.stdout, "%s: ok (schema %d, %d projects)\nchinese: %s\nembedder: %s\n", store.Redact(path), rep.Schema,
-			len(rep.Projects), out.Chinese, out.Embedder)
+		projects := "projects"
+		if len(rep.Projects) == 1 {
+			projects = "project"
+		}
+		fmt.Fprintf(e.stdout, "%s: ok (schema %d, %d %s)\nchinese: %s\nembedder: %s\n", store.Redact(path), rep.Schema,
+			len(rep.Projects), projects, out.Chinese, out.Embedder)
 		return nil
 	case rep.Foreign:
 		if *asJSON {

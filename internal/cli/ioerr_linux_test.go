@@ -51,7 +51,7 @@ func TestDoctorLeavesIndexOnIOError(t *testing.T) {
 	if fileSum(t, path) != before {
 		t.Fatal("index.db changed")
 	}
-	if code, out, errs := run(t, "doctor"); code != 0 || !strings.Contains(out, "ok (schema") || !strings.Contains(out, "1 projects") {
+	if code, out, errs := run(t, "doctor"); code != 0 || !strings.Contains(out, "ok (schema") || !strings.Contains(out, "1 project)") {
 		t.Errorf("doctor without the limit: %d\nstdout: %s\nstderr: %s", code, out, errs)
 	}
 	if code, out, errs := run(t, "search", "--project", root, "Handler1"); code != 0 || !strings.Contains(out, "h001.go") {
