@@ -12,6 +12,7 @@ import (
 	"github.com/coderag/coderag/internal/embed/provider"
 	"github.com/coderag/coderag/internal/embed/static"
 	"github.com/coderag/coderag/internal/index"
+	"github.com/coderag/coderag/internal/search"
 	"github.com/coderag/coderag/internal/store"
 )
 
@@ -99,7 +100,7 @@ func TestInterruptedSwitchNotes(t *testing.T) {
 		t.Fatalf("stats after an interrupted switch: exit %d\n%s\n%s", code, out, errs)
 	}
 	code, out, errs = run(t, "search", "--project", dir, "handler serves request")
-	if code != 0 || !strings.Contains(out, "note: "+note) || !strings.Contains(out, "run `coderag index "+root+"`") {
+	if code != 0 || !strings.Contains(out, "note: "+note) || !strings.Contains(out, "run `EMBEDDING_MODEL=hashing-768-v1 coderag index "+root+"`") {
 		t.Fatalf("search after an interrupted switch: exit %d\n%s\n%s", code, out, errs)
 	}
 	if s := searchJSONOut(t, "--project", dir, "handler serves request"); !strings.HasPrefix(s.Incomplete, note) {
@@ -189,8 +190,8 @@ func TestMixedRemedy(t *testing.T) {
 		"openai:text-embedding-3-small": "EMBEDDING_PROVIDER=openai EMBEDDING_MODEL=text-embedding-3-small ",
 		"ollama":                        "",
 	} {
-		if got := embedderEnv(id); got != want {
-			t.Errorf("embedderEnv(%q) = %q, want %q", id, got, want)
+		if got := search.EmbedderEnv(id); got != want {
+			t.Errorf("EmbedderEnv(%q) = %q, want %q", id, got, want)
 		}
 	}
 	m := store.MixedVectors{Embedder: "local:" + static.ModelName, Other: "local:hashing-768-v1, local:hashing-512-v1", Files: 3, Total: 9}

@@ -19,6 +19,7 @@ import (
 	"github.com/coderag/coderag/internal/engine"
 	"github.com/coderag/coderag/internal/index"
 	"github.com/coderag/coderag/internal/rootrule"
+	"github.com/coderag/coderag/internal/search"
 	"github.com/coderag/coderag/internal/store"
 )
 
@@ -126,7 +127,7 @@ Set EMBEDDING_PROVIDER=ollama or openai for a server's model.`)
 		if errors.Is(err, e.ctx.Err()) && rep != nil {
 			// with the run's embedder: run with the default's, the rest
 			// of a change of embedder would be undone
-			fmt.Fprintf(e.stderr, "interrupted after %d changed files were committed; run `%scoderag index %s` again to finish\n", rep.Changed, embedderEnv(rep.Embedder), dir)
+			fmt.Fprintf(e.stderr, "interrupted after %d changed files were committed; run `%scoderag index %s` again to finish\n", rep.Changed, search.EmbedderEnv(rep.Embedder), dir)
 		}
 		return err
 	}

@@ -9,8 +9,6 @@ import (
 
 	"github.com/coderag/coderag/internal/toolset"
 
-	"github.com/coderag/coderag/internal/embed"
-	"github.com/coderag/coderag/internal/embed/static"
 	"github.com/coderag/coderag/internal/index"
 	"github.com/coderag/coderag/internal/search"
 	"github.com/coderag/coderag/internal/store"
@@ -266,22 +264,5 @@ secrets (.env, *.pem, *.key, id_rsa*, credentials.json, secrets.yaml, .npmrc, ..
 func mixedRemedy(m store.MixedVectors, root string) string {
 	first, _, _ := strings.Cut(m.Other, ", ")
 	return fmt.Sprintf("to finish the change run `%scoderag index %s`; to keep %s, run it with that embedder's settings (the defaults unless they were changed)",
-		embedderEnv(first), root, m.Embedder)
-}
-
-// embedderEnv returns the environment settings that select embedder id
-// ("local:hashing-768-v1" -> "EMBEDDING_MODEL=hashing-768-v1 "; another
-// provider's id names the provider too), ending in a space; "" for the
-// default built-in model or an id without a model.
-func embedderEnv(id string) string {
-	p, model := embed.ParseID(id)
-	switch {
-	case model == "":
-		return ""
-	case p == "local" && model == static.ModelName:
-		return ""
-	case p == "local":
-		return "EMBEDDING_MODEL=" + model + " "
-	}
-	return "EMBEDDING_PROVIDER=" + p + " EMBEDDING_MODEL=" + model + " "
+		search.EmbedderEnv(first), root, m.Embedder)
 }

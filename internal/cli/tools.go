@@ -12,6 +12,7 @@ import (
 	"github.com/coderag/coderag/internal/rootrule"
 	"github.com/coderag/coderag/internal/store"
 	"github.com/coderag/coderag/internal/tools"
+	"github.com/coderag/coderag/internal/walk"
 )
 
 func init() {
@@ -232,7 +233,13 @@ an invalid regular expression, a path outside the project).`)
 		if strings.HasPrefix(sr.Args.Path, "-") {
 			path = "-- " + path // a name starting with '-' is not a flag
 		}
-		read := fmt.Sprintf("coderag read %s--offset %d --limit %d %s\n", projectFlag, sr.Args.Offset, sr.Args.Limit, path)
+		// a secret-looking file grep was allowed to search is read only
+		// with the same permission
+		secrets := ""
+		if e.cfg.AllowSecrets && walk.SecretName(sr.Args.Path) {
+			secrets = "--allow-secrets "
+		}
+		read := fmt.Sprintf("coderag read %s%s--offset %d --limit %d %s\n", projectFlag, secrets, sr.Args.Offset, sr.Args.Limit, path)
 		if e.repl && path == shellQuote(sr.Args.Path) {
 			read = fmt.Sprintf("/read %s --offset %d --limit %d\n", path, sr.Args.Offset, sr.Args.Limit)
 		} else if e.repl {

@@ -75,6 +75,9 @@ func TestSecretFilesWithheld(t *testing.T) {
 	}
 	if _, out, _ := run(t, "grep", "--allow-secrets", "--project", dir, secret); !strings.Contains(out, "credentials.json") {
 		t.Errorf("grep --allow-secrets does not search credentials.json:\n%s", out)
+	} else if !strings.Contains(out, "coderag read --project "+shellQuote(dir)+" --allow-secrets --offset") {
+		// the read it suggests of a withheld file works when pasted
+		t.Errorf("grep --allow-secrets suggests a read without --allow-secrets:\n%s", out)
 	}
 	setenv(t, "CODERAG_ALLOW_SECRETS", "1")
 	if code, out, errs := run(t, "index", "--quiet", dir); code != 0 {

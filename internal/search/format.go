@@ -83,7 +83,7 @@ func humanHints(hs []Hint, do string) string {
 		switch {
 		case h.Do != do:
 		case do == HintIndex:
-			fmt.Fprintf(&b, "; run `coderag index %s`", h.Project)
+			fmt.Fprintf(&b, "; run `%scoderag index %s`", h.Env, h.Project)
 		case do == HintGrep:
 			b.WriteString("; use `coderag grep` for an exact string")
 		}

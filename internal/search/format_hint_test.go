@@ -40,4 +40,14 @@ func TestHintsAreData(t *testing.T) {
 	if tool := FormatForTool(partial); strings.Contains(tool, "coderag") || !strings.Contains(tool, "index_project") {
 		t.Errorf("tool wording: %q", tool)
 	}
+
+	// a mixed index: the index run is worded with the settings that
+	// finish the change of embedder
+	mixed := &Response{Query: "parse", Results: []Result{}, Incomplete: MixedLead + " 1 of 2 files carry vectors of local:hashing-768-v1",
+		Hints: []Hint{{Do: HintIndex, Project: "/p", Env: EmbedderEnv("local:hashing-768-v1")}}}
+	b.Reset()
+	FormatHuman(&b, mixed, HumanOptions{})
+	if !strings.Contains(b.String(), "; run `EMBEDDING_MODEL=hashing-768-v1 coderag index /p`\n") {
+		t.Errorf("CLI wording of a mixed index: %q", b.String())
+	}
 }

@@ -30,6 +30,7 @@ import (
 	"github.com/coderag/coderag/internal/chunk"
 	"github.com/coderag/coderag/internal/config"
 	"github.com/coderag/coderag/internal/embed"
+	"github.com/coderag/coderag/internal/embed/static"
 	"github.com/coderag/coderag/internal/store"
 	"github.com/coderag/coderag/internal/walk"
 )
@@ -376,12 +377,15 @@ func (s *Searcher) markIncomplete(ctx context.Context, resp *Response) {
 	if n, total, partial, err := s.Store.Incomplete(ctx, s.Project); err == nil && partial {
 		notes = append(notes, fmt.Sprintf("index incomplete: %d of %d files indexed (an index run was interrupted or is still going)", n, total))
 	}
+	env := ""
 	if m, mixed, err := s.Store.Mixed(ctx, s.Project); err == nil && mixed {
 		notes = append(notes, MixedNote(m))
+		first, _, _ := strings.Cut(m.Other, ", ")
+		env = EmbedderEnv(first)
 	}
 	if len(notes) > 0 {
 		resp.Incomplete = strings.Join(notes, "; ")
-		resp.Hints = append(resp.Hints, Hint{Do: HintIndex, Project: s.Project})
+		resp.Hints = append(resp.Hints, Hint{Do: HintIndex, Project: s.Project, Env: env})
 	}
 }
 
@@ -409,6 +413,30 @@ type Hint struct {
 	Do string `json:"do"`
 	// Project is the root the action applies to (HintIndex); "" otherwise.
 	Project string `json:"project,omitempty"`
+	// Env is the environment settings to run the action with
+	// ("EMBEDDING_MODEL=hashing-768-v1"): for an index run of a mixed
+	// index, the settings of the embedder whose change it finishes
+	// (EmbedderEnv); "" for the configured one.
+	Env string `json:"env,omitempty"`
+}
+
+// EmbedderEnv returns the environment settings that select embedder id,
+// ending in a space ("local:hashing-768-v1" -> "EMBEDDING_MODEL=hashing-768-v1 ";
+// another provider's id names the provider too), or "" for the default
+// built-in model and an id without a model. An index run embeds with the
+// embedder the environment configures, so these settings are what
+// finishes a change of embedder that did not finish.
+func EmbedderEnv(id string) string {
+	p, model := embed.ParseID(id)
+	switch {
+	case model == "":
+		return ""
+	case p == "local" && model == static.ModelName:
+		return ""
+	case p == "local":
+		return "EMBEDDING_MODEL=" + model + " "
+	}
+	return "EMBEDDING_PROVIDER=" + p + " EMBEDDING_MODEL=" + model + " "
 }
 
 // The actions of Hint.Do.
