@@ -73,11 +73,11 @@ func (e *Engine) Status(ctx context.Context, root string) (*Status, error) {
 		rep := r.Report()
 		s.LastRun = &rep
 	}
-	if n, total, partial, err := e.st.Incomplete(ctx, root); err == nil && partial {
-		s.Incomplete, s.IndexedFiles, s.TotalFiles = true, n, total
-	}
-	if m, mixed, err := e.st.Mixed(ctx, root); err == nil && mixed {
-		s.Mixed = &m
+	if rn, err := e.st.RunNotes(ctx, root); err == nil {
+		if rn.Incomplete {
+			s.Incomplete, s.IndexedFiles, s.TotalFiles = true, rn.Indexed, rn.Total
+		}
+		s.Mixed = rn.Mixed
 	}
 	return s, nil
 }

@@ -31,13 +31,12 @@ type Index interface {
 	// DataVersion returns a token that changes with every write of
 	// project ("" for a project never written).
 	DataVersion(ctx context.Context, project string) (string, error)
-	// Incomplete reports whether project's index is partial, with the
-	// files indexed and the total.
-	Incomplete(ctx context.Context, project string) (indexed, total int, ok bool, err error)
-	// Mixed reports whether some of project's files carry vectors of
-	// another embedder than the project's (a change of embedder that did
-	// not finish), which a search does not read.
-	Mixed(ctx context.Context, project string) (m store.MixedVectors, ok bool, err error)
+	// RunNotes reports, from one read of the run record, whether
+	// project's index is partial (Incomplete) and whether some of its
+	// files carry vectors of another embedder than the project's (Mixed:
+	// a change of embedder that did not finish), which a search does not
+	// read.
+	RunNotes(ctx context.Context, project string) (store.RunNotes, error)
 	// LastRun returns the record of project's last index run (its chunk
 	// count sizes the vector route's share); ok is false when there is
 	// none.

@@ -373,13 +373,17 @@ func cutQuery(query string) (string, bool) {
 // markIncomplete sets resp.Incomplete, with a HintIndex, when the
 // project's index is partial or mixed (MixedNote).
 func (s *Searcher) markIncomplete(ctx context.Context, resp *Response) {
+	rn, err := s.Store.RunNotes(ctx, s.Project)
+	if err != nil {
+		return
+	}
 	var notes []string
-	if n, total, partial, err := s.Store.Incomplete(ctx, s.Project); err == nil && partial {
-		notes = append(notes, fmt.Sprintf("index incomplete: %d of %d files indexed (an index run was interrupted or is still going)", n, total))
+	if rn.Incomplete {
+		notes = append(notes, fmt.Sprintf("index incomplete: %d of %d files indexed (an index run was interrupted or is still going)", rn.Indexed, rn.Total))
 	}
 	env := ""
-	if m, mixed, err := s.Store.Mixed(ctx, s.Project); err == nil && mixed {
-		notes = append(notes, MixedNote(m))
+	if m := rn.Mixed; m != nil {
+		notes = append(notes, MixedNote(*m))
 		first, _, _ := strings.Cut(m.Other, ", ")
 		env = EmbedderEnv(first)
 	}

@@ -228,17 +228,47 @@ type MixedVectors struct {
 // embedder began and no run has ended with every vector of one embedder
 // since), how many of its files carry vectors of another embedder than
 // the project's; ok is false when none does, and for a project without
-// such a record (one meta read: a search pays nothing more).
+// such a record. RunNotes gives it with Incomplete from one read of the
+// record.
 func (s *Store) Mixed(ctx context.Context, project string) (m MixedVectors, ok bool, err error) {
+	n, err := s.RunNotes(ctx, project)
+	if err != nil || n.Mixed == nil {
+		return m, false, err
+	}
+	return *n.Mixed, true, nil
+}
+
+// RunNotes is what a project's last run record obliges a search or a
+// report to say: the index is incomplete (Incomplete, with Indexed of
+// Total files), or mixed (Mixed, nil otherwise).
+type RunNotes struct {
+	Incomplete     bool
+	Indexed, Total int
+	Mixed          *MixedVectors
+}
+
+// RunNotes reads project's run record once and gives both notes: what
+// Incomplete and Mixed report. A complete, unmixed project (the common
+// case) costs that one read.
+func (s *Store) RunNotes(ctx context.Context, project string) (RunNotes, error) {
+	var n RunNotes
 	r, has, err := s.LastRun(ctx, project)
-	if err != nil || !has || !r.Mixed {
-		return m, false, err
+	if err != nil || !has {
+		return n, err
 	}
-	m, err = s.countMixed(ctx, project)
-	if err != nil {
-		return m, false, err
+	if n.Indexed, n.Total, n.Incomplete, err = s.incomplete(ctx, project, r); err != nil {
+		return RunNotes{}, err
 	}
-	return m, m.Files > 0, nil
+	if r.Mixed {
+		m, err := s.countMixed(ctx, project)
+		if err != nil {
+			return RunNotes{}, err
+		}
+		if m.Files > 0 {
+			n.Mixed = &m
+		}
+	}
+	return n, nil
 }
 
 // countMixed counts project's files with vectors by embedder, against the
@@ -297,14 +327,19 @@ func (s *Store) countMixed(ctx context.Context, project string) (MixedVectors, e
 // false for a complete project.
 func (s *Store) Incomplete(ctx context.Context, project string) (indexed, total int, ok bool, err error) {
 	r, has, err := s.LastRun(ctx, project)
-	if err != nil || !has || r.Done {
+	if err != nil || !has {
 		return 0, 0, false, err
+	}
+	return s.incomplete(ctx, project, r)
+}
+
+// incomplete is Incomplete of project given its run record r.
+func (s *Store) incomplete(ctx context.Context, project string, r RunState) (indexed, total int, ok bool, err error) {
+	if r.Done {
+		return 0, 0, false, nil
 	}
 	if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM indexed_files WHERE project_path=?`, project).Scan(&indexed); err != nil {
 		return 0, 0, false, damaged(err)
 	}
-	if indexed >= r.Total {
-		return indexed, r.Total, false, nil
-	}
-	return indexed, r.Total, true, nil
+	return indexed, r.Total, indexed < r.Total, nil
 }

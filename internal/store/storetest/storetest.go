@@ -763,6 +763,10 @@ func testMixedRun(t *testing.T, target func(testing.TB) string) {
 			if r, _, _ := s.LastRun(ctx, "/p"); err != nil || !ok || m != want || !r.Mixed {
 				t.Fatalf("%s: Mixed = %+v %v %v (record %+v), want %+v", step, m, ok, err, r, want)
 			}
+			// both notes from one read: every file is indexed, so mixed only
+			if rn, err := s.RunNotes(ctx, "/p"); err != nil || rn.Incomplete || rn.Mixed == nil || *rn.Mixed != want {
+				t.Fatalf("%s: RunNotes = %+v %v, want mixed %+v and not incomplete", step, rn, err, want)
+			}
 		}
 		// a second change, to a third embedder, interrupted after one
 		// file: both others are named, the one with most files first
