@@ -383,7 +383,7 @@ func pinWhere(ranked []Result, name string, pin func(r *Result) float64) bool {
 // fileNameTerms returns the analysed terms of the name a file goes by
 // (fileSubject), or nil for a generic name.
 func fileNameTerms(p string) []string {
-	base := fileSubject(p)
+	base, _ := fileSubject(p)
 	if genericFileNames[strings.ToLower(base)] {
 		return nil
 	}
@@ -394,29 +394,31 @@ func fileNameTerms(p string) []string {
 // first '.', or, for a file that a language's module system names after
 // its directory (Rust's mod.rs, JavaScript's and TypeScript's index.js,
 // Python's __init__.py, Lua's init.lua: directoryModules), that
-// directory's name. extract/mod.rs is the module extract, and
-// defaults/index.js is what `require("./defaults")` loads. A module file
-// at the root has no directory to go by and keeps its own name.
-func fileSubject(p string) string {
+// directory's name, with dirModule set. extract/mod.rs is the module
+// extract, and defaults/index.js is what `require("./defaults")` loads. A
+// module file at the root has no directory to go by and keeps its own
+// name.
+func fileSubject(p string) (name string, dirModule bool) {
 	base := path.Base(p)
 	if i := strings.IndexByte(base, '.'); i > 0 {
 		base = base[:i]
 	}
 	if directoryModules[strings.ToLower(base)] {
 		if dir := path.Base(path.Dir(p)); dir != "." && dir != "/" {
-			return dir
+			return dir, true
 		}
 	}
-	return base
+	return base, false
 }
 
 // fileKey is the key baseNameCounts counts namesakes by: the lower-cased
-// base name ("format.go"), or for a directory module its subject and base
-// name ("handler/mod.rs"), since every Rust module directory has a mod.rs.
+// base name ("format.go"), or for a directory module its directory and
+// base name ("handler/mod.rs"), since every Rust module directory has a
+// mod.rs.
 func fileKey(p string) string {
 	base := strings.ToLower(path.Base(p))
-	if sub := fileSubject(p); !strings.HasPrefix(base, strings.ToLower(sub)) {
-		return strings.ToLower(sub) + "/" + base
+	if dir, ok := fileSubject(p); ok {
+		return strings.ToLower(dir) + "/" + base
 	}
 	return base
 }
