@@ -300,9 +300,9 @@ func configFlags(fs *flag.FlagSet, e *env, flags ...string) {
 	}
 }
 
-// dropEnvError returns err (config.FromLookup's, errors.Join of one error
-// per bad variable, each "NAME=...: why") without the error of variable
-// name, or nil when none is left.
+// dropEnvError returns err (config.FromLookup's: errors.Join of one
+// *config.VarError per bad variable) without the error of variable name,
+// or nil when none is left.
 func dropEnvError(err error, name string) error {
 	if err == nil || name == "" {
 		return err
@@ -313,7 +313,7 @@ func dropEnvError(err error, name string) error {
 	}
 	var keep []error
 	for _, x := range errs {
-		if !strings.HasPrefix(x.Error(), name+"=") {
+		if v, ok := x.(*config.VarError); !ok || v.Env != name {
 			keep = append(keep, x)
 		}
 	}

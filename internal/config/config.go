@@ -252,7 +252,7 @@ func FromLookup(lookup func(string) (string, bool)) (Config, error) {
 			continue
 		}
 		if err := s.apply(&c, v); err != nil {
-			errs = append(errs, fmt.Errorf("%s=%q: %w", s.Env, v, err))
+			errs = append(errs, &VarError{Env: s.Env, Value: v, Err: err})
 		}
 	}
 	if err := errors.Join(errs...); err != nil {
@@ -260,6 +260,19 @@ func FromLookup(lookup func(string) (string, bool)) (Config, error) {
 	}
 	return c, c.Validate()
 }
+
+// VarError is a bad value of one environment variable, as FromLookup
+// reports it ("CODERAG_INDEX_THREADS=\"0\": want a whole number from 1 to
+// 256"); FromLookup joins one per bad variable (errors.Join).
+type VarError struct {
+	Env, Value string
+	Err        error
+}
+
+func (e *VarError) Error() string { return fmt.Sprintf("%s=%q: %v", e.Env, e.Value, e.Err) }
+
+// Unwrap returns the reason.
+func (e *VarError) Unwrap() error { return e.Err }
 
 // NormalizeProvider maps aliases to a canonical provider name: glm, zhipu,
 // qwen -> openai. It returns ErrUnknownProvider for anything else.
