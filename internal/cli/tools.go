@@ -155,7 +155,10 @@ same ignore rules as the index. Without --project, an absolute PATH outside the 
 directory's project is searched in its own project (the indexed one that holds it, else its
 directory). Uses ripgrep (rg --json, 8 s limit) when it is on PATH, else a
 native parallel search. Output is capped (per file, in all, in characters) and says when it is
-partial; it ends with up to 3 suggested 'read' calls around the first matches.
+partial; it ends with up to 3 suggested 'read' calls around the first matches. Files whose
+names look like secrets (.env, *.key, credentials.json, ...) are not searched unless
+--allow-secrets: a note on stderr counts them ("withheld" in --json), never saying whether
+they would match.
 Exit status, as rg and grep: 0 when a line matched, 1 when none did, 2 on an error (bad usage,
 an invalid regular expression, a path outside the project).`)
 	var p tools.GrepParams
@@ -217,8 +220,11 @@ an invalid regular expression, a path outside the project).`)
 	if err != nil {
 		return cliToolError("grep", err)
 	}
-	// the CLI's flag names in the partial note
-	text := cliNames.Replace(res.Text())
+	// the CLI's flag names in the partial note; the withheld files are
+	// said on stderr (withheldNote), as the other notes of the CLI
+	shown := *res
+	shown.Withheld = 0
+	text := cliNames.Replace(shown.Text())
 	// a suggested read works when pasted where the user is: it names the
 	// project unless the working directory is its root
 	projectFlag := ""
@@ -249,6 +255,9 @@ an invalid regular expression, a path outside the project).`)
 	}
 	if err := printResult(e, *asJSON, root, res, text); err != nil {
 		return err
+	}
+	if !*asJSON && res.Withheld > 0 {
+		fmt.Fprintf(e.stderr, "note: withheld %d file(s) whose names look like secrets (.env, *.key, credentials.json, ...): not searched; --allow-secrets searches them\n", res.Withheld)
 	}
 	if len(res.Matches) == 0 {
 		return errSilent // "No matches." is printed; exit 1 as rg does
