@@ -396,7 +396,7 @@ func (m *Matcher) load(dir string) {
 				Err: fmt.Sprintf("first %d of %d patterns applied", len(kept), total)})
 		}
 		for _, line := range kept {
-			pats = append(pats, ignorePattern{gitignore.ParsePattern(line, domain), patternCost(line)})
+			pats = append(pats, ignorePattern{gitignore.ParsePattern(line, domain), patternCost(line), rel})
 		}
 	}
 	m.levels[dir] = pats
@@ -431,6 +431,13 @@ func boundIgnorePattern(line string) (string, bool) {
 // patterns are tried from the deepest file's last one up, until one
 // matches. Each try adds its pattern's cost to Steps.
 func (m *Matcher) Ignored(rel string, isDir bool) bool {
+	return m.IgnoredBy(rel, isDir) != ""
+}
+
+// IgnoredBy is Ignored that names the ignore file whose pattern excludes
+// rel, root-relative (".gitignore", "sub/.coderagignore"); "" when rel
+// is not ignored.
+func (m *Matcher) IgnoredBy(rel string, isDir bool) string {
 	parts := strings.Split(rel, "/")
 	var spent int64
 	defer func() { m.steps.Add(spent) }()
@@ -439,11 +446,14 @@ func (m *Matcher) Ignored(rel string, isDir bool) bool {
 		for j := len(pats) - 1; j >= 0; j-- {
 			spent += int64(pats[j].cost)
 			if r := pats[j].Match(parts, isDir); r != gitignore.NoMatch {
-				return r == gitignore.Exclude
+				if r == gitignore.Exclude {
+					return pats[j].file
+				}
+				return ""
 			}
 		}
 	}
-	return false
+	return ""
 }
 
 // BuiltinSkips returns the directories under opts.Dir that a walk with
