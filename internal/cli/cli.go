@@ -584,6 +584,26 @@ func noteOlder(e *env, root string, count func() int) {
 	staleNoted.Delete(root) // not stale (yet): check again next time
 }
 
+// jsonError is what a command run with --json (asJSON) does with its
+// error err: it writes {"error": MSG} on stdout, the object the server's
+// API answers an error with (MSG the one line finish prints after the
+// command's name), so a script reading stdout gets JSON either way; the
+// line on stderr and the exit status stay as they are. It returns err.
+// Nothing is written without --json, for no error, for --help, for a
+// result already printed (errSilent: grep's "no match") or an interrupt.
+func (e *env) jsonError(asJSON bool, err error) error {
+	if !asJSON || err == nil || errors.Is(err, errSilent) || errors.Is(err, flag.ErrHelp) || errors.Is(err, context.Canceled) {
+		return err
+	}
+	msg := e.errText(err)
+	var u usageError
+	if errors.As(err, &u) {
+		msg = u.msg // as finish prints it
+	}
+	writeJSON(e.stdout, map[string]string{"error": msg})
+	return err
+}
+
 func writeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")

@@ -12,6 +12,7 @@ import (
 	"github.com/coderag/coderag/internal/engine"
 	"github.com/coderag/coderag/internal/index"
 	"github.com/coderag/coderag/internal/rootrule"
+	"github.com/coderag/coderag/internal/search"
 	"github.com/coderag/coderag/internal/store"
 )
 
@@ -34,6 +35,12 @@ type doctorOut struct {
 	// Embedder names the embedder a new index is built with (its id and
 	// one line on what it is, embed.Describe), or why it cannot be built.
 	Embedder string `json:"embedder"`
+	// Notes says what a sound index's projects need, one line each: a
+	// mixed project (project_vectors[].mixed) with the command that
+	// finishes its change of embedder, a project recorded with an
+	// embedder a new index would not get, or with a built-in model this
+	// coderag does not ship. They are no damage: healthy stays true.
+	Notes []string `json:"notes,omitempty"`
 	// MovedTo is where --rebuild moved the damaged file.
 	MovedTo string `json:"moved_to,omitempty"`
 	// Rebuilt lists the projects --rebuild indexed again.
@@ -44,13 +51,43 @@ type doctorOut struct {
 }
 
 // configuredEmbedder describes the embedder `coderag index` would use
-// here (embed.Describe: id and what it is), or says why there is none.
-func configuredEmbedder(e *env) string {
+// here (embed.Describe: id and what it is), or says why there is none;
+// id is its id, "" when there is none.
+func configuredEmbedder(e *env) (described, id string) {
 	emb, err := e.newEmbedder()
 	if err != nil {
-		return "unavailable: " + oneLine(err.Error())
+		return "unavailable: " + oneLine(err.Error()), ""
 	}
-	return embed.Describe(emb)
+	return embed.Describe(emb), emb.ID()
+}
+
+// vectorNotes are doctor's notes on the projects of a sound index (vs,
+// from store.Check), given the configured embedder's id (cfgID, "" when
+// it cannot be built): mixed lists each mixed project's note and remedy,
+// as `stats` gives them; embedders names each project recorded with
+// another embedder than cfgID, and says when that is a built-in model
+// this binary does not ship (engine.OutdatedBuiltin).
+func vectorNotes(vs []store.ProjectVectors, cfgID string) (mixed, embedders []string) {
+	for _, v := range vs {
+		if m := v.Mixed; m != nil {
+			mixed = append(mixed, fmt.Sprintf("%s: %s; %s", v.Root, search.MixedNote(*m), mixedRemedy(*m, v.Root)))
+		}
+		if v.Embedder == cfgID {
+			continue
+		}
+		note := fmt.Sprintf("%s is indexed with %s", v.Root, v.Embedder)
+		switch {
+		case engine.OutdatedBuiltin(v.Embedder):
+			note += ", a built-in model this coderag does not ship: its searches fail until `coderag index " + v.Root + "` embeds it again"
+			if cfgID != "" {
+				note += " with " + cfgID
+			}
+		case cfgID != "":
+			note += "; `coderag index " + v.Root + "` with this configuration would embed it again with " + cfgID
+		}
+		embedders = append(embedders, note)
+	}
+	return mixed, embedders
 }
 
 func runDoctor(e *env, args []string) error {
@@ -60,6 +97,12 @@ file of another program is left alone), that every table exists, SQLite's quick_
 (--full: integrity_check) and the full-text index's own integrity check. Exit status 1
 when something is wrong.
 
+A sound index's projects are looked at too: a project whose files carry vectors of more
+than one embedder (an interrupted change of EMBEDDING_MODEL) is reported as mixed with
+the command that finishes the change, and the embedder line names each project indexed
+with another embedder than a new index gets, and says when that is a built-in model this
+coderag does not ship. Neither is damage: the exit status stays 0.
+
 With --rebuild, a damaged index is moved aside to index.db.damaged-TIME (never deleted)
 and every project it listed whose directory still exists is indexed again into a new
 file, each with the embedder it was indexed with. A file that is not a coderag index is
@@ -67,7 +110,7 @@ never moved: set CODERAG_HOME elsewhere instead. Nor is one the checks could not
 for the disk's sake (full, an I/O error): that is no damage, and doctor says so.`)
 	rebuild := fs.Bool("rebuild", false, "move a damaged index aside and index its projects again")
 	full := fs.Bool("full", false, "run integrity_check (slower, every index entry) instead of quick_check")
-	asJSON := fs.Bool("json", false, `print the findings as JSON: {"path" (the index), "schema_version", "projects", "problems", "root" (the indexed project holding the working directory), "healthy", "chinese" (what translates Chinese queries), "embedder" (what a new index is built with), ...}`)
+	asJSON := fs.Bool("json", false, `print the findings as JSON: {"path" (the index), "schema_version", "projects", "problems", "root" (the indexed project holding the working directory), "healthy", "chinese" (what translates Chinese queries), "embedder" (what a new index is built with), "project_vectors" ([{"root", "embedder", "mixed"}]), "notes" (what projects need), ...}`)
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -80,13 +123,14 @@ for the disk's sake (full, an I/O error): that is no damage, and doctor says so.
 	if err != nil {
 		return err
 	}
+	described, cfgID := configuredEmbedder(e)
 	if !exists {
 		if *asJSON {
 			return writeJSON(e.stdout, doctorOut{CheckReport: store.CheckReport{Path: store.Redact(path)}, Healthy: true,
-				Chinese: e.an.Status(), Embedder: configuredEmbedder(e)})
+				Chinese: e.an.Status(), Embedder: described})
 		}
 		fmt.Fprintf(e.stdout, "no index at %s yet: nothing to check\nchinese: %s\nembedder: %s\n", store.Redact(path),
-			e.an.Status(), configuredEmbedder(e))
+			e.an.Status(), described)
 		return nil
 	}
 	rep, err := store.Check(e.ctx, path, *full)
@@ -94,7 +138,7 @@ for the disk's sake (full, an I/O error): that is no damage, and doctor says so.
 		return fmt.Errorf("check %s: %w", store.Redact(path), err)
 	}
 	out := doctorOut{CheckReport: *rep, Root: enclosingRoot(".", rep.Projects), Healthy: len(rep.Problems) == 0 && rep.Unreadable == "",
-		Chinese: e.an.Status(), Embedder: configuredEmbedder(e)}
+		Chinese: e.an.Status(), Embedder: described}
 	if !*asJSON {
 		for _, p := range rep.Problems {
 			fmt.Fprintf(e.stdout, "problem: %s\n", oneLine(p))
@@ -112,6 +156,8 @@ for the disk's sake (full, an I/O error): that is no damage, and doctor says so.
 		}
 		return unreadableError(store.Redact(path), rep)
 	case out.Healthy:
+		mixed, embedders := vectorNotes(rep.Vectors, cfgID)
+		out.Notes = append(mixed, embedders...)
 		if *asJSON {
 			return writeJSON(e.stdout, out)
 		}
@@ -119,8 +165,22 @@ for the disk's sake (full, an I/O error): that is no damage, and doctor says so.
 		if len(rep.Projects) == 1 {
 			projects = "project"
 		}
-		fmt.Fprintf(e.stdout, "%s: ok (schema %d, %d %s)\nchinese: %s\nembedder: %s\n", store.Redact(path), rep.Schema,
-			len(rep.Projects), projects, out.Chinese, out.Embedder)
+		verdict := "ok"
+		switch len(mixed) {
+		case 0:
+		case 1:
+			verdict = "no damage, but 1 project's index is mixed"
+		default:
+			verdict = fmt.Sprintf("no damage, but %d projects' indexes are mixed", len(mixed))
+		}
+		fmt.Fprintf(e.stdout, "%s: %s (schema %d, %d %s)\n", store.Redact(path), verdict, rep.Schema, len(rep.Projects), projects)
+		for _, m := range mixed {
+			fmt.Fprintf(e.stdout, "mixed: %s\n", m)
+		}
+		fmt.Fprintf(e.stdout, "chinese: %s\nembedder: %s\n", out.Chinese, out.Embedder)
+		for _, n := range embedders {
+			fmt.Fprintf(e.stdout, "          %s\n", n)
+		}
 		return nil
 	case rep.Foreign:
 		if *asJSON {

@@ -196,7 +196,9 @@ func runPath(e *env, args []string) error {
 		`Print a shortest call path from function FROM to function TO over exact calls;
 if there is none, over ambiguous calls too (marked). Guessed calls (on values of
 unknown type) are used only with --include-guesses. Exit status 1 when no path
-exists.`, false)
+exists. A long path is drawn bounded: past 8 levels a step gives its depth instead
+of more indentation, and past 32 steps the first 24 and the last 8 are shown around
+one line counting the rest; --format json (or dot, mermaid) lists every step.`, false)
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err

@@ -272,3 +272,42 @@ func TestGraphHeaderCounts(t *testing.T) {
 		t.Errorf("--limit 2 footer: exit %d\n%s", code, out)
 	}
 }
+
+// TestPathOfDeepChain: `coderag path` over a generated chain of 400
+// calls (f0 calls f1 ... calls f400) prints a bounded tree: its first and
+// last steps, the depth instead of more indentation, and one line
+// counting the steps between; --json lists every step.
+func TestPathOfDeepChain(t *testing.T) {
+	setHome(t)
+	const n = 400
+	dir := t.TempDir()
+	var src strings.Builder
+	src.WriteString("package chain\n\n")
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&src, "func f%d() { f%d() }\n", i, i+1)
+	}
+	fmt.Fprintf(&src, "func f%d() {}\n", n)
+	writeFile(t, filepath.Join(dir, "chain.go"), src.String())
+	if code, _, errs := run(t, "index", "--quiet", dir); code != 0 {
+		t.Fatalf("index: %s", errs)
+	}
+	code, out, errs := run(t, "path", "--project", dir, "f0", fmt.Sprintf("f%d", n))
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	longest := 0
+	for _, l := range lines {
+		longest = max(longest, len(l))
+	}
+	if code != 0 || len(lines) > 40 || longest > 120 || !strings.Contains(out, fmt.Sprintf("path from f0() to f%d(): %d calls", n, n)) ||
+		!strings.Contains(out, " more steps … (--format json lists every step)\n") || !strings.Contains(out, fmt.Sprintf("%d └── f%d() chain.go:%d ", n, n, n+3)) {
+		t.Fatalf("path of a %d-call chain: exit %d, %d lines, longest %d\n%s\n%s", n, code, len(lines), longest, out, errs)
+	}
+	code, out, errs = run(t, "path", "--json", "--project", dir, "f0", fmt.Sprintf("f%d", n))
+	var p struct {
+		Edges []struct {
+			To string `json:"to"`
+		} `json:"edges"`
+	}
+	if err := json.Unmarshal([]byte(out), &p); code != 0 || err != nil || len(p.Edges) != n || p.Edges[n-1].To != fmt.Sprintf("f%d", n) {
+		t.Fatalf("path --json: exit %d, %v, %d edges\n%s", code, err, len(p.Edges), errs)
+	}
+}

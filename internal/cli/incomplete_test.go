@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"regexp"
@@ -198,5 +199,81 @@ func TestMixedRemedy(t *testing.T) {
 	got := mixedRemedy(m, "/p")
 	if !strings.Contains(got, "to finish the change run `EMBEDDING_MODEL=hashing-768-v1 coderag index /p`") || !strings.Contains(got, "to keep local:"+static.ModelName) {
 		t.Errorf("mixedRemedy = %q", got)
+	}
+}
+
+// TestDoctorReportsMixedIndex: doctor does not call a mixed index "ok".
+// After a change of embedder interrupted a few files in, and with the
+// run record gone (an index left by a coderag that kept none), doctor
+// counts the vectors and reports the project as mixed, with the remedy
+// `stats` gives, in text and in --json; the exit status stays 0 (the
+// file is sound). Its embedder line names a project recorded with
+// another embedder, and says when that is a built-in model this binary
+// does not ship.
+func TestDoctorReportsMixedIndex(t *testing.T) {
+	home := setHome(t)
+	_, root := indexedShop(t, 40)
+	rep, err := runStopped(t, home, root, "hashing-768-v1")
+	if err == nil || rep == nil || rep.Changed == 0 || rep.Changed == 40 {
+		t.Fatalf("the switch was not interrupted partway: %+v %v", rep, err)
+	}
+	_, other := indexedShop(t, 2)
+	ctx := context.Background()
+	st, err := store.Open(ctx, filepath.Join(home, "index.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// no run records, as an older coderag left them; other's embedder a
+	// built-in model of an earlier version
+	if _, err := st.DB().ExecContext(ctx, `DELETE FROM meta WHERE key LIKE 'run:%'`); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.PutProject(ctx, store.Project{Path: other, Embedder: "local:coderag-code-v1", Dim: 256}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.DB().ExecContext(ctx, `UPDATE code_vectors SET embedder = 'local:coderag-code-v1'
+		WHERE file_id IN (SELECT id FROM indexed_files WHERE project_path = ?)`, other); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok, err := st.Mixed(ctx, root); ok || err != nil {
+		t.Fatalf("the run record still says mixed: %v %v", ok, err)
+	}
+	st.Close()
+
+	m := store.MixedVectors{Embedder: defaultEmbedderID(t), Other: "local:hashing-768-v1", Files: rep.Changed, Total: 40}
+	note := root + ": " + search.MixedNote(m) + "; to finish the change run `EMBEDDING_MODEL=hashing-768-v1 coderag index " + root + "`; to keep " + defaultEmbedderID(t)
+	notShipped := other + " is indexed with local:coderag-code-v1, a built-in model this coderag does not ship: its searches fail until `coderag index " + other + "` embeds it again with " + defaultEmbedderID(t)
+	code, out, errs := run(t, "doctor")
+	if code != 0 || strings.Contains(out, ": ok (") || !strings.Contains(out, ": no damage, but 1 project's index is mixed (schema ") ||
+		!strings.Contains(out, "\nmixed: "+note) || !strings.Contains(out, "\n          "+notShipped+"\n") {
+		t.Fatalf("doctor on a mixed index: exit %d\n%s\n%s\nwant the note %q\nand %q", code, out, errs, note, notShipped)
+	}
+	if strings.Contains(out, root+" is indexed with") {
+		t.Errorf("doctor names the embedder of a project indexed with the configured one:\n%s", out)
+	}
+	code, out, errs = run(t, "doctor", "--json")
+	var got struct {
+		Healthy bool                   `json:"healthy"`
+		Vectors []store.ProjectVectors `json:"project_vectors"`
+		Notes   []string               `json:"notes"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); code != 0 || err != nil {
+		t.Fatalf("doctor --json: exit %d, %v\n%s\n%s", code, err, out, errs)
+	}
+	var mixed *store.MixedVectors
+	for _, v := range got.Vectors {
+		if v.Root == root {
+			mixed = v.Mixed
+		}
+	}
+	if !got.Healthy || mixed == nil || *mixed != m || len(got.Notes) != 2 || !strings.HasPrefix(got.Notes[0], note) || got.Notes[1] != notShipped {
+		t.Errorf("doctor --json on a mixed index: %s", out)
+	}
+	// the change undone by an index run with the default embedder: no note of it
+	if code, _, errs := run(t, "index", "--quiet", root); code != 0 {
+		t.Fatalf("index: %s", errs)
+	}
+	if code, out, _ := run(t, "doctor"); code != 0 || !strings.Contains(out, ": ok (schema ") || strings.Contains(out, "mixed") {
+		t.Errorf("doctor after the change was undone: exit %d\n%s", code, out)
 	}
 }

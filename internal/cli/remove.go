@@ -13,6 +13,11 @@ func init() {
 	register(command{name: "remove", summary: "drop an indexed project from the index (files on disk are untouched)", run: runRemove})
 }
 
+// noRemovePath is remove's usage error for a PATH missing or empty: it
+// has no default, as removing the current directory's project by
+// accident would lose its index.
+const noRemovePath = "PATH is empty or missing (an unset shell variable?): give the root of the indexed project to drop ('coderag stats' lists them)"
+
 // runRemove deletes one project's rows through the engine (engine.Remove:
 // no index run of the project, here or in another process, writes
 // meanwhile). PATH must be the project's root, so running it inside a
@@ -30,11 +35,13 @@ checkpoint), so the index file shrinks.`)
 	if err != nil {
 		return err
 	}
-	if len(pos) != 1 {
+	switch {
+	case len(pos) == 0 || len(pos) == 1 && pos[0] == "":
+		// `coderag remove $DIR` of an unset variable gives no PATH
+		// unquoted and "" quoted: one message for both
+		return usagef("%s", noRemovePath)
+	case len(pos) > 1:
 		return usagef("want one PATH (the indexed root), got %d arguments", len(pos))
-	}
-	if _, err := pathArg(pos[0]); err != nil {
-		return err
 	}
 	root, err := rootrule.Resolve(pos[0])
 	if err != nil {

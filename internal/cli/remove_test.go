@@ -74,3 +74,26 @@ func TestRemoveWaitsForIndexRun(t *testing.T) {
 		t.Errorf("stats after remove still lists %s: %s", root, o)
 	}
 }
+
+// TestRemoveWithoutPath: `coderag remove` and `coderag remove ""` (an
+// unset shell variable, unquoted and quoted) are one usage error, word
+// for word, exit 2, and remove nothing: the working directory's project
+// stays indexed.
+func TestRemoveWithoutPath(t *testing.T) {
+	setHome(t)
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "a.go"), "package a\n\nfunc Alpha() {}\n")
+	if code, _, errs := run(t, "index", "--quiet", dir); code != 0 {
+		t.Fatalf("index: %s", errs)
+	}
+	t.Chdir(dir)
+	want := "coderag remove: " + noRemovePath + "\n"
+	for _, args := range [][]string{{"remove"}, {"remove", ""}, {"remove", "--json"}, {"remove", "--json", ""}} {
+		if code, out, errs := run(t, args...); code != exitUsage || out != "" || errs != want {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit 2 and %q", args, code, out, errs, want)
+		}
+	}
+	if _, out, _ := run(t, "stats"); !strings.Contains(out, "project:   ") {
+		t.Errorf("the project went:\n%s", out)
+	}
+}

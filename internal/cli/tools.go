@@ -147,7 +147,7 @@ func rootPath(root, sub, p string) string {
 // runGrep exits as rg does: 0 with a match, 1 without one, 2 on any error.
 func runGrep(e *env, args []string) error { return asTrouble(grepCommand(e, args)) }
 
-func grepCommand(e *env, args []string) error {
+func grepCommand(e *env, args []string) (err error) {
 	fs := newFlags(e, "grep", "[flags] PATTERN [PATH]",
 		`Search file contents with a regular expression (Go RE2 syntax) under the project (or PATH, a
 file or directory in it, as rg takes one; the same as --path), with the
@@ -155,7 +155,10 @@ same ignore rules as the index. Without --project, an absolute PATH outside the 
 directory's project is searched in its own project (the indexed one that holds it, else its
 directory). Uses ripgrep (rg --json, 8 s limit) when it is on PATH, else a
 native parallel search. Output is capped (per file, in all, in characters) and says when it is
-partial; it ends with up to 3 suggested 'read' calls around the first matches.
+partial; it ends with up to 3 suggested 'read' calls around the first matches. Files whose
+names look like secrets (.env, *.key, credentials.json, ...) are not searched unless
+--allow-secrets: a note on stderr counts them ("withheld" in --json), never saying whether
+they would match.
 Exit status, as rg and grep: 0 when a line matched, 1 when none did, 2 on an error (bad usage,
 an invalid regular expression, a path outside the project).`)
 	var p tools.GrepParams
@@ -176,7 +179,8 @@ an invalid regular expression, a path outside the project).`)
 	fs.IntVar(&p.After, "A", 0, "lines of context after each match")
 	fs.BoolVar(&p.NoIgnore, "no-ignore", false, "also search what .gitignore, .coderagignore and the built-in rule (build/, node_modules/, ...) leave out, as rg --no-ignore")
 	fs.BoolVar(&p.Hidden, "hidden", false, "also search hidden directories, as rg --hidden")
-	asJSON := fs.Bool("json", false, "print the result as JSON")
+	asJSON := fs.Bool("json", false, `print the result as JSON; an error as {"error": MSG}`)
+	defer func() { err = e.jsonError(*asJSON, err) }()
 	pos, err := parse(fs, splitContextFlags(args))
 	if err != nil {
 		return err
@@ -217,8 +221,11 @@ an invalid regular expression, a path outside the project).`)
 	if err != nil {
 		return cliToolError("grep", err)
 	}
-	// the CLI's flag names in the partial note
-	text := cliNames.Replace(res.Text())
+	// the CLI's flag names in the partial note; the withheld files are
+	// said on stderr (withheldNote), as the other notes of the CLI
+	shown := *res
+	shown.Withheld = 0
+	text := cliNames.Replace(shown.Text())
 	// a suggested read works when pasted where the user is: it names the
 	// project unless the working directory is its root
 	projectFlag := ""
@@ -250,6 +257,9 @@ an invalid regular expression, a path outside the project).`)
 	if err := printResult(e, *asJSON, root, res, text); err != nil {
 		return err
 	}
+	if !*asJSON && res.Withheld > 0 {
+		fmt.Fprintf(e.stderr, "note: withheld %d file(s) whose names look like secrets (.env, *.key, credentials.json, ...): not searched; --allow-secrets searches them\n", res.Withheld)
+	}
 	if len(res.Matches) == 0 {
 		return errSilent // "No matches." is printed; exit 1 as rg does
 	}
@@ -280,7 +290,7 @@ var cliNames = strings.NewReplacer("(head_limit)", "(--head-limit)", "(max_resul
 // runGlob exits as grep does: 0 with a file, 1 without one, 2 on any error.
 func runGlob(e *env, args []string) error { return asTrouble(globCommand(e, args)) }
 
-func globCommand(e *env, args []string) error {
+func globCommand(e *env, args []string) (err error) {
 	fs := newFlags(e, "glob", "[flags] PATTERN",
 		"List the project's files matching a glob (`**`, `*`, `?`, `[...]`, `{a,b}`), ignore rules applied, sorted.\nA pattern without '/' matches file names at any depth. Exit status 1 when no file matches, 2 on an error\n(bad usage, a pattern or path that leaves the project).")
 	var p tools.GlobParams
@@ -289,7 +299,8 @@ func globCommand(e *env, args []string) error {
 	fs.IntVar(&p.Limit, "limit", 200, "maximum paths")
 	fs.BoolVar(&p.NoIgnore, "no-ignore", false, "also list what .gitignore, .coderagignore and the built-in rule (build/, node_modules/, ...) leave out, as rg --no-ignore")
 	fs.BoolVar(&p.Hidden, "hidden", false, "also list files in hidden directories, as rg --hidden")
-	asJSON := fs.Bool("json", false, "print the result as JSON")
+	asJSON := fs.Bool("json", false, `print the result as JSON; an error as {"error": MSG}`)
+	defer func() { err = e.jsonError(*asJSON, err) }()
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -319,14 +330,15 @@ func globCommand(e *env, args []string) error {
 	return nil
 }
 
-func runRead(e *env, args []string) error {
+func runRead(e *env, args []string) (err error) {
 	fs := newFlags(e, "read", "[flags] FILE",
 		"Print numbered lines of a text file inside the project, and how many lines remain.\nPaths outside the project and binary files are refused; without --project, an absolute FILE\noutside the working directory's project is read in its own project (the indexed one that holds\nit, else its directory).")
 	var p tools.ReadParams
 	project := fs.String("project", ".", "root directory")
 	fs.IntVar(&p.Offset, "offset", 1, "1-based first line")
 	fs.IntVar(&p.Limit, "limit", 200, "number of lines")
-	asJSON := fs.Bool("json", false, "print the result as JSON")
+	asJSON := fs.Bool("json", false, `print the result as JSON; an error as {"error": MSG}`)
+	defer func() { err = e.jsonError(*asJSON, err) }()
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err

@@ -168,3 +168,40 @@ func TestSuggestedReadOfDashName(t *testing.T) {
 		t.Fatalf("%q: exit %d\n%s\n%s", args, code, out, errs)
 	}
 }
+
+// TestExactToolsJSONErrors: with --json, an error of read, grep or glob is
+// the JSON object {"error": MSG} on stdout (as the server's API answers),
+// MSG the line stderr still gets after the command's name, with the exit
+// status of the error: 1 for read's failure, 2 for grep's and glob's
+// (as rg's), 2 for bad usage.
+func TestExactToolsJSONErrors(t *testing.T) {
+	setHome(t)
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "a.go"), "package a\n")
+	for _, tc := range []struct {
+		args []string
+		exit int
+		msg  string
+	}{
+		{[]string{"read", "--json", "--project", dir, "missing.go"}, 1, "missing.go"},
+		{[]string{"read", "--json", "--project", dir}, 2, "want one FILE"},
+		{[]string{"read", "--json", "--project", dir, "--offset", "0", "a.go"}, 2, "--offset and --limit must be at least 1"},
+		{[]string{"grep", "--json", "--project", dir, "a(", "."}, 2, "a("},
+		{[]string{"glob", "--json", "--project", dir, "../*.go"}, 2, "'..' leaves the project"},
+	} {
+		code, out, errs := run(t, tc.args...)
+		var got map[string]string
+		if err := json.Unmarshal([]byte(out), &got); err != nil || len(got) != 1 || !strings.Contains(got["error"], tc.msg) || code != tc.exit {
+			t.Errorf("%v: exit %d (want %d), stdout %q (%v), want {\"error\": ...%s...}", tc.args, code, tc.exit, out, err, tc.msg)
+			continue
+		}
+		if want := errLine(tc.args[0], got["error"]) + "\n"; errs != want {
+			t.Errorf("%v: stderr %q, want %q", tc.args, errs, want)
+		}
+	}
+	// no error: the result, not an error object
+	code, out, _ := run(t, "read", "--json", "--project", dir, "a.go")
+	if code != 0 || strings.Contains(out, `"error"`) || !strings.Contains(out, `"root"`) {
+		t.Errorf("read --json a.go: exit %d\n%s", code, out)
+	}
+}

@@ -96,3 +96,40 @@ func TestSecretFilesWithheld(t *testing.T) {
 		t.Errorf("CODERAG_ALLOW_SECRETS=maybe: exit %d %s, want an error naming it", code, errs)
 	}
 }
+
+// TestGrepNotesWithheld: grep says how many secret-looking files it
+// withheld, on stderr in text (stdout keeps the matches only) and as
+// "withheld" in --json, whether or not anything matched; --allow-secrets
+// searches them and nothing is said.
+func TestGrepNotesWithheld(t *testing.T) {
+	setHome(t)
+	setenv(t, "CODERAG_ALLOW_SECRETS", "")
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "main.go"), "package main\n\n// token is read from the environment.\nfunc main() {}\n")
+	writeFile(t, filepath.Join(dir, ".env"), "token=SECRET\n")
+	writeFile(t, filepath.Join(dir, "tls/server.key"), "token\n")
+	const note = "note: withheld 2 file(s) whose names look like secrets (.env, *.key, credentials.json, ...): not searched; --allow-secrets searches them\n"
+	for pattern, exit := range map[string]int{"token": 0, "no such text": 1} {
+		code, out, errs := run(t, "grep", "--project", dir, pattern)
+		if code != exit || exit == 0 && !strings.Contains(out, "main.go") {
+			t.Errorf("grep %q: exit %d, want %d\n%s", pattern, code, exit, out)
+		}
+		if !strings.Contains(errs, note) || strings.Contains(out, "ithheld ") || strings.Contains(out, "SECRET") {
+			t.Errorf("grep %q: stdout\n%s\nstderr\n%s\nwant the note on stderr: %s", pattern, out, errs, note)
+		}
+		_, out, errs = run(t, "grep", "--json", "--project", dir, pattern)
+		var got struct {
+			Withheld int    `json:"withheld"`
+			Note     string `json:"note"`
+		}
+		if err := json.Unmarshal([]byte(out), &got); err != nil || got.Withheld != 2 || errs != "" {
+			t.Errorf("grep --json %q: %v, withheld %d, stderr %q\n%s", pattern, err, got.Withheld, errs, out)
+		}
+	}
+	if _, out, errs := run(t, "grep", "--project", dir, "--glob", "*.go", "token"); strings.Contains(out+errs, "ithheld ") {
+		t.Errorf("grep --glob *.go notes files the glob leaves out:\n%s\n%s", out, errs)
+	}
+	if _, out, errs := run(t, "grep", "--allow-secrets", "--project", dir, "token"); strings.Contains(out+errs, "ithheld ") || !strings.Contains(out, ".env") {
+		t.Errorf("grep --allow-secrets:\n%s\n%s", out, errs)
+	}
+}

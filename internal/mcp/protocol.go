@@ -32,6 +32,63 @@ const (
 	codeNotInitialized = -32002
 )
 
+// The messages of gate's rejections, over stdio and HTTP alike.
+const (
+	msgBatch          = "Invalid Request: JSON-RPC batches are not supported (MCP 2025-06-18 removed them)"
+	msgNotInitialized = "Server not initialized: send initialize first"
+	msgBadID          = "Invalid Request: a message's id must be a string or an integer"
+)
+
+// RPCError is a JSON-RPC error response the server writes itself, before
+// the SDK sees the message (CheckHTTP).
+type RPCError struct {
+	// ID is the id of the message answered, JSON null when it had none
+	// or it cannot be echoed.
+	ID      json.RawMessage
+	Code    int
+	Message string
+}
+
+// MarshalJSON writes e as a JSON-RPC 2.0 response:
+// {"jsonrpc":"2.0","id":ID,"error":{"code":CODE,"message":MSG}}.
+func (e *RPCError) MarshalJSON() ([]byte, error) {
+	id := e.ID
+	if len(id) == 0 {
+		id = json.RawMessage("null")
+	}
+	return json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "error": map[string]any{"code": e.Code, "message": e.Message}})
+}
+
+// CheckHTTP applies to body, the JSON of one MCP POST over HTTP, the
+// rules the stdio server applies (gate, validID), so both transports
+// answer alike: a batch is -32600 (the SDK's HTTP handler would run it);
+// a request other than initialize or ping outside a session (inSession
+// false: no Mcp-Session-Id header) is -32002, not the SDK's code 0; an
+// id the SDK would misread (BadID) is -32600. It returns the error to
+// answer with (HTTP 400), or nil for a body that goes on to the SDK. A
+// body that is not JSON is the SDK's to answer.
+func CheckHTTP(body []byte, inSession bool) *RPCError {
+	if id, bad := BadID(body); bad {
+		return &RPCError{ID: id, Code: codeInvalidRequest, Message: msgBadID}
+	}
+	body = bytes.TrimSpace(body)
+	if len(body) > 0 && body[0] == '[' {
+		if json.Valid(body) {
+			return &RPCError{Code: codeInvalidRequest, Message: msgBatch + "; send one message per request"}
+		}
+		return nil
+	}
+	var m rpcHead
+	if json.Unmarshal(body, &m) != nil {
+		return nil
+	}
+	isRequest := m.Method != "" && len(m.ID) > 0 && string(m.ID) != "null"
+	if isRequest && !inSession && m.Method != "initialize" && m.Method != "ping" {
+		return &RPCError{ID: m.ID, Code: codeNotInitialized, Message: msgNotInitialized}
+	}
+	return nil
+}
+
 // pass reports whether line (a valid JSON-RPC message or batch) goes on to
 // the SDK; a rejected line has been answered through w.
 func (g *gate) pass(line []byte, w *drainWriter) bool {
@@ -39,7 +96,7 @@ func (g *gate) pass(line []byte, w *drainWriter) bool {
 		return true
 	}
 	if line[0] == '[' {
-		w.reject(nil, codeInvalidRequest, "Invalid Request: JSON-RPC batches are not supported (MCP 2025-06-18 removed them); send one message per line")
+		w.reject(nil, codeInvalidRequest, msgBatch+"; send one message per line")
 		return false
 	}
 	var m struct {
@@ -59,7 +116,7 @@ func (g *gate) pass(line []byte, w *drainWriter) bool {
 	case m.Method == "initialize":
 		g.initialized = true
 	case isRequest && !g.initialized && m.Method != "ping":
-		w.reject(m.ID, codeNotInitialized, "Server not initialized: send initialize first")
+		w.reject(m.ID, codeNotInitialized, msgNotInitialized)
 		return false
 	case m.Method == "notifications/cancelled" && len(m.Params.RequestID) > 0:
 		id := string(bytes.TrimSpace(m.Params.RequestID))

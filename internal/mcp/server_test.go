@@ -332,3 +332,42 @@ func TestSearchAfterUpgradeReembeds(t *testing.T) {
 		t.Fatalf("the project's embedder after the re-embedding: %+v %v", row, err)
 	}
 }
+
+// TestIndexProjectSaysIgnored: index_project of a directory the ignore
+// rules leave out says so and by which rule (the ignore file, the
+// built-in rule, a hidden directory) instead of a bare "0 scanned"; a
+// directory the index takes gets no such note.
+func TestIndexProjectSaysIgnored(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	for name, body := range map[string]string{
+		"a.go": "package a\n\nfunc A() {}\n", ".gitignore": "gen/\n", "sub/.coderagignore": "skipme/\n",
+		"gen/g.go": "package gen\n\nfunc G() {}\n", "node_modules/m/i.js": "function m() {}\n",
+		".cache/c.go": "package c\n", "sub/skipme/s.go": "package s\n", "sub/ok.go": "package sub\n\nfunc Ok() {}\n",
+	} {
+		p := filepath.Join(root, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cs := newTestServer(t, root, 20*time.Second)
+	for path, want := range map[string]string{
+		"gen":            "Nothing there is indexed: gen/ is ignored by .gitignore.\n",
+		"gen/g.go":       "Nothing there is indexed: gen/ is ignored by .gitignore.\n",
+		"sub/skipme":     "Nothing there is indexed: sub/skipme/ is ignored by sub/.coderagignore.\n",
+		"node_modules/m": "Nothing there is indexed: node_modules/ is left out by the built-in rule (",
+		".cache":         "Nothing there is indexed: .cache/ is a hidden directory.\n",
+		"sub":            "",
+	} {
+		text, isErr := callText(t, cs, "index_project", map[string]any{"path": path})
+		if isErr || want == "" && strings.Contains(text, "Nothing there") || want != "" && !strings.Contains(text, want) {
+			t.Errorf("index_project %s: error %v\n%s\nwant %q", path, isErr, text, want)
+		}
+		if want != "" && !strings.Contains(text, "0 scanned") {
+			t.Errorf("index_project %s scanned files:\n%s", path, text)
+		}
+	}
+}

@@ -45,9 +45,27 @@ func (s *Server) searchRequest(r *http.Request) (query string, roots []string, o
 		return "", nil, opts, badRequest("%v", err)
 	}
 	opts.Ranker = q.Get("ranker")
-	opts.Explain, _ = strconv.ParseBool(q.Get("explain"))
+	if opts.Explain, err = boolParam(q, "explain"); err != nil {
+		return "", nil, opts, err
+	}
 	roots, err = s.resolveAll(r.Context(), q["project"])
 	return query, roots, opts, err
+}
+
+// boolParam reads the boolean query parameter name of an API request:
+// false when absent or empty, else what strconv.ParseBool takes (1, t,
+// true, 0, f, false, ...); another value is a bad request naming it, not
+// ignored.
+func boolParam(q url.Values, name string) (bool, error) {
+	v := q.Get(name)
+	if v == "" {
+		return false, nil
+	}
+	b, err := strconv.ParseBool(v)
+	if err != nil {
+		return false, badRequest("%s must be 1 or 0 (true or false), got %q", name, v)
+	}
+	return b, nil
 }
 
 // apiSearch is GET /api/search: the answer of `search --json` over
@@ -159,14 +177,10 @@ func (s *Server) apiGraph(w http.ResponseWriter, r *http.Request) {
 		httpError(w, r, http.StatusBadRequest, badRequest("format must be json or svg, got %q", format))
 		return
 	}
-	guesses := false
-	if v := q.Get("guesses"); v != "" {
-		b, err := strconv.ParseBool(v)
-		if err != nil {
-			httpError(w, r, http.StatusBadRequest, badRequest("guesses must be 1 or 0 (true or false), got %q", v))
-			return
-		}
-		guesses = b
+	guesses, err := boolParam(q, "guesses")
+	if err != nil {
+		httpError(w, r, http.StatusBadRequest, err)
+		return
 	}
 	g, err := s.graph(r)
 	if err != nil {

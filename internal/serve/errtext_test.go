@@ -80,3 +80,26 @@ func TestPageTopK(t *testing.T) {
 		t.Errorf("page top_k=1: %d, %d results", code, strings.Count(body, `class="result"`))
 	}
 }
+
+// TestSearchRefusesBadExplain: /api/search's explain is a boolean: a
+// value strconv.ParseBool does not take is a 400 with a one-line JSON
+// error naming it (it was ignored, as false), as guesses= of /api/graph
+// is; true gives each result its score breakdown, 0 and absent none.
+func TestSearchRefusesBadExplain(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, Options{})
+	for _, v := range []string{"maybe", "yes", "2"} {
+		code, body := f.do(t, "GET", "/api/search?project=list&q=insert&explain="+v, "", "")
+		var got struct{ Error string }
+		want := fmt.Sprintf("explain must be 1 or 0 (true or false), got %q", v)
+		if err := json.Unmarshal([]byte(body), &got); err != nil || code != 400 || got.Error != want {
+			t.Errorf("explain=%s: %d %s, want 400 {\"error\": %q}", v, code, body, want)
+		}
+	}
+	for v, want := range map[string]bool{"true": true, "1": true, "0": false, "": false} {
+		code, body := f.do(t, "GET", "/api/search?project=list&q=insert&explain="+v, "", "")
+		if code != 200 || strings.Contains(body, `"explain"`) != want {
+			t.Errorf("explain=%q: %d, breakdown given: %v, want %v", v, code, strings.Contains(body, `"explain"`), want)
+		}
+	}
+}

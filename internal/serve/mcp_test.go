@@ -1,8 +1,10 @@
 package serve
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -15,6 +17,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/coderag/coderag/internal/embed"
+	"github.com/coderag/coderag/internal/mcp"
 )
 
 // bearerTransport adds a bearer token to every request.
@@ -284,5 +287,119 @@ func TestMCPBadIDOverHTTP(t *testing.T) {
 	}
 	if got := toolNames(t, connect(t, f.srv.URL+"/mcp?project=list", "")); len(got) == 0 {
 		t.Error("no tools over a session opened after the refused requests")
+	}
+}
+
+// TestMCPErrorCodesOverHTTPMatchStdio: a request before initialize (no
+// session) and a JSON-RPC batch, in a session or not, get over HTTP the
+// JSON-RPC errors the stdio server gives them (-32002 and -32600, with
+// the id echoed where there is one), as HTTP 400, not the SDK's code 0 or
+// a batch run; initialize and ping outside a session, and requests in
+// one, still reach the SDK.
+func TestMCPErrorCodesOverHTTPMatchStdio(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, Options{})
+	const (
+		initialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
+		early      = `{"jsonrpc":"2.0","id":7,"method":"tools/list"}`
+		batch      = `[{"jsonrpc":"2.0","id":8,"method":"ping"}]`
+	)
+	type answer struct {
+		ID    string
+		Code  int
+		Found bool // a result or an error was answered
+	}
+	decode := func(t *testing.T, line string) answer {
+		t.Helper()
+		var r struct {
+			ID     json.RawMessage `json:"id"`
+			Result json.RawMessage `json:"result"`
+			Error  *struct {
+				Code int `json:"code"`
+			} `json:"error"`
+		}
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatalf("not a JSON-RPC response: %q", line)
+		}
+		a := answer{ID: string(r.ID), Found: r.Result != nil || r.Error != nil}
+		if r.Error != nil {
+			a.Code = r.Error.Code
+		}
+		return a
+	}
+
+	// stdio: the codes to match
+	srv, err := mcp.NewServer(mcp.Config{Root: f.list, Engine: f.eng, Version: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	go func() { srv.Run(context.Background(), inR, outW); outW.Close() }()
+	t.Cleanup(func() { inW.Close() })
+	out := bufio.NewScanner(outR)
+	stdio := func(line string) answer {
+		t.Helper()
+		if _, err := io.WriteString(inW, line+"\n"); err != nil {
+			t.Fatal(err)
+		}
+		if !out.Scan() {
+			t.Fatalf("stdio server: no answer to %s", line)
+		}
+		return decode(t, out.Text())
+	}
+	wantEarly, wantBatch := stdio(early), stdio(batch)
+	if wantEarly != (answer{"7", -32002, true}) || wantBatch != (answer{"null", -32600, true}) {
+		t.Fatalf("stdio: before initialize %+v, batch %+v", wantEarly, wantBatch)
+	}
+
+	// HTTP
+	post := func(body, session string) (int, answer, string) {
+		t.Helper()
+		req, err := http.NewRequest("POST", f.srv.URL+"/mcp?project=list", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if session != "" {
+			req.Header.Set("Mcp-Session-Id", session)
+		}
+		res, err := f.srv.Client().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		b, err := io.ReadAll(res.Body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		line := strings.TrimSpace(string(b))
+		if i := strings.Index(line, "data: "); i >= 0 { // an SSE event of the SDK
+			line = strings.TrimSpace(strings.SplitN(line[i+len("data: "):], "\n", 2)[0])
+		}
+		if line == "" {
+			return res.StatusCode, answer{}, res.Header.Get("Mcp-Session-Id")
+		}
+		return res.StatusCode, decode(t, line), res.Header.Get("Mcp-Session-Id")
+	}
+	if code, got, _ := post(early, ""); code != http.StatusBadRequest || got != wantEarly {
+		t.Errorf("HTTP, before initialize: %d %+v, want 400 %+v as over stdio", code, got, wantEarly)
+	}
+	if code, got, _ := post(batch, ""); code != http.StatusBadRequest || got != wantBatch {
+		t.Errorf("HTTP, a batch: %d %+v, want 400 %+v as over stdio", code, got, wantBatch)
+	}
+	if code, got, _ := post(`{"jsonrpc":"2.0","id":9,"method":"ping"}`, ""); code != http.StatusOK || got != (answer{"9", 0, true}) {
+		t.Errorf("HTTP, ping outside a session: %d %+v", code, got)
+	}
+	code, got, session := post(initialize, "")
+	if code != http.StatusOK || got != (answer{"1", 0, true}) || session == "" {
+		t.Fatalf("HTTP, initialize: %d %+v, session %q", code, got, session)
+	}
+	if code, got, _ := post(early, session); code != http.StatusOK || got != (answer{"7", 0, true}) {
+		t.Errorf("HTTP, tools/list in the session: %d %+v", code, got)
+	}
+	if code, got, _ := post(batch, session); code != http.StatusBadRequest || got != wantBatch {
+		t.Errorf("HTTP, a batch in the session: %d %+v, want 400 %+v as over stdio", code, got, wantBatch)
 	}
 }

@@ -491,8 +491,9 @@ func (s *Server) mcp(w http.ResponseWriter, r *http.Request) {
 	}
 	r = r.WithContext(context.WithValue(r.Context(), mcpRootKey{}, root))
 	if r.Method == http.MethodPost {
-		// an id the SDK would misread (2.5 answered as 2) is refused
-		// here, as over stdio (mcp.BadID)
+		// what the stdio server refuses is refused here with the same
+		// JSON-RPC error (mcp.CheckHTTP): a batch, a request before
+		// initialize (outside a session), an id the SDK would misread
 		body, err := io.ReadAll(io.LimitReader(r.Body, maxMCPBody+1))
 		if err != nil {
 			httpError(w, r, http.StatusBadRequest, fmt.Errorf("read the request: %w", err))
@@ -502,12 +503,8 @@ func (s *Server) mcp(w http.ResponseWriter, r *http.Request) {
 			httpError(w, r, http.StatusRequestEntityTooLarge, fmt.Errorf("request larger than %d MiB", maxMCPBody>>20))
 			return
 		}
-		if id, bad := mcp.BadID(body); bad {
-			if id == nil {
-				id = json.RawMessage("null")
-			}
-			writeJSON(w, http.StatusBadRequest, map[string]any{"jsonrpc": "2.0", "id": id,
-				"error": map[string]any{"code": -32600, "message": "Invalid Request: a message's id must be a string or an integer"}})
+		if rerr := mcp.CheckHTTP(body, r.Header.Get("Mcp-Session-Id") != ""); rerr != nil {
+			writeJSON(w, http.StatusBadRequest, rerr)
 			return
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))

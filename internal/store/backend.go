@@ -147,7 +147,8 @@ func Open(ctx context.Context, target string) (*Store, error) {
 // not run (context cancelled). On SQLite it checks the file's pages and
 // the full-text index (full: every page); a PostgreSQL database is opened
 // (creating the schema if needed) and probed, as the server checks its own
-// pages.
+// pages. On both, a sound index also gets each project's vectors counted
+// by embedder (CheckReport.Vectors: is any project mixed).
 func Check(ctx context.Context, target string, full bool) (*CheckReport, error) {
 	d, err := driverFor(target)
 	if err != nil {

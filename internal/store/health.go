@@ -195,4 +195,8 @@ type CheckReport struct {
 	// not be read; Projects is then empty, which does not mean the index
 	// held none.
 	ProjectsError string `json:"projects_error,omitempty"`
+	// Vectors gives each project's embedder and whether its files carry
+	// vectors of more than one (ReadVectors), by root; read only from an
+	// index at the current schema whose checks found no problem.
+	Vectors []ProjectVectors `json:"project_vectors,omitempty"`
 }

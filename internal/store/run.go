@@ -283,7 +283,15 @@ func (s *Store) countMixed(ctx context.Context, project string) (MixedVectors, e
 	if err != nil {
 		return m, fmt.Errorf("read project: %w", damaged(err))
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT v.embedder, count(*) FROM indexed_files f
+	return mixedOf(ctx, s.db, project, m.Embedder)
+}
+
+// mixedOf counts project's files with vectors by embedder, in one query
+// of db, against embedder, the project's (MixedVectors; Files is 0 when
+// every vector is of it).
+func mixedOf(ctx context.Context, db *sql.DB, project, embedder string) (MixedVectors, error) {
+	m := MixedVectors{Embedder: embedder}
+	rows, err := db.QueryContext(ctx, `SELECT v.embedder, count(*) FROM indexed_files f
 		JOIN code_vectors v ON v.file_id = f.id WHERE f.project_path=? GROUP BY v.embedder`, project)
 	if err != nil {
 		return m, fmt.Errorf("count vectors by embedder: %w", damaged(err))
@@ -319,6 +327,45 @@ func (s *Store) countMixed(ctx context.Context, project string) (MixedVectors, e
 	}
 	m.Other = strings.Join(names, ", ")
 	return m, nil
+}
+
+// ProjectVectors is what Check reads of one project's vectors: the
+// embedder the project records, and, when some of its files carry
+// vectors of another embedder, how many (Mixed). It is counted whatever
+// the run record says, so it finds a mixed index that an older coderag
+// left without a record of its change of embedder.
+type ProjectVectors struct {
+	Root     string        `json:"root"`
+	Embedder string        `json:"embedder"`
+	Mixed    *MixedVectors `json:"mixed,omitempty"`
+}
+
+// ReadVectors returns, for every project of the database db, by root,
+// its ProjectVectors: one count of its files' vectors by embedder per
+// project (Check's, on either backend).
+func ReadVectors(ctx context.Context, db *sql.DB) ([]ProjectVectors, error) {
+	rows, err := db.QueryContext(ctx, `SELECT project_path, embedder FROM projects ORDER BY project_path`)
+	if err != nil {
+		return nil, damaged(err)
+	}
+	ps, err := collect(rows, func(rows *sql.Rows) (ProjectVectors, error) {
+		var p ProjectVectors
+		err := rows.Scan(&p.Root, &p.Embedder)
+		return p, err
+	})
+	if err != nil {
+		return nil, damaged(err)
+	}
+	for i, p := range ps {
+		m, err := mixedOf(ctx, db, p.Root, p.Embedder)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", p.Root, err)
+		}
+		if m.Files > 0 {
+			ps[i].Mixed = &m
+		}
+	}
+	return ps, nil
 }
 
 // Incomplete reports, for a project whose last index run has not finished

@@ -106,6 +106,12 @@ type GrepResult struct {
 	// built-in rule alone (build/, node_modules/, ...; no ignore file
 	// names them), at most maxSkippedDirs; NoIgnore searches them.
 	SkippedDirs []string `json:"skipped_dirs,omitempty"`
+	// Withheld counts the files under the search path (that the glob
+	// keeps) withheld for their secret-looking names (walk.SecretName),
+	// searched or not alike: it never says whether one would match.
+	// Text says so after the note (WithheldNote); AllowSecrets searches
+	// them.
+	Withheld int `json:"withheld,omitempty"`
 
 	maxChars int
 }
@@ -130,17 +136,28 @@ func skippedNote(dirs []string, more bool) string {
 	return fmt.Sprintf("Skipped %s (built-in rule; no_ignore to search %s).", list, plural(len(dirs), "it", "them"))
 }
 
-// builtinSkips lists the directories below dir (root-relative, "" for the
-// root) that a walk with opts leaves out by the built-in rule alone.
-func builtinSkips(ctx context.Context, root string, opts walk.Options) ([]string, bool) {
-	if opts.NoIgnore {
-		return nil, false
-	}
-	dirs, more, err := walk.BuiltinSkips(ctx, root, opts, maxSkippedDirs)
+// passedOver returns what a walk of root with opts leaves out by its rules
+// alone: the directories of the built-in rule (none with NoIgnore) and
+// the secret-looking files it withholds (walk.PassedOver).
+func passedOver(ctx context.Context, root string, opts walk.Options) walk.Passed {
+	p, err := walk.PassedOver(ctx, root, opts, maxSkippedDirs)
 	if err != nil {
-		return nil, false // the note is a courtesy; the search itself reports errors
+		return walk.Passed{} // the notes are a courtesy; the search itself reports errors
 	}
-	return dirs, more
+	if opts.NoIgnore {
+		p.Builtin, p.More = nil, false
+	}
+	return p
+}
+
+// withheldNote says how many secret-looking files a search withheld
+// (GrepResult.Withheld), "" for none: never whether they would match.
+func withheldNote(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf("Withheld %d secret-looking %s, not searched (allow secrets to search %s).",
+		n, plural(n, "file", "files"), plural(n, "it", "them"))
 }
 
 // Match is one matching line.
@@ -443,9 +460,16 @@ func grepFiles(ctx context.Context, root string, p GrepParams, indexed bool) (*G
 	notes = append(notes, res.Note)
 	notes = append(notes, skipped...)
 	if t.info.IsDir() {
-		var more bool
-		res.SkippedDirs, more = builtinSkips(ctx, t.root, q.walkOptions(-1))
-		notes = append(notes, skippedNote(res.SkippedDirs, more))
+		// counted by a walk of their names, not by the engine: which
+		// engine found a withheld file to match must not be told
+		po := passedOver(ctx, t.root, q.walkOptions(-1))
+		res.SkippedDirs = po.Builtin
+		notes = append(notes, skippedNote(res.SkippedDirs, po.More))
+		for _, sp := range po.Secrets {
+			if q.globOK(sp) {
+				res.Withheld++
+			}
+		}
 	}
 	notes = slices.DeleteFunc(notes, func(n string) bool { return n == "" })
 	res.Note = strings.TrimSpace(strings.Join(notes, " "))
@@ -689,8 +713,15 @@ func (r *GrepResult) Text() string {
 	if r.Note != "" {
 		out += r.Note + "\n"
 	}
+	if n := r.WithheldNote(); n != "" {
+		out += n + "\n"
+	}
 	return out
 }
+
+// WithheldNote is the sentence saying how many files the search withheld
+// for their secret-looking names (Withheld); "" when none was.
+func (r *GrepResult) WithheldNote() string { return withheldNote(r.Withheld) }
 
 // hasContext reports whether any match carries context lines.
 func (r *GrepResult) hasContext() bool {

@@ -4,10 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/coderag/coderag/internal/engine"
+	"github.com/coderag/coderag/internal/walk"
 )
 
 // IndexProjectParams are the arguments of index_project.
@@ -39,6 +42,12 @@ var indexProject = func() *Tool {
 			if rel == "." {
 				scope = ""
 			}
+			// a path the ignore rules leave out is indexed as nothing:
+			// the answer says so, and why, rather than "0 scanned"
+			note := ""
+			if why := excludedNote(root, scope, env.allowSecrets()); why != "" {
+				note = "Nothing there is indexed: " + why + ".\n"
+			}
 			r, err := eng.Start(root, engine.IndexRequest{Scope: scope})
 			if err != nil {
 				return "", fmt.Errorf("index_project: %w", err)
@@ -52,8 +61,8 @@ var indexProject = func() *Tool {
 				prefix = "An index run was already in progress; joined it.\n"
 			}
 			if !finished {
-				return fmt.Sprintf("%sIndexing %s continues in the background: %s. search_code works meanwhile on what is indexed so far; call index_status to follow progress.\n",
-					prefix, root, eng.Job(root).Line()), nil
+				return fmt.Sprintf("%sIndexing %s continues in the background: %s. search_code works meanwhile on what is indexed so far; call index_status to follow progress.\n%s",
+					prefix, root, eng.Job(root).Line(), note), nil
 			}
 			out := r.Outcome()
 			if out == nil {
@@ -68,11 +77,26 @@ var indexProject = func() *Tool {
 			if out.Err != nil {
 				return "", fmt.Errorf("index_project: indexing %s failed: %w", root, out.Err)
 			}
-			return prefix + reportText(out), nil
+			return prefix + reportText(out) + note, nil
 		})
 	t.Indexes = true
 	return t
 }()
+
+// excludedNote says why an index run leaves out scope, a root-relative
+// path ("" the whole project), in walk.Excluded's words: a hidden or
+// built-in directory, or the ignore file that excludes it; "" when the
+// index takes it (or it cannot be looked at).
+func excludedNote(root, scope string, allowSecrets bool) string {
+	if scope == "" {
+		return ""
+	}
+	fi, err := os.Stat(filepath.Join(root, filepath.FromSlash(scope)))
+	if err != nil {
+		return ""
+	}
+	return walk.Excluded(root, scope, fi.IsDir(), walk.Options{AllowSecrets: allowSecrets})
+}
 
 // reportText renders a finished run for the model.
 func reportText(o *engine.Outcome) string {

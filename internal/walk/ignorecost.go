@@ -24,10 +24,12 @@ import (
 // few hundred lines.
 const MaxIgnoreCost = 5000
 
-// ignorePattern is a parsed pattern and its cost.
+// ignorePattern is a parsed pattern, its cost and the root-relative path
+// of the ignore file it was read from (Matcher.IgnoredBy).
 type ignorePattern struct {
 	gitignore.Pattern
 	cost int
+	file string
 }
 
 // patternCost is the cost of trying line on a path name: 1, plus 1 for

@@ -396,7 +396,7 @@ func (m *Matcher) load(dir string) {
 				Err: fmt.Sprintf("first %d of %d patterns applied", len(kept), total)})
 		}
 		for _, line := range kept {
-			pats = append(pats, ignorePattern{gitignore.ParsePattern(line, domain), patternCost(line)})
+			pats = append(pats, ignorePattern{gitignore.ParsePattern(line, domain), patternCost(line), rel})
 		}
 	}
 	m.levels[dir] = pats
@@ -431,6 +431,13 @@ func boundIgnorePattern(line string) (string, bool) {
 // patterns are tried from the deepest file's last one up, until one
 // matches. Each try adds its pattern's cost to Steps.
 func (m *Matcher) Ignored(rel string, isDir bool) bool {
+	return m.IgnoredBy(rel, isDir) != ""
+}
+
+// IgnoredBy is Ignored that names the ignore file whose pattern excludes
+// rel, root-relative (".gitignore", "sub/.coderagignore"); "" when rel
+// is not ignored.
+func (m *Matcher) IgnoredBy(rel string, isDir bool) string {
 	parts := strings.Split(rel, "/")
 	var spent int64
 	defer func() { m.steps.Add(spent) }()
@@ -439,11 +446,14 @@ func (m *Matcher) Ignored(rel string, isDir bool) bool {
 		for j := len(pats) - 1; j >= 0; j-- {
 			spent += int64(pats[j].cost)
 			if r := pats[j].Match(parts, isDir); r != gitignore.NoMatch {
-				return r == gitignore.Exclude
+				if r == gitignore.Exclude {
+					return pats[j].file
+				}
+				return ""
 			}
 		}
 	}
-	return false
+	return ""
 }
 
 // BuiltinSkips returns the directories under opts.Dir that a walk with
@@ -453,20 +463,50 @@ func (m *Matcher) Ignored(rel string, isDir bool) bool {
 // information, so an engine that lists files another way (ripgrep) can
 // still say what it did not search.
 func BuiltinSkips(ctx context.Context, root string, opts Options, max int) ([]string, bool, error) {
+	p, err := passedOver(ctx, root, opts, max, false)
+	return p.Builtin, p.More, err
+}
+
+// Passed is what a walk passes over by its rules alone, without reading a
+// file (PassedOver).
+type Passed struct {
+	// Builtin lists the directories refused by the built-in SkipDirs rule
+	// alone, at most the max asked for, in walk order; More says there
+	// were more (BuiltinSkips).
+	Builtin []string
+	More    bool
+	// Secrets lists the files withheld for their secret-looking names
+	// (ReasonSecret), root-relative, in walk order; none with
+	// Options.AllowSecrets.
+	Secrets []string
+}
+
+// PassedOver is BuiltinSkips that also lists the files under opts.Dir
+// that a walk with opts withholds for their names (SecretName, unless
+// Options.AllowSecrets), so an engine that lists files another way
+// (ripgrep, which lists matching files only) can say how many it did not
+// search without searching them. Listing them takes the whole walk of
+// the directories; no file is opened or stat'ed.
+func PassedOver(ctx context.Context, root string, opts Options, max int) (Passed, error) {
+	return passedOver(ctx, root, opts, max, !opts.AllowSecrets)
+}
+
+// passedOver is PassedOver; secrets says whether to list the withheld
+// files (else the walk ends once max directories are found).
+func passedOver(ctx context.Context, root string, opts Options, max int, secrets bool) (Passed, error) {
+	var out Passed
 	root, err := filepath.Abs(root)
 	if err != nil {
-		return nil, false, err
+		return out, err
 	}
 	r := NewRules(root, opts)
 	start := root
 	if r.base != "" {
 		if !r.dirOK(r.base) {
-			return nil, false, nil
+			return out, nil
 		}
 		start = filepath.Join(root, filepath.FromSlash(r.base))
 	}
-	var out []string
-	more := false
 	errStop := errors.New("stop")
 	err = filepath.WalkDir(start, func(p string, d fs.DirEntry, werr error) error {
 		if err := ctx.Err(); err != nil {
@@ -476,6 +516,13 @@ func BuiltinSkips(ctx context.Context, root string, opts Options, max int) ([]st
 			if werr != nil && d != nil && d.IsDir() && p != start {
 				return fs.SkipDir
 			}
+			if werr == nil && secrets && !d.IsDir() && SecretName(d.Name()) {
+				rel, _ := filepath.Rel(root, p)
+				rel = filepath.ToSlash(rel)
+				if r.Candidate(rel, d).Skip == ReasonSecret {
+					out.Secrets = append(out.Secrets, rel)
+				}
+			}
 			return nil
 		}
 		rel, _ := filepath.Rel(root, p)
@@ -484,16 +531,20 @@ func BuiltinSkips(ctx context.Context, root string, opts Options, max int) ([]st
 			return nil
 		}
 		if r.builtin[rel] {
-			if max > 0 && len(out) >= max {
-				more = true
+			switch {
+			case max > 0 && len(out.Builtin) >= max && !secrets:
+				out.More = true
 				return errStop
+			case max > 0 && len(out.Builtin) >= max:
+				out.More = true
+			default:
+				out.Builtin = append(out.Builtin, rel)
 			}
-			out = append(out, rel)
 		}
 		return fs.SkipDir
 	})
 	if err == errStop {
 		err = nil
 	}
-	return out, more, err
+	return out, err
 }

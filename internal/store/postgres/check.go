@@ -41,6 +41,13 @@ func Check(ctx context.Context, target string, _ bool) (*store.CheckReport, erro
 			rep.Problems = append(rep.Problems, err.Error())
 		}
 	}
+	if len(rep.Problems) == 0 && rep.Unreadable == "" && rep.ProjectsError == "" {
+		vs, err := store.ReadVectors(ctx, st.DB())
+		if err != nil {
+			rep.Skipped = append(rep.Skipped, fmt.Sprintf("the embedders of each project's vectors (%v)", err))
+		}
+		rep.Vectors = vs
+	}
 	return rep, ctx.Err()
 }
 

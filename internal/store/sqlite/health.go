@@ -186,8 +186,9 @@ func (s *backend) Probe(ctx context.Context) error {
 // Check examines the index at path without changing it: the file is
 // SQLite with coderag's schema marker, every table exists, PRAGMA
 // quick_check (integrity_check with full) finds nothing, and FTS5's
-// integrity-check passes (run inside a transaction that is rolled back).
-// Problems go into the report; the error is only for a check that could
+// integrity-check passes (run inside a transaction that is rolled back);
+// then, when all passed, it counts each project's vectors by embedder
+// (CheckReport.Vectors). Problems go into the report; the error is only for a check that could
 // not run (context cancelled). A missing file is reported as a problem.
 // Only damage (store.Damaged) is a problem: a check that fails for another
 // cause, above all the disk or file system (store.DiskProblem: full, an
@@ -281,10 +282,29 @@ func Check(ctx context.Context, path string, full bool) (*store.CheckReport, err
 			rep.Problems = append(rep.Problems, fmt.Sprintf("full-text index: %v", err))
 		}
 	}
+	if have == store.SchemaVersion && len(rep.Problems) == 0 && rep.Unreadable == "" {
+		vectorCheck(ctx, db, rep)
+	}
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
 	return rep, nil
+}
+
+// vectorCheck reads each project's embedders of vectors into rep.Vectors
+// (store.ReadVectors). Damage found on the way is a problem; any other
+// failure leaves the check out (rep.Skipped): the file passed the checks
+// that say it is sound.
+func vectorCheck(ctx context.Context, db *sql.DB, rep *store.CheckReport) {
+	vs, err := store.ReadVectors(ctx, db)
+	switch {
+	case err == nil:
+		rep.Vectors = vs
+	case store.Damaged(err):
+		rep.Problems = append(rep.Problems, fmt.Sprintf("reading the vectors' embedders: %v", err))
+	case ctx.Err() == nil:
+		rep.Skipped = append(rep.Skipped, fmt.Sprintf("the embedders of each project's vectors (%v)", err))
+	}
 }
 
 // ftsCheck runs FTS5's integrity-check command, which is an INSERT, in a

@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"sort"
 	"strings"
 	"testing"
@@ -41,6 +42,7 @@ func Run(t *testing.T, target func(testing.TB) string) {
 		{"Vectors", testVectors},
 		{"RunsAndRemoveProject", testRunsAndRemoveProject},
 		{"MixedRun", testMixedRun},
+		{"CheckCountsVectors", testCheckCountsVectors},
 		{"VectorMigration", testVectorMigration},
 		{"Migrations", testMigrations},
 		{"OpenTwice", testOpenTwice},
@@ -794,6 +796,56 @@ func testMixedRun(t *testing.T, target func(testing.TB) string) {
 			t.Fatalf("after the switch: Mixed = %+v %v %v (record %+v)", m, ok, err, r)
 		}
 	})
+}
+
+// testCheckCountsVectors: Check counts every project's vectors by
+// embedder, so a mixed project is found without a run record saying a
+// change of embedder began (an index an older coderag left), and a
+// project of one embedder is not mixed.
+func testCheckCountsVectors(t *testing.T, target func(testing.TB) string) {
+	t.Parallel()
+	withTarget(t, target, func(t *testing.T, target string) {
+		ctx := context.Background()
+		s := Open(t, target)
+		mustProject(t, s, "/p")
+		mustProject(t, s, "/q")
+		moved := File("b.go", "beta")
+		moved.Record.Embedder, moved.Chunks[0].Embedder = "local:new", "local:new"
+		if err := s.ReplaceFiles(ctx, "/p", []store.FileData{File("a.go", "alpha"), moved, File("c.go", "gamma")}, nil); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.ReplaceFiles(ctx, "/q", []store.FileData{File("a.go", "alpha")}, nil); err != nil {
+			t.Fatal(err)
+		}
+		if _, ok, err := s.Mixed(ctx, "/p"); ok || err != nil {
+			t.Fatalf("Mixed without a run record = %v %v: the record is not what this test is about", ok, err)
+		}
+		s.Close()
+		rep, err := store.Check(ctx, target, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []store.ProjectVectors{
+			{Root: "/p", Embedder: "local:test", Mixed: &store.MixedVectors{Embedder: "local:test", Other: "local:new", Files: 1, Total: 3}},
+			{Root: "/q", Embedder: "local:test"},
+		}
+		if len(rep.Problems) > 0 || !reflect.DeepEqual(rep.Vectors, want) {
+			t.Fatalf("Check: problems %q, vectors %s, want %s", rep.Problems, vectorsText(rep.Vectors), vectorsText(want))
+		}
+	})
+}
+
+// vectorsText renders vs for a test's message.
+func vectorsText(vs []store.ProjectVectors) string {
+	var b strings.Builder
+	for _, v := range vs {
+		fmt.Fprintf(&b, "{%s %s", v.Root, v.Embedder)
+		if v.Mixed != nil {
+			fmt.Fprintf(&b, " mixed %+v", *v.Mixed)
+		}
+		b.WriteString("} ")
+	}
+	return b.String()
 }
 
 // File returns the rows of a file at path with one function chunk per
