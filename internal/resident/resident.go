@@ -45,6 +45,18 @@ const maxRequestBytes = 1 << 20
 // dialTimeout bounds the client's connect: a live server accepts at once.
 const dialTimeout = 200 * time.Millisecond
 
+// AckTimeout bounds the wait for the server's acknowledgement of a
+// request, sent as soon as it is read: a connect succeeds into the
+// socket's backlog even when the server process is stopped (Ctrl-Z), and
+// the client must not wait on it. After the acknowledgement the client
+// waits for the answer as long as the run takes.
+var AckTimeout = time.Second
+
+// ack is the server's first line on a connection: the request was read.
+type ack struct {
+	Ack bool `json:"ack"`
+}
+
 // Request is one command a client asks the server to run.
 type Request struct {
 	// Identity names the client's binary and the configuration a search
@@ -168,6 +180,10 @@ func serveConn(ctx context.Context, c net.Conn, handle Handler) {
 	if err := dec.Decode(&req); err != nil {
 		return
 	}
+	enc := json.NewEncoder(c)
+	if err := enc.Encode(ack{Ack: true}); err != nil {
+		return
+	}
 	rctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	// the client writes nothing after its request: a read that returns
@@ -178,14 +194,16 @@ func serveConn(ctx context.Context, c net.Conn, handle Handler) {
 		cancel()
 	}()
 	resp := handle(rctx, req)
-	json.NewEncoder(c).Encode(resp)
+	enc.Encode(resp)
 }
 
 // Call sends req to the server listening at path and returns its answer.
-// ok is false when there is no server, it refused the request, or the
-// exchange failed before a whole answer came: the caller then runs the
-// command itself. Cancelling ctx closes the connection, which stops the
-// server's run, and returns ok false with ctx's error.
+// ok is false when there is no server, the process listening is another
+// user's, it did not acknowledge the request within AckTimeout, it
+// refused the request, or the exchange failed before a whole answer came:
+// the caller then runs the command itself. Cancelling ctx closes the
+// connection, which stops the server's run, and returns ok false with
+// ctx's error.
 func Call(ctx context.Context, path string, req Request) (resp Response, ok bool, err error) {
 	if path == "" {
 		return Response{}, false, nil
@@ -196,12 +214,22 @@ func Call(ctx context.Context, path string, req Request) (resp Response, ok bool
 		return Response{}, false, nil
 	}
 	defer c.Close()
+	if !samePeer(c) {
+		return Response{}, false, nil // a socket another user made: not ours to trust
+	}
 	stop := context.AfterFunc(ctx, func() { c.Close() })
 	defer stop()
 	if err := json.NewEncoder(c).Encode(req); err != nil {
 		return Response{}, false, ctx.Err()
 	}
-	if err := json.NewDecoder(c).Decode(&resp); err != nil {
+	dec := json.NewDecoder(c)
+	c.SetReadDeadline(time.Now().Add(AckTimeout))
+	var a ack
+	if err := dec.Decode(&a); err != nil || !a.Ack {
+		return Response{}, false, ctx.Err()
+	}
+	c.SetReadDeadline(time.Time{})
+	if err := dec.Decode(&resp); err != nil {
 		return Response{}, false, ctx.Err()
 	}
 	if resp.Refused != "" {

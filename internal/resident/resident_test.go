@@ -175,3 +175,33 @@ func TestSocketPath(t *testing.T) {
 		t.Fatalf("no home gave %q", p)
 	}
 }
+
+// A server that does not read its connections (a stopped process: the
+// kernel still completes the connect into the backlog) is given up after
+// AckTimeout; a server that acknowledged is waited for however long its
+// run takes.
+func TestAckTimeout(t *testing.T) {
+	defer func(d time.Duration) { AckTimeout = d }(AckTimeout)
+	AckTimeout = 100 * time.Millisecond
+	path := SocketPath(t.TempDir())
+	if path == "" {
+		t.Skip("the temporary directory's path is too long for a Unix socket")
+	}
+	ln, err := net.Listen("unix", path) // never accepts
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	if _, ok, err := Call(context.Background(), path, Request{Args: []string{"search", "x"}}); ok || err != nil {
+		t.Fatalf("a server that never read the request: ok %v err %v", ok, err)
+	}
+
+	slow := serve(t, func(ctx context.Context, req Request) Response {
+		time.Sleep(3 * AckTimeout)
+		return Response{Stdout: []byte("late but here")}
+	})
+	resp, ok, err := Call(context.Background(), slow, Request{Args: []string{"search", "x"}})
+	if !ok || err != nil || string(resp.Stdout) != "late but here" {
+		t.Fatalf("a slow run after its acknowledgement: %+v ok %v err %v", resp, ok, err)
+	}
+}
