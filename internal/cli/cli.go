@@ -55,6 +55,17 @@ type env struct {
 	// repl is set in the REPL: advice names its commands (/read), not the
 	// CLI's.
 	repl bool
+	// colorSet, when set, says whether matched terms are coloured (a
+	// resident client's terminal), instead of looking at stdout.
+	colorSet *bool
+	// perRun prints the notes a process prints once (older analysis,
+	// glossary only) on every command: a watcher answering searches is
+	// one process, but each of its clients is a new command line.
+	perRun bool
+	// trusted, when set, names the project roots whose index a watcher
+	// keeps up to date right now (nothing pending, every directory
+	// watched): they are searched as they are (engine.AsIs), with no walk.
+	trusted func(root string) bool
 }
 
 type command struct {
@@ -123,6 +134,11 @@ func MainIO(ctx context.Context, args []string, lookupEnv func(string) (string, 
 		return finish(e, "repl", runREPL(e, nil))
 	}
 	name := args[0]
+	if name == "search" && cfgErr == nil {
+		if code, ok := searchResident(ctx, cfg, args[1:], stdout, stderr); ok {
+			return code
+		}
+	}
 	switch name {
 	case "-h", "--help", "help":
 		if len(args) > 1 {
@@ -563,7 +579,13 @@ func openProjectQuiet(e *env, dir string) (*engine.Project, func(), error) {
 // CLI's one call of engine.Open. No indexed project holding dir is the
 // not-indexed message.
 func openIn(e *env, eng *engine.Engine, dir string) (*engine.Project, error) {
-	p, err := eng.Open(e.ctx, dir, projectOptions)
+	opts := projectOptions
+	if e.trusted != nil {
+		if row, err := eng.Find(e.ctx, dir, true); err == nil && e.trusted(row.Path) {
+			opts.Policy = engine.AsIs
+		}
+	}
+	p, err := eng.Open(e.ctx, dir, opts)
 	if errors.Is(err, engine.ErrNotIndexed) {
 		return nil, notIndexedError(dir)
 	}
@@ -574,6 +596,12 @@ func openIn(e *env, eng *engine.Engine, dir string) (*engine.Project, error) {
 // project were indexed by an older coderag; count is called only when the
 // note has not been printed yet.
 func noteOlder(e *env, root string, count func() int) {
+	if e.perRun {
+		if n := count(); n > 0 {
+			fmt.Fprintf(e.stderr, "note: %d files of %s were indexed by an older coderag; run `coderag index %s` to refresh them\n", n, root, root)
+		}
+		return
+	}
 	if _, said := staleNoted.LoadOrStore(root, true); said {
 		return
 	}

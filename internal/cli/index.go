@@ -39,7 +39,7 @@ EMBEDDING_MODEL=hashing-768-v1 selects the lexical feature-hashing embedder.
 Set EMBEDDING_PROVIDER=ollama or openai for a server's model.`)
 	configFlags(fs, e, "provider", "model", "base-url", "batch-size", "threads")
 	asJSON := fs.Bool("json", false, "print the run report as JSON")
-	watch := fs.Bool("watch", false, "after indexing, watch the tree and re-index saved files")
+	watch := fs.Bool("watch", false, "after indexing, watch the tree and re-index saved files; meanwhile answer this index's 'coderag search' warm (CODERAG_RESIDENT)")
 	quiet := fs.Bool("quiet", false, "no progress output")
 	pos, err := parse(fs, args)
 	if err != nil {

@@ -183,10 +183,10 @@ var glossaryNoted atomic.Bool
 // (analyze.Analyzer.Note). Standard output, --json included, is left as
 // it is.
 func noteGlossaryOnly(e *env, query string) {
-	if glossaryNoted.Load() || !strings.ContainsFunc(query, func(r rune) bool { return unicode.Is(unicode.Han, r) }) {
+	if (!e.perRun && glossaryNoted.Load()) || !strings.ContainsFunc(query, func(r rune) bool { return unicode.Is(unicode.Han, r) }) {
 		return
 	}
-	if n := e.an.Note(); n != "" && !glossaryNoted.Swap(true) {
+	if n := e.an.Note(); n != "" && (e.perRun || !glossaryNoted.Swap(true)) {
 		fmt.Fprintln(e.stderr, "note: "+n)
 	}
 }
@@ -218,6 +218,9 @@ func oneShotGC() {
 // when standard output is a terminal (never a pipe or a file) and NO_COLOR
 // is not set.
 func (e *env) color() bool {
+	if e.colorSet != nil {
+		return *e.colorSet
+	}
 	f, ok := e.stdout.(*os.File)
 	return ok && !e.cfg.NoColor && term.IsTerminal(int(f.Fd()))
 }

@@ -29,6 +29,7 @@ const (
 	EnvToken             = "CODERAG_TOKEN"
 	EnvAllowSecrets      = "CODERAG_ALLOW_SECRETS"
 	EnvNoColor           = "NO_COLOR"
+	EnvResident          = "CODERAG_RESIDENT"
 )
 
 // EnvHelp is the block of text describing the environment, for --help output.
@@ -51,7 +52,9 @@ const EnvHelp = `Environment (flags override environment, environment overrides 
   CODERAG_ALLOW_SECRETS  1 = index, read, grep and glob files whose names look like secrets (.env, *.pem,
                          *.key, id_rsa*, credentials.json, secrets.yaml, .npmrc, ...), withheld by default;
                          --allow-secrets sets it for one command
-  NO_COLOR               any value: no colour in the terminal (matched terms are coloured on a terminal only)`
+  NO_COLOR               any value: no colour in the terminal (matched terms are coloured on a terminal only)
+  CODERAG_RESIDENT       off = 'search' never asks a running 'index --watch' of the same index to answer it
+                         (default on: a watcher answers searches warm over $CODERAG_HOME/resident.sock)`
 
 // Config holds every setting coderag reads from the environment.
 type Config struct {
@@ -71,6 +74,10 @@ type Config struct {
 	// NoColor (NO_COLOR, any non-empty value, no-color.org) turns off the
 	// colouring of matched terms that a terminal otherwise gets.
 	NoColor bool
+	// Resident (CODERAG_RESIDENT, default on) lets `search` ask a running
+	// watcher of the same index to answer it (package resident); off runs
+	// every search in its own process.
+	Resident bool
 }
 
 // Embedding selects and configures the embedding provider.
@@ -115,6 +122,7 @@ func defaults(home string) Config {
 		Home:         filepath.Join(home, ".coderag"),
 		IndexThreads: 4,
 		Embedding:    Embedding{Provider: "local", BatchSize: 32},
+		Resident:     true,
 	}
 }
 
@@ -181,6 +189,17 @@ var Settings = []Setting{
 			}
 			return nil
 		}},
+	{Env: EnvResident, apply: func(c *Config, v string) error {
+		switch strings.ToLower(v) {
+		case "0", "false", "no", "off":
+			c.Resident = false
+		case "1", "true", "yes", "on":
+			c.Resident = true
+		default:
+			return errors.New("want on or off")
+		}
+		return nil
+	}},
 }
 
 // atLeast1 parses v into *n, a whole number >= 1.
