@@ -22,8 +22,9 @@ const module = "github.com/coderag/coderag/"
 // so a new package gets its place here.
 var layers = [][]string{
 	// Leaves: line arithmetic, file -> language, settings, the shared HTTP
-	// helpers, the Chinese dictionary, vector arithmetic.
-	{"internal/lines", "internal/lang", "internal/config", "internal/httpx", "internal/zh", "internal/vec"},
+	// helpers, the Chinese dictionary, vector arithmetic, the resident
+	// search socket.
+	{"internal/lines", "internal/lang", "internal/config", "internal/httpx", "internal/zh", "internal/vec", "internal/resident"},
 	// File discovery and ignore rules; analysis of identifiers and Chinese
 	// text (query terms, index terms, the local embedder's tokens).
 	{"internal/walk", "internal/analyze"},

@@ -48,6 +48,9 @@ func TestResidentArgs(t *testing.T) {
 // configuration flag and CODERAG_RESIDENT=off run in their own process.
 func TestResidentSearch(t *testing.T) {
 	home := setHome(t)
+	// the dictionary is part of the identity, and without a setting it is
+	// looked for above the working directory, which this test changes
+	setenv(t, "CODERAG_CEDICT", "off")
 	root := t.TempDir()
 	os.WriteFile(filepath.Join(root, "retry.go"), []byte("package a\n\n// Backoff waits longer after each failed attempt.\nfunc Backoff(n int) int { return n * 2 }\n"), 0o644)
 	os.WriteFile(filepath.Join(root, "parse.go"), []byte("package a\n\n// ParseHeader reads one header line.\nfunc ParseHeader(s string) string { return s }\n"), 0o644)
