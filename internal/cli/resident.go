@@ -180,6 +180,7 @@ func serveResident(e *env, root string, settled *atomic.Bool) (stop func()) {
 		return func() {}
 	}
 	id := residentIdentity(e.cfg)
+	fmt.Fprintf(e.stderr, "answering this index's searches warm on %s (CODERAG_RESIDENT=off: each search runs alone)\n", path)
 	shared := &sharedEngine{}
 	ctx, cancel := context.WithCancel(e.ctx)
 	done := make(chan struct{})
