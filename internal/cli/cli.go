@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -62,10 +63,10 @@ type env struct {
 	// glossary only) on every command: a watcher answering searches is
 	// one process, but each of its clients is a new command line.
 	perRun bool
-	// trusted, when set, names the project roots whose index a watcher
-	// keeps up to date right now (nothing pending, every directory
-	// watched): they are searched as they are (engine.AsIs), with no walk.
-	trusted func(root string) bool
+	// wd, when set, is the working directory relative project paths are
+	// resolved against (a resident client's; this process's own is
+	// another), while messages name them as typed.
+	wd string
 }
 
 type command struct {
@@ -558,7 +559,7 @@ func openProjectQuiet(e *env, dir string) (*engine.Project, func(), error) {
 	if exists, err := store.Exists(e.cfg.DBPath()); err != nil {
 		return nil, nil, err
 	} else if !exists {
-		if _, err := rootrule.Resolve(dir); err != nil {
+		if _, err := rootrule.Resolve(e.pathOf(dir)); err != nil {
 			return nil, nil, fmt.Errorf("project %s: %w", dir, err)
 		}
 		return nil, nil, notIndexedError(dir)
@@ -575,16 +576,21 @@ func openProjectQuiet(e *env, dir string) (*engine.Project, func(), error) {
 	return p, func() { p.Release(); release() }, nil
 }
 
+// pathOf is dir resolved against e.wd when it is relative and e.wd is set,
+// else dir.
+func (e *env) pathOf(dir string) string {
+	if e.wd != "" && !filepath.IsAbs(dir) {
+		return filepath.Join(e.wd, dir)
+	}
+	return dir
+}
+
 // openIn opens the project holding dir in eng with projectOptions: the
 // CLI's one call of engine.Open. No indexed project holding dir is the
 // not-indexed message.
 func openIn(e *env, eng *engine.Engine, dir string) (*engine.Project, error) {
 	opts := projectOptions
-	if e.trusted != nil {
-		if row, err := eng.Find(e.ctx, dir, true); err == nil && e.trusted(row.Path) {
-			opts.Policy = engine.AsIs
-		}
-	}
+	opts.Dir = e.wd
 	p, err := eng.Open(e.ctx, dir, opts)
 	if errors.Is(err, engine.ErrNotIndexed) {
 		return nil, notIndexedError(dir)

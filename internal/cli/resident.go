@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -12,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"golang.org/x/term"
 
@@ -35,55 +35,44 @@ var residentSearchFlags = map[string]bool{
 	"json": false, "all": false, "explain": false, "tool-format": false, "expand": false,
 }
 
-// residentArgs returns search's arguments as a resident server must see
-// them: each --project value made absolute against wd, and --project wd
-// added when neither --project nor --all is given. ok is false when args
-// hold a flag outside residentSearchFlags or a value flag without its
-// value.
-func residentArgs(args []string, wd string) (out []string, ok bool) {
-	project, all := false, false
+// residentArgs reports whether a resident server may run search's
+// arguments as the client would: every flag is one of
+// residentSearchFlags with its value, and no --project names a path of
+// /proc or /dev (/proc/self/cwd is the process's own, and differs in the
+// server). The arguments cross as they are: the server resolves relative
+// paths against the client's working directory (Request.Wd), and its
+// messages name them as they were typed.
+func residentArgs(args []string) bool {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a == "--" {
-			out = append(out, args[i:]...)
-			break
+			return true
 		}
 		if !strings.HasPrefix(a, "-") || a == "-" || negatedFilter(a) {
-			out = append(out, a)
 			continue
 		}
 		name, val, hasVal := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(a, "-"), "-"), "=")
 		takes, known := residentSearchFlags[name]
 		if !known {
-			return nil, false
+			return false
 		}
 		if !takes {
-			all = all || name == "all"
-			out = append(out, a)
 			continue
 		}
 		if !hasVal {
 			if i+1 >= len(args) {
-				return nil, false
+				return false
 			}
 			i++
 			val = args[i]
 		}
 		if name == "project" {
-			project = true
-			if val == "" {
-				return nil, false // the command's own error says it
-			}
-			if !filepath.IsAbs(val) {
-				val = filepath.Join(wd, val)
+			if c := filepath.Clean(val); c == "/proc" || c == "/dev" || strings.HasPrefix(c, "/proc/") || strings.HasPrefix(c, "/dev/") {
+				return false
 			}
 		}
-		out = append(out, "--"+name+"="+val)
 	}
-	if !project && !all {
-		out = append([]string{"--project=" + wd}, out...)
-	}
-	return out, true
+	return true
 }
 
 // residentIdentity names this binary and the configuration a search
@@ -132,11 +121,7 @@ func searchResident(ctx context.Context, cfg config.Config, args []string, stdou
 		return 0, false // no watcher: the common case, one stat
 	}
 	wd, err := os.Getwd()
-	if err != nil {
-		return 0, false
-	}
-	rargs, ok := residentArgs(args, wd)
-	if !ok {
+	if err != nil || !residentArgs(args) {
 		return 0, false
 	}
 	color := false
@@ -144,7 +129,7 @@ func searchResident(ctx context.Context, cfg config.Config, args []string, stdou
 		color = !cfg.NoColor && term.IsTerminal(int(f.Fd()))
 	}
 	resp, ok, err := resident.Call(ctx, path, resident.Request{
-		Identity: residentIdentity(cfg), Args: append([]string{"search"}, rargs...), Color: color})
+		Identity: residentIdentity(cfg), Args: append([]string{"search"}, args...), Wd: wd, Color: color})
 	if err != nil {
 		fmt.Fprintln(stderr, "coderag search: interrupted")
 		return exitInterrupted, true
@@ -152,45 +137,69 @@ func searchResident(ctx context.Context, cfg config.Config, args []string, stdou
 	if !ok {
 		return 0, false
 	}
-	stdout.Write(resp.Stdout)
-	stderr.Write(resp.Stderr)
+	for _, c := range resp.Output {
+		if c.Stream == 2 {
+			stderr.Write(c.Data)
+		} else {
+			stdout.Write(c.Data)
+		}
+	}
 	return resp.Code, true
 }
 
+// residentRetry is how often a watcher that found another process
+// answering on the socket tries to take it over (when that one exits).
+var residentRetry = 10 * time.Second
+
 // serveResident answers the searches of e's index on its socket while the
-// watcher of root runs, from one engine kept open (and its caches warm) for
-// them. While settled is true (the watcher has re-indexed every change it
-// saw and watches every directory) a search of root skips the freshness
-// walk: the watcher's events stand for it.
-// It returns the function that stops answering and closes that engine. A
-// socket that cannot be made, or another process answering already, is a
-// note on stderr: the watcher goes on without answering.
-func serveResident(e *env, root string, settled *atomic.Bool) (stop func()) {
+// watcher runs, from one engine kept open (and its caches warm) for them.
+// Every search gets the CLI's freshness check (engine.Freshen): a watcher
+// misses changes its events do not show (a replaced root, an edited ignore
+// file, a build/ directory that became a package, a hard link), and the
+// check's walk reads only changed directories. While another process
+// answers on the socket, it tries to take over every residentRetry. It
+// returns the function that stops answering and closes the engine. A
+// socket that cannot be made is a note on stderr: the watcher goes on
+// without answering.
+func serveResident(e *env) (stop func()) {
 	if !e.cfg.Resident {
 		return func() {}
 	}
 	path := resident.SocketPath(e.cfg.Home)
-	ln, err := resident.Listen(path)
-	if err != nil {
-		if errors.Is(err, resident.ErrServing) {
-			fmt.Fprintf(e.stderr, "note: %v; this watcher leaves searches to it\n", err)
-		} else {
-			fmt.Fprintf(e.stderr, "note: searches are not answered by this watcher: %v\n", err)
-		}
-		return func() {}
-	}
 	id := residentIdentity(e.cfg)
-	fmt.Fprintf(e.stderr, "answering this index's searches warm on %s (CODERAG_RESIDENT=off: each search runs alone)\n", path)
 	shared := &sharedEngine{}
 	ctx, cancel := context.WithCancel(e.ctx)
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		err := resident.Serve(ctx, ln, func(rctx context.Context, req resident.Request) resident.Response {
-			return answerResident(e, shared, id, rctx, req, func(r string) bool { return r == root && settled.Load() })
-		})
-		if err != nil {
-			fmt.Fprintf(e.stderr, "note: this watcher stopped answering searches: %v\n", err)
+		noted := false
+		for {
+			ln, err := resident.Listen(path)
+			if errors.Is(err, resident.ErrServing) {
+				if !noted {
+					fmt.Fprintf(e.stderr, "note: %v; this watcher answers them when it stops\n", err)
+					noted = true
+				}
+				select {
+				case <-ctx.Done():
+					return
+				case <-time.After(residentRetry):
+					continue
+				}
+			}
+			if err != nil {
+				fmt.Fprintf(e.stderr, "note: searches are not answered by this watcher: %v\n", err)
+				return
+			}
+			fmt.Fprintf(e.stderr, "answering this index's searches warm on %s (CODERAG_RESIDENT=off: each search runs alone)\n", path)
+			err = resident.Serve(ctx, ln, func(rctx context.Context, req resident.Request) resident.Response {
+				return answerResident(e, shared, id, rctx, req)
+			})
+			ln.Close()
+			if err != nil {
+				fmt.Fprintf(e.stderr, "note: this watcher stopped answering searches: %v\n", err)
+			}
+			return
 		}
 	}()
 	return func() {
@@ -206,15 +215,14 @@ var residentAnswered atomic.Int64
 
 // answerResident runs one client's search in the watcher: with the
 // watcher's configuration (equal to the client's, by identity), the shared
-// engine, the client's colour choice, and its output captured; trusted
-// says which project needs no freshness walk (env.trusted). A search
-// that panics is refused, so the client runs it itself and the watcher
-// lives on.
-func answerResident(e *env, shared *sharedEngine, id string, ctx context.Context, req resident.Request, trusted func(string) bool) (resp resident.Response) {
+// engine, the client's working directory and colour choice, and its
+// output recorded in order. A search that panics is refused, so the
+// client runs it itself and the watcher lives on.
+func answerResident(e *env, shared *sharedEngine, id string, ctx context.Context, req resident.Request) (resp resident.Response) {
 	if req.Identity != id {
 		return resident.Response{Refused: "another coderag binary or configuration"}
 	}
-	if len(req.Args) == 0 || req.Args[0] != "search" {
+	if len(req.Args) == 0 || req.Args[0] != "search" || !filepath.IsAbs(req.Wd) || !residentArgs(req.Args[1:]) {
 		return resident.Response{Refused: "only searches are answered"}
 	}
 	defer func() {
@@ -223,11 +231,11 @@ func answerResident(e *env, shared *sharedEngine, id string, ctx context.Context
 			resp = resident.Response{Refused: "the search failed in the watcher"}
 		}
 	}()
-	var out, errb bytes.Buffer
+	var rec resident.Recorder
 	color := req.Color
-	re := &env{ctx: ctx, cfg: e.cfg, stdout: &out, stderr: &errb, stdin: strings.NewReader(""), an: e.an,
-		shared: shared, longLived: true, colorSet: &color, perRun: true, trusted: trusted}
+	re := &env{ctx: ctx, cfg: e.cfg, stdout: rec.Stream(1), stderr: rec.Stream(2), stdin: strings.NewReader(""), an: e.an,
+		shared: shared, longLived: true, colorSet: &color, perRun: true, wd: req.Wd}
 	code := finish(re, "search", runSearch(re, req.Args[1:]))
 	residentAnswered.Add(1)
-	return resident.Response{Stdout: out.Bytes(), Stderr: errb.Bytes(), Code: code}
+	return resident.Response{Output: rec.Chunks(), Code: code}
 }

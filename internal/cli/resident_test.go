@@ -1,43 +1,38 @@
 package cli
 
 import (
+	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 )
 
 func TestResidentArgs(t *testing.T) {
-	wd := "/work/proj"
 	for _, c := range []struct {
 		args []string
-		want []string // nil: not forwarded
+		ok   bool
 	}{
-		{[]string{"retry", "backoff"}, []string{"--project=/work/proj", "retry", "backoff"}},
-		{[]string{"--json", "--top-k", "5", "retry"}, []string{"--project=/work/proj", "--json", "--top-k=5", "retry"}},
-		{[]string{"--project", "sub/dir", "q"}, []string{"--project=/work/proj/sub/dir", "q"}},
-		{[]string{"-project=/abs", "q"}, []string{"--project=/abs", "q"}},
-		{[]string{"--all", "q"}, []string{"--all", "q"}},
-		{[]string{"q", "-file:vendor/**"}, []string{"--project=/work/proj", "q", "-file:vendor/**"}},
-		{[]string{"--", "--store", "x"}, []string{"--project=/work/proj", "--", "--store", "x"}},
-		{[]string{"--store", "/other.db", "q"}, nil}, // a configuration flag
-		{[]string{"--allow-secrets", "q"}, nil},      // one too
-		{[]string{"--help"}, nil},                    // help is printed here
-		{[]string{"--top-k"}, nil},                   // a value flag without its value
-		{[]string{"--project=", "q"}, nil},           // the command's own error
-		{[]string{"--projcet", "x", "q"}, nil},       // misspelt: the command's own error
+		{[]string{"retry", "backoff"}, true},
+		{[]string{"--json", "--top-k", "5", "retry"}, true},
+		{[]string{"--project", "sub/dir", "q"}, true},
+		{[]string{"-project=/abs", "q"}, true},
+		{[]string{"--all", "q"}, true},
+		{[]string{"q", "-file:vendor/**"}, true},
+		{[]string{"--", "--store", "x"}, true},
+		{[]string{"--store", "/other.db", "q"}, false},                 // a configuration flag
+		{[]string{"--allow-secrets", "q"}, false},                      // one too
+		{[]string{"--help"}, false},                                    // help is printed here
+		{[]string{"--top-k"}, false},                                   // a value flag without its value
+		{[]string{"--projcet", "x", "q"}, false},                       // misspelt: the command's own error
+		{[]string{"--project", "/proc/self/cwd", "q"}, false},          // the process's own directory
+		{[]string{"--project=/dev/fd/3", "q"}, false},                  // the process's own descriptor
+		{[]string{"--project", "/proc/../proc/self/root", "q"}, false}, // cleaned first
 	} {
-		got, ok := residentArgs(c.args, wd)
-		if c.want == nil {
-			if ok {
-				t.Errorf("residentArgs(%q) forwarded %q", c.args, got)
-			}
-			continue
-		}
-		if !ok || !slices.Equal(got, c.want) {
-			t.Errorf("residentArgs(%q) = %q, %v; want %q", c.args, got, ok, c.want)
+		if got := residentArgs(c.args); got != c.ok {
+			t.Errorf("residentArgs(%q) = %v, want %v", c.args, got, c.ok)
 		}
 	}
 }
@@ -75,11 +70,15 @@ func TestResidentSearch(t *testing.T) {
 		defer setenv(t, "CODERAG_RESIDENT", "on")
 		return run(t, args...)
 	}
+	t.Chdir(filepath.Dir(root))
 	for _, args := range [][]string{
 		{"search", "--project", root, "wait longer after a failure"},
 		{"search", "--json", "--project", root, "header line"},
 		{"search", "--explain", "--top-k", "1", "--project", root, "Backoff"},
-		{"search", "--project", root, "lnag:go retry"}, // a bad filter: exit 2 either way
+		{"search", "--project", root, "lnag:go retry"},                       // a bad filter: exit 2 either way
+		{"search", "--project", filepath.Base(root), "header line"},          // relative to the client's directory
+		{"search", "--project", filepath.Base(root) + "/nonexist", "header"}, // its error names it as typed
+		{"search", "--json", "--project", "nonexist", "header"},              // as typed in JSON too
 	} {
 		before := residentAnswered.Load()
 		code, o, e := run(t, args...)
@@ -125,6 +124,54 @@ func TestResidentSearch(t *testing.T) {
 		if code != 0 || !strings.Contains(o, "ParseHeader") {
 			t.Fatalf("%v %q in its own process: %d %q %q", c.env, c.args, code, o, e)
 		}
+	}
+
+	// a project the watcher does not watch, with more changed files than
+	// a search re-indexes in place: its note on stderr comes before the
+	// results on stdout, in the watcher's answer as in the process alone
+	other := t.TempDir()
+	for i := 0; i < 40; i++ {
+		os.WriteFile(filepath.Join(other, fmt.Sprintf("f%02d.go", i)), []byte(fmt.Sprintf("package o\n\n// Decode%d reads stream %d.\nfunc Decode%d() {}\n", i, i, i)), 0o644)
+	}
+	if code, _, e := run(t, "index", "--quiet", other); code != 0 {
+		t.Fatalf("index: %s", e)
+	}
+	for i := 0; i < 40; i++ {
+		f, _ := os.OpenFile(filepath.Join(other, fmt.Sprintf("f%02d.go", i)), os.O_APPEND|os.O_WRONLY, 0)
+		f.WriteString("// changed\n")
+		f.Close()
+	}
+	combined := func(mode string) (int, string) {
+		setenv(t, "CODERAG_RESIDENT", mode)
+		var b bytes.Buffer
+		code := MainIO(context.Background(), []string{"search", "--top-k", "2", "--project", other, "decode stream"}, testLookup(t), strings.NewReader(""), &b, &b)
+		return code, b.String()
+	}
+	before = residentAnswered.Load()
+	rcode, rout := combined("on")
+	if residentAnswered.Load() != before+1 {
+		t.Fatal("the unwatched project's search was not answered by the watcher")
+	}
+	lcode, lout := combined("off")
+	setenv(t, "CODERAG_RESIDENT", "on")
+	if rcode != lcode || rout != lout || !strings.HasPrefix(rout, "note: 40 files changed") || !strings.Contains(rout, "\n 1. ") {
+		t.Fatalf("interleaved output: the watcher gave %d %q, the process alone %d %q", rcode, rout, lcode, lout)
+	}
+
+	// an edit the watcher's events do not show (an emptied ignore file
+	// un-ignores a directory nobody watches) is seen by the freshness
+	// check each answer runs
+	os.MkdirAll(filepath.Join(root, "extra"), 0o755)
+	os.WriteFile(filepath.Join(root, "extra", "e.go"), []byte("package extra\n\n// Vicuna grazes high.\nfunc Vicuna() {}\n"), 0o644)
+	os.WriteFile(filepath.Join(root, ".gitignore"), []byte("extra/\n"), 0o644)
+	waitUntil(t, "the ignore file re-indexed", func() bool {
+		_, o, _ := run(t, "search", "--project", root, "vicuna grazes")
+		return !strings.Contains(o, "Vicuna()")
+	}, &out, &errb)
+	os.WriteFile(filepath.Join(root, ".gitignore"), nil, 0o644)
+	before = residentAnswered.Load()
+	if _, o, e := run(t, "search", "--project", root, "vicuna grazes"); !strings.Contains(o, "Vicuna()") || residentAnswered.Load() != before+1 {
+		t.Fatalf("an un-ignored file, answered by the watcher: %q %q", o, e)
 	}
 
 	// a save is seen by the watcher's next answers

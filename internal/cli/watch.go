@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -143,7 +142,6 @@ func (s *watchSet) rescanPaths() []string {
 
 // watchTree is watchLoop with its tuning (see watchConfig).
 func watchTree(e *env, eng *engine.Engine, root string, req engine.IndexRequest, cfg watchConfig) error {
-	pending := map[string]bool{}
 	w, err := fsnotify.NewWatcher()
 	if err != nil {
 		return fmt.Errorf("watch: %w", err)
@@ -158,17 +156,11 @@ func watchTree(e *env, eng *engine.Engine, root string, req engine.IndexRequest,
 	}
 	ws := &watchSet{root: root, w: add, unwatched: map[string]error{}}
 	ws.addTree(root)
-	// settled: every change seen is re-indexed, every directory is
-	// watched and no event was lost; a resident search then needs no
-	// freshness walk (serveResident)
-	var settled atomic.Bool
-	lost, failed := false, false
-	settle := func() { settled.Store(!lost && !failed && len(pending) == 0 && len(ws.unwatched) == 0) }
-	stopResident := serveResident(e, root, &settled)
+	stopResident := serveResident(e)
 	defer stopResident()
 	fmt.Fprintf(e.stderr, "watching %s for changes (Ctrl-C to stop)\n", root)
 	ws.report(e, cfg.rescan)
-	settle()
+	pending := map[string]bool{}
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
 	rescan := time.NewTicker(cfg.rescan)
@@ -177,7 +169,6 @@ func watchTree(e *env, eng *engine.Engine, root string, req engine.IndexRequest,
 		r := req
 		r.Paths = paths
 		rep, err := indexNow(e, eng, root, r)
-		failed = err != nil
 		if e.ctx.Err() != nil {
 			return
 		}
@@ -209,8 +200,6 @@ func watchTree(e *env, eng *engine.Engine, root string, req engine.IndexRequest,
 			fmt.Fprintf(e.stderr, "watch: stopped watching %s%s\n", root, why)
 			return nil
 		case err := <-w.Errors:
-			lost = true // an overflow drops events: only a walk sees every change now
-			settled.Store(false)
 			fmt.Fprintf(e.stderr, "watch: %s\n", e.errText(err))
 		case ev := <-w.Events:
 			rel, err := filepath.Rel(root, ev.Name)
@@ -225,13 +214,11 @@ func watchTree(e *env, eng *engine.Engine, root string, req engine.IndexRequest,
 				}
 			}
 			pending[rel] = true
-			settled.Store(false)
 			timer.Reset(watchDebounce)
 		case <-timer.C:
 			paths := expandPending(root, pending)
 			pending = map[string]bool{}
 			reindex(paths)
-			settle()
 		case <-rescan.C:
 			if len(ws.unwatched) == 0 {
 				continue

@@ -68,6 +68,10 @@ type OpenOptions struct {
 	// Tick is called about every second while Refresh waits for an index
 	// run (MCP progress notifications); nil: not called.
 	Tick func(JobState)
+	// Dir is the directory a relative dir is resolved against (a resident
+	// client's working directory); "" is this process's. Errors still
+	// name dir as given.
+	Dir string
 }
 
 // Project is a handle on one indexed project, as gopls has a snapshot of a
@@ -115,10 +119,14 @@ var ErrNotIndexed = store.ErrNotIndexed
 // embedder is Search's error (ErrEmbedderUnavailable), not Open's: the
 // graph and the status need none.
 func (e *Engine) Open(ctx context.Context, dir string, opts OpenOptions) (*Project, error) {
-	root := filepath.Clean(dir)
-	if opts.Enclosing || !filepath.IsAbs(dir) {
+	at := dir
+	if opts.Dir != "" && !filepath.IsAbs(dir) {
+		at = filepath.Join(opts.Dir, dir)
+	}
+	root := filepath.Clean(at)
+	if opts.Enclosing || !filepath.IsAbs(at) {
 		var err error
-		if root, err = rootrule.Resolve(dir); err != nil {
+		if root, err = rootrule.Resolve(at); err != nil {
 			return nil, fmt.Errorf("project %s: %w", dir, err)
 		}
 	}

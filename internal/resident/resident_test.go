@@ -2,6 +2,7 @@ package resident
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"net"
 	"os"
@@ -38,7 +39,18 @@ func serve(t *testing.T, handle Handler) string {
 // echo answers with the request's arguments on stdout, its identity on
 // stderr and exit status 3.
 func echo(ctx context.Context, req Request) Response {
-	return Response{Stdout: []byte(strings.Join(req.Args, " ")), Stderr: []byte(req.Identity), Code: 3}
+	return Response{Output: []Chunk{{1, []byte(strings.Join(req.Args, " "))}, {2, []byte(req.Identity)}}, Code: 3}
+}
+
+// text returns what resp printed on stream n.
+func text(resp Response, n int) string {
+	var b strings.Builder
+	for _, c := range resp.Output {
+		if c.Stream == n {
+			b.Write(c.Data)
+		}
+	}
+	return b.String()
 }
 
 func TestRoundTrip(t *testing.T) {
@@ -54,14 +66,14 @@ func TestRoundTrip(t *testing.T) {
 	if err != nil || !ok {
 		t.Fatalf("Call: ok %v err %v", ok, err)
 	}
-	if string(resp.Stdout) != "search --json retry backoff" || string(resp.Stderr) != "id-1" || resp.Code != 3 {
+	if text(resp, 1) != "search --json retry backoff" || text(resp, 2) != "id-1" || resp.Code != 3 {
 		t.Fatalf("answer %+v", resp)
 	}
 }
 
 func TestRefusedIsNotAnAnswer(t *testing.T) {
 	path := serve(t, func(ctx context.Context, req Request) Response {
-		return Response{Refused: "another binary", Stdout: []byte("must not be printed")}
+		return Response{Refused: "another binary", Output: []Chunk{{1, []byte("must not be printed")}}}
 	})
 	resp, ok, err := Call(context.Background(), path, Request{Args: []string{"search", "x"}})
 	if ok || err != nil {
@@ -110,7 +122,7 @@ func TestStaleAndLiveSockets(t *testing.T) {
 	if _, err := Listen(path); !errors.Is(err, ErrServing) {
 		t.Fatalf("a second Listen on a live socket: %v, want ErrServing", err)
 	}
-	if resp, ok, err := Call(context.Background(), path, Request{Args: []string{"still", "here"}}); !ok || err != nil || string(resp.Stdout) != "still here" {
+	if resp, ok, err := Call(context.Background(), path, Request{Args: []string{"still", "here"}}); !ok || err != nil || text(resp, 1) != "still here" {
 		t.Fatalf("the live server stopped answering after a second Listen: %+v %v %v", resp, ok, err)
 	}
 	cancel()
@@ -198,10 +210,180 @@ func TestAckTimeout(t *testing.T) {
 
 	slow := serve(t, func(ctx context.Context, req Request) Response {
 		time.Sleep(3 * AckTimeout)
-		return Response{Stdout: []byte("late but here")}
+		return Response{Output: []Chunk{{1, []byte("late but here")}}}
 	})
 	resp, ok, err := Call(context.Background(), slow, Request{Args: []string{"search", "x"}})
-	if !ok || err != nil || string(resp.Stdout) != "late but here" {
+	if !ok || err != nil || text(resp, 1) != "late but here" {
 		t.Fatalf("a slow run after its acknowledgement: %+v ok %v err %v", resp, ok, err)
+	}
+}
+
+// The recorder keeps the order in which the two streams were written, as
+// a terminal shows them: a note on stderr before the results stays before.
+func TestRecorderKeepsOrder(t *testing.T) {
+	var r Recorder
+	out, errw := r.Stream(1), r.Stream(2)
+	errw.Write([]byte("note: 40 files changed\n"))
+	out.Write([]byte(" 1. a.go\n"))
+	out.Write([]byte(" 2. b.go\n"))
+	errw.Write([]byte("hint\n"))
+	got := r.Chunks()
+	want := []Chunk{{2, []byte("note: 40 files changed\n")}, {1, []byte(" 1. a.go\n 2. b.go\n")}, {2, []byte("hint\n")}}
+	if len(got) != len(want) {
+		t.Fatalf("chunks %+v", got)
+	}
+	for i := range want {
+		if got[i].Stream != want[i].Stream || string(got[i].Data) != string(want[i].Data) {
+			t.Fatalf("chunk %d = %d %q, want %d %q", i, got[i].Stream, got[i].Data, want[i].Stream, want[i].Data)
+		}
+	}
+}
+
+// A server that acknowledged and then went silent (stopped after the
+// acknowledgement) is given up after IdleTimeout; a run longer than
+// IdleTimeout is waited for, its keep-alives proving the server alive.
+func TestKeepAlive(t *testing.T) {
+	defer func(k, i time.Duration) { KeepAlive, IdleTimeout = k, i }(KeepAlive, IdleTimeout)
+	KeepAlive, IdleTimeout = 20*time.Millisecond, 200*time.Millisecond
+	path := SocketPath(t.TempDir())
+	if path == "" {
+		t.Skip("the temporary directory's path is too long for a Unix socket")
+	}
+	ln, err := net.Listen("unix", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() { // acknowledges, then says nothing more
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			var req Request
+			json.NewDecoder(c).Decode(&req)
+			c.Write([]byte("{\"ack\":true}\n"))
+			defer c.Close()
+		}
+	}()
+	if _, ok, err := Call(context.Background(), path, Request{Args: []string{"search", "x"}}); ok || err != nil {
+		t.Fatalf("a server silent after its acknowledgement: ok %v err %v", ok, err)
+	}
+
+	slow := serve(t, func(ctx context.Context, req Request) Response {
+		time.Sleep(5 * IdleTimeout)
+		return Response{Output: []Chunk{{1, []byte("kept alive")}}}
+	})
+	resp, ok, err := Call(context.Background(), slow, Request{Args: []string{"search", "x"}})
+	if !ok || err != nil || text(resp, 1) != "kept alive" {
+		t.Fatalf("a run longer than IdleTimeout: %+v ok %v err %v", resp, ok, err)
+	}
+}
+
+// A connection that never sends its request is closed after
+// RequestTimeout, so idle connections neither hold the server's exit nor
+// its descriptors; past MaxConns a connection is closed at once and its
+// client falls back.
+func TestIdleAndExcessConnections(t *testing.T) {
+	defer func(d time.Duration) { RequestTimeout = d }(RequestTimeout)
+	RequestTimeout = 100 * time.Millisecond
+	path := SocketPath(t.TempDir())
+	if path == "" {
+		t.Skip("the temporary directory's path is too long for a Unix socket")
+	}
+	ln, err := Listen(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error)
+	release := make(chan struct{})
+	go func() {
+		done <- Serve(ctx, ln, func(ctx context.Context, req Request) Response {
+			if req.Args[0] == "hold" {
+				<-release
+			}
+			return echo(ctx, req)
+		})
+	}()
+	// MaxConns runs in flight: one more connection is refused at once
+	var held []chan bool
+	for i := 0; i < MaxConns; i++ {
+		ch := make(chan bool, 1)
+		held = append(held, ch)
+		go func() {
+			_, ok, _ := Call(context.Background(), path, Request{Args: []string{"hold"}})
+			ch <- ok
+		}()
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		_, ok, err := Call(context.Background(), path, Request{Args: []string{"extra"}})
+		if !ok && err == nil {
+			break // refused: all slots held
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("a connection past MaxConns was answered")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	close(release)
+	for _, ch := range held {
+		if !<-ch {
+			t.Fatal("a held run was not answered")
+		}
+	}
+	// an idle connection is dropped, and does not hold the server's exit
+	idle, err := net.Dial("unix", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer idle.Close()
+	idle.SetReadDeadline(time.Now().Add(10 * time.Second))
+	if _, err := idle.Read(make([]byte, 1)); err == nil {
+		t.Fatal("an idle connection got bytes")
+	} else if ne, ok := err.(net.Error); ok && ne.Timeout() {
+		t.Fatal("an idle connection was held past RequestTimeout")
+	}
+	idle2, err := net.Dial("unix", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer idle2.Close()
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("Serve: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Serve did not return with an idle connection open")
+	}
+}
+
+// A listener removes its socket file on Close only while the file is its
+// own: a server that replaced it (taking it for stale) keeps its socket.
+func TestCloseKeepsAnothersSocket(t *testing.T) {
+	path := SocketPath(t.TempDir())
+	if path == "" {
+		t.Skip("the temporary directory's path is too long for a Unix socket")
+	}
+	first, err := Listen(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(path) // as a second server does with a socket it cannot reach
+	second, err := Listen(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer second.Close()
+	first.Close()
+	if _, err := os.Lstat(path); err != nil {
+		t.Fatalf("the first listener's Close removed the second's socket: %v", err)
+	}
+	second.Close()
+	if _, err := os.Lstat(path); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("the second listener left its socket: %v", err)
 	}
 }
