@@ -225,6 +225,7 @@ type Handler func(ctx context.Context, req Request) Response
 // nil when ctx ended, else the listener's lasting error.
 func Serve(ctx context.Context, ln net.Listener, handle Handler) error {
 	var wg sync.WaitGroup
+	defer ln.Close() // here too: the file is gone when Serve returns
 	stop := context.AfterFunc(ctx, func() { ln.Close() })
 	defer stop()
 	defer wg.Wait()

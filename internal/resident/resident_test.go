@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -298,40 +299,40 @@ func TestIdleAndExcessConnections(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error)
 	release := make(chan struct{})
+	var holding atomic.Int32
 	go func() {
 		done <- Serve(ctx, ln, func(ctx context.Context, req Request) Response {
 			if req.Args[0] == "hold" {
+				holding.Add(1)
 				<-release
 			}
 			return echo(ctx, req)
 		})
 	}()
 	// MaxConns runs in flight: one more connection is refused at once
-	var held []chan bool
+	held := make(chan bool, MaxConns)
 	for i := 0; i < MaxConns; i++ {
-		ch := make(chan bool, 1)
-		held = append(held, ch)
 		go func() {
 			_, ok, _ := Call(context.Background(), path, Request{Args: []string{"hold"}})
-			ch <- ok
+			held <- ok
 		}()
 	}
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		_, ok, err := Call(context.Background(), path, Request{Args: []string{"extra"}})
-		if !ok && err == nil {
-			break // refused: all slots held
-		}
+	for deadline := time.Now().Add(10 * time.Second); holding.Load() < MaxConns; time.Sleep(5 * time.Millisecond) {
 		if time.Now().After(deadline) {
-			t.Fatal("a connection past MaxConns was answered")
+			t.Fatalf("only %d of %d runs started", holding.Load(), MaxConns)
 		}
-		time.Sleep(10 * time.Millisecond)
+	}
+	if _, ok, err := Call(context.Background(), path, Request{Args: []string{"extra"}}); ok || err != nil {
+		t.Fatalf("a connection past MaxConns: ok %v err %v", ok, err)
 	}
 	close(release)
-	for _, ch := range held {
-		if !<-ch {
+	for i := 0; i < MaxConns; i++ {
+		if !<-held {
 			t.Fatal("a held run was not answered")
 		}
+	}
+	if _, ok, _ := Call(context.Background(), path, Request{Args: []string{"after"}}); !ok {
+		t.Fatal("a connection after the runs ended was not answered")
 	}
 	// an idle connection is dropped, and does not hold the server's exit
 	idle, err := net.Dial("unix", path)
