@@ -64,6 +64,9 @@ func TestResidentSearch(t *testing.T) {
 		t.Fatalf("the watcher's socket: %v %v", fi, err)
 	}
 
+	if _, o, _ := run(t, "stats"); !strings.Contains(o, "resident: a watcher answers this index's searches on "+filepath.Join(home, "resident.sock")) {
+		t.Fatalf("stats does not say a watcher answers: %q", o)
+	}
 	local := func(args ...string) (int, string, string) {
 		t.Helper()
 		setenv(t, "CODERAG_RESIDENT", "off")
@@ -187,5 +190,8 @@ func TestResidentSearch(t *testing.T) {
 	}
 	if _, err := os.Lstat(filepath.Join(home, "resident.sock")); err == nil {
 		t.Fatal("the socket outlived the watcher")
+	}
+	if _, o, _ := run(t, "stats"); strings.Contains(o, "resident:") {
+		t.Fatalf("stats says a watcher answers after it stopped: %q", o)
 	}
 }

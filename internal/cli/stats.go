@@ -10,6 +10,7 @@ import (
 	"github.com/coderag/coderag/internal/toolset"
 
 	"github.com/coderag/coderag/internal/index"
+	"github.com/coderag/coderag/internal/resident"
 	"github.com/coderag/coderag/internal/search"
 	"github.com/coderag/coderag/internal/store"
 )
@@ -61,6 +62,9 @@ type statsOut struct {
 	// Chinese says what translates Chinese queries (dictionary and
 	// glossary, or glossary only and why).
 	Chinese string `json:"chinese"`
+	// Resident is the socket a watcher answers this index's searches on
+	// (`index --watch`); "" when none listens.
+	Resident string `json:"resident,omitempty"`
 }
 
 // counts renders {"class": 3, "method": 9} as " (class 3, method 9)", and
@@ -202,6 +206,9 @@ secrets (.env, *.pem, *.key, id_rsa*, credentials.json, secrets.yaml, .npmrc, ..
 		}
 	}
 	out.Chinese = e.an.Status()
+	if p := resident.SocketPath(e.cfg.Home); resident.Listening(p) {
+		out.Resident = p
+	}
 	if *asJSON {
 		return writeJSON(e.stdout, out)
 	}
@@ -211,6 +218,9 @@ secrets (.env, *.pem, *.key, id_rsa*, credentials.json, secrets.yaml, .npmrc, ..
 		fmt.Fprintf(e.stdout, "index: none yet (%s does not exist)\n", out.DB)
 	}
 	fmt.Fprintf(e.stdout, "chinese: %s\n", out.Chinese)
+	if out.Resident != "" {
+		fmt.Fprintf(e.stdout, "resident: a watcher answers this index's searches on %s\n", out.Resident)
+	}
 	if len(out.Projects) == 0 {
 		fmt.Fprintln(e.stdout, "no projects indexed yet: run `coderag index PATH`")
 	}

@@ -154,6 +154,20 @@ func SocketPath(home string) string {
 	return p
 }
 
+// Listening reports whether a process accepts connections on the socket at
+// path (a watcher answering searches); a stale socket file is not one.
+func Listening(path string) bool {
+	if path == "" {
+		return false
+	}
+	c, err := net.DialTimeout("unix", path, dialTimeout)
+	if err != nil {
+		return false
+	}
+	c.Close()
+	return true
+}
+
 // ErrServing is returned by Listen when a live server already answers on
 // the socket.
 var ErrServing = errors.New("another coderag process already answers searches on this index")
@@ -189,8 +203,7 @@ func Listen(path string) (*Listener, error) {
 		if fi.Mode()&os.ModeSocket == 0 {
 			return nil, fmt.Errorf("resident: %s exists and is not a socket", path)
 		}
-		if c, err := net.DialTimeout("unix", path, dialTimeout); err == nil {
-			c.Close()
+		if Listening(path) {
 			return nil, ErrServing
 		}
 		if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
