@@ -52,14 +52,7 @@ func TestResidentSearch(t *testing.T) {
 	if code, _, errb := run(t, "index", "--quiet", root); code != 0 {
 		t.Fatalf("index: %s", errb)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	var out, errb syncBuffer
-	done := make(chan int)
-	go func() {
-		done <- MainIO(ctx, []string{"index", "--watch", "--quiet", root}, testLookup(t), strings.NewReader(""), &out, &errb)
-	}()
-	waitUntil(t, "watching", func() bool { return strings.Contains(errb.String(), "watching") }, &out, &errb)
+	out, errb, stop := startWatch(t, root)
 	if fi, err := os.Lstat(filepath.Join(home, "resident.sock")); err != nil || fi.Mode().Perm() != 0o600 {
 		t.Fatalf("the watcher's socket: %v %v", fi, err)
 	}
@@ -170,7 +163,7 @@ func TestResidentSearch(t *testing.T) {
 	waitUntil(t, "the ignore file re-indexed", func() bool {
 		_, o, _ := run(t, "search", "--project", root, "vicuna grazes")
 		return !strings.Contains(o, "Vicuna()")
-	}, &out, &errb)
+	}, out, errb)
 	os.WriteFile(filepath.Join(root, ".gitignore"), nil, 0o644)
 	before = residentAnswered.Load()
 	if _, o, e := run(t, "search", "--project", root, "vicuna grazes"); !strings.Contains(o, "Vicuna()") || residentAnswered.Load() != before+1 {
@@ -182,12 +175,9 @@ func TestResidentSearch(t *testing.T) {
 	waitUntil(t, "the saved file answered by the watcher", func() bool {
 		_, o, _ := run(t, "search", "--project", root, "zebra grazes")
 		return strings.Contains(o, "Zebra()")
-	}, &out, &errb)
+	}, out, errb)
 
-	cancel()
-	if code := <-done; code != 0 {
-		t.Fatalf("watch exit %d: %s", code, errb.String())
-	}
+	stop()
 	if _, err := os.Lstat(filepath.Join(home, "resident.sock")); err == nil {
 		t.Fatal("the socket outlived the watcher")
 	}

@@ -47,15 +47,8 @@ func TestIndexWatch(t *testing.T) {
 	root := t.TempDir()
 	os.WriteFile(filepath.Join(root, ".gitignore"), []byte("ignored/\n"), 0o644)
 	os.WriteFile(filepath.Join(root, "a.go"), []byte("package a\n\n// Alpha does a.\nfunc Alpha() {}\n"), 0o644)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	var out, errb syncBuffer
-	done := make(chan int)
-	go func() {
-		done <- MainIO(ctx, []string{"index", "--watch", "--quiet", root}, testLookup(t), strings.NewReader(""), &out, &errb)
-	}()
-	waitFor := func(what string, cond func() bool) { waitUntil(t, what, cond, &out, &errb) }
-	waitFor("watching", func() bool { return strings.Contains(errb.String(), "watching") })
+	out, errb, stop := startWatch(t, root)
+	waitFor := func(what string, cond func() bool) { waitUntil(t, what, cond, out, errb) }
 	found := func(q, name string) bool {
 		code, o, _ := run(t, "search", "--json", "--project", root, q)
 		return code == 0 && strings.Contains(o, name)
@@ -77,15 +70,40 @@ func TestIndexWatch(t *testing.T) {
 	if found("okapi", "Okapi()") {
 		t.Fatal("ignored file was indexed")
 	}
-	cancel()
-	select {
-	case code := <-done:
-		if code != 0 {
-			t.Fatalf("watch exit %d: %s", code, errb.String())
+	stop()
+}
+
+// startWatch runs `index --watch --quiet root` in the background until it
+// says it is watching, and returns its output and the function that stops
+// it and fails the test unless it exits 0 within 10 s.
+func startWatch(t *testing.T, root string) (out, errb *syncBuffer, stop func()) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	out, errb = &syncBuffer{}, &syncBuffer{}
+	done := make(chan int, 1)
+	go func() {
+		done <- MainIO(ctx, []string{"index", "--watch", "--quiet", root}, testLookup(t), strings.NewReader(""), out, errb)
+	}()
+	stopped := false
+	stop = func() {
+		t.Helper()
+		if stopped {
+			return
 		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("watch did not stop on cancel")
+		stopped = true
+		cancel()
+		select {
+		case code := <-done:
+			if code != 0 {
+				t.Fatalf("watch exit %d: %s", code, errb.String())
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatal("watch did not stop on cancel")
+		}
 	}
+	t.Cleanup(stop)
+	waitUntil(t, "watching", func() bool { return strings.Contains(errb.String(), "watching") }, out, errb)
+	return out, errb, stop
 }
 
 // recordingWatcher passes Add to the real watcher, records the directories

@@ -178,28 +178,22 @@ var Settings = []Setting{
 	{Env: EnvNoColor, apply: func(c *Config, v string) error { c.NoColor = true; return nil }},
 	{Env: EnvAllowSecrets, Flag: "allow-secrets", Bool: true,
 		Usage: "index, read, grep and glob files whose names look like secrets (.env, *.key, credentials.json, ...); sets CODERAG_ALLOW_SECRETS",
-		apply: func(c *Config, v string) error {
-			switch strings.ToLower(v) {
-			case "0", "false", "no", "off":
-				c.AllowSecrets = false
-			case "1", "true", "yes", "on":
-				c.AllowSecrets = true
-			default:
-				return errors.New("want 1 or 0")
-			}
-			return nil
-		}},
-	{Env: EnvResident, apply: func(c *Config, v string) error {
-		switch strings.ToLower(v) {
-		case "0", "false", "no", "off":
-			c.Resident = false
-		case "1", "true", "yes", "on":
-			c.Resident = true
-		default:
-			return errors.New("want on or off")
-		}
-		return nil
-	}},
+		apply: func(c *Config, v string) error { return onOff(&c.AllowSecrets, v, "want 1 or 0") }},
+	{Env: EnvResident, apply: func(c *Config, v string) error { return onOff(&c.Resident, v, "want on or off") }},
+}
+
+// onOff parses a switch into *b: 1, true, yes or on, and 0, false, no or
+// off, in any case; anything else is the error want.
+func onOff(b *bool, v, want string) error {
+	switch strings.ToLower(v) {
+	case "0", "false", "no", "off":
+		*b = false
+	case "1", "true", "yes", "on":
+		*b = true
+	default:
+		return errors.New(want)
+	}
+	return nil
 }
 
 // atLeast1 parses v into *n, a whole number >= 1.

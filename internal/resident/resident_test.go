@@ -13,14 +13,34 @@ import (
 	"time"
 )
 
-// serve starts Serve on a new socket in a temporary directory with handle,
-// and returns the socket's path; the server stops at the test's end.
-func serve(t *testing.T, handle Handler) string {
+// socketPath is a socket path in a new temporary directory; the test is
+// skipped when that path is too long for a Unix socket address.
+func socketPath(t *testing.T) string {
 	t.Helper()
 	path := SocketPath(t.TempDir())
 	if path == "" {
 		t.Skip("the temporary directory's path is too long for a Unix socket")
 	}
+	return path
+}
+
+// rawListener listens at path without a server (a test's own peer), closed
+// at the test's end.
+func rawListener(t *testing.T, path string) net.Listener {
+	t.Helper()
+	ln, err := net.Listen("unix", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	return ln
+}
+
+// serve starts Serve on a new socket in a temporary directory with handle,
+// and returns the socket's path; the server stops at the test's end.
+func serve(t *testing.T, handle Handler) string {
+	t.Helper()
+	path := socketPath(t)
 	ln, err := Listen(path)
 	if err != nil {
 		t.Fatal(err)
@@ -97,10 +117,7 @@ func TestNoServer(t *testing.T) {
 // A socket file left by a process that died (its listener closed without
 // unlinking it) is replaced; a live server's socket is not.
 func TestStaleAndLiveSockets(t *testing.T) {
-	path := SocketPath(t.TempDir())
-	if path == "" {
-		t.Skip("the temporary directory's path is too long for a Unix socket")
-	}
+	path := socketPath(t)
 	old, err := net.ListenUnix("unix", &net.UnixAddr{Name: path, Net: "unix"})
 	if err != nil {
 		t.Fatal(err)
@@ -196,15 +213,8 @@ func TestSocketPath(t *testing.T) {
 func TestAckTimeout(t *testing.T) {
 	defer func(d time.Duration) { AckTimeout = d }(AckTimeout)
 	AckTimeout = 100 * time.Millisecond
-	path := SocketPath(t.TempDir())
-	if path == "" {
-		t.Skip("the temporary directory's path is too long for a Unix socket")
-	}
-	ln, err := net.Listen("unix", path) // never accepts
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
+	path := socketPath(t)
+	rawListener(t, path) // never accepts
 	if _, ok, err := Call(context.Background(), path, Request{Args: []string{"search", "x"}}); ok || err != nil {
 		t.Fatalf("a server that never read the request: ok %v err %v", ok, err)
 	}
@@ -246,15 +256,8 @@ func TestRecorderKeepsOrder(t *testing.T) {
 func TestKeepAlive(t *testing.T) {
 	defer func(k, i time.Duration) { KeepAlive, IdleTimeout = k, i }(KeepAlive, IdleTimeout)
 	KeepAlive, IdleTimeout = 20*time.Millisecond, 200*time.Millisecond
-	path := SocketPath(t.TempDir())
-	if path == "" {
-		t.Skip("the temporary directory's path is too long for a Unix socket")
-	}
-	ln, err := net.Listen("unix", path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
+	path := socketPath(t)
+	ln := rawListener(t, path)
 	go func() { // acknowledges, then says nothing more
 		for {
 			c, err := ln.Accept()
@@ -288,10 +291,7 @@ func TestKeepAlive(t *testing.T) {
 func TestIdleAndExcessConnections(t *testing.T) {
 	defer func(d time.Duration) { RequestTimeout = d }(RequestTimeout)
 	RequestTimeout = 100 * time.Millisecond
-	path := SocketPath(t.TempDir())
-	if path == "" {
-		t.Skip("the temporary directory's path is too long for a Unix socket")
-	}
+	path := socketPath(t)
 	ln, err := Listen(path)
 	if err != nil {
 		t.Fatal(err)
@@ -365,10 +365,7 @@ func TestIdleAndExcessConnections(t *testing.T) {
 // A listener removes its socket file on Close only while the file is its
 // own: a server that replaced it (taking it for stale) keeps its socket.
 func TestCloseKeepsAnothersSocket(t *testing.T) {
-	path := SocketPath(t.TempDir())
-	if path == "" {
-		t.Skip("the temporary directory's path is too long for a Unix socket")
-	}
+	path := socketPath(t)
 	first, err := Listen(path)
 	if err != nil {
 		t.Fatal(err)
