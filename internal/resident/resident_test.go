@@ -219,13 +219,19 @@ func TestAckTimeout(t *testing.T) {
 		t.Fatalf("a server that never read the request: ok %v err %v", ok, err)
 	}
 
+	slowRunAnswered(t, 3*AckTimeout)
+}
+
+// slowRunAnswered checks that a run of d is waited for and answered.
+func slowRunAnswered(t *testing.T, d time.Duration) {
+	t.Helper()
 	slow := serve(t, func(ctx context.Context, req Request) Response {
-		time.Sleep(3 * AckTimeout)
+		time.Sleep(d)
 		return Response{Output: []Chunk{{1, []byte("late but here")}}}
 	})
 	resp, ok, err := Call(context.Background(), slow, Request{Args: []string{"search", "x"}})
 	if !ok || err != nil || text(resp, 1) != "late but here" {
-		t.Fatalf("a slow run after its acknowledgement: %+v ok %v err %v", resp, ok, err)
+		t.Fatalf("a run of %v: %+v ok %v err %v", d, resp, ok, err)
 	}
 }
 
@@ -274,14 +280,7 @@ func TestKeepAlive(t *testing.T) {
 		t.Fatalf("a server silent after its acknowledgement: ok %v err %v", ok, err)
 	}
 
-	slow := serve(t, func(ctx context.Context, req Request) Response {
-		time.Sleep(5 * IdleTimeout)
-		return Response{Output: []Chunk{{1, []byte("kept alive")}}}
-	})
-	resp, ok, err := Call(context.Background(), slow, Request{Args: []string{"search", "x"}})
-	if !ok || err != nil || text(resp, 1) != "kept alive" {
-		t.Fatalf("a run longer than IdleTimeout: %+v ok %v err %v", resp, ok, err)
-	}
+	slowRunAnswered(t, 5*IdleTimeout)
 }
 
 // A connection that never sends its request is closed after
