@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -36,17 +37,17 @@ var residentSearchFlags = map[string]bool{
 }
 
 // residentArgs reports whether a resident server may run search's
-// arguments as the client would: every flag is one of
-// residentSearchFlags with its value, and no --project names a path of
-// /proc or /dev (/proc/self/cwd is the process's own, and differs in the
-// server). The arguments cross as they are: the server resolves relative
-// paths against the client's working directory (Request.Wd), and its
-// messages name them as they were typed.
-func residentArgs(args []string) bool {
+// arguments as the client would (every flag is one of residentSearchFlags
+// with its value) and returns the --project values ("." when none is
+// given and not --all). The arguments cross as they are: the server
+// resolves relative paths against the client's working directory
+// (Request.Wd), and its messages name them as they were typed.
+func residentArgs(args []string) (projects []string, ok bool) {
+	all := false
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a == "--" {
-			return true
+			break
 		}
 		if !strings.HasPrefix(a, "-") || a == "-" || negatedFilter(a) {
 			continue
@@ -54,25 +55,45 @@ func residentArgs(args []string) bool {
 		name, val, hasVal := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(a, "-"), "-"), "=")
 		takes, known := residentSearchFlags[name]
 		if !known {
-			return false
+			return nil, false
 		}
 		if !takes {
+			all = all || name == "all"
 			continue
 		}
 		if !hasVal {
 			if i+1 >= len(args) {
-				return false
+				return nil, false
 			}
 			i++
 			val = args[i]
 		}
 		if name == "project" {
-			if c := filepath.Clean(val); c == "/proc" || c == "/dev" || strings.HasPrefix(c, "/proc/") || strings.HasPrefix(c, "/dev/") {
-				return false
-			}
+			projects = append(projects, val)
 		}
 	}
-	return true
+	if len(projects) == 0 && !all {
+		projects = []string{"."}
+	}
+	return projects, true
+}
+
+// resolveProjects returns where each of projects leads from wd: the path
+// joined to wd with every symlink resolved, or "" when it does not
+// resolve. A client sends its own (Request.Projects) and the server runs
+// the search only when it finds the same: a path through /proc/self or
+// /dev/fd, or a symlink into them, leads each process to its own places.
+func resolveProjects(wd string, projects []string) []string {
+	out := make([]string, len(projects))
+	for i, p := range projects {
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(wd, p)
+		}
+		if r, err := filepath.EvalSymlinks(p); err == nil {
+			out[i] = r
+		}
+	}
+	return out
 }
 
 // residentIdentity names this binary and the configuration a search
@@ -121,7 +142,11 @@ func searchResident(ctx context.Context, cfg config.Config, args []string, stdou
 		return 0, false // no watcher: the common case, one stat
 	}
 	wd, err := os.Getwd()
-	if err != nil || !residentArgs(args) {
+	if err != nil {
+		return 0, false
+	}
+	projects, ok := residentArgs(args)
+	if !ok {
 		return 0, false
 	}
 	color := false
@@ -129,7 +154,8 @@ func searchResident(ctx context.Context, cfg config.Config, args []string, stdou
 		color = !cfg.NoColor && term.IsTerminal(int(f.Fd()))
 	}
 	resp, ok, err := resident.Call(ctx, path, resident.Request{
-		Identity: residentIdentity(cfg), Args: append([]string{"search"}, args...), Wd: wd, Color: color})
+		Identity: residentIdentity(cfg), Args: append([]string{"search"}, args...), Wd: wd,
+		Projects: resolveProjects(wd, projects), Color: color})
 	if err != nil {
 		fmt.Fprintln(stderr, "coderag search: interrupted")
 		return exitInterrupted, true
@@ -138,10 +164,14 @@ func searchResident(ctx context.Context, cfg config.Config, args []string, stdou
 		return 0, false
 	}
 	for _, c := range resp.Output {
+		w := stdout
 		if c.Stream == 2 {
-			stderr.Write(c.Data)
-		} else {
-			stdout.Write(c.Data)
+			w = stderr
+		}
+		if _, err := w.Write(c.Data); err != nil {
+			// a full disk, a closed descriptor: the search runs here
+			// and meets the same error, reported as it reports it
+			return 0, false
 		}
 	}
 	return resp.Code, true
@@ -222,8 +252,15 @@ func answerResident(e *env, shared *sharedEngine, id string, ctx context.Context
 	if req.Identity != id {
 		return resident.Response{Refused: "another coderag binary or configuration"}
 	}
-	if len(req.Args) == 0 || req.Args[0] != "search" || !filepath.IsAbs(req.Wd) || !residentArgs(req.Args[1:]) {
+	if len(req.Args) == 0 || req.Args[0] != "search" || !filepath.IsAbs(req.Wd) {
 		return resident.Response{Refused: "only searches are answered"}
+	}
+	projects, ok := residentArgs(req.Args[1:])
+	if !ok {
+		return resident.Response{Refused: "only searches are answered"}
+	}
+	if !slices.Equal(resolveProjects(req.Wd, projects), req.Projects) {
+		return resident.Response{Refused: "a project path leads elsewhere in this process"}
 	}
 	defer func() {
 		if r := recover(); r != nil {

@@ -4,36 +4,66 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"syscall"
 	"testing"
+
+	"github.com/coderag/coderag/internal/config"
+	"github.com/coderag/coderag/internal/resident"
 )
 
 func TestResidentArgs(t *testing.T) {
 	for _, c := range []struct {
-		args []string
-		ok   bool
+		args     []string
+		projects []string // nil with ok false: not forwarded
+		ok       bool
 	}{
-		{[]string{"retry", "backoff"}, true},
-		{[]string{"--json", "--top-k", "5", "retry"}, true},
-		{[]string{"--project", "sub/dir", "q"}, true},
-		{[]string{"-project=/abs", "q"}, true},
-		{[]string{"--all", "q"}, true},
-		{[]string{"q", "-file:vendor/**"}, true},
-		{[]string{"--", "--store", "x"}, true},
-		{[]string{"--store", "/other.db", "q"}, false},                 // a configuration flag
-		{[]string{"--allow-secrets", "q"}, false},                      // one too
-		{[]string{"--help"}, false},                                    // help is printed here
-		{[]string{"--top-k"}, false},                                   // a value flag without its value
-		{[]string{"--projcet", "x", "q"}, false},                       // misspelt: the command's own error
-		{[]string{"--project", "/proc/self/cwd", "q"}, false},          // the process's own directory
-		{[]string{"--project=/dev/fd/3", "q"}, false},                  // the process's own descriptor
-		{[]string{"--project", "/proc/../proc/self/root", "q"}, false}, // cleaned first
+		{[]string{"retry", "backoff"}, []string{"."}, true},
+		{[]string{"--json", "--top-k", "5", "retry"}, []string{"."}, true},
+		{[]string{"--project", "sub/dir", "q"}, []string{"sub/dir"}, true},
+		{[]string{"-project=/abs", "--project", "b", "q"}, []string{"/abs", "b"}, true},
+		{[]string{"--all", "q"}, nil, true},
+		{[]string{"q", "-file:vendor/**"}, []string{"."}, true},
+		{[]string{"--", "--store", "x"}, []string{"."}, true},
+		{[]string{"--project", "/proc/self/cwd", "q"}, []string{"/proc/self/cwd"}, true}, // resolveProjects decides
+		{[]string{"--store", "/other.db", "q"}, nil, false},                              // a configuration flag
+		{[]string{"--allow-secrets", "q"}, nil, false},                                   // one too
+		{[]string{"--help"}, nil, false},                                                 // help is printed here
+		{[]string{"--top-k"}, nil, false},                                                // a value flag without its value
+		{[]string{"--projcet", "x", "q"}, nil, false},                                    // misspelt: the command's own error
 	} {
-		if got := residentArgs(c.args); got != c.ok {
-			t.Errorf("residentArgs(%q) = %v, want %v", c.args, got, c.ok)
+		got, ok := residentArgs(c.args)
+		if ok != c.ok || !slices.Equal(got, c.projects) {
+			t.Errorf("residentArgs(%q) = %q, %v; want %q, %v", c.args, got, ok, c.projects, c.ok)
 		}
+	}
+}
+
+// A project path that leads elsewhere in the server than in the client
+// (/proc/self/cwd is each process's own directory) is refused, and the
+// client runs the search itself.
+func TestResidentRefusesPathsThatLeadElsewhere(t *testing.T) {
+	setHome(t)
+	wd := t.TempDir()
+	cfg, err := config.FromLookup(testLookup(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := &env{ctx: context.Background(), cfg: cfg, stdout: io.Discard, stderr: io.Discard, an: newAnalyzer(cfg)}
+	id := residentIdentity(cfg)
+	args := []string{"search", "--project", "/proc/self/cwd", "q"}
+	here := resolveProjects(wd, []string{"/proc/self/cwd"})
+	if here[0] == "" {
+		t.Skip("no /proc/self/cwd on this system")
+	}
+	resp := answerResident(e, &sharedEngine{}, id, context.Background(), resident.Request{Identity: id, Args: args, Wd: wd,
+		Projects: []string{"/home/the-client"}})
+	if resp.Refused == "" {
+		t.Fatalf("a project that leads elsewhere here was run: %+v", resp)
 	}
 }
 
@@ -88,6 +118,22 @@ func TestResidentSearch(t *testing.T) {
 	}
 	if _, o, _ := run(t, "search", "--project", root, "wait longer after a failure"); !strings.Contains(o, "Backoff") {
 		t.Fatalf("the watcher's answer lacks Backoff: %q", o)
+	}
+
+	// an output that cannot be written (a full disk) fails as it does in
+	// the process alone: the client runs the search and meets the error
+	full := func(mode string) (int, string) {
+		setenv(t, "CODERAG_RESIDENT", mode)
+		defer setenv(t, "CODERAG_RESIDENT", "on")
+		var errb bytes.Buffer
+		code := MainIO(context.Background(), []string{"search", "--json", "--project", root, "header line"}, testLookup(t),
+			strings.NewReader(""), fullWriter{}, &errb)
+		return code, errb.String()
+	}
+	rcode, rerr := full("on")
+	lcode, lerr := full("off")
+	if rcode != lcode || rerr != lerr || rcode == 0 {
+		t.Fatalf("a full disk: with the watcher %d %q, alone %d %q", rcode, rerr, lcode, lerr)
 	}
 
 	// the working directory is the client's, not the watcher's
@@ -185,3 +231,8 @@ func TestResidentSearch(t *testing.T) {
 		t.Fatalf("stats says a watcher answers after it stopped: %q", o)
 	}
 }
+
+// fullWriter fails every write, as a file on a full disk does.
+type fullWriter struct{}
+
+func (fullWriter) Write([]byte) (int, error) { return 0, syscall.ENOSPC }

@@ -81,6 +81,10 @@ type Request struct {
 	// Wd is the client's working directory, against which the server
 	// resolves the relative paths of Args (its own is another).
 	Wd string `json:"wd"`
+	// Projects are where the command's project paths lead in the client
+	// (symlinks resolved, "" for one that does not resolve); the server
+	// runs nothing when they lead elsewhere in its process (/proc/self).
+	Projects []string `json:"projects"`
 	// Color says whether the client's standard output is a terminal that
 	// may be coloured.
 	Color bool `json:"color,omitempty"`
