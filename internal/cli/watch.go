@@ -154,6 +154,7 @@ func watchTree(e *env, eng *engine.Engine, root string, req engine.IndexRequest,
 	if cfg.rescan <= 0 {
 		cfg.rescan = watchRescan
 	}
+	rootGone := false // the root itself was removed or moved away
 	ws := &watchSet{root: root, w: add, unwatched: map[string]error{}}
 	ws.addTree(root)
 	stopResident := serveResident(e)
@@ -202,6 +203,9 @@ func watchTree(e *env, eng *engine.Engine, root string, req engine.IndexRequest,
 		case err := <-w.Errors:
 			fmt.Fprintf(e.stderr, "watch: %s\n", e.errText(err))
 		case ev := <-w.Events:
+			if ev.Name == root && (ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename)) {
+				rootGone = true // the next rescan watches the root made again
+			}
 			rel, err := filepath.Rel(root, ev.Name)
 			if err != nil || strings.HasPrefix(rel, "..") {
 				continue
@@ -220,6 +224,18 @@ func watchTree(e *env, eng *engine.Engine, root string, req engine.IndexRequest,
 			pending = map[string]bool{}
 			reindex(paths)
 		case <-rescan.C:
+			if _, err := os.Stat(root); err == nil && rootGone {
+				// the root was replaced (removed or moved away, and made
+				// again): its watches went with the old directory, so
+				// watch the new tree and index it whole
+				rootGone = false
+				ws = &watchSet{root: root, w: add, unwatched: map[string]error{}}
+				ws.addTree(root)
+				ws.report(e, cfg.rescan)
+				fmt.Fprintf(e.stderr, "watch: %s was replaced; watching the new tree\n", root)
+				reindexAll()
+				continue
+			}
 			if len(ws.unwatched) == 0 {
 				continue
 			}

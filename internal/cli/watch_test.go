@@ -302,3 +302,73 @@ func waitUntil(t *testing.T, what string, cond func() bool, out, errb *syncBuffe
 	}
 	t.Fatalf("timed out waiting for %s; stdout %q stderr %q", what, out.String(), errb.String())
 }
+
+// TestWatchReplacedRoot removes the watched root and makes it again (a
+// fresh checkout, `rm -rf` and a copy): its watches went with the old
+// directory, so the watcher must notice at its next rescan, index the new
+// tree whole and watch it, so that a later save is seen by its events.
+func TestWatchReplacedRoot(t *testing.T) {
+	setHome(t)
+	root := filepath.Join(t.TempDir(), "proj")
+	os.MkdirAll(filepath.Join(root, "pkg"), 0o755)
+	os.WriteFile(filepath.Join(root, "pkg", "a.go"), []byte("package pkg\n\nfunc Alpha() {}\n"), 0o644)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	cfg, err := config.FromLookup(testLookup(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out, errb syncBuffer
+	e := &env{ctx: ctx, cfg: cfg, stdout: &out, stderr: &errb, stdin: strings.NewReader("")}
+	emb, err := e.newEmbedder()
+	if err != nil {
+		t.Fatal(err)
+	}
+	eng, release, err := openEngine(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	if _, err := indexNow(e, eng, root, engine.IndexRequest{Embedder: emb}); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		done <- watchTree(e, eng, root, engine.IndexRequest{Embedder: emb}, watchConfig{rescan: 100 * time.Millisecond})
+	}()
+	waitFor := func(what string, cond func() bool) { waitUntil(t, what, cond, &out, &errb) }
+	waitFor("watching", func() bool { return strings.Contains(errb.String(), "watching") })
+	indexed := func(p string) bool {
+		h, err := eng.Open(ctx, root, engine.OpenOptions{})
+		if err != nil {
+			return false
+		}
+		files, err := h.Files(ctx)
+		return err == nil && files[p].SHA256 != ""
+	}
+	os.RemoveAll(root)
+	os.MkdirAll(filepath.Join(root, "pkg"), 0o755)
+	os.WriteFile(filepath.Join(root, "pkg", "b.go"), []byte("package pkg\n\nfunc Beta() {}\n"), 0o644)
+	waitFor("the new tree indexed", func() bool { return indexed("pkg/b.go") && !indexed("pkg/a.go") })
+	if !strings.Contains(errb.String(), "was replaced") {
+		t.Errorf("the watcher did not say the root was replaced: %s", errb.String())
+	}
+	os.WriteFile(filepath.Join(root, "pkg", "c.go"), []byte("package pkg\n\nfunc Gamma() {}\n"), 0o644)
+	waitFor("a save in the new tree indexed", func() bool { return indexed("pkg/c.go") })
+	// moved away rather than removed: the old tree's watches live on
+	// under the old name, and a save there changes nothing here
+	os.Rename(root, root+".old")
+	os.MkdirAll(filepath.Join(root, "pkg"), 0o755)
+	os.WriteFile(filepath.Join(root, "pkg", "d.go"), []byte("package pkg\n\nfunc Delta() {}\n"), 0o644)
+	waitFor("the tree moved in indexed", func() bool { return indexed("pkg/d.go") && !indexed("pkg/c.go") })
+	os.WriteFile(filepath.Join(root+".old", "pkg", "x.go"), []byte("package pkg\n\nfunc Old() {}\n"), 0o644)
+	os.WriteFile(filepath.Join(root, "pkg", "e.go"), []byte("package pkg\n\nfunc Epsilon() {}\n"), 0o644)
+	waitFor("a save in the tree moved in indexed", func() bool { return indexed("pkg/e.go") })
+	if indexed("pkg/x.go") {
+		t.Error("a save in the tree moved away was indexed as the root's")
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+}
