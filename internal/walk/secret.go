@@ -3,6 +3,7 @@ package walk
 import (
 	"path"
 	"strings"
+	"sync"
 )
 
 // ReasonSecret: a file whose name looks like it holds a secret
@@ -29,13 +30,57 @@ var SecretPatterns = []string{
 }
 
 // SecretName reports whether the base name of p (either separator) matches
-// SecretPatterns, case-insensitively.
+// SecretPatterns, case-insensitively. Every listing, freshness check and
+// index run asks it of every file, so it decides most names without
+// path.Match: a name matches a "*.ext" pattern by its suffix, and one of
+// the other patterns only when it starts with a byte one of them starts
+// with (secretIndex).
 func SecretName(p string) bool {
 	name := strings.ToLower(path.Base(strings.ReplaceAll(p, "\\", "/")))
-	for _, pat := range SecretPatterns {
+	x := secretIndex()
+	for _, ext := range x.exts {
+		if strings.HasSuffix(name, ext) {
+			return true
+		}
+	}
+	if name == "" || !x.first[name[0]] {
+		return false
+	}
+	for _, pat := range x.rest {
 		if ok, _ := path.Match(pat, name); ok {
 			return true
 		}
 	}
 	return false
 }
+
+// secretPatternIndex is SecretPatterns taken apart for SecretName: exts
+// are the suffixes of the "*.ext" patterns (".pem"; "*" matches the empty
+// prefix too, so ".env" matches "*.env"), rest the other patterns, and
+// first the bytes those start with (all 256 when one starts with a
+// wildcard or a class).
+type secretPatternIndex struct {
+	exts  []string
+	rest  []string
+	first [256]bool
+}
+
+// secretIndex returns SecretPatterns' index, built once.
+var secretIndex = sync.OnceValue(func() *secretPatternIndex {
+	x := &secretPatternIndex{}
+	for _, pat := range SecretPatterns {
+		if ext, ok := strings.CutPrefix(pat, "*"); ok && strings.HasPrefix(ext, ".") && !strings.ContainsAny(ext, "*?[\\") {
+			x.exts = append(x.exts, ext)
+			continue
+		}
+		x.rest = append(x.rest, pat)
+		if pat == "" || strings.ContainsRune("*?[\\", rune(pat[0])) {
+			for i := range x.first {
+				x.first[i] = true
+			}
+		} else {
+			x.first[pat[0]] = true
+		}
+	}
+	return x
+})

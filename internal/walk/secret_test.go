@@ -2,8 +2,12 @@ package walk
 
 import (
 	"context"
+	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
+	"runtime"
+	"strings"
 	"testing"
 )
 
@@ -75,5 +79,67 @@ func TestWalkWithholdsSecrets(t *testing.T) {
 	}
 	if !got[".env"] || !got["conf/credentials.json"] || !got["certs/tls.key"] || got["ignored/secrets.yaml"] {
 		t.Errorf("AllowSecrets lists %v", got)
+	}
+}
+
+// secretNameByMatch is SecretName as the plain loop over SecretPatterns
+// with path.Match: what its index must agree with.
+func secretNameByMatch(p string) bool {
+	name := strings.ToLower(path.Base(strings.ReplaceAll(p, "\\", "/")))
+	for _, pat := range SecretPatterns {
+		if ok, _ := path.Match(pat, name); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// TestSecretNameIndexEqualsMatch: SecretName's index decides every name
+// as path.Match over SecretPatterns does: the base names of a real tree
+// (GOROOT), each pattern's own text, and each pattern with its wildcards
+// filled in, in upper and lower case.
+func TestSecretNameIndexEqualsMatch(t *testing.T) {
+	names := map[string]bool{"": true, ".": true, "a": true, "*": true}
+	for _, pat := range SecretPatterns {
+		for _, fill := range []string{"", "x", "prod.", ".local"} {
+			n := strings.NewReplacer("*", fill, "?", "a").Replace(pat)
+			names[n], names[strings.ToUpper(n)], names[n+".go"], names["x"+n] = true, true, true, true
+		}
+	}
+	root := filepath.Join(runtime.GOROOT(), "src")
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err == nil {
+			names[d.Name()] = true
+		}
+		return nil
+	})
+	if len(names) < 5000 {
+		t.Fatalf("only %d names to compare (GOROOT/src not read?)", len(names))
+	}
+	for n := range names {
+		if got, want := SecretName(n), secretNameByMatch(n); got != want {
+			t.Errorf("SecretName(%q) = %v, path.Match says %v", n, got, want)
+		}
+	}
+}
+
+// BenchmarkSecretName: the indexed SecretName against the plain loop, over
+// the base names of GOROOT/src/runtime.
+func BenchmarkSecretName(b *testing.B) {
+	ents, err := os.ReadDir(filepath.Join(runtime.GOROOT(), "src", "runtime"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		fn   func(string) bool
+	}{{"index", SecretName}, {"match", secretNameByMatch}} {
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				for _, e := range ents {
+					c.fn(e.Name())
+				}
+			}
+		})
 	}
 }
