@@ -197,6 +197,7 @@ func serveResident(e *env) (stop func()) {
 	}
 	path := resident.SocketPath(e.cfg.Home)
 	id := residentIdentity(e.cfg)
+	retry := residentRetry
 	shared := &sharedEngine{}
 	ctx, cancel := context.WithCancel(e.ctx)
 	done := make(chan struct{})
@@ -213,7 +214,7 @@ func serveResident(e *env) (stop func()) {
 				select {
 				case <-ctx.Done():
 					return
-				case <-time.After(residentRetry):
+				case <-time.After(retry):
 					continue
 				}
 			}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/coderag/coderag/internal/config"
 	"github.com/coderag/coderag/internal/resident"
@@ -236,3 +237,32 @@ func TestResidentSearch(t *testing.T) {
 type fullWriter struct{}
 
 func (fullWriter) Write([]byte) (int, error) { return 0, syscall.ENOSPC }
+
+// TestResidentTakeOver runs two watchers of one index: the second leaves
+// the answering to the first, says so, and takes the socket over when the
+// first stops.
+func TestResidentTakeOver(t *testing.T) {
+	defer func(d time.Duration) { residentRetry = d }(residentRetry)
+	residentRetry = 50 * time.Millisecond
+	home := setHome(t)
+	setenv(t, "CODERAG_CEDICT", "off")
+	a, b := t.TempDir(), t.TempDir()
+	os.WriteFile(filepath.Join(a, "a.go"), []byte("package a\n\n// Alpha answers.\nfunc Alpha() {}\n"), 0o644)
+	os.WriteFile(filepath.Join(b, "b.go"), []byte("package b\n\n// Beta answers.\nfunc Beta() {}\n"), 0o644)
+	_, errA, stopA := startWatch(t, a)
+	_, errB, stopB := startWatch(t, b)
+	waitUntil(t, "the second watcher steps aside", func() bool { return strings.Contains(errB.String(), "answers them when it stops") }, errA, errB)
+	if strings.Contains(errB.String(), "answering this index's searches") {
+		t.Fatalf("the second watcher answers too: %s", errB.String())
+	}
+	stopA()
+	waitUntil(t, "the second watcher takes over", func() bool { return strings.Contains(errB.String(), "answering this index's searches") }, errA, errB)
+	before := residentAnswered.Load()
+	if _, o, e := run(t, "search", "--project", a, "alpha answers"); !strings.Contains(o, "Alpha()") || residentAnswered.Load() != before+1 {
+		t.Fatalf("after the take-over: %q %q", o, e)
+	}
+	stopB()
+	if _, err := os.Lstat(filepath.Join(home, "resident.sock")); err == nil {
+		t.Fatal("the socket outlived both watchers")
+	}
+}
