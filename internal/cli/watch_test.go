@@ -17,6 +17,7 @@ import (
 	"github.com/fsnotify/fsnotify"
 
 	"github.com/coderag/coderag/internal/config"
+	"github.com/coderag/coderag/internal/embed"
 	"github.com/coderag/coderag/internal/engine"
 	"github.com/coderag/coderag/internal/walk"
 )
@@ -229,24 +230,8 @@ func TestWatchAddFails(t *testing.T) {
 	os.WriteFile(filepath.Join(root, "ok", "a.go"), []byte("package ok\n\nfunc Alpha() {}\n"), 0o644)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	cfg, err := config.FromLookup(testLookup(t))
-	if err != nil {
-		t.Fatal(err)
-	}
 	var out, errb syncBuffer
-	e := &env{ctx: ctx, cfg: cfg, stdout: &out, stderr: &errb, stdin: strings.NewReader("")}
-	emb, err := e.newEmbedder()
-	if err != nil {
-		t.Fatal(err)
-	}
-	eng, release, err := openEngine(e)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer release()
-	if _, err := indexNow(e, eng, root, engine.IndexRequest{Embedder: emb}); err != nil {
-		t.Fatal(err)
-	}
+	e, eng, emb := indexedForWatch(t, ctx, root, &out, &errb)
 	var rec *recordingWatcher
 	wrap := func(w dirWatcher) dirWatcher {
 		rec = &recordingWatcher{w: w, root: root, fail: []string{"deep"}, added: map[string]bool{}, tries: map[string]int{}}
@@ -288,6 +273,31 @@ func TestWatchAddFails(t *testing.T) {
 	}
 }
 
+// indexedForWatch indexes root with the test's configuration and returns
+// the env (writing to out and errb), the engine (closed at the test's end)
+// and the embedder a watchTree of root runs with.
+func indexedForWatch(t *testing.T, ctx context.Context, root string, out, errb *syncBuffer) (*env, *engine.Engine, embed.Embedder) {
+	t.Helper()
+	cfg, err := config.FromLookup(testLookup(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := &env{ctx: ctx, cfg: cfg, stdout: out, stderr: errb, stdin: strings.NewReader("")}
+	emb, err := e.newEmbedder()
+	if err != nil {
+		t.Fatal(err)
+	}
+	eng, release, err := openEngine(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(release)
+	if _, err := indexNow(e, eng, root, engine.IndexRequest{Embedder: emb}); err != nil {
+		t.Fatal(err)
+	}
+	return e, eng, emb
+}
+
 // waitUntil polls cond every 50 ms for up to 20 s (a bound for a stuck
 // watcher, not a timing assertion) and fails the test with what and the
 // output so far when it never holds.
@@ -314,24 +324,8 @@ func TestWatchReplacedRoot(t *testing.T) {
 	os.WriteFile(filepath.Join(root, "pkg", "a.go"), []byte("package pkg\n\nfunc Alpha() {}\n"), 0o644)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	cfg, err := config.FromLookup(testLookup(t))
-	if err != nil {
-		t.Fatal(err)
-	}
 	var out, errb syncBuffer
-	e := &env{ctx: ctx, cfg: cfg, stdout: &out, stderr: &errb, stdin: strings.NewReader("")}
-	emb, err := e.newEmbedder()
-	if err != nil {
-		t.Fatal(err)
-	}
-	eng, release, err := openEngine(e)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer release()
-	if _, err := indexNow(e, eng, root, engine.IndexRequest{Embedder: emb}); err != nil {
-		t.Fatal(err)
-	}
+	e, eng, emb := indexedForWatch(t, ctx, root, &out, &errb)
 	done := make(chan error, 1)
 	go func() {
 		done <- watchTree(e, eng, root, engine.IndexRequest{Embedder: emb}, watchConfig{rescan: 100 * time.Millisecond})
