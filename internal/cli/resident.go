@@ -224,7 +224,7 @@ func serveResident(e *env) (stop func()) {
 			}
 			fmt.Fprintf(e.stderr, "answering this index's searches warm on %s (CODERAG_RESIDENT=off: each search runs alone)\n", path)
 			err = resident.Serve(ctx, ln, func(rctx context.Context, req resident.Request) resident.Response {
-				return answerResident(e, shared, id, rctx, req)
+				return answerResident(rctx, e, shared, id, req)
 			})
 			ln.Close()
 			if err != nil {
@@ -249,7 +249,7 @@ var residentAnswered atomic.Int64
 // engine, the client's working directory and colour choice, and its
 // output recorded in order. A search that panics is refused, so the
 // client runs it itself and the watcher lives on.
-func answerResident(e *env, shared *sharedEngine, id string, ctx context.Context, req resident.Request) (resp resident.Response) {
+func answerResident(ctx context.Context, e *env, shared *sharedEngine, id string, req resident.Request) (resp resident.Response) {
 	if req.Identity != id {
 		return resident.Response{Refused: "another coderag binary or configuration"}
 	}

@@ -61,7 +61,7 @@ func TestResidentRefusesPathsThatLeadElsewhere(t *testing.T) {
 	if here[0] == "" {
 		t.Skip("no /proc/self/cwd on this system")
 	}
-	resp := answerResident(e, &sharedEngine{}, id, context.Background(), resident.Request{Identity: id, Args: args, Wd: wd,
+	resp := answerResident(context.Background(), e, &sharedEngine{}, id, resident.Request{Identity: id, Args: args, Wd: wd,
 		Projects: []string{"/home/the-client"}})
 	if resp.Refused == "" {
 		t.Fatalf("a project that leads elsewhere here was run: %+v", resp)

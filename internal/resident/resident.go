@@ -311,7 +311,7 @@ func serveConn(ctx context.Context, c net.Conn, handle Handler, tm timing) {
 		_, err := c.Write(b)
 		return err
 	}
-	if write([]byte("{\"ack\":true}\n")) != nil {
+	if b, err := json.Marshal(ack{Ack: true}); err != nil || write(append(b, '\n')) != nil {
 		return
 	}
 	// the client writes nothing after its request: a read that returns
