@@ -313,6 +313,12 @@ func TestPostJSON(t *testing.T) {
 	if err != nil || resp.Status != 500 || resp.Tries != 5 {
 		t.Errorf("exhausted: %+v, %v", resp, err)
 	}
+	// Without retries: the first 5xx (or 429) is the answer.
+	n.Store(10)
+	resp, err = PostJSON(WithoutRetry(ctx), srv.Client(), srv.URL+"/always500", nil, nil, r)
+	if err != nil || resp.Status != 500 || resp.Tries != 1 || n.Load() != 11 {
+		t.Errorf("without retry: %+v, %v, %d requests", resp, err, n.Load()-10)
+	}
 	// Canceled while waiting to retry.
 	cctx, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
 	defer cancel()

@@ -90,7 +90,7 @@ func PostJSON(ctx context.Context, c *http.Client, url string, header http.Heade
 			return nil, err
 		}
 		resp.Tries = try
-		if try >= r.MaxTries || r.On == nil || !r.On(resp.Status) {
+		if try >= r.MaxTries || r.On == nil || !r.On(resp.Status) || ctx.Value(noRetryKey{}) != nil {
 			return resp, nil
 		}
 		if resp.Status >= 500 && ctx.Value(noRetry5xxKey{}) != nil {
@@ -100,6 +100,21 @@ func PostJSON(ctx context.Context, c *http.Client, url string, header http.Heade
 			return nil, err
 		}
 	}
+}
+
+// noRetryKey marks a context under which PostJSON makes one attempt per
+// request (WithoutRetry).
+type noRetryKey struct{}
+
+// WithoutRetry returns ctx marked so that PostJSON sends each request once
+// and returns its answer, a 429 or a 5xx included, without waiting to try
+// again: for a caller that a user is waiting on and that can leave the work
+// for later, such as a search's refresh of changed files (engine.Freshen),
+// which leaves a file it could not embed stale for the next index run,
+// whose requests are retried. A split batch's requests are sent once each
+// as well.
+func WithoutRetry(ctx context.Context) context.Context {
+	return context.WithValue(ctx, noRetryKey{}, true)
 }
 
 func postOnce(ctx context.Context, c *http.Client, url string, header http.Header, payload []byte) (*Response, error) {

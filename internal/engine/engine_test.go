@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/coderag/coderag/internal/embed"
+	"github.com/coderag/coderag/internal/embed/embedtest"
 	"github.com/coderag/coderag/internal/embed/provider"
 	"github.com/coderag/coderag/internal/embed/static"
 	"github.com/coderag/coderag/internal/engine"
@@ -326,6 +327,48 @@ func TestFreshen(t *testing.T) {
 	f, err = e.Freshen(ctx, p, emb)
 	if err != nil || f.Refreshed != 0 || f.Pending == nil || f.Pending.Len() != engine.FreshMaxFiles+1 || !f.Stale["gen.go"] || f.Why == "" {
 		t.Fatalf("large change: %+v %v", f, err)
+	}
+}
+
+// TestFreshenSendsOnce: a search's refresh sends each embedding request
+// once. An OpenAI-compatible server answering 500 (retried up to 5 times
+// over 15 s by an index run) fails the refresh at its first answer, the
+// file is left stale with the reason, and the next refresh, the server
+// well again, brings it in.
+func TestFreshenSendsOnce(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	srv := embedtest.NewOpenAI(t, 8, "k")
+	root := project(t)
+	e := open(t, engine.Config{Embedders: engine.FromOptions(embed.Options{Provider: "openai", Model: "text-embedding-3-small",
+		BaseURL: srv.URL + "/v1", APIKey: "k", HTTPClient: srv.Client()}, nil)})
+	emb, err := e.NewEmbedder()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out, err := e.Index(ctx, root, engine.IndexRequest{Embedder: emb}); err != nil || out.Err != nil || out.Report.Failed != 0 {
+		t.Fatalf("index: %v %+v", err, out)
+	}
+	p, err := e.Find(ctx, root, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// a package of its own: no file of the project's is parsed again
+	os.MkdirAll(filepath.Join(root, "shout"), 0o755)
+	os.WriteFile(filepath.Join(root, "shout", "shout.go"), []byte("package shout\n\n// Shout returns s with an exclamation mark.\nfunc Shout(s string) string { return s + \"!\" }\n"), 0o644)
+	// one 500: an index run would try again a second later and succeed
+	srv.Inject(embedtest.Reply{Status: 500, Body: embedtest.OpenAIServerError})
+	before := srv.Requests()
+	f, err := e.Freshen(ctx, p, emb)
+	if err != nil || f.Refreshed != 0 || f.Pending == nil || !f.Stale["shout/shout.go"] || !strings.Contains(f.Why, "refresh did not finish") {
+		t.Fatalf("a failing server: %+v %v", f, err)
+	}
+	if n := srv.Requests() - before; n != 1 {
+		t.Errorf("the refresh sent %d requests for one text, want 1 (no retry)", n)
+	}
+	f, err = e.Freshen(ctx, p, emb)
+	if err != nil || f.Refreshed != 1 || f.Pending != nil {
+		t.Fatalf("the server well again: %+v %v", f, err)
 	}
 }
 

@@ -60,7 +60,10 @@ func (e *Engine) Freshen(ctx context.Context, p *store.Project, emb embed.Embedd
 	if ch.Len() <= FreshMaxFiles && !e.st.ReadOnly() && emb.ID() == p.Embedder {
 		rctx, cancel := context.WithTimeout(ctx, FreshBudget)
 		busy := false
-		out, err := e.Index(rctx, p.Path, IndexRequest{Embedder: emb, Paths: ch.Paths(), Threads: 2,
+		// NoRetry: a remote embedder's backoff (an OpenAI-compatible
+		// server's 5xx is tried again for up to 15 s) would hold every
+		// search for the whole budget while a file keeps failing
+		out, err := e.Index(rctx, p.Path, IndexRequest{Embedder: emb, Paths: ch.Paths(), Threads: 2, NoRetry: true,
 			// another process is indexing the project: answer now, do not wait for it
 			OnWait: func(string) { busy = true; cancel() }})
 		cancel()

@@ -60,6 +60,10 @@ type IndexRequest struct {
 	// root is indexed with an embedder other than the run's: every file
 	// is then embedded again (previous and next are embedder ids).
 	OnSwitch func(previous, next string)
+	// NoRetry sends each embedding request of the run once
+	// (embed.WithoutRetry): a failed one fails its files at once, for a
+	// caller that answers a user now (Freshen). A joined run keeps its own.
+	NoRetry bool
 }
 
 // whole reports whether r covers the whole project.
@@ -331,6 +335,9 @@ func (r *Run) result() *Outcome {
 func (e *Engine) runIndex(ctx context.Context, j *job, r *Run, req IndexRequest) {
 	defer e.bg.Done()
 	defer r.cancel()
+	if req.NoRetry {
+		ctx = embed.WithoutRetry(ctx)
+	}
 	out := &Outcome{Scope: req.Scope, Embedder: r.Embedder, Started: r.Started}
 	defer func() {
 		if p := recover(); p != nil {
