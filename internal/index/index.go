@@ -209,7 +209,10 @@ const racyWindow = int64(time.Second)
 //	    and spans its whole block comment
 //	16: the segmenter's HMM joins no edge particle (时, 在) to a
 //	    neighbour: 上限时新提交 is 上限/时/新/提交, not 上限/时新/提交
-const AnalysisVersion = 16
+//	17: a JavaScript or TypeScript object key whose value is an array of
+//	    one function is that function, a member as a function-valued key
+//	    is (transformRequest: [function transformRequest(data) {...}])
+const AnalysisVersion = 17
 
 // ResolveRoot is rootrule.Resolve: the absolute, symlink-resolved form of
 // dir, the identity of a project.

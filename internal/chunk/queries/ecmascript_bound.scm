@@ -39,3 +39,15 @@
   value: [(function_expression parameters: (formal_parameters) @params)
           (arrow_function parameters: (formal_parameters) @params)
           (arrow_function parameter: (identifier) @params)]) @function
+
+; A key whose value is an array of one function is that function under the
+; key's name (axios's defaults: transformRequest: [function
+; transformRequest(data, headers) {...}]), kept or dropped as a pair is.
+(pair
+  key: [(property_identifier) (string)] @name
+  value: (array
+    .
+    [(function_expression parameters: (formal_parameters) @params)
+     (arrow_function parameters: (formal_parameters) @params)
+     (arrow_function parameter: (identifier) @params)]
+    .)) @function
