@@ -21,8 +21,13 @@ func TestReportNotesReanalysedFiles(t *testing.T) {
 	}
 	b.Reset()
 	printReport(&b, &index.Report{Project: "/p", Embedder: "local:hashing-768-v1", Scanned: 3, Changed: 2})
-	if strings.Contains(b.String(), "text analysis") {
-		t.Errorf("report without re-analysed files:\n%s", b.String())
+	if strings.Contains(b.String(), "text analysis") || strings.Contains(b.String(), "stored vectors") {
+		t.Errorf("report without re-analysed files or reused vectors:\n%s", b.String())
+	}
+	b.Reset()
+	printReport(&b, &index.Report{Project: "/p", Embedder: "openai:text-embedding-3-small", Scanned: 3, Changed: 1, Chunks: 6, Reused: 5})
+	if !strings.Contains(b.String(), "note: 5 of those chunks kept their stored vectors") {
+		t.Errorf("report with reused vectors:\n%s", b.String())
 	}
 }
 

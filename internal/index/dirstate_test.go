@@ -110,33 +110,35 @@ func TestSiblingChangesMatchFreshIndex(t *testing.T) {
 }
 
 // TestFailedRereadIsRetried: when the second pass fails to parse a
-// dependent again (its embedder down), the next run parses the directory's
-// dependents again although nothing changed since (the retry list), and the
-// index then equals a fresh one; the run after that parses nothing again.
+// dependent again (its embedder down for the new text of its chunks: a
+// header parsed as C++ once a C++ source sits beside it), the next run
+// parses the directory's dependents again although nothing changed since
+// (the retry list), and the index then equals a fresh one; the run after
+// that parses nothing again. (A dependent whose chunks kept their text
+// needs no embedder: collector.reusable.)
 func TestFailedRereadIsRetried(t *testing.T) {
 	t.Parallel()
 	emb := localEmbedder(t)
 	root := resolved(t, t.TempDir())
-	writeFile(t, root, "p/types.go", "package p\n\ntype Conn struct{ buf Buffer }\n\ntype Buffer struct{}\n\nfunc (b Buffer) Flush() {}\n")
-	writeFile(t, root, "p/use.go", "package p\n\n// Send flushes the connection's buffer.\nfunc Send(c Conn) {\n\tc.buf.Flush()\n}\n")
+	// C alone: a struct; beside a C++ source: a class and its method
+	writeFile(t, root, "c/api.h", "struct Store {\n  int Get(int k) { return k + 1; }\n};\n")
+	writeFile(t, root, "c/api_c.c", "int helper(void) { return 0; }\n")
 	st := openStore(t)
 	mustRun(t, st, emb, root)
-	writeFile(t, root, "p/types.go", "package p\n\ntype Conn struct{ buf Queue }\n\ntype Queue struct{}\n\nfunc (q Queue) Flush() {}\n")
-	touchLater(t, filepath.Join(root, "p/types.go"), 2*time.Second)
-	rep, err := Run(context.Background(), st, failingEmbedder{emb, "c.buf.Flush()"}, root, Options{Threads: 2})
+	writeFile(t, root, "c/store.cc", "int store_size() { return 1; }\n")
+	rep, err := Run(context.Background(), st, failingEmbedder{emb, "[method:Store.Get"}, root, Options{Threads: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.Reread != 1 || len(rep.Failures) != 1 || rep.Failures[0].Path != "p/use.go" {
-		t.Fatalf("the failing run: reread %d, failures %+v; want use.go reread and failed", rep.Reread, rep.Failures)
+	if rep.Reread != 1 || len(rep.Failures) != 1 || rep.Failures[0].Path != "c/api.h" {
+		t.Fatalf("the failing run: reread %d, failures %+v; want api.h reread and failed", rep.Reread, rep.Failures)
 	}
-	if v, err := st.DirRetry(context.Background(), root); err != nil || v != `["p"]` {
+	if v, err := st.DirRetry(context.Background(), root); err != nil || v != `["c"]` {
 		t.Fatalf("retry list after the failure = %q %v", v, err)
 	}
-	// the directory keeps its old state, so both its unchanged Go files are
-	// parsed again: use.go, which failed, and types.go
-	if rep := mustRun(t, st, emb, root); rep.Reread != 2 || len(rep.Failures) != 0 {
-		t.Errorf("the next run: reread %d, failures %+v; want the directory's two files parsed again", rep.Reread, rep.Failures)
+	// the directory keeps its old state, so its header is parsed again
+	if rep := mustRun(t, st, emb, root); rep.Reread != 1 || len(rep.Failures) != 0 {
+		t.Errorf("the next run: reread %d, failures %+v; want the directory's header parsed again", rep.Reread, rep.Failures)
 	}
 	fresh := openStore(t)
 	mustRun(t, fresh, emb, root)

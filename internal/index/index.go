@@ -132,11 +132,15 @@ type Report struct {
 	// text analysis their Chinese text was embedded with is not the
 	// embedder's now (CC-CEDICT installed or removed, another glossary;
 	// see fileIDs): their bytes did not change.
-	Reanalysed int         `json:"reanalysed,omitempty"`
-	Chunks     int         `json:"chunks"`    // chunks written this run
-	Relations  int         `json:"relations"` // relations written this run
-	Failures   []Failure   `json:"failures,omitempty"`
-	Skips      []walk.Skip `json:"skips,omitempty"`
+	Reanalysed int `json:"reanalysed,omitempty"`
+	// Reused counts the chunks of changed files given the vector stored
+	// for the same text instead of being embedded again (remote embedders
+	// only; collector.reusable).
+	Reused    int         `json:"reused,omitempty"`
+	Chunks    int         `json:"chunks"`    // chunks written this run
+	Relations int         `json:"relations"` // relations written this run
+	Failures  []Failure   `json:"failures,omitempty"`
+	Skips     []walk.Skip `json:"skips,omitempty"`
 	// Fallbacks lists the files parsed this run that were chunked by lines
 	// instead of definitions, with the reason.
 	Fallbacks []Fallback `json:"fallbacks,omitempty"`
@@ -1231,7 +1235,9 @@ func (c *collector) writeOut() error {
 // (with the chunk's reason) and left out of the rows.
 func (c *collector) build(batch []*work) ([]store.FileData, error) {
 	var texts []string
-	var vecs [][]float32
+	var textAt []int     // the position among vecs of each text's chunk
+	var vecs [][]float32 // one per chunk of the batch, in batch order
+	onWorker := false
 	for _, w := range batch {
 		if w.embedded {
 			// embedded on its worker (an in-process embedder, whose only
@@ -1240,27 +1246,40 @@ func (c *collector) build(batch []*work) ([]store.FileData, error) {
 				return nil, fmt.Errorf("embed: %w", w.embedErr)
 			}
 			vecs = append(vecs, w.vecs...)
+			onWorker = true
 			continue
 		}
+		kept := c.reusable(w)
 		for _, ch := range w.res.Chunks {
-			texts = append(texts, chunk.EmbedText(ch))
+			t := chunk.EmbedText(ch)
+			if v, ok := kept[t]; ok {
+				vecs = append(vecs, v)
+				c.rep.Reused++
+				continue
+			}
+			textAt = append(textAt, len(vecs))
+			vecs = append(vecs, nil)
+			texts = append(texts, t)
 		}
 	}
 	failed := map[*work]error{} // files with a chunk the embedder refused
-	if len(texts) > 0 && len(vecs) > 0 {
+	if len(texts) > 0 && onWorker {
 		return nil, errors.New("embed: a batch mixes files embedded on the workers with files to embed") // a bug
 	}
 	if len(texts) > 0 {
-		var err error
-		vecs, err = c.emb.Embed(c.ctx, texts)
+		got, err := c.emb.Embed(c.ctx, texts)
 		var pe *embed.PartialError
-		if errors.As(err, &pe) && len(vecs) == len(texts) {
+		if errors.As(err, &pe) && len(got) == len(texts) {
 			// some chunks failed alone: their files fail with the reason,
 			// the other files of the batch are written
+			bad := make(map[int]error, len(pe.Failed))
+			for k, ferr := range pe.Failed {
+				bad[textAt[k]] = ferr
+			}
 			k := 0
 			for _, w := range batch {
 				for range w.res.Chunks {
-					if ferr, ok := pe.Failed[k]; ok && failed[w] == nil {
+					if ferr, ok := bad[k]; ok && failed[w] == nil {
 						failed[w] = fmt.Errorf("embed chunk %d of %d: %w", k-firstChunk(batch, w)+1, len(w.res.Chunks), ferr)
 					}
 					k++
@@ -1271,8 +1290,11 @@ func (c *collector) build(batch []*work) ([]store.FileData, error) {
 		if err != nil {
 			return nil, fmt.Errorf("embed: %w", err)
 		}
-		if len(vecs) != len(texts) {
-			return nil, fmt.Errorf("embed: %d vectors for %d texts", len(vecs), len(texts))
+		if len(got) != len(texts) {
+			return nil, fmt.Errorf("embed: %d vectors for %d texts", len(got), len(texts))
+		}
+		for k, v := range got {
+			vecs[textAt[k]] = v
 		}
 	}
 	for _, v := range vecs {
@@ -1321,6 +1343,40 @@ func (c *collector) build(batch []*work) ([]store.FileData, error) {
 		out = append(out, d)
 	}
 	return out, nil
+}
+
+// reusable returns the vectors stored for w's previous chunks, by their
+// embedding text (chunk.EmbedText), when the file was embedded before by
+// the embedder this run records for it (w.embID) and with the same text
+// analysis: a chunk whose text has not changed has the vector it had, so
+// an edit of one function of a file, or a file parsed again for its
+// directory (rereadDependents), does not send its other chunks to a
+// remote embedder again. Only build's remote path asks (an in-process
+// embedder embeds on the workers, faster than this reads). A failure to
+// read them only means every chunk is embedded.
+func (c *collector) reusable(w *work) map[string][]float32 {
+	if w.prev == nil || w.prev.Embedder != w.embID || w.reanalysed || len(w.res.Chunks) == 0 {
+		return nil
+	}
+	blobs, err := c.st.FileVectors(c.ctx, c.root, w.file.Path)
+	if err != nil || len(blobs) == 0 {
+		return nil
+	}
+	ids := make([]int64, 0, len(blobs))
+	for id := range blobs {
+		ids = append(ids, id)
+	}
+	rows, err := c.st.ChunksByID(c.ctx, ids)
+	if err != nil {
+		return nil
+	}
+	out := make(map[string][]float32, len(rows))
+	for id, r := range rows {
+		if v := store.DecodeVector(blobs[id]); len(v) > 0 {
+			out[chunk.EmbedText(chunk.Chunk{Type: r.Type, Name: r.Name, Content: r.Content})] = v
+		}
+	}
+	return out
 }
 
 var errDim = errors.New("embedding dimension changed within a run")

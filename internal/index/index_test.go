@@ -1,6 +1,7 @@
 package index
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -639,5 +640,70 @@ func TestUnreadableFileIsASkip(t *testing.T) {
 	writeFile(t, root, "b.go", "package a\n\nfunc B() {}\n")
 	if ch, err := Diff(context.Background(), st, root, emb, false); err != nil || strings.Join(ch.Changed, ",") != "b.go" {
 		t.Fatalf("diff after a new file: %+v %v", ch, err)
+	}
+}
+
+// TestReuseVectors: with a remote embedder, a changed file's chunks whose
+// text did not change keep their stored vectors and are not sent again:
+// an edit of one function sends that function, and a new file of a Go
+// package sends only its own chunks though its siblings are parsed again.
+func TestReuseVectors(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	srv := embedtest.NewOpenAI(t, 8, "k")
+	emb, err := provider.New(embed.Options{Provider: "openai", BaseURL: srv.URL + "/v1", APIKey: "k"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := resolved(t, t.TempDir())
+	var src strings.Builder
+	src.WriteString("package calc\n")
+	for i := 0; i < 6; i++ {
+		fmt.Fprintf(&src, "\n// Add%d adds %d to x.\nfunc Add%d(x int) int { return x + %d }\n", i, i, i, i)
+	}
+	writeFile(t, root, "calc.go", src.String())
+	st := openStore(t)
+	if _, err := Run(ctx, st, emb, root, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	before, err := st.FileVectors(ctx, root, "calc.go")
+	if err != nil || len(before) != 6 {
+		t.Fatalf("%d vectors (%v), want 6", len(before), err)
+	}
+	sent := len(srv.Texts())
+
+	// one function edited: only it is sent
+	writeFile(t, root, "calc.go", strings.Replace(src.String(), "return x + 3 }", "return 3 + x }", 1))
+	rep, err := Run(ctx, st, emb, root, Options{})
+	if err != nil || rep.Changed != 1 || rep.Reused != 5 {
+		t.Fatalf("an edit: %+v %v, want 1 file changed and 5 chunks reused", rep, err)
+	}
+	if texts := srv.Texts()[sent:]; len(texts) != 1 || !strings.Contains(texts[0], "return 3 + x") {
+		t.Fatalf("sent %q, want the edited function alone", texts)
+	}
+	after, _ := st.FileVectors(ctx, root, "calc.go")
+	same := 0
+	for _, a := range after {
+		for _, b := range before {
+			if bytes.Equal(a, b) {
+				same++
+				break
+			}
+		}
+	}
+	if same != 5 {
+		t.Errorf("%d of the 6 stored vectors are the ones stored before, want the 5 unchanged chunks'", same)
+	}
+	sent = len(srv.Texts())
+
+	// a new file of the package: calc.go is parsed again (its package
+	// changed), and only the new file's chunk is sent
+	writeFile(t, root, "mul.go", "package calc\n\n// Mul multiplies x by y.\nfunc Mul(x, y int) int { return x * y }\n")
+	rep, err = Run(ctx, st, emb, root, Options{})
+	if err != nil || rep.Reread != 1 || rep.Reused != 6 {
+		t.Fatalf("a new sibling: %+v %v, want calc.go parsed again with its 6 chunks reused", rep, err)
+	}
+	if texts := srv.Texts()[sent:]; len(texts) != 1 || !strings.Contains(texts[0], "Mul multiplies") {
+		t.Fatalf("sent %q, want mul.go's chunk alone", texts)
 	}
 }

@@ -72,6 +72,11 @@ type Store interface {
 	Reclaim(ctx context.Context)
 	// ReadOnly reports whether the index cannot be written.
 	ReadOnly() bool
+	// FileVectors returns the stored vectors of a file's chunks, by
+	// chunk id (store.DecodeVector reads one).
+	FileVectors(ctx context.Context, project, path string) (map[int64][]byte, error)
+	// ChunksByID returns the chunks with the given ids, by id.
+	ChunksByID(ctx context.Context, ids []int64) (map[int64]store.ChunkRow, error)
 	// CompressesContent reports whether chunk text is stored compressed,
 	// so the workers make its stored form (store.ChunkRow.Encoded).
 	CompressesContent() bool
