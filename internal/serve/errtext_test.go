@@ -81,6 +81,26 @@ func TestPageTopK(t *testing.T) {
 	}
 }
 
+// TestPageGraphGuesses: the graph page reads guesses= by the API's rule
+// (boolParam): a bad value is a 400 page with the API's message, not
+// taken as false; 1 draws the guessed calls and offers to hide them.
+func TestPageGraphGuesses(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, Options{})
+	for _, v := range []string{"maybe", "yes", "2"} {
+		code, body := f.do(t, "GET", "/graph?project=list&name=List.insertValue&guesses="+v, "", "")
+		if want := fmt.Sprintf("guesses must be 1 or 0 (true or false), got &#34;%s&#34;", v); code != 400 || !strings.Contains(body, want) {
+			t.Errorf("guesses=%s: %d, want 400 with %q\n%.600s", v, code, want, body)
+		}
+	}
+	for _, v := range []string{"1", "0", ""} {
+		code, body := f.do(t, "GET", "/graph?project=list&name=List.insertValue&guesses="+v, "", "")
+		if code != 200 || !strings.Contains(body, "<svg") {
+			t.Errorf("guesses=%q: %d\n%.600s", v, code, body)
+		}
+	}
+}
+
 // TestSearchRefusesBadExplain: /api/search's explain is a boolean: a
 // value strconv.ParseBool does not take is a 400 with a one-line JSON
 // error naming it (it was ignored, as false), as guesses= of /api/graph

@@ -432,7 +432,11 @@ func (s *Server) pageGraph(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	q := r.URL.Query()
-	guesses, _ := strconv.ParseBool(q.Get("guesses"))
+	guesses, err := boolParam(q, "guesses") // the API's rule and message
+	if err != nil {
+		s.pageError(w, r, err)
+		return
+	}
 	toggle := url.Values{}
 	for k, v := range q {
 		toggle[k] = v
