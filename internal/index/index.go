@@ -216,7 +216,10 @@ const racyWindow = int64(time.Second)
 //	17: a JavaScript or TypeScript object key whose value is an array of
 //	    one function is that function, a member as a function-valued key
 //	    is (transformRequest: [function transformRequest(data) {...}])
-const AnalysisVersion = 17
+//	18: in JavaScript and TypeScript, a chained assignment's function is a
+//	    definition named by its inner target (req.get = req.header =
+//	    function header() {...})
+const AnalysisVersion = 18
 
 // ResolveRoot is rootrule.Resolve: the absolute, symlink-resolved form of
 // dir, the identity of a project.

@@ -9,3 +9,12 @@
             (arrow_function parameters: (formal_parameters) @params)
             (arrow_function parameter: (identifier) @params)
             (generator_function parameters: (formal_parameters) @params)])) @function
+; A chained assignment names its function by the inner target, the one
+; written next to it: req.get = req.header = function header(name) {...}.
+(expression_statement
+  (assignment_expression
+    right: (assignment_expression
+      left: (member_expression object: (_) @owner property: (property_identifier) @name)
+      right: [(function_expression parameters: (formal_parameters) @params)
+              (arrow_function parameters: (formal_parameters) @params)
+              (arrow_function parameter: (identifier) @params)]))) @function
