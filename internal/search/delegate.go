@@ -1,6 +1,7 @@
 package search
 
 import (
+	"math"
 	"path"
 	"strings"
 
@@ -35,7 +36,7 @@ func delegate(ranked []Result, callees map[[2]string][]string, hp HybridParams) 
 	}
 	var ws []wrapper
 	for i := 0; i < len(ranked) && i < hp.DelegateTop; i++ {
-		if r := ranked[i]; isThin(r, hp.ThinCodeLines) && !isConstructor(r) {
+		if r := ranked[i]; isThin(r, max(hp.ThinCodeLines, hp.WrapperCodeLines)) && !isConstructor(r) {
 			ws = append(ws, wrapper{i, r.sym.CallName()})
 		}
 	}
@@ -94,8 +95,17 @@ func delegate(ranked []Result, callees map[[2]string][]string, hp HybridParams) 
 			// it the work; a callee as short is a helper the wrapper
 			// uses to do its own work (nvm_node_version -> nvm_echo,
 			// a print), and the wrapper is the answer
-			if n := codeLines(a.content); codeLinesUpTo(b.content, n) <= n {
+			n := codeLines(a.content)
+			if codeLinesUpTo(b.content, n) <= n {
 				continue
+			}
+			// a caller longer than thin does part of the work itself:
+			// its callee must be WrapperRatio times as long
+			if n > hp.ThinCodeLines {
+				need := int(math.Ceil(hp.WrapperRatio * float64(n)))
+				if codeLinesUpTo(b.content, need) < need {
+					continue
+				}
 			}
 			if lift := orig[w.i] + hp.DelegateMargin - b.Score; lift > 0 {
 				moved = addSignal(b, "delegate", lift, a.Name) || moved

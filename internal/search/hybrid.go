@@ -92,6 +92,22 @@ type HybridParams struct {
 	// TypeBoostCode favours function/method chunks over class and text
 	// chunks.
 	TypeBoostCode float64
+	// LengthPrior is added, times lengthShare, to function and method
+	// chunks by their code lines: 0 at LengthRef lines or fewer, the whole
+	// of it at LengthCap or more, log-linear between (see lengthShare).
+	// BM25 normalises a chunk's term frequencies by its length, which
+	// ranks a two-line accessor whose doc repeats the query's words above
+	// the sixty-line function that does the work. 0 skips it.
+	LengthPrior          float64
+	LengthRef, LengthCap int
+	// LengthByFusion scales the length prior by the candidate's fused
+	// score (times FusionScale): a multiplicative document prior, which
+	// re-orders candidates the routes found alike and lifts no long
+	// function the query's words barely touch.
+	LengthByFusion bool
+	// LengthDescriptiveOnly keeps the length prior to descriptive
+	// queries, as SemanticDescriptiveOnly does the learned stages.
+	LengthDescriptiveOnly bool
 	// TestPenalty is subtracted for chunks in test files and testdata:
 	// about a whole fused score, so a test only wins when nothing else
 	// matches. AuxPenalty is subtracted for docs, examples, benchmarks,
@@ -131,10 +147,17 @@ type HybridParams struct {
 	// them (see delegate): of the first DelegateTop results, a function of
 	// at most ThinCodeLines code lines lifts the one candidate it calls to
 	// DelegateMargin above itself.
-	Delegate       bool
-	DelegateTop    int
-	ThinCodeLines  int
-	DelegateMargin float64
+	Delegate      bool
+	DelegateTop   int
+	ThinCodeLines int
+	// WrapperCodeLines (0 = ThinCodeLines) extends delegation to
+	// functions of up to that many code lines, for which the callee must
+	// have at least WrapperRatio times the caller's code lines: the
+	// longer a caller, the more of the work it may do itself, and only a
+	// callee much longer than it is where the behaviour lives.
+	WrapperCodeLines int
+	WrapperRatio     float64
+	DelegateMargin   float64
 	// Diversity is the per-extra-chunk decay of a file's candidates when
 	// the list is ordered (see diversify); 0 keeps the score order and
 	// caps each file at MaxPerFile results instead.
@@ -182,6 +205,8 @@ func DefaultHybridParams() HybridParams {
 		// without, at Semantic 0.5
 		SemanticDescriptiveOnly: true,
 		TypeBoostCode:           0.004,
+		LengthRef:               3,
+		LengthCap:               60,
 		TestPenalty:             0.016,
 		AuxPenalty:              0.008,
 		DocPenalty:              0.008,

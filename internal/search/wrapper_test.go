@@ -1,0 +1,60 @@
+package search
+
+import (
+	"math"
+	"strings"
+	"testing"
+)
+
+func TestLengthShare(t *testing.T) {
+	t.Parallel()
+	body := func(n int) string { return strings.Repeat("x++\n", n) }
+	for _, c := range []struct {
+		lines int
+		want  float64
+	}{{1, 0}, {3, 0}, {60, 1}, {200, 1}, {13, math.Log(13.0/3) / math.Log(20)}} {
+		if got := lengthShare(body(c.lines), 3, 60); math.Abs(got-c.want) > 1e-9 {
+			t.Errorf("lengthShare(%d lines) = %v, want %v", c.lines, got, c.want)
+		}
+	}
+	if got := lengthShare("// a comment\n\n"+body(2), 1, 6); math.Abs(got-math.Log(2)/math.Log(6)) > 1e-9 {
+		t.Errorf("comments and blank lines counted: %v", got)
+	}
+	if lengthShare(body(10), 5, 5) != 0 {
+		t.Error("want 0 when the cap is not above the reference")
+	}
+}
+
+// a caller longer than ThinCodeLines lifts its callee only when the callee
+// is WrapperRatio times as long
+func TestDelegateLongerWrapperNeedsMuchLongerCallee(t *testing.T) {
+	t.Parallel()
+	lines := func(n int) string { return strings.Repeat("\tn++\n", n) }
+	src := "package cache\n\n" +
+		"// expireAll expires every stale entry of the cache table when the cache is cleaned.\n" +
+		"func expireAll(t []int) {\n\tn := 0\n" + lines(8) + "\texpireOne(t, n)\n}\n\n" +
+		"// expireOne clears one slot.\nfunc expireOne(t []int, i int) {\n\tn := 0\n" + lines(40) + "}\n"
+	s := fixture(t, map[string]string{"cache/cache.go": src})
+	const q = "expires every stale entry of the cache table when the cache is cleaned"
+	hp := s.HybridParams()
+	hp.ThinCodeLines = 8
+	for _, c := range []struct {
+		wrapper int
+		ratio   float64
+		lift    bool
+	}{{0, 0, false}, {20, 3, true}, {20, 5, false}} {
+		p := hp
+		p.WrapperCodeLines, p.WrapperRatio = c.wrapper, c.ratio
+		s.Params = &p
+		rs := top(t, s, q, RankerHybrid, 5)
+		lifted := false
+		for _, r := range rs {
+			if strings.HasPrefix(r.Name, "expireOne") && r.Explain.Signal("delegate") > 0 {
+				lifted = true
+			}
+		}
+		if lifted != c.lift {
+			t.Errorf("WrapperCodeLines=%d WrapperRatio=%v: lifted %v, want %v (%v)", c.wrapper, c.ratio, lifted, c.lift, names(rs))
+		}
+	}
+}
