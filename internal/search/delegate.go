@@ -101,9 +101,15 @@ func delegate(ranked []Result, callees map[[2]string][]string, hp HybridParams) 
 			}
 			// a caller longer than thin does part of the work itself:
 			// its callee must be WrapperRatio times as long
+			// and a function nested in it (a closure the chunker cut out
+			// of it, indented deeper in the same file) is part of its
+			// work, not an implementation it hands the work to
 			if n > hp.ThinCodeLines {
 				need := int(math.Ceil(hp.WrapperRatio * float64(n)))
 				if codeLinesUpTo(b.content, need) < need {
+					continue
+				}
+				if b.Path == a.Path && indentWidth(b.content) > indentWidth(a.content) {
 					continue
 				}
 			}
@@ -178,4 +184,17 @@ func codeLinesUpTo(src string, limit int) int {
 			return n
 		}
 	}
+}
+
+// indentWidth is the leading white space of src's first non-blank line, a
+// tab counting as one.
+func indentWidth(src string) int {
+	for rest := src; rest != ""; {
+		l, more, _ := strings.Cut(rest, "\n")
+		rest = more
+		if t := strings.TrimLeft(l, " \t"); t != "" {
+			return len(l) - len(t)
+		}
+	}
+	return 0
 }

@@ -58,3 +58,40 @@ func TestDelegateLongerWrapperNeedsMuchLongerCallee(t *testing.T) {
 		}
 	}
 }
+
+func TestIndentWidth(t *testing.T) {
+	t.Parallel()
+	for src, want := range map[string]int{"func f() {}": 0, "\n\n    const m = (x) => {\n": 4, "\t\tdef g():": 2, "": 0} {
+		if got := indentWidth(src); got != want {
+			t.Errorf("indentWidth(%q) = %d, want %d", src, got, want)
+		}
+	}
+}
+
+// a closure nested in a longer caller (cut out of it by the chunker) is
+// part of the caller's work: it is not lifted above it
+func TestDelegateLongerWrapperSkipsNestedFunction(t *testing.T) {
+	t.Parallel()
+	lines := func(n int) string { return strings.Repeat("        n++\n", n) }
+	src := "class Day {\n" +
+		"  // render replaces every placeholder of the template with the day's value.\n" +
+		"  render(tpl) {\n    let n = 0\n" + strings.Repeat("    n++\n", 8) +
+		"    const fill = (m) => {\n" + lines(40) + "    }\n    return tpl.replace(/x/g, fill)\n  }\n}\n"
+	s := fixture(t, map[string]string{"day.js": src})
+	hp := s.HybridParams()
+	hp.ThinCodeLines, hp.WrapperCodeLines, hp.WrapperRatio = 8, 20, 3
+	s.Params = &hp
+	rs := top(t, s, "render replaces every placeholder of the template with the day's value", RankerHybrid, 5)
+	found := false
+	for _, r := range rs {
+		if strings.HasPrefix(r.Name, "fill") {
+			found = true
+			if r.Explain.Signal("delegate") > 0 {
+				t.Errorf("nested fill lifted from %s", r.Explain.note("delegate"))
+			}
+		}
+	}
+	if !found {
+		t.Skipf("the chunker kept fill inside render: %v", names(rs))
+	}
+}
