@@ -76,7 +76,7 @@ func TestDelegateLongerWrapperSkipsNestedFunction(t *testing.T) {
 	src := "class Day {\n" +
 		"  // render replaces every placeholder of the template with the day's value.\n" +
 		"  render(tpl) {\n    let n = 0\n" + strings.Repeat("    n++\n", 8) +
-		"    const fill = (m) => {\n" + lines(40) + "    }\n    return tpl.replace(/x/g, fill)\n  }\n}\n"
+		"    const fill = (m) => {\n" + lines(40) + "    }\n    return fill(tpl)\n  }\n}\n"
 	s := fixture(t, map[string]string{"day.js": src})
 	hp := s.HybridParams()
 	hp.ThinCodeLines, hp.WrapperCodeLines, hp.WrapperRatio = 8, 20, 3
