@@ -226,11 +226,17 @@ func DefaultHybridParams() HybridParams {
 		Delegate:             true,
 		DelegateTop:          10,
 		// `func Copy(dst, src) { return copyBuffer(dst, src, nil) }` has 3
-		ThinCodeLines:  8,
-		DelegateMargin: 0.0001,
-		Diversity:      0.7,
-		DiversityFree:  2,
-		MaxPerFile:     seedMaxPerFile,
+		ThinCodeLines: 8,
+		// golden java 0.533 -> 0.589 (ThreadLocalMap.expungeStaleEntries ->
+		// expungeStaleEntry), python 0.722 -> 0.789 (lru_cache ->
+		// _lru_cache_wrapper), fresh-func2 zh 0.570 -> 0.590; the other
+		// sets level (session 22)
+		WrapperCodeLines: 20,
+		WrapperRatio:     3,
+		DelegateMargin:   0.0001,
+		Diversity:        0.7,
+		DiversityFree:    2,
+		MaxPerFile:       seedMaxPerFile,
 	}
 }
 
