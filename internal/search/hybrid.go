@@ -92,22 +92,6 @@ type HybridParams struct {
 	// TypeBoostCode favours function/method chunks over class and text
 	// chunks.
 	TypeBoostCode float64
-	// LengthPrior is added, times lengthShare, to function and method
-	// chunks by their code lines: 0 at LengthRef lines or fewer, the whole
-	// of it at LengthCap or more, log-linear between (see lengthShare).
-	// BM25 normalises a chunk's term frequencies by its length, which
-	// ranks a two-line accessor whose doc repeats the query's words above
-	// the sixty-line function that does the work. 0 skips it.
-	LengthPrior          float64
-	LengthRef, LengthCap int
-	// LengthByFusion scales the length prior by the candidate's fused
-	// score (times FusionScale): a multiplicative document prior, which
-	// re-orders candidates the routes found alike and lifts no long
-	// function the query's words barely touch.
-	LengthByFusion bool
-	// LengthDescriptiveOnly keeps the length prior to descriptive
-	// queries, as SemanticDescriptiveOnly does the learned stages.
-	LengthDescriptiveOnly bool
 	// TestPenalty is subtracted for chunks in test files and testdata:
 	// about a whole fused score, so a test only wins when nothing else
 	// matches. AuxPenalty is subtracted for docs, examples, benchmarks,
@@ -205,8 +189,6 @@ func DefaultHybridParams() HybridParams {
 		// without, at Semantic 0.5
 		SemanticDescriptiveOnly: true,
 		TypeBoostCode:           0.004,
-		LengthRef:               3,
-		LengthCap:               60,
 		TestPenalty:             0.016,
 		AuxPenalty:              0.008,
 		DocPenalty:              0.008,

@@ -3,7 +3,6 @@ package search
 import (
 	"context"
 	"fmt"
-	"math"
 	"path"
 	"strings"
 
@@ -87,7 +86,6 @@ type stage struct {
 //	semantic   Semantic * the learned cosine, normalised over the pool
 //	expand     Expand * BM25 of the query words' learned neighbours
 //	type       function and method chunks over class and text chunks
-//	length     longer functions and methods over short ones (a log prior)
 //	name       the chunk's bare name is a code-like word of the query
 //	path       tests, docs, examples, generated and vendored code (negative)
 //	file_name  the file's base name is spelled by a topical query
@@ -107,20 +105,6 @@ var hybridStages = []stage{
 			case chunk.KindText, chunk.KindClass, chunk.KindImpl: // an impl block is no definition of a name
 			default:
 				p.add(i, "type", p.hp.TypeBoostCode, "")
-			}
-		}
-	}},
-	{name: "length", on: func(p *pool) bool {
-		return p.hp.LengthPrior > 0 && p.hp.LengthCap > p.hp.LengthRef &&
-			(p.q.Kind() == KindDescriptive || !p.hp.LengthDescriptiveOnly)
-	}, run: func(p *pool) {
-		for i := range p.res {
-			if t := p.res[i].Type; t == chunk.KindFunction || t == chunk.KindMethod {
-				v := p.hp.LengthPrior * lengthShare(p.res[i].content, p.hp.LengthRef, p.hp.LengthCap)
-				if p.hp.LengthByFusion {
-					v *= p.res[i].Explain.Signal("fusion") * p.hp.FusionScale
-				}
-				p.add(i, "length", v, "")
 			}
 		}
 	}},
@@ -537,18 +521,4 @@ func nameBoost(r Result, owner string, idents []Identifier, hp HybridParams) flo
 		best = max(best, b)
 	}
 	return best
-}
-
-// lengthShare is the length stage's share for a function of src: 0 at
-// ref code lines (codeLines) or fewer, 1 at limit or more, and
-// log(n/ref)/log(limit/ref) between. It counts at most limit lines.
-func lengthShare(src string, ref, limit int) float64 {
-	if ref < 1 || limit <= ref {
-		return 0
-	}
-	n := codeLinesUpTo(src, limit)
-	if n <= ref {
-		return 0
-	}
-	return min(1, math.Log(float64(n)/float64(ref))/math.Log(float64(limit)/float64(ref)))
 }

@@ -1,29 +1,9 @@
 package search
 
 import (
-	"math"
 	"strings"
 	"testing"
 )
-
-func TestLengthShare(t *testing.T) {
-	t.Parallel()
-	body := func(n int) string { return strings.Repeat("x++\n", n) }
-	for _, c := range []struct {
-		lines int
-		want  float64
-	}{{1, 0}, {3, 0}, {60, 1}, {200, 1}, {13, math.Log(13.0/3) / math.Log(20)}} {
-		if got := lengthShare(body(c.lines), 3, 60); math.Abs(got-c.want) > 1e-9 {
-			t.Errorf("lengthShare(%d lines) = %v, want %v", c.lines, got, c.want)
-		}
-	}
-	if got := lengthShare("// a comment\n\n"+body(2), 1, 6); math.Abs(got-math.Log(2)/math.Log(6)) > 1e-9 {
-		t.Errorf("comments and blank lines counted: %v", got)
-	}
-	if lengthShare(body(10), 5, 5) != 0 {
-		t.Error("want 0 when the cap is not above the reference")
-	}
-}
 
 // a caller longer than ThinCodeLines lifts its callee only when the callee
 // is WrapperRatio times as long
