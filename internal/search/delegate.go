@@ -14,7 +14,9 @@ import (
 // behaviour lives in the function it delegates to (io.Copy ->
 // io.copyBuffer, Buffer.Grow -> Buffer.grow). For each of the first
 // hp.DelegateTop results that is a function or method of at most
-// hp.ThinCodeLines code lines, not a constructor, and calls exactly one
+// hp.ThinCodeLines code lines (or of up to hp.WrapperCodeLines, whose
+// callee must then be hp.WrapperRatio times as long and not nested in
+// it), not a constructor, and calls exactly one
 // other candidate (bare name equal to the callee, in the same directory,
 // or in a directory named by the call's qualifier; not a namesake of the
 // wrapper in another file) with more code lines than the wrapper (an

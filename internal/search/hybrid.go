@@ -211,8 +211,10 @@ func DefaultHybridParams() HybridParams {
 		ThinCodeLines: 8,
 		// golden java 0.533 -> 0.589 (ThreadLocalMap.expungeStaleEntries ->
 		// expungeStaleEntry), python 0.722 -> 0.789 (lru_cache ->
-		// _lru_cache_wrapper), fresh-func2 zh 0.570 -> 0.590; the other
-		// sets level (session 22)
+		// _lru_cache_wrapper), fresh-func2 zh 0.570 -> 0.590, func3 en
+		// 0.557 -> 0.560, semble dev 0.848 -> 0.849; fresh-func zh 0.6503
+		// -> 0.6496 (one wrong answer lifted above another: toml's
+		// cachedTypeFields -> typeFields); the rest level (session 22)
 		WrapperCodeLines: 20,
 		WrapperRatio:     3,
 		DelegateMargin:   0.0001,
