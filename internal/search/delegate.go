@@ -1,6 +1,7 @@
 package search
 
 import (
+	"math"
 	"path"
 	"strings"
 
@@ -13,7 +14,9 @@ import (
 // behaviour lives in the function it delegates to (io.Copy ->
 // io.copyBuffer, Buffer.Grow -> Buffer.grow). For each of the first
 // hp.DelegateTop results that is a function or method of at most
-// hp.ThinCodeLines code lines, not a constructor, and calls exactly one
+// hp.ThinCodeLines code lines (or of up to hp.WrapperCodeLines, whose
+// callee must then be hp.WrapperRatio times as long and not nested in
+// it), not a constructor, and calls exactly one
 // other candidate (bare name equal to the callee, in the same directory,
 // or in a directory named by the call's qualifier; not a namesake of the
 // wrapper in another file) with more code lines than the wrapper (an
@@ -35,7 +38,7 @@ func delegate(ranked []Result, callees map[[2]string][]string, hp HybridParams) 
 	}
 	var ws []wrapper
 	for i := 0; i < len(ranked) && i < hp.DelegateTop; i++ {
-		if r := ranked[i]; isThin(r, hp.ThinCodeLines) && !isConstructor(r) {
+		if r := ranked[i]; isThin(r, max(hp.ThinCodeLines, hp.WrapperCodeLines)) && !isConstructor(r) {
 			ws = append(ws, wrapper{i, r.sym.CallName()})
 		}
 	}
@@ -94,8 +97,23 @@ func delegate(ranked []Result, callees map[[2]string][]string, hp HybridParams) 
 			// it the work; a callee as short is a helper the wrapper
 			// uses to do its own work (nvm_node_version -> nvm_echo,
 			// a print), and the wrapper is the answer
-			if n := codeLines(a.content); codeLinesUpTo(b.content, n) <= n {
+			n := codeLines(a.content)
+			if codeLinesUpTo(b.content, n) <= n {
 				continue
+			}
+			// a caller longer than thin does part of the work itself:
+			// its callee must be WrapperRatio times as long
+			// and a function nested in it (a closure the chunker cut out
+			// of it, indented deeper in the same file) is part of its
+			// work, not an implementation it hands the work to
+			if n > hp.ThinCodeLines {
+				need := int(math.Ceil(hp.WrapperRatio * float64(n)))
+				if codeLinesUpTo(b.content, need) < need {
+					continue
+				}
+				if b.Path == a.Path && indentWidth(b.content) > indentWidth(a.content) {
+					continue
+				}
 			}
 			if lift := orig[w.i] + hp.DelegateMargin - b.Score; lift > 0 {
 				moved = addSignal(b, "delegate", lift, a.Name) || moved
@@ -168,4 +186,17 @@ func codeLinesUpTo(src string, limit int) int {
 			return n
 		}
 	}
+}
+
+// indentWidth is the leading white space of src's first non-blank line, a
+// tab counting as one.
+func indentWidth(src string) int {
+	for rest := src; rest != ""; {
+		l, more, _ := strings.Cut(rest, "\n")
+		rest = more
+		if t := strings.TrimLeft(l, " \t"); t != "" {
+			return len(l) - len(t)
+		}
+	}
+	return 0
 }

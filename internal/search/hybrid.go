@@ -131,10 +131,17 @@ type HybridParams struct {
 	// them (see delegate): of the first DelegateTop results, a function of
 	// at most ThinCodeLines code lines lifts the one candidate it calls to
 	// DelegateMargin above itself.
-	Delegate       bool
-	DelegateTop    int
-	ThinCodeLines  int
-	DelegateMargin float64
+	Delegate      bool
+	DelegateTop   int
+	ThinCodeLines int
+	// WrapperCodeLines (0 = ThinCodeLines) extends delegation to
+	// functions of up to that many code lines, for which the callee must
+	// have at least WrapperRatio times the caller's code lines: the
+	// longer a caller, the more of the work it may do itself, and only a
+	// callee much longer than it is where the behaviour lives.
+	WrapperCodeLines int
+	WrapperRatio     float64
+	DelegateMargin   float64
 	// Diversity is the per-extra-chunk decay of a file's candidates when
 	// the list is ordered (see diversify); 0 keeps the score order and
 	// caps each file at MaxPerFile results instead.
@@ -201,11 +208,19 @@ func DefaultHybridParams() HybridParams {
 		Delegate:             true,
 		DelegateTop:          10,
 		// `func Copy(dst, src) { return copyBuffer(dst, src, nil) }` has 3
-		ThinCodeLines:  8,
-		DelegateMargin: 0.0001,
-		Diversity:      0.7,
-		DiversityFree:  2,
-		MaxPerFile:     seedMaxPerFile,
+		ThinCodeLines: 8,
+		// golden java 0.533 -> 0.589 (ThreadLocalMap.expungeStaleEntries ->
+		// expungeStaleEntry), python 0.722 -> 0.789 (lru_cache ->
+		// _lru_cache_wrapper), fresh-func2 zh 0.570 -> 0.590, func3 en
+		// 0.557 -> 0.560, semble dev 0.848 -> 0.849; fresh-func zh 0.6503
+		// -> 0.6496 (one wrong answer lifted above another: toml's
+		// cachedTypeFields -> typeFields); the rest level (session 22)
+		WrapperCodeLines: 20,
+		WrapperRatio:     3,
+		DelegateMargin:   0.0001,
+		Diversity:        0.7,
+		DiversityFree:    2,
+		MaxPerFile:       seedMaxPerFile,
 	}
 }
 

@@ -419,7 +419,7 @@ func (s *Searcher) gather(ctx context.Context, q *Query, hp HybridParams) (*pool
 		}
 	}
 	if hp.Delegate {
-		if p.callees, err = s.wrapperCalls(ctx, p.res, rows, hp.ThinCodeLines); err != nil {
+		if p.callees, err = s.wrapperCalls(ctx, p.res, rows, max(hp.ThinCodeLines, hp.WrapperCodeLines)); err != nil {
 			return nil, err
 		}
 	}
