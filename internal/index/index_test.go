@@ -21,6 +21,7 @@ import (
 	"github.com/coderag/coderag/internal/embed/embedtest"
 	"github.com/coderag/coderag/internal/embed/provider"
 	"github.com/coderag/coderag/internal/store"
+	_ "github.com/coderag/coderag/internal/store/postgres" // TestReuseVectors on PostgreSQL
 	"github.com/coderag/coderag/internal/testutil"
 	"github.com/coderag/coderag/internal/walk"
 )
@@ -646,9 +647,26 @@ func TestUnreadableFileIsASkip(t *testing.T) {
 // TestReuseVectors: with a remote embedder, a changed file's chunks whose
 // text did not change keep their stored vectors and are not sent again:
 // an edit of one function sends that function, and a new file of a Go
-// package sends only its own chunks though its siblings are parsed again.
+// package sends only its own chunk though its siblings are parsed again.
+// On SQLite and on PostgreSQL.
 func TestReuseVectors(t *testing.T) {
 	t.Parallel()
+	t.Run("sqlite", func(t *testing.T) {
+		t.Parallel()
+		testReuseVectors(t, openStore(t))
+	})
+	t.Run("postgres", func(t *testing.T) {
+		t.Parallel()
+		st, err := store.Open(context.Background(), testutil.Postgres(t))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { st.Close() })
+		testReuseVectors(t, st)
+	})
+}
+
+func testReuseVectors(t *testing.T, st *store.Store) {
 	ctx := context.Background()
 	srv := embedtest.NewOpenAI(t, 8, "k")
 	emb, err := provider.New(embed.Options{Provider: "openai", BaseURL: srv.URL + "/v1", APIKey: "k"})
@@ -662,7 +680,6 @@ func TestReuseVectors(t *testing.T) {
 		fmt.Fprintf(&src, "\n// Add%d adds %d to x.\nfunc Add%d(x int) int { return x + %d }\n", i, i, i, i)
 	}
 	writeFile(t, root, "calc.go", src.String())
-	st := openStore(t)
 	if _, err := Run(ctx, st, emb, root, Options{}); err != nil {
 		t.Fatal(err)
 	}
