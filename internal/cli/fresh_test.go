@@ -27,6 +27,8 @@ type searchOut struct {
 	Root      string `json:"root"`
 	Refreshed int    `json:"refreshed"`
 	Changed   int    `json:"changed_since_index"`
+	// NotRefreshed says why the changed files were left as they were.
+	NotRefreshed string `json:"not_refreshed"`
 	// Incomplete is the note of an incomplete or mixed index.
 	Incomplete string `json:"incomplete"`
 	Results    []struct {
@@ -85,7 +87,8 @@ func TestSearchIsFresh(t *testing.T) {
 		t.Errorf("big change: exit %d\n%s\n%s", code, out, errs)
 	}
 	s = searchJSONOut(t, "--project", dir, "ChargeCustomer")
-	if s.Changed != freshMaxFiles+2 || len(s.Results) == 0 || !s.Results[0].Stale {
+	if s.Changed != freshMaxFiles+2 || len(s.Results) == 0 || !s.Results[0].Stale ||
+		s.NotRefreshed != fmt.Sprintf("more than %d to refresh before answering", freshMaxFiles) {
 		t.Errorf("big change, JSON: %+v", s)
 	}
 }

@@ -136,6 +136,7 @@ A misspelt filter (lnag:go) or a query of filters only is an error (exit status 
 			out.Refreshed = fresh.Refreshed
 			if fresh.Pending != nil {
 				out.Changed = fresh.Pending.Len()
+				out.NotRefreshed = fresh.Why
 			}
 		}
 		return writeJSON(e.stdout, out)
@@ -163,6 +164,9 @@ type searchJSON struct {
 	// files changed since the last index and left as they were.
 	Refreshed int `json:"refreshed,omitempty"`
 	Changed   int `json:"changed_since_index,omitempty"`
+	// NotRefreshed says why those files were not refreshed (engine.
+	// Freshness.Why: too many, the refresh failed and on which file, ...).
+	NotRefreshed string `json:"not_refreshed,omitempty"`
 }
 
 // markStaleName marks the name of a result whose file changed since the

@@ -360,8 +360,9 @@ func TestFreshenSendsOnce(t *testing.T) {
 	srv.Inject(embedtest.Reply{Status: 500, Body: embedtest.OpenAIServerError})
 	before := srv.Requests()
 	f, err := e.Freshen(ctx, p, emb)
-	if err != nil || f.Refreshed != 0 || f.Pending == nil || !f.Stale["shout/shout.go"] || !strings.Contains(f.Why, "refresh did not finish") {
-		t.Fatalf("a failing server: %+v %v", f, err)
+	if err != nil || f.Refreshed != 0 || f.Pending == nil || !f.Stale["shout/shout.go"] ||
+		!strings.Contains(f.Why, "the refresh did not finish: shout/shout.go: ") || !strings.Contains(f.Why, "The server had an error") {
+		t.Fatalf("a failing server: %+v %v (the reason names the file and the server's message)", f, err)
 	}
 	if n := srv.Requests() - before; n != 1 {
 		t.Errorf("the refresh sent %d requests for one text, want 1 (no retry)", n)

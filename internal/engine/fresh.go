@@ -78,6 +78,10 @@ func (e *Engine) Freshen(ctx context.Context, p *store.Project, emb embed.Embedd
 			f.Why = "another coderag process is indexing the project"
 		case err != nil:
 			f.Why = "the refresh did not finish: " + strings.Join(strings.Fields(err.Error()), " ")
+		case out != nil && out.Report != nil && len(out.Report.Failures) > 0:
+			// a file the embedder refused: which, and the server's words
+			fl := out.Report.Failures[0]
+			f.Why = "the refresh did not finish: " + fl.Path + ": " + strings.Join(strings.Fields(fl.Err), " ")
 		default:
 			f.Why = "the refresh did not finish"
 		}

@@ -219,7 +219,9 @@ const racyWindow = int64(time.Second)
 //	18: in JavaScript and TypeScript, a chained assignment's function is a
 //	    definition named by its inner target (req.get = req.header =
 //	    function header() {...})
-const AnalysisVersion = 18
+//	19: a documentation block ("/** ... */", not a licence) documents the
+//	    declaration after it across one blank line (chunk.blockDoc)
+const AnalysisVersion = 19
 
 // ResolveRoot is rootrule.Resolve: the absolute, symlink-resolved form of
 // dir, the identity of a project.
@@ -425,6 +427,9 @@ type run struct {
 	opts  Options
 	start time.Time
 	rep   *Report
+	// serverDim is the dimension of the vectors the embedder returned
+	// this run, 0 before the first (collector.serverDim)
+	serverDim int
 
 	fps   *fingerprints    // the stored fingerprints (snapshot.go)
 	prevs map[string]int32 // index in fps.recs of each, by path
@@ -781,7 +786,7 @@ func largestFirst(todo []walk.File, threads int) []walk.File {
 // writes done under ctx.
 func (r *run) newCollector(ctx context.Context) *collector {
 	return &collector{ctx: ctx, st: r.st, emb: r.emb, root: r.root, rep: r.rep, batch: r.opts.BatchSize,
-		writeChunks: r.opts.WriteChunks, writeBytes: r.opts.WriteBytes}
+		writeChunks: r.opts.WriteChunks, writeBytes: r.opts.WriteBytes, serverDim: &r.serverDim}
 }
 
 // progress calls opts.Progress, if set, with the run's counts.
@@ -1036,9 +1041,18 @@ type collector struct {
 	touch                   []store.FileRecord
 	skips                   []walk.Skip
 	dim                     int
-	parsed                  []string        // paths parsed this run
-	changed                 []string        // of those, the new ones and those whose bytes changed
-	reanalysed              map[string]bool // paths re-embedded for another text analysis (work.reanalysed)
+	// serverDim points to the dimension of the vectors the embedder
+	// returned this run (0 before the first; run.serverDim, shared by the
+	// run's two pipelines): stored vectors are kept only at that
+	// dimension (checkKept)
+	serverDim *int
+	// reusedOf counts, by path, the chunks of a file built last with
+	// stored vectors; writeOut adds those of the files it wrote to
+	// Report.Reused
+	reusedOf   map[string]int
+	parsed     []string        // paths parsed this run
+	changed    []string        // of those, the new ones and those whose bytes changed
+	reanalysed map[string]bool // paths re-embedded for another text analysis (work.reanalysed)
 	// embedded counts files written this run; failedRun counts the files
 	// that failed to embed in a row before the first one was written.
 	embedded, failedRun int
@@ -1226,6 +1240,8 @@ func (c *collector) writeOut() error {
 		if c.reanalysed[d.Record.Path] {
 			c.rep.Reanalysed++
 		}
+		c.rep.Reused += c.reusedOf[d.Record.Path]
+		delete(c.reusedOf, d.Record.Path)
 		c.rep.Chunks += len(d.Chunks)
 		c.rep.Relations += len(d.Relations)
 	}
@@ -1240,6 +1256,9 @@ func (c *collector) build(batch []*work) ([]store.FileData, error) {
 	var texts []string
 	var textAt []int     // the position among vecs of each text's chunk
 	var vecs [][]float32 // one per chunk of the batch, in batch order
+	// the chunks given stored vectors (reusable): their positions and texts
+	var keptAt []int
+	var keptText []string
 	onWorker := false
 	for _, w := range batch {
 		if w.embedded {
@@ -1253,17 +1272,24 @@ func (c *collector) build(batch []*work) ([]store.FileData, error) {
 			continue
 		}
 		kept := c.reusable(w)
+		reused := 0
 		for _, ch := range w.res.Chunks {
 			t := chunk.EmbedText(ch)
 			if v, ok := kept[t]; ok {
+				keptAt = append(keptAt, len(vecs))
+				keptText = append(keptText, t)
 				vecs = append(vecs, v)
-				c.rep.Reused++
+				reused++
 				continue
 			}
 			textAt = append(textAt, len(vecs))
 			vecs = append(vecs, nil)
 			texts = append(texts, t)
 		}
+		if c.reusedOf == nil {
+			c.reusedOf = map[string]int{}
+		}
+		c.reusedOf[w.file.Path] = reused
 	}
 	failed := map[*work]error{} // files with a chunk the embedder refused
 	if len(texts) > 0 && onWorker {
@@ -1296,9 +1322,18 @@ func (c *collector) build(batch []*work) ([]store.FileData, error) {
 		if len(got) != len(texts) {
 			return nil, fmt.Errorf("embed: %d vectors for %d texts", len(got), len(texts))
 		}
+		if c.serverDim == nil {
+			c.serverDim = new(int)
+		}
 		for k, v := range got {
 			vecs[textAt[k]] = v
+			if *c.serverDim == 0 && len(v) > 0 {
+				*c.serverDim = len(v)
+			}
 		}
+	}
+	if err := c.checkKept(batch, vecs, keptAt, keptText); err != nil {
+		return nil, err
 	}
 	for _, v := range vecs {
 		if len(v) == 0 {
@@ -1354,9 +1389,10 @@ func (c *collector) build(batch []*work) ([]store.FileData, error) {
 // analysis: a chunk whose text has not changed has the vector it had, so
 // an edit of one function of a file, or a file parsed again for its
 // directory (rereadDependents), does not send its other chunks to a
-// remote embedder again. Only build's remote path asks (an in-process
-// embedder embeds on the workers, faster than this reads). A failure to
-// read them only means every chunk is embedded.
+// remote embedder again (checkKept then checks their dimension). Only
+// build's remote path asks (an in-process embedder embeds on the workers,
+// faster than this reads). A failure to read them only means every chunk
+// is embedded.
 func (c *collector) reusable(w *work) map[string][]float32 {
 	if w.prev == nil || w.prev.Embedder != w.embID || w.reanalysed || len(w.res.Chunks) == 0 {
 		return nil
@@ -1373,13 +1409,57 @@ func (c *collector) reusable(w *work) map[string][]float32 {
 	if err != nil {
 		return nil
 	}
-	out := make(map[string][]float32, len(rows))
+	kept := make(map[string][]float32, len(rows))
 	for id, r := range rows {
 		if v := store.DecodeVector(blobs[id]); len(v) > 0 {
-			out[chunk.EmbedText(chunk.Chunk{Type: r.Type, Name: r.Name, Content: r.Content})] = v
+			kept[chunk.EmbedText(chunk.Chunk{Type: r.Type, Name: r.Name, Content: r.Content})] = v
 		}
 	}
-	return out
+	return kept
+}
+
+// checkKept makes sure the stored vectors build gave the chunks at keptAt
+// (of texts keptText) have the dimension the embedder returns now: a model
+// swapped behind the same name at another dimension must not leave a file
+// with vectors of both. The dimension is the run's (serverDim); before the
+// run's first embedding, one of those texts is embedded to learn it. When
+// it differs, every one of them is embedded again and none counts as
+// reused. Errors are the embedder's, for the whole batch (flush retries
+// its files one by one).
+func (c *collector) checkKept(batch []*work, vecs [][]float32, keptAt []int, keptText []string) error {
+	if len(keptAt) == 0 {
+		return nil
+	}
+	if c.serverDim == nil {
+		c.serverDim = new(int)
+	}
+	if *c.serverDim == 0 {
+		got, err := c.emb.Embed(c.ctx, keptText[:1])
+		if err != nil {
+			return fmt.Errorf("embed: %w", err)
+		}
+		if len(got) != 1 || len(got[0]) == 0 {
+			return fmt.Errorf("embed: %d vectors for 1 text", len(got))
+		}
+		*c.serverDim = len(got[0])
+	}
+	if len(vecs[keptAt[0]]) == *c.serverDim {
+		return nil
+	}
+	got, err := c.emb.Embed(c.ctx, keptText)
+	if err != nil {
+		return fmt.Errorf("embed: %w", err)
+	}
+	if len(got) != len(keptText) {
+		return fmt.Errorf("embed: %d vectors for %d texts", len(got), len(keptText))
+	}
+	for k, v := range got {
+		vecs[keptAt[k]] = v
+	}
+	for _, w := range batch {
+		c.reusedOf[w.file.Path] = 0
+	}
+	return nil
 }
 
 var errDim = errors.New("embedding dimension changed within a run")

@@ -723,4 +723,31 @@ func testReuseVectors(t *testing.T, st *store.Store) {
 	if texts := srv.Texts()[sent:]; len(texts) != 1 || !strings.Contains(texts[0], "Mul multiplies") {
 		t.Fatalf("sent %q, want mul.go's chunk alone", texts)
 	}
+	sent = len(srv.Texts())
+
+	// the model behind the name now answers 16 values: an edited file's
+	// unchanged chunks are embedded again, not kept at 8 beside the new one
+	// (a new process: its embedder has seen no vector yet)
+	srv.SetDim(16)
+	emb16, err := provider.New(embed.Options{Provider: "openai", BaseURL: srv.URL + "/v1", APIKey: "k"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, root, "calc.go", strings.Replace(src.String(), "return x + 4 }", "return 4 + x }", 1))
+	rep, err = Run(ctx, st, emb16, root, Options{})
+	if err != nil || rep.Changed != 1 || rep.Failed != 0 || rep.Reused != 0 {
+		t.Fatalf("another dimension: %+v %v, want calc.go written whole with no chunk reused", rep, err)
+	}
+	if n := len(srv.Texts()) - sent; n != 6 {
+		t.Errorf("sent %d texts, want calc.go's 6", n)
+	}
+	vs, err := st.FileVectors(ctx, root, "calc.go")
+	if err != nil || len(vs) != 6 {
+		t.Fatalf("%d vectors (%v), want 6", len(vs), err)
+	}
+	for _, b := range vs {
+		if v := store.DecodeVector(b); len(v) != 16 {
+			t.Errorf("a vector of %d values, want 16", len(v))
+		}
+	}
 }
