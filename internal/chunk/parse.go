@@ -805,7 +805,8 @@ func (ps *parsed) extend(d *def) {
 		if !isComment && !ps.sp.attributes[s.Kind()] {
 			break
 		}
-		if int(first.StartPosition().Row)-int(s.EndPosition().Row) > 1 {
+		if gap := int(first.StartPosition().Row) - int(s.EndPosition().Row); gap > 1 &&
+			!(gap == 2 && len(docs) == 0 && isComment && ps.blockDoc(s)) {
 			break
 		}
 		if pp := ps.sibs.prev(s); pp != nil && pp.EndPosition().Row == s.StartPosition().Row &&
@@ -827,6 +828,21 @@ func (ps *parsed) extend(d *def) {
 		d.doc = ps.docstring(&d.node)
 	}
 }
+
+// blockDoc reports whether comment s is a documentation block ("/** ...
+// */": JSDoc, Javadoc, PHPDoc, Doxygen) that is neither a licence nor a
+// file's own (@file, @fileoverview, @overview, @module): such a block
+// documents the declaration after it even across one blank line, as
+// express writes its methods and as JSDoc and Javadoc read them; any other
+// comment must touch the declaration.
+func (ps *parsed) blockDoc(s *sitter.Node) bool {
+	t := ps.text(s)
+	return strings.HasPrefix(t, "/**") && !strings.HasPrefix(t, "/**/") && !licenseRe().MatchString(t) &&
+		!fileDocRe().MatchString(t)
+}
+
+// fileDocRe matches the tags of a documentation block about its file.
+var fileDocRe = lazyRegexp(`@(file|fileoverview|overview|module)\b`)
 
 // overMasked moves a definition's first byte up over the lines just above
 // it that macro masking blanked whole (maskCMacros: "ALLOC_FUNC" on the
