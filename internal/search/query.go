@@ -54,6 +54,10 @@ type Query struct {
 	runs map[string][]string
 	// an is the analysis the query was analysed with.
 	an *analyze.Analyzer
+	// embedErr is why the project's embedder could not embed the query
+	// (Searcher.embedQuery); the search then ranks by its keyword routes
+	// alone and says so (EmbedFailedNote).
+	embedErr error
 }
 
 // Identifier is a code-like word of a query split into an optional

@@ -321,6 +321,9 @@ func (s *Searcher) Search(ctx context.Context, query string, opts Options) (*Res
 	if r == RankerHybrid {
 		note = joinNotes(note, s.absentIdentifierNote(ctx, q, hp, res))
 	}
+	if q.embedErr != nil {
+		note = joinNotes(note, fmt.Sprintf(EmbedFailedNote, q.embedErr))
+	}
 	note = joinNotes(note, filter.Note())
 	if cut {
 		note = joinNotes(note, CutQueryNote)
@@ -471,6 +474,9 @@ const (
 	StopWordsNote    = "the query has only common words (stop words), which are not searched as keywords; these results are only the nearest by vector similarity: add a word that names what you look for"
 	NoWordsNote      = "the query has no searchable words (only punctuation or symbols)"
 	CutQueryNote     = "the query was cut to its first 1,000 bytes; search for the part that names what you look for"
+	// EmbedFailedNote: the project's embedder could not embed the query
+	// (its error fills the verb); the results are the keyword routes'.
+	EmbedFailedNote = "the query could not be embedded (%v): these results are the keyword matches alone, without vector similarity"
 )
 
 // lowerKeywordLead is how LowerKeywordNote starts, before its verbs.

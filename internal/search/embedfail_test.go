@@ -1,0 +1,69 @@
+package search
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/coderag/coderag/internal/embed"
+	"github.com/coderag/coderag/internal/embed/embedtest"
+	"github.com/coderag/coderag/internal/embed/provider"
+	"github.com/coderag/coderag/internal/store"
+)
+
+// TestQueryEmbedFails: when the project's embedder (a server) cannot embed
+// the query, the search sends the request once, answers with the keyword
+// routes' results and says why in the note; a rejected key and a
+// cancelled search still fail. With the server well again, the vector
+// route is back.
+func TestQueryEmbedFails(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	srv := embedtest.NewOpenAI(t, 8, "k")
+	emb, err := provider.New(embed.Options{Provider: "openai", BaseURL: srv.URL + "/v1", APIKey: "k"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "index.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	s := indexInto(t, st, emb, map[string]string{
+		"retry.go": "package net\n\n// Backoff waits longer after each failed attempt to reconnect.\nfunc Backoff(n int) int { return n * n }\n",
+		"parse.go": "package net\n\n// ParseHost splits a host and port.\nfunc ParseHost(s string) (string, string) { return s, \"\" }\n",
+	})
+	const q = "wait longer after a failed attempt to reconnect"
+	srv.Inject(embedtest.Reply{Status: 500, Body: embedtest.OpenAIServerError})
+	before := srv.Requests()
+	resp, err := s.Search(ctx, q, Options{TopK: 5, Explain: true})
+	if err != nil {
+		t.Fatalf("a server failing the query: %v, want the keyword results", err)
+	}
+	if n := srv.Requests() - before; n != 1 {
+		t.Errorf("%d requests for the query, want 1 (no retry)", n)
+	}
+	if len(resp.Results) == 0 || resp.Results[0].Path != "retry.go" || !strings.Contains(resp.Note, "the query could not be embedded") ||
+		!strings.Contains(resp.Note, "The server had an error") {
+		t.Fatalf("results %v, note %q: want retry.go first and the reason", names(resp.Results), resp.Note)
+	}
+	for _, r := range resp.Results {
+		if r.Explain.VectorRank != 0 {
+			t.Errorf("%s has a vector rank without a query vector", r.Path)
+		}
+	}
+	srv.Inject(embedtest.Reply{Status: 401, Body: `{"error":{"message":"Incorrect API key provided: sk-***123.","type":"invalid_request_error","param":null,"code":"invalid_api_key"}}`})
+	if _, err := s.Search(ctx, q, Options{TopK: 5}); err == nil || !strings.Contains(err.Error(), "Incorrect API key") {
+		t.Errorf("a rejected key: %v, want the search to fail with it", err)
+	}
+	cctx, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := s.Search(cctx, q, Options{TopK: 5}); err == nil {
+		t.Error("a cancelled search answered")
+	}
+	resp, err = s.Search(ctx, q, Options{TopK: 5, Explain: true})
+	if err != nil || len(resp.Results) == 0 || strings.Contains(resp.Note, "could not be embedded") || resp.Results[0].Explain.VectorRank == 0 {
+		t.Fatalf("the server well again: %v %q %v", names(resp.Results), resp.Note, err)
+	}
+}
