@@ -2,14 +2,12 @@ package search
 
 import (
 	"context"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/coderag/coderag/internal/embed"
 	"github.com/coderag/coderag/internal/embed/embedtest"
 	"github.com/coderag/coderag/internal/embed/provider"
-	"github.com/coderag/coderag/internal/store"
 )
 
 // TestQueryEmbedFails: when the project's embedder (a server) cannot embed
@@ -25,12 +23,7 @@ func TestQueryEmbedFails(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "index.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	s := indexInto(t, st, emb, map[string]string{
+	s := indexInto(t, tempStore(t), emb, map[string]string{
 		"retry.go": "package net\n\n// Backoff waits longer after each failed attempt to reconnect.\nfunc Backoff(n int) int { return n * n }\n",
 		"parse.go": "package net\n\n// ParseHost splits a host and port.\nfunc ParseHost(s string) (string, string) { return s, \"\" }\n",
 	})

@@ -24,15 +24,23 @@ func fixture(t *testing.T, files map[string]string) *Searcher {
 	return indexInto(t, st, emb, files)
 }
 
-// testStore opens a fresh SQLite index (closed at the test's end) and the
-// local embedder.
-func testStore(t *testing.T) (*store.Store, embed.Embedder) {
+// tempStore opens a fresh SQLite index in a temporary directory, closed
+// at the test's end.
+func tempStore(t *testing.T) *store.Store {
 	t.Helper()
 	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "index.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
+	return st
+}
+
+// testStore opens a fresh SQLite index (closed at the test's end) and the
+// local embedder.
+func testStore(t *testing.T) (*store.Store, embed.Embedder) {
+	t.Helper()
+	st := tempStore(t)
 	// the hashing embedder, which these fixtures were written for; the
 	// learned model (the default) is tested by name where it matters and
 	// by the ranking regression's model golden file

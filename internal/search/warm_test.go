@@ -51,11 +51,7 @@ func indexNetHTTP(t *testing.T) (*store.Store, embed.Embedder, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "index.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
+	st := tempStore(t)
 	if _, err := index.Run(ctx, st, emb, root, index.Options{Threads: 2}); err != nil {
 		t.Fatal(err)
 	}
