@@ -23,7 +23,8 @@ import (
 const watchDebounce = 300 * time.Millisecond
 
 // watchRescan is how often the directories that could not be watched are
-// rescanned (a stat of their files; only changed files are read).
+// rescanned (a stat of their files; only changed files are read) and the
+// files whose last run failed are tried again.
 const watchRescan = 10 * time.Second
 
 // inotifyLimitFile holds the per-user limit on inotify watches (Linux).
@@ -166,7 +167,11 @@ func watchTree(e *env, eng *engine.Engine, root string, req engine.IndexRequest,
 	timer.Stop()
 	rescan := time.NewTicker(cfg.rescan)
 	defer rescan.Stop()
-	run := func(paths []string) {
+	// failed holds the files whose last run failed (an embedding server
+	// down or refusing them): each rescan tries them again, quietly until
+	// one is written, since no event may come for them again
+	failed := map[string]bool{}
+	runAs := func(paths []string, retry bool) {
 		r := req
 		r.Paths = paths
 		rep, err := indexNow(e, eng, root, r)
@@ -174,7 +179,21 @@ func watchTree(e *env, eng *engine.Engine, root string, req engine.IndexRequest,
 			return
 		}
 		if err != nil {
-			fmt.Fprintf(e.stderr, "watch: index: %s\n", e.errText(err))
+			if !retry {
+				fmt.Fprintf(e.stderr, "watch: index: %s\n", e.errText(err))
+			}
+			return
+		}
+		if paths == nil {
+			clear(failed)
+		}
+		for _, p := range paths {
+			delete(failed, p)
+		}
+		for _, f := range rep.Failures {
+			failed[f.Path] = true
+		}
+		if retry && rep.Changed+rep.Removed == 0 {
 			return
 		}
 		if rep.Changed+rep.Removed+rep.Failed > 0 {
@@ -183,6 +202,7 @@ func watchTree(e *env, eng *engine.Engine, root string, req engine.IndexRequest,
 				savedNames(root, paths, e.cfg.AllowSecrets))
 		}
 	}
+	run := func(paths []string) { runAs(paths, false) }
 	reindex := func(paths []string) {
 		if len(paths) > 0 {
 			run(paths)
@@ -235,6 +255,14 @@ func watchTree(e *env, eng *engine.Engine, root string, req engine.IndexRequest,
 				fmt.Fprintf(e.stderr, "watch: %s was replaced; watching the new tree\n", root)
 				reindexAll()
 				continue
+			}
+			if len(failed) > 0 {
+				paths := make([]string, 0, len(failed))
+				for p := range failed {
+					paths = append(paths, p)
+				}
+				sort.Strings(paths)
+				runAs(paths, true)
 			}
 			if len(ws.unwatched) == 0 {
 				continue

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io/fs"
 	"os"
 	"path"
@@ -10,6 +11,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -270,6 +272,66 @@ func TestWatchAddFails(t *testing.T) {
 	}
 	if rec.tries["deep"] < 2 {
 		t.Errorf("Add of the unwatched directory was not retried: %d tries", rec.tries["deep"])
+	}
+}
+
+// flakyEmbedder is emb failing every batch with a text that holds marker
+// while down is set (a server refusing a file, then well again). Its
+// batches take the remote path of an index run (collector.build).
+type flakyEmbedder struct {
+	embed.Embedder
+	marker string
+	down   *atomic.Bool
+}
+
+func (f flakyEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	for _, t := range texts {
+		if f.down.Load() && strings.Contains(t, f.marker) {
+			return nil, errors.New("server error: the model crashed")
+		}
+	}
+	return f.Embedder.Embed(ctx, texts)
+}
+
+// TestWatchRetriesFailedFiles: a file whose embedding failed is tried
+// again at the rescans, with no further event, and is indexed once the
+// server is well; the failing retries print nothing.
+func TestWatchRetriesFailedFiles(t *testing.T) {
+	setHome(t)
+	root := t.TempDir()
+	os.WriteFile(filepath.Join(root, "a.go"), []byte("package p\n\nfunc Alpha() {}\n"), 0o644)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var out, errb syncBuffer
+	e, eng, emb := indexedForWatch(t, ctx, root, &out, &errb)
+	down := &atomic.Bool{}
+	down.Store(true)
+	flaky := flakyEmbedder{Embedder: emb, marker: "Gamma", down: down}
+	done := make(chan error, 1)
+	go func() {
+		done <- watchTree(e, eng, root, engine.IndexRequest{Embedder: flaky}, watchConfig{rescan: 100 * time.Millisecond})
+	}()
+	waitFor := func(what string, cond func() bool) { waitUntil(t, what, cond, &out, &errb) }
+	waitFor("watching", func() bool { return strings.Contains(errb.String(), "watching") })
+	indexed := func(p string) bool {
+		h, err := eng.Open(ctx, root, engine.OpenOptions{})
+		if err != nil {
+			return false
+		}
+		files, err := h.Files(ctx)
+		return err == nil && files[p].SHA256 != ""
+	}
+	os.WriteFile(filepath.Join(root, "b.go"), []byte("package p\n\n// Gamma is new.\nfunc Gamma() {}\n"), 0o644)
+	waitFor("the failed run reported", func() bool { return strings.Contains(out.String(), "1 failed") })
+	time.Sleep(500 * time.Millisecond) // a few rescans while the server still fails
+	if n := strings.Count(out.String(), "failed"); n != 1 || indexed("b.go") {
+		t.Fatalf("while failing: %d lines say failed (want 1: retries are quiet), b.go indexed %v\n%s", n, indexed("b.go"), out.String())
+	}
+	down.Store(false)
+	waitFor("b.go indexed by a retry once the server is well", func() bool { return indexed("b.go") })
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
 	}
 }
 
