@@ -15,6 +15,7 @@ import (
 	"github.com/fsnotify/fsnotify"
 
 	"github.com/coderag/coderag/internal/engine"
+	"github.com/coderag/coderag/internal/lang"
 	"github.com/coderag/coderag/internal/walk"
 )
 
@@ -329,6 +330,9 @@ func savedNames(root string, paths []string, allowSecrets bool) string {
 		names = append(names, walk.DisplayPath(f.Path))
 	}
 	for _, p := range paths {
+		if !lang.Indexable(p) {
+			continue // an editor's temporary file (sed's sedXXXXXX, a swap file) that came and went
+		}
 		if _, err := os.Lstat(filepath.Join(root, filepath.FromSlash(p))); errors.Is(err, fs.ErrNotExist) {
 			names = append(names, walk.DisplayPath(p)+" (removed)")
 		}

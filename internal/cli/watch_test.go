@@ -428,3 +428,15 @@ func TestWatchReplacedRoot(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestSavedNames: a watch line names the saved files and, as removed,
+// the indexable ones that are gone, not an editor's temporary file that
+// came and went (sed's sedXXXXXX).
+func TestSavedNames(t *testing.T) {
+	root := t.TempDir()
+	os.WriteFile(filepath.Join(root, "a.go"), []byte("package a\n"), 0o644)
+	got := savedNames(root, []string{"a.go", "gone.go", "sedAb12Cd"}, false)
+	if got != ": a.go, gone.go (removed)" {
+		t.Errorf("savedNames = %q, want \": a.go, gone.go (removed)\"", got)
+	}
+}
