@@ -251,14 +251,7 @@ func TestWatchAddFails(t *testing.T) {
 			t.Errorf("report lacks %q: %s", want, msg)
 		}
 	}
-	indexed := func(p string) bool {
-		h, err := eng.Open(ctx, root, engine.OpenOptions{})
-		if err != nil {
-			return false
-		}
-		files, err := h.Files(ctx)
-		return err == nil && files[p].SHA256 != ""
-	}
+	indexed := indexedIn(ctx, eng, root)
 	os.WriteFile(filepath.Join(root, "deep", "er", "new.go"), []byte("package er\n\nfunc Beta() {}\n"), 0o644)
 	waitFor("a file in an unwatched directory indexed by the rescan", func() bool { return indexed("deep/er/new.go") })
 	os.Remove(filepath.Join(root, "deep", "er", "new.go"))
@@ -313,14 +306,7 @@ func TestWatchRetriesFailedFiles(t *testing.T) {
 	}()
 	waitFor := func(what string, cond func() bool) { waitUntil(t, what, cond, &out, &errb) }
 	waitFor("watching", func() bool { return strings.Contains(errb.String(), "watching") })
-	indexed := func(p string) bool {
-		h, err := eng.Open(ctx, root, engine.OpenOptions{})
-		if err != nil {
-			return false
-		}
-		files, err := h.Files(ctx)
-		return err == nil && files[p].SHA256 != ""
-	}
+	indexed := indexedIn(ctx, eng, root)
 	os.WriteFile(filepath.Join(root, "b.go"), []byte("package p\n\n// Gamma is new.\nfunc Gamma() {}\n"), 0o644)
 	waitFor("the failed run reported", func() bool { return strings.Contains(out.String(), "1 failed") })
 	time.Sleep(500 * time.Millisecond) // a few rescans while the server still fails
@@ -332,6 +318,19 @@ func TestWatchRetriesFailedFiles(t *testing.T) {
 	cancel()
 	if err := <-done; err != nil {
 		t.Fatal(err)
+	}
+}
+
+// indexedIn returns whether a root-relative path of root has a
+// fingerprint in eng's index (indexed, with its content hash).
+func indexedIn(ctx context.Context, eng *engine.Engine, root string) func(p string) bool {
+	return func(p string) bool {
+		h, err := eng.Open(ctx, root, engine.OpenOptions{})
+		if err != nil {
+			return false
+		}
+		files, err := h.Files(ctx)
+		return err == nil && files[p].SHA256 != ""
 	}
 }
 
@@ -394,14 +393,7 @@ func TestWatchReplacedRoot(t *testing.T) {
 	}()
 	waitFor := func(what string, cond func() bool) { waitUntil(t, what, cond, &out, &errb) }
 	waitFor("watching", func() bool { return strings.Contains(errb.String(), "watching") })
-	indexed := func(p string) bool {
-		h, err := eng.Open(ctx, root, engine.OpenOptions{})
-		if err != nil {
-			return false
-		}
-		files, err := h.Files(ctx)
-		return err == nil && files[p].SHA256 != ""
-	}
+	indexed := indexedIn(ctx, eng, root)
 	os.RemoveAll(root)
 	os.MkdirAll(filepath.Join(root, "pkg"), 0o755)
 	os.WriteFile(filepath.Join(root, "pkg", "b.go"), []byte("package pkg\n\nfunc Beta() {}\n"), 0o644)
