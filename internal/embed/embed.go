@@ -238,8 +238,18 @@ func (e *StatusError) Is(target error) bool { return target == ErrHTTP }
 // 413 or 422, a NaN in one vector or a wrong count may belong to one input:
 // Batch splits those down to the input.
 func Stop(err error) bool {
-	if errors.Is(err, ErrUnreachable) || errors.Is(err, ErrTimeout) || errors.Is(err, ErrModelNotFound) ||
-		errors.Is(err, ErrDimMismatch) || errors.Is(err, ErrServerFailing) {
+	return Misconfigured(err) || errors.Is(err, ErrUnreachable) || errors.Is(err, ErrTimeout) ||
+		errors.Is(err, ErrServerFailing)
+}
+
+// Misconfigured reports whether err is one only a change of settings
+// cures, not waiting: the server rejects the key or the URL (401, 403,
+// 404, 405), lacks the model, or answers vectors of another dimension. A
+// search fails with it rather than answer without vectors every time
+// (search.Searcher's embedQuery); Stop reports these and the transient
+// ones (unreachable, silent, failing every input).
+func Misconfigured(err error) bool {
+	if errors.Is(err, ErrModelNotFound) || errors.Is(err, ErrDimMismatch) {
 		return true
 	}
 	var se *StatusError

@@ -2,7 +2,6 @@ package search
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -341,7 +340,7 @@ type QueryEmbedder interface {
 // embedQuery embeds q with the project's embedder (see embedQueryWith),
 // sending the request once (embed.WithoutRetry): someone waits for the
 // answer. When the server is down, silent, failing or rate-limiting (not a
-// cancelled ctx, not a setting to fix: embedderMisconfigured) it records
+// cancelled ctx, not a setting to fix: embed.Misconfigured) it records
 // why in q and returns no vector and no error: the search goes on with its
 // keyword routes and says so (EmbedFailedNote), a guess labelled a guess,
 // instead of failing or waiting out a backoff of seconds.
@@ -350,29 +349,11 @@ func (s *Searcher) embedQuery(ctx context.Context, q *Query) ([]float32, error) 
 		return nil, nil // failed once in this search (a retried attempt)
 	}
 	qv, err := embedQueryWith(embed.WithoutRetry(ctx), s.Embedder, q)
-	if err != nil && ctx.Err() == nil && !embedderMisconfigured(err) {
+	if err != nil && ctx.Err() == nil && !embed.Misconfigured(err) {
 		q.embedErr = err
 		return nil, nil
 	}
 	return qv, err
-}
-
-// embedderMisconfigured reports whether err is one only a change of
-// settings cures: a rejected key or URL (HTTP 401, 403, 404, 405), a model
-// the server lacks, vectors of another dimension. A search fails with it
-// rather than answer without vectors at every search.
-func embedderMisconfigured(err error) bool {
-	if errors.Is(err, embed.ErrModelNotFound) || errors.Is(err, embed.ErrDimMismatch) {
-		return true
-	}
-	var se *embed.StatusError
-	if errors.As(err, &se) {
-		switch se.Status {
-		case 401, 403, 404, 405:
-			return true
-		}
-	}
-	return false
 }
 
 // markCapped records in each kept result's Explain how many chunks of its
