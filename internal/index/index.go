@@ -1322,13 +1322,11 @@ func (c *collector) build(batch []*work) ([]store.FileData, error) {
 		if len(got) != len(texts) {
 			return nil, fmt.Errorf("embed: %d vectors for %d texts", len(got), len(texts))
 		}
-		if c.serverDim == nil {
-			c.serverDim = new(int)
-		}
+		dim := c.dimNow()
 		for k, v := range got {
 			vecs[textAt[k]] = v
-			if *c.serverDim == 0 && len(v) > 0 {
-				*c.serverDim = len(v)
+			if *dim == 0 && len(v) > 0 {
+				*dim = len(v)
 			}
 		}
 	}
@@ -1430,10 +1428,8 @@ func (c *collector) checkKept(batch []*work, vecs [][]float32, keptAt []int, kep
 	if len(keptAt) == 0 {
 		return nil
 	}
-	if c.serverDim == nil {
-		c.serverDim = new(int)
-	}
-	if *c.serverDim == 0 {
+	dim := c.dimNow()
+	if *dim == 0 {
 		got, err := c.emb.Embed(c.ctx, keptText[:1])
 		if err != nil {
 			return fmt.Errorf("embed: %w", err)
@@ -1441,9 +1437,9 @@ func (c *collector) checkKept(batch []*work, vecs [][]float32, keptAt []int, kep
 		if len(got) != 1 || len(got[0]) == 0 {
 			return fmt.Errorf("embed: %d vectors for 1 text", len(got))
 		}
-		*c.serverDim = len(got[0])
+		*dim = len(got[0])
 	}
-	if len(vecs[keptAt[0]]) == *c.serverDim {
+	if len(vecs[keptAt[0]]) == *dim {
 		return nil
 	}
 	got, err := c.emb.Embed(c.ctx, keptText)
@@ -1460,6 +1456,15 @@ func (c *collector) checkKept(batch []*work, vecs [][]float32, keptAt []int, kep
 		c.reusedOf[w.file.Path] = 0
 	}
 	return nil
+}
+
+// dimNow returns the run's serverDim (a collector made outside a run, as
+// a test's, gets one of its own).
+func (c *collector) dimNow() *int {
+	if c.serverDim == nil {
+		c.serverDim = new(int)
+	}
+	return c.serverDim
 }
 
 var errDim = errors.New("embedding dimension changed within a run")
