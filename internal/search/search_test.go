@@ -426,6 +426,7 @@ func TestSalutation(t *testing.T) {
 	// neighbours with no keyword hit compete with the test
 	hp := DefaultHybridParams()
 	hp.VectorRerank, hp.Alpha, hp.AlphaPerDecade = false, 0.5, 0
+	hp.MaxSim = 0 // as Searcher.HybridParams has it for a hashing index
 	s.Params = &hp
 	ctx := context.Background()
 	// two words: not a symbol query, which would pin the test that spells

@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 
@@ -230,4 +231,44 @@ func embedQueryWith(ctx context.Context, emb embed.Embedder, q *Query) ([]float3
 		return nil, fmt.Errorf("embed query with %s: %w", emb.ID(), err)
 	}
 	return qv, nil
+}
+
+// maxSimScorer returns the late-interaction scorer of q under the
+// built-in learned model (static.MaxSim), whatever the project's
+// embedder: it reads the model's rows, not stored vectors. nil when the
+// query has no weighted row. Errors: the built-in model cannot be
+// decoded.
+func maxSimScorer(q *Query) (*static.MaxSim, error) {
+	m, err := static.New()
+	if err != nil {
+		return nil, err
+	}
+	return m.NewMaxSim(q.Text, q.TranslateHan), nil
+}
+
+// maxSimStage adds MaxSim times the late-interaction score (over
+// chunk.EmbedText of the candidate), min-max normalised over the
+// MaxSimTop best candidates so far, / FusionScale, to those candidates: a
+// soft word match, each query word credited with the code word nearest it
+// in the learned space. A candidate further down could gain at most
+// MaxSim/FusionScale, less than the gap to the first places, and its
+// score would cost a tokenisation and a dot product per new word.
+func maxSimStage(p *pool) {
+	n := min(len(p.res), p.hp.MaxSimTop)
+	if n < 2 {
+		return
+	}
+	sc := make([]float64, n)
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for i := range n {
+		r := &p.res[i]
+		sc[i] = p.msim.Score(chunk.EmbedText(chunk.Chunk{Type: r.Type, Name: r.Name, Content: r.content}))
+		lo, hi = min(lo, sc[i]), max(hi, sc[i])
+	}
+	if hi <= lo { // one score: nothing to tell apart
+		return
+	}
+	for i := range n {
+		p.add(i, "maxsim", p.hp.MaxSim*(sc[i]-lo)/(hi-lo)/p.hp.FusionScale, "")
+	}
 }

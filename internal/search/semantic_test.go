@@ -203,3 +203,57 @@ func TestVectorRouteRerankAtFloor(t *testing.T) {
 		t.Errorf("no fusion note names the floor: %q", rr[0].Explain.note("fusion"))
 	}
 }
+
+// The late-interaction stage is on by default for a project indexed with
+// the built-in model: a descriptive query's best candidates carry a
+// maxsim signal, and their signals still sum to their scores. It is off
+// for the hashing index (the lexical arm stays lexical) and for a
+// project whose chunk count sizes its weight to 0.
+func TestMaxSimStage(t *testing.T) {
+	t.Parallel()
+	_, learned := learnedProject(t)
+	const q = "remove a row from the table"
+	rs := top(t, learned, q, RankerHybrid, 5)
+	seen := 0
+	for _, r := range rs {
+		if r.Explain.Signal("maxsim") != 0 {
+			seen++
+		}
+		sum := 0.0
+		for _, sg := range r.Explain.Signals {
+			sum += sg.Value
+		}
+		if math.Abs(sum-r.Score) > 1e-12 {
+			t.Errorf("%s: signals %v do not sum to the score %v", r.Path, r.Explain.Signals, r.Score)
+		}
+	}
+	if seen == 0 {
+		t.Fatalf("no maxsim signal on a learned project: %+v", rs)
+	}
+	// the chunk that says "deletes" gets the full signal: the pool's best
+	// late-interaction score ("remove" meets "delet")
+	if len(rs) == 0 || rs[0].Path != "table/table.go" || rs[0].Explain.Signal("maxsim") < learned.HybridParams().MaxSim/learned.HybridParams().FusionScale-1e-12 {
+		t.Errorf("want table/table.go first with the full maxsim signal, got %+v", rs)
+	}
+	if hp := fixture(t, learnedFixture).HybridParams(); hp.MaxSim != 0 {
+		t.Errorf("hashing index: MaxSim %v, want 0", hp.MaxSim)
+	}
+	for _, r := range top(t, fixture(t, learnedFixture), q, RankerHybrid, 5) {
+		if r.Explain.Signal("maxsim") != 0 {
+			t.Errorf("hashing index %s: maxsim signal %v", r.Path, r.Explain.Signal("maxsim"))
+		}
+	}
+	hp := learned.HybridParams()
+	// the fixture's 3 chunks are half a decade above a reference of 1:
+	// at 1 per decade the weight is sized to 0
+	hp.AlphaRefChunks, hp.MaxSimPerDecade = 1, 1
+	if hp.SizedMaxSim(3) != 0 {
+		t.Fatalf("SizedMaxSim(3) = %v: the check below proves nothing", hp.SizedMaxSim(3))
+	}
+	learned.Params = &hp
+	for _, r := range top(t, learned, q, RankerHybrid, 5) {
+		if r.Explain.Signal("maxsim") != 0 {
+			t.Errorf("weight sized to 0: %s has maxsim %v", r.Path, r.Explain.Signal("maxsim"))
+		}
+	}
+}

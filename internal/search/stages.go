@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/coderag/coderag/internal/chunk"
+	"github.com/coderag/coderag/internal/embed/static"
 	"github.com/coderag/coderag/internal/lang"
 	"github.com/coderag/coderag/internal/store"
 )
@@ -48,6 +49,9 @@ type pool struct {
 	// sem is the semantic cosine of each candidate (see semanticScores);
 	// nil with HybridParams.Semantic 0.
 	sem map[int64]float64
+	// msim scores candidates by late interaction (maxSimStage); nil with
+	// HybridParams.MaxSim 0 or a query without a weighted row.
+	msim *static.MaxSim
 	// expansions are the learned neighbours of the query's terms, and exp
 	// the BM25 of the candidates the keyword route over them hit (see
 	// expandTerms); nil with HybridParams.Expand 0.
@@ -85,6 +89,9 @@ type stage struct {
 //	           sized by the chunk count: HybridParams.SizedAlpha)
 //	semantic   Semantic * the learned cosine, normalised over the pool
 //	expand     Expand * BM25 of the query words' learned neighbours
+//	maxsim     MaxSim * the learned model's late-interaction score of the
+//	           best MaxSimTop, normalised over them (sized by the chunk
+//	           count: SizedMaxSim)
 //	type       function and method chunks over class and text chunks
 //	name       the chunk's bare name is a code-like word of the query
 //	path       tests, docs, examples, generated and vendored code (negative)
@@ -99,6 +106,7 @@ var hybridStages = []stage{
 	{name: "fusion", run: fuseStage},
 	{name: "semantic", on: func(p *pool) bool { return p.hp.Semantic > 0 && len(p.sem) > 0 }, run: semanticStage},
 	{name: "expand", on: func(p *pool) bool { return p.hp.Expand > 0 && len(p.exp) > 0 }, run: expandStage},
+	{name: "maxsim", ordered: true, on: func(p *pool) bool { return p.hp.MaxSim > 0 && p.msim != nil }, run: maxSimStage},
 	{name: "type", run: func(p *pool) {
 		for i := range p.res {
 			switch p.res[i].Type {
@@ -308,6 +316,15 @@ func (s *Searcher) gather(ctx context.Context, q *Query, hp HybridParams) (*pool
 		}
 		return c
 	}
+	msim := hp.MaxSim > 0 && (q.Kind() == KindDescriptive || !hp.SemanticDescriptiveOnly)
+	if msim {
+		// the late-interaction stage looks up every word of its
+		// candidates: the model's vocabulary index is built beside the
+		// keyword route's read, not after it
+		if m, err := static.New(); err == nil {
+			go m.Prepare()
+		}
+	}
 	if len(q.Terms) > 0 {
 		kw, err := s.keywordSearch(ctx, q.Terms, hp.FTS, hp.Candidates)
 		if err != nil {
@@ -415,6 +432,11 @@ func (s *Searcher) gather(ctx context.Context, q *Query, hp HybridParams) (*pool
 	}
 	if hp.Semantic > 0 && (q.Kind() == KindDescriptive || !hp.SemanticDescriptiveOnly) {
 		if p.sem, err = s.semanticScores(ctx, q, p.res); err != nil {
+			return nil, err
+		}
+	}
+	if msim {
+		if p.msim, err = maxSimScorer(q); err != nil {
 			return nil, err
 		}
 	}

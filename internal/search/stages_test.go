@@ -166,3 +166,28 @@ func TestSizedAlpha(t *testing.T) {
 		t.Fatal("sizing off or an unknown count must keep Alpha")
 	}
 }
+
+// SizedMaxSim keeps MaxSim up to AlphaRefChunks chunks, then falls by
+// MaxSimPerDecade per tenfold, never below 0; sizing off keeps MaxSim.
+func TestSizedMaxSim(t *testing.T) {
+	t.Parallel()
+	hp := DefaultHybridParams()
+	if hp.MaxSim <= 0 || hp.MaxSimPerDecade <= 0 {
+		t.Fatalf("defaults MaxSim %v per decade %v: the test proves nothing", hp.MaxSim, hp.MaxSimPerDecade)
+	}
+	if got := hp.SizedMaxSim(hp.AlphaRefChunks / 10); got != hp.MaxSim {
+		t.Fatalf("below the reference: %v, want MaxSim %v", got, hp.MaxSim)
+	}
+	want := max(0, hp.MaxSim-hp.MaxSimPerDecade*0.5)
+	if got := hp.SizedMaxSim(int(float64(hp.AlphaRefChunks) * math.Sqrt(10))); math.Abs(got-want) > 1e-4 {
+		t.Fatalf("at sqrt(10)x the reference: %v, want %v", got, want)
+	}
+	if got := hp.SizedMaxSim(116851); got != 0 {
+		t.Fatalf("GOROOT/src's 116,851 chunks: %v, want 0", got)
+	}
+	off := hp
+	off.MaxSimPerDecade = 0
+	if off.SizedMaxSim(1e7) != hp.MaxSim {
+		t.Fatal("sizing off must keep MaxSim")
+	}
+}

@@ -321,82 +321,7 @@ func (e *Embedder) EmbedQueryTranslated(ctx context.Context, text string, transl
 		return nil, err
 	}
 	text = embed.Truncate(text, embed.MaxInputRunes)
-	// the translations of each run of Han characters, in text order, and
-	// the words of the text and of every translation looked up at once
-	// (resolve: the first query of a process builds no index)
-	var runExps [][]analyze.Expansion
-	words := e.tok.Tokens(nil, text)
-	for i := 0; i < len(text); {
-		r, size := utf8.DecodeRuneInString(text[i:])
-		if !analyze.IsHan(r) {
-			i += size
-			continue
-		}
-		j := hanRunEnd(text, i)
-		exps := translate(text[i:j])
-		runExps = append(runExps, exps)
-		for _, x := range exps {
-			words = e.tok.Tokens(words, x.Term)
-		}
-		i = j
-	}
-	e.t.resolve(words)
-	s := e.pool.Get().(*scratch)
-	defer e.pool.Put(s)
-	acc := map[int32]float32{}
-	addIDs := func(ids []int32, scale float32) {
-		tf := map[int32]int{}
-		for _, r := range ids {
-			tf[r]++
-		}
-		for r, n := range tf {
-			acc[r] += scale * float32(1+math.Log(float64(n)))
-		}
-	}
-	start := 0
-	flush := func(end int) {
-		if start < end {
-			s.ids = e.appendIDs(s.ids[:0], s, text[start:end])
-			addIDs(s.ids, 1)
-		}
-	}
-	for i := 0; i < len(text); {
-		r, size := utf8.DecodeRuneInString(text[i:])
-		if !analyze.IsHan(r) {
-			i += size
-			continue
-		}
-		flush(i)
-		j := hanRunEnd(text, i)
-		run := text[i:j]
-		s.ids = e.appendIDs(s.ids[:0], s, run)
-		own := append([]int32(nil), s.ids...)
-		exps := runExps[0]
-		runExps = runExps[1:]
-		total := 0.0
-		for _, x := range exps {
-			total += x.Weight
-		}
-		if total <= 0 {
-			addIDs(own, 1)
-		} else {
-			// a run's mass is its own word count, split between its rows
-			// and its translations
-			mass := float32(max(len(own), 1))
-			if HanOwnShare > 0 {
-				addIDs(own, mass*HanOwnShare/float32(max(len(own), 1)))
-			}
-			for _, x := range exps {
-				s.ids = e.appendIDs(s.ids[:0], s, x.Term)
-				if len(s.ids) == 0 {
-					continue
-				}
-				addIDs(s.ids, mass*(1-HanOwnShare)*float32(x.Weight/total)/float32(len(s.ids)))
-			}
-		}
-		i, start = j, j
-	}
-	flush(len(text))
+	acc := e.queryAcc(text, translate)
 	t := e.t
 	v := make([]float32, t.dim)
 	rows := make([]int32, 0, len(acc))
@@ -571,4 +496,197 @@ func codeWord(w string) bool {
 		}
 	}
 	return letter && !strings.HasPrefix(w, "0")
+}
+
+// queryAcc returns the rows of a query text and the count weight of each
+// (1 + ln tf), each Han run's rows replaced by its translations as
+// EmbedQueryTranslated weighs them (a nil translate, or a run it does not
+// translate: the run's own rows).
+func (e *Embedder) queryAcc(text string, translate func(han string) []analyze.Expansion) map[int32]float32 {
+	// the translations of each run of Han characters, in text order, and
+	// the words of the text and of every translation looked up at once
+	// (resolve: the first query of a process builds no index)
+	var runExps [][]analyze.Expansion
+	words := e.tok.Tokens(nil, text)
+	for i := 0; i < len(text); {
+		r, size := utf8.DecodeRuneInString(text[i:])
+		if !analyze.IsHan(r) {
+			i += size
+			continue
+		}
+		j := hanRunEnd(text, i)
+		var exps []analyze.Expansion
+		if translate != nil {
+			exps = translate(text[i:j])
+		}
+		runExps = append(runExps, exps)
+		for _, x := range exps {
+			words = e.tok.Tokens(words, x.Term)
+		}
+		i = j
+	}
+	e.t.resolve(words)
+	s := e.pool.Get().(*scratch)
+	defer e.pool.Put(s)
+	acc := map[int32]float32{}
+	addIDs := func(ids []int32, scale float32) {
+		tf := map[int32]int{}
+		for _, r := range ids {
+			tf[r]++
+		}
+		for r, n := range tf {
+			acc[r] += scale * float32(1+math.Log(float64(n)))
+		}
+	}
+	start := 0
+	flush := func(end int) {
+		if start < end {
+			s.ids = e.appendIDs(s.ids[:0], s, text[start:end])
+			addIDs(s.ids, 1)
+		}
+	}
+	for i := 0; i < len(text); {
+		r, size := utf8.DecodeRuneInString(text[i:])
+		if !analyze.IsHan(r) {
+			i += size
+			continue
+		}
+		flush(i)
+		j := hanRunEnd(text, i)
+		run := text[i:j]
+		s.ids = e.appendIDs(s.ids[:0], s, run)
+		own := append([]int32(nil), s.ids...)
+		exps := runExps[0]
+		runExps = runExps[1:]
+		total := 0.0
+		for _, x := range exps {
+			total += x.Weight
+		}
+		if total <= 0 {
+			addIDs(own, 1)
+		} else {
+			// a run's mass is its own word count, split between its rows
+			// and its translations
+			mass := float32(max(len(own), 1))
+			if HanOwnShare > 0 {
+				addIDs(own, mass*HanOwnShare/float32(max(len(own), 1)))
+			}
+			for _, x := range exps {
+				s.ids = e.appendIDs(s.ids[:0], s, x.Term)
+				if len(s.ids) == 0 {
+					continue
+				}
+				addIDs(s.ids, mass*(1-HanOwnShare)*float32(x.Weight/total)/float32(len(s.ids)))
+			}
+		}
+		i, start = j, j
+	}
+	flush(len(text))
+	return acc
+}
+
+// MaxSim scores texts against one query by late interaction over the
+// table's rows: for each of the query's rows, its best cosine with any
+// row of the text, weighted by the row's query weight (the count weight
+// 1 + ln tf times the query-side weight, as EmbedQuery pools them),
+// summed and divided by the weights' sum. This is ColBERT's MaxSim
+// (Khattab and Zaharia, SIGIR 2020) over a static table: each query word
+// meets the one code word nearest it ("remove" meets del), where a pooled
+// vector blurs a long chunk's words into one centroid. A score is in
+// [-1, 1]; 1 when every query row is in the text. The cosines of a row
+// pair are kept, so scoring a pool of candidates that share words costs
+// one dot product per distinct row. Not safe for concurrent use.
+type MaxSim struct {
+	e     *Embedder
+	rows  []int32   // the query's rows, ascending
+	w     []float32 // their weights
+	total float32
+	qn    []float32 // their norms (rowNorm)
+	// sims[d] holds the cosine of row d with each query row, in rows order
+	sims map[int32][]float32
+	s    scratch
+}
+
+// NewMaxSim returns the scorer of query, Han runs read through translate
+// as in EmbedQueryTranslated (nil: their own rows); nil when no row of
+// the query has a positive weight.
+func (e *Embedder) NewMaxSim(query string, translate func(han string) []analyze.Expansion) *MaxSim {
+	acc := e.queryAcc(embed.Truncate(query, embed.MaxInputRunes), translate)
+	m := &MaxSim{e: e, sims: map[int32][]float32{}}
+	for r := range acc {
+		if w := acc[r] * e.t.wquery.at(r); w > 0 && e.rowNorm(r) > 0 {
+			m.rows = append(m.rows, r)
+		}
+	}
+	if len(m.rows) == 0 {
+		return nil
+	}
+	slices.Sort(m.rows) // a fixed summation order: the same query gives the same bits
+	for _, r := range m.rows {
+		w := acc[r] * e.t.wquery.at(r)
+		m.w = append(m.w, w)
+		m.qn = append(m.qn, e.rowNorm(r))
+		m.total += w
+	}
+	return m
+}
+
+// Score returns the MaxSim score of text (a chunk's embedding text).
+func (m *MaxSim) Score(text string) float64 {
+	e := m.e
+	ids := e.appendIDs(m.s.ids[:0], &m.s, embed.Truncate(text, embed.MaxInputRunes))
+	m.s.ids = ids
+	best := make([]float32, len(m.rows))
+	for i := range best {
+		best[i] = -1
+	}
+	for _, d := range ids {
+		c, ok := m.sims[d]
+		if !ok {
+			c = make([]float32, len(m.rows))
+			if nd := e.rowNorm(d); nd > 0 {
+				for i, q := range m.rows {
+					c[i] = float32(e.rowDot(q, d)) / (m.qn[i] * nd)
+				}
+			}
+			m.sims[d] = c
+		}
+		for i, x := range c {
+			best[i] = max(best[i], x)
+		}
+	}
+	if len(ids) == 0 {
+		return 0
+	}
+	var sc float32
+	for i, b := range best {
+		sc += m.w[i] * b
+	}
+	return float64(sc / m.total)
+}
+
+// rowDot is the dot product of two quantised rows (their scales left
+// out: a cosine does not need them).
+func (e *Embedder) rowDot(a, b int32) int32 {
+	t := e.t
+	x, y := t.rows[int(a)*t.dim:(int(a)+1)*t.dim], t.rows[int(b)*t.dim:(int(b)+1)*t.dim]
+	y = y[:len(x)]
+	var d0, d1, d2, d3 int32
+	k := 0
+	for ; k+4 <= len(x); k += 4 {
+		a, b := x[k:k+4:k+4], y[k:k+4:k+4]
+		d0 += int32(a[0]) * int32(b[0])
+		d1 += int32(a[1]) * int32(b[1])
+		d2 += int32(a[2]) * int32(b[2])
+		d3 += int32(a[3]) * int32(b[3])
+	}
+	for ; k < len(x); k++ {
+		d0 += int32(x[k]) * int32(y[k])
+	}
+	return d0 + d1 + d2 + d3
+}
+
+// rowNorm is the Euclidean norm of a quantised row (scale left out).
+func (e *Embedder) rowNorm(r int32) float32 {
+	return float32(math.Sqrt(float64(e.rowDot(r, r))))
 }

@@ -431,3 +431,45 @@ func isASCIIText(s string) bool {
 	}
 	return true
 }
+
+// MaxSim credits each query word with its nearest word of the text: a
+// text holding every query word scores 1, one holding a synonym ("delete"
+// for "remove") scores above one holding an unrelated word, a text without
+// tokens scores 0, and the score of a text does not depend on the texts
+// scored before it (the pair cache).
+func TestMaxSim(t *testing.T) {
+	e := NewFromModel(handModel(t))
+	m := e.NewMaxSim("remove entry", nil)
+	if m == nil {
+		t.Fatal("NewMaxSim of a query of known words is nil")
+	}
+	same := m.Score("func remove(entry)")
+	syn := m.Score("func delete(entry)")
+	other := m.Score("func add(entry)")
+	if math.Abs(same-1) > 1e-6 {
+		t.Errorf("a text holding every query word: %v, want 1", same)
+	}
+	if !(syn > other) || !(syn < same) {
+		t.Errorf("delete %.4f, add %.4f, remove %.4f: want remove > delete > add", syn, other, same)
+	}
+	if got := m.Score("%%%"); got != 0 {
+		t.Errorf("a text without tokens: %v, want 0", got)
+	}
+	fresh := e.NewMaxSim("remove entry", nil)
+	if got := fresh.Score("func delete(entry)"); got != syn {
+		t.Errorf("the same text scored %v by a fresh scorer, %v after others", got, syn)
+	}
+	if e.NewMaxSim("%%%", nil) != nil {
+		t.Error("a query without tokens should give no scorer")
+	}
+	// the built-in model: a question's words meet the code's
+	b, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := b.NewMaxSim("remove the entry from the cache", nil)
+	if d, a := q.Score("func (c *Cache) Delete(key string) { delete(c.items, key) }"),
+		q.Score("func (c *Cache) Len() int { return len(c.items) }"); !(d > a) {
+		t.Errorf("built-in model: Delete %.4f, Len %.4f; want Delete above", d, a)
+	}
+}
