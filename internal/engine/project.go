@@ -208,7 +208,7 @@ func (p *Project) Searcher() (*search.Searcher, error) {
 		return nil, err
 	}
 	p.searcher = &search.Searcher{Store: p.eng.st, Embedder: emb, Project: p.Root, Analyzer: p.eng.cfg.Analyzer,
-		HideSecrets: !p.eng.AllowSecrets(), Warm: p.eng.warm}
+		HideSecrets: !p.eng.AllowSecrets(), Warm: p.eng.warm, QueryTimeout: p.eng.cfg.QueryTimeout}
 	return p.searcher, nil
 }
 

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/coderag/coderag/internal/analyze"
+	"github.com/coderag/coderag/internal/config"
 	"github.com/coderag/coderag/internal/embed"
 	"github.com/coderag/coderag/internal/store"
 	"github.com/coderag/coderag/internal/walk"
@@ -338,17 +339,30 @@ type QueryEmbedder interface {
 }
 
 // embedQuery embeds q with the project's embedder (see embedQueryWith),
-// sending the request once (embed.WithoutRetry): someone waits for the
-// answer. When the server is down, silent, failing or rate-limiting (not a
-// cancelled ctx, not a setting to fix: embed.Misconfigured) it records
-// why in q and returns no vector and no error: the search goes on with its
-// keyword routes and says so (EmbedFailedNote), a guess labelled a guess,
-// instead of failing or waiting out a backoff of seconds.
+// sending the request once (embed.WithoutRetry) and waiting at most
+// QueryTimeout for the answer: someone waits for it, and the HTTP
+// client's own wait (embed.ReadTimeout, 2 minutes) is sized for a model
+// that loads during an index run. When the server is down, silent past
+// the bound, failing or rate-limiting (not a cancelled ctx, not a setting
+// to fix: embed.Misconfigured) it records why in q and returns no vector
+// and no error: the search goes on with its keyword routes and says so
+// (EmbedFailedNote), a guess labelled a guess, instead of failing or
+// waiting out a backoff of seconds.
 func (s *Searcher) embedQuery(ctx context.Context, q *Query) ([]float32, error) {
 	if q.embedErr != nil {
 		return nil, nil // failed once in this search (a retried attempt)
 	}
-	qv, err := embedQueryWith(embed.WithoutRetry(ctx), s.Embedder, q)
+	d := s.QueryTimeout
+	if d <= 0 {
+		d = config.DefaultQueryTimeout
+	}
+	ectx, cancel := context.WithTimeout(embed.WithoutRetry(ctx), d)
+	defer cancel()
+	qv, err := embedQueryWith(ectx, s.Embedder, q)
+	if err != nil && ctx.Err() == nil && ectx.Err() != nil {
+		// the bound ended the wait, not the caller
+		err = fmt.Errorf("embed query with %s: %w: waited %s (%s)", s.Embedder.ID(), embed.ErrTimeout, d, config.EnvQueryTimeout)
+	}
 	if err != nil && ctx.Err() == nil && !embed.Misconfigured(err) {
 		q.embedErr = err
 		return nil, nil

@@ -23,6 +23,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -216,6 +217,10 @@ type Searcher struct {
 	// a long-lived process, shared by its searchers (see Warm); nil reads
 	// everything from Store. It changes no result.
 	Warm *Warm
+	// QueryTimeout bounds the embedding of the query by Embedder; past it
+	// the search answers by its keyword routes with EmbedFailedNote
+	// (embedQuery). 0 = config.DefaultQueryTimeout.
+	QueryTimeout time.Duration
 }
 
 // ErrUnknownRanker is returned for an unknown Options.Ranker.
