@@ -68,7 +68,8 @@ func TestQueryEmbedFails(t *testing.T) {
 // bound (Searcher.QueryTimeout, EMBEDDING_QUERY_TIMEOUT), not for the HTTP
 // client's two minutes: the search answers with the keyword routes'
 // results and a note naming the time-out and how long it waited, after
-// one request.
+// one request. A later search given the same Options.Vector reuses that
+// outcome and sends nothing.
 func TestQueryEmbedTimesOut(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -85,7 +86,8 @@ func TestQueryEmbedTimesOut(t *testing.T) {
 	srv.Hang()
 	before := srv.Requests()
 	const q = "wait longer after a failed attempt to reconnect"
-	resp, err := s.Search(ctx, q, Options{TopK: 5, Explain: true})
+	vec := &QueryVector{}
+	resp, err := s.Search(ctx, q, Options{TopK: 5, Explain: true, Vector: vec})
 	if err != nil {
 		t.Fatalf("a server that never answers: %v, want the keyword results", err)
 	}
@@ -108,5 +110,12 @@ func TestQueryEmbedTimesOut(t *testing.T) {
 		if !strings.Contains(resp.Note, want) {
 			t.Errorf("note %q lacks %q", resp.Note, want)
 		}
+	}
+	again, err := s.Search(ctx, q, Options{TopK: 5, Vector: vec})
+	if err != nil || again.Note != resp.Note || len(again.Results) == 0 || again.Results[0].Path != "retry.go" {
+		t.Errorf("the same query again with its QueryVector: %v %q %v", names(again.Results), again.Note, err)
+	}
+	if n := srv.Requests() - before; n != 1 {
+		t.Errorf("%d requests after the second search with the first's QueryVector, want 1", n)
 	}
 }
