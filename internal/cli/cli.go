@@ -466,11 +466,11 @@ var projectOptions = engine.OpenOptions{Policy: engine.Freshen, Enclosing: true}
 
 // engineConfig is the engine configuration of this environment: the
 // index at e.cfg.DBPath (opened and closed by the engine), the configured
-// embedder, and the index options.
+// embedder, the index options and the bound of a query's embedding.
 func (e *env) engineConfig(longLived bool) engine.Config {
 	return engine.Config{DBPath: e.cfg.DBPath(), Embedders: engine.FromOptions(e.embedding(), e.embeddingErr()), Analyzer: e.an,
 		Index:     index.Options{Threads: e.cfg.IndexThreads, BatchSize: e.cfg.Embedding.BatchSize, AllowSecrets: e.cfg.AllowSecrets},
-		LongLived: longLived}
+		LongLived: longLived, QueryTimeout: e.cfg.Embedding.QueryTimeout}
 }
 
 // sharedEngine is the one engine of a long-lived front end (the REPL):

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Environment variable names, listed in every command's --help.
@@ -23,6 +24,7 @@ const (
 	EnvEmbeddingBaseURL  = "EMBEDDING_BASE_URL"
 	EnvEmbeddingAPIKey   = "EMBEDDING_API_KEY"
 	EnvEmbeddingBatch    = "EMBEDDING_BATCH_SIZE"
+	EnvQueryTimeout      = "EMBEDDING_QUERY_TIMEOUT"
 	EnvLLMBaseURL        = "LLM_BASE_URL"
 	EnvLLMAPIKey         = "LLM_API_KEY"
 	EnvLLMModel          = "LLM_MODEL"
@@ -47,6 +49,8 @@ const EnvHelp = `Environment (flags override environment, environment overrides 
   EMBEDDING_BASE_URL     server URL (ollama default http://localhost:11434)
   EMBEDDING_API_KEY      bearer key for openai-compatible servers
   EMBEDDING_BATCH_SIZE   texts per embedding request (default 32)
+  EMBEDDING_QUERY_TIMEOUT  a search's wait for the server to embed its query (default 15s; 500ms, 1m or
+                         whole seconds), after which it answers by keywords alone; index runs wait up to 2 minutes
   LLM_BASE_URL, LLM_API_KEY, LLM_MODEL   OpenAI-compatible chat model for 'ask' and the REPL
   CODERAG_TOKEN          bearer token of 'coderag serve' (writes need it; --token overrides)
   CODERAG_ALLOW_SECRETS  1 = index, read, grep and glob files whose names look like secrets (.env, *.pem,
@@ -87,7 +91,17 @@ type Embedding struct {
 	BaseURL   string
 	APIKey    string
 	BatchSize int // texts per request, >= 1
+	// QueryTimeout (EMBEDDING_QUERY_TIMEOUT, default DefaultQueryTimeout)
+	// bounds the embedding of a search's query, > 0: someone is waiting
+	// for the answer, which then comes from the keyword routes alone.
+	// Index runs keep the HTTP client's longer wait (embed.ReadTimeout).
+	QueryTimeout time.Duration
 }
+
+// DefaultQueryTimeout is how long a search waits for an embedding server
+// to embed its query by default (Embedding.QueryTimeout): time for a
+// loaded model to answer, not for a cold one to load.
+const DefaultQueryTimeout = 15 * time.Second
 
 // LLM configures the OpenAI-compatible chat model used by ask and the REPL.
 type LLM struct {
@@ -121,7 +135,7 @@ func defaults(home string) Config {
 	return Config{
 		Home:         filepath.Join(home, ".coderag"),
 		IndexThreads: 4,
-		Embedding:    Embedding{Provider: "local", BatchSize: 32},
+		Embedding:    Embedding{Provider: "local", BatchSize: 32, QueryTimeout: DefaultQueryTimeout},
 		Resident:     true,
 	}
 }
@@ -171,6 +185,7 @@ var Settings = []Setting{
 	{Env: EnvEmbeddingAPIKey, apply: func(c *Config, v string) error { c.Embedding.APIKey = v; return nil }},
 	{Env: EnvEmbeddingBatch, Flag: "batch-size", Usage: "texts per embedding request; overrides EMBEDDING_BATCH_SIZE (default 32)",
 		apply: func(c *Config, v string) error { return atLeast1(&c.Embedding.BatchSize, v) }},
+	{Env: EnvQueryTimeout, apply: func(c *Config, v string) error { return positiveDuration(&c.Embedding.QueryTimeout, v) }},
 	{Env: EnvLLMBaseURL, apply: func(c *Config, v string) error { c.LLM.BaseURL = v; return nil }},
 	{Env: EnvLLMAPIKey, apply: func(c *Config, v string) error { c.LLM.APIKey = v; return nil }},
 	{Env: EnvLLMModel, apply: func(c *Config, v string) error { c.LLM.Model = v; return nil }},
@@ -203,6 +218,20 @@ func atLeast1(n *int, v string) error {
 		return errors.New("want a whole number >= 1")
 	}
 	*n = k
+	return nil
+}
+
+// positiveDuration parses v into *d: a Go duration ("15s", "500ms",
+// "1m") or a whole number of seconds ("15"), more than zero.
+func positiveDuration(d *time.Duration, v string) error {
+	k, err := time.ParseDuration(v)
+	if n, nerr := strconv.Atoi(v); nerr == nil {
+		k, err = time.Duration(n)*time.Second, nil
+	}
+	if err != nil || k <= 0 {
+		return errors.New("want a duration above zero such as 15s or 500ms (a bare number is seconds)")
+	}
+	*d = k
 	return nil
 }
 

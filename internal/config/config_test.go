@@ -3,6 +3,7 @@ package config
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 func lookup(m map[string]string) func(string) (string, bool) {
@@ -12,25 +13,30 @@ func lookup(m map[string]string) func(string) (string, bool) {
 func TestFromLookup(t *testing.T) {
 	c, err := FromLookup(lookup(map[string]string{
 		EnvHome: "/tmp/h", EnvIndexThreads: "8", EnvEmbeddingProvider: "qwen", EnvEmbeddingBatch: "16",
-		EnvEmbeddingModel: " text-embedding-v3 ", EnvLLMModel: "m", EnvToken: " t0k\n",
+		EnvEmbeddingModel: " text-embedding-v3 ", EnvLLMModel: "m", EnvToken: " t0k\n", EnvQueryTimeout: "500ms",
 	}))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if c.DBPath() != "/tmp/h/index.db" || c.IndexThreads != 8 || c.Embedding.Provider != "openai" ||
-		c.Embedding.BatchSize != 16 || c.Embedding.Model != "text-embedding-v3" || c.LLM.Model != "m" || c.Token != "t0k" {
+		c.Embedding.BatchSize != 16 || c.Embedding.Model != "text-embedding-v3" || c.LLM.Model != "m" || c.Token != "t0k" ||
+		c.Embedding.QueryTimeout != 500*time.Millisecond {
 		t.Fatalf("%+v", c)
 	}
 	d, err := FromLookup(lookup(nil))
 	if err != nil || d.Token != "" || d.Embedding.Provider != "local" || d.IndexThreads != 4 || d.Embedding.BatchSize != 32 ||
-		!strings.HasSuffix(d.DBPath(), ".coderag/index.db") {
+		d.Embedding.QueryTimeout != DefaultQueryTimeout || !strings.HasSuffix(d.DBPath(), ".coderag/index.db") {
 		t.Fatalf("defaults %+v %v", d, err)
+	}
+	if s, err := FromLookup(lookup(map[string]string{EnvQueryTimeout: "20"})); err != nil || s.Embedding.QueryTimeout != 20*time.Second {
+		t.Errorf("%s=20 (seconds): %v %v", EnvQueryTimeout, s.Embedding.QueryTimeout, err)
 	}
 }
 
 func TestFromLookupErrors(t *testing.T) {
 	for _, m := range []map[string]string{
 		{EnvIndexThreads: "zero"}, {EnvIndexThreads: "0"}, {EnvIndexThreads: "257"}, {EnvIndexThreads: "2000000000"}, {EnvEmbeddingBatch: "-1"}, {EnvEmbeddingProvider: "bogus"},
+		{EnvQueryTimeout: "0"}, {EnvQueryTimeout: "-2s"}, {EnvQueryTimeout: "soon"},
 	} {
 		if _, err := FromLookup(lookup(m)); err == nil {
 			t.Errorf("%v: no error", m)

@@ -197,7 +197,8 @@ var (
 	// carries the status and the server's own error text (a *StatusError).
 	ErrHTTP = errors.New("embedding request failed")
 	// ErrTimeout: the server took the connection but sent no response
-	// within ReadTimeout.
+	// within ReadTimeout, or, for a search's query, within the search's
+	// shorter bound (search.Searcher.QueryTimeout).
 	ErrTimeout = errors.New("embedding server did not answer in time")
 	// ErrServerFailing: every input of a request failed even when sent
 	// alone, so the server, not an input, is at fault (Batch).

@@ -81,6 +81,10 @@ type Config struct {
 	WarmBytes int64
 	// Log receives diagnostics of index runs; nil discards them.
 	Log *slog.Logger
+	// QueryTimeout bounds the embedding of each search's query
+	// (search.Searcher.QueryTimeout, config.Embedding.QueryTimeout); 0 =
+	// config.DefaultQueryTimeout. Index runs are not bounded by it.
+	QueryTimeout time.Duration
 }
 
 // Engine is the run-time state of one index database and the projects in

@@ -373,6 +373,62 @@ func TestFreshenSendsOnce(t *testing.T) {
 	}
 }
 
+// TestFreshenSearchEmbedsQueryOnce: a search under the Freshen policy
+// that re-indexes an edited file before answering (and so runs its query
+// again after the refresh) asks the embedding server for the query's
+// vector once; the refresh's chunk texts are requests of their own.
+func TestFreshenSearchEmbedsQueryOnce(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	srv := embedtest.NewOpenAI(t, 8, "k")
+	root := project(t)
+	e := open(t, engine.Config{Embedders: engine.FromOptions(embed.Options{Provider: "openai", Model: "text-embedding-3-small",
+		BaseURL: srv.URL + "/v1", APIKey: "k", HTTPClient: srv.Client()}, nil)})
+	emb, err := e.NewEmbedder()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out, err := e.Index(ctx, root, engine.IndexRequest{Embedder: emb}); err != nil || out.Err != nil || out.Report.Failed != 0 {
+		t.Fatalf("index: %v %+v", err, out)
+	}
+	// a file of its own package, edited: the search refreshes it first
+	os.MkdirAll(filepath.Join(root, "shout"), 0o755)
+	shout := filepath.Join(root, "shout", "shout.go")
+	os.WriteFile(shout, []byte("package shout\n\n// Shout returns s.\nfunc Shout(s string) string { return s }\n"), 0o644)
+	if _, err := e.Index(ctx, root, engine.IndexRequest{Embedder: emb, Paths: []string{"shout/shout.go"}}); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(shout, []byte("package shout\n\n// Shout returns s with an exclamation mark.\nfunc Shout(s string) string { return s + \"!\" }\n"), 0o644)
+	p, err := e.Open(ctx, root, engine.OpenOptions{Policy: engine.Freshen})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Release()
+	const query = "which function appends an exclamation mark"
+	sent := len(srv.Texts())
+	resp, err := p.Search(ctx, query, search.Options{TopK: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f, _ := p.Freshness(); f == nil || f.Refreshed != 1 {
+		t.Fatalf("freshness %+v, want the edited file refreshed", f)
+	}
+	if len(resp.Results) == 0 || resp.Results[0].Path != "shout/shout.go" || resp.Results[0].Stale {
+		t.Errorf("results %+v, want the refreshed shout/shout.go first, not stale", resp.Results[:min(1, len(resp.Results))])
+	}
+	queries, chunks := 0, 0
+	for _, text := range srv.Texts()[sent:] {
+		if strings.Contains(text, query) {
+			queries++
+		} else {
+			chunks++
+		}
+	}
+	if queries != 1 || chunks == 0 {
+		t.Errorf("the server embedded the query %d times (want 1) and %d other texts (the refresh's, want some)", queries, chunks)
+	}
+}
+
 // TestProjectEmbedder: a project's embedder is rebuilt from its stored id
 // once and cached; an id whose provider cannot be built says the project's
 // embedder is unavailable.

@@ -208,7 +208,7 @@ func (p *Project) Searcher() (*search.Searcher, error) {
 		return nil, err
 	}
 	p.searcher = &search.Searcher{Store: p.eng.st, Embedder: emb, Project: p.Root, Analyzer: p.eng.cfg.Analyzer,
-		HideSecrets: !p.eng.AllowSecrets(), Warm: p.eng.warm}
+		HideSecrets: !p.eng.AllowSecrets(), Warm: p.eng.warm, QueryTimeout: p.eng.cfg.QueryTimeout}
 	return p.searcher, nil
 }
 
@@ -226,7 +226,8 @@ func (p *Project) Freshness() (*Freshness, error) { return p.fresh, p.freshErr }
 
 // Search answers query over the project with the embedder it was indexed
 // with. Under Freshen the first call checks the tree beside the query
-// (both read the index; when files were re-indexed the query runs again)
+// (both read the index; when files were re-indexed the query runs again,
+// with the query's embedding of the first run: search.Options.Vector)
 // and marks results from changed files Stale; on an index on a database
 // server (store.Store.Remote) the check comes first and the query after
 // it, on the one connection, as overlapping them would open a second.
@@ -259,6 +260,12 @@ func (p *Project) Search(ctx context.Context, query string, opts search.Options)
 	type answer struct {
 		resp *search.Response
 		err  error
+	}
+	// the search run again after a refresh reads the query's embedding
+	// the first one made (or its failure) instead of embedding it again;
+	// it starts after the first returned
+	if opts.Vector == nil {
+		opts.Vector = &search.QueryVector{}
 	}
 	early := make(chan answer, 1)
 	go func() {

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/coderag/coderag/internal/analyze"
+	"github.com/coderag/coderag/internal/config"
 	"github.com/coderag/coderag/internal/embed"
 	"github.com/coderag/coderag/internal/embed/static"
 	"github.com/coderag/coderag/internal/store"
@@ -390,23 +391,60 @@ type QueryEmbedder interface {
 	EmbedQueryTranslated(ctx context.Context, text string, translate func(han string) []analyze.Expansion) ([]float32, error)
 }
 
-// embedQuery embeds q with the project's embedder (see embedQueryWith),
-// sending the request once (embed.WithoutRetry): someone waits for the
-// answer. When the server is down, silent, failing or rate-limiting (not a
-// cancelled ctx, not a setting to fix: embed.Misconfigured) it records
-// why in q and returns no vector and no error: the search goes on with its
-// keyword routes and says so (EmbedFailedNote), a guess labelled a guess,
-// instead of failing or waiting out a backoff of seconds.
+// QueryVector is the embedding of one query kept for the searches of it
+// that follow (Options.Vector): the vector, or why the embedder could not
+// make one (the search then answers by its keyword routes,
+// EmbedFailedNote). The zero value holds nothing; the first search that
+// embeds the query fills it, and a later search of the same query text by
+// the same embedder reads it instead of asking the embedder again. An
+// error that fails the search (a cancelled search, embed.Misconfigured) is
+// not kept. It is not safe for concurrent use: a search that reads it
+// must start after the one that filled it returned.
+type QueryVector struct {
+	made           bool
+	embedder, text string // whose embedding of which query text
+	vec            []float32
+	err            error // why there is no vector (the search's embedErr)
+}
+
+// embedQuery embeds q with the project's embedder (see embedQueryWith)
+// once: the outcome is kept in q's QueryVector, which the search's later
+// passes and the caller's next search (Options.Vector) read instead. It
+// sends the request once (embed.WithoutRetry) and waits at most
+// QueryTimeout for the answer: someone waits for it, and the HTTP
+// client's own wait (embed.ReadTimeout, 2 minutes) is sized for a model
+// that loads during an index run. When the server is down, silent past
+// the bound, failing or rate-limiting (not a cancelled ctx, not a setting
+// to fix: embed.Misconfigured) it records why in q and returns no vector
+// and no error: the search goes on with its keyword routes and says so
+// (EmbedFailedNote), a guess labelled a guess, instead of failing or
+// waiting out a backoff of seconds.
 func (s *Searcher) embedQuery(ctx context.Context, q *Query) ([]float32, error) {
-	if q.embedErr != nil {
-		return nil, nil // failed once in this search (a retried attempt)
+	if q.vector == nil {
+		q.vector = &QueryVector{}
 	}
-	qv, err := embedQueryWith(embed.WithoutRetry(ctx), s.Embedder, q)
-	if err != nil && ctx.Err() == nil && !embed.Misconfigured(err) {
-		q.embedErr = err
-		return nil, nil
+	m := q.vector
+	if m.made && m.embedder == s.Embedder.ID() && m.text == q.Text {
+		q.embedErr = m.err
+		return m.vec, nil
 	}
-	return qv, err
+	d := s.QueryTimeout
+	if d <= 0 {
+		d = config.DefaultQueryTimeout
+	}
+	ectx, cancel := context.WithTimeout(embed.WithoutRetry(ctx), d)
+	defer cancel()
+	qv, err := embedQueryWith(ectx, s.Embedder, q)
+	if err != nil && ctx.Err() == nil && ectx.Err() != nil {
+		// the bound ended the wait, not the caller
+		err = fmt.Errorf("embed query with %s: %w: waited %s (%s)", s.Embedder.ID(), embed.ErrTimeout, d, config.EnvQueryTimeout)
+	}
+	if err != nil && (ctx.Err() != nil || embed.Misconfigured(err)) {
+		return nil, err
+	}
+	*m = QueryVector{made: true, embedder: s.Embedder.ID(), text: q.Text, vec: qv, err: err}
+	q.embedErr = err
+	return qv, nil
 }
 
 // markCapped records in each kept result's Explain how many chunks of its

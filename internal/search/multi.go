@@ -86,6 +86,7 @@ func SearchProjects(ctx context.Context, searchers []*Searcher, query string, op
 	}
 	k := ClampTopK(opts.TopK)
 	opts.TopK = k
+	opts.Vector = nil // the projects are searched at once, by several embedders
 	// the filters are the same for every project: a bad one is one
 	// error, not one per project; repo: and project: pick the searchers
 	_, filter, err := ParseQuery(strings.TrimSpace(query))

@@ -58,6 +58,9 @@ type Query struct {
 	// (Searcher.embedQuery); the search then ranks by its keyword routes
 	// alone and says so (EmbedFailedNote).
 	embedErr error
+	// vector keeps the query's embedding once embedQuery made it (see
+	// QueryVector): Options.Vector or a new one, set by Searcher.Search.
+	vector *QueryVector
 }
 
 // Identifier is a code-like word of a query split into an optional

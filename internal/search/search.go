@@ -23,6 +23,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -53,6 +54,12 @@ type Options struct {
 	TopK    int    // results wanted, clamped to 1..30 (default 5)
 	Ranker  string // RankerSeed or RankerHybrid ("" = DefaultRanker)
 	Explain bool   // fill Result.Explain
+	// Vector, when not nil, carries the query's embedding from one search
+	// to the next search of the same query by the same embedder, run after
+	// it (the engine searches again once its Freshen policy re-indexed
+	// files beside the first search): see QueryVector. nil: the search
+	// embeds its query itself, once. SearchProjects ignores it.
+	Vector *QueryVector
 }
 
 // MaxTopK is the most results one query returns (config.TopK, the one
@@ -216,6 +223,10 @@ type Searcher struct {
 	// a long-lived process, shared by its searchers (see Warm); nil reads
 	// everything from Store. It changes no result.
 	Warm *Warm
+	// QueryTimeout bounds the embedding of the query by Embedder; past it
+	// the search answers by its keyword routes with EmbedFailedNote
+	// (embedQuery). 0 = config.DefaultQueryTimeout.
+	QueryTimeout time.Duration
 }
 
 // ErrUnknownRanker is returned for an unknown Options.Ranker.
@@ -251,6 +262,12 @@ func (s *Searcher) Search(ctx context.Context, query string, opts Options) (*Res
 	}
 	q := AnalyzeQuery(s.Analyzer, words, hp.QueryOptions)
 	q.Filter = filter
+	// every pass below (a deeper read for the filters, a search run again
+	// after an index run) and the caller's next search reuse one embedding
+	q.vector = opts.Vector
+	if q.vector == nil {
+		q.vector = &QueryVector{}
+	}
 	if !strings.ContainsFunc(words, func(c rune) bool { return unicode.IsLetter(c) || unicode.IsDigit(c) }) {
 		// nothing to match: any result would be an arbitrary neighbour
 		resp := &Response{Query: query, Ranker: r, Keywords: []string{}, Results: []Result{}, Note: NoWordsNote,

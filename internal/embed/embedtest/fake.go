@@ -52,15 +52,17 @@ type Server struct {
 	requests map[string]int
 	texts    []string
 	stall    bool
+	hang     bool
+	ended    chan struct{} // closed when the test ends, before the server closes
 }
 
 func newServer(t testing.TB, dim int, h func(s *Server, w http.ResponseWriter, r *http.Request, body []byte)) *Server {
-	s := &Server{dim: dim, requests: map[string]int{}}
+	s := &Server{dim: dim, requests: map[string]int{}, ended: make(chan struct{})}
 	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		s.mu.Lock()
 		s.requests[r.URL.Path]++
-		stall := s.stall
+		stall, hang := s.stall, s.hang
 		s.stall = false
 		var rep *Reply
 		if len(s.inject) > 0 {
@@ -68,6 +70,10 @@ func newServer(t testing.TB, dim int, h func(s *Server, w http.ResponseWriter, r
 			s.inject = s.inject[1:]
 		}
 		s.mu.Unlock()
+		if hang {
+			<-s.ended // whether or not the client gave up
+			return
+		}
 		if stall {
 			select { // hang until the client gives up
 			case <-r.Context().Done():
@@ -85,7 +91,10 @@ func newServer(t testing.TB, dim int, h func(s *Server, w http.ResponseWriter, r
 		}
 		h(s, w, r, body)
 	}))
-	t.Cleanup(s.Close)
+	t.Cleanup(func() {
+		close(s.ended) // Close waits for the hung requests
+		s.Close()
+	})
 	return s
 }
 
@@ -101,6 +110,15 @@ func (s *Server) Stall() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.stall = true
+}
+
+// Hang makes every request from now on block without an answer until the
+// test ends, whether or not the client gives up: a server that takes the
+// connection and never answers (a stuck model load).
+func (s *Server) Hang() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.hang = true
 }
 
 // SetDim changes the dimension of the vectors served from now on (a model

@@ -1,0 +1,51 @@
+package cli
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/coderag/coderag/internal/embed/embedtest"
+)
+
+// TestSearchQueryTimeout: EMBEDDING_QUERY_TIMEOUT bounds how long `search`
+// waits for an embedding server that takes the query's request and never
+// answers; the search then answers by keywords with a note naming the
+// time-out, after one request.
+func TestSearchQueryTimeout(t *testing.T) {
+	setHome(t)
+	srv := embedtest.NewOllama(t, 8)
+	setenv(t, "EMBEDDING_PROVIDER", "ollama")
+	setenv(t, "EMBEDDING_BASE_URL", srv.URL)
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "shop.go"), "package shop\n\n// ChargeCustomer bills the customer's card.\nfunc ChargeCustomer(amount int) error { return nil }\n")
+	writeFile(t, filepath.Join(dir, "ship.go"), "package shop\n\n// ShipOrder sends an order to its address.\nfunc ShipOrder(id int) error { return nil }\n")
+	if code, out, errs := run(t, "index", "--quiet", dir); code != 0 {
+		t.Fatalf("index: %d %s %s", code, out, errs)
+	}
+	srv.Hang()
+	setenv(t, "EMBEDDING_QUERY_TIMEOUT", "200ms")
+	before := srv.Requests()
+	code, out, errs := run(t, "search", "--json", "--project", dir, "bill the customer's card")
+	var resp struct {
+		Note    string `json:"note"`
+		Results []struct {
+			Path string `json:"path"`
+		} `json:"results"`
+	}
+	if err := json.Unmarshal([]byte(out), &resp); err != nil || code != 0 {
+		t.Fatalf("search: exit %d %v\n%s\n%s", code, err, out, errs)
+	}
+	if len(resp.Results) == 0 || resp.Results[0].Path != "shop.go" {
+		t.Errorf("results %+v, want shop.go first by its keywords", resp.Results)
+	}
+	for _, want := range []string{"the query could not be embedded", "did not answer in time", "waited 200ms", "EMBEDDING_QUERY_TIMEOUT"} {
+		if !strings.Contains(resp.Note, want) {
+			t.Errorf("note %q lacks %q", resp.Note, want)
+		}
+	}
+	if n := srv.Requests() - before; n != 1 {
+		t.Errorf("the server got %d requests, want 1 (the query's)", n)
+	}
+}
