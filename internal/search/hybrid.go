@@ -240,13 +240,15 @@ func DefaultHybridParams() HybridParams {
 		// all 320 English function-level queries of testdata/fresh-func*
 		// MRR@10 0.621 -> 0.635, Chinese (153) 0.594 -> 0.595,
 		// fresh-bench 0.795 -> 0.808, zh-fresh 0.671 -> 0.700, semble dev
-		// 0.851 level (architecture 0.766 -> 0.769), the golden sets
-		// level (sized to 0 on Go and Java, 0.02 on Python's 22,000
-		// chunks). Scoring the whole pool instead of the best 60: the
-		// same within 0.001 at three times the cost; the best 30: English
-		// 0.629 (session 23)
+		// 0.851 level, the golden sets level (unsized: Go 0.611 -> 0.571,
+		// Java 0.589 -> 0.561). 0.25 per decade gives the same figures
+		// but for semble's architecture queries (0.769 against 0.768); at
+		// 0.4 the weight is 0 from 12,600 chunks, where the stage's cost
+		// (tokenising 60 candidates, 10-25 ms of a cold search's CPU)
+		// buys nothing measured. The whole pool instead of the best 60:
+		// the same within 0.001; the best 30: English 0.629 (session 23)
 		MaxSim:          0.25,
-		MaxSimPerDecade: 0.25,
+		MaxSimPerDecade: 0.4,
 		MaxSimTop:       60,
 	}
 }

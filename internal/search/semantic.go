@@ -258,12 +258,15 @@ func maxSimStage(p *pool) {
 	if n < 2 {
 		return
 	}
-	sc := make([]float64, n)
-	lo, hi := math.Inf(1), math.Inf(-1)
+	texts := make([]string, n)
 	for i := range n {
 		r := &p.res[i]
-		sc[i] = p.msim.Score(chunk.EmbedText(chunk.Chunk{Type: r.Type, Name: r.Name, Content: r.content}))
-		lo, hi = min(lo, sc[i]), max(hi, sc[i])
+		texts[i] = chunk.EmbedText(chunk.Chunk{Type: r.Type, Name: r.Name, Content: r.content})
+	}
+	sc := p.msim.ScoreAll(texts)
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, x := range sc {
+		lo, hi = min(lo, x), max(hi, x)
 	}
 	if hi <= lo { // one score: nothing to tell apart
 		return

@@ -316,15 +316,6 @@ func (s *Searcher) gather(ctx context.Context, q *Query, hp HybridParams) (*pool
 		}
 		return c
 	}
-	msim := hp.MaxSim > 0 && (q.Kind() == KindDescriptive || !hp.SemanticDescriptiveOnly)
-	if msim {
-		// the late-interaction stage looks up every word of its
-		// candidates: the model's vocabulary index is built beside the
-		// keyword route's read, not after it
-		if m, err := static.New(); err == nil {
-			go m.Prepare()
-		}
-	}
 	if len(q.Terms) > 0 {
 		kw, err := s.keywordSearch(ctx, q.Terms, hp.FTS, hp.Candidates)
 		if err != nil {
@@ -435,7 +426,7 @@ func (s *Searcher) gather(ctx context.Context, q *Query, hp HybridParams) (*pool
 			return nil, err
 		}
 	}
-	if msim {
+	if hp.MaxSim > 0 && (q.Kind() == KindDescriptive || !hp.SemanticDescriptiveOnly) {
 		if p.msim, err = maxSimScorer(q); err != nil {
 			return nil, err
 		}

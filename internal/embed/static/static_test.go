@@ -459,6 +459,9 @@ func TestMaxSim(t *testing.T) {
 	if got := fresh.Score("func delete(entry)"); got != syn {
 		t.Errorf("the same text scored %v by a fresh scorer, %v after others", got, syn)
 	}
+	if all := fresh.ScoreAll([]string{"func remove(entry)", "func delete(entry)", "%%%"}); all[0] != same || all[1] != syn || all[2] != 0 {
+		t.Errorf("ScoreAll = %v, want Score's %v %v 0", all, same, syn)
+	}
 	if e.NewMaxSim("%%%", nil) != nil {
 		t.Error("a query without tokens should give no scorer")
 	}
@@ -471,5 +474,38 @@ func TestMaxSim(t *testing.T) {
 	if d, a := q.Score("func (c *Cache) Delete(key string) { delete(c.items, key) }"),
 		q.Score("func (c *Cache) Len() int { return len(c.items) }"); !(d > a) {
 		t.Errorf("built-in model: Delete %.4f, Len %.4f; want Delete above", d, a)
+	}
+}
+
+// A one-shot search scores its candidates without building the
+// vocabulary index: the query's words and then the candidates' words are
+// found by one scan each (table.resolve), and the scores equal those of a
+// process whose index is built.
+func TestScoreAllWithoutIndex(t *testing.T) {
+	texts := goChunks(t)[:40]
+	const q = "allocate a span for the heap when the cache is empty"
+	cold, err := viewTable(weights)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ce := newEmbedder(cold)
+	got := ce.NewMaxSim(q, nil).ScoreAll(texts)
+	if cold.index.Load() != nil {
+		t.Fatal("scoring a pool built the vocabulary index")
+	}
+	if cold.scans != 2 {
+		t.Errorf("scans = %d, want 2 (the query's words, then the pool's)", cold.scans)
+	}
+	warm, err := viewTable(weights)
+	if err != nil {
+		t.Fatal(err)
+	}
+	we := newEmbedder(warm)
+	we.Prepare()
+	m := we.NewMaxSim(q, nil)
+	for i, text := range texts {
+		if w := m.Score(text); w != got[i] {
+			t.Fatalf("text %d: %v without the index, %v with it", i, got[i], w)
+		}
 	}
 }

@@ -32,13 +32,23 @@ type table struct {
 	words []byte
 
 	index atomic.Pointer[vocabIndex] // nil until built (vocab)
-	mu    sync.Mutex                 // builds the index; guards known and scanned
+	mu    sync.Mutex                 // builds the index; guards known and scans
 	// known holds the rows of the words resolve looked up (-1: not in
-	// the vocabulary) while the index is not built; scanned is set by the
-	// first resolve.
-	known   map[string]int32
-	scanned bool
+	// the vocabulary) while the index is not built; scans counts the
+	// scans resolve made (at most maxScans).
+	known map[string]int32
+	scans int
 }
+
+// queryScans and poolScans bound the scans of the vocabulary resolve makes
+// in a process before the index is built instead: one for a one-shot
+// search's query, and one more for its candidates' words
+// (MaxSim.ScoreAll), each a fifth of an index's cost. A second query
+// builds the index.
+const (
+	queryScans = 1
+	poolScans  = 2
+)
 
 // f32s is a table of float32 values: decoded (v), or little-endian bytes
 // (b) decoded on access, so a view of the embedded file needs neither a
@@ -126,32 +136,40 @@ func (t *table) lookup(word string) (int32, bool) {
 }
 
 // resolve looks words up by one scan of the vocabulary, for the lookups
-// that follow, when the index is not built and no resolve ran before:
-// the first query of a process (a one-shot search embeds one) reads the
-// vocabulary once instead of building the index, about a fifth of the
-// cost. A word listed twice resolves to its last row, as in the index.
+// that follow, when the index is not built and fewer than limit resolves
+// scanned before (queryScans, poolScans): the first query of a process (a one-shot
+// search embeds one) reads the vocabulary once instead of building the
+// index, about a fifth of the cost, and so do the words of its
+// candidates (MaxSim.ScoreAll). Words resolved before are not looked for
+// again. A word listed twice resolves to its last row, as in the index.
 // Later queries build the index at their first word resolve did not find,
 // as it pays for itself within a few queries.
-func (t *table) resolve(words []string) {
+func (t *table) resolve(words []string, limit int) {
 	if t.index.Load() != nil {
 		return
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.index.Load() != nil || t.scanned {
+	if t.index.Load() != nil || t.scans >= limit {
 		return
 	}
-	t.scanned = true
-	want := make(map[string]int32, len(words))
+	want := make(map[string]int32, len(words)+len(t.known))
 	var lens uint64     // bit l: a word of l bytes is wanted (l < 64)
 	var first [4]uint64 // bit b: a word starting with byte b is wanted
 	for _, w := range words {
+		if _, ok := t.known[w]; ok {
+			continue
+		}
 		want[w] = -1
 		lens |= 1 << min(len(w), 63)
 		if w != "" {
 			first[w[0]>>6] |= 1 << (w[0] & 63)
 		}
 	}
+	if len(want) == 0 {
+		return // every word is known: no scan
+	}
+	t.scans++
 	p := t.words
 	for r := 0; r < t.nvocab && len(p) > 0; r++ {
 		l, k := int(p[0]), 1
@@ -177,6 +195,9 @@ func (t *table) resolve(words []string) {
 			}
 		}
 		p = p[k+l:]
+	}
+	for w, r := range t.known {
+		want[w] = r
 	}
 	t.known = want
 }

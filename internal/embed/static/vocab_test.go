@@ -40,7 +40,7 @@ func TestVocabIndex(t *testing.T) {
 	}
 	// the same rows from one scan (resolve), without building the index
 	s := modelTable(&Model{Vocab: vocab})
-	s.resolve(append(append([]string{}, vocab...), misses...))
+	s.resolve(append(append([]string{}, vocab...), misses...), queryScans)
 	for w, r := range want {
 		if got, ok := s.lookup(w); !ok || got != r {
 			t.Fatalf("resolved lookup(%q) = %d, %v; want %d", w, got, ok, r)
