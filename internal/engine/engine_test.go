@@ -330,14 +330,10 @@ func TestFreshen(t *testing.T) {
 	}
 }
 
-// TestFreshenSendsOnce: a search's refresh sends each embedding request
-// once. An OpenAI-compatible server answering 500 (retried up to 5 times
-// over 15 s by an index run) fails the refresh at its first answer, the
-// file is left stale with the reason, and the next refresh, the server
-// well again, brings it in.
-func TestFreshenSendsOnce(t *testing.T) {
-	t.Parallel()
-	ctx := context.Background()
+// openAIProject returns an OpenAI-compatible fake server, a new project
+// and an engine whose embedder is that server's, the project indexed.
+func openAIProject(t *testing.T) (*embedtest.OpenAI, string, *engine.Engine, embed.Embedder) {
+	t.Helper()
 	srv := embedtest.NewOpenAI(t, 8, "k")
 	root := project(t)
 	e := open(t, engine.Config{Embedders: engine.FromOptions(embed.Options{Provider: "openai", Model: "text-embedding-3-small",
@@ -346,9 +342,21 @@ func TestFreshenSendsOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if out, err := e.Index(ctx, root, engine.IndexRequest{Embedder: emb}); err != nil || out.Err != nil || out.Report.Failed != 0 {
+	if out, err := e.Index(context.Background(), root, engine.IndexRequest{Embedder: emb}); err != nil || out.Err != nil || out.Report.Failed != 0 {
 		t.Fatalf("index: %v %+v", err, out)
 	}
+	return srv, root, e, emb
+}
+
+// TestFreshenSendsOnce: a search's refresh sends each embedding request
+// once. An OpenAI-compatible server answering 500 (retried up to 5 times
+// over 15 s by an index run) fails the refresh at its first answer, the
+// file is left stale with the reason, and the next refresh, the server
+// well again, brings it in.
+func TestFreshenSendsOnce(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	srv, root, e, emb := openAIProject(t)
 	p, err := e.Find(ctx, root, true)
 	if err != nil {
 		t.Fatal(err)
@@ -380,17 +388,7 @@ func TestFreshenSendsOnce(t *testing.T) {
 func TestFreshenSearchEmbedsQueryOnce(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	srv := embedtest.NewOpenAI(t, 8, "k")
-	root := project(t)
-	e := open(t, engine.Config{Embedders: engine.FromOptions(embed.Options{Provider: "openai", Model: "text-embedding-3-small",
-		BaseURL: srv.URL + "/v1", APIKey: "k", HTTPClient: srv.Client()}, nil)})
-	emb, err := e.NewEmbedder()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if out, err := e.Index(ctx, root, engine.IndexRequest{Embedder: emb}); err != nil || out.Err != nil || out.Report.Failed != 0 {
-		t.Fatalf("index: %v %+v", err, out)
-	}
+	srv, root, e, emb := openAIProject(t)
 	// a file of its own package, edited: the search refreshes it first
 	os.MkdirAll(filepath.Join(root, "shout"), 0o755)
 	shout := filepath.Join(root, "shout", "shout.go")
