@@ -1,16 +1,16 @@
 #!/usr/bin/env python3
 """Check the function-level golden files (testdata/fresh-func, fresh-func2, fresh-func3,
-fresh-func4) against their source trees. One checker for the four sets: it began as
-fresh-func3's and gained member-assigned JS functions, inline methods in C++ headers, a
-line tolerance and default paths with fresh-func4.
+fresh-func4, fresh-func5) against their source trees. One checker for the five sets: it
+began as fresh-func3's and gained member-assigned JS functions, inline methods in C++
+headers, a line tolerance and default paths with fresh-func4, and Kotlin with fresh-func5.
 
-Usage: check_func.py [--strict] [SET ...]            (SET: fresh-func ... fresh-func4)
+Usage: check_func.py [--strict] [SET ...]            (SET: fresh-func ... fresh-func5)
        check_func.py [--strict] FILE.json ROOT [FILE.json ROOT ...]
 
-With SET names (none: all four sets) it checks each set's files against their roots
-under /tmp/fresh, /tmp/fresh2, /tmp/fresh3 and /tmp/fresh4 (see SETS). For every expect entry it reads ROOT/file
-(failing if the file is missing) and looks for the declaration of symbol at the
-recorded line. An exact match passes. If the declaration is instead found within
+With SET names (none: all five sets) it checks each set's files against their roots
+under /tmp/fresh, /tmp/fresh2, /tmp/fresh3, /tmp/fresh4 and /tmp/fresh5 (see SETS).
+For every expect entry it reads ROOT/file (failing if the file is missing) and looks
+for the declaration of symbol at the recorded line. An exact match passes. If the declaration is instead found within
 2 lines of the recorded line, the entry passes with a warning (with --strict it
 fails). Otherwise it fails. A declaration is, per language:
   Go      a func (or method) line;
@@ -33,6 +33,9 @@ fails). Otherwise it fails. A declaration is, per language:
           explicit/constexpr) precedes the name, the line does not end in ';' and
           is not a statement, call or assignment;
   Rust    an fn line that is not inside a top-level #[cfg(test)] mod block;
+  Kotlin  (new with fresh-func5) a fun line, with optional modifiers, type
+          parameters and an extension receiver (`fun <T : Color> ColorSpace<T>.mix(`,
+          `private fun Float.render(`, `fun Color.Companion.parseOrNull(`);
   Ruby    a def line (def name, def self.name, private def name);
   PHP     a function line with optional visibility/static/final/abstract;
   C#      a method line naming symbol as in fresh-func3's checker.
@@ -88,6 +91,9 @@ def decl_ok(path, line, sym, prev=""):
         return bool(re.search(r"(^|[\s*&:~])" + e + r"\s*\(", s))
     if path.endswith(".rs"):
         return bool(re.search(r"\bfn\s+" + e + r"\b", s))
+    if path.endswith((".kt", ".kts")):
+        mods = r"((public|internal|private|protected|override|open|final|abstract|inline|suspend|operator|infix|tailrec|external|actual|expect)\s+)*"
+        return bool(re.match(r"^\s*" + mods + r"fun\s+(<.+?>\s+)?([\w<>?*, .]+\.)?" + e + r"\s*\(", s))
     if path.endswith(".rb"):
         return bool(re.match(r"^\s*((private|protected|public)\s+)?def\s+(self\.)?" + e + r"(?=[\s(;=]|$)", s))
     if path.endswith(".php"):
@@ -204,6 +210,9 @@ SETS = {
     "fresh-func4": [("more-itertools.json", "/tmp/fresh4/more-itertools/more_itertools"),
                     ("dayjs.json", "/tmp/fresh4/dayjs/src"), ("go-humanize.json", "/tmp/fresh4/go-humanize"),
                     ("tinyxml2.json", "/tmp/fresh4/tinyxml2")],
+    "fresh-func5": [("klib.json", "/tmp/fresh5/klib"), ("jsemver.json", "/tmp/fresh5/jsemver"),
+                    ("colormath.json", "/tmp/fresh5/colormath"),
+                    ("msgpack-javascript.json", "/tmp/fresh5/msgpack-javascript")],
 }
 STRICT = False
 
