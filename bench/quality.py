@@ -28,6 +28,9 @@ then scores with `coderag eval --json`:
   func4    testdata/fresh-func4: a fourth function-level set over 4 more repos
            (more-itertools, dayjs, go-humanize, tinyxml2: Python, JavaScript, Go,
            C++) under $FRESH4 (default /tmp/fresh4): MRR@10 in English and in Chinese
+  func5    testdata/fresh-func5: a fifth function-level set over 4 more repos
+           (klib, jsemver, colormath, msgpack-javascript: C, Java, Kotlin,
+           TypeScript) under $FRESH5 (default /tmp/fresh5): MRR@10 in English and in Chinese
 
 --set P=V,... is passed to `coderag eval --set` (ranking params, e.g.
 Semantic=0.3). --env K=V is passed to every coderag process (EMBEDDING_MODEL=... for an
@@ -44,6 +47,7 @@ fresh = os.environ.get("FRESH", "/tmp/fresh")
 fresh2 = os.environ.get("FRESH2", "/tmp/fresh2")
 fresh3 = os.environ.get("FRESH3", "/tmp/fresh3")
 fresh4 = os.environ.get("FRESH4", "/tmp/fresh4")
+fresh5 = os.environ.get("FRESH5", "/tmp/fresh5")
 goroot = subprocess.run(["go", "env", "GOROOT"], capture_output=True, text=True).stdout.strip()
 jdk = os.environ.get("JDK_SRC", "/tmp/golden/jdk")
 py = os.environ.get("PY_STDLIB", "/tmp/golden/py")
@@ -182,6 +186,11 @@ if only is None or "func4" in only:
     func_sets("func4", "fresh-func4 ", fresh4, "fresh-func4",
               {"more-itertools": "more-itertools/more_itertools", "dayjs": "dayjs/src",
                "go-humanize": "go-humanize", "tinyxml2": "tinyxml2"})
+
+if only is None or "func5" in only:
+    func_sets("func5", "fresh-func5 ", fresh5, "fresh-func5",
+              {"klib": "klib", "jsemver": "jsemver", "colormath": "colormath",
+               "msgpack-javascript": "msgpack-javascript"})
 
 json.dump(out, open(os.path.join(work, "quality.json"), "w"), indent=1)
 print("\n".join(lines))
