@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -506,6 +507,43 @@ func TestScoreAllWithoutIndex(t *testing.T) {
 	for i, text := range texts {
 		if w := m.Score(text); w != got[i] {
 			t.Fatalf("text %d: %v without the index, %v with it", i, got[i], w)
+		}
+	}
+}
+
+// Searches share one Embedder: scorers made and run side by side (each
+// priming the identifier cache and resolving words while the others
+// look them up) give the scores one scorer gives alone.
+func TestScoreAllConcurrent(t *testing.T) {
+	texts := goChunks(t)[:30]
+	v, err := viewTable(weights)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := newEmbedder(v)
+	queries := []string{"close the idle connections", "parse the request line", "write the response header", "read a chunked body"}
+	got := make([][]float64, len(queries))
+	var wg sync.WaitGroup
+	for i, q := range queries {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			got[i] = e.NewMaxSim(q, nil).ScoreAll(texts)
+		}()
+	}
+	wg.Wait()
+	ref, err := viewTable(weights)
+	if err != nil {
+		t.Fatal(err)
+	}
+	re := newEmbedder(ref)
+	re.Prepare()
+	for i, q := range queries {
+		want := re.NewMaxSim(q, nil).ScoreAll(texts)
+		for k := range want {
+			if got[i][k] != want[k] {
+				t.Fatalf("%q text %d: %v side by side, %v alone", q, k, got[i][k], want[k])
+			}
 		}
 	}
 }
