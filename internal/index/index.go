@@ -57,9 +57,10 @@ import (
 
 // Options tune a run.
 type Options struct {
-	// Threads is the number of parse workers (default 4); at most Threads*4
-	// files, and at most WindowBytes bytes of them, are in flight at once
-	// (read and parsed, not yet handed to the writer).
+	// Threads is the number of parse workers (default 4); at most
+	// Threads*(1+parsedPerWorker) files, and at most WindowBytes bytes of
+	// them, are in flight at once (read and parsed, not yet handed to the
+	// writer).
 	Threads int
 	// WindowBytes bounds the bytes of the files in flight (default 32
 	// MiB; a larger file is in flight alone), so memory does not grow
@@ -625,7 +626,7 @@ func (r *run) pipeline(ctx context.Context) (*collector, error) {
 	}
 	defer rt.Close()
 	in := make(chan walk.File)
-	out := make(chan *work, r.opts.Threads*4)
+	out := make(chan *work, r.opts.Threads*parsedPerWorker)
 	g, gctx := errgroup.WithContext(ctx)
 	window := semaphore.NewWeighted(r.opts.WindowBytes)
 	weight := func(f walk.File) int64 { return min(max(f.Size, 1), r.opts.WindowBytes) }
@@ -743,6 +744,16 @@ func (r *run) pipeline(ctx context.Context) (*collector, error) {
 	}
 	return c, nil
 }
+
+// parsedPerWorker is how many parsed files per worker may wait for the
+// collector. While the collector writes a transaction (about 1,024
+// chunks, tens of ms), the workers go on parsing into this queue; with 4
+// per worker it filled before the write ended and the workers stopped,
+// leaving a core idle: laravel-framework's index took 1.55 of the 2 cores.
+// 12 per worker (bench/PROFILE.md, session 23): laravel 0.93x the wall
+// time, tokio and zod 0.96x, abseil-cpp level, the CPU time the same, peak
+// memory 1-4 MiB more (the bytes in flight stay bounded by WindowBytes).
+const parsedPerWorker = 12
 
 // largestFirst returns the files in the order the workers take them: the
 // files that are each at least 1/(8·threads) of all the bytes to read (at
