@@ -136,11 +136,16 @@ type Report struct {
 	// Reused counts the chunks of changed files given the vector stored
 	// for the same text instead of being embedded again (remote embedders
 	// only; collector.reusable).
-	Reused    int         `json:"reused,omitempty"`
-	Chunks    int         `json:"chunks"`    // chunks written this run
-	Relations int         `json:"relations"` // relations written this run
-	Failures  []Failure   `json:"failures,omitempty"`
-	Skips     []walk.Skip `json:"skips,omitempty"`
+	Reused int `json:"reused,omitempty"`
+	// ModelChanged says that the remote server answered the probe text
+	// (ProbeText) differently than when the project was indexed: the model
+	// behind the embedder's name was replaced, and every file is embedded
+	// again (ModelChangedNote says it in words).
+	ModelChanged bool        `json:"model_changed,omitempty"`
+	Chunks       int         `json:"chunks"`    // chunks written this run
+	Relations    int         `json:"relations"` // relations written this run
+	Failures     []Failure   `json:"failures,omitempty"`
+	Skips        []walk.Skip `json:"skips,omitempty"`
 	// Fallbacks lists the files parsed this run that were chunked by lines
 	// instead of definitions, with the reason.
 	Fallbacks []Fallback `json:"fallbacks,omitempty"`
@@ -374,6 +379,8 @@ func Run(ctx context.Context, st Store, emb embed.Embedder, root string, opts Op
 		return nil, err
 	}
 	defer release()
+	// a remote embedder embeds the probe text meanwhile (probe.go)
+	pending := r.startProbe(ctx)
 	// a few milliseconds of reads at the root and ends of every table:
 	// a damaged index must not report "0 changed" while search fails. It
 	// runs beside the scan (a core is idle while one directory after the
@@ -388,6 +395,9 @@ func Run(ctx context.Context, st Store, emb embed.Embedder, root string, opts Op
 		return nil, err
 	}
 	r.diff()
+	if err := r.checkModel(ctx, pending); err != nil {
+		return nil, err
+	}
 	gone := r.gone()
 	if err := r.removeGone(ctx); err != nil {
 		return nil, err
@@ -447,9 +457,12 @@ type run struct {
 
 	prevProj   *store.Project
 	newProject bool // no project row before this run
-	switching  bool // the project's embedder is not emb
-	recordRun  bool // the run record is begun and ended by this run
-	done       int  // changed files processed so far
+	switching  bool // the project's embedder is not emb, or its model was replaced (modelChanged)
+	// modelChanged: another model answers under emb's id than the one
+	// the project's vectors were made with (checkModel)
+	modelChanged bool
+	recordRun    bool // the run record is begun and ended by this run
+	done         int  // changed files processed so far
 }
 
 // withDefaults fills the zero fields of opts.
@@ -588,7 +601,7 @@ func (r *run) recordStart(ctx context.Context) error {
 	prevProj, perr := r.st.GetProject(ctx, r.root)
 	r.prevProj = prevProj
 	r.newProject = perr != nil
-	r.switching = !r.newProject && prevProj.Embedder != r.emb.ID()
+	r.switching = !r.newProject && (prevProj.Embedder != r.emb.ID() || r.modelChanged)
 	if r.newProject {
 		if err := r.st.PutProject(ctx, store.Project{Path: r.root, Embedder: r.emb.ID(), Dim: r.emb.Dim()}); err != nil {
 			return fmt.Errorf("record project: %w", err)
