@@ -363,8 +363,9 @@ func termVectorOf(te embed.TermEmbedder, ch chunk.Chunk, body string) ([]float32
 // refused before anything is read.
 //
 // The steps, in order: lock the project, probe the database while the
-// scan (walk or stat the given paths) runs and the fingerprints load,
-// diff, remove what is gone, record the project, parse and embed and write
+// scan (walk or stat the given paths) runs and the fingerprints load
+// (and, with a remote embedder, embed the model probe: probe.go), diff
+// (again, after retiring the vectors of a replaced model), remove what is gone, record the project, parse and embed and write
 // the changed files (pipeline), then finish (fingerprints, project
 // dimension, language statistics, run record, report) and, when no
 // fingerprint was written, keep those read in the snapshot (snapshot.go).
@@ -1402,8 +1403,10 @@ func (c *collector) build(batch []*work) ([]store.FileData, error) {
 // directory (rereadDependents), does not send its other chunks to a
 // remote embedder again (checkKept then checks their dimension). Only
 // build's remote path asks (an in-process embedder embeds on the workers,
-// faster than this reads). A failure to read them only means every chunk
-// is embedded.
+// faster than this reads). A file whose vectors were retired (a model
+// replaced behind the same id: probe.go) records the retired id, so none
+// of them is reused. A failure to read them only means every chunk is
+// embedded.
 func (c *collector) reusable(w *work) map[string][]float32 {
 	if w.prev == nil || w.prev.Embedder != w.embID || w.reanalysed || len(w.res.Chunks) == 0 {
 		return nil
