@@ -200,6 +200,13 @@ func TestMixedRemedy(t *testing.T) {
 	if !strings.Contains(got, "to finish the change run `EMBEDDING_MODEL=hashing-768-v1 coderag index /p`") || !strings.Contains(got, "to keep local:"+static.ModelName) {
 		t.Errorf("mixedRemedy = %q", got)
 	}
+	// the vectors of a model replaced behind the project's embedder's
+	// name: running again with it finishes
+	m = store.MixedVectors{Embedder: "ollama:nomic-embed-text", Other: store.RetiredID("ollama:nomic-embed-text"), Files: 3, Total: 9}
+	got = mixedRemedy(m, "/p")
+	if !strings.Contains(got, "replaced; run `EMBEDDING_PROVIDER=ollama EMBEDDING_MODEL=nomic-embed-text coderag index /p`") {
+		t.Errorf("mixedRemedy of retired vectors = %q", got)
+	}
 }
 
 // TestDoctorReportsMixedIndex: doctor does not call a mixed index "ok".

@@ -198,6 +198,9 @@ func printReport(w io.Writer, rep *index.Report) {
 	fmt.Fprintf(w, "files: %d scanned, %d changed, %d unchanged, %d removed, %d failed, %d skipped\n",
 		rep.Scanned, rep.Changed, rep.Unchanged, rep.Removed, rep.Failed, rep.Skipped)
 	fmt.Fprintf(w, "chunks: %d, relations: %d written in %s\n", rep.Chunks, rep.Relations, rep.Elapsed.Round(time.Millisecond))
+	if rep.ModelChanged {
+		fmt.Fprintf(w, "note: %s\n", index.ModelChangedNote(rep.Embedder))
+	}
 	if rep.Reused > 0 {
 		fmt.Fprintf(w, "note: %d of those chunks kept their stored vectors (their text had not changed): not sent to the embedder again\n", rep.Reused)
 	}

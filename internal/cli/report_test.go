@@ -31,6 +31,24 @@ func TestReportNotesReanalysedFiles(t *testing.T) {
 	}
 }
 
+// TestReportNotesModelChanged: a run that found the remote server's model
+// replaced behind the same name (index's model probe) says so in one line;
+// another run does not.
+func TestReportNotesModelChanged(t *testing.T) {
+	t.Parallel()
+	var b bytes.Buffer
+	printReport(&b, &index.Report{Project: "/p", Embedder: "ollama:nomic-embed-text", Scanned: 3, Changed: 3, ModelChanged: true})
+	want := "note: " + index.ModelChangedNote("ollama:nomic-embed-text") + "\n"
+	if !strings.Contains(b.String(), want) || !strings.Contains(want, "every file is embedded again") {
+		t.Errorf("report:\n%s", b.String())
+	}
+	b.Reset()
+	printReport(&b, &index.Report{Project: "/p", Embedder: "ollama:nomic-embed-text", Scanned: 3})
+	if strings.Contains(b.String(), "probe") {
+		t.Errorf("report without a replaced model:\n%s", b.String())
+	}
+}
+
 // TestReportCapsFailures: a run with many failed files (vanished mid-run)
 // lists ten and counts the rest, as it does its skips; and a run that
 // parsed unchanged files again for their directory says how many.

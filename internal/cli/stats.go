@@ -273,6 +273,11 @@ secrets (.env, *.pem, *.key, id_rsa*, credentials.json, secrets.yaml, .npmrc, ..
 // that one command.
 func mixedRemedy(m store.MixedVectors, root string) string {
 	first, _, _ := strings.Cut(m.Other, ", ")
+	if id, ok := store.RetiredOf(first); ok && id == m.Embedder {
+		// the model behind the project's embedder was replaced (index's
+		// model probe): only running again finishes it
+		return fmt.Sprintf("the model behind %s was replaced; run `%scoderag index %s` to embed them again", id, search.EmbedderEnv(id), root)
+	}
 	return fmt.Sprintf("to finish the change run `%scoderag index %s`; to keep %s, run it with that embedder's settings (the defaults unless they were changed)",
 		search.EmbedderEnv(first), root, m.Embedder)
 }

@@ -138,11 +138,16 @@ type Report struct {
 	// Reused counts the chunks of changed files given the vector stored
 	// for the same text instead of being embedded again (remote embedders
 	// only; collector.reusable).
-	Reused    int         `json:"reused,omitempty"`
-	Chunks    int         `json:"chunks"`    // chunks written this run
-	Relations int         `json:"relations"` // relations written this run
-	Failures  []Failure   `json:"failures,omitempty"`
-	Skips     []walk.Skip `json:"skips,omitempty"`
+	Reused int `json:"reused,omitempty"`
+	// ModelChanged says that the remote server answered the probe text
+	// (ProbeText) differently than when the project was indexed: the model
+	// behind the embedder's name was replaced, and every file is embedded
+	// again (ModelChangedNote says it in words).
+	ModelChanged bool        `json:"model_changed,omitempty"`
+	Chunks       int         `json:"chunks"`    // chunks written this run
+	Relations    int         `json:"relations"` // relations written this run
+	Failures     []Failure   `json:"failures,omitempty"`
+	Skips        []walk.Skip `json:"skips,omitempty"`
 	// Fallbacks lists the files parsed this run that were chunked by lines
 	// instead of definitions, with the reason.
 	Fallbacks []Fallback `json:"fallbacks,omitempty"`
@@ -360,8 +365,9 @@ func termVectorOf(te embed.TermEmbedder, ch chunk.Chunk, body string) ([]float32
 // refused before anything is read.
 //
 // The steps, in order: lock the project, probe the database while the
-// scan (walk or stat the given paths) runs and the fingerprints load,
-// diff, remove what is gone, record the project, parse and embed and write
+// scan (walk or stat the given paths) runs and the fingerprints load
+// (and, with a remote embedder, embed the model probe: probe.go), diff
+// (again, after retiring the vectors of a replaced model), remove what is gone, record the project, parse and embed and write
 // the changed files (pipeline), then finish (fingerprints, project
 // dimension, language statistics, run record, report) and, when no
 // fingerprint was written, keep those read in the snapshot (snapshot.go).
@@ -376,6 +382,8 @@ func Run(ctx context.Context, st Store, emb embed.Embedder, root string, opts Op
 		return nil, err
 	}
 	defer release()
+	// a remote embedder embeds the probe text meanwhile (probe.go)
+	pending := r.startProbe(ctx)
 	// a few milliseconds of reads at the root and ends of every table:
 	// a damaged index must not report "0 changed" while search fails. It
 	// runs beside the scan (a core is idle while one directory after the
@@ -390,6 +398,9 @@ func Run(ctx context.Context, st Store, emb embed.Embedder, root string, opts Op
 		return nil, err
 	}
 	r.diff()
+	if err := r.checkModel(ctx, pending); err != nil {
+		return nil, err
+	}
 	gone := r.gone()
 	if err := r.removeGone(ctx); err != nil {
 		return nil, err
@@ -449,9 +460,12 @@ type run struct {
 
 	prevProj   *store.Project
 	newProject bool // no project row before this run
-	switching  bool // the project's embedder is not emb
-	recordRun  bool // the run record is begun and ended by this run
-	done       int  // changed files processed so far
+	switching  bool // the project's embedder is not emb, or its model was replaced (modelChanged)
+	// modelChanged: another model answers under emb's id than the one
+	// the project's vectors were made with (checkModel)
+	modelChanged bool
+	recordRun    bool // the run record is begun and ended by this run
+	done         int  // changed files processed so far
 }
 
 // withDefaults fills the zero fields of opts.
@@ -590,7 +604,7 @@ func (r *run) recordStart(ctx context.Context) error {
 	prevProj, perr := r.st.GetProject(ctx, r.root)
 	r.prevProj = prevProj
 	r.newProject = perr != nil
-	r.switching = !r.newProject && prevProj.Embedder != r.emb.ID()
+	r.switching = !r.newProject && (prevProj.Embedder != r.emb.ID() || r.modelChanged)
 	if r.newProject {
 		if err := r.st.PutProject(ctx, store.Project{Path: r.root, Embedder: r.emb.ID(), Dim: r.emb.Dim()}); err != nil {
 			return fmt.Errorf("record project: %w", err)
@@ -1401,8 +1415,10 @@ func (c *collector) build(batch []*work) ([]store.FileData, error) {
 // directory (rereadDependents), does not send its other chunks to a
 // remote embedder again (checkKept then checks their dimension). Only
 // build's remote path asks (an in-process embedder embeds on the workers,
-// faster than this reads). A failure to read them only means every chunk
-// is embedded.
+// faster than this reads). A file whose vectors were retired (a model
+// replaced behind the same id: probe.go) records the retired id, so none
+// of them is reused. A failure to read them only means every chunk is
+// embedded.
 func (c *collector) reusable(w *work) map[string][]float32 {
 	if w.prev == nil || w.prev.Embedder != w.embID || w.reanalysed || len(w.res.Chunks) == 0 {
 		return nil

@@ -695,7 +695,7 @@ func testReuseVectors(t *testing.T, st *store.Store) {
 	if err != nil || rep.Changed != 1 || rep.Reused != 5 {
 		t.Fatalf("an edit: %+v %v, want 1 file changed and 5 chunks reused", rep, err)
 	}
-	if texts := srv.Texts()[sent:]; len(texts) != 1 || !strings.Contains(texts[0], "return 3 + x") {
+	if texts := notProbe(srv.Texts()[sent:]); len(texts) != 1 || !strings.Contains(texts[0], "return 3 + x") {
 		t.Fatalf("sent %q, want the edited function alone", texts)
 	}
 	after, _ := st.FileVectors(ctx, root, "calc.go")
@@ -720,14 +720,15 @@ func testReuseVectors(t *testing.T, st *store.Store) {
 	if err != nil || rep.Reread != 1 || rep.Reused != 6 {
 		t.Fatalf("a new sibling: %+v %v, want calc.go parsed again with its 6 chunks reused", rep, err)
 	}
-	if texts := srv.Texts()[sent:]; len(texts) != 1 || !strings.Contains(texts[0], "Mul multiplies") {
+	if texts := notProbe(srv.Texts()[sent:]); len(texts) != 1 || !strings.Contains(texts[0], "Mul multiplies") {
 		t.Fatalf("sent %q, want mul.go's chunk alone", texts)
 	}
 	sent = len(srv.Texts())
 
-	// the model behind the name now answers 16 values: an edited file's
-	// unchanged chunks are embedded again, not kept at 8 beside the new one
-	// (a new process: its embedder has seen no vector yet)
+	// the model behind the name now answers 16 values: the probe tells
+	// (probe.go), and every file is embedded again, none of an edited
+	// file's unchanged chunks kept at 8 beside the new one (a new
+	// process: its embedder has seen no vector yet)
 	srv.SetDim(16)
 	emb16, err := provider.New(embed.Options{Provider: "openai", BaseURL: srv.URL + "/v1", APIKey: "k"})
 	if err != nil {
@@ -735,11 +736,11 @@ func testReuseVectors(t *testing.T, st *store.Store) {
 	}
 	writeFile(t, root, "calc.go", strings.Replace(src.String(), "return x + 4 }", "return 4 + x }", 1))
 	rep, err = Run(ctx, st, emb16, root, Options{})
-	if err != nil || rep.Changed != 1 || rep.Failed != 0 || rep.Reused != 0 {
-		t.Fatalf("another dimension: %+v %v, want calc.go written whole with no chunk reused", rep, err)
+	if err != nil || rep.Changed != 2 || rep.Failed != 0 || rep.Reused != 0 || !rep.ModelChanged {
+		t.Fatalf("another dimension: %+v %v, want calc.go and mul.go written whole with no chunk reused", rep, err)
 	}
-	if n := len(srv.Texts()) - sent; n != 6 {
-		t.Errorf("sent %d texts, want calc.go's 6", n)
+	if n := len(notProbe(srv.Texts()[sent:])); n != 7 {
+		t.Errorf("sent %d texts, want calc.go's 6 and mul.go's 1", n)
 	}
 	vs, err := st.FileVectors(ctx, root, "calc.go")
 	if err != nil || len(vs) != 6 {

@@ -77,6 +77,15 @@ type Store interface {
 	FileVectors(ctx context.Context, project, path string) (map[int64][]byte, error)
 	// ChunksByID returns the chunks with the given ids, by id.
 	ChunksByID(ctx context.Context, ids []int64) (map[int64]store.ChunkRow, error)
+	// ModelProbe returns project's model probe (probe.go), ok false when
+	// it has none.
+	ModelProbe(ctx context.Context, project string) (value string, ok bool, err error)
+	// PutModelProbe records project's model probe.
+	PutModelProbe(ctx context.Context, project, value string) error
+	// RetireVectors gives project's vectors and fingerprints of embedder
+	// the id store.RetiredID(embedder) and records probe, in one
+	// transaction.
+	RetireVectors(ctx context.Context, project, embedder, probe string) (int, error)
 	// CompressesContent reports whether chunk text is stored compressed,
 	// so the workers make its stored form (store.ChunkRow.Encoded).
 	CompressesContent() bool

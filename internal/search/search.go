@@ -419,10 +419,15 @@ const MixedLead = "index mixed:"
 // MixedNote says that m.Files of the project's files carry vectors of
 // another embedder than the project's, which its searches do not read:
 // a change of embedder was interrupted, failed for some files, or is still
-// going, and the next index run embeds them again. Searches (in
+// going (or the model behind the project's embedder's name was replaced:
+// store.RetiredID), and the next index run embeds them again. Searches (in
 // Response.Incomplete), `stats` and the status reports say it in these
 // words.
 func MixedNote(m store.MixedVectors) string {
+	if id, ok := store.RetiredOf(m.Other); ok && id == m.Embedder {
+		return fmt.Sprintf("%s %d of %d files carry vectors of the model replaced behind %s and rank by keywords alone until an index run embeds them again",
+			MixedLead, m.Files, m.Total, m.Embedder)
+	}
 	return fmt.Sprintf("%s %d of %d files carry vectors of %s, not of the project's %s, and rank by keywords alone (a change of embedder was interrupted, failed for some files or is still going)",
 		MixedLead, m.Files, m.Total, m.Other, m.Embedder)
 }

@@ -17,6 +17,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/coderag/coderag/internal/embed"
+	"github.com/coderag/coderag/internal/index"
 	"github.com/coderag/coderag/internal/mcp"
 )
 
@@ -130,7 +131,9 @@ func callText(t *testing.T, cs *sdk.ClientSession, params *sdk.CallToolParams) (
 }
 
 // gatedEmbedder holds every Embed call until gate is closed and counts
-// the non-blank documents it embeds; queries pass through.
+// the non-blank documents it embeds; queries pass through, and so does
+// the model probe an index run sends first (index.ProbeText: the wrapper
+// is not embed.InProcess, so the run takes it for a remote embedder).
 type gatedEmbedder struct {
 	embed.Embedder
 	gate <-chan struct{}
@@ -138,6 +141,9 @@ type gatedEmbedder struct {
 }
 
 func (g gatedEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	if len(texts) == 1 && texts[0] == index.ProbeText {
+		return g.Embedder.Embed(ctx, texts)
+	}
 	select {
 	case <-g.gate:
 	case <-ctx.Done():

@@ -278,7 +278,7 @@ func (s *Store) RemoveProject(ctx context.Context, path string) (int, error) {
 	if err := s.b.PruneNames(ctx, tx); err != nil {
 		return 0, fmt.Errorf("remove project %s: %w", path, err)
 	}
-	for _, key := range []string{runKey(path), dirStatesKey(path), dirRetryKey(path)} {
+	for _, key := range []string{runKey(path), dirStatesKey(path), dirRetryKey(path), modelProbeKey(path)} {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM meta WHERE key = ?`, key); err != nil {
 			return 0, fmt.Errorf("remove project %s: %w", path, err)
 		}

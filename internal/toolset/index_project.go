@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/coderag/coderag/internal/engine"
+	"github.com/coderag/coderag/internal/index"
 	"github.com/coderag/coderag/internal/walk"
 )
 
@@ -110,6 +111,9 @@ func reportText(o *engine.Outcome) string {
 	fmt.Fprintf(&b, "files: %d scanned, %d changed, %d unchanged, %d removed, %d failed, %d skipped\n",
 		r.Scanned, r.Changed, r.Unchanged, r.Removed, r.Failed, r.Skipped)
 	fmt.Fprintf(&b, "written: %d chunks, %d relations\n", r.Chunks, r.Relations)
+	if r.ModelChanged {
+		fmt.Fprintf(&b, "%s.\n", index.ModelChangedNote(r.Embedder))
+	}
 	if r.Reread > 0 {
 		fmt.Fprintf(&b, "%d of the changed files were parsed again only because their directory's declarations or C++ sources changed.\n", r.Reread)
 	}

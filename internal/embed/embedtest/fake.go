@@ -48,6 +48,7 @@ type Server struct {
 
 	mu       sync.Mutex
 	dim      int
+	seed     uint64
 	inject   []Reply
 	requests map[string]int
 	texts    []string
@@ -129,6 +130,15 @@ func (s *Server) SetDim(d int) {
 	s.dim = d
 }
 
+// SetSeed changes the mapping from texts to vectors served from now on,
+// at the same dimension (SeededVector): another model swapped behind the
+// same name. Seed 0 is the fakes' first mapping (Vector).
+func (s *Server) SetSeed(seed uint64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.seed = seed
+}
+
 // Requests returns the number of requests received so far on all paths.
 func (s *Server) Requests() int {
 	s.mu.Lock()
@@ -164,19 +174,26 @@ func (s *Server) MaxRunes() int {
 	return n
 }
 
-func (s *Server) record(texts ...string) int {
+// record records texts and returns the dimension and seed to embed
+// them with.
+func (s *Server) record(texts ...string) (dim int, seed uint64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.texts = append(s.texts, texts...)
-	return s.dim
+	return s.dim, s.seed
 }
 
 // Vector is the fake servers' deterministic, unnormalised embedding of text:
 // dim pseudo-random values in [-1, 1) seeded by the text's FNV-1a hash.
-func Vector(text string, dim int) []float32 {
+func Vector(text string, dim int) []float32 { return SeededVector(text, dim, 0) }
+
+// SeededVector is Vector of another model, seed (Server.SetSeed): the
+// text's hash is mixed with seed, so the same text gets an unrelated
+// vector of the same dimension. Seed 0 is Vector.
+func SeededVector(text string, dim int, seed uint64) []float32 {
 	h := fnv.New64a()
 	io.WriteString(h, text)
-	x := h.Sum64()
+	x := h.Sum64() ^ seed*0xd6e8feb86659fd93
 	v := make([]float32, dim)
 	for i := range v {
 		x += 0x9e3779b97f4a7c15 // splitmix64
@@ -262,10 +279,10 @@ func (o *Ollama) handle(s *Server, w http.ResponseWriter, r *http.Request, body 
 		return
 	}
 	if r.URL.Path == "/api/embeddings" {
-		dim := s.record(req.Prompt)
+		dim, seed := s.record(req.Prompt)
 		emb := []float32{}
 		if req.Prompt != "" {
-			emb = Vector(req.Prompt, dim)
+			emb = SeededVector(req.Prompt, dim, seed)
 		}
 		writeJSON(w, http.StatusOK, map[string]any{"embedding": emb})
 		return
@@ -289,10 +306,10 @@ func (o *Ollama) handle(s *Server, w http.ResponseWriter, r *http.Request, body 
 			return
 		}
 	}
-	dim := s.record(inputs...)
+	dim, seed := s.record(inputs...)
 	out := make([][]float32, len(inputs))
 	for i, t := range inputs {
-		out[i] = Vector(t, dim)
+		out[i] = SeededVector(t, dim, seed)
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"model": req.Model, "embeddings": out,
 		"total_duration": 14143917, "load_duration": 1019500, "prompt_eval_count": 8})
@@ -374,7 +391,7 @@ func (o *OpenAI) handle(s *Server, w http.ResponseWriter, r *http.Request, body 
 			return
 		}
 	}
-	dim := s.record(inputs...)
+	dim, seed := s.record(inputs...)
 	type item struct {
 		Object    string    `json:"object"`
 		Index     int       `json:"index"`
@@ -386,7 +403,7 @@ func (o *OpenAI) handle(s *Server, w http.ResponseWriter, r *http.Request, body 
 		if o.Reorder {
 			i = (k + len(inputs) - 1) % len(inputs)
 		}
-		data[k] = item{"embedding", i, Vector(inputs[i], dim)}
+		data[k] = item{"embedding", i, SeededVector(inputs[i], dim, seed)}
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"object": "list", "data": data, "model": req.Model,
 		"usage": map[string]int{"prompt_tokens": 8, "total_tokens": 8}})

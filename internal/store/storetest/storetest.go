@@ -42,6 +42,7 @@ func Run(t *testing.T, target func(testing.TB) string) {
 		{"Vectors", testVectors},
 		{"RunsAndRemoveProject", testRunsAndRemoveProject},
 		{"MixedRun", testMixedRun},
+		{"RetireVectors", testRetireVectors},
 		{"CheckCountsVectors", testCheckCountsVectors},
 		{"VectorMigration", testVectorMigration},
 		{"Migrations", testMigrations},
@@ -714,6 +715,82 @@ func testTreeListing(t *testing.T, target func(testing.TB) string) {
 		}
 		if h, rows, _ := s.TreeListing(ctx, "/q"); h != "vq" || len(rows) != 1 {
 			t.Fatalf("other project's listing = %q, %v", h, rows)
+		}
+	})
+}
+
+// testRetireVectors: a model probe is kept per project; RetireVectors
+// gives the project's fingerprints and vectors of an embedder its retired
+// id (another project's stay), records the new probe, changes the data
+// version and the fingerprint key; searches by the embedder then find
+// none, a mixed run record counts the files, and RemoveProject drops the
+// probe.
+func testRetireVectors(t *testing.T, target func(testing.TB) string) {
+	t.Parallel()
+	withStore(t, target, func(t *testing.T, s *store.Store) {
+		ctx := context.Background()
+		for _, p := range []string{"/p", "/q"} {
+			mustProject(t, s, p)
+			if err := s.ReplaceFiles(ctx, p, []store.FileData{File("a.go", "alpha"), File("b.go", "beta")}, nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, ok, err := s.ModelProbe(ctx, "/p"); ok || err != nil {
+			t.Fatalf("a probe before any: %v %v", ok, err)
+		}
+		if err := s.PutModelProbe(ctx, "/p", `{"v":1}`); err != nil {
+			t.Fatal(err)
+		}
+		if v, ok, err := s.ModelProbe(ctx, "/p"); v != `{"v":1}` || !ok || err != nil {
+			t.Fatalf("ModelProbe = %q %v %v", v, ok, err)
+		}
+		version, _ := s.DataVersion(ctx, "/p")
+		key, _ := s.EnsureFilesKey(ctx, "/p")
+		if err := s.BeginRun(ctx, "/p", 2, true); err != nil {
+			t.Fatal(err)
+		}
+		n, err := s.RetireVectors(ctx, "/p", "local:test", `{"v":2}`)
+		if err != nil || n != 2 {
+			t.Fatalf("RetireVectors = %d %v, want 2 files", n, err)
+		}
+		if v, _, _ := s.ModelProbe(ctx, "/p"); v != `{"v":2}` {
+			t.Fatalf("probe after RetireVectors %q", v)
+		}
+		if v, _ := s.DataVersion(ctx, "/p"); v == version {
+			t.Fatal("the data version did not change")
+		}
+		if k, _ := s.FilesKey(ctx, "/p"); k == key {
+			t.Fatal("the fingerprint key did not change")
+		}
+		files, err := s.Files(ctx, "/p")
+		if err != nil || files["a.go"].Embedder != store.RetiredID("local:test") {
+			t.Fatalf("fingerprint %+v %v", files["a.go"], err)
+		}
+		if got, err := s.TopKCosine(ctx, "/p", "local:test", []float32{1, 0, 0}, 10); err != nil || len(got) != 0 {
+			t.Fatalf("a search finds %d retired vectors (%v)", len(got), err)
+		}
+		want := store.MixedVectors{Embedder: "local:test", Other: store.RetiredID("local:test"), Files: 2, Total: 2}
+		if m, ok, err := s.Mixed(ctx, "/p"); !ok || err != nil || m != want {
+			t.Fatalf("Mixed = %+v %v %v, want %+v", m, ok, err, want)
+		}
+		if got, err := s.TopKCosine(ctx, "/q", "local:test", []float32{1, 0, 0}, 10); err != nil || len(got) != 2 {
+			t.Fatalf("another project's vectors: %d found (%v), want 2", len(got), err)
+		}
+		// the files embedded again: the record ends unmixed
+		if err := s.ReplaceFiles(ctx, "/p", []store.FileData{File("a.go", "alpha"), File("b.go", "beta")}, nil); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.EndRun(ctx, "/p", 2, 0, true); err != nil {
+			t.Fatal(err)
+		}
+		if m, ok, err := s.Mixed(ctx, "/p"); ok || err != nil {
+			t.Fatalf("Mixed after the files are embedded again = %+v %v", m, err)
+		}
+		if _, err := s.RemoveProject(ctx, "/p"); err != nil {
+			t.Fatal(err)
+		}
+		if _, ok, err := s.ModelProbe(ctx, "/p"); ok || err != nil {
+			t.Fatalf("a removed project's probe: %v %v", ok, err)
 		}
 	})
 }
