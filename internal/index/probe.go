@@ -113,6 +113,13 @@ func (r *run) checkModel(ctx context.Context, pending <-chan probeResult) error 
 		return nil // the next run probes again
 	}
 	r.serverDim = len(res.vec)
+	if cosine(res.vec, res.vec) == 0 {
+		// a zero vector (a server's answer to a text it could not
+		// embed) tells nothing of the model: compared, it would read as
+		// another model at every run; kept, it would make the next
+		// answer look like one
+		return nil
+	}
 	id := r.emb.ID()
 	b, err := json.Marshal(probeRecord{Embedder: id, Vector: res.vec})
 	if err != nil {

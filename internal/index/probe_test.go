@@ -306,3 +306,34 @@ func TestModelProbeCosine(t *testing.T) {
 		t.Error(ModelChangedNote("openai:m"))
 	}
 }
+
+// TestModelProbeZeroVector: a server that answers the probe text with a
+// zero vector (as some do for a text they cannot embed) neither retires
+// the project's vectors nor replaces the stored probe; the next normal
+// answer matches the stored one.
+func TestModelProbeZeroVector(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	st := openStore(t)
+	srv := embedtest.NewOpenAI(t, 8, "k")
+	emb, err := provider.New(embed.Options{Provider: "openai", BaseURL: srv.URL + "/v1", APIKey: "k"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := probeProject(t)
+	if rep, err := Run(ctx, st, emb, root, Options{}); err != nil || rep.Changed != 3 {
+		t.Fatalf("first run: %+v %v", rep, err)
+	}
+	before, _, _ := st.ModelProbe(ctx, root)
+	srv.Inject(embedtest.Reply{Status: 200, Body: `{"object":"list","data":[{"object":"embedding","index":0,"embedding":[0,0,0,0,0,0,0,0]}],"model":"m","usage":{"prompt_tokens":1,"total_tokens":1}}`})
+	rep, err := Run(ctx, st, emb, root, Options{})
+	if err != nil || rep.ModelChanged || rep.Changed != 0 || rep.Unchanged != 3 {
+		t.Fatalf("a zero probe vector: %+v %v, want nothing retired or embedded", rep, err)
+	}
+	if after, _, _ := st.ModelProbe(ctx, root); after != before {
+		t.Fatal("a zero probe vector replaced the stored probe")
+	}
+	if rep, err := Run(ctx, st, emb, root, Options{}); err != nil || rep.ModelChanged || rep.Changed != 0 {
+		t.Fatalf("the run after: %+v %v", rep, err)
+	}
+}
