@@ -67,6 +67,11 @@ type Options struct {
 	// MiB; a larger file is in flight alone), so memory does not grow
 	// with the size of the files.
 	WindowBytes int64
+	// ProbeTimeout bounds the wait for a remote embedder's answer to the
+	// model probe (see probe.go; default 15 s): the probe is a check, not
+	// work, and a no-change run must not wait out a hanging server's
+	// 2-minute read timeout for it.
+	ProbeTimeout time.Duration
 	// BatchSize is the number of chunks gathered (across files) before they
 	// are embedded in one call (default 32). Embedded files are written in
 	// transactions of about WriteChunks chunks or WriteBytes bytes of

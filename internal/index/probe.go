@@ -31,8 +31,10 @@ package index
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
+	"time"
 
 	"github.com/coderag/coderag/internal/embed"
 )
@@ -50,6 +52,13 @@ const ProbeText = "func main() { fmt.Println(\"coderag probe\") }"
 // of one family at the same dimension, are far below it (vectors of
 // unrelated spaces are near orthogonal).
 const probeSame = 0.99
+
+// defaultProbeTimeout is Options.ProbeTimeout's default.
+const defaultProbeTimeout = 15 * time.Second
+
+// errProbeTimeout is the probe's own bound ending its wait: not a failure
+// of the embedder (embed.Fatal is false), only a check left for later.
+var errProbeTimeout = errors.New("the model probe was not answered in time")
 
 // probeRecord is the stored model probe (store.Store.ModelProbe's value).
 type probeRecord struct {
@@ -78,8 +87,20 @@ func (r *run) startProbe(ctx context.Context) <-chan probeResult {
 		return nil
 	}
 	out := make(chan probeResult, 1)
+	d := r.opts.ProbeTimeout
+	if d <= 0 {
+		d = defaultProbeTimeout
+	}
 	go func() {
-		vecs, err := r.emb.Embed(ctx, []string{ProbeText})
+		// bounded: a server that does not answer in time (a hanging one,
+		// or a model still loading) leaves the check to the next run, and
+		// the run's own requests wait as long as they always do
+		pctx, cancel := context.WithTimeout(ctx, d)
+		defer cancel()
+		vecs, err := r.emb.Embed(pctx, []string{ProbeText})
+		if err != nil && ctx.Err() == nil && pctx.Err() != nil {
+			err = fmt.Errorf("%w (%s)", errProbeTimeout, d)
+		}
 		if err == nil && (len(vecs) != 1 || len(vecs[0]) == 0) {
 			err = fmt.Errorf("%d vectors for the probe text", len(vecs))
 		}

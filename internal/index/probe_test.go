@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/coderag/coderag/internal/embed"
 	"github.com/coderag/coderag/internal/embed/embedtest"
@@ -335,5 +336,31 @@ func TestModelProbeZeroVector(t *testing.T) {
 	}
 	if rep, err := Run(ctx, st, emb, root, Options{}); err != nil || rep.ModelChanged || rep.Changed != 0 {
 		t.Fatalf("the run after: %+v %v", rep, err)
+	}
+}
+
+// TestModelProbeHangs: a server that never answers the probe text leaves
+// the check to the next run once the probe's own bound passes: a run
+// with nothing to embed ends without an error and retires nothing.
+func TestModelProbeHangs(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	st := openStore(t)
+	srv := embedtest.NewOpenAI(t, 8, "k")
+	emb, err := provider.New(embed.Options{Provider: "openai", BaseURL: srv.URL + "/v1", APIKey: "k"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := probeProject(t)
+	if rep, err := Run(ctx, st, emb, root, Options{}); err != nil || rep.Changed != 3 {
+		t.Fatalf("first run: %+v %v", rep, err)
+	}
+	srv.Hang()
+	rep, err := Run(ctx, st, emb, root, Options{ProbeTimeout: 200 * time.Millisecond})
+	if err != nil || rep.ModelChanged || rep.Changed != 0 || rep.Unchanged != 3 {
+		t.Fatalf("a hanging server: %+v %v, want a run that ends with nothing retired", rep, err)
+	}
+	if _, ok, err := st.ModelProbe(ctx, root); !ok || err != nil {
+		t.Fatalf("the stored probe is gone (%v)", err)
 	}
 }
