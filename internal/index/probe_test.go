@@ -308,13 +308,10 @@ func TestModelProbeCosine(t *testing.T) {
 	}
 }
 
-// TestModelProbeZeroVector: a server that answers the probe text with a
-// zero vector (as some do for a text they cannot embed) neither retires
-// the project's vectors nor replaces the stored probe; the next normal
-// answer matches the stored one.
-func TestModelProbeZeroVector(t *testing.T) {
-	t.Parallel()
-	ctx := context.Background()
+// probedProject returns a SQLite store, an OpenAI-compatible fake, its
+// embedder and a project indexed with it once (its probe stored).
+func probedProject(t *testing.T) (*store.Store, *embedtest.OpenAI, embed.Embedder, string) {
+	t.Helper()
 	st := openStore(t)
 	srv := embedtest.NewOpenAI(t, 8, "k")
 	emb, err := provider.New(embed.Options{Provider: "openai", BaseURL: srv.URL + "/v1", APIKey: "k"})
@@ -322,9 +319,20 @@ func TestModelProbeZeroVector(t *testing.T) {
 		t.Fatal(err)
 	}
 	root := probeProject(t)
-	if rep, err := Run(ctx, st, emb, root, Options{}); err != nil || rep.Changed != 3 {
+	if rep, err := Run(context.Background(), st, emb, root, Options{}); err != nil || rep.Changed != 3 {
 		t.Fatalf("first run: %+v %v", rep, err)
 	}
+	return st, srv, emb, root
+}
+
+// TestModelProbeZeroVector: a server that answers the probe text with a
+// zero vector (as some do for a text they cannot embed) neither retires
+// the project's vectors nor replaces the stored probe; the next normal
+// answer matches the stored one.
+func TestModelProbeZeroVector(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	st, srv, emb, root := probedProject(t)
 	before, _, _ := st.ModelProbe(ctx, root)
 	srv.Inject(embedtest.Reply{Status: 200, Body: `{"object":"list","data":[{"object":"embedding","index":0,"embedding":[0,0,0,0,0,0,0,0]}],"model":"m","usage":{"prompt_tokens":1,"total_tokens":1}}`})
 	rep, err := Run(ctx, st, emb, root, Options{})
@@ -345,16 +353,7 @@ func TestModelProbeZeroVector(t *testing.T) {
 func TestModelProbeHangs(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	st := openStore(t)
-	srv := embedtest.NewOpenAI(t, 8, "k")
-	emb, err := provider.New(embed.Options{Provider: "openai", BaseURL: srv.URL + "/v1", APIKey: "k"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	root := probeProject(t)
-	if rep, err := Run(ctx, st, emb, root, Options{}); err != nil || rep.Changed != 3 {
-		t.Fatalf("first run: %+v %v", rep, err)
-	}
+	st, srv, emb, root := probedProject(t)
 	srv.Hang()
 	rep, err := Run(ctx, st, emb, root, Options{ProbeTimeout: 200 * time.Millisecond})
 	if err != nil || rep.ModelChanged || rep.Changed != 0 || rep.Unchanged != 3 {
