@@ -18,12 +18,12 @@ import (
 )
 
 // TestInterruptedFirstIndexNotes: after a first index run cancelled a few
-// files in, search gives one accurate note (index incomplete: N of 40),
+// files in, search gives one accurate note (index incomplete: N of 120),
 // not "files changed" for the files the run never reached; stats says the
 // same; a later edit of an indexed file is the one change noted.
 func TestInterruptedFirstIndexNotes(t *testing.T) {
 	home := setHome(t)
-	dir := shopTree(t, 40)
+	dir := shopTree(t, stoppedTree)
 	root, err := index.ResolveRoot(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -32,14 +32,14 @@ func TestInterruptedFirstIndexNotes(t *testing.T) {
 	if err == nil {
 		t.Fatal("the run was not interrupted")
 	}
-	incomplete := regexp.MustCompile(`index incomplete: (\d+) of 40 files indexed`)
+	incomplete := regexp.MustCompile(fmt.Sprintf(`index incomplete: (\d+) of %d files indexed`, stoppedTree))
 	code, out, errs := run(t, "search", "--project", dir, "handler serves request")
 	if code != 0 || !strings.Contains(out, "Handler") || strings.Contains(out+errs, "changed since the last index") || !incomplete.MatchString(out) {
 		t.Fatalf("search after an interrupted first index: exit %d\n%s\n%s", code, out, errs)
 	}
 	n := incomplete.FindStringSubmatch(out)[1]
 	code, out, _ = run(t, "stats")
-	if code != 0 || !strings.Contains(out, "index incomplete: "+n+" of 40 files indexed") {
+	if code != 0 || !strings.Contains(out, fmt.Sprintf("index incomplete: %s of %d files indexed", n, stoppedTree)) {
 		t.Errorf("stats after an interrupted first index: exit %d\n%s", code, out)
 	}
 	// an indexed file edited: a change, noted as one
@@ -89,12 +89,12 @@ func TestCancelledAfterLastFileStats(t *testing.T) {
 // embedder, embeds those files again and the notes are gone.
 func TestInterruptedSwitchNotes(t *testing.T) {
 	home := setHome(t)
-	dir, root := indexedShop(t, 40)
+	dir, root := indexedShop(t, stoppedTree)
 	rep, err := runStopped(t, home, root, "hashing-768-v1")
-	if err == nil || rep == nil || rep.Changed == 0 || rep.Changed == 40 {
+	if err == nil || rep == nil || rep.Changed == 0 || rep.Changed == stoppedTree {
 		t.Fatalf("the switch was not interrupted partway: %+v %v", rep, err)
 	}
-	note := fmt.Sprintf("index mixed: %d of 40 files carry vectors of local:hashing-768-v1, not of the project's %s", rep.Changed, defaultEmbedderID(t))
+	note := fmt.Sprintf("index mixed: %d of %d files carry vectors of local:hashing-768-v1, not of the project's %s", rep.Changed, stoppedTree, defaultEmbedderID(t))
 	code, out, errs := run(t, "stats")
 	if code != 0 || !strings.Contains(out, "vectors:   "+note) || !strings.Contains(out, "to finish the change run `EMBEDDING_MODEL=hashing-768-v1 coderag index "+root+"`; to keep "+defaultEmbedderID(t)) ||
 		strings.Contains(out, "the index is complete") {
@@ -146,6 +146,12 @@ func indexedShop(t *testing.T, n int) (dir, root string) {
 	}
 	return dir, root
 }
+
+// stoppedTree is the file count of the trees runStopped interrupts: far
+// more than it lets through before the cancel takes hold (3 done, and up
+// to 13 read and parsed by its one worker, which the writer still writes),
+// so the run is always cut partway.
+const stoppedTree = 120
 
 // runStopped runs an index of root into home's index.db with the
 // built-in embedder model ("" the default), one file at a time, and
@@ -219,9 +225,9 @@ func TestMixedRemedy(t *testing.T) {
 // does not ship.
 func TestDoctorReportsMixedIndex(t *testing.T) {
 	home := setHome(t)
-	_, root := indexedShop(t, 40)
+	_, root := indexedShop(t, stoppedTree)
 	rep, err := runStopped(t, home, root, "hashing-768-v1")
-	if err == nil || rep == nil || rep.Changed == 0 || rep.Changed == 40 {
+	if err == nil || rep == nil || rep.Changed == 0 || rep.Changed == stoppedTree {
 		t.Fatalf("the switch was not interrupted partway: %+v %v", rep, err)
 	}
 	_, other := indexedShop(t, 2)
@@ -247,7 +253,7 @@ func TestDoctorReportsMixedIndex(t *testing.T) {
 	}
 	st.Close()
 
-	m := store.MixedVectors{Embedder: defaultEmbedderID(t), Other: "local:hashing-768-v1", Files: rep.Changed, Total: 40}
+	m := store.MixedVectors{Embedder: defaultEmbedderID(t), Other: "local:hashing-768-v1", Files: rep.Changed, Total: stoppedTree}
 	note := root + ": " + search.MixedNote(m) + "; to finish the change run `EMBEDDING_MODEL=hashing-768-v1 coderag index " + root + "`; to keep " + defaultEmbedderID(t)
 	notShipped := other + " is indexed with local:coderag-code-v1, a built-in model this coderag does not ship: its searches fail until `coderag index " + other + "` embeds it again with " + defaultEmbedderID(t)
 	code, out, errs := run(t, "doctor")
