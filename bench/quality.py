@@ -164,7 +164,8 @@ def func_sets(name, label, base, setdir, roots):
         for l, m in res.get("by_lang", {}).items():
             fu[n][l] = m["mrr_at_10"]
             agg[l][0] += m["n"]; agg[l][1] += m["mrr_at_10"] * m["n"]
-    out[name] = {"per_repo": fu, "by_lang": {l: v[1] / v[0] for l, v in agg.items()}}
+    out[name] = {"per_repo": fu, "by_lang": {l: v[1] / v[0] for l, v in agg.items()},
+                 "n_by_lang": {l: v[0] for l, v in agg.items()}}
     lines.append(label + "  ".join(f"{l} {v:.3f}" for l, v in sorted(out[name]['by_lang'].items())) + "  " +
                  " ".join(f"{k}={v['mrr']:.3f}" for k, v in fu.items()))
 
@@ -191,6 +192,20 @@ if only is None or "func5" in only:
     func_sets("func5", "fresh-func5 ", fresh5, "fresh-func5",
               {"klib": "klib", "jsemver": "jsemver", "colormath": "colormath",
                "msgpack-javascript": "msgpack-javascript"})
+
+def pooled(label, names):
+    """MRR@10 of the queries of several function-level sets together, per language."""
+    agg = collections.defaultdict(lambda: [0, 0.0])
+    for n in names:
+        for l, m in out.get(n, {}).get("by_lang", {}).items():
+            k = out[n]["n_by_lang"][l]
+            agg[l][0] += k; agg[l][1] += m * k
+    if agg:
+        lines.append(label + "  ".join(f"{l} {v[1] / v[0]:.3f} (n={v[0]})" for l, v in sorted(agg.items())))
+
+
+pooled("func 1-4    ", ["func", "func2", "func3", "func4"])
+pooled("func 1-5    ", ["func", "func2", "func3", "func4", "func5"])
 
 json.dump(out, open(os.path.join(work, "quality.json"), "w"), indent=1)
 print("\n".join(lines))
