@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -11,11 +12,33 @@ import (
 	"github.com/coderag/coderag/internal/testutil"
 )
 
-// backendPIDs returns the server processes connected to the database of
-// admin's connection other than admin's own, sorted.
+// adminApp is the application_name of the test's own observing
+// connection (adminDB), which backendPIDs leaves out: a connection
+// database/sql replaced would otherwise be counted while it exits.
+const adminApp = "coderag_test_admin"
+
+// adminDB opens the observing connection of a PostgreSQL test database.
+func adminDB(t *testing.T, url string) *sql.DB {
+	t.Helper()
+	sep := "?"
+	if strings.Contains(url, "?") {
+		sep = "&"
+	}
+	admin, err := sql.Open("pgx", url+sep+"application_name="+adminApp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	admin.SetMaxOpenConns(1)
+	t.Cleanup(func() { admin.Close() })
+	return admin
+}
+
+// backendPIDs returns the client server processes connected to the
+// database of admin's connection other than admin's own, sorted.
 func backendPIDs(t *testing.T, admin *sql.DB) []int64 {
 	t.Helper()
-	rows, err := admin.Query(`SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() ORDER BY pid`)
+	rows, err := admin.Query(`SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()
+		AND backend_type = 'client backend' AND application_name <> '` + adminApp + `' ORDER BY pid`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,13 +56,23 @@ func backendPIDs(t *testing.T, admin *sql.DB) []int64 {
 	return pids
 }
 
-// waitPIDs polls backendPIDs until there are n, or fails after 20 s.
+// waitPIDs polls backendPIDs until the same n are listed three times in
+// a row (a connection still being made, or a closed one still exiting,
+// shows in one listing and not the next), or fails after 20 s.
 func waitPIDs(t *testing.T, admin *sql.DB, n int) []int64 {
 	t.Helper()
 	deadline := time.Now().Add(20 * time.Second)
+	var prev []int64
+	same := 0
 	for {
 		pids := backendPIDs(t, admin)
-		if len(pids) == n {
+		if len(pids) == n && slices.Equal(pids, prev) {
+			same++
+		} else {
+			same = 0
+		}
+		prev = pids
+		if same == 2 {
 			return pids
 		}
 		if time.Now().After(deadline) {
@@ -57,12 +90,7 @@ func TestPreconnect(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	url := testutil.Postgres(t)
-	admin, err := sql.Open("pgx", url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer admin.Close()
-	admin.SetMaxOpenConns(1)
+	admin := adminDB(t, url)
 
 	s, err := Open(ctx, url)
 	if err != nil {
