@@ -612,21 +612,22 @@ type MaxSim struct {
 // the query has a positive weight.
 func (e *Embedder) NewMaxSim(query string, translate func(han string) []analyze.Expansion) *MaxSim {
 	acc := e.queryAcc(embed.Truncate(query, embed.MaxInputRunes), translate)
-	m := &MaxSim{e: e, sims: map[int32][]float32{}}
+	rows := make([]int32, 0, len(acc))
 	for r := range acc {
-		if w := acc[r] * e.t.wquery.at(r); w > 0 && e.rowNorm(r) > 0 {
-			m.rows = append(m.rows, r)
+		rows = append(rows, r)
+	}
+	slices.Sort(rows) // a fixed summation order: the same query gives the same bits
+	m := &MaxSim{e: e, sims: map[int32][]float32{}}
+	for _, r := range rows {
+		w, n := acc[r]*e.t.wquery.at(r), e.rowNorm(r)
+		if w <= 0 || n == 0 {
+			continue
 		}
+		m.rows, m.w, m.qn = append(m.rows, r), append(m.w, w), append(m.qn, n)
+		m.total += w
 	}
 	if len(m.rows) == 0 {
 		return nil
-	}
-	slices.Sort(m.rows) // a fixed summation order: the same query gives the same bits
-	for _, r := range m.rows {
-		w := acc[r] * e.t.wquery.at(r)
-		m.w = append(m.w, w)
-		m.qn = append(m.qn, e.rowNorm(r))
-		m.total += w
 	}
 	return m
 }
