@@ -11,7 +11,8 @@ temperature. Each token of a training text is left out with probability --token-
 table cannot memorise the pairs. A share --template-rate of the queries get the words of a random question template
 ("where is the code that", "which function"; the miner's qt side) added, so the query weights learn
 that the words people wrap a question in say nothing of the code. Name pairs weigh --name-weight against doc pairs (the name's words are
-what BM25 already matches; the doc's words are what a reader asks with). A share --cluster of each
+what BM25 already matches; the doc's words are what a reader asks with), comment pairs (an inline comment and the
+lines it introduces) --comment-weight. A share --cluster of each
 batch is drawn from a package-grouped order, so part of the in-batch negatives are functions of the
 same packages: same domain and vocabulary, the near misses a search must tell apart (hard
 negatives by construction, as in-batch negatives from one repository). Plus, at weight --zh-weight, the same loss between each Chinese word's row and the
@@ -183,6 +184,8 @@ def main():
                     help="share of training queries wrapped in a random question template (qt side)")
     ap.add_argument("--name-weight", type=float, default=1.0,
                     help="loss weight of name pairs relative to doc pairs")
+    ap.add_argument("--comment-weight", type=float, default=1.0,
+                    help="loss weight of comment pairs (an inline comment and the lines it introduces) relative to doc pairs")
     a = ap.parse_args()
 
     t0 = time.time()
@@ -205,8 +208,8 @@ def main():
         kind = np.fromfile(os.path.join(a.data, "tg.kind"), dtype="u1")
         assert len(pkg) == npairs and len(kind) == npairs, "tg.pkg/tg.kind do not match the pairs"
     pw = None
-    if kind is not None and a.name_weight != 1.0:
-        pw = np.where(kind == 1, a.name_weight, 1.0).astype(np.float32)
+    if kind is not None and (a.name_weight != 1.0 or a.comment_weight != 1.0):
+        pw = np.choose(np.minimum(kind, 2), [1.0, a.name_weight, a.comment_weight]).astype(np.float32)
     nz = len(zq[2]) - 1
     nheld = min(len(hq[2]) - 1, 2000)
     # idf initialisation of the raw weights

@@ -8,7 +8,7 @@
 // third_party/, node_modules/, and any directory named like a project of
 // train/exclude.tsv; test files; files over 256 KB), chunks each file of a
 // language coderag parses with chunk.Parse, and mines two kinds of pairs
-// from function and method chunks:
+// (three with -comments) from function and method chunks:
 //
 //   - doc: the doc comment or docstring's first paragraph (at least 3 words,
 //     not a licence or a lint directive), with the function's own name taken
@@ -16,7 +16,11 @@
 //     lines taken out of its content;
 //   - name: the function's name split into words (at least 2) ↔
 //     chunk.EmbedText of the chunk with the name taken out of its header and
-//     its content.
+//     its content;
+//   - comment (with -comments N, at most N per package, on top of -cap): a
+//     run of whole-line comments inside the body that reads as prose ↔
+//     chunk.EmbedText of the chunk with the lines the comment introduces as
+//     its content (commentPairs).
 //
 // Pairs are deduplicated on their code text across the whole corpus (first
 // package in manifest order wins) and capped per package (the first ones in
@@ -45,7 +49,7 @@
 //	<side>.off  int64    n+1 offsets into ids
 //	qt.ids/.w/.off       question templates (questionTemplates), tokenized; train.py adds one to a share of queries
 //	tg.pkg      int32    per training pair: its package's index (pairs of a package are contiguous)
-//	tg.kind     uint8    per training pair: 0 doc pair, 1 name pair
+//	tg.kind     uint8    per training pair: 0 doc pair, 1 name pair, 2 comment pair
 //	heldout.jsonl        {"lang","pkg","query","code"} per held-out doc pair
 //
 // Usage: mine -manifest train/manifest.tsv -exclude train/exclude.tsv -src WORK/src -cedict FILE -out DIR
@@ -69,6 +73,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"golang.org/x/sync/errgroup"
@@ -88,6 +93,7 @@ type options struct {
 	maxPkgBytes, maxFiles, limit, heldPairs     int
 	workers                                     int
 	maxZh                                       int
+	comments                                    int
 }
 
 func main() {
@@ -110,6 +116,7 @@ func main() {
 	flag.IntVar(&o.maxFiles, "files", 600, "most files parsed per package")
 	flag.IntVar(&o.limit, "limit", 0, "only the first N packages per registry group of the manifest (0: all)")
 	flag.IntVar(&o.workers, "workers", 2, "packages parsed at once")
+	flag.IntVar(&o.comments, "comments", 0, "most comment pairs per package (an inline comment ↔ the lines it introduces; 0: none)")
 	flag.Parse()
 	if o.src == "" || o.out == "" {
 		fmt.Fprintln(os.Stderr, "mine: -src and -out are required")
@@ -122,7 +129,7 @@ func main() {
 }
 
 type pair struct {
-	kind        string // "doc" or "name"
+	kind        string // "doc", "name" or "comment"
 	query, code string
 	lang        string
 }
@@ -178,6 +185,7 @@ func run(o options) error {
 		ps := results[i].pairs
 		sort.SliceStable(ps, func(a, b int) bool { return hashKey(ps[a].code+ps[a].kind) < hashKey(ps[b].code+ps[b].kind) })
 		var kept []pair
+		nComments := 0
 		for _, p := range ps {
 			k := sha256.Sum256([]byte(p.kind + "\x00" + p.code))
 			var kk [16]byte
@@ -186,7 +194,13 @@ func run(o options) error {
 				continue
 			}
 			seen[kk] = true
-			if len(kept) < o.capPkg {
+			// comment pairs have their own cap, so they never displace doc and name pairs
+			if p.kind == "comment" {
+				if nComments < o.comments {
+					nComments++
+					kept = append(kept, p)
+				}
+			} else if len(kept)-nComments < o.capPkg {
 				kept = append(kept, p)
 			}
 		}
@@ -201,7 +215,7 @@ func run(o options) error {
 		return err
 	}
 	for _, r := range results {
-		if len(r.pairs) >= 100 && r.lang != "" && (among == nil || among[r.name]) {
+		if len(r.pairs)-countKind(r.pairs, "comment") >= 100 && r.lang != "" && (among == nil || among[r.name]) {
 			byLang[r.lang] = append(byLang[r.lang], r.name)
 		}
 	}
@@ -221,7 +235,7 @@ func run(o options) error {
 	}
 	hw := bufio.NewWriter(hf)
 	type stat struct {
-		Packages, Files, DocPairs, NamePairs, HeldPackages, HeldPairs int
+		Packages, Files, DocPairs, NamePairs, CommentPairs, HeldPackages, HeldPairs int
 	}
 	stats := map[string]*stat{}
 	st := func(l string) *stat {
@@ -258,10 +272,13 @@ func run(o options) error {
 			continue
 		}
 		for _, p := range r.pairs {
-			if p.kind == "doc" {
+			switch p.kind {
+			case "doc":
 				s.DocPairs++
-			} else {
+			case "name":
 				s.NamePairs++
+			default:
+				s.CommentPairs++
 			}
 			train = append(train, p)
 			group = append(group, int32(ri))
@@ -474,14 +491,14 @@ func minePackage(o options, name string, skipDirs map[string]bool) pkgResult {
 			continue
 		}
 		for _, c := range fr.Chunks {
-			res.pairs = append(res.pairs, pairsOf(c, fr.Language)...)
+			res.pairs = append(res.pairs, pairsOf(o, c, fr.Language)...)
 		}
 	}
 	return res
 }
 
 // pairsOf mines the doc and name pairs of one chunk.
-func pairsOf(c chunk.Chunk, language string) []pair {
+func pairsOf(o options, c chunk.Chunk, language string) []pair {
 	if c.Type != chunk.KindFunction && c.Type != chunk.KindMethod {
 		return nil
 	}
@@ -505,7 +522,179 @@ func pairsOf(c chunk.Chunk, language string) []pair {
 		cc.Content = strings.ReplaceAll(c.Content, bare, "")
 		out = append(out, pair{kind: "name", query: strings.Join(words, " "), code: chunk.EmbedText(cc), lang: language})
 	}
+	if o.comments > 0 {
+		out = append(out, commentPairs(c, stripDoc(c.Content, c.Doc), language)...)
+	}
 	return out
+}
+
+// commentPairs mines the comment pairs of one function chunk: each run of
+// whole-line comments inside the body whose text reads as prose (prose) ↔
+// the statements that follow it, up to a blank line, the next comment, a
+// line indented less than the comment, or maxBlockLines lines, as
+// chunk.EmbedText of the chunk with that block as its content (the header
+// "[method:Name]" kept, the comment left out). A comment line is one that
+// starts with the language's line-comment marker, or a one-line /* ... */
+// in a "//" language. content is the chunk's
+// content with its doc comment already taken out (stripDoc); comment lines
+// before the first code line (the header) are skipped, as they are the
+// doc's. An inline comment says in a reader's words what a few lines do
+// ("wake the waiting tasks" over notify_waiters()): the vocabulary bridge
+// that doc comments, which describe the whole function, give more thinly.
+func commentPairs(c chunk.Chunk, content, language string) []pair {
+	marker := "//"
+	switch language {
+	case "python", "ruby", "bash", "shell", "perl", "r", "elixir", "julia", "starlark", "cmake", "nix":
+		marker = "#"
+	case "lua", "haskell", "sql", "elm":
+		marker = "--"
+	}
+	lines := strings.Split(content, "\n")
+	isComment := func(t string) bool {
+		if strings.HasPrefix(t, marker) {
+			return !(marker == "#" && (strings.HasPrefix(t, "#!") || strings.HasPrefix(t, "#[")))
+		}
+		if marker == "//" && strings.HasPrefix(t, "/*") && strings.HasSuffix(t, "*/") {
+			return true // a one-line block comment, as C writes them
+		}
+		return language == "php" && strings.HasPrefix(t, "#") && !strings.HasPrefix(t, "#[")
+	}
+	var out []pair
+	header := false
+	for i := 0; i < len(lines); {
+		t := strings.TrimSpace(lines[i])
+		if t == "" || !isComment(t) {
+			if t != "" {
+				header = true
+			}
+			i++
+			continue
+		}
+		// a run of comment lines at one indentation
+		ind := indentOf(lines[i])
+		var words []string
+		j := i
+		for ; j < len(lines); j++ {
+			tj := strings.TrimSpace(lines[j])
+			if tj == "" || !isComment(tj) || indentOf(lines[j]) != ind {
+				break
+			}
+			tj = strings.TrimSpace(strings.TrimLeft(strings.TrimSuffix(tj, "*/"), "/*#-!"))
+			if !directive(tj) {
+				words = append(words, strings.Fields(tj)...)
+			}
+		}
+		if !header {
+			i = j
+			continue
+		}
+		// the block the comment introduces
+		var block []string
+		k := j
+		for ; k < len(lines) && len(block) < maxBlockLines; k++ {
+			tk := strings.TrimSpace(lines[k])
+			if tk == "" || isComment(tk) || indentOf(lines[k]) < ind {
+				break
+			}
+			block = append(block, lines[k])
+		}
+		i = j
+		q := prose(strings.Join(words, " "))
+		if q == "" || len(block) == 0 || len(strings.TrimSpace(strings.Join(block, " "))) < 16 {
+			continue
+		}
+		cc := c
+		cc.Content = strings.Join(block, "\n")
+		out = append(out, pair{kind: "comment", query: q, code: chunk.EmbedText(cc), lang: language})
+	}
+	return out
+}
+
+// directive reports whether a comment line is a directive or a note to a
+// maintainer rather than prose: it starts with a word of docReject
+// ("nolint", "eslint", "TODO", ...).
+func directive(line string) bool {
+	low := strings.ToLower(line)
+	for _, r := range docReject {
+		if strings.HasPrefix(low, r) {
+			return true
+		}
+	}
+	return false
+}
+
+// maxCommentWords is the most words a comment pair's query holds: a longer
+// comment explains a decision rather than naming what the lines do.
+const maxCommentWords = 30
+
+// maxBlockLines is the most lines of code a comment pair's code side holds.
+const maxBlockLines = 12
+
+// indentOf is the width of a line's leading white space, a tab counted as 4.
+func indentOf(l string) int {
+	n := 0
+	for _, r := range l {
+		switch r {
+		case ' ':
+			n++
+		case '\t':
+			n += 4
+		default:
+			return n
+		}
+	}
+	return n
+}
+
+// prose returns a comment's first sentence when it reads as a sentence
+// about the code: at most maxCommentWords words, at least 3 words of 2 bytes or more, mostly letters, not commented-out
+// code (ending in ';', '{', '}' or ')' or dense in code punctuation), not a
+// directive or a note to a maintainer (docReject: "TODO", "nolint", ...);
+// cut at 300 bytes. It returns "" otherwise.
+func prose(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.Index(s, ". "); i > 0 {
+		s = s[:i] // the first sentence
+	}
+	if s == "" || directive(s) || len(strings.Fields(s)) > maxCommentWords {
+		return ""
+	}
+	low := strings.ToLower(s)
+	if strings.Contains(low, "copyright") || strings.Contains(low, "license") {
+		return ""
+	}
+	if strings.ContainsAny(s[len(s)-1:], ";{}),=") {
+		return ""
+	}
+	letters, punct := 0, 0
+	for _, r := range s {
+		switch {
+		case unicode.IsLetter(r) || r == ' ':
+			letters++
+		case strings.ContainsRune("(){}[];=<>&|", r):
+			punct++
+		}
+	}
+	n := utf8.RuneCountInString(s)
+	if letters*10 < n*7 || punct*12 > n {
+		return ""
+	}
+	words := 0
+	for _, f := range strings.Fields(s) {
+		if len(f) > 1 {
+			words++
+		}
+	}
+	if words < 3 {
+		return ""
+	}
+	if len(s) > 300 {
+		s = s[:300]
+		for !utf8.ValidString(s) {
+			s = s[:len(s)-1]
+		}
+	}
+	return s
 }
 
 // withoutName takes the function's own name out of a doc query: every word
@@ -758,12 +947,15 @@ var questionTemplates = []string{
 }
 
 // writeGroups writes, per training pair in order, its package index
-// (path+".pkg", int32) and its kind (path+".kind", one byte: 0 doc, 1 name).
+// (path+".pkg", int32) and its kind (path+".kind", one byte: 0 doc, 1 name, 2 comment).
 func writeGroups(path string, train []pair, group []int32) error {
 	kinds := make([]byte, len(train))
 	for i, p := range train {
-		if p.kind != "doc" {
+		switch p.kind {
+		case "name":
 			kinds[i] = 1
+		case "comment":
+			kinds[i] = 2
 		}
 	}
 	pk := make([]byte, 4*len(group))
@@ -874,6 +1066,17 @@ func majorityLang(ps []pair) string {
 		}
 	}
 	return best
+}
+
+// countKind is the number of pairs of one kind.
+func countKind(ps []pair, kind string) int {
+	n := 0
+	for _, p := range ps {
+		if p.kind == kind {
+			n++
+		}
+	}
+	return n
 }
 
 func sortedKeys(m map[string]bool) []string {

@@ -58,7 +58,7 @@ func RebuildObject(base []byte, delta []byte) []byte {
 		}
 		var doc, name *pair
 		for _, c := range fr.Chunks {
-			for _, p := range pairsOf(c, fr.Language) {
+			for _, p := range pairsOf(options{}, c, fr.Language) {
 				p := p
 				if p.kind == "doc" {
 					doc = &p
@@ -198,5 +198,95 @@ func TestPackageNames(t *testing.T) {
 	}
 	if _, err := packageNames(filepath.Join(dir, "absent")); err == nil {
 		t.Error("a missing file gave no error")
+	}
+}
+
+// TestCommentPairs checks that an inline comment that reads as prose pairs
+// with the lines it introduces (and only those), in a "//" language and a
+// "#" language, and that commented-out code, directives and the doc comment
+// give no pair.
+func TestCommentPairs(t *testing.T) {
+	for path, src := range map[string]string{
+		"notify.go": `package sync
+
+// Close wakes every waiter and marks the channel closed.
+func (n *Notify) Close() {
+	n.mu.Lock()
+	// wake the waiting tasks before the state changes
+	for _, w := range n.waiters {
+		w.ready <- struct{}{}
+	}
+
+	// n.closed = true;
+	n.closed = true
+	//nolint:errcheck this is a directive
+	n.mu.Unlock()
+}
+`,
+		"notify.c": `void notify_close(struct notify *n)
+{
+	lock(&n->mu);
+	/* wake the waiting tasks before the state changes */
+	for (int i = 0; i < n->nwaiters; i++)
+		signal(n->waiters[i]);
+
+	/* n->closed = 1; */
+	n->closed = 1;
+	unlock(&n->mu);
+}
+`,
+		"notify.py": `class Notify:
+    def close(self):
+        """Wake every waiter and mark the channel closed."""
+        self.lock.acquire()
+        # wake the waiting tasks before the state changes
+        for w in self.waiters:
+            w.set()
+        # self.closed = True
+        self.closed = True
+        self.lock.release()
+`,
+	} {
+		fr, err := chunk.Parse(path, []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []pair
+		for _, c := range fr.Chunks {
+			for _, p := range pairsOf(options{comments: 10}, c, fr.Language) {
+				if p.kind == "comment" {
+					got = append(got, p)
+				}
+			}
+			if ps := pairsOf(options{}, c, fr.Language); countKind(ps, "comment") != 0 {
+				t.Errorf("%s: comment pairs without -comments: %v", path, ps)
+			}
+		}
+		if len(got) != 1 {
+			t.Fatalf("%s: %d comment pairs %v; want 1", path, len(got), got)
+		}
+		p := got[0]
+		if p.query != "wake the waiting tasks before the state changes" {
+			t.Errorf("%s: query %q", path, p.query)
+		}
+		if !strings.Contains(p.code, "waiters") || strings.Contains(p.code, "closed") || strings.Contains(p.code, "wake the") ||
+			strings.Contains(p.code, "Lock") || strings.Contains(p.code, "lock(") || strings.Contains(p.code, "acquire") {
+			t.Errorf("%s: code side %q; want the loop only", path, p.code)
+		}
+		if !strings.HasPrefix(p.code, "[method:") && !strings.HasPrefix(p.code, "[function:notify_close") {
+			t.Errorf("%s: code side %q lost the chunk's header", path, p.code)
+		}
+	}
+	for _, c := range []struct{ in, want string }{
+		{"compute the checksum over the header bytes", "compute the checksum over the header bytes"},
+		{"x = foo(bar);", ""},
+		{"if (a && b) { return c }", ""},
+		{"TODO: handle the empty case here", ""},
+		{"eslint-disable-next-line no-console please", ""},
+		{"two words", ""},
+	} {
+		if got := prose(c.in); got != c.want {
+			t.Errorf("prose(%q) = %q; want %q", c.in, got, c.want)
+		}
 	}
 }
