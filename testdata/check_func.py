@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
 """Check the function-level golden files (testdata/fresh-func, fresh-func2, fresh-func3,
-fresh-func4, fresh-func5) against their source trees. One checker for the five sets: it
-began as fresh-func3's and gained member-assigned JS functions, inline methods in C++
-headers, a line tolerance and default paths with fresh-func4, and Kotlin with fresh-func5.
+fresh-func4, fresh-func5, fresh-func6) against their source trees. One checker for the six
+sets: it began as fresh-func3's and gained member-assigned JS functions, inline methods in
+C++ headers, a line tolerance and default paths with fresh-func4, and Kotlin with
+fresh-func5. fresh-func6 (Go, Python, Rust, JavaScript) needed no new language rule.
 
-Usage: check_func.py [--strict] [SET ...]            (SET: fresh-func ... fresh-func5)
+Usage: check_func.py [--strict] [SET ...]            (SET: fresh-func ... fresh-func6)
        check_func.py [--strict] FILE.json ROOT [FILE.json ROOT ...]
 
-With SET names (none: all five sets) it checks each set's files against their roots
-under /tmp/fresh, /tmp/fresh2, /tmp/fresh3, /tmp/fresh4 and /tmp/fresh5 (see SETS).
+With SET names (none: all six sets) it checks each set's files against their roots
+under /tmp/fresh, /tmp/fresh2, /tmp/fresh3, /tmp/fresh4, /tmp/fresh5 and /tmp/fresh6
+(see SETS).
 For every expect entry it reads ROOT/file (failing if the file is missing) and looks
 for the declaration of symbol at the recorded line. An exact match passes. If the declaration is instead found within
 2 lines of the recorded line, the entry passes with a warning (with --strict it
@@ -213,6 +215,8 @@ SETS = {
     "fresh-func5": [("klib.json", "/tmp/fresh5/klib"), ("jsemver.json", "/tmp/fresh5/jsemver"),
                     ("colormath.json", "/tmp/fresh5/colormath"),
                     ("msgpack-javascript.json", "/tmp/fresh5/msgpack-javascript")],
+    "fresh-func6": [("expr.json", "/tmp/fresh6/expr"), ("sqlparse.json", "/tmp/fresh6/sqlparse"),
+                    ("petgraph.json", "/tmp/fresh6/petgraph"), ("luxon.json", "/tmp/fresh6/luxon")],
 }
 STRICT = False
 
