@@ -31,6 +31,9 @@ then scores with `coderag eval --json`:
   func5    testdata/fresh-func5: a fifth function-level set over 4 more repos
            (klib, jsemver, colormath, msgpack-javascript: C, Java, Kotlin,
            TypeScript) under $FRESH5 (default /tmp/fresh5): MRR@10 in English and in Chinese
+  func6    testdata/fresh-func6: a sixth function-level set over 4 more repos
+           (expr, sqlparse, petgraph, luxon: Go, Python, Rust, JavaScript) under
+           $FRESH6 (default /tmp/fresh6): MRR@10 in English and in Chinese
 
 --set P=V,... is passed to `coderag eval --set` (ranking params, e.g.
 Semantic=0.3). --env K=V is passed to every coderag process (EMBEDDING_MODEL=... for an
@@ -48,6 +51,7 @@ fresh2 = os.environ.get("FRESH2", "/tmp/fresh2")
 fresh3 = os.environ.get("FRESH3", "/tmp/fresh3")
 fresh4 = os.environ.get("FRESH4", "/tmp/fresh4")
 fresh5 = os.environ.get("FRESH5", "/tmp/fresh5")
+fresh6 = os.environ.get("FRESH6", "/tmp/fresh6")
 goroot = subprocess.run(["go", "env", "GOROOT"], capture_output=True, text=True).stdout.strip()
 jdk = os.environ.get("JDK_SRC", "/tmp/golden/jdk")
 py = os.environ.get("PY_STDLIB", "/tmp/golden/py")
@@ -193,6 +197,10 @@ if only is None or "func5" in only:
               {"klib": "klib", "jsemver": "jsemver", "colormath": "colormath",
                "msgpack-javascript": "msgpack-javascript"})
 
+if only is None or "func6" in only:
+    func_sets("func6", "fresh-func6 ", fresh6, "fresh-func6",
+              {"expr": "expr", "sqlparse": "sqlparse", "petgraph": "petgraph", "luxon": "luxon"})
+
 def pooled(label, names):
     """MRR@10 of the queries of several function-level sets together, per language."""
     agg = collections.defaultdict(lambda: [0, 0.0])
@@ -206,6 +214,7 @@ def pooled(label, names):
 
 pooled("func 1-4    ", ["func", "func2", "func3", "func4"])
 pooled("func 1-5    ", ["func", "func2", "func3", "func4", "func5"])
+pooled("func 1-6    ", ["func", "func2", "func3", "func4", "func5", "func6"])
 
 json.dump(out, open(os.path.join(work, "quality.json"), "w"), indent=1)
 print("\n".join(lines))
