@@ -112,7 +112,7 @@ func isDocFile(p string) bool {
 // same words, so they win on term overlap alone unless held back.
 func pathPrior(r Result, hp HybridParams) float64 {
 	p := 0.0
-	if isTestPath(r.Path) {
+	if isTestPath(r.Path) || inSourceTest(r) {
 		p += hp.TestPenalty
 	} else if auxKind(r.Path) != "" || isBuildScript(strings.ToLower(path.Base(r.Path))) {
 		// a build script ranks as an auxiliary file, yet stays pinnable:
@@ -227,6 +227,56 @@ func diversify(ranked []Result, decay float64, free int) {
 func parallelPaths(a, b string) bool {
 	da, db := path.Dir(a), path.Dir(b)
 	return da == db || path.Dir(da) == path.Dir(db)
+}
+
+// inSourceTest reports whether a chunk is a test kept inside a source file,
+// as Rust keeps its unit tests: a definition under a test attribute
+// (#[test], #[tokio::test], #[rstest], #[test_case(...)]) or a
+// #[cfg(test)] module. It reads the attribute lines at the start of the
+// chunk's content (the chunker puts a definition's attributes and doc
+// comments in its chunk), up to the first line that is neither. A test
+// exercises the code it tests with the same words, as a test file does, so
+// it takes the same penalty.
+func inSourceTest(r Result) bool {
+	if r.Language != "rust" {
+		return false
+	}
+	for rest := r.content; rest != ""; {
+		line := rest
+		if i := strings.IndexByte(rest, '\n'); i >= 0 {
+			line, rest = rest[:i], rest[i+1:]
+		} else {
+			rest = ""
+		}
+		line = strings.TrimSpace(line)
+		switch {
+		case line == "" || strings.HasPrefix(line, "//"):
+			continue
+		case !strings.HasPrefix(line, "#["):
+			return false
+		case testAttribute(line):
+			return true
+		}
+	}
+	return false
+}
+
+// testAttribute reports whether a Rust attribute line marks a test:
+// #[cfg(test)], or an attribute whose path ends in test, rstest or test_case
+// (#[test], #[tokio::test], #[test_case(1, 2)]).
+func testAttribute(line string) bool {
+	a := strings.TrimPrefix(line, "#[")
+	if strings.HasPrefix(a, "cfg(test)") {
+		return true
+	}
+	if i := strings.IndexAny(a, "(]="); i >= 0 {
+		a = a[:i]
+	}
+	if i := strings.LastIndex(a, "::"); i >= 0 {
+		a = a[i+2:]
+	}
+	a = strings.TrimSpace(a)
+	return a == "test" || a == "rstest" || a == "test_case"
 }
 
 // isTestPath is lang.IsTestFile plus the conventions of other ecosystems:

@@ -77,6 +77,16 @@ func TestPathPrior(t *testing.T) {
 		{Result{Path: "docs/guide.md", Type: "text"}, hp.AuxPenalty + hp.DocPenalty},
 		{Result{Path: "CMakeLists.txt", Type: "text"}, hp.DocPenalty},
 		{Result{Path: "src/router.go", Type: "text"}, 0}, // code between definitions is not prose
+		// Rust unit tests inside a source file
+		{Result{Path: "src/lib.rs", Type: "function", Language: "rust", content: "    #[test]\n    fn adds() {\n        assert_eq!(add(2, 3), 5);\n    }"}, hp.TestPenalty},
+		{Result{Path: "src/lib.rs", Type: "function", Language: "rust", content: "/// Runs on tokio.\n#[tokio::test(flavor = \"multi_thread\")]\nasync fn serves() {}"}, hp.TestPenalty},
+		{Result{Path: "src/lib.rs", Type: "text", Language: "rust", content: "#[cfg(test)]\nmod tests {\n    use super::*;"}, hp.TestPenalty},
+		{Result{Path: "src/lib.rs", Type: "function", Language: "rust", content: "#[test_case(1, 2)]\nfn sums(a: i32, b: i32) {}"}, hp.TestPenalty},
+		{Result{Path: "src/lib.rs", Type: "function", Language: "rust", content: "/// Adds.\n#[inline]\n#[must_use]\npub fn add(a: i32, b: i32) -> i32 { a + b }"}, 0},
+		{Result{Path: "src/lib.rs", Type: "function", Language: "rust", content: "#[cfg(feature = \"test-util\")]\npub fn pause() {}"}, 0},
+		{Result{Path: "src/lib.rs", Type: "function", Language: "rust", content: "pub fn latest() {\n    #[test]\n}"}, 0},
+		{Result{Path: "src/attest.rs", Type: "function", Language: "rust", content: "#[attest]\nfn x() {}"}, 0},
+		{Result{Path: "src/lib.go", Type: "function", Language: "go", content: "#[test]\nfunc x() {}"}, 0},
 	}
 	for _, c := range cases {
 		if got := pathPrior(c.r, hp); math.Abs(got-c.want) > 1e-12 {

@@ -126,16 +126,17 @@ var hybridStages = []stage{
 		}
 	}},
 	{name: "path", run: func(p *pool) {
-		// pathPrior reads the path, and the type only as text or not: once
-		// per file and kind (a file has several candidates)
+		// pathPrior reads the path, the type only as text or not, and
+		// whether the chunk is an in-source test: once per file and kind (a
+		// file has several candidates)
 		type key struct {
-			path string
-			text bool
+			path       string
+			text, test bool
 		}
 		prior := map[key]float64{}
 		for i := range p.res {
 			r := &p.res[i]
-			k := key{r.Path, r.Type == chunk.KindText}
+			k := key{r.Path, r.Type == chunk.KindText, inSourceTest(*r)}
 			v, ok := prior[k]
 			if !ok {
 				v = pathPrior(*r, p.hp)
