@@ -94,6 +94,7 @@ type options struct {
 	workers                                     int
 	maxZh                                       int
 	comments                                    int
+	zhQueries                                   float64
 }
 
 func main() {
@@ -116,6 +117,7 @@ func main() {
 	flag.IntVar(&o.maxFiles, "files", 600, "most files parsed per package")
 	flag.IntVar(&o.limit, "limit", 0, "only the first N packages per registry group of the manifest (0: all)")
 	flag.IntVar(&o.workers, "workers", 2, "packages parsed at once")
+	flag.Float64Var(&o.zhQueries, "zhqueries", 0, "share of doc pairs that also train with a word-by-word Chinese translation of their query (chineseQuery; 0: none)")
 	flag.IntVar(&o.comments, "comments", 0, "most comment pairs per package (an inline comment ↔ the lines it introduces; 0: none)")
 	flag.Parse()
 	if o.src == "" || o.out == "" {
@@ -132,6 +134,14 @@ type pair struct {
 	kind        string // "doc", "name" or "comment"
 	query, code string
 	lang        string
+}
+
+// zpair is a Chinese word of the vocabulary and the English tokens of its
+// senses, with their weights.
+type zpair struct {
+	word  string
+	terms []string
+	ws    []float32
 }
 
 type pkgResult struct {
@@ -337,11 +347,6 @@ func run(o options) error {
 		codeSet[w] = true
 	}
 	var vocab []string
-	type zpair struct {
-		word  string
-		terms []string
-		ws    []float32
-	}
 	var zps []zpair
 	for _, w := range zhWords {
 		if len(zps) == o.maxZh {
@@ -398,6 +403,28 @@ func run(o options) error {
 		}
 	}
 	fmt.Fprintf(os.Stderr, "mine: tokenized %d pairs, vocabulary %d (%d Chinese) in %s\n", len(train), len(vocab), nZh, time.Since(t1).Round(time.Second))
+	zhSynthetic := 0
+	if o.zhQueries > 0 {
+		n0 := len(train)
+		zt := zhTranslations(zps)
+		for i := 0; i < n0; i++ {
+			if train[i].kind != "doc" || !pickShare("zh:"+train[i].code, o.zhQueries) {
+				continue
+			}
+			if q := chineseQuery(tt[i].q, zt); q != nil {
+				train = append(train, pair{kind: "doc", query: "(zh)", code: train[i].code, lang: train[i].lang})
+				tt = append(tt, toks{q, tt[i].d})
+				// a group of its own beside the package's, so the copy and
+				// its original seldom share a batch as false negatives
+				group = append(group, group[i]+int32(len(results)))
+			}
+		}
+		fmt.Fprintf(os.Stderr, "mine: %d synthetic Chinese doc queries\n", len(train)-n0)
+		for i := n0; i < len(tt) && i < n0+3; i++ {
+			fmt.Fprintf(os.Stderr, "mine:   e.g. %s\n", strings.Join(tt[i].q, " "))
+		}
+		zhSynthetic = len(train) - n0
+	}
 
 	sides := map[string]*sideWriter{}
 	for _, s := range []string{"tq", "td", "zq", "zd", "hq", "hd", "qt"} {
@@ -434,7 +461,7 @@ func run(o options) error {
 		return err
 	}
 	meta := map[string]any{"nvocab": len(vocab), "nbuckets": o.buckets, "nchinese": nZh, "pairs": len(train),
-		"chinese_pairs": len(zps), "languages": stats, "heldout_packages": sortedKeys(held)}
+		"chinese_pairs": len(zps), "zh_synthetic_pairs": zhSynthetic, "languages": stats, "heldout_packages": sortedKeys(held)}
 	b, _ := json.MarshalIndent(meta, "", "  ")
 	if err := os.WriteFile(filepath.Join(o.out, "meta.json"), append(b, '\n'), 0o644); err != nil {
 		return err
@@ -1066,6 +1093,61 @@ func majorityLang(ps []pair) string {
 		}
 	}
 	return best
+}
+
+// zhTranslations maps an English token of the vocabulary to the Chinese
+// word whose aligned senses give it the highest weight, at least
+// minZhSense (the first Chinese word in vocabulary order on a tie: glossary
+// keys, then the more frequent words).
+func zhTranslations(zps []zpair) map[string]string {
+	best := map[string]float32{}
+	out := map[string]string{}
+	for _, z := range zps {
+		for k, t := range z.terms {
+			if w := z.ws[k]; w >= minZhSense && w > best[t] {
+				best[t], out[t] = w, z.word
+			}
+		}
+	}
+	return out
+}
+
+// minZhSense is the least sense weight (zh.Senses, 1 for the best sense
+// of a word) at which an English token is translated by chineseQuery.
+const minZhSense = 0.5
+
+// chineseQuery is a doc query's tokens with every token that has a Chinese
+// translation (zhTranslations) replaced by its Chinese word, the others
+// (identifiers, words the dictionary lacks) left in English, as mixed
+// Chinese questions about code are written; nil when fewer than 2 tokens
+// were translated. A word-by-word translation is crude, but the model pools
+// a bag of words: it puts Chinese query words in the contrastive objective
+// against code, where the alignment term only puts them near their senses.
+func chineseQuery(q []string, zt map[string]string) []string {
+	out := make([]string, 0, len(q))
+	seen := map[string]bool{}
+	n := 0
+	for _, t := range q {
+		if z, ok := zt[t]; ok {
+			t = z
+			n++
+		}
+		if !seen[t] {
+			seen[t] = true
+			out = append(out, t)
+		}
+	}
+	if n < 2 {
+		return nil
+	}
+	return out
+}
+
+// pickShare reports whether key falls in the first share (0..1) of the
+// sha256 order: a deterministic sample.
+func pickShare(key string, share float64) bool {
+	h := sha256.Sum256([]byte(key))
+	return float64(binary.BigEndian.Uint32(h[:4])) < share*float64(1<<32)
 }
 
 // countKind is the number of pairs of one kind.

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/binary"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -288,5 +289,45 @@ func (n *Notify) Close() {
 		if got := prose(c.in); got != c.want {
 			t.Errorf("prose(%q) = %q; want %q", c.in, got, c.want)
 		}
+	}
+}
+
+// TestChineseQuery checks the word-by-word Chinese doc queries: each token
+// with a sense of weight 0.5 or more becomes the Chinese word that gives it
+// the highest weight (the first on a tie), identifiers stay, a query with
+// fewer than 2 translated tokens gives none, and the sample is
+// deterministic.
+func TestChineseQuery(t *testing.T) {
+	zt := zhTranslations([]zpair{
+		{word: "删除", terms: []string{"delet", "remov"}, ws: []float32{1, 0.8}},
+		{word: "移除", terms: []string{"remov"}, ws: []float32{1}},
+		{word: "文件", terms: []string{"file", "document"}, ws: []float32{1, 0.3}},
+		{word: "档案", terms: []string{"file"}, ws: []float32{1}},
+	})
+	if zt["remov"] != "移除" || zt["file"] != "文件" || zt["delet"] != "删除" {
+		t.Fatalf("translations %v", zt)
+	}
+	if _, ok := zt["document"]; ok {
+		t.Errorf("a sense under 0.5 translated: %v", zt)
+	}
+	got := strings.Join(chineseQuery([]string{"remov", "the", "file", "os.remove", "file"}, zt), " ")
+	if got != "移除 the 文件 os.remove" {
+		t.Errorf("chineseQuery = %q", got)
+	}
+	if q := chineseQuery([]string{"remov", "os.remove"}, zt); q != nil {
+		t.Errorf("one translated token gave %v", q)
+	}
+	n := 0
+	for i := 0; i < 10000; i++ {
+		k := fmt.Sprint("zh:", i)
+		if pickShare(k, 0.2) != pickShare(k, 0.2) {
+			t.Fatal("pickShare is not deterministic")
+		}
+		if pickShare(k, 0.2) {
+			n++
+		}
+	}
+	if n < 1800 || n > 2200 {
+		t.Errorf("pickShare(0.2) picked %d of 10000", n)
 	}
 }
