@@ -1095,26 +1095,26 @@ func majorityLang(ps []pair) string {
 	return best
 }
 
-// zhTranslations maps an English token of the vocabulary to a Chinese word
-// that means it: among the words whose best sense weight (1) the token has,
-// the one with the fewest sense tokens (原子 "atom" before 原子弹 "atom
-// bomb"), then the first in vocabulary order (glossary keys, then the more
-// frequent words).
+// zhTranslations maps an English token of the vocabulary to the Chinese
+// word whose aligned senses give it the highest weight, at least
+// minZhSense (the first Chinese word in vocabulary order on a tie: glossary
+// keys, then the more frequent words).
 func zhTranslations(zps []zpair) map[string]string {
-	fewest := map[string]int{}
+	best := map[string]float32{}
 	out := map[string]string{}
 	for _, z := range zps {
 		for k, t := range z.terms {
-			if z.ws[k] < 1 {
-				continue
-			}
-			if n, ok := fewest[t]; !ok || len(z.terms) < n {
-				fewest[t], out[t] = len(z.terms), z.word
+			if w := z.ws[k]; w >= minZhSense && w > best[t] {
+				best[t], out[t] = w, z.word
 			}
 		}
 	}
 	return out
 }
+
+// minZhSense is the least sense weight (zh.Senses, 1 for the best sense
+// of a word) at which an English token is translated by chineseQuery.
+const minZhSense = 0.5
 
 // chineseQuery is a doc query's tokens with every token that has a Chinese
 // translation (zhTranslations) replaced by its Chinese word, the others
