@@ -32,6 +32,7 @@ NAME_WEIGHT=${NAME_WEIGHT:-0.5}  # loss weight of name pairs against doc pairs
 TEMPLATES=${TEMPLATES:-0.3}      # share of queries wrapped in a question template
 DROPOUT=${DROPOUT:-0.15}         # probability of leaving a token out of a training text
 COMMENTS=${COMMENTS:-0}          # most comment pairs per package (an inline comment ↔ the lines it introduces; 0: none)
+ZHQUERIES=${ZHQUERIES:-0}        # share of doc pairs trained again with a word-by-word Chinese translation of the query (0: none)
 if [ "$SMALL" != 0 ]; then RUN=$WORK/run-small-$SMALL; HASHFILE=train/weights-small.sha256; EPOCHS=${SMALL_EPOCHS:-3}
 else RUN=$WORK/run-full; HASHFILE=train/weights.sha256; fi
 mkdir -p "$RUN"
@@ -57,7 +58,7 @@ phase mine
 # the held-out packages are chosen among train/holdout.txt (the 30 held out
 # since v3), so a larger manifest leaves them out of training as before
 HOLD=(); [ "$SMALL" = 0 ] && HOLD=(-holdout-among train/holdout.txt)
-"$RUN/mine" -src "$WORK/src" -out "$RUN/pairs" -limit "$SMALL" -comments "$COMMENTS" "${HOLD[@]}"
+"$RUN/mine" -src "$WORK/src" -out "$RUN/pairs" -limit "$SMALL" -comments "$COMMENTS" -zhqueries "$ZHQUERIES" "${HOLD[@]}"
 done_phase mine
 
 phase train
