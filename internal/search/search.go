@@ -240,6 +240,10 @@ func (s *Searcher) Search(ctx context.Context, query string, opts Options) (*Res
 	}
 	query, cut := cutQuery(query)
 	words, filter, err := ParseQuery(query)
+	if cut && errors.Is(err, ErrOnlyFilters) {
+		// the words were there, past the cut: say so, not "add the words"
+		return nil, badQuery(ErrOnlyFilters, "the query is longer than 1,000 bytes and its first 1,000 hold only filters: the words to search for were cut off; put them first, or use fewer filters")
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -514,5 +515,22 @@ func TestLongQueryCut(t *testing.T) {
 	resp, err := s.Search(context.Background(), long, Options{TopK: 3})
 	if err != nil || !strings.Contains(resp.Note, CutQueryNote) || len(resp.Results) == 0 || len(resp.Query) > MaxQueryBytes {
 		t.Fatalf("long query: %v note %q, %d results, query of %d bytes", err, resp.Note, len(resp.Results), len(resp.Query))
+	}
+}
+
+// TestLongQueryCutFiltersOnly: a query whose first MaxQueryBytes are
+// filters and whose words come after the cut is not told to "add the
+// words": the error says they were cut off (still ErrOnlyFilters, a 400).
+func TestLongQueryCutFiltersOnly(t *testing.T) {
+	t.Parallel()
+	s := fixture(t, map[string]string{"req.go": "package req\n\n// parseRequestLine parses the request line.\nfunc parseRequestLine(line string) {}\n"})
+	long := strings.Repeat("file:*.go ", 200) + "parse request line"
+	_, err := s.Search(context.Background(), long, Options{TopK: 3})
+	if !errors.Is(err, ErrOnlyFilters) || !strings.Contains(err.Error(), "cut off") || strings.Contains(err.Error(), "add the words") {
+		t.Fatalf("filters then words past the cut: %v", err)
+	}
+	// a short query of filters only keeps its own message
+	if _, err := s.Search(context.Background(), "file:*.go", Options{TopK: 3}); !errors.Is(err, ErrOnlyFilters) || !strings.Contains(err.Error(), "add the words") {
+		t.Fatalf("filters only: %v", err)
 	}
 }
