@@ -706,8 +706,20 @@ func prose(s string) string {
 	if letters*10 < n*7 || punct*12 > n {
 		return ""
 	}
+	return clipQuery(s)
+}
+
+// clipQuery cuts a query to at most 300 bytes (at a rune boundary) and
+// returns "" when fewer than 3 of its words have 2 bytes or more.
+func clipQuery(q string) string {
+	if len(q) > 300 {
+		q = q[:300]
+		for !utf8.ValidString(q) {
+			q = q[:len(q)-1]
+		}
+	}
 	words := 0
-	for _, f := range strings.Fields(s) {
+	for _, f := range strings.Fields(q) {
 		if len(f) > 1 {
 			words++
 		}
@@ -715,13 +727,7 @@ func prose(s string) string {
 	if words < 3 {
 		return ""
 	}
-	if len(s) > 300 {
-		s = s[:300]
-		for !utf8.ValidString(s) {
-			s = s[:len(s)-1]
-		}
-	}
-	return s
+	return q
 }
 
 // withoutName takes the function's own name out of a doc query: every word
@@ -808,22 +814,7 @@ func docQuery(doc string) string {
 			return ""
 		}
 	}
-	if len(q) > 300 {
-		q = q[:300]
-		for !utf8.ValidString(q) {
-			q = q[:len(q)-1]
-		}
-	}
-	words := 0
-	for _, f := range strings.Fields(q) {
-		if len(f) > 1 {
-			words++
-		}
-	}
-	if words < 3 {
-		return ""
-	}
-	return q
+	return clipQuery(q)
 }
 
 // stripDoc removes the lines of content that hold the doc comment: lines
