@@ -29,7 +29,7 @@ func init() {
 	register(command{name: "search", summary: "hybrid search of the index: coderag search \"where is the login timeout handled\"", run: runSearch})
 }
 
-func runSearch(e *env, args []string) error {
+func runSearch(e *env, args []string) (err error) {
 	fs := newFlags(e, "search", "[flags] QUERY",
 		`Search the project's index with a natural-language or identifier query, in English or
 Chinese. Results: rank, score, path:start-end, chunk type, name and a preview.
@@ -41,7 +41,8 @@ file:/regex/), -file:vendor/** to exclude, sym:Name for definitions only, case:y
 case-sensitive match of the words, repo:NAME or project:NAME with --all or several --project.
 A misspelt filter (lnag:go) or a query of filters only is an error (exit status 2).`)
 	topK := fs.Int("top-k", config.TopK.Default, config.TopK.Usage())
-	asJSON := fs.Bool("json", false, "print results as JSON")
+	asJSON := fs.Bool("json", false, `print results as JSON; an error as {"error": MSG}`)
+	defer func() { err = e.jsonError(*asJSON, err) }()
 	var projects stringList
 	fs.Var(&projects, "project", "project directory (or any directory inside it); repeat it to search several projects at once, results merged by relevance (fairness breaking ties) and each naming its project (default .)")
 	all := fs.Bool("all", false, "search every indexed project, results merged by relevance (fairness breaking ties) and each naming its project")

@@ -205,3 +205,40 @@ func TestExactToolsJSONErrors(t *testing.T) {
 		t.Errorf("read --json a.go: exit %d\n%s", code, out)
 	}
 }
+
+// TestSearchJSONErrors: search --json answers an error as read, grep and
+// glob do, {"error": MSG} on stdout with the line on stderr and the error's
+// exit status: a project never indexed (1), a misspelt filter and a
+// missing query (2); and a search that runs prints its results, not an
+// error object.
+func TestSearchJSONErrors(t *testing.T) {
+	setHome(t)
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "a.go"), "package a\n\n// Greet says hello to a person by name.\nfunc Greet(name string) string {\n\treturn \"hello \" + name\n}\n")
+	for _, tc := range []struct {
+		args []string
+		exit int
+		msg  string
+	}{
+		{[]string{"search", "--json", "--project", dir, "say hello"}, 1, "index"},
+		{[]string{"search", "--json", "--project", dir, "lnag:go hello"}, 2, "lnag"},
+		{[]string{"search", "--json", "--project", dir}, 2, "missing QUERY"},
+	} {
+		code, out, errs := run(t, tc.args...)
+		var got map[string]string
+		if err := json.Unmarshal([]byte(out), &got); err != nil || len(got) != 1 || !strings.Contains(got["error"], tc.msg) || code != tc.exit {
+			t.Errorf("%v: exit %d (want %d), stdout %q (%v), want {\"error\": ...%s...}", tc.args, code, tc.exit, out, err, tc.msg)
+			continue
+		}
+		if want := errLine(tc.args[0], got["error"]) + "\n"; errs != want {
+			t.Errorf("%v: stderr %q, want %q", tc.args, errs, want)
+		}
+	}
+	if code, out, errs := run(t, "index", "--quiet", dir); code != 0 {
+		t.Fatalf("index: exit %d\n%s\n%s", code, out, errs)
+	}
+	code, out, _ := run(t, "search", "--json", "--project", dir, "say hello")
+	if code != 0 || strings.Contains(out, `"error"`) || !strings.Contains(out, "Greet") {
+		t.Errorf("search --json after index: exit %d\n%s", code, out)
+	}
+}
