@@ -73,6 +73,12 @@ func (s *scan) add(kind, name string, start, end, nameStart int, params, owner s
 	if end > len(s.src) {
 		end = len(s.src)
 	}
+	// a definition left open runs to the end of the file: its last line is
+	// the last one with text, not an empty line after it (whose bytes the
+	// chunk would not hold)
+	for end > start && strings.ContainsRune(" \t\r\n", rune(s.src[end-1])) {
+		end--
+	}
 	if end <= start || name == "" {
 		return nil
 	}
