@@ -189,15 +189,7 @@ func TestExactToolsJSONErrors(t *testing.T) {
 		{[]string{"grep", "--json", "--project", dir, "a(", "."}, 2, "a("},
 		{[]string{"glob", "--json", "--project", dir, "../*.go"}, 2, "'..' leaves the project"},
 	} {
-		code, out, errs := run(t, tc.args...)
-		var got map[string]string
-		if err := json.Unmarshal([]byte(out), &got); err != nil || len(got) != 1 || !strings.Contains(got["error"], tc.msg) || code != tc.exit {
-			t.Errorf("%v: exit %d (want %d), stdout %q (%v), want {\"error\": ...%s...}", tc.args, code, tc.exit, out, err, tc.msg)
-			continue
-		}
-		if want := errLine(tc.args[0], got["error"]) + "\n"; errs != want {
-			t.Errorf("%v: stderr %q, want %q", tc.args, errs, want)
-		}
+		checkJSONError(t, tc.args, tc.exit, tc.msg)
 	}
 	// no error: the result, not an error object
 	code, out, _ := run(t, "read", "--json", "--project", dir, "a.go")
@@ -224,15 +216,7 @@ func TestSearchJSONErrors(t *testing.T) {
 		{[]string{"search", "--json", "--project", dir, "lnag:go hello"}, 2, "lnag"},
 		{[]string{"search", "--json", "--project", dir}, 2, "missing QUERY"},
 	} {
-		code, out, errs := run(t, tc.args...)
-		var got map[string]string
-		if err := json.Unmarshal([]byte(out), &got); err != nil || len(got) != 1 || !strings.Contains(got["error"], tc.msg) || code != tc.exit {
-			t.Errorf("%v: exit %d (want %d), stdout %q (%v), want {\"error\": ...%s...}", tc.args, code, tc.exit, out, err, tc.msg)
-			continue
-		}
-		if want := errLine(tc.args[0], got["error"]) + "\n"; errs != want {
-			t.Errorf("%v: stderr %q, want %q", tc.args, errs, want)
-		}
+		checkJSONError(t, tc.args, tc.exit, tc.msg)
 	}
 	if code, out, errs := run(t, "index", "--quiet", dir); code != 0 {
 		t.Fatalf("index: exit %d\n%s\n%s", code, out, errs)
@@ -240,5 +224,21 @@ func TestSearchJSONErrors(t *testing.T) {
 	code, out, _ := run(t, "search", "--json", "--project", dir, "say hello")
 	if code != 0 || strings.Contains(out, `"error"`) || !strings.Contains(out, "Greet") {
 		t.Errorf("search --json after index: exit %d\n%s", code, out)
+	}
+}
+
+// checkJSONError runs a coderag command given --json that must fail: its
+// stdout is exactly {"error": MSG} with MSG holding msg, stderr is the
+// same message as the error line, and the exit status is exit.
+func checkJSONError(t *testing.T, args []string, exit int, msg string) {
+	t.Helper()
+	code, out, errs := run(t, args...)
+	var got map[string]string
+	if err := json.Unmarshal([]byte(out), &got); err != nil || len(got) != 1 || !strings.Contains(got["error"], msg) || code != exit {
+		t.Errorf("%v: exit %d (want %d), stdout %q (%v), want {\"error\": ...%s...}", args, code, exit, out, err, msg)
+		return
+	}
+	if want := errLine(args[0], got["error"]) + "\n"; errs != want {
+		t.Errorf("%v: stderr %q, want %q", args, errs, want)
 	}
 }
