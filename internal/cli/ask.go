@@ -18,7 +18,7 @@ func init() {
 	register(command{name: "ask", summary: "answer a question about the code with a tool-using chat model (LLM_*)", run: runAsk})
 }
 
-func runAsk(e *env, args []string) error {
+func runAsk(e *env, args []string) (err error) {
 	fs := newFlags(e, "ask", "[flags] QUESTION",
 		`Answer QUESTION about the project's code with an OpenAI-compatible chat model that
 calls coderag's tools: grep_code, glob_files, read_file (exact), search_code and
@@ -28,7 +28,8 @@ path:line. Configure the model with LLM_BASE_URL, LLM_MODEL and LLM_API_KEY
 	project := fs.String("project", ".", "project directory (or any directory inside it)")
 	verbose := fs.Bool("v", false, "print each tool call (name, arguments, time) to stderr")
 	maxSteps := fs.Int("max-steps", agent.DefaultMaxSteps, "model turns that may call tools before an answer is forced")
-	asJSON := fs.Bool("json", false, "print {answer, steps, tool_calls, step_limit, usage} as JSON")
+	asJSON := fs.Bool("json", false, `print {answer, steps, tool_calls, step_limit, usage} as JSON; an error as {"error": MSG}`)
+	defer func() { err = e.jsonError(*asJSON, err) }()
 	model := fs.String("model", "", "chat model; overrides LLM_MODEL")
 	stream := fs.Bool("stream", false, "print the answer as the model writes it")
 	pos, err := parse(fs, args)
@@ -108,7 +109,8 @@ type agentProject struct {
 
 // openAgentProject resolves dir to its nearest enclosing indexed root (or dir
 // itself when nothing above it is indexed) and opens the index if there is
-// one. A missing index is not an error: search_code then says so.
+// one. A missing index is not an error: search_code then says so; nor is an
+// empty index file (emptyIndexFile), taken as none and left as it is.
 func openAgentProject(e *env, dir string) (*agentProject, error) {
 	if dir == "" {
 		dir = "."
@@ -120,7 +122,7 @@ func openAgentProject(e *env, dir string) (*agentProject, error) {
 	ap := &agentProject{root: root, release: func() {}}
 	if exists, err := store.Exists(e.cfg.DBPath()); err != nil {
 		return nil, err
-	} else if !exists {
+	} else if !exists || emptyIndexFile(e.cfg.DBPath()) {
 		return ap, nil
 	}
 	eng, release, err := openEngine(e)

@@ -176,6 +176,36 @@ func TestAskNotIndexed(t *testing.T) {
 	}
 }
 
+// TestAskEmptyIndexFile: an index file of 0 bytes is no index to ask:
+// search_code says the project is not indexed, and the file is left as it
+// is (ask writes no empty index into it).
+func TestAskEmptyIndexFile(t *testing.T) {
+	root := askFixture(t)
+	srv := llmtest.New(t, func(turn int, req llm.Request) llmtest.Reply {
+		if turn == 1 {
+			return llmtest.ToolCalls(llmtest.Call("s", agent.ToolSearch, `{"query":"server start"}`))
+		}
+		return llmtest.Text("Not indexed.")
+	})
+	askEnv(t, srv.URL)
+	home := t.TempDir()
+	setenv(t, "CODERAG_HOME", home)
+	db := filepath.Join(home, "index.db")
+	if err := os.WriteFile(db, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := askRun(t, "", "ask", "--project", root, "where does the server start?")
+	if code != 0 || out != "Not indexed.\n" {
+		t.Fatalf("exit %d stdout %q stderr %q", code, out, errs)
+	}
+	if tr := llmtest.ToolResults(srv.Requests()[1]); len(tr) != 1 || tr[0].Content != agent.NotIndexedMessage {
+		t.Fatalf("tool results %+v", tr)
+	}
+	if fi, err := os.Stat(db); err != nil || fi.Size() != 0 {
+		t.Fatalf("ask changed the empty index file: %v %v", fi, err)
+	}
+}
+
 // TestAskToolErrorAndStepLimit: a failing read goes back to the model, and
 // --max-steps stops a model that keeps calling tools.
 func TestAskToolErrorAndStepLimit(t *testing.T) {

@@ -524,6 +524,32 @@ func notIndexedError(dir string) error {
 	return fmt.Errorf("not indexed yet: run `coderag index %s`", dir)
 }
 
+// emptyIndexFile reports whether the index at path is a file of 0 bytes
+// (and no write-ahead log beside it holds any): a truncated index, a full
+// disk's leftover, a `touch`. SQLite takes such a file as an empty
+// database, and an index run builds the index in it (store's Open), so no
+// project is indexed in it; but "not indexed yet" alone would puzzle
+// someone whose projects it held, so the commands that read the index say
+// that the file is empty (emptyIndexError) and leave it as it is: they do
+// not write an empty index into it.
+func emptyIndexFile(path string) bool {
+	if store.IsPostgres(path) {
+		return false
+	}
+	fi, err := os.Stat(path)
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() != 0 {
+		return false
+	}
+	wal, err := os.Stat(path + "-wal")
+	return err != nil || wal.Size() == 0
+}
+
+// emptyIndexError is the not-indexed message for project dir when the
+// index file at path is empty (emptyIndexFile).
+func emptyIndexError(dir, path string) error {
+	return fmt.Errorf("not indexed yet: the index file %s is empty (0 bytes: SQLite takes it as an empty database, so no project is in it): run `coderag index %s` to build the index in it", store.Redact(path), dir)
+}
+
 // staleNoted holds the projects whose older-analysis note this process
 // printed already (once is enough in the REPL).
 var staleNoted sync.Map
@@ -531,7 +557,8 @@ var staleNoted sync.Map
 // openProject opens the indexed project holding dir (dir or its nearest
 // indexed ancestor) under the CLI's policy; the returned function
 // releases it and its engine. A missing index is reported with the
-// not-indexed message; the database file is never created by a read. It
+// not-indexed message; the database file is never created by a read, nor
+// an empty one (emptyIndexFile) made an index. It
 // notes, once per process and project, files indexed by an older
 // coderag.
 func openProject(e *env, dir string) (*engine.Project, func(), error) {
@@ -558,9 +585,12 @@ func openProjectQuiet(e *env, dir string) (*engine.Project, func(), error) {
 	}
 	if exists, err := store.Exists(e.cfg.DBPath()); err != nil {
 		return nil, nil, err
-	} else if !exists {
+	} else if empty := emptyIndexFile(e.cfg.DBPath()); !exists || empty {
 		if _, err := rootrule.Resolve(e.pathOf(dir)); err != nil {
 			return nil, nil, fmt.Errorf("project %s: %w", dir, err)
+		}
+		if empty {
+			return nil, nil, emptyIndexError(dir, e.cfg.DBPath())
 		}
 		return nil, nil, notIndexedError(dir)
 	}
@@ -621,22 +651,45 @@ func noteOlder(e *env, root string, count func() int) {
 // jsonError is what a command run with --json (asJSON) does with its
 // error err: it writes {"error": MSG} on stdout, the object the server's
 // API answers an error with (MSG the one line finish prints after the
-// command's name), so a script reading stdout gets JSON either way; the
-// line on stderr and the exit status stay as they are. It returns err.
-// Nothing is written without --json, for no error, for --help, for a
-// result already printed (errSilent: grep's "no match") or an interrupt.
+// command's name, jsonMessage), so a script reading stdout gets JSON either
+// way; the line on stderr and the exit status stay as they are. It returns
+// err. Nothing is written without --json, for no error, for --help, for a
+// result already printed (errSilent: grep's "no match"; jsonReported: a
+// report that carries the error itself) or an interrupt.
+//
+// Every command with --json calls it deferred on its named return, set up
+// before its flags are parsed, as search does: a flag error after --json
+// on the command line is answered in JSON too, one before it is not
+// (parsing stops there, --json unseen).
 func (e *env) jsonError(asJSON bool, err error) error {
-	if !asJSON || err == nil || errors.Is(err, errSilent) || errors.Is(err, flag.ErrHelp) || errors.Is(err, context.Canceled) {
+	var r jsonReported
+	if !asJSON || err == nil || errors.Is(err, errSilent) || errors.Is(err, flag.ErrHelp) || errors.Is(err, context.Canceled) || errors.As(err, &r) {
 		return err
 	}
-	msg := e.errText(err)
-	var u usageError
-	if errors.As(err, &u) {
-		msg = u.msg // as finish prints it
-	}
-	writeJSON(e.stdout, map[string]string{"error": msg})
+	writeJSON(e.stdout, map[string]string{"error": e.jsonMessage(err)})
 	return err
 }
+
+// jsonMessage is the MSG of err in {"error": MSG}: the one line finish
+// prints after the command's name (redacted, with its hint; a usage
+// error's own words).
+func (e *env) jsonMessage(err error) string {
+	var u usageError
+	if errors.As(err, &u) {
+		return u.msg // as finish prints it
+	}
+	return e.errText(err)
+}
+
+// jsonReported marks an error that a command's JSON output already
+// carries in its "error" field (jsonMessage): a report printed whole
+// before the command fails (doctor's findings, index's run report), so
+// that stdout stays one object. jsonError writes nothing more; finish
+// prints the line and exits as for the error it wraps.
+type jsonReported struct{ err error }
+
+func (r jsonReported) Error() string { return r.err.Error() }
+func (r jsonReported) Unwrap() error { return r.err }
 
 func writeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -48,6 +49,11 @@ type doctorOut struct {
 	// Lost lists the projects --rebuild could not index again (directory
 	// gone, embedder unavailable, or the run failed), with why.
 	Lost map[string]string `json:"lost,omitempty"`
+	// Error is the line doctor fails with (exit status 1), as stderr has
+	// it after "coderag doctor: ": the index is damaged, not an index, or
+	// could not be read, or --rebuild did not finish. The findings are
+	// printed all the same; omitted when doctor succeeds.
+	Error string `json:"error,omitempty"`
 }
 
 // configuredEmbedder describes the embedder `coderag index` would use
@@ -90,7 +96,7 @@ func vectorNotes(vs []store.ProjectVectors, cfgID string) (mixed, embedders []st
 	return mixed, embedders
 }
 
-func runDoctor(e *env, args []string) error {
+func runDoctor(e *env, args []string) (err error) {
 	fs := newFlags(e, "doctor", "[flags]",
 		`Check $CODERAG_HOME/index.db without changing it: that it is a coderag index (an SQLite
 file of another program is left alone), that every table exists, SQLite's quick_check
@@ -110,7 +116,8 @@ never moved: set CODERAG_HOME elsewhere instead. Nor is one the checks could not
 for the disk's sake (full, an I/O error): that is no damage, and doctor says so.`)
 	rebuild := fs.Bool("rebuild", false, "move a damaged index aside and index its projects again")
 	full := fs.Bool("full", false, "run integrity_check (slower, every index entry) instead of quick_check")
-	asJSON := fs.Bool("json", false, `print the findings as JSON: {"path" (the index), "schema_version", "projects", "problems", "root" (the indexed project holding the working directory), "healthy", "chinese" (what translates Chinese queries), "embedder" (what a new index is built with), "project_vectors" ([{"root", "embedder", "mixed"}]), "notes" (what projects need), ...}`)
+	asJSON := fs.Bool("json", false, `print the findings as JSON: {"path" (the index), "schema_version", "projects", "problems", "root" (the indexed project holding the working directory), "healthy", "chinese" (what translates Chinese queries), "embedder" (what a new index is built with), "project_vectors" ([{"root", "embedder", "mixed"}]), "notes" (what projects need), "error" (why doctor failed), ...}; an error before the checks ran as {"error": MSG}`)
+	defer func() { err = e.jsonError(*asJSON, err) }()
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -139,6 +146,21 @@ for the disk's sake (full, an I/O error): that is no damage, and doctor says so.
 	}
 	out := doctorOut{CheckReport: *rep, Root: enclosingRoot(".", rep.Projects), Healthy: len(rep.Problems) == 0 && rep.Unreadable == "",
 		Chinese: e.an.Status(), Embedder: described}
+	// from here on --json prints the findings, one object, and a failure
+	// is its "error" (an interrupt is not: it has no findings to add)
+	fail := func(err error) error {
+		if !*asJSON {
+			return err
+		}
+		if !errors.Is(err, context.Canceled) {
+			out.Error = e.jsonMessage(err)
+			err = jsonReported{err}
+		}
+		if werr := writeJSON(e.stdout, out); werr != nil {
+			return werr
+		}
+		return err
+	}
 	if !*asJSON {
 		for _, p := range rep.Problems {
 			fmt.Fprintf(e.stdout, "problem: %s\n", oneLine(p))
@@ -151,10 +173,7 @@ for the disk's sake (full, an I/O error): that is no damage, and doctor says so.
 	case rep.Unreadable != "":
 		// a full disk or an I/O error says nothing of the file: moving it
 		// aside would lose a healthy index (and its project list)
-		if *asJSON {
-			writeJSON(e.stdout, out)
-		}
-		return unreadableError(store.Redact(path), rep)
+		return fail(unreadableError(store.Redact(path), rep))
 	case out.Healthy:
 		mixed, embedders := vectorNotes(rep.Vectors, cfgID)
 		out.Notes = append(mixed, embedders...)
@@ -183,43 +202,35 @@ for the disk's sake (full, an I/O error): that is no damage, and doctor says so.
 		}
 		return nil
 	case rep.Foreign:
-		if *asJSON {
-			writeJSON(e.stdout, out)
-		}
 		where := "set CODERAG_HOME"
 		if e.cfg.Store != "" {
 			where = "point CODERAG_STORE (or --store) at another file"
 		}
-		return fmt.Errorf("%s is not a coderag index; it was left untouched: move it away or %s", store.Redact(path), where)
+		return fail(fmt.Errorf("%s is not a coderag index; it was left untouched: move it away or %s", store.Redact(path), where))
 	case !*rebuild:
-		if *asJSON {
-			writeJSON(e.stdout, out)
-		}
 		if rep.ProjectsError != "" {
-			return fmt.Errorf("%s is damaged and its list of projects cannot be read (%s): `coderag doctor --rebuild` moves it aside "+
+			return fail(fmt.Errorf("%s is damaged and its list of projects cannot be read (%s): `coderag doctor --rebuild` moves it aside "+
 				"and starts an empty index, and every project it held must then be indexed again with `coderag index PATH`",
-				store.Redact(path), oneLine(rep.ProjectsError))
+				store.Redact(path), oneLine(rep.ProjectsError)))
 		}
 		projects := fmt.Sprintf("its %d projects", len(rep.Projects))
 		if len(rep.Projects) == 1 {
 			projects = "its project"
 		}
-		return fmt.Errorf("%s is damaged: run `coderag doctor --rebuild` to move it aside and index %s again", store.Redact(path), projects)
+		return fail(fmt.Errorf("%s is damaged: run `coderag doctor --rebuild` to move it aside and index %s again", store.Redact(path), projects))
 	}
 	if store.IsPostgres(path) {
-		return fmt.Errorf("%s: a PostgreSQL index is not moved aside: remove its projects (coderag remove) and index them again", store.Redact(path))
+		return fail(fmt.Errorf("%s: a PostgreSQL index is not moved aside: remove its projects (coderag remove) and index them again", store.Redact(path)))
 	}
 	out.MovedTo, out.Rebuilt, out.Lost, err = e.rebuild(path, rep.Projects)
-	if *asJSON {
-		if werr := writeJSON(e.stdout, out); werr != nil {
-			return werr
-		}
-	}
 	if err != nil {
-		return err
+		return fail(err)
 	}
 	if len(out.Lost) > 0 {
-		return fmt.Errorf("%d of %d projects could not be indexed again (the damaged file is at %s)", len(out.Lost), len(rep.Projects), out.MovedTo)
+		return fail(fmt.Errorf("%d of %d projects could not be indexed again (the damaged file is at %s)", len(out.Lost), len(rep.Projects), out.MovedTo))
+	}
+	if *asJSON {
+		return writeJSON(e.stdout, out)
 	}
 	return nil
 }

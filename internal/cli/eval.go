@@ -17,7 +17,7 @@ func init() {
 	register(command{name: "eval", summary: "retrieval quality of a query set: NDCG@10 (file-labelled, semble format) or Recall@1/@5 and MRR@10 (golden)", run: runEval})
 }
 
-func runEval(e *env, args []string) error {
+func runEval(e *env, args []string) (err error) {
 	fs := newFlags(e, "eval", "[flags] SET.json",
 		`Run every query of a query set against the current index (it indexes nothing itself).
 A golden set (a JSON object, below) prints Recall@1, Recall@5 and MRR@10 overall and per
@@ -43,7 +43,8 @@ in order of first appearance), with binary gains and IDCG over min(10, targets),
 per category and per language of the first target file.`)
 	project := fs.String("project", ".", "the indexed root the golden paths are relative to")
 	ranker := fs.String("ranker", search.DefaultRanker, "ranker: hybrid or seed")
-	asJSON := fs.Bool("json", false, "print the report as JSON, with the project's absolute \"root\"")
+	asJSON := fs.Bool("json", false, `print the report as JSON, with the project's absolute "root"; an error as {"error": MSG}`)
+	defer func() { err = e.jsonError(*asJSON, err) }()
 	set := fs.String("set", "", "override hybrid ranker params for this run, e.g. Semantic=0.3,Expand=0 (fields of search.HybridParams)")
 	pos, err := parse(fs, args)
 	if err != nil {

@@ -47,7 +47,7 @@ func newGraphFlags(e *env, name, usage, about string, depth bool) (*flag.FlagSet
 	o := &graphOpts{
 		project: fs.String("project", ".", "project directory (or any directory inside it)"),
 		format:  fs.String("format", relate.FormatTree, "output format: "+strings.Join(relate.Formats, ", ")),
-		asJSON:  fs.Bool("json", false, "print JSON (same as --format json)"),
+		asJSON:  fs.Bool("json", false, `print JSON (same as --format json); an error as {"error": MSG}`),
 	}
 	if depth {
 		o.depth = fs.Int("depth", relate.DefaultDepth, "how many calls away to walk (>= 1)")
@@ -56,6 +56,10 @@ func newGraphFlags(e *env, name, usage, about string, depth bool) (*flag.FlagSet
 	o.noTests = fs.Bool("no-tests", false, "leave callers in test files out")
 	return fs, o
 }
+
+// json reports whether the output is JSON (--json or --format json): an
+// error is then {"error": MSG} on stdout too (env.jsonError).
+func (o *graphOpts) json() bool { return *o.asJSON || *o.format == relate.FormatJSON }
 
 // check validates the shared flags after parsing.
 func (o *graphOpts) check() error {
@@ -108,7 +112,7 @@ func oneName(pos []string, what string) (string, error) {
 	return name, nil
 }
 
-func runGraph(e *env, args []string) error {
+func runGraph(e *env, args []string) (err error) {
 	fs, o := newGraphFlags(e, "graph", "[flags] NAME",
 		`Print every relation where NAME is the from or the to side: for a class its super
 types, subclasses, members and their calls; for a method its class, the calls it
@@ -119,6 +123,7 @@ With --stats and no NAME: the share of call sites that are exact, guessed, ambig
 library/builtin and unresolved (overall and per language), the most-called
 definitions (the core of the codebase) and the widest callers (orchestrators),
 counting exact edges only.`, false)
+	defer func() { err = e.jsonError(o.json(), err) }()
 	limit := fs.Int("limit", 60, "relations listed (0 = all); the rest are counted in a last line; with --stats, entries per ranking")
 	stats := fs.Bool("stats", false, "call-graph statistics of the project instead of one NAME")
 	pos, err := parse(fs, args)
@@ -170,8 +175,9 @@ away. Calls to names defined nowhere in the project (library calls) are listed a
 unresolved; ambiguous ones list their candidates and are not followed.`)
 }
 
-func runWalk(e *env, args []string, dir, about string) error {
+func runWalk(e *env, args []string, dir, about string) (err error) {
 	fs, o := newGraphFlags(e, dir, "[flags] NAME", about, true)
+	defer func() { err = e.jsonError(o.json(), err) }()
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -191,7 +197,7 @@ func runWalk(e *env, args []string, dir, about string) error {
 	})
 }
 
-func runPath(e *env, args []string) error {
+func runPath(e *env, args []string) (err error) {
 	fs, o := newGraphFlags(e, "path", "[flags] FROM TO",
 		`Print a shortest call path from function FROM to function TO over exact calls;
 if there is none, over ambiguous calls too (marked). Guessed calls (on values of
@@ -199,6 +205,7 @@ unknown type) are used only with --include-guesses. Exit status 1 when no path
 exists. A long path is drawn bounded: past 8 levels a step gives its depth instead
 of more indentation, and past 32 steps the first 24 and the last 8 are shown around
 one line counting the rest; --format json (or dot, mermaid) lists every step.`, false)
+	defer func() { err = e.jsonError(o.json(), err) }()
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err

@@ -27,7 +27,7 @@ func init() {
 	register(command{name: "index", summary: "build or incrementally update the index of PATH (default .)", run: runIndex})
 }
 
-func runIndex(e *env, args []string) error {
+func runIndex(e *env, args []string) (err error) {
 	fs := newFlags(e, "index", "[flags] [PATH]",
 		`Index PATH: walk it (honouring .gitignore and .coderagignore), chunk every source file
 with tree-sitter, embed the chunks and store everything in $CODERAG_HOME/index.db.
@@ -38,7 +38,8 @@ code; docs/MODEL.md), which relates words such as "remove" and "delete";
 EMBEDDING_MODEL=hashing-768-v1 selects the lexical feature-hashing embedder.
 Set EMBEDDING_PROVIDER=ollama or openai for a server's model.`)
 	configFlags(fs, e, "provider", "model", "base-url", "batch-size", "threads")
-	asJSON := fs.Bool("json", false, "print the run report as JSON")
+	asJSON := fs.Bool("json", false, `print the run report as JSON; an error as {"error": MSG} (a run whose files failed: the report with "error")`)
+	defer func() { err = e.jsonError(*asJSON, err) }()
 	watch := fs.Bool("watch", false, "after indexing, watch the tree and re-index saved files; meanwhile answer this index's 'coderag search' warm (CODERAG_RESIDENT)")
 	quiet := fs.Bool("quiet", false, "no progress output")
 	pos, err := parse(fs, args)
@@ -131,8 +132,18 @@ Set EMBEDDING_PROVIDER=ollama or openai for a server's model.`)
 		}
 		return err
 	}
+	var failed error
+	if rep.Failed > 0 && !*watch {
+		failed = fmt.Errorf("%d file(s) failed and keep their previous index rows; they are retried on the next run", rep.Failed)
+	}
 	if *asJSON {
-		if err := writeJSON(e.stdout, rep); err != nil {
+		// the report is the one JSON object: a failure is its "error"
+		out := indexJSON{Report: rep}
+		if failed != nil {
+			out.Error = e.jsonMessage(failed)
+			failed = jsonReported{failed}
+		}
+		if err := writeJSON(e.stdout, out); err != nil {
 			return err
 		}
 	} else {
@@ -142,10 +153,15 @@ Set EMBEDDING_PROVIDER=ollama or openai for a server's model.`)
 		req.Progress, req.OnSwitch = nil, nil
 		return watchLoop(e, eng, root, req)
 	}
-	if rep.Failed > 0 {
-		return fmt.Errorf("%d file(s) failed and keep their previous index rows; they are retried on the next run", rep.Failed)
-	}
-	return nil
+	return failed
+}
+
+// indexJSON is `index --json`: the run's report and, when files failed
+// (the exit status is then 1), the error line in "error", as a failing
+// command's {"error": MSG}.
+type indexJSON struct {
+	*index.Report
+	Error string `json:"error,omitempty"`
 }
 
 // scanGCPercent is the collector's GOGC while an index run scans (see

@@ -22,7 +22,7 @@ const noRemovePath = "PATH is empty or missing (an unset shell variable?): give 
 // no index run of the project, here or in another process, writes
 // meanwhile). PATH must be the project's root, so running it inside a
 // project never removes the enclosing one by accident.
-func runRemove(e *env, args []string) error {
+func runRemove(e *env, args []string) (err error) {
 	fs := newFlags(e, "remove", "[flags] PATH",
 		`Drop the project indexed at PATH from $CODERAG_HOME/index.db: its chunks, vectors,
 relations and fingerprints, in one transaction. Files on disk are not touched, and other
@@ -30,7 +30,8 @@ projects in the index are kept. PATH must be the root that was indexed ('coderag
 lists them); a directory inside a project is refused with the project's root. The space
 the project took is given back to the file system (incremental vacuum and a WAL
 checkpoint), so the index file shrinks.`)
-	asJSON := fs.Bool("json", false, "print what was removed as JSON")
+	asJSON := fs.Bool("json", false, `print what was removed as JSON; an error as {"error": MSG}`)
+	defer func() { err = e.jsonError(*asJSON, err) }()
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -58,6 +59,8 @@ checkpoint), so the index file shrinks.`)
 		return err
 	} else if !exists {
 		return fmt.Errorf("%s is not indexed (no index at %s)", pos[0], store.Redact(e.cfg.DBPath()))
+	} else if emptyIndexFile(e.cfg.DBPath()) {
+		return fmt.Errorf("%s is not indexed (the index file %s is empty: 0 bytes, no project in it)", pos[0], store.Redact(e.cfg.DBPath()))
 	}
 	eng, release, err := openEngine(e)
 	if err != nil {

@@ -77,7 +77,8 @@ func TestRemoveWaitsForIndexRun(t *testing.T) {
 
 // TestRemoveWithoutPath: `coderag remove` and `coderag remove ""` (an
 // unset shell variable, unquoted and quoted) are one usage error, word
-// for word, exit 2, and remove nothing: the working directory's project
+// for word, exit 2 (with --json also {"error": MSG} on stdout, as every
+// command's error), and remove nothing: the working directory's project
 // stays indexed.
 func TestRemoveWithoutPath(t *testing.T) {
 	setHome(t)
@@ -88,10 +89,13 @@ func TestRemoveWithoutPath(t *testing.T) {
 	}
 	t.Chdir(dir)
 	want := "coderag remove: " + noRemovePath + "\n"
-	for _, args := range [][]string{{"remove"}, {"remove", ""}, {"remove", "--json"}, {"remove", "--json", ""}} {
+	for _, args := range [][]string{{"remove"}, {"remove", ""}} {
 		if code, out, errs := run(t, args...); code != exitUsage || out != "" || errs != want {
 			t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit 2 and %q", args, code, out, errs, want)
 		}
+	}
+	for _, args := range [][]string{{"remove", "--json"}, {"remove", "--json", ""}} {
+		checkJSONError(t, args, exitUsage, noRemovePath)
 	}
 	if _, out, _ := run(t, "stats"); !strings.Contains(out, "project:   ") {
 		t.Errorf("the project went:\n%s", out)

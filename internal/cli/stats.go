@@ -127,7 +127,7 @@ func topCounts(m map[string]int, n int) string {
 // maxSkipsShown is how many skipped paths stats prints.
 const maxSkipsShown = 10
 
-func runStats(e *env, args []string) error {
+func runStats(e *env, args []string) (err error) {
 	fs := newFlags(e, "stats", "[flags]", `Show what is indexed: every project with its embedder (id and dimension), files, chunks
 and relations; the DB path and size.
 
@@ -141,8 +141,10 @@ is no index yet; times are RFC 3339 in UTC; last_run is absent for a project ind
 runs were recorded, and ended and duration_ms while a run is not done; skipped lists the paths
 the last finished run passed over (unreadable, too large, symlink, binary, withheld as
 secret-looking), at most 100; withheld counts the files withheld because their names look like
-secrets (.env, *.pem, *.key, id_rsa*, credentials.json, secrets.yaml, .npmrc, ...).`)
-	asJSON := fs.Bool("json", false, "print as JSON")
+secrets (.env, *.pem, *.key, id_rsa*, credentials.json, secrets.yaml, .npmrc, ...).
+An error is {"error": MSG} on stdout with --json.`)
+	asJSON := fs.Bool("json", false, `print as JSON; an error as {"error": MSG}`)
+	defer func() { err = e.jsonError(*asJSON, err) }()
 	project := fs.String("project", "", "show only the indexed project holding this directory")
 	pos, err := parse(fs, args)
 	if err != nil {
@@ -157,7 +159,15 @@ secrets (.env, *.pem, *.key, id_rsa*, credentials.json, secrets.yaml, .npmrc, ..
 		return err
 	}
 	out.Exists = exists
-	if exists {
+	// an empty file (emptyIndexFile) holds no project and is left as it
+	// is: no engine opened on it writes an empty index into it
+	empty := exists && emptyIndexFile(e.cfg.DBPath())
+	if empty && *project != "" {
+		if _, _, err := openProjectQuiet(e, *project); err != nil {
+			return err // the empty file's not-indexed message
+		}
+	}
+	if exists && !empty {
 		eng, release, err := openEngine(e)
 		if err != nil {
 			return err
@@ -212,9 +222,12 @@ secrets (.env, *.pem, *.key, id_rsa*, credentials.json, secrets.yaml, .npmrc, ..
 	if *asJSON {
 		return writeJSON(e.stdout, out)
 	}
-	if out.Exists {
+	switch {
+	case empty:
+		fmt.Fprintf(e.stdout, "index: %s is empty (0 bytes: SQLite takes it as an empty database)\n", out.DB)
+	case out.Exists:
 		fmt.Fprintf(e.stdout, "index: %s (%.1f MiB, schema %d)\n", out.DB, float64(out.DBBytes)/(1<<20), out.Schema)
-	} else {
+	default:
 		fmt.Fprintf(e.stdout, "index: none yet (%s does not exist)\n", out.DB)
 	}
 	fmt.Fprintf(e.stdout, "chinese: %s\n", out.Chinese)
