@@ -161,6 +161,8 @@ Set EMBEDDING_PROVIDER=ollama or openai for a server's model.`)
 // command's {"error": MSG}.
 type indexJSON struct {
 	*index.Report
+	// Error is the line the run fails with (stderr has it after "coderag
+	// index: "); omitted when no file failed.
 	Error string `json:"error,omitempty"`
 }
 
