@@ -34,6 +34,10 @@ then scores with `coderag eval --json`:
   func6    testdata/fresh-func6: a sixth function-level set over 4 more repos
            (expr, sqlparse, petgraph, luxon: Go, Python, Rust, JavaScript) under
            $FRESH6 (default /tmp/fresh6): MRR@10 in English and in Chinese
+  func7    testdata/fresh-func7: a seventh function-level set over 4 more repos
+           (lo, textwrap, swift-algorithms, validator.js: Go, Rust, Swift,
+           JavaScript; half of its queries Chinese) under $FRESH7 (default
+           /tmp/fresh7): MRR@10 in English and in Chinese
 
 --set P=V,... is passed to `coderag eval --set` (ranking params, e.g.
 Semantic=0.3). --env K=V is passed to every coderag process (EMBEDDING_MODEL=... for an
@@ -52,6 +56,7 @@ fresh3 = os.environ.get("FRESH3", "/tmp/fresh3")
 fresh4 = os.environ.get("FRESH4", "/tmp/fresh4")
 fresh5 = os.environ.get("FRESH5", "/tmp/fresh5")
 fresh6 = os.environ.get("FRESH6", "/tmp/fresh6")
+fresh7 = os.environ.get("FRESH7", "/tmp/fresh7")
 goroot = subprocess.run(["go", "env", "GOROOT"], capture_output=True, text=True).stdout.strip()
 jdk = os.environ.get("JDK_SRC", "/tmp/golden/jdk")
 py = os.environ.get("PY_STDLIB", "/tmp/golden/py")
@@ -201,6 +206,11 @@ if only is None or "func6" in only:
     func_sets("func6", "fresh-func6 ", fresh6, "fresh-func6",
               {"expr": "expr", "sqlparse": "sqlparse", "petgraph": "petgraph", "luxon": "luxon"})
 
+if only is None or "func7" in only:
+    func_sets("func7", "fresh-func7 ", fresh7, "fresh-func7",
+              {"lo": "lo", "textwrap": "textwrap", "swift-algorithms": "swift-algorithms",
+               "validator": "validator"})
+
 def pooled(label, names):
     """MRR@10 of the queries of several function-level sets together, per language."""
     agg = collections.defaultdict(lambda: [0, 0.0])
@@ -215,6 +225,7 @@ def pooled(label, names):
 pooled("func 1-4    ", ["func", "func2", "func3", "func4"])
 pooled("func 1-5    ", ["func", "func2", "func3", "func4", "func5"])
 pooled("func 1-6    ", ["func", "func2", "func3", "func4", "func5", "func6"])
+pooled("func 1-7    ", ["func", "func2", "func3", "func4", "func5", "func6", "func7"])
 
 json.dump(out, open(os.path.join(work, "quality.json"), "w"), indent=1)
 print("\n".join(lines))

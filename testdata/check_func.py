@@ -1,16 +1,17 @@
 #!/usr/bin/env python3
 """Check the function-level golden files (testdata/fresh-func, fresh-func2, fresh-func3,
-fresh-func4, fresh-func5, fresh-func6) against their source trees. One checker for the six
-sets: it began as fresh-func3's and gained member-assigned JS functions, inline methods in
-C++ headers, a line tolerance and default paths with fresh-func4, and Kotlin with
-fresh-func5. fresh-func6 (Go, Python, Rust, JavaScript) needed no new language rule.
+fresh-func4, fresh-func5, fresh-func6, fresh-func7) against their source trees. One checker
+for the seven sets: it began as fresh-func3's and gained member-assigned JS functions, inline
+methods in C++ headers, a line tolerance and default paths with fresh-func4, and Kotlin with
+fresh-func5. fresh-func6 (Go, Python, Rust, JavaScript) needed no new language rule;
+fresh-func7 (Go, Rust, Swift, JavaScript) added Swift and Swift's `Tests/` directory.
 
-Usage: check_func.py [--strict] [SET ...]            (SET: fresh-func ... fresh-func6)
+Usage: check_func.py [--strict] [SET ...]            (SET: fresh-func ... fresh-func7)
        check_func.py [--strict] FILE.json ROOT [FILE.json ROOT ...]
 
-With SET names (none: all six sets) it checks each set's files against their roots
-under /tmp/fresh, /tmp/fresh2, /tmp/fresh3, /tmp/fresh4, /tmp/fresh5 and /tmp/fresh6
-(see SETS).
+With SET names (none: all seven sets) it checks each set's files against their roots
+under /tmp/fresh, /tmp/fresh2, /tmp/fresh3, /tmp/fresh4, /tmp/fresh5, /tmp/fresh6 and
+/tmp/fresh7 (see SETS).
 For every expect entry it reads ROOT/file (failing if the file is missing) and looks
 for the declaration of symbol at the recorded line. An exact match passes. If the declaration is instead found within
 2 lines of the recorded line, the entry passes with a warning (with --strict it
@@ -40,11 +41,16 @@ fails). Otherwise it fails. A declaration is, per language:
           `private fun Float.render(`, `fun Color.Companion.parseOrNull(`);
   Ruby    a def line (def name, def self.name, private def name);
   PHP     a function line with optional visibility/static/final/abstract;
-  C#      a method line naming symbol as in fresh-func3's checker.
+  C#      a method line naming symbol as in fresh-func3's checker;
+  Swift   (new with fresh-func7) a func line, with optional access, static/class,
+          mutating and attribute modifiers on the same line (`@inlinable` usually
+          sits on the line above and is not counted), also a nested func such as
+          `func binomial(n: Int, k: Int) -> Int {`; operators are not covered.
 It also checks that ids are unique, that lang is en/zh and kind is
 fuzzy/identifier/mixed, that every query has a note, and that no answer lives in
 a test, example, fuzzing, docs, vendored or generated path (fresh-func3's rules
-plus: *.pyi type stubs, tinyxml2's xmltest.cpp and contrib/, dayjs's types/).
+plus: *.pyi type stubs, tinyxml2's xmltest.cpp and contrib/, dayjs's types/, and with
+fresh-func7 SwiftPM's capitalised Tests/).
 It prints per-file counts and exits 1 on any error.
 """
 import json, os, re, sys
@@ -116,6 +122,10 @@ def decl_ok(path, line, sym, prev=""):
         # modifiers and/or a return type must precede the name; calls, assignments,
         # conditionals and bare invocations are rejected
         return not re.search(r"[=(:]|(^|\s)\?|\b(return|new|await|yield|var)\b", before)
+    if path.endswith(".swift"):
+        mods = (r"((public|internal|private|fileprivate|open|static|class|final|mutating|nonmutating|override"
+                r"|@inlinable|@usableFromInline|@discardableResult|@objc)\s+)*")
+        return bool(re.match(r"^\s*" + mods + r"func\s+" + e + r"\s*[<(]", s))
     return False
 
 
@@ -144,7 +154,7 @@ def excluded_path(p):
         r"|demo|compare|test-gen|CSharpx)/"
         r"|_test\.go$|\.test\.|\.spec\.|(^|/)test_[^/]*\.py$|Test\.java$|(^|/)src/test/"
         r"|_spec\.rb$|Test(Case)?\.php$|Bench\.php$|Tests?\.cs$|(^|/)Infrastructure/ErrorHandling\.cs$"
-        r"|\.pyi$|(^|/)xmltest\.cpp$|(^|/)contrib/|(^|/)types/", p))
+        r"|\.pyi$|(^|/)xmltest\.cpp$|(^|/)contrib/|(^|/)types/|(^|/)Tests/", p))
 
 
 def check(gold, root):
@@ -217,6 +227,9 @@ SETS = {
                     ("msgpack-javascript.json", "/tmp/fresh5/msgpack-javascript")],
     "fresh-func6": [("expr.json", "/tmp/fresh6/expr"), ("sqlparse.json", "/tmp/fresh6/sqlparse"),
                     ("petgraph.json", "/tmp/fresh6/petgraph"), ("luxon.json", "/tmp/fresh6/luxon")],
+    "fresh-func7": [("lo.json", "/tmp/fresh7/lo"), ("textwrap.json", "/tmp/fresh7/textwrap"),
+                    ("swift-algorithms.json", "/tmp/fresh7/swift-algorithms"),
+                    ("validator.json", "/tmp/fresh7/validator")],
 }
 STRICT = False
 
