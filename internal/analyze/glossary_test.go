@@ -151,3 +151,31 @@ func BenchmarkExpandQuery(b *testing.B) {
 		glossaryOnly.ExpandQuery("调度器本地运行队列为空时怎么从别的处理器那里偷协程来跑")
 	}
 }
+
+// TestSingleCharacterVerbs: a one-character verb that segmentation leaves
+// alone (写对象, 数一下) reaches its English verb, so a question keeps what
+// the function does; the characters the glossary leaves out because a
+// question more often uses them otherwise (比 "than", 算 "count as") add
+// nothing.
+func TestSingleCharacterVerbs(t *testing.T) {
+	cases := []struct {
+		query string
+		want  []string // in this order
+	}{
+		{"写对象之前先数一下有几个键", []string{"write", "count", "key"}},
+		{"表达式求值器里读下一个记号", []string{"read"}},
+		{"把 20 字节摘要转成 base64", []string{"convert"}},
+		{"除数是零就抛异常", []string{"throw", "exception"}},
+		{"从缓冲区里取一个字节", []string{"buffer", "get"}},
+	}
+	for _, c := range cases {
+		if got := glossaryOnly.ExpandQuery(c.query); !containsInOrder(got, c.want...) {
+			t.Errorf("ExpandQuery(%q) = %v, want %v in order", c.query, got, c.want)
+		}
+	}
+	for _, ch := range []string{"比", "算", "去", "回"} {
+		if got := GlossaryExpand(ch); got != nil {
+			t.Errorf("GlossaryExpand(%q) = %v, want nil: the character is more often not the verb", ch, got)
+		}
+	}
+}
