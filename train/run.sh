@@ -33,6 +33,7 @@ TEMPLATES=${TEMPLATES:-0.3}      # share of queries wrapped in a question templa
 DROPOUT=${DROPOUT:-0.15}         # probability of leaving a token out of a training text
 COMMENTS=${COMMENTS:-0}          # most comment pairs per package (an inline comment ↔ the lines it introduces; 0: none)
 ZHQUERIES=${ZHQUERIES:-0}        # share of doc pairs trained again with a word-by-word Chinese translation of the query (0: none)
+ZHSOURCE=${ZHSOURCE:-dict}       # what translates those queries: dict (glossary and CC-CEDICT senses) or glossary (its own terms only)
 if [ "$SMALL" != 0 ]; then RUN=$WORK/run-small-$SMALL; HASHFILE=train/weights-small.sha256; EPOCHS=${SMALL_EPOCHS:-3}
 else RUN=$WORK/run-full; HASHFILE=train/weights.sha256; fi
 mkdir -p "$RUN"
@@ -58,7 +59,7 @@ phase mine
 # the held-out packages are chosen among train/holdout.txt (the 30 held out
 # since v3), so a larger manifest leaves them out of training as before
 HOLD=(); [ "$SMALL" = 0 ] && HOLD=(-holdout-among train/holdout.txt)
-"$RUN/mine" -src "$WORK/src" -out "$RUN/pairs" -limit "$SMALL" -comments "$COMMENTS" -zhqueries "$ZHQUERIES" "${HOLD[@]}"
+"$RUN/mine" -src "$WORK/src" -out "$RUN/pairs" -limit "$SMALL" -comments "$COMMENTS" -zhqueries "$ZHQUERIES" -zhsource "$ZHSOURCE" "${HOLD[@]}"
 done_phase mine
 
 phase train

@@ -95,6 +95,7 @@ type options struct {
 	maxZh                                       int
 	comments                                    int
 	zhQueries                                   float64
+	zhSource                                    string
 }
 
 func main() {
@@ -118,10 +119,15 @@ func main() {
 	flag.IntVar(&o.limit, "limit", 0, "only the first N packages per registry group of the manifest (0: all)")
 	flag.IntVar(&o.workers, "workers", 2, "packages parsed at once")
 	flag.Float64Var(&o.zhQueries, "zhqueries", 0, "share of doc pairs that also train with a word-by-word Chinese translation of their query (chineseQuery; 0: none)")
+	flag.StringVar(&o.zhSource, "zhsource", "dict", "what translates a synthetic Chinese query's words (-zhqueries): dict (the aligned senses: glossary and CC-CEDICT) or glossary (the hand glossary's terms only)")
 	flag.IntVar(&o.comments, "comments", 0, "most comment pairs per package (an inline comment ↔ the lines it introduces; 0: none)")
 	flag.Parse()
 	if o.src == "" || o.out == "" {
 		fmt.Fprintln(os.Stderr, "mine: -src and -out are required")
+		os.Exit(2)
+	}
+	if o.zhSource != "dict" && o.zhSource != "glossary" {
+		fmt.Fprintf(os.Stderr, "mine: -zhsource %q: want dict or glossary\n", o.zhSource)
 		os.Exit(2)
 	}
 	if err := run(o); err != nil {
@@ -406,7 +412,15 @@ func run(o options) error {
 	zhSynthetic := 0
 	if o.zhQueries > 0 {
 		n0 := len(train)
-		zt := zhTranslations(zps)
+		var only map[string]map[string]bool
+		if o.zhSource == "glossary" {
+			gloss, err := glossary()
+			if err != nil {
+				return err
+			}
+			only = glossaryTokens(gloss, tok)
+		}
+		zt := zhTranslations(zps, only)
 		for i := 0; i < n0; i++ {
 			if train[i].kind != "doc" || !pickShare("zh:"+train[i].code, o.zhQueries) {
 				continue
@@ -1089,16 +1103,38 @@ func majorityLang(ps []pair) string {
 // zhTranslations maps an English token of the vocabulary to the Chinese
 // word whose aligned senses give it the highest weight, at least
 // minZhSense (the first Chinese word in vocabulary order on a tie: glossary
-// keys, then the more frequent words).
-func zhTranslations(zps []zpair) map[string]string {
+// keys, then the more frequent words). A non-nil only keeps a word's term
+// only when only[word] holds it (glossaryTokens: the hand glossary's own
+// terms, not CC-CEDICT's senses, whose weights do not tell a word's main
+// meaning from a compound's part: atom → 原子弹).
+func zhTranslations(zps []zpair, only map[string]map[string]bool) map[string]string {
 	best := map[string]float32{}
 	out := map[string]string{}
 	for _, z := range zps {
 		for k, t := range z.terms {
+			if only != nil && !only[z.word][t] {
+				continue
+			}
 			if w := z.ws[k]; w >= minZhSense && w > best[t] {
 				best[t], out[t] = w, z.word
 			}
 		}
+	}
+	return out
+}
+
+// glossaryTokens maps each Chinese key of the glossary to the tokens of
+// its English terms, as tok splits them (the stems a query's tokens are).
+func glossaryTokens(gloss map[string][]string, tok *static.Tokenizer) map[string]map[string]bool {
+	out := map[string]map[string]bool{}
+	for w, ts := range gloss {
+		set := map[string]bool{}
+		for _, t := range ts {
+			for _, x := range tok.Tokens(nil, t) {
+				set[x] = true
+			}
+		}
+		out[w] = set
 	}
 	return out
 }

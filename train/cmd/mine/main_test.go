@@ -303,7 +303,7 @@ func TestChineseQuery(t *testing.T) {
 		{word: "移除", terms: []string{"remov"}, ws: []float32{1}},
 		{word: "文件", terms: []string{"file", "document"}, ws: []float32{1, 0.3}},
 		{word: "档案", terms: []string{"file"}, ws: []float32{1}},
-	})
+	}, nil)
 	if zt["remov"] != "移除" || zt["file"] != "文件" || zt["delet"] != "删除" {
 		t.Fatalf("translations %v", zt)
 	}
@@ -316,6 +316,16 @@ func TestChineseQuery(t *testing.T) {
 	}
 	if q := chineseQuery([]string{"remov", "os.remove"}, zt); q != nil {
 		t.Errorf("one translated token gave %v", q)
+	}
+	// glossary only: a term the glossary does not give the word is not a
+	// translation, however the dictionary weighs it
+	gt := zhTranslations([]zpair{
+		{word: "删除", terms: []string{"delet", "remov"}, ws: []float32{1, 0.8}},
+		{word: "移除", terms: []string{"remov"}, ws: []float32{1}},
+		{word: "原子弹", terms: []string{"atom"}, ws: []float32{1}},
+	}, map[string]map[string]bool{"删除": {"delet": true, "remov": true}, "移除": {}})
+	if gt["remov"] != "删除" || gt["delet"] != "删除" || gt["atom"] != "" {
+		t.Errorf("glossary-only translations %v", gt)
 	}
 	n := 0
 	for i := 0; i < 10000; i++ {
