@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/coderag/coderag/internal/chunk"
+	"github.com/coderag/coderag/internal/lang"
 )
 
 // delegate lifts implementations above the thin wrappers that call them.
@@ -19,7 +20,9 @@ import (
 // it), not a constructor, and calls exactly one
 // other candidate (bare name equal to the callee, in the same directory,
 // or in a directory named by the call's qualifier; not a namesake of the
-// wrapper in another file) with more code lines than the wrapper (an
+// wrapper in another file; for a call on its receiver, of the caller's
+// own type or in its file, and a function for a Go call without one:
+// formReaches) with more code lines than the wrapper (an
 // implementation is longer than the wrapper that hands it the work; an
 // echo or a print as short is a helper), that candidate gets at least the
 // wrapper's score plus hp.DelegateMargin; the lift is the signal
@@ -31,7 +34,7 @@ import (
 // ranked must be sorted. callees are the wrappers' calls by (file,
 // from_name), read in phase 1 (see Searcher.wrapperCalls). delegate
 // reports whether it lifted anything.
-func delegate(ranked []Result, callees map[[2]string][]string, hp HybridParams) bool {
+func delegate(ranked []Result, callees map[[2]string][]wrapperCall, hp HybridParams) bool {
 	type wrapper struct {
 		i    int
 		call string // from_name of the wrapper's calls
@@ -70,11 +73,15 @@ func delegate(ranked []Result, callees map[[2]string][]string, hp HybridParams) 
 		// dboxFtoa32 | dboxFtoa64), and one callee name with several
 		// candidate definitions is a call through an interface or a base
 		// class (CoCompletion.tryFire -> 17 tryFire implementations).
-		targets := map[int]bool{}
-		for _, to := range callees[[2]string{a.Path, w.call}] {
-			qual, bare := "", to
-			if i := strings.LastIndexByte(to, '.'); i >= 0 {
-				qual, bare = to[:i], to[i+1:]
+		// the form of the call only vetoes: a callee its form cannot
+		// reach is not lifted, but the form never narrows several
+		// namesakes to one (that would lift a generic dispatcher, as
+		// Context.Render above Context.HTML)
+		targets, reach := map[int]bool{}, map[int]bool{}
+		for _, c := range callees[[2]string{a.Path, w.call}] {
+			qual, bare := "", c.to
+			if i := strings.LastIndexByte(c.to, '.'); i >= 0 {
+				qual, bare = c.to[:i], c.to[i+1:]
 			}
 			for _, j := range byName[bare] {
 				// a method that calls its own name in another file
@@ -85,6 +92,9 @@ func delegate(ranked []Result, callees map[[2]string][]string, hp HybridParams) 
 				}
 				if j != w.i && sameUnit(a.Path, ranked[j].Path, qual) {
 					targets[j] = true
+					if formReaches(c.form, a.sym, ranked[j].sym, a.Path == ranked[j].Path) {
+						reach[j] = true
+					}
 				}
 			}
 		}
@@ -92,6 +102,9 @@ func delegate(ranked []Result, callees map[[2]string][]string, hp HybridParams) 
 			continue
 		}
 		for j := range targets {
+			if !reach[j] {
+				continue
+			}
 			b := &ranked[j]
 			// an implementation is longer than the wrapper that hands
 			// it the work; a callee as short is a helper the wrapper
@@ -121,6 +134,28 @@ func delegate(ranked []Result, callees map[[2]string][]string, hp HybridParams) 
 		}
 	}
 	return moved
+}
+
+// formReaches reports whether a call of the given form, made in the
+// definition caller, can reach the definition callee (sameFile: both in
+// one file), as the relation graph resolves calls: a call on the caller's
+// own receiver ("r.write(w)" inside func (r *Request) WriteProxy, self.x,
+// this.x) reaches a method of the caller's own type, or else a namesake in
+// the caller's file (a method of an embedded struct or a base class
+// defined beside it: http2noDialClientConnPool.GetClientConn's
+// p.getClientConn is http2clientConnPool's), never a namesake method of
+// another type elsewhere in the package (response.write in server.go); a
+// Go call without receiver ("copyBuffer(dst, src)") reaches a function,
+// never a method. Other forms (a bare name in a language with an implicit
+// receiver, a package's function) are decided by name and place alone.
+func formReaches(form lang.CallForm, caller, callee chunk.Symbol, sameFile bool) bool {
+	switch form {
+	case lang.CallSelf:
+		return caller.Owner != "" && (callee.Owner == caller.Owner || sameFile)
+	case lang.CallPlain:
+		return callee.Owner == ""
+	}
+	return true
 }
 
 // isConstructor reports a constructor (named as its class, or __init__,

@@ -3,6 +3,9 @@ package search
 import (
 	"strings"
 	"testing"
+
+	"github.com/coderag/coderag/internal/chunk"
+	"github.com/coderag/coderag/internal/lang"
 )
 
 const ioFixture = `package io
@@ -297,5 +300,93 @@ func home() string { return os.Getenv("NVM_DIR") }
 		if r.Explain.Signal("delegate") != 0 {
 			t.Errorf("%s lifted from %s", r.Name, r.Explain.note("delegate"))
 		}
+	}
+}
+
+// A call on the wrapper's own receiver reaches a method of the wrapper's
+// own type: Request.WriteProxy's r.write is Request.write, never the
+// package's response.write, which net/http's "parse the HTTP request line"
+// lifted to fifth place while Request.write was not a candidate. A Go call
+// without a receiver reaches a function, never a method of that name.
+func TestDelegateFollowsTheCallsForm(t *testing.T) {
+	t.Parallel()
+	s := fixture(t, map[string]string{"http/request.go": `package http
+
+// WriteProxy writes the request line and headers for a proxy, with the absolute URL.
+func (r *Request) WriteProxy(w Writer) error { return r.write(w, true) }
+`, "http/server.go": `package http
+
+// write sends the response body bytes to the connection, chunked.
+func (w *response) write(n int, data []byte) (int, error) {
+	if w.conn.hijacked() {
+		return 0, ErrHijacked
+	}
+	if !w.wroteHeader {
+		w.WriteHeader(StatusOK)
+	}
+	if n == 0 {
+		return 0, nil
+	}
+	if !w.bodyAllowed() {
+		return 0, ErrBodyNotAllowed
+	}
+	w.written += int64(n)
+	return w.w.Write(data)
+}
+`, "pool/pool.go": `package pool
+
+// Drain empties the pool of idle connections, closing each.
+func Drain(p *Pool) { drain(p) }
+
+// drain closes each idle connection of the pool and empties it.
+func (p *Pool) drain() {
+	for _, c := range p.idle {
+		c.Close()
+	}
+	p.idle = nil
+	p.count = 0
+	p.closed = true
+	p.cond.Broadcast()
+}
+`})
+	for _, q := range []string{
+		"write the request line and headers for a proxy with the absolute URL",
+		"empty the pool of idle connections, closing each",
+	} {
+		rs := top(t, s, q, RankerHybrid, 5)
+		if len(rs) == 0 {
+			t.Fatalf("%q: no results", q)
+		}
+		for _, r := range rs {
+			if r.Explain.Signal("delegate") != 0 {
+				t.Errorf("%q: %s lifted from %s: the call cannot reach it", q, r.Name, r.Explain.note("delegate"))
+			}
+		}
+	}
+}
+
+// TestFormReaches: the kinds of definition each call form can reach.
+func TestFormReaches(t *testing.T) {
+	req := chunk.Symbol{Name: "WriteProxy", Owner: "Request"}
+	for _, c := range []struct {
+		form     lang.CallForm
+		callee   chunk.Symbol
+		sameFile bool
+		want     bool
+	}{
+		{lang.CallSelf, chunk.Symbol{Name: "write", Owner: "Request"}, false, true},
+		{lang.CallSelf, chunk.Symbol{Name: "write", Owner: "response"}, false, false},
+		{lang.CallSelf, chunk.Symbol{Name: "write", Owner: "response"}, true, true}, // embedded or base type beside it
+		{lang.CallSelf, chunk.Symbol{Name: "write"}, false, false},
+		{lang.CallPlain, chunk.Symbol{Name: "write"}, false, true},
+		{lang.CallPlain, chunk.Symbol{Name: "write", Owner: "Request"}, true, false},
+		{lang.CallBare, chunk.Symbol{Name: "write", Owner: "response"}, false, true},
+	} {
+		if got := formReaches(c.form, req, c.callee, c.sameFile); got != c.want {
+			t.Errorf("formReaches(%v, %+v, same file %v) = %v, want %v", c.form, c.callee, c.sameFile, got, c.want)
+		}
+	}
+	if formReaches(lang.CallSelf, chunk.Symbol{Name: "f"}, chunk.Symbol{Name: "g"}, true) {
+		t.Error("a call on a receiver from a function without owner reached a function")
 	}
 }

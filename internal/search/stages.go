@@ -45,7 +45,7 @@ type pool struct {
 	sites map[int64]float64
 	// callees lists the non-value calls of the pool's thin functions, by
 	// (file, from_name) (see delegate).
-	callees map[[2]string][]string
+	callees map[[2]string][]wrapperCall
 	// sem is the semantic cosine of each candidate (see semanticScores);
 	// nil with HybridParams.Semantic 0.
 	sem map[int64]float64
@@ -446,8 +446,9 @@ func (s *Searcher) gather(ctx context.Context, q *Query, hp HybridParams) (*pool
 // ("b.Bind(...)", "t.Execute(w)") is matched by bare name only: its
 // receiver's type is unknown, so the edge is a guess and is left out.
 // rows are the rows res were made from, by id: their code lines are
-// counted once (warmRow.codeLinesUpTo).
-func (s *Searcher) wrapperCalls(ctx context.Context, res []Result, rows map[int64]*warmRow, thin int) (map[[2]string][]string, error) {
+// counted once (warmRow.codeLinesUpTo). Each call keeps its form, which
+// tells delegate what kind of definition it can reach.
+func (s *Searcher) wrapperCalls(ctx context.Context, res []Result, rows map[int64]*warmRow, thin int) (map[[2]string][]wrapperCall, error) {
 	seen := map[string]bool{}
 	var names []string
 	for i := range res {
@@ -475,15 +476,23 @@ func (s *Searcher) wrapperCalls(ctx context.Context, res []Result, rows map[int6
 	if err != nil {
 		return nil, fmt.Errorf("read calls of wrappers: %w", err)
 	}
-	callees := map[[2]string][]string{}
+	callees := map[[2]string][]wrapperCall{}
 	for _, rel := range rels {
 		if rel.Form == lang.CallValue {
 			continue
 		}
 		k := [2]string{rel.Path, rel.From}
-		callees[k] = append(callees[k], rel.To)
+		callees[k] = append(callees[k], wrapperCall{rel.To, rel.Form})
 	}
 	return callees, nil
+}
+
+// wrapperCall is one call of a thin function (wrapperCalls): the callee
+// as written ("copyBuffer", "b.grow", "subtle.ConstantTimeCompare") and
+// the call's form (lang.CallForm).
+type wrapperCall struct {
+	to   string
+	form lang.CallForm
 }
 
 // isThin reports whether r is a function or method of at most thin code
