@@ -79,6 +79,7 @@ func TestGlossaryExpand(t *testing.T) {
 	for term, want := range map[string]string{
 		"登录": "login", "超时": "timeout", "压缩": "compress", "上下文": "context",
 		"锁": "mutex", "扩容": "grow", "ctx": "context", "conn": "connection",
+		"邮箱": "email", // CC-CEDICT's first sense is "mailbox"; code says email
 	} {
 		if got := GlossaryExpand(term); !slices.Contains(got, want) {
 			t.Errorf("GlossaryExpand(%q) = %v, want it to contain %q", term, got, want)
