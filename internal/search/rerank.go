@@ -21,8 +21,8 @@ import (
 // 0.0164.
 
 // auxKind names why a path holds code that rarely answers a question about
-// what the project does: it documents, declares, demonstrates, measures or
-// was generated. "" for ordinary source.
+// what the project does: it documents, declares, demonstrates, measures,
+// builds or releases it, or was generated. "" for ordinary source.
 func auxKind(p string) string {
 	lp := "/" + strings.ToLower(p)
 	base := path.Base(lp)
@@ -49,6 +49,13 @@ func auxKind(p string) string {
 		if strings.Contains(lp, d) {
 			return "benchmark"
 		}
+	}
+	// a scripts/ directory holds the project's own tooling (release,
+	// docs builds, code generators, CI helpers: fastapi's
+	// scripts/mkdocs_hooks.py resolve_files answered "how are
+	// dependencies resolved"), not what the project does
+	if strings.Contains(lp, "/scripts/") {
+		return "tooling"
 	}
 	// third-party code copied into the tree goes by a few conventional
 	// directory names (Go's vendor, Bazel's third_party, C/C++'s 3rdparty,

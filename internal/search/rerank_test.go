@@ -48,6 +48,9 @@ func TestAuxKind(t *testing.T) {
 		"src/router.ts":                 "",
 		"lib/examplesupport/support.go": "",
 		"internal/docsgen/gen.go":       "",
+		"scripts/mkdocs_hooks.py":       "tooling",
+		".github/scripts/release.sh":    "tooling",
+		"src/transcripts/parse.py":      "",
 	} {
 		if got := auxKind(p); got != want {
 			t.Errorf("auxKind(%q) = %q, want %q", p, got, want)
