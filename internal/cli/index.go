@@ -260,15 +260,23 @@ func printReport(w io.Writer, rep *index.Report) {
 	}
 }
 
-// progress shows a progress bar on a terminal and a plain line every 10
-// files otherwise (a log or a pipe).
+// progress shows a progress bar on a terminal and plain lines otherwise (a
+// log or a pipe): one once the first 10 files are done (or progressEvery
+// has passed), then at most one every progressEvery of the run's time, and
+// the last one when every file is done: a run over tens of thousands of
+// files writes a few dozen lines, not thousands.
 type progress struct {
 	w     io.Writer
 	tty   bool
 	bar   *progressbar.ProgressBar
-	last  int
+	last  int           // files done at the last plain line
+	at    time.Duration // the run's time at the last plain line
 	total int
 }
+
+// progressEvery is the least time between two plain progress lines (the
+// first and the last are not held back).
+const progressEvery = 5 * time.Second
 
 func newProgress(w io.Writer) *progress {
 	p := &progress{w: w}
@@ -299,8 +307,12 @@ func (p *progress) update(pr index.Progress) {
 		_ = p.bar.Set(pr.Done)
 		return
 	}
-	if pr.Phase == "index" && (pr.Done-p.last >= 10 || pr.Done == pr.Total) && pr.Done != p.last {
-		p.last = pr.Done
+	if pr.Phase != "index" || pr.Done == p.last {
+		return
+	}
+	first := p.last == 0 && pr.Done >= 10
+	if first || pr.Done == pr.Total || pr.Elapsed-p.at >= progressEvery {
+		p.last, p.at = pr.Done, pr.Elapsed
 		fmt.Fprintln(p.w, progressLine(pr))
 	}
 }
