@@ -84,9 +84,6 @@ func searchMany(e *env, dirs []string, all bool, query string, opts search.Optio
 		}
 		return writeJSON(e.stdout, multiJSON{Roots: roots, MultiResponse: resp})
 	}
-	for i := range resp.Results {
-		markStaleName(&resp.Results[i].Result)
-	}
 	search.FormatMultiHuman(e.stdout, resp, search.HumanOptions{Explain: opts.Explain, Color: e.color()})
 	return nil
 }

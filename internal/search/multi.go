@@ -296,7 +296,7 @@ func FormatMultiHuman(w io.Writer, resp *MultiResponse, o HumanOptions) {
 			also = "  also in " + strings.Join(r.AlsoIn, ", ")
 		}
 		fmt.Fprintf(w, "%2d. %.3f  %s:%d-%d  (%s #%d)  [%s] %s%s\n", i+1, r.Score, walk.DisplayPath(r.Path), r.StartLine, r.EndLine,
-			walk.DisplayPath(r.Project), r.ProjectRank, r.Type, r.Name, also)
+			walk.DisplayPath(r.Project), r.ProjectRank, r.Type, humanName(r.Result), also)
 		fmt.Fprintf(w, "    %s\n", previewText(r.Result, o.Color))
 		if o.Explain && r.Explain != nil {
 			fmt.Fprintf(w, "    explain: %s\n", explainLine(r.Explain))
