@@ -16,7 +16,7 @@ func TestReportNotesReanalysedFiles(t *testing.T) {
 	t.Parallel()
 	var b bytes.Buffer
 	printReport(&b, &index.Report{Project: "/p", Embedder: "local:hashing-768-v1", Scanned: 3, Changed: 2, Reanalysed: 2})
-	if !strings.Contains(b.String(), "note: 2 file(s) with Chinese text re-embedded because the text analysis changed") {
+	if !strings.Contains(b.String(), "note: 2 files with Chinese text re-embedded because the text analysis changed") {
 		t.Errorf("report:\n%s", b.String())
 	}
 	b.Reset()

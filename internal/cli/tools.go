@@ -258,7 +258,8 @@ an invalid regular expression, a path outside the project).`)
 		return err
 	}
 	if !*asJSON && res.Withheld > 0 {
-		fmt.Fprintf(e.stderr, "note: withheld %d file(s) whose names look like secrets (.env, *.key, credentials.json, ...): not searched; --allow-secrets searches them\n", res.Withheld)
+		fmt.Fprintf(e.stderr, "note: withheld %s whose %s like secrets (.env, *.key, credentials.json, ...): not searched; --allow-secrets searches %s\n",
+			counted(res.Withheld, "file"), agree(res.Withheld, "name looks", "names look"), agree(res.Withheld, "it", "them"))
 	}
 	if len(res.Matches) == 0 {
 		return errSilent // "No matches." is printed; exit 1 as rg does

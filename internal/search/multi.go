@@ -287,7 +287,11 @@ func FormatMultiHuman(w io.Writer, resp *MultiResponse, o HumanOptions) {
 		if len(resp.Projects) > 0 && resp.Projects[0].Note == NoWordsNote {
 			fmt.Fprintf(w, "note: %s%s\n", NoWordsNote, humanHints(resp.Projects[0].Hints, HintGrep))
 		}
-		fmt.Fprintf(w, "no results for %q in %d projects\n", resp.Query, len(resp.Projects))
+		projects := "projects"
+		if len(resp.Projects) == 1 {
+			projects = "project"
+		}
+		fmt.Fprintf(w, "no results for %q in %d %s\n", resp.Query, len(resp.Projects), projects)
 		return
 	}
 	for i, r := range resp.Results {
