@@ -147,7 +147,7 @@ A misspelt filter (lnag:go) or a query of filters only is an error (exit status 
 		if *explain {
 			explainChinese(e, resp.Analysis)
 		}
-		search.FormatHuman(e.stdout, resp, search.HumanOptions{Explain: *explain, Color: e.color()})
+		search.FormatHuman(e.stdout, resp, search.HumanOptions{Explain: *explain, Color: e.color(), REPL: e.repl})
 	}
 	return nil
 }

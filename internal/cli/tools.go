@@ -216,7 +216,11 @@ an invalid regular expression, a path outside the project).`)
 	if pathArgGiven && errors.Is(err, tools.ErrNotFound) {
 		// `grep login timeout`: two words meant as one pattern
 		words := pos[0] + " " + pos[1]
-		return usagef("%v (to search for %q, quote it: coderag grep %s)", cliToolError("grep", err), words, shellQuote(words))
+		again := "coderag grep " + shellQuote(words)
+		if e.repl {
+			again = "/grep " + shellQuote(words) // replWords reads the shell's quotes
+		}
+		return usagef("%v (to search for %q, quote it: %s)", cliToolError("grep", err), words, again)
 	}
 	if err != nil {
 		return cliToolError("grep", err)

@@ -12,10 +12,13 @@ import (
 
 // HumanOptions choose what FormatHuman and FormatMultiHuman add to the
 // results: Explain each score's breakdown, Color the query's terms in the
-// previews in bold red (ANSI escapes: for a terminal only, never a pipe).
+// previews in bold red (ANSI escapes: for a terminal only, never a pipe);
+// REPL words the hints as the REPL's commands ("/grep"), not the command
+// line's ("coderag grep").
 type HumanOptions struct {
 	Explain bool
 	Color   bool
+	REPL    bool
 }
 
 // FormatHuman writes results for people: rank, score, path:start-end, type,
@@ -24,11 +27,11 @@ type HumanOptions struct {
 // breakdown; with o.Color, the matched terms of each preview coloured.
 func FormatHuman(w io.Writer, resp *Response, o HumanOptions) {
 	if resp.Incomplete != "" {
-		fmt.Fprintf(w, "note: %s%s\n", resp.Incomplete, humanHints(resp.Hints, HintIndex))
+		fmt.Fprintf(w, "note: %s%s\n", resp.Incomplete, humanHints(resp.Hints, HintIndex, o.REPL))
 	}
 	if len(resp.Results) == 0 {
 		if resp.Note != "" {
-			fmt.Fprintf(w, "note: %s%s\n", resp.Note, humanHints(resp.Hints, HintGrep))
+			fmt.Fprintf(w, "note: %s%s\n", resp.Note, humanHints(resp.Hints, HintGrep, o.REPL))
 		}
 		fmt.Fprintf(w, "no results for %q\n", resp.Query)
 		return
@@ -134,14 +137,16 @@ func previewText(r Result, color bool) string {
 
 // humanHints words the hints of action do for the command line, each
 // after "; ": "; run `coderag index ROOT`", "; use `coderag grep` for an
-// exact string"; "" when hs has none.
-func humanHints(hs []Hint, do string) string {
+// exact string" (`/grep` in the REPL, repl); "" when hs has none.
+func humanHints(hs []Hint, do string, repl bool) string {
 	var b strings.Builder
 	for _, h := range hs {
 		switch {
 		case h.Do != do:
 		case do == HintIndex:
 			fmt.Fprintf(&b, "; run `%scoderag index %s`", h.Env, h.Project)
+		case do == HintGrep && repl:
+			b.WriteString("; use `/grep` for an exact string")
 		case do == HintGrep:
 			b.WriteString("; use `coderag grep` for an exact string")
 		}

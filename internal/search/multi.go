@@ -277,7 +277,7 @@ func FormatMultiHuman(w io.Writer, resp *MultiResponse, o HumanOptions) {
 		case p.Error != "":
 			fmt.Fprintf(w, "note: %s: search failed: %s\n", p.Project, p.Error)
 		case p.Incomplete != "":
-			fmt.Fprintf(w, "note: %s: %s%s\n", p.Project, p.Incomplete, humanHints(p.Hints, HintIndex))
+			fmt.Fprintf(w, "note: %s: %s%s\n", p.Project, p.Incomplete, humanHints(p.Hints, HintIndex, o.REPL))
 		}
 		if p.Error == "" && p.Note != "" && p.Note != NoWordsNote && p.Results > 0 {
 			fmt.Fprintf(w, "note: %s: %s\n", p.Project, p.Note)
@@ -285,7 +285,7 @@ func FormatMultiHuman(w io.Writer, resp *MultiResponse, o HumanOptions) {
 	}
 	if len(resp.Results) == 0 {
 		if len(resp.Projects) > 0 && resp.Projects[0].Note == NoWordsNote {
-			fmt.Fprintf(w, "note: %s%s\n", NoWordsNote, humanHints(resp.Projects[0].Hints, HintGrep))
+			fmt.Fprintf(w, "note: %s%s\n", NoWordsNote, humanHints(resp.Projects[0].Hints, HintGrep, o.REPL))
 		}
 		projects := "projects"
 		if len(resp.Projects) == 1 {
