@@ -256,6 +256,29 @@ func oneLine(s string) string {
 	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\n", " ")), " ")
 }
 
+// counted is n and noun, plural but for one: "1 file", "2 files" (noun
+// takes an "s").
+func counted(n int, noun string) string {
+	return fmt.Sprintf("%d %s", n, plural(n, noun))
+}
+
+// plural is noun for a count of 1, noun+"s" for any other count.
+func plural(n int, noun string) string {
+	if n == 1 {
+		return noun
+	}
+	return noun + "s"
+}
+
+// agree is one when n is 1, many otherwise: the words that agree with a
+// count ("was"/"were", "it"/"them").
+func agree(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
 func printUsage(w io.Writer) {
 	fmt.Fprintf(w, `coderag %s - find code in a codebase you don't know by heart
 
@@ -634,7 +657,7 @@ func openIn(e *env, eng *engine.Engine, dir string) (*engine.Project, error) {
 func noteOlder(e *env, root string, count func() int) {
 	if e.perRun {
 		if n := count(); n > 0 {
-			fmt.Fprintf(e.stderr, "note: %d files of %s were indexed by an older coderag; run `coderag index %s` to refresh them\n", n, root, root)
+			fmt.Fprintf(e.stderr, "note: %s of %s %s indexed by an older coderag; run `coderag index %s` to refresh %s\n", counted(n, "file"), root, agree(n, "was", "were"), root, agree(n, "it", "them"))
 		}
 		return
 	}
@@ -642,7 +665,7 @@ func noteOlder(e *env, root string, count func() int) {
 		return
 	}
 	if n := count(); n > 0 {
-		fmt.Fprintf(e.stderr, "note: %d files of %s were indexed by an older coderag; run `coderag index %s` to refresh them\n", n, root, root)
+		fmt.Fprintf(e.stderr, "note: %s of %s %s indexed by an older coderag; run `coderag index %s` to refresh %s\n", counted(n, "file"), root, agree(n, "was", "were"), root, agree(n, "it", "them"))
 		return
 	}
 	staleNoted.Delete(root) // not stale (yet): check again next time

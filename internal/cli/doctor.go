@@ -163,7 +163,7 @@ for the disk's sake (full, an I/O error): that is no damage, and doctor says so.
 	}
 	if !*asJSON {
 		for _, p := range rep.Problems {
-			fmt.Fprintf(e.stdout, "problem: %s\n", oneLine(p))
+			fmt.Fprintf(e.stdout, "problem: %s\n", problemLine(p))
 		}
 		for _, s := range rep.Skipped {
 			fmt.Fprintf(e.stdout, "not checked: %s\n", oneLine(s))
@@ -227,12 +227,37 @@ for the disk's sake (full, an I/O error): that is no damage, and doctor says so.
 		return fail(err)
 	}
 	if len(out.Lost) > 0 {
-		return fail(fmt.Errorf("%d of %d projects could not be indexed again (the damaged file is at %s)", len(out.Lost), len(rep.Projects), out.MovedTo))
+		return fail(fmt.Errorf("%d of %s could not be indexed again (the damaged file is at %s)", len(out.Lost), counted(len(rep.Projects), "project"), out.MovedTo))
 	}
 	if *asJSON {
 		return writeJSON(e.stdout, out)
 	}
 	return nil
+}
+
+// problemShown is how many findings of one problem doctor's text output
+// shows; --json has them all.
+const problemShown = 3
+
+// problemLine is one problem of store.Check as doctor prints it, one line:
+// SQLite's quick_check and integrity_check give their findings as the
+// lines of one row (up to 100 of them, some 8 KB, under "*** in database
+// main ***"), of which the first problemShown are shown, then how many more
+// there are and where to read them.
+func problemLine(p string) string {
+	var finds []string
+	for _, l := range strings.Split(p, "\n") {
+		l = oneLine(l)
+		if l == "" || strings.HasPrefix(l, "*** in database ") && strings.HasSuffix(l, " ***") {
+			continue
+		}
+		finds = append(finds, l)
+	}
+	if len(finds) <= problemShown+1 {
+		return strings.Join(finds, "; ")
+	}
+	return fmt.Sprintf("%s; ... and %d more (`coderag doctor --json` lists them all)",
+		strings.Join(finds[:problemShown], "; "), len(finds)-problemShown)
 }
 
 // unreadableError is doctor's answer when the checks of the index at path
@@ -330,7 +355,7 @@ func (e *env) rebuild(path string, projects []string) (movedTo string, rebuilt [
 			continue
 		}
 		rebuilt = append(rebuilt, p)
-		say("re-indexed %s: %d files, %d chunks, %d failed\n", p, r.Changed, r.Chunks, r.Failed)
+		say("re-indexed %s: %s, %s, %d failed\n", p, counted(r.Changed, "file"), counted(r.Chunks, "chunk"), r.Failed)
 	}
 	for p, why := range lost {
 		say("not re-indexed: %s: %s\n", p, why)

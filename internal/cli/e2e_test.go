@@ -194,7 +194,7 @@ func TestOlderAnalysisNote(t *testing.T) {
 	testutil.RawWrite(t, st.Path(), `UPDATE indexed_files SET analysis=1`)
 	st.Close()
 	code, out, errs := run(t, "search", "--project", dir, "sniffing")
-	if code != 0 || !strings.Contains(out, "Sniff") || !strings.Contains(errs, "1 files of") || !strings.Contains(errs, "older coderag") {
+	if code != 0 || !strings.Contains(out, "Sniff") || !strings.Contains(errs, "1 file of") || !strings.Contains(errs, "older coderag") {
 		t.Fatalf("exit %d out %q err %q", code, out, errs)
 	}
 	if code, _, errs := run(t, "index", "--quiet", dir); code != 0 {
@@ -230,7 +230,7 @@ func TestRemoveProject(t *testing.T) {
 		t.Fatalf("remove inside a project: exit %d %q", code, errs)
 	}
 	code, out, errs := run(t, "remove", sub)
-	if code != 0 || !strings.Contains(out, "removed "+sub) || !strings.Contains(out, "(1 files)") {
+	if code != 0 || !strings.Contains(out, "removed "+sub) || !strings.Contains(out, "(1 file)") {
 		t.Fatalf("remove: exit %d %q %q", code, out, errs)
 	}
 	// removed already: it is a directory of outer now, and the error says
@@ -294,11 +294,12 @@ func TestEvalCommand(t *testing.T) {
 		t.Fatalf("eval: exit %d %v %q %q", code, err, out, errs)
 	}
 	code, out, errs = run(t, "eval", "--project", root, golden("pay/retry.go", "pay/gone.go"))
-	if code != 0 || !strings.Contains(errs, "1 of the 2 expected files are not in the index") || !strings.Contains(errs, "pay/gone.go") || !strings.Contains(out, "Recall@5") {
+	if code != 0 || !strings.Contains(errs, "1 of the 2 expected files is not in the index") || !strings.Contains(errs, "pay/gone.go") || !strings.Contains(out, "Recall@5") {
 		t.Fatalf("partly missing: exit %d %q %q", code, out, errs)
 	}
-	code, _, errs = run(t, "eval", "--project", root, golden("other/x.go"))
-	if code != 1 || !strings.Contains(errs, "none of the 1 files") {
+	gone := golden("other/x.go")
+	code, _, errs = run(t, "eval", "--project", root, gone)
+	if code != 1 || !strings.Contains(errs, "the one file "+gone+" expects is not in the index") {
 		t.Fatalf("all missing: exit %d %q", code, errs)
 	}
 	if code, _, _ := run(t, "eval", "--project", root, "--ranker", "bm99", golden("pay/retry.go")); code != 2 {
@@ -347,7 +348,7 @@ func TestEvalFileLabelled(t *testing.T) {
 	if got, want := rep.ByCategory["symbol"].Chunk, 1/(1+1/math.Log2(3)); math.Abs(got-want) > 1e-9 {
 		t.Errorf("symbol NDCG %v, want %v", got, want)
 	}
-	if !strings.Contains(errs, "1 of the 3 labelled files are not in the index") {
+	if !strings.Contains(errs, "1 of the 3 labelled files is not in the index") {
 		t.Errorf("no warning about the unindexed label: %q", errs)
 	}
 	code, out, _ = run(t, "eval", "--project", root, set)

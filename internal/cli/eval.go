@@ -93,10 +93,14 @@ per category and per language of the first target file.`)
 	sort.Strings(missing)
 	switch {
 	case len(want) > 0 && len(missing) == len(want):
-		return fmt.Errorf("none of the %d files %s expects is in the index of %s: index the golden set's root and pass it as --project", len(want), pos[0], p.Root)
+		what := fmt.Sprintf("none of the %d files %s expects is", len(want), pos[0])
+		if len(want) == 1 {
+			what = fmt.Sprintf("the one file %s expects is not", pos[0])
+		}
+		return fmt.Errorf("%s in the index of %s: index the golden set's root and pass it as --project", what, p.Root)
 	case len(missing) > 0:
-		fmt.Fprintf(e.stderr, "warning: %d of the %d expected files are not in the index of %s (e.g. %s); their queries count as misses\n",
-			len(missing), len(want), p.Root, strings.Join(missing[:min(3, len(missing))], ", "))
+		fmt.Fprintf(e.stderr, "warning: %d of the %d expected files %s not in the index of %s (e.g. %s); their queries count as misses\n",
+			len(missing), len(want), agree(len(missing), "is", "are"), p.Root, strings.Join(missing[:min(3, len(missing))], ", "))
 	}
 	rep, err := search.Evaluate(e.ctx, s, g, *ranker)
 	if err != nil {
@@ -185,9 +189,14 @@ func runBenchEval(e *env, file, project, ranker, set string, asJSON bool) error 
 	}
 	switch {
 	case missing == total:
-		return fmt.Errorf("none of the %d files %s labels is in the index of %s: index the set's root and pass it as --project", total, file, p.Root)
+		what := fmt.Sprintf("none of the %d files %s labels is", total, file)
+		if total == 1 {
+			what = fmt.Sprintf("the one file %s labels is not", file)
+		}
+		return fmt.Errorf("%s in the index of %s: index the set's root and pass it as --project", what, p.Root)
 	case missing > 0:
-		fmt.Fprintf(e.stderr, "warning: %d of the %d labelled files are not in the index of %s; they count as misses\n", missing, total, p.Root)
+		fmt.Fprintf(e.stderr, "warning: %d of the %d labelled files %s not in the index of %s; %s as %s\n", missing, total, agree(missing, "is", "are"), p.Root,
+			agree(missing, "it counts", "they count"), agree(missing, "a miss", "misses"))
 	}
 	rep, err := search.EvaluateBench(e.ctx, s, qs, ranker, langOf)
 	if err != nil {

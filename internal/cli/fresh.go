@@ -12,7 +12,8 @@ func freshNote(f *engine.Freshness, root string) string {
 	if f == nil || f.Pending == nil {
 		return ""
 	}
-	return fmt.Sprintf("note: %d files changed since the last index (%s); results from them are marked stale; run `coderag index %s`", f.Pending.Len(), f.Why, root)
+	n := f.Pending.Len()
+	return fmt.Sprintf("note: %s changed since the last index (%s); results from %s are marked stale; run `coderag index %s`", counted(n, "file"), f.Why, agree(n, "it", "them"), root)
 }
 
 // freshMaxFiles is how many changed files search re-indexes before

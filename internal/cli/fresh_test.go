@@ -213,7 +213,7 @@ func TestOlderAnalysisNoted(t *testing.T) {
 	defer st.Close()
 	testutil.RawWrite(t, st.Path(), `UPDATE indexed_files SET analysis=1 WHERE file_path='b.go'`)
 	staleNoted.Delete(dir)
-	want := "note: 1 files of " + dir + " were indexed by an older coderag"
+	want := "note: 1 file of " + dir + " was indexed by an older coderag; run `coderag index " + dir + "` to refresh it"
 	if code, _, errs := run(t, "search", "--project", dir, "Alpha"); code != 0 || !strings.Contains(errs, want) {
 		t.Errorf("search: %d, stderr %q, want %q", code, errs, want)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -235,6 +236,94 @@ func TestCorruptIndex(t *testing.T) {
 	code, out, errs = run(t, "doctor", "--rebuild")
 	if code != 0 || !strings.Contains(errs, "run `coderag index PATH` for each") {
 		t.Errorf("rebuild of an unreadable index: exit %d\nstdout: %s\nstderr: %s", code, out, errs)
+	}
+}
+
+// garbleTable overwrites the pages of table in the index at path with
+// random bytes, past the first 200 bytes of each (its page header stays),
+// so that SQLite's checks find damage page by page.
+func garbleTable(t *testing.T, path, table string) {
+	t.Helper()
+	db, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages := map[int]bool{}
+	rows, err := db.Query(`SELECT pageno FROM dbstat WHERE name = ?`, table)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var p int
+		rows.Scan(&p)
+		pages[p] = true
+	}
+	rows.Close()
+	db.Close()
+	if len(pages) < 2 {
+		t.Fatalf("%s has %d pages: too few to garble", table, len(pages))
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(7, 7))
+	for i := 4096; i < len(b); i++ {
+		if pages[i/4096+1] && i%4096 >= 200 {
+			b[i] = byte(r.UintN(256))
+		}
+	}
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestDoctorCapsFindings: SQLite's quick_check gives its findings on a
+// damaged table as the lines of one row; doctor's text output (and again
+// under --rebuild) shows the first few of them on the problem's line and
+// how many more there are, --json keeps them all (it printed them all on
+// one line: some 8 KB).
+func TestDoctorCapsFindings(t *testing.T) {
+	home := setHome(t)
+	root := bigFixture(t, 300)
+	if code, out, errs := run(t, "index", "--quiet", root); code != 0 {
+		t.Fatalf("index: %d %s %s", code, out, errs)
+	}
+	garbleTable(t, filepath.Join(home, "index.db"), "code_chunks")
+	_, js, _ := run(t, "doctor", "--json")
+	var rep struct {
+		Problems []string `json:"problems"`
+	}
+	if err := json.Unmarshal([]byte(js), &rep); err != nil {
+		t.Fatalf("doctor --json: %v\n%s", err, js)
+	}
+	most := 0
+	for _, p := range rep.Problems {
+		most = max(most, strings.Count(p, "\n")+1)
+	}
+	if most < 10 {
+		t.Fatalf("doctor --json: no problem holds 10 findings or more (%q): the damage is not what this test needs", rep.Problems)
+	}
+	for _, args := range [][]string{{"doctor"}, {"doctor", "--rebuild"}} {
+		code, out, errs := run(t, args...)
+		if args[len(args)-1] == "doctor" && code != 1 {
+			t.Errorf("%v: exit %d, want 1\nstderr: %s", args, code, errs)
+		}
+		capped := 0
+		for _, l := range strings.Split(out, "\n") {
+			if !strings.HasPrefix(l, "problem: ") {
+				continue
+			}
+			if len(l) > 400 || strings.Contains(l, "*** in database") {
+				t.Errorf("%v: a problem line of %d bytes: %s", args, len(l), l)
+			}
+			if strings.Contains(l, " more (`coderag doctor --json` lists them all)") {
+				capped++
+			}
+		}
+		if capped != 1 {
+			t.Errorf("%v: %d problem lines say how many more findings there are, want 1:\n%s", args, capped, out)
+		}
 	}
 }
 

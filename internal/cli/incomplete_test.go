@@ -50,7 +50,7 @@ func TestInterruptedFirstIndexNotes(t *testing.T) {
 	}
 	writeFile(t, filepath.Join(dir, s.Results[0].Path), "package shop\n\n// Edited is new.\nfunc Edited() {}\n")
 	code, out, errs = run(t, "search", "--project", dir, "handler serves request")
-	if code != 0 || !strings.Contains(errs, "note: 1 files changed since the last index (not refreshed while the index is incomplete)") || !incomplete.MatchString(out) {
+	if code != 0 || !strings.Contains(errs, "note: 1 file changed since the last index (not refreshed while the index is incomplete); results from it are marked stale") || !incomplete.MatchString(out) {
 		t.Errorf("search after an edit of an indexed file: exit %d\n%s\n%s", code, out, errs)
 	}
 }

@@ -128,13 +128,14 @@ Set EMBEDDING_PROVIDER=ollama or openai for a server's model.`)
 		if errors.Is(err, e.ctx.Err()) && rep != nil {
 			// with the run's embedder: run with the default's, the rest
 			// of a change of embedder would be undone
-			fmt.Fprintf(e.stderr, "interrupted after %d changed files were committed; run `%scoderag index %s` again to finish\n", rep.Changed, search.EmbedderEnv(rep.Embedder), dir)
+			fmt.Fprintf(e.stderr, "interrupted after %s %s committed; run `%scoderag index %s` again to finish\n", counted(rep.Changed, "changed file"), agree(rep.Changed, "was", "were"), search.EmbedderEnv(rep.Embedder), dir)
 		}
 		return err
 	}
 	var failed error
 	if rep.Failed > 0 && !*watch {
-		failed = fmt.Errorf("%d file(s) failed and keep their previous index rows; they are retried on the next run", rep.Failed)
+		failed = fmt.Errorf("%s failed and %s previous index rows; %s retried on the next run", counted(rep.Failed, "file"),
+			agree(rep.Failed, "keeps its", "keep their"), agree(rep.Failed, "it is", "they are"))
 	}
 	if *asJSON {
 		// the report is the one JSON object: a failure is its "error"
@@ -226,7 +227,7 @@ func printReport(w io.Writer, rep *index.Report) {
 		fmt.Fprintf(w, "note: %d of the changed files did not change themselves: they were parsed again because the declarations or C++ sources of their directory did\n", rep.Reread)
 	}
 	if rep.Reanalysed > 0 {
-		fmt.Fprintf(w, "note: %d file(s) with Chinese text re-embedded because the text analysis changed (CC-CEDICT installed or removed, or a new glossary)\n", rep.Reanalysed)
+		fmt.Fprintf(w, "note: %s with Chinese text re-embedded because the text analysis changed (CC-CEDICT installed or removed, or a new glossary)\n", counted(rep.Reanalysed, "file"))
 	}
 	for i, f := range rep.Failures {
 		if i == 10 {
@@ -247,7 +248,7 @@ func printReport(w io.Writer, rep *index.Report) {
 		for _, c := range rep.Unindexed {
 			n += c
 		}
-		fmt.Fprintf(w, "not indexed (no language for the extension): %d file(s)%s\n", n, topCounts(rep.Unindexed, 8))
+		fmt.Fprintf(w, "not indexed (no language for the extension): %s%s\n", counted(n, "file"), topCounts(rep.Unindexed, 8))
 	}
 	shown := 0
 	for _, s := range rep.Skips {
@@ -260,15 +261,23 @@ func printReport(w io.Writer, rep *index.Report) {
 	}
 }
 
-// progress shows a progress bar on a terminal and a plain line every 10
-// files otherwise (a log or a pipe).
+// progress shows a progress bar on a terminal and plain lines otherwise (a
+// log or a pipe): one once the first 10 files are done (or progressEvery
+// has passed), then at most one every progressEvery of the run's time, and
+// the last one when every file is done: a run over tens of thousands of
+// files writes a few dozen lines, not thousands.
 type progress struct {
 	w     io.Writer
 	tty   bool
 	bar   *progressbar.ProgressBar
-	last  int
+	last  int           // files done at the last plain line
+	at    time.Duration // the run's time at the last plain line
 	total int
 }
+
+// progressEvery is the least time between two plain progress lines (the
+// first and the last are not held back).
+const progressEvery = 5 * time.Second
 
 func newProgress(w io.Writer) *progress {
 	p := &progress{w: w}
@@ -299,8 +308,12 @@ func (p *progress) update(pr index.Progress) {
 		_ = p.bar.Set(pr.Done)
 		return
 	}
-	if pr.Phase == "index" && (pr.Done-p.last >= 10 || pr.Done == pr.Total) && pr.Done != p.last {
-		p.last = pr.Done
+	if pr.Phase != "index" || pr.Done == p.last {
+		return
+	}
+	first := p.last == 0 && pr.Done >= 10
+	if first || pr.Done == pr.Total || pr.Elapsed-p.at >= progressEvery {
+		p.last, p.at = pr.Done, pr.Elapsed
 		fmt.Fprintln(p.w, progressLine(pr))
 	}
 }

@@ -175,7 +175,7 @@ func TestIndexJSONErrors(t *testing.T) {
 		Error  string `json:"error"`
 	}
 	if err := json.Unmarshal([]byte(out), &rep); err != nil || code != 1 || rep.Failed != 1 || rep.Root == "" ||
-		!strings.Contains(rep.Error, "1 file(s) failed") {
+		!strings.Contains(rep.Error, "1 file failed and keeps its previous index rows; it is retried") {
 		t.Fatalf("index --json with a failing file: exit %d (%v)\nstdout %s\nstderr %s", code, err, out, errs)
 	}
 	if want := errLine("index", rep.Error) + "\n"; errs != want {

@@ -31,18 +31,18 @@ func TestSIGKILLDuringIndex(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	// wait until some files are committed, then SIGKILL
+	// wait until some files are committed, then SIGKILL: the first
+	// progress line comes after 10 files (off a terminal the next ones
+	// only every few seconds), a second later some 50 are done
 	sc := bufio.NewScanner(stderr)
 	deadline := time.After(2 * time.Minute)
 	progressed := make(chan struct{})
 	go func() {
-		n := 0
+		first := true
 		for sc.Scan() {
-			if strings.HasPrefix(sc.Text(), "processed ") {
-				n++
-				if n == 5 {
-					close(progressed)
-				}
+			if first && strings.HasPrefix(sc.Text(), "processed ") {
+				first = false
+				close(progressed)
 			}
 		}
 	}()
@@ -51,6 +51,7 @@ func TestSIGKILLDuringIndex(t *testing.T) {
 	case <-deadline:
 		t.Fatal("indexer made no progress")
 	}
+	time.Sleep(time.Second)
 	cmd.Process.Signal(syscall.SIGKILL)
 	cmd.Wait()
 

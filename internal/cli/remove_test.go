@@ -66,7 +66,7 @@ func TestRemoveWaitsForIndexRun(t *testing.T) {
 		t.Errorf("while waiting remove says %q", msg)
 	}
 	unlock()
-	if code := <-done; code != 0 || !strings.Contains(out.String(), "removed "+root+" from the index (1 files)") {
+	if code := <-done; code != 0 || !strings.Contains(out.String(), "removed "+root+" from the index (1 file)") {
 		t.Fatalf("remove after the run: exit %d %q %q", code, out.String(), errw.String())
 	}
 	code, o, _ := run(t, "stats", "--json")

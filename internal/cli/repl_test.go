@@ -221,7 +221,7 @@ func TestREPLTerminal(t *testing.T) {
 
 	send("/graph Retry\r")
 	scr.expect(t, "Graph of Retry", wait)
-	scr.expect(t, "calls to builtins and other packages not listed", wait)
+	scr.expect(t, "1 call to builtins and other packages not listed", wait)
 	scr.expect(t, "coderag> ", wait)
 
 	// Tab completes a command's name

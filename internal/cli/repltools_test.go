@@ -98,3 +98,37 @@ func TestREPLSearchFlags(t *testing.T) {
 		t.Logf("stderr:\n%s", errs)
 	}
 }
+
+// TestREPLGrepHints: the hints that point at grep name the REPL's /grep in
+// the REPL (they named `coderag grep`, as /read's already named /read): a
+// pattern of two words given unquoted, and a query of no words; the
+// command line keeps `coderag grep`.
+func TestREPLGrepHints(t *testing.T) {
+	askEnv(t, "")
+	root := t.TempDir()
+	writeFile(t, filepath.Join(root, "main.go"), "package main\n\n// Recovery recovers.\nfunc Recovery() {}\n\nfunc main() { Recovery() }\n")
+	in := strings.Join([]string{"/index " + root, "/grep func Recovery", "/search ?!", "/exit"}, "\n") + "\n"
+	code, out, errs := askRun(t, in)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
+	}
+	both := out + errs
+	for _, w := range []string{"quote it: /grep 'func Recovery')", "use `/grep` for an exact string"} {
+		if !strings.Contains(both, w) {
+			t.Errorf("REPL output lacks %q", w)
+		}
+	}
+	if strings.Contains(both, "coderag grep") {
+		t.Errorf("the REPL names `coderag grep`")
+	}
+	if t.Failed() {
+		t.Logf("output:\n%s\nstderr:\n%s", out, errs)
+	}
+	// the command line's words
+	if _, _, errs := run(t, "grep", "--project", root, "func", "Recovery"); !strings.Contains(errs, "quote it: coderag grep 'func Recovery')") {
+		t.Errorf("grep: %s", errs)
+	}
+	if _, out, _ := run(t, "search", "--project", root, "?!"); !strings.Contains(out, "use `coderag grep` for an exact string") {
+		t.Errorf("search: %s", out)
+	}
+}

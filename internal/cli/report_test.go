@@ -16,7 +16,7 @@ func TestReportNotesReanalysedFiles(t *testing.T) {
 	t.Parallel()
 	var b bytes.Buffer
 	printReport(&b, &index.Report{Project: "/p", Embedder: "local:hashing-768-v1", Scanned: 3, Changed: 2, Reanalysed: 2})
-	if !strings.Contains(b.String(), "note: 2 file(s) with Chinese text re-embedded because the text analysis changed") {
+	if !strings.Contains(b.String(), "note: 2 files with Chinese text re-embedded because the text analysis changed") {
 		t.Errorf("report:\n%s", b.String())
 	}
 	b.Reset()
@@ -87,5 +87,47 @@ func TestProgressLine(t *testing.T) {
 		if got := progressLine(c.pr); got != c.want {
 			t.Errorf("progressLine(%+v) = %q, want %q", c.pr, got, c.want)
 		}
+	}
+}
+
+// TestProgressThrottledOffTerminal: off a terminal, an index run of 9,000
+// files at 80 files/s writes its first line after 10 files, then at most
+// one line every progressEvery, and the last line; each line but the last
+// keeps the rate and the time left (it wrote 900 lines, one per 10 files).
+func TestProgressThrottledOffTerminal(t *testing.T) {
+	var b bytes.Buffer
+	p := newProgress(&b)
+	p.update(index.Progress{Phase: "scan", Total: 9000})
+	const total, rate = 9000, 80
+	for done := 1; done <= total; done++ {
+		el := time.Duration(float64(done) / rate * float64(time.Second))
+		p.update(index.Progress{Phase: "index", Done: done, Total: total, Elapsed: el})
+	}
+	p.update(index.Progress{Phase: "done", Done: total, Total: total, Elapsed: 113 * time.Second})
+	p.finish()
+	lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+	// 112.5 s of indexing: the first line, one per 5 s, the last
+	if len(lines) < 20 || len(lines) > 25 {
+		t.Fatalf("%d progress lines, want about 24:\n%s", len(lines), b.String())
+	}
+	if want := "processed 10/9000 files to index (80 files/s, about 1m52s left)"; lines[0] != want {
+		t.Errorf("first line %q, want %q", lines[0], want)
+	}
+	if want := "processed 9000/9000 files to index (80 files/s)"; lines[len(lines)-1] != want {
+		t.Errorf("last line %q, want %q", lines[len(lines)-1], want)
+	}
+	for _, l := range lines[:len(lines)-1] {
+		if !strings.Contains(l, " files/s, about ") || !strings.HasSuffix(l, " left)") {
+			t.Errorf("line without the rate and the time left: %q", l)
+		}
+	}
+	// a slow run still says something every progressEvery before 10 files
+	b.Reset()
+	p = newProgress(&b)
+	for done := 1; done <= 3; done++ {
+		p.update(index.Progress{Phase: "index", Done: done, Total: 50, Elapsed: time.Duration(done) * 4 * time.Second})
+	}
+	if got := strings.Count(b.String(), "\n"); got != 1 || !strings.HasPrefix(b.String(), "processed 2/50 ") {
+		t.Errorf("slow run: %q, want one line at 2 files", b.String())
 	}
 }

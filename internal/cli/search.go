@@ -144,13 +144,10 @@ A misspelt filter (lnag:go) or a query of filters only is an error (exit status 
 	case *forTool:
 		fmt.Fprint(e.stdout, search.FormatForTool(resp))
 	default:
-		for i := range resp.Results {
-			markStaleName(&resp.Results[i])
-		}
 		if *explain {
 			explainChinese(e, resp.Analysis)
 		}
-		search.FormatHuman(e.stdout, resp, search.HumanOptions{Explain: *explain, Color: e.color()})
+		search.FormatHuman(e.stdout, resp, search.HumanOptions{Explain: *explain, Color: e.color(), REPL: e.repl})
 	}
 	return nil
 }
@@ -168,14 +165,6 @@ type searchJSON struct {
 	// NotRefreshed says why those files were not refreshed (engine.
 	// Freshness.Why: too many, the refresh failed and on which file, ...).
 	NotRefreshed string `json:"not_refreshed,omitempty"`
-}
-
-// markStaleName marks the name of a result whose file changed since the
-// last index (search.Result.Stale) in the human formats.
-func markStaleName(r *search.Result) {
-	if r.Stale {
-		r.Name += "  [stale: file changed since the last index; lines may be off]"
-	}
 }
 
 // glossaryNoted is set once this process has printed the glossary-only

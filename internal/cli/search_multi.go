@@ -84,10 +84,7 @@ func searchMany(e *env, dirs []string, all bool, query string, opts search.Optio
 		}
 		return writeJSON(e.stdout, multiJSON{Roots: roots, MultiResponse: resp})
 	}
-	for i := range resp.Results {
-		markStaleName(&resp.Results[i].Result)
-	}
-	search.FormatMultiHuman(e.stdout, resp, search.HumanOptions{Explain: opts.Explain, Color: e.color()})
+	search.FormatMultiHuman(e.stdout, resp, search.HumanOptions{Explain: opts.Explain, Color: e.color(), REPL: e.repl})
 	return nil
 }
 

@@ -90,14 +90,14 @@ func printLangStats(w io.Writer, ls index.LangStats) {
 		if l.Fallback > 0 && l.Parser {
 			how += fmt.Sprintf(", %d fell back to text%s", l.Fallback, counts(l.Reasons))
 		}
-		fmt.Fprintf(w, "  %-12s %6d files  %s\n", l.Language, l.Files, how)
+		fmt.Fprintf(w, "  %-12s %6d %-5s  %s\n", l.Language, l.Files, plural(l.Files, "file"), how)
 	}
 	if len(ls.Unindexed) > 0 {
 		n := 0
 		for _, c := range ls.Unindexed {
 			n += c
 		}
-		fmt.Fprintf(w, "not indexed: %d file(s) by extension%s\n", n, topCounts(ls.Unindexed, 20))
+		fmt.Fprintf(w, "not indexed: %s by extension%s\n", counted(n, "file"), topCounts(ls.Unindexed, 20))
 	}
 }
 
@@ -261,7 +261,8 @@ An error is {"error": MSG} on stdout with --json.`)
 			fmt.Fprintf(e.stdout, "vectors:   %s; %s\n", search.MixedNote(*p.Mixed), mixedRemedy(*p.Mixed, p.Root))
 		}
 		if r := p.LastRun; r != nil && r.Done && r.Withheld > 0 {
-			fmt.Fprintf(e.stdout, "withheld:  %d file(s) whose names look like secrets (.env, *.key, credentials.json, ...): not indexed, read or listed; --allow-secrets or CODERAG_ALLOW_SECRETS=1 takes them\n", r.Withheld)
+			fmt.Fprintf(e.stdout, "withheld:  %s whose %s like secrets (.env, *.key, credentials.json, ...): not indexed, read or listed; --allow-secrets or CODERAG_ALLOW_SECRETS=1 takes %s\n",
+				counted(r.Withheld, "file"), agree(r.Withheld, "name looks", "names look"), agree(r.Withheld, "it", "them"))
 		}
 		if r := p.LastRun; r != nil && r.Done && r.SkippedTotal > 0 {
 			fmt.Fprintf(e.stdout, "skipped:   %d by the last run\n", r.SkippedTotal)

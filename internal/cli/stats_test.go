@@ -32,7 +32,7 @@ func TestIndexAndStatsAccountForEveryFile(t *testing.T) {
 	}
 	for _, want := range []string{
 		"text fallback: Broken.java (java): syntax errors over 30% of the file",
-		"not indexed (no language for the extension): 2 file(s) ((none) 1, .xyz 1)",
+		"not indexed (no language for the extension): 2 files ((none) 1, .xyz 1)",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("index output lacks %q:\n%s", want, out)
@@ -40,10 +40,10 @@ func TestIndexAndStatsAccountForEveryFile(t *testing.T) {
 	}
 	code, out, _ = run(t, "stats")
 	for _, want := range []string{
-		"java              1 files  definitions, 1 fell back to text (syntax errors over 30% of the file 1)",
-		"zig               1 files  definitions\n",
-		"cpp               1 files  definitions\n",
-		"not indexed: 2 file(s) by extension ((none) 1, .xyz 1)",
+		"java              1 file   definitions, 1 fell back to text (syntax errors over 30% of the file 1)",
+		"zig               1 file   definitions\n",
+		"cpp               1 file   definitions\n",
+		"not indexed: 2 files by extension ((none) 1, .xyz 1)",
 	} {
 		if code != 0 || !strings.Contains(out, want) {
 			t.Errorf("stats lacks %q:\n%s", want, out)
@@ -158,7 +158,7 @@ func TestRubyBuildFilesAndRdocIndexed(t *testing.T) {
 		writeFile(t, filepath.Join(root, name), body)
 	}
 	code, out, errs := run(t, "index", root)
-	if code != 0 || !strings.Contains(out, "not indexed (no language for the extension): 1 file(s) ((none) 1)") {
+	if code != 0 || !strings.Contains(out, "not indexed (no language for the extension): 1 file ((none) 1)") {
 		t.Fatalf("index: exit %d\n%s\n%s", code, out, errs)
 	}
 	code, out, _ = run(t, "stats", "--json")
@@ -181,4 +181,54 @@ func TestRubyBuildFilesAndRdocIndexed(t *testing.T) {
 	if files["ruby"] != 3 || files["text"] != 1 || len(s.Projects[0].Unindexed) != 1 {
 		t.Errorf("languages %v, unindexed %v: want ruby 3 (Rakefile, Gemfile, rack.rb), text 1 (SPEC.rdoc), only test/multipart unindexed", files, s.Projects[0].Unindexed)
 	}
+}
+
+// TestPluralsReadNaturally: a count of one takes the singular in the text
+// of index, stats, graph, callees, path and search --all ("1 file", "1
+// call", "1 project"), other counts the plural (they said "1 file(s)",
+// "1 files", "1 calls").
+func TestPluralsReadNaturally(t *testing.T) {
+	setHome(t)
+	root := t.TempDir()
+	writeFile(t, filepath.Join(root, "main.go"), `package main
+
+import "fmt"
+
+// Recovery recovers from a panic in a handler.
+func Recovery() {
+	helper()
+}
+
+func helper() {
+	fmt.Println("x")
+}
+
+func main() { Recovery() }
+`)
+	writeFile(t, filepath.Join(root, "notes.xyz"), "hi\n")
+	check := func(args []string, wants ...string) {
+		t.Helper()
+		code, out, errs := run(t, args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d %s", args, code, errs)
+		}
+		for _, w := range wants {
+			if !strings.Contains(out, w) {
+				t.Errorf("%v lacks %q:\n%s", args, w, out)
+			}
+		}
+		for _, bad := range []string{"file(s)", " 1 files", " 1 calls", " 1 guesses", " 1 projects"} {
+			if strings.Contains(out, bad) {
+				t.Errorf("%v says %q:\n%s", args, bad, out)
+			}
+		}
+	}
+	check([]string{"index", root}, "not indexed (no language for the extension): 1 file (.xyz 1)")
+	check([]string{"stats", "--project", root}, "go                1 file   definitions\n", "not indexed: 1 file by extension (.xyz 1)")
+	check([]string{"callees", "--project", root, "Recovery"},
+		"1 call (0 ambiguous, 0 unresolved, 0 guesses not followed); 1 call to builtins and other packages not listed")
+	check([]string{"callers", "--project", root, "helper"}, "2 calls (0 ambiguous")
+	check([]string{"path", "--project", root, "Recovery", "helper"}, "path from Recovery() to helper(): 1 call\n")
+	check([]string{"graph", "--project", root, "helper"}, "(1 call to builtins and other packages not listed)")
+	check([]string{"search", "--all", "?!"}, "in 1 project\n")
 }

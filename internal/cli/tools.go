@@ -216,7 +216,11 @@ an invalid regular expression, a path outside the project).`)
 	if pathArgGiven && errors.Is(err, tools.ErrNotFound) {
 		// `grep login timeout`: two words meant as one pattern
 		words := pos[0] + " " + pos[1]
-		return usagef("%v (to search for %q, quote it: coderag grep %s)", cliToolError("grep", err), words, shellQuote(words))
+		again := "coderag grep " + shellQuote(words)
+		if e.repl {
+			again = "/grep " + shellQuote(words) // replWords reads the shell's quotes
+		}
+		return usagef("%v (to search for %q, quote it: %s)", cliToolError("grep", err), words, again)
 	}
 	if err != nil {
 		return cliToolError("grep", err)
@@ -258,7 +262,8 @@ an invalid regular expression, a path outside the project).`)
 		return err
 	}
 	if !*asJSON && res.Withheld > 0 {
-		fmt.Fprintf(e.stderr, "note: withheld %d file(s) whose names look like secrets (.env, *.key, credentials.json, ...): not searched; --allow-secrets searches them\n", res.Withheld)
+		fmt.Fprintf(e.stderr, "note: withheld %s whose %s like secrets (.env, *.key, credentials.json, ...): not searched; --allow-secrets searches %s\n",
+			counted(res.Withheld, "file"), agree(res.Withheld, "name looks", "names look"), agree(res.Withheld, "it", "them"))
 	}
 	if len(res.Matches) == 0 {
 		return errSilent // "No matches." is printed; exit 1 as rg does

@@ -39,7 +39,7 @@ func TestSecretFilesWithheld(t *testing.T) {
 		t.Fatalf("index: %d %s %s", code, out, errs)
 	}
 	_, out, _ := run(t, "stats")
-	if !strings.Contains(out, "withheld:  6 file(s)") {
+	if !strings.Contains(out, "withheld:  6 files whose names look like secrets") {
 		t.Errorf("stats does not say 6 files were withheld:\n%s", out)
 	}
 	var st statsOut
@@ -108,7 +108,7 @@ func TestGrepNotesWithheld(t *testing.T) {
 	writeFile(t, filepath.Join(dir, "main.go"), "package main\n\n// token is read from the environment.\nfunc main() {}\n")
 	writeFile(t, filepath.Join(dir, ".env"), "token=SECRET\n")
 	writeFile(t, filepath.Join(dir, "tls/server.key"), "token\n")
-	const note = "note: withheld 2 file(s) whose names look like secrets (.env, *.key, credentials.json, ...): not searched; --allow-secrets searches them\n"
+	const note = "note: withheld 2 files whose names look like secrets (.env, *.key, credentials.json, ...): not searched; --allow-secrets searches them\n"
 	for pattern, exit := range map[string]int{"token": 0, "no such text": 1} {
 		code, out, errs := run(t, "grep", "--project", dir, pattern)
 		if code != exit || exit == 0 && !strings.Contains(out, "main.go") {

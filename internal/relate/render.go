@@ -144,20 +144,24 @@ func (g *GraphResult) tree(w *bufio.Writer) {
 		fmt.Fprintf(w, "\n… %d more %s (raise --limit, or --limit 0 for all)\n", g.More, plural(g.More, "relation"))
 	}
 	if g.Library > 0 {
-		fmt.Fprintf(w, "\n(%d calls to builtins and other packages not listed)\n", g.Library)
+		fmt.Fprintf(w, "\n(%d %s to builtins and other packages not listed)\n", g.Library, plural(g.Library, "call"))
 	}
 	if g.OmittedAmbiguous > 0 {
-		fmt.Fprintf(w, "\n(%d more calls may reach it through a name shared by over %d definitions; not listed)\n", g.OmittedAmbiguous, maxCandidates)
+		fmt.Fprintf(w, "\n(%d more %s may reach it through a name shared by over %d definitions; not listed)\n", g.OmittedAmbiguous, plural(g.OmittedAmbiguous, "call"), maxCandidates)
 	}
 	if g.OmittedGuesses > 0 {
 		fmt.Fprintf(w, "\n(%d more guessed %s; --include-guesses shows them)\n", g.OmittedGuesses, plural(g.OmittedGuesses, "call"))
 	}
 }
 
-// plural is noun for a count of 1, noun+"s" for any other count.
+// plural is noun for a count of 1, noun+"s" for any other count (noun+"es"
+// after an s: "guesses").
 func plural(n int, noun string) string {
-	if n == 1 {
+	switch {
+	case n == 1:
 		return noun
+	case strings.HasSuffix(noun, "s"):
+		return noun + "es"
 	}
 	return noun + "s"
 }
@@ -230,15 +234,15 @@ func (wk *Walk) tree(w *bufio.Writer) {
 			guess++
 		}
 	}
-	fmt.Fprintf(w, "%d calls (%d ambiguous, %d unresolved, %d guesses not followed)", len(wk.Edges), amb, unres, guess)
+	fmt.Fprintf(w, "%d %s (%d ambiguous, %d unresolved, %d %s not followed)", len(wk.Edges), plural(len(wk.Edges), "call"), amb, unres, guess, plural(guess, "guess"))
 	if wk.Library > 0 {
-		fmt.Fprintf(w, "; %d calls to builtins and other packages not listed", wk.Library)
+		fmt.Fprintf(w, "; %d %s to builtins and other packages not listed", wk.Library, plural(wk.Library, "call"))
 	}
 	if wk.Truncated {
 		fmt.Fprintf(w, "; truncated at %d calls", maxEdges)
 	}
 	if wk.OmittedAmbiguous > 0 {
-		fmt.Fprintf(w, "; %d calls through names shared by over %d definitions not listed", wk.OmittedAmbiguous, maxCandidates)
+		fmt.Fprintf(w, "; %d %s through names shared by over %d definitions not listed", wk.OmittedAmbiguous, plural(wk.OmittedAmbiguous, "call"), maxCandidates)
 	}
 	if wk.OmittedGuesses > 0 {
 		fmt.Fprintf(w, "\n%d more guessed %s; --include-guesses shows them", wk.OmittedGuesses, plural(wk.OmittedGuesses, strings.TrimSuffix(wk.Direction, "s")))
@@ -251,7 +255,7 @@ func (p *PathResult) tree(w *bufio.Writer) {
 		fmt.Fprintf(w, "no call path from %s to %s\n", p.From.Name, p.To.Name)
 		return
 	}
-	fmt.Fprintf(w, "path from %s to %s: %d calls", p.From.Name, p.To.Name, len(p.Edges))
+	fmt.Fprintf(w, "path from %s to %s: %d %s", p.From.Name, p.To.Name, len(p.Edges), plural(len(p.Edges), "call"))
 	if p.Ambiguous {
 		w.WriteString(" (through ambiguous calls: no path over resolved calls alone)")
 	}

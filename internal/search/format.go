@@ -3,6 +3,7 @@ package search
 import (
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 
@@ -11,22 +12,26 @@ import (
 
 // HumanOptions choose what FormatHuman and FormatMultiHuman add to the
 // results: Explain each score's breakdown, Color the query's terms in the
-// previews in bold red (ANSI escapes: for a terminal only, never a pipe).
+// previews in bold red (ANSI escapes: for a terminal only, never a pipe);
+// REPL words the hints as the REPL's commands ("/grep"), not the command
+// line's ("coderag grep").
 type HumanOptions struct {
 	Explain bool
 	Color   bool
+	REPL    bool
 }
 
 // FormatHuman writes results for people: rank, score, path:start-end, type,
-// name and a 120-character preview; with o.Explain, each score's
+// name (ShortName, and StaleMark when its file changed since the last
+// index) and a 120-character preview; with o.Explain, each score's
 // breakdown; with o.Color, the matched terms of each preview coloured.
 func FormatHuman(w io.Writer, resp *Response, o HumanOptions) {
 	if resp.Incomplete != "" {
-		fmt.Fprintf(w, "note: %s%s\n", resp.Incomplete, humanHints(resp.Hints, HintIndex))
+		fmt.Fprintf(w, "note: %s%s\n", resp.Incomplete, humanHints(resp.Hints, HintIndex, o.REPL))
 	}
 	if len(resp.Results) == 0 {
 		if resp.Note != "" {
-			fmt.Fprintf(w, "note: %s%s\n", resp.Note, humanHints(resp.Hints, HintGrep))
+			fmt.Fprintf(w, "note: %s%s\n", resp.Note, humanHints(resp.Hints, HintGrep, o.REPL))
 		}
 		fmt.Fprintf(w, "no results for %q\n", resp.Query)
 		return
@@ -35,7 +40,7 @@ func FormatHuman(w io.Writer, resp *Response, o HumanOptions) {
 		fmt.Fprintf(w, "note: %s\n", resp.Note)
 	}
 	for i, r := range resp.Results {
-		fmt.Fprintf(w, "%2d. %.3f  %s:%d-%d  [%s] %s\n", i+1, r.Score, walk.DisplayPath(r.Path), r.StartLine, r.EndLine, r.Type, r.Name)
+		fmt.Fprintf(w, "%2d. %.3f  %s:%d-%d  [%s] %s\n", i+1, r.Score, walk.DisplayPath(r.Path), r.StartLine, r.EndLine, r.Type, humanName(r))
 		fmt.Fprintf(w, "    %s\n", previewText(r, o.Color))
 		if len(r.Callers) > 0 {
 			fmt.Fprintf(w, "    callers: %s\n", strings.Join(r.Callers, "; "))
@@ -47,6 +52,62 @@ func FormatHuman(w io.Writer, resp *Response, o HumanOptions) {
 			fmt.Fprintf(w, "    explain: %s\n", explainLine(r.Explain))
 		}
 	}
+}
+
+// StaleMark follows the name of a result whose file changed since the
+// last index (Result.Stale) in FormatHuman and FormatMultiHuman.
+const StaleMark = "  [stale: file changed since the last index; lines may be off]"
+
+// humanName is r's name on its result line for people: ShortName, and
+// StaleMark when its file changed since the last index.
+func humanName(r Result) string {
+	if r.Stale {
+		return ShortName(r.Name) + StaleMark
+	}
+	return ShortName(r.Name)
+}
+
+// NameWidth is the most runes of a result's name that the text formats
+// (FormatHuman, FormatMultiHuman, FormatForTool) show; --json and the
+// Result keep the whole name.
+const NameWidth = 120
+
+// ShortName is name cut to NameWidth runes for a result line: a signature
+// (Owner.name(params)) keeps its name and the parameters that fit whole,
+// cut after the last one with "…)" ("FastAPI.include_router(self, …)"),
+// or within the first when none fits whole; a name without a parameter
+// list there, or whose list ends within the width, is cut with "…". A name that fits is returned as it is.
+func ShortName(name string) string {
+	rs := []rune(name)
+	if len(rs) <= NameWidth {
+		return name
+	}
+	open := slices.Index(rs, '(')
+	if open < 0 || open > NameWidth-8 {
+		return string(rs[:NameWidth-1]) + "…"
+	}
+	// the last top-level ", " of the parameters that leaves room for "…)"
+	cut, depth := -1, 0
+	for i := open + 1; i < NameWidth-2; i++ {
+		switch rs[i] {
+		case '(', '[', '{', '<':
+			depth++
+		case ')', ']', '}', '>':
+			depth--
+		case ',':
+			if depth == 0 && i+2 <= NameWidth-2 && rs[i+1] == ' ' {
+				cut = i + 2
+			}
+		}
+		if depth < 0 {
+			// the list ends within the width: what follows it is cut
+			return string(rs[:NameWidth-1]) + "…"
+		}
+	}
+	if cut < 0 {
+		cut = NameWidth - 2
+	}
+	return string(rs[:cut]) + "…)"
 }
 
 // Terminal escapes of a matched term: bold red, as ripgrep colours matches.
@@ -76,14 +137,16 @@ func previewText(r Result, color bool) string {
 
 // humanHints words the hints of action do for the command line, each
 // after "; ": "; run `coderag index ROOT`", "; use `coderag grep` for an
-// exact string"; "" when hs has none.
-func humanHints(hs []Hint, do string) string {
+// exact string" (`/grep` in the REPL, repl); "" when hs has none.
+func humanHints(hs []Hint, do string, repl bool) string {
 	var b strings.Builder
 	for _, h := range hs {
 		switch {
 		case h.Do != do:
 		case do == HintIndex:
 			fmt.Fprintf(&b, "; run `%scoderag index %s`", h.Env, h.Project)
+		case do == HintGrep && repl:
+			b.WriteString("; use `/grep` for an exact string")
 		case do == HintGrep:
 			b.WriteString("; use `coderag grep` for an exact string")
 		}
@@ -120,8 +183,8 @@ func explainLine(e *Explain) string {
 // FormatForTool renders results for a model: a three-sentence summary (best
 // entry point and its path; the files the results concentrate in; keywords
 // used and the advice to read result 1 first and expand with read_file),
-// then each result with path, line range, type, name, score to 3 decimals and
-// a 180-character snippet.
+// then each result with path, line range, type, name (ShortName, as the
+// best entry point's), score to 3 decimals and a 180-character snippet.
 func FormatForTool(resp *Response) string {
 	var b strings.Builder
 	switch {
@@ -148,11 +211,11 @@ func FormatForTool(resp *Response) string {
 		// no summary that would recommend what is likely noise
 		fmt.Fprintf(&b, "Note: %s, probably unrelated. Try grep_code with an identifier, or other words that may occur in the code.\n\n", resp.Note)
 		for i, r := range resp.Results {
-			fmt.Fprintf(&b, "%d. %s:%d-%d [%s] %s (score %.3f)\n   %s\n", i+1, walk.DisplayPath(r.Path), r.StartLine, r.EndLine, r.Type, r.Name, r.Score, Preview(r.content, 180))
+			fmt.Fprintf(&b, "%d. %s:%d-%d [%s] %s (score %.3f)\n   %s\n", i+1, walk.DisplayPath(r.Path), r.StartLine, r.EndLine, r.Type, ShortName(r.Name), r.Score, Preview(r.content, 180))
 		}
 		return b.String()
 	}
-	fmt.Fprintf(&b, "Best entry point: %s (%s) at %s:%d-%d. ", top.Name, top.Type, walk.DisplayPath(top.Path), top.StartLine, top.EndLine)
+	fmt.Fprintf(&b, "Best entry point: %s (%s) at %s:%d-%d. ", ShortName(top.Name), top.Type, walk.DisplayPath(top.Path), top.StartLine, top.EndLine)
 	count := map[string]int{}
 	var files []string
 	for _, r := range resp.Results {
@@ -175,7 +238,7 @@ func FormatForTool(resp *Response) string {
 	}
 	fmt.Fprintf(&b, "Keywords used: %s; read result 1 first, then expand with read_file around its lines.\n\n", kw)
 	for i, r := range resp.Results {
-		fmt.Fprintf(&b, "%d. %s:%d-%d [%s] %s (score %.3f)\n   %s\n", i+1, walk.DisplayPath(r.Path), r.StartLine, r.EndLine, r.Type, r.Name, r.Score, Preview(r.content, 180))
+		fmt.Fprintf(&b, "%d. %s:%d-%d [%s] %s (score %.3f)\n   %s\n", i+1, walk.DisplayPath(r.Path), r.StartLine, r.EndLine, r.Type, ShortName(r.Name), r.Score, Preview(r.content, 180))
 	}
 	return b.String()
 }

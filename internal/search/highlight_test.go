@@ -4,6 +4,9 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/coderag/coderag/internal/embed"
+	"github.com/coderag/coderag/internal/embed/provider"
 )
 
 // marked renders text with each span wrapped in [ ].
@@ -105,5 +108,46 @@ func TestAbsentIdentifierNote(t *testing.T) {
 		if resp, err := s.Search(ctx, q, Options{}); err != nil || strings.Contains(resp.Note, "no identifier") {
 			t.Errorf("%q: note %q, %v", q, resp.Note, err)
 		}
+	}
+}
+
+// TestAbsentIdentifierNoteAgrees: when no result holds a word of the
+// query, the note on an absent identifier does not say the results match
+// its parts (they said both "no word of the query occurs" and "results
+// match its parts"): with no word anywhere the vector-only note alone, with
+// the words in a chunk ranked below the results that note and the absent
+// identifier without its parts.
+func TestAbsentIdentifierNoteAgrees(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	st, emb := testStore(t)
+	s := indexInto(t, st, emb, map[string]string{
+		"server.go": "package server\n\n// Serve accepts connections and handles requests.\nfunc Serve(addr string) error { return nil }\n\n// Close shuts the listener down.\nfunc Close() error { return nil }\n",
+	})
+	resp, err := s.Search(ctx, "zebraStripeCounter", Options{TopK: 2})
+	if err != nil || resp.Note != NoKeywordNote {
+		t.Errorf("no word anywhere: note %q, %v; want %q", resp.Note, err, NoKeywordNote)
+	}
+	// the learned model, as the command line: the test ranks below Serve
+	st, _ = testStore(t)
+	emb, err = provider.New(embed.Options{Provider: "local"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s = indexInto(t, st, emb, map[string]string{
+		"server.go":      "package server\n\n// Serve accepts connections and handles requests.\nfunc Serve(addr string) error { return nil }\n\n// Close shuts the listener down.\nfunc Close() error { return nil }\n",
+		"server_test.go": "package server\n\nimport \"testing\"\n\n// TestZebra checks the zebra stripe counter.\nfunc TestZebra(t *testing.T) {\n\tzebra, stripe, counter := 1, 2, 3\n\t_ = zebra + stripe + counter\n}\n",
+	})
+	resp, err = s.Search(ctx, "zebraStripeCounter", Options{TopK: 1})
+	if err != nil || !strings.HasPrefix(resp.Note, lowerKeywordLead) {
+		t.Fatalf("words in a test only: note %q, %v; want the lower-keyword note (the fixture no longer gives it): %+v", resp.Note, err, resp.Results)
+	}
+	if !strings.Contains(resp.Note, "no identifier `zebraStripeCounter` in the code") || strings.Contains(resp.Note, "results match its parts") {
+		t.Errorf("words in a test only: note %q", resp.Note)
+	}
+	// the parts in a result: they are said
+	resp, err = s.Search(ctx, "zebraStripeCounter", Options{TopK: 2})
+	if err != nil || resp.Note != "no identifier `zebraStripeCounter` in the code; results match its parts" {
+		t.Errorf("parts in a result: note %q, %v", resp.Note, err)
 	}
 }

@@ -277,7 +277,7 @@ func FormatMultiHuman(w io.Writer, resp *MultiResponse, o HumanOptions) {
 		case p.Error != "":
 			fmt.Fprintf(w, "note: %s: search failed: %s\n", p.Project, p.Error)
 		case p.Incomplete != "":
-			fmt.Fprintf(w, "note: %s: %s%s\n", p.Project, p.Incomplete, humanHints(p.Hints, HintIndex))
+			fmt.Fprintf(w, "note: %s: %s%s\n", p.Project, p.Incomplete, humanHints(p.Hints, HintIndex, o.REPL))
 		}
 		if p.Error == "" && p.Note != "" && p.Note != NoWordsNote && p.Results > 0 {
 			fmt.Fprintf(w, "note: %s: %s\n", p.Project, p.Note)
@@ -285,9 +285,13 @@ func FormatMultiHuman(w io.Writer, resp *MultiResponse, o HumanOptions) {
 	}
 	if len(resp.Results) == 0 {
 		if len(resp.Projects) > 0 && resp.Projects[0].Note == NoWordsNote {
-			fmt.Fprintf(w, "note: %s%s\n", NoWordsNote, humanHints(resp.Projects[0].Hints, HintGrep))
+			fmt.Fprintf(w, "note: %s%s\n", NoWordsNote, humanHints(resp.Projects[0].Hints, HintGrep, o.REPL))
 		}
-		fmt.Fprintf(w, "no results for %q in %d projects\n", resp.Query, len(resp.Projects))
+		projects := "projects"
+		if len(resp.Projects) == 1 {
+			projects = "project"
+		}
+		fmt.Fprintf(w, "no results for %q in %d %s\n", resp.Query, len(resp.Projects), projects)
 		return
 	}
 	for i, r := range resp.Results {
@@ -296,7 +300,7 @@ func FormatMultiHuman(w io.Writer, resp *MultiResponse, o HumanOptions) {
 			also = "  also in " + strings.Join(r.AlsoIn, ", ")
 		}
 		fmt.Fprintf(w, "%2d. %.3f  %s:%d-%d  (%s #%d)  [%s] %s%s\n", i+1, r.Score, walk.DisplayPath(r.Path), r.StartLine, r.EndLine,
-			walk.DisplayPath(r.Project), r.ProjectRank, r.Type, r.Name, also)
+			walk.DisplayPath(r.Project), r.ProjectRank, r.Type, humanName(r.Result), also)
 		fmt.Fprintf(w, "    %s\n", previewText(r.Result, o.Color))
 		if o.Explain && r.Explain != nil {
 			fmt.Fprintf(w, "    explain: %s\n", explainLine(r.Explain))

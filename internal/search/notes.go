@@ -18,14 +18,15 @@ const maxIdentifierChecks = 3
 
 // absentIdentifierNote returns the note for query identifiers that occur
 // nowhere in the project ("no identifier `zorblaxConfigBridge` in the
-// code; results match its parts"), or "" when there is none. A word counts
+// code; results match its parts", the parts said only when partsMatch:
+// some result holds a word of the query), or "" when there is none. A word counts
 // as an identifier when it is written like one (camelCase, snake_case,
 // a.b; identWord) and its name (the part after the last dot) has two sub-words or
 // more: the index holds such a name whole, so one full-text lookup of the
 // joined sub-words tells whether it occurs. A name that some result's text
 // holds as written is present, whatever the index says (a part of a
 // longer identifier). The note is presentation: it changes no result.
-func (s *Searcher) absentIdentifierNote(ctx context.Context, q *Query, hp HybridParams, res []Result) string {
+func (s *Searcher) absentIdentifierNote(ctx context.Context, q *Query, hp HybridParams, res []Result, partsMatch bool) string {
 	var notes []string
 	seen := map[string]bool{}
 	for _, w := range strings.Fields(q.Text) {
@@ -50,7 +51,11 @@ func (s *Searcher) absentIdentifierNote(ctx context.Context, q *Query, hp Hybrid
 		if err != nil || len(hits) > 0 {
 			continue // present, or unknown: say nothing
 		}
-		notes = append(notes, fmt.Sprintf("no identifier `%s` in the code; results match its parts", w))
+		note := fmt.Sprintf("no identifier `%s` in the code", w)
+		if partsMatch {
+			note += "; results match its parts"
+		}
+		notes = append(notes, note)
 	}
 	return strings.Join(notes, "; ")
 }

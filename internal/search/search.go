@@ -175,7 +175,9 @@ type Response struct {
 	Results  []Result `json:"results"`
 	// Note warns about weak results (NoKeywordNote, StopWordsNote), a
 	// query identifier the code does not hold ("no identifier `X` in the
-	// code; results match its parts") and a cut query (CutQueryNote),
+	// code; results match its parts", without the parts when no result
+	// holds a word of the query; not said with NoKeywordNote, which says
+	// it already) and a cut query (CutQueryNote),
 	// those that apply joined by "; " in that order; empty otherwise.
 	Note string `json:"note,omitempty"`
 	// Filter is the query's filters as written ("lang:go file:*_test.go",
@@ -320,11 +322,11 @@ func (s *Searcher) Search(ctx context.Context, query string, opts Options) (*Res
 		res = slices.DeleteFunc(res, func(x Result) bool { return walk.SecretName(x.Path) })
 	}
 	note := ""
+	kw := false // some result holds a word of the query
+	for _, x := range res {
+		kw = kw || x.Explain != nil && x.Explain.KeywordRank > 0
+	}
 	if r == RankerHybrid && len(res) > 0 {
-		kw := false
-		for _, x := range res {
-			kw = kw || x.Explain != nil && x.Explain.KeywordRank > 0
-		}
 		switch {
 		case kw:
 		case len(q.Terms) == 0:
@@ -339,8 +341,9 @@ func (s *Searcher) Search(ctx context.Context, query string, opts Options) (*Res
 			note = NoKeywordNote
 		}
 	}
-	if r == RankerHybrid {
-		note = joinNotes(note, s.absentIdentifierNote(ctx, q, hp, res))
+	if r == RankerHybrid && note != NoKeywordNote && note != NoKeywordFilteredNote {
+		// (no word of the query occurs at all: nor does the identifier)
+		note = joinNotes(note, s.absentIdentifierNote(ctx, q, hp, res, kw))
 	}
 	if q.embedErr != nil {
 		note = joinNotes(note, fmt.Sprintf(EmbedFailedNote, q.embedErr))

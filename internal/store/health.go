@@ -177,7 +177,9 @@ type CheckReport struct {
 	Path     string   `json:"path"`
 	Schema   int      `json:"schema_version"`
 	Projects []string `json:"projects,omitempty"`
-	// Problems lists what is wrong, one line each; empty means healthy.
+	// Problems lists what is wrong, one problem each; empty means
+	// healthy. SQLite's quick_check gives all its findings as the lines
+	// of one problem (up to 100 of them).
 	Problems []string `json:"problems,omitempty"`
 	// Foreign is true when the file is not a coderag index at all.
 	Foreign bool `json:"foreign,omitempty"`
