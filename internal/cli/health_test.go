@@ -155,26 +155,44 @@ func garbleFile(t *testing.T, path string, keep ...string) {
 		// every page of the schema itself (it outgrows page 1 once
 		// per-project full-text tables exist), and of the kept tables
 		for _, name := range append([]string{"sqlite_schema"}, keep...) {
-			rows, err := db.Query(`SELECT pageno FROM dbstat WHERE name = ? OR name IN (SELECT name FROM sqlite_master WHERE tbl_name = ?)`, name, name)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for rows.Next() {
-				var p int
-				rows.Scan(&p)
-				kept[p] = true
-			}
-			rows.Close()
+			addPages(t, db, kept, `SELECT pageno FROM dbstat WHERE name = ? OR name IN (SELECT name FROM sqlite_master WHERE tbl_name = ?)`, name, name)
 		}
 		db.Close()
 	}
+	scrambleBytes(t, path, func(i int) bool { return !kept[i/4096+1] })
+}
+
+// addPages adds to pages the page numbers a dbstat query gives.
+func addPages(t *testing.T, db *sql.DB, pages map[int]bool, query string, args ...any) {
+	t.Helper()
+	rows, err := db.Query(query, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var p int
+		if err := rows.Scan(&p); err != nil {
+			t.Fatal(err)
+		}
+		pages[p] = true
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// scrambleBytes overwrites each byte past the first page of the file at
+// path for which garble(offset) holds with a seeded random byte.
+func scrambleBytes(t *testing.T, path string, garble func(offset int) bool) {
+	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	r := rand.New(rand.NewPCG(7, 7))
 	for i := 4096; i < len(b); i++ {
-		if !kept[i/4096+1] {
+		if garble(i) {
 			b[i] = byte(r.UintN(256))
 		}
 	}
@@ -249,33 +267,12 @@ func garbleTable(t *testing.T, path, table string) {
 		t.Fatal(err)
 	}
 	pages := map[int]bool{}
-	rows, err := db.Query(`SELECT pageno FROM dbstat WHERE name = ?`, table)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for rows.Next() {
-		var p int
-		rows.Scan(&p)
-		pages[p] = true
-	}
-	rows.Close()
+	addPages(t, db, pages, `SELECT pageno FROM dbstat WHERE name = ?`, table)
 	db.Close()
 	if len(pages) < 2 {
 		t.Fatalf("%s has %d pages: too few to garble", table, len(pages))
 	}
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := rand.New(rand.NewPCG(7, 7))
-	for i := 4096; i < len(b); i++ {
-		if pages[i/4096+1] && i%4096 >= 200 {
-			b[i] = byte(r.UintN(256))
-		}
-	}
-	if err := os.WriteFile(path, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	scrambleBytes(t, path, func(i int) bool { return pages[i/4096+1] && i%4096 >= 200 })
 }
 
 // TestDoctorCapsFindings: SQLite's quick_check gives its findings on a
