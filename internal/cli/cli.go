@@ -20,6 +20,7 @@ import (
 	"github.com/coderag/coderag/internal/analyze"
 	"github.com/coderag/coderag/internal/config"
 	"github.com/coderag/coderag/internal/engine"
+	"github.com/coderag/coderag/internal/english"
 	"github.com/coderag/coderag/internal/httpx"
 	"github.com/coderag/coderag/internal/index"
 	"github.com/coderag/coderag/internal/rootrule"
@@ -254,29 +255,6 @@ func (e *env) errText(err error) string {
 func oneLine(s string) string {
 	s = strings.TrimSpace(s)
 	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\n", " ")), " ")
-}
-
-// counted is n and noun, plural but for one: "1 file", "2 files" (noun
-// takes an "s").
-func counted(n int, noun string) string {
-	return fmt.Sprintf("%d %s", n, plural(n, noun))
-}
-
-// plural is noun for a count of 1, noun+"s" for any other count.
-func plural(n int, noun string) string {
-	if n == 1 {
-		return noun
-	}
-	return noun + "s"
-}
-
-// agree is one when n is 1, many otherwise: the words that agree with a
-// count ("was"/"were", "it"/"them").
-func agree(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 func printUsage(w io.Writer) {
@@ -657,7 +635,7 @@ func openIn(e *env, eng *engine.Engine, dir string) (*engine.Project, error) {
 func noteOlder(e *env, root string, count func() int) {
 	if e.perRun {
 		if n := count(); n > 0 {
-			fmt.Fprintf(e.stderr, "note: %s of %s %s indexed by an older coderag; run `coderag index %s` to refresh %s\n", counted(n, "file"), root, agree(n, "was", "were"), root, agree(n, "it", "them"))
+			fmt.Fprintf(e.stderr, "note: %s of %s %s indexed by an older coderag; run `coderag index %s` to refresh %s\n", english.Counted(n, "file"), root, english.Agree(n, "was", "were"), root, english.Agree(n, "it", "them"))
 		}
 		return
 	}
@@ -665,7 +643,7 @@ func noteOlder(e *env, root string, count func() int) {
 		return
 	}
 	if n := count(); n > 0 {
-		fmt.Fprintf(e.stderr, "note: %s of %s %s indexed by an older coderag; run `coderag index %s` to refresh %s\n", counted(n, "file"), root, agree(n, "was", "were"), root, agree(n, "it", "them"))
+		fmt.Fprintf(e.stderr, "note: %s of %s %s indexed by an older coderag; run `coderag index %s` to refresh %s\n", english.Counted(n, "file"), root, english.Agree(n, "was", "were"), root, english.Agree(n, "it", "them"))
 		return
 	}
 	staleNoted.Delete(root) // not stale (yet): check again next time

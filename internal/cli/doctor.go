@@ -11,6 +11,7 @@ import (
 
 	"github.com/coderag/coderag/internal/embed"
 	"github.com/coderag/coderag/internal/engine"
+	"github.com/coderag/coderag/internal/english"
 	"github.com/coderag/coderag/internal/index"
 	"github.com/coderag/coderag/internal/rootrule"
 	"github.com/coderag/coderag/internal/search"
@@ -227,7 +228,7 @@ for the disk's sake (full, an I/O error): that is no damage, and doctor says so.
 		return fail(err)
 	}
 	if len(out.Lost) > 0 {
-		return fail(fmt.Errorf("%d of %s could not be indexed again (the damaged file is at %s)", len(out.Lost), counted(len(rep.Projects), "project"), out.MovedTo))
+		return fail(fmt.Errorf("%d of %s could not be indexed again (the damaged file is at %s)", len(out.Lost), english.Counted(len(rep.Projects), "project"), out.MovedTo))
 	}
 	if *asJSON {
 		return writeJSON(e.stdout, out)
@@ -355,7 +356,7 @@ func (e *env) rebuild(path string, projects []string) (movedTo string, rebuilt [
 			continue
 		}
 		rebuilt = append(rebuilt, p)
-		say("re-indexed %s: %s, %s, %d failed\n", p, counted(r.Changed, "file"), counted(r.Chunks, "chunk"), r.Failed)
+		say("re-indexed %s: %s, %s, %d failed\n", p, english.Counted(r.Changed, "file"), english.Counted(r.Chunks, "chunk"), r.Failed)
 	}
 	for p, why := range lost {
 		say("not re-indexed: %s: %s\n", p, why)

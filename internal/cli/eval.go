@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/coderag/coderag/internal/engine"
+	"github.com/coderag/coderag/internal/english"
 	"github.com/coderag/coderag/internal/lang"
 	"github.com/coderag/coderag/internal/search"
 	"github.com/coderag/coderag/internal/store"
@@ -100,7 +101,7 @@ per category and per language of the first target file.`)
 		return fmt.Errorf("%s in the index of %s: index the golden set's root and pass it as --project", what, p.Root)
 	case len(missing) > 0:
 		fmt.Fprintf(e.stderr, "warning: %d of the %d expected files %s not in the index of %s (e.g. %s); their queries count as misses\n",
-			len(missing), len(want), agree(len(missing), "is", "are"), p.Root, strings.Join(missing[:min(3, len(missing))], ", "))
+			len(missing), len(want), english.Agree(len(missing), "is", "are"), p.Root, strings.Join(missing[:min(3, len(missing))], ", "))
 	}
 	rep, err := search.Evaluate(e.ctx, s, g, *ranker)
 	if err != nil {
@@ -195,8 +196,8 @@ func runBenchEval(e *env, file, project, ranker, set string, asJSON bool) error 
 		}
 		return fmt.Errorf("%s in the index of %s: index the set's root and pass it as --project", what, p.Root)
 	case missing > 0:
-		fmt.Fprintf(e.stderr, "warning: %d of the %d labelled files %s not in the index of %s; %s as %s\n", missing, total, agree(missing, "is", "are"), p.Root,
-			agree(missing, "it counts", "they count"), agree(missing, "a miss", "misses"))
+		fmt.Fprintf(e.stderr, "warning: %d of the %d labelled files %s not in the index of %s; %s as %s\n", missing, total, english.Agree(missing, "is", "are"), p.Root,
+			english.Agree(missing, "it counts", "they count"), english.Agree(missing, "a miss", "misses"))
 	}
 	rep, err := search.EvaluateBench(e.ctx, s, qs, ranker, langOf)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/coderag/coderag/internal/engine"
+	"github.com/coderag/coderag/internal/english"
 )
 
 // freshNote is the one-line message for changes left pending by
@@ -13,7 +14,7 @@ func freshNote(f *engine.Freshness, root string) string {
 		return ""
 	}
 	n := f.Pending.Len()
-	return fmt.Sprintf("note: %s changed since the last index (%s); results from %s are marked stale; run `coderag index %s`", counted(n, "file"), f.Why, agree(n, "it", "them"), root)
+	return fmt.Sprintf("note: %s changed since the last index (%s); results from %s are marked stale; run `coderag index %s`", english.Counted(n, "file"), f.Why, english.Agree(n, "it", "them"), root)
 }
 
 // freshMaxFiles is how many changed files search re-indexes before

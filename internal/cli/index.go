@@ -17,6 +17,7 @@ import (
 
 	"github.com/coderag/coderag/internal/embed"
 	"github.com/coderag/coderag/internal/engine"
+	"github.com/coderag/coderag/internal/english"
 	"github.com/coderag/coderag/internal/index"
 	"github.com/coderag/coderag/internal/rootrule"
 	"github.com/coderag/coderag/internal/search"
@@ -128,14 +129,14 @@ Set EMBEDDING_PROVIDER=ollama or openai for a server's model.`)
 		if errors.Is(err, e.ctx.Err()) && rep != nil {
 			// with the run's embedder: run with the default's, the rest
 			// of a change of embedder would be undone
-			fmt.Fprintf(e.stderr, "interrupted after %s %s committed; run `%scoderag index %s` again to finish\n", counted(rep.Changed, "changed file"), agree(rep.Changed, "was", "were"), search.EmbedderEnv(rep.Embedder), dir)
+			fmt.Fprintf(e.stderr, "interrupted after %s %s committed; run `%scoderag index %s` again to finish\n", english.Counted(rep.Changed, "changed file"), english.Agree(rep.Changed, "was", "were"), search.EmbedderEnv(rep.Embedder), dir)
 		}
 		return err
 	}
 	var failed error
 	if rep.Failed > 0 && !*watch {
-		failed = fmt.Errorf("%s failed and %s previous index rows; %s retried on the next run", counted(rep.Failed, "file"),
-			agree(rep.Failed, "keeps its", "keep their"), agree(rep.Failed, "it is", "they are"))
+		failed = fmt.Errorf("%s failed and %s previous index rows; %s retried on the next run", english.Counted(rep.Failed, "file"),
+			english.Agree(rep.Failed, "keeps its", "keep their"), english.Agree(rep.Failed, "it is", "they are"))
 	}
 	if *asJSON {
 		// the report is the one JSON object: a failure is its "error"
@@ -227,7 +228,7 @@ func printReport(w io.Writer, rep *index.Report) {
 		fmt.Fprintf(w, "note: %d of the changed files did not change themselves: they were parsed again because the declarations or C++ sources of their directory did\n", rep.Reread)
 	}
 	if rep.Reanalysed > 0 {
-		fmt.Fprintf(w, "note: %s with Chinese text re-embedded because the text analysis changed (CC-CEDICT installed or removed, or a new glossary)\n", counted(rep.Reanalysed, "file"))
+		fmt.Fprintf(w, "note: %s with Chinese text re-embedded because the text analysis changed (CC-CEDICT installed or removed, or a new glossary)\n", english.Counted(rep.Reanalysed, "file"))
 	}
 	for i, f := range rep.Failures {
 		if i == 10 {
@@ -248,7 +249,7 @@ func printReport(w io.Writer, rep *index.Report) {
 		for _, c := range rep.Unindexed {
 			n += c
 		}
-		fmt.Fprintf(w, "not indexed (no language for the extension): %s%s\n", counted(n, "file"), topCounts(rep.Unindexed, 8))
+		fmt.Fprintf(w, "not indexed (no language for the extension): %s%s\n", english.Counted(n, "file"), topCounts(rep.Unindexed, 8))
 	}
 	shown := 0
 	for _, s := range rep.Skips {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"github.com/coderag/coderag/internal/english"
 	"github.com/coderag/coderag/internal/rootrule"
 	"github.com/coderag/coderag/internal/store"
 )
@@ -89,7 +90,7 @@ checkpoint), so the index file shrinks.`)
 		}
 		return writeJSON(e.stdout, out)
 	}
-	fmt.Fprintf(e.stdout, "removed %s from the index (%s); index file %.1f MiB -> %.1f MiB\n", root, counted(files, "file"),
+	fmt.Fprintf(e.stdout, "removed %s from the index (%s); index file %.1f MiB -> %.1f MiB\n", root, english.Counted(files, "file"),
 		float64(before)/(1<<20), float64(after)/(1<<20))
 	if cerr != nil {
 		fmt.Fprintf(e.stderr, "note: the space was not all given back (%s); `coderag remove` of another project, or VACUUM with free disk space, retries it\n", e.errText(cerr))

@@ -30,7 +30,7 @@ func searchMany(e *env, dirs []string, all bool, query string, opts search.Optio
 	} else if !exists {
 		return fmt.Errorf("nothing indexed yet: run `coderag index DIR`")
 	} else if emptyIndexFile(e.cfg.DBPath()) {
-		return fmt.Errorf("nothing indexed yet: the index file %s is empty (0 bytes: SQLite takes it as an empty database, so no project is in it): run `coderag index DIR` to build the index in it", store.Redact(e.cfg.DBPath()))
+		return emptyIndexError("DIR", e.cfg.DBPath())
 	}
 	eng, release, err := openEngine(e)
 	if err != nil {

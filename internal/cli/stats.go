@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/coderag/coderag/internal/english"
 	"github.com/coderag/coderag/internal/toolset"
 
 	"github.com/coderag/coderag/internal/index"
@@ -90,14 +91,14 @@ func printLangStats(w io.Writer, ls index.LangStats) {
 		if l.Fallback > 0 && l.Parser {
 			how += fmt.Sprintf(", %d fell back to text%s", l.Fallback, counts(l.Reasons))
 		}
-		fmt.Fprintf(w, "  %-12s %6d %-5s  %s\n", l.Language, l.Files, plural(l.Files, "file"), how)
+		fmt.Fprintf(w, "  %-12s %6d %-5s  %s\n", l.Language, l.Files, english.Plural(l.Files, "file"), how)
 	}
 	if len(ls.Unindexed) > 0 {
 		n := 0
 		for _, c := range ls.Unindexed {
 			n += c
 		}
-		fmt.Fprintf(w, "not indexed: %s by extension%s\n", counted(n, "file"), topCounts(ls.Unindexed, 20))
+		fmt.Fprintf(w, "not indexed: %s by extension%s\n", english.Counted(n, "file"), topCounts(ls.Unindexed, 20))
 	}
 }
 
@@ -262,7 +263,7 @@ An error is {"error": MSG} on stdout with --json.`)
 		}
 		if r := p.LastRun; r != nil && r.Done && r.Withheld > 0 {
 			fmt.Fprintf(e.stdout, "withheld:  %s whose %s like secrets (.env, *.key, credentials.json, ...): not indexed, read or listed; --allow-secrets or CODERAG_ALLOW_SECRETS=1 takes %s\n",
-				counted(r.Withheld, "file"), agree(r.Withheld, "name looks", "names look"), agree(r.Withheld, "it", "them"))
+				english.Counted(r.Withheld, "file"), english.Agree(r.Withheld, "name looks", "names look"), english.Agree(r.Withheld, "it", "them"))
 		}
 		if r := p.LastRun; r != nil && r.Done && r.SkippedTotal > 0 {
 			fmt.Fprintf(e.stdout, "skipped:   %d by the last run\n", r.SkippedTotal)

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/coderag/coderag/internal/english"
 	"github.com/coderag/coderag/internal/rootrule"
 	"github.com/coderag/coderag/internal/store"
 	"github.com/coderag/coderag/internal/tools"
@@ -263,7 +264,7 @@ an invalid regular expression, a path outside the project).`)
 	}
 	if !*asJSON && res.Withheld > 0 {
 		fmt.Fprintf(e.stderr, "note: withheld %s whose %s like secrets (.env, *.key, credentials.json, ...): not searched; --allow-secrets searches %s\n",
-			counted(res.Withheld, "file"), agree(res.Withheld, "name looks", "names look"), agree(res.Withheld, "it", "them"))
+			english.Counted(res.Withheld, "file"), english.Agree(res.Withheld, "name looks", "names look"), english.Agree(res.Withheld, "it", "them"))
 	}
 	if len(res.Matches) == 0 {
 		return errSilent // "No matches." is printed; exit 1 as rg does

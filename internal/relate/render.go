@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/coderag/coderag/internal/english"
 )
 
 // Output formats understood by Render.
@@ -113,9 +115,9 @@ func (g *GraphResult) tree(w *bufio.Writer) {
 		fmt.Fprintf(w, ": %s %s (%s)", d.Type, d.Name, defSpan(d))
 	}
 	if total := len(g.Edges) + g.More; g.More > 0 {
-		fmt.Fprintf(w, "\n%d %s, %d shown:\n\n", total, plural(total, "relation"), len(g.Edges))
+		fmt.Fprintf(w, "\n%d %s, %d shown:\n\n", total, english.Plural(total, "relation"), len(g.Edges))
 	} else {
-		fmt.Fprintf(w, "\n%d %s:\n\n", total, plural(total, "relation"))
+		fmt.Fprintf(w, "\n%d %s:\n\n", total, english.Plural(total, "relation"))
 	}
 	// group by from side, keeping first-appearance order
 	var order []string
@@ -141,29 +143,17 @@ func (g *GraphResult) tree(w *bufio.Writer) {
 		}
 	}
 	if g.More > 0 {
-		fmt.Fprintf(w, "\n… %d more %s (raise --limit, or --limit 0 for all)\n", g.More, plural(g.More, "relation"))
+		fmt.Fprintf(w, "\n… %d more %s (raise --limit, or --limit 0 for all)\n", g.More, english.Plural(g.More, "relation"))
 	}
 	if g.Library > 0 {
-		fmt.Fprintf(w, "\n(%d %s to builtins and other packages not listed)\n", g.Library, plural(g.Library, "call"))
+		fmt.Fprintf(w, "\n(%d %s to builtins and other packages not listed)\n", g.Library, english.Plural(g.Library, "call"))
 	}
 	if g.OmittedAmbiguous > 0 {
-		fmt.Fprintf(w, "\n(%d more %s may reach it through a name shared by over %d definitions; not listed)\n", g.OmittedAmbiguous, plural(g.OmittedAmbiguous, "call"), maxCandidates)
+		fmt.Fprintf(w, "\n(%d more %s may reach it through a name shared by over %d definitions; not listed)\n", g.OmittedAmbiguous, english.Plural(g.OmittedAmbiguous, "call"), maxCandidates)
 	}
 	if g.OmittedGuesses > 0 {
-		fmt.Fprintf(w, "\n(%d more guessed %s; --include-guesses shows them)\n", g.OmittedGuesses, plural(g.OmittedGuesses, "call"))
+		fmt.Fprintf(w, "\n(%d more guessed %s; --include-guesses shows them)\n", g.OmittedGuesses, english.Plural(g.OmittedGuesses, "call"))
 	}
-}
-
-// plural is noun for a count of 1, noun+"s" for any other count (noun+"es"
-// after an s: "guesses").
-func plural(n int, noun string) string {
-	switch {
-	case n == 1:
-		return noun
-	case strings.HasSuffix(noun, "s"):
-		return noun + "es"
-	}
-	return noun + "s"
 }
 
 func (wk *Walk) tree(w *bufio.Writer) {
@@ -234,18 +224,18 @@ func (wk *Walk) tree(w *bufio.Writer) {
 			guess++
 		}
 	}
-	fmt.Fprintf(w, "%d %s (%d ambiguous, %d unresolved, %d %s not followed)", len(wk.Edges), plural(len(wk.Edges), "call"), amb, unres, guess, plural(guess, "guess"))
+	fmt.Fprintf(w, "%d %s (%d ambiguous, %d unresolved, %d %s not followed)", len(wk.Edges), english.Plural(len(wk.Edges), "call"), amb, unres, guess, english.Plural(guess, "guess"))
 	if wk.Library > 0 {
-		fmt.Fprintf(w, "; %d %s to builtins and other packages not listed", wk.Library, plural(wk.Library, "call"))
+		fmt.Fprintf(w, "; %d %s to builtins and other packages not listed", wk.Library, english.Plural(wk.Library, "call"))
 	}
 	if wk.Truncated {
 		fmt.Fprintf(w, "; truncated at %d calls", maxEdges)
 	}
 	if wk.OmittedAmbiguous > 0 {
-		fmt.Fprintf(w, "; %d %s through names shared by over %d definitions not listed", wk.OmittedAmbiguous, plural(wk.OmittedAmbiguous, "call"), maxCandidates)
+		fmt.Fprintf(w, "; %d %s through names shared by over %d definitions not listed", wk.OmittedAmbiguous, english.Plural(wk.OmittedAmbiguous, "call"), maxCandidates)
 	}
 	if wk.OmittedGuesses > 0 {
-		fmt.Fprintf(w, "\n%d more guessed %s; --include-guesses shows them", wk.OmittedGuesses, plural(wk.OmittedGuesses, strings.TrimSuffix(wk.Direction, "s")))
+		fmt.Fprintf(w, "\n%d more guessed %s; --include-guesses shows them", wk.OmittedGuesses, english.Plural(wk.OmittedGuesses, strings.TrimSuffix(wk.Direction, "s")))
 	}
 	w.WriteString("\n")
 }
@@ -255,7 +245,7 @@ func (p *PathResult) tree(w *bufio.Writer) {
 		fmt.Fprintf(w, "no call path from %s to %s\n", p.From.Name, p.To.Name)
 		return
 	}
-	fmt.Fprintf(w, "path from %s to %s: %d %s", p.From.Name, p.To.Name, len(p.Edges), plural(len(p.Edges), "call"))
+	fmt.Fprintf(w, "path from %s to %s: %d %s", p.From.Name, p.To.Name, len(p.Edges), english.Plural(len(p.Edges), "call"))
 	if p.Ambiguous {
 		w.WriteString(" (through ambiguous calls: no path over resolved calls alone)")
 	}
@@ -264,7 +254,7 @@ func (p *PathResult) tree(w *bufio.Writer) {
 	for i, e := range p.Edges {
 		if n > pathShownHead+pathShownTail && i == pathShownHead {
 			elided := n - pathShownHead - pathShownTail
-			fmt.Fprintf(w, "%s… %d more %s … (--format json lists every step)\n", strings.Repeat("    ", pathIndentMax), elided, plural(elided, "step"))
+			fmt.Fprintf(w, "%s… %d more %s … (--format json lists every step)\n", strings.Repeat("    ", pathIndentMax), elided, english.Plural(elided, "step"))
 		}
 		if n > pathShownHead+pathShownTail && i >= pathShownHead && i < n-pathShownTail {
 			continue

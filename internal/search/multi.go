@@ -11,6 +11,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/coderag/coderag/internal/english"
 	"github.com/coderag/coderag/internal/walk"
 )
 
@@ -287,11 +288,7 @@ func FormatMultiHuman(w io.Writer, resp *MultiResponse, o HumanOptions) {
 		if len(resp.Projects) > 0 && resp.Projects[0].Note == NoWordsNote {
 			fmt.Fprintf(w, "note: %s%s\n", NoWordsNote, humanHints(resp.Projects[0].Hints, HintGrep, o.REPL))
 		}
-		projects := "projects"
-		if len(resp.Projects) == 1 {
-			projects = "project"
-		}
-		fmt.Fprintf(w, "no results for %q in %d %s\n", resp.Query, len(resp.Projects), projects)
+		fmt.Fprintf(w, "no results for %q in %s\n", resp.Query, english.Counted(len(resp.Projects), "project"))
 		return
 	}
 	for i, r := range resp.Results {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/bmatcuk/doublestar/v4"
 
+	"github.com/coderag/coderag/internal/english"
 	"github.com/coderag/coderag/internal/walk"
 )
 
@@ -133,7 +134,7 @@ func glob(ctx context.Context, root string, p GlobParams, indexed bool) (*GlobRe
 		// withheld names that match are said, so an empty list is never
 		// mistaken for "no such file"
 		res.Note = strings.TrimSpace(res.Note + " " + fmt.Sprintf("Withheld %d secret-looking %s that match%s (allow secrets to list %s).",
-			secrets, plural(secrets, "file", "files"), plural(secrets, "es", ""), plural(secrets, "it", "them")))
+			secrets, english.Agree(secrets, "file", "files"), english.Agree(secrets, "es", ""), english.Agree(secrets, "it", "them")))
 	}
 	if n := len(deep); n > 0 {
 		// their files may match: the list is not the whole answer
@@ -143,7 +144,7 @@ func glob(ctx context.Context, root string, p GlobParams, indexed bool) (*GlobRe
 			named += fmt.Sprintf(" and %d more", n-1)
 		}
 		res.Note = strings.TrimSpace(res.Note + " " + fmt.Sprintf("%d %s nested too deep %s not listed (%s).",
-			n, plural(n, "directory", "directories"), plural(n, "was", "were"), named))
+			n, english.Agree(n, "directory", "directories"), english.Agree(n, "was", "were"), named))
 		res.Partial = true
 	}
 	sort.Slice(files, func(i, j int) bool { return pathLess(files[i].Path, files[j].Path) })

@@ -15,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/coderag/coderag/internal/english"
 	"github.com/coderag/coderag/internal/lang"
 	"github.com/coderag/coderag/internal/walk"
 )
@@ -133,7 +134,7 @@ func skippedNote(dirs []string, more bool) string {
 	if more {
 		list += " and more"
 	}
-	return fmt.Sprintf("Skipped %s (built-in rule; no_ignore to search %s).", list, plural(len(dirs), "it", "them"))
+	return fmt.Sprintf("Skipped %s (built-in rule; no_ignore to search %s).", list, english.Agree(len(dirs), "it", "them"))
 }
 
 // passedOver returns what a walk of root with opts leaves out by its rules
@@ -157,7 +158,7 @@ func withheldNote(n int) string {
 		return ""
 	}
 	return fmt.Sprintf("Withheld %d secret-looking %s, not searched (allow secrets to search %s).",
-		n, plural(n, "file", "files"), plural(n, "it", "them"))
+		n, english.Agree(n, "file", "files"), english.Agree(n, "it", "them"))
 }
 
 // Match is one matching line.
@@ -247,18 +248,18 @@ func (q *query) skipNotes() (notes, reasons []string) {
 	}
 	if n := len(q.largeMatched); n > 0 {
 		notes = append(notes, fmt.Sprintf("%d %s larger than 2 MiB %s but %s not shown (%s): coderag reads files up to 2 MiB; search it with rg or grep directly.",
-			n, plural(n, "file", "files"), plural(n, "matches", "match"), plural(n, "is", "are"), name(q.largeMatched)))
+			n, english.Agree(n, "file", "files"), english.Agree(n, "matches", "match"), english.Agree(n, "is", "are"), name(q.largeMatched)))
 	}
 	if n := len(q.largeSkipped); n > 0 {
 		notes = append(notes, fmt.Sprintf("%d %s larger than 2 MiB %s not searched (%s).",
-			n, plural(n, "file", "files"), plural(n, "was", "were"), name(q.largeSkipped)))
+			n, english.Agree(n, "file", "files"), english.Agree(n, "was", "were"), name(q.largeSkipped)))
 	}
 	if len(q.largeMatched)+len(q.largeSkipped) > 0 {
 		reasons = append(reasons, ReasonTooLarge)
 	}
 	if n := len(q.deep); n > 0 {
 		notes = append(notes, fmt.Sprintf("%d %s nested too deep %s not searched (%s).",
-			n, plural(n, "directory", "directories"), plural(n, "was", "were"), name(q.deep)))
+			n, english.Agree(n, "directory", "directories"), english.Agree(n, "was", "were"), name(q.deep)))
 		reasons = append(reasons, ReasonTooDeep)
 	}
 	return notes, reasons
@@ -424,7 +425,7 @@ func grepFiles(ctx context.Context, root string, p GrepParams, indexed bool) (*G
 			c.reason(ReasonUnreadable)
 			n := len(q.unreadable)
 			notes = append(notes, fmt.Sprintf("%d %s could not be read and %s not searched (%s).",
-				n, plural(n, "path", "paths"), plural(n, "was", "were"), strings.Join(q.unreadable[:min(n, 3)], "; ")))
+				n, english.Agree(n, "path", "paths"), english.Agree(n, "was", "were"), strings.Join(q.unreadable[:min(n, 3)], "; ")))
 		}
 		if err == nil {
 			c.finish()
@@ -474,13 +475,6 @@ func grepFiles(ctx context.Context, root string, p GrepParams, indexed bool) (*G
 	notes = slices.DeleteFunc(notes, func(n string) bool { return n == "" })
 	res.Note = strings.TrimSpace(strings.Join(notes, " "))
 	return res, nil
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 // collector applies the limits to the engine's stream and builds the result.
