@@ -996,11 +996,20 @@ func signature(name, params string) string {
 	}
 	params = strings.ReplaceAll(strings.ReplaceAll(params, "( ", "("), " )", ")")
 	params = strings.ReplaceAll(params, " ,", ",")
-	if len(params) > 400 {
-		params = params[:400] + "…)"
+	if len(params) > maxSignatureParams {
+		cut := maxSignatureParams
+		for cut > 0 && !utf8.RuneStart(params[cut]) {
+			cut-- // never split a character: the cut ends before the rune that crosses it
+		}
+		params = params[:cut] + "…)"
 	}
 	return name + params
 }
+
+// maxSignatureParams is the longest parameter list, in bytes, a
+// signature keeps; a longer one is cut at the last character boundary at
+// or before it and ends in "…)".
+const maxSignatureParams = 400
 
 // maxMacroParses bounds the sub-parses of Rust item macros per file;
 // maxMacroDepth their nesting.

@@ -1,10 +1,12 @@
 package chunk
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestParseSymbol(t *testing.T) {
@@ -79,5 +81,47 @@ func TestParseSymbolGoldenCorpus(t *testing.T) {
 	}
 	if n < 100 {
 		t.Fatalf("only %d definition chunks in testdata", n)
+	}
+}
+
+// TestLongSignatureKeepsWholeCharacters parses a Go function whose
+// parameter list is longer than maxSignatureParams and made of two-byte
+// characters placed so that the byte cut falls inside one: the signature
+// must stay valid UTF-8, end in "…)", and keep every whole character
+// before the cut.
+func TestLongSignatureKeepsWholeCharacters(t *testing.T) {
+	params := []string{"abcd int"} // 10 bytes with its ", ": byte 400 falls on the second byte of an é
+	for i := 0; i < 60; i++ {
+		params = append(params, fmt.Sprintf("é%02dé int", i)) // 10 bytes each, ", " between
+	}
+	src := "package p\n\nfunc Long(" + strings.Join(params, ", ") + ") {}\n"
+	res, err := Parse("p.go", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sig string
+	for _, c := range res.Chunks {
+		if strings.HasPrefix(c.Signature, "Long(") {
+			sig = c.Signature
+		}
+	}
+	if sig == "" {
+		t.Fatalf("no chunk for Long: %+v", res.Chunks)
+	}
+	if !utf8.ValidString(sig) {
+		t.Fatalf("signature is not valid UTF-8: %q", sig)
+	}
+	if !strings.HasSuffix(sig, "…)") {
+		t.Fatalf("a long signature ends in …): %q", sig)
+	}
+	kept := strings.TrimSuffix(strings.TrimPrefix(sig, "Long"), "…)")
+	full := "(" + strings.Join(params, ", ") + ")"
+	if !strings.HasPrefix(full, kept) || len(kept) > maxSignatureParams || len(kept) < maxSignatureParams-3 {
+		t.Fatalf("kept %d bytes %q, want the first %d bytes of the list up to a character boundary", len(kept), kept, maxSignatureParams)
+	}
+	// the cut really falls inside a character: without the back-off the
+	// signature would split one
+	if utf8.RuneStart(full[maxSignatureParams]) {
+		t.Fatalf("test data does not put byte %d inside a character", maxSignatureParams)
 	}
 }
