@@ -49,7 +49,8 @@ func TestToolResultsHoldNoKey(t *testing.T) {
 }
 
 // TestIndexStatusSaysIncomplete: a project whose index run did not finish
-// is reported as incomplete, with its counts.
+// is reported as incomplete, with its counts, each word agreeing with its
+// count.
 func TestIndexStatusSaysIncomplete(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -73,5 +74,9 @@ func TestIndexStatusSaysIncomplete(t *testing.T) {
 	text, isErr := callText(t, cs, "index_status", nil)
 	if isErr || !strings.Contains(text, "incomplete: 1 of 10 files indexed") {
 		t.Fatalf("index_status: %v\n%s", isErr, text)
+	}
+	// one file, no chunk, no relation: each count agrees with its noun
+	if !strings.Contains(text, "indexed: 1 file, 0 chunks (0 embedded), 0 relations;") {
+		t.Fatalf("index_status counts: %s", text)
 	}
 }

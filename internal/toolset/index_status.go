@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/coderag/coderag/internal/english"
 	"github.com/coderag/coderag/internal/search"
 )
 
@@ -44,8 +45,8 @@ var indexStatus = define(IndexStatus, "Index status", true,
 			b.WriteString("indexed: no (search_code or index_project will index it)\n")
 		} else {
 			c := ps.Counts
-			fmt.Fprintf(&b, "indexed: %d files, %d chunks (%d embedded), %d relations; embedder %s; updated %s\n",
-				c.Files, c.Chunks, c.Embedded, c.Relations, ps.Embedder, ps.UpdatedAt.Format(time.RFC3339))
+			fmt.Fprintf(&b, "indexed: %s, %s (%d embedded), %s; embedder %s; updated %s\n",
+				english.Counted(c.Files, "file"), english.Counted(c.Chunks, "chunk"), c.Embedded, english.Counted(c.Relations, "relation"), ps.Embedder, ps.UpdatedAt.Format(time.RFC3339))
 			if len(c.ChunksByType) > 0 {
 				b.WriteString("chunks by type: " + Counts(c.ChunksByType) + "\n")
 			}
