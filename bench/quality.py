@@ -41,7 +41,8 @@ then scores with `coderag eval --json`:
 
 --set P=V,... is passed to `coderag eval --set` (ranking params, e.g.
 Semantic=0.3). --env K=V is passed to every coderag process (EMBEDDING_MODEL=... for an
-ablation). Prints one table; writes WORK_DIR/quality.json.
+ablation). Prints one table; writes WORK_DIR/quality.json and WORK_DIR/per_query.json
+(each query's rank or NDCG, which bench/qdiff.py compares between two runs).
 """
 import json, os, subprocess, sys, collections
 
@@ -92,10 +93,21 @@ def run_eval(home_name, project, setfile):
     if p.returncode != 0:
         print(f"  {home_name} {os.path.basename(setfile)}: eval failed: {p.stderr.strip()[:200]}", file=sys.stderr)
         return None
-    return json.loads(p.stdout)
+    res = json.loads(p.stdout)
+    # per query, for bench/qdiff.py: a golden set's rank of the first hit
+    # (0: not in the top 10), a file-labelled set's chunk NDCG@10 of each
+    # query below 1 (a query not listed scored 1)
+    key = home_name + ":" + os.path.basename(setfile)
+    if "ranks" in res:
+        per_query[key] = {"kind": "rank", "values": res["ranks"],
+                          "queries": {m["id"]: m["query"] for m in res.get("misses") or []}}
+    else:
+        per_query[key] = {"kind": "ndcg", "values": {m["query"]: m["ndcg10_chunk"] for m in res.get("misses") or []}}
+    return res
 
 
 out = {}
+per_query = {}
 lines = []
 
 if only is None or "semble" in only:
@@ -228,4 +240,5 @@ pooled("func 1-6    ", ["func", "func2", "func3", "func4", "func5", "func6"])
 pooled("func 1-7    ", ["func", "func2", "func3", "func4", "func5", "func6", "func7"])
 
 json.dump(out, open(os.path.join(work, "quality.json"), "w"), indent=1)
+json.dump(per_query, open(os.path.join(work, "per_query.json"), "w"), indent=1, ensure_ascii=False)
 print("\n".join(lines))
