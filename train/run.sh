@@ -33,6 +33,7 @@ TEMPLATES=${TEMPLATES:-0.3}      # share of queries wrapped in a question templa
 DROPOUT=${DROPOUT:-0.15}         # probability of leaving a token out of a training text
 COMMENTS=${COMMENTS:-0}          # most comment pairs per package (an inline comment ↔ the lines it introduces; 0: none)
 ZHQUERIES=${ZHQUERIES:-0}        # share of doc pairs trained again with a word-by-word Chinese translation of the query (0: none)
+HARDNEG=${HARDNEG:-0}            # 1: each query also meets one hard negative mined in its package every epoch (train.py --hard-neg)
 ZHSOURCE=${ZHSOURCE:-dict}       # what translates those queries: dict (glossary and CC-CEDICT senses) or glossary (its own terms only)
 if [ "$SMALL" != 0 ]; then RUN=$WORK/run-small-$SMALL; HASHFILE=train/weights-small.sha256; EPOCHS=${SMALL_EPOCHS:-3}
 else RUN=$WORK/run-full; HASHFILE=train/weights.sha256; fi
@@ -68,7 +69,7 @@ phase train
 seeds=($SEEDS) models=() pids=()
 for s in "${seeds[@]}"; do
   /usr/bin/python3 train/train.py --data "$RUN/pairs" --out "$RUN/model-$s" --seed "$s" --epochs "$EPOCHS" \
-    --cluster "$CLUSTER" --name-weight "$NAME_WEIGHT" --template-rate "$TEMPLATES" --token-dropout "$DROPOUT" \
+    --cluster "$CLUSTER" --name-weight "$NAME_WEIGHT" --template-rate "$TEMPLATES" --token-dropout "$DROPOUT" --hard-neg "$HARDNEG" \
     > "$RUN/train-$s.log" 2>&1 &
   pids+=($!) models+=("$RUN/model-$s")
 done

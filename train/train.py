@@ -15,7 +15,13 @@ what BM25 already matches; the doc's words are what a reader asks with), comment
 lines it introduces) --comment-weight. A share --cluster of each
 batch is drawn from a package-grouped order, so part of the in-batch negatives are functions of the
 same packages: same domain and vocabulary, the near misses a search must tell apart (hard
-negatives by construction, as in-batch negatives from one repository). Plus, at weight --zh-weight, the same loss between each Chinese word's row and the
+negatives by construction, as in-batch negatives from one repository). With --hard-neg, each query
+also meets one mined hard negative: at the start of every epoch each query is scored against the
+codes of its own package by the model as it stands, and one of its --hard-top best codes that is
+not its own (nor the same code under another pair) joins the batch as a column of the query's
+softmax (ANCE, Xiong et al., 2021, mined within the package; at the first epoch the model is its
+initialisation, a random projection of IDF-weighted bags of words, so those are lexical hard
+negatives as in DPR, Karpukhin et al., 2020). Plus, at weight --zh-weight, the same loss between each Chinese word's row and the
 pooled rows of its English senses (weights from zh.Senses), so Chinese words live in the space of
 the code words they mean. Training is full-batch-shuffled epochs, SparseAdam on the table and
 weights. After training a Chinese word's weights are set to the sense-weighted mean of its sense
@@ -28,6 +34,7 @@ Writes to --out: table.f32 (rows x dim, row-major), wdoc.f32, wquery.f32, train.
 CPU torch 1.13 (Debian python3-torch); run with /usr/bin/python3.
 """
 import argparse
+import hashlib
 import json
 import math
 import os
@@ -113,14 +120,64 @@ class Model(torch.nn.Module):
         return F.normalize(v, dim=1, eps=1e-8)
 
 
-def infonce(q, d, scale, w=None):
-    """Symmetric InfoNCE over in-batch negatives; w weighs each pair's two terms (None: 1 each)."""
+def infonce(q, d, scale, w=None, hard=None):
+    """Symmetric InfoNCE over in-batch negatives; w weighs each pair's two terms (None: 1 each).
+    hard (m x dim, or None) are extra codes every query is also scored against (the mined hard
+    negatives): columns of the query-to-code softmax only, never rows of the code-to-query one."""
     logits = scale * q @ d.t()
     lab = torch.arange(q.shape[0])
+    lq = logits if hard is None else torch.cat([logits, scale * q @ hard.t()], dim=1)
     if w is None:
-        return 0.5 * (F.cross_entropy(logits, lab) + F.cross_entropy(logits.t(), lab))
-    l = F.cross_entropy(logits, lab, reduction="none") + F.cross_entropy(logits.t(), lab, reduction="none")
+        return 0.5 * (F.cross_entropy(lq, lab) + F.cross_entropy(logits.t(), lab))
+    l = F.cross_entropy(lq, lab, reduction="none") + F.cross_entropy(logits.t(), lab, reduction="none")
     return 0.5 * (l * w).sum() / w.sum()
+
+
+def code_keys(td):
+    """One 64-bit key per pair's code side (its token ids and counts): a doc pair and a name pair
+    of one function share their code, and must not be each other's negatives."""
+    ids, w, off = td
+    h = np.zeros(len(off) - 1, dtype=np.uint64)
+    for k in range(len(off) - 1):
+        a, b = off[k], off[k + 1]
+        d = hashlib.blake2b(ids[a:b].tobytes(), digest_size=8)
+        d.update(w[a:b].tobytes())
+        h[k] = np.frombuffer(d.digest(), dtype="<u8")[0]
+    return h
+
+
+def mine_hard(model, tq, td, pkg, keys, top, rng, block=4096):
+    """For every pair, one hard negative: a pair index of the same package whose code the model
+    (as it stands, no dropout) scores among the query's `top` best codes that are not its own
+    code (keys differ), drawn uniformly among them; -1 when the package has no other code."""
+    n = len(tq[2]) - 1
+    qv = torch.zeros(n, model.E.weight.shape[1])
+    dv = torch.zeros(n, model.E.weight.shape[1])
+    with torch.no_grad():
+        for a in range(0, n, block):
+            idx = np.arange(a, min(a + block, n))
+            qv[idx] = model.pool(*batch(tq, idx, True), model.wq)
+            dv[idx] = model.pool(*batch(td, idx, True), model.wd)
+    hard = np.full(n, -1, dtype=np.int64)
+    order = np.argsort(pkg, kind="stable")
+    bounds = np.flatnonzero(np.diff(pkg[order])) + 1
+    for members in np.split(order, bounds):
+        if len(members) < 2:
+            continue
+        mk = keys[members]
+        dm = dv[members]
+        rb = max(1, min(block, 16_000_000 // len(members)))  # at most 16M scores (64 MB) at once
+        for a in range(0, len(members), rb):
+            rows = members[a:a + rb]
+            with torch.no_grad():
+                s = (qv[rows] @ dm.t()).numpy()
+            s[keys[rows][:, None] == mk[None, :]] = -np.inf  # its own code, under any pair
+            k = min(top, len(members) - 1)
+            best = np.argpartition(-s, k - 1, axis=1)[:, :k]
+            pick = best[np.arange(len(rows)), rng.randint(0, k, size=len(rows))]
+            ok = np.isfinite(s[np.arange(len(rows)), pick])
+            hard[rows] = np.where(ok, members[pick], -1)
+    return hard
 
 
 def epoch_batches(rng, npairs, bsize, pkg, cluster):
@@ -186,6 +243,10 @@ def main():
                     help="loss weight of name pairs relative to doc pairs")
     ap.add_argument("--comment-weight", type=float, default=1.0,
                     help="loss weight of comment pairs (an inline comment and the lines it introduces) relative to doc pairs")
+    ap.add_argument("--hard-neg", type=int, default=0,
+                    help="1: every query also meets one hard negative mined in its package at each epoch's start")
+    ap.add_argument("--hard-top", type=int, default=5,
+                    help="the hard negative is drawn among the query's this many best other codes")
     a = ap.parse_args()
 
     t0 = time.time()
@@ -223,12 +284,19 @@ def main():
     log = {"pairs": npairs, "chinese_pairs": nz, "rows": n, "dim": a.dim, "args": vars(a), "epochs": []}
     print(f"train: {npairs} pairs, {nz} Chinese pairs, {n} rows x {a.dim}; held-out MRR@10 at start "
           f"{mrr10(model, hq, hd, nheld):.4f} ({nheld} pairs)", file=sys.stderr, flush=True)
+    keys = code_keys(td) if a.hard_neg and pkg is not None else None
     steps = npairs // a.batch
     total = steps * a.epochs
     step = 0
     for ep in range(a.epochs):
         te = time.time()
         batches = epoch_batches(rng, npairs, a.batch, pkg, a.cluster)
+        hard = None
+        if keys is not None:
+            tm = time.time()
+            hard = mine_hard(model, tq, td, pkg, keys, a.hard_top, rng)
+            print(f"train: epoch {ep + 1} hard negatives for {int((hard >= 0).sum())} of {npairs} pairs "
+                  f"in {time.time() - tm:.0f}s", file=sys.stderr, flush=True)
         zperm = rng.permutation(nz) if nz else None
         zpos = 0
         tot = 0.0
@@ -245,7 +313,13 @@ def main():
             q = model.pool(*drop_tokens(rng, *batch(tq, idx, True, extra), a.token_dropout), model.wq)
             d = model.pool(*drop_tokens(rng, *batch(td, idx, True), a.token_dropout), model.wd)
             scale = model.logit_scale.exp().clamp(max=100)
-            loss = infonce(q, d, scale, None if pw is None else torch.from_numpy(pw[idx]))
+            hv = None
+            if hard is not None:
+                hi = hard[idx]
+                hi = hi[hi >= 0]
+                if len(hi):
+                    hv = model.pool(*drop_tokens(rng, *batch(td, hi, True), a.token_dropout), model.wd)
+            loss = infonce(q, d, scale, None if pw is None else torch.from_numpy(pw[idx]), hv)
             if nz and a.zh_weight > 0:
                 if zpos + a.zh_batch > nz:
                     zperm, zpos = rng.permutation(nz), 0
