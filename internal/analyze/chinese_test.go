@@ -91,7 +91,7 @@ func TestSkipWords(t *testing.T) {
 	if got := strings.Join(a.Cut("判断是否在缓存里"), "/"); strings.Contains(got, "否在") {
 		t.Errorf("Cut(判断是否在缓存里) = %s", got)
 	}
-	for _, q := range []string{"以后", "一起", "一条", "两次", "是否", "在哪里"} {
+	for _, q := range []string{"以后", "一起", "一条", "两次", "是否", "在哪里", "如果", "比如", "可能", "起来"} {
 		if got := a.ExpandQuery(q); got != nil {
 			t.Errorf("ExpandQuery(%q) = %v, want nil", q, got)
 		}

@@ -180,3 +180,30 @@ func TestSingleCharacterVerbs(t *testing.T) {
 		}
 	}
 }
+
+// TestQuestionPositionWords: the everyday words of a question whose
+// dictionary senses miss the programming one reach the word code uses
+// (当前 "current", not "present"; 小数 "decimal"; 末尾 "trailing"), and none
+// of those entries brings a plain English word (after, end, other) into the
+// code vocabulary, which would lift every dictionary sense that spells it.
+func TestQuestionPositionWords(t *testing.T) {
+	cases := []struct {
+		query string
+		want  []string // in this order
+	}{
+		{"取当前的配置", []string{"current", "config"}},
+		{"把小数部分截断", []string{"decimal", "truncate"}},
+		{"去掉末尾的空白", []string{"remove", "trailing", "whitespace"}},
+		{"两个日期的差值", []string{"date", "difference"}},
+	}
+	for _, c := range cases {
+		if got := glossaryOnly.ExpandQuery(c.query); !containsInOrder(got, c.want...) {
+			t.Errorf("ExpandQuery(%q) = %v, want %v in order", c.query, got, c.want)
+		}
+	}
+	for _, w := range []string{"after", "before", "end", "other", "front", "last", "empty"} {
+		if codeVocabulary(w) {
+			t.Errorf("%q is a glossary term: a plain English word would count as code vocabulary", w)
+		}
+	}
+}

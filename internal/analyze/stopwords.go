@@ -33,6 +33,11 @@ var zhFunctionWords = map[string]bool{
 	"出现": true, "直接": true, "根据": true, "通过": true, "需要": true, "能够": true, "之间": true,
 	"所有": true, "各种": true, "不同": true, "其中": true, "或者": true, "并且": true, "而且": true,
 	"只有": true, "才能": true, "还有": true, "已经": true, "现在": true, "正在": true, "应该": true,
+	// "if", "for example", "maybe", "this way", "besides", "a bit": English
+	// stop words or filler in a question (起来 is a verb complement,
+	// "get up" in the dictionary)
+	"如果": true, "比如": true, "例如": true, "可能": true, "这样": true, "那样": true, "起来": true,
+	"另外": true, "一下": true,
 }
 
 // englishStop are frequent English words that carry no code meaning in a

@@ -231,9 +231,15 @@ func TestLocate(t *testing.T) {
 	if _, _, err = Locate(Locations{Override: filepath.Join(root, "missing")}); err == nil {
 		t.Error("a missing override must be an error")
 	}
-	_, tried, err := Locate(Locations{Cwd: t.TempDir()})
-	if err == nil || len(tried) == 0 || !strings.Contains(err.Error(), "npm ci") {
-		t.Errorf("nothing installed: %v (tried %v)", err, tried)
+	empty := t.TempDir()
+	got, tried, err := Locate(Locations{Cwd: empty})
+	switch {
+	case err == nil && got != "" && !strings.HasPrefix(got, root):
+		// a dictionary installed in a parent of the temporary directory
+		// (/tmp/dict on a machine that ran npm ci there) is a real find
+		t.Logf("nothing installed under %s, found %s above it", empty, got)
+	case err == nil || len(tried) == 0 || !strings.Contains(err.Error(), "npm ci"):
+		t.Errorf("nothing installed: %q, %v (tried %v)", got, err, tried)
 	}
 }
 
