@@ -38,6 +38,10 @@ then scores with `coderag eval --json`:
            (lo, textwrap, swift-algorithms, validator.js: Go, Rust, Swift,
            JavaScript; half of its queries Chinese) under $FRESH7 (default
            /tmp/fresh7): MRR@10 in English and in Chinese
+  func8    testdata/fresh-func8: an eighth function-level set over 4 more repos
+           (dateparser, magic-string, java-diff-utils, libyaml: Python,
+           TypeScript, Java, C; half of its queries Chinese) under $FRESH8
+           (default /tmp/fresh8): MRR@10 in English and in Chinese
 
 --set P=V,... is passed to `coderag eval --set` (ranking params, e.g.
 Semantic=0.3). --env K=V is passed to every coderag process (EMBEDDING_MODEL=... for an
@@ -58,6 +62,7 @@ fresh4 = os.environ.get("FRESH4", "/tmp/fresh4")
 fresh5 = os.environ.get("FRESH5", "/tmp/fresh5")
 fresh6 = os.environ.get("FRESH6", "/tmp/fresh6")
 fresh7 = os.environ.get("FRESH7", "/tmp/fresh7")
+fresh8 = os.environ.get("FRESH8", "/tmp/fresh8")
 goroot = subprocess.run(["go", "env", "GOROOT"], capture_output=True, text=True).stdout.strip()
 jdk = os.environ.get("JDK_SRC", "/tmp/golden/jdk")
 py = os.environ.get("PY_STDLIB", "/tmp/golden/py")
@@ -223,6 +228,11 @@ if only is None or "func7" in only:
               {"lo": "lo", "textwrap": "textwrap", "swift-algorithms": "swift-algorithms",
                "validator": "validator"})
 
+if only is None or "func8" in only:
+    func_sets("func8", "fresh-func8 ", fresh8, "fresh-func8",
+              {"dateparser": "dateparser", "magic-string": "magic-string", "java-diff-utils": "java-diff-utils",
+               "libyaml": "libyaml"})
+
 def pooled(label, names):
     """MRR@10 of the queries of several function-level sets together, per language."""
     agg = collections.defaultdict(lambda: [0, 0.0])
@@ -238,6 +248,7 @@ pooled("func 1-4    ", ["func", "func2", "func3", "func4"])
 pooled("func 1-5    ", ["func", "func2", "func3", "func4", "func5"])
 pooled("func 1-6    ", ["func", "func2", "func3", "func4", "func5", "func6"])
 pooled("func 1-7    ", ["func", "func2", "func3", "func4", "func5", "func6", "func7"])
+pooled("func 1-8    ", ["func", "func2", "func3", "func4", "func5", "func6", "func7", "func8"])
 
 json.dump(out, open(os.path.join(work, "quality.json"), "w"), indent=1)
 json.dump(per_query, open(os.path.join(work, "per_query.json"), "w"), indent=1, ensure_ascii=False)

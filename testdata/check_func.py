@@ -1,17 +1,18 @@
 #!/usr/bin/env python3
 """Check the function-level golden files (testdata/fresh-func, fresh-func2, fresh-func3,
-fresh-func4, fresh-func5, fresh-func6, fresh-func7) against their source trees. One checker
-for the seven sets: it began as fresh-func3's and gained member-assigned JS functions, inline
+fresh-func4, fresh-func5, fresh-func6, fresh-func7, fresh-func8) against their source trees. One
+checker for the eight sets: it began as fresh-func3's and gained member-assigned JS functions, inline
 methods in C++ headers, a line tolerance and default paths with fresh-func4, and Kotlin with
 fresh-func5. fresh-func6 (Go, Python, Rust, JavaScript) needed no new language rule;
 fresh-func7 (Go, Rust, Swift, JavaScript) added Swift and Swift's `Tests/` directory.
+fresh-func8 (Python, TypeScript, Java, C) needed no new rule.
 
-Usage: check_func.py [--strict] [SET ...]            (SET: fresh-func ... fresh-func7)
+Usage: check_func.py [--strict] [SET ...]            (SET: fresh-func ... fresh-func8)
        check_func.py [--strict] FILE.json ROOT [FILE.json ROOT ...]
 
-With SET names (none: all seven sets) it checks each set's files against their roots
-under /tmp/fresh, /tmp/fresh2, /tmp/fresh3, /tmp/fresh4, /tmp/fresh5, /tmp/fresh6 and
-/tmp/fresh7 (see SETS).
+With SET names (none: all eight sets) it checks each set's files against their roots
+under /tmp/fresh, /tmp/fresh2, /tmp/fresh3, /tmp/fresh4, /tmp/fresh5, /tmp/fresh6,
+/tmp/fresh7 and /tmp/fresh8 (see SETS).
 For every expect entry it reads ROOT/file (failing if the file is missing) and looks
 for the declaration of symbol at the recorded line. An exact match passes. If the declaration is instead found within
 2 lines of the recorded line, the entry passes with a warning (with --strict it
@@ -230,6 +231,8 @@ SETS = {
     "fresh-func7": [("lo.json", "/tmp/fresh7/lo"), ("textwrap.json", "/tmp/fresh7/textwrap"),
                     ("swift-algorithms.json", "/tmp/fresh7/swift-algorithms"),
                     ("validator.json", "/tmp/fresh7/validator")],
+    "fresh-func8": [("dateparser.json", "/tmp/fresh8/dateparser"), ("magic-string.json", "/tmp/fresh8/magic-string"),
+                    ("java-diff-utils.json", "/tmp/fresh8/java-diff-utils"), ("libyaml.json", "/tmp/fresh8/libyaml")],
 }
 STRICT = False
 
