@@ -103,11 +103,30 @@ func containsInOrder(got []string, want ...string) bool {
 	return i == len(want)
 }
 
+// expandCase is a Chinese query and English terms its glossary-only
+// expansion must hold, in this order.
+type expandCase struct {
+	query string
+	want  []string
+}
+
+// checkExpandsInOrder fails t for each case whose glossaryOnly.ExpandQuery
+// lacks its terms in order, and returns each case's expansion.
+func checkExpandsInOrder(t *testing.T, cases []expandCase) [][]string {
+	t.Helper()
+	out := make([][]string, len(cases))
+	for i, c := range cases {
+		got := glossaryOnly.ExpandQuery(c.query)
+		if !containsInOrder(got, c.want...) {
+			t.Errorf("ExpandQuery(%q) = %v, want %v in order", c.query, got, c.want)
+		}
+		out[i] = got
+	}
+	return out
+}
+
 func TestGlossaryExpandQuery(t *testing.T) {
-	cases := []struct {
-		query string
-		want  []string // in this order
-	}{
+	cases := []expandCase{
 		{"上下文是怎么压缩的", []string{"context", "compress"}},
 		{"处理登录超时的地方", []string{"login", "timeout"}},
 		{"ArrayList 扩容是在哪里实现的", []string{"grow", "resize"}},
@@ -118,11 +137,8 @@ func TestGlossaryExpandQuery(t *testing.T) {
 		{"子进程退出后如何回收僵尸进程", []string{"subprocess", "exit", "reclaim", "zombie"}},
 		{"读取环境变量", []string{"read", "env", "environment"}}, // longest key 环境变量, not 环境
 	}
-	for _, c := range cases {
-		got := glossaryOnly.ExpandQuery(c.query)
-		if !containsInOrder(got, c.want...) {
-			t.Errorf("ExpandQuery(%q) = %v, want %v in order", c.query, got, c.want)
-		}
+	for i, got := range checkExpandsInOrder(t, cases) {
+		c := cases[i]
 		seen := map[string]bool{}
 		for _, g := range got {
 			if seen[g] {
@@ -159,21 +175,14 @@ func BenchmarkExpandQuery(b *testing.B) {
 // question more often uses them otherwise (比 "than", 算 "count as") add
 // nothing.
 func TestSingleCharacterVerbs(t *testing.T) {
-	cases := []struct {
-		query string
-		want  []string // in this order
-	}{
+	cases := []expandCase{
 		{"写对象之前先数一下有几个键", []string{"write", "count", "key"}},
 		{"表达式求值器里读下一个记号", []string{"read"}},
 		{"把 20 字节摘要转成 base64", []string{"convert"}},
 		{"除数是零就抛异常", []string{"throw", "exception"}},
 		{"从缓冲区里取一个字节", []string{"buffer", "get"}},
 	}
-	for _, c := range cases {
-		if got := glossaryOnly.ExpandQuery(c.query); !containsInOrder(got, c.want...) {
-			t.Errorf("ExpandQuery(%q) = %v, want %v in order", c.query, got, c.want)
-		}
-	}
+	checkExpandsInOrder(t, cases)
 	for _, ch := range []string{"比", "算", "去", "回"} {
 		if got := GlossaryExpand(ch); got != nil {
 			t.Errorf("GlossaryExpand(%q) = %v, want nil: the character is more often not the verb", ch, got)
@@ -187,20 +196,13 @@ func TestSingleCharacterVerbs(t *testing.T) {
 // of those entries brings a plain English word (after, end, other) into the
 // code vocabulary, which would lift every dictionary sense that spells it.
 func TestQuestionPositionWords(t *testing.T) {
-	cases := []struct {
-		query string
-		want  []string // in this order
-	}{
+	cases := []expandCase{
 		{"取当前的配置", []string{"current", "config"}},
 		{"把小数部分截断", []string{"decimal", "truncate"}},
 		{"去掉末尾的空白", []string{"remove", "trailing", "whitespace"}},
 		{"两个日期的差值", []string{"date", "difference"}},
 	}
-	for _, c := range cases {
-		if got := glossaryOnly.ExpandQuery(c.query); !containsInOrder(got, c.want...) {
-			t.Errorf("ExpandQuery(%q) = %v, want %v in order", c.query, got, c.want)
-		}
-	}
+	checkExpandsInOrder(t, cases)
 	for _, w := range []string{"after", "before", "end", "other", "front", "last", "empty"} {
 		if codeVocabulary(w) {
 			t.Errorf("%q is a glossary term: a plain English word would count as code vocabulary", w)
