@@ -7,7 +7,10 @@
 # then the upstream tarball is unpacked. npm packages: the registry's tarball
 # (curl), of which only the TypeScript sources select.py counted are
 # extracted (no built output, tests or vendored copies). A package whose download or hash
-# fails is an error: the corpus must be exactly the manifest.
+# fails is an error: the corpus must be exactly the manifest. A source package
+# whose .dsc verifies but whose upstream tarball the mirror no longer serves
+# is unpacked without its sources and named in a warning (with a count at the
+# end), not an error, so the pipeline still runs on today's mirror.
 #
 # Usage: train/fetch.sh MANIFEST WORK [N]   (N: only the first N rows per registry group)
 set -euo pipefail
@@ -65,7 +68,7 @@ while IFS=$'\t' read -r reg pkg ver sha; do
   curl -fsS --retry 3 -o "$f.tmp" "https://registry.npmjs.org/$pkg/-/${pkg##*/}-$ver.tgz" && mv "$f.tmp" "$f" || rm -f "$f.tmp"
 done <<< "$rows"
 # verify and extract
-bad=0
+bad=0 nosrc=0
 while IFS=$'\t' read -r reg pkg ver sha; do
   if [ "$reg" = debian ]; then
     f=$(ls "$WORK/dl/${pkg}_"*.deb 2>/dev/null | head -1 || true)
@@ -79,6 +82,14 @@ while IFS=$'\t' read -r reg pkg ver sha; do
   fi
   if [ "$reg" = debian-src ] && ! ls "$WORK/dl/src-$pkg/"*.tar.* >/dev/null 2>&1; then
     echo "fetch: $reg $pkg $ver: the .dsc came but no tarball did (the mirror no longer serves it)" >&2; bad=1; continue
+  fi
+  # a .debian.tar.* alone is Debian's packaging, not the package's sources:
+  # the mirror has dropped the upstream tarball of this pinned version. Said
+  # loudly and counted, not an error, so that one command still trains on
+  # today's mirror; the corpus is then short of the manifest by these.
+  if [ "$reg" = debian-src ] && ! ls "$WORK/dl/src-$pkg/"*.tar.* 2>/dev/null | grep -qv '\.debian\.tar\.'; then
+    echo "fetch: warning: $reg $pkg $ver: no upstream tarball (the mirror no longer serves it); unpacked without its sources" >&2
+    nosrc=$((nosrc + 1))
   fi
   out="$WORK/src/$pkg"
   [ -e "$out/.done" ] && continue
@@ -102,4 +113,5 @@ while IFS=$'\t' read -r reg pkg ver sha; do
   fi
   touch "$out/.done"
 done <<< "$rows"
+[ "$nosrc" = 0 ] || echo "fetch: warning: $nosrc source packages without their upstream sources (listed above): the corpus is short of the manifest by them" >&2
 exit $bad
