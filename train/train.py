@@ -120,13 +120,21 @@ class Model(torch.nn.Module):
         return F.normalize(v, dim=1, eps=1e-8)
 
 
-def infonce(q, d, scale, w=None, hard=None):
+def infonce(q, d, scale, w=None, hard=None, same=None):
     """Symmetric InfoNCE over in-batch negatives; w weighs each pair's two terms (None: 1 each).
     hard (m x dim, or None) are extra codes every query is also scored against (the mined hard
-    negatives): columns of the query-to-code softmax only, never rows of the code-to-query one."""
+    negatives): columns of the query-to-code softmax only, never rows of the code-to-query one.
+    same (n x m bool, or None) marks the extra codes that are a query's own code (another query's
+    hard negative can be this query's positive under another pair): those columns are left out
+    of that query's softmax."""
     logits = scale * q @ d.t()
     lab = torch.arange(q.shape[0])
-    lq = logits if hard is None else torch.cat([logits, scale * q @ hard.t()], dim=1)
+    lq = logits
+    if hard is not None:
+        extra = scale * q @ hard.t()
+        if same is not None:
+            extra = extra.masked_fill(same, float("-inf"))
+        lq = torch.cat([logits, extra], dim=1)
     if w is None:
         return 0.5 * (F.cross_entropy(lq, lab) + F.cross_entropy(logits.t(), lab))
     l = F.cross_entropy(lq, lab, reduction="none") + F.cross_entropy(logits.t(), lab, reduction="none")
@@ -284,7 +292,9 @@ def main():
     log = {"pairs": npairs, "chinese_pairs": nz, "rows": n, "dim": a.dim, "args": vars(a), "epochs": []}
     print(f"train: {npairs} pairs, {nz} Chinese pairs, {n} rows x {a.dim}; held-out MRR@10 at start "
           f"{mrr10(model, hq, hd, nheld):.4f} ({nheld} pairs)", file=sys.stderr, flush=True)
-    keys = code_keys(td) if a.hard_neg and pkg is not None else None
+    if a.hard_neg and pkg is None:
+        sys.exit("train: --hard-neg needs the pairs' packages (tg.pkg, written by train/cmd/mine)")
+    keys = code_keys(td) if a.hard_neg else None
     steps = npairs // a.batch
     total = steps * a.epochs
     step = 0
@@ -313,13 +323,14 @@ def main():
             q = model.pool(*drop_tokens(rng, *batch(tq, idx, True, extra), a.token_dropout), model.wq)
             d = model.pool(*drop_tokens(rng, *batch(td, idx, True), a.token_dropout), model.wd)
             scale = model.logit_scale.exp().clamp(max=100)
-            hv = None
+            hv = same = None
             if hard is not None:
                 hi = hard[idx]
                 hi = hi[hi >= 0]
                 if len(hi):
                     hv = model.pool(*drop_tokens(rng, *batch(td, hi, True), a.token_dropout), model.wd)
-            loss = infonce(q, d, scale, None if pw is None else torch.from_numpy(pw[idx]), hv)
+                    same = torch.from_numpy(keys[idx][:, None] == keys[hi][None, :])
+            loss = infonce(q, d, scale, None if pw is None else torch.from_numpy(pw[idx]), hv, same)
             if nz and a.zh_weight > 0:
                 if zpos + a.zh_batch > nz:
                     zperm, zpos = rng.permutation(nz), 0

@@ -9,7 +9,8 @@ pair repeats the code of the pair before it, as a function's doc pair and name p
      the package (at initialisation the model is a random projection of IDF-weighted bags of
      words, so its hard negatives are lexical ones);
   2. trains twice with --hard-neg 1 and the same seed and checks the tables are byte-identical;
-  3. checks the held-out MRR@10 after training is above 0.5 (the pairs are easy ones).
+  3. checks the held-out MRR@10 after training is above 0.5 (the pairs are easy ones);
+  4. checks that infonce leaves out of a query's softmax an extra code marked as its own.
 Prints "ok" and exits 0, or raises.
 """
 import hashlib, json, os, subprocess, sys, tempfile
@@ -78,6 +79,24 @@ def main():
             shared_hard += len(q & words(td, hard[i]))
             shared_rand += len(q & words(td, r))
         assert shared_hard > 1.5 * shared_rand, f"hard negatives share {shared_hard} words, random ones {shared_rand}"
+
+        # an extra code that is the query's own code under another pair leaves its softmax
+        import torch
+        torch.manual_seed(0)
+        q = torch.nn.functional.normalize(torch.randn(4, 8), dim=1)
+        c = torch.nn.functional.normalize(torch.randn(4, 8), dim=1)
+        other = torch.nn.functional.normalize(torch.randn(1, 8), dim=1)
+        hard = torch.cat([c[1:2], other])  # query 1's own code, and a real negative
+        same = torch.tensor([[False, False], [True, False], [False, False], [False, False]])
+        masked = T.infonce(q, c, 10.0, hard=hard, same=same)
+        alone = T.infonce(q, c, 10.0, hard=other)
+        # query 1 meets only the real negative; the others meet both columns
+        lq = torch.cat([10.0 * q @ c.t(), 10.0 * q @ hard.t()], dim=1)
+        lq[1, 4] = float("-inf")
+        ref = 0.5 * (torch.nn.functional.cross_entropy(lq, torch.arange(4)) +
+                     torch.nn.functional.cross_entropy(10.0 * c @ q.t(), torch.arange(4)))
+        assert torch.allclose(masked, ref), f"masked {masked} != {ref}"
+        assert not torch.allclose(masked, alone), "the mask must act on query 1 only"
 
         sums, logs = [], []
         for run in range(2):
