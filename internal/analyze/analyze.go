@@ -206,7 +206,16 @@ func undouble(st string) string {
 
 // Terms appends the analysed terms of text to dst and returns it. Terms
 // repeat as often as they occur (term frequency matters to BM25).
-func Terms(dst []string, text string) []string {
+func Terms(dst []string, text string) []string { return terms(dst, text, true) }
+
+// SubTerms is Terms without the joined form of a split identifier
+// ("removeHopByHopHeaders" gives remov, hop, by, hop, header, not also
+// removehopbyhopheaders first): the terms in the order they are read, for
+// a reader of their positions (the proximity stage of the ranker).
+func SubTerms(dst []string, text string) []string { return terms(dst, text, false) }
+
+// terms is Terms, with the joined form of split identifiers when wholes.
+func terms(dst []string, text string, wholes bool) []string {
 	i := 0
 	for i < len(text) {
 		r, size := utf8.DecodeRuneInString(text[i:])
@@ -243,7 +252,7 @@ func Terms(dst []string, text string) []string {
 				}
 				j += s2
 			}
-			dst = appendIdentifier(dst, text[i:j])
+			dst = appendIdentifier(dst, text[i:j], wholes)
 			i = j
 		default:
 			i += size
@@ -273,12 +282,12 @@ func isAlnum(b byte) bool {
 	return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9'
 }
 
-func appendIdentifier(dst []string, id string) []string {
+func appendIdentifier(dst []string, id string, whole bool) []string {
 	parts := SplitIdentifier(id)
 	if len(parts) == 0 {
 		return dst
 	}
-	if len(parts) > 1 {
+	if whole && len(parts) > 1 {
 		whole := strings.Join(parts, "")
 		if len(whole) <= 64 {
 			dst = append(dst, whole)

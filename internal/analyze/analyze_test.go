@@ -147,3 +147,16 @@ func TestSplitASCIIEqualsRunes(t *testing.T) {
 		}
 	}
 }
+
+// SubTerms reads a split identifier's parts in order without its joined
+// form, which Terms puts first.
+func TestSubTermsWithoutWholes(t *testing.T) {
+	t.Parallel()
+	text := "removeHopByHopHeaders(h) user_id"
+	if got, want := SubTerms(nil, text), []string{"remov", "hop", "by", "hop", "header", "h", "user", "id"}; !slices.Equal(got, want) {
+		t.Errorf("SubTerms(%q) = %v, want %v", text, got, want)
+	}
+	if got := Terms(nil, text); got[0] != "removehopbyhopheaders" || !slices.Contains(got, "userid") {
+		t.Errorf("Terms(%q) = %v, want the joined forms too", text, got)
+	}
+}

@@ -168,6 +168,13 @@ type HybridParams struct {
 	// MaxSimTop is how many of the best candidates after fusion the
 	// late-interaction stage scores.
 	MaxSimTop int
+	// Proximity weighs the proximity stage (proximity.go): the share of
+	// the query's adjacent content-word pairs whose terms stand within
+	// ProximityWindow terms of each other in a candidate, for the best
+	// ProximityTop candidates, times Proximity / FusionScale. 0 skips it.
+	Proximity       float64
+	ProximityTop    int
+	ProximityWindow int
 }
 
 // DefaultHybridParams returns the default knobs (for an embedder that is
@@ -250,6 +257,16 @@ func DefaultHybridParams() HybridParams {
 		MaxSim:          0.25,
 		MaxSimPerDecade: 0.4,
 		MaxSimTop:       60,
+		// the proximity stage is off: at 0.15 (window 2, the best 50) golden
+		// java 0.589 -> 0.639 (one query, "the end of central directory
+		// header", 4th -> 1st), go 0.611 -> 0.614, fresh-bench 0.808 ->
+		// 0.812, but the held-out function-level sets level (English
+		// 0.632 -> 0.629, Chinese 0.642 -> 0.644 over 515 and 278
+		// queries) and semble dev level (0.851); at 0.3 semble falls to
+		// 0.847 (session 27). eval --set Proximity=0.15 turns it on.
+		Proximity:       0,
+		ProximityTop:    50,
+		ProximityWindow: 2,
 	}
 }
 

@@ -92,6 +92,8 @@ type stage struct {
 //	maxsim     MaxSim * the learned model's late-interaction score of the
 //	           best MaxSimTop, normalised over them (sized by the chunk
 //	           count: SizedMaxSim)
+//	proximity  Proximity * the share of the query's adjacent word pairs
+//	           that stand together in the chunk, for the best ProximityTop
 //	type       function and method chunks over class and text chunks
 //	name       the chunk's bare name is a code-like word of the query
 //	path       tests, docs, examples, generated and vendored code (negative)
@@ -107,6 +109,7 @@ var hybridStages = []stage{
 	{name: "semantic", on: func(p *pool) bool { return p.hp.Semantic > 0 && len(p.sem) > 0 }, run: semanticStage},
 	{name: "expand", on: func(p *pool) bool { return p.hp.Expand > 0 && len(p.exp) > 0 }, run: expandStage},
 	{name: "maxsim", ordered: true, on: func(p *pool) bool { return p.hp.MaxSim > 0 && p.msim != nil }, run: maxSimStage},
+	{name: "proximity", ordered: true, on: func(p *pool) bool { return p.hp.Proximity > 0 && !p.q.Code && p.q.Symbol == "" }, run: proximityStage},
 	{name: "type", run: func(p *pool) {
 		for i := range p.res {
 			switch p.res[i].Type {
