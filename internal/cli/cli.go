@@ -275,7 +275,8 @@ Commands:
 }
 
 // newFlags returns a FlagSet whose --help prints usage, the flags and the
-// environment block.
+// environment variables' names (config.EnvSummary; the top-level --help
+// has the whole block).
 func newFlags(e *env, name, usage, about string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
@@ -286,7 +287,7 @@ func newFlags(e *env, name, usage, about string) *flag.FlagSet {
 		fs.SetOutput(w)
 		fs.PrintDefaults()
 		fs.SetOutput(io.Discard)
-		fmt.Fprintf(w, "\n%s\n", config.EnvHelp)
+		fmt.Fprintf(w, "\n%s\n", config.EnvSummary())
 	}
 	return fs
 }

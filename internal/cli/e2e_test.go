@@ -176,6 +176,14 @@ func TestUsageErrors(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "-top-k") || !strings.Contains(out, "CODERAG_HOME") {
 		t.Errorf("search --help: exit %d %q", code, out)
 	}
+	// a command's help names the variables; the top-level help describes them
+	const described = "index directory (default ~/.coderag"
+	if strings.Contains(out, described) {
+		t.Errorf("search --help repeats the environment's descriptions:\n%s", out)
+	}
+	if code, out, _ := run(t, "--help"); code != 0 || !strings.Contains(out, described) {
+		t.Errorf("coderag --help: exit %d, want the environment described:\n%s", code, out)
+	}
 }
 
 // TestOlderAnalysisNote: an index made by an older chunker/analyser is still

@@ -61,6 +61,29 @@ const EnvHelp = `Environment (flags override environment, environment overrides 
   CODERAG_RESIDENT       off = 'search' never asks a running 'index --watch' of the same index to answer it
                          (default on: a watcher answers searches warm over $CODERAG_HOME/resident.sock)`
 
+// EnvSummary is the environment's part of a command's --help: the
+// variables' names (Settings' order), wrapped to lines of at most 100
+// columns, and where EnvHelp describes them ('coderag --help'), so that
+// every command's help does not repeat the whole block.
+func EnvSummary() string {
+	var b strings.Builder
+	b.WriteString("Environment (flags override it; 'coderag --help' says what each variable does):\n ")
+	col := 1
+	for i, s := range Settings {
+		name := s.Env
+		if i < len(Settings)-1 {
+			name += ","
+		}
+		if col+1+len(name) > 100 {
+			b.WriteString("\n ")
+			col = 1
+		}
+		b.WriteString(" " + name)
+		col += 1 + len(name)
+	}
+	return b.String()
+}
+
 // Config holds every setting coderag reads from the environment.
 type Config struct {
 	Home         string // directory holding index.db

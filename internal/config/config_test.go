@@ -101,3 +101,23 @@ func TestSet(t *testing.T) {
 		}
 	}
 }
+
+// A command's --help names every variable in lines of at most 100
+// columns and points to the top-level --help, which describes them.
+func TestEnvSummary(t *testing.T) {
+	t.Parallel()
+	s := EnvSummary()
+	for _, st := range Settings {
+		if !strings.Contains(s, st.Env) {
+			t.Errorf("%s is not in EnvSummary", st.Env)
+		}
+	}
+	for _, l := range strings.Split(s, "\n") {
+		if len(l) > 100 {
+			t.Errorf("line of %d columns: %q", len(l), l)
+		}
+	}
+	if !strings.Contains(s, "'coderag --help'") || strings.Count(s, "\n") > 5 {
+		t.Errorf("EnvSummary should be a few lines pointing to 'coderag --help':\n%s", s)
+	}
+}
