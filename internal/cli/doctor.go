@@ -333,7 +333,13 @@ func (e *env) rebuild(path string, projects []string) (movedTo string, rebuilt [
 		return "", nil, nil, err
 	}
 	defer st.Close()
+	// every project goes into the new file before any is indexed, as a run
+	// begun and not finished: an interrupted rebuild leaves them all
+	// listed (stats and index_status say incomplete, and `coderag index`
+	// or a search's refresh finishes each), not only those it reached
 	lost = map[string]string{}
+	embs := map[string]embed.Embedder{}
+	var todo []string
 	for _, p := range projects {
 		if fi, err := os.Stat(p); err != nil || !fi.IsDir() {
 			lost[p] = "directory gone"
@@ -343,11 +349,21 @@ func (e *env) rebuild(path string, projects []string) (movedTo string, rebuilt [
 		if id := embedders[p]; id != "" {
 			emb, err = engine.ProjectEmbedder(id, e.embedding())
 		}
+		if err == nil {
+			err = registerProject(e.ctx, st, filepath.Clean(p), emb)
+		}
 		if err != nil {
+			if e.ctx.Err() != nil {
+				return movedTo, rebuilt, lost, e.ctx.Err()
+			}
 			lost[p] = e.errText(err)
 			continue
 		}
-		r, err := index.Run(e.ctx, st, emb, filepath.Clean(p), index.Options{Threads: e.cfg.IndexThreads, BatchSize: e.cfg.Embedding.BatchSize})
+		embs[p] = emb
+		todo = append(todo, p)
+	}
+	for _, p := range todo {
+		r, err := index.Run(e.ctx, st, embs[p], filepath.Clean(p), index.Options{Threads: e.cfg.IndexThreads, BatchSize: e.cfg.Embedding.BatchSize})
 		if err != nil {
 			if e.ctx.Err() != nil {
 				return movedTo, rebuilt, lost, e.ctx.Err()
@@ -365,6 +381,16 @@ func (e *env) rebuild(path string, projects []string) (movedTo string, rebuilt [
 		say("the damaged index listed no readable projects: run `coderag index PATH` for each\n")
 	}
 	return movedTo, rebuilt, lost, nil
+}
+
+// registerProject records root in st as a project of emb whose index run
+// began and has not finished (store.BeginRun), as index.Run records a new
+// project before it writes any file.
+func registerProject(ctx context.Context, st *store.Store, root string, emb embed.Embedder) error {
+	if err := st.PutProject(ctx, store.Project{Path: root, Embedder: emb.ID(), Dim: emb.Dim()}); err != nil {
+		return fmt.Errorf("record project: %w", err)
+	}
+	return st.BeginRun(ctx, root, 0, false)
 }
 
 // openStore opens the index for writing (creating it): doctor's repair

@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -464,5 +465,67 @@ func TestDiskErrorLine(t *testing.T) {
 		if got := e.errText(err); got != want {
 			t.Errorf("errText(%v) =\n%q, want\n%q", err, got, want)
 		}
+	}
+}
+
+// cancelOn is a writer that cancels when what it has been written holds
+// marker (an interrupt at a known point of a command's progress).
+type cancelOn struct {
+	buf    strings.Builder
+	marker string
+	cancel context.CancelFunc
+}
+
+func (w *cancelOn) Write(p []byte) (int, error) {
+	w.buf.Write(p)
+	if strings.Contains(w.buf.String(), w.marker) {
+		w.cancel()
+	}
+	return len(p), nil
+}
+
+// TestInterruptedRebuildKeepsEveryProject: `doctor --rebuild` interrupted
+// after the first of three projects is re-indexed leaves all three in the
+// new index (the unreached ones as unfinished runs, which stats says),
+// not the first alone; `index` then finishes one of them.
+func TestInterruptedRebuildKeepsEveryProject(t *testing.T) {
+	home := setHome(t)
+	roots := []string{bigFixture(t, 3), bigFixture(t, 4), bigFixture(t, 5)}
+	for _, r := range roots {
+		if code, out, errs := run(t, "index", "--quiet", r); code != 0 {
+			t.Fatalf("index %s: %d %s %s", r, code, out, errs)
+		}
+	}
+	db, err := sql.Open("sqlite", "file:"+filepath.Join(home, "index.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`DROP TABLE code_vectors`); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	errw := &cancelOn{marker: "re-indexed ", cancel: cancel}
+	var out strings.Builder
+	code := MainIO(ctx, []string{"doctor", "--rebuild"}, testLookup(t), strings.NewReader(""), &out, errw)
+	if code == 0 || strings.Count(errw.buf.String(), "re-indexed ") != 1 {
+		t.Fatalf("the interrupted rebuild: exit %d, stderr %s", code, errw.buf.String())
+	}
+	code, stats, errs := run(t, "stats", "--json")
+	if code != 0 {
+		t.Fatalf("stats: %d %s", code, errs)
+	}
+	for _, r := range roots {
+		if !strings.Contains(stats, strconv.Quote(r)) {
+			t.Errorf("%s is not in the index after the interrupted rebuild:\n%.2000s", r, stats)
+		}
+	}
+	last := roots[len(roots)-1]
+	if code, out, errs := run(t, "index", "--quiet", last); code != 0 {
+		t.Fatalf("index after the interrupted rebuild: %d %s %s", code, out, errs)
+	}
+	if code, out, errs := run(t, "search", "--project", last, "Handler4"); code != 0 || !strings.Contains(out, "h004.go") {
+		t.Errorf("search after index: %d %s %s", code, out, errs)
 	}
 }

@@ -242,8 +242,12 @@ func ResolveRoot(dir string) (string, error) { return rootrule.Resolve(dir) }
 // CheckRoot applies rootrule.Check to root with the roots of the
 // projects indexed in st: nil when root may be a project, else the
 // refusal (wrapping rootrule.ErrRefused), or the error of reading the
-// project list. Run calls it first; front ends call it to refuse a
-// directory before starting a run, and before serving a project.
+// project list. An indexed root must also still be the directory that
+// was indexed (rootrule.Unmoved, wrapping rootrule.ErrMoved): a watcher
+// or a search's refresh re-indexing a root whose directory was swapped
+// for a symlink would index the link's target under the old name. Run
+// calls it first; front ends call it to refuse a directory before
+// starting a run, and before serving a project.
 func CheckRoot(ctx context.Context, st Store, root string) error {
 	ps, err := st.Projects(ctx)
 	if err != nil {
@@ -253,7 +257,13 @@ func CheckRoot(ctx context.Context, st Store, root string) error {
 	for i, p := range ps {
 		indexed[i] = p.Path
 	}
-	return rootrule.Check(root, indexed)
+	if err := rootrule.Check(root, indexed); err != nil {
+		return err
+	}
+	if slices.Contains(indexed, root) {
+		return rootrule.Unmoved(root)
+	}
+	return nil
 }
 
 type work struct {

@@ -202,6 +202,27 @@ func Resolve(dir string) (string, error) {
 	return real, nil
 }
 
+// ErrMoved: a recorded project root no longer resolves to itself.
+var ErrMoved = errors.New("the project root was replaced by a symbolic link")
+
+// Unmoved checks that root, a project root as the index recorded it
+// (Resolve's form: absolute, every symlink resolved), still resolves to
+// itself. When root or a directory above it was replaced by a symbolic
+// link after the project was indexed, every path under root leads to the
+// link's target, a directory nobody indexed: serving or re-indexing it
+// under the old project's name would show files from outside every
+// project. Errors: ErrMoved naming root, not where it leads now (a
+// server's client must learn nothing of the outside directory); a root
+// that cannot be resolved (gone, unreadable) is nil here, left to the
+// caller's own error when it opens the root.
+func Unmoved(root string) error {
+	real, err := filepath.EvalSymlinks(root)
+	if err != nil || real == filepath.Clean(root) {
+		return nil
+	}
+	return fmt.Errorf("%w: %s no longer leads to the directory that was indexed (it, or a directory above it, became a symbolic link); index the directory by its own path to index it", ErrMoved, root)
+}
+
 // Enclosing returns the root among roots that holds dir (both clean and
 // absolute): dir itself when it is one of them, else its nearest ancestor
 // in roots. ok is false when none holds it.

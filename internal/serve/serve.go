@@ -485,6 +485,12 @@ func (s *Server) mcp(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	root, err := s.mcpProject(r)
+	if err == nil {
+		// the MCP server is rooted at the recorded root, which must still
+		// be the directory that was indexed (its tools would follow a
+		// swapped-in symlink)
+		err = rootrule.Unmoved(root)
+	}
 	if err != nil {
 		httpError(w, r, status(err), err)
 		return
@@ -607,7 +613,7 @@ func (s *Server) resolveAll(ctx context.Context, names []string) ([]string, erro
 // status maps a backend error to an HTTP status.
 func status(err error) int {
 	switch {
-	case errors.Is(err, tools.ErrOutsideRoot), errors.Is(err, rootrule.ErrRefused), errors.Is(err, tools.ErrSecret):
+	case errors.Is(err, tools.ErrOutsideRoot), errors.Is(err, rootrule.ErrRefused), errors.Is(err, rootrule.ErrMoved), errors.Is(err, tools.ErrSecret):
 		return http.StatusForbidden
 	case errors.Is(err, ErrUnknownProject), errors.Is(err, tools.ErrNotFound), errors.Is(err, tools.ErrNotIndexed),
 		errors.Is(err, relate.ErrNotFound):

@@ -230,3 +230,44 @@ func TestIndexedRefuseASwappedRoot(t *testing.T) {
 		t.Errorf("Read through a symlinked root: %+v, %v", r, err)
 	}
 }
+
+// TestIndexedRefuseASwappedParent: the root stays a real directory, but a
+// directory above it is renamed away and replaced by a symlink to a tree
+// with a directory of the root's name: the recorded root's path now leads
+// there. The Indexed variants refuse it as they refuse a swapped root.
+func TestIndexedRefuseASwappedParent(t *testing.T) {
+	base := t.TempDir()
+	parent, other := filepath.Join(base, "work"), filepath.Join(base, "other")
+	root := filepath.Join(parent, "app")
+	for d, f := range map[string]string{root: "inside.go", filepath.Join(other, "app"): "leak.go"} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(d, f), []byte("package p // "+f+" OUTSIDE_MARKER\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx := context.Background()
+	if _, err := ReadIndexed(ctx, root, ReadParams{Path: "inside.go"}); err != nil {
+		t.Fatalf("before the swap: %v", err)
+	}
+	if err := os.Rename(parent, parent+".moved"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(other, parent); err != nil {
+		t.Fatal(err)
+	}
+	if r, err := ReadIndexed(ctx, root, ReadParams{Path: "leak.go"}); !errors.Is(err, ErrOutsideRoot) || r != nil {
+		t.Errorf("ReadIndexed after the parent swap: %+v, %v; want ErrOutsideRoot", r, err)
+	}
+	if g, err := GrepIndexed(ctx, root, GrepParams{Pattern: "OUTSIDE_MARKER"}); !errors.Is(err, ErrOutsideRoot) || g != nil {
+		t.Errorf("GrepIndexed after the parent swap: %+v, %v; want ErrOutsideRoot", g, err)
+	}
+	l, err := GlobIndexed(ctx, root, GlobParams{Pattern: "*.go"})
+	if !errors.Is(err, ErrOutsideRoot) || l != nil {
+		t.Errorf("GlobIndexed after the parent swap: %+v, %v; want ErrOutsideRoot", l, err)
+	}
+	if err != nil && strings.Contains(err.Error(), other) {
+		t.Errorf("the refusal names where the symlink leads: %v", err)
+	}
+}

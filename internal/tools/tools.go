@@ -27,6 +27,7 @@ import (
 	"syscall"
 	"unicode/utf8"
 
+	"github.com/coderag/coderag/internal/rootrule"
 	"github.com/coderag/coderag/internal/walk"
 )
 
@@ -130,16 +131,20 @@ func Confine(root, p string) (*Target, error) {
 	return nil, fmt.Errorf("%q: %w", p, openError(err))
 }
 
-// recordedRoot refuses a project root that is a symbolic link: the
-// Indexed variants (ReadIndexed, GrepIndexed, GlobIndexed) serve a
-// project's recorded root, which the index stores resolved
-// (index.ResolveRoot), so a root that is a symlink now was swapped for
-// one after it was indexed, and os.OpenRoot would follow it wherever it
-// leads. Errors: ErrOutsideRoot; a root that cannot be looked at is left
-// to Confine's error.
+// recordedRoot refuses a project root that is a symbolic link, or that
+// leads elsewhere through a directory above it that became one
+// (rootrule.Unmoved): the Indexed variants (ReadIndexed, GrepIndexed,
+// GlobIndexed) serve a project's recorded root, which the index stores
+// resolved (index.ResolveRoot), so such a root was swapped after it was
+// indexed, and os.OpenRoot would follow it wherever it leads. Errors:
+// ErrOutsideRoot; a root that cannot be looked at is left to Confine's
+// error.
 func recordedRoot(root string) error {
 	if fi, err := os.Lstat(root); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
 		return fmt.Errorf("the project root %s is a symbolic link now, not the directory that was indexed (index it again to serve where it leads): %w", root, ErrOutsideRoot)
+	}
+	if err := rootrule.Unmoved(root); err != nil {
+		return fmt.Errorf("%w: %w", err, ErrOutsideRoot)
 	}
 	return nil
 }

@@ -196,13 +196,17 @@ func (r *Rules) dirOK(rel string) bool {
 // Stat applies Rules (with opts) to each of paths (root-relative '/'
 // paths of files, as --watch reports them) by lstat, and returns the
 // candidates, in the order given, and the skips, as Walk would list them.
-// A path that no longer exists, or names a directory, is left out (the
+// A path that no longer exists, or names a directory or the root itself
+// (an event on the root, which may now be a symlink), is left out (the
 // caller diffs what is gone).
 func Stat(root string, paths []string, opts Options) ([]File, []Skip) {
 	r := NewRules(root, opts)
 	var files []File
 	var skips []Skip
 	for _, p := range paths {
+		if p == "" || p == "." {
+			continue
+		}
 		abs := filepath.Join(root, filepath.FromSlash(p))
 		st, err := os.Lstat(abs)
 		if err != nil || st.IsDir() {
@@ -210,7 +214,7 @@ func Stat(root string, paths []string, opts Options) ([]File, []Skip) {
 		}
 		v := r.Candidate(p, fs.FileInfoToDirEntry(st))
 		switch {
-		case v.OK:
+		case v.OK && v.Info != nil:
 			files = append(files, File{Path: p, Abs: abs, Size: v.Info.Size(), ModTime: v.Info.ModTime()})
 		case v.Skip != "":
 			skips = append(skips, Skip{Path: p, Reason: v.Skip, Err: v.Err})
