@@ -330,6 +330,55 @@ func TestFreshen(t *testing.T) {
 	}
 }
 
+// TestFreshenKeepsAnEmptiedProject: a project directory that holds none of
+// its indexed files (an unmounted disk, a checkout under way) is not
+// emptied by a search's refresh: the files stay indexed and pending,
+// with the reason; moved back, the project searches as before, and an
+// index run still drops files that are really gone.
+func TestFreshenKeepsAnEmptiedProject(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	root := project(t)
+	e := open(t, engine.Config{})
+	emb, err := e.NewEmbedder()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out, err := e.Index(ctx, root, engine.IndexRequest{Embedder: emb}); err != nil || out.Err != nil {
+		t.Fatalf("index: %v %+v", err, out)
+	}
+	p, err := e.Find(ctx, root, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ents, err := os.ReadDir(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	away := t.TempDir()
+	for _, en := range ents {
+		if err := os.Rename(filepath.Join(root, en.Name()), filepath.Join(away, en.Name())); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f, err := e.Freshen(ctx, p, emb)
+	if err != nil || f.Refreshed != 0 || f.Pending == nil || len(f.Pending.Removed) == 0 || !strings.Contains(f.Why, "none of its") {
+		t.Fatalf("emptied project: %+v %v", f, err)
+	}
+	for _, en := range ents {
+		if err := os.Rename(filepath.Join(away, en.Name()), filepath.Join(root, en.Name())); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if f, err := e.Freshen(ctx, p, emb); err != nil || f.Pending != nil || f.Refreshed != 0 {
+		t.Errorf("moved back: %+v %v, want nothing to do", f, err)
+	}
+	res, err := search1(ctx, e, root, "Builder Grow", search.Options{TopK: 1})
+	if err != nil || len(res.Results) == 0 || res.Results[0].Path != "builder.go" {
+		t.Errorf("the project after its files came back: %+v %v", res, err)
+	}
+}
+
 // openAIProject returns an OpenAI-compatible fake server, a new project
 // and an engine whose embedder is that server's, the project indexed.
 func openAIProject(t *testing.T) (*embedtest.OpenAI, string, *engine.Engine, embed.Embedder) {

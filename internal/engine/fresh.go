@@ -56,8 +56,12 @@ func (e *Engine) Freshen(ctx context.Context, p *store.Project, emb embed.Embedd
 		f.Why = "the index is read-only"
 	case emb.ID() != p.Embedder:
 		f.Why = "the project's embedder is not available"
+	case len(ch.Removed) > 0 && len(ch.Removed) == ch.Indexed:
+		// an unmounted disk, a checkout under way: a search does not
+		// drop a whole project's rows on its own; an index run does
+		f.Why = fmt.Sprintf("the directory holds none of its %d indexed files now: kept until an index run", ch.Indexed)
 	}
-	if ch.Len() <= FreshMaxFiles && !e.st.ReadOnly() && emb.ID() == p.Embedder {
+	if f.Why == tooMany && ch.Len() <= FreshMaxFiles {
 		rctx, cancel := context.WithTimeout(ctx, FreshBudget)
 		busy := false
 		// NoRetry: a remote embedder's backoff (an OpenAI-compatible

@@ -38,6 +38,10 @@ type Changes struct {
 	// Listing says how the tree was listed: how many directories were
 	// read again and how many files only stat'ed (see listTree).
 	Listing walk.ListStats `json:"-"`
+	// Indexed counts the files the index holds for the project (those
+	// with a stored fingerprint): Removed equal to it in length means the
+	// directory holds none of them now.
+	Indexed int `json:"-"`
 }
 
 // Len is the number of files that differ.
@@ -191,6 +195,7 @@ func Diff(ctx context.Context, st Store, root string, emb embed.Embedder, allowS
 	if err != nil {
 		return nil, fmt.Errorf("read fingerprints: %w", err)
 	}
+	c.Indexed = len(fps.recs)
 	type prev struct {
 		ok, stale            bool
 		size, mtime, indexed int64
