@@ -304,6 +304,10 @@ func configFlags(fs *flag.FlagSet, e *env, flags ...string) {
 			panic("cli: no config setting for flag --" + name) // a programming error
 		}
 		set := func(v string) error {
+			if v == "" && !s.Bool {
+				// --store "$UNSET" would mean the default index, silently
+				return fmt.Errorf("empty (an unset shell variable?): give a value, or leave --%s out", name)
+			}
 			if err := e.cfg.Set(name, v); err != nil {
 				return err
 			}

@@ -161,6 +161,9 @@ func TestUsageErrors(t *testing.T) {
 		{"search", "--bogus", "q"},
 		{"index", "--threads", "-1", "."},
 		{"index", "--batch-size", "-5", "."},
+		// an empty --store (an unset shell variable) is not the default index
+		{"index", "--store", "", "."},
+		{"stats", "--store", ""},
 	}
 	for _, args := range cases {
 		code, _, errs := run(t, args...)
