@@ -27,6 +27,9 @@ var SecretPatterns = []string{
 	// direnv's exports, s3cmd's and boto's keys, MySQL's client password,
 	// Cloudflare wrangler's local secrets, a Vault token
 	".envrc", ".s3cfg", ".boto", ".my.cnf", ".dev.vars", ".vault-token",
+	// a cloud service account's key file, a cluster's kubeconfig, an
+	// editor's backup of an environment file
+	"service-account*.json", "service_account*.json", "kubeconfig", "kubeconfig.y*ml", "kubeconfig.json", ".env~",
 }
 
 // SecretName reports whether the base name of p (either separator) matches

@@ -21,6 +21,8 @@ func TestSecretName(t *testing.T) {
 		"secrets.yaml": true, "secrets.yml": true, ".npmrc": true, ".pypirc": true, ".netrc": true, ".pgpass": true,
 		"prod.tfvars": true, "terraform.tfstate": true, `c:\x\.env`: true,
 		".envrc": true, ".s3cfg": true, ".boto": true, ".my.cnf": true, ".dev.vars": true, ".vault-token": true,
+		"service-account.json": true, "service_account-prod.json": true, "kubeconfig": true, "kubeconfig.yaml": true, ".env~": true,
+		"service_account.go": false, "kubeconfig.go": false, "kube_config.py": false,
 		"envrc.go": false, "my.cnf.go": false, "boto.py": false,
 		"main.go": false, "environment.go": false, "env.go": false, "keys.go": false, "key.go": false, "package.json": false,
 		"config.yaml": false, "secret.go": false, "secrets.go": false, "credentials.go": false, ".gitignore": false, "keyboard.ts": false,
