@@ -325,6 +325,20 @@ func TestDoctorCapsFindings(t *testing.T) {
 	}
 }
 
+// dropVectors damages the index in home: its code_vectors table is
+// dropped, which doctor finds and --rebuild repairs.
+func dropVectors(t *testing.T, home string) {
+	t.Helper()
+	db, err := sql.Open("sqlite", "file:"+filepath.Join(home, "index.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec(`DROP TABLE code_vectors`); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // TestDroppedTable: an index with a table dropped is damaged, not "up to
 // date": index fails saying how to repair (before: "0 changed").
 func TestDroppedTable(t *testing.T) {
@@ -333,14 +347,7 @@ func TestDroppedTable(t *testing.T) {
 	if code, out, errs := run(t, "index", "--quiet", root); code != 0 {
 		t.Fatalf("index: %d %s %s", code, out, errs)
 	}
-	db, err := sql.Open("sqlite", "file:"+filepath.Join(home, "index.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := db.Exec(`DROP TABLE code_vectors`); err != nil {
-		t.Fatal(err)
-	}
-	db.Close()
+	dropVectors(t, home)
 	code, out, errs := run(t, "index", "--quiet", root)
 	if code != 1 || !strings.Contains(errs, "code_vectors is missing") || !strings.Contains(errs, "coderag doctor --rebuild") {
 		t.Errorf("index: exit %d\nstdout: %s\nstderr: %s", code, out, errs)
@@ -496,14 +503,7 @@ func TestInterruptedRebuildKeepsEveryProject(t *testing.T) {
 			t.Fatalf("index %s: %d %s %s", r, code, out, errs)
 		}
 	}
-	db, err := sql.Open("sqlite", "file:"+filepath.Join(home, "index.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := db.Exec(`DROP TABLE code_vectors`); err != nil {
-		t.Fatal(err)
-	}
-	db.Close()
+	dropVectors(t, home)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	errw := &cancelOn{marker: "re-indexed ", cancel: cancel}

@@ -294,10 +294,10 @@ func TestRefreshFreshness(t *testing.T) {
 	}
 }
 
-// TestFreshen: a one-shot query re-indexes a small change set first, and
-// leaves a large one pending with its files marked stale.
-func TestFreshen(t *testing.T) {
-	t.Parallel()
+// indexedProject returns a new project (see project), indexed by a new
+// engine with its default embedder, and the project's record.
+func indexedProject(t *testing.T) (string, *engine.Engine, embed.Embedder, *store.Project) {
+	t.Helper()
 	ctx := context.Background()
 	root := project(t)
 	e := open(t, engine.Config{})
@@ -312,6 +312,15 @@ func TestFreshen(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return root, e, emb, p
+}
+
+// TestFreshen: a one-shot query re-indexes a small change set first, and
+// leaves a large one pending with its files marked stale.
+func TestFreshen(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	root, e, emb, p := indexedProject(t)
 	os.WriteFile(filepath.Join(root, "extra.go"), []byte("package strings\n\n// Shout returns s in capitals with an exclamation mark.\nfunc Shout(s string) string { return s + \"!\" }\n"), 0o644)
 	f, err := e.Freshen(ctx, p, emb)
 	if err != nil || f.Refreshed != 1 || f.Pending != nil {
@@ -338,19 +347,7 @@ func TestFreshen(t *testing.T) {
 func TestFreshenKeepsAnEmptiedProject(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	root := project(t)
-	e := open(t, engine.Config{})
-	emb, err := e.NewEmbedder()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if out, err := e.Index(ctx, root, engine.IndexRequest{Embedder: emb}); err != nil || out.Err != nil {
-		t.Fatalf("index: %v %+v", err, out)
-	}
-	p, err := e.Find(ctx, root, true)
-	if err != nil {
-		t.Fatal(err)
-	}
+	root, e, emb, p := indexedProject(t)
 	ents, err := os.ReadDir(root)
 	if err != nil {
 		t.Fatal(err)
