@@ -19,6 +19,7 @@ import (
 	"github.com/coderag/coderag/internal/engine"
 	"github.com/coderag/coderag/internal/index"
 	"github.com/coderag/coderag/internal/relate"
+	"github.com/coderag/coderag/internal/rootrule"
 	"github.com/coderag/coderag/internal/search"
 	"github.com/coderag/coderag/internal/store"
 )
@@ -373,6 +374,27 @@ func TestFreshenKeepsAnEmptiedProject(t *testing.T) {
 	res, err := search1(ctx, e, root, "Builder Grow", search.Options{TopK: 1})
 	if err != nil || len(res.Results) == 0 || res.Results[0].Path != "builder.go" {
 		t.Errorf("the project after its files came back: %+v %v", res, err)
+	}
+}
+
+// TestFreshenRefusesAMovedRoot: a project whose parent directory was
+// swapped for a symlink to another tree is not diffed or refreshed
+// against that tree: Freshen says the root moved (rootrule.ErrMoved).
+func TestFreshenRefusesAMovedRoot(t *testing.T) {
+	t.Parallel()
+	root, e, emb, p := indexedProject(t)
+	parent, other := filepath.Dir(root), t.TempDir()
+	if err := os.Mkdir(filepath.Join(other, filepath.Base(root)), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(parent, parent+".moved"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(other, parent); err != nil {
+		t.Fatal(err)
+	}
+	if f, err := e.Freshen(context.Background(), p, emb); !errors.Is(err, rootrule.ErrMoved) {
+		t.Errorf("Freshen of a moved root: %+v %v, want ErrMoved", f, err)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/coderag/coderag/internal/embed"
 	"github.com/coderag/coderag/internal/index"
+	"github.com/coderag/coderag/internal/rootrule"
 	"github.com/coderag/coderag/internal/store"
 )
 
@@ -42,6 +43,12 @@ type Freshness struct {
 // error (the changes stay pending). The refresh runs as root's index job,
 // so it never overlaps another run of this Engine.
 func (e *Engine) Freshen(ctx context.Context, p *store.Project, emb embed.Embedder) (*Freshness, error) {
+	// a root swapped for a symlink (or under a parent that was) would be
+	// diffed, and refreshed, against the link's target: the error says
+	// what happened instead (rootrule.ErrMoved)
+	if err := rootrule.Unmoved(p.Path); err != nil {
+		return nil, err
+	}
 	ch, err := index.Diff(ctx, e.st, p.Path, emb, e.cfg.Index.AllowSecrets)
 	if err != nil {
 		return nil, err
