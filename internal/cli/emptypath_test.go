@@ -37,3 +37,33 @@ func TestEmptyPathIsUsage(t *testing.T) {
 		t.Error("an empty PATH created an index")
 	}
 }
+
+// TestReadNamesTheRootsFile: in a subdirectory holding a file of the same
+// name as one at the project root, `read NAME` reads the root's (search
+// prints root-relative paths) and says so on stderr, naming ./NAME for
+// the working directory's; `read ./NAME` reads that one, with no note.
+func TestReadNamesTheRootsFile(t *testing.T) {
+	setHome(t)
+	root := t.TempDir()
+	for rel, body := range map[string]string{"jar.go": "package root\n", "sub/jar.go": "package sub\n\nfunc A() {}\n"} {
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if code, out, errs := run(t, "index", "--quiet", root); code != 0 {
+		t.Fatalf("index: %d %s %s", code, out, errs)
+	}
+	t.Chdir(filepath.Join(root, "sub"))
+	code, out, errs := run(t, "read", "jar.go")
+	if code != 0 || !strings.Contains(out, "package root") || !strings.Contains(errs, "the working directory's is ./jar.go") {
+		t.Errorf("read jar.go: %d\n%s\n%s", code, out, errs)
+	}
+	code, out, errs = run(t, "read", "./jar.go")
+	if code != 0 || !strings.Contains(out, "package sub") || errs != "" {
+		t.Errorf("read ./jar.go: %d\n%s\n%s", code, out, errs)
+	}
+}

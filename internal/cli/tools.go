@@ -80,8 +80,21 @@ func toolScope(e *env, project string, projectGiven bool, path *string, scoped b
 		subtreeNote(e, root, sub)
 		return root, nil
 	}
+	given := filepath.ToSlash(*path)
 	*path = rootPath(root, sub, *path)
+	if sub != "" && given != "" && *path == given && !filepath.IsAbs(given) && exists(root, sub+"/"+given) {
+		// both the root's file and the working directory's exist: say
+		// which one is read, and how to name the other
+		fmt.Fprintf(e.stderr, "note: %s is the project root's (%s); the working directory's is ./%s\n", given, filepath.Join(root, filepath.FromSlash(given)), given)
+	}
 	return root, nil
+}
+
+// exists reports whether the root-relative '/' path rel names a file or
+// directory under root (Lstat: a symlink counts as itself).
+func exists(root, rel string) bool {
+	_, err := os.Lstat(filepath.Join(root, filepath.FromSlash(rel)))
+	return err == nil
 }
 
 // resolved is p cleaned, its symbolic links evaluated when it exists (as
@@ -136,10 +149,10 @@ func rootPath(root, sub, p string) string {
 	if slash := filepath.ToSlash(p); slash == "." || slash == ".." || strings.HasPrefix(slash, "./") || strings.HasPrefix(slash, "../") {
 		return path.Join(sub, slash)
 	}
-	if _, err := os.Lstat(filepath.Join(root, filepath.FromSlash(p))); err == nil {
+	if exists(root, filepath.ToSlash(p)) {
 		return p
 	}
-	if _, err := os.Lstat(filepath.Join(root, filepath.FromSlash(sub), filepath.FromSlash(p))); err == nil {
+	if exists(root, sub+"/"+filepath.ToSlash(p)) {
 		return path.Join(sub, filepath.ToSlash(p))
 	}
 	return p
