@@ -629,9 +629,31 @@ func openIn(e *env, eng *engine.Engine, dir string) (*engine.Project, error) {
 	opts.Dir = e.wd
 	p, err := eng.Open(e.ctx, dir, opts)
 	if errors.Is(err, engine.ErrNotIndexed) {
-		return nil, notIndexedError(dir)
+		return nil, notIndexedAmong(e, eng, dir)
 	}
 	return p, err
+}
+
+// notIndexedAmong is notIndexedError for a dir that no indexed project
+// holds while others are indexed: it names them (up to 5) and --project,
+// so a command run from the wrong directory says how to reach them.
+func notIndexedAmong(e *env, eng *engine.Engine, dir string) error {
+	ps, err := eng.Projects(e.ctx)
+	if err != nil || len(ps) == 0 {
+		return notIndexedError(dir)
+	}
+	var roots []string
+	for _, p := range ps[:min(len(ps), 5)] {
+		roots = append(roots, p.Path)
+	}
+	held := strings.Join(roots, ", ")
+	if len(ps) > 1 {
+		held = english.Counted(len(ps), "project") + ": " + held
+	}
+	if len(ps) > 5 {
+		held += fmt.Sprintf(" and %d more ('coderag stats' lists them)", len(ps)-5)
+	}
+	return fmt.Errorf("not indexed yet: %s is in no indexed project (the index holds %s): give --project DIR, or run `coderag index %s`", dir, held, dir)
 }
 
 // noteOlder prints, once per process and project, how many files of the

@@ -121,7 +121,7 @@ func TestGraphCommands(t *testing.T) {
 		{[]string{"callees", p, "--format", "svg", "main"}, 2, `unknown --format "svg"`},
 		{[]string{"path", p, "main"}, 2, "want FROM and TO"},
 		{[]string{"callees", p, "Cache"}, 1, "Cache is a class"},
-		{[]string{"graph", "--project", t.TempDir(), "main"}, 1, "not indexed yet: run `coderag index"},
+		{[]string{"graph", "--project", t.TempDir(), "main"}, 1, "is in no indexed project (the index holds "},
 	} {
 		code, out, errs := run(t, c.args...)
 		if code != c.code || !strings.Contains(errs, c.msg) || strings.Count(strings.TrimSpace(errs), "\n") != 0 || out != "" {
