@@ -1,8 +1,10 @@
 package search
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path"
@@ -45,22 +47,41 @@ func LoadGolden(p string) (*Golden, error) {
 	}
 	var g Golden
 	if err := json.Unmarshal(data, &g); err != nil {
-		return nil, fmt.Errorf("golden %s: %w", p, err)
+		return nil, fmt.Errorf("query set %s: %w", p, jsonError(data, err))
 	}
 	if len(g.Queries) == 0 {
-		return nil, fmt.Errorf("golden %s: no queries", p)
+		return nil, fmt.Errorf("golden set %s: no queries", p)
 	}
 	for i, q := range g.Queries {
+		name := q.ID
+		if name == "" {
+			name = q.Query
+		}
 		if strings.TrimSpace(q.Query) == "" || len(q.Expect) == 0 {
-			return nil, fmt.Errorf("golden %s: query %d (%q) needs a query and at least one expect entry", p, i+1, q.ID)
+			return nil, fmt.Errorf("golden set %s: query %d (%q) needs a query and at least one expect entry", p, i+1, name)
 		}
 		for _, e := range q.Expect {
 			if e.File == "" || (e.Line < 1 && e.Symbol == "") {
-				return nil, fmt.Errorf("golden %s: query %q: every expect entry needs file and line or symbol", p, q.ID)
+				return nil, fmt.Errorf("golden set %s: query %d (%q): every expect entry needs file and line or symbol", p, i+1, name)
 			}
 		}
 	}
 	return &g, nil
+}
+
+// jsonError puts the line and column of a JSON syntax error in data in
+// front of its message ("line 3, column 14: invalid character ..."),
+// which encoding/json gives as a byte offset only; other errors are
+// returned as they are.
+func jsonError(data []byte, err error) error {
+	var se *json.SyntaxError
+	if !errors.As(err, &se) || se.Offset < 0 || se.Offset > int64(len(data)) {
+		return err
+	}
+	before := data[:se.Offset]
+	line := 1 + bytes.Count(before, []byte("\n"))
+	col := int(se.Offset) - (bytes.LastIndexByte(before, '\n') + 1)
+	return fmt.Errorf("line %d, column %d: %w", line, col, err)
 }
 
 // IsHit applies the golden hit rule: same file (root-relative, '/') and the

@@ -72,7 +72,7 @@ func LoadBenchSet(p string) ([]BenchQuery, error) {
 	}
 	var qs []BenchQuery
 	if err := json.Unmarshal(data, &qs); err != nil {
-		return nil, fmt.Errorf("query set %s: %w", p, err)
+		return nil, fmt.Errorf("query set %s: %w", p, jsonError(data, err))
 	}
 	if len(qs) == 0 {
 		return nil, fmt.Errorf("query set %s: no queries", p)
