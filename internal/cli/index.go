@@ -274,6 +274,9 @@ type progress struct {
 	last  int           // files done at the last plain line
 	at    time.Duration // the run's time at the last plain line
 	total int
+	// first is the first plain line's progress, from which later lines
+	// measure the rate (see progressLine)
+	first index.Progress
 }
 
 // progressEvery is the least time between two plain progress lines (the
@@ -314,21 +317,25 @@ func (p *progress) update(pr index.Progress) {
 	}
 	first := p.last == 0 && pr.Done >= 10
 	if first || pr.Done == pr.Total || pr.Elapsed-p.at >= progressEvery {
+		if first {
+			p.first = pr
+		}
 		p.last, p.at = pr.Done, pr.Elapsed
-		fmt.Fprintln(p.w, progressLine(pr))
+		fmt.Fprintln(p.w, progressLine(pr, p.first))
 	}
 }
 
 // progressLine is the plain progress line of an index run: files done of
 // those to index, the rate so far in files per second, and while files
-// remain, the time they take at that rate (an estimate, rounded to the
-// second).
-func progressLine(pr index.Progress) string {
+// remain after the first line (from), the time they take at the rate
+// since that line (an estimate, rounded to the second). The first line
+// has no estimate: its rate holds the run's start (the walk, the parsers'
+// queries compiled once), which made "about 13s left" of a 2 s run.
+func progressLine(pr, from index.Progress) string {
 	secs := max(pr.Elapsed.Seconds(), 1e-3)
-	rate := float64(pr.Done) / secs
-	line := fmt.Sprintf("processed %d/%d files to index (%.0f files/s", pr.Done, pr.Total, rate)
-	if left := pr.Total - pr.Done; left > 0 && pr.Done > 0 {
-		eta := time.Duration(float64(left) / rate * float64(time.Second)).Round(time.Second)
+	line := fmt.Sprintf("processed %d/%d files to index (%.0f files/s", pr.Done, pr.Total, float64(pr.Done)/secs)
+	if left, done, dt := pr.Total-pr.Done, pr.Done-from.Done, (pr.Elapsed - from.Elapsed).Seconds(); left > 0 && done > 0 && dt > 0 {
+		eta := time.Duration(float64(left) / (float64(done) / dt) * float64(time.Second)).Round(time.Second)
 		line += fmt.Sprintf(", about %s left", eta)
 	}
 	return line + ")"

@@ -71,21 +71,25 @@ func TestReportCapsFailures(t *testing.T) {
 }
 
 // TestProgressLine: the plain progress line gives the rate and, while
-// files remain, the time left at that rate.
+// files remain after the first line, the time left at the rate since
+// that line; the first line (the run's start in its rate) has none.
 func TestProgressLine(t *testing.T) {
+	first := index.Progress{Phase: "index", Done: 10, Total: 1000, Elapsed: 1500 * time.Millisecond}
 	for _, c := range []struct {
-		pr   index.Progress
-		want string
+		pr, from index.Progress
+		want     string
 	}{
-		{index.Progress{Phase: "index", Done: 100, Total: 1000, Elapsed: 2 * time.Second},
-			"processed 100/1000 files to index (50 files/s, about 18s left)"},
-		{index.Progress{Phase: "index", Done: 1200, Total: 69178, Elapsed: 10 * time.Second},
+		{first, first, "processed 10/1000 files to index (7 files/s)"},
+		// 90 files in 1.5 s since the first line: 60 files/s for 900 left
+		{index.Progress{Phase: "index", Done: 100, Total: 1000, Elapsed: 3 * time.Second}, first,
+			"processed 100/1000 files to index (33 files/s, about 15s left)"},
+		{index.Progress{Phase: "index", Done: 1200, Total: 69178, Elapsed: 10 * time.Second}, index.Progress{},
 			"processed 1200/69178 files to index (120 files/s, about 9m26s left)"},
-		{index.Progress{Phase: "index", Done: 10, Total: 10, Elapsed: time.Second},
+		{index.Progress{Phase: "index", Done: 10, Total: 10, Elapsed: time.Second}, index.Progress{},
 			"processed 10/10 files to index (10 files/s)"},
 	} {
-		if got := progressLine(c.pr); got != c.want {
-			t.Errorf("progressLine(%+v) = %q, want %q", c.pr, got, c.want)
+		if got := progressLine(c.pr, c.from); got != c.want {
+			t.Errorf("progressLine(%+v, %+v) = %q, want %q", c.pr, c.from, got, c.want)
 		}
 	}
 }
@@ -110,13 +114,16 @@ func TestProgressThrottledOffTerminal(t *testing.T) {
 	if len(lines) < 20 || len(lines) > 25 {
 		t.Fatalf("%d progress lines, want about 24:\n%s", len(lines), b.String())
 	}
-	if want := "processed 10/9000 files to index (80 files/s, about 1m52s left)"; lines[0] != want {
-		t.Errorf("first line %q, want %q", lines[0], want)
+	if want := "processed 10/9000 files to index (80 files/s)"; lines[0] != want {
+		t.Errorf("first line %q, want %q (no estimate yet)", lines[0], want)
 	}
 	if want := "processed 9000/9000 files to index (80 files/s)"; lines[len(lines)-1] != want {
 		t.Errorf("last line %q, want %q", lines[len(lines)-1], want)
 	}
-	for _, l := range lines[:len(lines)-1] {
+	if !strings.HasSuffix(lines[1], "(80 files/s, about 1m47s left)") {
+		t.Errorf("second line %q: want the time left at 80 files/s", lines[1])
+	}
+	for _, l := range lines[1 : len(lines)-1] {
 		if !strings.Contains(l, " files/s, about ") || !strings.HasSuffix(l, " left)") {
 			t.Errorf("line without the rate and the time left: %q", l)
 		}
