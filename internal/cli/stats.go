@@ -132,7 +132,8 @@ func runStats(e *env, args []string) (err error) {
 	fs := newFlags(e, "stats", "[flags]", `Show what is indexed: every project with its embedder (id and dimension), files, chunks
 and relations; the DB path and size.
 
---json prints {"db", "exists", "db_bytes", "schema_version", "chinese", "projects": [{"root",
+--json prints {"db", "exists", "db_bytes", "schema_version", "chinese", "resident" (the socket
+of a watcher answering this index's searches, when one does), "projects": [{"root",
 "embedder", "embedder_description", "dim", "files", "chunks", "embedded_chunks",
 "chunks_by_type", "relations", "relations_by_kind", "updated_at", "languages": [{"language",
 "files", "parser", "fallback", "fallback_reasons"}], "unindexed_extensions", "last_run":
