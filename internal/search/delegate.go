@@ -106,6 +106,14 @@ func delegate(ranked []Result, callees map[[2]string][]wrapperCall, hp HybridPar
 				continue
 			}
 			b := &ranked[j]
+			// the implementation answers the question too: a callee no
+			// word of the query occurs in is the wrapper's plumbing (a
+			// generic message sender: startGracefulShutdown ->
+			// sendServeMsg for "how does the server shut down
+			// gracefully"), not where the work the question names is done
+			if b.Explain != nil && b.Explain.KeywordRank == 0 {
+				continue
+			}
 			// an implementation is longer than the wrapper that hands
 			// it the work; a callee as short is a helper the wrapper
 			// uses to do its own work (nvm_node_version -> nvm_echo,

@@ -390,3 +390,31 @@ func TestFormReaches(t *testing.T) {
 		t.Error("a call on a receiver from a function without owner reached a function")
 	}
 }
+
+// The implementation a thin wrapper hands its work to must answer the
+// question too: a callee no word of the query occurs in (keyword rank 0,
+// a candidate by its vector alone) is the wrapper's plumbing and is not
+// lifted (net/http's startGracefulShutdown lifted the generic
+// sendServeMsg above Server.Shutdown for "how does the server shut down
+// gracefully"); the same callee with a keyword rank is lifted.
+func TestDelegateNeedsTheCalleesOwnWords(t *testing.T) {
+	t.Parallel()
+	mk := func(calleeKeywordRank int) []Result {
+		return []Result{
+			{Path: "s.go", Name: "conn.startGracefulShutdown()", Type: chunk.KindMethod, Score: 0.020,
+				content: "func (sc *conn) startGracefulShutdown() {\n\tsc.sendServeMsg(gracefulShutdownMsg)\n}",
+				sym: chunk.Symbol{Name: "startGracefulShutdown", Owner: "conn"}, Explain: &Explain{KeywordRank: 1}},
+			{Path: "s.go", Name: "conn.sendServeMsg(msg any)", Type: chunk.KindMethod, Score: 0.010,
+				content: "func (sc *conn) sendServeMsg(msg any) {\n\ta := 1\n\tb := 2\n\tc := 3\n\td := 4\n\te := 5\n\tselect {\n\tcase sc.serveMsgCh <- msg:\n\tcase <-sc.doneServing:\n\t}\n\t_ = a + b + c + d + e\n}",
+				sym: chunk.Symbol{Name: "sendServeMsg", Owner: "conn"}, Explain: &Explain{KeywordRank: calleeKeywordRank, VectorRank: 4}},
+		}
+	}
+	callees := map[[2]string][]wrapperCall{{"s.go", "conn.startGracefulShutdown"}: {{to: "sendServeMsg", form: lang.CallSelf}}}
+	hp := DefaultHybridParams()
+	if rs := mk(0); delegate(rs, callees, hp) || rs[1].Explain.Signal("delegate") != 0 {
+		t.Errorf("a callee without the query's words was lifted: %+v", rs[1].Explain)
+	}
+	if rs := mk(7); !delegate(rs, callees, hp) || rs[1].Explain.Signal("delegate") <= 0 {
+		t.Errorf("a callee the keyword route found was not lifted: %+v", rs[1].Explain)
+	}
+}
