@@ -24,7 +24,9 @@ import (
 // own type or in its file, and a function for a Go call without one:
 // formReaches) with more code lines than the wrapper (an
 // implementation is longer than the wrapper that hands it the work; an
-// echo or a print as short is a helper), that candidate gets at least the
+// echo or a print as short is a helper) and found by the keyword route
+// (a word of the query in it: a callee found by its vector alone is the
+// wrapper's plumbing, a generic message sender), that candidate gets at least the
 // wrapper's score plus hp.DelegateMargin; the lift is the signal
 // "delegate", whose note names the wrapper. A wrapper that calls two
 // candidates is a dispatcher, and a callee name several candidates share
