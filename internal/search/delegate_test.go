@@ -403,10 +403,10 @@ func TestDelegateNeedsTheCalleesOwnWords(t *testing.T) {
 		return []Result{
 			{Path: "s.go", Name: "conn.startGracefulShutdown()", Type: chunk.KindMethod, Score: 0.020,
 				content: "func (sc *conn) startGracefulShutdown() {\n\tsc.sendServeMsg(gracefulShutdownMsg)\n}",
-				sym: chunk.Symbol{Name: "startGracefulShutdown", Owner: "conn"}, Explain: &Explain{KeywordRank: 1}},
+				sym:     chunk.Symbol{Name: "startGracefulShutdown", Owner: "conn"}, Explain: &Explain{KeywordRank: 1}},
 			{Path: "s.go", Name: "conn.sendServeMsg(msg any)", Type: chunk.KindMethod, Score: 0.010,
 				content: "func (sc *conn) sendServeMsg(msg any) {\n\ta := 1\n\tb := 2\n\tc := 3\n\td := 4\n\te := 5\n\tselect {\n\tcase sc.serveMsgCh <- msg:\n\tcase <-sc.doneServing:\n\t}\n\t_ = a + b + c + d + e\n}",
-				sym: chunk.Symbol{Name: "sendServeMsg", Owner: "conn"}, Explain: &Explain{KeywordRank: calleeKeywordRank, VectorRank: 4}},
+				sym:     chunk.Symbol{Name: "sendServeMsg", Owner: "conn"}, Explain: &Explain{KeywordRank: calleeKeywordRank, VectorRank: 4}},
 		}
 	}
 	callees := map[[2]string][]wrapperCall{{"s.go", "conn.startGracefulShutdown"}: {{to: "sendServeMsg", form: lang.CallSelf}}}
