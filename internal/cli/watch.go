@@ -16,6 +16,7 @@ import (
 
 	"github.com/coderag/coderag/internal/engine"
 	"github.com/coderag/coderag/internal/lang"
+	"github.com/coderag/coderag/internal/rootrule"
 	"github.com/coderag/coderag/internal/walk"
 )
 
@@ -172,11 +173,19 @@ func watchTree(e *env, eng *engine.Engine, root string, req engine.IndexRequest,
 	// down or refusing them): each rescan tries them again, quietly until
 	// one is written, since no event may come for them again
 	failed := map[string]bool{}
+	// moved is set when the root no longer leads to the directory that
+	// was indexed (rootrule.ErrMoved): every run would be refused, so the
+	// watch ends with that error
+	var moved error
 	runAs := func(paths []string, retry bool) {
 		r := req
 		r.Paths = paths
 		rep, err := indexNow(e, eng, root, r)
 		if e.ctx.Err() != nil {
+			return
+		}
+		if errors.Is(err, rootrule.ErrMoved) {
+			moved = err
 			return
 		}
 		if err != nil {
@@ -211,6 +220,10 @@ func watchTree(e *env, eng *engine.Engine, root string, req engine.IndexRequest,
 	}
 	reindexAll := func() { run(nil) }
 	for {
+		if moved != nil {
+			fmt.Fprintf(e.stderr, "watch: stopped watching %s\n", root)
+			return moved
+		}
 		select {
 		case <-e.ctx.Done():
 			// SIGTERM or SIGINT (main's signal.NotifyContext gives the

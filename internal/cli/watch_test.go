@@ -21,6 +21,7 @@ import (
 	"github.com/coderag/coderag/internal/config"
 	"github.com/coderag/coderag/internal/embed"
 	"github.com/coderag/coderag/internal/engine"
+	"github.com/coderag/coderag/internal/rootrule"
 	"github.com/coderag/coderag/internal/walk"
 )
 
@@ -418,6 +419,47 @@ func TestWatchReplacedRoot(t *testing.T) {
 	cancel()
 	if err := <-done; err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestWatchStopsWhenTheRootMoves: the watched root replaced by a symlink
+// to another tree (what a watcher's index run refuses, rootrule.ErrMoved)
+// ends the watch with that error, and nothing of the other tree is
+// indexed under the project's name.
+func TestWatchStopsWhenTheRootMoves(t *testing.T) {
+	setHome(t)
+	base := t.TempDir()
+	root, other := filepath.Join(base, "proj"), filepath.Join(base, "other")
+	os.MkdirAll(root, 0o755)
+	os.MkdirAll(other, 0o755)
+	os.WriteFile(filepath.Join(root, "a.go"), []byte("package p\n\nfunc Alpha() {}\n"), 0o644)
+	os.WriteFile(filepath.Join(other, "secret.go"), []byte("package p\n\nfunc OtherTree() {}\n"), 0o644)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var out, errb syncBuffer
+	e, eng, emb := indexedForWatch(t, ctx, root, &out, &errb)
+	done := make(chan error, 1)
+	go func() {
+		done <- watchTree(e, eng, root, engine.IndexRequest{Embedder: emb}, watchConfig{rescan: 100 * time.Millisecond})
+	}()
+	waitUntil(t, "watching", func() bool { return strings.Contains(errb.String(), "watching") }, &out, &errb)
+	indexed := indexedIn(ctx, eng, root)
+	if err := os.Rename(root, root+".moved"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(other, root); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-done:
+		if !errors.Is(err, rootrule.ErrMoved) {
+			t.Errorf("the watch ended with %v, want ErrMoved", err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatalf("the watch goes on after its root moved:\n%s", errb.String())
+	}
+	if indexed("secret.go") {
+		t.Error("the other tree's file was indexed under the project's name")
 	}
 }
 
