@@ -375,6 +375,18 @@ func waitUntil(t *testing.T, what string, cond func() bool, out, errb *syncBuffe
 	t.Fatalf("timed out waiting for %s; stdout %q stderr %q", what, out.String(), errb.String())
 }
 
+// watchIndexed indexes root (indexedForWatch) and watches it in a
+// goroutine with a rescan every 100 ms; done receives watchTree's result.
+func watchIndexed(t *testing.T, ctx context.Context, root string, out, errb *syncBuffer) (*engine.Engine, chan error) {
+	t.Helper()
+	e, eng, emb := indexedForWatch(t, ctx, root, out, errb)
+	done := make(chan error, 1)
+	go func() {
+		done <- watchTree(e, eng, root, engine.IndexRequest{Embedder: emb}, watchConfig{rescan: 100 * time.Millisecond})
+	}()
+	return eng, done
+}
+
 // TestWatchReplacedRoot removes the watched root and makes it again (a
 // fresh checkout, `rm -rf` and a copy): its watches went with the old
 // directory, so the watcher must notice at its next rescan, index the new
@@ -387,11 +399,7 @@ func TestWatchReplacedRoot(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var out, errb syncBuffer
-	e, eng, emb := indexedForWatch(t, ctx, root, &out, &errb)
-	done := make(chan error, 1)
-	go func() {
-		done <- watchTree(e, eng, root, engine.IndexRequest{Embedder: emb}, watchConfig{rescan: 100 * time.Millisecond})
-	}()
+	eng, done := watchIndexed(t, ctx, root, &out, &errb)
 	waitFor := func(what string, cond func() bool) { waitUntil(t, what, cond, &out, &errb) }
 	waitFor("watching", func() bool { return strings.Contains(errb.String(), "watching") })
 	indexed := indexedIn(ctx, eng, root)
@@ -437,11 +445,7 @@ func TestWatchStopsWhenTheRootMoves(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var out, errb syncBuffer
-	e, eng, emb := indexedForWatch(t, ctx, root, &out, &errb)
-	done := make(chan error, 1)
-	go func() {
-		done <- watchTree(e, eng, root, engine.IndexRequest{Embedder: emb}, watchConfig{rescan: 100 * time.Millisecond})
-	}()
+	eng, done := watchIndexed(t, ctx, root, &out, &errb)
 	waitUntil(t, "watching", func() bool { return strings.Contains(errb.String(), "watching") }, &out, &errb)
 	indexed := indexedIn(ctx, eng, root)
 	if err := os.Rename(root, root+".moved"); err != nil {
