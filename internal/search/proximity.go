@@ -24,8 +24,9 @@ import (
 // is a share of pairs, not a sum of distances, so that it is bounded like
 // the other stages' signals. Terms are the keyword index's (analyze.
 // SubTerms: identifiers split, stemmed), English stop words left out on
-// both sides, so "end-of-central-directory" and readDirectoryEnd's
-// "reads the end of central directory" both read end, central, directori.
+// both sides, so "end-of-central-directory" in a question and "end of
+// central directory record" in archive/zip's comments both read end,
+// central, directori.
 
 // queryPairs returns the distinct adjacent pairs of the query's English
 // content words, in order of appearance: the last term of a word and the

@@ -431,11 +431,6 @@ func (l *Local) Remove(ctx context.Context, dir string) (*Removed, error) {
 // index_project, and search_code and code_graph answer from the index as
 // it is instead of refreshing it.
 func (l *Local) MCP(project string, write bool) (*sdk.Server, error) {
-	// mcp.NewServer resolves its root: a recorded root swapped for a
-	// symlink would become the link's target
-	if err := rootrule.Unmoved(project); err != nil {
-		return nil, err
-	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	k := mcpKey{project, write}

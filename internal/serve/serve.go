@@ -487,8 +487,9 @@ func (s *Server) mcp(w http.ResponseWriter, r *http.Request) {
 	root, err := s.mcpProject(r)
 	if err == nil {
 		// the MCP server is rooted at the recorded root, which must still
-		// be the directory that was indexed (its tools would follow a
-		// swapped-in symlink)
+		// be the directory that was indexed: mcp.NewServer resolves its
+		// root (Local.MCP), so a swapped-in symlink would become its root
+		// and its tools would serve the link's target
 		err = rootrule.Unmoved(root)
 	}
 	if err != nil {
