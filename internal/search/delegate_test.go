@@ -411,10 +411,10 @@ func TestDelegateNeedsTheCalleesOwnWords(t *testing.T) {
 	}
 	callees := map[[2]string][]wrapperCall{{"s.go", "conn.startGracefulShutdown"}: {{to: "sendServeMsg", form: lang.CallSelf}}}
 	hp := DefaultHybridParams()
-	if rs := mk(0); delegate(rs, callees, hp) || rs[1].Explain.Signal("delegate") != 0 {
+	if rs := mk(0); delegate(rs, callees, false, hp) || rs[1].Explain.Signal("delegate") != 0 {
 		t.Errorf("a callee without the query's words was lifted: %+v", rs[1].Explain)
 	}
-	if rs := mk(7); !delegate(rs, callees, hp) || rs[1].Explain.Signal("delegate") <= 0 {
+	if rs := mk(7); !delegate(rs, callees, false, hp) || rs[1].Explain.Signal("delegate") <= 0 {
 		t.Errorf("a callee the keyword route found was not lifted: %+v", rs[1].Explain)
 	}
 }

@@ -129,7 +129,8 @@ func AnalyzeQuery(a *analyze.Analyzer, text string, opts QueryOptions) *Query {
 	}
 	q.Terms = q.queryTerms(opts, expand)
 	q.Keywords = q.tokenize()
-	q.Identifiers = identifierQueries(text, opts.PlainWordNames)
+	q.Code = isCodeQuery(text, q.HasHan)
+	q.Identifiers = identifierQueries(text, opts.PlainWordNames, q.Code)
 	if opts.GlossaryNames && opts.Glossary {
 		// Chinese words name code too: 扩容 -> grow, a function named grow
 		for _, en := range expand {
@@ -138,7 +139,6 @@ func AnalyzeQuery(a *analyze.Analyzer, text string, opts QueryOptions) *Query {
 			}
 		}
 	}
-	q.Code = isCodeQuery(text, q.HasHan)
 	q.Symbol = symbolQuery(text)
 	if q.Symbol == "" && !q.HasHan {
 		q.Spelled = spelledName(text)
@@ -307,6 +307,11 @@ func Tokenize(query string) []string {
 	return q.tokenize()
 }
 
+// nameRE is identifierRE with the leading underscores of a private name
+// ("_load_data", "__init__"), which identifierQueries keeps: the chunk's
+// name has them.
+var nameRE = regexp.MustCompile(`_*[A-Za-z][A-Za-z0-9_.$-]{1,}`)
+
 // identifierRE is the seed's identifier pattern (RagQueryTokenizer).
 var identifierRE = regexp.MustCompile(`[A-Za-z][A-Za-z0-9_.$-]{1,}`)
 
@@ -370,12 +375,17 @@ func looksLikeIdentifier(w string) bool {
 // identifierQueries returns the code-like words of a query, split into an
 // optional qualifier and the bare name. A query of one word counts as
 // code-like whatever its case; with plainWords, so does a plain word of 6+
-// letters that is not a stop word.
-func identifierQueries(query string, plainWords bool) []Identifier {
+// letters that is not a stop word; in a code query (isCodeQuery: at most
+// three words, one written like code) every word that is not a stop word
+// does, since its neighbour says the words are names: "LineNumbers get",
+// "TokenMatcher match" and "iterutils remap" name a class or module and a
+// member of it.
+func identifierQueries(query string, plainWords, code bool) []Identifier {
 	var out []Identifier
 	fields := strings.Fields(query)
-	for _, m := range identifierRE.FindAllString(query, -1) {
-		if !looksLikeIdentifier(m) && len(fields) > 1 && !(plainWords && len(m) >= 6 && !analyze.EnglishStop(strings.ToLower(m))) {
+	for _, m := range nameRE.FindAllString(query, -1) {
+		plain := !analyze.EnglishStop(strings.ToLower(m))
+		if !looksLikeIdentifier(m) && len(fields) > 1 && !(plainWords && len(m) >= 6 && plain) && !(code && plain) {
 			continue
 		}
 		m = strings.Trim(m, ".-$")

@@ -27,7 +27,11 @@ func auxKind(p string) string {
 	lp := "/" + strings.ToLower(p)
 	base := path.Base(lp)
 	switch {
-	case strings.HasSuffix(base, ".d.ts"), strings.HasSuffix(base, ".d.mts"), strings.HasSuffix(base, ".d.cts"):
+	// type declarations written beside the code they describe:
+	// TypeScript's .d.ts and Python's .pyi stubs (PEP 484), whose
+	// one-line "def peek(self) -> _T: ..." outranked more.py's peek
+	case strings.HasSuffix(base, ".d.ts"), strings.HasSuffix(base, ".d.mts"), strings.HasSuffix(base, ".d.cts"),
+		strings.HasSuffix(base, ".pyi"):
 		return "declaration"
 	case strings.Contains(base, ".pb.") || strings.HasSuffix(base, "_pb2.py") || strings.Contains(base, "_generated") ||
 		strings.HasPrefix(base, "zz_generated") || strings.Contains(base, ".generated.") || strings.HasSuffix(base, ".min.js"):

@@ -36,6 +36,8 @@ func TestAuxKind(t *testing.T) {
 	t.Parallel()
 	for p, want := range map[string]string{
 		"types/index.d.ts":              "declaration",
+		"more_itertools/more.pyi":       "declaration",
+		"more_itertools/more.py":        "",
 		"api/v1/service.pb.go":          "generated",
 		"k8s/zz_generated.deepcopy.go":  "generated",
 		"examples/basic/main.go":        "example",

@@ -121,7 +121,7 @@ var hybridStages = []stage{
 	}},
 	{name: "name", run: func(p *pool) {
 		for i := range p.res {
-			b := nameBoost(p.res[i], p.res[i].sym.Owner, p.q.Identifiers, p.hp)
+			b := nameBoost(p.res[i], p.res[i].sym.Owner, p.q.Identifiers, p.q.Code, p.hp)
 			if p.q.Code {
 				b *= p.hp.CodeQueryScale
 			}
@@ -163,7 +163,7 @@ var hybridStages = []stage{
 		p.changed = spelledPin(p.res, p.q.Spelled, p.hp.ExactPin/2) || p.changed
 	}},
 	{name: "delegate", ordered: true, on: func(p *pool) bool { return p.hp.Delegate }, run: func(p *pool) {
-		p.changed = delegate(p.res, p.callees, p.hp) || p.changed
+		p.changed = delegate(p.res, p.callees, p.q.Code, p.hp) || p.changed
 	}},
 	{name: "diversity", ordered: true, on: func(p *pool) bool { return p.hp.Diversity > 0 && p.hp.Diversity < 1 }, run: func(p *pool) {
 		diversify(p.res, p.hp.Diversity, p.hp.DiversityFree)
@@ -504,11 +504,23 @@ func isThin(r Result, thin int) bool {
 	return (r.Type == chunk.KindFunction || r.Type == chunk.KindMethod) && codeLinesUpTo(r.content, thin) <= thin
 }
 
+// namesModule reports whether name is p's file name without its extension
+// or the name of its directory, compared without case ("iterutils" for
+// boltons/iterutils.py, "english" for english/words.go).
+func namesModule(p, name string) bool {
+	file := path.Base(p)
+	if i := strings.IndexByte(file, '.'); i > 0 {
+		file = file[:i]
+	}
+	return strings.EqualFold(file, name) || strings.EqualFold(path.Base(path.Dir(p)), name)
+}
+
 // nameBoost scores how well a chunk's name answers the code-like words of
 // the query: the bare name equal to a word (case-sensitive: NameExact,
 // else case-insensitive: NameFold), plus NameQualified when the word's
-// qualifier names the chunk's owner or a directory of its path.
-func nameBoost(r Result, owner string, idents []Identifier, hp HybridParams) float64 {
+// qualifier names the chunk's owner or a directory of its path, or another
+// word does (code: the query is a code query, Query.Code).
+func nameBoost(r Result, owner string, idents []Identifier, code bool, hp HybridParams) float64 {
 	if len(idents) == 0 || r.Type == chunk.KindText {
 		return 0
 	}
@@ -535,10 +547,18 @@ func nameBoost(r Result, owner string, idents []Identifier, hp HybridParams) flo
 			}
 		}
 		// "HashMap resize": another code-like word of the query names the
-		// chunk's owner
-		if id.Qualifier == "" && owner != "" {
+		// chunk's owner; in a code query ("iterutils remap_keys",
+		// "english Plural_word"), a definition of no type whose file
+		// (without the extension) or directory the other word names, the
+		// module or package it is in (in a sentence a word that names a
+		// directory says little: "v3 compatibility error types and
+		// ZodError" is not about v3/'s ZodError alone)
+		if id.Qualifier == "" {
 			for _, o := range idents {
-				if o.Qualifier == "" && o.Name == owner && o.Name != id.Name {
+				if o.Qualifier != "" || o.Name == id.Name {
+					continue
+				}
+				if owner != "" && o.Name == owner || code && owner == "" && namesModule(r.Path, o.Name) {
 					b += hp.NameQualified
 					break
 				}
