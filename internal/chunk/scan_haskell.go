@@ -59,10 +59,11 @@ func scanHaskell(s *scan) {
 			}
 		case word == "instance":
 			d.kind, d.name = KindClass, "instance"
-			if m := hsInstRe().FindStringSubmatch(t); m != nil && m[1] != "" {
+			if m := hsInstRe().FindStringSubmatch(hsHead(s, l, n)); m != nil && m[1] != "" {
 				d.name = collapse(m[1])
 			}
 		case word == "data" || word == "newtype" || word == "type" || word == "class":
+			t := hsHead(s, l, n)
 			m := hsTypeRe().FindStringSubmatchIndex(t)
 			if m == nil {
 				d.kind = "skip"
@@ -117,6 +118,65 @@ func scanHaskell(s *scan) {
 			hsMethods(s, d)
 		}
 	}
+}
+
+// hsHead returns the head of the declaration at line l (of n): the line
+// itself, or with the indented lines that continue its context when the
+// context's "=>" comes on a later line ("class (Functor m, Monad m)\n
+// => PandocMonad m where" is the class PandocMonad, not Functor), up to
+// the line of that "=>" and the one after it when "=>" ends a line; a
+// "::", "=" or "where" before it ends the search (a method's signature). The
+// head starts at the line's first byte, so offsets into it are offsets
+// from there.
+func hsHead(s *scan, l, n int) string {
+	t := s.line(l)
+	if strings.Contains(t, "=>") || !strings.Contains(t, "(") || hsBodyStarts(t) {
+		return t
+	}
+	for k := l + 1; k <= n && k <= l+4; k++ {
+		nt := s.line(k)
+		if nt == "" || nt[0] != ' ' && nt[0] != '\t' {
+			break
+		}
+		trim := strings.TrimSpace(nt)
+		before, _, found := strings.Cut(trim, "=>")
+		if hsBodyStarts(before) {
+			break // a method signature's context, not the declaration's
+		}
+		if !found {
+			continue
+		}
+		if strings.HasSuffix(trim, "=>") && k < n {
+			k++
+		}
+		return string(s.code[s.idx.Start(l):s.idx.End(k, s.code)])
+	}
+	return t
+}
+
+// hsBodyStarts reports whether a declaration's text holds a "where", a
+// "::" or an "=" other than "=>": its head has ended.
+func hsBodyStarts(t string) bool {
+	if strings.Contains(t, "::") || hsIdentWhere(t) {
+		return true
+	}
+	return strings.Contains(strings.ReplaceAll(t, "=>", ""), "=")
+}
+
+// hsIdentWhere reports whether t holds the word "where".
+func hsIdentWhere(t string) bool {
+	for i := strings.Index(t, "where"); i >= 0; {
+		end := i + len("where")
+		if (i == 0 || !isIdentByte(t[i-1])) && (end == len(t) || !isIdentByte(t[end])) {
+			return true
+		}
+		j := strings.Index(t[end:], "where")
+		if j < 0 {
+			return false
+		}
+		i = end + j
+	}
+	return false
 }
 
 // hsCalls records the identifiers of a body [a,b) as calls (kept only when

@@ -110,6 +110,24 @@ go' x
   | otherwise = 0
   where y = 'c'
 `, []string{"1-1 class A", "3-6 function (<+>)()", "8-12 function go'()"}},
+		{"haskell contexts on the next lines", "B.hs", `
+class (Functor m, Applicative m, Monad m)
+      => PandocMonad m where
+  lookupEnv :: T.Text -> m (Maybe T.Text)
+
+class (Show a,
+       Eq a) =>
+      Pretty a where
+  pretty :: a -> String
+
+instance (Show a)
+    => Pretty (Tree a) where
+  pretty = show
+
+class Container (f :: Type) where
+  empty :: Show a => f a
+`, []string{"1-3 class PandocMonad", "5-8 class Pretty", "10-12 class Pretty (Tree a)", "14-14 class Container",
+			"15-15 method Container.empty()"}}, // not Functor, Show and (Show a); Container's method signature has its own context
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
