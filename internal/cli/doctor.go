@@ -108,7 +108,9 @@ A sound index's projects are looked at too: a project whose files carry vectors 
 than one embedder (an interrupted change of EMBEDDING_MODEL) is reported as mixed with
 the command that finishes the change, and the embedder line names each project indexed
 with another embedder than a new index gets, and says when that is a built-in model this
-coderag does not ship. Neither is damage: the exit status stays 0.
+coderag does not ship. An index file other users of the machine can read (older versions
+created it 0644; it is 0600 now, in a 0700 directory when that is new) is reported with
+the chmod that stops it. None of these is damage: the exit status stays 0.
 
 With --rebuild, a damaged index is moved aside to index.db.damaged-TIME (never deleted)
 and every project it listed whose directory still exists is indexed again into a new
@@ -178,6 +180,13 @@ for the disk's sake (full, an I/O error): that is no damage, and doctor says so.
 	case out.Healthy:
 		mixed, embedders := vectorNotes(rep.Vectors, cfgID)
 		out.Notes = append(mixed, embedders...)
+		private := ""
+		if !store.IsPostgres(path) {
+			private = store.PrivateModeIssue(path)
+		}
+		if private != "" {
+			out.Notes = append(out.Notes, private)
+		}
 		if *asJSON {
 			return writeJSON(e.stdout, out)
 		}
@@ -200,6 +209,9 @@ for the disk's sake (full, an I/O error): that is no damage, and doctor says so.
 		fmt.Fprintf(e.stdout, "chinese: %s\nembedder: %s\n", out.Chinese, out.Embedder)
 		for _, n := range embedders {
 			fmt.Fprintf(e.stdout, "          %s\n", n)
+		}
+		if private != "" {
+			fmt.Fprintf(e.stdout, "readable: %s\n", private)
 		}
 		return nil
 	case rep.Foreign:

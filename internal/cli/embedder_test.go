@@ -71,3 +71,34 @@ func TestDoctorNamesEmbedder(t *testing.T) {
 		t.Errorf("doctor with a bad provider:\n%s", out)
 	}
 }
+
+// TestDoctorNamesAReadableIndex: an index other users can read (as older
+// versions made it: 0644 in a 0755 home) is reported with the chmod that
+// stops it; a new index is private and is not.
+func TestDoctorNamesAReadableIndex(t *testing.T) {
+	home := setHome(t)
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "a.go"), []byte("package a\n\nfunc A() {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errs := run(t, "index", "--quiet", dir); code != 0 {
+		t.Fatal(errs)
+	}
+	if code, out, _ := run(t, "doctor"); code != 0 || strings.Contains(out, "readable:") {
+		t.Fatalf("doctor on a new index: exit %d\n%s", code, out)
+	}
+	db := filepath.Join(home, "index.db")
+	if err := os.Chmod(home, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(db, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, _ := run(t, "doctor")
+	if want := "readable: other users of this machine can read the indexed code (" + db + " is 0644): chmod 600 " + db + "*"; code != 0 || !strings.Contains(out, want) {
+		t.Errorf("doctor on a 0644 index: exit %d\n%s\nwant %q", code, out, want)
+	}
+	if _, out, _ := run(t, "doctor", "--json"); !strings.Contains(out, "chmod 600 ") {
+		t.Errorf("doctor --json has no note:\n%s", out)
+	}
+}

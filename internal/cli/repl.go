@@ -463,8 +463,15 @@ func newReadline(e *env, f *os.File) (*rlReader, error) {
 	fd := int(f.Fd())
 	var saved *term.State
 	hist := ""
-	if err := os.MkdirAll(e.cfg.Home, 0o755); err == nil {
+	if err := os.MkdirAll(e.cfg.Home, 0o700); err == nil {
 		hist = filepath.Join(e.cfg.Home, "history")
+		// every query typed (a pasted token too) is the owner's alone:
+		// made 0600 before readline opens it (it would create it 0644),
+		// and an older history made that way is narrowed
+		if f, err := os.OpenFile(hist, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600); err == nil {
+			f.Close()
+			_ = os.Chmod(hist, 0o600)
+		}
 	}
 	rl, err := readline.NewEx(&readline.Config{
 		Prompt:            "coderag> ",

@@ -147,14 +147,14 @@ func (fp *fingerprints) saveSnapshot(ctx context.Context, st Store, root string)
 // over it.
 func writeSnapshot(file string, data []byte) error {
 	dir := filepath.Dir(file)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
 	}
 	f, err := os.CreateTemp(dir, filepath.Base(file)+".tmp*")
 	if err != nil {
 		return err
 	}
-	werr := f.Chmod(0o644) // as the index and its lock files
+	werr := f.Chmod(0o600) // as the index and its lock files: the listing names every file of the project
 	if werr == nil {
 		_, werr = f.Write(data)
 	}

@@ -139,6 +139,12 @@ func TestNoChangeRunKeepsSnapshot(t *testing.T) {
 	if from, same := snapshotState(t, st, root); !from || !same {
 		t.Fatalf("after a no-change run: snapshot current %v, equal to the store %v", from, same)
 	}
+	// it names every file of the project: its owner's alone, as the index
+	for _, ext := range []string{"fp", "tree"} {
+		if fi, err := os.Stat(st.SidePath(root, ext)); err == nil && fi.Mode().Perm() != 0o600 {
+			t.Errorf("%s file is %04o, want 0600", ext, fi.Mode().Perm())
+		}
+	}
 	if rep := mustRun(t, st, emb, root); rep.Unchanged != 2 || rep.Changed+rep.Removed != 0 {
 		t.Fatalf("run from the snapshot: %+v", rep)
 	}

@@ -40,10 +40,12 @@ func lockProject(ctx context.Context, db, root string, onWait func(string)) (fun
 		return func() {}, nil
 	}
 	p := lockPath(db, root)
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+	// private as the index (createPrivate): a lock's name is a hash of
+	// the project's path, which other users need not learn
+	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
 		return nil, fmt.Errorf("lock %s: %w", root, err)
 	}
-	f, err := os.OpenFile(p, os.O_CREATE|os.O_RDWR, 0o644)
+	f, err := os.OpenFile(p, os.O_CREATE|os.O_RDWR, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("lock %s: %w", root, err)
 	}

@@ -10,7 +10,9 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -46,8 +48,8 @@ var _ store.Backend = (*backend)(nil)
 // was; an index at the current schema with a table missing is
 // store.ErrDamaged. Both messages say how to go on.
 func Open(ctx context.Context, path string) (*store.Store, error) {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return nil, fmt.Errorf("open index %s: %w", path, err)
+	if err := createPrivate(path); err != nil {
+		return nil, fmt.Errorf("open index %s: %w", path, diskError(path, err))
 	}
 	if _, err := inspect(ctx, path); err != nil {
 		return nil, fmt.Errorf("open index %s: %w", path, diskError(path, err))
@@ -102,6 +104,30 @@ func Open(ctx context.Context, path string) (*store.Store, error) {
 		return nil, fmt.Errorf("open index %s: %w", path, diskError(path, err))
 	}
 	return store.New(store.Conn{DB: db, Writer: w, Path: path}, s), nil
+}
+
+// createPrivate makes a new index file, empty, readable and writable by
+// its owner only (0600), in a directory made 0700 when it is new: the index
+// holds the indexed code, whatever the modes of the source files, so no
+// other user of the machine may read it. SQLite creates the -wal and -shm
+// files with the database file's mode. An existing file or directory keeps
+// its mode (doctor reports one other users can read:
+// store.PrivateModeIssue).
+func createPrivate(path string) error {
+	if path == "" || path == ":memory:" {
+		return nil
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+	if errors.Is(err, fs.ErrExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	return f.Close()
 }
 
 // openReadOnly opens an index that cannot be written with dsn (see
