@@ -13,10 +13,13 @@
 package httpx
 
 import (
+	"encoding/base64"
+	"fmt"
 	"math"
 	"net/http"
 	"net/url"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -90,28 +93,54 @@ type Redactor struct {
 const minSecret = 4
 
 // NewRedactor returns a Redactor for the given secrets. Each secret may be
-// an API key or a URL: for a URL, its password and its whole userinfo
-// ("user:pass") are the secrets (raw and escaped forms), not the URL itself.
-// Empty values, and values shorter than 4 bytes, are ignored.
+// an API key or a URL: for a URL, its password, its whole userinfo
+// ("user:pass") and the values of its secret-looking query parameters
+// (secretParam: "?api-key=...") are the secrets, not the URL itself. Each
+// is redacted as written, URL-escaped (query, path, and every byte but
+// letters and digits as %XX in either case: a server may echo a key
+// escaped) and, for a userinfo, as the Basic credentials Go's client sends
+// for it (base64 of "user:pass"). Empty values, and values shorter than 4
+// bytes, are ignored.
 func NewRedactor(secrets ...string) *Redactor {
 	r := &Redactor{}
 	add := func(s string) {
-		if len(s) >= minSecret {
-			r.secrets = append(r.secrets, s)
+		if len(s) < minSecret {
+			return
+		}
+		for _, f := range []string{s, url.QueryEscape(s), url.PathEscape(s), escapeAll(s, "%%%02X"), escapeAll(s, "%%%02x")} {
+			if !slices.Contains(r.secrets, f) {
+				r.secrets = append(r.secrets, f)
+			}
 		}
 	}
 	for _, s := range secrets {
 		s = strings.TrimSpace(s)
-		if strings.Contains(s, "://") { // a URL: only its userinfo is secret
-			if u, err := url.Parse(s); err == nil && u.User != nil {
-				if p, ok := u.User.Password(); ok {
+		if strings.Contains(s, "://") { // a URL: only its userinfo and secret parameters are secret
+			u, err := url.Parse(s)
+			if err != nil {
+				continue
+			}
+			if u.User != nil {
+				p, ok := u.User.Password()
+				if ok {
 					add(p)
-					add(url.QueryEscape(p))
-					add(url.PathEscape(p))
 				}
 				add(u.User.String())
 				if rest, _, ok := strings.Cut(s[strings.Index(s, "://")+3:], "@"); ok {
 					add(rest) // the userinfo as written, escapes and all
+				}
+				// net/http sends a URL's userinfo as Basic credentials
+				if ok {
+					basic := base64.StdEncoding.EncodeToString([]byte(u.User.Username() + ":" + p))
+					add(basic)
+					add(strings.TrimRight(basic, "="))
+				}
+			}
+			for k, vs := range u.Query() {
+				if secretParam(k) {
+					for _, v := range vs {
+						add(v)
+					}
 				}
 			}
 			continue
@@ -168,11 +197,27 @@ func (e *redactedError) Error() string { return e.msg }
 func (e *redactedError) Unwrap() error { return e.err }
 
 // URL returns raw with the password of its userinfo replaced by "xxxxx"
-// (url.URL.Redacted); a string that does not parse as a URL with a host is
+// (url.URL.Redacted) and the values of its secret-looking query parameters
+// (secretParam) too; a string that does not parse as a URL with a host is
 // returned with any "user:pass@" before its host cut out.
 func URL(raw string) string {
 	u, err := url.Parse(raw)
 	if err == nil && u.Host != "" {
+		if u.RawQuery != "" {
+			q := u.Query()
+			hid := false
+			for k, vs := range q {
+				if secretParam(k) {
+					for i := range vs {
+						vs[i] = "xxxxx"
+					}
+					hid = true
+				}
+			}
+			if hid {
+				u.RawQuery = q.Encode()
+			}
+		}
 		return u.Redacted()
 	}
 	if i := strings.Index(raw, "://"); i >= 0 {
@@ -186,6 +231,35 @@ func URL(raw string) string {
 		}
 	}
 	return raw
+}
+
+// secretParam reports whether a URL query parameter's name says its value
+// is a credential: it holds "key", "token", "secret", "pass", "auth",
+// "cred" or "sig" in any case (api-key, access_token, X-Amz-Signature), but
+// not "api-version".
+func secretParam(name string) bool {
+	n := strings.ToLower(name)
+	for _, w := range []string{"key", "token", "secret", "pass", "auth", "cred", "sig"} {
+		if strings.Contains(n, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// escapeAll returns s with every byte that is not an ASCII letter or digit
+// written with format ("%%%02X": "sk-a" -> "sk%2Da").
+func escapeAll(s, format string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' {
+			b.WriteByte(c)
+		} else {
+			fmt.Fprintf(&b, format, c)
+		}
+	}
+	return b.String()
 }
 
 var _ error = (*redactedError)(nil)

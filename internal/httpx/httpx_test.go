@@ -1,6 +1,7 @@
 package httpx
 
 import (
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"net/http"
@@ -103,6 +104,10 @@ func TestURL(t *testing.T) {
 		"http://user:key@host/v1":  "http://user:xxxxx@host/v1",
 		"https://host/v1":          "https://host/v1",
 		"http://user:k ey@host/v1": "http://xxxxx@host/v1",
+		// a key in the query string (Azure-style proxies): hidden, the
+		// rest kept
+		"http://127.0.0.1:1/v1?api-key=QSECRET&api-version=2024-01": "http://127.0.0.1:1/v1?api-key=xxxxx&api-version=2024-01",
+		"https://h/v1?access_token=T0KEN":                           "https://h/v1?access_token=xxxxx",
 	} {
 		if got := URL(in); got != want {
 			t.Errorf("URL(%q) = %q, want %q", in, got, want)
@@ -114,5 +119,32 @@ func TestRedactorURLWithoutUserinfo(t *testing.T) {
 	r := NewRedactor("http://127.0.0.1:11434")
 	if got := r.Redact("ollama not reachable at http://127.0.0.1:11434"); got != "ollama not reachable at http://127.0.0.1:11434" {
 		t.Errorf("a URL without a password was redacted: %q", got)
+	}
+}
+
+// An echoed credential is redacted in the forms a server may echo it: the
+// Basic credentials Go's client makes of a base URL's userinfo (base64),
+// an API key escaped byte by byte ("sk%2D..."), a key in the base URL's
+// query string (found by an attacker's echoing server in session 28).
+func TestRedactorEchoedForms(t *testing.T) {
+	const key = "sk-SUPERSECRET123"
+	r := NewRedactor(key, "http://bob:PASSWORD99@127.0.0.1:18399/v1", "http://127.0.0.1:1/v1?api-key=QSECRET")
+	basic := base64.StdEncoding.EncodeToString([]byte("bob:PASSWORD99"))
+	for _, in := range []string{
+		"denied for Basic " + basic + " / " + basic,
+		"denied for Bearer x / sk%2DSUPERSECRET123",
+		"denied: sk%2dSUPERSECRET123",
+		"denied: sk-SUPERSECRET123",
+		`Post "http://127.0.0.1:1/v1/chat/completions?api-key=QSECRET": dial tcp 127.0.0.1:1: connect: connection refused`,
+	} {
+		out := r.Redact(in)
+		for _, bad := range []string{basic, strings.TrimRight(basic, "="), "SUPERSECRET123", "QSECRET", "PASSWORD99"} {
+			if strings.Contains(out, bad) {
+				t.Errorf("Redact(%q) = %q: still holds %q", in, out, bad)
+			}
+		}
+	}
+	if got := r.Redact("api-version 2024-01 of 127.0.0.1"); got != "api-version 2024-01 of 127.0.0.1" {
+		t.Errorf("a message without secrets changed: %q", got)
 	}
 }
