@@ -49,3 +49,37 @@ func TestSearchQueryTimeout(t *testing.T) {
 		t.Errorf("the server got %d requests, want 1 (the query's)", n)
 	}
 }
+
+// TestSearchDoesNotSendToAnUnconfiguredServer: a project indexed against a
+// private OpenAI-compatible server, searched without that server
+// configured, does not send the query to the default api.openai.com (the
+// index does not record the server): the search fails with one line that
+// names the settings to give, and sends nothing. With the settings, the
+// server answers.
+func TestSearchDoesNotSendToAnUnconfiguredServer(t *testing.T) {
+	setHome(t)
+	srv := embedtest.NewOpenAI(t, 8, "sk-test-key-1234")
+	setenv(t, "EMBEDDING_API_KEY", "sk-test-key-1234")
+	setenv(t, "EMBEDDING_PROVIDER", "openai")
+	setenv(t, "EMBEDDING_BASE_URL", srv.URL+"/v1")
+	setenv(t, "EMBEDDING_MODEL", "text-embedding-3-small")
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "shop.go"), "package shop\n\n// ChargeCustomer bills the customer's card.\nfunc ChargeCustomer(amount int) error { return nil }\n")
+	if code, out, errs := run(t, "index", "--quiet", dir); code != 0 {
+		t.Fatalf("index: %d %s %s", code, out, errs)
+	}
+	setenv(t, "EMBEDDING_PROVIDER", "")
+	setenv(t, "EMBEDDING_BASE_URL", "")
+	setenv(t, "EMBEDDING_API_KEY", "")
+	code, out, errs := run(t, "search", "--project", dir, "bill the customer's card")
+	if code == 0 || strings.Contains(out+errs, "api.openai.com") || !strings.Contains(errs, "EMBEDDING_BASE_URL") {
+		t.Errorf("search without the server configured: exit %d, want an error naming EMBEDDING_BASE_URL and no api.openai.com\n%s\n%s", code, out, errs)
+	}
+	setenv(t, "EMBEDDING_PROVIDER", "openai")
+	setenv(t, "EMBEDDING_BASE_URL", srv.URL+"/v1")
+	setenv(t, "EMBEDDING_API_KEY", "sk-test-key-1234")
+	before := srv.Requests()
+	if code, out, errs := run(t, "search", "--project", dir, "bill the customer's card"); code != 0 || srv.Requests() == before || !strings.Contains(out, "shop.go") {
+		t.Errorf("configured again: exit %d, requests %d -> %d\n%s\n%s", code, before, srv.Requests(), out, errs)
+	}
+}

@@ -4,6 +4,7 @@
 package provider
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -57,17 +58,33 @@ func New(opts embed.Options) (embed.Embedder, error) {
 	return nil, fmt.Errorf("embedding provider %q: want local, ollama or openai", opts.Provider)
 }
 
+// ErrNotConfigured is matched (errors.Is) by FromID's error for a
+// remote embedder whose server this configuration does not name.
+var ErrNotConfigured = errors.New("its server is not configured")
+
 // FromID rebuilds the embedder an index was built with from its stored ID
 // ("ollama:nomic-embed-text"), so queries use the same model. Provider and
 // model come from id; BaseURL and APIKey are taken from opts only when
 // opts.Provider names the same provider (else the provider's defaults);
 // BatchSize, HTTPClient, Expand and Analyzer always come from opts.
+//
+// An openai id when opts names another provider is ErrNotConfigured: the
+// index does not record which server embedded it, and the default,
+// api.openai.com, is on the internet, so a query would go out to a server
+// nobody configured here (an index made against a private
+// OpenAI-compatible server, searched without EMBEDDING_BASE_URL). Ollama's
+// default is this machine.
 func FromID(id string, opts embed.Options) (embed.Embedder, error) {
 	p, m := embed.ParseID(id)
 	if p == "" {
 		return nil, fmt.Errorf("embedder id %q: want provider:model", id)
 	}
 	if !strings.EqualFold(strings.TrimSpace(opts.Provider), p) && !(opts.Provider == "" && p == local.Provider) {
+		if strings.EqualFold(p, openai.Provider) {
+			return nil, fmt.Errorf("embedder %q the index was built with: %w: set EMBEDDING_PROVIDER=openai, "+
+				"EMBEDDING_BASE_URL and EMBEDDING_API_KEY as when it was indexed (queries are not sent to a server "+
+				"that is not configured)", id, ErrNotConfigured)
+		}
 		opts.BaseURL, opts.APIKey = "", ""
 	}
 	opts.Provider, opts.Model = p, m
