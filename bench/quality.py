@@ -42,6 +42,10 @@ then scores with `coderag eval --json`:
            (dateparser, magic-string, java-diff-utils, libyaml: Python,
            TypeScript, Java, C; half of its queries Chinese) under $FRESH8
            (default /tmp/fresh8): MRR@10 in English and in Chinese
+  func9    testdata/fresh-func9: a ninth function-level set over 4 more repos
+           (gobwas/glob, rstar, opentype.js, deepdiff: Go, Rust, JavaScript,
+           Python; 8 of 20 queries Chinese in each) under $FRESH9 (default
+           /tmp/fresh9): MRR@10 in English and in Chinese
 
 --set P=V,... is passed to `coderag eval --set` (ranking params, e.g.
 Semantic=0.3). --env K=V is passed to every coderag process (EMBEDDING_MODEL=... for an
@@ -63,6 +67,7 @@ fresh5 = os.environ.get("FRESH5", "/tmp/fresh5")
 fresh6 = os.environ.get("FRESH6", "/tmp/fresh6")
 fresh7 = os.environ.get("FRESH7", "/tmp/fresh7")
 fresh8 = os.environ.get("FRESH8", "/tmp/fresh8")
+fresh9 = os.environ.get("FRESH9", "/tmp/fresh9")
 goroot = subprocess.run(["go", "env", "GOROOT"], capture_output=True, text=True).stdout.strip()
 jdk = os.environ.get("JDK_SRC", "/tmp/golden/jdk")
 py = os.environ.get("PY_STDLIB", "/tmp/golden/py")
@@ -233,6 +238,10 @@ if only is None or "func8" in only:
               {"dateparser": "dateparser", "magic-string": "magic-string", "java-diff-utils": "java-diff-utils",
                "libyaml": "libyaml"})
 
+if only is None or "func9" in only:
+    func_sets("func9", "fresh-func9 ", fresh9, "fresh-func9",
+              {"glob": "glob", "rstar": "rstar", "opentype": "opentype.js", "deepdiff": "deepdiff"})
+
 def pooled(label, names):
     """MRR@10 of the queries of several function-level sets together, per language."""
     agg = collections.defaultdict(lambda: [0, 0.0])
@@ -249,6 +258,7 @@ pooled("func 1-5    ", ["func", "func2", "func3", "func4", "func5"])
 pooled("func 1-6    ", ["func", "func2", "func3", "func4", "func5", "func6"])
 pooled("func 1-7    ", ["func", "func2", "func3", "func4", "func5", "func6", "func7"])
 pooled("func 1-8    ", ["func", "func2", "func3", "func4", "func5", "func6", "func7", "func8"])
+pooled("func 1-9    ", ["func", "func2", "func3", "func4", "func5", "func6", "func7", "func8", "func9"])
 
 json.dump(out, open(os.path.join(work, "quality.json"), "w"), indent=1)
 json.dump(per_query, open(os.path.join(work, "per_query.json"), "w"), indent=1, ensure_ascii=False)

@@ -6,7 +6,7 @@
 #                revision; trees already laid out from the same revision are left as they are
 #   --check      lay out nothing: say, for each tree, whether it is there and from what
 #   --force      lay out every tree again
-#   --only SETS  only the rows of these sets (semble, fresh, func, func2 ... func8, golden)
+#   --only SETS  only the rows of these sets (semble, fresh, func, func2 ... func9, golden)
 # env: MIRROR (default /work/.mirror), SETS_TSV (default bench/sets.tsv beside this script),
 #      SHARED (default ../shared beside the checkout; its repos.json is checked against the table),
 #      STAMPS (default /tmp/.sets_layout: what each tree was laid out from)
