@@ -218,7 +218,17 @@ func watchTree(e *env, eng *engine.Engine, root string, req engine.IndexRequest,
 			run(paths)
 		}
 	}
-	reindexAll := func() { run(nil) }
+	// a whole run the watcher starts on its own (the root replaced, or
+	// unwatched) does not drop a project whose directory holds none of
+	// its files now, as a search's refresh does not: an unmounted disk
+	// or an emptied checkout keeps its index until `coderag index` runs
+	reindexAll := func() {
+		if n, err := eng.Emptied(e.ctx, root); err == nil && n > 0 {
+			fmt.Fprintf(e.stderr, "watch: %s holds none of its %d indexed files now: they are kept until `coderag index` runs (or a file comes back)\n", root, n)
+			return
+		}
+		run(nil)
+	}
 	for {
 		if moved != nil {
 			fmt.Fprintf(e.stderr, "watch: stopped watching %s\n", root)

@@ -430,6 +430,37 @@ func TestWatchReplacedRoot(t *testing.T) {
 	}
 }
 
+// TestWatchKeepsAnEmptiedProject: the watched root replaced by an empty
+// directory (a disk unmounted from it, a checkout half made) does not
+// drop the project's rows at the next rescan; the watcher says so, and a
+// file that comes back is indexed again.
+func TestWatchKeepsAnEmptiedProject(t *testing.T) {
+	setHome(t)
+	root := filepath.Join(t.TempDir(), "proj")
+	os.MkdirAll(filepath.Join(root, "pkg"), 0o755)
+	os.WriteFile(filepath.Join(root, "pkg", "a.go"), []byte("package pkg\n\nfunc Alpha() {}\n"), 0o644)
+	os.WriteFile(filepath.Join(root, "b.go"), []byte("package proj\n\nfunc Beta() {}\n"), 0o644)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var out, errb syncBuffer
+	eng, done := watchIndexed(t, ctx, root, &out, &errb)
+	waitFor := func(what string, cond func() bool) { waitUntil(t, what, cond, &out, &errb) }
+	waitFor("watching", func() bool { return strings.Contains(errb.String(), "watching") })
+	indexed := indexedIn(ctx, eng, root)
+	os.RemoveAll(root)
+	os.MkdirAll(root, 0o755)
+	waitFor("the note", func() bool { return strings.Contains(errb.String(), "holds none of its 2 indexed files now") })
+	if !indexed("pkg/a.go") || !indexed("b.go") {
+		t.Fatal("the watcher dropped the rows of a project whose directory was emptied")
+	}
+	os.WriteFile(filepath.Join(root, "b.go"), []byte("package proj\n\nfunc Beta2() {}\n"), 0o644)
+	waitFor("a file back indexed, the gone one dropped", func() bool { return indexed("b.go") && !indexed("pkg/a.go") })
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+}
+
 // TestWatchStopsWhenTheRootMoves: the watched root replaced by a symlink
 // to another tree (what a watcher's index run refuses, rootrule.ErrMoved)
 // ends the watch with that error, and nothing of the other tree is

@@ -37,6 +37,22 @@ type Freshness struct {
 	Older int
 }
 
+// Emptied returns how many indexed files project root has when its
+// directory holds none of them, nor any other file to index, now (an
+// unmounted disk, a tree replaced by an empty one), else 0. A run that is not asked for by the user (a
+// watcher's rescan, a search's refresh) leaves such a project as it is;
+// an explicit index run drops the files. Errors are the tree's listing's.
+func (e *Engine) Emptied(ctx context.Context, root string) (int, error) {
+	ch, err := index.Diff(ctx, e.st, root, nil, e.cfg.Index.AllowSecrets)
+	if err != nil {
+		return 0, err
+	}
+	if ch.Indexed > 0 && len(ch.Removed) == ch.Indexed && len(ch.Changed) == 0 {
+		return ch.Indexed, nil
+	}
+	return 0, nil
+}
+
 // Freshen brings a small change set of project p into the index with emb
 // (which must be p's embedder for a refresh to happen) and reports what is
 // left. Errors of the diff itself are returned; a failed refresh is not an
