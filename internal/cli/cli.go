@@ -527,7 +527,17 @@ func openEngineFor(e *env, indexOnly bool) (*engine.Engine, func(), error) {
 
 // notIndexedError is the message for a project with no index.
 func notIndexedError(dir string) error {
-	return fmt.Errorf("not indexed yet: run `coderag index %s`", dir)
+	return fmt.Errorf("not indexed yet: %s", indexAdvice(dir))
+}
+
+// indexAdvice is what a "not indexed" message tells to do about dir: run
+// `coderag index DIR`, or, for a directory the root rule refuses (/etc, a
+// home directory), why it cannot be indexed.
+func indexAdvice(dir string) string {
+	if err := rootrule.Check(dir, nil); errors.Is(err, rootrule.ErrRefused) {
+		return err.Error()
+	}
+	return fmt.Sprintf("run `coderag index %s`", dir)
 }
 
 // emptyIndexFile reports whether the index at path is a file of 0 bytes
@@ -653,7 +663,7 @@ func notIndexedAmong(e *env, eng *engine.Engine, dir string) error {
 	if len(ps) > 5 {
 		held += fmt.Sprintf(" and %d more ('coderag stats' lists them)", len(ps)-5)
 	}
-	return fmt.Errorf("not indexed yet: %s is in no indexed project (the index holds %s): give --project DIR, or run `coderag index %s`", dir, held, dir)
+	return fmt.Errorf("not indexed yet: %s is in no indexed project (the index holds %s): give --project DIR, or %s", dir, held, indexAdvice(dir))
 }
 
 // noteOlder prints, once per process and project, how many files of the

@@ -136,6 +136,11 @@ func TestSearchNotIndexed(t *testing.T) {
 	if strings.Count(strings.TrimSpace(errs), "\n") != 0 {
 		t.Fatalf("want one line, got %q", errs)
 	}
+	// a directory that cannot be a project is not advised to be indexed
+	if code, _, errs := run(t, "search", "--project", "/etc", "anything"); code == 0 ||
+		strings.Contains(errs, "coderag index /etc") || !strings.Contains(errs, "not a project root: /etc") {
+		t.Errorf("search --project /etc: exit %d, stderr %q", code, errs)
+	}
 	// the DB exists now (another project) but this one is not in it
 	other := t.TempDir()
 	os.WriteFile(filepath.Join(other, "a.go"), []byte("package a\nfunc A() {}\n"), 0o644)
