@@ -209,3 +209,23 @@ func TestQuestionPositionWords(t *testing.T) {
 		}
 	}
 }
+
+// TestEverydayProgrammingWords: words of programming questions that the
+// dictionary leaves without their programming sense, or without any
+// (session 28: 最小 had none, 最大 only "big", 布尔值 lost 布尔's "bool" to
+// bigrams, 分隔符 none, 舍入 "enter", 填充 "stuff", 抛出 "toss"), reach the
+// words code uses.
+func TestEverydayProgrammingWords(t *testing.T) {
+	checkExpandsInOrder(t, []expandCase{
+		{"求最小的元素", []string{"min"}},
+		{"取最大的那个", []string{"max"}},
+		{"把字符串转成布尔值", []string{"string", "bool"}},
+		{"按分隔符切分", []string{"separator", "split"}},
+		{"舍入到整数", []string{"round", "integer"}},
+		{"左边用空格填充", []string{"pad"}},
+		{"校验失败就抛出异常", []string{"throw", "exception"}},
+		{"算 2 的幂", []string{"pow"}},
+		{"十六进制和二进制", []string{"hex"}},
+		{"按连字符拆开", []string{"hyphen"}},
+	})
+}
