@@ -378,8 +378,8 @@ func looksLikeIdentifier(w string) bool {
 // letters that is not a stop word; in a code query (isCodeQuery: at most
 // three words, one written like code) every word that is not a stop word
 // does, since its neighbour says the words are names: "LineNumbers get",
-// "TokenMatcher match" and "iterutils remap" name a class or module and a
-// member of it.
+// "TokenMatcher match" and "iterutils remap_keys" name a class or module
+// and a member of it.
 func identifierQueries(query string, plainWords, code bool) []Identifier {
 	var out []Identifier
 	fields := strings.Fields(query)
