@@ -329,7 +329,10 @@ func (e *env) rebuild(path string, projects []string) (movedTo string, rebuilt [
 	say := func(format string, a ...any) {
 		fmt.Fprintf(e.stderr, format, a...)
 	}
-	say("moved the damaged index to %s\n", movedTo)
+	// a process that had the index open (coderag serve, index --watch)
+	// keeps reading, and writing, the file it opened, now under its new
+	// name: only a restart points it at the new index
+	say("moved the damaged index to %s (restart any coderag serve or index --watch using it: they keep the moved file open)\n", movedTo)
 	st, err := openStore(e)
 	if err != nil {
 		// what Open made of the new file goes; the damaged one comes back

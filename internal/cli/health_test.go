@@ -237,6 +237,9 @@ func TestCorruptIndex(t *testing.T) {
 	if m, _ := filepath.Glob(path + ".damaged-*"); len(m) == 0 {
 		t.Error("the damaged file was not kept aside")
 	}
+	if !strings.Contains(errs, "restart any coderag serve or index --watch") {
+		t.Errorf("doctor --rebuild does not say a running server keeps the moved file: %s", errs)
+	}
 	code, out, errs = run(t, "search", "--project", root, "Handler7")
 	if code != 0 || !strings.Contains(out, "h007.go") {
 		t.Errorf("search after rebuild: exit %d\nstdout: %s\nstderr: %s", code, out, errs)

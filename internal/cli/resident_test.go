@@ -84,6 +84,8 @@ func TestResidentSearch(t *testing.T) {
 		t.Fatalf("index: %s", errb)
 	}
 	out, errb, stop := startWatch(t, root)
+	// the socket is made beside the watch, after "watching" is printed
+	waitUntil(t, "the socket", func() bool { return strings.Contains(errb.String(), "answering this index's searches") }, out, errb)
 	if fi, err := os.Lstat(filepath.Join(home, "resident.sock")); err != nil || fi.Mode().Perm() != 0o600 {
 		t.Fatalf("the watcher's socket: %v %v", fi, err)
 	}
