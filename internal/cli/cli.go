@@ -534,8 +534,11 @@ func notIndexedError(dir string) error {
 // `coderag index DIR`, or, for a directory the root rule refuses (/etc, a
 // home directory), why it cannot be indexed.
 func indexAdvice(dir string) string {
-	if err := rootrule.Check(dir, nil); errors.Is(err, rootrule.ErrRefused) {
-		return err.Error()
+	abs, err := filepath.Abs(dir)
+	if err == nil {
+		if err := rootrule.Check(abs, nil); errors.Is(err, rootrule.ErrRefused) {
+			return err.Error()
+		}
 	}
 	return fmt.Sprintf("run `coderag index %s`", dir)
 }

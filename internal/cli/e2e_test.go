@@ -136,6 +136,11 @@ func TestSearchNotIndexed(t *testing.T) {
 	if strings.Count(strings.TrimSpace(errs), "\n") != 0 {
 		t.Fatalf("want one line, got %q", errs)
 	}
+	// without --project: the working directory, named as given
+	t.Chdir(dir)
+	if code, _, errs := run(t, "search", "anything"); code == 0 || !strings.Contains(errs, "run `coderag index .`") || strings.Contains(errs, "relative") {
+		t.Errorf("search in a directory never indexed: exit %d, stderr %q", code, errs)
+	}
 	// a directory that cannot be a project is not advised to be indexed
 	if code, _, errs := run(t, "search", "--project", "/etc", "anything"); code == 0 ||
 		strings.Contains(errs, "coderag index /etc") || !strings.Contains(errs, "not a project root: /etc") {
