@@ -216,5 +216,11 @@ one line counting the rest; --format json (or dot, mermaid) lists every step.`, 
 	if len(pos) != 2 {
 		return usagef("want FROM and TO, got %d argument(s) (coderag path main Store.missing)", len(pos))
 	}
-	return withResolver(e, o, func(r *relate.Resolver) (relate.Result, error) { return r.Path(pos[0], pos[1]) })
+	return withResolver(e, o, func(r *relate.Resolver) (relate.Result, error) {
+		res, err := r.Path(pos[0], pos[1])
+		if err == nil && !res.Found && !*o.guesses {
+			res.Hint = "guessed calls (on values of unknown type) were not followed: --include-guesses follows them too"
+		}
+		return res, err
+	})
 }

@@ -52,7 +52,7 @@ func TestGraphCommands(t *testing.T) {
 		t.Errorf("callees --include-guesses: %d %s", code, out)
 	}
 	code, out, _ = run(t, "path", p, "main", "Store.missing")
-	if code != 1 || !strings.Contains(out, "no call path") {
+	if code != 1 || !strings.Contains(out, "no call path") || !strings.Contains(out, "--include-guesses follows them too") {
 		t.Errorf("path over a guess: %d %s", code, out)
 	}
 	code, out, _ = run(t, "path", p, "--include-guesses", "main", "Store.missing")

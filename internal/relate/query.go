@@ -334,6 +334,10 @@ type PathResult struct {
 	Found     bool      `json:"found"`
 	Ambiguous bool      `json:"ambiguous,omitempty"`
 	Edges     []Edge    `json:"edges"`
+	// Hint says, when no path was found, what else the caller could
+	// follow ("--include-guesses ..."); set by the caller, which knows its
+	// own options.
+	Hint string `json:"hint,omitempty"`
 }
 
 // maxPathNodes bounds the definitions visited by one Path search.

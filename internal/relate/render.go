@@ -243,6 +243,9 @@ func (wk *Walk) tree(w *bufio.Writer) {
 func (p *PathResult) tree(w *bufio.Writer) {
 	if !p.Found {
 		fmt.Fprintf(w, "no call path from %s to %s\n", p.From.Name, p.To.Name)
+		if p.Hint != "" {
+			fmt.Fprintf(w, "%s\n", p.Hint)
+		}
 		return
 	}
 	fmt.Fprintf(w, "path from %s to %s: %d %s", p.From.Name, p.To.Name, len(p.Edges), english.Plural(len(p.Edges), "call"))
