@@ -358,6 +358,12 @@ func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 				help()
 				return nil, flag.ErrHelp
 			}
+			// "flag provided but not defined: -projct": name the flag meant
+			if name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: -"); ok {
+				if near := nearestFlag(fs, strings.TrimLeft(name, "-")); near != "" {
+					return nil, usagef("%v; did you mean --%s? (see --help)", err, near)
+				}
+			}
 			return nil, usagef("%v (see --help)", err)
 		}
 		if err := emptyPathFlag(fs); err != nil {

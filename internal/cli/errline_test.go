@@ -25,6 +25,26 @@ func TestUnknownCommandSuggests(t *testing.T) {
 	}
 }
 
+// TestUnknownFlagSuggests: a mistyped flag names the nearest flag of the
+// command (the MCP spelling top_k finds --top-k), exits 2 and runs nothing.
+func TestUnknownFlagSuggests(t *testing.T) {
+	setHome(t)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"search", "--projct", "/tmp", "x"}, "coderag search: flag provided but not defined: -projct; did you mean --project? (see --help)\n"},
+		{[]string{"search", "--top_k", "3", "x"}, "coderag search: flag provided but not defined: -top_k; did you mean --top-k? (see --help)\n"},
+		{[]string{"index", "--jsn", "."}, "coderag index: flag provided but not defined: -jsn; did you mean --json? (see --help)\n"},
+		{[]string{"search", "--frobnicate", "x"}, "coderag search: flag provided but not defined: -frobnicate (see --help)\n"},
+	} {
+		code, out, errs := run(t, tc.args...)
+		if code != exitUsage || out != "" || errs != tc.want {
+			t.Errorf("coderag %v: %d %q %q, want 2 %q", tc.args, code, out, errs, tc.want)
+		}
+	}
+}
+
 // TestErrorLineNamesOnce: an error that starts with the command's own
 // operation ("index DIR: ...") is printed with the command named once,
 // and a path that is not a directory once too.

@@ -1,5 +1,10 @@
 package cli
 
+import (
+	"flag"
+	"strings"
+)
+
 // nearestCommand is the command name closest to name by edit distance
 // (optimal string alignment: insertions, deletions, substitutions and
 // swaps of two neighbours, each 1), when it is close enough to be the one
@@ -17,6 +22,24 @@ func nearestCommand(name string) string {
 			best, bestD = c.name, d
 		}
 	}
+	return best
+}
+
+// nearestFlag is the flag of fs closest to name (given without dashes),
+// as nearestCommand chooses: "top_k" (the MCP spelling) and "projct" find
+// "top-k" and "project"; "" when none is close enough.
+func nearestFlag(fs *flag.FlagSet, name string) string {
+	best, bestD := "", 0
+	norm := strings.ReplaceAll(name, "_", "-")
+	fs.VisitAll(func(f *flag.Flag) {
+		d := editDistance(norm, f.Name)
+		if d > 2 || 2*d >= len([]rune(norm)) {
+			return
+		}
+		if best == "" || d < bestD || (d == bestD && f.Name < best) {
+			best, bestD = f.Name, d
+		}
+	})
 	return best
 }
 
