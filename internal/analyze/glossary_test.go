@@ -227,5 +227,6 @@ func TestEverydayProgrammingWords(t *testing.T) {
 		{"算 2 的幂", []string{"pow"}},
 		{"十六进制和二进制", []string{"hex"}},
 		{"按连字符拆开", []string{"hyphen"}},
+		{"周数是怎么计算的", []string{"week"}},
 	})
 }

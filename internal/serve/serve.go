@@ -60,6 +60,7 @@ import (
 	"net/http"
 	"net/url"
 	"path/filepath"
+	"sort"
 	"strings"
 	"sync"
 	"syscall"
@@ -271,7 +272,36 @@ func New(b Backend, opts Options) (*Server, error) {
 	s.mux.HandleFunc("POST /api/remove", s.write(s.apiRemove))
 	s.mux.HandleFunc("POST /api/cancel", s.write(s.apiCancel))
 	s.mux.HandleFunc("/mcp", s.mcp)
+	// any other /api/ path or method: a JSON error, as the API's others
+	s.mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
+		if m, ok := apiRoutes[r.URL.Path]; ok {
+			w.Header().Set("Allow", m)
+			httpError(w, r, http.StatusMethodNotAllowed, fmt.Errorf("%s %s: this route takes %s", r.Method, r.URL.Path, m))
+			return
+		}
+		httpError(w, r, http.StatusNotFound, fmt.Errorf("no API route %s: the routes are %s", r.URL.Path, apiRouteList()))
+	})
 	return s, nil
+}
+
+// apiRoutes are the JSON API's paths and the method each takes (the
+// routes NewServer registers).
+var apiRoutes = map[string]string{
+	"/api/status": "GET", "/api/search": "GET", "/api/explain": "GET", "/api/file": "GET", "/api/graph": "GET",
+	"/api/index": "POST", "/api/remove": "POST", "/api/cancel": "POST",
+}
+
+// apiRouteList names apiRoutes as "GET /api/file, ...", sorted by path.
+func apiRouteList() string {
+	paths := make([]string, 0, len(apiRoutes))
+	for p := range apiRoutes {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	for i, p := range paths {
+		paths[i] = apiRoutes[p] + " " + p
+	}
+	return strings.Join(paths, ", ")
 }
 
 // ServeHTTP sets the security headers, refuses a non-loopback Host on a

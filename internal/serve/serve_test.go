@@ -476,3 +476,23 @@ func TestAPIRemoveExcludesIndex(t *testing.T) {
 		t.Errorf("the project is still indexed: %v", err)
 	}
 }
+
+// TestUnknownAPIRoute: an /api/ path the server does not have, or a route
+// asked with another method, answers JSON like the API's other errors (a
+// plain-text 404 or 405 before), naming the routes or the method to use.
+func TestUnknownAPIRoute(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, Options{})
+	code, body := f.do(t, "GET", "/api/nope", "", "")
+	var e struct{ Error string }
+	if err := json.Unmarshal([]byte(body), &e); code != 404 || err != nil || !strings.Contains(e.Error, "GET /api/search") {
+		t.Errorf("GET /api/nope: %d %v %.300s", code, err, body)
+	}
+	code, body = f.do(t, "POST", "/api/search?q=x", "", "")
+	if err := json.Unmarshal([]byte(body), &e); code != 405 || err != nil || !strings.Contains(e.Error, "takes GET") {
+		t.Errorf("POST /api/search: %d %v %.300s", code, err, body)
+	}
+	if code, _ := f.do(t, "GET", "/api/search?q=list", "", ""); code != 200 {
+		t.Errorf("GET /api/search: %d", code)
+	}
+}
