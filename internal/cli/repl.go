@@ -153,6 +153,10 @@ func (r *repl) dispatch(line string) (quit bool) {
 			break
 		}
 		if strings.HasPrefix(cmd, "/") {
+			if near := nearestWord(cmd, replCommands); near != "" {
+				fmt.Fprintf(r.e.stdout, "unknown command %s; did you mean %s? (/help)\n", cmd, near)
+				break
+			}
 			fmt.Fprintf(r.e.stdout, "unknown command %s (/help)\n", cmd)
 			break
 		}

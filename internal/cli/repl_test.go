@@ -39,6 +39,7 @@ func TestREPLPiped(t *testing.T) {
 		"where does the server start",
 		"and where is NewServer",
 		"/bogus",
+		"/serch backoff",
 		"/exit",
 		"/search never reached",
 	}, "\n") + "\n"
@@ -57,6 +58,7 @@ func TestREPLPiped(t *testing.T) {
 		noModelHint,
 		"server/server.go:",
 		"unknown command /bogus (/help)",
+		"unknown command /serch; did you mean /search? (/help)",
 	} {
 		if !strings.Contains(out, w) {
 			t.Errorf("output lacks %q", w)

@@ -12,14 +12,25 @@ import (
 // no command is. Ties go to the name first in alphabetical order. The idea
 // is git's "did you mean" (help.c), with a simpler threshold.
 func nearestCommand(name string) string {
+	names := make([]string, len(commands))
+	for i, c := range commands {
+		names[i] = c.name
+	}
+	return nearestWord(name, names)
+}
+
+// nearestWord is the word of words closest to name, as nearestCommand
+// chooses (the REPL's "/serch" finds "/search"); "" when none is close
+// enough.
+func nearestWord(name string, words []string) string {
 	best, bestD := "", 0
-	for _, c := range commands {
-		d := editDistance(name, c.name)
+	for _, w := range words {
+		d := editDistance(name, w)
 		if d > 2 || 2*d >= len([]rune(name)) {
 			continue
 		}
-		if best == "" || d < bestD || (d == bestD && c.name < best) {
-			best, bestD = c.name, d
+		if best == "" || d < bestD || (d == bestD && w < best) {
+			best, bestD = w, d
 		}
 	}
 	return best
