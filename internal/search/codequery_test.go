@@ -87,6 +87,66 @@ func FormatInteger(format string, n int) string {
         out[new_key] = value
     return out
 `,
+	"more.py": `class peekable:
+    """Wrap an iterator to allow lookahead."""
+
+    def __init__(self, iterable):
+        self._it = iter(iterable)
+        self._cache = []
+
+    def peek(self, default=None):
+        """Return the item that will be next returned from next()."""
+        if not self._cache:
+            try:
+                self._cache.append(next(self._it))
+            except StopIteration:
+                return default
+        return self._cache[0]
+
+
+class seekable:
+    """Wrap an iterator to allow seeking backward and forward."""
+
+    def __init__(self, iterable):
+        self._source = iter(iterable)
+        self._cache = []
+        self._index = None
+
+    def peek(self, default=None):
+        """Return the next item without advancing."""
+        try:
+            item = next(self)
+        except StopIteration:
+            return default
+        self._index -= 1
+        return item
+`,
+	"english/words.go": `package english
+
+// PluralWord builds the plural form of singular for quantity, or uses
+// plural when it is given: it knows the irregular nouns and the endings
+// that take -es or -ies.
+func PluralWord(quantity int, singular, plural string) string {
+	if quantity == 1 {
+		return singular
+	}
+	if plural != "" {
+		return plural
+	}
+	if p, ok := irregular[singular]; ok {
+		return p
+	}
+	if hasSuffixAny(singular, "s", "x", "z", "ch", "sh") {
+		return singular + "es"
+	}
+	return singular + "s"
+}
+
+// Plural formats an integer and a noun into one pluralized string.
+func Plural(quantity int, singular, plural string) string {
+	return fmt.Sprintf("%d %s", quantity, PluralWord(quantity, singular, plural))
+}
+`,
 	"dictutils.py": `def remap_keys(mapping, table):
     """Rename the keys of a flat mapping by a table of old to new names."""
     out = {}
@@ -110,6 +170,10 @@ func TestCodeQueryNamesAMember(t *testing.T) {
 		{"LocaleDataLoader _load_data", "languages/loader.py", "LocaleDataLoader._load_data"},
 		{"humanize FormatInteger", "number.go", "FormatInteger"},
 		{"iterutils remap_keys", "iterutils.py", "remap_keys"},
+		// two plain words: a member and its class or module
+		{"peekable peek", "more.py", "peekable.peek"},
+		{"seekable peek", "more.py", "seekable.peek"},
+		{"english Plural", "english/words.go", "Plural("},
 	} {
 		rs := top(t, s, c.q, RankerHybrid, 5)
 		if len(rs) == 0 || rs[0].Path != c.path || !strings.HasPrefix(rs[0].Name, c.name) {
@@ -175,6 +239,44 @@ func TestModuleQualifiesInCodeQueriesOnly(t *testing.T) {
 		}
 		if got := namesModule(p, name); got != want {
 			t.Errorf("namesModule(%s, %s) = %v, want %v", p, name, got, want)
+		}
+	}
+}
+
+// A query of two plain words names a member and what it is a member of
+// only when a definition's name is one word and its owner, or its file or
+// directory, the other.
+func TestPairQuery(t *testing.T) {
+	t.Parallel()
+	for q, want := range map[string][2]string{
+		"peekable peek":   {"peekable", "peek"},
+		"english Plural":  {"english", "Plural"},
+		"how peek":        {}, // a stop word: a sentence
+		"peek":            {},
+		"peek the stream": {},
+		"errors.Is wrap":  {}, // a code query's business
+	} {
+		if got := plainPair(q); got != want {
+			t.Errorf("plainPair(%q) = %q, want %q", q, got, want)
+		}
+	}
+	method := Result{Path: "more.py", Type: chunk.KindMethod, sym: chunk.Symbol{Name: "peek", Owner: "peekable"}}
+	other := Result{Path: "more.py", Type: chunk.KindMethod, sym: chunk.Symbol{Name: "peek", Owner: "seekable"}}
+	fn := Result{Path: "english/words.go", Type: chunk.KindFunction, sym: chunk.Symbol{Name: "Plural"}}
+	for _, c := range []struct {
+		r    Result
+		pair [2]string
+		want bool
+	}{
+		{method, [2]string{"peekable", "peek"}, true},
+		{method, [2]string{"peek", "peekable"}, true},
+		{other, [2]string{"peekable", "peek"}, false},
+		{fn, [2]string{"english", "plural"}, true},
+		{fn, [2]string{"french", "plural"}, false},
+		{method, [2]string{}, false},
+	} {
+		if got := pairBoost(c.r, c.pair); got != c.want {
+			t.Errorf("pairBoost(%s.%s, %q) = %v, want %v", c.r.sym.Owner, c.r.sym.Name, c.pair, got, c.want)
 		}
 	}
 }

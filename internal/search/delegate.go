@@ -32,13 +32,15 @@ import (
 // candidates is a dispatcher, and a callee name several candidates share
 // is a call through an interface: neither lifts anything. Candidates
 // only: a callee the query did not retrieve at all is never pulled in.
-// In a code query (code: "humanize FormatInteger") a wrapper the query
-// names (its "name" signal) is what was asked for and lifts nothing.
+// In a query that names definitions (named: a code query, "humanize
+// FormatInteger", or a pair of plain words, "english Plural") a wrapper
+// the query names (its "name" signal) is what was asked for and lifts
+// nothing.
 //
 // ranked must be sorted. callees are the wrappers' calls by (file,
 // from_name), read in phase 1 (see Searcher.wrapperCalls). delegate
 // reports whether it lifted anything.
-func delegate(ranked []Result, callees map[[2]string][]wrapperCall, code bool, hp HybridParams) bool {
+func delegate(ranked []Result, callees map[[2]string][]wrapperCall, named bool, hp HybridParams) bool {
 	type wrapper struct {
 		i    int
 		call string // from_name of the wrapper's calls
@@ -46,7 +48,7 @@ func delegate(ranked []Result, callees map[[2]string][]wrapperCall, code bool, h
 	var ws []wrapper
 	for i := 0; i < len(ranked) && i < hp.DelegateTop; i++ {
 		r := ranked[i]
-		if code && r.Explain != nil && r.Explain.Signal("name") > 0 {
+		if named && r.Explain != nil && r.Explain.Signal("name") > 0 {
 			continue
 		}
 		if isThin(r, max(hp.ThinCodeLines, hp.WrapperCodeLines)) && !isConstructor(r) {

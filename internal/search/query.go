@@ -40,6 +40,11 @@ type Query struct {
 	// "generatepasswordhash", which generate_password_hash and
 	// GeneratePasswordHash fold to; see foldName); "" otherwise.
 	Spelled string
+	// Pair holds the two words of a query that is two plain words, neither
+	// a stop word ("peekable peek", "iterutils remap"): a member and what
+	// it is a member of, when a definition's name is one and its owner,
+	// file or directory the other (see pairBoost); empty otherwise.
+	Pair [2]string
 	// ContentWords counts the words that carry meaning: the words that are
 	// not English stop words, and the segmented Chinese words that are not
 	// question words (see topicality).
@@ -142,6 +147,7 @@ func AnalyzeQuery(a *analyze.Analyzer, text string, opts QueryOptions) *Query {
 	q.Symbol = symbolQuery(text)
 	if q.Symbol == "" && !q.HasHan {
 		q.Spelled = spelledName(text)
+		q.Pair = plainPair(text)
 	}
 	q.ContentWords = q.contentWords()
 	return q
@@ -415,6 +421,26 @@ func isCodeQuery(q string, hasHan bool) bool {
 		}
 	}
 	return false
+}
+
+// plainPair returns the two words of text when it is two words of ASCII
+// letters, digits and '_' that are not English stop words; else empty.
+func plainPair(text string) [2]string {
+	ws := strings.Fields(text)
+	if len(ws) != 2 {
+		return [2]string{}
+	}
+	for _, w := range ws {
+		if analyze.EnglishStop(strings.ToLower(w)) {
+			return [2]string{}
+		}
+		for i := 0; i < len(w); i++ {
+			if !isAlnumByte(w[i]) && w[i] != '_' {
+				return [2]string{}
+			}
+		}
+	}
+	return [2]string{ws[0], ws[1]}
 }
 
 // spelledName returns the lower-cased concatenation of text's words when

@@ -124,6 +124,8 @@ var hybridStages = []stage{
 			b := nameBoost(p.res[i], p.res[i].sym.Owner, p.q.Identifiers, p.q.Code, p.hp)
 			if p.q.Code {
 				b *= p.hp.CodeQueryScale
+			} else if pairBoost(p.res[i], p.q.Pair) {
+				b = max(b, (p.hp.NameExact+p.hp.NameQualified)*p.hp.CodeQueryScale)
 			}
 			p.add(i, "name", b, "")
 		}
@@ -163,7 +165,7 @@ var hybridStages = []stage{
 		p.changed = spelledPin(p.res, p.q.Spelled, p.hp.ExactPin/2) || p.changed
 	}},
 	{name: "delegate", ordered: true, on: func(p *pool) bool { return p.hp.Delegate }, run: func(p *pool) {
-		p.changed = delegate(p.res, p.callees, p.q.Code, p.hp) || p.changed
+		p.changed = delegate(p.res, p.callees, p.q.Code || p.q.Pair[0] != "", p.hp) || p.changed
 	}},
 	{name: "diversity", ordered: true, on: func(p *pool) bool { return p.hp.Diversity > 0 && p.hp.Diversity < 1 }, run: func(p *pool) {
 		diversify(p.res, p.hp.Diversity, p.hp.DiversityFree)
@@ -502,6 +504,29 @@ type wrapperCall struct {
 // lines: a possible thin wrapper.
 func isThin(r Result, thin int) bool {
 	return (r.Type == chunk.KindFunction || r.Type == chunk.KindMethod) && codeLinesUpTo(r.content, thin) <= thin
+}
+
+// pairBoost reports whether a definition answers a query of two plain
+// words (Query.Pair) as a member answers "Owner member": its name is one
+// word and its owner, or for a definition of no type its file or
+// directory (namesModule), the other, both compared without case
+// ("peekable peek" is more.py's peekable.peek, "iterutils remap"
+// boltons/iterutils.py's remap). A query that says both is a code query
+// written in lower case.
+func pairBoost(r Result, pair [2]string) bool {
+	if pair[0] == "" || r.Type == chunk.KindText {
+		return false
+	}
+	for k := range 2 {
+		name, of := pair[k], pair[1-k]
+		if !strings.EqualFold(r.sym.Name, name) {
+			continue
+		}
+		if owner := r.sym.Owner; owner != "" && strings.EqualFold(owner, of) || owner == "" && namesModule(r.Path, of) {
+			return true
+		}
+	}
+	return false
 }
 
 // namesModule reports whether name is p's file name without its extension
