@@ -387,22 +387,45 @@ func watchIndexed(t *testing.T, ctx context.Context, root string, out, errb *syn
 	return eng, done
 }
 
+// watched is a project being watched (watchedProject).
+type watched struct {
+	root    string
+	errb    *syncBuffer
+	waitFor func(what string, cond func() bool)
+	indexed func(p string) bool
+	cancel  context.CancelFunc
+	done    chan error
+}
+
+// watchedProject writes files (root-relative path -> content) under a new
+// root "proj" in a new CODERAG_HOME, indexes it and watches it
+// (watchIndexed) until the watcher says it is watching. cancel stops the
+// watch (also at the test's end); done gives its error.
+func watchedProject(t *testing.T, files map[string]string) *watched {
+	t.Helper()
+	setHome(t)
+	root := filepath.Join(t.TempDir(), "proj")
+	for rel, content := range files {
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte(content), 0o644)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	var out, errb syncBuffer
+	eng, done := watchIndexed(t, ctx, root, &out, &errb)
+	waitFor := func(what string, cond func() bool) { waitUntil(t, what, cond, &out, &errb) }
+	waitFor("watching", func() bool { return strings.Contains(errb.String(), "watching") })
+	return &watched{root: root, errb: &errb, waitFor: waitFor, indexed: indexedIn(ctx, eng, root), cancel: cancel, done: done}
+}
+
 // TestWatchReplacedRoot removes the watched root and makes it again (a
 // fresh checkout, `rm -rf` and a copy): its watches went with the old
 // directory, so the watcher must notice at its next rescan, index the new
 // tree whole and watch it, so that a later save is seen by its events.
 func TestWatchReplacedRoot(t *testing.T) {
-	setHome(t)
-	root := filepath.Join(t.TempDir(), "proj")
-	os.MkdirAll(filepath.Join(root, "pkg"), 0o755)
-	os.WriteFile(filepath.Join(root, "pkg", "a.go"), []byte("package pkg\n\nfunc Alpha() {}\n"), 0o644)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	var out, errb syncBuffer
-	eng, done := watchIndexed(t, ctx, root, &out, &errb)
-	waitFor := func(what string, cond func() bool) { waitUntil(t, what, cond, &out, &errb) }
-	waitFor("watching", func() bool { return strings.Contains(errb.String(), "watching") })
-	indexed := indexedIn(ctx, eng, root)
+	w := watchedProject(t, map[string]string{"pkg/a.go": "package pkg\n\nfunc Alpha() {}\n"})
+	root, errb, waitFor, indexed, cancel, done := w.root, w.errb, w.waitFor, w.indexed, w.cancel, w.done
 	os.RemoveAll(root)
 	os.MkdirAll(filepath.Join(root, "pkg"), 0o755)
 	os.WriteFile(filepath.Join(root, "pkg", "b.go"), []byte("package pkg\n\nfunc Beta() {}\n"), 0o644)
@@ -435,18 +458,8 @@ func TestWatchReplacedRoot(t *testing.T) {
 // drop the project's rows at the next rescan; the watcher says so, and a
 // file that comes back is indexed again.
 func TestWatchKeepsAnEmptiedProject(t *testing.T) {
-	setHome(t)
-	root := filepath.Join(t.TempDir(), "proj")
-	os.MkdirAll(filepath.Join(root, "pkg"), 0o755)
-	os.WriteFile(filepath.Join(root, "pkg", "a.go"), []byte("package pkg\n\nfunc Alpha() {}\n"), 0o644)
-	os.WriteFile(filepath.Join(root, "b.go"), []byte("package proj\n\nfunc Beta() {}\n"), 0o644)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	var out, errb syncBuffer
-	eng, done := watchIndexed(t, ctx, root, &out, &errb)
-	waitFor := func(what string, cond func() bool) { waitUntil(t, what, cond, &out, &errb) }
-	waitFor("watching", func() bool { return strings.Contains(errb.String(), "watching") })
-	indexed := indexedIn(ctx, eng, root)
+	w := watchedProject(t, map[string]string{"pkg/a.go": "package pkg\n\nfunc Alpha() {}\n", "b.go": "package proj\n\nfunc Beta() {}\n"})
+	root, errb, waitFor, indexed, cancel, done := w.root, w.errb, w.waitFor, w.indexed, w.cancel, w.done
 	os.RemoveAll(root)
 	os.MkdirAll(root, 0o755)
 	waitFor("the note", func() bool { return strings.Contains(errb.String(), "holds none of its 2 indexed files now") })
