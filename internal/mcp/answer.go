@@ -4,7 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/coderag/coderag/internal/toolset"
@@ -29,6 +33,23 @@ type Answer struct {
 	Truncated  bool   `json:"truncated,omitempty" jsonschema:"the text was cut at max_answer_chars"`
 	TotalChars int    `json:"total_chars,omitempty" jsonschema:"length of the whole text before the cut, in characters"`
 	Continue   string `json:"continue,omitempty" jsonschema:"how to get what was cut"`
+}
+
+// unknownTool answers a call of a tool the server does not have with the
+// SDK's invalid-params error (-32602), naming the tools it has ("unknown
+// tool \"serch_code\"; the tools are glob_files, grep_code, ...").
+func unknownTool(names []string) sdk.Middleware {
+	return func(next sdk.MethodHandler) sdk.MethodHandler {
+		return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
+			if method == "tools/call" {
+				if p, ok := req.GetParams().(*sdk.CallToolParamsRaw); ok && p != nil && !slices.Contains(names, p.Name) {
+					return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
+						Message: fmt.Sprintf("unknown tool %q; the tools are %s (tools/list describes them)", p.Name, strings.Join(names, ", "))}
+				}
+			}
+			return next(ctx, method, req)
+		}
+	}
 }
 
 // nullArguments makes "arguments": null (what clients send for a tool

@@ -63,7 +63,8 @@ func next(t *testing.T, lines <-chan string) rpcResp {
 
 // TestProtocolFaults: a request before initialize gets -32002, a batch
 // under 2025-06-18 gets -32600 and the session goes on, a cancelled request
-// gets no response, and the logging capability is not declared.
+// gets no response, the logging capability is not declared, and an
+// unknown tool's error names the tools.
 func TestProtocolFaults(t *testing.T) {
 	t.Parallel()
 	root := t.TempDir()
@@ -99,5 +100,11 @@ func TestProtocolFaults(t *testing.T) {
 	send(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"glob_files","arguments":{"pattern":"*.go"}}}` + "\n")
 	if r := next(t, lines); string(r.ID) != "7" || r.Error != nil {
 		t.Errorf("after the faults: %+v", r)
+	}
+	// an unknown tool: invalid params, naming the tools there are
+	send(`{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"serch_code","arguments":{"query":"x"}}}` + "\n")
+	if r := next(t, lines); string(r.ID) != "8" || r.Error == nil || r.Error.Code != -32602 ||
+		!strings.Contains(r.Error.Message, `unknown tool "serch_code"; the tools are glob_files, grep_code, read_file, search_code`) {
+		t.Errorf("unknown tool: %+v", r.Error)
 	}
 }

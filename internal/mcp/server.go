@@ -170,13 +170,15 @@ func NewServer(cfg Config) (*Server, error) {
 			Capabilities:            &sdk.ServerCapabilities{},
 			RootsListChangedHandler: func(context.Context, *sdk.RootsListChangedRequest) { s.rootsChanged() },
 		})
-	s.sdk.AddReceivingMiddleware(nullArguments)
+	var names []string
 	for _, t := range toolset.All() {
 		if t.Indexes && cfg.ReadOnly {
 			continue
 		}
 		s.addTool(t)
+		names = append(names, t.Name)
 	}
+	s.sdk.AddReceivingMiddleware(nullArguments, unknownTool(names))
 	return s, nil
 }
 
