@@ -228,5 +228,9 @@ func TestEverydayProgrammingWords(t *testing.T) {
 		{"十六进制和二进制", []string{"hex"}},
 		{"按连字符拆开", []string{"hyphen"}},
 		{"周数是怎么计算的", []string{"week"}},
+		{"队列入队和出队", []string{"queue", "enqueue", "dequeue"}},
+		{"弹出栈顶元素", []string{"pop"}},
+		{"把数组打乱", []string{"array", "shuffle"}},
+		{"用并查集合并两个集合", []string{"unionfind"}},
 	})
 }
