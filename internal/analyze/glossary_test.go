@@ -232,6 +232,7 @@ func TestEverydayProgrammingWords(t *testing.T) {
 		{"弹出栈顶元素", []string{"pop"}},
 		{"把数组打乱", []string{"array", "shuffle"}},
 		{"用并查集合并两个集合", []string{"unionfind"}},
-		{"词法分析读下一个记号", []string{"lex", "token"}},
+		{"读下一个记号", []string{"read", "token"}},
+		{"词法规则", []string{"lex"}},
 	})
 }
