@@ -272,6 +272,12 @@ an invalid regular expression, a path outside the project).`)
 		}
 		text = strings.Replace(text, sr.Tool+" "+string(args)+"\n", read, 1)
 	}
+	// --json's notes name the CLI's flags too (suggested_reads keep the
+	// tools' call shape, which is the JSON's own format)
+	res.Note = cliNames.Replace(res.Note)
+	for i, r := range res.PartialReasons {
+		res.PartialReasons[i] = cliNames.Replace(r)
+	}
 	if err := printResult(e, *asJSON, root, res, text); err != nil {
 		return err
 	}
@@ -340,7 +346,9 @@ func globCommand(e *env, args []string) (err error) {
 	if err != nil {
 		return cliToolError("glob", err)
 	}
-	if err := printResult(e, *asJSON, root, res, cliNames.Replace(res.Text())); err != nil {
+	text := cliNames.Replace(res.Text())
+	res.Note = cliNames.Replace(res.Note)
+	if err := printResult(e, *asJSON, root, res, text); err != nil {
 		return err
 	}
 	if res.Total == 0 {

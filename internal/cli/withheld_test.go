@@ -133,3 +133,19 @@ func TestGrepNotesWithheld(t *testing.T) {
 		t.Errorf("grep --allow-secrets:\n%s\n%s", out, errs)
 	}
 }
+
+// TestToolJSONNamesCLIFlags: grep and glob --json notes name the CLI's
+// flags (--no-ignore), as their text does, not the MCP tools' arguments
+// (no_ignore).
+func TestToolJSONNamesCLIFlags(t *testing.T) {
+	setHome(t)
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "src", "b.js"), "function Foo() {}\n")
+	writeFile(t, filepath.Join(dir, "node_modules", "x", "a.js"), "function Foo() {}\n")
+	for _, args := range [][]string{{"grep", "--json", "--project", dir, "Foo"}, {"glob", "--json", "--project", dir, "*.js"}} {
+		code, out, errs := run(t, args...)
+		if code != 0 || !strings.Contains(out, `"note": "Skipped node_modules/ (built-in rule; --no-ignore to search it)."`) || strings.Contains(out, "no_ignore") {
+			t.Errorf("%v: exit %d\n%s\n%s", args, code, out, errs)
+		}
+	}
+}
