@@ -120,7 +120,11 @@ func topCounts(m map[string]int, n int) string {
 			parts = append(parts, fmt.Sprintf("+%d more", len(keys)-n))
 			break
 		}
-		parts = append(parts, fmt.Sprintf("%s %d", k, m[k]))
+		shown := k
+		if k == "(none)" { // walk's key for a file without an extension
+			shown = "no extension"
+		}
+		parts = append(parts, fmt.Sprintf("%s %d", shown, m[k]))
 	}
 	return " (" + strings.Join(parts, ", ") + ")"
 }

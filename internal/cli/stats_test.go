@@ -32,7 +32,7 @@ func TestIndexAndStatsAccountForEveryFile(t *testing.T) {
 	}
 	for _, want := range []string{
 		"text fallback: Broken.java (java): syntax errors over 30% of the file",
-		"not indexed (no language for the extension): 2 files ((none) 1, .xyz 1)",
+		"not indexed (no language for the extension): 2 files (no extension 1, .xyz 1)",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("index output lacks %q:\n%s", want, out)
@@ -43,7 +43,7 @@ func TestIndexAndStatsAccountForEveryFile(t *testing.T) {
 		"java              1 file   definitions, 1 fell back to text (syntax errors over 30% of the file 1)",
 		"zig               1 file   definitions\n",
 		"cpp               1 file   definitions\n",
-		"not indexed: 2 files by extension ((none) 1, .xyz 1)",
+		"not indexed: 2 files by extension (no extension 1, .xyz 1)",
 	} {
 		if code != 0 || !strings.Contains(out, want) {
 			t.Errorf("stats lacks %q:\n%s", want, out)
@@ -158,7 +158,7 @@ func TestRubyBuildFilesAndRdocIndexed(t *testing.T) {
 		writeFile(t, filepath.Join(root, name), body)
 	}
 	code, out, errs := run(t, "index", root)
-	if code != 0 || !strings.Contains(out, "not indexed (no language for the extension): 1 file ((none) 1)") {
+	if code != 0 || !strings.Contains(out, "not indexed (no language for the extension): 1 file (no extension 1)") {
 		t.Fatalf("index: exit %d\n%s\n%s", code, out, errs)
 	}
 	code, out, _ = run(t, "stats", "--json")
