@@ -423,3 +423,29 @@ func TestFilterLikeWordsNoted(t *testing.T) {
 		t.Errorf("response note %q does not name the filter-like word", resp.Note)
 	}
 }
+
+// TestAbsentLanguageNote: a lang: filter the project has no file of, and so
+// no result, says so with the languages the project holds; a language it
+// holds with no result for the query says nothing of the kind.
+func TestAbsentLanguageNote(t *testing.T) {
+	t.Parallel()
+	s := fixture(t, map[string]string{
+		"a.go": "package a\n\n// Parse reads a config.\nfunc Parse() {}\n",
+		"b.go": "package a\n\n// Render writes it.\nfunc Render() {}\n",
+		"c.js": "function parse() { return 1 }\n",
+	})
+	resp, err := s.Search(context.Background(), "parse lang:python", Options{TopK: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(resp.Results) != 0 || !strings.Contains(resp.Note, "the project has no python files (its languages: go 2, javascript 1)") {
+		t.Errorf("lang:python: %d results, note %q", len(resp.Results), resp.Note)
+	}
+	resp, err = s.Search(context.Background(), "zzzqqq lang:go", Options{TopK: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(resp.Note, "has no go files") {
+		t.Errorf("lang:go on a Go project: note %q", resp.Note)
+	}
+}

@@ -26,6 +26,9 @@ type Index interface {
 	// LikeSearch returns up to limit chunks of project whose name or
 	// content holds keyword (the seed ranker's keyword route).
 	LikeSearch(ctx context.Context, project, keyword string, limit int) ([]store.ChunkRow, error)
+	// FileLanguages returns path -> language of every indexed file of
+	// project.
+	FileLanguages(ctx context.Context, project string) (map[string]string, error)
 	// RelationsFrom returns the relations of kinds from names.
 	RelationsFrom(ctx context.Context, project string, names, kinds []string) ([]store.RelationRow, error)
 	// DataVersion returns a token that changes with every write of

@@ -22,6 +22,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sort"
 	"strings"
 	"time"
 	"unicode"
@@ -349,6 +350,9 @@ func (s *Searcher) Search(ctx context.Context, query string, opts Options) (*Res
 		note = joinNotes(note, fmt.Sprintf(EmbedFailedNote, q.embedErr))
 	}
 	note = joinNotes(note, filter.Note())
+	if len(res) == 0 && len(filter.Langs) > 0 {
+		note = joinNotes(note, s.absentLanguageNote(ctx, filter.Langs))
+	}
 	if cut {
 		note = joinNotes(note, CutQueryNote)
 	}
@@ -623,4 +627,48 @@ func Preview(content string, n int) string {
 		return s
 	}
 	return string([]rune(s)[:n-3]) + "..."
+}
+
+// absentLanguageNote says, for a search with lang: filters and no result,
+// when the project holds no indexed file in any of those languages, and
+// which languages it does hold (the three with most files): "the project
+// has no python files (its languages: javascript 288, typescript 1)".
+// "" when it does hold some, or the files cannot be read.
+func (s *Searcher) absentLanguageNote(ctx context.Context, langs []string) string {
+	files, err := s.Store.FileLanguages(ctx, s.Project)
+	if err != nil {
+		return ""
+	}
+	count := map[string]int{}
+	for _, l := range files {
+		if l != "" {
+			count[l]++
+		}
+	}
+	for _, l := range langs {
+		if count[l] > 0 {
+			return ""
+		}
+	}
+	held := make([]string, 0, len(count))
+	for l := range count {
+		held = append(held, l)
+	}
+	sort.Slice(held, func(i, j int) bool {
+		if count[held[i]] != count[held[j]] {
+			return count[held[i]] > count[held[j]]
+		}
+		return held[i] < held[j]
+	})
+	for i, l := range held {
+		held[i] = fmt.Sprintf("%s %d", l, count[l])
+	}
+	if len(held) > 3 {
+		held = held[:3]
+	}
+	what := "no indexed files"
+	if len(held) > 0 {
+		what = "its languages: " + strings.Join(held, ", ")
+	}
+	return fmt.Sprintf("the project has no %s files (%s)", strings.Join(langs, " or "), what)
 }
