@@ -88,6 +88,10 @@ func (e *Edge) target() string {
 		if total > len(names) {
 			names = append(names, fmt.Sprintf("and %d more", total-len(names)))
 		}
+		if e.Guess && total == 1 {
+			// one definition of the name, on a value whose type is unknown
+			return "guess: " + names[0] + " (the only definition of the name; the value's type is unknown)"
+		}
 		if e.Guess {
 			return "guess, ambiguous: " + strings.Join(names, ", ")
 		}

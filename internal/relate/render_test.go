@@ -67,3 +67,19 @@ func TestPathTreeIsBounded(t *testing.T) {
 		t.Errorf("JSON of a %d-call path: %v, %d edges", n, err, len(got.Edges))
 	}
 }
+
+// A guessed call (on a value of unknown type) with one definition of the
+// name is shown as a guess of that definition, not as "ambiguous" with
+// one candidate; with several it stays ambiguous.
+func TestGuessOfOneCandidate(t *testing.T) {
+	one := &Def{Name: "Parser.search(s)", Path: "tz.py", StartLine: 57}
+	two := &Def{Name: "Index.search(q)", Path: "idx.py", StartLine: 9}
+	e := Edge{Kind: "calls", To: "re.search", Resolution: ResAmbiguous, Guess: true, Candidates: []*Def{one}}
+	if got, want := e.target(), "guess: Parser.search(s) tz.py:57 (the only definition of the name; the value's type is unknown)"; got != want {
+		t.Errorf("one candidate: %q, want %q", got, want)
+	}
+	e.Candidates = []*Def{one, two}
+	if got := e.target(); !strings.HasPrefix(got, "guess, ambiguous: Parser.search(s) tz.py:57, Index.search(q) idx.py:9") {
+		t.Errorf("two candidates: %q", got)
+	}
+}
