@@ -441,6 +441,9 @@ func TestAbsentLanguageNote(t *testing.T) {
 	if len(resp.Results) != 0 || !strings.Contains(resp.Note, "the project has no python files (its languages: go 2, javascript 1)") {
 		t.Errorf("lang:python: %d results, note %q", len(resp.Results), resp.Note)
 	}
+	if out := FormatForTool(resp); !strings.Contains(out, "Note: the project has no python files") {
+		t.Errorf("the tools' format drops the note:\n%s", out)
+	}
 	resp, err = s.Search(context.Background(), "zzzqqq lang:go", Options{TopK: 5})
 	if err != nil {
 		t.Fatal(err)

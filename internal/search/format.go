@@ -199,6 +199,9 @@ func FormatForTool(resp *Response) string {
 		return b.String()
 	}
 	if len(resp.Results) == 0 {
+		if resp.Note != "" { // why there is nothing: a language the project lacks, a filter
+			fmt.Fprintf(&b, "Note: %s.\n", resp.Note)
+		}
 		fmt.Fprintf(&b, "No indexed code matched %q. Try grep_code with an exact identifier, or rephrase with words likely to appear in the code.\n", resp.Query)
 		return b.String()
 	}
