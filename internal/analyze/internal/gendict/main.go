@@ -8,9 +8,12 @@
 // entries made only of Han characters whose frequency is at least -min-freq
 // (default: all of them; every single character is kept), adds the Chinese
 // keys of the bilingual glossary (internal/analyze/data/glossary.tsv) that
-// are missing, and writes them sorted by byte order, one "word freq" a line,
-// after a header of '#' lines. The header line "#total N" carries the sum
-// of all frequencies of the full dictionary as gse loads it, so that word
+// are missing and raises the rarer words of two or more characters to
+// -glossary-freq (a programming term wins over the general word that
+// overlaps it), and writes them sorted by byte order, one "word freq" a
+// line, after a header of '#' lines. The header line "#total N" carries
+// the sum of all frequencies of the full dictionary as gse loads it (and
+// the raised keys as gse's AddToken would count them), so that word
 // probabilities, and hence segmentations, are the ones gse's
 // Segmenter.Cut(text, true) computes with its embedded "zh_s" dictionary.
 //
@@ -39,7 +42,7 @@ func main() {
 	gloss := flag.String("glossary", "data/glossary.tsv", "bilingual glossary whose Chinese keys are added")
 	out := flag.String("out", "data/zhdict.txt", "output file")
 	minFreq := flag.Int("min-freq", 2, "drop multi-character words rarer than this")
-	glossFreq := flag.Int("glossary-freq", 100, "frequency given to glossary keys missing from the dictionary")
+	glossFreq := flag.Int("glossary-freq", 1000, "the least frequency of a glossary key: a key missing from the dictionary gets it, a rarer one is raised to it")
 	flag.Parse()
 	log.SetFlags(0)
 
@@ -101,16 +104,21 @@ func main() {
 			if key == "" || strings.HasPrefix(key, "#") || !zh.AllHan(key) {
 				continue
 			}
-			if _, ok := keep[key]; ok {
+			// a programming term beats the general word that overlaps
+			// it: in 编码和解码 the glossary's 解码 (62 in jieba's
+			// dictionary) lost to 和解 "reconcile" (394), and the question
+			// lost "decode"; at 1000 it is 和/解码
+			// (a single character stays at 2, as gse counts every one:
+			// raised, 锁 "lock" would make 加锁和解锁 加锁/和解/锁)
+			n, ok := keep[key]
+			if ok && (n >= *glossFreq || utf8.RuneCountInString(key) == 1) {
 				continue
 			}
-			n, ok := freq[key]
 			if !ok {
-				n = *glossFreq
-				total += n // as if added with gse's Segmenter.AddToken
+				added++
 			}
-			keep[key] = n
-			added++
+			total += *glossFreq - n // as if added with gse's Segmenter.AddToken
+			keep[key] = *glossFreq
 		}
 	}
 	words := make([]string, 0, len(keep))
