@@ -280,3 +280,20 @@ func TestPairQuery(t *testing.T) {
 		}
 	}
 }
+
+// The summary agents read names the query's words as written, and each
+// Chinese word with its English, not the index's stems ("dayj", "pars").
+func TestShownKeywords(t *testing.T) {
+	t.Parallel()
+	opts := DefaultHybridParams().QueryOptions
+	for q, want := range map[string]string{
+		"how does dayjs parse a date string": "dayjs, parse, date, string",
+		"where is FormatInteger of humanize": "FormatInteger, humanize",
+		"编码和解码":                              "编码 (encode, encoder), 解码 (decode, decoder)",
+		"hostname 是在哪里解析的":                   "hostname, 解析 (parse, parser)",
+	} {
+		if got := strings.Join(AnalyzeQuery(nil, q, opts).ShownKeywords(), ", "); got != want {
+			t.Errorf("ShownKeywords(%q) = %q, want %q", q, got, want)
+		}
+	}
+}

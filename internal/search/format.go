@@ -236,7 +236,11 @@ func FormatForTool(resp *Response) string {
 	}
 	fmt.Fprintf(&b, "Results concentrate in %s. ", strings.Join(files, ", "))
 	kw := "none"
-	if len(resp.Keywords) > 0 {
+	if resp.Analysis != nil {
+		if shown := resp.Analysis.ShownKeywords(); len(shown) > 0 {
+			kw = strings.Join(shown, ", ")
+		}
+	} else if len(resp.Keywords) > 0 {
 		kw = strings.Join(resp.Keywords, ", ")
 	}
 	fmt.Fprintf(&b, "Keywords used: %s; read result 1 first, then expand with read_file around its lines.\n\n", kw)

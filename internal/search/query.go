@@ -153,6 +153,64 @@ func AnalyzeQuery(a *analyze.Analyzer, text string, opts QueryOptions) *Query {
 	return q
 }
 
+// ShownKeywords returns the words the keyword route searched for, as a
+// reader would write them, for the summary agents read: the query's own
+// words as typed (stop words left out; an identifier whole), and each
+// Chinese word with its first English terms ("解码 (decode, decoder)").
+// Query.Terms are the same words as the index holds them, stemmed and
+// split ("dayj", "pars"), which read like misspellings.
+func (q *Query) ShownKeywords() []string {
+	var out []string
+	seen := map[string]bool{}
+	add := func(w string) {
+		if w != "" && !seen[w] {
+			seen[w] = true
+			out = append(out, w)
+		}
+	}
+	zhTerms := map[string][]string{}
+	for _, w := range q.Chinese {
+		var ts []string
+		for _, t := range w.Terms {
+			if len(ts) == 2 {
+				break
+			}
+			ts = append(ts, t.Text)
+		}
+		zhTerms[w.Text] = ts
+	}
+	for _, f := range strings.FieldsFunc(q.Text, func(r rune) bool {
+		return r == ' ' || r == '\t' || r == '\n' || r == ',' || r == '?' || r == '\u3000'
+	}) {
+		for _, part := range splitHan(f) {
+			if part.han {
+				for _, w := range q.cut(part.text) {
+					if len([]rune(w)) < 2 || analyze.QuestionWord(w) {
+						continue
+					}
+					if ts := zhTerms[w]; len(ts) > 0 {
+						add(w + " (" + strings.Join(ts, ", ") + ")")
+					} else {
+						add(w)
+					}
+				}
+				continue
+			}
+			for _, m := range nameRE.FindAllString(part.text, -1) {
+				m = strings.Trim(m, ".-$")
+				if looksLikeIdentifier(m) {
+					add(m)
+					continue
+				}
+				if lw := strings.ToLower(m); !analyze.EnglishStop(lw) && !analyze.StopWords[lw] {
+					add(lw)
+				}
+			}
+		}
+	}
+	return out
+}
+
 // cut segments one Han run, once per query.
 func (q *Query) cut(run string) []string {
 	ws, ok := q.runs[run]
