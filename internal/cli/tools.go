@@ -405,15 +405,8 @@ func cliToolError(cmd string, err error) error {
 	return errors.New(msg)
 }
 
-// shellQuote quotes p for a shell when it holds anything but safe characters.
-func shellQuote(p string) string {
-	for _, r := range p {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("/._-+", r)) {
-			return "'" + strings.ReplaceAll(p, "'", `'\''`) + "'"
-		}
-	}
-	return p
-}
+// shellQuote quotes a path for a POSIX shell (walk.ShellQuote).
+var shellQuote = walk.ShellQuote
 
 // printResult writes a tool's result as JSON (with "root", the base of its
 // paths, added), or its text ending in a newline.

@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/coderag/coderag/internal/walk"
 )
 
 // PrivateModeIssue describes how other users of the machine can read the
@@ -33,21 +35,5 @@ func PrivateModeIssue(path string) string {
 		return ""
 	}
 	return fmt.Sprintf("other users of this machine can read the indexed code (%s): chmod 600 %s*",
-		strings.Join(open, ", "), shellQuote(path))
-}
-
-// shellQuote quotes s for a POSIX shell when it holds anything but
-// letters, digits and "/._-+,:@".
-func shellQuote(s string) string {
-	safe := s != ""
-	for _, r := range s {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("/._-+,:@", r)) {
-			safe = false
-			break
-		}
-	}
-	if safe {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+		strings.Join(open, ", "), walk.ShellQuote(path))
 }
