@@ -20,8 +20,9 @@ func DisplayPath(p string) string {
 }
 
 // ShellQuote returns p as a POSIX shell reads it back: p itself when it
-// holds only letters, digits and "/._-+", else p in single quotes (a quote
-// inside written '\”), for commands printed for the user to paste.
+// holds only letters, digits and "/._-+", else p in single quotes, each
+// single quote inside closed, escaped and reopened; for commands printed
+// for the user to paste.
 func ShellQuote(p string) string {
 	for _, r := range p {
 		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("/._-+", r)) {
