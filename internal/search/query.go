@@ -179,36 +179,51 @@ func (q *Query) ShownKeywords() []string {
 		}
 		zhTerms[w.Text] = ts
 	}
+	q.eachWord(func(w string, han, _ bool) {
+		if han {
+			if ts := zhTerms[w]; len(ts) > 0 {
+				w += " (" + strings.Join(ts, ", ") + ")"
+			}
+			add(w)
+			return
+		}
+		for _, m := range nameRE.FindAllString(w, -1) {
+			m = strings.Trim(m, ".-$")
+			if looksLikeIdentifier(m) {
+				add(m)
+				continue
+			}
+			if lw := strings.ToLower(m); !analyze.EnglishStop(lw) && !analyze.StopWords[lw] {
+				add(lw)
+			}
+		}
+	})
+	return out
+}
+
+// eachWord calls fn with the words of the query the keyword route reads,
+// in order: each non-Han run of a field (han false; ident when its field
+// is written like code, looksLikeIdentifier) and each segmented Chinese
+// word of two or more characters that is not a question word (han true).
+// Fields are split at spaces, tabs, newlines, ',', '?' and the ideographic
+// space.
+func (q *Query) eachWord(fn func(w string, han, ident bool)) {
 	for _, f := range strings.FieldsFunc(q.Text, func(r rune) bool {
 		return r == ' ' || r == '\t' || r == '\n' || r == ',' || r == '?' || r == '\u3000'
 	}) {
+		ident := looksLikeIdentifier(f)
 		for _, part := range splitHan(f) {
-			if part.han {
-				for _, w := range q.cut(part.text) {
-					if len([]rune(w)) < 2 || analyze.QuestionWord(w) {
-						continue
-					}
-					if ts := zhTerms[w]; len(ts) > 0 {
-						add(w + " (" + strings.Join(ts, ", ") + ")")
-					} else {
-						add(w)
-					}
-				}
+			if !part.han {
+				fn(part.text, false, ident)
 				continue
 			}
-			for _, m := range nameRE.FindAllString(part.text, -1) {
-				m = strings.Trim(m, ".-$")
-				if looksLikeIdentifier(m) {
-					add(m)
-					continue
-				}
-				if lw := strings.ToLower(m); !analyze.EnglishStop(lw) && !analyze.StopWords[lw] {
-					add(lw)
+			for _, w := range q.cut(part.text) {
+				if len([]rune(w)) >= 2 && !analyze.QuestionWord(w) {
+					fn(w, true, false)
 				}
 			}
 		}
 	}
-	return out
 }
 
 // cut segments one Han run, once per query.
@@ -244,27 +259,11 @@ func (q *Query) queryTerms(opts QueryOptions, expand []string) []string {
 		seen[t] = true
 		out = append(out, t)
 	}
-	for _, f := range strings.FieldsFunc(q.Text, func(r rune) bool {
-		return r == ' ' || r == '\t' || r == '\n' || r == ',' || r == '?' || r == '\u3000'
-	}) {
-		ident := looksLikeIdentifier(f)
-		for _, part := range splitHan(f) {
-			if part.han {
-				for _, w := range q.cut(part.text) {
-					if len([]rune(w)) < 2 || analyze.QuestionWord(w) {
-						continue
-					}
-					for _, t := range analyze.Terms(nil, w) {
-						add(t, false)
-					}
-				}
-				continue
-			}
-			for _, t := range analyze.Terms(nil, part.text) {
-				add(t, ident)
-			}
+	q.eachWord(func(w string, han, ident bool) {
+		for _, t := range analyze.Terms(nil, w) {
+			add(t, ident && !han)
 		}
-	}
+	})
 	if opts.Glossary {
 		for _, en := range expand {
 			for _, t := range analyze.Terms(nil, en) {
