@@ -40,18 +40,9 @@ func nearestWord(name string, words []string) string {
 // as nearestCommand chooses: "top_k" (the MCP spelling) and "projct" find
 // "top-k" and "project"; "" when none is close enough.
 func nearestFlag(fs *flag.FlagSet, name string) string {
-	best, bestD := "", 0
-	norm := strings.ReplaceAll(name, "_", "-")
-	fs.VisitAll(func(f *flag.Flag) {
-		d := editDistance(norm, f.Name)
-		if d > 2 || 2*d >= len([]rune(norm)) {
-			return
-		}
-		if best == "" || d < bestD || (d == bestD && f.Name < best) {
-			best, bestD = f.Name, d
-		}
-	})
-	return best
+	var names []string
+	fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+	return nearestWord(strings.ReplaceAll(name, "_", "-"), names)
 }
 
 // editDistance is the optimal-string-alignment distance of a and b, in
