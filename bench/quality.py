@@ -46,6 +46,10 @@ then scores with `coderag eval --json`:
            (gobwas/glob, rstar, opentype.js, deepdiff: Go, Rust, JavaScript,
            Python; 8 of 20 queries Chinese in each) under $FRESH9 (default
            /tmp/fresh9): MRR@10 in English and in Chinese
+  func10   testdata/fresh-func10: a tenth function-level set over 4 more repos
+           (rgl, ip-lib, Cronos, jsondiffpatch: Ruby, PHP, C#, TypeScript; 8 of
+           20 queries Chinese in each) under $FRESH10 (default /tmp/fresh10):
+           MRR@10 in English and in Chinese
 
 --set P=V,... is passed to `coderag eval --set` (ranking params, e.g.
 Semantic=0.3). --env K=V is passed to every coderag process (EMBEDDING_MODEL=... for an
@@ -68,6 +72,7 @@ fresh6 = os.environ.get("FRESH6", "/tmp/fresh6")
 fresh7 = os.environ.get("FRESH7", "/tmp/fresh7")
 fresh8 = os.environ.get("FRESH8", "/tmp/fresh8")
 fresh9 = os.environ.get("FRESH9", "/tmp/fresh9")
+fresh10 = os.environ.get("FRESH10", "/tmp/fresh10")
 goroot = subprocess.run(["go", "env", "GOROOT"], capture_output=True, text=True).stdout.strip()
 jdk = os.environ.get("JDK_SRC", "/tmp/golden/jdk")
 py = os.environ.get("PY_STDLIB", "/tmp/golden/py")
@@ -242,6 +247,10 @@ if only is None or "func9" in only:
     func_sets("func9", "fresh-func9 ", fresh9, "fresh-func9",
               {"glob": "glob", "rstar": "rstar", "opentype": "opentype.js", "deepdiff": "deepdiff"})
 
+if only is None or "func10" in only:
+    func_sets("func10", "fresh-func10", fresh10, "fresh-func10",
+              {"rgl": "rgl", "ip-lib": "ip-lib", "cronos": "Cronos", "jsondiffpatch": "jsondiffpatch"})
+
 def pooled(label, names):
     """MRR@10 of the queries of several function-level sets together, per language."""
     agg = collections.defaultdict(lambda: [0, 0.0])
@@ -259,6 +268,7 @@ pooled("func 1-6    ", ["func", "func2", "func3", "func4", "func5", "func6"])
 pooled("func 1-7    ", ["func", "func2", "func3", "func4", "func5", "func6", "func7"])
 pooled("func 1-8    ", ["func", "func2", "func3", "func4", "func5", "func6", "func7", "func8"])
 pooled("func 1-9    ", ["func", "func2", "func3", "func4", "func5", "func6", "func7", "func8", "func9"])
+pooled("func 1-10   ", ["func", "func2", "func3", "func4", "func5", "func6", "func7", "func8", "func9", "func10"])
 
 json.dump(out, open(os.path.join(work, "quality.json"), "w"), indent=1)
 json.dump(per_query, open(os.path.join(work, "per_query.json"), "w"), indent=1, ensure_ascii=False)
