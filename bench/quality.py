@@ -248,7 +248,7 @@ if only is None or "func9" in only:
               {"glob": "glob", "rstar": "rstar", "opentype": "opentype.js", "deepdiff": "deepdiff"})
 
 if only is None or "func10" in only:
-    func_sets("func10", "fresh-func10", fresh10, "fresh-func10",
+    func_sets("func10", "fresh-func10 ", fresh10, "fresh-func10",
               {"rgl": "rgl", "ip-lib": "ip-lib", "cronos": "Cronos", "jsondiffpatch": "jsondiffpatch"})
 
 def pooled(label, names):
