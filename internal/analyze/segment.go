@@ -28,6 +28,12 @@ var (
 	hmmOnce    sync.Once
 )
 
+// segmentTie is the margin within which two segmentations' log-probabilities
+// are a tie (route in Cut): far below the difference two distinct
+// frequencies make (no word is counted above 10^7 times, so at least 10^-7
+// in log), far above the rounding of a sum of a few dozen logarithms.
+const segmentTie = 1e-9
+
 func zhDict() string {
 	zhOnce.Do(func() {
 		body := zhDictData
@@ -200,7 +206,12 @@ func (a *Analyzer) Cut(text string) []string {
 		best := step{score: math.Inf(-1)}
 		for k, j := range ends {
 			s := math.Log(float64(freqs[k])) - zhLogTotal + route[j].score
-			if s > best.score || (s == best.score && j > best.end) {
+			// a tie (终端/点 against 终/端点, each a word of the glossary's
+			// floor frequency and a single character) goes to the longer
+			// first word, as jieba breaks it; the scores of a tie differ
+			// only by rounding, which the dictionary's total moves, so
+			// they are compared within segmentTie
+			if s > best.score+segmentTie || (s >= best.score-segmentTie && j > best.end) {
 				best = step{s, j}
 			}
 		}

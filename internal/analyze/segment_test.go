@@ -163,3 +163,26 @@ func TestTokenizeMatchesGse(t *testing.T) {
 		}
 	}
 }
+
+// TestCutTieDoesNotFollowTheTotal: 终端点 is 终端/点 or 终/端点, each a
+// word at the glossary's floor frequency beside a single character of
+// frequency 2, a tie. It goes to the longer first word, as jieba breaks
+// ties, whatever the dictionary's total: before, the rounding of the two
+// sums decided, and a glossary entry elsewhere in the dictionary (连通)
+// moved the total and turned 终端 "terminal" into 端点 "endpoint".
+func TestCutTieDoesNotFollowTheTotal(t *testing.T) {
+	zhDict() // loads zhLogTotal
+	saved := zhLogTotal
+	defer func() { zhLogTotal = saved }()
+	for _, d := range []float64{0, 1e-6, -1e-6, 3e-4, -3e-4} {
+		zhLogTotal = saved + d
+		for in, want := range map[string]string{
+			"终端点":         "终端/点",
+			"又不是终端点的叶子节点": "又/不/是/终端/点/的/叶子/节点",
+		} {
+			if got := strings.Join(glossaryOnly.Cut(in), "/"); got != want {
+				t.Errorf("total moved by %g: Cut(%q) = %s, want %s", d, in, got, want)
+			}
+		}
+	}
+}

@@ -184,6 +184,7 @@ func (ps *parsed) fillGaps(t *texter, out *[]Chunk) {
 					for q < n && !covered[q+1] && !t.blank(q+1) && !significant(t.line(q+1)) {
 						q++
 					}
+					p, q = blockSpan(t, covered, p, q)
 					text(p, q)
 				}
 				for p = q + 1; p <= b && !significant(t.line(p)); p++ {
@@ -292,6 +293,9 @@ func prose(t *texter, a, b int) bool {
 		}
 	}
 	if !doc {
+		doc = inBlockComment(t, a)
+	}
+	if !doc {
 		return false
 	}
 	words := 0
@@ -315,6 +319,68 @@ func prose(t *texter, a, b int) bool {
 		}
 	}
 	return words >= minProseWords
+}
+
+// blockComments pairs the openers of block comments with their closers,
+// for inBlockComment.
+// ("(*" is left out: a C line may start "(*p).x").
+var blockComments = [][2]string{{"/*", "*/"}, {"{-", "-}"}, {"<!--", "-->"}, {"--[[", "]]"}, {"=begin", "=end"}}
+
+// inBlockComment reports whether line a lies inside a block comment
+// opened on an earlier line and not closed before a, looking back at most
+// 40 lines: a paragraph that a blank line parts from its comment's
+// opening (jsondiffpatch's lcs.ts starts "/*", a blank line, then "LCS
+// implementation that supports arrays or strings") is prose too.
+func inBlockComment(t *texter, a int) bool {
+	for l := a - 1; l >= 1 && l >= a-40; l-- {
+		s := strings.TrimSpace(t.line(l))
+		for _, bc := range blockComments {
+			o, c := strings.LastIndex(s, bc[0]), strings.LastIndex(s, bc[1])
+			if c >= 0 && (o < 0 || c >= o+len(bc[0])) {
+				return false // closed before a
+			}
+			if o == 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// blockSpan widens the prose paragraph p..q to its whole block comment
+// when it lies inside one whose other lines no chunk covers (blank lines
+// and other paragraphs included): from the opener's line to the closer's,
+// so that the comment is one chunk, not one per paragraph. Otherwise it
+// returns p, q.
+func blockSpan(t *texter, covered []bool, p, q int) (int, int) {
+	if !inBlockComment(t, p) {
+		return p, q
+	}
+	a := p
+	for a > 1 && !covered[a-1] {
+		a--
+		if closer := closerOf(strings.TrimSpace(t.line(a))); closer != "" {
+			b, n := q, len(covered)-2 // covered has lines 1..n and a sentinel
+			for ; b < n && !covered[b+1] && !strings.Contains(t.line(b), closer); b++ {
+			}
+			if strings.Contains(t.line(b), closer) {
+				return a, b
+			}
+			return p, q
+		}
+	}
+	return p, q
+}
+
+// closerOf returns the closer of the block comment s starts
+// (blockComments), or "".
+func closerOf(s string) string {
+	for _, bc := range blockComments {
+		if strings.HasPrefix(s, bc[0]) {
+			return bc[1]
+		}
+	}
+	return ""
 }
 
 // licenseHeader returns the last line of a leading comment block that
@@ -492,12 +558,25 @@ func (ps *parsed) relations() []Relation {
 					self = r.recv == "self" || r.recv == "cls"
 				case "javascript", "typescript", "tsx", "kotlin":
 					self = r.recv == "this"
-				case "rust":
+				case "rust", "ruby":
 					self = r.recv == "self"
 				}
 				switch {
 				case self:
 					form = lang.CallSelf
+				case r.recvConst:
+					// Foo.new(...) makes a Foo; Foo.bar(...) and
+					// A::Foo.bar(...) call Foo's singleton method bar
+					cls := r.recv
+					if i := strings.LastIndex(cls, "::"); i >= 0 {
+						cls = cls[i+2:]
+					}
+					if to == "new" {
+						to = cls
+					} else {
+						to = cls + "." + to
+						form = lang.CallValue
+					}
 				case r.recv != "super" && (ps.sp.name != "python" || !strings.HasPrefix(r.recv, "super(")):
 					form = lang.CallValue
 					if t, ok := ps.typed[r.start]; ok {

@@ -190,9 +190,12 @@ type rawRel struct {
 	text       string // import text, type text, callee
 	recv       string // call receiver text (identifier) if any
 	recvIsName bool
-	path       bool // callee written as a path
-	start      uint
-	name       string // Python "from . import name"
+	// recvConst: the receiver is a Ruby constant (Foo, A::Foo), a class
+	// or module, so the call is Foo's own method (build.go)
+	recvConst bool
+	path      bool // callee written as a path
+	start     uint
+	name      string // Python "from . import name"
 }
 
 type parsed struct {
@@ -549,6 +552,7 @@ func (ps *parsed) collect(root *sitter.Node) {
 			if recvNode != nil {
 				rel.recv = ps.text(recvNode)
 				rel.recvIsName = recvNode.Kind() == "identifier" || recvNode.Kind() == "package_identifier"
+				rel.recvConst = ps.sp.name == "ruby" && (recvNode.Kind() == "constant" || recvNode.Kind() == "scope_resolution")
 			}
 			if rel.kind == RelImports {
 				rel.text = ps.sp.cleanImport(rel.text)

@@ -204,6 +204,10 @@ func TestOrphanDocCommentsAreChunks(t *testing.T) {
 		{"lib.rs", "//! Token bucket rate limiting.\n//! The limiter refills tokens.\n\nuse std::time::Duration;\n\npub fn take(d: Duration) -> u32 { 1 }\n",
 			"The limiter refills tokens.", 1},
 		{"zh.py", "# 令牌桶限流\nimport time\n\n\ndef take():\n    return 1\n", "令牌桶限流", 1},
+		// a block comment whose paragraphs blank lines part from its
+		// opener is one chunk (jsondiffpatch's lcs.ts)
+		{"lcs.ts", "/*\n\nLCS implementation that supports arrays or strings\n\nreference: http://en.wikipedia.org/wiki/Longest_common_subsequence_problem\n\n*/\n\nimport type { MatchContext } from './arrays.js';\n\nconst defaultMatch = (a: number[], i: number) => a[i] === 0;\n",
+			"LCS implementation that supports arrays or strings", 1},
 		// not prose: a directive, a short pragma, stray statements
 		{"tags.go", "//go:build linux && amd64 && cgo\n\npackage x\n\nimport \"os\"\n\nfunc F() { os.Exit(1) }\n", "", 0},
 		{"strict.js", "'use strict';\nconst util = require('util');\n\nfunction take(d) {\n  return util.inspect(d);\n}\n", "", 0},

@@ -4,6 +4,7 @@ package cli_test
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -291,7 +292,9 @@ func TestMCPRefusesImplicitNonProjectRoot(t *testing.T) {
 }
 
 // TestIndexHonoursSignals: a long `index` stops on SIGINT and on SIGTERM
-// with exit status 130, and its database stays consistent.
+// with exit status 130, and its database stays consistent; with --json,
+// stdout is the one report object, marked interrupted, with what was
+// committed and the line saying so in "error" (it was empty).
 func TestIndexHonoursSignals(t *testing.T) {
 	t.Parallel() // a subprocess with its own environment; no t.Setenv
 	bin := hostileBinary(t)
@@ -300,9 +303,19 @@ func TestIndexHonoursSignals(t *testing.T) {
 		t.Fatal(err)
 	}
 	tree := filepath.Join(strings.TrimSpace(string(out)), "src", "net")
-	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
-		cmd := exec.Command(bin, "index", tree)
+	for _, tc := range []struct {
+		sig    syscall.Signal
+		asJSON bool
+	}{{syscall.SIGINT, false}, {syscall.SIGTERM, false}, {syscall.SIGINT, true}} {
+		sig := tc.sig
+		args := []string{"index", tree}
+		if tc.asJSON {
+			args = []string{"index", "--json", tree}
+		}
+		cmd := exec.Command(bin, args...)
 		cmd.Env = serverEnv(t)
+		var stdout bytes.Buffer
+		cmd.Stdout = &stdout
 		stderr, _ := cmd.StderrPipe()
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
@@ -322,6 +335,22 @@ func TestIndexHonoursSignals(t *testing.T) {
 		case <-time.After(hangLimit):
 			cmd.Process.Kill()
 			t.Fatalf("%v: index did not stop", sig)
+		}
+		if !tc.asJSON {
+			continue
+		}
+		var rep struct {
+			Root        string `json:"root"`
+			Changed     *int   `json:"changed"`
+			Error       string `json:"error"`
+			Interrupted bool   `json:"interrupted"`
+		}
+		dec := json.NewDecoder(&stdout)
+		if err := dec.Decode(&rep); err != nil || dec.More() {
+			t.Fatalf("--json, %v: stdout is not one JSON object (%v): %q", sig, err, stdout.String())
+		}
+		if !rep.Interrupted || rep.Changed == nil || rep.Root == "" || !strings.HasPrefix(rep.Error, "interrupted after ") {
+			t.Errorf("--json, %v: report %+v, want interrupted with the committed counts and the line in error", sig, rep)
 		}
 	}
 }

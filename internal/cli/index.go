@@ -126,10 +126,19 @@ Set EMBEDDING_PROVIDER=ollama or openai for a server's model.`)
 		prog.finish()
 	}
 	if err != nil {
-		if errors.Is(err, e.ctx.Err()) && rep != nil {
-			// with the run's embedder: run with the default's, the rest
-			// of a change of embedder would be undone
-			fmt.Fprintf(e.stderr, "interrupted after %s %s committed; run `%scoderag index %s` again to finish\n", english.Counted(rep.Changed, "changed file"), english.Agree(rep.Changed, "was", "were"), search.EmbedderEnv(rep.Embedder), dir)
+		if errors.Is(err, e.ctx.Err()) && e.ctx.Err() != nil {
+			// jsonError writes nothing for an interrupt: with --json the
+			// report of what was committed is the one object on stdout
+			msg := "interrupted before any file was committed"
+			if rep != nil {
+				// with the run's embedder: run with the default's, the rest
+				// of a change of embedder would be undone
+				msg = fmt.Sprintf("interrupted after %s %s committed; run `%scoderag index %s` again to finish", english.Counted(rep.Changed, "changed file"), english.Agree(rep.Changed, "was", "were"), search.EmbedderEnv(rep.Embedder), dir)
+				fmt.Fprintln(e.stderr, msg)
+			}
+			if *asJSON {
+				writeJSON(e.stdout, indexJSON{Report: rep, Error: msg, Interrupted: true})
+			}
 		}
 		return err
 	}
@@ -164,8 +173,12 @@ Set EMBEDDING_PROVIDER=ollama or openai for a server's model.`)
 type indexJSON struct {
 	*index.Report
 	// Error is the line the run fails with (stderr has it after "coderag
-	// index: "); omitted when no file failed.
+	// index: "), or says how far an interrupted run got; omitted when no
+	// file failed.
 	Error string `json:"error,omitempty"`
+	// Interrupted is set when the run was stopped (Ctrl-C, SIGTERM): the
+	// counts are what it committed, and the exit status is 130 or 143.
+	Interrupted bool `json:"interrupted,omitempty"`
 }
 
 // scanGCPercent is the collector's GOGC while an index run scans (see

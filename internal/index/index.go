@@ -233,7 +233,14 @@ const racyWindow = int64(time.Second)
 //	    function header() {...})
 //	19: a documentation block ("/** ... */", not a licence) documents the
 //	    declaration after it across one blank line (chunk.blockDoc)
-const AnalysisVersion = 19
+//	20: Ruby calls on a receiver are marked Self or Value (@queue.pop is
+//	    a guess, no longer an exact call of the project's pop), a call on
+//	    a constant names its class (Foo.new calls Foo, A::Foo.bar Foo.bar);
+//	    a block comment whose paragraphs blank lines part from its "/*" is
+//	    a text chunk (chunk.blockSpan); a tie between two segmentations of
+//	    Chinese text goes to the longer first word whatever the
+//	    dictionary's total (analyze.segmentTie)
+const AnalysisVersion = 20
 
 // ResolveRoot is rootrule.Resolve: the absolute, symlink-resolved form of
 // dir, the identity of a project.

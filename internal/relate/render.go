@@ -69,6 +69,22 @@ func defSpan(d *Def) string {
 	return d.Loc()
 }
 
+// callerAmbiguity describes, in a callers tree, an ambiguous call that
+// may reach the definition: "ambiguous: calls pop, 3 candidates", with
+// "guess, " before it for a call on a value of unknown type; a guessed
+// call whose name has one definition reads as a guess of it, not as
+// "ambiguous" with one candidate (as target does for callees).
+func (e Edge) callerAmbiguity() string {
+	total := max(e.CandidatesTotal, len(e.Candidates))
+	switch {
+	case e.Guess && total == 1:
+		return "guess: calls " + e.To + ", the only definition of the name; the value's type is unknown"
+	case e.Guess:
+		return fmt.Sprintf("guess, ambiguous: calls %s, %d candidates", e.To, total)
+	}
+	return fmt.Sprintf("ambiguous: calls %s, %d candidates", e.To, total)
+}
+
 // treeCandidates is how many candidates of an ambiguous call the tree
 // format names (JSON has up to maxCandidates).
 const treeCandidates = 3
@@ -189,11 +205,7 @@ func (wk *Walk) tree(w *bufio.Writer) {
 			site := fmt.Sprintf("call at %s:%d", e.Path, e.Line)
 			switch {
 			case callers && e.Resolution == ResAmbiguous:
-				g := ""
-				if e.Guess {
-					g = "guess, "
-				}
-				fmt.Fprintf(w, "%s%s%s %s  [%sambiguous: calls %s, %d candidates; %s]\n", prefix, branch, n.Name, n.Loc(), g, e.To, len(e.Candidates), site)
+				fmt.Fprintf(w, "%s%s%s %s  [%s; %s]\n", prefix, branch, n.Name, n.Loc(), e.callerAmbiguity(), site)
 				continue
 			case !callers && e.Resolution == ResAmbiguous:
 				fmt.Fprintf(w, "%s%s%s  [%s; %s]\n", prefix, branch, e.To, e.target(), site)

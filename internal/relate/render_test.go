@@ -78,8 +78,18 @@ func TestGuessOfOneCandidate(t *testing.T) {
 	if got, want := e.target(), "guess: Parser.search(s) tz.py:57 (the only definition of the name; the value's type is unknown)"; got != want {
 		t.Errorf("one candidate: %q, want %q", got, want)
 	}
+	if got, want := e.callerAmbiguity(), "guess: calls re.search, the only definition of the name; the value's type is unknown"; got != want {
+		t.Errorf("one candidate, callers tree: %q, want %q", got, want)
+	}
 	e.Candidates = []*Def{one, two}
 	if got := e.target(); !strings.HasPrefix(got, "guess, ambiguous: Parser.search(s) tz.py:57, Index.search(q) idx.py:9") {
 		t.Errorf("two candidates: %q", got)
+	}
+	if got, want := e.callerAmbiguity(), "guess, ambiguous: calls re.search, 2 candidates"; got != want {
+		t.Errorf("two candidates, callers tree: %q, want %q", got, want)
+	}
+	e.Guess, e.CandidatesTotal = false, 7
+	if got, want := e.callerAmbiguity(), "ambiguous: calls re.search, 7 candidates"; got != want {
+		t.Errorf("seven candidates, two listed, callers tree: %q, want %q", got, want)
 	}
 }

@@ -17,5 +17,9 @@
   arguments: (argument_list (string (string_content) @import))
   (#any-of? @_req "require" "require_relative"))
 
-((call method: (identifier) @call)
+; a call with no receiver calls a method of self (or a Kernel function);
+; one with a receiver calls a method of that value, whose type is unknown
+; unless the receiver is self or a constant (build.go)
+((call !receiver method: (identifier) @call)
   (#not-any-of? @call "require" "require_relative" "include" "prepend" "extend"))
+(call receiver: (_) @call.recv method: (identifier) @call)
