@@ -3,10 +3,8 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"path/filepath"
 
 	"github.com/coderag/coderag/internal/english"
-	"github.com/coderag/coderag/internal/rootrule"
 	"github.com/coderag/coderag/internal/store"
 )
 
@@ -45,17 +43,6 @@ checkpoint), so the index file shrinks.`)
 	case len(pos) > 1:
 		return usagef("want one PATH (the indexed root), got %d arguments", len(pos))
 	}
-	root, err := rootrule.Resolve(pos[0])
-	if err != nil {
-		// a deleted directory can still be forgotten by its path, its
-		// parent resolved as the index stored it (symlinks followed)
-		if root, err = filepath.Abs(pos[0]); err != nil {
-			return fmt.Errorf("remove %s: %w", pos[0], err)
-		}
-		if parent, perr := filepath.EvalSymlinks(filepath.Dir(root)); perr == nil {
-			root = filepath.Join(parent, filepath.Base(root))
-		}
-	}
 	if exists, err := store.Exists(e.cfg.DBPath()); err != nil {
 		return err
 	} else if !exists {
@@ -68,6 +55,12 @@ checkpoint), so the index file shrinks.`)
 		return err
 	}
 	defer release()
+	// a recorded root is removed by its name, before any symlink in it is
+	// followed (engine.RemoveTarget)
+	root, ok := eng.RemoveTarget(e.ctx, pos[0])
+	if !ok {
+		return fmt.Errorf("remove %s: not a path", pos[0])
+	}
 	// the engine holds the root (and its cross-process lock, waited for
 	// when another process is indexing it) from the check to the delete
 	rm, err := eng.Remove(e.ctx, root, func(msg string) { fmt.Fprintln(e.stderr, msg) })

@@ -514,3 +514,31 @@ func (e *Engine) Find(ctx context.Context, root string, enclosing bool) (*store.
 	}
 	return nil, ErrNotIndexed
 }
+
+// RemoveTarget returns the project root that a remove of dir means: dir
+// itself, made absolute and clean, when the index records a project at
+// exactly that path, before any symlink is followed (a checkout replaced
+// by a link to another indexed tree is still removed by the name `stats`
+// lists, not the link's target); otherwise dir resolved as an index run
+// resolves it (rootrule.Resolve), or, for a directory that is gone, its
+// path with its parent resolved. ok is false when dir names nothing
+// (resolve's error; a relative path that cannot be made absolute).
+func (e *Engine) RemoveTarget(ctx context.Context, dir string) (root string, ok bool) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", false
+	}
+	abs = filepath.Clean(abs)
+	if p, err := e.Find(ctx, abs, false); err == nil && p.Path == abs {
+		return abs, true
+	}
+	if r, err := rootrule.Resolve(dir); err == nil {
+		return r, true
+	}
+	// a deleted directory can still be forgotten by its path, its parent
+	// resolved as the index stored it (symlinks followed)
+	if parent, err := filepath.EvalSymlinks(filepath.Dir(abs)); err == nil {
+		return filepath.Join(parent, filepath.Base(abs)), true
+	}
+	return abs, true
+}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/coderag/coderag/internal/index"
+	"github.com/coderag/coderag/internal/store"
 )
 
 // Sentinel errors of Hold, Remove and Start.
@@ -54,8 +55,9 @@ type Removal struct {
 	// Root is the project root removed; Files is how many files it held.
 	Root  string
 	Files int
-	// BytesBefore and BytesAfter are the index file's size around the
-	// compaction that follows the removal (0 on PostgreSQL).
+	// BytesBefore is the index file's size before the removal, BytesAfter
+	// after the compaction that follows it (0 on PostgreSQL): the delete
+	// itself first grows the write-ahead log, which Store.Size counts.
 	BytesBefore, BytesAfter int64
 	// CompactErr is why the freed space was not all given back; the
 	// project is removed all the same.
@@ -82,13 +84,18 @@ func (e *Engine) Remove(ctx context.Context, root string, onWait func(string)) (
 		return nil, fmt.Errorf("remove %s: %w", root, unwrapHold(err))
 	}
 	defer release()
-	if !e.st.ReadOnly() { // a read-only index refuses the delete below with its own error
-		unlock, err := e.lockOther(ctx, root, onWait)
-		if err != nil {
-			return nil, err
+	if e.st.ReadOnly() {
+		if _, err := e.Find(ctx, root, false); err != nil {
+			return nil, err // not a project root: that says more
 		}
-		defer unlock()
+		return nil, fmt.Errorf("remove %s: %s is read-only: nothing was removed (check the permissions of CODERAG_HOME)", root, store.Redact(e.StorePath()))
 	}
+	unlock, err := e.lockOther(ctx, root, onWait)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	before := e.st.Size()
 	files, err := e.st.RemoveProject(ctx, root)
 	if err != nil {
 		return nil, fmt.Errorf("remove %s: %w", root, err)
@@ -105,7 +112,8 @@ func (e *Engine) Remove(ctx context.Context, root string, onWait func(string)) (
 	j.mu.Unlock()
 	release()
 	out := &Removal{Root: root, Files: files}
-	out.BytesBefore, out.BytesAfter, out.CompactErr = e.st.Compact(ctx)
+	_, out.BytesAfter, out.CompactErr = e.st.Compact(ctx)
+	out.BytesBefore = before
 	return out, nil
 }
 

@@ -245,3 +245,54 @@ func TestRemoveForgetsWarm(t *testing.T) {
 		t.Fatalf("after Remove the warm caches hold %d bytes: %+v", n, st)
 	}
 }
+
+// TestRemoveRecordedRootTurnedSymlink: a project's root replaced by a
+// symlink to another indexed project is still removed by the path the
+// index records (RemoveTarget does not follow the link), and the link's
+// target stays; before, the target was removed and the named project
+// kept. The removal's BytesBefore is the file's size before the delete,
+// not after the delete grew its write-ahead log.
+func TestRemoveRecordedRootTurnedSymlink(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	a, b := project(t), project(t)
+	e := open(t, engine.Config{})
+	indexed(t, e, a)
+	indexed(t, e, b)
+	sizeBefore := func() int64 {
+		var n int64
+		for _, suf := range []string{"", "-wal", "-shm"} {
+			if fi, err := os.Stat(e.StorePath() + suf); err == nil {
+				n += fi.Size()
+			}
+		}
+		return n
+	}()
+	if err := os.Rename(a, a+".real"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(b, a); err != nil {
+		t.Fatal(err)
+	}
+	if got, ok := e.RemoveTarget(ctx, a); !ok || got != a {
+		t.Fatalf("RemoveTarget(%s) = %q, %v; want the recorded root itself", a, got, ok)
+	}
+	rm, err := e.Remove(ctx, a, nil)
+	if err != nil || rm.Root != a || rm.Files != projectFiles {
+		t.Fatalf("remove %s: %+v %v", a, rm, err)
+	}
+	if rm.BytesBefore > sizeBefore {
+		t.Errorf("BytesBefore %d, more than the files' %d before the delete", rm.BytesBefore, sizeBefore)
+	}
+	if _, err := e.Find(ctx, b, false); err != nil {
+		t.Errorf("the link's target %s was removed too: %v", b, err)
+	}
+	if _, err := e.Find(ctx, a, false); !errors.Is(err, store.ErrNotIndexed) {
+		t.Errorf("the named root %s is still indexed: %v", a, err)
+	}
+	// a path that is no recorded root resolves as an index run does: the
+	// link now names its target
+	if got, ok := e.RemoveTarget(ctx, a); !ok || got != b {
+		t.Errorf("RemoveTarget(%s) after its removal = %q, %v; want the link's target %s", a, got, ok, b)
+	}
+}

@@ -395,12 +395,18 @@ func (l *Local) run(root string) *engine.Run {
 // interleaved. ErrBusy while a run of root is going on, here or in another
 // process; engine.ErrRemoving while another Remove of it is.
 func (l *Local) Remove(ctx context.Context, dir string) (*Removed, error) {
-	root, err := rootrule.Resolve(dir)
-	if err != nil { // a deleted directory is still removed by its path
-		if !filepath.IsAbs(dir) {
+	var root string
+	if filepath.IsAbs(dir) {
+		// a recorded root is removed by its name, before any symlink in
+		// it is followed; a deleted directory by its path
+		// (engine.RemoveTarget)
+		root, _ = l.eng.RemoveTarget(ctx, dir)
+	} else {
+		r, err := rootrule.Resolve(dir)
+		if err != nil {
 			return nil, mark(ErrUnknownProject, "remove %s: not an indexed project: give its root, or its name as the status lists it", dir)
 		}
-		root = filepath.Clean(dir)
+		root = r
 	}
 	rm, err := l.eng.Remove(ctx, root, nil)
 	if errors.Is(err, store.ErrNotIndexed) {

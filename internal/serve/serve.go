@@ -143,6 +143,17 @@ type Options struct {
 	// at most MaxBodyBytes in memory; one more is answered 503. 0 means
 	// DefaultMaxPendingBodies.
 	MaxPendingBodies int
+	// MaxSessions caps the MCP sessions open at once (each kept by the SDK
+	// from its initialize until it is deleted or idle SessionTimeout); one
+	// more initialize is answered 503 with Retry-After. 0 means
+	// DefaultMaxSessions.
+	MaxSessions int
+	// MaxSessionsPerClient caps the MCP sessions of one client (one remote
+	// IP address). 0 means a quarter of MaxSessions.
+	MaxSessionsPerClient int
+	// SessionTimeout closes an MCP session that has had no request for
+	// that long. 0 means DefaultSessionTimeout.
+	SessionTimeout time.Duration
 	// Reserved of the MaxRequests slots are kept for authenticated
 	// requests (the bearer token, or the page's cookie with
 	// PrivateReads): anonymous requests are answered 503 once
@@ -203,6 +214,12 @@ type Server struct {
 	clients, clientStreams    map[string]int
 	// readCookie is tokenCookie's value for Options.Token (readCookieFor).
 	readCookie string
+	// sessMu guards sessions, the MCP sessions the SDK opened by their
+	// Mcp-Session-Id, and clientSessions, their count per client
+	// (sessions.go).
+	sessMu         sync.Mutex
+	sessions       map[string]mcpSession
+	clientSessions map[string]int
 }
 
 // New returns the server over b, or an error when opts are inconsistent
@@ -227,6 +244,15 @@ func New(b Backend, opts Options) (*Server, error) {
 		// as many streams as requests, and never half the server's
 		opts.MaxStreamsPerClient = max(1, min(opts.MaxPerClient, opts.MaxStreams/2))
 	}
+	if opts.MaxSessions <= 0 {
+		opts.MaxSessions = DefaultMaxSessions
+	}
+	if opts.MaxSessionsPerClient <= 0 {
+		opts.MaxSessionsPerClient = max(1, opts.MaxSessions/4)
+	}
+	if opts.SessionTimeout <= 0 {
+		opts.SessionTimeout = DefaultSessionTimeout
+	}
 	if opts.MaxBodyBytes <= 0 {
 		opts.MaxBodyBytes = DefaultMaxBodyBytes
 	}
@@ -244,15 +270,16 @@ func New(b Backend, opts Options) (*Server, error) {
 	}
 	opts.Reserved = min(opts.Reserved, opts.MaxRequests-1)
 	s := &Server{b: b, opts: opts, mux: http.NewServeMux(), clients: map[string]int{}, clientStreams: map[string]int{},
-		readCookie: readCookieFor(opts.Token)}
+		readCookie: readCookieFor(opts.Token), sessions: map[string]mcpSession{}, clientSessions: map[string]int{}}
 	var err error
 	if s.pages, err = parsePages(); err != nil {
 		return nil, err
 	}
 	s.css = chromaCSS()
 	log := slog.New(slog.NewTextHandler(opts.Log, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	s.mcpRead = sdk.NewStreamableHTTPHandler(func(r *http.Request) *sdk.Server { return s.mcpServer(r, false) }, &sdk.StreamableHTTPOptions{Logger: log})
-	s.mcpWrite = sdk.NewStreamableHTTPHandler(func(r *http.Request) *sdk.Server { return s.mcpServer(r, true) }, &sdk.StreamableHTTPOptions{Logger: log})
+	hopts := &sdk.StreamableHTTPOptions{Logger: log, SessionTimeout: opts.SessionTimeout}
+	s.mcpRead = sdk.NewStreamableHTTPHandler(func(r *http.Request) *sdk.Server { return s.mcpServer(r, false) }, hopts)
+	s.mcpWrite = sdk.NewStreamableHTTPHandler(func(r *http.Request) *sdk.Server { return s.mcpServer(r, true) }, hopts)
 
 	s.mux.Handle("GET /static/", http.StripPrefix("/static/", s.static()))
 	s.mux.HandleFunc("GET /favicon.ico", func(w http.ResponseWriter, r *http.Request) {
@@ -546,11 +573,20 @@ func (s *Server) mcp(w http.ResponseWriter, r *http.Request) {
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
 	}
+	client := clientOf(r)
+	if r.Method == http.MethodPost && r.Header.Get("Mcp-Session-Id") == "" {
+		// an initialize: a new session, if the caps allow (sessions.go)
+		if err := s.admitSession(client, time.Now()); err != nil {
+			refuseSession(w, r, err)
+			return
+		}
+	}
 	if write {
 		s.mcpWrite.ServeHTTP(w, r)
-		return
+	} else {
+		s.mcpRead.ServeHTTP(w, r)
 	}
-	s.mcpRead.ServeHTTP(w, r)
+	s.sessionServed(w, r, client, time.Now())
 }
 
 // maxMCPBody bounds an MCP request body over HTTP, as maxLine does a

@@ -31,6 +31,7 @@ type fixture struct {
 	eng       *engine.Engine
 	local     *Local
 	srv       *httptest.Server
+	s         *Server // the handler srv serves
 	// wrap, when set before the first index run of the server, wraps
 	// every embedder the engine builds (tests that count or hold embeds).
 	wrap func(embed.Embedder) embed.Embedder
@@ -113,6 +114,7 @@ func newFixture(t *testing.T, opts Options) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
+	f.s = h
 	f.srv = httptest.NewServer(h)
 	t.Cleanup(f.srv.Close)
 	return f

@@ -214,6 +214,13 @@ func Check(ctx context.Context, path string, full bool) (*store.CheckReport, err
 		}
 		return true
 	}
+	if dsn, ro := readOnlyDSN(path); ro {
+		if err := unmergedWAL(path, dsn); err != nil {
+			// not damage: the checks would read a stale or torn view
+			rep.Unreadable = err.Error()
+			return rep, nil
+		}
+	}
 	have, err := inspect(ctx, path)
 	rep.Schema = have
 	if err != nil {

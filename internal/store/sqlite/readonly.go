@@ -1,8 +1,10 @@
 package sqlite
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // A read-only index. The README promises that searches work on an index
@@ -36,4 +38,24 @@ func readOnlyDSN(path string) (string, bool) {
 		return "file:" + path + "?mode=ro&_pragma=busy_timeout(10000)", true
 	}
 	return "", false
+}
+
+// unmergedWAL returns an error when dsn opens path immutable (its
+// directory cannot be written: readOnlyDSN) while path's write-ahead log
+// holds changes: an immutable open takes no locks and reads no WAL, so it
+// would miss those changes, and read pages a live writer is changing torn,
+// which then read as damage ("database disk image is malformed") and sent
+// users to `doctor --rebuild`. It says what is the matter instead; nil
+// otherwise.
+func unmergedWAL(path, dsn string) error {
+	if !strings.Contains(dsn, "immutable=1") {
+		return nil
+	}
+	fi, err := os.Stat(path + "-wal")
+	if err != nil || fi.Size() == 0 {
+		return nil
+	}
+	return fmt.Errorf("%s has %d bytes of changes not yet merged into it (%s-wal), and its directory cannot be written, so a read-only view would miss them or read pages being written: "+
+		"read it where its directory can be written (any coderag command there merges them), or once the process writing it has finished; nothing suggests the index is damaged",
+		path, fi.Size(), filepath.Base(path))
 }

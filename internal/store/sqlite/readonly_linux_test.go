@@ -96,3 +96,46 @@ func TestReadOnlyIndex(t *testing.T) {
 		})
 	}
 }
+
+// TestReadOnlyIndexWithUnmergedWAL: an index whose directory cannot be
+// written while its WAL holds changes (a run killed before its checkpoint,
+// or a writer still at work on the same files) is not opened immutable,
+// which would read the main file without them (or torn pages of a live
+// writer) and call that damage: Open fails saying the changes are not
+// merged, not damaged, and Check reports it unreadable, with no problem.
+func TestReadOnlyIndexWithUnmergedWAL(t *testing.T) {
+	ctx := context.Background()
+	live := filepath.Join(t.TempDir(), "index.db")
+	s, err := Open(ctx, live)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if err := s.PutProject(ctx, store.Project{Path: "/src/p", Embedder: "local:test", Dim: 4}); err != nil {
+		t.Fatal(err)
+	}
+	// a copy of the files while the store is open: the project row is in
+	// the WAL only, as after a kill before the checkpoint
+	dir := t.TempDir()
+	file := filepath.Join(dir, "index.db")
+	for _, suf := range []string{"", "-wal"} {
+		b, err := os.ReadFile(live + suf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if suf == "-wal" && len(b) == 0 {
+			t.Fatal("the open store's WAL is empty")
+		}
+		if err := os.WriteFile(file+suf, b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	roMount(t, dir)
+	if _, err := Open(ctx, file); err == nil || store.Damaged(err) || !strings.Contains(err.Error(), "not yet merged") {
+		t.Errorf("open: %v, want the unmerged changes named, not damage", err)
+	}
+	rep, err := Check(ctx, file, true)
+	if err != nil || len(rep.Problems) != 0 || !strings.Contains(rep.Unreadable, "not yet merged") {
+		t.Errorf("check: %v %+v, want unreadable for the unmerged changes and no problem", err, rep)
+	}
+}

@@ -51,6 +51,11 @@ func Open(ctx context.Context, path string) (*store.Store, error) {
 	if err := createPrivate(path); err != nil {
 		return nil, fmt.Errorf("open index %s: %w", path, diskError(path, err))
 	}
+	if dsn, ro := readOnlyDSN(path); ro {
+		if err := unmergedWAL(path, dsn); err != nil {
+			return nil, fmt.Errorf("open index read-only: %w", err)
+		}
+	}
 	if _, err := inspect(ctx, path); err != nil {
 		return nil, fmt.Errorf("open index %s: %w", path, diskError(path, err))
 	}
@@ -134,6 +139,9 @@ func createPrivate(path string) error {
 // readOnlyDSN). Its schema must be current, as it cannot be migrated;
 // every write fails with SQLite's read-only error.
 func openReadOnly(ctx context.Context, path, dsn string) (*store.Store, error) {
+	if err := unmergedWAL(path, dsn); err != nil {
+		return nil, fmt.Errorf("open index read-only: %w", err)
+	}
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		return nil, fmt.Errorf("open index %s read-only: %w", path, err)
