@@ -25,6 +25,8 @@ import (
 	"github.com/coderag/coderag/internal/index"
 	"github.com/coderag/coderag/internal/rootrule"
 	"github.com/coderag/coderag/internal/store"
+
+	"golang.org/x/term"
 )
 
 // Version is the coderag version, set at build time with -ldflags.
@@ -46,6 +48,9 @@ type env struct {
 	stdout io.Writer
 	stderr io.Writer
 	stdin  io.Reader
+	// termOut is standard output itself when it is a terminal, and stdout
+	// then writes through termSafe; nil otherwise (rawStdout).
+	termOut io.Writer
 	// an is the text analysis of this run (newAnalyzer), the one given to
 	// its engines and embedders.
 	an *analyze.Analyzer
@@ -132,6 +137,10 @@ func MainIO(ctx context.Context, args []string, lookupEnv func(string) (string, 
 	// embed or index): grep, glob, read, stats and the graph still run.
 	cfg, cfgErr := config.FromLookup(lookupEnv)
 	e := &env{ctx: ctx, cfg: cfg, cfgErr: cfgErr, stdout: stdout, stderr: stderr, stdin: stdin, an: newAnalyzer(cfg)}
+	if isTerminal(stdout) {
+		// indexed content's control characters are shown, not obeyed
+		e.termOut, e.stdout = stdout, termSafe{stdout}
+	}
 	if len(args) == 0 {
 		return finish(e, "repl", runREPL(e, nil))
 	}
@@ -693,6 +702,22 @@ func noteOlder(e *env, root string, count func() int) {
 		return
 	}
 	staleNoted.Delete(root) // not stale (yet): check again next time
+}
+
+// isTerminal reports whether w is a terminal (an *os.File on one).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// rawStdout is standard output unfiltered: the terminal itself when
+// stdout writes through termSafe, for what must reach it as written (the
+// REPL's line editor, the MCP protocol); else stdout.
+func (e *env) rawStdout() io.Writer {
+	if e.termOut != nil {
+		return e.termOut
+	}
+	return e.stdout
 }
 
 // jsonError is what a command run with --json (asJSON) does with its

@@ -62,8 +62,8 @@ Example (Claude Code):  claude mcp add coderag -- coderag mcp --root /path/to/pr
 	// Reserve the real standard output for the protocol before anything
 	// else can write to it; the Go log package goes to stderr as well.
 	in := io.NopCloser(e.stdin)
-	var out io.WriteCloser = nopWriteCloser{e.stdout}
-	if f, ok := e.stdout.(*os.File); ok && f == os.Stdout {
+	var out io.WriteCloser = nopWriteCloser{e.rawStdout()}
+	if f, ok := e.rawStdout().(*os.File); ok && f == os.Stdout {
 		proto, restore, err := mcp.ReserveStdout()
 		if err != nil {
 			return err

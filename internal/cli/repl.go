@@ -484,7 +484,7 @@ func newReadline(e *env, f *os.File) (*rlReader, error) {
 		InterruptPrompt:   "^C",
 		EOFPrompt:         "",
 		Stdin:             readline.NewCancelableStdin(f),
-		Stdout:            e.stdout,
+		Stdout:            e.rawStdout(), // its own escapes, to the terminal
 		Stderr:            e.stderr,
 		FuncIsTerminal:    func() bool { return term.IsTerminal(fd) },
 		AutoComplete:      replCompleter(),
@@ -514,7 +514,7 @@ func newReadline(e *env, f *os.File) (*rlReader, error) {
 	if err != nil {
 		return nil, fmt.Errorf("line editor: %w", err)
 	}
-	return &rlReader{rl: rl, out: e.stdout}, nil
+	return &rlReader{rl: rl, out: e.rawStdout()}, nil // its "\r" is a control of our own
 }
 
 func (r *rlReader) readLine() (string, error) {

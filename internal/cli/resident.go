@@ -163,6 +163,9 @@ func searchResident(ctx context.Context, cfg config.Config, args []string, stdou
 	if !ok {
 		return 0, false
 	}
+	if color || isTerminal(stdout) {
+		stdout = termSafe{stdout} // as MainIO filters a terminal's output
+	}
 	for _, c := range resp.Output {
 		w := stdout
 		if c.Stream == 2 {

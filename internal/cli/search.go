@@ -3,13 +3,11 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"os"
 	"runtime/debug"
 	"strings"
 	"sync/atomic"
 	"unicode"
 
-	"golang.org/x/term"
 
 	"github.com/coderag/coderag/internal/chunk"
 	"github.com/coderag/coderag/internal/config"
@@ -215,6 +213,5 @@ func (e *env) color() bool {
 	if e.colorSet != nil {
 		return *e.colorSet
 	}
-	f, ok := e.stdout.(*os.File)
-	return ok && !e.cfg.NoColor && term.IsTerminal(int(f.Fd()))
+	return isTerminal(e.rawStdout()) && !e.cfg.NoColor
 }
