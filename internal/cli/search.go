@@ -8,7 +8,6 @@ import (
 	"sync/atomic"
 	"unicode"
 
-
 	"github.com/coderag/coderag/internal/chunk"
 	"github.com/coderag/coderag/internal/config"
 	"github.com/coderag/coderag/internal/relate"
