@@ -1000,6 +1000,11 @@ func signature(name, params string) string {
 	}
 	params = strings.ReplaceAll(strings.ReplaceAll(params, "( ", "("), " )", ")")
 	params = strings.ReplaceAll(params, " ,", ",")
+	// a list written one parameter a line keeps its trailing comma
+	// ("(\n  context,\n)"): it says nothing in one line
+	if strings.HasSuffix(params, ",)") {
+		params = params[:len(params)-2] + ")"
+	}
 	if len(params) > maxSignatureParams {
 		cut := maxSignatureParams
 		for cut > 0 && !utf8.RuneStart(params[cut]) {

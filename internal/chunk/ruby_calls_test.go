@@ -66,3 +66,20 @@ end
 		t.Errorf("want 7 distinct calls (require_relative is an import), got %d: %v", len(got), got)
 	}
 }
+
+// TestSignatureDropsTrailingComma: a parameter list written one parameter
+// a line ends in a comma, which a one-line signature drops
+// (jsondiffpatch's "function arraysDiffFilter(\n  context,\n)" was shown
+// as diffFilter(context,)); a list without one is unchanged.
+func TestSignatureDropsTrailingComma(t *testing.T) {
+	for params, want := range map[string]string{
+		"(\n  context,\n)":         "f(context)",
+		"(\n  a: number,\n  b,\n)": "f(a: number, b)",
+		"(a, b)":                   "f(a, b)",
+		"":                         "f()",
+	} {
+		if got := signature("f", params); got != want {
+			t.Errorf("signature(f, %q) = %q, want %q", params, got, want)
+		}
+	}
+}

@@ -169,7 +169,7 @@ func TestScannersOnTruncatedInput(t *testing.T) {
 func TestParamsWithoutComments(t *testing.T) {
 	t.Parallel()
 	src := "fn collect(\n    analyser: *Analyser,\n    /// a handle to a Document\n    handle: *Handle, // trailing\n) void {}\n"
-	want := []string{"1-5 function collect(analyser: *Analyser, handle: *Handle,)"}
+	want := []string{"1-5 function collect(analyser: *Analyser, handle: *Handle)"}
 	if got := defsOf(t, "a.zig", src); !reflect.DeepEqual(got, want) {
 		t.Errorf("got %q, want %q", got, want)
 	}

@@ -230,7 +230,11 @@ func printReport(w io.Writer, rep *index.Report) {
 	fmt.Fprintf(w, "indexed %s with %s\n", rep.Project, rep.Embedder)
 	fmt.Fprintf(w, "files: %d scanned, %d changed, %d unchanged, %d removed, %d failed, %d skipped\n",
 		rep.Scanned, rep.Changed, rep.Unchanged, rep.Removed, rep.Failed, rep.Skipped)
-	fmt.Fprintf(w, "chunks: %d, relations: %d written in %s\n", rep.Chunks, rep.Relations, rep.Elapsed.Round(time.Millisecond))
+	fmt.Fprintf(w, "chunks: %d, relations: %d written in %s", rep.Chunks, rep.Relations, rep.Elapsed.Round(time.Millisecond))
+	if rep.Waited > 0 {
+		fmt.Fprintf(w, " (after waiting %s for another run of it)", rep.Waited.Round(time.Millisecond))
+	}
+	fmt.Fprintln(w)
 	if rep.ModelChanged {
 		fmt.Fprintf(w, "note: %s\n", index.ModelChangedNote(rep.Embedder))
 	}

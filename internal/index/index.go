@@ -159,10 +159,15 @@ type Report struct {
 	// Unindexed counts, for a full walk, the files no language claims, by
 	// extension (see walk.Options.Unindexed); nil after a partial run.
 	Unindexed map[string]int `json:"unindexed_extensions,omitempty"`
-	// Elapsed is the run's wall time; DurationMS is the same in whole
-	// milliseconds, the form JSON carries.
+	// Elapsed is the run's wall time, from when it held root's lock;
+	// DurationMS is the same in whole milliseconds, the form JSON carries.
 	Elapsed    time.Duration `json:"-"`
 	DurationMS int64         `json:"duration_ms"`
+	// Waited is how long the run waited for another process's run of the
+	// same root to end before it began (0 when Options.OnWait was not
+	// called); WaitedMS the same in milliseconds, omitted when 0.
+	Waited   time.Duration `json:"-"`
+	WaitedMS int64         `json:"waited_ms,omitempty"`
 }
 
 // racyWindow is the mtime granularity assumed by the stat fast path.
@@ -239,7 +244,8 @@ const racyWindow = int64(time.Second)
 //	    a block comment whose paragraphs blank lines part from its "/*" is
 //	    a text chunk (chunk.blockSpan); a tie between two segmentations of
 //	    Chinese text goes to the longer first word whatever the
-//	    dictionary's total (analyze.segmentTie)
+//	    dictionary's total (analyze.segmentTie); a signature drops the
+//	    trailing comma of a parameter list written one a line
 const AnalysisVersion = 20
 
 // ResolveRoot is rootrule.Resolve: the absolute, symlink-resolved form of
@@ -399,11 +405,21 @@ func Run(ctx context.Context, st Store, emb embed.Embedder, root string, opts Op
 	if err := CheckRoot(ctx, st, root); err != nil {
 		return nil, err
 	}
-	release, err := Lock(ctx, st, root, opts.OnWait)
+	waited, onWait := false, opts.OnWait
+	if onWait != nil {
+		onWait = func(msg string) { waited = true; opts.OnWait(msg) }
+	}
+	asked := time.Now()
+	release, err := Lock(ctx, st, root, onWait)
 	if err != nil {
 		return nil, err
 	}
 	defer release()
+	if waited {
+		// the run is timed from here: waiting for another process's run
+		// of root is not this one's work (Report.Waited)
+		r.rep.Waited, r.start = time.Since(asked), time.Now()
+	}
 	// a remote embedder embeds the probe text meanwhile (probe.go)
 	pending := r.startProbe(ctx)
 	// a few milliseconds of reads at the root and ends of every table:
@@ -885,6 +901,7 @@ func (r *run) finish(ctx context.Context, c *collector) (*Report, error) {
 	rep.Failed = len(rep.Failures)
 	rep.Elapsed = time.Since(r.start)
 	rep.DurationMS = rep.Elapsed.Milliseconds()
+	rep.WaitedMS = rep.Waited.Milliseconds()
 	if r.recordRun {
 		skipped := make([]store.Skipped, len(rep.Skips))
 		for i, sk := range rep.Skips {

@@ -30,8 +30,10 @@ func TestOneRunPerProject(t *testing.T) {
 	}
 	waiting := make(chan string, 1)
 	done := make(chan error, 1)
+	var waitedRep *Report
 	go func() {
-		_, err := Run(context.Background(), st, emb, root, Options{OnWait: func(m string) { waiting <- m }})
+		rep, err := Run(context.Background(), st, emb, root, Options{OnWait: func(m string) { waiting <- m }})
+		waitedRep = rep
 		done <- err
 	}()
 	msg := <-waiting
@@ -43,12 +45,17 @@ func TestOneRunPerProject(t *testing.T) {
 		t.Fatalf("second run did not wait: %v", err)
 	default:
 	}
-	if rep, err := Run(context.Background(), st, emb, other, Options{OnWait: func(m string) { t.Errorf("other project waited: %s", m) }}); err != nil || rep.Changed != 1 {
+	if rep, err := Run(context.Background(), st, emb, other, Options{OnWait: func(m string) { t.Errorf("other project waited: %s", m) }}); err != nil || rep.Changed != 1 || rep.Waited != 0 || rep.WaitedMS != 0 {
 		t.Errorf("other project: %+v %v", rep, err)
 	}
 	release()
 	if err := <-done; err != nil {
 		t.Fatal(err)
+	}
+	// the wait is reported as such, apart from the run's own time (a new
+	// user read "written in 6s" of a run that had waited 6s)
+	if waitedRep.Waited <= 0 || waitedRep.WaitedMS != waitedRep.Waited.Milliseconds() || waitedRep.Elapsed <= 0 {
+		t.Errorf("the run that waited: Waited %v, WaitedMS %d, Elapsed %v", waitedRep.Waited, waitedRep.WaitedMS, waitedRep.Elapsed)
 	}
 	// a cancelled wait returns the context's error
 	release, _ = st.LockProject(context.Background(), root, nil)
