@@ -129,7 +129,7 @@ func glob(ctx context.Context, root string, p GlobParams, indexed bool) (*GlobRe
 			res.SkippedDirs = append(res.SkippedDirs, sk.Path)
 		}
 	}
-	res.Note = skippedNote(res.SkippedDirs, more)
+	res.Note = skippedNote(res.SkippedDirs, more, indexed)
 	if secrets > 0 {
 		// withheld names that match are said, so an empty list is never
 		// mistaken for "no such file"

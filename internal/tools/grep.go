@@ -121,8 +121,10 @@ type GrepResult struct {
 const maxSkippedDirs = 5
 
 // skippedNote says which directories the built-in rule left out:
-// "Skipped build/ (built-in rule; no_ignore to search it)."
-func skippedNote(dirs []string, more bool) string {
+// "Skipped build/ (built-in rule; no_ignore to search it)."; with indexed
+// (GrepIndexed, GlobIndexed: a server's sessions, where no_ignore has no
+// effect) it says they are not indexed instead of naming no_ignore.
+func skippedNote(dirs []string, more, indexed bool) string {
 	if len(dirs) == 0 {
 		return ""
 	}
@@ -133,6 +135,9 @@ func skippedNote(dirs []string, more bool) string {
 	list := strings.Join(names, ", ")
 	if more {
 		list += " and more"
+	}
+	if indexed {
+		return fmt.Sprintf("Skipped %s (built-in rule: not indexed, so not searched here).", list)
 	}
 	return fmt.Sprintf("Skipped %s (built-in rule; no_ignore to search %s).", list, english.Agree(len(dirs), "it", "them"))
 }
@@ -465,7 +470,7 @@ func grepFiles(ctx context.Context, root string, p GrepParams, indexed bool) (*G
 		// engine found a withheld file to match must not be told
 		po := passedOver(ctx, t.root, q.walkOptions(-1))
 		res.SkippedDirs = po.Builtin
-		notes = append(notes, skippedNote(res.SkippedDirs, po.More))
+		notes = append(notes, skippedNote(res.SkippedDirs, po.More, q.indexed))
 		for _, sp := range po.Secrets {
 			if q.globOK(sp) {
 				res.Withheld++

@@ -112,6 +112,23 @@ func TestGlobSaysWhatItSkipped(t *testing.T) {
 	if !slices.Equal(r.Files, []string{".github/workflows/ci.yml"}) {
 		t.Errorf("hidden: %q", r.Files)
 	}
+	// a server's sessions (the indexed tools) ignore no_ignore: their note
+	// must not offer it
+	for _, noIgnore := range []bool{false, true} {
+		g, err := GlobIndexed(ctx, root, GlobParams{Pattern: "*.js", NoIgnore: noIgnore})
+		if err != nil {
+			t.Fatal(err)
+		}
+		gr, err := GrepIndexed(ctx, root, GrepParams{Pattern: "defaultInitOptions", NoIgnore: noIgnore})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, note := range []string{g.Text(), gr.Note} {
+			if strings.Contains(note, "no_ignore") || !strings.Contains(note, "Skipped build/, node_modules/ (built-in rule: not indexed") {
+				t.Errorf("indexed, no_ignore %v: note %q", noIgnore, note)
+			}
+		}
+	}
 }
 
 // TestNoIgnoreKeepsSecretsOut: no_ignore and hidden lift the tidying rules,
