@@ -177,6 +177,9 @@ func explainLine(e *Explain) string {
 	if e.Terms != "" {
 		fmt.Fprintf(&b, " terms=%q", e.Terms)
 	}
+	if e.FromModel != "" {
+		fmt.Fprintf(&b, " from-model: %s", e.FromModel)
+	}
 	return b.String()
 }
 

@@ -88,6 +88,11 @@ type HybridParams struct {
 	ExpandWords int
 	ExpandK     int
 	ExpandMin   float64
+	// AcronymMin is the least cosine between an acronym's row in the
+	// built-in learned model and its run of query words for the acronym
+	// to join the keyword route ("breadth first search" -> bfs; see
+	// acronymTerms); 0 turns it off.
+	AcronymMin float64
 	// SemanticDescriptiveOnly keeps both learned stages to descriptive
 	// queries: a symbol or a short code-like query names what it wants,
 	// and a learned neighbour of the name only competes with it.
@@ -205,6 +210,8 @@ func DefaultHybridParams() HybridParams {
 		// 0.730 to 0.745 but lowers go-stdlib MRR@10 from 0.609 to 0.520
 		// and java-jdk from 0.526 to 0.517; Expand 0.5 (ExpandMin 0.3)
 		// lowers the dev subset to 0.726
+		// real acronyms 0.20-0.56, chance initials at most 0.10 (acronym.go)
+		AcronymMin:  0.18,
 		ExpandWords: 6,
 		ExpandK:     3,
 		ExpandMin:   0.5,

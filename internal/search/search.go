@@ -127,6 +127,10 @@ type Explain struct {
 	// result shown but were dropped by the per-file cap.
 	CapDropped int    `json:"cap_dropped,omitempty"`
 	Terms      string `json:"terms,omitempty"` // keywords that hit
+	// FromModel names the keyword terms the learned model added that this
+	// result holds, each with the query words it came from
+	// ("bfs<-breadth first search"; see acronymTerms).
+	FromModel string `json:"from_model,omitempty"`
 }
 
 // Signal is one named part of a result's score, in fused units for the

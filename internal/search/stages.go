@@ -57,6 +57,9 @@ type pool struct {
 	// expandTerms); nil with HybridParams.Expand 0.
 	expansions []expansion
 	exp        map[int64]float64
+	// acronyms are the acronyms of runs of the query's words that the
+	// keyword route searched for too (acronymTerms).
+	acronyms []expansion
 	// changed is set when a stage changes a score, and cleared when the
 	// pool is sorted.
 	changed bool
@@ -104,6 +107,8 @@ type stage struct {
 //	spelled    the definition a few plain words spell
 //	delegate   an implementation called by a thin wrapper ranked above it
 //	diversity  the decay of a file's later chunks and of parallel copies
+//	acronym    no score: notes the acronyms the keyword route added
+//	           (Explain.FromModel; acronym.go)
 var hybridStages = []stage{
 	{name: "fusion", run: fuseStage},
 	{name: "semantic", on: func(p *pool) bool { return p.hp.Semantic > 0 && len(p.sem) > 0 }, run: semanticStage},
@@ -171,6 +176,7 @@ var hybridStages = []stage{
 		diversify(p.res, p.hp.Diversity, p.hp.DiversityFree)
 		p.changed = true
 	}},
+	{name: "acronym", on: func(p *pool) bool { return len(p.acronyms) > 0 }, run: acronymStage},
 }
 
 // runStages runs the stages that are on, in order, sorting the pool
@@ -322,8 +328,16 @@ func (s *Searcher) gather(ctx context.Context, q *Query, hp HybridParams) (*pool
 		}
 		return c
 	}
-	if len(q.Terms) > 0 {
-		kw, err := s.keywordSearch(ctx, q.Terms, hp.FTS, hp.Candidates)
+	terms := q.Terms
+	if len(terms) > 0 {
+		// "breadth first search" finds BFSIterator (acronym.go)
+		p.acronyms = acronymTerms(ctx, q, hp.AcronymMin)
+		for _, x := range p.acronyms {
+			terms = append(terms[:len(terms):len(terms)], x.Term)
+		}
+	}
+	if len(terms) > 0 {
+		kw, err := s.keywordSearch(ctx, terms, hp.FTS, hp.Candidates)
 		if err != nil {
 			return nil, err
 		}
