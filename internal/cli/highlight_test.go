@@ -17,8 +17,16 @@ import (
 // the exit status and what was written to it, read back through rd.
 func searchTo(t *testing.T, out *os.File, rd io.Reader, args ...string) (int, string) {
 	t.Helper()
+	return runTo(t, out, rd, append([]string{"search"}, args...)...)
+}
+
+// runTo runs `coderag ARGS` with stdout the file out (a pty's or a pipe's
+// writing end) and returns the exit status and what was written to it,
+// read back through rd.
+func runTo(t *testing.T, out *os.File, rd io.Reader, args ...string) (int, string) {
+	t.Helper()
 	var errb bytes.Buffer
-	code := MainIO(context.Background(), append([]string{"search"}, args...), testLookup(t), strings.NewReader(""), out, &errb)
+	code := MainIO(context.Background(), args, testLookup(t), strings.NewReader(""), out, &errb)
 	out.Close()
 	b, _ := io.ReadAll(rd) // a pty's reader ends with EIO once the other side is closed
 	if code != 0 {

@@ -2,8 +2,6 @@ package cli
 
 import (
 	"bytes"
-	"context"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -52,17 +50,6 @@ func TestTerminalOutputIsFiltered(t *testing.T) {
 	if code, out, errs := run(t, "index", "--quiet", dir); code != 0 {
 		t.Fatalf("index: %d %s %s", code, out, errs)
 	}
-	runTo := func(out *os.File, rd io.Reader, args ...string) string {
-		t.Helper()
-		var errb bytes.Buffer
-		code := MainIO(context.Background(), args, testLookup(t), strings.NewReader(""), out, &errb)
-		out.Close()
-		b, _ := io.ReadAll(rd)
-		if code != 0 {
-			t.Fatalf("%v: exit %d: %s", args, code, errb.String())
-		}
-		return string(b)
-	}
 	for _, args := range [][]string{
 		{"search", "--project", dir, "EscapeMarker"},
 		{"read", "--project", dir, "esc.go"},
@@ -71,8 +58,11 @@ func TestTerminalOutputIsFiltered(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		out := runTo(tty, ptmx, args...)
+		code, out := runTo(t, tty, ptmx, args...)
 		ptmx.Close()
+		if code != 0 {
+			t.Fatalf("%v: exit %d", args, code)
+		}
 		if strings.Contains(out, "\x1b]") || strings.Contains(out, "\x1b[2J") || strings.Contains(out, "\x07") || strings.Contains(out, "\u202e") ||
 			!strings.Contains(out, "^[]0;PWNED^G^[[2J") || !strings.Contains(out, `\u202e`) {
 			t.Errorf("%v on a terminal: escapes not made visible:\n%q", args, out)
@@ -86,7 +76,7 @@ func TestTerminalOutputIsFiltered(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer pr.Close()
-	if out := runTo(pw, pr, "read", "--project", dir, "esc.go"); !strings.Contains(out, payload) {
+	if code, out := runTo(t, pw, pr, "read", "--project", dir, "esc.go"); code != 0 || !strings.Contains(out, payload) {
 		t.Errorf("read in a pipe changed the bytes:\n%q", out)
 	}
 }
