@@ -22,6 +22,7 @@ import (
 	"github.com/coderag/coderag/internal/rootrule"
 	"github.com/coderag/coderag/internal/search"
 	"github.com/coderag/coderag/internal/store"
+	"github.com/coderag/coderag/internal/walk"
 )
 
 func init() {
@@ -227,7 +228,7 @@ func indexNow(e *env, eng *engine.Engine, root string, req engine.IndexRequest) 
 }
 
 func printReport(w io.Writer, rep *index.Report) {
-	fmt.Fprintf(w, "indexed %s with %s\n", rep.Project, rep.Embedder)
+	fmt.Fprintf(w, "indexed %s with %s\n", walk.DisplayPath(rep.Project), rep.Embedder)
 	fmt.Fprintf(w, "files: %d scanned, %d changed, %d unchanged, %d removed, %d failed, %d skipped\n",
 		rep.Scanned, rep.Changed, rep.Unchanged, rep.Removed, rep.Failed, rep.Skipped)
 	fmt.Fprintf(w, "chunks: %d, relations: %d written in %s", rep.Chunks, rep.Relations, rep.Elapsed.Round(time.Millisecond))

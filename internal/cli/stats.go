@@ -14,6 +14,7 @@ import (
 	"github.com/coderag/coderag/internal/resident"
 	"github.com/coderag/coderag/internal/search"
 	"github.com/coderag/coderag/internal/store"
+	"github.com/coderag/coderag/internal/walk"
 )
 
 func init() {
@@ -244,7 +245,7 @@ An error is {"error": MSG} on stdout with --json.`)
 		fmt.Fprintln(e.stdout, "no projects indexed yet: run `coderag index PATH`")
 	}
 	for _, p := range out.Projects {
-		fmt.Fprintf(e.stdout, "\nproject:   %s\n", p.Root)
+		fmt.Fprintf(e.stdout, "\nproject:   %s\n", walk.DisplayPath(p.Root))
 		fmt.Fprintf(e.stdout, "embedder:  %s (dim %d)\n           %s\n", p.Embedder, p.Dim, p.EmbedderDescribed)
 		fmt.Fprintf(e.stdout, "files:     %d\n", p.Files)
 		fmt.Fprintf(e.stdout, "chunks:    %d (%d embedded)%s\n", p.Chunks, p.Embedded, counts(p.ChunksByType))

@@ -80,3 +80,21 @@ func TestTerminalOutputIsFiltered(t *testing.T) {
 		t.Errorf("read in a pipe changed the bytes:\n%q", out)
 	}
 }
+
+// TestRootWithControlCharacterIsQuoted: `index` and `stats` show a project
+// root whose name holds a newline or an escape Go-quoted, as every other
+// path (walk.DisplayPath), not as two lines or a live escape.
+func TestRootWithControlCharacterIsQuoted(t *testing.T) {
+	t.Parallel()
+	setHome(t)
+	dir := filepath.Join(t.TempDir(), "odd\nname\x1b[31m")
+	writeFile(t, filepath.Join(dir, "a.go"), "package a\n\nfunc A() {}\n")
+	code, out, errs := run(t, "index", "--quiet", dir)
+	if code != 0 || !strings.Contains(out, `odd\nname\x1b[31m"`) || strings.Contains(out, "odd\nname") {
+		t.Errorf("index: exit %d, out %q, err %q", code, out, errs)
+	}
+	code, out, errs = run(t, "stats")
+	if code != 0 || !strings.Contains(out, `odd\nname\x1b[31m"`) || strings.Contains(out, "odd\nname") {
+		t.Errorf("stats: exit %d, out %q, err %q", code, out, errs)
+	}
+}
