@@ -422,11 +422,30 @@ func spelledPin(ranked []Result, spelled string, pin float64) bool {
 		return false
 	}
 	return pinWhere(ranked, "spelled", func(r *Result) float64 {
-		if r.Type == chunk.KindText || foldName(r.sym.Name) != spelled || isTestPath(r.Path) || auxKind(r.Path) != "" {
+		if r.Type == chunk.KindText || isTestPath(r.Path) || auxKind(r.Path) != "" {
 			return 0
 		}
-		return pin
+		switch n := foldName(r.sym.Name); {
+		case n == spelled:
+			return pin
+		case r.Type == chunk.KindClass && strings.HasPrefix(n, spelled) && roleSuffixes[n[len(spelled):]]:
+			// "edmonds karp" names EdmondsKarpAlgorithm, "topsort"
+			// TopsortIterator: a class named by the words and its role
+			return pin / 2
+		}
+		return 0
 	})
+}
+
+// roleSuffixes are the words a class name adds after what it is about to
+// say what part it plays (EdmondsKarpAlgorithm, TopsortIterator,
+// ConnectionPoolManager), folded as foldName folds names; a query that
+// spells the rest names the class (spelledPin).
+var roleSuffixes = map[string]bool{
+	"algorithm": true, "iterator": true, "impl": true, "implementation": true, "handler": true,
+	"manager": true, "service": true, "factory": true, "builder": true, "visitor": true,
+	"strategy": true, "provider": true, "helper": true, "helpers": true, "util": true,
+	"utils": true, "mixin": true, "base": true,
 }
 
 // pinWhere adds pin(r), when positive, to each result's score as the

@@ -575,3 +575,31 @@ func TestExactPinClassBeforeItsConstructors(t *testing.T) {
 		t.Errorf("Session.__init__: pin %v, want 0.025", got)
 	}
 }
+
+// A query that spells a class's name but for its role suffix names the
+// class too ("edmonds karp" -> EdmondsKarpAlgorithm), pinned half as
+// strongly as an exact spelling; a function so named, a longer or another
+// suffix, and a text chunk are not.
+func TestSpelledNameWithRoleSuffix(t *testing.T) {
+	t.Parallel()
+	mk := func(name string, typ string) Result {
+		return Result{Path: "lib/flow.rb", Name: name, Type: typ, sym: chunk.Symbol{Name: name}, Explain: &Explain{}}
+	}
+	ranked := []Result{
+		mk("EdmondsKarpAlgorithm", chunk.KindClass),
+		mk("EdmondsKarp", chunk.KindFunction),
+		mk("edmonds_karp_algorithm", chunk.KindFunction),
+		mk("EdmondsKarpBFSIterator", chunk.KindClass),
+		mk("EdmondsKarpAlgorithmCache", chunk.KindClass),
+		mk("EdmondsKarpHandler", chunk.KindText),
+	}
+	if !spelledPin(ranked, "edmondskarp", 0.05) {
+		t.Fatal("nothing pinned")
+	}
+	want := []float64{0.025, 0.05, 0, 0, 0, 0}
+	for i, r := range ranked {
+		if got := r.Explain.Signal("spelled"); got != want[i] {
+			t.Errorf("%s (%s): spelled %v, want %v", r.Name, r.Type, got, want[i])
+		}
+	}
+}
