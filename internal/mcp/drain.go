@@ -81,6 +81,13 @@ func scan(line []byte, fn func(rpcHead)) {
 	}
 }
 
+// has reports whether a request of id (its JSON text) awaits its answer.
+func (p *pending) has(id string) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.ids[id]
+}
+
 func (p *pending) read(line []byte) {
 	scan(line, func(h rpcHead) {
 		if h.Method != "" && len(h.ID) > 0 && string(h.ID) != "null" {
@@ -296,8 +303,10 @@ func (d *drainWriter) Write(b []byte) (int, error) {
 		d.p.wrote(b)
 		return len(b), nil
 	}
-	n, err := d.w.Write(b)
-	d.line = append(d.line, b[:n]...)
+	// a response is noted as answered before it is written: a client that
+	// reads it may send its next request with the same id at once, and
+	// the gate must not still take that id for a pending one
+	d.line = append(d.line, b...)
 	for {
 		i := bytes.IndexByte(d.line, '\n')
 		if i < 0 {
@@ -306,7 +315,7 @@ func (d *drainWriter) Write(b []byte) (int, error) {
 		d.p.wrote(d.line[:i])
 		d.line = d.line[i+1:]
 	}
-	return n, err
+	return d.w.Write(b)
 }
 
 // reject writes a JSON-RPC error response for a line that was not passed

@@ -14,6 +14,9 @@ import (
 //   - a request other than initialize or ping before initialize is answered
 //     with -32002 (server not initialized, as LSP) instead of the SDK's
 //     error code 0;
+//   - a request whose id is that of a request not yet answered is answered
+//     with -32600 (JSON-RPC: an id identifies one pending request; the SDK
+//     dropped the second silently, and the client waited for ever);
 //   - the response to a request the client cancelled
 //     (notifications/cancelled) is not written: the client has forgotten
 //     the id (MCP, cancellation: the receiver should not send a response).
@@ -37,6 +40,7 @@ const (
 	msgBatch          = "Invalid Request: JSON-RPC batches are not supported (MCP 2025-06-18 removed them)"
 	msgNotInitialized = "Server not initialized: send initialize first"
 	msgBadID          = "Invalid Request: a message's id must be a string or an integer"
+	msgIDInUse        = "Invalid Request: this id is the id of a request not yet answered; give each request a new id"
 )
 
 // RPCError is a JSON-RPC error response the server writes itself, before
@@ -117,6 +121,9 @@ func (g *gate) pass(line []byte, w *drainWriter) bool {
 		g.initialized = true
 	case isRequest && !g.initialized && m.Method != "ping":
 		w.reject(m.ID, codeNotInitialized, msgNotInitialized)
+		return false
+	case isRequest && g.p != nil && g.p.has(string(m.ID)):
+		w.reject(m.ID, codeInvalidRequest, msgIDInUse)
 		return false
 	case m.Method == "notifications/cancelled" && len(m.Params.RequestID) > 0:
 		id := string(bytes.TrimSpace(m.Params.RequestID))

@@ -108,3 +108,33 @@ func TestProtocolFaults(t *testing.T) {
 		t.Errorf("unknown tool: %+v", r.Error)
 	}
 }
+
+// TestDuplicatePendingID: a request sent while another with the same id
+// awaits its answer (the attacker's initialize and tools/list, both id 1,
+// in one burst) is answered with -32600, not dropped without a word; the
+// first is answered as usual, and the id may be used again once it is.
+func TestDuplicatePendingID(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	os.WriteFile(filepath.Join(root, "a.go"), []byte("package a\n\nfunc A() {}\n"), 0o644)
+	send, lines := rawSession(t, root)
+	send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}` + "\n" +
+		`{"jsonrpc":"2.0","id":1,"method":"tools/list"}` + "\n")
+	var initOK, dupErr bool
+	for !initOK || !dupErr {
+		r := next(t, lines)
+		switch {
+		case string(r.ID) == "1" && r.Error == nil:
+			initOK = true
+		case string(r.ID) == "1" && r.Error.Code == codeInvalidRequest && strings.Contains(r.Error.Message, "not yet answered"):
+			dupErr = true
+		default:
+			t.Fatalf("unexpected answer: %+v", r)
+		}
+	}
+	send(`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n")
+	send(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}` + "\n")
+	if r := next(t, lines); string(r.ID) != "1" || r.Error != nil {
+		t.Errorf("id 1 again once answered: %+v %+v", r, r.Error)
+	}
+}
