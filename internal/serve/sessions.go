@@ -40,12 +40,18 @@ type mcpSession struct {
 func (s *Server) expireSessions(now time.Time) {
 	for id, ss := range s.sessions {
 		if now.Sub(ss.last) >= s.opts.SessionTimeout {
-			delete(s.sessions, id)
-			s.clientSessions[ss.client]--
-			if s.clientSessions[ss.client] <= 0 {
-				delete(s.clientSessions, ss.client)
-			}
+			s.forgetSession(id, ss.client)
 		}
+	}
+}
+
+// forgetSession drops session id of client from the counts. s.sessMu must
+// be held.
+func (s *Server) forgetSession(id, client string) {
+	delete(s.sessions, id)
+	s.clientSessions[client]--
+	if s.clientSessions[client] <= 0 {
+		delete(s.clientSessions, client)
 	}
 }
 
@@ -74,11 +80,7 @@ func (s *Server) sessionServed(w http.ResponseWriter, r *http.Request, client st
 		switch {
 		case !ok:
 		case r.Method == http.MethodDelete:
-			delete(s.sessions, id)
-			s.clientSessions[ss.client]--
-			if s.clientSessions[ss.client] <= 0 {
-				delete(s.clientSessions, ss.client)
-			}
+			s.forgetSession(id, ss.client)
 		default:
 			ss.last = now
 			s.sessions[id] = ss
