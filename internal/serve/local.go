@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"sort"
 	"sync"
@@ -48,6 +49,9 @@ type LocalConfig struct {
 type Local struct {
 	cfg LocalConfig
 	eng *engine.Engine
+	// opened is the index file the engine opened (nil for a store that is
+	// not a file), for Replaced.
+	opened os.FileInfo
 
 	mu   sync.Mutex
 	runs map[string]*engine.Run // the last run Index started or joined, by root
@@ -71,8 +75,29 @@ func NewLocal(cfg LocalConfig) (*Local, error) {
 	if cfg.MaxSearches <= 0 {
 		cfg.MaxSearches = DefaultMaxSearches()
 	}
-	return &Local{cfg: cfg, eng: cfg.Engine, runs: map[string]*engine.Run{}, mcps: map[mcpKey]*mcp.Server{},
-		searches: make(chan struct{}, cfg.MaxSearches)}, nil
+	l := &Local{cfg: cfg, eng: cfg.Engine, runs: map[string]*engine.Run{}, mcps: map[mcpKey]*mcp.Server{},
+		searches: make(chan struct{}, cfg.MaxSearches)}
+	if fi, err := os.Stat(cfg.Engine.StorePath()); err == nil && fi.Mode().IsRegular() {
+		l.opened = fi
+	}
+	return l, nil
+}
+
+// Replaced returns an error when the file at the index's path is no longer
+// the one the engine opened: `coderag doctor --rebuild` moved a damaged
+// index aside and made a new one, or another tool replaced it, and the
+// engine still reads the old file, so every answer would come from it.
+// nil otherwise, and for a store that is not a file (PostgreSQL). One
+// stat(2).
+func (l *Local) Replaced() error {
+	if l.opened == nil {
+		return nil
+	}
+	path := l.eng.StorePath()
+	if fi, err := os.Stat(path); err == nil && os.SameFile(fi, l.opened) {
+		return nil
+	}
+	return fmt.Errorf("the index file %s is no longer the one this server opened (`coderag doctor --rebuild` moves a damaged index aside and makes a new one): restart coderag serve to read it", path)
 }
 
 // Close closes the MCP servers. Index runs belong to the engine: they

@@ -358,9 +358,20 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		defer release()
+		if rb, ok := s.b.(replacedIndex); ok {
+			if err := rb.Replaced(); err != nil {
+				// the engine reads a file no longer at the index's path
+				httpError(w, r, http.StatusServiceUnavailable, err)
+				return
+			}
+		}
 	}
 	s.mux.ServeHTTP(w, r)
 }
+
+// replacedIndex is implemented by a backend that can tell that its index
+// file was replaced under it (Local.Replaced).
+type replacedIndex interface{ Replaced() error }
 
 // loopbackHost reports whether host (with or without a port) is localhost
 // or a loopback address.

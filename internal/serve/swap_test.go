@@ -48,3 +48,32 @@ func TestSwappedParentIsRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestReplacedIndexIsSaid: when the index file is replaced under a running
+// server (doctor --rebuild moves a damaged one aside and makes a new one),
+// the server no longer answers from the moved file as if nothing had
+// happened: every request but static files is answered 503 naming the
+// file and the restart. Before the swap, 200.
+func TestReplacedIndexIsSaid(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, Options{})
+	if code, body := f.do(t, "GET", "/api/status", "", ""); code != 200 {
+		t.Fatalf("before the swap: %d %.300s", code, body)
+	}
+	path := f.eng.StorePath()
+	if err := os.Rename(path, path+".damaged-1"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"/api/status", "/api/search?q=list", "/"} {
+		code, body := f.do(t, "GET", p, "", "")
+		if code != 503 || !strings.Contains(body, "restart coderag serve") {
+			t.Errorf("%s after the swap: %d %.300s", p, code, body)
+		}
+	}
+	if code, _ := f.do(t, "GET", "/static/favicon.svg", "", ""); code != 200 {
+		t.Errorf("a static file after the swap: %d", code)
+	}
+}
