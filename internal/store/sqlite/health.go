@@ -214,7 +214,8 @@ func Check(ctx context.Context, path string, full bool) (*store.CheckReport, err
 		}
 		return true
 	}
-	if dsn, ro := readOnlyDSN(path); ro {
+	dsn, ro := readOnlyDSN(path)
+	if ro {
 		if err := unmergedWAL(path, dsn); err != nil {
 			// not damage: the checks would read a stale or torn view
 			rep.Unreadable = err.Error()
@@ -236,7 +237,6 @@ func Check(ctx context.Context, path string, full bool) (*store.CheckReport, err
 			return rep, nil
 		}
 	}
-	dsn, ro := readOnlyDSN(path)
 	if !ro {
 		dsn = "file:" + path + "?_pragma=busy_timeout(10000)"
 	}

@@ -51,7 +51,9 @@ func Open(ctx context.Context, path string) (*store.Store, error) {
 	if err := createPrivate(path); err != nil {
 		return nil, fmt.Errorf("open index %s: %w", path, diskError(path, err))
 	}
-	if dsn, ro := readOnlyDSN(path); ro {
+	dsn, ro := readOnlyDSN(path)
+	if ro {
+		// before inspect, which would read the stale main file as damage
 		if err := unmergedWAL(path, dsn); err != nil {
 			return nil, fmt.Errorf("open index read-only: %w", err)
 		}
@@ -59,7 +61,7 @@ func Open(ctx context.Context, path string) (*store.Store, error) {
 	if _, err := inspect(ctx, path); err != nil {
 		return nil, fmt.Errorf("open index %s: %w", path, diskError(path, err))
 	}
-	if dsn, ro := readOnlyDSN(path); ro {
+	if ro {
 		return openReadOnly(ctx, path, dsn) // readonly.go
 	}
 	// journal_size_limit: a WAL that grew (a big batch, a failed write)
