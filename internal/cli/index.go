@@ -127,7 +127,7 @@ Set EMBEDDING_PROVIDER=ollama or openai for a server's model.`)
 		prog.finish()
 	}
 	if err != nil {
-		if errors.Is(err, e.ctx.Err()) && e.ctx.Err() != nil {
+		if errors.Is(err, e.ctx.Err()) {
 			// jsonError writes nothing for an interrupt: with --json the
 			// report of what was committed is the one object on stdout
 			msg := "interrupted before any file was committed"

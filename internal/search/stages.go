@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/coderag/coderag/internal/chunk"
@@ -332,8 +333,11 @@ func (s *Searcher) gather(ctx context.Context, q *Query, hp HybridParams) (*pool
 	if len(terms) > 0 {
 		// "breadth first search" finds BFSIterator (acronym.go)
 		p.acronyms = acronymTerms(ctx, q, hp.AcronymMin)
-		for _, x := range p.acronyms {
-			terms = append(terms[:len(terms):len(terms)], x.Term)
+		if len(p.acronyms) > 0 {
+			terms = slices.Clone(terms) // q.Terms is the query's own
+			for _, x := range p.acronyms {
+				terms = append(terms, x.Term)
+			}
 		}
 	}
 	if len(terms) > 0 {

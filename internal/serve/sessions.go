@@ -2,7 +2,6 @@ package serve
 
 import (
 	"errors"
-	"fmt"
 	"net/http"
 	"time"
 )
@@ -95,18 +94,9 @@ func (s *Server) sessionServed(w http.ResponseWriter, r *http.Request, client st
 	}
 }
 
-// sessionCount returns the MCP sessions open and those of client (for
-// tests).
-func (s *Server) sessionCount(client string) (all, ofClient int) {
-	s.sessMu.Lock()
-	defer s.sessMu.Unlock()
-	s.expireSessions(time.Now())
-	return len(s.sessions), s.clientSessions[client]
-}
-
 // refuseSession answers an initialize admitSession refused: 503 with
 // Retry-After and the reason.
 func refuseSession(w http.ResponseWriter, r *http.Request, err error) {
 	w.Header().Set("Retry-After", retryAfter)
-	httpError(w, r, http.StatusServiceUnavailable, fmt.Errorf("%w", err))
+	httpError(w, r, http.StatusServiceUnavailable, err)
 }

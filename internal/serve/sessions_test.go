@@ -79,3 +79,11 @@ func TestMCPSessionsAreCapped(t *testing.T) {
 		t.Errorf("%d sessions counted after expiry and one new, want 1", all)
 	}
 }
+
+// sessionCount returns the MCP sessions open and those of client.
+func (s *Server) sessionCount(client string) (all, ofClient int) {
+	s.sessMu.Lock()
+	defer s.sessMu.Unlock()
+	s.expireSessions(time.Now())
+	return len(s.sessions), s.clientSessions[client]
+}
