@@ -232,7 +232,11 @@ func (s *scan) calls(a, b int, stop map[string]bool) {
 			continue // not a call, a keyword, a Zig builtin, a Swift attribute or directive
 		}
 		recv, head := "", start
-		if p := prevNonSpace(code, start); p >= 0 && (code[p] == '.' || code[p] == ':' && (p == 0 || code[p-1] != ':')) {
+		// a receiver before '.', or before a ':' written against both the
+		// receiver and the name (Lua's obj:method()); a ':' followed by
+		// a space ends a keyword or label ("delay: integer_opt!(opts)",
+		// Swift's "f(by: g(x))"), after which the call is plain
+		if p := prevNonSpace(code, start); p >= 0 && (code[p] == '.' || code[p] == ':' && p == start-1 && (p == 0 || code[p-1] != ':')) {
 			q := p
 			for q > 0 && (code[q-1] == ' ' || code[q-1] == '\t') {
 				q--

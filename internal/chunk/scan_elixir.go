@@ -1,6 +1,8 @@
 package chunk
 
 import (
+	"cmp"
+	"slices"
 	"strings"
 )
 
@@ -107,6 +109,7 @@ func scanElixir(s *scan) {
 		}
 		i = j
 	}
+	exMergeClauses(s)
 	s.lineStarts(func(at int, w string) {
 		if w == "alias" || w == "import" || w == "use" || w == "require" {
 			if m := exImportRe().FindSubmatchIndex(code[at:]); m != nil {
@@ -114,7 +117,75 @@ func scanElixir(s *scan) {
 			}
 		}
 	})
+	from := len(s.rels)
 	s.calls(0, len(code), exStop)
+	s.rels = append(s.rels[:from], exModuleCalls(s, s.rels[from:])...)
+}
+
+// exTypeAttrs are the module attributes whose value is a type, not code:
+// "@spec f(integer(), any()) :: :ok" calls nothing.
+var exTypeAttrs = []string{"@spec ", "@type ", "@typep ", "@opaque ", "@callback ", "@macrocallback "}
+
+// exModuleCalls rewrites the calls scan.calls found in an Elixir file, in
+// place, and returns those kept. A call on a module is a function of that
+// module, not a call on a value of unknown type (a guess): "Multipart.add_field(mp, ...)",
+// "Tesla.Multipart.add_field(...)" (stored by the last segment of the
+// module, as written before the name) and an Erlang module's
+// ":rand.uniform()" are stored as "Module.name" with no receiver. Calls
+// inside a type attribute (exTypeAttrs, with the more indented lines
+// after it) are dropped: integer() there is a type.
+func exModuleCalls(s *scan, rels []rawRel) []rawRel {
+	var typeSpans [][2]int // byte spans of type attributes
+	s.lineStarts(func(at int, _ string) {
+		if hasAnyPrefix(string(s.src[at:min(len(s.src), at+16)]), exTypeAttrs) {
+			typeSpans = append(typeSpans, [2]int{at, exOneLinerEnd(s, at, at)})
+		}
+	})
+	out := rels[:0]
+	for _, r := range rels {
+		at := int(r.start)
+		if slices.ContainsFunc(typeSpans, func(sp [2]int) bool { return at >= sp[0] && at < sp[1] }) {
+			continue
+		}
+		if r.kind == RelCalls && r.recv != "" {
+			// the receiver ends at the '.' before the name
+			rs := at - 1 - len(r.recv)
+			erlang := rs > 0 && string(s.code[rs:at-1]) == r.recv && s.code[rs-1] == ':'
+			if erlang || r.recv[0] >= 'A' && r.recv[0] <= 'Z' {
+				r.text, r.recv, r.recvIsName = r.recv+"."+r.text, "", false
+			}
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// exMergeClauses makes the clauses of one function one definition: a
+// def/defp written several times in a row under one name (pattern-matched
+// heads "def retry(env, next, %{max_retries: 0})", "def retry(env, next,
+// context)", a body-less head with defaults before them, or the arities of
+// one name side by side) spans from its first clause to its last, named by
+// the first. Elixir requires the clauses of a name and arity to be grouped,
+// so no other definition lies between them. Each clause alone was a chunk
+// of its own and a definition of the name: a call of it was ambiguous
+// between its own clauses, and the clauses took several places of one
+// answer. Haskell's equations are merged the same way (scanHaskell).
+func exMergeClauses(s *scan) {
+	order := slices.Clone(s.defs)
+	slices.SortStableFunc(order, func(a, b *def) int { return cmp.Compare(a.start, b.start) })
+	drop := map[*def]bool{}
+	var prev *def // the first clause of the run being merged
+	for _, d := range order {
+		if prev != nil && d.kind == KindFunction && prev.kind == KindFunction && d.name == prev.name && d.start >= prev.end {
+			prev.end, prev.endLine = max(prev.end, d.end), max(prev.endLine, d.endLine)
+			drop[d] = true
+			continue
+		}
+		prev = d
+	}
+	if len(drop) > 0 {
+		s.defs = slices.DeleteFunc(s.defs, func(d *def) bool { return drop[d] })
+	}
 }
 
 // exOneLinerEnd returns the end of a "def f(x), do: ..." definition that

@@ -7,6 +7,9 @@ import (
 var (
 	luaNamedFnRe = lazyRegexp(`^function\s+([A-Za-z_][\w]*(?:\s*[.:]\s*[A-Za-z_]\w*)*)\s*\(`)
 	luaAssignRe  = lazyRegexp(`(?:^|[\s,{;])(?:local\s+)?([A-Za-z_][\w]*(?:\s*\.\s*[A-Za-z_]\w*)*|\[\s*["'][^"'\n]*["']\s*\])\s*=\s*$`)
+	// luaRequireRe reads the local a require is bound to: the text of its
+	// line before "require" ("local vers = ", "cfg = ").
+	luaRequireRe = lazyRegexp(`^\s*(?:local\s+)?([A-Za-z_]\w*)\s*=\s*$`)
 	luaStop      = set("function", "if", "while", "until", "return", "and", "or", "not", "local", "elseif",
 		"then", "do", "end", "in", "for", "repeat", "else", "require")
 )
@@ -92,6 +95,7 @@ func scanLua(s *scan) {
 		}
 		i += len(w)
 	}
+	alias := map[string]string{} // local name -> last segment of the module it requires
 	for i := 0; ; {
 		k := indexFrom(code, i, "require")
 		if k < 0 {
@@ -107,9 +111,51 @@ func scanLua(s *scan) {
 		}
 		if q < len(code) && (code[q] == '"' || code[q] == '\'') {
 			if e := indexFrom(s.src, q+1, string(s.src[q])); e > q && e-q < 200 {
-				s.imp(string(s.src[q+1:e]), k)
+				mod := string(s.src[q+1 : e])
+				s.imp(mod, k)
+				ls := s.idx.Start(s.idx.Line(k))
+				if m := luaRequireRe().FindSubmatch(code[ls:k]); m != nil {
+					alias[string(m[1])] = mod[strings.LastIndexAny(mod, "./")+1:]
+				}
 			}
 		}
 	}
+	from := len(s.rels)
 	s.calls(0, len(code), luaStop)
+	luaModuleCalls(s, s.rels[from:], alias)
+}
+
+// luaStdTables are the tables of Lua's standard libraries (the reference
+// manual's §6): table.insert(t, x) is a library call, not one on a value.
+var luaStdTables = set("string", "table", "math", "io", "os", "coroutine", "debug", "utf8", "package", "bit32")
+
+// luaModuleCalls names the calls made through a module table by the
+// module: "vers.parse_version(v)" after "local vers =
+// require('luarocks.core.vers')" (the alias stands for the required
+// module's last segment, whatever the local is called), and "M.helper(x)"
+// or "M:helper(x)" in the file whose definitions M owns, and calls of the
+// standard libraries' tables (luaStdTables) are stored as
+// "module.name" with no receiver: a call of a module's function, which the
+// resolver looks up in that module (relate.resolveQualified), not a call
+// on a value whose type is unknown (a guess).
+func luaModuleCalls(s *scan, rels []rawRel, alias map[string]string) {
+	owners := map[string]bool{}
+	for _, d := range s.defs {
+		if d.owner != "" && !strings.ContainsAny(d.owner, ".:") {
+			owners[d.owner] = true
+		}
+	}
+	for i := range rels {
+		r := &rels[i]
+		if r.kind != RelCalls || r.recv == "" || r.recv == "self" {
+			continue
+		}
+		mod := alias[r.recv]
+		if mod == "" && (owners[r.recv] || luaStdTables[r.recv]) {
+			mod = r.recv
+		}
+		if mod != "" {
+			r.text, r.recv, r.recvIsName = mod+"."+r.text, "", false
+		}
+	}
 }

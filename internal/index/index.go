@@ -246,7 +246,13 @@ const racyWindow = int64(time.Second)
 //	    Chinese text goes to the longer first word whatever the
 //	    dictionary's total (analyze.segmentTie); a signature drops the
 //	    trailing comma of a parameter list written one a line
-const AnalysisVersion = 20
+//	21: the clauses of an Elixir function are one definition
+//	    (chunk.exMergeClauses); Elixir calls on a module and Lua calls
+//	    through a required module or the file's own module table are
+//	    stored as "Module.name", not as guesses on a value
+//	    (chunk.exModuleCalls, chunk.luaModuleCalls); calls inside an
+//	    Elixir type attribute are dropped; "key: f(x)" is no call on key
+const AnalysisVersion = 21
 
 // ResolveRoot is rootrule.Resolve: the absolute, symlink-resolved form of
 // dir, the identity of a project.

@@ -244,3 +244,105 @@ func TestIndexIsAFunctionOfItsInput(t *testing.T) {
 		}
 	}
 }
+
+// exactTarget fails unless every call written as callee resolves exactly
+// (no guess, one definition) to a definition whose CallName is want; it
+// returns how many such calls there are.
+func exactTarget(t *testing.T, by map[string][]Edge, callee, want string) int {
+	t.Helper()
+	for _, e := range by[callee] {
+		if !e.Exact() || e.Target == nil || e.Target.CallName() != want {
+			got := "<none>"
+			if e.Target != nil {
+				got = e.Target.CallName()
+			}
+			t.Errorf("%s at %s:%d: %s (guess %v) -> %s, want exact -> %s", callee, e.Path, e.Line, e.Resolution, e.Guess, got, want)
+		}
+	}
+	return len(by[callee])
+}
+
+// TestLuaModuleCalls: a function of a required module, called through
+// the local the require is bound to (whatever it is named: "v" for
+// rocks.core.vers, "fs" for rocks/fs/init.lua whose table is M), and a
+// function of the file's own module table called through it, are exact
+// calls of that module's function, not guesses on a value; callers of
+// such a function find those calls; Lua's basic functions are builtins.
+func TestLuaModuleCalls(t *testing.T) {
+	t.Parallel()
+	r := resolverOf(t, "testdata/edges/luamods")
+	by := edgesByCallee(t, r)
+	n := exactTarget(t, by, "vers.parse_version", "vers.parse_version")
+	n += exactTarget(t, by, "vers.compare_versions", "vers.compare_versions")
+	n += exactTarget(t, by, "fs.exists", "M.exists")
+	n += exactTarget(t, by, "fs.read_all", "M.read_all")
+	n += exactTarget(t, by, "M.exists", "M.exists")
+	if n != 6 {
+		// one edge per caller and callee: vers.parse_version from
+		// compare_versions and deps.pick
+		t.Errorf("%d module calls, want 6 (vers.parse_version 2, compare_versions, fs.exists, fs.read_all, M.exists)", n)
+	}
+	if got := callerNames(t, r, "M.read_all"); len(got) != 1 || !strings.HasPrefix(got[0], "deps.pick ") {
+		t.Errorf("callers of M.read_all = %q, want deps.pick", got)
+	}
+	for _, name := range []string{"ipairs", "tonumber", "print", "setmetatable", "error", "assert", "table.insert", "io.open", "math.max"} {
+		if len(by[name]) == 0 {
+			t.Errorf("no call of %s recorded", name)
+		}
+		for _, e := range by[name] {
+			if !e.library() {
+				t.Errorf("%s at %s:%d is %s, want a builtin or library call", name, e.Path, e.Line, e.Resolution)
+			}
+		}
+	}
+}
+
+// TestElixirModuleCalls: the clauses of attempt/3 and sleep/1 are one
+// definition each, so calls of them are exact, not "ambiguous" between
+// their own clauses; a call through an alias (Clock.sleep for
+// App.Clock.sleep) is exact; a call after a keyword ("delay:
+// positive!(...)") is a plain call, not one on a value named delay;
+// integer() in a @spec is no call; Kernel's functions, Erlang modules
+// (:rand.uniform) and standard modules (Keyword.get) are library calls.
+func TestElixirModuleCalls(t *testing.T) {
+	t.Parallel()
+	r := resolverOf(t, "testdata/edges/exmods")
+	by := edgesByCallee(t, r)
+	n := exactTarget(t, by, "attempt", "App.Backoff.attempt")
+	n += exactTarget(t, by, "positive!", "App.Backoff.positive!")
+	n += exactTarget(t, by, "delay", "App.Backoff.delay")
+	n += exactTarget(t, by, "Clock.sleep", "App.Clock.sleep")
+	if n != 5 {
+		// one edge per caller and callee: attempt from run and from
+		// attempt itself
+		t.Errorf("%d calls, want 5 (attempt 2, positive!, delay, Clock.sleep)", n)
+	}
+	for _, name := range []string{"fun", "keyword", "term", "non_neg_integer"} {
+		if len(by[name]) > 0 {
+			t.Errorf("%s in a @spec recorded as a call", name)
+		}
+	}
+	for _, name := range []string{"is_integer", "raise", "rand.uniform", "Keyword.get", "Integer.pow", "Process.sleep"} {
+		if len(by[name]) == 0 {
+			t.Errorf("no call of %s recorded", name)
+		}
+		for _, e := range by[name] {
+			if !e.library() {
+				t.Errorf("%s at %s:%d is %s, want a builtin or library call", name, e.Path, e.Line, e.Resolution)
+			}
+		}
+	}
+	defs, err := r.idx.Definitions(r.ctx, r.project)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var attempts []string
+	for _, d := range defs {
+		if strings.Contains(d.Name, ".attempt(") {
+			attempts = append(attempts, fmt.Sprintf("%s %d-%d", d.Name, d.StartLine, d.EndLine))
+		}
+	}
+	if len(attempts) != 1 || !strings.HasSuffix(attempts[0], " 16-27") {
+		t.Errorf("definitions of attempt: %q, want one spanning both clauses (16-27)", attempts)
+	}
+}

@@ -130,6 +130,10 @@ func (e *Edge) library() bool {
 		return rustPrelude.has(e.To) || (e.form == lang.CallValue || e.form == lang.CallSelf) && rustStdMethods.has(e.To)
 	case "python":
 		return pythonBuiltins.has(e.To)
+	case "lua":
+		return luaBuiltins.has(e.To)
+	case "elixir":
+		return elixirKernel.has(e.To)
 	}
 	// other languages: the bare names of both runtimes, as before the
 	// lists were split by language
@@ -223,6 +227,30 @@ var jsBuiltinMethods = words(`
 	getUTCSeconds setDate setFullYear setHours setMilliseconds setMinutes setMonth setSeconds setTime
 	toDateString toISOString toJSON toLocaleDateString toLocaleTimeString toTimeString toUTCString
 	for keyFor description next return throw`)
+
+// luaBuiltins are Lua's basic functions (the Lua 5.1-5.4 reference
+// manuals, §5.1/§6.1 "Basic Functions", with 5.1's unpack, loadstring,
+// setfenv, getfenv and module). The standard libraries' functions
+// (string.format, table.insert) are called through their table, which
+// nothing in the project defines, and count as library calls already.
+var luaBuiltins = words(`
+	assert collectgarbage dofile error getmetatable ipairs load loadfile next pairs pcall print rawequal
+	rawget rawlen rawset require select setmetatable tonumber tostring type xpcall warn
+	unpack loadstring setfenv getfenv module`)
+
+// elixirKernel are the functions and macros of Elixir's Kernel module
+// (hexdocs.pm/elixir/Kernel.html), imported into every module: a bare
+// call to one that the project does not define reaches the runtime.
+var elixirKernel = words(`
+	abs apply binary_part binary_slice bit_size byte_size ceil div elem exit floor function_exported?
+	hd is_atom is_binary is_bitstring is_boolean is_exception is_float is_function is_integer is_list
+	is_map is_map_key is_nil is_non_struct_map is_number is_pid is_port is_reference is_struct is_tuple
+	length macro_exported? make_ref map_size max min node not put_elem rem round self send spawn
+	spawn_link spawn_monitor struct struct! throw tl trunc tuple_size
+	binding dbg def defdelegate defexception defguard defimpl defmacro defmodule defoverridable
+	defprotocol defstruct destructure get_and_update_in get_in if inspect match? pop_in put_in raise
+	reraise sigil_C sigil_D sigil_N sigil_R sigil_S sigil_T sigil_U sigil_W sigil_c sigil_r sigil_s
+	sigil_w tap then to_charlist to_string unless update_in use var! alias! apply`)
 
 // rustPrelude are the callable names Rust's standard prelude puts in every
 // module (doc.rust-lang.org/std/prelude): the Option and Result variant
@@ -583,6 +611,15 @@ func (r *Resolver) calleeEdges(d *Def) []Edge {
 // constructor.
 func (r *Resolver) calleeNames(d *Def) []string {
 	names := []string{d.method}
+	if d.Language == "lua" && d.Owner != luaModule(d) {
+		// a module's function as its requirers call it (chunk.luaModuleCalls)
+		names = append(names, luaModule(d)+"."+d.method)
+	}
+	if d.Language == "elixir" && strings.Contains(d.Owner, ".") {
+		// Tesla.Multipart.add_field as a call names it: Multipart.add_field
+		// (chunk.exModuleCalls)
+		names = append(names, lastSeg(d.Owner)+"."+d.method)
+	}
 	if d.Owner != "" {
 		names = append(names, d.Owner+"."+d.method)
 		if base := path.Base(r.absDir(d)); base != "." && base != "/" {

@@ -85,6 +85,32 @@ func (e Edge) callerAmbiguity() string {
 	return fmt.Sprintf("ambiguous: calls %s, %d candidates", e.To, total)
 }
 
+// ambiguous reports whether an edge resolved ResAmbiguous is counted as
+// ambiguous: a guess of the one definition of its name is a guess, not an
+// ambiguity (as callerAmbiguity and target say).
+func (e Edge) ambiguous() bool {
+	return e.Resolution == ResAmbiguous && (!e.Guess || max(e.CandidatesTotal, len(e.Candidates)) > 1)
+}
+
+// stepHow is how a step of a path was resolved: e.how(), or for an
+// ambiguous call the path went through one of the candidates of,
+// "ambiguous, 1 of N candidates" ("guess, " before it for a call on a
+// value of unknown type), and a guess of the only definition of the name
+// as that.
+func (e Edge) stepHow() string {
+	if e.Resolution != ResAmbiguous {
+		return e.how()
+	}
+	total := max(e.CandidatesTotal, len(e.Candidates))
+	switch {
+	case e.Guess && total == 1:
+		return "guess: the only definition of the name; the value's type is unknown"
+	case e.Guess:
+		return fmt.Sprintf("guess, ambiguous, 1 of %d candidates", total)
+	}
+	return fmt.Sprintf("ambiguous, 1 of %d candidates", total)
+}
+
 // treeCandidates is how many candidates of an ambiguous call the tree
 // format names (JSON has up to maxCandidates).
 const treeCandidates = 3
@@ -232,7 +258,9 @@ func (wk *Walk) tree(w *bufio.Writer) {
 	for _, e := range wk.Edges {
 		switch e.Resolution {
 		case ResAmbiguous:
-			amb++
+			if e.ambiguous() {
+				amb++
+			}
 		case ResUnresolved:
 			unres++
 		}
@@ -278,13 +306,7 @@ func (p *PathResult) tree(w *bufio.Writer) {
 		if n > pathShownHead+pathShownTail && i >= pathShownHead && i < n-pathShownTail {
 			continue
 		}
-		how := e.how()
-		if e.Resolution == ResAmbiguous {
-			how = fmt.Sprintf("ambiguous, 1 of %d candidates", max(e.CandidatesTotal, len(e.Candidates)))
-			if e.Guess {
-				how = "guess, " + how
-			}
-		}
+		how := e.stepHow()
 		indent := strings.Repeat("    ", min(i, pathIndentMax))
 		if i >= pathIndentMax {
 			indent += fmt.Sprintf("%d ", i+1) // the step's depth, where the indentation stops

@@ -81,12 +81,21 @@ func TestGuessOfOneCandidate(t *testing.T) {
 	if got, want := e.callerAmbiguity(), "guess: calls re.search, the only definition of the name; the value's type is unknown"; got != want {
 		t.Errorf("one candidate, callers tree: %q, want %q", got, want)
 	}
+	if got, want := e.stepHow(), "guess: the only definition of the name; the value's type is unknown"; got != want {
+		t.Errorf("one candidate, path step: %q, want %q (was \"guess, ambiguous, 1 of 1 candidates\")", got, want)
+	}
+	if e.ambiguous() {
+		t.Error("a guess of the only definition of its name counted as ambiguous")
+	}
 	e.Candidates = []*Def{one, two}
 	if got := e.target(); !strings.HasPrefix(got, "guess, ambiguous: Parser.search(s) tz.py:57, Index.search(q) idx.py:9") {
 		t.Errorf("two candidates: %q", got)
 	}
 	if got, want := e.callerAmbiguity(), "guess, ambiguous: calls re.search, 2 candidates"; got != want {
 		t.Errorf("two candidates, callers tree: %q, want %q", got, want)
+	}
+	if got, want := e.stepHow(), "guess, ambiguous, 1 of 2 candidates"; got != want || !e.ambiguous() {
+		t.Errorf("two candidates, path step: %q (counted ambiguous %v), want %q", got, e.ambiguous(), want)
 	}
 	e.Guess, e.CandidatesTotal = false, 7
 	if got, want := e.callerAmbiguity(), "ambiguous: calls re.search, 7 candidates"; got != want {

@@ -327,6 +327,12 @@ func (r *Resolver) resolveQualified(file, q, m string) (string, []*Def) {
 		if d.Owner == qs {
 			return true // Class.method, or a constructor called through its module
 		}
+		if d.Language == "elixir" && lastSeg(d.Owner) == qs {
+			return true // Multipart.add_field for Tesla.Multipart's, as chunk.exModuleCalls stores it
+		}
+		if d.Language == "lua" && luaModule(d) == qs {
+			return true // a function of the module table of vers.lua, whatever the table is called there
+		}
 		return (d.Owner == "" || d.Owner == m) && r.inPackage(d, q)
 	})
 	if len(got) == 0 {
@@ -480,6 +486,11 @@ func importMatches(file, imp string, d *Def) bool {
 		}
 		// static import of a method: pkg.Class.method
 		return len(segs) >= 2 && last == d.method && segs[len(segs)-2] == d.Owner
+	case "lua":
+		// require("luarocks.core.vers"): luarocks/core/vers.lua, or
+		// luarocks/core/vers/init.lua
+		p := strings.ReplaceAll(strings.TrimSpace(imp), ".", "/")
+		return hasSuffix(mod, p) || hasSuffix(mod, p+"/init")
 	}
 	// JS/TS/Rust/C/...: compare the import's path with the definition's file.
 	p := strings.Trim(imp, "\"'<>")
@@ -490,6 +501,17 @@ func importMatches(file, imp string, d *Def) bool {
 	}
 	p = strings.TrimPrefix(strings.TrimPrefix(p, "crate/"), "@/")
 	return hasSuffix(mod, p) || hasSuffix(dir, p)
+}
+
+// luaModule is the name a Lua file's module goes by where it is required:
+// its file name without the extension, or its directory's for an
+// init.lua ("require('luarocks.fs')" loads luarocks/fs/init.lua).
+func luaModule(d *Def) string {
+	stem := strings.TrimSuffix(path.Base(d.Path), path.Ext(d.Path))
+	if stem == "init" {
+		return path.Base(d.dir())
+	}
+	return stem
 }
 
 func contains(ds []*Def, d *Def) bool {

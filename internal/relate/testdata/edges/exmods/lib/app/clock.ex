@@ -1,0 +1,7 @@
+defmodule App.Clock do
+  @moduledoc "Time, so that tests can replace it."
+
+  @spec sleep(non_neg_integer()) :: :ok
+  def sleep(ms) when is_integer(ms), do: Process.sleep(ms)
+  def sleep(_), do: :ok
+end

@@ -1,0 +1,24 @@
+-- Dependencies: which installed version satisfies a constraint.
+local deps = {}
+local v = require("rocks.core.vers")
+local fs = require "rocks.fs"
+
+local function newest(versions)
+   local best
+   for _, cand in ipairs(versions) do
+      if not best or v.compare_versions(cand, best) then
+         best = cand
+      end
+   end
+   return best
+end
+
+function deps.pick(versions, manifest_path)
+   if fs.exists(manifest_path) then
+      print(fs.read_all(manifest_path))
+   end
+   local parsed = v.parse_version(newest(versions))
+   return parsed, setmetatable({}, {})
+end
+
+return deps
