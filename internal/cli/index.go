@@ -229,8 +229,13 @@ func indexNow(e *env, eng *engine.Engine, root string, req engine.IndexRequest) 
 
 func printReport(w io.Writer, rep *index.Report) {
 	fmt.Fprintf(w, "indexed %s with %s\n", walk.DisplayPath(rep.Project), rep.Embedder)
-	fmt.Fprintf(w, "files: %d scanned, %d changed, %d unchanged, %d removed, %d failed, %d skipped\n",
-		rep.Scanned, rep.Changed, rep.Unchanged, rep.Removed, rep.Failed, rep.Skipped)
+	touched := ""
+	if rep.Touched > 0 {
+		// the progress lines counted them among the files to index
+		touched = fmt.Sprintf(" (%d read again: content the same)", rep.Touched)
+	}
+	fmt.Fprintf(w, "files: %d scanned, %d changed, %d unchanged%s, %d removed, %d failed, %d skipped\n",
+		rep.Scanned, rep.Changed, rep.Unchanged, touched, rep.Removed, rep.Failed, rep.Skipped)
 	fmt.Fprintf(w, "chunks: %d, relations: %d written in %s", rep.Chunks, rep.Relations, rep.Elapsed.Round(time.Millisecond))
 	if rep.Waited > 0 {
 		fmt.Fprintf(w, " (after waiting %s for another run of it)", rep.Waited.Round(time.Millisecond))

@@ -55,7 +55,10 @@ A misspelt filter (lnag:go) or a query of filters only is an error (exit status 
 		return usagef("unknown --ranker %q (want hybrid or seed)", *ranker)
 	}
 	query := strings.TrimSpace(strings.Join(pos, " "))
-	if query == "" {
+	switch {
+	case query == "" && len(pos) > 0:
+		return usagef("the query is empty (coderag search \"how are retries scheduled\")")
+	case query == "":
 		return usagef("missing QUERY (coderag search \"how are retries scheduled\")")
 	}
 	// the filters inside the query (lang:go, file:*_test.go, ...) are

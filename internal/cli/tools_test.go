@@ -215,6 +215,7 @@ func TestSearchJSONErrors(t *testing.T) {
 		{[]string{"search", "--json", "--project", dir, "say hello"}, 1, "index"},
 		{[]string{"search", "--json", "--project", dir, "lnag:go hello"}, 2, "lnag"},
 		{[]string{"search", "--json", "--project", dir}, 2, "missing QUERY"},
+		{[]string{"search", "--json", "--project", dir, " "}, 2, "the query is empty"},
 	} {
 		checkJSONError(t, tc.args, tc.exit, tc.msg)
 	}

@@ -126,9 +126,15 @@ type Report struct {
 	Scanned   int    `json:"scanned"`
 	Changed   int    `json:"changed"`
 	Unchanged int    `json:"unchanged"`
-	Removed   int    `json:"removed"`
-	Failed    int    `json:"failed"`
-	Skipped   int    `json:"skipped"`
+	// Touched counts the unchanged files read again whose content (sha256)
+	// was found the same: their size or modification time differed from
+	// their fingerprint (a touch, a checkout of the same bytes) or their
+	// time was too recent to trust. The progress lines count them among
+	// the files to index; Unchanged holds them too.
+	Touched int `json:"touched,omitempty"`
+	Removed int `json:"removed"`
+	Failed  int `json:"failed"`
+	Skipped int `json:"skipped"`
 	// Reread counts the files parsed again though they did not change,
 	// because a file of their directory did and their parse reads it: Go
 	// files whose package's declarations changed, .h files whose
@@ -1166,6 +1172,7 @@ func (c *collector) add(w *work) error {
 		return nil
 	case w.same:
 		c.rep.Unchanged++
+		c.rep.Touched++
 		c.touch = append(c.touch, store.FileRecord{Path: w.file.Path, Size: w.file.Size, MtimeNS: w.file.ModTime.UnixNano()})
 		return nil
 	}

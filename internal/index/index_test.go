@@ -752,3 +752,31 @@ func testReuseVectors(t *testing.T, st *store.Store) {
 		}
 	}
 }
+
+// TestTouchedFileIsCounted: a file whose time changed and whose content
+// did not is read again (the progress counts it among the files to
+// index) and reported unchanged and touched, not changed.
+func TestTouchedFileIsCounted(t *testing.T) {
+	t.Parallel()
+	emb := localEmbedder(t)
+	root := resolved(t, t.TempDir())
+	writeFile(t, root, "demo/a.go", threeFuncs)
+	writeFile(t, root, "demo/b.go", "package demo\n\nfunc Delta() {}\n")
+	// times well in the past: a time within racyWindow of the run is
+	// never trusted, and such a file is read again at every run
+	for _, f := range []string{"demo/a.go", "demo/b.go"} {
+		touchLater(t, filepath.Join(root, f), -2*time.Hour)
+	}
+	st := openStore(t)
+	if rep := mustRun(t, st, emb, root); rep.Changed != 2 || rep.Touched != 0 {
+		t.Fatalf("first run %+v", rep)
+	}
+	touchLater(t, filepath.Join(root, "demo/a.go"), -time.Hour)
+	rep := mustRun(t, st, emb, root)
+	if rep.Changed != 0 || rep.Unchanged != 2 || rep.Touched != 1 {
+		t.Errorf("after a touch: changed %d, unchanged %d, touched %d; want 0, 2, 1", rep.Changed, rep.Unchanged, rep.Touched)
+	}
+	if rep := mustRun(t, st, emb, root); rep.Touched != 0 || rep.Unchanged != 2 {
+		t.Errorf("a run after that: touched %d, unchanged %d; want 0, 2 (the new time is recorded)", rep.Touched, rep.Unchanged)
+	}
+}

@@ -2,6 +2,7 @@ package relate
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -344,5 +345,32 @@ func TestElixirModuleCalls(t *testing.T) {
 	}
 	if len(attempts) != 1 || !strings.HasSuffix(attempts[0], " 16-27") {
 		t.Errorf("definitions of attempt: %q, want one spanning both clauses (16-27)", attempts)
+	}
+}
+
+// TestAmbiguousSuggestionsResolve: every name an ambiguity error offers
+// for a name defined in several directories selects its definition. Elixir
+// definitions are named by their whole module ("App.Plug.Auth.call"), so
+// that name is offered as it is; a directory before it
+// ("plug.App.Plug.Auth.call") named nothing.
+func TestAmbiguousSuggestionsResolve(t *testing.T) {
+	t.Parallel()
+	r := resolverOf(t, "testdata/edges/exmods")
+	_, err := r.Lookup("call")
+	var amb *AmbiguousError
+	if !errors.As(err, &amb) || amb.Total != 3 {
+		t.Fatalf("call: %v, want ambiguous between 3 definitions", err)
+	}
+	msg := err.Error()
+	for _, c := range amb.Candidates {
+		name := strings.TrimSuffix(c.Name, c.Name[strings.IndexByte(c.Name, '('):])
+		if !strings.Contains(msg, " "+name+" ("+c.Loc()+")") {
+			t.Errorf("%s is not offered as %q: %s", c.Loc(), name, msg)
+			continue
+		}
+		d, err := r.Lookup(name)
+		if err != nil || d.Path != c.Path {
+			t.Errorf("Lookup(%q) = %v, %v; want %s", name, d, err, c.Loc())
+		}
 	}
 }

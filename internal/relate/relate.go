@@ -188,11 +188,31 @@ func (e *AmbiguousError) Error() string {
 	for _, c := range e.Candidates {
 		sameDir = sameDir && c.dir() == e.Candidates[0].dir()
 	}
+	// in several directories, the names when each is qualified by a whole
+	// module path and they tell the candidates apart (Elixir's
+	// Tesla.Adapter.Finch.call and Tesla.Adapter.Gun.call; a directory
+	// before those is not looked up), else each prefixed by its directory
+	// ("store.Open", typeable)
+	qualified := !sameDir
+	bare := map[string]bool{}
+	for _, c := range e.Candidates {
+		n := c.Name
+		if i := strings.IndexByte(n, '('); i > 0 {
+			n = n[:i]
+		}
+		qualified = qualified && strings.Count(n, ".") >= 2 && !bare[n]
+		bare[n] = true
+	}
 	names := make([]string, len(e.Candidates))
 	seen := map[string]int{}
 	for i, c := range e.Candidates {
 		names[i] = c.Name // overloads in one place: the full signature selects one
-		if !sameDir {
+		switch {
+		case qualified:
+			if j := strings.IndexByte(names[i], '('); j > 0 {
+				names[i] = names[i][:j]
+			}
+		case !sameDir:
 			names[i] = c.typeable(e.Project)
 		}
 		seen[names[i]]++
