@@ -6,6 +6,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
 )
 
 func mustParse(t *testing.T, path, src string) *FileResult {
@@ -343,5 +346,55 @@ func TestEmbedText(t *testing.T) {
 	got := EmbedText(c)
 	if n := len([]rune(got)); n != maxChunkChars || !strings.HasSuffix(got, "é") {
 		t.Errorf("cut to %d runes (valid suffix %v)", n, strings.HasSuffix(got, "é"))
+	}
+}
+
+// nestedClosures is JavaScript of n arrow functions nested in one another,
+// a hostile file whose parse is linear (0.4 s for n = 20,000) and whose
+// query matching is not (minutes).
+func nestedClosures(n int) []byte {
+	return []byte("function g() {\n" + strings.Repeat("f(() => {\n", n) + strings.Repeat("});\n", n) + "}\n")
+}
+
+// TestQueryMatchingHasADeadline: the query's matching halts at the
+// parse's deadline (it had none: 20,000 nested closures took 35 s of CPU,
+// 74,000 in a 1 MiB file over 3.5 minutes, and Ctrl-C waited for them),
+// and such a file is chunked as text with the timeout reason.
+func TestQueryMatchingHasADeadline(t *testing.T) {
+	src := nestedClosures(20000)
+	sp, err := specFor("javascript")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := sitter.NewParser()
+	defer p.Close()
+	if err := p.SetLanguage(sp.lang); err != nil {
+		t.Fatal(err)
+	}
+	tree := parseTree(p, src, time.Now().Add(time.Minute))
+	if tree == nil {
+		t.Fatal("the parse timed out")
+	}
+	defer tree.Close()
+	ps := &parsed{sp: sp, src: src, buf: src, alias: map[string]bool{}}
+	if ps.collect(tree.RootNode(), time.Now().Add(200*time.Millisecond)) {
+		t.Error("the matching of 20,000 nested closures ended before a 200 ms deadline: not halted, or the test's file is too easy")
+	}
+	if ps.collect(tree.RootNode(), time.Now().Add(-time.Second)) {
+		t.Error("a deadline already past let the matching run")
+	}
+	small := nestedClosures(3)
+	tree2 := parseTree(p, small, time.Now().Add(time.Minute))
+	defer tree2.Close()
+	if !(&parsed{sp: sp, src: small, buf: small, alias: map[string]bool{}}).collect(tree2.RootNode(), time.Now().Add(time.Minute)) {
+		t.Error("a small file's matching reported as halted")
+	}
+
+	old := parseTimeout
+	parseTimeout = time.Second
+	defer func() { parseTimeout = old }()
+	res, err := Parse("x.js", nestedClosures(30000))
+	if err != nil || !res.Fallback || res.FallbackReason != ReasonTimeout {
+		t.Errorf("30,000 nested closures: err %v, fallback %v %q; want text chunks, %q", err, res.Fallback, res.FallbackReason, ReasonTimeout)
 	}
 }

@@ -58,7 +58,7 @@ func (ps *parsed) macroCalls(p *sitter.Parser, depth int, deadline time.Time) []
 	if t == nil {
 		return nil // out of time: the calls in macros are not read
 	}
-	ps.collectCalls(t.RootNode())
+	ps.collectCalls(t.RootNode(), deadline)
 	return append([]*sitter.Tree{t}, ps.macroCalls(p, depth+1, deadline)...)
 }
 
@@ -68,9 +68,9 @@ func (ps *parsed) macroCalls(p *sitter.Parser, depth int, deadline time.Time) []
 // are not the file's. The relations are then put back in file order, so
 // that a callee called both inside and outside a macro is recorded at its
 // first call site.
-func (ps *parsed) collectCalls(root *sitter.Node) {
+func (ps *parsed) collectCalls(root *sitter.Node, deadline time.Time) {
 	defs, rels := len(ps.defs), len(ps.rels)
-	ps.collect(root)
+	ps.collect(root, deadline) // past the deadline, the calls found so far
 	ps.defs = ps.defs[:defs]
 	kept := ps.rels[:rels]
 	for _, r := range ps.rels[rels:] {

@@ -206,7 +206,7 @@ func TestCollectRecordsMacroArgs(t *testing.T) {
 		buf := parseBuffer(src)
 		ps := &parsed{sp: sp, src: src, buf: buf, idx: lines.NewIndex(src), alias: map[string]bool{}}
 		tree := parseTree(p, buf, time.Now().Add(time.Minute))
-		ps.collect(tree.RootNode())
+		ps.collect(tree.RootNode(), time.Now().Add(parseTimeout))
 		budget := maxMacroParses
 		items := ps.macroItems(p, tree.RootNode(), 0, &budget, time.Now().Add(time.Minute))
 		roots := []*sitter.Node{tree.RootNode()}
@@ -231,7 +231,7 @@ func TestCollectRecordsMacroArgs(t *testing.T) {
 				t.Fatalf("%s: no tree", name)
 			}
 			trees = append(trees, next)
-			ps.collectCalls(next.RootNode())
+			ps.collectCalls(next.RootNode(), time.Now().Add(parseTimeout))
 			roots = []*sitter.Node{next.RootNode()}
 		}
 		if got := ps.macroCalls(p, 0, time.Now().Add(time.Minute)); len(ps.macroArgs) != 0 {

@@ -1,10 +1,12 @@
 package chunk
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -15,6 +17,11 @@ import (
 	"github.com/coderag/coderag/internal/lang"
 	"github.com/coderag/coderag/internal/lines"
 )
+
+// parseTimeout bounds tree-sitter on one file, its parse and its query's
+// matching together; on timeout the file is chunked as text. A variable
+// so that a test can shorten it.
+var parseTimeout = 10 * time.Second
 
 // Errors returned by Parse. A caller that gets an error text-chunks the file
 // with TextChunks.
@@ -42,9 +49,6 @@ const (
 	// maxRelations caps the relations kept per file (minified or generated
 	// code can hold hundreds of thousands of calls).
 	maxRelations = 20000
-	// parseTimeout bounds tree-sitter on one file; on timeout the file is
-	// chunked as text.
-	parseTimeout = 10 * time.Second
 	// A file of at least minifiedBytes whose average line is longer than
 	// minifiedLine characters is minified/generated: it is text-chunked
 	// without parsing (a 900 KB one-line bundle becomes one chunk).
@@ -194,8 +198,12 @@ type rawRel struct {
 	// or module, so the call is Foo's own method (build.go)
 	recvConst bool
 	path      bool // callee written as a path
-	start     uint
-	name      string // Python "from . import name"
+	// imported: a call of a name the file imports by name, kept where
+	// the language keeps only calls of the file's own functions
+	// (spec.localCallsOnly; Haskell's "import M (f)" and "M.f")
+	imported bool
+	start    uint
+	name     string // Python "from . import name"
 }
 
 type parsed struct {
@@ -241,6 +249,11 @@ func parseAST(sp *spec, path string, src []byte, pkg *GoPackage) *FileResult {
 	if (sp.name == "c" || sp.name == "cpp") && tree.RootNode().HasError() {
 		tree, buf = parseCMasked(p, tree, buf, deadline)
 	}
+	if sp.name == "kotlin" && tree.RootNode().HasError() {
+		if joined, n := joinKotlinConstructors(buf); n > 0 {
+			tree, buf = parseBetter(p, tree, buf, joined, deadline)
+		}
+	}
 	defer tree.Close()
 	root := tree.RootNode()
 	broken := false
@@ -250,7 +263,13 @@ func parseAST(sp *spec, path string, src []byte, pkg *GoPackage) *FileResult {
 		broken = float64(span) > errorFallback*float64(len(src))
 	}
 	ps := &parsed{sp: sp, path: path, src: src, buf: buf, idx: lines.NewIndex(src), alias: map[string]bool{}, errors: res.ParseErrors}
-	ps.collect(root)
+	if !ps.collect(root, deadline) {
+		// the query's matching ran past the deadline too: deeply nested
+		// closures make it superlinear (20,000 nested arrow functions, a
+		// 280 KB file, took 35 s of CPU)
+		res.Chunks, res.Fallback, res.FallbackReason = TextChunks(path, sp.name, src), true, ReasonTimeout
+		return res
+	}
 	if broken {
 		// mostly errors (macros a grammar cannot read): keep the
 		// definitions that parsed whole; the rest
@@ -347,6 +366,16 @@ func parseCMasked(p *sitter.Parser, tree *sitter.Tree, buf []byte, deadline time
 	if n == 0 {
 		return tree, buf
 	}
+	return parseBetter(p, tree, buf, masked, deadline)
+}
+
+// parseBetter parses masked, a rewrite of buf of the same length, and
+// returns the tree and buffer with the smaller error span (then the fewer
+// errors): masked's only when the rewrite removed errors. The tree not
+// returned is closed. Lines and chunk text are read from the file's own
+// bytes by offset, so a rewrite that keeps every offset changes no line
+// number.
+func parseBetter(p *sitter.Parser, tree *sitter.Tree, buf, masked []byte, deadline time.Time) (*sitter.Tree, []byte) {
 	t2 := parseMaskedIncremental(p, tree, buf, masked, deadline)
 	if t2 == nil {
 		return tree, buf
@@ -486,10 +515,21 @@ func countErrorsIn(n *sitter.Node) (count int, span uint) {
 	return count, span
 }
 
-// collect runs the language query once over the tree.
-func (ps *parsed) collect(root *sitter.Node) {
+// collect runs the language query once over the tree, halting at
+// deadline (the one the parse had: parseTimeout bounds parse and query
+// together); it reports whether the query ran to its end.
+func (ps *parsed) collect(root *sitter.Node, deadline time.Time) bool {
 	qc := sitter.NewQueryCursor()
 	defer qc.Close()
+	left := time.Until(deadline)
+	if left <= 0 {
+		return false
+	}
+	// tree-sitter checks the clock every few hundred steps of its
+	// matching and halts past it. (The progress-callback form,
+	// MatchesWithOptions, keeps every call's options in go-pointer's table
+	// for good in go-tree-sitter 0.25: a leak per parsed file.)
+	qc.SetTimeoutMicros(uint64(left.Microseconds()))
 	seen := map[uintptr]*def{}
 	matches := qc.Matches(ps.sp.query, root, ps.buf)
 	for m := matches.Next(); m != nil; m = matches.Next() {
@@ -604,6 +644,9 @@ func (ps *parsed) collect(root *sitter.Node) {
 		seen[d.node.Id()] = d
 		ps.defs = append(ps.defs, d)
 	}
+	// matching ends early, with nothing to tell it from the end, only
+	// past the deadline
+	return time.Now().Before(deadline)
 }
 
 // plainField reports a Scala val or var of one line whose value is not a
@@ -1076,7 +1119,7 @@ func (ps *parsed) macroItems(p *sitter.Parser, n *sitter.Node, depth int, budget
 					}
 				}
 				trees = append(trees, t)
-				ps.collect(r)
+				ps.collect(r, deadline) // past the deadline, what was found so far
 				trees = append(trees, ps.macroItems(p, r, depth+1, budget, deadline)...)
 			}
 		}
@@ -1147,4 +1190,99 @@ func parseBuffer(src []byte) []byte {
 		}
 	}
 	return buf
+}
+
+// joinKotlinConstructors returns buf with the line break before a primary
+// constructor written on the line after its class header made a space:
+//
+//	public class Builder
+//	internal constructor(val name: String) {
+//
+// is Kotlin, but tree-sitter-kotlin ends the class declaration at the line
+// break, and the class, its members and the classes nested in it are
+// lost (square/kotlinpoet's FileSpec, TypeSpec and PropertySpec). The
+// length and every offset stay, and n counts the breaks joined.
+func joinKotlinConstructors(buf []byte) (out []byte, n int) {
+	for i := 0; i < len(buf); {
+		j := bytes.IndexByte(buf[i:], '\n')
+		if j < 0 {
+			break
+		}
+		eol := i + j
+		next := eol + 1
+		k := bytes.IndexByte(buf[next:], '\n')
+		end := len(buf)
+		if k >= 0 {
+			end = next + k
+		}
+		if kotlinCtorLine(buf[next:end]) && kotlinClassHeader(buf[i:eol]) {
+			if out == nil {
+				out = slices.Clone(buf)
+			}
+			out[eol] = ' '
+			if eol > 0 && out[eol-1] == '\r' {
+				out[eol-1] = ' '
+			}
+			n++
+		}
+		i = next
+	}
+	if out == nil {
+		return buf, 0
+	}
+	return out, n
+}
+
+// kotlinCtorLine reports whether line starts (after blanks, modifiers and
+// annotations) with the keyword constructor and its parameter list.
+func kotlinCtorLine(line []byte) bool {
+	s := strings.TrimSpace(string(line))
+	for {
+		switch {
+		case strings.HasPrefix(s, "constructor"):
+			return strings.HasPrefix(strings.TrimSpace(s[len("constructor"):]), "(")
+		case strings.HasPrefix(s, "@"):
+			w := strings.IndexAny(s, " \t(")
+			if w < 0 {
+				return false
+			}
+			if s[w] == '(' {
+				e := strings.IndexByte(s, ')')
+				if e < 0 {
+					return false
+				}
+				w = e + 1
+			}
+			s = strings.TrimSpace(s[w:])
+		default:
+			w := strings.IndexAny(s, " \t")
+			if w < 0 || !kotlinVisibility[s[:w]] {
+				return false
+			}
+			s = strings.TrimSpace(s[w:])
+		}
+	}
+}
+
+var kotlinVisibility = set("private", "internal", "protected", "public")
+
+// kotlinClassHeader reports whether line is a class header that the next
+// line may continue with its primary constructor: it declares a class
+// (or an enum, data, value, annotation or sealed class) and ends with its
+// name or type parameters, not with a body, a parenthesis or a comma.
+func kotlinClassHeader(line []byte) bool {
+	s := strings.TrimSpace(string(line))
+	if s == "" || strings.HasPrefix(s, "//") || strings.HasPrefix(s, "*") {
+		return false
+	}
+	if c := s[len(s)-1]; c == '{' || c == '(' || c == ',' || c == ')' || c == '}' || c == '=' {
+		return false
+	}
+	f := strings.Fields(s)
+	for i, w := range f {
+		if w == "class" && i+1 < len(f) {
+			return true
+		}
+	}
+	return false
 }
