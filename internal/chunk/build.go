@@ -543,7 +543,7 @@ func (ps *parsed) relations() []Relation {
 			} else if ps.sp.qualifyCalls && r.recvIsName && ps.alias[r.recv] {
 				to = r.recv + "." + to
 			}
-			if ps.sp.localCallsOnly && !localFuncs[to] {
+			if ps.sp.localCallsOnly && !localFuncs[to] && !r.imported {
 				continue
 			}
 			if ps.sp.name == "go" && r.recv == "" && !r.path {

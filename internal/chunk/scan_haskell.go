@@ -1,6 +1,7 @@
 package chunk
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -35,6 +36,7 @@ type hsDecl struct {
 func scanHaskell(s *scan) {
 	n := s.idx.Count()
 	var decls []hsDecl
+	imps := hsImports{names: map[string]string{}, quals: map[string]string{}}
 	for l := 1; l <= n; l++ {
 		t := s.line(l)
 		if t == "" || t[0] == ' ' || t[0] == '\t' || strings.TrimSpace(t) == "" {
@@ -56,6 +58,7 @@ func scanHaskell(s *scan) {
 			d.kind = "skip"
 			if m := hsImportRe().FindStringSubmatch(t); m != nil {
 				s.imp(m[1], s.idx.Start(l))
+				imps.add(s, l, n, m[1])
 			}
 		case word == "instance":
 			d.kind, d.name = KindClass, "instance"
@@ -77,6 +80,9 @@ func scanHaskell(s *scan) {
 				break
 			}
 			d.kind, d.name, d.nameAt = KindFunction, t[m[2]:m[3]], s.idx.Start(l)+m[2]
+			if op, at := hsInfixDef(t, m[3]); op != "" {
+				d.name, d.nameAt = op, s.idx.Start(l)+at // x <|> y = ...: the operator's equation
+			}
 			if prev := len(decls) - 1; prev >= 0 && decls[prev].kind == KindFunction &&
 				(decls[prev].name == d.name || hsInfixEquation(t, decls[prev].name)) {
 				continue // another equation (or the definition after its signature)
@@ -111,11 +117,11 @@ func scanHaskell(s *scan) {
 			continue
 		}
 		if d.kind == KindFunction {
-			hsCalls(s, d.name, a, b)
+			hsCalls(s, d.name, a, b, imps)
 			continue
 		}
 		if w := identAt(s.code, a); w == "instance" || w == "class" {
-			hsMethods(s, d)
+			hsMethods(s, d, imps)
 		}
 	}
 }
@@ -181,11 +187,70 @@ func hsIdentWhere(t string) bool {
 
 // hsCalls records the identifiers of a body [a,b) as calls (kept only when
 // they name a function of the file: localCallsOnly).
-func hsCalls(s *scan, self string, a, b int) {
+func hsCalls(s *scan, self string, a, b int, imps hsImports) {
 	for _, m := range hsIdentRe().FindAllIndex(s.code[a:b], -1) {
-		if name := string(s.code[a+m[0] : a+m[1]]); name != self {
-			s.call(name, "", a+m[0])
+		at := a + m[0]
+		name := string(s.code[at : a+m[1]])
+		if name == self {
+			continue
 		}
+		// M.f: a function of the module imported qualified as M
+		if at >= 2 && s.code[at-1] == '.' {
+			q := at - 1
+			for q > 0 && (isIdentByte(s.code[q-1]) || s.code[q-1] == '.' || s.code[q-1] == '\'') {
+				q--
+			}
+			if mod := imps.quals[string(s.code[q:at-1])]; mod != "" {
+				s.rels = append(s.rels, rawRel{kind: RelCalls, text: mod + "." + name, start: uint(at), imported: true})
+			}
+			continue
+		}
+		if len(s.rels) < 4*maxRelations {
+			r := rawRel{kind: RelCalls, text: name, start: uint(at)}
+			if mod := imps.names[name]; mod != "" {
+				// named in an import list: that module's function
+				r.text, r.imported = mod+"."+name, true
+			}
+			s.rels = append(s.rels, r)
+		}
+	}
+}
+
+// hsImports are the names a Haskell file imports: names[f] for a function
+// named in an import list ("import Hakyll.Core.Identifier (toFilePath)":
+// toFilePath -> Identifier), quals[A] for a module imported qualified, by
+// its alias or its own name ("import qualified Data.Map as M": M -> Map).
+// Either way the call is stored as "Segment.f", the module's last segment
+// (relate.resolveQualified finds a module's functions by its file's name;
+// a module outside the project makes it a library call).
+type hsImports struct {
+	names map[string]string
+	quals map[string]string
+}
+
+// add reads the import of module mod that starts at line l (of n), with
+// the lines of its import list that follow.
+func (im hsImports) add(s *scan, l, n int, mod string) {
+	text := s.line(l)
+	for k := l + 1; k <= n && strings.Count(text, "(") > strings.Count(text, ")"); k++ {
+		text += " " + s.line(k)
+	}
+	seg := mod[strings.LastIndexByte(mod, '.')+1:]
+	head, list, hasList := strings.Cut(text, "(")
+	f := strings.Fields(head)
+	if i := slices.Index(f, "as"); i >= 0 && i+1 < len(f) {
+		im.quals[f[i+1]] = seg
+	}
+	if slices.Contains(f, "qualified") || strings.Contains(text, " qualified") {
+		im.quals[mod] = seg
+		return // its names are written qualified
+	}
+	im.quals[mod] = seg
+	if !hasList || slices.Contains(f, "hiding") {
+		return
+	}
+	for _, m := range hsIdentRe().FindAllString(list, -1) {
+		im.names[m] = seg
 	}
 }
 
@@ -194,7 +259,7 @@ func hsCalls(s *scan, self string, a, b int) {
 // grouped by name like top-level functions. An instance's methods are owned
 // by its type ("instance FromJSON Foo" gives "Foo.parseJSON()"), a class's
 // by the class.
-func hsMethods(s *scan, d hsDecl) {
+func hsMethods(s *scan, d hsDecl, imps hsImports) {
 	owner := d.name
 	if identAt(s.code, s.idx.Start(d.first)) == "instance" {
 		f := strings.Fields(strings.NewReplacer("(", " ", ")", " ").Replace(d.name))
@@ -232,17 +297,20 @@ func hsMethods(s *scan, d hsDecl) {
 		if m == nil {
 			continue
 		}
-		name := t[in+m[2] : in+m[3]]
+		name, nameAt := t[in+m[2]:in+m[3]], in+m[2]
+		if op, at := hsInfixDef(t[in:], m[3]); op != "" {
+			name, nameAt = op, in+at
+		}
 		if n := len(gs); n > 0 && (gs[n-1].name == name || hsInfixEquation(t[in:], gs[n-1].name)) {
 			gs[n-1].last = l
 			continue
 		}
-		gs = append(gs, group{name: name, first: l, last: l, nameAt: s.idx.Start(l) + in + m[2]})
+		gs = append(gs, group{name: name, first: l, last: l, nameAt: s.idx.Start(l) + nameAt})
 	}
 	for _, g := range gs {
 		a, b := s.idx.Start(g.first)+indentOf(s.line(g.first)), s.idx.End(g.last, s.code)
 		if s.add(KindFunction, g.name, a, b, g.nameAt, "", owner) != nil {
-			hsCalls(s, g.name, a, b)
+			hsCalls(s, g.name, a, b, imps)
 		}
 	}
 }
@@ -285,6 +353,43 @@ func hsModule(s *scan, d hsDecl) {
 
 // hsInfixEquation reports an equation of operator op ("(<+>)") written
 // infix: "a <+> b = ...".
+// hsInfixDef reads an equation written infix, whose first word (ending
+// at byte end of line) is the left operand: "x <|> y = ..." defines
+// (<|>), "a `union` b = ..." defines union. It returns the defined name,
+// "(op)" for an operator, and its byte offset in line; "" when the word
+// after the first is no operator ("f x = ...", "x = ...", "f !x = ..."
+// with a bang pattern, "xs :: [a]").
+func hsInfixDef(line string, end int) (string, int) {
+	i := end
+	for i < len(line) && line[i] == ' ' {
+		i++
+	}
+	if i == end || i >= len(line) {
+		return "", 0
+	}
+	if line[i] == '`' {
+		j := strings.IndexByte(line[i+1:], '`')
+		if j <= 0 || !hsFnRe().MatchString(line[i+1:i+1+j]) {
+			return "", 0
+		}
+		return line[i+1 : i+1+j], i + 1
+	}
+	j := i
+	for j < len(line) && strings.IndexByte("!#$%&*+./<=>?@\\^|-~:", line[j]) >= 0 {
+		j++
+	}
+	op := line[i:j]
+	if op == "" || j < len(line) && line[j] != ' ' || hsReservedOps[op] {
+		return "", 0
+	}
+	return "(" + op + ")", i
+}
+
+// hsReservedOps are Haskell's reserved operators: after a first word they
+// start a binding, a guard, a signature or a pattern, not an operator's
+// equation.
+var hsReservedOps = set("=", "|", "::", "->", "<-", "=>", "@", "~", "\\", "..", ":")
+
 func hsInfixEquation(line, op string) bool {
 	if len(op) < 3 || op[0] != '(' {
 		return false

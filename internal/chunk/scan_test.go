@@ -110,6 +110,18 @@ go' x
   | otherwise = 0
   where y = 'c'
 `, []string{"1-1 class A", "3-6 function (<+>)()", "8-12 function go'()"}},
+		{"haskell equations written infix", "C.hs", `
+module C where
+
+(<+>) :: Int -> Int -> Int
+x <+> y = x + y
+
+x ` + "`minus`" + ` y = x - y
+
+f !x
+  | x > 0 = x <+> 1
+  | otherwise = 0
+`, []string{"1-1 class C", "3-4 function (<+>)()", "6-6 function minus()", "8-10 function f()"}}, // not x() twice
 		{"haskell contexts on the next lines", "B.hs", `
 class (Functor m, Applicative m, Monad m)
       => PandocMonad m where

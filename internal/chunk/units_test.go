@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
 	"sort"
 	"strings"
 	"testing"
@@ -289,5 +290,33 @@ func TestShow(t *testing.T) {
 	fmt.Printf("language %s fallback %v errors %d\n", g.Language, g.Fallback, g.ParseErrors)
 	for _, c := range g.Chunks {
 		fmt.Println(c)
+	}
+}
+
+// TestKotlinConstructorOnNextLine: a primary constructor written on the
+// line after its class header ("public class Builder⏎internal
+// constructor(...)", kotlinpoet's style) keeps the class, its members and
+// its nested classes, which tree-sitter-kotlin lost at the line break; the
+// chunks keep the file's own text and lines.
+func TestKotlinConstructorOnNextLine(t *testing.T) {
+	t.Parallel()
+	src := "package demo\n\npublic class Outer\nprivate constructor(val x: Int) {\n  fun outerFun(): Int = x\n\n" +
+		"  public class Builder\n  @Suppress(\"x\") internal constructor(internal val name: String) {\n    fun build(): Outer = Outer(1)\n  }\n}\n"
+	got := defsOf(t, "A.kt", src)
+	want := []string{"3-4 class Outer", "5-5 method Outer.outerFun()", "7-8 class Outer.Builder", "9-9 method Builder.build()"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+	res, err := Parse("A.kt", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range res.Chunks {
+		if c.Name == "Outer" && !strings.Contains(c.Content, "Outer\nprivate constructor") {
+			t.Errorf("class chunk text %q is not the file's", c.Content)
+		}
+	}
+	if _, n := joinKotlinConstructors([]byte("class A(\n  val x: Int,\n)\nfun f() = 1\n// class B\nconstructor(x)\n")); n != 0 {
+		t.Errorf("joined %d lines that are no class header and constructor", n)
 	}
 }

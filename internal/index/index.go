@@ -258,7 +258,12 @@ const racyWindow = int64(time.Second)
 //	    stored as "Module.name", not as guesses on a value
 //	    (chunk.exModuleCalls, chunk.luaModuleCalls); calls inside an
 //	    Elixir type attribute are dropped; "key: f(x)" is no call on key
-const AnalysisVersion = 21
+//	22: a Kotlin primary constructor on the line after its class header
+//	    keeps the class (chunk.joinKotlinConstructors); a Haskell
+//	    equation written infix defines its operator (chunk.hsInfixDef);
+//	    Haskell calls of imported and qualified names are stored as
+//	    "Module.name" (chunk.hsImports)
+const AnalysisVersion = 22
 
 // ResolveRoot is rootrule.Resolve: the absolute, symlink-resolved form of
 // dir, the identity of a project.

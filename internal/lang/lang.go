@@ -62,22 +62,51 @@ func Indexable(name string) bool { return Detect(name) != "" }
 
 // IsTestFile reports whether a root-relative path is test code: Go
 // _test.go files, files under test/, tests/, testdata/ or __tests__/
-// directories, Python test_*.py and *_test.py, JS/TS *.test.* and *.spec.*,
-// Java/Kotlin *Test.java / *Tests.kt under src/test.
+// directories, SwiftPM's Tests/, a Gradle or Kotlin Multiplatform source
+// set of tests (src/commonTest/, src/jvmTest/, src/androidUnitTest/),
+// Python test_*.py and *_test.py, JS/TS *.test.* and *.spec.*, Ruby
+// *_spec.rb and *_test.rb, and classes named *Test or *Tests (Java,
+// Kotlin, Swift, C#, PHP: FooTest.kt, FooTests.swift).
 func IsTestFile(p string) bool {
 	p = "/" + p
 	if strings.Contains(p, "/test/") || strings.Contains(p, "/tests/") || strings.Contains(p, "/testdata/") ||
-		strings.Contains(p, "/__tests__/") || strings.Contains(p, "/src/test/") {
+		strings.Contains(p, "/__tests__/") || strings.Contains(p, "/src/test/") || strings.Contains(p, "/Tests/") ||
+		testSourceSet(p) {
 		return true
 	}
 	base := path.Base(p)
 	switch {
 	case strings.HasSuffix(base, "_test.go"), strings.HasSuffix(base, "_test.py"),
-		strings.HasPrefix(base, "test_") && strings.HasSuffix(base, ".py"):
+		strings.HasPrefix(base, "test_") && strings.HasSuffix(base, ".py"),
+		strings.HasSuffix(base, "_spec.rb"), strings.HasSuffix(base, "_test.rb"):
 		return true
 	}
 	stem := strings.TrimSuffix(base, path.Ext(base))
+	if t := strings.TrimSuffix(strings.TrimSuffix(stem, "s"), "Test"); len(t) < len(stem)-3 && t != "" {
+		// FooTest, FooTests, but not Test, Tests or Contest
+		if c := t[len(t)-1]; c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' {
+			return true
+		}
+	}
 	return strings.HasSuffix(stem, ".test") || strings.HasSuffix(stem, ".spec")
+}
+
+// testSourceSet reports whether p ("/"-prefixed) lies in a Gradle or
+// Kotlin Multiplatform source set of tests: a directory right under src/
+// whose name is lower camel case ending in Test (commonTest, jvmTest,
+// androidUnitTest, integrationTest).
+func testSourceSet(p string) bool {
+	for rest := p; ; {
+		i := strings.Index(rest, "/src/")
+		if i < 0 {
+			return false
+		}
+		rest = rest[i+len("/src/"):]
+		seg, _, ok := strings.Cut(rest, "/")
+		if ok && len(seg) > len("Test") && strings.HasSuffix(seg, "Test") && seg[0] >= 'a' && seg[0] <= 'z' {
+			return true
+		}
+	}
 }
 
 // cppSyntax (compiled on first use) matches a line of C++-only syntax: a namespace, a template, a

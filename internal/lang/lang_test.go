@@ -13,6 +13,15 @@ func TestIsTestFile(t *testing.T) {
 		"tests/test_x.py": true, "json/test_decoder.py": true, "json/decoder_test.py": true, "json/decoder.py": false,
 		"src/test/java/FooTest.java": true, "src/main/java/Foo.java": false, "web/app.test.ts": true,
 		"web/app.spec.js": true, "web/__tests__/a.js": true, "web/app.ts": false, "contest/x.go": false,
+		// SwiftPM, Kotlin Multiplatform and Gradle source sets, test class names
+		"Tests/SplashTests/Tests/MarkdownTests.swift": true, "Tests/SplashTests/Core/TestCase.swift": true,
+		"Sources/Splash/Tokenizing/Tokenizer.swift":                                false,
+		"kotlinpoet/src/jvmTest/kotlin/com/squareup/kotlinpoet/CompilationRule.kt": true,
+		"kotlinpoet/src/commonTest/kotlin/X.kt":                                    true, "app/src/androidUnitTest/kotlin/A.kt": true,
+		"kotlinpoet/src/jvmMain/kotlin/com/squareup/kotlinpoet/TypeSpec.kt": false,
+		"src/main/java/com/acme/LoadTest.java":                              true, "lib/FooTests.cs": true, "lib/Contest.java": false,
+		"lib/Test.java": false, "lib/Tests.swift": false, "lib/Attest.kt": false,
+		"spec/models/user_spec.rb": true, "lib/rack/lint_test.rb": true, "lib/rack/request.rb": false,
 	} {
 		if got := IsTestFile(p); got != want {
 			t.Errorf("IsTestFile(%q) = %v, want %v", p, got, want)

@@ -374,3 +374,62 @@ func TestAmbiguousSuggestionsResolve(t *testing.T) {
 		}
 	}
 }
+
+// TestHaskellImportedCalls: a function named in an import list
+// ("import Site.Core.Paths (normalise)") and one called through a
+// qualified import ("P.splitDirs") are exact calls of the other module's
+// functions, so callers across modules are found (only calls of the
+// file's own functions were recorded); imported library functions
+// (fromMaybe, L.filter) are library calls.
+func TestHaskellImportedCalls(t *testing.T) {
+	t.Parallel()
+	r := resolverOf(t, "testdata/edges/hsmods")
+	by := edgesByCallee(t, r)
+	n := exactTarget(t, by, "Paths.normalise", "normalise")
+	n += exactTarget(t, by, "Paths.splitDirs", "splitDirs")
+	if n != 2 {
+		t.Errorf("%d cross-module calls, want 2 (toUrl -> normalise, depth -> splitDirs)", n)
+	}
+	if got := callerNames(t, r, "normalise"); len(got) != 2 {
+		t.Errorf("callers of normalise = %q, want splitDirs and toUrl", got)
+	}
+	for _, name := range []string{"Maybe.fromMaybe", "List.filter"} {
+		if len(by[name]) == 0 {
+			t.Errorf("no call of %s recorded", name)
+		}
+		for _, e := range by[name] {
+			if !e.library() {
+				t.Errorf("%s at %s:%d is %s, want a library call", name, e.Path, e.Line, e.Resolution)
+			}
+		}
+	}
+}
+
+// TestOverloadNamesWithTypedParameters: the full names an ambiguity error
+// offers for overloads whose parameters are written "label: Type" (Swift,
+// Kotlin, Scala, TypeScript) select their definition, with or without a
+// file before them; the colons inside the parameters were read as a
+// "FILE:NAME" separator and every such name was refused.
+func TestOverloadNamesWithTypedParameters(t *testing.T) {
+	t.Parallel()
+	r := resolverOf(t, "testdata/edges/swiftover")
+	_, err := r.Lookup("Font.load")
+	var amb *AmbiguousError
+	if !errors.As(err, &amb) || amb.Total != 2 {
+		t.Fatalf("Font.load: %v, want ambiguous between 2 overloads", err)
+	}
+	for _, c := range amb.Candidates {
+		if !strings.Contains(err.Error(), " "+c.Name+" (") {
+			t.Errorf("%s not offered: %v", c.Name, err)
+		}
+		for _, name := range []string{c.Name, c.Path + ":" + c.Name} {
+			d, err := r.Lookup(name)
+			if err != nil || d.StartLine != c.StartLine {
+				t.Errorf("Lookup(%q) = %v, %v; want line %d", name, d, err, c.StartLine)
+			}
+		}
+	}
+	if d, err := r.Lookup("Font.init(path: String, size: Double)"); err != nil || d.StartLine != 13 {
+		t.Errorf("Lookup of the second initializer: %v, %v", d, err)
+	}
+}

@@ -390,8 +390,15 @@ func (r *Resolver) Selector(d *Def) string {
 // offers when two definitions have the same name and package. A "::"
 // (C++, Rust, PHP qualification) is not a file separator.
 func fileQualified(name string) (file, rest string, ok bool) {
-	i := strings.LastIndexByte(name, ':')
-	if i <= 0 || i == len(name)-1 || name[i-1] == ':' || strings.Contains(name[i+1:], "::") {
+	// the file comes before the name and its parameters, whose own colons
+	// ("Font.load(fromPath path: String)", Swift, Kotlin, Scala,
+	// TypeScript) qualify nothing
+	head := name
+	if p := strings.IndexByte(name, '('); p >= 0 {
+		head = name[:p]
+	}
+	i := strings.LastIndexByte(head, ':')
+	if i <= 0 || i == len(name)-1 || head[i-1] == ':' || strings.Contains(head[i+1:], "::") {
 		return "", "", false
 	}
 	file = name[:i]

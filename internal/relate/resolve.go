@@ -486,6 +486,9 @@ func importMatches(file, imp string, d *Def) bool {
 		}
 		// static import of a method: pkg.Class.method
 		return len(segs) >= 2 && last == d.method && segs[len(segs)-2] == d.Owner
+	case "haskell":
+		// import Hakyll.Core.Identifier: .../Hakyll/Core/Identifier.hs
+		return hasSuffix(mod, strings.ReplaceAll(strings.TrimSpace(imp), ".", "/"))
 	case "lua":
 		// require("luarocks.core.vers"): luarocks/core/vers.lua, or
 		// luarocks/core/vers/init.lua
