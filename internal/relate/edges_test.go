@@ -433,3 +433,33 @@ func TestOverloadNamesWithTypedParameters(t *testing.T) {
 		t.Errorf("Lookup of the second initializer: %v, %v", d, err)
 	}
 }
+
+// TestNotFoundSuggests: a name no definition has names the one meant when
+// it differs in case or by a typo, in the form it was written in (bare or
+// Owner.method); a name close to nothing suggests nothing.
+func TestNotFoundSuggests(t *testing.T) {
+	t.Parallel()
+	r := resolverOf(t, "testdata/edges/swiftover")
+	for name, want := range map[string]string{
+		"Font.lod":    "Font.load",
+		"font.load":   "Font.load",
+		"laod":        "load",
+		"LOAD":        "load",
+		"Font.loader": "Font.load",
+		"parseJSON":   "",
+		"Font.save":   "",
+	} {
+		_, err := r.Lookup(name)
+		var nf *NotFoundError
+		if !errors.As(err, &nf) {
+			t.Errorf("Lookup(%q): %v, want not found", name, err)
+			continue
+		}
+		if nf.Suggestion != want {
+			t.Errorf("Lookup(%q) suggests %q, want %q", name, nf.Suggestion, want)
+		}
+		if want != "" && !strings.HasSuffix(err.Error(), "; did you mean "+want+"?") {
+			t.Errorf("Lookup(%q): %q does not name %s", name, err, want)
+		}
+	}
+}

@@ -56,6 +56,7 @@ import (
 	"sync"
 
 	"github.com/coderag/coderag/internal/chunk"
+	"github.com/coderag/coderag/internal/english"
 	"github.com/coderag/coderag/internal/store"
 )
 
@@ -160,11 +161,20 @@ func (d *Def) dir() string { return path.Dir(d.Path) }
 type NotFoundError struct {
 	Name    string
 	Project string
+	// Suggestion is the definition's name nearest Name, written as Name is
+	// (bare, or Owner.method), when one is close enough (a different case,
+	// or a typo: Resolver.suggest); "" otherwise.
+	Suggestion string
 }
 
-// Error is "no function or class named NAME in PROJECT".
+// Error is "no function or class named NAME in PROJECT", with "; did you
+// mean SUGGESTION?" when there is one.
 func (e *NotFoundError) Error() string {
-	return fmt.Sprintf("no function or class named %s in %s", e.Name, e.Project)
+	msg := fmt.Sprintf("no function or class named %s in %s", e.Name, e.Project)
+	if e.Suggestion != "" {
+		msg += fmt.Sprintf("; did you mean %s?", e.Suggestion)
+	}
+	return msg
 }
 
 // Is makes errors.Is(err, ErrNotFound) true.
@@ -365,11 +375,68 @@ func (r *Resolver) Lookup(name string) (*Def, error) {
 	}
 	switch len(cands) {
 	case 0:
-		return nil, &NotFoundError{Name: name, Project: r.project}
+		return nil, &NotFoundError{Name: name, Project: r.project, Suggestion: r.suggest(name)}
 	case 1:
 		return cands[0], nil
 	}
 	return nil, ambiguous(name, r.project, cands)
+}
+
+// suggest returns the name of a definition that name was probably meant
+// for: one that differs only in case ("escapinghtmlentities"), else the
+// nearest within an edit distance of 3 and under a third of the name
+// ("escapingHTMLEntity"); a name written Owner.method is matched against
+// the definitions' Owner.method names, a bare one against bare names. ""
+// when none is close enough, or two are equally close.
+func (r *Resolver) suggest(name string) string {
+	name = strings.TrimSpace(name)
+	if i := strings.IndexByte(name, '('); i > 0 {
+		name = name[:i]
+	}
+	if name == "" || len(name) > 200 {
+		return ""
+	}
+	byForm := r.byMethod
+	if strings.Contains(name, ".") {
+		byForm = r.byCall
+	}
+	best, bestD, tie := "", 4, false // at most 3 edits
+	lower := strings.ToLower(name)
+	for n := range byForm {
+		if strings.ToLower(n) == lower {
+			// a difference of case counts as the smallest edit
+			if bestD == 0 && n != best {
+				tie = true
+			} else if bestD > 0 {
+				best, bestD, tie = n, 0, false
+			}
+			continue
+		}
+		if abs(len(n)-len(name)) >= bestD {
+			continue // the distance is at least the difference in length
+		}
+		d := english.EditDistance(name, n)
+		if 3*d >= len([]rune(name)) {
+			continue
+		}
+		switch {
+		case d < bestD:
+			best, bestD, tie = n, d, false
+		case d == bestD && n != best:
+			tie = true
+		}
+	}
+	if tie {
+		return ""
+	}
+	return best
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
 }
 
 // Selector is a name that Lookup resolves to d and to nothing else, for

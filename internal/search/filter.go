@@ -10,6 +10,7 @@ import (
 
 	"github.com/coderag/coderag/internal/analyze"
 	"github.com/coderag/coderag/internal/chunk"
+	"github.com/coderag/coderag/internal/english"
 	"github.com/coderag/coderag/internal/lang"
 )
 
@@ -190,32 +191,11 @@ func (f *Filter) MatchProject(root string) bool {
 func nearestFilter(name string) string {
 	best, bd := "", 3
 	for _, n := range FilterNames {
-		if d := editDistance(strings.TrimPrefix(name, "-"), strings.TrimPrefix(n, "-")); d < bd && d < len(n) {
+		if d := english.EditDistance(strings.TrimPrefix(name, "-"), strings.TrimPrefix(n, "-")); d < bd && d < len(n) {
 			best, bd = n, d
 		}
 	}
 	return best
-}
-
-// editDistance is the Levenshtein distance between a and b, in bytes.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			c := prev[j-1]
-			if a[i-1] != b[j-1] {
-				c++
-			}
-			cur[j] = min(c, prev[j]+1, cur[j-1]+1)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // filterRE matches a word written like a filter: a lower-case name, a
