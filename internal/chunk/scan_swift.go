@@ -1,6 +1,7 @@
 package chunk
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -103,7 +104,17 @@ func scanSwift(s *scan) {
 			s.add(KindFunction, name, start, matchClose(code, body), nameAt, params, "")
 		}
 	}
+	from := len(s.rels)
 	s.calls(0, len(code), swiftStop)
+	// "#if os(iOS)", "#elseif canImport(UIKit)": conditions of the
+	// compiler, not calls
+	s.rels = append(s.rels[:from], slices.DeleteFunc(s.rels[from:], func(r rawRel) bool {
+		if r.kind != RelCalls {
+			return false
+		}
+		l := strings.TrimSpace(s.line(s.idx.Line(int(r.start))))
+		return strings.HasPrefix(l, "#if ") || strings.HasPrefix(l, "#elseif ")
+	})...)
 }
 
 // matchAngle returns the offset past the '>' closing the '<' at i ("->"

@@ -263,7 +263,8 @@ const racyWindow = int64(time.Second)
 //	    equation written infix defines its operator (chunk.hsInfixDef);
 //	    Haskell calls of imported and qualified names are stored as
 //	    "Module.name" (chunk.hsImports)
-const AnalysisVersion = 22
+//	23: Swift's "#if os(iOS)" and "#elseif canImport(X)" are no calls
+const AnalysisVersion = 23
 
 // ResolveRoot is rootrule.Resolve: the absolute, symlink-resolved form of
 // dir, the identity of a project.

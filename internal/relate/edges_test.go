@@ -463,3 +463,29 @@ func TestNotFoundSuggests(t *testing.T) {
 		}
 	}
 }
+
+// TestSwiftPlatformCalls: a capitalised call that nothing in the project
+// defines makes a value of a platform type (CGFloat(2), String(...)), and
+// print, precondition and max are the standard library's: library calls,
+// not unresolved ones; "#if os(iOS)" and "#elseif canImport(AppKit)" are
+// compiler conditions, no calls.
+func TestSwiftPlatformCalls(t *testing.T) {
+	t.Parallel()
+	r := resolverOf(t, "testdata/edges/swiftover")
+	by := edgesByCallee(t, r)
+	for _, name := range []string{"CGFloat", "String", "Int", "print", "precondition", "max"} {
+		if len(by[name]) == 0 {
+			t.Errorf("no call of %s recorded", name)
+		}
+		for _, e := range by[name] {
+			if !e.library() {
+				t.Errorf("%s at %s:%d is %s, want a library call", name, e.Path, e.Line, e.Resolution)
+			}
+		}
+	}
+	for _, name := range []string{"os", "canImport"} {
+		if len(by[name]) > 0 {
+			t.Errorf("the compiler condition %s( recorded as a call", name)
+		}
+	}
+}

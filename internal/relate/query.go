@@ -123,7 +123,11 @@ func (e *Edge) library() bool {
 	if strings.Contains(e.To, ".") || strings.Contains(e.To, "::") || e.form == lang.CallPlain && goBuiltins.has(e.To) {
 		return true
 	}
-	switch family(lang.Detect(e.Path)) {
+	l := lang.Detect(e.Path)
+	if l == "kotlin" {
+		return typeCall(e) || kotlinStdlib.has(e.To)
+	}
+	switch family(l) {
 	case "js":
 		return jsBuiltins.has(e.To) || (e.form == lang.CallValue || e.form == lang.CallSelf) && jsBuiltinMethods.has(e.To)
 	case "rust":
@@ -134,6 +138,10 @@ func (e *Edge) library() bool {
 		return luaBuiltins.has(e.To)
 	case "elixir":
 		return elixirKernel.has(e.To)
+	case "swift":
+		return typeCall(e) || swiftStdlib.has(e.To)
+	case "jvm", "csharp":
+		return typeCall(e)
 	}
 	// other languages: the bare names of both runtimes, as before the
 	// lists were split by language
@@ -227,6 +235,37 @@ var jsBuiltinMethods = words(`
 	getUTCSeconds setDate setFullYear setHours setMilliseconds setMinutes setMonth setSeconds setTime
 	toDateString toISOString toJSON toLocaleDateString toLocaleTimeString toTimeString toUTCString
 	for keyFor description next return throw`)
+
+// typeCall reports a bare call of a capitalised name that nothing in the
+// project defines, in a language where such a call makes a value of a
+// type (Swift's CGFloat(x) and UIFont(...), Kotlin's StringBuilder(),
+// Java's and C#'s new Foo(...)): a type of the platform or of another
+// package.
+func typeCall(e *Edge) bool {
+	return e.form != lang.CallValue && e.To != "" && e.To[0] >= 'A' && e.To[0] <= 'Z'
+}
+
+// swiftStdlib are the global functions of Swift's standard library
+// (developer.apple.com/documentation/swift/swift-standard-library, "Global
+// functions"), called without a receiver.
+var swiftStdlib = words(`
+	print debugPrint dump readLine min max abs zip stride repeatElement sequence swap precondition
+	preconditionFailure assert assertionFailure fatalError type numericCast unsafeBitCast unsafeDowncast
+	withUnsafePointer withUnsafeMutablePointer withUnsafeBytes withUnsafeMutableBytes withExtendedLifetime
+	withoutActuallyEscaping isKnownUniquelyReferenced withCheckedContinuation withCheckedThrowingContinuation
+	withTaskGroup withThrowingTaskGroup`)
+
+// kotlinStdlib are top-level functions of Kotlin's standard library
+// (kotlinlang.org/api/core/kotlin-stdlib: kotlin, kotlin.collections,
+// kotlin.io, kotlin.text, kotlin.sequences) and its scope functions,
+// called without a receiver.
+var kotlinStdlib = words(`
+	println print readLine listOf listOfNotNull mutableListOf arrayListOf emptyList setOf mutableSetOf
+	hashSetOf linkedSetOf emptySet mapOf mutableMapOf hashMapOf linkedMapOf emptyMap arrayOf emptyArray
+	intArrayOf longArrayOf byteArrayOf charArrayOf doubleArrayOf booleanArrayOf arrayOfNulls sequenceOf
+	emptySequence generateSequence sequence lazy lazyOf require requireNotNull check checkNotNull error TODO
+	repeat run with apply also let takeIf takeUnless buildString buildList buildSet buildMap maxOf minOf
+	synchronized runCatching assert`)
 
 // luaBuiltins are Lua's basic functions (the Lua 5.1-5.4 reference
 // manuals, §5.1/§6.1 "Basic Functions", with 5.1's unpack, loadstring,

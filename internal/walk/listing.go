@@ -671,6 +671,15 @@ func (l *lister) statAll() error {
 		}
 	}
 	l.stats.Statted = len(idx)
+	// run[j]: how many files from idx[j] on share idx[j]'s directory
+	// (the listing keeps a directory's files together), for statAt
+	run := make([]int32, len(idx))
+	for j := len(idx) - 1; j >= 0; j-- {
+		run[j] = 1
+		if j+1 < len(idx) && sameDir(l.items[idx[j]].file.Path, l.items[idx[j+1]].file.Path) {
+			run[j] = run[j+1] + 1
+		}
+	}
 	max := l.opts.MaxFileBytes
 	if max == 0 {
 		max = MaxFileBytes
@@ -690,9 +699,9 @@ func (l *lister) statAll() error {
 				if start >= len(idx) {
 					return
 				}
-				for _, i := range idx[start:min(start+statBatch, len(idx))] {
-					it := &l.items[i]
-					size, mtime, regular, err := at.lstat(it.file.Abs)
+				for j := start; j < min(start+statBatch, len(idx)); j++ {
+					it := &l.items[idx[j]]
+					size, mtime, regular, err := at.lstatRun(it.file.Abs, int(run[j]))
 					if err == nil && !regular {
 						err = errRelist
 					}
@@ -718,6 +727,13 @@ func (l *lister) statAll() error {
 		return err
 	}
 	return firstErr
+}
+
+// sameDir reports whether the slash-separated paths a and b name files of
+// one directory.
+func sameDir(a, b string) bool {
+	i, j := strings.LastIndexByte(a, '/'), strings.LastIndexByte(b, '/')
+	return i == j && a[:max(i, 0)] == b[:max(j, 0)]
 }
 
 // osLstat is statAt.lstat by os.Lstat.

@@ -27,7 +27,35 @@ func newStatAt() *statAt { return &statAt{fd: -1} }
 // and whether it is a regular file. When its directory cannot be opened
 // it falls back on os.Lstat.
 func (s *statAt) lstat(abs string) (int64, time.Time, bool, error) {
+	return s.lstatRun(abs, statAtMin)
+}
+
+// statAtMin is how many files of one directory, listed together, make
+// opening the directory worth it: an open(2) and a close(2) cost about
+// as much as the lookups of three or four files' whole paths save (GOROOT/src's
+// 9,052 files in 1,280 directories: the opens and closes were 14% of a
+// no-change run's CPU).
+const statAtMin = 4
+
+// lstatRun is lstat for abs, the first of run files of its directory
+// listed together: with fewer than statAtMin of them (and its directory
+// not open already) the whole path is looked up, without opening the
+// directory.
+func (s *statAt) lstatRun(abs string, run int) (int64, time.Time, bool, error) {
 	dir, name := filepath.Split(abs)
+	if (dir != s.dir || s.fd < 0) && run < statAtMin {
+		var st unix.Stat_t
+		for {
+			err := unix.Lstat(abs, &st)
+			if err == unix.EINTR {
+				continue
+			}
+			if err != nil {
+				return 0, time.Time{}, false, &os.PathError{Op: "lstat", Path: abs, Err: err}
+			}
+			return st.Size, time.Unix(st.Mtim.Unix()), st.Mode&unix.S_IFMT == unix.S_IFREG, nil
+		}
+	}
 	if dir != s.dir || s.fd < 0 {
 		s.close()
 		fd, err := unix.Open(dir, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)

@@ -13,4 +13,8 @@ func newStatAt() *statAt { return &statAt{} }
 // regular file.
 func (s *statAt) lstat(abs string) (int64, time.Time, bool, error) { return osLstat(abs) }
 
+// lstatRun is lstat (run, the files of abs's directory listed with it,
+// matters only on Linux).
+func (s *statAt) lstatRun(abs string, _ int) (int64, time.Time, bool, error) { return osLstat(abs) }
+
 func (s *statAt) close() {}
