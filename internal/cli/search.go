@@ -118,7 +118,7 @@ A misspelt filter (lnag:go) or a query of filters only is an error (exit status 
 				if r.Type == chunk.KindText {
 					continue
 				}
-				callers, callees, err := res.Neighbors(r.Name)
+				callers, callees, err := res.Neighbors(r.Name, r.Path, r.StartLine)
 				if err != nil {
 					continue // a class or an unresolvable name: nothing to attach
 				}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -486,6 +487,21 @@ func TestSwiftPlatformCalls(t *testing.T) {
 	for _, name := range []string{"os", "canImport"} {
 		if len(by[name]) > 0 {
 			t.Errorf("the compiler condition %s( recorded as a call", name)
+		}
+	}
+}
+
+// TestNeighborsOfTheResultsOwnDefinition: search --expand lists the
+// callers and callees of the result's own definition when several files
+// define one chunk name (it took the first in path order: html's Add
+// showed text's callees, or none).
+func TestNeighborsOfTheResultsOwnDefinition(t *testing.T) {
+	t.Parallel()
+	r := resolverOf(t, "testdata/edges/dupnames")
+	for path, want := range map[string]string{"html/builder.go": "Builder.flush html/builder.go:12", "text/builder.go": "Builder.reset text/builder.go:12"} {
+		_, callees, err := r.Neighbors("Builder.Add(text string)", path, 7)
+		if err != nil || !slices.Contains(callees, want) {
+			t.Errorf("callees of %s's Add: %q, %v; want %q among them", path, callees, err, want)
 		}
 	}
 }

@@ -911,15 +911,23 @@ func Describe(ctx context.Context, idx Index, project, name string) (string, err
 // "Name path:line" with the definition's location; callers that reach it
 // only through an ambiguous call and ambiguous callees end in " (ambiguous)".
 // Unresolved callees (library calls) are left out. A class or text chunk has
-// no neighbours (nil, nil, nil); an unknown name is a *NotFoundError. When
-// several files define the same chunk name, the first in path order is used.
-func (r *Resolver) Neighbors(chunkName string) (callers, callees []string, err error) {
+// no neighbours (nil, nil, nil); an unknown name is a *NotFoundError. The
+// chunk is the definition of that name at path and line (a search result's
+// Path and StartLine); when several files define the same chunk name
+// (Builder.addPlainText in three output formats) the result's own is
+// taken, and only when none is there (path ""), the first in path order.
+func (r *Resolver) Neighbors(chunkName, path string, line int) (callers, callees []string, err error) {
 	r.begin()
 	ds := r.byName[chunkName]
 	if len(ds) == 0 {
 		return nil, nil, &NotFoundError{Name: chunkName, Project: r.project}
 	}
 	d := ds[0]
+	for _, c := range ds {
+		if c.Path == path && (c.StartLine == line || d.Path != path) {
+			d = c
+		}
+	}
 	if d.isClass() {
 		return nil, nil, nil
 	}

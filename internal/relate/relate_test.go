@@ -385,7 +385,7 @@ func TestNameErrors(t *testing.T) {
 	if err != nil || len(g.Edges) != 1 || g.Edges[0].Kind != "implements" {
 		t.Errorf("external name: %+v %v", g, err)
 	}
-	callers, callees, err := r.Neighbors("UserService.describe(long id)")
+	callers, callees, err := r.Neighbors("UserService.describe(long id)", "", 0)
 	if err != nil || len(callers) != 1 || !strings.HasPrefix(callers[0], "App.run com/shop/App.java:12") ||
 		len(callees) != 2 || callees[0] != "find (ambiguous)" || callees[1] != "UserService.format com/shop/service/UserService.java:27" {
 		t.Errorf("Neighbors: %q %q %v", callers, callees, err)
