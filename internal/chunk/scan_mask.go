@@ -156,20 +156,25 @@ func maskSwift(src []byte) []byte {
 	return m.out
 }
 
-// swiftString blanks a Swift string with \( ... ) interpolations, which may
-// hold strings of their own.
+// swiftString blanks a Swift string, but not the code of its \( ... )
+// interpolations ("\(text.escapingHTMLEntities())" calls a function),
+// whose own strings it blanks.
 func (m *masker) swiftString(i int, q string) int {
-	j := i + len(q)
+	from := i + len(q) // the start of the text not blanked yet
+	j := from
 	for j < len(m.src) {
 		switch {
 		case m.src[j] == '\\' && j+1 < len(m.src) && m.src[j+1] == '(':
+			m.blank(from, j+2) // the text before, and "\("
 			depth := 0
 			for j++; j < len(m.src); j++ {
 				if m.src[j] == '"' {
-					j = indexFrom(m.src, j+1, `"`)
-					if j < 0 {
-						j = len(m.src) - 1
+					e := indexFrom(m.src, j+1, `"`)
+					if e < 0 {
+						e = len(m.src) - 1
 					}
+					m.blank(j+1, e)
+					j = e
 					continue
 				}
 				if m.src[j] == '(' {
@@ -181,20 +186,22 @@ func (m *masker) swiftString(i int, q string) int {
 					}
 				}
 			}
+			// the closing ")" is blanked with the text after it
+			from = j
 			j++
 		case m.src[j] == '\\':
 			j += 2
 		case hasAt(m.src, j, q):
-			m.blank(i+len(q), j)
+			m.blank(from, j)
 			return j + len(q)
 		case q == `"` && m.src[j] == '\n':
-			m.blank(i+1, j)
+			m.blank(from, j)
 			return j
 		default:
 			j++
 		}
 	}
-	m.blank(i+len(q), len(m.src))
+	m.blank(from, len(m.src))
 	return len(m.src)
 }
 

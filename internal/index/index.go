@@ -264,7 +264,8 @@ const racyWindow = int64(time.Second)
 //	    Haskell calls of imported and qualified names are stored as
 //	    "Module.name" (chunk.hsImports)
 //	23: Swift's "#if os(iOS)" and "#elseif canImport(X)" are no calls
-const AnalysisVersion = 23
+//	24: calls inside a Swift string's \( ... ) are calls
+const AnalysisVersion = 24
 
 // ResolveRoot is rootrule.Resolve: the absolute, symlink-resolved form of
 // dir, the identity of a project.

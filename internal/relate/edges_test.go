@@ -505,3 +505,18 @@ func TestNeighborsOfTheResultsOwnDefinition(t *testing.T) {
 		}
 	}
 }
+
+// TestSwiftInterpolatedCalls: a call inside a string's \( ... ) is a call
+// (the masker blanked the interpolation with the string), and a string
+// inside the interpolation is still no code.
+func TestSwiftInterpolatedCalls(t *testing.T) {
+	t.Parallel()
+	r := resolverOf(t, "testdata/edges/swiftover")
+	by := edgesByCallee(t, r)
+	if n := exactTarget(t, by, "describe", "describe"); n != 1 {
+		t.Errorf("%d calls of describe, want 1 (from banner's multi-line string)", n)
+	}
+	if len(by["size"]) > 0 {
+		t.Errorf("the string \"(size)\" inside an interpolation read as a call")
+	}
+}
