@@ -87,8 +87,8 @@ func (s *scan) add(kind, name string, start, end, nameStart int, params, owner s
 	var docs []string
 	for l := first - 1; l >= 1; l-- {
 		orig := strings.TrimSpace(s.origLine(l))
-		if orig == "" {
-			break
+		if orig == "" || separatorLine(orig) {
+			break // a blank line, or a banner ("-----", "#####") ending the section above
 		}
 		m := strings.TrimSpace(s.line(l))
 		quoted := m != "" && strings.Trim(m, "\"'` \t") == "" // a line of a docstring
@@ -165,6 +165,26 @@ func (s *scan) imp(text string, off int) {
 			s.skips = append(s.skips, [2]uint{uint(a), uint(b)})
 		}
 	}
+}
+
+// separatorLine reports a comment line of at least 8 characters made of
+// one repeated punctuation character and spaces ("------------" in
+// Haskell, "########" in a shell script): a banner between sections, not
+// documentation of what follows.
+func separatorLine(line string) bool {
+	if len(line) < 8 {
+		return false
+	}
+	c := line[0]
+	if !strings.ContainsRune("-=#*/~+_", rune(c)) {
+		return false
+	}
+	for i := 1; i < len(line); i++ {
+		if line[i] != c && line[i] != ' ' {
+			return false
+		}
+	}
+	return true
 }
 
 // matchClose returns the offset just past the bracket closing the one at

@@ -122,6 +122,14 @@ f !x
   | x > 0 = x <+> 1
   | otherwise = 0
 `, []string{"1-1 class C", "3-4 function (<+>)()", "6-6 function minus()", "8-10 function f()"}}, // not x() twice
+		{"haskell doc comment under a banner", "D.hs", `
+module D where
+
+--------------------------------------------------------------------------------
+-- | Split a list into pages of n items.
+paginateEvery :: Int -> [a] -> [[a]]
+paginateEvery n = go
+`, []string{"1-1 class D", "4-6 function paginateEvery()"}}, // the banner is not its doc
 		{"haskell contexts on the next lines", "B.hs", `
 class (Functor m, Applicative m, Monad m)
       => PandocMonad m where

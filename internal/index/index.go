@@ -265,7 +265,10 @@ const racyWindow = int64(time.Second)
 //	    "Module.name" (chunk.hsImports)
 //	23: Swift's "#if os(iOS)" and "#elseif canImport(X)" are no calls
 //	24: calls inside a Swift string's \( ... ) are calls
-const AnalysisVersion = 24
+//	25: in the scanned languages a banner comment ("-----") above a
+//	    definition's doc comment is not part of its chunk
+//	    (chunk.separatorLine)
+const AnalysisVersion = 25
 
 // ResolveRoot is rootrule.Resolve: the absolute, symlink-resolved form of
 // dir, the identity of a project.
