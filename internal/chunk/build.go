@@ -556,7 +556,7 @@ func (ps *parsed) relations() []Relation {
 					self = r.recvIsName && r.recv == ps.goReceiverName(ps.callerDef(funcs, r.start))
 				case "python":
 					self = r.recv == "self" || r.recv == "cls"
-				case "javascript", "typescript", "tsx", "kotlin":
+				case "javascript", "typescript", "tsx", "kotlin", "java", "csharp", "scala":
 					self = r.recv == "this"
 				case "rust", "ruby":
 					self = r.recv == "self"
@@ -564,6 +564,10 @@ func (ps *parsed) relations() []Relation {
 				switch {
 				case self:
 					form = lang.CallSelf
+				case r.recvStatic:
+					// EnglishLanguage.GetTranslation(key): the class's
+					// method, wherever the class is (relate.resolveQualified)
+					to = r.recv + "." + to
 				case r.recvConst:
 					// Foo.new(...) makes a Foo; Foo.bar(...) and
 					// A::Foo.bar(...) call Foo's singleton method bar

@@ -195,9 +195,12 @@ type rawRel struct {
 	recv       string // call receiver text (identifier) if any
 	recvIsName bool
 	// recvConst: the receiver is a Ruby constant (Foo, A::Foo), a class
-	// or module, so the call is Foo's own method (build.go)
-	recvConst bool
-	path      bool // callee written as a path
+	// or module, so the call is Foo's own method (build.go); or, with
+	// recvStatic, a capitalised name in Java, C# or Scala: a class's
+	// static method or an object's ("OtherLang.Translate(key)")
+	recvConst  bool
+	recvStatic bool
+	path       bool // callee written as a path
 	// imported: a call of a name the file imports by name, kept where
 	// the language keeps only calls of the file's own functions
 	// (spec.localCallsOnly; Haskell's "import M (f)" and "M.f")
@@ -544,7 +547,7 @@ func (ps *parsed) collect(root *sitter.Node, deadline time.Time) bool {
 			switch ps.sp.roles[c.Index] {
 			case "class", "function", "text":
 				if d == nil {
-					d = &def{kind: ps.sp.roles[c.Index], node: n, start: n.StartByte(), end: n.EndByte()}
+					d = &def{kind: ps.sp.roles[c.Index], node: n, start: n.StartByte(), end: ps.codeEnd(&n)}
 				}
 			case "name":
 				nameNode = &n
@@ -592,7 +595,18 @@ func (ps *parsed) collect(root *sitter.Node, deadline time.Time) bool {
 			if recvNode != nil {
 				rel.recv = ps.text(recvNode)
 				rel.recvIsName = recvNode.Kind() == "identifier" || recvNode.Kind() == "package_identifier"
-				rel.recvConst = ps.sp.name == "ruby" && (recvNode.Kind() == "constant" || recvNode.Kind() == "scope_resolution")
+				rel.recvConst = ps.sp.name == "ruby" && (recvNode.Kind() == "constant" || recvNode.Kind() == "scope_resolution") ||
+					staticReceivers[ps.sp.name] && rel.recvIsName && rel.recv != "" && rel.recv[0] >= 'A' && rel.recv[0] <= 'Z'
+				switch {
+				case rel.recvConst && ps.sp.name != "ruby":
+					rel.recvStatic = true
+				case staticReceivers[ps.sp.name] && rel.recv != "this":
+					// a call on a value: Java, C# and Scala have no typed
+					// resolution here, so it stays a call by name, as it
+					// was before receivers were read (a guess on every
+					// field's call would cut the walks through them)
+					rel.recv, rel.recvIsName = "", false
+				}
 			}
 			if rel.kind == RelImports {
 				rel.text = ps.sp.cleanImport(rel.text)
@@ -648,6 +662,56 @@ func (ps *parsed) collect(root *sitter.Node, deadline time.Time) bool {
 	// past the deadline
 	return time.Now().Before(deadline)
 }
+
+// codeEnd is the end of n without the comments and blank space it ends
+// with: tree-sitter-scala closes a definition whose body is indented on
+// the lines after "=" only at the next definition, so the doc comment of
+// the next one ("def a(x: Int): Int =⏎  x + 1⏎⏎  /** Doubles y. */⏎  def
+// b") was the end of a's chunk, and b's first line its last.
+func (ps *parsed) codeEnd(n *sitter.Node) uint {
+	end := n.EndByte()
+	if ps.sp.name != "scala" {
+		return end
+	}
+	for i := int(n.ChildCount()) - 1; i >= 0; i-- {
+		c := n.Child(uint(i))
+		if c == nil {
+			continue
+		}
+		if !ps.sp.comments[c.Kind()] {
+			return lastCodeEnd(ps, c)
+		}
+	}
+	return end
+}
+
+// lastCodeEnd is codeEnd for a child: the end of its last descendant that
+// is not a comment (an indented block ends with the comments after it).
+func lastCodeEnd(ps *parsed, n *sitter.Node) uint {
+	for n.ChildCount() > 0 {
+		var last *sitter.Node
+		for i := int(n.ChildCount()) - 1; i >= 0; i-- {
+			if c := n.Child(uint(i)); c != nil && !ps.sp.comments[c.Kind()] {
+				last = c
+				break
+			}
+		}
+		switch {
+		case last == nil: // comments only
+			return n.StartByte()
+		case last.EndByte() < n.EndByte():
+			return last.EndByte() // what follows it is comments and blank space
+		}
+		n = last
+	}
+	return n.EndByte()
+}
+
+// staticReceivers are the languages whose calls on a capitalised name
+// are calls of a class's static method or of an object's
+// ("EnglishLanguage.GetTranslation(key)", Scala's "Decoder.instance(f)"),
+// not calls on a value: a value's name starts in lower case there.
+var staticReceivers = map[string]bool{"java": true, "csharp": true, "scala": true}
 
 // plainField reports a Scala val or var of one line whose value is not a
 // function ("private val entries = mutable.LinkedHashMap.empty[K, V]"): a
@@ -844,7 +908,11 @@ func (ps *parsed) extend(d *def) {
 		}
 		break
 	}
-	d.endLine = ps.endLine(n.StartByte(), n.EndByte())
+	end := n.EndByte()
+	if n.Id() == d.node.Id() {
+		end = d.end // without the comments it ends with (codeEnd)
+	}
+	d.endLine = ps.endLine(n.StartByte(), end)
 	first := n
 	var docs []string
 	for s := ps.prevSibling(&first); s != nil; s = ps.prevSibling(s) {

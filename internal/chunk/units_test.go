@@ -320,3 +320,24 @@ func TestKotlinConstructorOnNextLine(t *testing.T) {
 		t.Errorf("joined %d lines that are no class header and constructor", n)
 	}
 }
+
+// TestScalaIndentedBodyEndsAtItsCode: a def whose body is indented on the
+// lines after "=" ends with its code, not at the next definition, whose
+// doc comment is the next one's (tree-sitter-scala's indented block runs
+// on to the next def: "a" was lines 2-6 and "b" began on a's last line).
+func TestScalaIndentedBodyEndsAtItsCode(t *testing.T) {
+	t.Parallel()
+	src := "object Demo {\n  def a(x: Int): Int =\n    x + 1\n\n  /** Doubles y. */\n  def b(y: Int): Int = {\n    y * 2\n  }\n}\n"
+	if got, want := defsOf(t, "Demo.scala", src), []string{"1-1 class Demo", "2-3 method Demo.a(x: Int)", "5-8 method Demo.b(y: Int)"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+	res, err := Parse("Demo.scala", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range res.Chunks {
+		if c.Name == "Demo.a(x: Int)" && strings.Contains(c.Content, "Doubles") {
+			t.Errorf("a's chunk holds b's doc comment: %q", c.Content)
+		}
+	}
+}

@@ -268,7 +268,10 @@ const racyWindow = int64(time.Second)
 //	25: in the scanned languages a banner comment ("-----") above a
 //	    definition's doc comment is not part of its chunk
 //	    (chunk.separatorLine)
-const AnalysisVersion = 25
+//	26: a Scala def's indented body ends with its code (chunk.codeEnd);
+//	    Java, C# and Scala calls on a capitalised name are stored as
+//	    "Class.method" (chunk.staticReceivers)
+const AnalysisVersion = 26
 
 // ResolveRoot is rootrule.Resolve: the absolute, symlink-resolved form of
 // dir, the identity of a project.

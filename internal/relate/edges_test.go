@@ -520,3 +520,23 @@ func TestSwiftInterpolatedCalls(t *testing.T) {
 		t.Errorf("the string \"(size)\" inside an interpolation read as a call")
 	}
 }
+
+// TestStaticCallOfAnotherClass: in C# (Java and Scala alike) a call
+// qualified by another class's name ("OtherLang.Translate(key)") calls
+// that class's method, not the caller's own method of the same name
+// (it was read as a bare call and resolved to the caller itself); a call
+// on "this" is a call on the own receiver.
+func TestStaticCallOfAnotherClass(t *testing.T) {
+	t.Parallel()
+	r := resolverOf(t, "testdata/edges/csstatic")
+	by := edgesByCallee(t, r)
+	if n := exactTarget(t, by, "OtherLang.Translate", "OtherLang.Translate"); n != 1 {
+		t.Errorf("%d calls of OtherLang.Translate, want 1", n)
+	}
+	if n := exactTarget(t, by, "Suffix", "Rule.Suffix"); n != 1 {
+		t.Errorf("%d calls of Suffix, want 1", n)
+	}
+	if got := callerNames(t, r, "OtherLang.Translate"); len(got) != 1 || !strings.HasPrefix(got[0], "Rule.Translate ") {
+		t.Errorf("callers of OtherLang.Translate = %q, want Rule.Translate", got)
+	}
+}

@@ -17,8 +17,9 @@
 (using_directive !name [(identifier) (qualified_name)] @import)
 
 (invocation_expression function: (identifier) @call)
-(invocation_expression function: (member_access_expression name: (identifier) @call))
-(invocation_expression function: (member_access_expression name: (generic_name (identifier) @call)))
+; the receiver decides what a call on another object may reach (build.go)
+(invocation_expression function: (member_access_expression expression: _ @call.recv name: (identifier) @call))
+(invocation_expression function: (member_access_expression expression: _ @call.recv name: (generic_name (identifier) @call)))
 (invocation_expression function: (generic_name (identifier) @call))
 
 ; "new Foo(...)" calls the constructor of Foo

@@ -18,7 +18,9 @@
 (import_declaration) @skip
 (import_declaration) @import
 
-(method_invocation name: (identifier) @call)
+; the receiver decides what a call on another object may reach (build.go)
+(method_invocation !object name: (identifier) @call)
+(method_invocation object: _ @call.recv name: (identifier) @call)
 
 ; "new Foo(...)" calls the constructor of Foo
 (object_creation_expression type: (type_identifier) @call)

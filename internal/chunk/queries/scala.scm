@@ -23,4 +23,5 @@
 (import_declaration) @import
 
 (call_expression function: (identifier) @call)
-(call_expression function: (field_expression field: (identifier) @call))
+; the receiver decides what a call on another object may reach (build.go)
+(call_expression function: (field_expression value: _ @call.recv field: (identifier) @call))
