@@ -66,12 +66,13 @@ func Indexable(name string) bool { return Detect(name) != "" }
 // set of tests (src/commonTest/, src/jvmTest/, src/androidUnitTest/),
 // Python test_*.py and *_test.py, JS/TS *.test.* and *.spec.*, Ruby
 // *_spec.rb and *_test.rb, and classes named *Test or *Tests (Java,
-// Kotlin, Swift, C#, PHP: FooTest.kt, FooTests.swift).
+// Kotlin, Swift, C#, PHP: FooTest.kt, FooTests.swift), and .NET test
+// projects (src/FluentValidation.Tests/).
 func IsTestFile(p string) bool {
 	p = "/" + p
 	if strings.Contains(p, "/test/") || strings.Contains(p, "/tests/") || strings.Contains(p, "/testdata/") ||
 		strings.Contains(p, "/__tests__/") || strings.Contains(p, "/src/test/") || strings.Contains(p, "/Tests/") ||
-		testSourceSet(p) {
+		testSourceSet(p) || testProject(p) {
 		return true
 	}
 	base := path.Base(p)
@@ -89,6 +90,18 @@ func IsTestFile(p string) bool {
 		}
 	}
 	return strings.HasSuffix(stem, ".test") || strings.HasSuffix(stem, ".spec")
+}
+
+// testProject reports whether p ("/"-prefixed) lies in a .NET test
+// project, a directory named like "FluentValidation.Tests",
+// "App.UnitTests" or "App.Specs".
+func testProject(p string) bool {
+	for _, suf := range []string{".Tests/", ".Test/", ".UnitTests/", ".IntegrationTests/", ".Specs/"} {
+		if i := strings.Index(p, suf); i > 0 && p[i-1] != '/' {
+			return true
+		}
+	}
+	return false
 }
 
 // testSourceSet reports whether p ("/"-prefixed) lies in a Gradle or

@@ -21,6 +21,8 @@ func TestIsTestFile(t *testing.T) {
 		"kotlinpoet/src/jvmMain/kotlin/com/squareup/kotlinpoet/TypeSpec.kt": false,
 		"src/main/java/com/acme/LoadTest.java":                              true, "lib/FooTests.cs": true, "lib/Contest.java": false,
 		"lib/Test.java": false, "lib/Tests.swift": false, "lib/Attest.kt": false,
+		"src/FluentValidation.Tests/RuleBuilderTester.cs": true, "src/App.UnitTests/Helpers.cs": true,
+		"src/FluentValidation/Validators/EmailValidator.cs": false, "docs/.Tests/x.cs": false,
 		"spec/models/user_spec.rb": true, "lib/rack/lint_test.rb": true, "lib/rack/request.rb": false,
 	} {
 		if got := IsTestFile(p); got != want {

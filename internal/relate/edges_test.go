@@ -540,3 +540,31 @@ func TestStaticCallOfAnotherClass(t *testing.T) {
 		t.Errorf("callers of OtherLang.Translate = %q, want Rule.Translate", got)
 	}
 }
+
+// TestSameNameSameFileByLine: a Scala class and its companion object share
+// a name and a file; the ambiguity offers each as FILE:LINE, which selects
+// it (FILE:NAME gave the same ambiguity again and FILE:LINE was not read).
+func TestSameNameSameFileByLine(t *testing.T) {
+	t.Parallel()
+	r := resolverOf(t, "testdata/edges/scalacomp")
+	_, err := r.Lookup("SubProcess")
+	var amb *AmbiguousError
+	if !errors.As(err, &amb) || amb.Total != 2 {
+		t.Fatalf("SubProcess: %v, want ambiguous between the class and its object", err)
+	}
+	for _, c := range amb.Candidates {
+		if !strings.Contains(err.Error(), " "+c.Loc()+" (") {
+			t.Errorf("%s not offered by its line: %v", c.Loc(), err)
+		}
+		d, err := r.Lookup(c.Loc())
+		if err != nil || d.StartLine != c.StartLine {
+			t.Errorf("Lookup(%q) = %v, %v", c.Loc(), d, err)
+		}
+	}
+	if d, err := r.Lookup("SubProcess.scala:8"); err != nil || d.Name != "SubProcess.kill(pid: Long)" {
+		t.Errorf("a line inside the object's method: %v, %v; want the method", d, err)
+	}
+	if _, err := r.Lookup("SubProcess.scala:200"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("a line past every definition: %v", err)
+	}
+}

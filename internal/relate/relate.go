@@ -52,6 +52,7 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -234,10 +235,21 @@ func (e *AmbiguousError) Error() string {
 		name := names[i]
 		if seen[name] > 1 {
 			// same name, same package (two files declare it under build
-			// tags): the file selects one
+			// tags): the file selects one; in the same file too (a Scala
+			// class and its companion object), the line
 			name = c.Path + ":" + name
+			for j, o := range e.Candidates {
+				if j != i && names[j] == names[i] && o.Path == c.Path {
+					name = c.Loc()
+					break
+				}
+			}
 		}
-		fmt.Fprintf(&b, " %s (%s)", name, c.Loc())
+		if name == c.Loc() {
+			fmt.Fprintf(&b, " %s (%s)", name, c.Name)
+		} else {
+			fmt.Fprintf(&b, " %s (%s)", name, c.Loc())
+		}
 	}
 	if e.Total > len(e.Candidates) {
 		fmt.Fprintf(&b, "; and %d more", e.Total-len(e.Candidates))
@@ -353,8 +365,18 @@ var goRecv = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\
 // *NotFoundError.
 func (r *Resolver) Lookup(name string) (*Def, error) {
 	if file, rest, ok := fileQualified(name); ok {
+		inFile := func(d *Def) bool { return d.Path == file || strings.HasSuffix(d.Path, "/"+file) }
+		if line, err := strconv.Atoi(rest); err == nil && line > 0 {
+			// "SubProcess.scala:224": the definition that starts on that
+			// line, else the innermost one holding it (a class and its
+			// companion object share a name and a file)
+			if d := r.defAtLine(inFile, line); d != nil {
+				return d, nil
+			}
+			return nil, &NotFoundError{Name: name, Project: r.project}
+		}
 		// "decode.go:Unmarshal": the definitions of that name in that file
-		cands := filter(r.lookupAll(rest), func(d *Def) bool { return d.Path == file || strings.HasSuffix(d.Path, "/"+file) })
+		cands := filter(r.lookupAll(rest), inFile)
 		switch len(cands) {
 		case 0:
 			return nil, &NotFoundError{Name: name, Project: r.project}
@@ -380,6 +402,24 @@ func (r *Resolver) Lookup(name string) (*Def, error) {
 		return cands[0], nil
 	}
 	return nil, ambiguous(name, r.project, cands)
+}
+
+// defAtLine returns the definition of a file (inFile) that starts on line,
+// else the smallest one whose lines hold it; nil when none does.
+func (r *Resolver) defAtLine(inFile func(*Def) bool, line int) *Def {
+	var best *Def
+	for _, d := range r.defs {
+		if !inFile(d) || d.Type == "module" || line < d.StartLine || line > d.EndLine {
+			continue
+		}
+		if d.StartLine == line {
+			return d
+		}
+		if best == nil || d.EndLine-d.StartLine < best.EndLine-best.StartLine {
+			best = d
+		}
+	}
+	return best
 }
 
 // suggest returns the name of a definition that name was probably meant

@@ -43,10 +43,10 @@ func FormatHuman(w io.Writer, resp *Response, o HumanOptions) {
 		fmt.Fprintf(w, "%2d. %.3f  %s:%d-%d  [%s] %s\n", i+1, r.Score, walk.DisplayPath(r.Path), r.StartLine, r.EndLine, r.Type, humanName(r))
 		fmt.Fprintf(w, "    %s\n", previewText(r, o.Color))
 		if len(r.Callers) > 0 {
-			fmt.Fprintf(w, "    callers: %s\n", strings.Join(r.Callers, "; "))
+			fmt.Fprintf(w, "    callers: %s\n", neighbourList(r.Callers))
 		}
 		if len(r.Callees) > 0 {
-			fmt.Fprintf(w, "    callees: %s\n", strings.Join(r.Callees, "; "))
+			fmt.Fprintf(w, "    callees: %s\n", neighbourList(r.Callees))
 		}
 		if o.Explain && r.Explain != nil {
 			fmt.Fprintf(w, "    explain: %s\n", explainLine(r.Explain))
@@ -60,6 +60,21 @@ const StaleMark = "  [stale: file changed since the last index; lines may be off
 
 // humanName is r's name on its result line for people: ShortName, and
 // StaleMark when its file changed since the last index.
+// shownNeighbours is how many callers or callees of a result the text
+// format lists (--json has all of them).
+const shownNeighbours = 8
+
+// neighbourList joins a result's callers or callees for the text format,
+// the first shownNeighbours of them and a count of the rest ("… and 13
+// more; --json lists all"): a function called from 21 places filled a
+// line with all of them.
+func neighbourList(names []string) string {
+	if len(names) <= shownNeighbours {
+		return strings.Join(names, "; ")
+	}
+	return fmt.Sprintf("%s; … and %d more (--json lists all)", strings.Join(names[:shownNeighbours], "; "), len(names)-shownNeighbours)
+}
+
 func humanName(r Result) string {
 	if r.Stale {
 		return ShortName(r.Name) + StaleMark

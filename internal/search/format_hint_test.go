@@ -3,6 +3,7 @@ package search
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -49,5 +50,21 @@ func TestHintsAreData(t *testing.T) {
 	FormatHuman(&b, mixed, HumanOptions{})
 	if !strings.Contains(b.String(), "; run `EMBEDDING_MODEL=hashing-768-v1 coderag index /p`\n") {
 		t.Errorf("CLI wording of a mixed index: %q", b.String())
+	}
+}
+
+// TestNeighbourListIsCapped: the text format lists at most shownNeighbours
+// callers or callees of a result and counts the rest.
+func TestNeighbourListIsCapped(t *testing.T) {
+	var names []string
+	for i := range 21 {
+		names = append(names, fmt.Sprintf("f%d a.go:%d", i, i+1))
+	}
+	got := neighbourList(names)
+	if !strings.HasSuffix(got, "; … and 13 more (--json lists all)") || strings.Count(got, "a.go:") != shownNeighbours {
+		t.Errorf("21 callers: %q", got)
+	}
+	if got := neighbourList(names[:3]); got != "f0 a.go:1; f1 a.go:2; f2 a.go:3" {
+		t.Errorf("3 callers: %q", got)
 	}
 }
