@@ -558,7 +558,9 @@ func (ps *parsed) relations() []Relation {
 					self = r.recv == "self" || r.recv == "cls"
 				case "javascript", "typescript", "tsx", "kotlin", "java", "csharp", "scala":
 					self = r.recv == "this"
-				case "rust", "ruby":
+				case "rust", "ruby", "zig", "swift", "lua":
+					// Zig's "self: *Self" and Lua's "function M:f()" by
+					// convention, Swift's and Rust's keyword
 					self = r.recv == "self"
 				}
 				switch {

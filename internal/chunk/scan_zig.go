@@ -46,6 +46,7 @@ func scanZig(s *scan) {
 			}
 		}
 	})
+	alias := map[string]string{} // const Editor = @import("Image/Editor.zig") -> Editor: Editor
 	for i := 0; ; {
 		k := indexFrom(code, i, "@import(")
 		if k < 0 {
@@ -54,13 +55,35 @@ func scanZig(s *scan) {
 		q := skipSpace(code, k+len("@import("))
 		if q < len(code) && code[q] == '"' {
 			if e := indexFrom(s.src, q+1, `"`); e > q {
-				s.imp(string(s.src[q+1:e]), k)
+				imp := string(s.src[q+1 : e])
+				s.imp(imp, k)
+				if strings.HasSuffix(imp, ".zig") {
+					ls := s.idx.Start(s.idx.Line(k))
+					if m := zigImportRe().FindSubmatch(code[ls:k]); m != nil {
+						stem := imp[strings.LastIndexByte(imp, '/')+1:]
+						alias[string(m[1])] = strings.TrimSuffix(stem, ".zig")
+					}
+				}
 			}
 		}
 		i = k + 1
 	}
+	from := len(s.rels)
 	s.calls(0, len(code), zigStop)
+	// Editor.flipVertically(...) after const Editor =
+	// @import("Image/Editor.zig"): the function of that file, as a
+	// required Lua module's is (luaModuleCalls)
+	for i := range s.rels[from:] {
+		r := &s.rels[from+i]
+		if r.kind == RelCalls && r.recvIsName && alias[r.recv] != "" {
+			r.text, r.recv, r.recvIsName = alias[r.recv]+"."+r.text, "", false
+		}
+	}
 }
+
+// zigImportRe reads the name an import is bound to: the text of its line
+// before "@import(" ("pub const Editor = ").
+var zigImportRe = lazyRegexp(`^\s*(?:pub\s+)?const\s+([A-Za-z_]\w*)\s*=\s*$`)
 
 // shift adds off to every matched (non-negative) index of m.
 func shift(m []int, off int) []int {

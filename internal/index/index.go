@@ -271,7 +271,9 @@ const racyWindow = int64(time.Second)
 //	26: a Scala def's indented body ends with its code (chunk.codeEnd);
 //	    Java, C# and Scala calls on a capitalised name are stored as
 //	    "Class.method" (chunk.staticReceivers)
-const AnalysisVersion = 26
+//	27: Zig calls through a file imported by name are "Stem.name"; a call
+//	    on self is a call on the own receiver in Zig, Swift and Lua
+const AnalysisVersion = 27
 
 // ResolveRoot is rootrule.Resolve: the absolute, symlink-resolved form of
 // dir, the identity of a project.

@@ -568,3 +568,25 @@ func TestSameNameSameFileByLine(t *testing.T) {
 		t.Errorf("a line past every definition: %v", err)
 	}
 }
+
+// TestZigSelfAndImportedFiles: a call on self ("self.check()", self:
+// *Image by convention) and a call through a file imported by name
+// ("Editor.flipVertically(...)" after const Editor =
+// @import("Image/Editor.zig")) are exact calls; both were guesses on a
+// value of unknown type, so walks stopped at them.
+func TestZigSelfAndImportedFiles(t *testing.T) {
+	t.Parallel()
+	r := resolverOf(t, "testdata/edges/zigmods")
+	by := edgesByCallee(t, r)
+	if n := exactTarget(t, by, "check", "check"); n != 1 {
+		t.Errorf("%d calls of check, want 1", n)
+	}
+	for _, e := range by["Editor.flipVertically"] {
+		if !e.Exact() || e.Target == nil || e.Target.Path != "src/Image/Editor.zig" {
+			t.Errorf("Editor.flipVertically at %s:%d: %s (guess %v), want exact -> src/Image/Editor.zig", e.Path, e.Line, e.Resolution, e.Guess)
+		}
+	}
+	if len(by["Editor.flipVertically"]) != 1 {
+		t.Errorf("%d calls of Editor.flipVertically, want 1", len(by["Editor.flipVertically"]))
+	}
+}

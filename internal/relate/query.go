@@ -650,9 +650,10 @@ func (r *Resolver) calleeEdges(d *Def) []Edge {
 // constructor.
 func (r *Resolver) calleeNames(d *Def) []string {
 	names := []string{d.method}
-	if d.Language == "lua" && d.Owner != luaModule(d) {
-		// a module's function as its requirers call it (chunk.luaModuleCalls)
-		names = append(names, luaModule(d)+"."+d.method)
+	if (d.Language == "lua" || d.Language == "zig") && d.Owner != fileModule(d) {
+		// a module's function as its requirers call it (chunk.luaModuleCalls,
+		// a Zig file's imported by name)
+		names = append(names, fileModule(d)+"."+d.method)
 	}
 	if d.Language == "elixir" && strings.Contains(d.Owner, ".") {
 		// Tesla.Multipart.add_field as a call names it: Multipart.add_field

@@ -330,8 +330,8 @@ func (r *Resolver) resolveQualified(file, q, m string) (string, []*Def) {
 		if d.Language == "elixir" && lastSeg(d.Owner) == qs {
 			return true // Multipart.add_field for Tesla.Multipart's, as chunk.exModuleCalls stores it
 		}
-		if d.Language == "lua" && luaModule(d) == qs {
-			return true // a function of the module table of vers.lua, whatever the table is called there
+		if (d.Language == "lua" || d.Language == "zig") && fileModule(d) == qs {
+			return true // a function of the module of vers.lua (Editor.zig), whatever its table is called there
 		}
 		return (d.Owner == "" || d.Owner == m) && r.inPackage(d, q)
 	})
@@ -506,10 +506,11 @@ func importMatches(file, imp string, d *Def) bool {
 	return hasSuffix(mod, p) || hasSuffix(dir, p)
 }
 
-// luaModule is the name a Lua file's module goes by where it is required:
-// its file name without the extension, or its directory's for an
-// init.lua ("require('luarocks.fs')" loads luarocks/fs/init.lua).
-func luaModule(d *Def) string {
+// fileModule is the name a Lua or Zig file's module goes by where it is
+// required or imported: its file name without the extension, or its
+// directory's for an init.lua ("require('luarocks.fs')" loads
+// luarocks/fs/init.lua).
+func fileModule(d *Def) string {
 	stem := strings.TrimSuffix(path.Base(d.Path), path.Ext(d.Path))
 	if stem == "init" {
 		return path.Base(d.dir())
