@@ -247,6 +247,34 @@ func TestIndexIsAFunctionOfItsInput(t *testing.T) {
 	}
 }
 
+// mustAmbiguous looks name up and stops the test unless it is ambiguous
+// between total definitions; it returns the error and its message.
+func mustAmbiguous(t *testing.T, r *Resolver, name string, total int) (*AmbiguousError, error) {
+	t.Helper()
+	_, err := r.Lookup(name)
+	var amb *AmbiguousError
+	if !errors.As(err, &amb) || amb.Total != total {
+		t.Fatalf("%s: %v, want ambiguous between %d definitions", name, err, total)
+	}
+	return amb, err
+}
+
+// wantLibrary fails unless each name is called at least once and every
+// call of it is a library or builtin call.
+func wantLibrary(t *testing.T, by map[string][]Edge, names ...string) {
+	t.Helper()
+	for _, name := range names {
+		if len(by[name]) == 0 {
+			t.Errorf("no call of %s recorded", name)
+		}
+		for _, e := range by[name] {
+			if !e.library() {
+				t.Errorf("%s at %s:%d is %s, want a library or builtin call", name, e.Path, e.Line, e.Resolution)
+			}
+		}
+	}
+}
+
 // exactTarget fails unless every call written as callee resolves exactly
 // (no guess, one definition) to a definition whose CallName is want; it
 // returns how many such calls there are.
@@ -287,16 +315,7 @@ func TestLuaModuleCalls(t *testing.T) {
 	if got := callerNames(t, r, "M.read_all"); len(got) != 1 || !strings.HasPrefix(got[0], "deps.pick ") {
 		t.Errorf("callers of M.read_all = %q, want deps.pick", got)
 	}
-	for _, name := range []string{"ipairs", "tonumber", "print", "setmetatable", "error", "assert", "table.insert", "io.open", "math.max"} {
-		if len(by[name]) == 0 {
-			t.Errorf("no call of %s recorded", name)
-		}
-		for _, e := range by[name] {
-			if !e.library() {
-				t.Errorf("%s at %s:%d is %s, want a builtin or library call", name, e.Path, e.Line, e.Resolution)
-			}
-		}
-	}
+	wantLibrary(t, by, "ipairs", "tonumber", "print", "setmetatable", "error", "assert", "table.insert", "io.open", "math.max")
 }
 
 // TestElixirModuleCalls: the clauses of attempt/3 and sleep/1 are one
@@ -324,16 +343,7 @@ func TestElixirModuleCalls(t *testing.T) {
 			t.Errorf("%s in a @spec recorded as a call", name)
 		}
 	}
-	for _, name := range []string{"is_integer", "raise", "rand.uniform", "Keyword.get", "Integer.pow", "Process.sleep"} {
-		if len(by[name]) == 0 {
-			t.Errorf("no call of %s recorded", name)
-		}
-		for _, e := range by[name] {
-			if !e.library() {
-				t.Errorf("%s at %s:%d is %s, want a builtin or library call", name, e.Path, e.Line, e.Resolution)
-			}
-		}
-	}
+	wantLibrary(t, by, "is_integer", "raise", "rand.uniform", "Keyword.get", "Integer.pow", "Process.sleep")
 	defs, err := r.idx.Definitions(r.ctx, r.project)
 	if err != nil {
 		t.Fatal(err)
@@ -357,11 +367,7 @@ func TestElixirModuleCalls(t *testing.T) {
 func TestAmbiguousSuggestionsResolve(t *testing.T) {
 	t.Parallel()
 	r := resolverOf(t, "testdata/edges/exmods")
-	_, err := r.Lookup("call")
-	var amb *AmbiguousError
-	if !errors.As(err, &amb) || amb.Total != 3 {
-		t.Fatalf("call: %v, want ambiguous between 3 definitions", err)
-	}
+	amb, err := mustAmbiguous(t, r, "call", 3)
 	msg := err.Error()
 	for _, c := range amb.Candidates {
 		name := strings.TrimSuffix(c.Name, c.Name[strings.IndexByte(c.Name, '('):])
@@ -394,16 +400,7 @@ func TestHaskellImportedCalls(t *testing.T) {
 	if got := callerNames(t, r, "normalise"); len(got) != 2 {
 		t.Errorf("callers of normalise = %q, want splitDirs and toUrl", got)
 	}
-	for _, name := range []string{"Maybe.fromMaybe", "List.filter"} {
-		if len(by[name]) == 0 {
-			t.Errorf("no call of %s recorded", name)
-		}
-		for _, e := range by[name] {
-			if !e.library() {
-				t.Errorf("%s at %s:%d is %s, want a library call", name, e.Path, e.Line, e.Resolution)
-			}
-		}
-	}
+	wantLibrary(t, by, "Maybe.fromMaybe", "List.filter")
 }
 
 // TestOverloadNamesWithTypedParameters: the full names an ambiguity error
@@ -414,11 +411,7 @@ func TestHaskellImportedCalls(t *testing.T) {
 func TestOverloadNamesWithTypedParameters(t *testing.T) {
 	t.Parallel()
 	r := resolverOf(t, "testdata/edges/swiftover")
-	_, err := r.Lookup("Font.load")
-	var amb *AmbiguousError
-	if !errors.As(err, &amb) || amb.Total != 2 {
-		t.Fatalf("Font.load: %v, want ambiguous between 2 overloads", err)
-	}
+	amb, err := mustAmbiguous(t, r, "Font.load", 2)
 	for _, c := range amb.Candidates {
 		if !strings.Contains(err.Error(), " "+c.Name+" (") {
 			t.Errorf("%s not offered: %v", c.Name, err)
@@ -474,16 +467,7 @@ func TestSwiftPlatformCalls(t *testing.T) {
 	t.Parallel()
 	r := resolverOf(t, "testdata/edges/swiftover")
 	by := edgesByCallee(t, r)
-	for _, name := range []string{"CGFloat", "String", "Int", "print", "precondition", "max"} {
-		if len(by[name]) == 0 {
-			t.Errorf("no call of %s recorded", name)
-		}
-		for _, e := range by[name] {
-			if !e.library() {
-				t.Errorf("%s at %s:%d is %s, want a library call", name, e.Path, e.Line, e.Resolution)
-			}
-		}
-	}
+	wantLibrary(t, by, "CGFloat", "String", "Int", "print", "precondition", "max")
 	for _, name := range []string{"os", "canImport"} {
 		if len(by[name]) > 0 {
 			t.Errorf("the compiler condition %s( recorded as a call", name)
@@ -547,11 +531,7 @@ func TestStaticCallOfAnotherClass(t *testing.T) {
 func TestSameNameSameFileByLine(t *testing.T) {
 	t.Parallel()
 	r := resolverOf(t, "testdata/edges/scalacomp")
-	_, err := r.Lookup("SubProcess")
-	var amb *AmbiguousError
-	if !errors.As(err, &amb) || amb.Total != 2 {
-		t.Fatalf("SubProcess: %v, want ambiguous between the class and its object", err)
-	}
+	amb, err := mustAmbiguous(t, r, "SubProcess", 2)
 	for _, c := range amb.Candidates {
 		if !strings.Contains(err.Error(), " "+c.Loc()+" (") {
 			t.Errorf("%s not offered by its line: %v", c.Loc(), err)

@@ -44,17 +44,7 @@ const statAtMin = 4
 func (s *statAt) lstatRun(abs string, run int) (int64, time.Time, bool, error) {
 	dir, name := filepath.Split(abs)
 	if (dir != s.dir || s.fd < 0) && run < statAtMin {
-		var st unix.Stat_t
-		for {
-			err := unix.Lstat(abs, &st)
-			if err == unix.EINTR {
-				continue
-			}
-			if err != nil {
-				return 0, time.Time{}, false, &os.PathError{Op: "lstat", Path: abs, Err: err}
-			}
-			return st.Size, time.Unix(st.Mtim.Unix()), st.Mode&unix.S_IFMT == unix.S_IFREG, nil
-		}
+		return statResult(abs, func(st *unix.Stat_t) error { return unix.Lstat(abs, st) })
 	}
 	if dir != s.dir || s.fd < 0 {
 		s.close()
@@ -64,18 +54,24 @@ func (s *statAt) lstatRun(abs string, run int) (int64, time.Time, bool, error) {
 		}
 		s.dir, s.fd = dir, fd
 	}
+	return statResult(abs, func(st *unix.Stat_t) error { return s.fstatat(name, st) })
+}
+
+// statResult runs stat (again after EINTR) and returns what lstat does:
+// abs's size, modification time and whether it is a regular file, or an
+// *os.PathError naming abs.
+func statResult(abs string, stat func(*unix.Stat_t) error) (int64, time.Time, bool, error) {
 	var st unix.Stat_t
 	for {
-		err := s.fstatat(name, &st)
+		err := stat(&st)
 		if err == unix.EINTR {
 			continue
 		}
 		if err != nil {
 			return 0, time.Time{}, false, &os.PathError{Op: "lstat", Path: abs, Err: err}
 		}
-		break
+		return st.Size, time.Unix(st.Mtim.Unix()), st.Mode&unix.S_IFMT == unix.S_IFREG, nil
 	}
-	return st.Size, time.Unix(st.Mtim.Unix()), st.Mode&unix.S_IFMT == unix.S_IFREG, nil
 }
 
 func (s *statAt) close() {
