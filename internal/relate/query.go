@@ -289,7 +289,7 @@ var elixirKernel = words(`
 	binding dbg def defdelegate defexception defguard defimpl defmacro defmodule defoverridable
 	defprotocol defstruct destructure get_and_update_in get_in if inspect match? pop_in put_in raise
 	reraise sigil_C sigil_D sigil_N sigil_R sigil_S sigil_T sigil_U sigil_W sigil_c sigil_r sigil_s
-	sigil_w tap then to_charlist to_string unless update_in use var! alias! apply`)
+	sigil_w tap then to_charlist to_string unless update_in use var! alias!`)
 
 // rustPrelude are the callable names Rust's standard prelude puts in every
 // module (doc.rust-lang.org/std/prelude): the Option and Result variant
