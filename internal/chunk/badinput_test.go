@@ -398,3 +398,19 @@ func TestQueryMatchingHasADeadline(t *testing.T) {
 		t.Errorf("30,000 nested closures: err %v, fallback %v %q; want text chunks, %q", err, res.Fallback, res.FallbackReason, ReasonTimeout)
 	}
 }
+
+// TestHaskellUnclosedImportList: an import list left open reads at most
+// hsImportLines lines; it read every following line of the file, and
+// counted the parentheses of all it had read at each one (quadratic: a
+// 40,000-line file held a core for minutes).
+func TestHaskellUnclosedImportList(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("module M where\n\nimport Data.List (sortBy,\n")
+	for i := range 40000 {
+		fmt.Fprintf(&b, "f%d x = x + %d -- a line of the file, not of the import list\n", i, i)
+	}
+	res, err := Parse("M.hs", []byte(b.String()))
+	if err != nil || len(res.Chunks) == 0 {
+		t.Fatalf("err %v, %d chunks", err, len(res.Chunks))
+	}
+}

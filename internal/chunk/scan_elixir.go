@@ -142,9 +142,13 @@ func exModuleCalls(s *scan, rels []rawRel) []rawRel {
 		}
 	})
 	out := rels[:0]
+	next := 0 // typeSpans and rels are both in file order
 	for _, r := range rels {
 		at := int(r.start)
-		if slices.ContainsFunc(typeSpans, func(sp [2]int) bool { return at >= sp[0] && at < sp[1] }) {
+		for next < len(typeSpans) && typeSpans[next][1] <= at {
+			next++
+		}
+		if next < len(typeSpans) && at >= typeSpans[next][0] {
 			continue
 		}
 		if r.kind == RelCalls && r.recv != "" {

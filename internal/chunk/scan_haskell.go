@@ -228,13 +228,25 @@ type hsImports struct {
 	quals map[string]string
 }
 
+// hsImportLines bounds the lines of one import list that hsImports.add
+// reads.
+const hsImportLines = 200
+
 // add reads the import of module mod that starts at line l (of n), with
 // the lines of its import list that follow.
 func (im hsImports) add(s *scan, l, n int, mod string) {
-	text := s.line(l)
-	for k := l + 1; k <= n && strings.Count(text, "(") > strings.Count(text, ")"); k++ {
-		text += " " + s.line(k)
+	// the import list's lines, up to hsImportLines of them (an import
+	// left open must not read the rest of the file, once per import)
+	var b strings.Builder
+	b.WriteString(s.line(l))
+	open := strings.Count(s.line(l), "(") - strings.Count(s.line(l), ")")
+	for k := l + 1; k <= n && k <= l+hsImportLines && open > 0; k++ {
+		t := s.line(k)
+		open += strings.Count(t, "(") - strings.Count(t, ")")
+		b.WriteString(" ")
+		b.WriteString(t)
 	}
+	text := b.String()
 	seg := mod[strings.LastIndexByte(mod, '.')+1:]
 	head, list, hasList := strings.Cut(text, "(")
 	f := strings.Fields(head)
