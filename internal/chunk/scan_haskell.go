@@ -253,12 +253,11 @@ func (im hsImports) add(s *scan, l, n int, mod string) {
 	if i := slices.Index(f, "as"); i >= 0 && i+1 < len(f) {
 		im.quals[f[i+1]] = seg
 	}
-	if slices.Contains(f, "qualified") || strings.Contains(text, " qualified") {
-		im.quals[mod] = seg
-		return // its names are written qualified
-	}
 	im.quals[mod] = seg
-	if !hasList || slices.Contains(f, "hiding") {
+	// "qualified" before or after the module (ImportQualifiedPost) is in
+	// the head: its names are written qualified; a list after "hiding"
+	// names what is not imported
+	if !hasList || slices.Contains(f, "qualified") || slices.Contains(f, "hiding") {
 		return
 	}
 	for _, m := range hsIdentRe().FindAllString(list, -1) {

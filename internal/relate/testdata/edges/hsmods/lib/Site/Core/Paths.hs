@@ -1,6 +1,7 @@
 module Site.Core.Paths
     ( normalise
     , splitDirs
+    , qualifiedName
     ) where
 
 import qualified Data.List as L
@@ -16,3 +17,7 @@ splitDirs p = L.filter (not . null) (go (normalise p))
     go s = case break (== '/') s of
         (a, [])       -> [a]
         (a, _ : rest) -> a : go rest
+
+-- | The path under the site's root, for messages.
+qualifiedName :: FilePath -> String
+qualifiedName p = "site:" ++ p

@@ -4,7 +4,7 @@ module Site.Web.Links
     ) where
 
 import Data.Maybe (fromMaybe)
-import Site.Core.Paths (normalise)
+import Site.Core.Paths (normalise, qualifiedName)
 import qualified Site.Core.Paths as P
 
 -- | A URL for a file path, with spaces escaped.
