@@ -9,9 +9,9 @@ package chunk
 // FMT_BEGIN_EXPORT becomes the "type" of a function definition, and its
 // methods lose their owner. maskCMacros blanks such annotations so the
 // declarations read as the compiler sees them once the macros expand to
-// nothing or to a keyword; parseAST parses the masked buffer a second time
-// only when the first parse has errors, and keeps it only when it has
-// fewer (see parseCMasked).
+// nothing or to a keyword; parseAST parses the masked buffer first, keeps
+// its tree when it has no error, and else parses the buffer as written too
+// and keeps the tree with fewer errors (see parseCMasked).
 
 // maskCMacros returns a copy of buf in which macro annotations are
 // spaces, and how many it blanked. A macro-like identifier (macroLike:

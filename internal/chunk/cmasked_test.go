@@ -18,6 +18,11 @@ func maskedCases(t *testing.T) map[string][]byte {
 		"kernel.c": []byte("#include <linux/init.h>\n\nstatic int __init foo_init(void)\n{\n\treturn register_foo(&foo_ops);\n}\n\n" +
 			"static long foo_ioctl(struct file *f, unsigned int cmd, void __user *arg)\n{\n\tif (copy_from_user(&x, arg, sizeof(x)))\n\t\treturn -EFAULT;\n\treturn 0;\n}\n\n" +
 			"int __must_check FOO_API foo_read(struct foo *f, char *buf, size_t n)\n{\n\treturn f->ops->read(f, buf, n);\n}\n"),
+		// masking blanks the macro call but not the chained calls on
+		// the lines after it: only the buffer as written parses clean
+		"bench.cc": []byte("static void BM_A(benchmark::State& state) {\n  for (auto s : state) {}\n}\nBENCHMARK(BM_A)\n    ->Arg(0)\n    ->Arg(1);\n"),
+		// masking mends the class head; the broken call stays broken
+		"mixed.cpp": []byte("class FMT_API format_error : public std::runtime_error {\n public:\n  int code() const;\n};\nint g() { return f(1, ; }\n"),
 		"class.cpp": []byte("class FMT_API format_error : public std::runtime_error {\n public:\n  FMT_CONSTEXPR20 ~format_error() {}\n};\n" +
 			"FMT_BEGIN_NAMESPACE\ntemplate <typename T, FMT_ENABLE_IF(!is_signed<T>::value)>\nFMT_CONSTEXPR int count(T n) { return n > 0; }\nFMT_END_NAMESPACE\n"),
 	}
@@ -42,7 +47,9 @@ func maskedCases(t *testing.T) map[string][]byte {
 
 // The masked buffer's incremental parse (parseMaskedIncremental, from the
 // first tree edited at the blanked spans) gives the same tree as a parse
-// of the masked buffer from scratch, and leaves the first tree as it was.
+// of the masked buffer from scratch, and leaves the first tree as it was;
+// the same holds the other way, from the masked tree to the buffer as
+// written.
 func TestMaskedParseIncrementalEqualsFull(t *testing.T) {
 	t.Parallel()
 	compared := 0
@@ -80,6 +87,16 @@ func TestMaskedParseIncrementalEqualsFull(t *testing.T) {
 		if first.RootNode().ToSexp() != before {
 			t.Errorf("%s: the first tree changed", name)
 		}
+		// and back: the written buffer's incremental parse from the
+		// masked tree (parseCMasked parses the masked buffer first)
+		back := parseMaskedIncremental(p, full, masked, buf, deadline)
+		if back == nil {
+			t.Fatalf("%s: a parse timed out", name)
+		}
+		if got := back.RootNode().ToSexp(); got != before {
+			t.Errorf("%s: the written buffer's incremental tree differs from the full parse:\n got  %.300s\n want %.300s", name, got, before)
+		}
+		back.Close()
 		compared++
 		inc.Close()
 		full.Close()
@@ -113,4 +130,68 @@ func TestMaskEdits(t *testing.T) {
 	if len(maskEdits(buf, buf)) != 0 {
 		t.Error("equal buffers gave edits")
 	}
+}
+
+// parseCMasked keeps the masked buffer's tree when it has no error, else
+// the tree with the smaller error span (then the fewer errors) of the
+// masked buffer and the buffer as written, the latter on a tie; a buffer
+// with nothing to mask is parsed once as written. Each kept tree equals a
+// parse of its buffer from scratch, whichever way the incremental parse
+// went. Every outcome is met at least once.
+func TestParseCMaskedKeepsTheBetterTree(t *testing.T) {
+	t.Parallel()
+	outcomes := map[string]int{}
+	for name, src := range maskedCases(t) {
+		lang := "c"
+		if filepath.Ext(name) != ".c" {
+			lang = "cpp"
+		}
+		sp, err := specFor(lang)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := sitter.NewParser()
+		if err := p.SetLanguage(sp.lang); err != nil {
+			t.Fatal(err)
+		}
+		deadline := time.Now().Add(time.Minute)
+		buf := parseBuffer(src)
+		masked, n := maskCMacros(buf)
+		written := parseTree(p, buf, deadline)
+		cw, sw := countErrors(written.RootNode())
+		wantBuf, wantTree, outcome := buf, written.RootNode().ToSexp(), "nothing to mask"
+		if n > 0 {
+			full := parseTree(p, masked, deadline)
+			cm, sm := countErrors(full.RootNode())
+			switch {
+			case cm == 0:
+				wantBuf, wantTree, outcome = masked, full.RootNode().ToSexp(), "masked clean"
+			case sm < sw || sm == sw && cm < cw:
+				wantBuf, wantTree, outcome = masked, full.RootNode().ToSexp(), "masked better"
+			default:
+				outcome = "written better or tied"
+			}
+			full.Close()
+		}
+		written.Close()
+		got, gotBuf := parseCMasked(p, buf, deadline)
+		if got == nil {
+			t.Fatalf("%s: timed out", name)
+		}
+		if string(gotBuf) != string(wantBuf) {
+			t.Errorf("%s (%s): kept the other buffer", name, outcome)
+		}
+		if s := got.RootNode().ToSexp(); s != wantTree {
+			t.Errorf("%s (%s): tree differs from a parse from scratch:\n got  %.300s\n want %.300s", name, outcome, s, wantTree)
+		}
+		outcomes[outcome]++
+		got.Close()
+		p.Close()
+	}
+	for _, o := range []string{"nothing to mask", "masked clean", "masked better", "written better or tied"} {
+		if outcomes[o] == 0 {
+			t.Errorf("no case where %s: %v", o, outcomes)
+		}
+	}
+	t.Logf("%v", outcomes)
 }
