@@ -49,6 +49,8 @@ then scores with `coderag eval --json`:
   func10   testdata/fresh-func10: a tenth function-level set over 4 more repos
            (rgl, ip-lib, Cronos, jsondiffpatch: Ruby, PHP, C#, TypeScript; 8 of
            20 queries Chinese in each) under $FRESH10 (default /tmp/fresh10):
+  func11   testdata/fresh-func11: an eleventh function-level set over 4 more repos (Go, Python,
+           Rust, Java; 8 of 20 queries Chinese in each) under $FRESH11 (default /tmp/fresh11)
            MRR@10 in English and in Chinese
 
 --set P=V,... is passed to `coderag eval --set` (ranking params, e.g.
@@ -73,6 +75,7 @@ fresh7 = os.environ.get("FRESH7", "/tmp/fresh7")
 fresh8 = os.environ.get("FRESH8", "/tmp/fresh8")
 fresh9 = os.environ.get("FRESH9", "/tmp/fresh9")
 fresh10 = os.environ.get("FRESH10", "/tmp/fresh10")
+fresh11 = os.environ.get("FRESH11", "/tmp/fresh11")
 goroot = subprocess.run(["go", "env", "GOROOT"], capture_output=True, text=True).stdout.strip()
 jdk = os.environ.get("JDK_SRC", "/tmp/golden/jdk")
 py = os.environ.get("PY_STDLIB", "/tmp/golden/py")
@@ -251,6 +254,10 @@ if only is None or "func10" in only:
     func_sets("func10", "fresh-func10 ", fresh10, "fresh-func10",
               {"rgl": "rgl", "ip-lib": "ip-lib", "cronos": "Cronos", "jsondiffpatch": "jsondiffpatch"})
 
+if only is None or "func11" in only:
+    func_sets("func11", "fresh-func11 ", fresh11, "fresh-func11",
+              {"regexp2": "regexp2", "pypika": "pypika", "rpds": "rpds", "streamex": "streamex"})
+
 def pooled(label, names):
     """MRR@10 of the queries of several function-level sets together, per language."""
     agg = collections.defaultdict(lambda: [0, 0.0])
@@ -269,6 +276,7 @@ pooled("func 1-7    ", ["func", "func2", "func3", "func4", "func5", "func6", "fu
 pooled("func 1-8    ", ["func", "func2", "func3", "func4", "func5", "func6", "func7", "func8"])
 pooled("func 1-9    ", ["func", "func2", "func3", "func4", "func5", "func6", "func7", "func8", "func9"])
 pooled("func 1-10   ", ["func", "func2", "func3", "func4", "func5", "func6", "func7", "func8", "func9", "func10"])
+pooled("func 1-11   ", ["func", "func2", "func3", "func4", "func5", "func6", "func7", "func8", "func9", "func10", "func11"])
 
 json.dump(out, open(os.path.join(work, "quality.json"), "w"), indent=1)
 json.dump(per_query, open(os.path.join(work, "per_query.json"), "w"), indent=1, ensure_ascii=False)
