@@ -38,6 +38,11 @@ func maskCMacros(buf []byte) ([]byte, int) {
 		next, next2 string // the identifiers after it ("" = not an identifier)
 		tilde       bool   // '~' follows
 		prev        string // the identifier before it on the same line
+		// trailing: after a parameter list's ')' (or its const), before
+		// what may follow one: '{', ':', ';', '=', '->' or a trailing
+		// specifier (Foo() RAPIDJSON_NOEXCEPT { ... }); strong: before a
+		// body or a specifier, which a cast's operand never is
+		trailing, strong bool
 	}
 	var occs []occ
 	var toks []ctok
@@ -117,6 +122,15 @@ func maskCMacros(buf []byte) ([]byte, int) {
 		if k > 0 && toks[k-1].ident && !t.first {
 			o.prev = string(buf[toks[k-1].start:toks[k-1].end])
 		}
+		if afterParams(buf, toks, k) && k+1 < len(toks) {
+			n := toks[k+1]
+			switch {
+			case n.punct == '{' || n.ident && cTrailingSpecifiers[string(buf[n.start:n.end])]:
+				o.trailing, o.strong = true, true
+			case n.punct == ':' || n.punct == ';' || n.punct == '=' || n.punct == '-' && k+2 < len(toks) && toks[k+2].punct == '>':
+				o.trailing = true
+			}
+		}
 		occs = append(occs, o)
 	}
 	annot := map[string]bool{}
@@ -125,7 +139,7 @@ func maskCMacros(buf []byte) ([]byte, int) {
 		switch {
 		case o.alone, o.tilde, cDeclKeywords[o.next],
 			o.next != "" && (o.prev == "class" || o.prev == "struct" || o.prev == "union" || o.prev == "enum"),
-			o.next != "" && o.next2 != "" && !cDeclKeywords[o.next2]:
+			o.next != "" && o.next2 != "" && !cDeclKeywords[o.next2], o.strong:
 			annot[id] = true
 		}
 	}
@@ -150,7 +164,10 @@ func maskCMacros(buf []byte) ([]byte, int) {
 		}
 		// (not before a '{': TEST_F(Suite, Name) and PHP_FUNCTION(f)
 		// on a line of their own open a definition)
-		ownLine := t.first && (e+1 == len(toks) || lineGap(buf, toks[e].end, toks[e+1].start) > 0 && toks[e+1].punct != '{')
+		// nor before a chained call on the next line: BENCHMARK(BM_A)⏎
+		// ->Arg(0);)
+		ownLine := t.first && (e+1 == len(toks) || lineGap(buf, toks[e].end, toks[e+1].start) > 0 &&
+			toks[e+1].punct != '{' && toks[e+1].punct != '-' && toks[e+1].punct != '.')
 		switch {
 		case prev == "class" || prev == "struct" || prev == "union" || ownLine:
 			blankKeepNewlines(out, t.start, toks[e].end)
@@ -170,7 +187,7 @@ func maskCMacros(buf []byte) ([]byte, int) {
 		}
 	}
 	for _, o := range occs {
-		if annot[string(buf[o.start:o.end])] && (o.alone || o.tilde || o.next != "") {
+		if annot[string(buf[o.start:o.end])] && (o.alone || o.tilde || o.next != "" || o.trailing) {
 			for k := o.start; k < o.end; k++ {
 				out[k] = ' '
 			}
@@ -178,6 +195,28 @@ func maskCMacros(buf []byte) ([]byte, int) {
 		}
 	}
 	return out, n
+}
+
+// afterParams reports whether toks[k] follows a parameter list: a ')'
+// right before it, or "const" (or "&", "&&") after one.
+func afterParams(buf []byte, toks []ctok, k int) bool {
+	for j := k - 1; j >= 0 && j >= k-3; j-- {
+		t := toks[j]
+		switch {
+		case t.punct == ')':
+			return true
+		case t.punct == '&', t.ident && string(buf[t.start:t.end]) == "const":
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// cTrailingSpecifiers are the C++ words that may follow a function's
+// parameter list before its body or semicolon.
+var cTrailingSpecifiers = map[string]bool{
+	"const": true, "override": true, "final": true, "noexcept": true, "throw": true, "try": true, "requires": true,
 }
 
 // ctok is a token of maskCMacros' scan: an identifier (ident; first when

@@ -23,7 +23,12 @@ func TestMaskCMacros(t *testing.T) {
 			"template <typename T, FMT_ENABLE_IF(                    )>\nvoid f(T);\n"},
 		{"if constexpr macro", "FMT_CONSTEXPR20 void f();\nvoid g() { if FMT_CONSTEXPR20 (x) h(); }\n",
 			"                void f();\nvoid g() { if                 (x) h(); }\n"},
+		{"after the parameters", "  bool Empty() const RAPIDJSON_NOEXCEPT { return n == 0; }\n  void Clear() RAPIDJSON_NOEXCEPT;\n  Foo(int x) RAPIDJSON_NOEXCEPT : x_(x) {}\n",
+			"  bool Empty() const                    { return n == 0; }\n  void Clear()                   ;\n  Foo(int x)                    : x_(x) {}\n"},
+		{"before a specifier", "  void f() QT_OVERRIDE_X final;\n", "  void f()               final;\n"},
 		// left alone
+		{"a cast's operand", "int g() { return (int) INT_MAXX; }\n", "int g() { return (int) INT_MAXX; }\n"},
+		{"a call with chained calls", "BENCHMARK(BM_A)\n    ->Arg(0);\n", "BENCHMARK(BM_A)\n    ->Arg(0);\n"},
 		{"a capitalised type", "DWORD n;\nFILE* f = open();\n", "DWORD n;\nFILE* f = open();\n"},
 		{"a macro call", "void f() { FMT_ASSERT(x, \"bad\"); }\n", "void f() { FMT_ASSERT(x, \"bad\"); }\n"},
 		{"a definition macro", "TEST_F(Suite, Name)\n{\n}\n", "TEST_F(Suite, Name)\n{\n}\n"},

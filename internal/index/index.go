@@ -273,7 +273,10 @@ const racyWindow = int64(time.Second)
 //	    "Class.method" (chunk.staticReceivers)
 //	27: Zig calls through a file imported by name are "Stem.name"; a call
 //	    on self is a call on the own receiver in Zig, Swift and Lua
-const AnalysisVersion = 27
+//	28: a C or C++ macro between a parameter list and the body, an
+//	    initialiser list or a trailing specifier (Foo() RAPIDJSON_NOEXCEPT
+//	    { ... }) is masked like other annotations (chunk.maskCMacros)
+const AnalysisVersion = 28
 
 // ResolveRoot is rootrule.Resolve: the absolute, symlink-resolved form of
 // dir, the identity of a project.
