@@ -44,6 +44,10 @@ path:line. Configure the model with LLM_BASE_URL, LLM_MODEL and LLM_API_KEY
 		return usagef("--max-steps %d: want >= 1", *maxSteps)
 	}
 	client, err := newChatClient(e.cfg, *model)
+	if errors.Is(err, llm.ErrNotConfigured) {
+		// say what answers without one: the search the agent would run
+		return fmt.Errorf("%w; without one, `coderag search %q` ranks the code for the question", err, question)
+	}
 	if err != nil {
 		return err
 	}

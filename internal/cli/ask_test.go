@@ -258,7 +258,7 @@ func TestAskErrors(t *testing.T) {
 	for _, tc := range []struct {
 		name, url, want string
 	}{
-		{"no model", "", "coderag ask: no chat model configured: set LLM_BASE_URL, LLM_MODEL (and LLM_API_KEY)\n"},
+		{"no model", "", "coderag ask: no chat model configured: set LLM_BASE_URL, LLM_MODEL (and LLM_API_KEY); without one, `coderag search \"anything?\"` ranks the code for the question\n"},
 		{"unreachable", closed, "coderag ask: chat server unreachable at " + closed + "/v1/chat/completions"},
 		{"no tool calling", noTools.URL, "coderag ask: model gpt-test does not support tool calling"},
 	} {

@@ -275,7 +275,9 @@ const racyWindow = int64(time.Second)
 //	    on self is a call on the own receiver in Zig, Swift and Lua
 //	28: a C or C++ macro between a parameter list and the body, an
 //	    initialiser list or a trailing specifier (Foo() RAPIDJSON_NOEXCEPT
-//	    { ... }) is masked like other annotations (chunk.maskCMacros)
+//	    { ... }) is masked like other annotations (chunk.maskCMacros); a
+//	    .h file with a C++ cast or a const member function is C++
+//	    (lang.HeaderLanguage)
 const AnalysisVersion = 28
 
 // ResolveRoot is rootrule.Resolve: the absolute, symlink-resolved form of

@@ -124,15 +124,17 @@ func testSourceSet(p string) bool {
 
 // cppSyntax (compiled on first use) matches a line of C++-only syntax: a namespace, a template, a
 // class, an access specifier, a scope operator, a C++ standard header
-// (no ".h"), or a keyword C does not have.
+// (no ".h"), a keyword C does not have, a C++ cast (static_cast<T>) or a
+// const member function ("Ch Peek() const {").
 var cppSyntax = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^\s*(namespace(\s+[A-Za-z_][\w:]*)?\s*\{|template\s*<|class\s+[A-Za-z_]\w*\s*(final\s*)?[:{;]|(public|private|protected)\s*:|using\s+namespace\s|#\s*include\s*<[a-z_]+>\s*$)|[A-Za-z_>]::[~A-Za-z_]|\b(constexpr|nullptr|typename|noexcept|static_assert|decltype)\b|\boperator\s*(\(\)|[-+*/=<>!&|^~\[]|new\b|delete\b)`)
+	return regexp.MustCompile(`^\s*(namespace(\s+[A-Za-z_][\w:]*)?\s*\{|template\s*<|class\s+[A-Za-z_]\w*\s*(final\s*)?[:{;]|(public|private|protected)\s*:|using\s+namespace\s|#\s*include\s*<[a-z_]+>\s*$)|[A-Za-z_>]::[~A-Za-z_]|\b(constexpr|nullptr|typename|noexcept|static_assert|decltype)\b|\boperator\s*(\(\)|[-+*/=<>!&|^~\[]|new\b|delete\b)|\b(static|dynamic|reinterpret|const)_cast\s*<|\) ?const\s*(override\s*)?[{;]`)
 })
 
 // cppWords holds a substring of every match of cppSyntax: a line with
 // none of them cannot match, and most lines of a C header have none.
 var cppWords = []string{"::", "namespace", "template", "class", "public", "private", "protected",
-	"using", "include", "constexpr", "nullptr", "typename", "noexcept", "static_assert", "decltype", "operator"}
+	"using", "include", "constexpr", "nullptr", "typename", "noexcept", "static_assert", "decltype", "operator",
+	"_cast", ") const", ")const"}
 
 // mayBeCpp reports whether line holds one of cppWords, the test before the
 // regular expression (which took 2% of the CPU of indexing the Linux

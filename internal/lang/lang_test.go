@@ -57,6 +57,9 @@ func TestHeaderLanguage(t *testing.T) {
 		"#ifdef __cplusplus\nextern \"C\" {\n#endif\nint curl_f(void);\n": "c",
 		"/* namespace x { */\n// template <class T>\nint f(void);":        "c",
 		"#include <stdio.h>\nstatic int x = a ? b : c;":                   "c",
+		"struct S {\n  size_t Tell() const { return n; }\n};":             "cpp",
+		"#define N(x) ((int)(x))\nint f(void) { return g() + 1; }":        "c",
+		"struct T { int v; };\nsize_t n = static_cast<size_t>(v);":        "cpp",
 	} {
 		if got := HeaderLanguage([]byte(src)); got != want {
 			t.Errorf("HeaderLanguage(%q) = %q, want %q", src, got, want)
@@ -75,7 +78,7 @@ func TestMayBeCppBeforeRegexp(t *testing.T) {
 		"  public:", "private :", "protected:", "using namespace std;", "#include <vector>", "# include <string>",
 		"a::b", "x>::y", "std::~string", "constexpr int x = 1;", "p = nullptr;", "typename T::type",
 		"void f() noexcept;", "static_assert(x);", "decltype(x) y;", "bool operator==(const A&);", "operator()",
-		"void *operator new(size_t);", "int x;", "#include <stdio.h>", "struct s { int a; };", "",
+		"void *operator new(size_t);", "Ch Peek() const {", "int Size()const;", "x = static_cast<int>(y);", "int x;", "#include <stdio.h>", "struct s { int a; };", "",
 	}
 	pieces := []string{"namespace", " ", "{", "template", "<", "class", "A", ":", "::", ";", "public", "private",
 		"protected", "using", "#", "include", ">", "x_y", "~", "constexpr", "nullptr", "typename", "noexcept",

@@ -58,8 +58,16 @@ var codeGraph = define(CodeGraph, "Relations of a symbol", true,
 		case err != nil:
 			return "", fmt.Errorf("code_graph: relations of %s: %w", name, err)
 		}
+		text = toolHints(text)
 		if note != "" {
 			text = strings.TrimRight(text, "\n") + "\n\n" + note + "\n"
 		}
 		return text, nil
 	})
+
+// toolHints rewrites the hints of a relation graph rendered for the CLI
+// (relate.Render) that name a CLI flag the code_graph tool has no
+// argument for: the guessed calls left out are found by grep_code.
+func toolHints(text string) string {
+	return strings.ReplaceAll(text, "; --include-guesses shows them)", "; not listed: grep_code for the name finds their call sites)")
+}
