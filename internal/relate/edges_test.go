@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sort"
 	"strings"
 	"testing"
 
@@ -568,5 +569,36 @@ func TestZigSelfAndImportedFiles(t *testing.T) {
 	}
 	if len(by["Editor.flipVertically"]) != 1 {
 		t.Errorf("%d calls of Editor.flipVertically, want 1", len(by["Editor.flipVertically"]))
+	}
+}
+
+// TestRustSelfAndPathCalls: Type::m and Self::m reach the method of that
+// type (Self: the caller's own), and Callers finds the calls written
+// either way, so callers and callees agree.
+func TestRustSelfAndPathCalls(t *testing.T) {
+	t.Parallel()
+	r := resolverOf(t, "testdata/edges/rustself")
+	for name, want := range map[string]string{
+		"Level.from_usize":  "Level.parse (package);Level.up (package)",
+		"Filter.from_usize": "Filter.up (package)",
+	} {
+		got := callerNames(t, r, name)
+		sort.Strings(got)
+		if strings.Join(got, ";") != want {
+			t.Errorf("callers of %s = %q, want %s", name, got, want)
+		}
+	}
+	w, err := r.Callees("Level.up", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, e := range w.Edges {
+		if e.Target != nil && e.Target.CallName() == "Level.from_usize" {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("callees of Level.up lack Level.from_usize: %+v", w.Edges)
 	}
 }

@@ -662,6 +662,14 @@ func (r *Resolver) calleeNames(d *Def) []string {
 	}
 	if d.Owner != "" {
 		names = append(names, d.Owner+"."+d.method)
+		// Rust, C++ and PHP write a call on a type with "::", and on the
+		// caller's own type as Self:: (self::, static::); each row is
+		// resolved again below, so a name that reaches another type's
+		// method adds nothing
+		names = append(names, d.Owner+"::"+d.method)
+		for a := range ownTypeAlias {
+			names = append(names, a+"::"+d.method)
+		}
 		if base := path.Base(r.absDir(d)); base != "." && base != "/" {
 			names = append(names, base+"."+d.Owner+"."+d.method) // a typed Go call from another package
 		}

@@ -54,7 +54,13 @@ func (r *Resolver) resolve(caller *Def, file, to string, form lang.CallForm) (st
 		if value {
 			return r.resolveTyped(file, t[:i], t[i+1:])
 		}
-		return r.resolveQualified(file, t[:i], t[i+1:])
+		q := t[:i]
+		if ownTypeAlias[q] && caller != nil && caller.Owner != "" {
+			// Self::from_usize (Rust), self::m and static::m (PHP): the
+			// caller's own type
+			q = caller.Owner
+		}
+		return r.resolveQualified(file, q, t[i+1:])
 	}
 	if form == lang.CallPlain {
 		return r.resolvePlain(file, t)
@@ -69,6 +75,10 @@ func (r *Resolver) resolve(caller *Def, file, to string, form lang.CallForm) (st
 	}
 	return r.resolveBare(caller, file, t, form)
 }
+
+// ownTypeAlias are the names a qualified call gives the caller's own type
+// by: Rust's Self, PHP's self and static.
+var ownTypeAlias = map[string]bool{"Self": true, "self": true, "static": true}
 
 // resolvePlain resolves a plain Go call: a function (no owner) of the same
 // file, else of the same package (directory); else a conversion T(x) to a
