@@ -46,6 +46,25 @@ func maskedCases(t *testing.T) map[string][]byte {
 	return cases
 }
 
+// maskedCaseParser returns a parser of the language of the masked case
+// name (C for a .c name, else C++); the caller closes it.
+func maskedCaseParser(t *testing.T, name string) *sitter.Parser {
+	t.Helper()
+	lang := "c"
+	if filepath.Ext(name) != ".c" {
+		lang = "cpp"
+	}
+	sp, err := specFor(lang)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := sitter.NewParser()
+	if err := p.SetLanguage(sp.lang); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
 // The masked buffer's incremental parse (parseMaskedIncremental, from the
 // first tree edited at the blanked spans) gives the same tree as a parse
 // of the masked buffer from scratch, and leaves the first tree as it was;
@@ -55,18 +74,7 @@ func TestMaskedParseIncrementalEqualsFull(t *testing.T) {
 	t.Parallel()
 	compared := 0
 	for name, src := range maskedCases(t) {
-		lang := "c"
-		if filepath.Ext(name) != ".c" {
-			lang = "cpp"
-		}
-		sp, err := specFor(lang)
-		if err != nil {
-			t.Fatal(err)
-		}
-		p := sitter.NewParser()
-		if err := p.SetLanguage(sp.lang); err != nil {
-			t.Fatal(err)
-		}
+		p := maskedCaseParser(t, name)
 		deadline := time.Now().Add(time.Minute)
 		buf := parseBuffer(src)
 		first := parseTree(p, buf, deadline)
@@ -143,18 +151,7 @@ func TestParseCMaskedKeepsTheBetterTree(t *testing.T) {
 	t.Parallel()
 	outcomes := map[string]int{}
 	for name, src := range maskedCases(t) {
-		lang := "c"
-		if filepath.Ext(name) != ".c" {
-			lang = "cpp"
-		}
-		sp, err := specFor(lang)
-		if err != nil {
-			t.Fatal(err)
-		}
-		p := sitter.NewParser()
-		if err := p.SetLanguage(sp.lang); err != nil {
-			t.Fatal(err)
-		}
+		p := maskedCaseParser(t, name)
 		deadline := time.Now().Add(time.Minute)
 		buf := parseBuffer(src)
 		masked, n := maskCMacros(buf)
