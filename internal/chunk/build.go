@@ -3,6 +3,7 @@ package chunk
 import (
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"unicode"
@@ -473,6 +474,7 @@ func (ps *parsed) relations() []Relation {
 	seen := map[[3]string]bool{}
 	var out []Relation
 	form := lang.CallBare // set around a call: plain Go, on the method's receiver, on another value
+	var args lang.Arity   // set around a counted call
 	add := func(kind, from, to string, off uint) {
 		if from == "" || to == "" || len(out) >= maxRelations {
 			return
@@ -481,11 +483,15 @@ func (ps *parsed) relations() []Relation {
 		if form != lang.CallBare {
 			k[0] += "|" + form.String()
 		}
+		if args > 0 {
+			// insert(a) and insert(a, b) may reach two overloads
+			k[0] += "|" + strconv.Itoa(int(args))
+		}
 		if seen[k] {
 			return
 		}
 		seen[k] = true
-		out = append(out, Relation{Path: ps.path, From: from, To: to, Kind: kind, Line: ps.line(off), Form: form})
+		out = append(out, Relation{Path: ps.path, From: from, To: to, Kind: kind, Line: ps.line(off), Form: form, Args: args})
 	}
 	for _, d := range ps.defs {
 		if d.dropped {
@@ -590,8 +596,9 @@ func (ps *parsed) relations() []Relation {
 					}
 				}
 			}
+			args = r.args
 			add(RelCalls, ps.caller(funcs, r.start), to, r.start)
-			form = lang.CallBare
+			form, args = lang.CallBare, 0
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Line < out[j].Line })

@@ -133,6 +133,9 @@ type Relation struct {
 	// Form is how a call is written (lang.CallPlain, CallSelf, CallValue;
 	// lang.CallBare for every other call and relation).
 	Form lang.CallForm
+	// Args is how many arguments a call passes (lang.ArityCounted
+	// languages; zero, not counted, for other relations).
+	Args lang.Arity
 }
 
 // FileResult is everything extracted from one file by one parse.

@@ -207,6 +207,9 @@ type rawRel struct {
 	imported bool
 	start    uint
 	name     string // Python "from . import name"
+	// args: how many arguments the call passes, in the languages of
+	// lang.ArityCounted (callArity); zero, not counted, elsewhere
+	args lang.Arity
 }
 
 type parsed struct {
@@ -562,7 +565,7 @@ func (ps *parsed) collect(root *sitter.Node, deadline time.Time) bool {
 		var rel *rawRel
 		var nameNode, paramsNode, declNode *sitter.Node
 		var owner, importName, alias, implTrait string
-		var recvNode, macroName, macroArgs *sitter.Node
+		var recvNode, macroName, macroArgs, callName *sitter.Node
 		for i := range m.Captures {
 			c := &m.Captures[i]
 			n := c.Node
@@ -599,8 +602,10 @@ func (ps *parsed) collect(root *sitter.Node, deadline time.Time) bool {
 				rel = &rawRel{kind: RelImplements, text: ps.text(&n), start: n.StartByte()}
 			case "call":
 				rel = &rawRel{kind: RelCalls, text: ps.text(&n), start: n.StartByte()}
+				callName = &n
 			case "call.path":
 				rel = &rawRel{kind: RelCalls, text: ps.text(&n), start: n.StartByte(), path: true}
+				callName = &n
 			case "call.recv":
 				recvNode = &n
 			case "macro.name":
@@ -614,6 +619,9 @@ func (ps *parsed) collect(root *sitter.Node, deadline time.Time) bool {
 			continue
 		}
 		if rel != nil {
+			if callName != nil && lang.ArityCounted[ps.sp.name] {
+				rel.args = ps.callArity(callName)
+			}
 			if recvNode != nil {
 				rel.recv = ps.text(recvNode)
 				rel.recvIsName = recvNode.Kind() == "identifier" || recvNode.Kind() == "package_identifier"
@@ -683,6 +691,51 @@ func (ps *parsed) collect(root *sitter.Node, deadline time.Time) bool {
 	// matching ends early, with nothing to tell it from the end, only
 	// past the deadline
 	return time.Now().Before(deadline)
+}
+
+// callNodes are the node kinds of a call in the grammars of the
+// lang.ArityCounted languages: Java's method invocation and instance
+// creation (C#'s too), Go's call expression, C#'s invocation.
+var callNodes = map[string]bool{"method_invocation": true, "object_creation_expression": true,
+	"call_expression": true, "invocation_expression": true}
+
+// callArity counts the arguments of the call whose callee name is name:
+// the named children, comments aside, of the arguments of the nearest
+// call node at most three levels up (name -> selector -> call; C#'s
+// generic name -> member access -> invocation). Zero (not counted) when
+// there is none, when its arguments do not follow the name, or for Go's
+// f(g()), whose one argument may spread several results.
+func (ps *parsed) callArity(name *sitter.Node) lang.Arity {
+	n := name
+	for range 3 {
+		if n = n.Parent(); n == nil {
+			return 0
+		}
+		if !callNodes[n.Kind()] {
+			continue
+		}
+		args := n.ChildByFieldName("arguments")
+		if args == nil || args.StartByte() < name.EndByte() {
+			return 0
+		}
+		count := 0
+		var first *sitter.Node
+		for i := range args.NamedChildCount() {
+			c := args.NamedChild(i)
+			if c == nil || ps.sp.comments[c.Kind()] {
+				continue
+			}
+			if first == nil {
+				first = c
+			}
+			count++
+		}
+		if ps.sp.name == "go" && count == 1 && first.Kind() == "call_expression" {
+			return 0
+		}
+		return lang.ArityOf(count)
+	}
+	return 0
 }
 
 // codeEnd is the end of n without the comments and blank space it ends

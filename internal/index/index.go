@@ -278,7 +278,10 @@ const racyWindow = int64(time.Second)
 //	    { ... }) is masked like other annotations (chunk.maskCMacros); a
 //	    .h file with a C++ cast or a const member function is C++
 //	    (lang.HeaderLanguage)
-const AnalysisVersion = 28
+//	29: Java, C# and Go calls carry how many arguments they pass
+//	    (chunk.Relation.Args), and calls of one name with different
+//	    counts are separate relations
+const AnalysisVersion = 29
 
 // ResolveRoot is rootrule.Resolve: the absolute, symlink-resolved form of
 // dir, the identity of a project.
@@ -1472,7 +1475,7 @@ func (c *collector) build(batch []*work) ([]store.FileData, error) {
 			})
 		}
 		for _, r := range w.res.Relations {
-			d.Relations = append(d.Relations, store.RelationRow{Path: w.file.Path, From: r.From, To: r.To, Kind: r.Kind, Line: r.Line, Form: r.Form})
+			d.Relations = append(d.Relations, store.RelationRow{Path: w.file.Path, From: r.From, To: r.To, Kind: r.Kind, Line: r.Line, Form: r.Form, Args: r.Args})
 		}
 		out = append(out, d)
 	}

@@ -40,3 +40,28 @@ func (f CallForm) String() string {
 	}
 	return "bare"
 }
+
+// Arity is how many arguments a call passes, plus one; 0 (the zero value)
+// when they were not counted, so a relation built without it says
+// nothing. Counted for the languages of ArityCounted.
+type Arity uint8
+
+// ArityOf is the Arity of a call passing n arguments (n >= 0; at most 254
+// are told apart).
+func ArityOf(n int) Arity { return Arity(min(max(n, 0), 254) + 1) }
+
+// Count returns the number of arguments and whether they were counted.
+func (a Arity) Count() (int, bool) { return int(a) - 1, a > 0 }
+
+// ArityCounted holds the languages whose calls carry an Arity, those that
+// reject a call with the wrong number of arguments at compile time and
+// whose argument lists the chunker reads: Java, C# and Go.
+var ArityCounted = map[string]bool{"java": true, "csharp": true, "go": true}
+
+// PackCall packs a call's form and arity into one integer, the store's
+// plain column: the form in the low byte, the arity above it. Older
+// indexes hold the form alone, which unpacks with no arity.
+func PackCall(f CallForm, a Arity) int64 { return int64(f) | int64(a)<<8 }
+
+// UnpackCall is the inverse of PackCall.
+func UnpackCall(v int64) (CallForm, Arity) { return CallForm(v & 0xff), Arity(v >> 8 & 0xff) }

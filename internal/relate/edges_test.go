@@ -602,3 +602,74 @@ func TestRustSelfAndPathCalls(t *testing.T) {
 		t.Errorf("callees of Level.up lack Level.from_usize: %+v", w.Edges)
 	}
 }
+
+// TestArityChoosesTheCallee: a call's argument count rules out the
+// definitions that cannot take it (Java, C#, Go): value.getClass() is not
+// the project's getClass(String); insert(name, row) is the two-parameter
+// overload; a varargs method takes any number from its fixed ones; a C#
+// extension method is called on a value with one argument less and may
+// leave out its optional ones; Go's x.Close() reaches only the Close()
+// without parameters (still a guess: the value's type is unknown).
+func TestArityChoosesTheCallee(t *testing.T) {
+	t.Parallel()
+	r := resolverOf(t, "testdata/edges/arity")
+	by := edgesByCallee(t, r)
+	for _, e := range by["getClass"] {
+		if !e.library() && e.Resolution != ResUnresolved {
+			t.Errorf("getClass at %s:%d resolved %s to %v, want a library call", e.Path, e.Line, e.Resolution, e.Target)
+		}
+	}
+	if len(by["getClass"]) == 0 {
+		t.Error("no getClass call recorded")
+	}
+	want := map[string]string{ // callee as written -> the one target
+		"insert":   "Vfs.insert(String statement, Object parameter)",
+		"Vfs.join": "Vfs.join(String sep, String... parts)",
+		"Take":     "Ext.Take(this List<int> xs, int n, bool strict = false)",
+		"x.Close":  "file.Close()",
+		"Close":    "file.Close()",
+	}
+	found := 0
+	for callee, target := range want {
+		for _, e := range by[callee] {
+			if e.Path == "Vfs.java" { // insert(statement, null) inside Vfs
+				continue
+			}
+			found++
+			if e.Target == nil || e.Target.Name != target || len(e.Candidates) > 0 {
+				t.Errorf("%s at %s:%d: %s target %v candidates %d, want %s alone", callee, e.Path, e.Line, e.Resolution, e.Target, len(e.Candidates), target)
+			}
+		}
+	}
+	if found < 4 {
+		t.Errorf("only %d of the calls were found: %v", found, by)
+	}
+}
+
+// paramRange reads the fewest and most arguments from a parameter list.
+func TestParamRange(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		lang, params string
+		lo, hi       int
+		ok           bool
+	}{
+		{"java", "", 0, 0, true},
+		{"java", "String statement, Object parameter", 2, 2, true},
+		{"java", "Map<String, Object> m, int n", 2, 2, true},
+		{"java", "@Param(\"a,b\") String s", 1, 1, true},
+		{"java", "String sep, String... parts", 1, -1, true},
+		{"go", "a, b int", 2, 2, true},
+		{"go", "format string, args ...any", 1, -1, true},
+		{"go", "ch <-chan int", 0, 0, false},
+		{"csharp", "this List<int> xs, int n, bool strict = false", 1, 3, true},
+		{"csharp", "string s = \"a,b\", params object[] rest", 0, -1, true},
+		{"python", "self, x", 0, 0, false},
+		{"java", "int a, …", 0, 0, false},
+	} {
+		lo, hi, ok := paramRange(c.lang, c.params)
+		if lo != c.lo || hi != c.hi || ok != c.ok {
+			t.Errorf("paramRange(%s, %q) = %d, %d, %v; want %d, %d, %v", c.lang, c.params, lo, hi, ok, c.lo, c.hi, c.ok)
+		}
+	}
+}

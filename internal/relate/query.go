@@ -42,6 +42,7 @@ type Edge struct {
 	parent *Def          // walks: the node whose expansion found this edge
 	all    []*Def        // every candidate of an ambiguous call (Candidates is cut), for Path
 	form   lang.CallForm // how the call is written (store.RelationRow.Form)
+	args   lang.Arity    // how many arguments it passes (store.RelationRow.Args)
 }
 
 // atTarget puts a contains edge at the first line of the definition it
@@ -479,7 +480,7 @@ func (r *Resolver) rawEdges(name string) ([]Edge, error) {
 
 // edge turns a stored row into an Edge, resolving both sides.
 func (r *Resolver) edge(row store.RelationRow) Edge {
-	e := Edge{Kind: row.Kind, From: row.From, To: row.To, Path: row.Path, Line: row.Line, form: row.Form}
+	e := Edge{Kind: row.Kind, From: row.From, To: row.To, Path: row.Path, Line: row.Line, form: row.Form, args: row.Args}
 	switch row.Kind {
 	case chunk.RelCalls:
 		e.Caller = r.callerOf(row)
@@ -500,7 +501,7 @@ func (r *Resolver) edge(row store.RelationRow) Edge {
 }
 
 func (r *Resolver) setTarget(e *Edge, caller *Def) {
-	how, cands := r.resolve(caller, e.Path, e.To, e.form)
+	how, cands := r.resolve(caller, e.Path, e.To, e.form, e.args)
 	e.Resolution = how
 	e.Guess = isGuess(e.form, how)
 	switch {
@@ -638,7 +639,7 @@ func (r *Resolver) calleeEdges(d *Def) []Edge {
 		if row.Path != d.Path || d.Type != "module" && (row.Line < d.StartLine || row.Line > d.EndLine) {
 			continue
 		}
-		e := Edge{Kind: row.Kind, From: row.From, To: row.To, Path: row.Path, Line: row.Line, Caller: d, form: row.Form}
+		e := Edge{Kind: row.Kind, From: row.From, To: row.To, Path: row.Path, Line: row.Line, Caller: d, form: row.Form, args: row.Args}
 		r.setTarget(&e, d)
 		out = append(out, e)
 	}
@@ -705,9 +706,9 @@ func (r *Resolver) callerEdges(d *Def) []Edge {
 	var out []Edge
 	for _, row := range rows {
 		caller := r.callerOf(row)
-		how, cands := r.resolve(caller, row.Path, row.To, row.Form)
+		how, cands := r.resolve(caller, row.Path, row.To, row.Form, row.Args)
 		e := Edge{Kind: row.Kind, From: row.From, To: row.To, Path: row.Path, Line: row.Line, Caller: caller, Resolution: how,
-			Guess: isGuess(row.Form, how), form: row.Form}
+			Guess: isGuess(row.Form, how), form: row.Form, args: row.Args}
 		if r.NoTests && lang.IsTestFile(row.Path) {
 			continue
 		}

@@ -58,6 +58,7 @@ import (
 
 	"github.com/coderag/coderag/internal/chunk"
 	"github.com/coderag/coderag/internal/english"
+	"github.com/coderag/coderag/internal/lang"
 	"github.com/coderag/coderag/internal/store"
 )
 
@@ -129,6 +130,81 @@ type Def struct {
 
 	method string // bare name: method/function name, or a class's simple name
 	call   string // name used as from_name of its calls: "Owner.method", "func"; a class's qualified name
+	// lo and hi: the fewest and most arguments a call may pass
+	// (hi -1: any number), when ranged (paramRange)
+	lo, hi int
+	ranged bool
+}
+
+// takes reports whether a call passing n arguments may reach d: always,
+// unless d's parameters were counted and n is outside their range.
+func (d *Def) takes(n int) bool {
+	return !d.ranged || n >= d.lo && (d.hi < 0 || n <= d.hi)
+}
+
+// paramRange returns the fewest and most arguments (hi -1: any number) a
+// definition of language with the parameter list params (without its
+// parentheses, chunk.Symbol.Params) takes, and whether it can tell: in the
+// lang.ArityCounted languages only. Parameters are split at commas
+// outside brackets. Java's "T... xs", Go's "xs ...T" and C#'s "params T[]
+// xs" take any number from there; a C# parameter with a default value
+// may be left out, and a C# extension method ("this T x" first) is
+// called with one argument less on a value.
+func paramRange(language, params string) (lo, hi int, ok bool) {
+	if !lang.ArityCounted[language] || strings.Contains(params, "…") {
+		return 0, 0, false
+	}
+	var parts []string
+	depth, start := 0, 0
+	for i := 0; i < len(params); i++ {
+		switch params[i] {
+		case '"', '\'':
+			// a default value's literal: "a,b" holds no parameter
+			q := params[i]
+			for i++; i < len(params) && params[i] != q; i++ {
+				if params[i] == '\\' {
+					i++
+				}
+			}
+		case '(', '[', '{', '<':
+			depth++
+		case ')', ']', '}', '>':
+			depth--
+		case ',':
+			if depth == 0 {
+				parts = append(parts, params[start:i])
+				start = i + 1
+			}
+		}
+		if depth < 0 {
+			return 0, 0, false // a "->" or an unbalanced list: not read
+		}
+	}
+	if depth != 0 {
+		return 0, 0, false
+	}
+	if last := strings.TrimSpace(params[start:]); last != "" || len(parts) > 0 {
+		parts = append(parts, params[start:])
+	}
+	hi = len(parts)
+	for _, p := range parts {
+		p = strings.TrimSpace(p)
+		switch {
+		case p == "":
+			return 0, 0, false
+		case strings.Contains(p, "...") || language == "csharp" && strings.HasPrefix(p, "params "):
+			hi = -1
+		case language == "csharp" && strings.Contains(p, "="):
+			// optional
+		default:
+			lo++
+		}
+	}
+	if language == "csharp" && len(parts) > 0 && strings.HasPrefix(strings.TrimSpace(parts[0]), "this ") {
+		// x.Ext(a) passes one argument less than Ext(x, a)
+		lo = max(lo-1, 0)
+	}
+	return lo, hi, true
 }
 
 // CallName is the name the definition's own calls are recorded under
@@ -333,6 +409,7 @@ func newDef(d *Def, row store.DefRow) {
 		d.call = d.Name
 		return
 	}
+	d.lo, d.hi, d.ranged = paramRange(row.Language, row.Params)
 	d.call = chunk.Symbol{Name: row.Symbol, Owner: row.Owner}.CallName()
 }
 

@@ -47,12 +47,12 @@ func (r *Resolver) callerOf(row store.RelationRow) *Def {
 // another value (lang.CallValue: "c.rwc.Close()", "host.decode()") has a callee of
 // unknown type: the caller's own class, the caller itself and a name
 // unique in the project are not assumed (see resolveBare).
-func (r *Resolver) resolve(caller *Def, file, to string, form lang.CallForm) (string, []*Def) {
+func (r *Resolver) resolve(caller *Def, file, to string, form lang.CallForm, args lang.Arity) (string, []*Def) {
 	value := form == lang.CallValue
 	t := strings.ReplaceAll(strings.TrimSpace(to), "::", ".")
 	if i := strings.LastIndexByte(t, '.'); i > 0 && i < len(t)-1 {
 		if value {
-			return r.resolveTyped(file, t[:i], t[i+1:])
+			return r.resolveTyped(file, t[:i], t[i+1:], args)
 		}
 		q := t[:i]
 		if ownTypeAlias[q] && caller != nil && caller.Owner != "" {
@@ -60,20 +60,20 @@ func (r *Resolver) resolve(caller *Def, file, to string, form lang.CallForm) (st
 			// caller's own type
 			q = caller.Owner
 		}
-		return r.resolveQualified(file, q, t[i+1:])
+		return r.resolveQualified(file, q, t[i+1:], args)
 	}
 	if form == lang.CallPlain {
-		return r.resolvePlain(file, t)
+		return r.resolvePlain(file, t, args)
 	}
 	if form == lang.CallBare && rustPrelude.has(t) && r.langOf(file) == "rust" {
 		// Ok(v), Some(x): the prelude's, unless the project has a
 		// function of that name (a type of that name is not callable)
-		fns := filter(r.samePool(file, t), func(d *Def) bool { return !d.isClass() && d.Owner == "" })
+		fns := filter(r.samePool(file, t, 0), func(d *Def) bool { return !d.isClass() && d.Owner == "" })
 		if len(fns) == 0 {
 			return ResUnresolved, nil
 		}
 	}
-	return r.resolveBare(caller, file, t, form)
+	return r.resolveBare(caller, file, t, form, args)
 }
 
 // ownTypeAlias are the names a qualified call gives the caller's own type
@@ -84,8 +84,8 @@ var ownTypeAlias = map[string]bool{"Self": true, "self": true, "static": true}
 // file, else of the same package (directory); else a conversion T(x) to a
 // type declared in the package (ResType); a builtin or a local func value
 // is unresolved.
-func (r *Resolver) resolvePlain(file, m string) (string, []*Def) {
-	pool := r.samePool(file, m)
+func (r *Resolver) resolvePlain(file, m string, args lang.Arity) (string, []*Def) {
+	pool := r.samePool(file, m, args)
 	fns := filter(pool, func(d *Def) bool { return d.Owner == "" && !d.isClass() })
 	if got := filter(fns, func(d *Def) bool { return d.Path == file }); len(got) > 0 {
 		return pick(ResSameFile, got, nil)
@@ -125,9 +125,20 @@ func (r *Resolver) pool(m string) []*Def {
 // calling Sleep never reaches a Go function) and, for a file that is not a
 // test, to definitions outside test files: Go does not even compile
 // _test.go files into the package, and production code does not call
-// test helpers in any language.
-func (r *Resolver) samePool(file, m string) []*Def {
+// test helpers in any language. A counted call (args, lang.ArityCounted)
+// keeps only the definitions that can take its arguments (Def.takes).
+func (r *Resolver) samePool(file, m string, args lang.Arity) []*Def {
 	pool := r.pool(m)
+	if n, ok := args.Count(); ok && lang.ArityCounted[r.langOf(file)] {
+		// x.getClass() is not VFS.getClass(String): a definition that
+		// cannot take the call's arguments is no candidate
+		for _, d := range pool {
+			if !d.takes(n) {
+				pool = filter(pool, func(d *Def) bool { return d.takes(n) })
+				break
+			}
+		}
+	}
 	if !lang.IsTestFile(file) {
 		for _, d := range pool {
 			if lang.IsTestFile(d.Path) {
@@ -192,9 +203,9 @@ func pick(how string, got []*Def, caller *Def) (string, []*Def) {
 	return ResAmbiguous, got
 }
 
-func (r *Resolver) resolveBare(caller *Def, file, m string, form lang.CallForm) (string, []*Def) {
+func (r *Resolver) resolveBare(caller *Def, file, m string, form lang.CallForm, args lang.Arity) (string, []*Def) {
 	value := form == lang.CallValue
-	pool := r.samePool(file, m)
+	pool := r.samePool(file, m, args)
 	if r.langOf(file) == "go" {
 		// a Go call stored bare but not plain was written on a value
 		// ("x.m()", "time.Now().Add(d)"): it reaches methods, never a
@@ -304,12 +315,12 @@ func (r *Resolver) langOf(file string) string { return lang.Detect(file) }
 // chunker read from declarations (chunk.goTypes): q is "T" (a type of the
 // caller's package) or "pkg.T"; only methods of that type qualify. A type
 // outside the project (template.Template) leaves the call unresolved.
-func (r *Resolver) resolveTyped(file, q, m string) (string, []*Def) {
+func (r *Resolver) resolveTyped(file, q, m string, args lang.Arity) (string, []*Def) {
 	typ, pkg := q, ""
 	if i := strings.LastIndexByte(q, '.'); i >= 0 {
 		pkg, typ = q[:i], q[i+1:]
 	}
-	got := filter(r.samePool(file, m), func(d *Def) bool {
+	got := filter(r.samePool(file, m, args), func(d *Def) bool {
 		if d.Owner != typ {
 			return false
 		}
@@ -327,8 +338,8 @@ func (r *Resolver) resolveTyped(file, q, m string) (string, []*Def) {
 // resolveQualified resolves "q.m": a method m of a class named q, or a
 // function m of a package/module named q (Go "store.Open", Python
 // "models.format_name"), preferring what the file imports.
-func (r *Resolver) resolveQualified(file, q, m string) (string, []*Def) {
-	pool := r.samePool(file, m)
+func (r *Resolver) resolveQualified(file, q, m string, args lang.Arity) (string, []*Def) {
+	pool := r.samePool(file, m, args)
 	if len(pool) == 0 {
 		return ResUnresolved, nil
 	}

@@ -130,9 +130,10 @@ func (s *Store) relationsBy(ctx context.Context, project, col string, names, kin
 	// its thin candidates)
 	ok, err := s.eachRowInPlace(ctx, relationCols, q, args, func(v []driver.Value) error {
 		line, _ := v[4].(int64)
-		form, _ := v[5].(int64)
+		plain, _ := v[5].(int64)
+		form, args := lang.UnpackCall(plain)
 		out = append(out, RelationRow{Path: strings.Clone(TextArg(v[0])), From: strings.Clone(TextArg(v[1])),
-			To: strings.Clone(TextArg(v[2])), Kind: strings.Clone(TextArg(v[3])), Line: int(line), Form: lang.CallForm(form)})
+			To: strings.Clone(TextArg(v[2])), Kind: strings.Clone(TextArg(v[3])), Line: int(line), Form: form, Args: args})
 		return nil
 	})
 	if err != nil {
@@ -245,10 +246,10 @@ const relationCols = `f.file_path, a.name, b.name, r.relation_type, r.line, r.pl
 // relation_type, line, plain).
 func scanRelation(rows *sql.Rows) (RelationRow, error) {
 	var r RelationRow
-	var form int
-	if err := rows.Scan(&r.Path, &r.From, &r.To, &r.Kind, &r.Line, &form); err != nil {
+	var plain int64
+	if err := rows.Scan(&r.Path, &r.From, &r.To, &r.Kind, &r.Line, &plain); err != nil {
 		return r, err
 	}
-	r.Form = lang.CallForm(form)
+	r.Form, r.Args = lang.UnpackCall(plain)
 	return r, nil
 }

@@ -436,6 +436,9 @@ type RelationRow struct {
 	// Form is how a call is written (chunk.Relation.Form), stored as its
 	// number in code_relations.plain.
 	Form lang.CallForm
+	// Args is how many arguments a call passes (chunk.Relation.Args),
+	// packed with Form into code_relations.plain (lang.PackCall).
+	Args lang.Arity
 }
 
 // FileData is the complete new state of one file: its fingerprint, chunks and

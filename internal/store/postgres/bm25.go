@@ -37,6 +37,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/coderag/coderag/internal/lang"
 	"github.com/coderag/coderag/internal/store"
 )
 
@@ -159,7 +160,7 @@ func (b *ftsBatch) addVectors(file int64, p *store.VectorPack) {
 
 func (b *ftsBatch) addRelation(file int64, r store.RelationRow) {
 	b.relFile, b.relFrom, b.relTo, b.relKind = append(b.relFile, file), append(b.relFrom, r.From), append(b.relTo, r.To), append(b.relKind, r.Kind)
-	b.relLine, b.relForm = append(b.relLine, int64(r.Line)), append(b.relForm, int64(r.Form))
+	b.relLine, b.relForm = append(b.relLine, int64(r.Line)), append(b.relForm, lang.PackCall(r.Form, r.Args))
 }
 
 func (b *ftsBatch) add(id int64, c store.ChunkRow) {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/coderag/coderag/internal/lang"
 	"github.com/coderag/coderag/internal/store"
 )
 
@@ -196,7 +197,7 @@ func (s *backend) WriteFiles(ctx context.Context, tx *sql.Tx, project string, fi
 			}
 		}
 		for _, r := range f.Relations {
-			if err := rels.add(ctx, fileID, names[r.From], names[r.To], r.Kind, r.Line, int(r.Form)); err != nil {
+			if err := rels.add(ctx, fileID, names[r.From], names[r.To], r.Kind, r.Line, lang.PackCall(r.Form, r.Args)); err != nil {
 				return fmt.Errorf("insert relations %s: %w", path, err)
 			}
 		}

@@ -227,7 +227,7 @@ func testRelations(t *testing.T, target func(testing.TB) string) {
 		fd := File("a.go", "Run", "helper")
 		fd.Chunks[1].Type, fd.Chunks[1].Owner = "method", "T"
 		fd.Relations = []store.RelationRow{
-			{Path: "a.go", From: "Run", To: "helper", Kind: "calls", Line: 3, Form: lang.CallPlain},
+			{Path: "a.go", From: "Run", To: "helper", Kind: "calls", Line: 3, Form: lang.CallPlain, Args: lang.ArityOf(2)},
 			{Path: "a.go", From: "Run", To: "T.helper", Kind: "calls", Line: 2, Form: lang.CallSelf},
 			{Path: "a.go", From: "T", To: "Base", Kind: "extends", Line: 1},
 			{Path: "a.go", From: "helper", To: "fmt.Println", Kind: "calls", Line: 4, Form: lang.CallValue},
@@ -238,6 +238,14 @@ func testRelations(t *testing.T, target func(testing.TB) string) {
 		from, err := s.RelationsFrom(ctx, "/p", []string{"Run"}, []string{"calls"})
 		if err != nil || len(from) != 2 || from[0].To != "T.helper" || from[0].Form != lang.CallSelf || from[1].To != "helper" || from[1].Form != lang.CallPlain {
 			t.Fatalf("RelationsFrom = %+v, %v", from, err)
+		}
+		// the argument count travels with the form (lang.PackCall); an
+		// uncounted call stays uncounted
+		if n, ok := from[1].Args.Count(); !ok || n != 2 {
+			t.Errorf("helper's arguments = %d, %v; want 2", n, ok)
+		}
+		if _, ok := from[0].Args.Count(); ok {
+			t.Errorf("T.helper's arguments were not counted, but read back as %d", from[0].Args)
 		}
 		to, err := s.RelationsTo(ctx, "/p", []string{"Base", "fmt.Println"}, nil)
 		if err != nil || len(to) != 2 || to[0].Kind != "extends" || to[1].Form != lang.CallValue {
