@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -211,6 +212,7 @@ func ParseQuery(text string) (string, Filter, error) {
 		f     Filter
 		words []string
 	)
+	filters := 0
 	for _, w := range strings.Fields(text) {
 		m := filterRE.FindStringSubmatch(w)
 		if m == nil {
@@ -218,6 +220,14 @@ func ParseQuery(text string) (string, Filter, error) {
 			continue
 		}
 		name, val := m[1], m[2]
+		if slices.Contains(FilterNames, name) {
+			if filters++; filters > maxFilters {
+				return "", Filter{}, badQuery(ErrBadQuery, "more than %d filters in one query", maxFilters)
+			}
+			if len(val) > MaxQueryBytes {
+				return "", Filter{}, badQuery(ErrBadQuery, "the value of %s is %d bytes; a filter value is at most %d", name+":", len(val), MaxQueryBytes)
+			}
+		}
 		known := false
 		for _, n := range FilterNames {
 			known = known || n == name
@@ -291,6 +301,19 @@ func ParseQuery(text string) (string, Filter, error) {
 		}
 	}
 	return strings.Join(words, " "), f, nil
+}
+
+// maxFilters is the most filters one query may hold (ParseQuery): a
+// query of thousands of file: globs would compile each.
+const maxFilters = 64
+
+// keepCaseWords drops from f.CaseWords the words no longer in words (a
+// query whose words were cut, Searcher.Search).
+func (f *Filter) keepCaseWords(words string) {
+	kept := strings.Fields(words)
+	f.CaseWords = slices.DeleteFunc(f.CaseWords, func(w string) bool {
+		return !slices.ContainsFunc(kept, func(k string) bool { return strings.Contains(k, w) })
+	})
 }
 
 // filterExample is an example value of a filter, for error messages.

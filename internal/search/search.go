@@ -245,14 +245,16 @@ func (s *Searcher) Search(ctx context.Context, query string, opts Options) (*Res
 	if query == "" {
 		return nil, errors.New("empty query")
 	}
-	query, cut := cutQuery(query)
+	// the filters are read from the whole query and the words cut after:
+	// a -file: past the first 1,000 bytes still excludes
 	words, filter, err := ParseQuery(query)
-	if cut && errors.Is(err, ErrOnlyFilters) {
-		// the words were there, past the cut: say so, not "add the words"
-		return nil, badQuery(ErrOnlyFilters, "the query is longer than 1,000 bytes and its first 1,000 hold only filters: the words to search for were cut off; put them first, or use fewer filters")
-	}
 	if err != nil {
 		return nil, err
+	}
+	words, cut := cutQuery(words)
+	if cut {
+		filter.keepCaseWords(words)
+		query = strings.TrimSpace(words + " " + filter.String())
 	}
 	if !filter.MatchProject(s.Project) {
 		return nil, badQuery(ErrBadQuery, "%s matches no project searched (%s)", projectFilterText(&filter), s.Project)
@@ -381,9 +383,10 @@ func (s *Searcher) Search(ctx context.Context, query string, opts Options) (*Res
 // project was written while it read (Searcher.Search).
 const maxSearchRetries = 2
 
-// MaxQueryBytes is the longest query searched as given; a longer one (a
-// pasted log or file) is cut at the last word boundary before it, with
-// CutQueryNote. Every word of a query is a term of the keyword route and
+// MaxQueryBytes is the longest run of a query's words searched as given;
+// longer words (a pasted log or file) are cut at the last word boundary
+// before it, with CutQueryNote. Its filters are read from the whole query
+// (ParseQuery bounds them: maxFilters, each value at most MaxQueryBytes). Every word of a query is a term of the keyword route and
 // of the name boosts, so a 100 KB query would cost seconds of CPU for
 // results no better than its first sentences give.
 const MaxQueryBytes = 1000
@@ -510,7 +513,7 @@ const (
 	LowerKeywordNote = lowerKeywordLead + "; these are only the nearest by vector similarity. The first chunk that holds one ranks %d (%s:%d): tests, docs and examples rank last; raise --top-k or add file: to see it"
 	StopWordsNote    = "the query has only common words (stop words), which are not searched as keywords; these results are only the nearest by vector similarity: add a word that names what you look for"
 	NoWordsNote      = "the query has no searchable words (only punctuation or symbols)"
-	CutQueryNote     = "the query was cut to its first 1,000 bytes; search for the part that names what you look for"
+	CutQueryNote     = "the query's words were cut to their first 1,000 bytes (its filters all apply); search for the part that names what you look for"
 	// EmbedFailedNote: the project's embedder could not embed the query
 	// (its error fills the verb); the results are the keyword routes'.
 	EmbedFailedNote = "the query could not be embedded (%v): these results are the keyword matches alone, without vector similarity"

@@ -518,18 +518,37 @@ func TestLongQueryCut(t *testing.T) {
 	}
 }
 
-// TestLongQueryCutFiltersOnly: a query whose first MaxQueryBytes are
-// filters and whose words come after the cut is not told to "add the
-// words": the error says they were cut off (still ErrOnlyFilters, a 400).
-func TestLongQueryCutFiltersOnly(t *testing.T) {
+// TestLongQueryKeepsItsFilters: a query longer than MaxQueryBytes has its
+// words cut, not its filters: a -file: past the cut still excludes, and
+// the note says the filters apply. More than maxFilters filters, or a
+// filter value longer than MaxQueryBytes, is a bad query.
+func TestLongQueryKeepsItsFilters(t *testing.T) {
 	t.Parallel()
-	s := fixture(t, map[string]string{"req.go": "package req\n\n// parseRequestLine parses the request line.\nfunc parseRequestLine(line string) {}\n"})
-	long := strings.Repeat("file:*.go ", 200) + "parse request line"
-	_, err := s.Search(context.Background(), long, Options{TopK: 3})
-	if !errors.Is(err, ErrOnlyFilters) || !strings.Contains(err.Error(), "cut off") || strings.Contains(err.Error(), "add the words") {
-		t.Fatalf("filters then words past the cut: %v", err)
+	body := "// parseRequestLine parses the request line.\nfunc parseRequestLine(line string) {}\n"
+	s := fixture(t, map[string]string{"req.go": "package req\n\n" + body, "other.go": "package req\n\n" + strings.ReplaceAll(body, "parseRequestLine", "parseRequestLineAgain")})
+	long := "parse request line " + strings.Repeat("pay ", 300) + "-file:req.go"
+	resp, err := s.Search(context.Background(), long, Options{TopK: 3})
+	if err != nil {
+		t.Fatal(err)
 	}
-	// a short query of filters only keeps its own message
+	if len(resp.Results) == 0 || !strings.Contains(resp.Note, CutQueryNote) || !strings.Contains(resp.Filter, "-file:req.go") {
+		t.Fatalf("results %d, note %q, filter %q: want results, the cut note and the exclusion", len(resp.Results), resp.Note, resp.Filter)
+	}
+	for _, r := range resp.Results {
+		if r.Path == "req.go" {
+			t.Errorf("req.go was excluded past the cut but came back: %+v", r)
+		}
+	}
+	if len(resp.Query) > MaxQueryBytes+len(" -file:req.go") {
+		t.Errorf("the echoed query is %d bytes, want the cut words and the filters", len(resp.Query))
+	}
+	if _, err := s.Search(context.Background(), "parse "+strings.Repeat("file:*.go ", maxFilters+1), Options{TopK: 3}); !errors.Is(err, ErrBadQuery) || !strings.Contains(err.Error(), "filters") {
+		t.Errorf("%d filters: %v", maxFilters+1, err)
+	}
+	if _, err := s.Search(context.Background(), "parse file:"+strings.Repeat("a", MaxQueryBytes+1), Options{TopK: 3}); !errors.Is(err, ErrBadQuery) {
+		t.Errorf("a filter value over %d bytes: %v", MaxQueryBytes, err)
+	}
+	// a query of filters only keeps its own message
 	if _, err := s.Search(context.Background(), "file:*.go", Options{TopK: 3}); !errors.Is(err, ErrOnlyFilters) || !strings.Contains(err.Error(), "add the words") {
 		t.Fatalf("filters only: %v", err)
 	}
