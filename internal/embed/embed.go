@@ -197,7 +197,8 @@ var (
 	// carries the status and the server's own error text (a *StatusError).
 	ErrHTTP = errors.New("embedding request failed")
 	// ErrTimeout: the server took the connection but sent no response
-	// within ReadTimeout, or, for a search's query, within the search's
+	// within ReadTimeout, or not the whole body within ReadTimeout of its
+	// headers, or, for a search's query, nothing within the search's
 	// shorter bound (search.Searcher.QueryTimeout).
 	ErrTimeout = errors.New("embedding server did not answer in time")
 	// ErrServerFailing: every input of a request failed even when sent
@@ -235,12 +236,16 @@ func (e *StatusError) Is(target error) bool { return target == ErrHTTP }
 // Stop reports whether err means no other request would fare better, so a
 // caller must stop instead of splitting a batch or trying other texts: the
 // server is unreachable or silent, lacks the model, rejects the key or the
-// URL (401, 403, 404, 405), or the vectors changed dimension. A 5xx, a 400,
-// 413 or 422, a NaN in one vector or a wrong count may belong to one input:
-// Batch splits those down to the input.
+// URL (401, 403, 404, 405), limits the client's rate (a 429 that outlasted
+// PostJSON's retries: it answers the client, not an input, and splitting
+// the batch made 63 requests of up to two minutes each), or the vectors
+// changed dimension. A 5xx, a 400, 413 or 422, a NaN in one vector or a
+// wrong count may belong to one input: Batch splits those down to the
+// input.
 func Stop(err error) bool {
+	var se *StatusError
 	return Misconfigured(err) || errors.Is(err, ErrUnreachable) || errors.Is(err, ErrTimeout) ||
-		errors.Is(err, ErrServerFailing)
+		errors.Is(err, ErrServerFailing) || errors.As(err, &se) && se.Status == http.StatusTooManyRequests
 }
 
 // Misconfigured reports whether err is one only a change of settings

@@ -231,6 +231,29 @@ func TestBatchEveryInputFailingStops(t *testing.T) {
 	}
 }
 
+// TestBatchRateLimitStops: a 429 that outlasted the retries is the
+// server's answer to the client: the batch is not split (each half would
+// wait out its own retries), the call stops at once.
+func TestBatchRateLimitStops(t *testing.T) {
+	t.Parallel()
+	sends := 0
+	send := func(ctx context.Context, texts []string) ([][]float32, error) {
+		sends++
+		return nil, NewStatusError(http.StatusTooManyRequests, "HTTP 429: slow down")
+	}
+	in := make([]string, 32)
+	for i := range in {
+		in[i] = fmt.Sprintf("text %d", i)
+	}
+	_, err := Batch(context.Background(), in, 32, "", nil, send)
+	if err == nil || !Stop(err) || !Fatal(err) {
+		t.Fatalf("err = %v, want an error that stops the run", err)
+	}
+	if sends != 1 {
+		t.Errorf("%d requests, want 1 (not split down to the inputs)", sends)
+	}
+}
+
 // TestBatchCutsTooLongInput: an input the server calls too long is sent
 // again cut in half until it fits.
 func TestBatchCutsTooLongInput(t *testing.T) {
@@ -354,5 +377,38 @@ func TestRetryWait(t *testing.T) {
 		if d := r.wait(1, h, time.Now()); d != time.Second {
 			t.Errorf("%v: wait %v, want the 1s cap", h, d)
 		}
+	}
+}
+
+// A server that sends its headers and then trickles the body is cut off
+// bodyTimeout after the headers, with ErrTimeout (which stops an index
+// run), not waited on for as long as it trickles. Not parallel: it sets
+// bodyTimeout.
+func TestPostJSONBodyDeadline(t *testing.T) {
+	defer func(d time.Duration) { bodyTimeout = d }(bodyTimeout)
+	bodyTimeout = 200 * time.Millisecond
+	done := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(200)
+		for i := 0; i < 100; i++ { // 10 s of one byte every 100 ms
+			fmt.Fprint(w, " ")
+			w.(http.Flusher).Flush()
+			select {
+			case <-done:
+				return
+			case <-r.Context().Done():
+				return
+			case <-time.After(100 * time.Millisecond):
+			}
+		}
+	}))
+	defer srv.Close()
+	defer close(done)
+	_, err := PostJSON(context.Background(), srv.Client(), srv.URL+"/x", nil, map[string]int{"a": 1}, Retry{})
+	if !errors.Is(err, ErrTimeout) || !strings.Contains(err.Error(), "body") {
+		t.Fatalf("trickled body: %v, want ErrTimeout about the body", err)
+	}
+	if !Stop(err) {
+		t.Errorf("a trickled body does not stop the run: %v", err)
 	}
 }

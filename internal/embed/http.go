@@ -19,7 +19,7 @@ import (
 // hence the long header wait.
 const (
 	ConnectTimeout = 30 * time.Second  // TCP connect and TLS handshake
-	ReadTimeout    = 120 * time.Second // from request sent to response headers
+	ReadTimeout    = 120 * time.Second // from request sent to response headers, and from them to the body's end
 	// MaxResponseBytes bounds one response body (a batch of 32 3072-d vectors
 	// is about 2 MiB of JSON).
 	MaxResponseBytes = 256 << 20
@@ -117,8 +117,15 @@ func WithoutRetry(ctx context.Context) context.Context {
 	return context.WithValue(ctx, noRetryKey{}, true)
 }
 
+// bodyTimeout bounds the read of a response body once its headers came
+// (ReadTimeout; a variable for tests): a server that sends its headers and
+// then trickles the body held an index run for as long as it pleased.
+var bodyTimeout = ReadTimeout
+
 func postOnce(ctx context.Context, c *http.Client, url string, header http.Header, payload []byte) (*Response, error) {
-	resp, err := httpx.Post(ctx, c, url, header, payload, "application/json")
+	rctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	resp, err := httpx.Post(rctx, c, url, header, payload, "application/json")
 	if err != nil {
 		if ctxErr := ctx.Err(); ctxErr != nil {
 			return nil, ctxErr
@@ -132,6 +139,8 @@ func postOnce(ctx context.Context, c *http.Client, url string, header http.Heade
 		return nil, fmt.Errorf("POST %s: %w", url, err)
 	}
 	defer resp.Body.Close()
+	late := time.AfterFunc(bodyTimeout, cancel)
+	defer late.Stop()
 	var b []byte
 	if resp.StatusCode/100 != 2 {
 		// an error body is read as the chat client reads it
@@ -142,6 +151,9 @@ func postOnce(ctx context.Context, c *http.Client, url string, header http.Heade
 	if err != nil {
 		if ctxErr := ctx.Err(); ctxErr != nil {
 			return nil, ctxErr
+		}
+		if rctx.Err() != nil {
+			return nil, fmt.Errorf("%w (%s): POST %s: the response body did not arrive in time after its headers", ErrTimeout, bodyTimeout, url)
 		}
 		return nil, fmt.Errorf("POST %s: read response: %w", url, err)
 	}
