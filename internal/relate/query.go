@@ -426,6 +426,9 @@ func (r *Resolver) done() error {
 // with no definition but stored relations (an external base class, an
 // imported module, a file path) gets those relations as stored.
 func (r *Resolver) Graph(name string) (*GraphResult, error) {
+	if err := CheckName(name); err != nil {
+		return nil, err
+	}
 	r.begin()
 	res := &GraphResult{Root: r.project, Query: name, Defs: []*Def{}, Edges: []Edge{}}
 	d, err := r.Lookup(name)

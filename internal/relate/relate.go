@@ -76,6 +76,20 @@ type Index interface {
 
 var _ Index = (*store.Store)(nil)
 
+// MaxNameBytes is the longest name Lookup (and so Graph, Callers, Callees
+// and Path) reads: a name of a megabyte cost seconds of CPU in the
+// suggestions of a "not found" and came back whole in the error.
+const MaxNameBytes = 1000
+
+// CheckName returns an ErrNameTooLong error, which does not repeat the
+// name, for a name longer than MaxNameBytes; nil otherwise.
+func CheckName(name string) error {
+	if len(name) > MaxNameBytes {
+		return fmt.Errorf("%w: %d bytes, at most %d (a class, function or Class.method name)", ErrNameTooLong, len(name), MaxNameBytes)
+	}
+	return nil
+}
+
 // Sentinel errors; NotFoundError and AmbiguousError match them with errors.Is.
 var (
 	// ErrNotFound means no definition or relation has the requested name.
@@ -84,6 +98,8 @@ var (
 	ErrAmbiguous = errors.New("ambiguous name")
 	// ErrNotCallable means a call-graph walk was asked for a class.
 	ErrNotCallable = errors.New("not a function or method")
+	// ErrNameTooLong means a name longer than MaxNameBytes was asked for.
+	ErrNameTooLong = errors.New("name too long")
 )
 
 // Resolution rules of a call edge (see the package comment).
@@ -441,6 +457,9 @@ var goRecv = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\
 // Python "module.func". Several matches give an *AmbiguousError, none a
 // *NotFoundError.
 func (r *Resolver) Lookup(name string) (*Def, error) {
+	if err := CheckName(name); err != nil {
+		return nil, err
+	}
 	if file, rest, ok := fileQualified(name); ok {
 		inFile := func(d *Def) bool { return d.Path == file || strings.HasSuffix(d.Path, "/"+file) }
 		if line, err := strconv.Atoi(rest); err == nil && line > 0 {

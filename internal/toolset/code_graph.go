@@ -22,6 +22,9 @@ var codeGraph = define(CodeGraph, "Relations of a symbol", true,
 		if name == "" {
 			return "", errors.New("code_graph: empty name: give a class, function or Class.method name")
 		}
+		if err := relate.CheckName(name); err != nil {
+			return "", fmt.Errorf("code_graph: %w", err)
+		}
 		root, err := c.Root(ctx)
 		if err != nil {
 			return "", fmt.Errorf("code_graph: %w", err)

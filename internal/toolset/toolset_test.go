@@ -11,6 +11,7 @@ import (
 	"github.com/coderag/coderag/internal/embed"
 	"github.com/coderag/coderag/internal/engine"
 	"github.com/coderag/coderag/internal/index"
+	"github.com/coderag/coderag/internal/relate"
 	"github.com/coderag/coderag/internal/toolset"
 )
 
@@ -131,5 +132,17 @@ func TestSchemas(t *testing.T) {
 		if len(tool.SchemaJSON()) == 0 {
 			t.Errorf("%s: empty schema JSON", tool.Name)
 		}
+	}
+}
+
+// code_graph refuses a name longer than relate.MaxNameBytes before any
+// lookup (a megabyte name cost seconds of CPU), without repeating it.
+func TestCodeGraphLongName(t *testing.T) {
+	e, root := newEngine(t)
+	on := &toolset.Env{Engine: e, Policy: engine.Refresh}
+	name := strings.Repeat("a", relate.MaxNameBytes+1)
+	_, err := call(t, on, root, toolset.CodeGraph, `{"name":"`+name+`"}`)
+	if err == nil || !strings.Contains(err.Error(), "name too long") || strings.Contains(err.Error(), name[:100]) {
+		t.Fatalf("long name: %v", err)
 	}
 }
