@@ -2,6 +2,7 @@ package engine_test
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"os"
@@ -661,5 +662,31 @@ func TestInterruptedSwitchStatus(t *testing.T) {
 	}
 	if resp, err := search1(ctx, e, root, "handler serves request", search.Options{TopK: 3}); err != nil || resp.Incomplete != "" || len(resp.Results) == 0 {
 		t.Fatalf("search after the next run: %+v %v", resp, err)
+	}
+}
+
+// A project row whose root is not an absolute, clean path (written into a
+// shared database by other means) is no project: it would be read
+// against the lister's working directory (serve's file view).
+func TestProjectsSkipsRelativeRoots(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "index.db")
+	e := open(t, engine.Config{DBPath: db})
+	raw, err := sql.Open("sqlite", db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	abs := filepath.Join(t.TempDir(), "proj")
+	for _, p := range []string{abs, "p/normal", "etc", abs + "/../other", "/tmp/x/"} {
+		if _, err := raw.Exec(`INSERT INTO projects(project_path, embedder, dim, created_at, updated_at) VALUES (?, 'local:x', 256, 0, 0)`, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ps, err := e.Projects(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ps) != 1 || ps[0].Path != abs {
+		t.Errorf("Projects = %+v, want %s alone", ps, abs)
 	}
 }

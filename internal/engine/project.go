@@ -166,9 +166,9 @@ func (e *Engine) Open(ctx context.Context, dir string, opts OpenOptions) (*Proje
 // rootrule.ErrRefused when every project is refused. The Refresh policy
 // is not applied here: every project listed is indexed already.
 func (e *Engine) OpenAll(ctx context.Context, opts OpenOptions) (ps []*Project, refused int, err error) {
-	rows, err := e.st.Projects(ctx)
+	rows, err := e.Projects(ctx)
 	if err != nil {
-		return nil, 0, fmt.Errorf("list projects: %w", err)
+		return nil, 0, err
 	}
 	if len(rows) == 0 {
 		return nil, 0, ErrNotIndexed
@@ -499,6 +499,7 @@ func (e *Engine) Find(ctx context.Context, root string, enclosing bool) (*store.
 	if err != nil {
 		return nil, fmt.Errorf("read index: %w", err)
 	}
+	rows = validRoots(rows)
 	roots := make([]string, len(rows))
 	for i, r := range rows {
 		roots[i] = r.Path

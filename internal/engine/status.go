@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/coderag/coderag/internal/embed"
@@ -89,13 +91,25 @@ func (e *Engine) LangStats(ctx context.Context, root string) (index.LangStats, e
 	return index.ReadLangStats(ctx, e.st, root)
 }
 
-// Projects lists every indexed project, by root.
+// Projects lists every indexed project, by root: the rows whose root is
+// an absolute, clean path.
 func (e *Engine) Projects(ctx context.Context) ([]store.Project, error) {
 	ps, err := e.st.Projects(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("list projects: %w", err)
 	}
-	return ps, nil
+	return validRoots(ps), nil
+}
+
+// validRoots drops the rows whose root is not an absolute, clean path:
+// every root coderag writes is one, and a row written into a shared
+// database by other means ("p/normal", "etc") would be read against the
+// working directory of whoever lists it (serve's file view, search
+// --all), so it is no project.
+func validRoots(ps []store.Project) []store.Project {
+	return slices.DeleteFunc(ps, func(p store.Project) bool {
+		return !filepath.IsAbs(p.Path) || filepath.Clean(p.Path) != p.Path
+	})
 }
 
 // StorePath names the index: the SQLite file, or the PostgreSQL URL
