@@ -74,6 +74,8 @@ func TestValidate(t *testing.T) {
 		{"empty vector", [][]float32{{}}, 0, ErrBadVector},
 		{"index 768 vs model 1024", [][]float32{make([]float32, 1024)}, 768, ErrDimMismatch},
 		{"within batch", [][]float32{{1, 0}, {1, 0, 0}}, 0, ErrDimMismatch},
+		{"longest", [][]float32{make([]float32, MaxDim)}, 0, nil},
+		{"too long", [][]float32{make([]float32, MaxDim+1)}, 0, ErrBadVector},
 	} {
 		err := Validate(tc.vecs, tc.dim)
 		if !errors.Is(err, tc.want) || (tc.want == nil) != (err == nil) {

@@ -553,3 +553,33 @@ func TestLongQueryKeepsItsFilters(t *testing.T) {
 		t.Fatalf("filters only: %v", err)
 	}
 }
+
+// resized embeds queries with the same embedder name but another vector
+// size: a server that changed its model behind the name.
+type resized struct{ embed.Embedder }
+
+func (r resized) EmbedQuery(ctx context.Context, text string) ([]float32, error) {
+	v, err := r.Embedder.EmbedQuery(ctx, text)
+	if err != nil {
+		return nil, err
+	}
+	return v[:64], nil
+}
+
+// Stored vectors of another size than the query's do not fail the search:
+// the keyword route answers, and the note says why and what to run.
+func TestDimMismatchAnswersByKeywords(t *testing.T) {
+	t.Parallel()
+	s := fixture(t, map[string]string{"req.go": "package req\n\n// parseRequestLine parses the request line.\nfunc parseRequestLine(line string) {}\n"})
+	s.Embedder = resized{s.Embedder}
+	resp, err := s.Search(context.Background(), "parse the request line", Options{TopK: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(resp.Results) == 0 || resp.Results[0].Path != "req.go" {
+		t.Errorf("results %+v, want req.go by its keywords", resp.Results)
+	}
+	if !strings.Contains(resp.Note, "keyword matches alone") || !strings.Contains(resp.Note, "coderag index") {
+		t.Errorf("note %q: want the keyword fallback and what to run", resp.Note)
+	}
+}

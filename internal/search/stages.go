@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path"
 	"slices"
@@ -366,6 +367,11 @@ func (s *Searcher) gather(ctx context.Context, q *Query, hp HybridParams) (*pool
 		} else {
 			sem, err = s.Store.TopKCosine(ctx, s.Project, s.Embedder.ID(), qv, hp.Candidates)
 			p.cut = p.cut || len(sem) >= hp.Candidates
+		}
+		if errors.Is(err, store.ErrDimMismatch) {
+			// vectors of another size behind the same embedder name:
+			// the keyword route answers, and the note says why
+			q.embedErr, sem, err = err, nil, nil
 		}
 		if err != nil {
 			return nil, err

@@ -263,8 +263,13 @@ func TextArg(v driver.Value) string {
 	return ""
 }
 
+// ErrDimMismatch: the stored vectors and the query's have different
+// dimensions (the embedding server changed its model, or sent vectors of
+// another size, behind the same embedder name).
+var ErrDimMismatch = errors.New("vector dimensions differ")
+
 func dimError(stored, query int) error {
-	return fmt.Errorf("stored vectors have dimension %d, the query has %d: re-index with the same embedder", stored, query)
+	return fmt.Errorf("%w: stored vectors have dimension %d, the query has %d: run `coderag index` to embed the project again", ErrDimMismatch, stored, query)
 }
 
 // CosineByID returns the cosine similarity of q to the stored vectors of the
