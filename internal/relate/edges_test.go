@@ -673,3 +673,24 @@ func TestParamRange(t *testing.T) {
 		}
 	}
 }
+
+// A callers walk that finds no call says the function may be handed on as
+// a value and how to list its mentions; one that finds calls does not.
+func TestNoCallersHint(t *testing.T) {
+	t.Parallel()
+	r := resolverOf(t, "testdata/edges/rustself")
+	for name, want := range map[string]bool{"Level.parse": true, "Level.from_usize": false} {
+		w, err := r.Callers(name, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b strings.Builder
+		if err := Render(&b, w, FormatTree); err != nil {
+			t.Fatal(err)
+		}
+		got := strings.Contains(b.String(), "passed as a value") && strings.Contains(b.String(), `coderag grep '\b`)
+		if got != want {
+			t.Errorf("callers of %s: hint %v, want %v:\n%s", name, got, want, b.String())
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"regexp"
 	"strings"
 
 	"github.com/coderag/coderag/internal/english"
@@ -280,6 +281,11 @@ func (wk *Walk) tree(w *bufio.Writer) {
 	}
 	if wk.OmittedGuesses > 0 {
 		fmt.Fprintf(w, "\n%d more guessed %s; --include-guesses shows them", wk.OmittedGuesses, english.Plural(wk.OmittedGuesses, strings.TrimSuffix(wk.Direction, "s")))
+	}
+	if wk.Direction == "callers" && len(wk.Edges) == 0 && wk.OmittedGuesses == 0 && wk.OmittedAmbiguous == 0 && wk.Root.method != "" {
+		// spawn(self.heartbeat_worker), return app.defaultRequestHandler:
+		// a function handed on as a value is called where no call names it
+		fmt.Fprintf(w, "\nno call names %s; it may be passed as a value (a callback, a handler, a method value): `coderag grep '\\b%s\\b'` lists every mention", wk.Root.method, regexp.QuoteMeta(wk.Root.method))
 	}
 	w.WriteString("\n")
 }
