@@ -352,6 +352,24 @@ func dropEnvError(err error, name string) error {
 	return errors.Join(keep...)
 }
 
+// envError returns the error of variable name in err (config.FromLookup's:
+// errors.Join of one *config.VarError per bad variable), or nil.
+func envError(err error, name string) error {
+	if err == nil {
+		return nil
+	}
+	errs := []error{err}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		errs = j.Unwrap()
+	}
+	for _, x := range errs {
+		if v, ok := x.(*config.VarError); ok && v.Env == name {
+			return v
+		}
+	}
+	return nil
+}
+
 // parse parses flags, allowing flags after positional arguments
 // ("coderag search foo --top-k 3").
 func parse(fs *flag.FlagSet, args []string) ([]string, error) {

@@ -48,6 +48,14 @@ func TestSearchQueryTimeout(t *testing.T) {
 	if n := srv.Requests() - before; n != 1 {
 		t.Errorf("the server got %d requests, want 1 (the query's)", n)
 	}
+	// a bad value is an error, not the default in silence
+	for _, bad := range []string{"abc", "0", "-1s"} {
+		setenv(t, "EMBEDDING_QUERY_TIMEOUT", bad)
+		code, out, errs := run(t, "search", "--project", dir, "bill the customer's card")
+		if code != exitUsage || out != "" || !strings.Contains(errs, "EMBEDDING_QUERY_TIMEOUT") {
+			t.Errorf("EMBEDDING_QUERY_TIMEOUT=%s: exit %d, stdout %q, stderr %q; want a usage error naming it", bad, code, out, errs)
+		}
+	}
 }
 
 // TestSearchDoesNotSendToAnUnconfiguredServer: a project indexed against a

@@ -69,6 +69,10 @@ A misspelt filter (lnag:go) or a query of filters only is an error (exit status 
 	if *asJSON && *forTool {
 		return usagef("--json and --tool-format are two output formats: pick one")
 	}
+	if err := envError(e.cfgErr, config.EnvQueryTimeout); err != nil {
+		// the search's own variable: not replaced by its default silently
+		return usageError{err.Error()}
+	}
 	if err := config.TopK.Check(*topK); err != nil {
 		return usagef("--top-k %v", err)
 	}
