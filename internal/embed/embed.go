@@ -190,6 +190,10 @@ var (
 	// ErrUnreachable: the server could not be reached (connection refused,
 	// unknown host, connect timeout).
 	ErrUnreachable = errors.New("embedding server not reachable")
+	// ErrRedirected: the server answered with a redirect, which is not
+	// followed (NewHTTPClient): the code in the request would go to
+	// another address than the one configured.
+	ErrRedirected = errors.New("embedding server redirected the request")
 	// ErrModelNotFound: the server does not have the model (ollama: run
 	// `ollama pull MODEL`).
 	ErrModelNotFound = errors.New("embedding model not found")
@@ -250,12 +254,13 @@ func Stop(err error) bool {
 
 // Misconfigured reports whether err is one only a change of settings
 // cures, not waiting: the server rejects the key or the URL (401, 403,
-// 404, 405), lacks the model, or answers vectors of another dimension. A
+// 404, 405), redirects it, lacks the model, or answers vectors of another
+// dimension. A
 // search fails with it rather than answer without vectors every time
 // (search.Searcher's embedQuery); Stop reports these and the transient
 // ones (unreachable, silent, failing every input).
 func Misconfigured(err error) bool {
-	if errors.Is(err, ErrModelNotFound) || errors.Is(err, ErrDimMismatch) {
+	if errors.Is(err, ErrModelNotFound) || errors.Is(err, ErrDimMismatch) || errors.Is(err, ErrRedirected) {
 		return true
 	}
 	var se *StatusError

@@ -414,3 +414,29 @@ func TestPostJSONBodyDeadline(t *testing.T) {
 		t.Errorf("a trickled body does not stop the run: %v", err)
 	}
 }
+
+// A redirect is not followed: the request fails with ErrRedirected, which
+// only a change of settings cures, and the other address gets nothing.
+func TestPostJSONRefusesRedirects(t *testing.T) {
+	t.Parallel()
+	var got atomic.Int32
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got.Add(1)
+		fmt.Fprint(w, `{"ok":true}`)
+	}))
+	defer other.Close()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, other.URL+"/steal?key=x", http.StatusTemporaryRedirect)
+	}))
+	defer srv.Close()
+	_, err := PostJSON(context.Background(), NewHTTPClient(), srv.URL+"/v1/embeddings", nil, map[string]string{"input": "func secret() {}"}, Retry{MaxTries: 3, Base: time.Millisecond, On: func(int) bool { return true }})
+	if !errors.Is(err, ErrRedirected) || !Misconfigured(err) || !Stop(err) {
+		t.Fatalf("redirect: %v, want ErrRedirected (misconfigured)", err)
+	}
+	if strings.Contains(err.Error(), "key=x") || !strings.Contains(err.Error(), strings.TrimPrefix(other.URL, "http://")) {
+		t.Errorf("message %q: want the target's address without its query", err)
+	}
+	if got.Load() != 0 {
+		t.Errorf("the redirect's target got %d requests", got.Load())
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	neturl "net/url"
 	"strings"
 	"time"
 
@@ -27,11 +28,13 @@ const (
 
 // NewHTTPClient returns the client providers use by default: 30 s connect
 // (net.Dialer.Timeout) and TLS handshake timeouts, 120 s to wait for response
-// headers, proxies from the environment, and no overall timeout — requests are
-// bounded by their context.
+// headers, proxies from the environment, no redirect followed (ErrRedirected:
+// a 307 re-sent the code to whatever host it named, and that host's 403 was
+// blamed on the key), and no overall timeout — requests are bounded by their
+// context.
 func NewHTTPClient() *http.Client {
 	d := &net.Dialer{Timeout: ConnectTimeout, KeepAlive: 30 * time.Second}
-	return &http.Client{Transport: &http.Transport{
+	return &http.Client{CheckRedirect: refuseRedirect, Transport: &http.Transport{
 		Proxy:                 http.ProxyFromEnvironment,
 		DialContext:           d.DialContext,
 		TLSHandshakeTimeout:   ConnectTimeout,
@@ -41,6 +44,13 @@ func NewHTTPClient() *http.Client {
 		IdleConnTimeout:       90 * time.Second,
 		ForceAttemptHTTP2:     true,
 	}}
+}
+
+// refuseRedirect is NewHTTPClient's CheckRedirect: the configured address
+// is the one that answers, or the request fails naming where it was sent
+// (scheme, host and path; no query, which may hold a key).
+func refuseRedirect(req *http.Request, via []*http.Request) error {
+	return fmt.Errorf("%w to %s://%s%s: set EMBEDDING_BASE_URL to the address that answers", ErrRedirected, req.URL.Scheme, req.URL.Host, req.URL.Path)
 }
 
 // Retry says which responses PostJSON retries and how long it waits.
@@ -129,6 +139,10 @@ func postOnce(ctx context.Context, c *http.Client, url string, header http.Heade
 	if err != nil {
 		if ctxErr := ctx.Err(); ctxErr != nil {
 			return nil, ctxErr
+		}
+		if ue := (*neturl.Error)(nil); errors.As(err, &ue) && errors.Is(ue.Err, ErrRedirected) {
+			// the redirect's own words: its target without the query
+			return nil, fmt.Errorf("POST %s: %w", url, ue.Err)
 		}
 		if httpx.Unreachable(err) {
 			return nil, fmt.Errorf("%w: %w", ErrUnreachable, err)
