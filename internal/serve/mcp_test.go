@@ -408,4 +408,22 @@ func TestMCPErrorCodesOverHTTPMatchStdio(t *testing.T) {
 	if code, got, _ := post(batch, session); code != http.StatusBadRequest || got != wantBatch {
 		t.Errorf("HTTP, a batch in the session: %d %+v, want 400 %+v as over stdio", code, got, wantBatch)
 	}
+	// the session serves the project it was opened on: a request of it
+	// naming another project is refused, not answered from the first
+	req, err := http.NewRequest("POST", f.srv.URL+"/mcp?project=httptest", strings.NewReader(early))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Mcp-Session-Id", session)
+	res, err := f.srv.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != http.StatusBadRequest || !strings.Contains(string(b), "this session serves list") {
+		t.Errorf("HTTP, the session on another project: %d %s", res.StatusCode, b)
+	}
 }

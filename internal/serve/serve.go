@@ -564,6 +564,14 @@ func (s *Server) mcp(w http.ResponseWriter, r *http.Request) {
 		httpError(w, r, status(err), err)
 		return
 	}
+	if id := r.Header.Get("Mcp-Session-Id"); id != "" {
+		// a session serves the project it was opened on: a request of it
+		// naming another is refused, not answered from the first
+		if sroot, ok := s.sessionRoot(id); ok && sroot != root {
+			httpError(w, r, http.StatusBadRequest, fmt.Errorf("this session serves %s, not %s: open a new session at /mcp?project=%s", filepath.Base(sroot), filepath.Base(root), url.QueryEscape(filepath.Base(root))))
+			return
+		}
+	}
 	r = r.WithContext(context.WithValue(r.Context(), mcpRootKey{}, root))
 	if r.Method == http.MethodPost {
 		// what the stdio server refuses is refused here with the same
@@ -597,7 +605,7 @@ func (s *Server) mcp(w http.ResponseWriter, r *http.Request) {
 	} else {
 		s.mcpRead.ServeHTTP(w, r)
 	}
-	s.sessionServed(w, r, client, time.Now())
+	s.sessionServed(w, r, client, root, time.Now())
 }
 
 // maxMCPBody bounds an MCP request body over HTTP, as maxLine does a

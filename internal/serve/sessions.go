@@ -31,7 +31,17 @@ var errSessionsFull = errors.New("the server holds as many MCP sessions as it ta
 // mcpSession is what the server knows of a session the SDK opened.
 type mcpSession struct {
 	client string
+	root   string    // the project it was opened on
 	last   time.Time // its last request
+}
+
+// sessionRoot returns the project root the session id was opened on, and
+// whether the session is known.
+func (s *Server) sessionRoot(id string) (string, bool) {
+	s.sessMu.Lock()
+	defer s.sessMu.Unlock()
+	ss, ok := s.sessions[id]
+	return ss.root, ok
 }
 
 // expireSessions forgets the sessions idle for SessionTimeout or longer
@@ -71,7 +81,7 @@ func (s *Server) admitSession(client string, now time.Time) error {
 // through w: an initialize that opened a session (the SDK set its
 // Mcp-Session-Id on w) is counted, a request of a known session renews
 // it, a DELETE of one forgets it.
-func (s *Server) sessionServed(w http.ResponseWriter, r *http.Request, client string, now time.Time) {
+func (s *Server) sessionServed(w http.ResponseWriter, r *http.Request, client, root string, now time.Time) {
 	s.sessMu.Lock()
 	defer s.sessMu.Unlock()
 	if id := r.Header.Get("Mcp-Session-Id"); id != "" {
@@ -88,7 +98,7 @@ func (s *Server) sessionServed(w http.ResponseWriter, r *http.Request, client st
 	}
 	if id := w.Header().Get("Mcp-Session-Id"); id != "" && r.Method == http.MethodPost {
 		if _, ok := s.sessions[id]; !ok {
-			s.sessions[id] = mcpSession{client: client, last: now}
+			s.sessions[id] = mcpSession{client: client, root: root, last: now}
 			s.clientSessions[client]++
 		}
 	}
