@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -692,5 +693,19 @@ func TestNoCallersHint(t *testing.T) {
 		if got != want {
 			t.Errorf("callers of %s: hint %v, want %v:\n%s", name, got, want, b.String())
 		}
+	}
+}
+
+// The calls of a .h file read as C++ count as C++ in the graph's shares,
+// not as C by the file's extension.
+func TestStatsHeaderLanguage(t *testing.T) {
+	t.Parallel()
+	r := resolverOf(t, "testdata/edges/cpphdr")
+	st, err := r.Stats(5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.ByLanguage["cpp"] == nil || st.ByLanguage["c"] != nil {
+		t.Errorf("languages %v, want cpp alone", slices.Collect(maps.Keys(st.ByLanguage)))
 	}
 }

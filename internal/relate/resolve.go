@@ -308,8 +308,15 @@ func (r *Resolver) isCtor(d *Def) bool {
 // without an import; in the others (Python, JS, Rust, ...) a module is a file.
 var dirScoped = map[string]bool{"go": true, "java": true, "kotlin": true, "scala": true, "csharp": true}
 
-// langOf returns the language of file, as the chunker names it.
-func (r *Resolver) langOf(file string) string { return lang.Detect(file) }
+// langOf returns the language of file, as the chunker named it: the
+// language of its definitions (a .h file read as C++ is cpp), else the
+// one its name gives.
+func (r *Resolver) langOf(file string) string {
+	if ds := r.byFile[file]; len(ds) > 0 && ds[0].Language != "" {
+		return ds[0].Language
+	}
+	return lang.Detect(file)
+}
 
 // resolveTyped resolves a Go call on a value whose receiver type the
 // chunker read from declarations (chunk.goTypes): q is "T" (a type of the

@@ -77,7 +77,7 @@ func (r *Resolver) Stats(n int) (*Stats, error) {
 		}
 		e := r.edge(row)
 		st.Calls.add(&e)
-		l := lang.Detect(row.Path)
+		l := r.langOf(row.Path)
 		if st.ByLanguage[l] == nil {
 			st.ByLanguage[l] = &Shares{}
 		}
