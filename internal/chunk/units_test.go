@@ -341,3 +341,23 @@ func TestScalaIndentedBodyEndsAtItsCode(t *testing.T) {
 		}
 	}
 }
+
+// TestJSFunctionAssignedToAVariable: a function assigned to a variable
+// declared before it (var camelize, uniq; camelize = function(str) {...}),
+// as older modules write their helpers, is a unit of its own, not part of
+// the function above it; an assignment of another value is not.
+func TestJSFunctionAssignedToAVariable(t *testing.T) {
+	t.Parallel()
+	src := "var camelize, uniq, count, $\n" +
+		"function dasherize(str) {\n  return str.toLowerCase()\n}\n" +
+		"camelize = function(str){ return str.replace(/-(.)/g, up) }\n" +
+		"uniq = (array) => array.filter(unique)\n" +
+		"count = 0\n" +
+		"$ = function(selector, context){\n  return init(selector, context)\n}\n"
+	got := defsOf(t, "zepto.js", src)
+	// (a statement between definitions joins the chunk after it, as before)
+	want := []string{"1-4 function dasherize(str)", "5-5 function camelize(str)", "6-6 function uniq(array)", "7-10 function $(selector, context)"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+}

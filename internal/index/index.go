@@ -281,7 +281,9 @@ const racyWindow = int64(time.Second)
 //	29: Java, C# and Go calls carry how many arguments they pass
 //	    (chunk.Relation.Args), and calls of one name with different
 //	    counts are separate relations
-const AnalysisVersion = 29
+//	30: a JavaScript or TypeScript function assigned to a plain variable
+//	    (camelize = function(str) {...}) is a definition
+const AnalysisVersion = 30
 
 // ResolveRoot is rootrule.Resolve: the absolute, symlink-resolved form of
 // dir, the identity of a project.

@@ -18,3 +18,12 @@
       right: [(function_expression parameters: (formal_parameters) @params)
               (arrow_function parameters: (formal_parameters) @params)
               (arrow_function parameter: (identifier) @params)]))) @function
+; A function assigned to a variable declared before it (var camelize, ...;
+; camelize = function(str) {...}), as older modules write their helpers.
+(expression_statement
+  (assignment_expression
+    left: (identifier) @name
+    right: [(function_expression parameters: (formal_parameters) @params)
+            (arrow_function parameters: (formal_parameters) @params)
+            (arrow_function parameter: (identifier) @params)
+            (generator_function parameters: (formal_parameters) @params)])) @function
