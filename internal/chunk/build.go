@@ -596,6 +596,9 @@ func (ps *parsed) relations() []Relation {
 					}
 				}
 			}
+			if r.onValue {
+				form = lang.CallValue
+			}
 			args = r.args
 			add(RelCalls, ps.caller(funcs, r.start), to, r.start)
 			form, args = lang.CallBare, 0

@@ -210,6 +210,9 @@ type rawRel struct {
 	// args: how many arguments the call passes, in the languages of
 	// lang.ArityCounted (callArity); zero, not counted, elsewhere
 	args lang.Arity
+	// onValue: a Java, C# or Scala call of a platformMethods name on a
+	// value, stored as lang.CallValue
+	onValue bool
 }
 
 type parsed struct {
@@ -634,7 +637,12 @@ func (ps *parsed) collect(root *sitter.Node, deadline time.Time) bool {
 					// a call on a value: Java, C# and Scala have no typed
 					// resolution here, so it stays a call by name, as it
 					// was before receivers were read (a guess on every
-					// field's call would cut the walks through them)
+					// field's call would cut the walks through them),
+					// unless it names a method every object or collection
+					// of the platform has (x.toString(), map.size()): a
+					// call on a value then (a guess when a project method
+					// has that name, else the platform's)
+					rel.onValue = platformMethods.has(rel.text)
 					rel.recv, rel.recvIsName = "", false
 				}
 			}
@@ -781,6 +789,22 @@ func lastCodeEnd(ps *parsed, n *sitter.Node) uint {
 	}
 	return n.EndByte()
 }
+
+// platformMethods are the methods every object, string or collection of
+// the JVM and .NET has (java.lang.Object's, Collection's and Map's,
+// String's and the stream's; .NET's Object and collection methods): on a
+// value of unknown type such a call is the platform's far more often than
+// a project method of that name (mybatis-3's "most called" was headed by
+// ResultLoaderMap.size() and StrictMap.containsKey(Object), the targets
+// of every list.size() and map.containsKey(k), and StrictMap.put had the
+// calls of every HashMap's put). A project method of such a name is still
+// a candidate, as a guess: cache.put(k, v) on a project Cache is listed,
+// dashed, and walks follow it with --include-guesses.
+var platformMethods = setOf(`equals hashCode toString getClass clone notify notifyAll wait finalize compareTo
+	size isEmpty get put add remove contains clear containsKey containsValue keySet entrySet values iterator hasNext next stream forEach
+	getOrDefault putIfAbsent computeIfAbsent addAll removeAll retainAll length charAt substring startsWith
+	endsWith trim toLowerCase toUpperCase isBlank isPresent orElse orElseGet orElseThrow ifPresent
+	Equals GetHashCode ToString GetType Add Remove Contains Clear ContainsKey TryGetValue GetEnumerator MoveNext CompareTo`)
 
 // staticReceivers are the languages whose calls on a capitalised name
 // are calls of a class's static method or of an object's

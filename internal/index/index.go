@@ -282,8 +282,10 @@ const racyWindow = int64(time.Second)
 //	    (chunk.Relation.Args), and calls of one name with different
 //	    counts are separate relations
 //	30: a JavaScript or TypeScript function assigned to a plain variable
-//	    (camelize = function(str) {...}) is a definition
-const AnalysisVersion = 30
+//	    (camelize = function(str) {...}) is a definition; a Java, C# or
+//	    Scala call of a platform method (x.toString(), map.put(k, v)) on a
+//	    value is stored as a call on a value (chunk.platformMethods)
+const AnalysisVersion = 31
 
 // ResolveRoot is rootrule.Resolve: the absolute, symlink-resolved form of
 // dir, the identity of a project.

@@ -709,3 +709,33 @@ func TestStatsHeaderLanguage(t *testing.T) {
 		t.Errorf("languages %v, want cpp alone", slices.Collect(maps.Keys(st.ByLanguage)))
 	}
 }
+
+// TestPlatformMethodsOnValues: a Java call on a value of a method every
+// collection or object has (size, put, trim) is a call on a value: with a
+// project method of that name it is a guess, not an exact edge (it was
+// every list.size() reaching Registry.size()); without one, the
+// platform's. A call of any other name on a value keeps resolving by name.
+func TestPlatformMethodsOnValues(t *testing.T) {
+	t.Parallel()
+	r := resolverOf(t, "testdata/edges/platform")
+	by := edgesByCallee(t, r)
+	for _, name := range []string{"size", "put"} {
+		for _, e := range by[name] {
+			if e.Path == "Loader.java" && (!e.Guess || e.Exact()) {
+				t.Errorf("%s at %s:%d: %s, guess %v; want a guess", name, e.Path, e.Line, e.Resolution, e.Guess)
+			}
+		}
+	}
+	for _, e := range by["trim"] {
+		if !e.library() {
+			t.Errorf("trim at %s:%d: %s, want the platform's", e.Path, e.Line, e.Resolution)
+		}
+	}
+	found := false
+	for _, e := range by["lookup"] {
+		found = found || e.Exact() && e.Target != nil && e.Target.CallName() == "Registry.lookup"
+	}
+	if !found || len(by["size"]) == 0 || len(by["trim"]) == 0 {
+		t.Errorf("lookup exact %v, size calls %d, trim calls %d", found, len(by["size"]), len(by["trim"]))
+	}
+}

@@ -142,7 +142,9 @@ func (e *Edge) library() bool {
 	case "swift":
 		return typeCall(e) || swiftStdlib.has(e.To)
 	case "jvm", "csharp":
-		return typeCall(e)
+		// x.toString() or list.size() that no project method takes: the
+		// platform's (chunk.platformMethods are stored as calls on a value)
+		return typeCall(e) || e.form == lang.CallValue
 	}
 	// other languages: the bare names of both runtimes, as before the
 	// lists were split by language
