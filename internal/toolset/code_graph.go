@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/coderag/coderag/internal/engine"
@@ -13,10 +14,48 @@ import (
 // CodeGraphParams are the arguments of code_graph.
 type CodeGraphParams struct {
 	Name string `json:"name" jsonschema:"a class, type or function name, or Class.method (e.g. UserService or UserService.login), as it appears in the code"`
+	// Walk, Depth and To turn the one-hop graph into a walk or a path:
+	// the CLI's callers, callees and path.
+	Walk  string `json:"walk,omitempty" jsonschema:"callers or callees: instead of the direct relations, walk the call graph from the function, breadth first, up to depth calls away"`
+	Depth int    `json:"depth,omitempty" jsonschema:"calls away for walk, 1 to 4 (default 2)"`
+	To    string `json:"to,omitempty" jsonschema:"another function: instead of the direct relations, a shortest call path from name to it"`
+}
+
+// maxWalkDepth bounds code_graph's walk (relate.DefaultDepth).
+const maxWalkDepth = relate.DefaultDepth
+
+// walkOrPath renders the walk or the path in asks for from the resolver
+// (relate.Render's text tree); "" and false when in asks for neither.
+func walkOrPath(r *relate.Resolver, name string, in CodeGraphParams) (string, bool, error) {
+	var res relate.Result
+	var err error
+	switch {
+	case in.To != "":
+		var p *relate.PathResult
+		p, err = r.Path(name, strings.TrimSpace(in.To))
+		if err == nil && !p.Found {
+			p.Hint = "guessed calls (on values of unknown type) were not followed"
+		}
+		res = p
+	case in.Walk == "callers":
+		res, err = r.Callers(name, in.Depth)
+	case in.Walk == "callees":
+		res, err = r.Callees(name, in.Depth)
+	default:
+		return "", false, nil
+	}
+	if err != nil {
+		return "", true, err
+	}
+	var b strings.Builder
+	if err := relate.Render(&b, res, relate.FormatTree); err != nil {
+		return "", true, err
+	}
+	return toolHints(b.String()), true, nil
 }
 
 var codeGraph = define(CodeGraph, "Relations of a symbol", true,
-	`Show the direct relations of a class, type, function or Class.method from the project's index, both directions: what it imports, extends, implements, contains and calls, and what calls, contains, extends or implements it, each with file:line. Use it after you found a symbol (with grep_code or search_code) to see its callers and callees without reading every file.`,
+	`Show the direct relations of a class, type, function or Class.method from the project's index, both directions: what it imports, extends, implements, contains and calls, and what calls, contains, extends or implements it, each with file:line. Use it after you found a symbol (with grep_code or search_code) to see its callers and callees without reading every file. With walk "callers" or "callees" it follows calls transitively up to depth; with to, it finds a shortest call path from name to that function.`,
 	func(ctx context.Context, env *Env, c Call, in CodeGraphParams) (string, error) {
 		name := strings.TrimSpace(in.Name)
 		if name == "" {
@@ -24,6 +63,21 @@ var codeGraph = define(CodeGraph, "Relations of a symbol", true,
 		}
 		if err := relate.CheckName(name); err != nil {
 			return "", fmt.Errorf("code_graph: %w", err)
+		}
+		if err := relate.CheckName(in.To); err != nil {
+			return "", fmt.Errorf("code_graph: to: %w", err)
+		}
+		switch {
+		case in.Walk != "" && in.Walk != "callers" && in.Walk != "callees":
+			return "", fmt.Errorf("code_graph: walk must be callers or callees; got %q", in.Walk)
+		case in.Walk != "" && in.To != "":
+			return "", errors.New("code_graph: walk and to ask for two answers: give one")
+		case in.Depth != 0 && in.Walk == "":
+			return "", errors.New("code_graph: depth needs walk (callers or callees)")
+		case in.Depth < 0 || in.Depth > maxWalkDepth:
+			return "", fmt.Errorf("code_graph: depth must be 1 to %d (omit it for 2); got %d", maxWalkDepth, in.Depth)
+		case in.Walk != "" && in.Depth == 0:
+			in.Depth = 2
 		}
 		root, err := c.Root(ctx)
 		if err != nil {
@@ -45,7 +99,16 @@ var codeGraph = define(CodeGraph, "Relations of a symbol", true,
 		}
 		defer p.Release()
 		note := refreshNote(p)
-		text, err := p.Describe(ctx, name)
+		var text string
+		walked := false
+		err = p.Graph(ctx, func(r *relate.Resolver) error {
+			var werr error
+			text, walked, werr = walkOrPath(r, name, in)
+			return werr
+		})
+		if !walked && err == nil {
+			text, err = p.Describe(ctx, name)
+		}
 		switch {
 		case errors.Is(err, relate.ErrNotFound):
 			hint := "use grep_code to find where it is defined, or search_code to describe it"
@@ -68,9 +131,16 @@ var codeGraph = define(CodeGraph, "Relations of a symbol", true,
 		return text, nil
 	})
 
-// toolHints rewrites the hints of a relation graph rendered for the CLI
-// (relate.Render) that name a CLI flag the code_graph tool has no
-// argument for: the guessed calls left out are found by grep_code.
+// toolHints rewrites the hints of a relation graph, walk or path rendered
+// for the CLI (relate.Render) that name a CLI flag or command the
+// code_graph tool has no argument for: the guessed calls left out, and the
+// mentions of a function no call names, are found by grep_code.
 func toolHints(text string) string {
-	return strings.ReplaceAll(text, "; --include-guesses shows them)", "; not listed: grep_code for the name finds their call sites)")
+	text = strings.ReplaceAll(text, "; --include-guesses shows them)", "; not listed: grep_code for the name finds their call sites)")
+	text = strings.ReplaceAll(text, "; --include-guesses shows them", "; not followed: grep_code for the name finds their call sites")
+	return cliGrep.ReplaceAllString(text, "grep_code with the pattern $1")
 }
+
+// cliGrep matches the CLI grep a rendered walk suggests
+// (relate.Walk's note on a function no call names).
+var cliGrep = regexp.MustCompile("`coderag grep ('[^'`]*')`")

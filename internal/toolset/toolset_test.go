@@ -146,3 +146,38 @@ func TestCodeGraphLongName(t *testing.T) {
 		t.Fatalf("long name: %v", err)
 	}
 }
+
+// code_graph walks and paths: walk callers or callees follows calls up to
+// depth, to finds a shortest call path; a walk that finds no caller points
+// at grep_code, not the CLI; bad combinations are refused with a line
+// naming the argument.
+func TestCodeGraphWalkAndPath(t *testing.T) {
+	e, root := newEngine(t)
+	on := &toolset.Env{Engine: e, Policy: engine.Refresh}
+	out, err := call(t, on, root, toolset.CodeGraph, `{"name":"Backoff","walk":"callers"}`)
+	if err != nil || !strings.Contains(out, "callers of Backoff") || !strings.Contains(out, "Retry") || !strings.Contains(out, "retry.go:6") {
+		t.Fatalf("callers walk: %q %v", out, err)
+	}
+	out, err = call(t, on, root, toolset.CodeGraph, `{"name":"Retry","walk":"callees","depth":1}`)
+	if err != nil || !strings.Contains(out, "callees of Retry") || !strings.Contains(out, "Backoff") {
+		t.Fatalf("callees walk: %q %v", out, err)
+	}
+	out, err = call(t, on, root, toolset.CodeGraph, `{"name":"Retry","to":"Backoff"}`)
+	if err != nil || !strings.Contains(out, "path from Retry") || !strings.Contains(out, "Backoff") {
+		t.Fatalf("path: %q %v", out, err)
+	}
+	out, err = call(t, on, root, toolset.CodeGraph, `{"name":"Retry","walk":"callers"}`)
+	if err != nil || !strings.Contains(out, "grep_code with the pattern") || strings.Contains(out, "coderag grep") {
+		t.Fatalf("a function nothing calls: %q %v", out, err)
+	}
+	for args, want := range map[string]string{
+		`{"name":"Retry","walk":"up"}`:                     "walk must be callers or callees",
+		`{"name":"Retry","walk":"callers","to":"Backoff"}`: "give one",
+		`{"name":"Retry","depth":2}`:                       "depth needs walk",
+		`{"name":"Retry","walk":"callers","depth":9}`:      "depth must be 1 to 4",
+	} {
+		if _, err := call(t, on, root, toolset.CodeGraph, args); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", args, err, want)
+		}
+	}
+}
