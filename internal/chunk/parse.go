@@ -229,8 +229,8 @@ type parsed struct {
 	// scanned: defs come from a definition scanner (no tree); their chunk
 	// ranges and docs are already set.
 	scanned bool
-	// typed: Go only, byte offset of a called method name -> its typed
-	// callee ("T.m", "pkg.T.m"), see goTypes
+	// typed: Go and Python, byte offset of a called method name -> its
+	// typed callee ("T.m", "pkg.T.m"), see goTypes and pyTypes
 	typed map[uint]string
 	// macroArgs: Rust only, the byte ranges of the (...) and [...]
 	// arguments of the macro invocations collect met since macroCalls last
@@ -310,8 +310,11 @@ func parseAST(sp *spec, path string, src []byte, pkg *GoPackage) *FileResult {
 		ps.foldOverloads()
 	}
 	res.Chunks = ps.chunks()
-	if sp.name == "go" {
+	switch sp.name {
+	case "go":
 		ps.typed = goTypes(src, pkg)
+	case "python":
+		ps.typed = pyTypes(root, buf)
 	}
 	res.Relations = ps.relations()
 	return res

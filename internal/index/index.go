@@ -285,7 +285,9 @@ const racyWindow = int64(time.Second)
 //	    (camelize = function(str) {...}) is a definition; a Java, C# or
 //	    Scala call of a platform method (x.toString(), map.put(k, v)) on a
 //	    value is stored as a call on a value (chunk.platformMethods)
-const AnalysisVersion = 31
+//	32: a Python call on a name its function annotates with a class is
+//	    stored typed, "T.m" (chunk.pyTypes)
+const AnalysisVersion = 32
 
 // ResolveRoot is rootrule.Resolve: the absolute, symlink-resolved form of
 // dir, the identity of a project.

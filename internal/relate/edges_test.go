@@ -739,3 +739,44 @@ func TestPlatformMethodsOnValues(t *testing.T) {
 		t.Errorf("lookup exact %v, size calls %d, trim calls %d", found, len(by["size"]), len(by["trim"]))
 	}
 }
+
+// TestPythonAnnotatedCalls: a call on a name the function annotates with a
+// class (a parameter, Optional[T], a local "x: T = ...", a quoted forward
+// reference) reaches that class's method, or its base class's, exactly;
+// without an annotation it stays a guess among the same-named methods; on
+// a class from another package it is a library call.
+func TestPythonAnnotatedCalls(t *testing.T) {
+	t.Parallel()
+	r := resolverOf(t, "testdata/edges/pytyped")
+	w, err := r.Callers("StatsEntry.response_time_percentile", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var exact []string
+	for _, e := range w.Edges {
+		if e.Exact() {
+			exact = append(exact, e.Caller.CallName()+" ("+e.Resolution+")")
+		}
+	}
+	sort.Strings(exact)
+	if want := "local (typed);maybe (typed);report (typed)"; strings.Join(exact, ";") != want {
+		t.Errorf("exact callers %q, want %s", exact, want)
+	}
+	if got := callerNames(t, r, "Base.reset"); strings.Join(got, ";") != "report (typed)" {
+		t.Errorf("callers of Base.reset = %q, want report through StatsEntry's base", got)
+	}
+	by := edgesByCallee(t, r)
+	for _, e := range by["response_time_percentile"] {
+		if e.Caller != nil && e.Caller.CallName() == "untyped" && !e.Guess {
+			t.Errorf("untyped's call resolved %s without a guess", e.Resolution)
+		}
+	}
+	for _, e := range by["Session.get"] {
+		if !e.library() {
+			t.Errorf("session.get at %s:%d: %s, want a library call", e.Path, e.Line, e.Resolution)
+		}
+	}
+	if len(by["Session.get"]) == 0 {
+		t.Errorf("session.get was not typed: %v", slices.Collect(maps.Keys(by)))
+	}
+}

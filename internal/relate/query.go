@@ -118,7 +118,7 @@ func (e *Edge) library() bool {
 	if e.Kind != chunk.RelCalls || e.Resolution != ResUnresolved {
 		return false
 	}
-	if e.form == lang.CallValue && strings.Count(e.To, ".") == 1 {
+	if e.form == lang.CallValue && strings.Count(e.To, ".") == 1 && lang.Detect(e.Path) == "go" {
 		return false // typed "T.m" on a type of the caller's package: an interface method or a func field
 	}
 	if strings.Contains(e.To, ".") || strings.Contains(e.To, "::") || e.form == lang.CallPlain && goBuiltins.has(e.To) {
@@ -675,6 +675,15 @@ func (r *Resolver) calleeNames(d *Def) []string {
 		names = append(names, d.Owner+"::"+d.method)
 		for a := range ownTypeAlias {
 			names = append(names, a+"::"+d.method)
+		}
+		if d.Language == "python" {
+			// a call typed with a subclass ("StatsEntry.reset" for
+			// Base.reset, chunk.pyTypes) reaches the base's method
+			if c := r.classOf(d); c != nil {
+				for _, sub := range r.subclassesOf(c) {
+					names = append(names, sub.method+"."+d.method)
+				}
+			}
 		}
 		if base := path.Base(r.absDir(d)); base != "." && base != "/" {
 			names = append(names, base+"."+d.Owner+"."+d.method) // a typed Go call from another package

@@ -323,6 +323,9 @@ func (r *Resolver) langOf(file string) string {
 // caller's package) or "pkg.T"; only methods of that type qualify. A type
 // outside the project (template.Template) leaves the call unresolved.
 func (r *Resolver) resolveTyped(file, q, m string, args lang.Arity) (string, []*Def) {
+	if r.langOf(file) == "python" {
+		return r.resolvePyTyped(file, q, m, args)
+	}
 	typ, pkg := q, ""
 	if i := strings.LastIndexByte(q, '.'); i >= 0 {
 		pkg, typ = q[:i], q[i+1:]
@@ -340,6 +343,27 @@ func (r *Resolver) resolveTyped(file, q, m string, args lang.Arity) (string, []*
 		return ResUnresolved, nil
 	}
 	return pick(ResTyped, got, nil)
+}
+
+// resolvePyTyped resolves a Python call on a name annotated with class
+// typ (chunk.pyTypes): m of the class typ the file defines or imports,
+// else of the nearest of its base classes that has m; unresolved when the
+// file sees no such class of the project or neither it nor a base has m
+// (a library type's method, Edge.library).
+func (r *Resolver) resolvePyTyped(file, typ, m string, args lang.Arity) (string, []*Def) {
+	c := r.resolveClass(file, typ)
+	if c == nil || c.Path != file && !r.imported(file, c) {
+		// a class of that name the file neither defines nor imports: the
+		// annotation names another package's (starlette's Request)
+		return ResUnresolved, nil
+	}
+	pool := r.samePool(file, m, args)
+	for _, k := range append([]*Def{c}, r.superChain(c)...) {
+		if got := filter(pool, func(d *Def) bool { return d.Owner == k.method && r.classOf(d) == k }); len(got) > 0 {
+			return pick(ResTyped, got, nil)
+		}
+	}
+	return ResUnresolved, nil
 }
 
 // resolveQualified resolves "q.m": a method m of a class named q, or a
@@ -399,6 +423,35 @@ func (r *Resolver) superChain(c *Def) []*Def {
 }
 
 // supersOf returns the in-project classes c directly extends or implements.
+// subclassesOf returns the in-project classes that extend c, directly or
+// through others (at most maxSuperDepth levels), nearest first.
+func (r *Resolver) subclassesOf(c *Def) []*Def {
+	var out []*Def
+	seen := map[*Def]bool{c: true}
+	level := []*Def{c}
+	for depth := 0; depth < maxSuperDepth && len(level) > 0; depth++ {
+		var next []*Def
+		for _, k := range level {
+			rows, err := r.idx.RelationsTo(r.ctx, r.project, []string{k.Name, k.method}, []string{chunk.RelExtends, chunk.RelImplements})
+			if err != nil {
+				r.fail(err)
+				return out
+			}
+			for _, row := range rows {
+				sub := r.resolveClass(row.Path, row.From)
+				if sub == nil || seen[sub] || !contains(r.supersOf(sub), k) {
+					continue
+				}
+				seen[sub] = true
+				out = append(out, sub)
+				next = append(next, sub)
+			}
+		}
+		level = next
+	}
+	return out
+}
+
 func (r *Resolver) supersOf(c *Def) []*Def {
 	if s, ok := r.supers[c]; ok {
 		return s
