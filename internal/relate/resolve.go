@@ -402,56 +402,52 @@ func (r *Resolver) resolveQualified(file, q, m string, args lang.Arity) (string,
 }
 
 // superChain returns the in-project super classes of c, nearest first.
-func (r *Resolver) superChain(c *Def) []*Def {
+func (r *Resolver) superChain(c *Def) []*Def { return reach(c, r.supersOf) }
+
+// subclassesOf returns the in-project classes that extend c, directly or
+// through others, nearest first.
+func (r *Resolver) subclassesOf(c *Def) []*Def { return reach(c, r.subclassesDirect) }
+
+// reach returns the classes next leads to from c, level by level (at most
+// maxSuperDepth levels), nearest first, each once and c never.
+func reach(c *Def, next func(*Def) []*Def) []*Def {
 	var out []*Def
 	seen := map[*Def]bool{c: true}
 	level := []*Def{c}
 	for depth := 0; depth < maxSuperDepth && len(level) > 0; depth++ {
-		var next []*Def
+		var deeper []*Def
 		for _, k := range level {
-			for _, s := range r.supersOf(k) {
+			for _, s := range next(k) {
 				if !seen[s] {
 					seen[s] = true
 					out = append(out, s)
-					next = append(next, s)
+					deeper = append(deeper, s)
 				}
 			}
 		}
-		level = next
+		level = deeper
+	}
+	return out
+}
+
+// subclassesDirect returns the in-project classes that extend or
+// implement c directly.
+func (r *Resolver) subclassesDirect(c *Def) []*Def {
+	rows, err := r.idx.RelationsTo(r.ctx, r.project, []string{c.Name, c.method}, []string{chunk.RelExtends, chunk.RelImplements})
+	if err != nil {
+		r.fail(err)
+		return nil
+	}
+	var out []*Def
+	for _, row := range rows {
+		if sub := r.resolveClass(row.Path, row.From); sub != nil && !contains(out, sub) && contains(r.supersOf(sub), c) {
+			out = append(out, sub)
+		}
 	}
 	return out
 }
 
 // supersOf returns the in-project classes c directly extends or implements.
-// subclassesOf returns the in-project classes that extend c, directly or
-// through others (at most maxSuperDepth levels), nearest first.
-func (r *Resolver) subclassesOf(c *Def) []*Def {
-	var out []*Def
-	seen := map[*Def]bool{c: true}
-	level := []*Def{c}
-	for depth := 0; depth < maxSuperDepth && len(level) > 0; depth++ {
-		var next []*Def
-		for _, k := range level {
-			rows, err := r.idx.RelationsTo(r.ctx, r.project, []string{k.Name, k.method}, []string{chunk.RelExtends, chunk.RelImplements})
-			if err != nil {
-				r.fail(err)
-				return out
-			}
-			for _, row := range rows {
-				sub := r.resolveClass(row.Path, row.From)
-				if sub == nil || seen[sub] || !contains(r.supersOf(sub), k) {
-					continue
-				}
-				seen[sub] = true
-				out = append(out, sub)
-				next = append(next, sub)
-			}
-		}
-		level = next
-	}
-	return out
-}
-
 func (r *Resolver) supersOf(c *Def) []*Def {
 	if s, ok := r.supers[c]; ok {
 		return s
