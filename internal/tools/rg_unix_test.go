@@ -50,12 +50,14 @@ func TestGrepTimeoutAndCancel(t *testing.T) {
 	pidFile := filepath.Join(t.TempDir(), "pid")
 	t.Run("ripgrep timeout is partial and kills rg", func(t *testing.T) {
 		// rg never ends by itself; the parent context is a hang guard, far
-		// above the 300 ms grep timeout: Grep must return on its own
-		// timeout, with the guard still unexpired, not wait for rg.
+		// above the 2 s grep timeout: Grep must return on its own
+		// timeout, with the guard still unexpired, not wait for rg. (At
+		// 300 ms a loaded machine killed the fake before its shell had
+		// written its pid.)
 		fakeRG(t, "echo $$ > "+pidFile+"\nexec sleep 600")
 		guard, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
-		r, err := Grep(guard, root, GrepParams{Pattern: "foo", Timeout: 300 * time.Millisecond})
+		r, err := Grep(guard, root, GrepParams{Pattern: "foo", Timeout: 2 * time.Second})
 		if err != nil {
 			t.Fatal(err)
 		}
