@@ -70,14 +70,25 @@ func TestGrepTimeoutAndCancel(t *testing.T) {
 		waitGone(t, pidFile)
 	})
 	t.Run("cancel kills rg and returns the cancel", func(t *testing.T) {
-		fakeRG(t, "echo $$ > "+pidFile+"\nexec sleep 30")
+		// cancelled once the fake has written its pid (its own file, not
+		// the first subtest's), however slow its shell is to start
+		started := filepath.Join(t.TempDir(), "pid")
+		fakeRG(t, "echo $$ > "+started+"\nexec sleep 30")
 		ctx, cancel := context.WithCancel(context.Background())
-		time.AfterFunc(200*time.Millisecond, cancel)
+		go func() {
+			for i := 0; i < 1000; i++ {
+				if b, err := os.ReadFile(started); err == nil && len(b) > 0 {
+					break
+				}
+				time.Sleep(10 * time.Millisecond)
+			}
+			cancel()
+		}()
 		_, err := Grep(ctx, root, GrepParams{Pattern: "foo"})
 		if !errors.Is(err, context.Canceled) {
 			t.Fatalf("err = %v", err)
 		}
-		waitGone(t, pidFile)
+		waitGone(t, started)
 	})
 	t.Run("native timeout is partial", func(t *testing.T) {
 		r, err := Grep(context.Background(), root, GrepParams{Pattern: "foo", Engine: EngineNative, Timeout: time.Nanosecond})
