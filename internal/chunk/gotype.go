@@ -595,8 +595,9 @@ func (tc *typer) owner(t goType, m string, depth int) string {
 
 // method names the callee of x.m() for x of type t ("" when it cannot be
 // told): "T.m" for a package type declaring m (or embedding a type that
-// does), "pkg.T.m" for another package's type or a package type embedding
-// one, "builtin.error.Error" style names for predeclared types.
+// does) or holding a func-typed field m, "pkg.T.m" for another package's
+// type or a package type embedding one, "builtin.error.Error" style names
+// for predeclared types.
 func (tc *typer) method(t goType, m string) string {
 	if t.Pkg != "" {
 		return t.Pkg + "." + t.Name + "." + m
@@ -614,11 +615,9 @@ func (tc *typer) method(t goType, m string) string {
 			return "" // maybe promoted from e: cannot tell
 		}
 	}
-	if _, isStruct := tc.d.fields[t.Name]; isStruct {
-		if _, isField := tc.d.fields[t.Name][m]; isField {
-			return "" // a func-typed field, not a method
-		}
-	}
+	// a func-typed field (cfg.Next(c)) is "T.m" too: no method of the
+	// project has it, so it resolves to none (relate), where a bare name
+	// was matched to any method called m, a wrong guess
 	return t.Name + "." + m
 }
 

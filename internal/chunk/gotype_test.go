@@ -49,7 +49,7 @@ func use(c *Command, t *tmpl.Template, any interface{ Run() }) {
 	c.out.Write(nil)           // Writer.Write (field)
 	c.buf.Len()                // bytes.Buffer.Len
 	c.Reset()                  // Base.Reset (promoted)
-	c.hook()                   // a func field: untyped
+	c.hook()                   // Command.hook: a func field, which no method answers (relate)
 	t.Execute(nil, nil)        // template.Template.Execute
 	x := NewCommand()
 	x.Root().Run()             // Command.Root, Command.Run
@@ -88,7 +88,7 @@ func use(c *Command, t *tmpl.Template, any interface{ Run() }) {
 		return num(names[i]) < num(names[j]) || num(names[i]) == num(names[j]) && names[i] < names[j]
 	})
 	want := []string{
-		"6 Command.Run", "7 Writer.Write", "8 bytes.Buffer.Len", "9 Base.Reset", "11 template.Template.Execute",
+		"6 Command.Run", "7 Writer.Write", "8 bytes.Buffer.Len", "9 Base.Reset", "10 Command.hook", "11 template.Template.Execute",
 		"13 Command.Root", "13 Command.Run", "14 Command.Commands", "15 Command.Run", "18 Writer.Write", "20 Writer.Write", "21 Command.Run",
 		"23 Writer.Write",
 	}

@@ -286,8 +286,9 @@ const racyWindow = int64(time.Second)
 //	    Scala call of a platform method (x.toString(), map.put(k, v)) on a
 //	    value is stored as a call on a value (chunk.platformMethods)
 //	32: a Python call on a name its function annotates with a class is
-//	    stored typed, "T.m" (chunk.pyTypes)
-const AnalysisVersion = 32
+//	    stored typed, "T.m" (chunk.pyTypes); a Go call through a
+//	    func-typed field of a package type is typed "T.f" (chunk.goTypes)
+const AnalysisVersion = 33
 
 // ResolveRoot is rootrule.Resolve: the absolute, symlink-resolved form of
 // dir, the identity of a project.

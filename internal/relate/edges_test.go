@@ -780,3 +780,22 @@ func TestPythonAnnotatedCalls(t *testing.T) {
 		t.Errorf("session.get was not typed: %v", slices.Collect(maps.Keys(by)))
 	}
 }
+
+// TestGoFuncFieldCall: a call through a func-typed field (cfg.Next(c) with
+// cfg a Config) is no call of a method named Next: it resolves to none and
+// says why, where it was a guess on Ctx.Next; the method call beside it
+// (c.Next() on a *Ctx) stays exact.
+func TestGoFuncFieldCall(t *testing.T) {
+	t.Parallel()
+	r := resolverOf(t, "testdata/edges/gofuncfield")
+	by := edgesByCallee(t, r)
+	field := by["Config.Next"]
+	if len(field) != 1 || field[0].Resolution != ResUnresolved || field[0].Guess ||
+		!strings.Contains(field[0].target(), "Config has no method Next") {
+		t.Errorf("cfg.Next(c): %+v", field)
+	}
+	method := by["Ctx.Next"]
+	if len(method) != 1 || !method[0].Exact() || method[0].Target == nil || method[0].Target.CallName() != "Ctx.Next" {
+		t.Errorf("c.Next(): %+v", method)
+	}
+}

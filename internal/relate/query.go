@@ -110,6 +110,12 @@ var goBuiltins = words(`append cap clear close complex copy delete imag len make
 	any bool byte comparable complex64 complex128 error float32 float64 int int8 int16 int32 int64 rune string
 	uint uint8 uint16 uint32 uint64 uintptr`)
 
+// typedGo reports whether e is a Go call typed from declarations as a
+// method of a type of the caller's package ("T.m", chunk.goTypes).
+func (e *Edge) typedGo() bool {
+	return e.form == lang.CallValue && strings.Count(e.To, ".") == 1 && lang.Detect(e.Path) == "go"
+}
+
 // library reports an unresolved call to a builtin or to another package
 // ("len", "fmt.Errorf", "template.Template.Execute", "Ok(v)", "xs.push(x)",
 // "Object.hasOwn(o, k)"): a fact about the callee's origin, not a hole in
@@ -118,7 +124,7 @@ func (e *Edge) library() bool {
 	if e.Kind != chunk.RelCalls || e.Resolution != ResUnresolved {
 		return false
 	}
-	if e.form == lang.CallValue && strings.Count(e.To, ".") == 1 && lang.Detect(e.Path) == "go" {
+	if e.typedGo() {
 		return false // typed "T.m" on a type of the caller's package: an interface method or a func field
 	}
 	if strings.Contains(e.To, ".") || strings.Contains(e.To, "::") || e.form == lang.CallPlain && goBuiltins.has(e.To) {

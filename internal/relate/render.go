@@ -141,6 +141,10 @@ func (e *Edge) target() string {
 		return "ambiguous: " + strings.Join(names, ", ")
 	case e.Target != nil:
 		return e.Target.Name + " " + e.Target.Loc() + " (" + e.how() + ")"
+	case e.Kind == "calls" && e.typedGo():
+		// cfg.Next(c) with cfg a Config: a field of func type, or a
+		// method of an interface or type the project does not declare
+		return "unresolved: " + e.To[:strings.LastIndexByte(e.To, '.')] + " has no method " + e.To[strings.LastIndexByte(e.To, '.')+1:] + " in the project (a func-typed field or an interface's method)"
 	case e.Kind == "calls":
 		return "unresolved: not defined in the project"
 	}
