@@ -706,16 +706,15 @@ func (ps *parsed) collect(root *sitter.Node, deadline time.Time) bool {
 
 // callNodes are the node kinds of a call in the grammars of the
 // lang.ArityCounted languages: Java's method invocation and instance
-// creation (C#'s too), Go's call expression, C#'s invocation.
+// creation (C#'s too), C#'s invocation.
 var callNodes = map[string]bool{"method_invocation": true, "object_creation_expression": true,
-	"call_expression": true, "invocation_expression": true}
+	"invocation_expression": true}
 
 // callArity counts the arguments of the call whose callee name is name:
 // the named children, comments aside, of the arguments of the nearest
-// call node at most three levels up (name -> selector -> call; C#'s
-// generic name -> member access -> invocation). Zero (not counted) when
-// there is none, when its arguments do not follow the name, or for Go's
-// f(g()), whose one argument may spread several results.
+// call node at most three levels up (C#'s generic name -> member access
+// -> invocation). Zero (not counted) when there is none or when its
+// arguments do not follow the name.
 func (ps *parsed) callArity(name *sitter.Node) lang.Arity {
 	n := name
 	for range 3 {
@@ -730,19 +729,10 @@ func (ps *parsed) callArity(name *sitter.Node) lang.Arity {
 			return 0
 		}
 		count := 0
-		var first *sitter.Node
 		for i := range args.NamedChildCount() {
-			c := args.NamedChild(i)
-			if c == nil || ps.sp.comments[c.Kind()] {
-				continue
+			if c := args.NamedChild(i); c != nil && !ps.sp.comments[c.Kind()] {
+				count++
 			}
-			if first == nil {
-				first = c
-			}
-			count++
-		}
-		if ps.sp.name == "go" && count == 1 && first.Kind() == "call_expression" {
-			return 0
 		}
 		return lang.ArityOf(count)
 	}

@@ -288,7 +288,9 @@ const racyWindow = int64(time.Second)
 //	32: a Python call on a name its function annotates with a class is
 //	    stored typed, "T.m" (chunk.pyTypes); a Go call through a
 //	    func-typed field of a package type is typed "T.f" (chunk.goTypes)
-const AnalysisVersion = 33
+//	34: Go calls no longer carry their argument count (no overloads; one
+//	    relation per callee again)
+const AnalysisVersion = 34
 
 // ResolveRoot is rootrule.Resolve: the absolute, symlink-resolved form of
 // dir, the identity of a project.

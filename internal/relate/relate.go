@@ -162,8 +162,8 @@ func (d *Def) takes(n int) bool {
 // definition of language with the parameter list params (without its
 // parentheses, chunk.Symbol.Params) takes, and whether it can tell: in the
 // lang.ArityCounted languages only. Parameters are split at commas
-// outside brackets. Java's "T... xs", Go's "xs ...T" and C#'s "params T[]
-// xs" take any number from there; a C# parameter with a default value
+// outside brackets. Java's "T... xs" and C#'s "params T[] xs" take any
+// number from there; a C# parameter with a default value
 // may be left out, and a C# extension method ("this T x" first) is
 // called with one argument less on a value.
 func paramRange(language, params string) (lo, hi int, ok bool) {
