@@ -339,12 +339,8 @@ func dropEnvError(err error, name string) error {
 	if err == nil || name == "" {
 		return err
 	}
-	errs := []error{err}
-	if j, ok := err.(interface{ Unwrap() []error }); ok {
-		errs = j.Unwrap()
-	}
 	var keep []error
-	for _, x := range errs {
+	for _, x := range joined(err) {
 		if v, ok := x.(*config.VarError); !ok || v.Env != name {
 			keep = append(keep, x)
 		}
@@ -355,19 +351,24 @@ func dropEnvError(err error, name string) error {
 // envError returns the error of variable name in err (config.FromLookup's:
 // errors.Join of one *config.VarError per bad variable), or nil.
 func envError(err error, name string) error {
-	if err == nil {
-		return nil
-	}
-	errs := []error{err}
-	if j, ok := err.(interface{ Unwrap() []error }); ok {
-		errs = j.Unwrap()
-	}
-	for _, x := range errs {
+	for _, x := range joined(err) {
 		if v, ok := x.(*config.VarError); ok && v.Env == name {
 			return v
 		}
 	}
 	return nil
+}
+
+// joined returns the errors err joins (errors.Join), err alone when it
+// joins none, and none for nil.
+func joined(err error) []error {
+	if err == nil {
+		return nil
+	}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		return j.Unwrap()
+	}
+	return []error{err}
 }
 
 // parse parses flags, allowing flags after positional arguments

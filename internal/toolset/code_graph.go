@@ -24,9 +24,9 @@ type CodeGraphParams struct {
 // maxWalkDepth bounds code_graph's walk (relate.DefaultDepth).
 const maxWalkDepth = relate.DefaultDepth
 
-// walkOrPath renders the walk or the path in asks for from the resolver
-// (relate.Render's text tree); "" and false when in asks for neither.
-func walkOrPath(r *relate.Resolver, name string, in CodeGraphParams) (string, bool, error) {
+// walkOrPath renders the path (in.To) or the walk (in.Walk, callers or
+// callees) in asks for from the resolver, as relate.Render's text tree.
+func walkOrPath(r *relate.Resolver, name string, in CodeGraphParams) (string, error) {
 	var res relate.Result
 	var err error
 	switch {
@@ -39,19 +39,15 @@ func walkOrPath(r *relate.Resolver, name string, in CodeGraphParams) (string, bo
 		res = p
 	case in.Walk == "callers":
 		res, err = r.Callers(name, in.Depth)
-	case in.Walk == "callees":
-		res, err = r.Callees(name, in.Depth)
 	default:
-		return "", false, nil
+		res, err = r.Callees(name, in.Depth)
 	}
 	if err != nil {
-		return "", true, err
+		return "", err
 	}
 	var b strings.Builder
-	if err := relate.Render(&b, res, relate.FormatTree); err != nil {
-		return "", true, err
-	}
-	return toolHints(b.String()), true, nil
+	err = relate.Render(&b, res, relate.FormatTree)
+	return b.String(), err
 }
 
 var codeGraph = define(CodeGraph, "Relations of a symbol", true,
@@ -100,14 +96,14 @@ var codeGraph = define(CodeGraph, "Relations of a symbol", true,
 		defer p.Release()
 		note := refreshNote(p)
 		var text string
-		walked := false
-		err = p.Graph(ctx, func(r *relate.Resolver) error {
-			var werr error
-			text, walked, werr = walkOrPath(r, name, in)
-			return werr
-		})
-		if !walked && err == nil {
+		if in.Walk == "" && in.To == "" {
 			text, err = p.Describe(ctx, name)
+		} else {
+			err = p.Graph(ctx, func(r *relate.Resolver) error {
+				var werr error
+				text, werr = walkOrPath(r, name, in)
+				return werr
+			})
 		}
 		switch {
 		case errors.Is(err, relate.ErrNotFound):
