@@ -232,6 +232,8 @@ type parsed struct {
 	// typed: Go and Python, byte offset of a called method name -> its
 	// typed callee ("T.m", "pkg.T.m"), see goTypes and pyTypes
 	typed map[uint]string
+	// annots: Python only, the names annotated with a class (pyTypes)
+	annots []pyAnnot
 	// macroArgs: Rust only, the byte ranges of the (...) and [...]
 	// arguments of the macro invocations collect met since macroCalls last
 	// took them (addMacroArgs)
@@ -314,7 +316,7 @@ func parseAST(sp *spec, path string, src []byte, pkg *GoPackage) *FileResult {
 	case "go":
 		ps.typed = goTypes(src, pkg)
 	case "python":
-		ps.typed = pyTypes(root, buf)
+		ps.typed = ps.pyTypes()
 	}
 	res.Relations = ps.relations()
 	return res
@@ -571,7 +573,7 @@ func (ps *parsed) collect(root *sitter.Node, deadline time.Time) bool {
 		var rel *rawRel
 		var nameNode, paramsNode, declNode *sitter.Node
 		var owner, importName, alias, implTrait string
-		var recvNode, macroName, macroArgs, callName *sitter.Node
+		var recvNode, macroName, macroArgs, callName, annotName, annotType *sitter.Node
 		for i := range m.Captures {
 			c := &m.Captures[i]
 			n := c.Node
@@ -614,6 +616,10 @@ func (ps *parsed) collect(root *sitter.Node, deadline time.Time) bool {
 				callName = &n
 			case "call.recv":
 				recvNode = &n
+			case "annot.name":
+				annotName = &n
+			case "annot.type":
+				annotType = &n
 			case "macro.name":
 				macroName = &n
 			case "macro.args":
@@ -622,6 +628,12 @@ func (ps *parsed) collect(root *sitter.Node, deadline time.Time) bool {
 		}
 		if macroName != nil && macroArgs != nil {
 			ps.addMacroArgs(macroName, macroArgs)
+			continue
+		}
+		if annotName != nil && annotType != nil {
+			if c := pyAnnotatedClassText(ps.text(annotType)); c != "" {
+				ps.annots = append(ps.annots, pyAnnot{name: ps.text(annotName), class: c, at: annotName.StartByte()})
+			}
 			continue
 		}
 		if rel != nil {

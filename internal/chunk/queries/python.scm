@@ -14,3 +14,9 @@
 
 (call function: (identifier) @call)
 (call function: (attribute object: (_) @call.recv attribute: (identifier) @call))
+
+; annotations of a parameter or a local (entry: StatsEntry), for the calls
+; on that name (pyTypes)
+(typed_parameter (identifier) @annot.name type: (type) @annot.type)
+(typed_default_parameter name: (identifier) @annot.name type: (type) @annot.type)
+(assignment left: (identifier) @annot.name type: (type) @annot.type)
