@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
 """Check the function-level golden files (testdata/fresh-func, fresh-func2, fresh-func3,
-fresh-func4, fresh-func5, fresh-func6, fresh-func7, fresh-func8, fresh-func9, fresh-func10, fresh-func11) against their source trees. One
+fresh-func4, fresh-func5, fresh-func6, fresh-func7, fresh-func8, fresh-func9, fresh-func10, fresh-func11, fresh-func12) against their source trees. One
 checker for the eight sets: it began as fresh-func3's and gained member-assigned JS functions, inline
 methods in C++ headers, a line tolerance and default paths with fresh-func4, and Kotlin with
 fresh-func5. fresh-func6 (Go, Python, Rust, JavaScript) needed no new language rule;
 fresh-func7 (Go, Rust, Swift, JavaScript) added Swift and Swift's `Tests/` directory.
 fresh-func8 (Python, TypeScript, Java, C) needed no new rule.
 
-Usage: check_func.py [--strict] [SET ...]            (SET: fresh-func ... fresh-func11)
+Usage: check_func.py [--strict] [SET ...]            (SET: fresh-func ... fresh-func12)
        check_func.py [--strict] FILE.json ROOT [FILE.json ROOT ...]
 
 With SET names (none: all eight sets) it checks each set's files against their roots
@@ -239,6 +239,8 @@ SETS = {
                      ("cronos.json", "/tmp/fresh10/Cronos"), ("jsondiffpatch.json", "/tmp/fresh10/jsondiffpatch")],
     "fresh-func11": [("regexp2.json", "/tmp/fresh11/regexp2"), ("pypika.json", "/tmp/fresh11/pypika"),
                      ("rpds.json", "/tmp/fresh11/rpds"), ("streamex.json", "/tmp/fresh11/streamex")],
+    "fresh-func12": [("planck.json", "/tmp/fresh12/planck.js"), ("janet.json", "/tmp/fresh12/janet"),
+                     ("math-php.json", "/tmp/fresh12/math-php"), ("litedb.json", "/tmp/fresh12/LiteDB")],
 }
 STRICT = False
 
