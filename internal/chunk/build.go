@@ -599,6 +599,12 @@ func (ps *parsed) relations() []Relation {
 			if r.onValue {
 				form = lang.CallValue
 			}
+			if t, ok := ps.typed[r.start]; ok && r.value != "" {
+				// Java and C#: the receiver's declared class is known,
+				// "T.m" (declaredTypes); a capitalised name so declared
+				// is a field or property, not a class
+				to, form = t, lang.CallValue
+			}
 			args = r.args
 			add(RelCalls, ps.caller(funcs, r.start), to, r.start)
 			form, args = lang.CallBare, 0

@@ -213,6 +213,10 @@ type rawRel struct {
 	// onValue: a Java, C# or Scala call of a platformMethods name on a
 	// value, stored as lang.CallValue
 	onValue bool
+	// value: Java and C#, the receiver of a call on a value as written,
+	// a name ("executor") or a field of this ("this.executor"), for
+	// declaredTypes; "" otherwise
+	value string
 }
 
 type parsed struct {
@@ -229,11 +233,13 @@ type parsed struct {
 	// scanned: defs come from a definition scanner (no tree); their chunk
 	// ranges and docs are already set.
 	scanned bool
-	// typed: Go and Python, byte offset of a called method name -> its
-	// typed callee ("T.m", "pkg.T.m"), see goTypes and pyTypes
+	// typed: Go, Python, Java and C#, byte offset of a called method name
+	// -> its typed callee ("T.m", "pkg.T.m"), see goTypes, pyTypes and
+	// declaredTypes
 	typed map[uint]string
-	// annots: Python only, the names annotated with a class (pyTypes)
-	annots []pyAnnot
+	// annots: Python, Java and C#, the names declared or annotated with a
+	// class (pyTypes, declaredTypes)
+	annots []annot
 	// macroArgs: Rust only, the byte ranges of the (...) and [...]
 	// arguments of the macro invocations collect met since macroCalls last
 	// took them (addMacroArgs)
@@ -317,6 +323,8 @@ func parseAST(sp *spec, path string, src []byte, pkg *GoPackage) *FileResult {
 		ps.typed = goTypes(src, pkg)
 	case "python":
 		ps.typed = ps.pyTypes()
+	case "java", "csharp":
+		ps.typed = ps.declaredTypes()
 	}
 	res.Relations = ps.relations()
 	return res
@@ -631,8 +639,14 @@ func (ps *parsed) collect(root *sitter.Node, deadline time.Time) bool {
 			continue
 		}
 		if annotName != nil && annotType != nil {
-			if c := pyAnnotatedClassText(ps.text(annotType)); c != "" {
-				ps.annots = append(ps.annots, pyAnnot{name: ps.text(annotName), class: c, at: annotName.StartByte()})
+			c := ""
+			if ps.sp.name == "python" {
+				c = pyAnnotatedClassText(ps.text(annotType))
+			} else {
+				c = declaredClassText(ps.text(annotType), ps.sp.name)
+			}
+			if c != "" {
+				ps.annots = append(ps.annots, annot{name: ps.text(annotName), class: c, at: annotName.StartByte()})
 			}
 			continue
 		}
@@ -649,16 +663,25 @@ func (ps *parsed) collect(root *sitter.Node, deadline time.Time) bool {
 				case rel.recvConst && ps.sp.name != "ruby":
 					rel.recvStatic = true
 				case staticReceivers[ps.sp.name] && rel.recv != "this":
-					// a call on a value: Java, C# and Scala have no typed
-					// resolution here, so it stays a call by name, as it
-					// was before receivers were read (a guess on every
-					// field's call would cut the walks through them),
-					// unless it names a method every object or collection
-					// of the platform has (x.toString(), map.size()): a
-					// call on a value then (a guess when a project method
-					// has that name, else the platform's)
+					// a call on a value: unless declaredTypes finds the
+					// type of the name or field it is called on (Java and
+					// C#), it stays a call by name, as it was before
+					// receivers were read (a guess on every field's call
+					// would cut the walks through them), or, when it names
+					// a method every object or collection of the platform
+					// has (x.toString(), map.size()), a call on a value (a
+					// guess when a project method has that name, else the
+					// platform's)
 					rel.onValue = platformMethods.has(rel.text)
+					if declaresTypes[ps.sp.name] && (rel.recvIsName || isThisField(rel.recv)) {
+						rel.value = rel.recv
+					}
 					rel.recv, rel.recvIsName = "", false
+				}
+				if rel.recvStatic && declaresTypes[ps.sp.name] {
+					// a capitalised name may still be a field or property
+					// (C#'s "Rules.Add(rule)"): declaredTypes decides
+					rel.value = rel.recv
 				}
 			}
 			if rel.kind == RelImports {
@@ -810,6 +833,11 @@ var platformMethods = setOf(`equals hashCode toString getClass clone notify noti
 	getOrDefault putIfAbsent computeIfAbsent addAll removeAll retainAll length charAt substring startsWith
 	endsWith trim toLowerCase toUpperCase isBlank isPresent orElse orElseGet orElseThrow ifPresent
 	Equals GetHashCode ToString GetType Add Remove Contains Clear ContainsKey TryGetValue GetEnumerator MoveNext CompareTo`)
+
+// PlatformMethod reports whether m is a method every object, string or
+// collection of the JVM or .NET has (platformMethods): a call of it on a
+// value of unknown class is the platform's, or a guess.
+func PlatformMethod(m string) bool { return platformMethods.has(m) }
 
 // staticReceivers are the languages whose calls on a capitalised name
 // are calls of a class's static method or of an object's

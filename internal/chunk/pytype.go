@@ -4,10 +4,12 @@ import (
 	"strings"
 )
 
-// pyAnnot is a Python name annotated with a class (the query's
-// @annot.name and @annot.type): a parameter ("entry: StatsEntry",
-// "entry: StatsEntry = None") or a local ("entry: StatsEntry = ...").
-type pyAnnot struct {
+// annot is a name declared with a class (the query's @annot.name and
+// @annot.type): in Python a parameter ("entry: StatsEntry", "entry:
+// StatsEntry = None") or a local ("entry: StatsEntry = ..."); in Java and
+// C# a field, a local, a parameter or a loop variable ("Executor
+// executor").
+type annot struct {
 	name, class string
 	at          uint // byte offset of the name
 }

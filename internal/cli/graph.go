@@ -31,8 +31,8 @@ name, or a Go form ("time.ParseDuration", "(*conn).serve", "net/http.(*conn).ser
 An ambiguous name lists its candidates.
 
 Each call edge says by which rule it was resolved: receiver (a method of the caller's
-own type), typed (Go: a method of the receiver's type, read from parameters, literals,
-results and fields), type (Go: a conversion T(x) to a type of the package, listed by
+own type), typed (a method of the receiver's type, read from Go's parameters, literals,
+results and fields, Python's annotations, Java's and C#'s declarations), type (Go: a conversion T(x) to a type of the package, listed by
 graph T), enclosing, inherited, same-file, package, import, unique, ambiguous (the
 candidates are listed, never merged) or unresolved. A call on another value whose type
 is unknown ("x.Close()") matched by name is marked "guess" (dashed in dot and mermaid,

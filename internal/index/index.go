@@ -290,7 +290,9 @@ const racyWindow = int64(time.Second)
 //	    func-typed field of a package type is typed "T.f" (chunk.goTypes)
 //	34: Go calls no longer carry their argument count (no overloads; one
 //	    relation per callee again)
-const AnalysisVersion = 34
+//	35: a Java or C# call on a name or this-field whose declaration names
+//	    a class is stored typed, "T.m" (chunk.declaredTypes)
+const AnalysisVersion = 35
 
 // ResolveRoot is rootrule.Resolve: the absolute, symlink-resolved form of
 // dir, the identity of a project.

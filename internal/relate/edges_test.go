@@ -606,7 +606,8 @@ func TestRustSelfAndPathCalls(t *testing.T) {
 
 // TestArityChoosesTheCallee: a call's argument count rules out the
 // definitions that cannot take it (Java, C#): value.getClass() is not
-// the project's getClass(String); insert(name, row) is the two-parameter
+// the project's getClass(String) (nor, value being an Object, any
+// project method); session.insert(name, row) is Vfs's two-parameter
 // overload; a varargs method takes any number from its fixed ones; a C#
 // extension method is called on a value with one argument less and may
 // leave out its optional ones. Go's calls are not counted (no overloads):
@@ -615,18 +616,18 @@ func TestArityChoosesTheCallee(t *testing.T) {
 	t.Parallel()
 	r := resolverOf(t, "testdata/edges/arity")
 	by := edgesByCallee(t, r)
-	for _, e := range by["getClass"] {
-		if !e.library() && e.Resolution != ResUnresolved {
+	for _, e := range by["Object.getClass"] {
+		if !e.library() {
 			t.Errorf("getClass at %s:%d resolved %s to %v, want a library call", e.Path, e.Line, e.Resolution, e.Target)
 		}
 	}
-	if len(by["getClass"]) == 0 {
+	if len(by["Object.getClass"]) == 0 {
 		t.Error("no getClass call recorded")
 	}
-	want := map[string]string{ // callee as written -> the one target
-		"insert":   "Vfs.insert(String statement, Object parameter)",
-		"Vfs.join": "Vfs.join(String sep, String... parts)",
-		"Take":     "Ext.Take(this List<int> xs, int n, bool strict = false)",
+	want := map[string]string{ // callee as stored (typed by declarations) -> the one target
+		"Vfs.insert": "Vfs.insert(String statement, Object parameter)",
+		"Vfs.join":   "Vfs.join(String sep, String... parts)",
+		"List.Take":  "Ext.Take(this List<int> xs, int n, bool strict = false)",
 	}
 	found := 0
 	for callee, target := range want {
@@ -717,33 +718,36 @@ func TestStatsHeaderLanguage(t *testing.T) {
 	}
 }
 
-// TestPlatformMethodsOnValues: a Java call on a value of a method every
-// collection or object has (size, put, trim) is a call on a value: with a
-// project method of that name it is a guess, not an exact edge (it was
-// every list.size() reaching Registry.size()); without one, the
-// platform's. A call of any other name on a value keeps resolving by name.
+// TestPlatformMethodsOnValues: a Java call on a value whose class no
+// declaration names (find().put(...)) of a method every collection or
+// object has (size, put) is a call on a value: with a project method of
+// that name it is a guess, not an exact edge (it was every list.size()
+// reaching Registry.size()). On a declared value it is typed: the
+// project's Registry.put and Registry.lookup exactly, List.size and
+// String.trim the platform's.
 func TestPlatformMethodsOnValues(t *testing.T) {
 	t.Parallel()
 	r := resolverOf(t, "testdata/edges/platform")
 	by := edgesByCallee(t, r)
 	for _, name := range []string{"size", "put"} {
+		if len(by[name]) == 0 {
+			t.Errorf("no undeclared %s call among %v", name, slices.Collect(maps.Keys(by)))
+		}
 		for _, e := range by[name] {
 			if e.Path == "Loader.java" && (!e.Guess || e.Exact()) {
 				t.Errorf("%s at %s:%d: %s, guess %v; want a guess", name, e.Path, e.Line, e.Resolution, e.Guess)
 			}
 		}
 	}
-	for _, e := range by["trim"] {
-		if !e.library() {
-			t.Errorf("trim at %s:%d: %s, want the platform's", e.Path, e.Line, e.Resolution)
+	for _, name := range []string{"String.trim", "List.size"} {
+		if es := by[name]; len(es) != 1 || !es[0].library() {
+			t.Errorf("%s: %+v, want the platform's", name, es)
 		}
 	}
-	found := false
-	for _, e := range by["lookup"] {
-		found = found || e.Exact() && e.Target != nil && e.Target.CallName() == "Registry.lookup"
-	}
-	if !found || len(by["size"]) == 0 || len(by["trim"]) == 0 {
-		t.Errorf("lookup exact %v, size calls %d, trim calls %d", found, len(by["size"]), len(by["trim"]))
+	for _, name := range []string{"Registry.put", "Registry.lookup"} {
+		if es := by[name]; len(es) != 1 || !es[0].Exact() || es[0].Target == nil || es[0].Target.CallName() != name {
+			t.Errorf("%s: %+v, want exact", name, es)
+		}
 	}
 }
 
@@ -804,5 +808,84 @@ func TestGoFuncFieldCall(t *testing.T) {
 	method := by["Ctx.Next"]
 	if len(method) != 1 || !method[0].Exact() || method[0].Target == nil || method[0].Target.CallName() != "Ctx.Next" {
 		t.Errorf("c.Next(): %+v", method)
+	}
+}
+
+// TestJavaDeclaredCalls: a call on a field, this-field or parameter is
+// typed with its declared class (chunk.declaredTypes): executor.query
+// reaches the interface's method, which the implementations' callers list
+// as a candidate by dispatch (not followed); a declared class of the
+// platform (StringBuilder) or of another package the file does not import
+// (java.util.Optional beside the project's org.app.util.Optional) is a
+// library call, where the bare name used to pick the project's method.
+func TestJavaDeclaredCalls(t *testing.T) {
+	t.Parallel()
+	r := resolverOf(t, "testdata/edges/javatyped")
+	by := edgesByCallee(t, r)
+	for _, name := range []string{"Executor.query", "Executor.commit"} {
+		es := by[name]
+		if len(es) == 0 {
+			t.Fatalf("no call typed %s among %v", name, slices.Collect(maps.Keys(by)))
+		}
+		for _, e := range es {
+			if e.Resolution != ResTyped || e.Target == nil || e.Target.Owner != "Executor" || e.Guess {
+				t.Errorf("%s at %s:%d: %s %v, want typed to the interface's method", name, e.Path, e.Line, e.Resolution, e.Target)
+			}
+		}
+	}
+	for _, name := range []string{"StringBuilder.append", "Optional.get"} {
+		es := by[name]
+		if len(es) != 1 || !es[0].library() {
+			t.Errorf("%s: %+v, want one library call", name, es)
+		}
+	}
+	w, err := r.Callers("CachingExecutor.query", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var via []string
+	for _, e := range w.Edges {
+		if e.Resolution == ResAmbiguous && contains(e.Candidates, w.Root) {
+			via = append(via, e.Caller.CallName())
+		}
+		if e.Exact() {
+			t.Errorf("exact caller %s of CachingExecutor.query: only dispatch reaches it", e.Caller.CallName())
+		}
+	}
+	sort.Strings(via)
+	if want := "CachingExecutor.query;Session.select"; strings.Join(via, ";") != want {
+		t.Errorf("dispatch callers of CachingExecutor.query = %q, want %s", via, want)
+	}
+	if got := callerNames(t, r, "Optional.get"); len(got) != 0 {
+		t.Errorf("callers of the project's Optional.get = %q, want none (Reader's Optional is java.util's)", got)
+	}
+}
+
+// TestCSharpDeclaredCalls: a call on a field or property of an interface
+// type is typed; a method the interface lacks is the project's extension
+// method of that interface ("this IValidator validator"), and a call on a
+// string stays by name.
+func TestCSharpDeclaredCalls(t *testing.T) {
+	t.Parallel()
+	r := resolverOf(t, "testdata/edges/csharptyped")
+	by := edgesByCallee(t, r)
+	check := func(name, target string) {
+		t.Helper()
+		es := by[name]
+		if len(es) != 1 || es[0].Target == nil || !strings.HasPrefix(es[0].Target.Name, target) || es[0].Resolution != ResTyped {
+			t.Errorf("%s: %+v, want typed to %s", name, es, target)
+		}
+	}
+	check("IValidator.ValidateAndThrow", "ValidatorExtensions.ValidateAndThrow(")
+	if es := by["IValidator.Validate"]; len(es) != 2 {
+		t.Errorf("IValidator.Validate: %d calls, want the extension's and the property's", len(es))
+	}
+	for _, e := range by["IValidator.Validate"] {
+		if e.Target == nil || e.Target.Owner != "IValidator" {
+			t.Errorf("IValidator.Validate at %s:%d: %v", e.Path, e.Line, e.Target)
+		}
+	}
+	if es := by["CountWords"]; len(es) != 1 || es[0].Target == nil {
+		t.Errorf("name.CountWords(): %+v, want the extension by name", es)
 	}
 }

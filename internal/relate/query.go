@@ -682,12 +682,20 @@ func (r *Resolver) calleeNames(d *Def) []string {
 		for a := range ownTypeAlias {
 			names = append(names, a+"::"+d.method)
 		}
-		if d.Language == "python" {
+		if typedByClass[d.Language] {
 			// a call typed with a subclass ("StatsEntry.reset" for
-			// Base.reset, chunk.pyTypes) reaches the base's method
+			// Base.reset, chunk.pyTypes, chunk.declaredTypes) reaches the
+			// base's method; in Java and C# one typed with a base class or
+			// an interface whose method d overrides ("Executor.query" for
+			// CachingExecutor.query) may reach d by dispatch (callerEdges)
 			if c := r.classOf(d); c != nil {
 				for _, sub := range r.subclassesOf(c) {
 					names = append(names, sub.method+"."+d.method)
+				}
+				if d.Language != "python" {
+					for _, sup := range r.superChain(c) {
+						names = append(names, sup.method+"."+d.method)
+					}
 				}
 			}
 		}
@@ -746,12 +754,35 @@ func (r *Resolver) callerEdges(d *Def) []Edge {
 			}
 		case how != ResAmbiguous && len(cands) == 1 && cands[0] == d:
 			e.Target = d
+		case how == ResTyped && len(cands) == 1 && r.overrides(d, cands[0]):
+			// "executor.query(...)" typed Executor.query, which d
+			// (CachingExecutor.query) overrides: the call reaches d when
+			// the value is of d's class, so it is listed as one of two
+			// candidates, not followed
+			e.Resolution, e.Guess = ResAmbiguous, true
+			e.Candidates, e.CandidatesTotal = []*Def{cands[0], d}, 2
 		default:
 			continue
 		}
 		out = append(out, e)
 	}
 	return out
+}
+
+// typedByClass are the languages whose calls on a value may be typed
+// with the value's class (Python's annotations, Java's and C#'s
+// declarations), so a call typed with one class may reach the method of
+// another.
+var typedByClass = map[string]bool{"python": true, "java": true, "csharp": true}
+
+// overrides reports whether method d overrides base, a method of the same
+// name of one of the super classes or interfaces of d's class (Java, C#).
+func (r *Resolver) overrides(d, base *Def) bool {
+	if d == base || d.method != base.method || d.Language == "python" {
+		return false
+	}
+	c, b := r.classOf(d), r.classOf(base)
+	return c != nil && b != nil && contains(r.superChain(c), b)
 }
 
 // callable resolves name for a walk; classes are refused.

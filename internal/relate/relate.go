@@ -113,8 +113,10 @@ const (
 	ResUnique     = "unique"
 	ResAmbiguous  = "ambiguous"
 	ResUnresolved = "unresolved"
-	// ResTyped: a Go call on a value whose type was read from declarations
-	// (parameters, literals, results, fields): a method of that type.
+	// ResTyped: a call on a value whose type was read from declarations
+	// (Go's parameters, literals, results and fields; Python's annotations;
+	// Java's and C#'s declared fields, locals and parameters): a method of
+	// that type or of its nearest base that has it.
 	ResTyped = "typed"
 	// ResType: a Go conversion T(x) to a type T declared in the caller's
 	// package: a reference to the type (Graph of T lists it), not a call

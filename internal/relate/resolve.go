@@ -52,7 +52,7 @@ func (r *Resolver) resolve(caller *Def, file, to string, form lang.CallForm, arg
 	t := strings.ReplaceAll(strings.TrimSpace(to), "::", ".")
 	if i := strings.LastIndexByte(t, '.'); i > 0 && i < len(t)-1 {
 		if value {
-			return r.resolveTyped(file, t[:i], t[i+1:], args)
+			return r.resolveTyped(caller, file, t[:i], t[i+1:], args)
 		}
 		q := t[:i]
 		if ownTypeAlias[q] && caller != nil && caller.Owner != "" {
@@ -322,9 +322,10 @@ func (r *Resolver) langOf(file string) string {
 // chunker read from declarations (chunk.goTypes): q is "T" (a type of the
 // caller's package) or "pkg.T"; only methods of that type qualify. A type
 // outside the project (template.Template) leaves the call unresolved.
-func (r *Resolver) resolveTyped(file, q, m string, args lang.Arity) (string, []*Def) {
-	if r.langOf(file) == "python" {
-		return r.resolvePyTyped(file, q, m, args)
+func (r *Resolver) resolveTyped(caller *Def, file, q, m string, args lang.Arity) (string, []*Def) {
+	switch r.langOf(file) {
+	case "python", "java", "csharp":
+		return r.resolveClassTyped(caller, file, q, m, args)
 	}
 	typ, pkg := q, ""
 	if i := strings.LastIndexByte(q, '.'); i >= 0 {
@@ -345,25 +346,121 @@ func (r *Resolver) resolveTyped(file, q, m string, args lang.Arity) (string, []*
 	return pick(ResTyped, got, nil)
 }
 
-// resolvePyTyped resolves a Python call on a name annotated with class
-// typ (chunk.pyTypes): m of the class typ the file defines or imports,
-// else of the nearest of its base classes that has m; unresolved when the
-// file sees no such class of the project or neither it nor a base has m
-// (a library type's method, Edge.library).
-func (r *Resolver) resolvePyTyped(file, typ, m string, args lang.Arity) (string, []*Def) {
+// resolveClassTyped resolves a call on a value whose class the file
+// states: a Python name annotated with class typ (chunk.pyTypes), a Java
+// or C# field, local or parameter declared with it (chunk.declaredTypes).
+// It reaches m of the class typ the file can see, else of the nearest of
+// its base classes and interfaces that has m (several of one arity are
+// ambiguous); unresolved when the file sees no such class of the project
+// or neither it nor a base has m (a library type's method, Edge.library).
+// A Python or Java file sees a class it defines or imports, Java one of
+// its package too, and a nested class (Outer.Inner) through its outer
+// class; C#'s using names a namespace, not a file, so there the project's
+// class of that name is taken, and when several have it, the methods m
+// they reach are the candidates. In C# a method the class lacks may be an
+// extension method ("this IServiceCollection services" first,
+// extensionOf).
+func (r *Resolver) resolveClassTyped(caller *Def, file, typ, m string, args lang.Arity) (string, []*Def) {
+	l := r.langOf(file)
 	c := r.resolveClass(file, typ)
-	if c == nil || c.Path != file && !r.imported(file, c) {
-		// a class of that name the file neither defines nor imports: the
-		// annotation names another package's (starlette's Request)
-		return ResUnresolved, nil
+	if c == nil {
+		if cs := r.classes[lastSeg(typ)]; l != "python" && len(cs) > 1 {
+			// several classes of that name (a test's private TestValidator
+			// and the shared one): what each reaches for m
+			var got []*Def
+			for _, k := range cs {
+				for _, d := range r.classMethods(k, m, args, file) {
+					if !contains(got, d) {
+						got = append(got, d)
+					}
+				}
+			}
+			if len(got) > 0 {
+				return pick(ResTyped, got, nil)
+			}
+		}
+		return r.extensionOf(file, typ, nil, m, args)
 	}
+	if l == "python" || l == "java" {
+		seen := c
+		if i := strings.IndexByte(typ, '.'); i > 0 && l == "java" {
+			if o := r.resolveClass(file, typ[:i]); o != nil {
+				seen = o // Outer.Inner: Outer is what the file imports
+			}
+		}
+		if seen.Path != file && !r.imported(file, seen) && (!dirScoped[seen.Language] || seen.dir() != path.Dir(file)) {
+			// a class of that name the file neither defines nor imports:
+			// the declaration names another package's (starlette's
+			// Request, java.util.Optional)
+			return ResUnresolved, nil
+		}
+	}
+	if got := r.classMethods(c, m, args, file); len(got) > 0 {
+		return pick(ResTyped, got, nil)
+	}
+	return r.extensionOf(file, typ, c, m, args)
+}
+
+// classMethods returns the methods m that class c has, its own or those
+// of the nearest of its bases with m (overloads the call's arguments do
+// not rule out are several); nil when none has m.
+func (r *Resolver) classMethods(c *Def, m string, args lang.Arity, file string) []*Def {
 	pool := r.samePool(file, m, args)
 	for _, k := range append([]*Def{c}, r.superChain(c)...) {
 		if got := filter(pool, func(d *Def) bool { return d.Owner == k.method && r.classOf(d) == k }); len(got) > 0 {
-			return pick(ResTyped, got, nil)
+			return got
 		}
 	}
+	return nil
+}
+
+// extensionOf resolves a C# call on a value of class typ (c when it is a
+// class of the project) that the class does not have: the project's
+// extension methods m ("static Foo M(this IValidator<T> v, ...)"): those
+// whose extended type is typ or one of c's bases, else those extending a
+// type that is no class of the project (by name). Unresolved in the other
+// languages, and when the project has no such extension method.
+func (r *Resolver) extensionOf(file, typ string, c *Def, m string, args lang.Arity) (string, []*Def) {
+	if r.langOf(file) != "csharp" {
+		return ResUnresolved, nil
+	}
+	ext := filter(r.samePool(file, m, args), func(d *Def) bool { return extended(d) != "" })
+	if len(ext) == 0 {
+		return ResUnresolved, nil
+	}
+	names := map[string]bool{lastSeg(typ): true}
+	if c != nil {
+		for _, s := range r.superChain(c) {
+			names[s.method] = true
+		}
+	}
+	if got := filter(ext, func(d *Def) bool { return names[extended(d)] }); len(got) > 0 {
+		return pick(ResTyped, got, nil)
+	}
+	// one extending a generic parameter or a type of the platform (this
+	// T x, this object o, this IEnumerable<T> xs) may apply, one extending
+	// another class of the project may not: among the former, the name
+	// decides
+	if got := filter(ext, func(d *Def) bool { return len(r.classes[extended(d)]) == 0 }); len(got) > 0 {
+		return pick(ResUnique, got, nil)
+	}
 	return ResUnresolved, nil
+}
+
+// extended returns the class a C# extension method extends, the type of
+// its "this" parameter without namespace or type arguments
+// ("IValidator" for "Validate(this IValidator<T> validator, ...)"); ""
+// for any other definition.
+func extended(d *Def) string {
+	i := strings.Index(d.Name, "(this ")
+	if i < 0 || d.Language != "csharp" {
+		return ""
+	}
+	t := strings.TrimSpace(d.Name[i+len("(this "):])
+	if j := strings.IndexAny(t, "< "); j >= 0 {
+		t = t[:j]
+	}
+	return lastSeg(strings.TrimSuffix(t, "?"))
 }
 
 // resolveQualified resolves "q.m": a method m of a class named q, or a

@@ -24,3 +24,10 @@
 
 ; "new Foo(...)" calls the constructor of Foo
 (object_creation_expression type: (identifier) @call)
+
+; names declared with a class: a call on one is typed "T.m" (declaredTypes);
+; a variable_declaration is a field's, a local's or a using statement's
+(variable_declaration type: (_) @annot.type (variable_declarator name: (identifier) @annot.name))
+(parameter type: (_) @annot.type name: (identifier) @annot.name)
+(foreach_statement type: (_) @annot.type left: (identifier) @annot.name)
+(property_declaration type: (_) @annot.type name: (identifier) @annot.name)

@@ -25,3 +25,10 @@
 ; "new Foo(...)" calls the constructor of Foo
 (object_creation_expression type: (type_identifier) @call)
 (object_creation_expression type: (generic_type (type_identifier) @call))
+
+; names declared with a class: a call on one is typed "T.m" (declaredTypes)
+(field_declaration type: (_) @annot.type declarator: (variable_declarator name: (identifier) @annot.name))
+(local_variable_declaration type: (_) @annot.type declarator: (variable_declarator name: (identifier) @annot.name))
+(formal_parameter type: (_) @annot.type name: (identifier) @annot.name)
+(enhanced_for_statement type: (_) @annot.type name: (identifier) @annot.name)
+(resource type: (_) @annot.type name: (identifier) @annot.name)

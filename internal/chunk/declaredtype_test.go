@@ -1,0 +1,110 @@
+package chunk
+
+import (
+	"testing"
+)
+
+// declaredTypes types Java calls on fields, this-fields, parameters,
+// locals, loop variables and resources with their declared class; a local
+// shadows a field from its declaration on; an inner class sees the outer
+// class's fields; primitives, var, arrays and type parameters are no
+// class, and a name declared nowhere stays a call by name.
+func TestDeclaredTypesJava(t *testing.T) {
+	t.Parallel()
+	src := `package p;
+import org.y.Executor;
+class A<T> {
+  private Executor executor;
+  private static final Log LOG = LogFactory.getLog(A.class);
+  private Cache cache;
+  void run(Session s, int n, T t, Outer.Inner in, java.util.Map<String, Item> m) {
+    executor.query(n);
+    this.executor.update(n);
+    LOG.debug("x");
+    s.close();
+    t.accept(n);
+    in.poke();
+    m.get("k");
+    cache.evict();
+    Cache cache = other();
+    cache.put(1);
+    var v = make();
+    v.spin();
+    int[] xs = null;
+    for (Item it : items) { it.touch(); }
+    try (Reader r = open()) { r.read(); }
+    unknown.go();
+  }
+  class Inner { void f() { executor.commit(); } }
+}
+`
+	res, err := Parse("A.java", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]bool{}
+	for _, r := range res.Relations {
+		if r.Kind == RelCalls {
+			got[r.To] = true
+		}
+	}
+	for _, want := range []string{"Executor.query", "Executor.update", "Log.debug", "Session.close", "accept",
+		"Outer.Inner.poke", "Map.get", "Cache.evict", "Cache.put", "spin", "Item.touch", "Reader.read", "go", "Executor.commit"} {
+		if !got[want] {
+			t.Errorf("no call %q among %v", want, got)
+		}
+	}
+	for _, c := range []struct{ typ, lang, want string }{
+		{"Executor", "java", "Executor"}, {"java.util.List<Foo>", "java", "List"}, {"Outer.Inner", "java", "Outer.Inner"},
+		{"int", "java", ""}, {"var", "java", ""}, {"Foo[]", "java", ""}, {"T", "java", ""},
+		{"IValidator<T>", "csharp", "IValidator"}, {"Foo?", "csharp", "Foo"}, {"System.IO.Stream", "csharp", "Stream"},
+		{"TResult", "csharp", ""}, {"string", "csharp", ""}, {"(int, Foo)", "csharp", ""}, {"TcpClient", "csharp", "TcpClient"},
+	} {
+		if got := declaredClassText(c.typ, c.lang); got != c.want {
+			t.Errorf("%s type %q: class %q, want %q", c.lang, c.typ, got, c.want)
+		}
+	}
+}
+
+// declaredTypes in C#: fields, properties (a capitalised receiver that is
+// a property is a value, not a class), parameters, locals and foreach
+// variables; a capitalised name declared nowhere stays a class's static
+// call.
+func TestDeclaredTypesCSharp(t *testing.T) {
+	t.Parallel()
+	src := `namespace N {
+public class V {
+  private readonly IValidator<Person> _validator;
+  public TrackingCollection<IRule> Rules { get; }
+  public void Run(ValidationContext<T> context, string s) {
+    _validator.Validate(context);
+    Rules.Add(null);
+    context.Fail();
+    s.Trim();
+    var x = Make();
+    x.Go();
+    Registry local = new Registry();
+    local.Register();
+    foreach (IRule rule in Rules) { rule.Apply(); }
+    Helper.Static();
+  }
+}
+}
+`
+	res, err := Parse("V.cs", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]bool{}
+	for _, r := range res.Relations {
+		if r.Kind == RelCalls {
+			got[r.To] = true
+		}
+	}
+	for _, want := range []string{"IValidator.Validate", "TrackingCollection.Add", "ValidationContext.Fail", "Trim", "Go",
+		"Registry.Register", "IRule.Apply", "Helper.Static"} {
+		if !got[want] {
+			t.Errorf("no call %q among %v", want, got)
+		}
+	}
+}
