@@ -110,7 +110,7 @@ func (r *Rules) Candidate(rel string, d fs.DirEntry) Verdict {
 	}
 	name := path.Base(rel)
 	indexable := r.opts.AllFiles || lang.Indexable(name)
-	secret := !r.opts.AllowSecrets && SecretName(name)
+	secret := !r.opts.AllowSecrets && SecretName(rel)
 	if d == nil {
 		if secret {
 			return Verdict{Skip: ReasonSecret}

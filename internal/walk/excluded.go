@@ -63,7 +63,7 @@ func Excluded(root, rel string, isDir bool, opts Options) string {
 	switch f := m.IgnoredBy(rel, false); {
 	case f != "":
 		return fmt.Sprintf("%s is ignored by %s", rel, f)
-	case !opts.AllowSecrets && SecretName(name):
+	case !opts.AllowSecrets && SecretName(rel):
 		return rel + " is withheld: its name looks like a secret file's"
 	case !opts.AllFiles && !lang.Indexable(name):
 		return rel + " is of no language coderag indexes"

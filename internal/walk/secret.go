@@ -32,14 +32,29 @@ var SecretPatterns = []string{
 	"service-account*.json", "service_account*.json", "kubeconfig", "kubeconfig.y*ml", "kubeconfig.json", ".env~",
 }
 
+// SecretPaths are the credential files whose base name says nothing
+// ("config"), withheld by default by their path's last segments, matched
+// lower-cased: a repository's own configuration (a remote's URL may carry
+// a token, https://user:TOKEN@host/...), a cluster's kubeconfig, the
+// registry logins of docker and the GitHub CLI's token.
+var SecretPaths = []string{".git/config", ".kube/config", ".docker/config.json", "gh/hosts.yml"}
+
 // SecretName reports whether the base name of p (either separator) matches
-// SecretPatterns, case-insensitively. Every listing, freshness check and
+// SecretPatterns, or p ends in one of SecretPaths, case-insensitively. Every listing, freshness check and
 // index run asks it of every file, so it decides most names without
 // path.Match: a name matches a "*.ext" pattern by its suffix, and one of
 // the other patterns only when it starts with a byte one of them starts
 // with (secretIndex).
 func SecretName(p string) bool {
-	name := strings.ToLower(path.Base(strings.ReplaceAll(p, "\\", "/")))
+	p = strings.ToLower(strings.ReplaceAll(p, "\\", "/"))
+	name := path.Base(p)
+	if name == "config" || name == "config.json" || name == "hosts.yml" {
+		for _, sp := range SecretPaths {
+			if p == sp || strings.HasSuffix(p, "/"+sp) {
+				return true
+			}
+		}
+	}
 	x := secretIndex()
 	for _, ext := range x.exts {
 		if strings.HasSuffix(name, ext) {

@@ -145,3 +145,20 @@ func BenchmarkSecretName(b *testing.B) {
 		})
 	}
 }
+
+// A credential file named only "config" is withheld by its path: a
+// repository's .git/config (a remote URL may carry a token), a
+// kubeconfig in .kube/, docker's and the GitHub CLI's logins; another
+// config file is not.
+func TestSecretPaths(t *testing.T) {
+	t.Parallel()
+	for p, want := range map[string]bool{
+		".git/config": true, "sub/.git/config": true, `a\.kube\config`: true, ".docker/config.json": true,
+		"home/.config/gh/hosts.yml": true, ".GIT/CONFIG": true,
+		"config": false, "src/config": false, "git/config": false, "app/config.json": false, "hosts.yml": false,
+	} {
+		if got := SecretName(p); got != want {
+			t.Errorf("SecretName(%q) = %v, want %v", p, got, want)
+		}
+	}
+}

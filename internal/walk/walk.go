@@ -516,10 +516,10 @@ func passedOver(ctx context.Context, root string, opts Options, max int, secrets
 			if werr != nil && d != nil && d.IsDir() && p != start {
 				return fs.SkipDir
 			}
-			if werr == nil && secrets && !d.IsDir() && SecretName(d.Name()) {
+			if n := d.Name(); werr == nil && secrets && !d.IsDir() && (SecretName(n) || n == "config" || n == "config.json" || n == "hosts.yml") {
 				rel, _ := filepath.Rel(root, p)
 				rel = filepath.ToSlash(rel)
-				if r.Candidate(rel, d).Skip == ReasonSecret {
+				if SecretName(rel) && r.Candidate(rel, d).Skip == ReasonSecret {
 					out.Secrets = append(out.Secrets, rel)
 				}
 			}
