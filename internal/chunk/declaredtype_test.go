@@ -38,16 +38,7 @@ class A<T> {
   class Inner { void f() { executor.commit(); } }
 }
 `
-	res, err := Parse("A.java", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := map[string]bool{}
-	for _, r := range res.Relations {
-		if r.Kind == RelCalls {
-			got[r.To] = true
-		}
-	}
+	got := callTargets(t, "A.java", src)
 	for _, want := range []string{"Executor.query", "Executor.update", "Log.debug", "Session.close", "accept",
 		"Outer.Inner.poke", "Map.get", "Cache.evict", "Cache.put", "spin", "Item.touch", "Reader.read", "go", "Executor.commit"} {
 		if !got[want] {
@@ -91,7 +82,20 @@ public class V {
 }
 }
 `
-	res, err := Parse("V.cs", []byte(src))
+	got := callTargets(t, "V.cs", src)
+	for _, want := range []string{"IValidator.Validate", "TrackingCollection.Add", "ValidationContext.Fail", "Trim", "Go",
+		"Registry.Register", "IRule.Apply", "Helper.Static"} {
+		if !got[want] {
+			t.Errorf("no call %q among %v", want, got)
+		}
+	}
+}
+
+// callTargets parses src as file name and returns the callee names of its
+// call relations.
+func callTargets(t *testing.T, name, src string) map[string]bool {
+	t.Helper()
+	res, err := Parse(name, []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,10 +105,5 @@ public class V {
 			got[r.To] = true
 		}
 	}
-	for _, want := range []string{"IValidator.Validate", "TrackingCollection.Add", "ValidationContext.Fail", "Trim", "Go",
-		"Registry.Register", "IRule.Apply", "Helper.Static"} {
-		if !got[want] {
-			t.Errorf("no call %q among %v", want, got)
-		}
-	}
+	return got
 }

@@ -17,16 +17,7 @@ func TestPyTypes(t *testing.T) {
 		"    loc.m7()\n" +
 		"    def inner(z):\n" +
 		"        a.m8(); z.m9()\n"
-	res, err := Parse("f.py", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := map[string]bool{}
-	for _, r := range res.Relations {
-		if r.Kind == RelCalls {
-			got[r.To] = true
-		}
-	}
+	got := callTargets(t, "f.py", src)
 	for _, want := range []string{"Entry.m1", "Entry.m2", "Entry.m3", "Entry.m4", "Entry.m5", "Entry.m7", "strip", "append", "m6", "m8", "m9"} {
 		if !got[want] {
 			t.Errorf("no call %q among %v", want, got)
