@@ -834,11 +834,6 @@ var platformMethods = setOf(`equals hashCode toString getClass clone notify noti
 	endsWith trim toLowerCase toUpperCase isBlank isPresent orElse orElseGet orElseThrow ifPresent
 	Equals GetHashCode ToString GetType Add Remove Contains Clear ContainsKey TryGetValue GetEnumerator MoveNext CompareTo`)
 
-// PlatformMethod reports whether m is a method every object, string or
-// collection of the JVM or .NET has (platformMethods): a call of it on a
-// value of unknown class is the platform's, or a guess.
-func PlatformMethod(m string) bool { return platformMethods.has(m) }
-
 // staticReceivers are the languages whose calls on a capitalised name
 // are calls of a class's static method or of an object's
 // ("EnglishLanguage.GetTranslation(key)", Scala's "Decoder.instance(f)"),

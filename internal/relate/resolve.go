@@ -52,7 +52,7 @@ func (r *Resolver) resolve(caller *Def, file, to string, form lang.CallForm, arg
 	t := strings.ReplaceAll(strings.TrimSpace(to), "::", ".")
 	if i := strings.LastIndexByte(t, '.'); i > 0 && i < len(t)-1 {
 		if value {
-			return r.resolveTyped(caller, file, t[:i], t[i+1:], args)
+			return r.resolveTyped(file, t[:i], t[i+1:], args)
 		}
 		q := t[:i]
 		if ownTypeAlias[q] && caller != nil && caller.Owner != "" {
@@ -322,10 +322,10 @@ func (r *Resolver) langOf(file string) string {
 // chunker read from declarations (chunk.goTypes): q is "T" (a type of the
 // caller's package) or "pkg.T"; only methods of that type qualify. A type
 // outside the project (template.Template) leaves the call unresolved.
-func (r *Resolver) resolveTyped(caller *Def, file, q, m string, args lang.Arity) (string, []*Def) {
+func (r *Resolver) resolveTyped(file, q, m string, args lang.Arity) (string, []*Def) {
 	switch r.langOf(file) {
 	case "python", "java", "csharp":
-		return r.resolveClassTyped(caller, file, q, m, args)
+		return r.resolveClassTyped(file, q, m, args)
 	}
 	typ, pkg := q, ""
 	if i := strings.LastIndexByte(q, '.'); i >= 0 {
@@ -360,7 +360,7 @@ func (r *Resolver) resolveTyped(caller *Def, file, q, m string, args lang.Arity)
 // they reach are the candidates. In C# a method the class lacks may be an
 // extension method ("this IServiceCollection services" first,
 // extensionOf).
-func (r *Resolver) resolveClassTyped(caller *Def, file, typ, m string, args lang.Arity) (string, []*Def) {
+func (r *Resolver) resolveClassTyped(file, typ, m string, args lang.Arity) (string, []*Def) {
 	l := r.langOf(file)
 	c := r.resolveClass(file, typ)
 	if c == nil {

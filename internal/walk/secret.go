@@ -39,16 +39,29 @@ var SecretPatterns = []string{
 // registry logins of docker and the GitHub CLI's token.
 var SecretPaths = []string{".git/config", ".kube/config", ".docker/config.json", "gh/hosts.yml"}
 
+// secretPathName reports whether a base name is the last segment of one
+// of SecretPaths ("config"): only such a file's path is worth building to
+// ask SecretName.
+func secretPathName(name string) bool {
+	for _, sp := range SecretPaths {
+		if strings.EqualFold(path.Base(sp), name) {
+			return true
+		}
+	}
+	return false
+}
+
 // SecretName reports whether the base name of p (either separator) matches
-// SecretPatterns, or p ends in one of SecretPaths, case-insensitively. Every listing, freshness check and
-// index run asks it of every file, so it decides most names without
+// SecretPatterns, or p ends in one of SecretPaths, case-insensitively.
+// Every listing, freshness check and index run asks it of every file, so
+// it decides most names without
 // path.Match: a name matches a "*.ext" pattern by its suffix, and one of
 // the other patterns only when it starts with a byte one of them starts
 // with (secretIndex).
 func SecretName(p string) bool {
 	p = strings.ToLower(strings.ReplaceAll(p, "\\", "/"))
 	name := path.Base(p)
-	if name == "config" || name == "config.json" || name == "hosts.yml" {
+	if secretPathName(name) {
 		for _, sp := range SecretPaths {
 			if p == sp || strings.HasSuffix(p, "/"+sp) {
 				return true

@@ -516,7 +516,7 @@ func passedOver(ctx context.Context, root string, opts Options, max int, secrets
 			if werr != nil && d != nil && d.IsDir() && p != start {
 				return fs.SkipDir
 			}
-			if n := d.Name(); werr == nil && secrets && !d.IsDir() && (SecretName(n) || n == "config" || n == "config.json" || n == "hosts.yml") {
+			if n := d.Name(); werr == nil && secrets && !d.IsDir() && (SecretName(n) || secretPathName(n)) {
 				rel, _ := filepath.Rel(root, p)
 				rel = filepath.ToSlash(rel)
 				if SecretName(rel) && r.Candidate(rel, d).Skip == ReasonSecret {
