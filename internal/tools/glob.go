@@ -32,7 +32,7 @@ type GlobParams struct {
 // GlobResult lists matching files.
 type GlobResult struct {
 	Files   []string `json:"files"`   // root-relative '/' paths, in walk order, as DisplayPath shows them
-	Partial bool     `json:"partial"` // true when Limit cut the list, or directories too deep were not listed (Note)
+	Partial bool     `json:"partial"` // true when Limit cut the list, or directories too deep or unreadable were not listed (Note)
 	Total   int      `json:"total"`   // number of matching files before the cut
 	// SkippedDirs: as GrepResult.SkippedDirs; Note says so in a sentence.
 	SkippedDirs []string `json:"skipped_dirs,omitempty"`
@@ -105,10 +105,15 @@ func glob(ctx context.Context, root string, p GlobParams, indexed bool) (*GlobRe
 	}
 	more := false
 	secrets := 0
-	var deep []string // directories nested deeper than the walk goes
+	var deep []string       // directories nested deeper than the walk goes
+	var unreadable []string // "path: reason" of what the walk could not read
 	for _, sk := range skips {
 		if sk.Reason == walk.ReasonTooDeep {
 			deep = append(deep, sk.Path)
+			continue
+		}
+		if sk.Reason == walk.ReasonUnreadable {
+			unreadable = append(unreadable, walk.DisplayPath(sk.Path)+": "+unreadableReason(sk.Err))
 			continue
 		}
 		if sk.Reason == walk.ReasonSecret {
@@ -147,6 +152,14 @@ func glob(ctx context.Context, root string, p GlobParams, indexed bool) (*GlobRe
 			n, english.Agree(n, "directory", "directories"), english.Agree(n, "was", "were"), named))
 		res.Partial = true
 	}
+	if n := len(unreadable); n > 0 {
+		// a directory that cannot be read may hold matches: the list is
+		// not the whole answer, as grep says of the same tree
+		sort.Strings(unreadable)
+		res.Note = strings.TrimSpace(res.Note + " " + fmt.Sprintf("%d %s could not be read and %s not listed (%s).",
+			n, english.Agree(n, "path", "paths"), english.Agree(n, "was", "were"), strings.Join(unreadable[:min(n, 3)], "; ")))
+		res.Partial = true
+	}
 	sort.Slice(files, func(i, j int) bool { return pathLess(files[i].Path, files[j].Path) })
 	for _, f := range files {
 		sub := f.Path
@@ -174,6 +187,8 @@ func (r *GlobResult) Text() string {
 		b.WriteByte('\n')
 	}
 	switch {
+	case r.Total == 0 && r.Partial:
+		b.WriteString("(no matching files among those that could be listed)\n")
 	case r.Total == 0:
 		b.WriteString("(no matching files)\n")
 	case r.Partial && r.Total > len(r.Files):

@@ -299,6 +299,34 @@ func TestUnreadableIsReported(t *testing.T) {
 	}
 }
 
+// TestGlobReportsUnreadableDirectories: a directory glob cannot read
+// makes the list partial with a note naming it, for a pattern inside it
+// and for one across the tree; it is never a bare "(no matching files)"
+// (needs an unprivileged user: root reads mode 000).
+func TestGlobReportsUnreadableDirectories(t *testing.T) {
+	t.Parallel()
+	if testutil.RerunUnprivileged(t) {
+		return
+	}
+	root := t.TempDir()
+	write(t, root, "a.go", "package a\n")
+	write(t, root, "sub/b.go", "package b\n")
+	os.Chmod(filepath.Join(root, "sub"), 0)
+	t.Cleanup(func() { os.Chmod(filepath.Join(root, "sub"), 0o755) })
+	for _, pattern := range []string{"sub/*.go", "**/*.go"} {
+		r, err := Glob(context.Background(), root, GlobParams{Pattern: pattern})
+		if err != nil {
+			t.Fatalf("%s: %v", pattern, err)
+		}
+		if !r.Partial || !strings.Contains(r.Note, "sub: permission denied") {
+			t.Errorf("%s: partial %v note %q", pattern, r.Partial, r.Note)
+		}
+		if text := r.Text(); strings.Contains(text, "(no matching files)") {
+			t.Errorf("%s: %q reads as complete", pattern, text)
+		}
+	}
+}
+
 // TestSuggestionsPreferNonTestFiles: the suggested reads go to the code
 // before the tests, whatever the path order, and keep result order.
 func TestSuggestionsPreferNonTestFiles(t *testing.T) {
