@@ -100,6 +100,10 @@ func runREPL(e *env, _ []string) error {
 			fmt.Fprintln(e.stdout)
 			return nil
 		}
+		if errors.Is(err, errLineTooLong) {
+			fmt.Fprintln(e.stderr, "coderag:", err)
+			continue
+		}
 		if err != nil {
 			return fmt.Errorf("read input: %w", err)
 		}
@@ -420,27 +424,53 @@ func (r *repl) ask(ce *env, question string) error {
 	return nil
 }
 
+// maxReplLine is the longest input line the REPL takes from a pipe, in
+// bytes; a longer one is refused (errLineTooLong) and the session goes on.
+const maxReplLine = 1 << 20
+
+// errLineTooLong: an input line over maxReplLine bytes, read to its end
+// and dropped.
+var errLineTooLong = fmt.Errorf("input line over %d bytes: skipped", maxReplLine)
+
 // plainReader reads lines from a non-terminal stdin, printing the prompt.
 type plainReader struct {
 	e  *env
-	sc *bufio.Scanner
+	br *bufio.Reader
 }
 
 func newPlainReader(e *env) *plainReader {
-	sc := bufio.NewScanner(e.stdin)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	return &plainReader{e: e, sc: sc}
+	return &plainReader{e: e, br: bufio.NewReaderSize(e.stdin, 64<<10)}
 }
 
+// readLine returns the next line without its end; errLineTooLong for a
+// line over maxReplLine bytes (the next call reads the line after it),
+// io.EOF at the end of the input.
 func (p *plainReader) readLine() (string, error) {
 	fmt.Fprint(p.e.stdout, "coderag> ")
-	if !p.sc.Scan() {
-		if err := p.sc.Err(); err != nil {
+	var line []byte
+	long := false
+	for {
+		part, more, err := p.br.ReadLine()
+		if !long {
+			line = append(line, part...)
+			if len(line) > maxReplLine {
+				long, line = true, nil
+			}
+		}
+		if err != nil {
+			if err == io.EOF && (len(line) > 0 || long) {
+				break // a last line without its newline
+			}
 			return "", err
 		}
-		return "", io.EOF
+		if !more {
+			break
+		}
 	}
-	return p.sc.Text(), nil
+	if long {
+		return "", errLineTooLong
+	}
+	return string(line), nil
 }
 
 func (p *plainReader) close() {}

@@ -132,3 +132,21 @@ func TestREPLGrepHints(t *testing.T) {
 		t.Errorf("search: %s", out)
 	}
 }
+
+// TestREPLLongLine: a piped line over 1 MiB is refused with a note and
+// the session goes on to the next lines (it used to end the session with
+// "bufio.Scanner: token too long"); a last line without its newline runs.
+func TestREPLLongLine(t *testing.T) {
+	askEnv(t, "")
+	in := "/search " + strings.Repeat("word ", 220000) + "\n/help\n/exit"
+	code, out, errs := askRun(t, in)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, errs)
+	}
+	if !strings.Contains(errs, "input line over 1048576 bytes: skipped") {
+		t.Errorf("stderr %q lacks the skipped line's note", errs)
+	}
+	if !strings.Contains(out, "/exit") {
+		t.Errorf("the lines after the long one did not run: %q", out[:min(len(out), 400)])
+	}
+}
