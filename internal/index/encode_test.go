@@ -1,6 +1,7 @@
 package index
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -51,5 +52,50 @@ func TestPrepareEncodesOnlyForACompressingStore(t *testing.T) {
 				t.Errorf("stored form reads back %q, %q, %v", got, doc, err)
 			}
 		}
+	}
+}
+
+// TestDeletedBeforeReadIsRemoved: a file deleted between the listing and
+// its read is removed from the index and counted as removed, not failed
+// (it was a failure that said its old rows were kept).
+func TestDeletedBeforeReadIsRemoved(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	writeFile(t, root, "a.go", "package p\n\n// Gone soon.\nfunc Gone() {}\n")
+	writeFile(t, root, "b.go", "package p\n\nfunc Stays() {}\n")
+	st := openStore(t)
+	emb := localEmbedder(t)
+	mustRun(t, st, emb, root)
+	ctx := context.Background()
+	files, err := st.Files(ctx, root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prev, ok := files["a.go"]
+	if !ok {
+		t.Fatalf("a.go not indexed: %v", files)
+	}
+	if err := os.Remove(filepath.Join(root, "a.go")); err != nil {
+		t.Fatal(err)
+	}
+	rt, err := os.OpenRoot(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rt.Close()
+	w := prepare(rt, walk.File{Path: "a.go", Abs: filepath.Join(root, "a.go"), Size: prev.Size}, &prev,
+		newFileIDs(emb), newGoPackages(nil), newCppDirs(), true, nil)
+	if !w.gone || w.err != nil {
+		t.Fatalf("prepare of a deleted file: gone %v, err %v", w.gone, w.err)
+	}
+	c := &collector{ctx: ctx, st: st, emb: emb, root: root, rep: &Report{}}
+	if err := c.add(w); err != nil {
+		t.Fatal(err)
+	}
+	if c.rep.Removed != 1 || len(c.rep.Failures) != 0 {
+		t.Errorf("removed %d, failures %v; want 1 removed, no failure", c.rep.Removed, c.rep.Failures)
+	}
+	if files, err = st.Files(ctx, root); err != nil || len(files) != 1 {
+		t.Errorf("files after: %v, %v; want b.go alone", files, err)
 	}
 }

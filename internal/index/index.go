@@ -335,7 +335,10 @@ type work struct {
 	skip    walk.Reason
 	skipErr string // detail of a ReasonUnreadable skip
 	err     error
-	same    bool // hash equal to prev: only touch
+	// gone: the file was deleted (or its directory) between the listing
+	// and its read: removed, not failed
+	gone bool
+	same bool // hash equal to prev: only touch
 	// reread: the same bytes as prev, parsed again because what its
 	// parse reads beyond the file changed (Report.Reread)
 	reread bool
@@ -979,6 +982,10 @@ func prepare(rt *os.Root, f walk.File, prev *store.FileRecord, ids *fileIDs, gop
 		w.skip, w.skipErr = walk.ReasonUnreadable, err.Error()
 		return w
 	}
+	if errors.Is(err, fs.ErrNotExist) {
+		w.gone = true
+		return w
+	}
 	if err != nil {
 		w.err = fmt.Errorf("read: %w", err)
 		return w
@@ -1192,6 +1199,15 @@ func (c *collector) add(w *work) error {
 	switch {
 	case w.err != nil:
 		c.rep.Failures = append(c.rep.Failures, Failure{Path: w.file.Path, Err: w.err.Error()})
+		return nil
+	case w.gone:
+		// deleted since the listing: as if the listing had missed it
+		if w.prev != nil {
+			if err := c.st.ReplaceFiles(c.ctx, c.root, nil, []string{w.file.Path}); err != nil {
+				return err
+			}
+			c.rep.Removed++
+		}
 		return nil
 	case w.skip != "":
 		c.skips = append(c.skips, walk.Skip{Path: w.file.Path, Reason: w.skip, Err: w.skipErr})
