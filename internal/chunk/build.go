@@ -541,6 +541,14 @@ func (ps *parsed) relations() []Relation {
 			}
 		case RelCalls:
 			to := collapse(r.text)
+			if ps.sp.name == "ruby" && to == "new" && (r.recv == "" || r.recv == "self") {
+				// new(...) or self.new(...) in a class's own methods makes
+				// an instance of that class, as Foo.new makes a Foo: its
+				// constructor, not whichever project method is named new
+				if c := ps.classDefAt(r.start); c != nil {
+					to, r.recv = c.name[strings.LastIndex(c.name, "::")+1:], ""
+				}
+			}
 			if r.path {
 				to = strings.ReplaceAll(stripGenerics(to), " ", "")
 				if parts := strings.Split(to, "::"); len(parts) > 2 {

@@ -292,7 +292,9 @@ const racyWindow = int64(time.Second)
 //	    relation per callee again)
 //	35: a Java or C# call on a name or this-field whose declaration names
 //	    a class is stored typed, "T.m" (chunk.declaredTypes)
-const AnalysisVersion = 35
+//	36: a Ruby new(...) or self.new(...) in a class's methods is a call of
+//	    that class (its constructor), as Foo.new is
+const AnalysisVersion = 36
 
 // ResolveRoot is rootrule.Resolve: the absolute, symlink-resolved form of
 // dir, the identity of a project.

@@ -889,3 +889,35 @@ func TestCSharpDeclaredCalls(t *testing.T) {
 		t.Errorf("name.CountWords(): %+v, want the extension by name", es)
 	}
 }
+
+// TestRubyConstantCalls: a call on a constant path
+// (App::Util::PathNormalizer.call) reaches that module's singleton method
+// from another directory (it was a library call); a bare new(...) in a
+// class method makes the class (its initialize), not the one project
+// method named new; Kernel, core and RSpec calls (raise, include?,
+// Set.new, describe, expect) are the runtime's, not holes in the graph.
+func TestRubyConstantCalls(t *testing.T) {
+	t.Parallel()
+	r := resolverOf(t, "testdata/edges/rubyconst")
+	if got := callerNames(t, r, "PathNormalizer.call"); strings.Join(got, ";") != "Router.mount (typed)" {
+		t.Errorf("callers of PathNormalizer.call = %q, want Router.mount typed", got)
+	}
+	if got := callerNames(t, r, "MediaType.initialize"); len(got) != 1 || !strings.HasPrefix(got[0], "MediaType.parse ") {
+		t.Errorf("callers of MediaType.initialize = %q, want MediaType.parse", got)
+	}
+	if got := callerNames(t, r, "FreezeOnNew.new"); len(got) != 0 {
+		t.Errorf("callers of FreezeOnNew.new = %q, want none", got)
+	}
+	by := edgesByCallee(t, r)
+	for _, name := range []string{"raise", "include?", "Set", "describe", "expect", "eq", "attr_reader"} {
+		es := by[name]
+		if len(es) == 0 {
+			t.Errorf("no call of %s among %v", name, slices.Collect(maps.Keys(by)))
+		}
+		for _, e := range es {
+			if !e.library() {
+				t.Errorf("%s at %s:%d: %s, want a library call", name, e.Path, e.Line, e.Resolution)
+			}
+		}
+	}
+}

@@ -147,6 +147,9 @@ func (e *Edge) library() bool {
 		return elixirKernel.has(e.To)
 	case "swift":
 		return typeCall(e) || swiftStdlib.has(e.To)
+	case "ruby":
+		return typeCall(e) || rubyKernel.has(e.To) || (e.form == lang.CallValue || e.form == lang.CallSelf) && rubyCoreMethods.has(e.To) ||
+			lang.IsTestFile(e.Path) && rspecDSL.has(e.To)
 	case "jvm", "csharp":
 		// x.toString() or list.size() that no project method takes: the
 		// platform's (chunk.platformMethods are stored as calls on a value)
@@ -248,8 +251,8 @@ var jsBuiltinMethods = words(`
 // typeCall reports a bare call of a capitalised name that nothing in the
 // project defines, in a language where such a call makes a value of a
 // type (Swift's CGFloat(x) and UIFont(...), Kotlin's StringBuilder(),
-// Java's and C#'s new Foo(...)): a type of the platform or of another
-// package.
+// Java's and C#'s new Foo(...), Ruby's Set.new, stored as "Set"): a type
+// of the platform or of another package.
 func typeCall(e *Edge) bool {
 	return e.form != lang.CallValue && e.To != "" && e.To[0] >= 'A' && e.To[0] <= 'Z'
 }
@@ -263,6 +266,48 @@ var swiftStdlib = words(`
 	withUnsafePointer withUnsafeMutablePointer withUnsafeBytes withUnsafeMutableBytes withExtendedLifetime
 	withoutActuallyEscaping isKnownUniquelyReferenced withCheckedContinuation withCheckedThrowingContinuation
 	withTaskGroup withThrowingTaskGroup`)
+
+// rubyKernel are the methods of Ruby's Kernel and Module that a class body
+// or method calls without a receiver (ruby-doc.org/core: Kernel, Module,
+// BasicObject): raise, require, attr_reader, include, private, lambda.
+var rubyKernel = words(`
+	raise fail require require_relative load autoload puts print p pp warn format sprintf printf gets
+	lambda proc loop catch throw sleep rand srand exit abort at_exit caller binding block_given?
+	Integer Float String Array Hash Rational Complex
+	attr_reader attr_writer attr_accessor include extend prepend private protected public
+	module_function private_constant public_constant define_method alias_method remove_method
+	undef_method instance_variable_get instance_variable_set instance_variable_defined?
+	instance_variables class_eval instance_eval instance_exec class_exec send public_send __send__
+	respond_to? is_a? kind_of? instance_of? nil? freeze frozen? dup clone tap then yield_self class
+	singleton_class method methods object_id hash inspect to_s equal? eql? super`)
+
+// rubyCoreMethods are methods of Ruby's core classes (Object, Enumerable,
+// Array, Hash, String, Symbol, Integer; ruby-doc.org/core) and the
+// ActiveSupport core extensions every Rails-era gem uses (blank?,
+// present?), called on a value whose class is unknown: the runtime's,
+// when no project method has the name.
+var rubyCoreMethods = words(`
+	each each_with_index each_with_object each_pair each_key each_value map flat_map collect select
+	filter reject find detect find_index inject reduce sum min max min_by max_by sort sort_by group_by
+	partition zip take drop first last count size length empty? any? all? none? include? member?
+	uniq compact flatten reverse push pop shift unshift concat delete delete_if keep_if fetch dig
+	key? has_key? value? keys values merge merge! update store to_a to_h to_s to_sym to_i to_f to_proc
+	join split strip lstrip rstrip chomp chop start_with? end_with? gsub gsub! sub sub! match match?
+	scan downcase upcase capitalize tr squeeze encode force_encoding bytes chars lines ljust rjust
+	call freeze frozen? dup clone tap then is_a? kind_of? instance_of? nil? respond_to? send
+	public_send inspect hash eql? equal? between? clamp abs round floor ceil zero? positive? negative?
+	blank? present? presence`)
+
+// rspecDSL are RSpec's (and minitest's spec syntax's) methods that a spec
+// file calls without a receiver (rspec.info/documentation): in a test
+// file they are the framework's.
+var rspecDSL = words(`
+	describe context it specify example let let! subject before after around shared_examples
+	shared_context include_examples it_behaves_like include_context expect allow receive and_return
+	and_raise and_call_original eq eql equal be be_a be_an be_nil be_truthy be_falsey be_empty
+	be_within include match raise_error change have_key have_attributes contain_exactly match_array
+	start_with end_with respond_to double instance_double spy described_class is_expected
+	not_to to_not to pending skip xit fit`)
 
 // kotlinStdlib are top-level functions of Kotlin's standard library
 // (kotlinlang.org/api/core/kotlin-stdlib: kotlin, kotlin.collections,

@@ -324,7 +324,7 @@ func (r *Resolver) langOf(file string) string {
 // outside the project (template.Template) leaves the call unresolved.
 func (r *Resolver) resolveTyped(file, q, m string, args lang.Arity) (string, []*Def) {
 	switch r.langOf(file) {
-	case "python", "java", "csharp":
+	case "python", "java", "csharp", "ruby":
 		return r.resolveClassTyped(file, q, m, args)
 	}
 	typ, pkg := q, ""

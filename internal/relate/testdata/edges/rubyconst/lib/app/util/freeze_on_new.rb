@@ -1,0 +1,9 @@
+module App
+  module Util
+    module FreezeOnNew
+      def new(...)
+        super.freeze
+      end
+    end
+  end
+end
