@@ -17,6 +17,11 @@ var (
 	swiftLineWords = set("public", "private", "fileprivate", "internal", "open", "final", "static", "class", "override",
 		"mutating", "nonmutating", "convenience", "required", "indirect", "dynamic", "nonisolated", "distributed",
 		"package", "func", "init", "deinit", "subscript", "struct", "enum", "protocol", "extension", "actor", "import")
+	// swiftStdProtocols are protocols of the standard library and
+	// Foundation a class often lists first (developer.apple.com/documentation/swift)
+	swiftStdProtocols = set("Codable", "Encodable", "Decodable", "Equatable", "Hashable", "Comparable", "Identifiable",
+		"Error", "Sendable", "CustomStringConvertible", "CustomDebugStringConvertible", "Sequence", "Collection",
+		"IteratorProtocol", "RawRepresentable", "CaseIterable", "ObservableObject", "NSObjectProtocol", "AnyObject")
 	swiftStdMods = set("Foundation", "Swift", "UIKit", "AppKit", "Darwin", "Glibc", "Dispatch", "XCTest", "Combine",
 		"SwiftUI", "os", "CoreFoundation", "CoreGraphics", "ObjectiveC", "Observation", "Musl", "WinSDK", "_Concurrency", "Testing")
 )
@@ -45,9 +50,26 @@ func scanSwift(s *scan) {
 			}
 		}
 		if m := swiftDeclRe().FindSubmatchIndex(code[at:]); m != nil {
-			decls = append(decls, shift(m, at))
+			m = shift(m, at)
+			if n := len(decls); n > 0 && decls[n-1][2] == m[2] {
+				// the keyword's own line after an attribute line that
+				// already led to it ("@main\nstruct Math"): one
+				// declaration, starting at its attribute
+				return
+			}
+			decls = append(decls, m)
 		}
 	})
+	// the protocols the file declares: a class listing one first conforms
+	// to it rather than inheriting from it (swiftInherits)
+	protocols := map[string]bool{}
+	for _, m := range decls {
+		if string(code[m[2]:m[3]]) == "protocol" {
+			if n := swiftTypeName().FindSubmatchIndex(code[m[1]:]); n != nil {
+				protocols[string(code[m[1]+n[2]:m[1]+n[3]])] = true
+			}
+		}
+	}
 	for _, m := range decls {
 		start := m[0]
 		kw := string(code[m[2]:m[3]])
@@ -75,6 +97,7 @@ func scanSwift(s *scan) {
 			if d := s.add(KindClass, name, start, matchClose(code, j), i+n[2], "", ""); d != nil && kw == "extension" {
 				d.ownerOnly = true // owns its methods; the type is declared elsewhere
 			}
+			s.swiftInherits(kw, i+n[1], j, protocols)
 		default:
 			name, nameAt := kw, m[2]
 			if kw == "func" {
@@ -168,4 +191,66 @@ func swiftBody(code []byte, i int) int {
 		i++
 	}
 	return -1
+}
+
+// swiftInherits records the inheritance clause between a type's name and
+// its body, code[a:b] (": Base, Proto1, Proto2 where ..."), as relations of
+// the type declared there: a protocol's are the protocols it refines
+// (extends); a class's first is its superclass when it has one (extends,
+// as Swift requires it first; a class conforming to protocols only has
+// its first protocol recorded so), the others protocols it conforms to
+// (implements); a struct's, enum's, actor's and extension's are all
+// conformances (implements). A class's first is a protocol when the file
+// declares a protocol of that name (protocols) or the standard library
+// has one (swiftStdProtocols).
+func (s *scan) swiftInherits(kw string, a, b int, protocols map[string]bool) {
+	clause := string(s.code[a:b])
+	if strings.HasPrefix(strings.TrimSpace(clause), "<") {
+		// generic parameters first: "struct Box<T: Equatable>: Codable"
+		k := strings.IndexByte(clause, '<')
+		clause = clause[:k] + strings.Repeat(" ", matchAngle([]byte(clause), k)-k) + clause[matchAngle([]byte(clause), k):]
+	}
+	c := strings.IndexByte(clause, ':')
+	if c < 0 || strings.TrimSpace(clause[:c]) != "" {
+		return
+	}
+	list := clause[c+1:]
+	if w := strings.Index(list, " where "); w >= 0 {
+		list = list[:w]
+	}
+	off, depth, start := a+c+1, 0, 0
+	var names [][2]int // byte ranges of the listed types
+	for k := 0; k <= len(list); k++ {
+		if k < len(list) {
+			switch list[k] {
+			case '<', '(', '[':
+				depth++
+				continue
+			case '>', ')', ']':
+				depth--
+				continue
+			case ',':
+				if depth != 0 {
+					continue
+				}
+			default:
+				continue
+			}
+		}
+		names = append(names, [2]int{off + start, off + k})
+		start = k + 1
+	}
+	for idx, r := range names {
+		text := strings.TrimSpace(stripGenerics(string(s.code[r[0]:r[1]])))
+		if text == "" || !isIdent(strings.ReplaceAll(text, ".", "_")) {
+			continue
+		}
+		kind := RelImplements
+		if kw == "protocol" || kw == "class" && idx == 0 && !protocols[text] && !swiftStdProtocols[text] {
+			kind = RelExtends
+		}
+		if len(s.rels) < 4*maxRelations {
+			s.rels = append(s.rels, rawRel{kind: kind, text: text, start: uint(r[0] + strings.Index(string(s.code[r[0]:r[1]]), text))})
+		}
+	}
 }

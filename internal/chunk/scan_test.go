@@ -194,3 +194,51 @@ func TestParamsWithoutComments(t *testing.T) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+// A Swift type with an attribute line above it is one unit starting at the
+// attribute (it was two, X and X.X); the inheritance clause gives extends
+// (a class's superclass, a protocol's refined protocols) and implements
+// (conformances, also declared in an extension) relations.
+func TestSwiftAttributesAndConformance(t *testing.T) {
+	t.Parallel()
+	src := "@available(macOS 10.15, *)\nstruct Checker: Validator {\n  func check() {}\n}\n\n" +
+		"@main\nstruct Tool: ParsableCommand {\n  static func run() {}\n}\n\n" +
+		"class Base {}\nclass Child: Base, Codable {\n  func f() {}\n}\n\n" +
+		"protocol Validator: Sendable {\n  func check()\n}\n\n" +
+		"class Store: Validator {\n  func check() {}\n}\n\n" +
+		"struct Box<T: Equatable>: Codable where T: Hashable {\n  var t: T\n}\n\n" +
+		"extension Checker: CustomStringConvertible {\n  var description: String { \"\" }\n}\n"
+	res, err := Parse("Tool.swift", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	classes := map[string]int{}
+	for _, c := range res.Chunks {
+		if c.Type == "class" {
+			classes[c.Name]++
+		}
+	}
+	for _, name := range []string{"Checker", "Tool", "Child", "Store", "Box"} {
+		if classes[name] != 1 {
+			t.Errorf("%d units named %s: %v", classes[name], name, classes)
+		}
+	}
+	for _, bad := range []string{"Checker.Checker", "Tool.Tool"} {
+		if classes[bad] != 0 {
+			t.Errorf("a second unit %s: %v", bad, classes)
+		}
+	}
+	got := map[string]bool{}
+	for _, r := range res.Relations {
+		if r.Kind == RelExtends || r.Kind == RelImplements {
+			got[r.From+" "+r.Kind+" "+r.To] = true
+		}
+	}
+	for _, want := range []string{"Checker implements Validator", "Tool implements ParsableCommand", "Child extends Base",
+		"Child implements Codable", "Validator extends Sendable", "Store implements Validator", "Box implements Codable",
+		"Checker implements CustomStringConvertible"} {
+		if !got[want] {
+			t.Errorf("no relation %q among %v", want, got)
+		}
+	}
+}

@@ -294,7 +294,9 @@ const racyWindow = int64(time.Second)
 //	    a class is stored typed, "T.m" (chunk.declaredTypes)
 //	36: a Ruby new(...) or self.new(...) in a class's methods is a call of
 //	    that class (its constructor), as Foo.new is
-const AnalysisVersion = 36
+//	37: a Swift type after an attribute line is one unit, and Swift's
+//	    inheritance clauses give extends and implements relations
+const AnalysisVersion = 37
 
 // ResolveRoot is rootrule.Resolve: the absolute, symlink-resolved form of
 // dir, the identity of a project.
