@@ -658,7 +658,8 @@ func (ps *parsed) collect(root *sitter.Node, deadline time.Time) bool {
 				rel.recv = ps.text(recvNode)
 				rel.recvIsName = recvNode.Kind() == "identifier" || recvNode.Kind() == "package_identifier"
 				rel.recvConst = ps.sp.name == "ruby" && (recvNode.Kind() == "constant" || recvNode.Kind() == "scope_resolution") ||
-					staticReceivers[ps.sp.name] && rel.recvIsName && rel.recv != "" && rel.recv[0] >= 'A' && rel.recv[0] <= 'Z'
+					(staticReceivers[ps.sp.name] && rel.recvIsName || ps.sp.name == "kotlin" && isIdent(rel.recv)) &&
+						rel.recv != "" && rel.recv[0] >= 'A' && rel.recv[0] <= 'Z'
 				switch {
 				case rel.recvConst && ps.sp.name != "ruby":
 					rel.recvStatic = true
@@ -838,6 +839,9 @@ var platformMethods = setOf(`equals hashCode toString getClass clone notify noti
 // are calls of a class's static method or of an object's
 // ("EnglishLanguage.GetTranslation(key)", Scala's "Decoder.instance(f)"),
 // not calls on a value: a value's name starts in lower case there.
+// Kotlin's capitalised receivers are read so too (an object's or a
+// companion's "CommandLineParser.tokenize(argv)"), its other calls on
+// values staying calls on a value.
 var staticReceivers = map[string]bool{"java": true, "csharp": true, "scala": true}
 
 // plainField reports a Scala val or var of one line whose value is not a

@@ -296,7 +296,9 @@ const racyWindow = int64(time.Second)
 //	    that class (its constructor), as Foo.new is
 //	37: a Swift type after an attribute line is one unit, and Swift's
 //	    inheritance clauses give extends and implements relations
-const AnalysisVersion = 37
+//	38: a Kotlin call on a capitalised name is a call of that object's or
+//	    class's method, "Obj.m"
+const AnalysisVersion = 38
 
 // ResolveRoot is rootrule.Resolve: the absolute, symlink-resolved form of
 // dir, the identity of a project.

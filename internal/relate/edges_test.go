@@ -921,3 +921,26 @@ func TestRubyConstantCalls(t *testing.T) {
 		}
 	}
 }
+
+// TestKotlinObjectCallsAndStdlib: a call on a capitalised name is a call of
+// that object's (or class's companion's) method, resolved exactly where it
+// was a guess on a value; the standard library's methods called on a value
+// (substring, filterNot, toSet) are library calls, not unresolved ones.
+func TestKotlinObjectCallsAndStdlib(t *testing.T) {
+	t.Parallel()
+	r := resolverOf(t, "testdata/edges/kotlinobj")
+	w, err := r.Callers("CommandLineParser.tokenize", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(w.Edges) != 1 || !w.Edges[0].Exact() || w.Edges[0].Caller.CallName() != "run" {
+		t.Errorf("callers of CommandLineParser.tokenize: %+v, want run exactly", w.Edges)
+	}
+	by := edgesByCallee(t, r)
+	for _, name := range []string{"substring", "filterNot", "toSet"} {
+		es := by[name]
+		if len(es) != 1 || !es[0].library() {
+			t.Errorf("%s: %+v, want one library call", name, es)
+		}
+	}
+}

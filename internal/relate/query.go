@@ -132,7 +132,7 @@ func (e *Edge) library() bool {
 	}
 	l := lang.Detect(e.Path)
 	if l == "kotlin" {
-		return typeCall(e) || kotlinStdlib.has(e.To)
+		return typeCall(e) || kotlinStdlib.has(e.To) || e.form == lang.CallValue && kotlinStdMethods.has(e.To)
 	}
 	switch family(l) {
 	case "js":
@@ -146,7 +146,7 @@ func (e *Edge) library() bool {
 	case "elixir":
 		return elixirKernel.has(e.To)
 	case "swift":
-		return typeCall(e) || swiftStdlib.has(e.To)
+		return typeCall(e) || swiftStdlib.has(e.To) || e.form == lang.CallValue && swiftStdMethods.has(e.To)
 	case "ruby":
 		return typeCall(e) || rubyKernel.has(e.To) || (e.form == lang.CallValue || e.form == lang.CallSelf) && rubyCoreMethods.has(e.To) ||
 			lang.IsTestFile(e.Path) && rspecDSL.has(e.To)
@@ -308,6 +308,34 @@ var rspecDSL = words(`
 	be_within include match raise_error change have_key have_attributes contain_exactly match_array
 	start_with end_with respond_to double instance_double spy described_class is_expected
 	not_to to_not to pending skip xit fit`)
+
+// kotlinStdMethods are extension and member functions of Kotlin's standard
+// library (kotlin.collections, kotlin.text, kotlin.sequences and the scope
+// functions; kotlinlang.org/api/core/kotlin-stdlib) called on a value whose
+// class is unknown: the library's, when no project method has the name.
+var kotlinStdMethods = words(`
+	let also apply run takeIf takeUnless use map mapNotNull mapIndexed flatMap filter filterNot filterIsInstance
+	filterNotNull forEach forEachIndexed any all none count first firstOrNull last lastOrNull single
+	singleOrNull find findLast indexOf lastIndexOf contains containsKey containsAll isEmpty isNotEmpty
+	isNullOrEmpty isBlank isNotBlank isNullOrBlank orEmpty toList toMutableList toSet toMutableSet toMap
+	toMutableMap toTypedArray toSortedMap associate associateBy associateWith groupBy partition zip
+	joinToString sorted sortedBy sortedDescending sortedWith reversed distinct distinctBy take takeWhile
+	drop dropWhile plus minus getOrElse getOrNull getOrDefault getOrPut sumOf maxOf minOf maxByOrNull
+	minByOrNull fold reduce chunked windowed asSequence asIterable withIndex substring substringBefore
+	substringAfter substringBeforeLast substringAfterLast startsWith endsWith split trim trimEnd trimStart
+	lowercase uppercase replace removePrefix removeSuffix padStart padEnd repeat lines toInt toIntOrNull
+	toLong toDouble toString toRegex matches format add addAll remove removeAll clear put putAll get set
+	equals hashCode compareTo`)
+
+// swiftStdMethods are methods of Swift's standard library types (Sequence,
+// Collection, Array, Dictionary, String, Optional; developer.apple.com/
+// documentation/swift) called on a value whose type is unknown.
+var swiftStdMethods = words(`
+	map flatMap compactMap filter reduce forEach contains first last firstIndex lastIndex sorted sort
+	reversed enumerated zip joined split append insert remove removeAll removeFirst removeLast popLast
+	prefix suffix dropFirst dropLast starts hasPrefix hasSuffix lowercased uppercased trimmingCharacters
+	replacingOccurrences components index distance allSatisfy min max count isEmpty description
+	updateValue removeValue mapValues compactMapValues merge`)
 
 // kotlinStdlib are top-level functions of Kotlin's standard library
 // (kotlinlang.org/api/core/kotlin-stdlib: kotlin, kotlin.collections,

@@ -1,0 +1,5 @@
+package app.parsers
+
+object CommandLineParser {
+    fun tokenize(line: String): List<String> = line.split(" ")
+}
