@@ -298,7 +298,9 @@ const racyWindow = int64(time.Second)
 //	    inheritance clauses give extends and implements relations
 //	38: a Kotlin call on a capitalised name is a call of that object's or
 //	    class's method, "Obj.m"
-const AnalysisVersion = 38
+//	39: a Kotlin extension function is named by its receiver type
+//	    ("RawOption.counted")
+const AnalysisVersion = 39
 
 // ResolveRoot is rootrule.Resolve: the absolute, symlink-resolved form of
 // dir, the identity of a project.
