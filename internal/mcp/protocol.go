@@ -17,6 +17,9 @@ import (
 //   - a request whose id is that of a request not yet answered is answered
 //     with -32600 (JSON-RPC: an id identifies one pending request; the SDK
 //     dropped the second silently, and the client waited for ever);
+//   - a request with "id": null is answered with -32600 (MCP: a request's
+//     id must be a string or an integer, not null; the SDK took it for a
+//     notification and never answered);
 //   - the response to a request the client cancelled
 //     (notifications/cancelled) is not written: the client has forgotten
 //     the id (MCP, cancellation: the receiver should not send a response).
@@ -41,7 +44,14 @@ const (
 	msgNotInitialized = "Server not initialized: send initialize first"
 	msgBadID          = "Invalid Request: a message's id must be a string or an integer"
 	msgIDInUse        = "Invalid Request: this id is the id of a request not yet answered; give each request a new id"
+	msgNullID         = "Invalid Request: a request's id must be a string or an integer, not null (MCP); leave the id out for a notification"
 )
+
+// nullID reports a message with a method whose id is written as null:
+// neither a request MCP allows nor a notification (which has no id).
+func nullID(method string, id json.RawMessage) bool {
+	return method != "" && string(bytes.TrimSpace(id)) == "null"
+}
 
 // RPCError is a JSON-RPC error response the server writes itself, before
 // the SDK sees the message (CheckHTTP).
@@ -86,6 +96,9 @@ func CheckHTTP(body []byte, inSession bool) *RPCError {
 	if json.Unmarshal(body, &m) != nil {
 		return nil
 	}
+	if nullID(m.Method, m.ID) {
+		return &RPCError{Code: codeInvalidRequest, Message: msgNullID}
+	}
 	isRequest := m.Method != "" && len(m.ID) > 0 && string(m.ID) != "null"
 	if isRequest && !inSession && m.Method != "initialize" && m.Method != "ping" {
 		return &RPCError{ID: m.ID, Code: codeNotInitialized, Message: msgNotInitialized}
@@ -117,6 +130,9 @@ func (g *gate) pass(line []byte, w *drainWriter) bool {
 	defer g.mu.Unlock()
 	isRequest := m.Method != "" && len(m.ID) > 0 && string(m.ID) != "null"
 	switch {
+	case nullID(m.Method, m.ID):
+		w.reject(nil, codeInvalidRequest, msgNullID)
+		return false
 	case m.Method == "initialize":
 		g.initialized = true
 	case isRequest && !g.initialized && m.Method != "ping":

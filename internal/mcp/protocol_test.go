@@ -61,8 +61,9 @@ func next(t *testing.T, lines <-chan string) rpcResp {
 	return r
 }
 
-// TestProtocolFaults: a request before initialize gets -32002, a batch
-// under 2025-06-18 gets -32600 and the session goes on, a cancelled request
+// TestProtocolFaults: a request before initialize gets -32002, a request
+// with a null id and a batch under 2025-06-18 get -32600 and the session
+// goes on, a cancelled request
 // gets no response, the logging capability is not declared, and an
 // unknown tool's error names the tools.
 func TestProtocolFaults(t *testing.T) {
@@ -80,6 +81,11 @@ func TestProtocolFaults(t *testing.T) {
 		t.Errorf("initialize: %+v %s", r, r.Result)
 	}
 	send(`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n")
+	// a request with a null id: answered, not taken for a notification
+	send(`{"jsonrpc":"2.0","id":null,"method":"ping"}` + "\n")
+	if r := next(t, lines); string(r.ID) != "null" || r.Error == nil || r.Error.Code != codeInvalidRequest || !strings.Contains(r.Error.Message, "not null") {
+		t.Errorf("null id: %+v", r)
+	}
 	send(`[{"jsonrpc":"2.0","id":3,"method":"ping"}]` + "\n")
 	if r := next(t, lines); string(r.ID) != "null" || r.Error == nil || r.Error.Code != codeInvalidRequest || !strings.Contains(r.Error.Message, "batch") {
 		t.Errorf("batch: %+v", r)
@@ -136,5 +142,19 @@ func TestDuplicatePendingID(t *testing.T) {
 	send(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}` + "\n")
 	if r := next(t, lines); string(r.ID) != "1" || r.Error != nil {
 		t.Errorf("id 1 again once answered: %+v %+v", r, r.Error)
+	}
+}
+
+// CheckHTTP answers a request with a null id as the stdio gate does, and
+// lets a notification (no id) and a request with an id through.
+func TestCheckHTTPNullID(t *testing.T) {
+	t.Parallel()
+	if e := CheckHTTP([]byte(`{"jsonrpc":"2.0","id":null,"method":"ping"}`), true); e == nil || e.Code != codeInvalidRequest {
+		t.Errorf("null id: %+v", e)
+	}
+	for _, body := range []string{`{"jsonrpc":"2.0","method":"notifications/initialized"}`, `{"jsonrpc":"2.0","id":1,"method":"ping"}`} {
+		if e := CheckHTTP([]byte(body), true); e != nil {
+			t.Errorf("%s: %+v", body, e)
+		}
 	}
 }
