@@ -379,3 +379,18 @@ func TestKotlinExtensionReceivers(t *testing.T) {
 		t.Errorf("units:\n got %q\nwant %q", got, want)
 	}
 }
+
+// A Kotlin property whose value is a lambda or an anonymous function is a
+// unit (its calls are its own, not the file's); a property of another
+// value is not.
+func TestKotlinLambdaProperties(t *testing.T) {
+	t.Parallel()
+	src := "package a\n\nval SUGGEST: Suggestor = { entered, possible ->\n    possible.filter { similarity(entered, it) > 0.8 }\n}\n\n" +
+		"val plain = 3\nval f = fun(x: Int): Int { return x + 1 }\n\n" +
+		"class C {\n    private val handler: (String) -> Unit = { s -> println(s) }\n    val size = 4\n}\n"
+	got := defsOf(t, "Context.kt", src)
+	want := []string{"3-5 function SUGGEST()", "7-8 function f()", "10-10 class C", "11-12 method C.handler()"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("units:\n got %q\nwant %q", got, want)
+	}
+}

@@ -300,7 +300,9 @@ const racyWindow = int64(time.Second)
 //	    class's method, "Obj.m"
 //	39: a Kotlin extension function is named by its receiver type
 //	    ("RawOption.counted")
-const AnalysisVersion = 39
+//	40: a Swift computed property with a body and a Kotlin property whose
+//	    value is a lambda or an anonymous function are units
+const AnalysisVersion = 40
 
 // ResolveRoot is rootrule.Resolve: the absolute, symlink-resolved form of
 // dir, the identity of a project.

@@ -9,6 +9,9 @@
 (function_declaration (user_type) @owner . "." . name: (identifier) @name (function_value_parameters) @params) @function
 (function_declaration (nullable_type (user_type) @owner) . "." . name: (identifier) @name (function_value_parameters) @params) @function
 (function_declaration name: (identifier) @name (function_value_parameters) @params) @function
+; a property whose value is a lambda or an anonymous function is code:
+; "val DEFAULT_CORRECTION_SUGGESTOR: TypoSuggestor = { entered, possible -> ... }"
+(property_declaration (variable_declaration (identifier) @name) [(lambda_literal) (anonymous_function)]) @function
 
 (delegation_specifier (constructor_invocation (user_type) @extends))
 (delegation_specifier (user_type) @implements)
