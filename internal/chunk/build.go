@@ -546,7 +546,10 @@ func (ps *parsed) relations() []Relation {
 				// an instance of that class, as Foo.new makes a Foo: its
 				// constructor, not whichever project method is named new
 				if c := ps.classDefAt(r.start); c != nil {
-					to, r.recv = c.name[strings.LastIndex(c.name, "::")+1:], ""
+					to, r.recv = c.name, ""
+					if i := strings.LastIndex(to, "::"); i >= 0 {
+						to = to[i+2:] // class A::Foo: Foo, as Foo.new is stored
+					}
 				}
 			}
 			if r.path {

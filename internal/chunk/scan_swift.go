@@ -17,7 +17,7 @@ var (
 	swiftLineWords = set("public", "private", "fileprivate", "internal", "open", "final", "static", "class", "override",
 		"mutating", "nonmutating", "convenience", "required", "indirect", "dynamic", "nonisolated", "distributed",
 		"package", "func", "init", "deinit", "subscript", "struct", "enum", "protocol", "extension", "actor", "import",
-		"var", "lazy", "weak", "unowned")
+		"var")
 	// swiftComputedRe is a computed property's head up to its body's '{':
 	// "var name: Type {" on one line, no '=' (a stored property's value),
 	// the type possibly generic, optional or a function type
@@ -140,9 +140,7 @@ func scanSwift(s *scan) {
 	// getter is code as a function's body is, and is looked for by its name
 	for _, m := range computed {
 		open := m[1] - 1
-		if body := code[open+1 : min(len(code), open+40)]; strings.HasPrefix(strings.TrimSpace(string(body)), "get }") ||
-			strings.HasPrefix(strings.TrimSpace(string(body)), "get set }") || strings.HasPrefix(strings.TrimSpace(string(body)), "get async") ||
-			strings.HasPrefix(strings.TrimSpace(string(body)), "get throws") {
+		if rest := strings.TrimSpace(string(code[open+1 : min(len(code), open+40)])); hasAnyPrefix(rest, []string{"get }", "get set }", "get async", "get throws"}) {
 			continue // a protocol's requirement: no body
 		}
 		s.add(KindFunction, string(code[m[2]:m[3]]), m[0], matchClose(code, open), m[2], "", "")
@@ -226,9 +224,11 @@ func swiftBody(code []byte, i int) int {
 func (s *scan) swiftInherits(kw string, a, b int, protocols map[string]bool) {
 	clause := string(s.code[a:b])
 	if strings.HasPrefix(strings.TrimSpace(clause), "<") {
-		// generic parameters first: "struct Box<T: Equatable>: Codable"
+		// generic parameters first: "struct Box<T: Equatable>: Codable";
+		// blanked, so offsets stay the code's
 		k := strings.IndexByte(clause, '<')
-		clause = clause[:k] + strings.Repeat(" ", matchAngle([]byte(clause), k)-k) + clause[matchAngle([]byte(clause), k):]
+		e := matchAngle([]byte(clause), k)
+		clause = clause[:k] + strings.Repeat(" ", e-k) + clause[e:]
 	}
 	c := strings.IndexByte(clause, ':')
 	if c < 0 || strings.TrimSpace(clause[:c]) != "" {

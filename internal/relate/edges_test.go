@@ -905,6 +905,9 @@ func TestRubyConstantCalls(t *testing.T) {
 	if got := callerNames(t, r, "MediaType.initialize"); len(got) != 1 || !strings.HasPrefix(got[0], "MediaType.parse ") {
 		t.Errorf("callers of MediaType.initialize = %q, want MediaType.parse", got)
 	}
+	if got := callerNames(t, r, "Widget.initialize"); len(got) != 1 || !strings.HasPrefix(got[0], "Widget.build ") {
+		t.Errorf("callers of Widget.initialize (class App::Widget) = %q, want Widget.build", got)
+	}
 	if got := callerNames(t, r, "FreezeOnNew.new"); len(got) != 0 {
 		t.Errorf("callers of FreezeOnNew.new = %q, want none", got)
 	}
