@@ -16,12 +16,7 @@ var (
 	// starts with (a line may also start with an @attribute).
 	swiftLineWords = set("public", "private", "fileprivate", "internal", "open", "final", "static", "class", "override",
 		"mutating", "nonmutating", "convenience", "required", "indirect", "dynamic", "nonisolated", "distributed",
-		"package", "func", "init", "deinit", "subscript", "struct", "enum", "protocol", "extension", "actor", "import",
-		"var")
-	// swiftComputedRe is a computed property's head up to its body's '{':
-	// "var name: Type {" on one line, no '=' (a stored property's value),
-	// the type possibly generic, optional or a function type
-	swiftComputedRe = lazyRegexp(`^(?:@\w+(?:\([^)\n]*\))?\s+)*(?:(?:public|private|fileprivate|internal|open|final|static|class|override|nonisolated|package|(?:private|fileprivate|internal|public|package)\(set\))\s+)*var\s+(\w+)\s*:[^=\n{]+\{`)
+		"package", "func", "init", "deinit", "subscript", "struct", "enum", "protocol", "extension", "actor", "import")
 	// swiftStdProtocols are protocols of the standard library and
 	// Foundation a class often lists first (developer.apple.com/documentation/swift)
 	swiftStdProtocols = set("Codable", "Encodable", "Decodable", "Equatable", "Hashable", "Comparable", "Identifiable",
@@ -42,7 +37,7 @@ func isSwiftStd(s string) bool { return swiftStdMods[strings.SplitN(s, ".", 2)[0
 func scanSwift(s *scan) {
 	s.docPrefixes = []string{"@"}
 	code := s.code
-	var decls, computed [][]int
+	var decls [][]int
 	s.lineStarts(func(at int, w string) {
 		if w == "" && code[at] != '@' || w != "" && !swiftLineWords[w] {
 			return
@@ -53,10 +48,6 @@ func scanSwift(s *scan) {
 				s.imp(string(code[m[2]:m[3]]), m[2])
 				return
 			}
-		}
-		if m := swiftComputedRe().FindSubmatchIndex(code[at:]); m != nil {
-			computed = append(computed, shift(m, at))
-			return
 		}
 		if m := swiftDeclRe().FindSubmatchIndex(code[at:]); m != nil {
 			m = shift(m, at)
@@ -135,15 +126,6 @@ func scanSwift(s *scan) {
 			}
 			s.add(KindFunction, name, start, matchClose(code, body), nameAt, params, "")
 		}
-	}
-	// computed properties ("var zshCompletionScript: String { ... }"): a
-	// getter is code as a function's body is, and is looked for by its name
-	for _, m := range computed {
-		open := m[1] - 1
-		if rest := strings.TrimSpace(string(code[open+1 : min(len(code), open+40)])); hasAnyPrefix(rest, []string{"get }", "get set }", "get async", "get throws"}) {
-			continue // a protocol's requirement: no body
-		}
-		s.add(KindFunction, string(code[m[2]:m[3]]), m[0], matchClose(code, open), m[2], "", "")
 	}
 	from := len(s.rels)
 	s.calls(0, len(code), swiftStop)

@@ -242,20 +242,3 @@ func TestSwiftAttributesAndConformance(t *testing.T) {
 		}
 	}
 }
-
-// A Swift computed property with a body is a unit of its own (its getter is
-// code, and its name is what a user looks for); a stored property, one
-// holding a closure and a protocol's requirement are not.
-func TestSwiftComputedProperties(t *testing.T) {
-	t.Parallel()
-	src := "extension ToolInfo {\n  var zshScript: String {\n    command.zshScript\n  }\n}\n\n" +
-		"struct S {\n  var stored: Int = 3\n  var closure: () -> Void = { }\n" +
-		"  private var functions: String {\n    let x = helper()\n    return x\n  }\n" +
-		"  func helper() -> String { \"\" }\n}\n\n" +
-		"protocol P {\n  var name: String { get }\n  var value: Int { get set }\n}\n"
-	got := defsOf(t, "Gen.swift", src)
-	want := []string{"1-4 method ToolInfo.zshScript()", "7-9 class S", "10-13 method S.functions()", "14-14 method S.helper()", "17-20 class P"}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("units:\n got %q\nwant %q", got, want)
-	}
-}

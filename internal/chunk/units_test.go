@@ -362,24 +362,6 @@ func TestJSFunctionAssignedToAVariable(t *testing.T) {
 	}
 }
 
-// A Kotlin extension function is named by its receiver type, as a Swift
-// extension's method is: two overloads of restrictTo on different
-// receivers read apart, and String? is String.
-func TestKotlinExtensionReceivers(t *testing.T) {
-	t.Parallel()
-	src := "package a\n\nfun RawOption.counted(limit: Int = 0): Int = 1\n" +
-		"fun <T : Comparable<T>> OptionWithValues<T?, T, T>.restrictTo(min: T? = null): OptionWithValues<T?, T, T> = this\n" +
-		"fun <T : Comparable<T>> ProcessedArgument<T, T>.restrictTo(min: T? = null): ProcessedArgument<T, T> = this\n" +
-		"fun String?.orBlank(): String = this ?: \"\"\n" +
-		"fun plain(x: Int): Int = x\n"
-	got := defsOf(t, "range.kt", src)
-	want := []string{"3-3 method RawOption.counted(limit: Int = 0)", "4-4 method OptionWithValues.restrictTo(min: T? = null)",
-		"5-5 method ProcessedArgument.restrictTo(min: T? = null)", "6-6 method String.orBlank()", "7-7 function plain(x: Int)"}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("units:\n got %q\nwant %q", got, want)
-	}
-}
-
 // A Kotlin property whose value is a lambda or an anonymous function is a
 // unit (its calls are its own, not the file's); a property of another
 // value is not.

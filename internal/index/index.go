@@ -298,10 +298,8 @@ const racyWindow = int64(time.Second)
 //	    inheritance clauses give extends and implements relations
 //	38: a Kotlin call on a capitalised name is a call of that object's or
 //	    class's method, "Obj.m"
-//	39: a Kotlin extension function is named by its receiver type
-//	    ("RawOption.counted")
-//	40: a Swift computed property with a body and a Kotlin property whose
-//	    value is a lambda or an anonymous function are units
+//	40: a Kotlin property whose value is a lambda or an anonymous
+//	    function is a unit
 const AnalysisVersion = 40
 
 // ResolveRoot is rootrule.Resolve: the absolute, symlink-resolved form of

@@ -3,11 +3,6 @@
 ; enclosing class. Annotations live in the declaration's modifiers.
 (class_declaration name: (identifier) @name) @class
 (object_declaration name: (identifier) @name) @class
-; an extension function "fun RawOption.counted()" belongs to its receiver
-; type, as a Swift extension's methods do (this pattern first: the first
-; match of a node wins)
-(function_declaration (user_type) @owner . "." . name: (identifier) @name (function_value_parameters) @params) @function
-(function_declaration (nullable_type (user_type) @owner) . "." . name: (identifier) @name (function_value_parameters) @params) @function
 (function_declaration name: (identifier) @name (function_value_parameters) @params) @function
 ; a property whose value is a lambda or an anonymous function is code:
 ; "val DEFAULT_CORRECTION_SUGGESTOR: TypoSuggestor = { entered, possible -> ... }"
