@@ -5,7 +5,9 @@ import (
 )
 
 // declaredTypes types Java calls on fields, this-fields, parameters,
-// locals, loop variables and resources with their declared class; a local
+// locals, loop variables and resources with their declared class (a local
+// or resource declared var: with the class its initialiser creates or
+// casts to); a local
 // shadows a field from its declaration on; an inner class sees the outer
 // class's fields; primitives, var, arrays and type parameters are no
 // class, and a name declared nowhere stays a call by name.
@@ -30,9 +32,14 @@ class A<T> {
     cache.put(1);
     var v = make();
     v.spin();
+    var made = new Builder<String>(1);
+    made.append("x");
+    var cast = (Channel) v;
+    cast.send();
     int[] xs = null;
     for (Item it : items) { it.touch(); }
     try (Reader r = open()) { r.read(); }
+    try (var w = new Writer()) { w.write(); }
     unknown.go();
   }
   class Inner { void f() { executor.commit(); } }
@@ -40,7 +47,8 @@ class A<T> {
 `
 	got := callTargets(t, "A.java", src)
 	for _, want := range []string{"Executor.query", "Executor.update", "Log.debug", "Session.close", "accept",
-		"Outer.Inner.poke", "Map.get", "Cache.evict", "Cache.put", "spin", "Item.touch", "Reader.read", "go", "Executor.commit"} {
+		"Outer.Inner.poke", "Map.get", "Cache.evict", "Cache.put", "spin", "Builder.append", "Channel.send", "Item.touch",
+		"Reader.read", "Writer.write", "go", "Executor.commit"} {
 		if !got[want] {
 			t.Errorf("no call %q among %v", want, got)
 		}
@@ -59,8 +67,9 @@ class A<T> {
 
 // declaredTypes in C#: fields, properties (a capitalised receiver that is
 // a property is a value, not a class), parameters, locals and foreach
-// variables; a capitalised name declared nowhere stays a class's static
-// call.
+// variables; a local declared var takes the class of the object its
+// initialiser creates or the type it converts to; a capitalised name
+// declared nowhere stays a class's static call.
 func TestDeclaredTypesCSharp(t *testing.T) {
 	t.Parallel()
 	src := `namespace N {
@@ -76,6 +85,12 @@ public class V {
     x.Go();
     Registry local = new Registry();
     local.Register();
+    var made = new Builder<int>();
+    made.Append(1);
+    var cast = (Channel)x;
+    cast.Send();
+    var asType = x as Pipe;
+    asType.Flush();
     foreach (IRule rule in Rules) { rule.Apply(); }
     Helper.Static();
   }
@@ -84,7 +99,7 @@ public class V {
 `
 	got := callTargets(t, "V.cs", src)
 	for _, want := range []string{"IValidator.Validate", "TrackingCollection.Add", "ValidationContext.Fail", "Trim", "Go",
-		"Registry.Register", "IRule.Apply", "Helper.Static"} {
+		"Registry.Register", "Builder.Append", "Channel.Send", "Pipe.Flush", "IRule.Apply", "Helper.Static"} {
 		if !got[want] {
 			t.Errorf("no call %q among %v", want, got)
 		}

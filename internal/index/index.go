@@ -300,7 +300,9 @@ const racyWindow = int64(time.Second)
 //	    class's method, "Obj.m"
 //	40: a Kotlin property whose value is a lambda or an anonymous
 //	    function is a unit
-const AnalysisVersion = 40
+//	41: a Java or C# local declared var takes the class its initialiser
+//	    creates or casts to (var x = new Foo(), var x = (Foo)o)
+const AnalysisVersion = 41
 
 // ResolveRoot is rootrule.Resolve: the absolute, symlink-resolved form of
 // dir, the identity of a project.

@@ -888,6 +888,22 @@ func TestCSharpDeclaredCalls(t *testing.T) {
 	if es := by["CountWords"]; len(es) != 1 || es[0].Target == nil {
 		t.Errorf("name.CountWords(): %+v, want the extension by name", es)
 	}
+	// Tests.cs: locals declared var, typed by what their initialiser
+	// creates or casts to; an extension method reached through a generic
+	// base, from a class name that two classes share
+	check("NestedValidator.Validate", "AbstractValidator.Validate(")
+	check("TestValidator.Validate", "AbstractValidator.Validate(")
+	if es := by["TestValidator.ValidateAndThrow"]; len(es) != 2 {
+		t.Errorf("TestValidator.ValidateAndThrow: %+v, want 2 calls", es)
+	}
+	for _, e := range by["TestValidator.ValidateAndThrow"] {
+		if e.Target == nil || !strings.HasPrefix(e.Target.Name, "ValidatorExtensions.ValidateAndThrow(") || e.Resolution != ResTyped {
+			t.Errorf("TestValidator.ValidateAndThrow at %s:%d: %+v, want typed to the extension", e.Path, e.Line, e)
+		}
+	}
+	if es := by["StringBuilder.Append"]; len(es) != 1 || !es[0].library() {
+		t.Errorf("StringBuilder.Append: %+v, want one library call", es)
+	}
 }
 
 // TestRubyConstantCalls: a call on a constant path

@@ -379,8 +379,9 @@ type Resolver struct {
 
 	imports map[string][]string // file -> imported module names
 	supers  map[*Def][]*Def
-	err     error // first database error of the current query
-	omitted int   // ambiguous calls left out of the current query (see GraphResult)
+	bases   map[*Def]map[string]bool // basesOf
+	err     error                    // first database error of the current query
+	omitted int                      // ambiguous calls left out of the current query (see GraphResult)
 }
 
 // NewResolver loads the definitions of project (absolute root path as
@@ -394,7 +395,7 @@ func NewResolver(ctx context.Context, idx Index, project string) (*Resolver, err
 	r := &Resolver{ctx: ctx, idx: idx, project: project,
 		byName: make(map[string][]*Def, n), byCall: make(map[string][]*Def, n), byMethod: make(map[string][]*Def, n/2),
 		classes: make(map[string][]*Def, n/8), byFile: make(map[string][]*Def, n/8), modules: map[string]*Def{},
-		imports: map[string][]string{}, supers: map[*Def][]*Def{}}
+		imports: map[string][]string{}, supers: map[*Def][]*Def{}, bases: map[*Def]map[string]bool{}}
 	r.defs = make([]*Def, 0, n)
 	all := make([]Def, n)
 	for i, row := range rows {

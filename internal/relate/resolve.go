@@ -379,7 +379,7 @@ func (r *Resolver) resolveClassTyped(file, typ, m string, args lang.Arity) (stri
 				return pick(ResTyped, got, nil)
 			}
 		}
-		return r.extensionOf(file, typ, nil, m, args)
+		return r.extensionOf(file, typ, r.classes[lastSeg(typ)], m, args)
 	}
 	if l == "python" || l == "java" {
 		seen := c
@@ -398,7 +398,7 @@ func (r *Resolver) resolveClassTyped(file, typ, m string, args lang.Arity) (stri
 	if got := r.classMethods(c, m, args, file); len(got) > 0 {
 		return pick(ResTyped, got, nil)
 	}
-	return r.extensionOf(file, typ, c, m, args)
+	return r.extensionOf(file, typ, []*Def{c}, m, args)
 }
 
 // classMethods returns the methods m that class c has, its own or those
@@ -414,13 +414,14 @@ func (r *Resolver) classMethods(c *Def, m string, args lang.Arity, file string) 
 	return nil
 }
 
-// extensionOf resolves a C# call on a value of class typ (c when it is a
-// class of the project) that the class does not have: the project's
-// extension methods m ("static Foo M(this IValidator<T> v, ...)"): those
-// whose extended type is typ or one of c's bases, else those extending a
+// extensionOf resolves a C# call on a value of class typ (cs: the
+// project's classes it may be, none when it is no class of the project)
+// that the class does not have: the project's extension methods m
+// ("static Foo M(this IValidator<T> v, ...)"): those whose extended type
+// is typ or one of the bases of cs (baseNames), else those extending a
 // type that is no class of the project (by name). Unresolved in the other
 // languages, and when the project has no such extension method.
-func (r *Resolver) extensionOf(file, typ string, c *Def, m string, args lang.Arity) (string, []*Def) {
+func (r *Resolver) extensionOf(file, typ string, cs []*Def, m string, args lang.Arity) (string, []*Def) {
 	if r.langOf(file) != "csharp" {
 		return ResUnresolved, nil
 	}
@@ -428,12 +429,8 @@ func (r *Resolver) extensionOf(file, typ string, c *Def, m string, args lang.Ari
 	if len(ext) == 0 {
 		return ResUnresolved, nil
 	}
-	names := map[string]bool{lastSeg(typ): true}
-	if c != nil {
-		for _, s := range r.superChain(c) {
-			names[s.method] = true
-		}
-	}
+	names := r.baseNames(cs)
+	names[lastSeg(typ)] = true
 	if got := filter(ext, func(d *Def) bool { return names[extended(d)] }); len(got) > 0 {
 		return pick(ResTyped, got, nil)
 	}
@@ -445,6 +442,66 @@ func (r *Resolver) extensionOf(file, typ string, c *Def, m string, args lang.Ari
 		return pick(ResUnique, got, nil)
 	}
 	return ResUnresolved, nil
+}
+
+// baseNames returns the names of every base class and interface of the
+// classes cs (basesOf, for each).
+func (r *Resolver) baseNames(cs []*Def) map[string]bool {
+	names := map[string]bool{}
+	for _, k := range cs {
+		for n := range r.basesOf(k) {
+			names[n] = true
+		}
+	}
+	return names
+}
+
+// basesOf returns the names of every base class and interface of class c,
+// as their extends and implements relations write them (the last segment,
+// without type arguments), up to maxSuperDepth levels (cached). A base is
+// followed to its own bases when it is a class of the project, through
+// every class of that name when there are several: C# may declare
+// IValidator and IValidator<T> side by side, one name here, and an
+// extension method of either applies by name (extensionOf).
+func (r *Resolver) basesOf(c *Def) map[string]bool {
+	if b, ok := r.bases[c]; ok {
+		return b
+	}
+	names := map[string]bool{}
+	seen := map[*Def]bool{}
+	level := []*Def{c}
+	for depth := 0; depth < maxSuperDepth && len(level) > 0; depth++ {
+		var deeper []*Def
+		for _, k := range level {
+			if seen[k] {
+				continue
+			}
+			seen[k] = true
+			rows, err := r.idx.RelationsFrom(r.ctx, r.project, []string{k.Name}, []string{chunk.RelExtends, chunk.RelImplements})
+			if err != nil {
+				r.fail(err)
+				return names
+			}
+			for _, row := range rows {
+				if row.Path != k.Path {
+					continue
+				}
+				n := row.To
+				if i := strings.IndexByte(n, '<'); i >= 0 {
+					n = n[:i]
+				}
+				n = lastSeg(strings.ReplaceAll(strings.TrimSpace(n), "::", "."))
+				if n == "" || names[n] {
+					continue
+				}
+				names[n] = true
+				deeper = append(deeper, r.classes[n]...)
+			}
+		}
+		level = deeper
+	}
+	r.bases[c] = names
+	return names
 }
 
 // extended returns the class a C# extension method extends, the type of

@@ -31,3 +31,13 @@
 (parameter type: (_) @annot.type name: (identifier) @annot.name)
 (foreach_statement type: (_) @annot.type left: (identifier) @annot.name)
 (property_declaration type: (_) @annot.type name: (identifier) @annot.name)
+; a name declared "var" has the class its initialiser creates or converts
+; to: var x = new Foo(...), var x = (Foo)o, var x = o as Foo (ECMA-334
+; 13.6.2: an implicitly typed local has its initialiser's type)
+(variable_declaration
+  type: (implicit_type)
+  (variable_declarator
+    name: (identifier) @annot.name
+    [(object_creation_expression type: (_) @annot.type)
+     (cast_expression type: (_) @annot.type)
+     (as_expression right: (_) @annot.type)]))

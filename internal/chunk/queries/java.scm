@@ -32,3 +32,17 @@
 (formal_parameter type: (_) @annot.type name: (identifier) @annot.name)
 (enhanced_for_statement type: (_) @annot.type name: (identifier) @annot.name)
 (resource type: (_) @annot.type name: (identifier) @annot.name)
+; a local or resource declared "var" has the class its initialiser creates
+; or casts to: var x = new Foo(...), var x = (Foo) o (JLS 14.4.1)
+(local_variable_declaration
+  type: (type_identifier) @_var
+  declarator: (variable_declarator
+    name: (identifier) @annot.name
+    value: [(object_creation_expression type: (_) @annot.type)
+            (cast_expression type: (_) @annot.type)])
+  (#eq? @_var "var"))
+(resource
+  type: (type_identifier) @_var
+  name: (identifier) @annot.name
+  value: (object_creation_expression type: (_) @annot.type)
+  (#eq? @_var "var"))
