@@ -85,20 +85,49 @@ func (s *scan) add(kind, name string, start, end, nameStart int, params, owner s
 	d := &def{kind: kind, start: uint(start), end: uint(end), name: name, nameStart: uint(nameStart), params: params, owner: owner}
 	first := s.idx.Line(start)
 	var docs []string
+	// heredoc: inside a triple-quoted string met from its closing line
+	// (@doc """ ... """ in Elixir, a docstring in Julia), whose blank
+	// lines are the doc's paragraphs; it is the doc when its opening line
+	// is a bare """ or a doc prefix's (@doc """), else (@moduledoc """, a
+	// literal) the walk goes back to where it stood before it (at*)
+	heredoc, atFirst, atDocs := false, 0, 0
 	for l := first - 1; l >= 1; l-- {
 		orig := strings.TrimSpace(s.origLine(l))
+		m := strings.TrimSpace(s.line(l))
+		if heredoc {
+			if m == "" { // a line of the string, blank or not
+				docs = append(docs, orig)
+				first = l
+				continue
+			}
+			heredoc = false
+			if !isHeredocDelim(m) && (!hasAnyPrefix(m, s.docPrefixes) || !isHeredocDelim(m[len(m)-min(3, len(m)):])) {
+				first, docs = atFirst, docs[:atDocs]
+				break
+			}
+			if isHeredocDelim(m) {
+				docs = append(docs, orig) // a bare opening quote, as below
+			}
+			first = l
+			continue
+		}
 		if orig == "" || separatorLine(orig) {
 			break // a blank line, or a banner ("-----", "#####") ending the section above
 		}
-		m := strings.TrimSpace(s.line(l))
 		quoted := m != "" && strings.Trim(m, "\"'` \t") == "" // a line of a docstring
 		if m != "" && !quoted && !hasAnyPrefix(m, s.docPrefixes) {
 			break
+		}
+		if quoted && isHeredocDelim(m) {
+			heredoc, atFirst, atDocs = true, first, len(docs)
 		}
 		if m == "" || quoted {
 			docs = append(docs, orig)
 		}
 		first = l
+	}
+	if heredoc { // the file's first line is inside the string: no doc
+		first, docs = atFirst, docs[:atDocs]
 	}
 	for i, j := 0, len(docs)-1; i < j; i, j = i+1, j-1 {
 		docs[i], docs[j] = docs[j], docs[i]
@@ -110,6 +139,10 @@ func (s *scan) add(kind, name string, start, end, nameStart int, params, owner s
 	s.defs = append(s.defs, d)
 	return d
 }
+
+// isHeredocDelim reports a triple quote, which opens or closes a
+// multi-line string in Elixir, Julia and Python.
+func isHeredocDelim(s string) bool { return s == `"""` || s == "'''" }
 
 func hasAnyPrefix(s string, ps []string) bool {
 	for _, p := range ps {

@@ -25,6 +25,8 @@ defmodule MyApp.RateLimiter do
 
   @doc """
   Checks one request of `client`; returns `:ok` or `{:error, :limited}`.
+
+  A client name that is not a binary is refused.
   """
   def check(client) when is_binary(client) do
     case :ets.lookup(@table, client) do
