@@ -10,6 +10,10 @@ var (
 	// luaRequireRe reads the local a require is bound to: the text of its
 	// line before "require" ("local vers = ", "cfg = ").
 	luaRequireRe = lazyRegexp(`^\s*(?:local\s+)?([A-Za-z_]\w*)\s*=\s*$`)
+	// luaAliasRe reads a file-level local bound to other names, one each:
+	// "local concat = table.concat", "local assert_arg,usplit =
+	// utils.assert_arg,utils.split", "local type = type".
+	luaAliasRe = lazyRegexp(`(?m)^local[ \t]+([A-Za-z_]\w*(?:[ \t]*,[ \t]*[A-Za-z_]\w*)*)[ \t]*=[ \t]*([A-Za-z_][\w.]*(?:[ \t]*,[ \t]*[A-Za-z_][\w.]*)*)[ \t]*(?:;[ \t]*)?$`)
 	luaStop      = set("function", "if", "while", "until", "return", "and", "or", "not", "local", "elseif",
 		"then", "do", "end", "in", "for", "repeat", "else", "require")
 )
@@ -122,7 +126,29 @@ func scanLua(s *scan) {
 	}
 	from := len(s.rels)
 	s.calls(0, len(code), luaStop)
-	luaModuleCalls(s, s.rels[from:], alias)
+	luaModuleCalls(s, s.rels[from:], alias, luaAliases(code))
+}
+
+// luaAliases returns the file-level locals bound to a field of another
+// name (luaAliasRe, unindented lines only): local name -> the field as
+// written ("concat" -> "table.concat", "usplit" -> "utils.split"). A
+// local bound to a bare name ("local type = type") keeps that global's
+// name, and is no alias here.
+func luaAliases(code []byte) map[string]string {
+	out := map[string]string{}
+	for _, m := range luaAliasRe().FindAllSubmatch(code, -1) {
+		names, vals := strings.Split(string(m[1]), ","), strings.Split(string(m[2]), ",")
+		if len(names) != len(vals) {
+			continue
+		}
+		for i := range names {
+			n, v := strings.TrimSpace(names[i]), strings.TrimSpace(vals[i])
+			if strings.Count(v, ".") == 1 && !strings.HasSuffix(v, ".") {
+				out[n] = v
+			}
+		}
+	}
+	return out
 }
 
 // luaStdTables are the tables of Lua's standard libraries (the reference
@@ -130,7 +156,8 @@ func scanLua(s *scan) {
 var luaStdTables = set("string", "table", "math", "io", "os", "coroutine", "debug", "utf8", "package", "bit32")
 
 // luaModuleCalls names the calls made through a module table by the
-// module: "vers.parse_version(v)" after "local vers =
+// module (a bare call of a file-level alias, locals, first becomes the
+// call through a table it stands for): "vers.parse_version(v)" after "local vers =
 // require('luarocks.core.vers')" (the alias stands for the required
 // module's last segment, whatever the local is called), and "M.helper(x)"
 // or "M:helper(x)" in the file whose definitions M owns, and calls of the
@@ -138,7 +165,7 @@ var luaStdTables = set("string", "table", "math", "io", "os", "coroutine", "debu
 // "module.name" with no receiver: a call of a module's function, which the
 // resolver looks up in that module (relate.resolveQualified), not a call
 // on a value whose type is unknown (a guess).
-func luaModuleCalls(s *scan, rels []rawRel, alias map[string]string) {
+func luaModuleCalls(s *scan, rels []rawRel, alias, locals map[string]string) {
 	owners := map[string]bool{}
 	for _, d := range s.defs {
 		if d.owner != "" && !strings.ContainsAny(d.owner, ".:") {
@@ -147,6 +174,14 @@ func luaModuleCalls(s *scan, rels []rawRel, alias map[string]string) {
 	}
 	for i := range rels {
 		r := &rels[i]
+		if r.kind == RelCalls && r.recv == "" && !strings.ContainsAny(r.text, ".:") {
+			// a bare call of a file-level alias: the field it stands for,
+			// read as a call written through its table
+			if f, ok := locals[r.text]; ok {
+				r.recv, r.text = f[:strings.IndexByte(f, '.')], f[strings.IndexByte(f, '.')+1:]
+				r.recvIsName = true
+			}
+		}
 		if r.kind != RelCalls || r.recv == "" || r.recv == "self" {
 			continue
 		}

@@ -299,7 +299,8 @@ func exactTarget(t *testing.T, by map[string][]Edge, callee, want string) int {
 // rocks.core.vers, "fs" for rocks/fs/init.lua whose table is M), and a
 // function of the file's own module table called through it, are exact
 // calls of that module's function, not guesses on a value; callers of
-// such a function find those calls; Lua's basic functions are builtins.
+// such a function find those calls; Lua's basic functions are builtins,
+// and a bare call never reaches a module table's function.
 func TestLuaModuleCalls(t *testing.T) {
 	t.Parallel()
 	r := resolverOf(t, "testdata/edges/luamods")
@@ -309,15 +310,24 @@ func TestLuaModuleCalls(t *testing.T) {
 	n += exactTarget(t, by, "fs.exists", "M.exists")
 	n += exactTarget(t, by, "fs.read_all", "M.read_all")
 	n += exactTarget(t, by, "M.exists", "M.exists")
-	if n != 6 {
+	if n != 7 {
 		// one edge per caller and callee: vers.parse_version from
-		// compare_versions and deps.pick
-		t.Errorf("%d module calls, want 6 (vers.parse_version 2, compare_versions, fs.exists, fs.read_all, M.exists)", n)
+		// compare_versions and deps.pick; vers.compare_versions from
+		// newest and, through the alias newer, deps.describe
+		t.Errorf("%d module calls, want 7 (vers.parse_version 2, compare_versions 2, fs.exists, fs.read_all, M.exists)", n)
 	}
 	if got := callerNames(t, r, "M.read_all"); len(got) != 1 || !strings.HasPrefix(got[0], "deps.pick ") {
 		t.Errorf("callers of M.read_all = %q, want deps.pick", got)
 	}
-	wantLibrary(t, by, "ipairs", "tonumber", "print", "setmetatable", "error", "assert", "table.insert", "io.open", "math.max")
+	// a bare call reaches no module function or method: type(x) is the
+	// basic function (a file-level "local type = type" keeps it), not
+	// vers.type; a file-level alias (local concat = table.concat) is the
+	// field it stands for
+	if got := callerNames(t, r, "vers.type"); len(got) != 0 {
+		t.Errorf("callers of vers.type = %q, want none", got)
+	}
+	wantLibrary(t, by, "ipairs", "tonumber", "print", "setmetatable", "error", "assert", "table.insert", "io.open", "math.max",
+		"type", "table.concat")
 }
 
 // TestElixirModuleCalls: the clauses of attempt/3 and sleep/1 are one
@@ -326,7 +336,8 @@ func TestLuaModuleCalls(t *testing.T) {
 // App.Clock.sleep) is exact; a call after a keyword ("delay:
 // positive!(...)") is a plain call, not one on a value named delay;
 // integer() in a @spec is no call; Kernel's functions, Erlang modules
-// (:rand.uniform) and standard modules (Keyword.get) are library calls.
+// (:rand.uniform) and standard modules (Keyword.get) are library calls,
+// and an unqualified to_string is Kernel's though App.Clock defines one.
 func TestElixirModuleCalls(t *testing.T) {
 	t.Parallel()
 	r := resolverOf(t, "testdata/edges/exmods")
@@ -345,7 +356,11 @@ func TestElixirModuleCalls(t *testing.T) {
 			t.Errorf("%s in a @spec recorded as a call", name)
 		}
 	}
-	wantLibrary(t, by, "is_integer", "raise", "rand.uniform", "Keyword.get", "Integer.pow", "Process.sleep")
+	wantLibrary(t, by, "is_integer", "raise", "rand.uniform", "Keyword.get", "Integer.pow", "Process.sleep", "to_string")
+	// an unqualified call reaches no other module's function of its name
+	if got := callerNames(t, r, "App.Clock.to_string"); len(got) != 0 {
+		t.Errorf("callers of App.Clock.to_string = %q, want none (Kernel's to_string)", got)
+	}
 	defs, err := r.idx.Definitions(r.ctx, r.project)
 	if err != nil {
 		t.Fatal(err)

@@ -280,6 +280,13 @@ func (r *Resolver) resolveBare(caller *Def, file, m string, form lang.CallForm, 
 	if got := filter(pool, func(d *Def) bool { return r.imported(file, d) }); len(got) > 0 {
 		return pick(ResImport, got, caller)
 	}
+	if r.langOf(file) == "elixir" && form == lang.CallBare {
+		// an unqualified Elixir call reaches the caller's own module, what
+		// it imports (import, use) and Kernel: another module's function
+		// of that name is out of its reach (Kernel's to_string, not
+		// Oban.Worker.to_string)
+		return ResUnresolved, nil
+	}
 	if value {
 		// "host.decode()": the one decode method in the project is a
 		// guess, not a resolution; the reader sees it as a candidate
@@ -292,8 +299,10 @@ func (r *Resolver) resolveBare(caller *Def, file, m string, form lang.CallForm, 
 // noImplicitReceiver languages need self/this to call a method of the
 // caller's class; their receivers are read by the chunker (a bare call is
 // stored with neither Self nor Value). Rust is one of them: a method is
-// called through self, Self:: or a value.
-var noImplicitReceiver = map[string]bool{"python": true, "javascript": true, "typescript": true, "tsx": true, "rust": true}
+// called through self, Self:: or a value; so is Lua, where a bare call
+// reaches a global or local function, never a field of a module table
+// (M.f) or a method (List:append) (Lua 5.4 manual, 3.2 and 3.4.10).
+var noImplicitReceiver = map[string]bool{"python": true, "javascript": true, "typescript": true, "tsx": true, "rust": true, "lua": true}
 
 // isCtor reports whether d is the constructor of its owner class.
 func (r *Resolver) isCtor(d *Def) bool {

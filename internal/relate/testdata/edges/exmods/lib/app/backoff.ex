@@ -32,4 +32,8 @@ defmodule App.Backoff do
     value = Keyword.get(opts, key, default)
     if is_integer(value) and value > 0, do: value, else: raise(ArgumentError, "#{key} must be positive")
   end
+
+  # Kernel's to_string, though App.Clock defines one: an unqualified call
+  # does not reach another module
+  def label(tries), do: "try " <> to_string(tries)
 end

@@ -21,4 +21,15 @@ function deps.pick(versions, manifest_path)
    return parsed, setmetatable({}, {})
 end
 
+-- file-level aliases: a call of one is a call of what it stands for
+local type = type
+local concat, newer = table.concat, v.compare_versions
+
+function deps.describe(versions)
+   if type(versions) ~= "table" or not newer(versions[1], versions[2]) then
+      return ""
+   end
+   return concat(versions, ", ")
+end
+
 return deps
