@@ -54,6 +54,8 @@ then scores with `coderag eval --json`:
            MRR@10 in English and in Chinese
   func12   testdata/fresh-func12: a twelfth function-level set over 4 more repos (TypeScript, C,
            PHP, C#; 8 of 20 queries Chinese in each) under $FRESH12 (default /tmp/fresh12)
+  func13   testdata/fresh-func13: a thirteenth function-level set over 4 more repos (Python, Go,
+           Rust, Ruby; 8 of 20 queries Chinese in each) under $FRESH13 (default /tmp/fresh13)
 
 --set P=V,... is passed to `coderag eval --set` (ranking params, e.g.
 Semantic=0.3). --env K=V is passed to every coderag process (EMBEDDING_MODEL=... for an
@@ -79,6 +81,7 @@ fresh9 = os.environ.get("FRESH9", "/tmp/fresh9")
 fresh10 = os.environ.get("FRESH10", "/tmp/fresh10")
 fresh11 = os.environ.get("FRESH11", "/tmp/fresh11")
 fresh12 = os.environ.get("FRESH12", "/tmp/fresh12")
+fresh13 = os.environ.get("FRESH13", "/tmp/fresh13")
 goroot = subprocess.run(["go", "env", "GOROOT"], capture_output=True, text=True).stdout.strip()
 jdk = os.environ.get("JDK_SRC", "/tmp/golden/jdk")
 py = os.environ.get("PY_STDLIB", "/tmp/golden/py")
@@ -265,6 +268,10 @@ if only is None or "func12" in only:
     func_sets("func12", "fresh-func12 ", fresh12, "fresh-func12",
               {"planck": "planck.js", "janet": "janet", "math-php": "math-php", "litedb": "LiteDB"})
 
+if only is None or "func13" in only:
+    func_sets("func13", "fresh-func13 ", fresh13, "fresh-func13",
+              {"pendulum": "pendulum", "tengo": "tengo", "statrs": "statrs", "chunky_png": "chunky_png"})
+
 def pooled(label, names):
     """MRR@10 of the queries of several function-level sets together, per language."""
     agg = collections.defaultdict(lambda: [0, 0.0])
@@ -284,6 +291,7 @@ pooled("func 1-8    ", ["func", "func2", "func3", "func4", "func5", "func6", "fu
 pooled("func 1-9    ", ["func", "func2", "func3", "func4", "func5", "func6", "func7", "func8", "func9"])
 pooled("func 1-10   ", ["func", "func2", "func3", "func4", "func5", "func6", "func7", "func8", "func9", "func10"])
 pooled("func 1-12   ", ["func", "func2", "func3", "func4", "func5", "func6", "func7", "func8", "func9", "func10", "func11", "func12"])
+pooled("func 1-13   ", ["func", "func2", "func3", "func4", "func5", "func6", "func7", "func8", "func9", "func10", "func11", "func12", "func13"])
 
 json.dump(out, open(os.path.join(work, "quality.json"), "w"), indent=1)
 json.dump(per_query, open(os.path.join(work, "per_query.json"), "w"), indent=1, ensure_ascii=False)

@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
 """Check the function-level golden files (testdata/fresh-func, fresh-func2, fresh-func3,
-fresh-func4, fresh-func5, fresh-func6, fresh-func7, fresh-func8, fresh-func9, fresh-func10, fresh-func11, fresh-func12) against their source trees. One
+fresh-func4, fresh-func5, fresh-func6, fresh-func7, fresh-func8, fresh-func9, fresh-func10, fresh-func11, fresh-func12, fresh-func13) against their source trees. One
 checker for the eight sets: it began as fresh-func3's and gained member-assigned JS functions, inline
 methods in C++ headers, a line tolerance and default paths with fresh-func4, and Kotlin with
 fresh-func5. fresh-func6 (Go, Python, Rust, JavaScript) needed no new language rule;
 fresh-func7 (Go, Rust, Swift, JavaScript) added Swift and Swift's `Tests/` directory.
 fresh-func8 (Python, TypeScript, Java, C) needed no new rule.
 
-Usage: check_func.py [--strict] [SET ...]            (SET: fresh-func ... fresh-func12)
+Usage: check_func.py [--strict] [SET ...]            (SET: fresh-func ... fresh-func13)
        check_func.py [--strict] FILE.json ROOT [FILE.json ROOT ...]
 
 With SET names (none: all eight sets) it checks each set's files against their roots
@@ -241,6 +241,8 @@ SETS = {
                      ("rpds.json", "/tmp/fresh11/rpds"), ("streamex.json", "/tmp/fresh11/streamex")],
     "fresh-func12": [("planck.json", "/tmp/fresh12/planck.js"), ("janet.json", "/tmp/fresh12/janet"),
                      ("math-php.json", "/tmp/fresh12/math-php"), ("litedb.json", "/tmp/fresh12/LiteDB")],
+    "fresh-func13": [("pendulum.json", "/tmp/fresh13/pendulum"), ("tengo.json", "/tmp/fresh13/tengo"),
+                     ("statrs.json", "/tmp/fresh13/statrs"), ("chunky_png.json", "/tmp/fresh13/chunky_png")],
 }
 STRICT = False
 
