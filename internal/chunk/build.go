@@ -573,7 +573,7 @@ func (ps *parsed) relations() []Relation {
 					self = r.recvIsName && r.recv == ps.goReceiverName(ps.callerDef(funcs, r.start))
 				case "python":
 					self = r.recv == "self" || r.recv == "cls"
-				case "javascript", "typescript", "tsx", "kotlin", "java", "csharp", "scala":
+				case "javascript", "typescript", "tsx", "kotlin", "java", "csharp", "scala", "cpp":
 					self = r.recv == "this"
 				case "rust", "ruby", "zig", "swift", "lua":
 					// Zig's "self: *Self" and Lua's "function M:f()" by

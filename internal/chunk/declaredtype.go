@@ -9,7 +9,7 @@ import (
 // every field, local, parameter and loop variable ("Executor executor",
 // "IValidator<T> validator"), so that a call on such a name is typed
 // from them (declaredTypes).
-var declaresTypes = map[string]bool{"java": true, "csharp": true}
+var declaresTypes = map[string]bool{"java": true, "csharp": true, "cpp": true}
 
 // isThisField reports whether a receiver is written as a field of this
 // ("this.executor"), the one value path declaredTypes reads besides a
@@ -40,6 +40,9 @@ func (ps *parsed) declaredTypes() map[uint]string {
 	}
 	byName := map[string][]annot{}
 	for _, a := range ps.annots {
+		if ps.tparams[a.class] {
+			continue // a template's type parameter: no class
+		}
 		byName[a.name] = append(byName[a.name], a)
 	}
 	var fns, classes []*def
@@ -120,6 +123,9 @@ func (ps *parsed) declaredTypes() map[uint]string {
 // TResult), whose class the declaration does not say.
 func declaredClassText(s, language string) string {
 	s = strings.TrimSpace(s)
+	if language == "cpp" {
+		return cppClassText(s)
+	}
 	if strings.ContainsAny(s, "[(") {
 		return "" // an array or a tuple
 	}
@@ -145,6 +151,39 @@ func declaredClassText(s, language string) string {
 	}
 	return strings.Join(segs, ".") // Outer.Inner: the outer class is what the file imports
 }
+
+// cppClassText returns the class a C++ declaration's type names, without
+// template arguments: Foo, ns::Foo (Foo), std::vector<T> ("std::vector",
+// which no project class is); "" for a primitive, auto, decltype(...) or
+// anything else that is no name. Lower-case names count: C++ classes are
+// often so named (rapidxml's file, std's string).
+func cppClassText(s string) string {
+	if i := strings.IndexByte(s, '<'); i >= 0 {
+		s = s[:i]
+	}
+	s = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(s), "::"))
+	segs := strings.Split(s, "::")
+	for _, g := range segs {
+		if !isIdent(g) {
+			return ""
+		}
+	}
+	last := segs[len(segs)-1]
+	switch {
+	case cppNonClass.has(last):
+		return ""
+	case segs[0] == "std":
+		return "std::" + last
+	}
+	return last
+}
+
+// cppNonClass are type names of C++ declarations that name no class:
+// keywords the grammar reads as a type name and the standard's integer
+// typedefs.
+var cppNonClass = setOf(`auto void bool char int short long float double signed unsigned wchar_t char8_t char16_t char32_t
+	size_t ssize_t ptrdiff_t intptr_t uintptr_t int8_t int16_t int32_t int64_t uint8_t uint16_t uint32_t uint64_t
+	nullptr_t byte`)
 
 // isTypeParamName reports a C# type parameter's conventional name: T
 // followed by a capitalised word (TResult, TKey, TProperty).

@@ -122,3 +122,51 @@ func callTargets(t *testing.T, name, src string) map[string]bool {
 	}
 	return got
 }
+
+// declaredTypes in C++: parameters (by value, reference or pointer),
+// locals, range-for variables and fields take the class their declaration
+// names (std:: classes keep their namespace, which no project class has);
+// a template's type parameter, auto and a call's result are no class; a
+// call through this is the class's own; a standard container's method
+// on an untyped value is a call on a value.
+func TestDeclaredTypesCpp(t *testing.T) {
+	t.Parallel()
+	src := `namespace cereal {
+template <class A>
+class OutputArchive {
+ public:
+  void save(A& ar, std::string const& s, Iterator it, Iterator* p) {
+    s.size();
+    it.search("x");
+    p->advance(1);
+    ar.process(1);
+    itsMap.find(3);
+    itsStack.back().search("z");
+    this->flush();
+    std::vector<int> v;
+    v.push_back(1);
+    for (auto& e : v) { e.go(); }
+    for (const Entry& en : entries) { en.touch(); }
+    Registry local;
+    local.add(2);
+    make().clear();
+  }
+  void flush();
+ private:
+  std::unordered_map<void const*, int> itsMap;
+  std::vector<Iterator> itsStack;
+};
+}
+`
+	got := callTargets(t, "a.hpp", src)
+	for _, want := range []string{"std::string.size", "Iterator.search", "Iterator.advance", "process",
+		"std::unordered_map.find", "std::vector.back", "search", "flush", "std::vector.push_back", "go",
+		"Entry.touch", "Registry.add", "clear"} {
+		if !got[want] {
+			t.Errorf("no call %q among %v", want, got)
+		}
+	}
+	if got["A.process"] {
+		t.Errorf("ar.process() typed with the template parameter A")
+	}
+}

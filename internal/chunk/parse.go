@@ -240,6 +240,10 @@ type parsed struct {
 	// annots: Python, Java and C#, the names declared or annotated with a
 	// class (pyTypes, declaredTypes)
 	annots []annot
+	// tparams: C++, the names of the file's template type parameters
+	// (template <class Archive>), which no declaration of that type
+	// resolves to a class (declaredTypes)
+	tparams map[string]bool
 	// macroArgs: Rust only, the byte ranges of the (...) and [...]
 	// arguments of the macro invocations collect met since macroCalls last
 	// took them (addMacroArgs)
@@ -323,7 +327,7 @@ func parseAST(sp *spec, path string, src []byte, pkg *GoPackage) *FileResult {
 		ps.typed = goTypes(src, pkg)
 	case "python":
 		ps.typed = ps.pyTypes()
-	case "java", "csharp":
+	case "java", "csharp", "cpp":
 		ps.typed = ps.declaredTypes()
 	}
 	res.Relations = ps.relations()
@@ -628,6 +632,11 @@ func (ps *parsed) collect(root *sitter.Node, deadline time.Time) bool {
 				annotName = &n
 			case "annot.type":
 				annotType = &n
+			case "annot.tparam":
+				if ps.tparams == nil {
+					ps.tparams = map[string]bool{}
+				}
+				ps.tparams[ps.text(&n)] = true
 			case "macro.name":
 				macroName = &n
 			case "macro.args":
@@ -663,6 +672,18 @@ func (ps *parsed) collect(root *sitter.Node, deadline time.Time) bool {
 				switch {
 				case rel.recvConst && ps.sp.name != "ruby":
 					rel.recvStatic = true
+				case ps.sp.name == "cpp" && rel.recv != "this":
+					// as Java's below: a call on a value stays a call by
+					// name unless its receiver's declaration names the
+					// class (declaredTypes) or it names a method of the
+					// standard library's strings and containers (a guess
+					// when a project method has that name, else the
+					// library's)
+					rel.onValue = cppStdMethods.has(rel.text)
+					if rel.recvIsName {
+						rel.value = rel.recv
+					}
+					rel.recv, rel.recvIsName = "", false
 				case staticReceivers[ps.sp.name] && rel.recv != "this":
 					// a call on a value: unless declaredTypes finds the
 					// type of the name or field it is called on (Java and
@@ -834,6 +855,19 @@ var platformMethods = setOf(`equals hashCode toString getClass clone notify noti
 	getOrDefault putIfAbsent computeIfAbsent addAll removeAll retainAll length charAt substring startsWith
 	endsWith trim toLowerCase toUpperCase isBlank isPresent orElse orElseGet orElseThrow ifPresent
 	Equals GetHashCode ToString GetType Add Remove Contains Clear ContainsKey TryGetValue GetEnumerator MoveNext CompareTo`)
+
+// cppStdMethods are the member functions of the C++ standard library's
+// strings, containers, smart pointers and streams that a call on a value
+// of unknown type most often means (s.size(), map.find(k),
+// v.push_back(x)): cereal's "most called" was headed by rapidxml's
+// file::size, the target of every string's size() (platformMethods is
+// the same for the JVM and .NET).
+var cppStdMethods = setOf(`size length empty clear begin end cbegin cend rbegin rend front back data c_str
+	push_back pop_back emplace_back push_front pop_front emplace_front emplace emplace_hint insert erase find count
+	contains at reserve resize capacity shrink_to_fit swap substr append compare starts_with ends_with
+	lower_bound upper_bound equal_range get reset release use_count lock expired first second
+	str good bad fail eof flush read write seekg tellg seekp tellp getline put peek ignore close open is_open
+	load store exchange fetch_add fetch_sub wait notify_one notify_all join detach joinable`)
 
 // staticReceivers are the languages whose calls on a capitalised name
 // are calls of a class's static method or of an object's

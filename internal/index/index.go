@@ -302,7 +302,11 @@ const racyWindow = int64(time.Second)
 //	    function is a unit
 //	41: a Java or C# local declared var takes the class its initialiser
 //	    creates or casts to (var x = new Foo(), var x = (Foo)o)
-const AnalysisVersion = 41
+//	42: a multi-paragraph Elixir @doc or Julia docstring stays with its
+//	    definition; Lua file-level aliases are read; a C++ call on a value
+//	    is typed by its receiver's declaration (declaredTypes) or, for a
+//	    standard container's method, stored as a call on a value
+const AnalysisVersion = 42
 
 // ResolveRoot is rootrule.Resolve: the absolute, symlink-resolved form of
 // dir, the identity of a project.

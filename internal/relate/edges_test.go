@@ -978,3 +978,25 @@ func TestKotlinObjectCallsAndStdlib(t *testing.T) {
 		}
 	}
 }
+
+// TestCppDeclaredCalls: a C++ call on a parameter, local or field is typed
+// by its declaration: Status's ToString, defined outside the class in
+// another file, is reached exactly; a pure virtual method (Comparator's
+// Compare) reaches its subclasses' overrides as candidates; a call on a
+// standard string or container (out.size(), rows.push_back) is the
+// library's, not the project's size().
+func TestCppDeclaredCalls(t *testing.T) {
+	t.Parallel()
+	r := resolverOf(t, "testdata/edges/cpptyped")
+	by := edgesByCallee(t, r)
+	if es := by["Status.ToString"]; len(es) != 1 || es[0].Resolution != ResTyped || es[0].Target == nil || es[0].Target.Path != "src/status.cc" {
+		t.Errorf("s.ToString(): %+v, want typed to Status::ToString in src/status.cc", es)
+	}
+	if es := by["Comparator.Compare"]; len(es) != 1 || es[0].Exact() || len(es[0].Candidates) != 1 || !strings.HasPrefix(es[0].Candidates[0].Name, "BytewiseComparator.Compare(") {
+		t.Errorf("cmp->Compare(): %+v, want BytewiseComparator.Compare as the one candidate", es)
+	}
+	wantLibrary(t, by, "std::string.size", "std::vector.push_back")
+	if got := callerNames(t, r, "Table.size"); len(got) != 0 {
+		t.Errorf("callers of Table.size = %q, want none (out.size() is std::string's)", got)
+	}
+}

@@ -150,6 +150,12 @@ func (e *Edge) library() bool {
 	case "ruby":
 		return typeCall(e) || rubyKernel.has(e.To) || (e.form == lang.CallValue || e.form == lang.CallSelf) && rubyCoreMethods.has(e.To) ||
 			lang.IsTestFile(e.Path) && rspecDSL.has(e.To)
+	case "c":
+		// the C library's functions and C++'s casts and operators written
+		// as calls; a call on a value no project method takes (s.size(),
+		// chunk.cppStdMethods), or typed with a class the project does not
+		// define, is the standard library's
+		return cBuiltins.has(e.To) || e.form == lang.CallValue && l == "cpp"
 	case "jvm", "csharp":
 		// x.toString() or list.size() that no project method takes: the
 		// platform's (chunk.platformMethods are stored as calls on a value)
@@ -358,6 +364,25 @@ var luaBuiltins = words(`
 	assert collectgarbage dofile error getmetatable ipairs load loadfile next pairs pcall print rawequal
 	rawget rawlen rawset require select setmetatable tonumber tostring type xpcall warn
 	unpack loadstring setfenv getfenv module`)
+
+// cBuiltins are the functions of the C standard library (C17 7.x, the
+// common ones) and POSIX's most called, and C++'s casts and operators that
+// read as calls (static_cast<T>(x), typeid(x), sizeof(x)): a bare call to
+// one that the project does not define reaches the platform.
+var cBuiltins = words(`
+	static_cast dynamic_cast reinterpret_cast const_cast typeid sizeof alignof decltype noexcept
+	static_assert offsetof va_start va_end va_arg va_copy assert
+	memcpy memmove memset memcmp memchr strlen strnlen strcmp strncmp strcpy strncpy strcat strncat strchr
+	strrchr strstr strtok strdup strndup strerror strtol strtoul strtoll strtoull strtod strtof atoi atol atof
+	malloc calloc realloc free abort exit atexit getenv qsort bsearch abs labs rand srand
+	printf fprintf sprintf snprintf vprintf vfprintf vsprintf vsnprintf puts fputs fputc putc putchar
+	fgets fgetc getc getchar fopen fclose fread fwrite fflush fseek ftell rewind feof ferror perror
+	isalpha isdigit isalnum isspace isupper islower isxdigit ispunct isprint toupper tolower
+	open close read write lseek stat fstat lstat unlink mkdir rmdir getpid fork waitpid pipe dup dup2
+	pthread_create pthread_join pthread_mutex_lock pthread_mutex_unlock pthread_mutex_init
+	pthread_mutex_destroy pthread_cond_wait pthread_cond_signal pthread_cond_broadcast
+	time clock gettimeofday clock_gettime nanosleep sleep usleep select poll errno
+	floor ceil fabs sqrt pow exp log log2 log10 sin cos tan fmod round trunc fmin fmax isnan isinf`)
 
 // elixirKernel are the functions and macros of Elixir's Kernel module
 // (hexdocs.pm/elixir/Kernel.html), imported into every module: a bare

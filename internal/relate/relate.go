@@ -741,6 +741,11 @@ func (r *Resolver) classOf(d *Def) *Def {
 			return c
 		}
 	}
+	if d.Language == "cpp" {
+		// "std::string Status::ToString() const" in util/status.cc: the
+		// class its file includes, or the only one of that name
+		return r.resolveClass(d.Path, d.Owner)
+	}
 	return nil
 }
 

@@ -333,7 +333,7 @@ func (r *Resolver) langOf(file string) string {
 // outside the project (template.Template) leaves the call unresolved.
 func (r *Resolver) resolveTyped(file, q, m string, args lang.Arity) (string, []*Def) {
 	switch r.langOf(file) {
-	case "python", "java", "csharp", "ruby":
+	case "python", "java", "csharp", "ruby", "cpp":
 		return r.resolveClassTyped(file, q, m, args)
 	}
 	typ, pkg := q, ""
@@ -371,6 +371,9 @@ func (r *Resolver) resolveTyped(file, q, m string, args lang.Arity) (string, []*
 // extensionOf).
 func (r *Resolver) resolveClassTyped(file, typ, m string, args lang.Arity) (string, []*Def) {
 	l := r.langOf(file)
+	if l == "cpp" && strings.HasPrefix(typ, "std.") {
+		return ResUnresolved, nil // std::string's size(): the library's
+	}
 	c := r.resolveClass(file, typ)
 	if c == nil {
 		if cs := r.classes[lastSeg(typ)]; l != "python" && len(cs) > 1 {
@@ -406,6 +409,23 @@ func (r *Resolver) resolveClassTyped(file, typ, m string, args lang.Arity) (stri
 	}
 	if got := r.classMethods(c, m, args, file); len(got) > 0 {
 		return pick(ResTyped, got, nil)
+	}
+	if l == "cpp" {
+		// a pure virtual method (declared, defined nowhere in the class
+		// or its bases): the subclasses' overrides, any of which the call
+		// may dispatch to
+		var got []*Def
+		for _, k := range r.subclassesOf(c) {
+			for _, d := range r.samePool(file, m, args) {
+				if d.Owner == k.method && r.classOf(d) == k && !contains(got, d) {
+					got = append(got, d)
+				}
+			}
+		}
+		if len(got) > 0 {
+			sortDefs(got)
+			return ResAmbiguous, got
+		}
 	}
 	return r.extensionOf(file, typ, []*Def{c}, m, args)
 }

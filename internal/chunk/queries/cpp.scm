@@ -16,6 +16,31 @@
 (preproc_include path: (_) @import)
 
 (call_expression function: (identifier) @call)
-(call_expression function: (field_expression field: (field_identifier) @call))
+(call_expression function: (field_expression argument: (_) @call.recv field: (field_identifier) @call))
 (call_expression function: (qualified_identifier) @call.path)
 (call_expression function: (template_function name: (identifier) @call))
+
+; names declared with a class: a call on one is typed "T.m" (declaredTypes);
+; a template's type parameters are none
+(field_declaration
+  type: (_) @annot.type
+  declarator: [(field_identifier) @annot.name
+               (pointer_declarator declarator: (field_identifier) @annot.name)
+               (reference_declarator (field_identifier) @annot.name)])
+(declaration
+  type: (_) @annot.type
+  declarator: [(identifier) @annot.name
+               (init_declarator declarator: [(identifier) @annot.name
+                                             (pointer_declarator declarator: (identifier) @annot.name)
+                                             (reference_declarator (identifier) @annot.name)])
+               (pointer_declarator declarator: (identifier) @annot.name)
+               (reference_declarator (identifier) @annot.name)])
+(parameter_declaration
+  type: (_) @annot.type
+  declarator: [(identifier) @annot.name
+               (pointer_declarator declarator: (identifier) @annot.name)
+               (reference_declarator (identifier) @annot.name)])
+(for_range_loop
+  type: (_) @annot.type
+  declarator: [(identifier) @annot.name (reference_declarator (identifier) @annot.name)])
+(type_parameter_declaration (type_identifier) @annot.tparam)

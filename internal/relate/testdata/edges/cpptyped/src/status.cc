@@ -1,0 +1,9 @@
+#include "store/status.h"
+
+namespace store {
+
+std::string Status::ToString() const {
+  return ok() ? "OK" : "error";
+}
+
+}  // namespace store

@@ -1,0 +1,24 @@
+#include <string>
+#include <vector>
+
+#include "store/comparator.h"
+#include "store/status.h"
+
+namespace store {
+
+class Table {
+ public:
+  int size() const { return n_; }
+
+  std::string Describe(const Status& s, const Comparator* cmp) {
+    std::vector<int> rows;
+    rows.push_back(cmp->Compare(1, 2));
+    std::string out = s.ToString();
+    return out.size() > 0 ? out : "";
+  }
+
+ private:
+  int n_ = 0;
+};
+
+}  // namespace store
