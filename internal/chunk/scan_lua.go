@@ -14,7 +14,7 @@ var (
 	// "local concat = table.concat", "local assert_arg,usplit =
 	// utils.assert_arg,utils.split", "local type = type".
 	luaAliasRe = lazyRegexp(`(?m)^local[ \t]+([A-Za-z_]\w*(?:[ \t]*,[ \t]*[A-Za-z_]\w*)*)[ \t]*=[ \t]*([A-Za-z_][\w.]*(?:[ \t]*,[ \t]*[A-Za-z_][\w.]*)*)[ \t]*(?:;[ \t]*)?$`)
-	luaStop      = set("function", "if", "while", "until", "return", "and", "or", "not", "local", "elseif",
+	luaStop    = set("function", "if", "while", "until", "return", "and", "or", "not", "local", "elseif",
 		"then", "do", "end", "in", "for", "repeat", "else", "require")
 )
 

@@ -174,10 +174,29 @@ func watchTree(e *env, eng *engine.Engine, root string, req engine.IndexRequest,
 	// one is written, since no event may come for them again
 	failed := map[string]bool{}
 	// moved is set when the root no longer leads to the directory that
-	// was indexed (rootrule.ErrMoved): every run would be refused, so the
-	// watch ends with that error
+	// was indexed (rootrule.ErrMoved), the project was removed from the
+	// index (coderag remove) or the index file was deleted or replaced
+	// under the watcher: every run would be refused, or would write
+	// where no search reads, so the watch ends with that error
 	var moved error
+	// storeFile is the SQLite index file as the watch began (nil for
+	// PostgreSQL): a run into a file unlinked since (CODERAG_HOME
+	// deleted) would be lost without a word
+	var storeFile os.FileInfo
+	if p := eng.StorePath(); filepath.IsAbs(p) {
+		storeFile, _ = os.Stat(p)
+	}
 	runAs := func(paths []string, retry bool) {
+		if storeFile != nil {
+			if fi, err := os.Stat(eng.StorePath()); err != nil || !os.SameFile(storeFile, fi) {
+				moved = fmt.Errorf("the index %s was deleted or replaced while watching: changes are no longer saved; run `coderag index --watch` again", eng.StorePath())
+				return
+			}
+		}
+		if _, err := eng.Find(e.ctx, root, false); errors.Is(err, engine.ErrNotIndexed) {
+			moved = fmt.Errorf("%s was removed from the index while watching (coderag remove)", root)
+			return
+		}
 		r := req
 		r.Paths = paths
 		rep, err := indexNow(e, eng, root, r)
@@ -229,6 +248,32 @@ func watchTree(e *env, eng *engine.Engine, root string, req engine.IndexRequest,
 		}
 		run(nil)
 	}
+	// keepEmptied reports, and says so, that a batch of events removing
+	// files leaves the root holding none of its indexed files, or that
+	// the root itself is gone (rm -rf of the tree): the project is kept
+	// as reindexAll keeps it. The tree is listed only when a path of the
+	// batch is gone.
+	keepEmptied := func(paths []string) bool {
+		gone := false
+		for _, p := range paths {
+			if _, err := os.Lstat(filepath.Join(root, filepath.FromSlash(p))); errors.Is(err, fs.ErrNotExist) {
+				gone = true
+				break
+			}
+		}
+		if !gone {
+			return false
+		}
+		if _, err := os.Stat(root); errors.Is(err, fs.ErrNotExist) {
+			fmt.Fprintf(e.stderr, "watch: %s is gone: its indexed files are kept until `coderag index` runs (or the directory comes back)\n", root)
+			return true
+		}
+		if n, err := eng.Emptied(e.ctx, root); err == nil && n > 0 {
+			fmt.Fprintf(e.stderr, "watch: %s holds none of its %d indexed files now: they are kept until `coderag index` runs (or a file comes back)\n", root, n)
+			return true
+		}
+		return false
+	}
 	for {
 		if moved != nil {
 			fmt.Fprintf(e.stderr, "watch: stopped watching %s\n", root)
@@ -255,9 +300,15 @@ func watchTree(e *env, eng *engine.Engine, root string, req engine.IndexRequest,
 				continue
 			}
 			rel = filepath.ToSlash(rel)
+			if ev.Has(fsnotify.Rename) || ev.Has(fsnotify.Remove) {
+				// a directory moved away (mv a b): its watches would go on
+				// reporting its files under the old name, so they are
+				// dropped, and the new name's Create watches it afresh
+				unwatchTree(w, ev.Name)
+			}
 			if ev.Has(fsnotify.Create) {
-				if fi, err := filepath.Glob(ev.Name); err == nil && len(fi) == 1 {
-					ws.addTree(ev.Name) // a new directory: watch it (no-op for files)
+				if fi, err := os.Lstat(ev.Name); err == nil && fi.IsDir() {
+					ws.addTree(ev.Name) // a new directory (or one moved in): watch it
 					ws.report(e, cfg.rescan)
 				}
 			}
@@ -266,6 +317,9 @@ func watchTree(e *env, eng *engine.Engine, root string, req engine.IndexRequest,
 		case <-timer.C:
 			paths := expandPending(root, pending)
 			pending = map[string]bool{}
+			if keepEmptied(paths) {
+				continue
+			}
 			reindex(paths)
 		case <-rescan.C:
 			if _, err := os.Stat(root); err == nil && rootGone {
@@ -301,6 +355,17 @@ func watchTree(e *env, eng *engine.Engine, root string, req engine.IndexRequest,
 				continue
 			}
 			reindex(expandPending(root, set))
+		}
+	}
+}
+
+// unwatchTree removes the watches of dir and of every directory below it
+// (by path, as fsnotify holds them); none is an error.
+func unwatchTree(w *fsnotify.Watcher, dir string) {
+	prefix := dir + string(filepath.Separator)
+	for _, p := range w.WatchList() {
+		if p == dir || strings.HasPrefix(p, prefix) {
+			_ = w.Remove(p)
 		}
 	}
 }

@@ -522,3 +522,83 @@ func TestSavedNames(t *testing.T) {
 		t.Errorf("savedNames = %q, want \": a.go, gone.go (removed)\"", got)
 	}
 }
+
+// TestWatchRenamedDirectory: a directory moved within the tree (mv a b)
+// is watched under its new name, so that a file saved in it afterwards is
+// indexed there; and a new directory whose name holds glob characters
+// (g[1]) is watched too.
+func TestWatchRenamedDirectory(t *testing.T) {
+	w := watchedProject(t, map[string]string{"a/x.go": "package a\n\nfunc Alpha() {}\n", "main.go": "package main\n"})
+	root, waitFor, indexed := w.root, w.waitFor, w.indexed
+	if err := os.Rename(filepath.Join(root, "a"), filepath.Join(root, "b")); err != nil {
+		t.Fatal(err)
+	}
+	waitFor("the moved file indexed under its new name", func() bool { return indexed("b/x.go") && !indexed("a/x.go") })
+	os.WriteFile(filepath.Join(root, "b", "y.go"), []byte("package a\n\nfunc Beta() {}\n"), 0o644)
+	waitFor("a file saved in the moved directory indexed", func() bool { return indexed("b/y.go") })
+	if indexed("a/y.go") {
+		t.Error("a file saved in the moved directory was indexed under its old name")
+	}
+	os.Mkdir(filepath.Join(root, "g[1]"), 0o755)
+	time.Sleep(200 * time.Millisecond) // let the watcher add the new directory
+	os.WriteFile(filepath.Join(root, "g[1]", "z.go"), []byte("package g\n\nfunc Gamma() {}\n"), 0o644)
+	waitFor("a file in a directory named with glob characters indexed", func() bool { return indexed("g[1]/z.go") })
+}
+
+// TestWatchKeepsADeletedTree: the watched tree deleted (rm -rf) does not
+// drop the project's rows through the removal events, as a rescan of an
+// emptied root does not; the watcher says so.
+func TestWatchKeepsADeletedTree(t *testing.T) {
+	w := watchedProject(t, map[string]string{"pkg/a.go": "package pkg\n\nfunc Alpha() {}\n", "b.go": "package proj\n\nfunc Beta() {}\n"})
+	root, errb, waitFor, indexed := w.root, w.errb, w.waitFor, w.indexed
+	os.RemoveAll(root)
+	waitFor("the note", func() bool {
+		s := errb.String()
+		return strings.Contains(s, "is gone: its indexed files are kept") || strings.Contains(s, "holds none of its 2 indexed files now")
+	})
+	time.Sleep(500 * time.Millisecond) // a rescan or two
+	if !indexed("pkg/a.go") || !indexed("b.go") {
+		t.Fatalf("the watcher dropped the rows of a deleted tree:\n%s", errb.String())
+	}
+}
+
+// TestWatchStopsWhenRemoved: `coderag remove` of the watched project, or
+// the index file deleted under the watcher, ends the watch with an error
+// saying so at its next run, instead of writing a project back that no
+// search lists or into a file no search reads.
+func TestWatchStopsWhenRemoved(t *testing.T) {
+	w := watchedProject(t, map[string]string{"a.go": "package p\n\nfunc Alpha() {}\n"})
+	if code, _, errs := run(t, "remove", w.root); code != 0 {
+		t.Fatalf("remove: exit %d: %s", code, errs)
+	}
+	os.WriteFile(filepath.Join(w.root, "b.go"), []byte("package p\n\nfunc Beta() {}\n"), 0o644)
+	select {
+	case err := <-w.done:
+		if err == nil || !strings.Contains(err.Error(), "was removed from the index") {
+			t.Errorf("the watch ended with %v, want the project's removal", err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatalf("the watch goes on after its project was removed:\n%s", w.errb.String())
+	}
+	if code, out, _ := run(t, "stats", "--json"); code == 0 && strings.Contains(out, w.root) {
+		t.Errorf("the removed project is back in the index: %s", out)
+	}
+
+	w2 := watchedProject(t, map[string]string{"a.go": "package p\n\nfunc Alpha() {}\n"})
+	home, ok := testLookup(t)("CODERAG_HOME")
+	if !ok || home == "" {
+		t.Fatal("no CODERAG_HOME")
+	}
+	if err := os.RemoveAll(home); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(w2.root, "b.go"), []byte("package p\n\nfunc Beta() {}\n"), 0o644)
+	select {
+	case err := <-w2.done:
+		if err == nil || !strings.Contains(err.Error(), "was deleted or replaced while watching") {
+			t.Errorf("the watch ended with %v, want the index file's deletion", err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatalf("the watch goes on after its index file was deleted:\n%s", w2.errb.String())
+	}
+}
