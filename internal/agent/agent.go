@@ -62,6 +62,11 @@ type Agent struct {
 	Parallelism     int           // read-only calls run at once
 	MaxResultTokens int           // per-result budget (approximate tokens)
 	ContextTokens   int           // budget for all tool output kept in context
+	// MaxCallsPerTurn bounds the tool calls one model turn may make (0:
+	// as many as ContextTokens holds at MaxResultTokens each, so that the
+	// latest turn, which compact never shortens, fits the budget); the
+	// calls past it are not run, and the model is told so.
+	MaxCallsPerTurn int
 
 	// Stream asks for server-sent events; OnText then receives content
 	// pieces as they arrive (of every turn, not only the last).
@@ -94,6 +99,9 @@ type Result struct {
 	StepLimit bool          `json:"step_limit,omitempty"` // the answer was forced by the step limit
 	Usage     llm.Usage     `json:"usage"`
 	Messages  []llm.Message `json:"-"` // the whole conversation, system prompt first
+	// DroppedCalls counts the tool calls not run because a turn asked for
+	// more than MaxCallsPerTurn.
+	DroppedCalls int `json:"dropped_calls,omitempty"`
 }
 
 func (a *Agent) maxSteps() int    { return orDefault(a.MaxSteps, DefaultMaxSteps) }
@@ -102,6 +110,9 @@ func (a *Agent) resultTokens() int {
 	return orDefault(a.MaxResultTokens, DefaultMaxResultTokens)
 }
 func (a *Agent) contextTokens() int { return orDefault(a.ContextTokens, DefaultContextTokens) }
+func (a *Agent) maxCalls() int {
+	return orDefault(a.MaxCallsPerTurn, max(1, a.contextTokens()/a.resultTokens()))
+}
 
 func orDefault(v, d int) int {
 	if v <= 0 {
@@ -153,6 +164,15 @@ func (a *Agent) Run(ctx context.Context, question string) (*Result, error) {
 				m.ToolCalls[i].Type = "function"
 			}
 		}
+		// a server asking for thousands of calls in one turn (each run,
+		// each result sent back next turn) would hold memory and the
+		// next request without bound: the calls past the cap are dropped
+		// from the turn and the model is told in the first result
+		dropped := 0
+		if n := a.maxCalls(); len(m.ToolCalls) > n {
+			dropped = len(m.ToolCalls) - n
+			m.ToolCalls = m.ToolCalls[:n:n]
+		}
 		msgs = append(msgs, m)
 		if len(m.ToolCalls) == 0 {
 			res.Answer = strings.TrimSpace(m.Content)
@@ -160,6 +180,10 @@ func (a *Agent) Run(ctx context.Context, question string) (*Result, error) {
 		}
 		res.Steps = step
 		events, outputs := a.runCalls(ctx, step, byName, m.ToolCalls)
+		if dropped > 0 {
+			res.DroppedCalls += dropped
+			outputs[0] = fmt.Sprintf("[%d more tool calls of this turn were not run: at most %d per turn; call the ones you still need again]\n", dropped, len(m.ToolCalls)) + outputs[0]
+		}
 		res.ToolCalls = append(res.ToolCalls, events...)
 		if err := ctx.Err(); err != nil {
 			return res, fmt.Errorf("agent: %w", err)

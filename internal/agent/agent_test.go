@@ -473,3 +473,51 @@ func TestProjectTools(t *testing.T) {
 		t.Error("read outside root: no error")
 	}
 }
+
+// TestCallsPerTurnBounded: a turn asking for thousands of tool calls runs
+// only MaxCallsPerTurn of them (by default as many as the context budget
+// holds at the per-result budget), sends back only their results, and
+// tells the model how many were not run.
+func TestCallsPerTurnBounded(t *testing.T) {
+	var ran atomic.Int32
+	probe := NewTool("probe", "probe", true, func(ctx context.Context, p struct{}) (string, error) {
+		ran.Add(1)
+		return "ok", nil
+	})
+	var second llm.Request
+	srv := llmtest.New(t, func(turn int, req llm.Request) llmtest.Reply {
+		if turn == 1 {
+			var calls []llm.ToolCall
+			for i := range 5000 {
+				calls = append(calls, llmtest.Call(fmt.Sprintf("c%d", i), "probe", `{}`))
+			}
+			return llmtest.ToolCalls(calls...)
+		}
+		second = req
+		return llmtest.Text("done")
+	})
+	a := &Agent{Client: newClient(t, srv.URL), Tools: []Tool{probe}}
+	res, err := a.Run(context.Background(), "q")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := DefaultContextTokens / DefaultMaxResultTokens
+	if n := int(ran.Load()); n != want || len(res.ToolCalls) != want || res.DroppedCalls != 5000-want {
+		t.Fatalf("ran %d calls (%d events, %d dropped), want %d run and %d dropped", n, len(res.ToolCalls), res.DroppedCalls, want, 5000-want)
+	}
+	tools := 0
+	for _, m := range second.Messages {
+		if m.Role == llm.RoleTool {
+			tools++
+		}
+		if m.Role == llm.RoleAssistant && len(m.ToolCalls) != want {
+			t.Errorf("the assistant turn sent back holds %d calls, want %d", len(m.ToolCalls), want)
+		}
+	}
+	if tools != want {
+		t.Errorf("%d tool results sent back, want %d", tools, want)
+	}
+	if first := second.Messages[len(second.Messages)-want]; !strings.Contains(first.Content, fmt.Sprintf("%d more tool calls of this turn were not run", 5000-want)) {
+		t.Errorf("the model was not told of the calls not run: %q", first.Content)
+	}
+}

@@ -159,7 +159,7 @@ func printToolEvent(w io.Writer, ev agent.ToolEvent) {
 	if r := []rune(args); len(r) > 160 {
 		args = string(r[:160]) + "…"
 	}
-	fmt.Fprintf(w, "→ %s %s  %s", ev.Name, args, ev.Duration.Round(100_000))
+	fmt.Fprintf(w, "→ %s %s  %s", oneLine(ev.Name), args, ev.Duration.Round(100_000))
 	switch {
 	case ev.Err != nil:
 		fmt.Fprintf(w, "  error: %s\n", oneLine(ev.Err.Error()))

@@ -297,3 +297,18 @@ func TestAskStream(t *testing.T) {
 		t.Errorf("tool results %+v", tr)
 	}
 }
+
+// TestServerTextOnStderrIsVisible: an error text or a tool name a chat
+// server sent reaches standard error with its control characters shown,
+// not obeyed (standard error is not wrapped in termSafe: it carries the
+// progress lines' carriage returns).
+func TestServerTextOnStderrIsVisible(t *testing.T) {
+	if got, want := oneLine("HTTP 500: boom \x1b[31m red \x1b]0;TITLE\x07\u202e"), `HTTP 500: boom ^[[31m red ^[]0;TITLE^G\u202e`; got != want {
+		t.Errorf("oneLine = %q, want %q", got, want)
+	}
+	var b bytes.Buffer
+	printToolEvent(&b, agent.ToolEvent{Name: "\x1b[31mevil\x1b]0;T\x07", Args: "{\"p\":\"\x1b[2J\"}"})
+	if s := b.String(); strings.ContainsRune(s, 0x1b) || strings.ContainsRune(s, 0x07) || !strings.Contains(s, "^[[31mevil") {
+		t.Errorf("tool event line %q obeys control characters", s)
+	}
+}

@@ -261,8 +261,10 @@ func (e *env) errText(err error) string {
 	return msg
 }
 
+// oneLine folds s into one line, its control characters made visible
+// (visibleText): an error's text may come from a server.
 func oneLine(s string) string {
-	s = strings.TrimSpace(s)
+	s = strings.TrimSpace(visibleText(s))
 	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\n", " ")), " ")
 }
 

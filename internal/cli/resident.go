@@ -98,8 +98,9 @@ func resolveProjects(wd string, projects []string) []string {
 
 // residentIdentity names this binary and the configuration a search
 // depends on: the version, the executable's path, size and modification
-// time, the index (home, store), the embedding settings, the dictionary
-// this process would load and the secrets switch. A server runs a
+// time, the index (home, store, and for PostgreSQL libpq's environment),
+// the embedding settings, the dictionary this process would load and the
+// secrets switch. A server runs a
 // client's search only when their identities are equal, so it answers
 // with what the client would have computed. The hex SHA-256 of those
 // values; no secret (the embedding key) appears in it.
@@ -116,14 +117,29 @@ func residentIdentity(cfg config.Config) string {
 		db, _ = filepath.Abs(db)
 	}
 	dict, _ := locateDictionary(cfg)
-	for _, v := range []string{Version, exe, fmt.Sprint(size, mtime), home, db, cfg.CEDICT, dict,
+	vals := []string{Version, exe, fmt.Sprint(size, mtime), home, db, cfg.CEDICT, dict,
 		cfg.Embedding.Provider, cfg.Embedding.Model, cfg.Embedding.BaseURL, cfg.Embedding.APIKey,
-		fmt.Sprint(cfg.Embedding.BatchSize, cfg.AllowSecrets)} {
+		fmt.Sprint(cfg.Embedding.BatchSize, cfg.AllowSecrets, cfg.Embedding.QueryTimeout)}
+	if strings.Contains(db, "://") || strings.Contains(db, "=") {
+		// a PostgreSQL store: what its connection string leaves out,
+		// libpq's environment says (host=x port=y reaches $PGDATABASE)
+		for _, k := range libpqEnv {
+			vals = append(vals, k+"="+os.Getenv(k))
+		}
+	}
+	for _, v := range vals {
 		h.Write([]byte(v))
 		h.Write([]byte{0})
 	}
 	return hex.EncodeToString(h.Sum(nil))
 }
+
+// libpqEnv are the environment variables libpq (and pgx, which reads
+// them the same way) takes a connection's missing parameters from
+// (PostgreSQL 15 manual, 34.15).
+var libpqEnv = []string{"PGHOST", "PGHOSTADDR", "PGPORT", "PGDATABASE", "PGUSER", "PGPASSWORD", "PGPASSFILE",
+	"PGSERVICE", "PGSERVICEFILE", "PGOPTIONS", "PGAPPNAME", "PGSSLMODE", "PGSSLCERT", "PGSSLKEY", "PGSSLROOTCERT",
+	"PGCONNECT_TIMEOUT", "PGTARGETSESSIONATTRS"}
 
 // searchResident asks the watcher of cfg's index, if one runs, to answer
 // `coderag search args`, and copies its answer to stdout and stderr. It
@@ -198,6 +214,10 @@ func serveResident(e *env) (stop func()) {
 	if !e.cfg.Resident {
 		return func() {}
 	}
+	// the home holds the socket even when the index is elsewhere (a
+	// PostgreSQL store, CODERAG_STORE=/other/index.db), which makes no
+	// home of its own
+	_ = os.MkdirAll(e.cfg.Home, 0o700)
 	path := resident.SocketPath(e.cfg.Home)
 	id := residentIdentity(e.cfg)
 	retry := residentRetry

@@ -268,3 +268,55 @@ func TestResidentTakeOver(t *testing.T) {
 		t.Fatal("the socket outlived both watchers")
 	}
 }
+
+// TestResidentIdentityReadsLibpqEnv: with a PostgreSQL store whose
+// connection string leaves the database out, libpq's environment picks
+// it, so a watcher of one database must not answer a client whose
+// PGDATABASE names another (their identities differ); a SQLite index's
+// identity does not depend on it.
+func TestResidentIdentityReadsLibpqEnv(t *testing.T) {
+	cfg, err := config.FromLookup(func(k string) (string, bool) {
+		switch k {
+		case "CODERAG_HOME":
+			return t.TempDir(), true
+		case "CODERAG_STORE":
+			return "host=127.0.0.1 port=5432", true
+		}
+		return "", false
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PGDATABASE", "dba")
+	a := residentIdentity(cfg)
+	t.Setenv("PGDATABASE", "dbb")
+	if b := residentIdentity(cfg); a == b {
+		t.Error("the identity is the same for PGDATABASE=dba and dbb")
+	}
+	cfg.Store = ""
+	c := residentIdentity(cfg)
+	t.Setenv("PGDATABASE", "dba")
+	if d := residentIdentity(cfg); c != d {
+		t.Error("a SQLite index's identity depends on PGDATABASE")
+	}
+}
+
+// TestResidentMakesItsHome: a watcher whose index is not in its home
+// (CODERAG_STORE elsewhere, as a PostgreSQL store is) makes the home, so
+// that its socket can be bound and searches answered.
+func TestResidentMakesItsHome(t *testing.T) {
+	home := filepath.Join(setHome(t), "not-yet")
+	setenv(t, "CODERAG_HOME", home)
+	setenv(t, "CODERAG_STORE", filepath.Join(t.TempDir(), "index.db"))
+	root := t.TempDir()
+	os.WriteFile(filepath.Join(root, "a.go"), []byte("package a\n\n// Alpha does a.\nfunc Alpha() {}\n"), 0o644)
+	out, errb, stop := startWatch(t, root)
+	defer stop()
+	waitUntil(t, "answering", func() bool { return strings.Contains(errb.String(), "answering this index's searches") }, out, errb)
+	if strings.Contains(errb.String(), "not answered by this watcher") {
+		t.Errorf("the watcher did not answer searches: %s", errb.String())
+	}
+	if fi, err := os.Stat(home); err != nil || fi.Mode().Perm() != 0o700 {
+		t.Errorf("home %v %v, want a 0700 directory", fi, err)
+	}
+}

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"unicode/utf8"
@@ -113,4 +114,41 @@ func invisibleControl(r rune) bool {
 		return true
 	}
 	return false
+}
+
+// visibleText returns s with every control character in a visible form,
+// as termSafe writes them, SGR sequences included: for one-line messages
+// whose text may come from a server or a file (an error a chat server
+// sent, a tool name it asked for), written to standard error, which
+// carries the progress lines' carriage returns and so is not wrapped in
+// termSafe. Newlines and tabs are kept (oneLine folds them).
+func visibleText(s string) string {
+	var b bytes.Buffer
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case c == '\n' || c == '\t':
+			b.WriteByte(c)
+			i++
+		case c < 0x20:
+			b.WriteByte('^')
+			b.WriteByte(c + '@')
+			i++
+		case c == 0x7f:
+			b.WriteString("^?")
+			i++
+		case c < utf8.RuneSelf:
+			b.WriteByte(c)
+			i++
+		default:
+			r, n := utf8.DecodeRuneInString(s[i:])
+			if r != utf8.RuneError && invisibleControl(r) {
+				fmt.Fprintf(&b, `\u%04x`, r)
+			} else {
+				b.WriteString(s[i : i+n])
+			}
+			i += n
+		}
+	}
+	return b.String()
 }

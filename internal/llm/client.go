@@ -102,7 +102,7 @@ func New(cfg Config) (*Client, error) {
 	}
 	hc := cfg.HTTPClient
 	if hc == nil {
-		hc = &http.Client{}
+		hc = &http.Client{CheckRedirect: refuseRedirect}
 	}
 	return &Client{endpoint: ep, shown: httpx.URL(ep), redact: httpx.NewRedactor(cfg.APIKey, cfg.BaseURL, ep), cfg: cfg, hc: hc}, nil
 }
@@ -357,9 +357,49 @@ func errorMessage(raw []byte) (msg, typ, code string) {
 
 var errBadBody = errors.New("malformed chat response")
 
+// ErrRedirected is returned when the chat server answers with a redirect:
+// it is not followed, since the request carries the API key (Go's client
+// keeps the Authorization header on a redirect to another port or scheme
+// of the same host) and the conversation, and the configured address is
+// the one that must answer.
+var ErrRedirected = errors.New("the chat server redirected the request")
+
+// refuseRedirect is the default client's CheckRedirect: the request fails
+// naming where it was sent (scheme, host and path; no query).
+func refuseRedirect(req *http.Request, via []*http.Request) error {
+	return fmt.Errorf("%w to %s://%s%s: set LLM_BASE_URL to the address that answers", ErrRedirected, req.URL.Scheme, req.URL.Host, req.URL.Path)
+}
+
+// MaxResponseBytes bounds one answer, streamed or not: a body past it
+// fails the request (a server that streams without end would otherwise
+// hold the process's memory until the request's timeout).
+const MaxResponseBytes = 64 << 20
+
+// errTooLarge is the error of an answer longer than MaxResponseBytes.
+var errTooLarge = fmt.Errorf("%w: the answer passed %d MiB", errBadBody, MaxResponseBytes>>20)
+
+// cappedReader reads at most n bytes of r and fails with errTooLarge on
+// the byte after them.
+type cappedReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *cappedReader) Read(p []byte) (int, error) {
+	if c.n <= 0 {
+		return 0, errTooLarge
+	}
+	if int64(len(p)) > c.n {
+		p = p[:c.n]
+	}
+	k, err := c.r.Read(p)
+	c.n -= int64(k)
+	return k, err
+}
+
 // readJSON decodes a non-streamed response.
 func readJSON(r io.Reader) (*Response, error) {
-	raw, err := io.ReadAll(io.LimitReader(r, 64<<20))
+	raw, err := io.ReadAll(io.LimitReader(r, MaxResponseBytes))
 	if err != nil {
 		return nil, err
 	}

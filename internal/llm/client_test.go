@@ -429,3 +429,60 @@ func TestHugeRetryAfterWaits(t *testing.T) {
 		t.Fatalf("%d requests, want 1 (the client must wait, not retry at once)", got)
 	}
 }
+
+// TestChatStreamWithoutEnd: a server streaming content, or one tool
+// call's arguments, without end fails the request once the answer passes
+// MaxResponseBytes, instead of holding the memory until the timeout.
+func TestChatStreamWithoutEnd(t *testing.T) {
+	for _, kind := range []string{"content", "arguments"} {
+		t.Run(kind, func(t *testing.T) {
+			piece := strings.Repeat("Z", 60<<10)
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Type", "text/event-stream")
+				for i := 0; r.Context().Err() == nil; i++ {
+					var ev string
+					if kind == "content" {
+						ev = `{"choices":[{"index":0,"delta":{"content":"` + piece + `"}}]}`
+					} else {
+						ev = `{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"c1","type":"function","function":{"name":"read_file","arguments":"` + piece + `"}}]}}]}`
+					}
+					if _, err := io.WriteString(w, "data: "+ev+"\n\n"); err != nil {
+						return
+					}
+				}
+			}))
+			defer srv.Close()
+			c := testClient(t, srv.URL, func(c *Config) { c.Timeout = time.Minute; c.MaxRetries = -1 })
+			_, err := c.Chat(context.Background(), Request{Messages: []Message{{Role: RoleUser, Content: "q"}}, Stream: true}, nil)
+			if err == nil || !strings.Contains(err.Error(), "the answer passed 64 MiB") {
+				t.Fatalf("err = %v, want the answer's size refused", err)
+			}
+		})
+	}
+}
+
+// TestChatRefusesRedirects: a redirect is not followed (the request
+// carries the key, which Go keeps for another port of the same host), and
+// the error names where it was sent.
+func TestChatRefusesRedirects(t *testing.T) {
+	var keySeen atomic.Bool
+	target := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") != "" {
+			keySeen.Store(true)
+		}
+		io.WriteString(w, `{"choices":[{"index":0,"message":{"role":"assistant","content":"hi"}}]}`)
+	}))
+	defer target.Close()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, target.URL+"/v1/chat/completions", http.StatusTemporaryRedirect)
+	}))
+	defer srv.Close()
+	c := testClient(t, srv.URL, nil)
+	_, err := c.Chat(context.Background(), Request{Messages: []Message{{Role: RoleUser, Content: "q"}}}, nil)
+	if !errors.Is(err, ErrRedirected) || !strings.Contains(err.Error(), strings.TrimPrefix(target.URL, "http://")) {
+		t.Errorf("err = %v, want ErrRedirected naming the target", err)
+	}
+	if keySeen.Load() {
+		t.Error("the API key was sent to the redirect's target")
+	}
+}

@@ -46,8 +46,9 @@ type toolCallDelta struct {
 // tool-call fragments are accumulated by index (a fragment with a new id at
 // an index already in use starts a new call, for servers that send every
 // call at index 0). An {"error": ...} event is returned as an *APIError.
+// A stream longer than MaxResponseBytes fails (errTooLarge).
 func readStream(r io.Reader, onDelta func(string)) (*Response, error) {
-	sc := bufio.NewScanner(r)
+	sc := bufio.NewScanner(&cappedReader{r: r, n: MaxResponseBytes})
 	sc.Buffer(make([]byte, 64<<10), 16<<20)
 	out := &Response{}
 	var (
@@ -55,7 +56,8 @@ func readStream(r io.Reader, onDelta func(string)) (*Response, error) {
 		role    = RoleAssistant
 		finish  string
 		calls   []ToolCall
-		slot    = map[int]int{} // delta index -> position in calls
+		args    []*strings.Builder // calls' arguments as they arrive (appending to a string would copy it each time)
+		slot    = map[int]int{}    // delta index -> position in calls
 		data    strings.Builder
 		sawAny  bool
 	)
@@ -110,6 +112,7 @@ func readStream(r io.Reader, onDelta func(string)) (*Response, error) {
 				}
 				if !ok {
 					calls = append(calls, ToolCall{Type: "function"})
+					args = append(args, &strings.Builder{})
 					pos = len(calls) - 1
 					slot[idx] = pos
 				}
@@ -121,7 +124,7 @@ func readStream(r io.Reader, onDelta func(string)) (*Response, error) {
 					tc.Type = d.Type
 				}
 				tc.Function.Name += d.Function.Name
-				tc.Function.Arguments += d.Function.Arguments
+				args[pos].WriteString(d.Function.Arguments)
 			}
 			if c.FinishReason != nil && *c.FinishReason != "" {
 				finish = *c.FinishReason
@@ -136,7 +139,7 @@ func readStream(r io.Reader, onDelta func(string)) (*Response, error) {
 				if err != nil {
 					return nil, err
 				}
-				return assemble(out, role, content.String(), calls, finish), nil
+				return assemble(out, role, content.String(), calls, args, finish), nil
 			}
 			continue
 		}
@@ -156,7 +159,7 @@ func readStream(r io.Reader, onDelta func(string)) (*Response, error) {
 					if err != nil {
 						return nil, err
 					}
-					return assemble(out, role, content.String(), calls, finish), nil
+					return assemble(out, role, content.String(), calls, args, finish), nil
 				}
 			} else {
 				data.WriteByte('\n')
@@ -173,10 +176,13 @@ func readStream(r io.Reader, onDelta func(string)) (*Response, error) {
 	if !sawAny {
 		return nil, fmt.Errorf("%w: stream ended without any event", errBadBody)
 	}
-	return assemble(out, role, content.String(), calls, finish), nil
+	return assemble(out, role, content.String(), calls, args, finish), nil
 }
 
-func assemble(out *Response, role, content string, calls []ToolCall, finish string) *Response {
+func assemble(out *Response, role, content string, calls []ToolCall, args []*strings.Builder, finish string) *Response {
+	for i := range calls {
+		calls[i].Function.Arguments = args[i].String()
+	}
 	out.Choices = []Choice{{Message: Message{Role: role, Content: content, ToolCalls: calls}, FinishReason: finish}}
 	return out
 }
