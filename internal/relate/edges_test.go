@@ -361,6 +361,20 @@ func TestElixirModuleCalls(t *testing.T) {
 	if got := callerNames(t, r, "App.Clock.to_string"); len(got) != 0 {
 		t.Errorf("callers of App.Clock.to_string = %q, want none (Kernel's to_string)", got)
 	}
+	// a module's graph lists its functions (their owner is its whole name)
+	g, err := r.Graph("App.Backoff")
+	if err != nil {
+		t.Fatal(err)
+	}
+	contains := 0
+	for _, e := range g.Edges {
+		if e.Kind == "contains" {
+			contains++
+		}
+	}
+	if contains != 5 {
+		t.Errorf("graph App.Backoff: %d contains relations, want 5 (run, attempt, delay, positive!, label)", contains)
+	}
 	defs, err := r.idx.Definitions(r.ctx, r.project)
 	if err != nil {
 		t.Fatal(err)
@@ -998,5 +1012,13 @@ func TestCppDeclaredCalls(t *testing.T) {
 	wantLibrary(t, by, "std::string.size", "std::vector.push_back")
 	if got := callerNames(t, r, "Table.size"); len(got) != 0 {
 		t.Errorf("callers of Table.size = %q, want none (out.size() is std::string's)", got)
+	}
+	// callers of an override list the call typed with its base class as a
+	// candidate by dispatch
+	if got := callerNames(t, r, "BytewiseComparator.Compare"); len(got) != 1 || !strings.HasPrefix(got[0], "Table.Describe ") {
+		t.Errorf("callers of BytewiseComparator.Compare = %q, want Table.Describe", got)
+	}
+	if got := callerNames(t, r, "Status.ToString"); len(got) != 1 || !strings.HasPrefix(got[0], "Table.Describe ") {
+		t.Errorf("callers of Status.ToString = %q, want Table.Describe", got)
 	}
 }

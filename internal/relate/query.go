@@ -868,10 +868,10 @@ func (r *Resolver) callerEdges(d *Def) []Edge {
 }
 
 // typedByClass are the languages whose calls on a value may be typed
-// with the value's class (Python's annotations, Java's and C#'s
+// with the value's class (Python's annotations, Java's, C#'s and C++'s
 // declarations), so a call typed with one class may reach the method of
 // another.
-var typedByClass = map[string]bool{"python": true, "java": true, "csharp": true}
+var typedByClass = map[string]bool{"python": true, "java": true, "csharp": true, "cpp": true}
 
 // overrides reports whether method d overrides base, a method of the same
 // name of one of the super classes or interfaces of d's class (Java, C#).

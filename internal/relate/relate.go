@@ -726,7 +726,10 @@ func (r *Resolver) classOf(d *Def) *Def {
 	}
 	var best *Def
 	for _, c := range r.byFile[d.Path] {
-		if c.isClass() && c.method == d.Owner && c.StartLine <= d.StartLine && d.StartLine <= c.EndLine {
+		// the owner is the class's name as its methods are qualified: the
+		// last segment ("Backoff") or, for an Elixir module, the whole
+		// name ("Oban.Backoff")
+		if c.isClass() && (c.method == d.Owner || c.Name == d.Owner) && c.StartLine <= d.StartLine && d.StartLine <= c.EndLine {
 			if best == nil || c.StartLine >= best.StartLine {
 				best = c
 			}
