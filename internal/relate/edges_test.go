@@ -361,6 +361,11 @@ func TestElixirModuleCalls(t *testing.T) {
 	if got := callerNames(t, r, "App.Clock.to_string"); len(got) != 0 {
 		t.Errorf("callers of App.Clock.to_string = %q, want none (Kernel's to_string)", got)
 	}
+	// a function named with its module's last segments, as an alias
+	// lets a caller write it
+	if d, err := r.Lookup("Backoff.attempt"); err != nil || d.Owner != "App.Backoff" {
+		t.Errorf("Lookup(Backoff.attempt) = %v, %v; want App.Backoff.attempt", d, err)
+	}
 	// a module's graph lists its functions (their owner is its whole name)
 	g, err := r.Graph("App.Backoff")
 	if err != nil {
@@ -461,7 +466,8 @@ func TestOverloadNamesWithTypedParameters(t *testing.T) {
 
 // TestNotFoundSuggests: a name no definition has names the one meant when
 // it differs in case or by a typo, in the form it was written in (bare or
-// Owner.method); a name close to nothing suggests nothing.
+// Owner.method), or when it is the start of one name; a name close to
+// nothing suggests nothing.
 func TestNotFoundSuggests(t *testing.T) {
 	t.Parallel()
 	r := resolverOf(t, "testdata/edges/swiftover")
@@ -471,6 +477,7 @@ func TestNotFoundSuggests(t *testing.T) {
 		"laod":        "load",
 		"LOAD":        "load",
 		"Font.loader": "Font.load",
+		"desc":        "describe", // cut short
 		"parseJSON":   "",
 		"Font.save":   "",
 	} {

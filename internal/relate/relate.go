@@ -568,6 +568,18 @@ func (r *Resolver) suggest(name string) string {
 	if tie {
 		return ""
 	}
+	if best == "" && len(name) >= 3 {
+		// a name cut short ("stringx.zorbify" for stringx.zorbify_lines):
+		// the one name it begins
+		for n := range byForm {
+			if len(n) > len(name) && strings.HasPrefix(n, name) {
+				if best != "" {
+					return ""
+				}
+				best = n
+			}
+		}
+	}
 	return best
 }
 
@@ -686,6 +698,13 @@ func (r *Resolver) lookupAll(name string) []*Def {
 		if got := filter(ds, func(d *Def) bool {
 			return strings.HasSuffix(d.Name, "."+m) && strings.HasSuffix(qual, strings.TrimSuffix(d.Name, "."+m)) || r.inPackage(d, qual)
 		}); len(got) > 0 {
+			return got
+		}
+	}
+	// the owner's last segments, as an alias lets a caller write it
+	// ("Backoff.jitter" for Oban.Backoff.jitter)
+	if ds := inPkg(r.byMethod[m]); len(ds) > 0 {
+		if got := filter(ds, func(d *Def) bool { return d.Owner != "" && strings.HasSuffix("."+d.Owner, "."+qual) }); len(got) > 0 {
 			return got
 		}
 	}
