@@ -480,6 +480,15 @@ func (ps *parsed) relations() []Relation {
 			return
 		}
 		k := [3]string{kind, from, to}
+		if kind == RelCalls {
+			// overloads share their caller name (A.foo for foo(int) and
+			// foo(String); cereal's 17 processImpl(T const & t)): each
+			// keeps its own calls, told apart by the line (relate's
+			// callerOf)
+			if d := ps.callerDef(funcs, off); d != nil {
+				k[1] += "@" + strconv.FormatUint(uint64(d.start), 10)
+			}
+		}
 		if form != lang.CallBare {
 			k[0] += "|" + form.String()
 		}

@@ -1,6 +1,7 @@
 package chunk
 
 import (
+	"fmt"
 	"testing"
 )
 
@@ -168,5 +169,30 @@ class OutputArchive {
 	}
 	if got["A.process"] {
 		t.Errorf("ar.process() typed with the template parameter A")
+	}
+}
+
+// Overloads share their caller name ("A.save" for save(int) and
+// save(String); C++ templates whose signatures print alike): the calls of
+// each are kept, one relation per overload and callee, on its own line.
+func TestOverloadsKeepTheirCalls(t *testing.T) {
+	t.Parallel()
+	for name, src := range map[string]string{
+		"A.java": "class A {\n  void save(int x) {\n    flush();\n  }\n  void save(String s) {\n    flush();\n  }\n}\n",
+		"a.hpp": "class A {\n  template <class T> void save(T const& t) {\n    flush();\n  }\n  template <class T> void save(T const& t) {\n    flush();\n  }\n};\n",
+	} {
+		res, err := Parse(name, []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var lines []int
+		for _, r := range res.Relations {
+			if r.Kind == RelCalls && r.To == "flush" {
+				lines = append(lines, r.Line)
+			}
+		}
+		if fmt.Sprint(lines) != "[3 6]" {
+			t.Errorf("%s: calls of flush on lines %v, want [3 6]", name, lines)
+		}
 	}
 }

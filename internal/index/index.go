@@ -306,7 +306,9 @@ const racyWindow = int64(time.Second)
 //	    definition; Lua file-level aliases are read; a C++ call on a value
 //	    is typed by its receiver's declaration (declaredTypes) or, for a
 //	    standard container's method, stored as a call on a value
-const AnalysisVersion = 42
+//	43: overloads that share a caller name keep their own calls (one
+//	    relation per overload and callee)
+const AnalysisVersion = 43
 
 // ResolveRoot is rootrule.Resolve: the absolute, symlink-resolved form of
 // dir, the identity of a project.
