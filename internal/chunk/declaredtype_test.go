@@ -179,7 +179,7 @@ func TestOverloadsKeepTheirCalls(t *testing.T) {
 	t.Parallel()
 	for name, src := range map[string]string{
 		"A.java": "class A {\n  void save(int x) {\n    flush();\n  }\n  void save(String s) {\n    flush();\n  }\n}\n",
-		"a.hpp": "class A {\n  template <class T> void save(T const& t) {\n    flush();\n  }\n  template <class T> void save(T const& t) {\n    flush();\n  }\n};\n",
+		"a.hpp":  "class A {\n  template <class T> void save(T const& t) {\n    flush();\n  }\n  template <class T> void save(T const& t) {\n    flush();\n  }\n};\n",
 	} {
 		res, err := Parse(name, []byte(src))
 		if err != nil {
