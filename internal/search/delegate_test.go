@@ -418,3 +418,29 @@ func TestDelegateNeedsTheCalleesOwnWords(t *testing.T) {
 		t.Errorf("a callee the keyword route found was not lifted: %+v", rs[1].Explain)
 	}
 }
+
+// TestDelegableCall: a call on a value of unknown type is not followed;
+// one typed by its value's declared class in Java, C# or C++ (a .h
+// header too) is followed by name, as it was before such calls were
+// typed; a typed Go call (a func-typed field) is not.
+func TestDelegableCall(t *testing.T) {
+	for _, c := range []struct {
+		file, to string
+		form     lang.CallForm
+		want     string
+		ok       bool
+	}{
+		{"q.h", "circular_q.push_back", lang.CallValue, "push_back", true},
+		{"A.java", "Executor.query", lang.CallValue, "query", true},
+		{"V.cs", "IValidator.Validate", lang.CallValue, "Validate", true},
+		{"a.go", "Server.handler", lang.CallValue, "", false},
+		{"a.cc", "size", lang.CallValue, "", false},
+		{"a.go", "copyBuffer", lang.CallPlain, "copyBuffer", true},
+		{"a.py", "self.grow", lang.CallSelf, "self.grow", true},
+	} {
+		got, ok := delegableCall(c.file, c.to, c.form)
+		if ok != c.ok || got.to != c.want {
+			t.Errorf("delegableCall(%s, %s, %v) = %q, %v; want %q, %v", c.file, c.to, c.form, got.to, ok, c.want, c.ok)
+		}
+	}
+}

@@ -507,14 +507,34 @@ func (s *Searcher) wrapperCalls(ctx context.Context, res []Result, rows map[int6
 	}
 	callees := map[[2]string][]wrapperCall{}
 	for _, rel := range rels {
-		if rel.Form == lang.CallValue {
-			continue
+		if c, ok := delegableCall(rel.Path, rel.To, rel.Form); ok {
+			k := [2]string{rel.Path, rel.From}
+			callees[k] = append(callees[k], c)
 		}
-		k := [2]string{rel.Path, rel.From}
-		callees[k] = append(callees[k], wrapperCall{rel.To, rel.Form})
 	}
 	return callees, nil
 }
+
+// delegableCall returns the call of a wrapper in file that delegation
+// follows, and false for none: a call on a value of unknown type names no
+// callee; in the languages whose declarations type a call
+// ("q_.push_back" stored as circular_q.push_back, chunk.declaredTypes)
+// it is the call by name it was before they did.
+func delegableCall(file, to string, form lang.CallForm) (wrapperCall, bool) {
+	if form != lang.CallValue {
+		return wrapperCall{to, form}, true
+	}
+	i := strings.LastIndexByte(to, '.')
+	if i < 0 || !declaredTyping[lang.Detect(file)] {
+		return wrapperCall{}, false
+	}
+	return wrapperCall{to[i+1:], lang.CallBare}, true
+}
+
+// declaredTyping are the languages whose calls on a value are typed by
+// the value's declared class (chunk.declaredTypes: Java, C#, C++; "c" is
+// what a C++ header's extension says).
+var declaredTyping = map[string]bool{"java": true, "csharp": true, "cpp": true, "c": true}
 
 // wrapperCall is one call of a thin function (wrapperCalls): the callee
 // as written ("copyBuffer", "b.grow", "subtle.ConstantTimeCompare") and
