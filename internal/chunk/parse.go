@@ -265,6 +265,19 @@ func parseAST(sp *spec, path string, src []byte, pkg *GoPackage) *FileResult {
 	var tree *sitter.Tree
 	if sp.name == "c" || sp.name == "cpp" {
 		tree, buf = parseCMasked(p, buf, deadline)
+		if tree != nil && tree.RootNode().HasError() {
+			// a function's head split over #if branches (pruneCBranches):
+			// the last branches read alone, then the first, each kept
+			// only when its tree has fewer errors
+			for _, last := range []bool{true, false} {
+				if pruned, n := pruneCBranches(buf, last); n > 0 {
+					tree, buf = parseBetter(p, tree, buf, pruned, deadline)
+				}
+				if !tree.RootNode().HasError() {
+					break
+				}
+			}
+		}
 	} else {
 		tree = parseTree(p, buf, deadline)
 	}

@@ -308,7 +308,9 @@ const racyWindow = int64(time.Second)
 //	    standard container's method, stored as a call on a value
 //	43: overloads that share a caller name keep their own calls (one
 //	    relation per overload and callee)
-const AnalysisVersion = 43
+//	44: a C or C++ function head split over #if branches, its body after
+//	    #endif, is parsed with one branch (chunk.pruneCBranches)
+const AnalysisVersion = 44
 
 // ResolveRoot is rootrule.Resolve: the absolute, symlink-resolved form of
 // dir, the identity of a project.
