@@ -584,6 +584,8 @@ func (ps *parsed) relations() []Relation {
 					self = r.recv == "self" || r.recv == "cls"
 				case "javascript", "typescript", "tsx", "kotlin", "java", "csharp", "scala", "cpp":
 					self = r.recv == "this"
+				case "php":
+					self = r.recv == "$this"
 				case "rust", "ruby", "zig", "swift", "lua":
 					// Zig's "self: *Self" and Lua's "function M:f()" by
 					// convention, Swift's and Rust's keyword
@@ -592,6 +594,10 @@ func (ps *parsed) relations() []Relation {
 				switch {
 				case self:
 					form = lang.CallSelf
+				case r.recv == "super" || ps.sp.name == "python" && strings.HasPrefix(r.recv, "super("):
+					// super.m(), super().m(): the base class's m, not the
+					// caller's own (relate resolves "super::m")
+					to = "super::" + to
 				case r.recvStatic:
 					// EnglishLanguage.GetTranslation(key): the class's
 					// method, wherever the class is (relate.resolveQualified)

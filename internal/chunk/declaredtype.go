@@ -9,7 +9,7 @@ import (
 // every field, local, parameter and loop variable ("Executor executor",
 // "IValidator<T> validator"), so that a call on such a name is typed
 // from them (declaredTypes).
-var declaresTypes = map[string]bool{"java": true, "csharp": true, "cpp": true}
+var declaresTypes = map[string]bool{"java": true, "csharp": true, "cpp": true, "php": true}
 
 // isThisField reports whether a receiver is written as a field of this
 // ("this.executor"), the one value path declaredTypes reads besides a
@@ -123,8 +123,11 @@ func (ps *parsed) declaredTypes() map[uint]string {
 // TResult), whose class the declaration does not say.
 func declaredClassText(s, language string) string {
 	s = strings.TrimSpace(s)
-	if language == "cpp" {
+	switch language {
+	case "cpp":
 		return cppClassText(s)
+	case "php":
+		return phpClassText(s)
 	}
 	if strings.ContainsAny(s, "[(") {
 		return "" // an array or a tuple
@@ -177,6 +180,26 @@ func cppClassText(s string) string {
 	}
 	return last
 }
+
+// phpClassText returns the class a PHP parameter's or property's type
+// names: Foo, ?Foo, \App\Foo (Foo); "" for a scalar or pseudo-type
+// (string, int, array, mixed, self, ...), a union or an intersection.
+func phpClassText(s string) string {
+	s = strings.TrimPrefix(strings.TrimSpace(s), "?")
+	if strings.ContainsAny(s, "|&()") {
+		return ""
+	}
+	s = s[strings.LastIndexByte(s, '\\')+1:]
+	if !isIdent(s) || phpNonClass.has(strings.ToLower(s)) {
+		return ""
+	}
+	return s
+}
+
+// phpNonClass are PHP's scalar and pseudo-types (lower case), which name
+// no class.
+var phpNonClass = setOf(`string int integer float double bool boolean array mixed callable iterable object
+	void null never false true self static parent resource`)
 
 // cppNonClass are type names of C++ declarations that name no class:
 // keywords the grammar reads as a type name and the standard's integer

@@ -340,7 +340,7 @@ func parseAST(sp *spec, path string, src []byte, pkg *GoPackage) *FileResult {
 		ps.typed = goTypes(src, pkg)
 	case "python":
 		ps.typed = ps.pyTypes()
-	case "java", "csharp", "cpp":
+	case "java", "csharp", "cpp", "php":
 		ps.typed = ps.declaredTypes()
 	}
 	res.Relations = ps.relations()
@@ -668,7 +668,7 @@ func (ps *parsed) collect(root *sitter.Node, deadline time.Time) bool {
 				c = declaredClassText(ps.text(annotType), ps.sp.name)
 			}
 			if c != "" {
-				ps.annots = append(ps.annots, annot{name: ps.text(annotName), class: c, at: annotName.StartByte()})
+				ps.annots = append(ps.annots, annot{name: strings.TrimPrefix(ps.text(annotName), "$"), class: c, at: annotName.StartByte()})
 			}
 			continue
 		}
@@ -685,6 +685,8 @@ func (ps *parsed) collect(root *sitter.Node, deadline time.Time) bool {
 				switch {
 				case rel.recvConst && ps.sp.name != "ruby":
 					rel.recvStatic = true
+				case ps.sp.name == "php":
+					phpReceiver(rel, recvNode.Kind())
 				case ps.sp.name == "cpp" && rel.recv != "this":
 					// as Java's below: a call on a value stays a call by
 					// name unless its receiver's declaration names the
@@ -697,7 +699,7 @@ func (ps *parsed) collect(root *sitter.Node, deadline time.Time) bool {
 						rel.value = rel.recv
 					}
 					rel.recv, rel.recvIsName = "", false
-				case staticReceivers[ps.sp.name] && rel.recv != "this":
+				case staticReceivers[ps.sp.name] && rel.recv != "this" && rel.recv != "super":
 					// a call on a value: unless declaredTypes finds the
 					// type of the name or field it is called on (Java and
 					// C#), it stays a call by name, as it was before
@@ -868,6 +870,30 @@ var platformMethods = setOf(`equals hashCode toString getClass clone notify noti
 	getOrDefault putIfAbsent computeIfAbsent addAll removeAll retainAll length charAt substring startsWith
 	endsWith trim toLowerCase toUpperCase isBlank isPresent orElse orElseGet orElseThrow ifPresent
 	Equals GetHashCode ToString GetType Add Remove Contains Clear ContainsKey TryGetValue GetEnumerator MoveNext CompareTo`)
+
+// phpReceiver reads the receiver of a PHP call (kind: its node's): $this
+// and self:: or static:: are the class's own (self, recv "$this"), a
+// property of $this or a variable is a value whose declaration
+// declaredTypes reads (value "this.x" or "x"), parent:: makes the call
+// "parent::m" (relate resolves it to the base class's method), and a
+// class name (Foo::m, \App\Foo::m) a static call of that class.
+func phpReceiver(rel *rawRel, kind string) {
+	recv := rel.recv
+	switch {
+	case kind == "relative_scope" && recv == "parent":
+		rel.text, rel.recv, rel.path = "parent::"+rel.text, "", true
+	case kind == "relative_scope":
+		rel.recv = "$this"
+	case kind == "name" || kind == "qualified_name":
+		rel.recv = recv[strings.LastIndexByte(recv, '\\')+1:]
+		rel.recvStatic = true
+	case recv == "$this":
+	case strings.HasPrefix(recv, "$this->") && isIdent(recv[len("$this->"):]):
+		rel.value = "this." + recv[len("$this->"):]
+	case kind == "variable_name" && isIdent(recv[1:]):
+		rel.value = recv[1:]
+	}
+}
 
 // cppStdMethods are the member functions of the C++ standard library's
 // strings, containers, smart pointers and streams that a call on a value

@@ -310,7 +310,9 @@ const racyWindow = int64(time.Second)
 //	    relation per overload and callee)
 //	44: a C or C++ function head split over #if branches, its body after
 //	    #endif, is parsed with one branch (chunk.pruneCBranches)
-const AnalysisVersion = 44
+//	45: PHP calls carry their receiver ($this, a typed value, parent::,
+//	    self::, a class) and super.m() is stored as "super::m"
+const AnalysisVersion = 45
 
 // ResolveRoot is rootrule.Resolve: the absolute, symlink-resolved form of
 // dir, the identity of a project.

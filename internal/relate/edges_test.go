@@ -1029,3 +1029,51 @@ func TestCppDeclaredCalls(t *testing.T) {
 		t.Errorf("callers of Status.ToString = %q, want Table.Describe", got)
 	}
 }
+
+// TestPHPReceivers: a call on a parameter typed with an interface reaches
+// that interface's method (and, by dispatch, its implementation's
+// callers list it), never the caller's own method of that name; parent::m
+// reaches the base class's m, not the override that makes it; self::m is
+// the class's own; PHP's functions (count, strlen) are library calls.
+func TestPHPReceivers(t *testing.T) {
+	t.Parallel()
+	r := resolverOf(t, "testdata/edges/phptyped")
+	if got := callerNames(t, r, "EmailValidator.isValid"); len(got) != 0 {
+		t.Errorf("callers of EmailValidator.isValid = %q, want none ($emailValidation->isValid is the interface's)", got)
+	}
+	if got := callerNames(t, r, "RFCValidation.isValid"); len(got) != 1 || !strings.HasPrefix(got[0], "EmailValidator.isValid ") {
+		t.Errorf("callers of RFCValidation.isValid = %q, want EmailValidator.isValid by dispatch", got)
+	}
+	if got := callerNames(t, r, "Parser.parse"); len(got) != 1 || !strings.HasPrefix(got[0], "EmailParser.parse ") {
+		t.Errorf("callers of Parser.parse = %q, want EmailParser.parse (parent::parse)", got)
+	}
+	if got := callerNames(t, r, "EmailParser.parse"); len(got) != 0 {
+		t.Errorf("callers of EmailParser.parse = %q, want none (parent::parse is not a call of itself)", got)
+	}
+	if got := callerNames(t, r, "EmailValidator.helper"); len(got) != 1 {
+		t.Errorf("callers of EmailValidator.helper = %q, want EmailValidator.isValid (self::helper)", got)
+	}
+	if got := callerNames(t, r, "RFCValidation.check"); len(got) != 1 {
+		t.Errorf("callers of RFCValidation.check = %q, want RFCValidation.isValid ($this->check)", got)
+	}
+	wantLibrary(t, edgesByCallee(t, r), "count", "strlen", "explode", "trim")
+}
+
+// TestSuperCalls: super.draw() in Java and super().draw() in Python reach
+// the base class's draw, not the override that makes the call (which a
+// call by name on the caller's own class gave: a call of itself).
+func TestSuperCalls(t *testing.T) {
+	t.Parallel()
+	r := resolverOf(t, "testdata/edges/supercalls")
+	for base, want := range map[string]string{"Shapes.java:Shape.draw": "Circle.draw ", "shapes.py:Shape.draw": "Square.draw "} {
+		got := callerNames(t, r, base)
+		if len(got) != 1 || !strings.HasPrefix(got[0], want) {
+			t.Errorf("callers of %s = %q, want %s(super)", base, got, want)
+		}
+	}
+	for _, own := range []string{"Circle.draw", "Square.draw"} {
+		if got := callerNames(t, r, own); len(got) != 0 {
+			t.Errorf("callers of %s = %q, want none", own, got)
+		}
+	}
+}

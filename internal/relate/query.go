@@ -143,6 +143,8 @@ func (e *Edge) library() bool {
 		return pythonBuiltins.has(e.To)
 	case "lua":
 		return luaBuiltins.has(e.To)
+	case "php":
+		return phpBuiltins.has(e.To)
 	case "elixir":
 		return elixirKernel.has(e.To)
 	case "swift":
@@ -364,6 +366,42 @@ var luaBuiltins = words(`
 	assert collectgarbage dofile error getmetatable ipairs load loadfile next pairs pcall print rawequal
 	rawget rawlen rawset require select setmetatable tonumber tostring type xpcall warn
 	unpack loadstring setfenv getfenv module`)
+
+// phpBuiltins are the functions of PHP's core and bundled extensions
+// that code calls most (strings, arrays, math, types, JSON, PCRE, files,
+// output; php.net/manual/en/funcref.php) and the language constructs
+// that read as calls (isset, empty, unset, list): a bare call to one that
+// the project does not define reaches the runtime.
+var phpBuiltins = words(`
+	isset empty unset list array compact extract die exit eval print echo
+	strlen strtolower strtoupper ucfirst lcfirst ucwords trim ltrim rtrim str_replace str_ireplace substr
+	substr_count strpos stripos strrpos str_contains str_starts_with str_ends_with str_pad str_repeat
+	str_split strrev strcmp strcasecmp strncmp strncasecmp sprintf printf vsprintf number_format
+	implode explode join nl2br htmlspecialchars html_entity_decode htmlentities strip_tags addslashes
+	stripslashes wordwrap chunk_split strtr mb_strlen mb_substr mb_strtolower mb_strtoupper mb_strpos
+	mb_str_split iconv idn_to_ascii idn_to_utf8 ord chr bin2hex hex2bin base64_encode base64_decode md5 sha1
+	hash hash_hmac crc32 uniqid random_bytes random_int rand mt_rand
+	count sizeof in_array array_key_exists array_keys array_values array_merge array_merge_recursive
+	array_combine array_flip array_slice array_splice array_map array_filter array_reduce array_walk
+	array_search array_unique array_reverse array_push array_pop array_shift array_unshift array_sum
+	array_product array_fill array_fill_keys array_pad array_chunk array_column array_diff array_diff_key
+	array_intersect array_intersect_key array_key_first array_key_last array_is_list range sort rsort
+	usort uasort uksort ksort krsort asort arsort shuffle current next reset end key each
+	is_array is_string is_int is_integer is_float is_bool is_null is_numeric is_object is_callable
+	is_iterable is_countable is_scalar is_a is_subclass_of gettype get_class get_parent_class
+	get_object_vars method_exists property_exists class_exists interface_exists function_exists
+	intval floatval boolval strval settype var_dump var_export print_r serialize unserialize
+	json_encode json_decode json_last_error json_last_error_msg
+	preg_match preg_match_all preg_replace preg_replace_callback preg_split preg_quote
+	abs ceil floor round min max pow sqrt intdiv fmod
+	file_exists is_file is_dir is_readable is_writable file_get_contents file_put_contents fopen fclose
+	fread fwrite fgets feof unlink mkdir rmdir rename copy realpath basename dirname pathinfo glob
+	time microtime date mktime strtotime checkdate usleep sleep
+	call_user_func call_user_func_array func_get_args func_num_args define defined constant
+	spl_object_hash spl_object_id spl_autoload_register iterator_to_array trigger_error error_log
+	set_error_handler restore_error_handler ini_get ini_set getenv putenv
+	dns_get_record checkdnsrr gethostbyname filter_var ctype_alpha ctype_digit ctype_alnum ctype_space
+	ctype_upper ctype_lower ctype_xdigit ctype_punct ob_start ob_get_clean header`)
 
 // cBuiltins are the functions of the C standard library (C17 7.x, the
 // common ones) and POSIX's most called, and C++'s casts and operators that
@@ -780,6 +818,8 @@ func (r *Resolver) calleeNames(d *Def) []string {
 		for a := range ownTypeAlias {
 			names = append(names, a+"::"+d.method)
 		}
+		// a subclass's super.m() or parent::m() (resolveSuper)
+		names = append(names, "super::"+d.method, "parent::"+d.method)
 		if typedByClass[d.Language] {
 			// a call typed with a subclass ("StatsEntry.reset" for
 			// Base.reset, chunk.pyTypes, chunk.declaredTypes) reaches the
@@ -871,7 +911,7 @@ func (r *Resolver) callerEdges(d *Def) []Edge {
 // with the value's class (Python's annotations, Java's, C#'s and C++'s
 // declarations), so a call typed with one class may reach the method of
 // another.
-var typedByClass = map[string]bool{"python": true, "java": true, "csharp": true, "cpp": true}
+var typedByClass = map[string]bool{"python": true, "java": true, "csharp": true, "cpp": true, "php": true}
 
 // overrides reports whether method d overrides base, a method of the same
 // name of one of the super classes or interfaces of d's class (Java, C#).

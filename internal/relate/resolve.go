@@ -55,6 +55,9 @@ func (r *Resolver) resolve(caller *Def, file, to string, form lang.CallForm, arg
 			return r.resolveTyped(file, t[:i], t[i+1:], args)
 		}
 		q := t[:i]
+		if q == "super" || q == "parent" {
+			return r.resolveSuper(caller, t[i+1:], args)
+		}
 		if ownTypeAlias[q] && caller != nil && caller.Owner != "" {
 			// Self::from_usize (Rust), self::m and static::m (PHP): the
 			// caller's own type
@@ -74,6 +77,31 @@ func (r *Resolver) resolve(caller *Def, file, to string, form lang.CallForm, arg
 		}
 	}
 	return r.resolveBare(caller, file, t, form, args)
+}
+
+// resolveSuper resolves super.m() (Java, Kotlin, Scala, Swift, JS,
+// Python's super().m()) and PHP's parent::m(): the method m of the
+// nearest base of the caller's class that has one (ResInherited); a base
+// outside the project leaves it unresolved. The caller's own m, which
+// the call overrides, is never the target.
+func (r *Resolver) resolveSuper(caller *Def, m string, args lang.Arity) (string, []*Def) {
+	if caller == nil {
+		return ResUnresolved, nil
+	}
+	cls := caller
+	if !caller.isClass() {
+		cls = r.classOf(caller)
+	}
+	if cls == nil {
+		return ResUnresolved, nil
+	}
+	pool := r.samePool(caller.Path, m, args)
+	for _, s := range r.superChain(cls) {
+		if got := filter(pool, func(d *Def) bool { return d.Owner == s.method && r.classOf(d) == s }); len(got) > 0 {
+			return pick(ResInherited, got, caller)
+		}
+	}
+	return ResUnresolved, nil
 }
 
 // ownTypeAlias are the names a qualified call gives the caller's own type
@@ -301,8 +329,9 @@ func (r *Resolver) resolveBare(caller *Def, file, m string, form lang.CallForm, 
 // stored with neither Self nor Value). Rust is one of them: a method is
 // called through self, Self:: or a value; so is Lua, where a bare call
 // reaches a global or local function, never a field of a module table
-// (M.f) or a method (List:append) (Lua 5.4 manual, 3.2 and 3.4.10).
-var noImplicitReceiver = map[string]bool{"python": true, "javascript": true, "typescript": true, "tsx": true, "rust": true, "lua": true}
+// (M.f) or a method (List:append) (Lua 5.4 manual, 3.2 and 3.4.10); and
+// PHP, whose methods are called through $this, self:: or a value.
+var noImplicitReceiver = map[string]bool{"python": true, "javascript": true, "typescript": true, "tsx": true, "rust": true, "lua": true, "php": true}
 
 // isCtor reports whether d is the constructor of its owner class.
 func (r *Resolver) isCtor(d *Def) bool {
@@ -333,7 +362,7 @@ func (r *Resolver) langOf(file string) string {
 // outside the project (template.Template) leaves the call unresolved.
 func (r *Resolver) resolveTyped(file, q, m string, args lang.Arity) (string, []*Def) {
 	switch r.langOf(file) {
-	case "python", "java", "csharp", "ruby", "cpp":
+	case "python", "java", "csharp", "ruby", "cpp", "php":
 		return r.resolveClassTyped(file, q, m, args)
 	}
 	typ, pkg := q, ""

@@ -22,9 +22,18 @@
 (include_once_expression (binary_expression right: (string (string_content) @import)))
 
 (function_call_expression function: [(name) (qualified_name)] @call)
-(member_call_expression name: (name) @call)
-(nullsafe_member_call_expression name: (name) @call)
-(scoped_call_expression name: (name) @call)
+; the receiver decides: $this->m() is the class's own method, $x->m() a
+; call on a value (typed by $x's declaration when it has one),
+; parent::m() the base class's, self::m() and static::m() the class's,
+; Foo::m() Foo's
+(member_call_expression object: (_) @call.recv name: (name) @call)
+(nullsafe_member_call_expression object: (_) @call.recv name: (name) @call)
+(scoped_call_expression scope: (_) @call.recv name: (name) @call)
+
+; names declared with a class: a call on one is typed "T.m" (declaredTypes)
+(simple_parameter type: (_) @annot.type name: (variable_name) @annot.name)
+(property_promotion_parameter type: (_) @annot.type name: (variable_name) @annot.name)
+(property_declaration type: (_) @annot.type (property_element (variable_name) @annot.name))
 
 ; "new Invoice(...)" calls the constructor of Invoice
 (object_creation_expression (name) @call)
