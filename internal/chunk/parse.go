@@ -330,6 +330,9 @@ func parseAST(sp *spec, path string, src []byte, pkg *GoPackage) *FileResult {
 	if sp.nestedUnits {
 		ps.jsMembers()
 	}
+	if sp.name == "scala" {
+		ps.scalaDetachedBodies()
+	}
 	ps.resolve()
 	if sp.name == "typescript" || sp.name == "tsx" {
 		ps.foldOverloads()
@@ -1010,6 +1013,28 @@ func (ps *parsed) endLine(start, end uint) int {
 
 // resolve links definitions to their enclosing definitions, drops nested
 // functions and anonymous-class methods, and computes names and chunk ranges.
+// scalaDetachedBodies gives a Scala class its body when the grammar read
+// the body as a block of its own: a class whose extends clause ends a
+// line and whose '{' opens the next one (scala-parser-combinators'
+// PagedSeq) has no template_body, and the block after it held its
+// members, which were chunked as functions of no class. The class's
+// range then runs to the block's end, so its members are its own.
+func (ps *parsed) scalaDetachedBodies() {
+	for _, d := range ps.defs {
+		if d.kind != KindClass || d.node.Kind() != "class_definition" || d.node.ChildByFieldName("body") != nil {
+			continue
+		}
+		next := d.node.NextNamedSibling()
+		for next != nil && (next.Kind() == "comment" || next.Kind() == "block_comment") {
+			next = next.NextNamedSibling()
+		}
+		if next == nil || next.Kind() != "block" || strings.TrimSpace(string(ps.buf[d.node.EndByte():next.StartByte()])) != "" {
+			continue
+		}
+		d.end = next.EndByte()
+	}
+}
+
 func (ps *parsed) resolve() {
 	sort.SliceStable(ps.defs, func(i, j int) bool {
 		a, b := ps.defs[i], ps.defs[j]

@@ -312,7 +312,9 @@ const racyWindow = int64(time.Second)
 //	    #endif, is parsed with one branch (chunk.pruneCBranches)
 //	45: PHP calls carry their receiver ($this, a typed value, parent::,
 //	    self::, a class) and super.m() is stored as "super::m"
-const AnalysisVersion = 45
+//	46: a Scala class whose body the grammar read as a block of its own
+//	    keeps its members; Scala methods named by operators are units
+const AnalysisVersion = 46
 
 // ResolveRoot is rootrule.Resolve: the absolute, symlink-resolved form of
 // dir, the identity of a project.

@@ -4,8 +4,8 @@
 (object_definition name: (identifier) @name) @class
 (trait_definition name: (identifier) @name) @class
 (enum_definition name: (identifier) @name) @class
-(function_definition name: (identifier) @name (parameters)? @params) @function
-(function_declaration name: (identifier) @name (parameters)? @params) @function
+(function_definition name: [(identifier) (operator_identifier)] @name (parameters)? @params) @function
+(function_declaration name: [(identifier) (operator_identifier)] @name (parameters)? @params) @function
 ; a val or var member of a class, object or trait (or at the top level) is a
 ; definition as a parameterless def is: circe's instances are
 ; "implicit final val decodeJson: Decoder[Json] = new Decoder[Json] { ... }",
