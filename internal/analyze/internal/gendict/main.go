@@ -42,7 +42,7 @@ func main() {
 	gloss := flag.String("glossary", "data/glossary.tsv", "bilingual glossary whose Chinese keys are added")
 	out := flag.String("out", "data/zhdict.txt", "output file")
 	minFreq := flag.Int("min-freq", 2, "drop multi-character words rarer than this")
-	glossFreq := flag.Int("glossary-freq", 1000, "the least frequency of a glossary key: a key missing from the dictionary gets it, a rarer one is raised to it")
+	glossFreq := flag.Int("glossary-freq", 5000, "the least frequency of a glossary key: a key missing from the dictionary gets it, a rarer one is raised to it")
 	flag.Parse()
 	log.SetFlags(0)
 
@@ -107,7 +107,8 @@ func main() {
 			// a programming term beats the general word that overlaps
 			// it: in 编码和解码 the glossary's 解码 (62 in jieba's
 			// dictionary) lost to 和解 "reconcile" (394), and the question
-			// lost "decode"; at 1000 it is 和/解码
+			// lost "decode"; at 1000 it is 和/解码; at 5000 在内存 is 在/内存
+			// "memory", not 在内 "among them"/存 (2328 for 在内)
 			// (a single character stays at 2, as gse counts every one:
 			// raised, 锁 "lock" would make 加锁和解锁 加锁/和解/锁)
 			n, ok := keep[key]
