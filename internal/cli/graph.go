@@ -27,12 +27,14 @@ type graphOpts struct {
 
 const nameHelp = `A NAME (FROM and TO for path) is a class ("UserService", "Outer.Inner"), "Class.method", a full chunk name
 ("UserService.find(long id)") to pick one overload, a bare function or method
-name, or a Go form ("time.ParseDuration", "(*conn).serve", "net/http.(*conn).serve").
-An ambiguous name lists its candidates.
+name, a Go form ("time.ParseDuration", "(*conn).serve", "net/http.(*conn).serve"), a name
+qualified by its owner's last segments ("Backoff.jitter" for Oban.Backoff.jitter), or a
+name in a file ("decode.go:Unmarshal") or the definition at a line of it ("PagedSeq.scala:96").
+An ambiguous name lists its candidates, each in a form that picks it.
 
 Each call edge says by which rule it was resolved: receiver (a method of the caller's
 own type), typed (a method of the receiver's type, read from Go's parameters, literals,
-results and fields, Python's annotations, Java's and C#'s declarations), type (Go: a conversion T(x) to a type of the package, listed by
+results and fields, Python's annotations, Java's, C#'s, C++'s and PHP's declarations), type (Go: a conversion T(x) to a type of the package, listed by
 graph T), enclosing, inherited, same-file, package, import, unique, ambiguous (the
 candidates are listed, never merged) or unresolved. A call on another value whose type
 is unknown ("x.Close()") matched by name is marked "guess" (dashed in dot and mermaid,

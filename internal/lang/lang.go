@@ -19,7 +19,7 @@ var byExt = map[string]string{
 	".ts": "typescript", ".mts": "typescript", ".cts": "typescript", ".tsx": "tsx",
 	".rs": "rust", ".c": "c", ".h": "c",
 	".cc": "cpp", ".cpp": "cpp", ".cxx": "cpp", ".hpp": "cpp", ".hh": "cpp", ".hxx": "cpp",
-	".cs": "csharp", ".rb": "ruby", ".php": "php", ".scala": "scala", ".sc": "scala",
+	".cs": "csharp", ".rb": "ruby", ".php": "php", ".scala": "scala", ".sc": "scala", ".sbt": "scala",
 	".kt": "kotlin", ".kts": "kotlin", ".sh": "bash", ".bash": "bash", ".zsh": "bash",
 	".swift": "swift", ".m": "objc", ".mm": "objc", ".lua": "lua", ".dart": "dart",
 	".r": "r", ".pl": "perl", ".pm": "perl", ".ex": "elixir", ".exs": "elixir",
