@@ -631,6 +631,17 @@ func (ps *parsed) relations() []Relation {
 				// is a field or property, not a class
 				to, form = t, lang.CallValue
 			}
+			if ps.classAlias != nil {
+				// PHP: a class imported under another name
+				head, rest, _ := strings.Cut(to, ".")
+				if real, ok := ps.classAlias[head]; ok {
+					if rest == "" {
+						to = real
+					} else {
+						to = real + "." + rest
+					}
+				}
+			}
 			args = r.args
 			add(RelCalls, ps.caller(funcs, r.start), to, r.start)
 			form, args = lang.CallBare, 0

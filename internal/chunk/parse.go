@@ -229,6 +229,9 @@ type parsed struct {
 	rels   []rawRel
 	skips  [][2]uint
 	alias  map[string]bool // Go/Python imported package local names
+	// classAlias: PHP, a class imported under another name (use X as Y):
+	// Y -> X's last segment
+	classAlias map[string]string
 	errors int             // ERROR/MISSING nodes in the tree
 	// scanned: defs come from a definition scanner (no tree); their chunk
 	// ranges and docs are already set.
@@ -731,6 +734,14 @@ func (ps *parsed) collect(root *sitter.Node, deadline time.Time) bool {
 				}
 				if ps.sp.qualifyCalls {
 					ps.addAlias(rel.text, alias)
+				}
+				if ps.sp.name == "php" && alias != "" {
+					// use App\Reason\NoDNSRecord as ReasonNoDNSRecord:
+					// new ReasonNoDNSRecord() makes a NoDNSRecord
+					if ps.classAlias == nil {
+						ps.classAlias = map[string]string{}
+					}
+					ps.classAlias[alias] = rel.text[strings.LastIndexByte(rel.text, '\\')+1:]
 				}
 			}
 			if len(ps.rels) < 4*maxRelations {

@@ -314,7 +314,9 @@ const racyWindow = int64(time.Second)
 //	    self::, a class) and super.m() is stored as "super::m"
 //	46: a Scala class whose body the grammar read as a block of its own
 //	    keeps its members; Scala methods named by operators are units
-const AnalysisVersion = 46
+//	47: a PHP class imported under another name (use X as Y) is called
+//	    as X
+const AnalysisVersion = 47
 
 // ResolveRoot is rootrule.Resolve: the absolute, symlink-resolved form of
 // dir, the identity of a project.

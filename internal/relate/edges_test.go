@@ -1034,7 +1034,8 @@ func TestCppDeclaredCalls(t *testing.T) {
 // that interface's method (and, by dispatch, its implementation's
 // callers list it), never the caller's own method of that name; parent::m
 // reaches the base class's m, not the override that makes it; self::m is
-// the class's own; PHP's functions (count, strlen) are library calls.
+// the class's own; PHP's functions (count, strlen) are library calls; a
+// class imported under another name is that class.
 func TestPHPReceivers(t *testing.T) {
 	t.Parallel()
 	r := resolverOf(t, "testdata/edges/phptyped")
@@ -1057,6 +1058,10 @@ func TestPHPReceivers(t *testing.T) {
 		t.Errorf("callers of RFCValidation.check = %q, want RFCValidation.isValid ($this->check)", got)
 	}
 	wantLibrary(t, edgesByCallee(t, r), "count", "strlen", "explode", "trim")
+	// a class imported under another name (use ... as ValidationReason)
+	if got := callerNames(t, r, "Reason.__construct"); len(got) != 1 || !strings.HasPrefix(got[0], "EmailValidator.getError ") {
+		t.Errorf("callers of Reason.__construct = %q, want EmailValidator.getError (new ValidationReason())", got)
+	}
 }
 
 // TestSuperCalls: super.draw() in Java and super().draw() in Python reach

@@ -11,7 +11,8 @@
 
 (program (namespace_use_declaration) @skip)
 (program (namespace_definition !body) @skip)
-(namespace_use_clause [(qualified_name) (name)] @import)
+(namespace_use_clause [(qualified_name) (name)] @import !alias)
+(namespace_use_clause [(qualified_name) (name)] @import alias: (name) @import.alias)
 (require_expression (string (string_content) @import))
 (require_expression (binary_expression right: (string (string_content) @import)))
 (require_once_expression (string (string_content) @import))

@@ -2,6 +2,8 @@
 
 namespace App;
 
+use App\Reasons\Reason as ValidationReason;
+
 interface EmailValidation
 {
     public function isValid(string $email): bool;
@@ -54,7 +56,8 @@ class EmailValidator
 
     public function getError(): string
     {
-        return "";
+        $reason = new ValidationReason();
+        return $reason->describe();
     }
 
     private static function helper(): bool
