@@ -220,19 +220,19 @@ type rawRel struct {
 }
 
 type parsed struct {
-	sp     *spec
-	path   string
-	src    []byte // original
-	buf    []byte // parse buffer: BOM and '\r' blanked, same offsets
-	idx    *lines.Index
-	defs   []*def
-	rels   []rawRel
-	skips  [][2]uint
-	alias  map[string]bool // Go/Python imported package local names
+	sp    *spec
+	path  string
+	src   []byte // original
+	buf   []byte // parse buffer: BOM and '\r' blanked, same offsets
+	idx   *lines.Index
+	defs  []*def
+	rels  []rawRel
+	skips [][2]uint
+	alias map[string]bool // Go/Python imported package local names
 	// classAlias: PHP, a class imported under another name (use X as Y):
 	// Y -> X's last segment
 	classAlias map[string]string
-	errors int             // ERROR/MISSING nodes in the tree
+	errors     int // ERROR/MISSING nodes in the tree
 	// scanned: defs come from a definition scanner (no tree); their chunk
 	// ranges and docs are already set.
 	scanned bool
