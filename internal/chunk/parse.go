@@ -1046,6 +1046,14 @@ func (ps *parsed) scalaDetachedBodies() {
 	}
 }
 
+// maxDefNesting is the deepest a definition may be nested in others and
+// still be a unit of its own. Each nested class's name holds its
+// enclosers' ("A.A.A"), so 60,000 nested classes in a 600 KB file (a
+// hostile file; real code nests a few levels) made names of quadratic
+// size, gigabytes of them, and the index run died out of memory; the
+// walk up a deep tree for each definition was quadratic in time too.
+const maxDefNesting = 24
+
 func (ps *parsed) resolve() {
 	sort.SliceStable(ps.defs, func(i, j int) bool {
 		a, b := ps.defs[i], ps.defs[j]
@@ -1061,6 +1069,10 @@ func (ps *parsed) resolve() {
 		}
 		if len(stack) > 0 && stack[len(stack)-1].end >= d.end {
 			d.parent = stack[len(stack)-1]
+		}
+		if len(stack) >= maxDefNesting {
+			// its lines are its enclosing definition's text
+			d.dropped = true
 		}
 		stack = append(stack, d)
 	}

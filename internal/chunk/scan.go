@@ -52,6 +52,9 @@ type scan struct {
 	// docPrefixes are masked-line prefixes of lines that belong to the next
 	// definition (Swift/Elixir attributes "@"); comment-only lines always do.
 	docPrefixes []string
+	// closeAt: the brackets' matches (bracketTable), made at the first
+	// matchClose
+	closeAt []int32
 }
 
 // line returns line l (1-based) of the masked text, without its newline.
@@ -223,6 +226,64 @@ func separatorLine(line string) bool {
 // matchClose returns the offset just past the bracket closing the one at
 // code[open], or len(code) when it is never closed. Only the bracket pair at
 // code[open] is counted (comments and strings are already masked).
+// matchClose returns the offset just past the bracket closing the one at
+// s.code[open] (matchClose's answer), from a table of every bracket's
+// match made in one pass at the first call: a scanner asks once per block,
+// and a file of unclosed blocks made each ask read to the end (a hostile
+// 1 MB Swift file of "func f() {" lines took 47 s).
+func (s *scan) matchClose(open int) int {
+	if s.closeAt == nil {
+		s.closeAt = bracketTable(s.code)
+	}
+	switch s.code[open] {
+	case '(', '[', '{':
+		return int(s.closeAt[open])
+	}
+	return open + 1
+}
+
+// bracketTable returns, for each offset of code holding an opening
+// bracket, the offset just past its closing one, each kind of bracket
+// counted on its own as matchClose counts them (len(code) when unclosed).
+func bracketTable(code []byte) []int32 {
+	t := make([]int32, len(code))
+	var stacks [3][]int32
+	kind := func(c byte) (int, bool) {
+		switch c {
+		case '(':
+			return 0, true
+		case '[':
+			return 1, true
+		case '{':
+			return 2, true
+		case ')':
+			return 0, false
+		case ']':
+			return 1, false
+		case '}':
+			return 2, false
+		}
+		return -1, false
+	}
+	for i, c := range code {
+		k, open := kind(c)
+		switch {
+		case k < 0:
+		case open:
+			stacks[k] = append(stacks[k], int32(i))
+		case len(stacks[k]) > 0:
+			t[stacks[k][len(stacks[k])-1]] = int32(i + 1)
+			stacks[k] = stacks[k][:len(stacks[k])-1]
+		}
+	}
+	for _, st := range stacks {
+		for _, o := range st {
+			t[o] = int32(len(code))
+		}
+	}
+	return t
+}
+
 func matchClose(code []byte, open int) int {
 	o := code[open]
 	var c byte

@@ -122,7 +122,7 @@ func scanJulia(s *scan) {
 					}
 					f.name = full
 					open := i + m[1] - 1
-					f.params = s.codeText(open, matchClose(code, open))
+					f.params = s.codeText(open, s.matchClose(open))
 				} else if m := jlTypeRe().FindSubmatchIndex(code[i:]); m != nil {
 					f.kind, f.name, f.start, f.nm = KindClass, string(code[i+m[2]:i+m[3]]), i, i+m[2]
 				}

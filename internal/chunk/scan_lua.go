@@ -78,7 +78,7 @@ func scanLua(s *scan) {
 					f.name = full
 				}
 				open := i + m[1] - 1
-				e := matchClose(code, open)
+				e := s.matchClose(open)
 				f.params = s.codeText(open, e)
 			} else if m := luaAssignRe().FindSubmatchIndex(code[ls:i]); m != nil {
 				full := strings.Join(strings.Fields(string(code[ls+m[2]:ls+m[3]])), "")
@@ -92,7 +92,7 @@ func scanLua(s *scan) {
 					f.name = full
 				}
 				if j := skipSpace(code, i+len(w)); j < len(code) && code[j] == '(' {
-					f.params = s.codeText(j, matchClose(code, j))
+					f.params = s.codeText(j, s.matchClose(j))
 				}
 			}
 			stack = append(stack, f)

@@ -1,5 +1,7 @@
 package chunk
 
+import "bytes"
+
 // Maskers for the scanned languages. Each returns a copy of src of the same
 // length in which comments and the contents of string and character
 // literals are spaces; newlines are kept (so lines and offsets match) and
@@ -65,13 +67,16 @@ func (m *masker) until(i, keep int, end string) int {
 	return j + len(end)
 }
 
+// indexFrom returns the offset of the first s in b at or after i, or -1.
 func indexFrom(b []byte, i int, s string) int {
-	for ; i+len(s) <= len(b); i++ {
-		if string(b[i:i+len(s)]) == s {
-			return i
-		}
+	if i < 0 || i > len(b) {
+		return -1
 	}
-	return -1
+	j := bytes.Index(b[i:], []byte(s))
+	if j < 0 {
+		return -1
+	}
+	return i + j
 }
 
 func hasAt(b []byte, i int, s string) bool {

@@ -44,10 +44,10 @@ func scanR(s *scan) {
 		}
 		name := strings.Trim(string(s.src[at+m[2]:at+m[3]]), "`")
 		open := at + m[1] - 1
-		close := matchClose(code, open)
+		close := s.matchClose(open)
 		end := lineEnd(code, close)
 		if b := skipSpace(code, close); b < len(code) && code[b] == '{' {
-			end = matchClose(code, b)
+			end = s.matchClose(b)
 		}
 		s.add(KindFunction, name, at, end, at+m[2], s.codeText(open, close), "")
 	})

@@ -94,7 +94,7 @@ func scanSwift(s *scan) {
 			if k := strings.LastIndex(name, "."); k >= 0 {
 				name = name[k+1:]
 			}
-			if d := s.add(KindClass, name, start, matchClose(code, j), i+n[2], "", ""); d != nil && kw == "extension" {
+			if d := s.add(KindClass, name, start, s.matchClose(j), i+n[2], "", ""); d != nil && kw == "extension" {
 				d.ownerOnly = true // owns its methods; the type is declared elsewhere
 			}
 			s.swiftInherits(kw, i+n[1], j, protocols)
@@ -116,7 +116,7 @@ func scanSwift(s *scan) {
 			}
 			params := ""
 			if i < len(code) && code[i] == '(' {
-				e := matchClose(code, i)
+				e := s.matchClose(i)
 				params = s.codeText(i, e)
 				i = e
 			}
@@ -124,7 +124,7 @@ func scanSwift(s *scan) {
 			if body < 0 {
 				continue
 			}
-			s.add(KindFunction, name, start, matchClose(code, body), nameAt, params, "")
+			s.add(KindFunction, name, start, s.matchClose(body), nameAt, params, "")
 		}
 	}
 	from := len(s.rels)

@@ -36,7 +36,7 @@ func scanZig(s *scan) {
 				if m[2] >= 0 {
 					params = string(s.src[m[2]:m[3]]) // test "name" reads test("name")
 				}
-				s.add(KindFunction, "test", at, matchClose(code, m[1]-1), at, params, "")
+				s.add(KindFunction, "test", at, s.matchClose(m[1]-1), at, params, "")
 			}
 			return
 		}
@@ -99,7 +99,7 @@ func shift(m []int, off int) []int {
 func zigFn(s *scan, start int, m []int) {
 	code := s.code
 	open := m[1] - 1
-	close := matchClose(code, open)
+	close := s.matchClose(open)
 	body, isType := zigBody(code, close)
 	if body < 0 {
 		return // extern or otherwise body-less
@@ -108,7 +108,7 @@ func zigFn(s *scan, start int, m []int) {
 	if isType {
 		kind = KindClass
 	}
-	s.add(kind, string(code[m[2]:m[3]]), start, matchClose(code, body), m[2], s.codeText(open, close), "")
+	s.add(kind, string(code[m[2]:m[3]]), start, s.matchClose(body), m[2], s.codeText(open, close), "")
 }
 
 // zigContainer adds "const Name = struct/enum/union/opaque { ... };".
@@ -117,7 +117,7 @@ func zigContainer(s *scan, start int, m []int) {
 	i := m[1]
 	for i < len(code) && code[i] != '{' && code[i] != ';' {
 		if code[i] == '(' {
-			i = matchClose(code, i)
+			i = s.matchClose(i)
 			continue
 		}
 		i++
@@ -125,7 +125,7 @@ func zigContainer(s *scan, start int, m []int) {
 	if i >= len(code) || code[i] != '{' {
 		return
 	}
-	end := matchClose(code, i)
+	end := s.matchClose(i)
 	if j := skipSpace(code, end); j < len(code) && code[j] == ';' {
 		end = j + 1
 	}

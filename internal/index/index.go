@@ -316,7 +316,8 @@ const racyWindow = int64(time.Second)
 //	    keeps its members; Scala methods named by operators are units
 //	47: a PHP class imported under another name (use X as Y) is called
 //	    as X
-const AnalysisVersion = 47
+//	48: a definition nested deeper than 24 levels is its encloser's text
+const AnalysisVersion = 48
 
 // ResolveRoot is rootrule.Resolve: the absolute, symlink-resolved form of
 // dir, the identity of a project.
