@@ -86,11 +86,15 @@ func (c *Changes) Has(path string) bool {
 	return false
 }
 
-// maxRacyReads bounds the files Diff reads to settle a racy stat;
-// maxDeniedChecks bounds the differing files it opens to leave out the
-// unreadable ones (past it, they count as changed).
+// maxRacyBytes bounds the bytes Diff reads to settle racy stats (files
+// written within racyWindow of their indexing; past it, they count as
+// changed); maxDeniedChecks bounds the differing files it opens to leave
+// out the unreadable ones (past it, they count as changed). The racy
+// bound was 256 files: a run right after 300 files were written left 44
+// of them "changed since the last index" in every search after it, with
+// their results marked stale, though none had changed.
 const (
-	maxRacyReads    = 256
+	maxRacyBytes    = 64 << 20
 	maxDeniedChecks = 4096
 )
 
@@ -176,7 +180,7 @@ func listTree(ctx context.Context, st Store, root string, opts walk.Options, bes
 // pending change): the
 // fast path Run uses to skip unchanged files; a file written within a
 // second of its indexing is settled by its content hash (at most
-// maxRacyReads of them; past that they count as changed). emb is the
+// maxRacyBytes of them; past that they count as changed). emb is the
 // project's embedder (nil: none is checked): a file whose fingerprint
 // names another text analysis than emb's (OtherAnalysis) is changed too,
 // as its vectors are (its lines are still true); allowSecrets walks as
@@ -226,16 +230,17 @@ func Diff(ctx context.Context, st Store, root string, emb embed.Embedder, allowS
 	// a check writes no fingerprint: those it read from the store are
 	// kept for the next check or run
 	fps.saveSnapshot(ctx, st, root)
-	racy, opened := 0, 0
+	var racy int64
+	opened := 0
 	for i, f := range files {
 		q := prevs[i]
 		if q.ok && !q.stale && sameStat(store.FileRecord{Size: q.size, MtimeNS: q.mtime, IndexedAt: q.indexed}, f) {
 			continue
 		}
-		if q.ok && !q.stale && q.size == f.Size && q.mtime == f.ModTime.UnixNano() && racy < maxRacyReads {
+		if q.ok && !q.stale && q.size == f.Size && q.mtime == f.ModTime.UnixNano() && racy+f.Size <= maxRacyBytes {
 			// written within racyWindow of its indexing: the stat cannot
 			// tell, the content hash can
-			racy++
+			racy += f.Size
 			if b, err := os.ReadFile(f.Abs); err == nil {
 				if sum := sha256.Sum256(b); hex.EncodeToString(sum[:]) == q.sha {
 					continue

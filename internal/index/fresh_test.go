@@ -2,12 +2,15 @@ package index
 
 import (
 	"context"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
 	"testing"
 	"time"
+
+	"github.com/coderag/coderag/internal/testutil"
 
 	"github.com/coderag/coderag/internal/analyze"
 	"github.com/coderag/coderag/internal/embed"
@@ -149,5 +152,44 @@ func TestOtherAnalysisOf(t *testing.T) {
 				t.Errorf("%v, fingerprint %q: %v, OtherAnalysis says %v", emb, rec, got, want)
 			}
 		}
+	}
+}
+
+// TestManyRacyFilesSettle: 300 files whose stored mtimes are all within
+// racyWindow of their indexing (written just before the run) are settled
+// by their content, not counted as changed: a bound of 256 racy reads
+// left 44 "changed since the last index" in every check after the run.
+func TestManyRacyFilesSettle(t *testing.T) {
+	emb := localEmbedder(t)
+	root := resolved(t, t.TempDir())
+	for i := range 300 {
+		writeFile(t, root, fmt.Sprintf("p/f%03d.go", i), fmt.Sprintf("package p\n\nfunc F%d() {}\n", i))
+	}
+	st := openStore(t)
+	mustRun(t, st, emb, root)
+	// every stored mtime inside racyWindow of its row's indexing time, as
+	// a run that starts within a second of the writes leaves them (set
+	// from the store's own record: a slow run cannot move them out)
+	testutil.RawWrite(t, st.Path(), `UPDATE indexed_files SET mtime_ns = indexed_at - ?`, int64(racyWindow/2))
+	rows, err := rawDB(t, st).Query(`SELECT file_path, mtime_ns FROM indexed_files`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var p string
+		var m int64
+		if err := rows.Scan(&p, &m); err != nil {
+			t.Fatal(err)
+		}
+		os.Chtimes(filepath.Join(root, p), time.Unix(0, m), time.Unix(0, m))
+	}
+	rows.Close()
+	dropListing(t, st, root)
+	ch, err := Diff(context.Background(), st, root, emb, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ch.Len() != 0 {
+		t.Errorf("%d of 300 unchanged racy files counted as changed", ch.Len())
 	}
 }
