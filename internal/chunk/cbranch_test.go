@@ -35,20 +35,9 @@ private:
 };
 }
 `
-	res, err := Parse("writer.h", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, c := range res.Chunks {
-		if c.Type != "text" {
-			got = append(got, c.Name)
-		}
-	}
-	for _, want := range []string{"Writer", "Writer.Put(int v)", "Writer.Flush()", "Writer.Native()", "Writer.Count()"} {
-		if !slices.Contains(got, want) {
-			t.Errorf("no chunk %q among %q", want, got)
-		}
+	got := wantUnits(t, "writer.h", src, "Writer", "Writer.Put(int v)", "Writer.Flush()", "Writer.Native()", "Writer.Count()")
+	if n := len(slices.DeleteFunc(slices.Clone(got), func(s string) bool { return s != "Writer.Native()" })); n != 2 {
+		t.Errorf("%d chunks Writer.Native(), want both whole branches' (%q)", n, got)
 	}
 	pruned, n := pruneCBranches([]byte(src), false)
 	if n != 1 || len(pruned) != len(src) || strings.Count(string(pruned), "\n") != strings.Count(src, "\n") {
@@ -62,4 +51,27 @@ private:
 	if strings.Contains(string(last), "Put(long v)") || !strings.Contains(string(last), "Put(int v)") {
 		t.Errorf("keepLast did not keep the #else branch alone:\n%s", last)
 	}
+}
+
+// wantUnits parses src as file name and fails the test for each of want
+// that is not the name of one of its definition chunks (text chunks left
+// out); it returns the names it found.
+func wantUnits(t *testing.T, name, src string, want ...string) []string {
+	t.Helper()
+	res, err := Parse(name, []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range res.Chunks {
+		if c.Type != "text" {
+			got = append(got, c.Name)
+		}
+	}
+	for _, w := range want {
+		if !slices.Contains(got, w) {
+			t.Errorf("no chunk %q among %q", w, got)
+		}
+	}
+	return got
 }

@@ -1,9 +1,6 @@
 package chunk
 
-import (
-	"slices"
-	"testing"
-)
+import "testing"
 
 // A Scala class whose extends clause ends a line and whose '{' opens the
 // next one keeps its members (the grammar reads the body as a block of
@@ -36,19 +33,5 @@ abstract class Parser[+T] extends (Input => ParseResult[T]) {
   def ^^ [U](f: T => U): Parser[U] = map(f)
 }
 `
-	res, err := Parse("PagedSeq.scala", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, c := range res.Chunks {
-		if c.Type != "text" {
-			got = append(got, c.Name)
-		}
-	}
-	for _, want := range []string{"PagedSeq.length()", "PagedSeq.isDefinedAt(index: Int)", "Parser.~(q: => Parser[U])", "Parser.^^(f: T => U)"} {
-		if !slices.Contains(got, want) {
-			t.Errorf("no chunk %q among %q", want, got)
-		}
-	}
+	wantUnits(t, "PagedSeq.scala", src, "PagedSeq.length()", "PagedSeq.isDefinedAt(index: Int)", "Parser.~(q: => Parser[U])", "Parser.^^(f: T => U)")
 }
