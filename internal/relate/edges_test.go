@@ -1028,6 +1028,10 @@ func TestCppDeclaredCalls(t *testing.T) {
 	if got := callerNames(t, r, "Status.ToString"); len(got) != 1 || !strings.HasPrefix(got[0], "Table.Describe ") {
 		t.Errorf("callers of Status.ToString = %q, want Table.Describe", got)
 	}
+	// a free function called through its namespace (util::clamp)
+	if got := callerNames(t, r, "clamp"); len(got) != 1 || !strings.HasPrefix(got[0], "Table.Describe ") {
+		t.Errorf("callers of clamp = %q, want Table.Describe (util::clamp)", got)
+	}
 }
 
 // TestPHPReceivers: a call on a parameter typed with an interface reaches

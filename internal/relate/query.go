@@ -847,6 +847,12 @@ func (r *Resolver) calleeNames(d *Def) []string {
 			}
 		}
 	} else {
+		if d.Language == "cpp" || d.Language == "c" {
+			// a free function called through its namespace
+			// (base64::encode, cereal::base64::encode): the call names
+			// the project's relations hold (each row is resolved again)
+			names = append(names, r.qualifiedCallNames(d.method)...)
+		}
 		if base := path.Base(r.absDir(d)); base != "." && base != "/" {
 			names = append(names, base+"."+d.method)
 		}
@@ -903,6 +909,28 @@ func (r *Resolver) callerEdges(d *Def) []Edge {
 			continue
 		}
 		out = append(out, e)
+	}
+	return out
+}
+
+// maxQualifiedCallNames bounds the namespace-qualified names
+// qualifiedCallNames returns.
+const maxQualifiedCallNames = 64
+
+// qualifiedCallNames returns the names of the project's relations that
+// end with "::"+m (a C++ call through a namespace or a class), at most
+// maxQualifiedCallNames.
+func (r *Resolver) qualifiedCallNames(m string) []string {
+	got, err := r.idx.RelationNamesLike(r.ctx, r.project, "::"+m, 4*maxQualifiedCallNames)
+	if err != nil {
+		r.fail(err)
+		return nil
+	}
+	var out []string
+	for _, n := range got {
+		if strings.HasSuffix(n, "::"+m) && len(out) < maxQualifiedCallNames {
+			out = append(out, n)
+		}
 	}
 	return out
 }

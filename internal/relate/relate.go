@@ -71,6 +71,7 @@ type Index interface {
 	RelationsTo(ctx context.Context, project string, names, kinds []string) ([]store.RelationRow, error)
 	RelationsOfFile(ctx context.Context, project, path string, kinds []string) ([]store.RelationRow, error)
 	CallRelations(ctx context.Context, project string, fn func(store.RelationRow) bool) error
+	RelationNamesLike(ctx context.Context, project, sub string, n int) ([]string, error)
 	DataVersion(ctx context.Context, project string) (string, error)
 }
 

@@ -3,6 +3,7 @@
 
 #include "store/comparator.h"
 #include "store/status.h"
+#include "store/util.h"
 
 namespace store {
 
@@ -12,7 +13,7 @@ class Table {
 
   std::string Describe(const Status& s, const Comparator* cmp) {
     std::vector<int> rows;
-    rows.push_back(cmp->Compare(1, 2));
+    rows.push_back(util::clamp(cmp->Compare(1, 2)));
     std::string out = s.ToString();
     return out.size() > 0 ? out : "";
   }
