@@ -196,3 +196,23 @@ func TestOverloadsKeepTheirCalls(t *testing.T) {
 		}
 	}
 }
+
+// A C++ call through a namespace with template arguments names the
+// function without them (detail::swap_bytes<4> calls detail::swap_bytes).
+func TestCppQualifiedTemplateCall(t *testing.T) {
+	t.Parallel()
+	got := callTargets(t, "a.hpp", "namespace d { template <int N> void swap_bytes(char* p) {} }\nvoid f(char* p) { d::swap_bytes<4>(p); }\n")
+	if !got["d::swap_bytes"] {
+		t.Errorf("no call d::swap_bytes among %v", got)
+	}
+	for _, c := range []struct{ in, want string }{
+		{"detail::swap_bytes<DataSize>", "detail::swap_bytes"},
+		{"std::vector<std::pair<int, int>>::size", "std::vector::size"},
+		{"ns::operator<", "ns::operator<"},
+		{"a<b", "a<b"},
+	} {
+		if got := dropTemplateArgs(c.in); got != c.want {
+			t.Errorf("dropTemplateArgs(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}

@@ -643,7 +643,11 @@ func (ps *parsed) collect(root *sitter.Node, deadline time.Time) bool {
 				rel = &rawRel{kind: RelCalls, text: ps.text(&n), start: n.StartByte()}
 				callName = &n
 			case "call.path":
-				rel = &rawRel{kind: RelCalls, text: ps.text(&n), start: n.StartByte(), path: true}
+				text := ps.text(&n)
+				if ps.sp.name == "cpp" {
+					text = dropTemplateArgs(text) // ns::swap_bytes<4> calls ns::swap_bytes
+				}
+				rel = &rawRel{kind: RelCalls, text: text, start: n.StartByte(), path: true}
 				callName = &n
 			case "call.recv":
 				recvNode = &n
@@ -884,6 +888,32 @@ var platformMethods = setOf(`equals hashCode toString getClass clone notify noti
 	getOrDefault putIfAbsent computeIfAbsent addAll removeAll retainAll length charAt substring startsWith
 	endsWith trim toLowerCase toUpperCase isBlank isPresent orElse orElseGet orElseThrow ifPresent
 	Equals GetHashCode ToString GetType Add Remove Contains Clear ContainsKey TryGetValue GetEnumerator MoveNext CompareTo`)
+
+// dropTemplateArgs returns a C++ qualified name without its template
+// argument lists: "detail::swap_bytes<DataSize>" is "detail::swap_bytes",
+// "std::vector<int>::size" "std::vector::size". An operator's name
+// (operator<, operator<<=) is left as it is.
+func dropTemplateArgs(s string) string {
+	if !strings.Contains(s, "<") || strings.Contains(s, "operator") {
+		return s
+	}
+	var b strings.Builder
+	depth := 0
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '<':
+			depth++
+		case c == '>' && depth > 0:
+			depth--
+		case depth == 0:
+			b.WriteByte(c)
+		}
+	}
+	if depth != 0 {
+		return s // unbalanced: not a template argument list
+	}
+	return strings.TrimSpace(b.String())
+}
 
 // phpReceiver reads the receiver of a PHP call (kind: its node's): $this
 // and self:: or static:: are the class's own (self, recv "$this"), a

@@ -317,7 +317,9 @@ const racyWindow = int64(time.Second)
 //	47: a PHP class imported under another name (use X as Y) is called
 //	    as X
 //	48: a definition nested deeper than 24 levels is its encloser's text
-const AnalysisVersion = 48
+//	49: a C++ call through a namespace drops its template arguments
+//	    (ns::swap_bytes<4> calls ns::swap_bytes)
+const AnalysisVersion = 49
 
 // ResolveRoot is rootrule.Resolve: the absolute, symlink-resolved form of
 // dir, the identity of a project.
