@@ -1085,4 +1085,9 @@ func TestSuperCalls(t *testing.T) {
 			t.Errorf("callers of %s = %q, want none", own, got)
 		}
 	}
+	// a call typed with a nested class as its declaration writes it
+	// (Request.Options options) is among the method's callers
+	if got := callerNames(t, r, "Options.readTimeoutMillis"); len(got) != 1 || !strings.HasPrefix(got[0], "HttpClient.timeout ") {
+		t.Errorf("callers of Options.readTimeoutMillis = %q, want HttpClient.timeout", got)
+	}
 }

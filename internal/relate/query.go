@@ -827,6 +827,11 @@ func (r *Resolver) calleeNames(d *Def) []string {
 			// an interface whose method d overrides ("Executor.query" for
 			// CachingExecutor.query) may reach d by dispatch (callerEdges)
 			if c := r.classOf(d); c != nil {
+				if c.Name != c.method {
+					// a nested class as a declaration writes it:
+					// Request.Options o; o.readTimeoutMillis()
+					names = append(names, c.Name+"."+d.method)
+				}
 				for _, sub := range r.subclassesOf(c) {
 					names = append(names, sub.method+"."+d.method)
 				}
