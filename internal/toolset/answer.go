@@ -69,10 +69,38 @@ func inputSchema[In any](tool string) (*jsonschema.Schema, error) {
 			}
 		}
 	}
+	// arguments the tool checks itself, with its own messages: declared
+	// in the schema too, so a client sees the range before it calls
+	for name, b := range declaredOnly[tool] {
+		if p := sch.Properties[name]; p != nil {
+			// the range only: a declared default is filled in by the
+			// SDK, and depth without walk is an error
+			lo, hi := float64(b.min), float64(b.max)
+			p.Minimum, p.Maximum = &lo, &hi
+		}
+	}
+	for name, values := range enums[tool] {
+		if p := sch.Properties[name]; p != nil {
+			p.Enum = values
+		}
+	}
 	p := &jsonschema.Schema{Type: "integer", Description: fmt.Sprintf("longest answer in characters, %d to %d (default %d); a longer answer is cut at a line boundary and says how to continue", minAnswerChars, MaxAnswerChars, DefaultAnswerChars)}
 	set(p, bound{minAnswerChars, MaxAnswerChars, DefaultAnswerChars, ""})
 	sch.Properties["max_answer_chars"] = p
 	return sch, nil
+}
+
+// declaredOnly are numeric ranges declared in a tool's schema (without a
+// default) that the tool checks itself (code_graph's depth: "depth must
+// be 1 to 4").
+var declaredOnly = map[string]map[string]bound{
+	"code_graph": {"depth": {1, maxWalkDepth, 2, ""}},
+}
+
+// enums are the allowed values of a tool's string arguments, declared in
+// its schema (the tool checks them itself).
+var enums = map[string]map[string][]any{
+	"code_graph": {"walk": {"callers", "callees"}},
 }
 
 // CheckBounds returns an error when args (a tool call's JSON arguments)
