@@ -547,7 +547,7 @@ func sortResults(rs []Result) {
 
 // compareResults is sortResults' order as a three-way comparison: < 0
 // when x comes before y (a higher score, then a lower path, then a lower
-// name), > 0 when after, 0 when neither. A NaN score is neither before
+// name, then an earlier line), > 0 when after, 0 when neither. A NaN score is neither before
 // nor after another score, and its path and name are not compared, as in
 // the order sort.SliceStable was given before.
 func compareResults(x, y *Result) int {
@@ -563,7 +563,13 @@ func compareResults(x, y *Result) int {
 	if c := strings.Compare(x.Path, y.Path); c != 0 {
 		return c
 	}
-	return strings.Compare(x.Name, y.Name)
+	if c := strings.Compare(x.Name, y.Name); c != 0 {
+		return c
+	}
+	// namesakes in one file (three validator(value) closures): the
+	// earlier first, not whichever the routes gave first (it varied from
+	// run to run)
+	return x.StartLine - y.StartLine
 }
 
 // permute puts rs[idx[i]] at position i for every i, in place, following

@@ -55,3 +55,19 @@ func TestSortResultsEqualsSliceStable(t *testing.T) {
 		}
 	}
 }
+
+// TestSortResultsNamesakesByLine: results of one score, path and name
+// (three validator(value) closures in one file) come out by line, whatever
+// order they were given in: the order varied from run to run before.
+func TestSortResultsNamesakesByLine(t *testing.T) {
+	for _, order := range [][]int{{506, 318, 383}, {383, 506, 318}, {318, 383, 506}} {
+		var rs []Result
+		for _, l := range order {
+			rs = append(rs, Result{Path: "src/types.ts", Name: "validator(value)", StartLine: l, Score: 0.023})
+		}
+		sortResults(rs)
+		if rs[0].StartLine != 318 || rs[1].StartLine != 383 || rs[2].StartLine != 506 {
+			t.Errorf("from %v: %d %d %d, want 318 383 506", order, rs[0].StartLine, rs[1].StartLine, rs[2].StartLine)
+		}
+	}
+}
