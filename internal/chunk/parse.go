@@ -633,6 +633,10 @@ func (ps *parsed) collect(root *sitter.Node, deadline time.Time) bool {
 				importName = ps.text(&n)
 			case "import.alias":
 				alias = ps.text(&n)
+			case "bound.name":
+				if ps.alias != nil {
+					ps.alias[ps.text(&n)] = true
+				}
 			case "extends":
 				rel = &rawRel{kind: RelExtends, text: ps.text(&n), start: n.StartByte()}
 			case "super":

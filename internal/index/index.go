@@ -319,7 +319,9 @@ const racyWindow = int64(time.Second)
 //	48: a definition nested deeper than 24 levels is its encloser's text
 //	49: a C++ call through a namespace drops its template arguments
 //	    (ns::swap_bytes<4> calls ns::swap_bytes)
-const AnalysisVersion = 49
+//	50: a name a Python from-import binds (a module, a class) qualifies
+//	    the calls through it (models.format_name(x), Schema.from_dict(d))
+const AnalysisVersion = 50
 
 // ResolveRoot is rootrule.Resolve: the absolute, symlink-resolved form of
 // dir, the identity of a project.

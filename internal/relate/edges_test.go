@@ -1091,3 +1091,14 @@ func TestSuperCalls(t *testing.T) {
 		t.Errorf("callers of Options.readTimeoutMillis = %q, want HttpClient.timeout", got)
 	}
 }
+
+// TestValueCallsReachMethods: a call on a value (m.set(k, v) on a Map)
+// reaches a method, never a top-level function of that name; the bare
+// call set(2) still does.
+func TestValueCallsReachMethods(t *testing.T) {
+	t.Parallel()
+	r := resolverOf(t, "testdata/edges/valuecalls")
+	if got := callerNames(t, r, "set"); len(got) != 1 || got[0] != "run (same-file)" {
+		t.Errorf("callers of set = %q, want the bare call of run alone", got)
+	}
+}

@@ -241,7 +241,8 @@ func (r *Resolver) resolveBare(caller *Def, file, m string, form lang.CallForm, 
 		pool = filter(pool, func(d *Def) bool { return d.Owner != "" })
 	}
 	if value {
-		pool = filter(pool, func(d *Def) bool { return d != caller })
+		methodsOnly := valueReachesMethods[r.langOf(file)]
+		pool = filter(pool, func(d *Def) bool { return d != caller && (!methodsOnly || d.Owner != "") })
 	}
 	// Python, JavaScript and TypeScript have no implicit receiver: a bare
 	// call ("send(req)", "helper(x)") reaches a function or a class (its
@@ -332,6 +333,14 @@ func (r *Resolver) resolveBare(caller *Def, file, m string, form lang.CallForm, 
 // (M.f) or a method (List:append) (Lua 5.4 manual, 3.2 and 3.4.10); and
 // PHP, whose methods are called through $this, self:: or a value.
 var noImplicitReceiver = map[string]bool{"python": true, "javascript": true, "typescript": true, "tsx": true, "rust": true, "lua": true, "php": true}
+
+// valueReachesMethods are the languages in which a call on a value
+// (x.set(k, v)) reaches a method, never a top-level function of that
+// name (superstruct's set() factory was a candidate for every Map's
+// set); Kotlin's extension functions and C's function pointers are such
+// calls, so Kotlin and C are not among them.
+var valueReachesMethods = map[string]bool{"javascript": true, "typescript": true, "tsx": true, "python": true,
+	"ruby": true, "php": true, "java": true, "csharp": true, "cpp": true, "rust": true, "swift": true, "scala": true}
 
 // isCtor reports whether d is the constructor of its owner class.
 func (r *Resolver) isCtor(d *Def) bool {

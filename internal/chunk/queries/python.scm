@@ -11,6 +11,9 @@
 (import_from_statement module_name: (dotted_name) @import)
 (import_from_statement module_name: (relative_import) @import
   name: [(dotted_name) @import.name (aliased_import name: (dotted_name) @import.name)])
+; a name a from-import binds (a module, a class): mod.f() and Cls.m() are
+; calls through it, not calls on a value
+(import_from_statement name: [(dotted_name) @bound.name (aliased_import alias: (identifier) @bound.name)])
 
 (call function: (identifier) @call)
 (call function: (attribute object: (_) @call.recv attribute: (identifier) @call))
