@@ -54,8 +54,20 @@ func Detect(name string) string {
 	if l, ok := byName[base]; ok {
 		return l
 	}
-	return byExt[strings.ToLower(path.Ext(base))]
+	ext := strings.ToLower(path.Ext(base))
+	if ext == ".inc" {
+		// a fragment included by a document (about.rst.inc, intro.md.inc)
+		// is that document's language, not C++'s
+		if inner := byExt[strings.ToLower(path.Ext(strings.TrimSuffix(base, path.Ext(base))))]; inner != "" && !codeIncludes[inner] {
+			return inner
+		}
+	}
+	return byExt[ext]
 }
+
+// codeIncludes are the languages whose ".x.inc" fragment stays C++'s
+// (a generated table included by C code: opcodes.h.inc).
+var codeIncludes = map[string]bool{"c": true, "cpp": true}
 
 // Indexable reports whether a file of this name is indexed (Detect != "").
 func Indexable(name string) bool { return Detect(name) != "" }

@@ -35,7 +35,7 @@ func TestDetect(t *testing.T) {
 	for name, want := range map[string]string{
 		"a/b.go": "go", "X.H": "c", "lib/x.hpp": "cpp", "config.ru": "ruby", "tasks/db.rake": "ruby",
 		"rack.gemspec": "ruby", "Rakefile": "ruby", "Vagrantfile": "ruby", `win\dir\Makefile`: "make",
-		"tool.pyw": "python", "docs/intro.mdx": "markdown", "build.sbt": "scala", "LICENSE": "", "img.png": "",
+		"tool.pyw": "python", "docs/intro.mdx": "markdown", "build.sbt": "scala", "docs/about.rst.inc": "text", "x.h.inc": "cpp", "table.inc": "cpp", "LICENSE": "", "img.png": "",
 	} {
 		if got := Detect(name); got != want {
 			t.Errorf("Detect(%q) = %q, want %q", name, got, want)
