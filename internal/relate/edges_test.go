@@ -1032,6 +1032,11 @@ func TestCppDeclaredCalls(t *testing.T) {
 	if got := callerNames(t, r, "clamp"); len(got) != 1 || !strings.HasPrefix(got[0], "Table.Describe ") {
 		t.Errorf("callers of clamp = %q, want Table.Describe (util::clamp)", got)
 	}
+	// through a namespace no file or directory is named after, with
+	// template arguments
+	if got := callerNames(t, r, "widen"); len(got) != 1 || !strings.HasPrefix(got[0], "Table.Describe ") {
+		t.Errorf("callers of widen = %q, want Table.Describe (util::detail::widen<2>)", got)
+	}
 }
 
 // TestPHPReceivers: a call on a parameter typed with an interface reaches

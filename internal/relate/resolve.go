@@ -608,6 +608,21 @@ func (r *Resolver) resolveQualified(file, q, m string, args lang.Arity) (string,
 		}
 		return (d.Owner == "" || d.Owner == m) && r.inPackage(d, q)
 	})
+	if len(got) == 0 && (r.langOf(file) == "cpp" || r.langOf(file) == "c") && !strings.HasPrefix(q, "std") && len(r.classes[qs]) == 0 {
+		// a C++ namespace (portable_binary_detail::swap_bytes), which no
+		// directory or file names: the project's free functions of that
+		// name, the one in a file the caller includes first
+		if free := filter(pool, func(d *Def) bool { return d.Owner == "" && !d.isClass() }); len(free) > 0 {
+			if inc := filter(free, func(d *Def) bool { return d.Path == file || r.imported(file, d) }); len(inc) > 0 {
+				free = inc
+			}
+			if len(free) == 1 {
+				return pick(ResImport, free, nil)
+			}
+			sortDefs(free)
+			return ResAmbiguous, free
+		}
+	}
 	if len(got) == 0 {
 		return ResUnresolved, nil
 	}

@@ -14,6 +14,7 @@ class Table {
   std::string Describe(const Status& s, const Comparator* cmp) {
     std::vector<int> rows;
     rows.push_back(util::clamp(cmp->Compare(1, 2)));
+    rows.push_back(util::detail::widen<2>(1));
     std::string out = s.ToString();
     return out.size() > 0 ? out : "";
   }
