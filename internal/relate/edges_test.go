@@ -858,6 +858,11 @@ func TestJavaDeclaredCalls(t *testing.T) {
 	t.Parallel()
 	r := resolverOf(t, "testdata/edges/javatyped")
 	by := edgesByCallee(t, r)
+	// a test of the class's package under another source root (src/test/java)
+	// sees it without an import: typed, not a library call
+	if es := by["SimpleExecutor.commit"]; len(es) != 1 || es[0].Resolution != ResTyped || es[0].Target == nil {
+		t.Errorf("executor.commit(true) in src/test/java: %+v, want typed to SimpleExecutor.commit", es)
+	}
 	for _, name := range []string{"Executor.query", "Executor.commit"} {
 		es := by[name]
 		if len(es) == 0 {

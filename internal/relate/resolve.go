@@ -351,6 +351,36 @@ func (r *Resolver) isCtor(d *Def) bool {
 	return false
 }
 
+// samePackageDir reports whether two directories hold one JVM package:
+// the same directory, or the same path under a source root
+// (src/main/java/feign and src/test/java/feign are package feign's, as
+// are its module's other roots), which a test in the class's package
+// sees without an import.
+func samePackageDir(a, b string) bool {
+	if a == b {
+		return true
+	}
+	pa, pb := jvmPackagePath(a), jvmPackagePath(b)
+	return pa != "" && pa == pb
+}
+
+// jvmPackagePath returns dir's path under its nearest java/, kotlin/ or
+// scala/ source root ("feign" for core/src/test/java/feign), or "" when it
+// is under none.
+func jvmPackagePath(dir string) string {
+	d := "/" + dir + "/"
+	best := -1
+	for _, root := range []string{"/java/", "/kotlin/", "/scala/"} {
+		if i := strings.LastIndex(d, root); i >= 0 && i+len(root) > best {
+			best = i + len(root)
+		}
+	}
+	if best < 0 {
+		return ""
+	}
+	return strings.TrimSuffix(d[best:], "/")
+}
+
 // dirScoped languages see the definitions of their directory (package)
 // without an import; in the others (Python, JS, Rust, ...) a module is a file.
 var dirScoped = map[string]bool{"go": true, "java": true, "kotlin": true, "scala": true, "csharp": true}
@@ -438,7 +468,7 @@ func (r *Resolver) resolveClassTyped(file, typ, m string, args lang.Arity) (stri
 				seen = o // Outer.Inner: Outer is what the file imports
 			}
 		}
-		if seen.Path != file && !r.imported(file, seen) && (!dirScoped[seen.Language] || seen.dir() != path.Dir(file)) {
+		if seen.Path != file && !r.imported(file, seen) && (!dirScoped[seen.Language] || !samePackageDir(seen.dir(), path.Dir(file))) {
 			// a class of that name the file neither defines nor imports:
 			// the declaration names another package's (starlette's
 			// Request, java.util.Optional)
