@@ -1112,3 +1112,32 @@ func TestValueCallsReachMethods(t *testing.T) {
 		t.Errorf("callers of set = %q, want the bare call of run alone", got)
 	}
 }
+
+// TestJavaImplementorsOfANameTwoClassesShare: a class importing app.Client
+// implements that Client, not a test's app.form.spring.Client of the
+// same name (a package's name alone matched both, and the implementor was
+// lost), and the graph of app.Client holds none of the other's members.
+func TestJavaImplementorsOfANameTwoClassesShare(t *testing.T) {
+	t.Parallel()
+	r := resolverOf(t, "testdata/edges/javaclient")
+	d, err := r.Lookup("src/main/java/app/Client.java:Client")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := r.Graph(d.Path + ":" + d.Name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	implemented := false
+	for _, e := range g.Edges {
+		if e.Kind == "implements" && e.From == "HttpClient" {
+			implemented = true
+		}
+		if e.Kind == "contains" && strings.Contains(e.To, "Config") {
+			t.Errorf("the other Client's member listed: %+v", e)
+		}
+	}
+	if !implemented {
+		t.Errorf("HttpClient implements Client not listed among %+v", g.Edges)
+	}
+}

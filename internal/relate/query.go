@@ -672,6 +672,8 @@ func (r *Resolver) classEdges(c *Def) []Edge {
 	for _, row := range rows {
 		e := r.edge(row)
 		switch {
+		case row.Kind == chunk.RelContains && row.Path != c.Path && r.resolveClass(row.Path, c.method) != c:
+			continue // another class of the same name (a test's Client beside feign.Client)
 		case row.Kind == chunk.RelContains && e.Target != nil && (e.Target.isClass() || r.classOf(e.Target) == c):
 			e.Caller = c
 			if !e.Target.isClass() {

@@ -749,6 +749,12 @@ func (r *Resolver) resolveClass(file, name string) *Def {
 	for _, keep := range []func(*Def) bool{
 		func(d *Def) bool { return d.Path == file },
 		func(d *Def) bool { return d.dir() == path.Dir(file) },
+		// an import whose package is the class's directory
+		// (import feign.Client: core/src/main/java/feign/Client.java),
+		// before one a package's name alone matches (a test's own
+		// feign/form/spring/Client took half of feign.Client's
+		// implementors)
+		func(d *Def) bool { return r.importedAt(file, d) },
 		func(d *Def) bool { return r.imported(file, d) },
 		func(*Def) bool { return true },
 	} {
@@ -759,6 +765,26 @@ func (r *Resolver) resolveClass(file, name string) *Def {
 		}
 	}
 	return nil
+}
+
+// importedAt reports whether file imports the JVM class d by a name
+// whose package is d's directory path (import feign.Client for
+// .../java/feign/Client.java); false in the other languages.
+func (r *Resolver) importedAt(file string, d *Def) bool {
+	if !dirScoped[d.Language] || d.Language == "go" || d.Language == "csharp" {
+		return false
+	}
+	for _, imp := range r.importsOf(file) {
+		imp = strings.TrimSuffix(strings.TrimSpace(imp), ";")
+		i := strings.LastIndexByte(imp, '.')
+		if i <= 0 || imp[i+1:] != d.method {
+			continue
+		}
+		if pkg := strings.ReplaceAll(imp[:i], ".", "/"); d.dir() == pkg || strings.HasSuffix(d.dir(), "/"+pkg) {
+			return true
+		}
+	}
+	return false
 }
 
 // importsOf returns the imports recorded for file (cached).

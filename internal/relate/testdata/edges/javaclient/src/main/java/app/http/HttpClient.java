@@ -1,0 +1,8 @@
+package app.http;
+
+import app.Client;
+
+public class HttpClient implements Client {
+    public void send() {
+    }
+}

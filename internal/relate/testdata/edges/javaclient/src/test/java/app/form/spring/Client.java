@@ -1,0 +1,6 @@
+package app.form.spring;
+
+public class Client {
+    static class Config {
+    }
+}
