@@ -19,6 +19,10 @@ type CodeGraphParams struct {
 	Walk  string `json:"walk,omitempty" jsonschema:"callers or callees: instead of the direct relations, walk the call graph from the function, breadth first, up to depth calls away"`
 	Depth int    `json:"depth,omitempty" jsonschema:"calls away for walk, 1 to 4 (default 2)"`
 	To    string `json:"to,omitempty" jsonschema:"another function: instead of the direct relations, a shortest call path from name to it"`
+	// IncludeGuesses and NoTests are the CLI's --include-guesses and
+	// --no-tests.
+	IncludeGuesses bool `json:"include_guesses,omitempty" jsonschema:"also follow and list calls on values of unknown type matched by name (guesses), which walks and paths leave out by default"`
+	NoTests        bool `json:"no_tests,omitempty" jsonschema:"leave callers in test files out"`
 }
 
 // maxWalkDepth bounds code_graph's walk (relate.DefaultDepth).
@@ -96,11 +100,25 @@ var codeGraph = define(CodeGraph, "Relations of a symbol", true,
 		defer p.Release()
 		note := refreshNote(p)
 		var text string
-		if in.Walk == "" && in.To == "" {
+		if in.Walk == "" && in.To == "" && !in.IncludeGuesses && !in.NoTests {
 			text, err = p.Describe(ctx, name)
 		} else {
 			err = p.Graph(ctx, func(r *relate.Resolver) error {
+				// the resolver is this call's alone while fn runs
+				// (Engine.Graph), and is shared after it
+				r.IncludeGuesses, r.NoTests = in.IncludeGuesses, in.NoTests
+				defer func() { r.IncludeGuesses, r.NoTests = false, false }()
 				var werr error
+				if in.Walk == "" && in.To == "" {
+					g, gerr := r.Graph(name)
+					if gerr != nil {
+						return gerr
+					}
+					var b strings.Builder
+					werr = relate.Render(&b, g, relate.FormatTree)
+					text = b.String()
+					return werr
+				}
 				text, werr = walkOrPath(r, name, in)
 				return werr
 			})

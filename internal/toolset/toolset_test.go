@@ -181,3 +181,30 @@ func TestCodeGraphWalkAndPath(t *testing.T) {
 		}
 	}
 }
+
+// code_graph's no_tests and include_guesses are the CLI's --no-tests and
+// --include-guesses: a walk of callers leaves a test's call out with
+// no_tests; the one-hop graph takes them too; both are in the schema.
+func TestCodeGraphNoTestsAndGuesses(t *testing.T) {
+	e, root := newEngine(t)
+	os.WriteFile(filepath.Join(root, "retry_test.go"), []byte("package proj\n\nimport \"testing\"\n\nfunc TestBackoff(t *testing.T) { Backoff(1) }\n"), 0o644)
+	on := &toolset.Env{Engine: e, Policy: engine.Refresh}
+	out, err := call(t, on, root, toolset.CodeGraph, `{"name":"Backoff","walk":"callers"}`)
+	if err != nil || !strings.Contains(out, "TestBackoff") {
+		t.Fatalf("callers walk: %q %v", out, err)
+	}
+	out, err = call(t, on, root, toolset.CodeGraph, `{"name":"Backoff","walk":"callers","no_tests":true}`)
+	if err != nil || strings.Contains(out, "TestBackoff") || !strings.Contains(out, "Retry") {
+		t.Fatalf("callers walk, no_tests: %q %v", out, err)
+	}
+	out, err = call(t, on, root, toolset.CodeGraph, `{"name":"Backoff","no_tests":true,"include_guesses":true}`)
+	if err != nil || strings.Contains(out, "TestBackoff") || !strings.Contains(out, "Retry") {
+		t.Fatalf("one-hop graph, no_tests: %q %v", out, err)
+	}
+	raw := string(toolset.Lookup(toolset.CodeGraph).SchemaJSON())
+	for _, w := range []string{`"include_guesses"`, `"no_tests"`, `"enum":["callers","callees"]`, `"maximum":4`} {
+		if !strings.Contains(raw, w) {
+			t.Errorf("code_graph schema lacks %s: %s", w, raw)
+		}
+	}
+}
