@@ -38,7 +38,9 @@ func walkOrPath(r *relate.Resolver, name string, in CodeGraphParams) (string, er
 		var p *relate.PathResult
 		p, err = r.Path(name, strings.TrimSpace(in.To))
 		if err == nil && !p.Found {
-			p.Hint = "guessed calls (on values of unknown type) were not followed"
+			if !r.IncludeGuesses {
+				p.Hint = "guessed calls (on values of unknown type) were not followed: include_guesses follows them"
+			}
 		}
 		res = p
 	case in.Walk == "callers":
@@ -146,12 +148,12 @@ var codeGraph = define(CodeGraph, "Relations of a symbol", true,
 	})
 
 // toolHints rewrites the hints of a relation graph, walk or path rendered
-// for the CLI (relate.Render) that name a CLI flag or command the
-// code_graph tool has no argument for: the guessed calls left out, and the
-// mentions of a function no call names, are found by grep_code.
+// for the CLI (relate.Render) that name a CLI flag or command: the tool's
+// argument for --include-guesses is include_guesses, and the mentions of
+// a function no call names are found by grep_code.
 func toolHints(text string) string {
-	text = strings.ReplaceAll(text, "; --include-guesses shows them)", "; not listed: grep_code for the name finds their call sites)")
-	text = strings.ReplaceAll(text, "; --include-guesses shows them", "; not followed: grep_code for the name finds their call sites")
+	text = strings.ReplaceAll(text, "; --include-guesses shows them)", "; not listed: include_guesses lists them)")
+	text = strings.ReplaceAll(text, "; --include-guesses shows them", "; not followed: include_guesses follows them")
 	return cliGrep.ReplaceAllString(text, "grep_code with the pattern $1")
 }
 

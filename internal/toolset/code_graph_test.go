@@ -8,7 +8,7 @@ import (
 )
 
 // code_graph's answer names no CLI flag: the rendered graph's hint about
-// the guessed calls left out points at grep_code instead.
+// the guessed calls left out names the tool's include_guesses instead.
 func TestCodeGraphHintsNameTools(t *testing.T) {
 	var b strings.Builder
 	g := &relate.GraphResult{Query: "Ctx.Next", Defs: []*relate.Def{}, Edges: []relate.Edge{}, OmittedGuesses: 34}
@@ -19,7 +19,7 @@ func TestCodeGraphHintsNameTools(t *testing.T) {
 		t.Fatalf("the CLI rendering no longer names the flag, so the rewrite is stale:\n%s", b.String())
 	}
 	got := toolHints(b.String())
-	if strings.Contains(got, "--include-guesses") || !strings.Contains(got, "34 more guessed calls") || !strings.Contains(got, "grep_code") {
+	if strings.Contains(got, "--include-guesses") || !strings.Contains(got, "34 more guessed calls") || !strings.Contains(got, "include_guesses") {
 		t.Errorf("tool text:\n%s", got)
 	}
 }
