@@ -64,8 +64,10 @@ var indexStatus = define(IndexStatus, "Index status", true,
 			} else {
 				b.WriteString("\n" + reportText(l))
 			}
+		} else if ps.Indexed {
+			fmt.Fprintf(&b, "last run: none since this server started (the index was updated %s ago by another process or an earlier session)\n", time.Since(ps.UpdatedAt).Round(time.Second))
 		} else {
-			b.WriteString("last run: none in this session\n")
+			b.WriteString("last run: none since this server started\n")
 		}
 		return b.String(), nil
 	})

@@ -208,3 +208,23 @@ func TestCodeGraphNoTestsAndGuesses(t *testing.T) {
 		}
 	}
 }
+
+// index_status of a project indexed before this server started says when
+// the index was updated, not only that this server ran nothing.
+func TestIndexStatusOfAnEarlierIndex(t *testing.T) {
+	e, root := newEngine(t)
+	on := &toolset.Env{Engine: e, Policy: engine.Refresh}
+	if _, err := call(t, on, root, toolset.SearchCode, `{"query":"wait between attempts"}`); err != nil {
+		t.Fatal(err)
+	}
+	// a new engine on the same index: a new server's session
+	e2, err := engine.Open(context.Background(), engine.Config{DBPath: e.StorePath(), Embedders: engine.FromOptions(embed.Options{Provider: "local"}, nil)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e2.Close()
+	out, err := call(t, &toolset.Env{Engine: e2, Policy: engine.Refresh}, root, toolset.IndexStatus, `{}`)
+	if err != nil || !strings.Contains(out, "last run: none since this server started (the index was updated") {
+		t.Fatalf("index_status: %q %v", out, err)
+	}
+}
