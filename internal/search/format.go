@@ -264,6 +264,73 @@ func FormatForTool(resp *Response) string {
 	fmt.Fprintf(&b, "Keywords used: %s; read result 1 first, then expand with read_file around its lines.\n\n", kw)
 	for i, r := range resp.Results {
 		fmt.Fprintf(&b, "%d. %s:%d-%d [%s] %s (score %.3f)\n   %s\n", i+1, walk.DisplayPath(r.Path), r.StartLine, r.EndLine, r.Type, ShortName(r.Name), r.Score, Preview(r.content, 180))
+		if lines := bestLines(r, toolBestLines); lines != "" {
+			fmt.Fprintf(&b, "   best lines: %s\n", lines)
+		}
 	}
 	return b.String()
+}
+
+// toolBestLines is how many lines of a long chunk the tool summary quotes
+// (bestLines).
+const toolBestLines = 3
+
+// longChunkLines is the size from which a chunk's preview (its first
+// line or two) no longer shows where the query's words are.
+const longChunkLines = 16
+
+// bestLines quotes up to n lines of a long result (longChunkLines or
+// more) that hold the most matches of the query's words (LineMatches),
+// in line order, each "LINE `text`" cut to 100 characters; "" for a short
+// result or one without line matches. An agent reading a 100-line method
+// is pointed at the lines the question is about.
+func bestLines(r Result, n int) string {
+	if r.EndLine-r.StartLine+1 < longChunkLines || len(r.LineMatches) == 0 {
+		return ""
+	}
+	text := strings.Split(r.content, "\n")
+	// a line's score is how many different words of the query it holds
+	// (a line naming request three times is not three times as apt)
+	words := map[int]map[string]bool{}
+	for _, m := range r.LineMatches {
+		i := m.Line - r.StartLine
+		if i < 0 || i >= len(text) || m.Start < 0 || m.End > len(text[i]) || m.Start >= m.End {
+			continue
+		}
+		if words[m.Line] == nil {
+			words[m.Line] = map[string]bool{}
+		}
+		words[m.Line][strings.ToLower(text[i][m.Start:m.End])] = true
+	}
+	hits := map[int]int{}
+	for l, w := range words {
+		hits[l] = len(w)
+	}
+	lines := make([]int, 0, len(hits))
+	for l := range hits {
+		lines = append(lines, l)
+	}
+	sort.Slice(lines, func(i, j int) bool {
+		if hits[lines[i]] != hits[lines[j]] {
+			return hits[lines[i]] > hits[lines[j]]
+		}
+		return lines[i] < lines[j]
+	})
+	if len(lines) > n {
+		lines = lines[:n]
+	}
+	sort.Ints(lines)
+	var parts []string
+	for _, l := range lines {
+		i := l - r.StartLine
+		if i < 0 || i >= len(text) {
+			continue
+		}
+		t := strings.TrimSpace(text[i])
+		if rs := []rune(t); len(rs) > 100 {
+			t = string(rs[:100]) + "…"
+		}
+		parts = append(parts, fmt.Sprintf("%d `%s`", l, t))
+	}
+	return strings.Join(parts, " · ")
 }

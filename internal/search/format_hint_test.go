@@ -68,3 +68,41 @@ func TestNeighbourListIsCapped(t *testing.T) {
 		t.Errorf("3 callers: %q", got)
 	}
 }
+
+// bestLines quotes a long result's lines that hold the most different
+// words of the query, in line order; a short result gets none.
+func TestBestLines(t *testing.T) {
+	var body []string
+	body = append(body, "func convertAndSend(request Request, options Options) {")
+	for i := 0; i < 10; i++ {
+		body = append(body, "\trequest.header(request)")
+	}
+	body = append(body, "\tconnection.setConnectTimeout(options.connectTimeoutMillis())")
+	body = append(body, "\tconnection.setReadTimeout(options.readTimeoutMillis())")
+	for i := 0; i < 5; i++ {
+		body = append(body, "\tlog()")
+	}
+	body = append(body, "}")
+	content := strings.Join(body, "\n")
+	r := Result{StartLine: 100, EndLine: 100 + len(body) - 1, content: content}
+	for i, l := range body {
+		for _, w := range []string{"request", "connect", "Connect", "Timeout", "read", "Read"} {
+			for off := 0; ; {
+				j := strings.Index(l[off:], w)
+				if j < 0 {
+					break
+				}
+				r.LineMatches = append(r.LineMatches, LineSpan{Line: 100 + i, Start: off + j, End: off + j + len(w)})
+				off += j + len(w)
+			}
+		}
+	}
+	got := bestLines(r, 2)
+	if !strings.HasPrefix(got, "111 `connection.setConnectTimeout") || !strings.Contains(got, " · 112 `connection.setReadTimeout") {
+		t.Errorf("bestLines = %q, want lines 111 and 112", got)
+	}
+	r.EndLine = r.StartLine + 5
+	if got := bestLines(r, 2); got != "" {
+		t.Errorf("a short result: %q, want none", got)
+	}
+}
