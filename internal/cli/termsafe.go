@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"unicode/utf8"
@@ -30,18 +29,29 @@ func (t termSafe) Write(p []byte) (int, error) {
 	if clean(p) {
 		return t.w.Write(p)
 	}
-	out := make([]byte, 0, len(p)+16)
+	out := appendVisible(make([]byte, 0, len(p)+16), p, true)
+	if _, err := t.w.Write(out); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// appendVisible appends p to out with every control character in a
+// visible form (termSafe's rules); terminal keeps CRLF and SGR sequences
+// as they are, for output a terminal shows, where false makes them
+// visible too.
+func appendVisible(out, p []byte, terminal bool) []byte {
 	for i := 0; i < len(p); {
 		c := p[i]
 		switch {
 		case c == '\n' || c == '\t':
 			out = append(out, c)
 			i++
-		case c == '\r' && i+1 < len(p) && p[i+1] == '\n':
+		case terminal && c == '\r' && i+1 < len(p) && p[i+1] == '\n':
 			out = append(out, c)
 			i++
 		case c == 0x1b:
-			if n := sgrLen(p[i:]); n > 0 {
+			if n := sgrLen(p[i:]); terminal && n > 0 {
 				out = append(out, p[i:i+n]...)
 				i += n
 				continue
@@ -67,10 +77,7 @@ func (t termSafe) Write(p []byte) (int, error) {
 			i += n
 		}
 	}
-	if _, err := t.w.Write(out); err != nil {
-		return 0, err
-	}
-	return len(p), nil
+	return out
 }
 
 // clean reports whether p holds nothing Write changes: no byte below 0x20
@@ -117,38 +124,11 @@ func invisibleControl(r rune) bool {
 }
 
 // visibleText returns s with every control character in a visible form,
-// as termSafe writes them, SGR sequences included: for one-line messages
-// whose text may come from a server or a file (an error a chat server
-// sent, a tool name it asked for), written to standard error, which
-// carries the progress lines' carriage returns and so is not wrapped in
-// termSafe. Newlines and tabs are kept (oneLine folds them).
+// as termSafe writes them, SGR sequences and CRLF included: for one-line
+// messages whose text may come from a server or a file (an error a chat
+// server sent, a tool name it asked for), written to standard error,
+// which carries the progress lines' carriage returns and so is not
+// wrapped in termSafe. Newlines and tabs are kept (oneLine folds them).
 func visibleText(s string) string {
-	var b bytes.Buffer
-	for i := 0; i < len(s); {
-		c := s[i]
-		switch {
-		case c == '\n' || c == '\t':
-			b.WriteByte(c)
-			i++
-		case c < 0x20:
-			b.WriteByte('^')
-			b.WriteByte(c + '@')
-			i++
-		case c == 0x7f:
-			b.WriteString("^?")
-			i++
-		case c < utf8.RuneSelf:
-			b.WriteByte(c)
-			i++
-		default:
-			r, n := utf8.DecodeRuneInString(s[i:])
-			if r != utf8.RuneError && invisibleControl(r) {
-				fmt.Fprintf(&b, `\u%04x`, r)
-			} else {
-				b.WriteString(s[i : i+n])
-			}
-			i += n
-		}
-	}
-	return b.String()
+	return string(appendVisible(nil, []byte(s), false))
 }

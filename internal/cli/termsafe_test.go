@@ -98,3 +98,20 @@ func TestRootWithControlCharacterIsQuoted(t *testing.T) {
 		t.Errorf("stats: exit %d, out %q, err %q", code, out, errs)
 	}
 }
+
+// TestVisibleText: for standard error, where no terminal writer filters,
+// an SGR sequence and a carriage return are made visible too, unlike
+// termSafe, which keeps colours and CRLF; newlines and tabs stay.
+func TestVisibleText(t *testing.T) {
+	in := "a\x1b[31mred\r\n\tx\u202e\x07"
+	if got, want := visibleText(in), "a^[[31mred^M\n\tx\\u202e^G"; got != want {
+		t.Errorf("visibleText(%q) = %q, want %q", in, got, want)
+	}
+	var b strings.Builder
+	if _, err := (termSafe{&b}).Write([]byte(in)); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := b.String(), "a\x1b[31mred\r\n\tx\\u202e^G"; got != want {
+		t.Errorf("termSafe wrote %q, want %q", got, want)
+	}
+}

@@ -1042,6 +1042,11 @@ func TestCppDeclaredCalls(t *testing.T) {
 	if got := callerNames(t, r, "widen"); len(got) != 1 || !strings.HasPrefix(got[0], "Table.Describe ") {
 		t.Errorf("callers of widen = %q, want Table.Describe (util::detail::widen<2>)", got)
 	}
+	// a namespace whose name starts with "std" is the project's, not the
+	// standard library's
+	if got := callerNames(t, r, "narrow"); len(got) != 1 || !strings.HasPrefix(got[0], "Table.Describe ") {
+		t.Errorf("callers of narrow = %q, want Table.Describe (util::stdx::narrow)", got)
+	}
 }
 
 // TestPHPReceivers: a call on a parameter typed with an interface reaches

@@ -96,10 +96,8 @@ func (r *Resolver) resolveSuper(caller *Def, m string, args lang.Arity) (string,
 		return ResUnresolved, nil
 	}
 	pool := r.samePool(caller.Path, m, args)
-	for _, s := range r.superChain(cls) {
-		if got := filter(pool, func(d *Def) bool { return d.Owner == s.method && r.classOf(d) == s }); len(got) > 0 {
-			return pick(ResInherited, got, caller)
-		}
+	if got := r.nearestMethods(pool, r.superChain(cls)); len(got) > 0 {
+		return pick(ResInherited, got, caller)
 	}
 	return ResUnresolved, nil
 }
@@ -280,10 +278,8 @@ func (r *Resolver) resolveBare(caller *Def, file, m string, form lang.CallForm, 
 				return pick(ResEnclosing, got, caller)
 			}
 		}
-		for _, s := range r.superChain(cls) {
-			if got := filter(pool, func(d *Def) bool { return d.Owner == s.method && r.classOf(d) == s }); len(got) > 0 {
-				return pick(ResInherited, got, caller)
-			}
+		if got := r.nearestMethods(pool, r.superChain(cls)); len(got) > 0 {
+			return pick(ResInherited, got, caller)
 		}
 	}
 	if got := filter(pool, func(d *Def) bool { return d.Path == file }); len(got) > 0 {
@@ -483,9 +479,10 @@ func (r *Resolver) resolveClassTyped(file, typ, m string, args lang.Arity) (stri
 		// or its bases): the subclasses' overrides, any of which the call
 		// may dispatch to
 		var got []*Def
+		pool := r.samePool(file, m, args)
 		for _, k := range r.subclassesOf(c) {
-			for _, d := range r.samePool(file, m, args) {
-				if d.Owner == k.method && r.classOf(d) == k && !contains(got, d) {
+			for _, d := range r.methodsOf(pool, k) {
+				if !contains(got, d) {
 					got = append(got, d)
 				}
 			}
@@ -502,13 +499,24 @@ func (r *Resolver) resolveClassTyped(file, typ, m string, args lang.Arity) (stri
 // of the nearest of its bases with m (overloads the call's arguments do
 // not rule out are several); nil when none has m.
 func (r *Resolver) classMethods(c *Def, m string, args lang.Arity, file string) []*Def {
-	pool := r.samePool(file, m, args)
-	for _, k := range append([]*Def{c}, r.superChain(c)...) {
-		if got := filter(pool, func(d *Def) bool { return d.Owner == k.method && r.classOf(d) == k }); len(got) > 0 {
+	return r.nearestMethods(r.samePool(file, m, args), append([]*Def{c}, r.superChain(c)...))
+}
+
+// nearestMethods returns the methods in pool of the first class of chain
+// that has any (a class, then its bases nearest first); nil when none has.
+func (r *Resolver) nearestMethods(pool, chain []*Def) []*Def {
+	for _, k := range chain {
+		if got := r.methodsOf(pool, k); len(got) > 0 {
 			return got
 		}
 	}
 	return nil
+}
+
+// methodsOf returns the defs in pool that are methods of class k: owned
+// by k's name and inside k itself, not another class of that name.
+func (r *Resolver) methodsOf(pool []*Def, k *Def) []*Def {
+	return filter(pool, func(d *Def) bool { return d.Owner == k.method && r.classOf(d) == k })
 }
 
 // extensionOf resolves a C# call on a value of class typ (cs: the
@@ -638,7 +646,7 @@ func (r *Resolver) resolveQualified(file, q, m string, args lang.Arity) (string,
 		}
 		return (d.Owner == "" || d.Owner == m) && r.inPackage(d, q)
 	})
-	if len(got) == 0 && (r.langOf(file) == "cpp" || r.langOf(file) == "c") && !strings.HasPrefix(q, "std") && len(r.classes[qs]) == 0 {
+	if len(got) == 0 && (r.langOf(file) == "cpp" || r.langOf(file) == "c") && q != "std" && !strings.HasPrefix(q, "std.") && len(r.classes[qs]) == 0 {
 		// a C++ namespace (portable_binary_detail::swap_bytes), which no
 		// directory or file names: the project's free functions of that
 		// name, the one in a file the caller includes first
@@ -775,12 +783,11 @@ func (r *Resolver) importedAt(file string, d *Def) bool {
 		return false
 	}
 	for _, imp := range r.importsOf(file) {
-		imp = strings.TrimSuffix(strings.TrimSpace(imp), ";")
-		i := strings.LastIndexByte(imp, '.')
-		if i <= 0 || imp[i+1:] != d.method {
+		segs, pkg := jvmImport(imp)
+		if len(segs) < 2 || segs[len(segs)-1] != d.method {
 			continue
 		}
-		if pkg := strings.ReplaceAll(imp[:i], ".", "/"); d.dir() == pkg || strings.HasSuffix(d.dir(), "/"+pkg) {
+		if d.dir() == pkg || strings.HasSuffix(d.dir(), "/"+pkg) {
 			return true
 		}
 	}
@@ -815,6 +822,14 @@ func (r *Resolver) imported(file string, d *Def) bool {
 	return false
 }
 
+// jvmImport splits a Java, Kotlin, Scala or C# import ("feign.Client;")
+// into its dot-separated names and the package path before the last one
+// ("feign"); segs always has at least one element.
+func jvmImport(imp string) (segs []string, pkg string) {
+	segs = strings.Split(strings.TrimSuffix(strings.TrimSpace(imp), ";"), ".")
+	return segs, strings.Join(segs[:len(segs)-1], "/")
+}
+
 func importMatches(file, imp string, d *Def) bool {
 	dir := d.dir()
 	mod := strings.TrimSuffix(d.Path, path.Ext(d.Path))
@@ -839,10 +854,8 @@ func importMatches(file, imp string, d *Def) bool {
 		}
 		return hasSuffix(mod, p) || hasSuffix(dir, p)
 	case "java", "kotlin", "scala", "csharp":
-		imp = strings.TrimSuffix(strings.TrimSpace(imp), ";")
-		segs := strings.Split(imp, ".")
+		segs, pkg := jvmImport(imp)
 		last := segs[len(segs)-1]
-		pkg := strings.Join(segs[:len(segs)-1], "/")
 		if last == "*" {
 			return hasSuffix(dir, pkg)
 		}

@@ -302,17 +302,13 @@ func bestLines(r Result, n int) string {
 		}
 		words[m.Line][strings.ToLower(text[i][m.Start:m.End])] = true
 	}
-	hits := map[int]int{}
-	for l, w := range words {
-		hits[l] = len(w)
-	}
-	lines := make([]int, 0, len(hits))
-	for l := range hits {
+	lines := make([]int, 0, len(words))
+	for l := range words {
 		lines = append(lines, l)
 	}
 	sort.Slice(lines, func(i, j int) bool {
-		if hits[lines[i]] != hits[lines[j]] {
-			return hits[lines[i]] > hits[lines[j]]
+		if a, b := len(words[lines[i]]), len(words[lines[j]]); a != b {
+			return a > b
 		}
 		return lines[i] < lines[j]
 	})
@@ -322,11 +318,7 @@ func bestLines(r Result, n int) string {
 	sort.Ints(lines)
 	var parts []string
 	for _, l := range lines {
-		i := l - r.StartLine
-		if i < 0 || i >= len(text) {
-			continue
-		}
-		t := strings.TrimSpace(text[i])
+		t := strings.TrimSpace(text[l-r.StartLine])
 		if rs := []rune(t); len(rs) > 100 {
 			t = string(rs[:100]) + "…"
 		}

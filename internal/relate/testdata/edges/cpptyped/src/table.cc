@@ -15,6 +15,7 @@ class Table {
     std::vector<int> rows;
     rows.push_back(util::clamp(cmp->Compare(1, 2)));
     rows.push_back(util::detail::widen<2>(1));
+    rows.push_back(util::stdx::narrow(3));
     std::string out = s.ToString();
     return out.size() > 0 ? out : "";
   }

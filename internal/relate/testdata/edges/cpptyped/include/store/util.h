@@ -10,5 +10,9 @@ template <int N>
 inline int widen(int x) { return x * N; }
 }  // namespace detail
 
+namespace stdx {
+inline int narrow(int x) { return x & 0xff; }
+}  // namespace stdx
+
 }  // namespace util
 }  // namespace store
