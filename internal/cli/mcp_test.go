@@ -526,6 +526,11 @@ func testMCPConcurrent(t *testing.T, bin string) {
 	waitIdle(t, cs, results[0].text)
 	// Everything is indexed now.
 	mustCall(t, cs, "search_code", map[string]any{"query": "Compute399_5 computes value for shard 399"}, "gen/g399/gen.go")
+	// the search may have started an incremental run of its own (the
+	// last one ended more than Config.Freshness ago on a loaded machine)
+	// and answered before it ended: it settles the files written within a
+	// second of their indexing by their content
+	waitIdle(t, cs, "")
 	mustCall(t, cs, "index_status", nil, "state: idle", "last run:")
 }
 
